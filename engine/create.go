@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+var gameIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// ValidGameID checks a game id: lower-case letters, digits and dashes, at
+// most 40, so it can stand in a NATS subject and a mail address.
+func ValidGameID(id string) error {
+	if !gameIDRe.MatchString(id) {
+		return fmt.Errorf("game id %q: use 1-40 lower-case letters, digits and dashes, starting with a letter or digit", id)
+	}
+	return nil
+}
+
+// NewGame describes a game to create.
+type NewGame struct {
+	ID           string
+	Ruleset      string
+	ScenarioName string
+	Scenario     []byte
+	Players      []events.Player
+	Referees     []events.Player
+	Settings     []events.Setting
+	At           time.Time // intake time of the creation
+}
+
+// Appender is what Create needs of the store.
+type Appender interface {
+	Do(store.Request) (store.Result, error)
+}
+
+// Create checks that the scenario sets up, draws the game's dice seed and
+// appends game.created with only the seed's commitment; the seed itself is
+// stored beside the log in the same transaction, to be revealed when the
+// game ends. It returns the created event.
+func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
+	if err := ValidGameID(ng.ID); err != nil {
+		return events.Envelope{}, err
+	}
+	rs, err := reg.Get(ng.Ruleset)
+	if err != nil {
+		return events.Envelope{}, err
+	}
+	seen := map[string]bool{}
+	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
+		if p.ID == "" || seen[p.ID] {
+			return events.Envelope{}, fmt.Errorf("player ids must be present and unique (%q)", p.ID)
+		}
+		seen[p.ID] = true
+	}
+	if _, err := rs.Setup(ng.Scenario, ng.Players); err != nil {
+		return events.Envelope{}, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
+	}
+	seed, err := NewSeed()
+	if err != nil {
+		return events.Envelope{}, err
+	}
+	created := &events.GameCreated{Ruleset: rs.Name(), RulesetVersion: rs.Version(), ScenarioName: ng.ScenarioName,
+		Scenario: ng.Scenario, Players: ng.Players, Referees: ng.Referees, SeedCommitment: Commit(seed), Settings: ng.Settings}
+	res, err := log.Do(store.Request{
+		Game: ng.ID, Expected: 0, Events: []events.Envelope{events.New(ng.ID, ng.At, "create:"+ng.ID, created)},
+		Extra: func(tx *bolt.Tx, _ *store.Result) error { return store.PutSecretTx(tx, ng.ID, seed) },
+	})
+	if err != nil {
+		return events.Envelope{}, fmt.Errorf("create %s: %w", ng.ID, err)
+	}
+	if res.Duplicate {
+		return events.Envelope{}, fmt.Errorf("create %s: a game with this id already exists", ng.ID)
+	}
+	return res.Events[0], nil
+}

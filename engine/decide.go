@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"pbem/events"
+)
+
+// DecideNext decides the oldest pending input of g with dice, without
+// changing g. It returns the decision (an *events.OrderAccepted or
+// *events.OrderRejected) and, when the accepted facts end the game, the
+// state after them and its outcome. Decisions read no clock: the runner
+// stamps them with the input's own intake time.
+func (g *Game) DecideNext(dice Dice, rolled func() []events.Die) (events.Payload, State, Outcome, error) {
+	if len(g.Pending) == 0 {
+		return nil, nil, Outcome{}, errors.New("no input to decide")
+	}
+	in := &g.Pending[0]
+	p, err := events.Decode(in)
+	if err != nil {
+		return nil, nil, Outcome{}, err
+	}
+	reject := func(player string, probs ...events.Problem) (events.Payload, State, Outcome, error) {
+		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, Outcome{}, nil
+	}
+	var player, text string
+	switch p := p.(type) {
+	case *events.OrderReceived:
+		player, text = p.Player, p.Text
+	case *events.DeadlinePassed:
+		player, text = p.Player, p.Default
+		if text == "" || strings.EqualFold(text, "referee") {
+			// The policy is to wait for the referee: nothing is applied.
+			return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
+				Echo: []string{"deadline passed: waiting for the referee"}}, g.State, Outcome{}, nil
+		}
+	case *events.RefereeCommand:
+		// A referee's command goes to the ruleset as an order of the side
+		// RefereeSide: rulings on steps the rules hand to the referee.
+		who, ok := g.PlayerByID(p.Referee)
+		if !ok || !g.isReferee(p.Referee) {
+			return reject(p.Referee, events.Problem{Line: 1, Col: 1, Text: firstLine(p.Text), Msg: fmt.Sprintf("%q is not a referee of this game", p.Referee)})
+		}
+		return g.decideAs(in, who.ID, RefereeSide, p.Text, dice, rolled)
+	default:
+		return nil, nil, Outcome{}, fmt.Errorf("seq %d: %s is not an input", in.Seq, in.Type)
+	}
+	who, ok := g.PlayerByID(player)
+	if !ok || who.Side == "" {
+		return reject(player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
+	}
+	return g.decideAs(in, player, who.Side, text, dice, rolled)
+}
+
+// RefereeSide is the side a referee's rulings are parsed and decided as.
+const RefereeSide = "referee"
+
+func (g *Game) isReferee(id string) bool {
+	for _, r := range g.Created.Referees {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dice, rolled func() []events.Die) (events.Payload, State, Outcome, error) {
+	reject := func(probs ...events.Problem) (events.Payload, State, Outcome, error) {
+		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, Outcome{}, nil
+	}
+	if g.Ended != nil {
+		return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "the game is over: " + g.Ended.Reason})
+	}
+	orders, probs := g.Rules.Parse(g.State, side, text)
+	if len(probs) > 0 {
+		return reject(probs...)
+	}
+	d, err := g.Rules.Decide(g.State, side, orders, dice)
+	if err != nil {
+		return nil, nil, Outcome{}, fmt.Errorf("%s decide seq %d: %w", g.Rules.Name(), in.Seq, err)
+	}
+	if len(d.Problems) > 0 {
+		return reject(d.Problems...)
+	}
+	st := g.State
+	for _, f := range d.Facts {
+		if st, err = g.Rules.Evolve(st, f); err != nil {
+			return nil, nil, Outcome{}, fmt.Errorf("%s evolve %s after deciding seq %d: %w", g.Rules.Name(), f.Kind, in.Seq, err)
+		}
+	}
+	acc := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
+		Echo: d.Echo, Facts: d.Facts, Dice: rolled()}
+	return acc, st, g.Rules.Outcome(st), nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// Source is where games are loaded from (the store).
+type Source interface {
+	Read(game string, from uint64, fn func(*events.Envelope) error) error
+	Snapshot(game string, atOrBefore uint64) (uint64, []byte, bool, error)
+}
+
+var errStop = errors.New("stop")
+
+// Load folds game up to seq at (0: to the end) from its newest usable
+// snapshot at or before at, plus the tail of the log.
+func Load(src Source, reg *Registry, game string, at uint64) (*Game, error) {
+	seq, data, ok, err := src.Snapshot(game, at)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", game, err)
+	}
+	if ok {
+		g, err := UnmarshalSnapshot(reg, data)
+		switch {
+		case err == nil && g.Seq == seq:
+			return g, fold(src, reg, g, at)
+		case err != nil && !errors.Is(err, errStaleSnapshot):
+			return nil, fmt.Errorf("load %s snapshot %d: %w", game, seq, err)
+		}
+		// A snapshot of another ruleset version: replay from the start.
+	}
+	return Replay(src, reg, game, at)
+}
+
+// Replay folds game from its first event up to seq at (0: to the end),
+// ignoring snapshots.
+func Replay(src Source, reg *Registry, game string, at uint64) (*Game, error) {
+	g := &Game{ID: game}
+	return g, fold(src, reg, g, at)
+}
+
+func fold(src Source, reg *Registry, g *Game, at uint64) error {
+	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
+		if at != 0 && e.Seq > at {
+			return errStop
+		}
+		return g.Apply(reg, e)
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return fmt.Errorf("load %s: %w", g.ID, err)
+	}
+	if at != 0 && g.Seq < at {
+		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package engine_test
+
+import (
+	"crypto/sha256"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/engine/enginetest"
+	"pbem/events"
+	"pbem/store"
+)
+
+func raceScript() enginetest.Script {
+	return enginetest.Script{
+		Name: "race to 12", Ruleset: "race", ScenarioName: "twelve", Scenario: []byte("target 12"), Players: racePlayers,
+		Orders: enginetest.Orders(
+			"north", "ROLL", "south", "ADD 3", "south", "ADD 3", // out of turn: rejected
+			"north", "ADD 9", // bad number: rejected with column
+			"north", "ROLL", "south", "ROLL", "north", "ROLL", "south", "ROLL", "north", "ROLL",
+			"south", "ROLL", "north", "ROLL", "south", "ROLL", "north", "ROLL", "south", "ROLL",
+			"north", "ROLL", "south", "ROLL", "north", "ROLL",
+			"referee", "ROLL", // not a player
+		)}
+}
+
+func TestAcceptanceSuiteWithMinimalRuleset(t *testing.T) {
+	played := enginetest.Run(t, raceRegistry(), raceScript())
+	p := played[0]
+	ds := p.Decisions()
+	if len(ds) != len(raceScript().Orders) {
+		t.Fatalf("%d decisions for %d orders", len(ds), len(raceScript().Orders))
+	}
+	if rej, ok := ds[2].(*events.OrderRejected); !ok || !strings.Contains(rej.Problems[0].Msg, "USA's turn") {
+		t.Fatalf("out-of-turn order: %+v", ds[2])
+	}
+	if rej, ok := ds[3].(*events.OrderRejected); !ok || rej.Problems[0].Col != 5 || rej.Problems[0].Hint != "ADD 2" {
+		t.Fatalf("bad number: %+v", ds[3])
+	}
+	if p.Game.Ended == nil || string(p.Game.Ended.Seed) != string(p.Seed) {
+		t.Fatalf("game should have ended revealing the seed: %+v", p.Game.Ended)
+	}
+	last := ds[len(ds)-1].(*events.OrderRejected)
+	if !strings.Contains(last.Problems[0].Msg, "game is over") && !strings.Contains(last.Problems[0].Msg, "plays no side") {
+		t.Fatalf("order after the end: %+v", last)
+	}
+}
+
+func TestRollValueIsUniformAndKeyed(t *testing.T) {
+	seed := sha256.Sum256([]byte("test seed"))
+	const n = 60000
+	var counts [7]int
+	for i := uint64(0); i < n; i++ {
+		counts[engine.RollValue(seed[:], "g1", i, 6)]++
+	}
+	// χ² with 5 degrees of freedom; 20.5 is the 0.1% critical value.
+	chi := 0.0
+	for v := 1; v <= 6; v++ {
+		d := float64(counts[v]) - n/6.0
+		chi += d * d / (n / 6.0)
+	}
+	if chi > 20.5 || counts[0] != 0 {
+		t.Fatalf("d6 not uniform: %v χ²=%.1f", counts, chi)
+	}
+	// The same seed, game and index always give the same value; another game differs somewhere.
+	same, diff := 0, 0
+	for i := uint64(0); i < 100; i++ {
+		a := engine.RollValue(seed[:], "g1", i, 10)
+		if a != engine.RollValue(seed[:], "g1", i, 10) {
+			t.Fatal("not deterministic")
+		}
+		if a == engine.RollValue(seed[:], "g2", i, 10) {
+			same++
+		} else {
+			diff++
+		}
+	}
+	if diff == 0 {
+		t.Fatal("the game id does not key the stream")
+	}
+	_ = same
+}
+
+func TestRollValueRejectionSamplingStaysInRange(t *testing.T) {
+	seed := []byte("k")
+	for _, sides := range []int{1, 2, 3, 6, 10, 20, 100, math.MaxInt32} {
+		for i := uint64(0); i < 200; i++ {
+			if v := engine.RollValue(seed, "g", i, sides); v < 1 || v > sides {
+				t.Fatalf("d%d gave %d", sides, v)
+			}
+		}
+	}
+}
+
+func TestVerifyDieDetectsAForgedRoll(t *testing.T) {
+	seed := []byte("seed")
+	s := engine.NewStream(seed, "g1", 5)
+	v := s.Roll("march MA", 6)
+	d := s.Rolled[0]
+	if d.Index != 5 || d.Value != v {
+		t.Fatalf("recorded %+v", d)
+	}
+	if err := engine.VerifyDie(seed, "g1", d); err != nil {
+		t.Fatal(err)
+	}
+	d.Value = d.Value%6 + 1
+	if err := engine.VerifyDie(seed, "g1", d); err == nil {
+		t.Fatal("a forged die verified")
+	}
+}
+
+func TestFoldRejectsOutOfOrderDecisions(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reg := raceRegistry()
+	at := time.Unix(0, 0)
+	if _, err := engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	// A decision about an input that does not exist must not fold.
+	st.Append("g1", 1, events.New("g1", at, "", &events.OrderRejected{Input: 7}))
+	if _, err := engine.Replay(st, reg, "g1", 0); err == nil || !strings.Contains(err.Error(), "oldest undecided input") {
+		t.Fatalf("want a fold error, got %v", err)
+	}
+}
+
+func TestCreateRejectsBadIDsAndScenarios(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	reg := raceRegistry()
+	tests := []struct {
+		ng   engine.NewGame
+		want string
+	}{
+		{engine.NewGame{ID: "Bad Id", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers}, "lower-case"},
+		{engine.NewGame{ID: "g1", Ruleset: "chess", Scenario: []byte("target 5"), Players: racePlayers}, "unknown ruleset"},
+		{engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("nonsense"), Players: racePlayers}, "target N"},
+		{engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: []events.Player{racePlayers[0], racePlayers[0]}}, "unique"},
+	}
+	for _, tc := range tests {
+		if _, err := engine.Create(st, reg, tc.ng); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: want error with %q, got %v", tc.ng.ID, tc.want, err)
+		}
+	}
+	ok := engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers}
+	if _, err := engine.Create(st, reg, ok); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.Create(st, reg, ok); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("second create: %v", err)
+	}
+}

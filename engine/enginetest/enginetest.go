@@ -1,0 +1,300 @@
+// Package enginetest is the acceptance suite every ruleset must pass. It
+// plays scripted games through the real runner on a real bbolt file and
+// checks the engine's promises: replaying a log twice gives byte-identical
+// state and boards; a full replay equals the incremental fold (and the
+// snapshot + tail load) at every event; Evolve never mutates its input;
+// Decide is deterministic (re-deciding every input with the logged dice
+// gives the logged facts); every die verifies against the seed.
+//
+// A ruleset package calls Run from its tests with scripts of its own.
+package enginetest
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/store"
+)
+
+// Order is one order mail: who sends it and its text.
+type Order struct {
+	Player string
+	Text   string
+}
+
+// Script is a game to play: a scenario, players, and orders in turn.
+type Script struct {
+	Name         string
+	Ruleset      string
+	ScenarioName string
+	Scenario     []byte
+	Players      []events.Player
+	Orders       []Order
+}
+
+// Played is a script after play: its store (open until the test ends), the
+// final game, and the whole log.
+type Played struct {
+	Store *store.Store
+	Game  *engine.Game
+	Log   []events.Envelope
+	Seed  []byte
+}
+
+// Decisions returns the decision (accepted or rejected payload) for each
+// order, in order.
+func (p *Played) Decisions() []events.Payload {
+	var out []events.Payload
+	for i := range p.Log {
+		switch p.Log[i].Type {
+		case events.TypeOrderAccepted, events.TypeOrderRejected:
+			d, _ := events.Decode(&p.Log[i])
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Play runs the script through a real Runner on a fresh bbolt file, one
+// order at a time (each decided before the next is sent), with a small
+// snapshot interval so loads use snapshot + tail.
+func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 3})
+	defer r.Close()
+	const game = "test-game"
+	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
+	created, err := engine.Create(st, reg, engine.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
+		Scenario: s.Scenario, Players: s.Players, At: at})
+	if err != nil {
+		t.Fatalf("%s: create: %v", s.Name, err)
+	}
+	r.Deliver(&created)
+	waitIdle(t, r, st, game)
+	for i, o := range s.Orders {
+		h, _ := st.Head(game)
+		at = at.Add(time.Hour)
+		res, err := st.Append(game, h.Seq, events.New(game, at, fmt.Sprintf("<order-%d@test>", i),
+			&events.OrderReceived{Player: o.Player, Text: o.Text, MessageID: fmt.Sprintf("<order-%d@test>", i), Source: "test"}))
+		if err != nil {
+			t.Fatalf("%s: order %d: %v", s.Name, i+1, err)
+		}
+		r.Deliver(&res.Events[0])
+		waitIdle(t, r, st, game)
+	}
+	p := &Played{Store: st}
+	if p.Log, err = st.Events(game, 1); err != nil {
+		t.Fatal(err)
+	}
+	if p.Seed, err = st.Secret(game); err != nil {
+		t.Fatal(err)
+	}
+	if p.Game, err = engine.Load(st, reg, game, 0); err != nil {
+		t.Fatalf("%s: load: %v", s.Name, err)
+	}
+	return p
+}
+
+// waitIdle waits until the runner has decided every input in the store.
+func waitIdle(t testing.TB, r *engine.Runner, st *store.Store, game string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		h, err := st.Head(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seq uint64
+		var pending int
+		if err := r.Query(game, func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+			t.Fatal(err)
+		}
+		if seq == h.Seq && pending == 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("runner did not decide game %s within 30s", game)
+}
+
+// Run plays each script and checks every engine invariant on its log. It
+// returns the played games for the caller's own assertions.
+func Run(t *testing.T, reg *engine.Registry, scripts ...Script) []*Played {
+	t.Helper()
+	var out []*Played
+	for _, s := range scripts {
+		var p *Played
+		t.Run(s.Name, func(t *testing.T) {
+			p = Play(t, reg, s)
+			Check(t, reg, p)
+		})
+		out = append(out, p)
+	}
+	return out
+}
+
+// Check verifies the invariants on a played log.
+func Check(t *testing.T, reg *engine.Registry, p *Played) {
+	t.Helper()
+	game := p.Log[0].Game
+	if n, err := p.Store.Verify(game); err != nil || n != uint64(len(p.Log)) {
+		t.Fatalf("hash chain: %d events verified of %d: %v", n, len(p.Log), err)
+	}
+	t.Run("ReplayTwiceIsByteIdentical", func(t *testing.T) {
+		a, b := replay(t, reg, p, 0), replay(t, reg, p, 0)
+		compareGames(t, "two full replays", a, b)
+		for _, v := range viewers(a) {
+			ba, bb := a.Rules.Render(a.Rules.View(a.State, v)), b.Rules.Render(b.Rules.View(b.State, v))
+			if ba != bb {
+				t.Fatalf("boards for %+v differ between replays:\n%s\n---\n%s", v, ba.Full, bb.Full)
+			}
+			if ba.Full == "" || ba.Window == "" {
+				t.Fatalf("empty board for %+v", v)
+			}
+		}
+	})
+	t.Run("FullReplayEqualsIncrementalFoldAtEveryEvent", func(t *testing.T) {
+		inc := &engine.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if err := inc.Apply(reg, e); err != nil {
+				t.Fatalf("seq %d: %v", e.Seq, err)
+			}
+			compareGames(t, fmt.Sprintf("replay to %d vs incremental", e.Seq), replay(t, reg, p, e.Seq), inc)
+			loaded, err := engine.Load(p.Store, reg, game, e.Seq)
+			if err != nil {
+				t.Fatalf("load at %d: %v", e.Seq, err)
+			}
+			compareGames(t, fmt.Sprintf("snapshot+tail load at %d vs incremental", e.Seq), loaded, inc)
+		}
+	})
+	t.Run("EvolveNeverMutatesItsInput", func(t *testing.T) {
+		g := &engine.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if e.Type == events.TypeOrderAccepted {
+				d, _ := events.Decode(e)
+				st := g.State
+				for _, f := range d.(*events.OrderAccepted).Facts {
+					before := encode(t, g.Rules, st)
+					next, err := g.Rules.Evolve(st, f)
+					if err != nil {
+						t.Fatalf("seq %d: evolve %s: %v", e.Seq, f, err)
+					}
+					if after := encode(t, g.Rules, st); !bytes.Equal(before, after) {
+						t.Fatalf("seq %d: Evolve(%s) changed its input state", e.Seq, f)
+					}
+					st = next
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	t.Run("DecideIsDeterministicAndDiceVerify", func(t *testing.T) {
+		g := &engine.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			switch e.Type {
+			case events.TypeOrderAccepted, events.TypeOrderRejected:
+				logged, _ := events.Decode(e)
+				var dice []events.Die
+				if acc, ok := logged.(*events.OrderAccepted); ok {
+					dice = acc.Dice
+				}
+				rec := &engine.Recorded{Dice: dice}
+				again, _, _, err := g.DecideNext(rec, func() []events.Die { return dice })
+				if err != nil {
+					t.Fatalf("seq %d: re-decide: %v", e.Seq, err)
+				}
+				if rec.Mismatch != "" || !rec.Used() {
+					t.Fatalf("seq %d: re-deciding used the dice differently: %s", e.Seq, rec.Mismatch)
+				}
+				if !reflect.DeepEqual(again, logged) {
+					t.Fatalf("seq %d: re-decided %+v\nlogged %+v", e.Seq, again, logged)
+				}
+				for _, d := range dice {
+					if err := engine.VerifyDie(p.Seed, game, d); err != nil {
+						t.Fatalf("seq %d: %v", e.Seq, err)
+					}
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if engine.Commit(p.Seed) != g.Created.SeedCommitment {
+			t.Fatal("the stored seed does not match the logged commitment")
+		}
+	})
+}
+
+func replay(t *testing.T, reg *engine.Registry, p *Played, at uint64) *engine.Game {
+	t.Helper()
+	g, err := engine.Replay(p.Store, reg, p.Log[0].Game, at)
+	if err != nil {
+		t.Fatalf("replay to %d: %v", at, err)
+	}
+	return g
+}
+
+func encode(t *testing.T, rs engine.Ruleset, s engine.State) []byte {
+	t.Helper()
+	b, err := rs.EncodeState(s)
+	if err != nil {
+		t.Fatalf("encode state: %v", err)
+	}
+	return b
+}
+
+func compareGames(t *testing.T, what string, a, b *engine.Game) {
+	t.Helper()
+	sa, err := a.MarshalSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.MarshalSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sa, sb) {
+		t.Fatalf("%s: states differ at seq %d/%d:\n%s\n---\n%s", what, a.Seq, b.Seq,
+			encode(t, a.Rules, a.State), encode(t, b.Rules, b.State))
+	}
+}
+
+func viewers(g *engine.Game) []engine.Viewer {
+	vs := []engine.Viewer{{Referee: true}}
+	seen := map[string]bool{}
+	for _, p := range g.Created.Players {
+		if p.Side != "" && !seen[p.Side] {
+			seen[p.Side] = true
+			vs = append(vs, engine.Viewer{Side: p.Side})
+		}
+	}
+	return vs
+}
+
+// Orders builds a list of orders from pairs: player, text, player, text …
+func Orders(pairs ...string) []Order {
+	if len(pairs)%2 != 0 {
+		panic("enginetest.Orders: odd number of arguments")
+	}
+	out := make([]Order, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, Order{Player: pairs[i], Text: pairs[i+1]})
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+// Package engine turns a game's event log into its state and decides new
+// inputs. A rule system plugs in as a Ruleset: pure functions from (state,
+// orders, dice) to facts, and from (state, fact) to the next state. The
+// engine folds a game's log (snapshot + tail), decides each undecided input
+// in log order with dice drawn from the game's committed seed, and appends
+// the decision. One actor (goroutine) per active game keeps this serial.
+//
+// Nothing here reads the clock or a global random source: the same log in
+// gives the same state, the same boards and the same mails out.
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"pbem/events"
+)
+
+// State is a ruleset's game state. Rulesets treat it as immutable: Evolve
+// returns a new State and never changes its input.
+type State any
+
+// Order is one parsed order, in the ruleset's own representation.
+type Order any
+
+// Viewer is who looks at the game: a player's side, or a referee or
+// observer (Side empty) who sees everything the rules allow them to.
+type Viewer struct {
+	Side    string
+	Referee bool
+}
+
+// View is what one viewer may see of a state (hidden information removed),
+// in the ruleset's own representation.
+type View any
+
+// Prompt says who must act now and what they may send.
+type Prompt struct {
+	Side     string   // the side that must act ("" for the referee)
+	Referee  bool     // the step is the referee's (a ruling the rules hand over)
+	What     string   // one line: what is asked, e.g. "take or pass the initiative"
+	Examples []string // orders that would be accepted now, one per line
+}
+
+// Board is a rendered picture: a window of at most 78 columns around the
+// action for a mail body, and the whole map for an attachment.
+type Board struct {
+	Window string
+	Full   string
+}
+
+// Decision is what Decide made of one action: how each line was read, and
+// either the facts it produced or the problems that reject it.
+type Decision struct {
+	Echo     []string
+	Facts    []events.Fact
+	Problems []events.Problem
+}
+
+// Dice rolls dice for a decision. Rolls are drawn from the game's committed
+// seed and recorded with the decision.
+type Dice interface {
+	// Roll returns a value in 1..sides, thrown for purpose (e.g. "march MA").
+	Roll(purpose string, sides int) int
+}
+
+// Outcome says whether and how a game is over.
+type Outcome struct {
+	Over   bool
+	Winner string // a side, or "" for a draw
+	Reason string
+}
+
+// Ruleset is a rule system. Every method is pure: no clock, no I/O, no
+// global random source, no map iteration that reaches an output.
+type Ruleset interface {
+	// Name is the ruleset's id ("gcacw"); Version changes whenever a
+	// decision could change, so the audit can tell which code decided what.
+	Name() string
+	Version() string
+	// Setup builds the initial state from a scenario file and the players.
+	Setup(scenario []byte, players []events.Player) (State, error)
+	// Parse reads the order text a side sent. Problems carry line and
+	// column. Side is RefereeSide for a referee's ruling.
+	Parse(s State, side, text string) ([]Order, []events.Problem)
+	// Decide turns one action into facts, rolling dice as the rules say.
+	Decide(s State, side string, orders []Order, dice Dice) (Decision, error)
+	// Evolve applies one fact and returns the next state.
+	Evolve(s State, f events.Fact) (State, error)
+	// Prompt says who must act now and what they may send.
+	Prompt(s State) []Prompt
+	// View is what v may see of s.
+	View(s State, v Viewer) View
+	// Render draws a view as ASCII.
+	Render(v View) Board
+	// Outcome says whether the game is over.
+	Outcome(s State) Outcome
+	// EncodeState and DecodeState give a state's canonical bytes (used for
+	// snapshots and to compare states byte for byte).
+	EncodeState(s State) ([]byte, error)
+	DecodeState(b []byte) (State, error)
+}
+
+// Registry is the explicit list of rule systems a binary offers (no init()
+// magic: cmd/pbem builds it).
+type Registry struct{ m map[string]func() Ruleset }
+
+// NewRegistry builds a registry from constructors.
+func NewRegistry(rs ...func() Ruleset) *Registry {
+	r := &Registry{m: map[string]func() Ruleset{}}
+	for _, f := range rs {
+		r.m[f().Name()] = f
+	}
+	return r
+}
+
+// Get returns a fresh ruleset by name.
+func (r *Registry) Get(name string) (Ruleset, error) {
+	if r != nil {
+		if f, ok := r.m[name]; ok {
+			return f(), nil
+		}
+	}
+	return nil, fmt.Errorf("unknown ruleset %q (known: %v)", name, r.Names())
+}
+
+// Names lists the registered rulesets, sorted.
+func (r *Registry) Names() []string {
+	var ns []string
+	if r != nil {
+		for n := range r.m {
+			ns = append(ns, n)
+		}
+	}
+	sort.Strings(ns)
+	return ns
+}

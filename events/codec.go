@@ -1,0 +1,253 @@
+package events
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// The canonical encoding is a small, hand-written binary format: unsigned
+// and signed varints, and length-prefixed strings and byte slices, written
+// in the order the fields are declared. It is canonical by construction (one
+// value has exactly one encoding), so the bytes can be hashed, and it decodes
+// an order of magnitude faster than encoding/json, which bounds replay speed.
+
+// ErrCorrupt is wrapped by every decoding error: the bytes are not a valid
+// encoding of what the reader expected.
+var ErrCorrupt = errors.New("corrupt encoding")
+
+// maxLen bounds any length prefix, so corrupt input cannot make a decoder
+// allocate gigabytes.
+const maxLen = 64 << 20
+
+// Writer appends canonical encodings to a byte slice.
+type Writer struct{ b []byte }
+
+// NewWriter returns a Writer appending to buf (which may be nil).
+func NewWriter(buf []byte) *Writer { return &Writer{b: buf[:0]} }
+
+// Bytes returns what was written.
+func (w *Writer) Bytes() []byte { return w.b }
+
+// Uvarint writes an unsigned integer.
+func (w *Writer) Uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+
+// Varint writes a signed integer.
+func (w *Writer) Varint(v int64) { w.b = binary.AppendVarint(w.b, v) }
+
+// Int writes an int as a signed varint.
+func (w *Writer) Int(v int) { w.Varint(int64(v)) }
+
+// Bool writes a boolean as one byte.
+func (w *Writer) Bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+// String writes a length-prefixed string.
+func (w *Writer) String(s string) {
+	w.Uvarint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+// Blob writes a length-prefixed byte slice.
+func (w *Writer) Blob(p []byte) {
+	w.Uvarint(uint64(len(p)))
+	w.b = append(w.b, p...)
+}
+
+// Fixed writes bytes with no length prefix (for fixed-size values such as hashes).
+func (w *Writer) Fixed(p []byte) { w.b = append(w.b, p...) }
+
+// Strings writes a counted list of strings.
+func (w *Writer) Strings(ss []string) {
+	w.Uvarint(uint64(len(ss)))
+	for _, s := range ss {
+		w.String(s)
+	}
+}
+
+// Ints writes a counted list of signed integers.
+func (w *Writer) Ints(vs []int64) {
+	w.Uvarint(uint64(len(vs)))
+	for _, v := range vs {
+		w.Varint(v)
+	}
+}
+
+// Reader decodes canonical encodings. The first error sticks: later reads
+// return zero values, and Err reports it, so decoders read straight through
+// and check once.
+type Reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+// NewReader reads from b.
+func NewReader(b []byte) *Reader { return &Reader{b: b} }
+
+// Err returns the first error met, if any.
+func (r *Reader) Err() error { return r.err }
+
+// Done reports an error unless every byte was consumed without error.
+func (r *Reader) Done() error {
+	if r.err != nil {
+		return r.err
+	}
+	if r.off != len(r.b) {
+		return fmt.Errorf("%w: %d trailing bytes", ErrCorrupt, len(r.b)-r.off)
+	}
+	return nil
+}
+
+func (r *Reader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: bad %s at byte %d", ErrCorrupt, what, r.off)
+	}
+}
+
+// Uvarint reads an unsigned integer.
+func (r *Reader) Uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 || (n > 1 && r.b[r.off+n-1] == 0) { // a zero last byte is an overlong, non-canonical form
+		r.fail("uvarint")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// Varint reads a signed integer.
+func (r *Reader) Varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 || (n > 1 && r.b[r.off+n-1] == 0) {
+		r.fail("varint")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// Int reads an int written by Writer.Int.
+func (r *Reader) Int() int {
+	v := r.Varint()
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		r.fail("int")
+		return 0
+	}
+	return int(v)
+}
+
+// Bool reads a boolean.
+func (r *Reader) Bool() bool {
+	if r.err != nil {
+		return false
+	}
+	if r.off >= len(r.b) || r.b[r.off] > 1 {
+		r.fail("bool")
+		return false
+	}
+	v := r.b[r.off] == 1
+	r.off++
+	return v
+}
+
+func (r *Reader) length() int {
+	n := r.Uvarint()
+	if r.err != nil {
+		return 0
+	}
+	if n > maxLen || n > uint64(len(r.b)-r.off) {
+		r.fail("length")
+		return 0
+	}
+	return int(n)
+}
+
+// String reads a length-prefixed string, which must be valid UTF-8.
+func (r *Reader) String() string {
+	n := r.length()
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.b[r.off : r.off+n])
+	if !utf8.ValidString(s) {
+		r.fail("utf-8 string")
+		return ""
+	}
+	r.off += n
+	return s
+}
+
+// Blob reads a length-prefixed byte slice (a copy, so it outlives the input).
+func (r *Reader) Blob() []byte {
+	n := r.length()
+	if r.err != nil || n == 0 {
+		return nil
+	}
+	p := make([]byte, n)
+	copy(p, r.b[r.off:r.off+n])
+	r.off += n
+	return p
+}
+
+// Fixed reads exactly len(dst) bytes into dst.
+func (r *Reader) Fixed(dst []byte) {
+	if r.err != nil {
+		return
+	}
+	if len(r.b)-r.off < len(dst) {
+		r.fail("fixed bytes")
+		return
+	}
+	copy(dst, r.b[r.off:])
+	r.off += len(dst)
+}
+
+func (r *Reader) count() int {
+	n := r.Uvarint()
+	// Every element takes at least one byte, which bounds a sane count.
+	if n > uint64(len(r.b)-r.off) {
+		r.fail("count")
+		return 0
+	}
+	return int(n)
+}
+
+// Strings reads a counted list of strings.
+func (r *Reader) Strings() []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.String()
+	}
+	return out
+}
+
+// Ints reads a counted list of signed integers.
+func (r *Reader) Ints() []int64 {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = r.Varint()
+	}
+	return out
+}

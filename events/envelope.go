@@ -1,0 +1,156 @@
+// Package events defines pbem's event log: one envelope for every event,
+// hash-chained per game, the typed payloads that go inside it, and the
+// canonical binary codec both are written in.
+//
+// The log is the truth. Everything else (game state, boards, mails) is
+// derived from it and can be rebuilt by replaying it. Events are never
+// changed once stored; a new meaning gets a new type or version (see
+// Upcast).
+package events
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// HashSize is the size of an event hash (SHA-256).
+const HashSize = sha256.Size
+
+// Hash is the SHA-256 of an event, chaining it to its predecessor.
+type Hash [HashSize]byte
+
+// String renders the first 12 hex digits, enough to tell hashes apart in a log.
+func (h Hash) String() string { return hex.EncodeToString(h[:6]) }
+
+// Hex renders the whole hash.
+func (h Hash) Hex() string { return hex.EncodeToString(h[:]) }
+
+// IsZero reports whether h is the zero hash (the predecessor of event 1).
+func (h Hash) IsZero() bool { return h == Hash{} }
+
+// envelopeVersion is the first byte of every stored envelope, so the
+// envelope layout itself can evolve.
+const envelopeVersion = 1
+
+// Envelope wraps every event. Seq runs 1, 2, 3 … per game with no gaps.
+// At is the time recorded when the input was taken in (unix nanoseconds,
+// UTC); replay uses it and never reads the clock. Key is the idempotency
+// key of an input (a Message-ID, a referee command id), or empty.
+type Envelope struct {
+	Game    string
+	Seq     uint64
+	Type    string
+	At      int64
+	Key     string
+	Payload []byte // canonical encoding of the typed payload
+	Prev    Hash
+	Hash    Hash
+}
+
+// Time returns At as a UTC time.
+func (e *Envelope) Time() time.Time { return time.Unix(0, e.At).UTC() }
+
+// New builds an unchained envelope for payload p. Chain sets Seq, Prev and Hash.
+func New(game string, at time.Time, key string, p Payload) Envelope {
+	return Envelope{Game: game, Type: p.EventType(), At: at.UnixNano(), Key: key, Payload: EncodePayload(p)}
+}
+
+// canonical appends the hashed part of the envelope: everything but the hashes.
+func (e *Envelope) canonical(w *Writer) {
+	w.String(e.Game)
+	w.Uvarint(e.Seq)
+	w.String(e.Type)
+	w.Varint(e.At)
+	w.String(e.Key)
+	w.Blob(e.Payload)
+}
+
+// ComputeHash returns SHA-256(prev hash ‖ canonical bytes), the hash this
+// envelope must carry.
+func (e *Envelope) ComputeHash() Hash {
+	w := NewWriter(make([]byte, 0, 64+len(e.Payload)))
+	w.Fixed(e.Prev[:])
+	e.canonical(w)
+	return sha256.Sum256(w.Bytes())
+}
+
+// Chain gives e the sequence number seq and links it after prev.
+func (e *Envelope) Chain(seq uint64, prev Hash) {
+	e.Seq = seq
+	e.Prev = prev
+	e.Hash = e.ComputeHash()
+}
+
+// Marshal returns the stored form: version, canonical bytes, prev, hash.
+func (e *Envelope) Marshal() []byte {
+	w := NewWriter(make([]byte, 0, 96+len(e.Payload)))
+	w.Fixed([]byte{envelopeVersion})
+	e.canonical(w)
+	w.Fixed(e.Prev[:])
+	w.Fixed(e.Hash[:])
+	return w.Bytes()
+}
+
+// Unmarshal decodes the stored form. It does not recompute the hash; Verify does.
+func Unmarshal(b []byte) (Envelope, error) {
+	var e Envelope
+	if len(b) == 0 || b[0] != envelopeVersion {
+		return e, fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
+	}
+	r := NewReader(b[1:])
+	e.Game = r.String()
+	e.Seq = r.Uvarint()
+	e.Type = r.String()
+	e.At = r.Varint()
+	e.Key = r.String()
+	e.Payload = r.Blob()
+	r.Fixed(e.Prev[:])
+	r.Fixed(e.Hash[:])
+	if err := r.Done(); err != nil {
+		return Envelope{}, fmt.Errorf("decode envelope: %w", err)
+	}
+	return e, nil
+}
+
+// ChainError locates the first broken link of a game's chain.
+type ChainError struct {
+	Game   string
+	Seq    uint64
+	Reason string
+}
+
+func (e *ChainError) Error() string {
+	return fmt.Sprintf("game %s: chain broken at seq %d: %s", e.Game, e.Seq, e.Reason)
+}
+
+// Verifier walks a game's chain one event at a time.
+type Verifier struct {
+	Game string
+	seq  uint64
+	last Hash
+}
+
+// Next checks e against the events seen so far and returns a *ChainError
+// at the first broken link.
+func (v *Verifier) Next(e *Envelope) error {
+	want := v.seq + 1
+	switch {
+	case e.Game != v.Game:
+		return &ChainError{v.Game, want, fmt.Sprintf("event belongs to game %q", e.Game)}
+	case e.Seq != want:
+		return &ChainError{v.Game, want, fmt.Sprintf("found seq %d (a gap or a duplicate)", e.Seq)}
+	case e.Prev != v.last:
+		return &ChainError{v.Game, want, fmt.Sprintf("prev hash %s does not match event %d's hash %s", e.Prev, v.seq, v.last)}
+	}
+	if h := e.ComputeHash(); !bytes.Equal(h[:], e.Hash[:]) {
+		return &ChainError{v.Game, want, fmt.Sprintf("stored hash %s, content hashes to %s (the event was altered)", e.Hash, h)}
+	}
+	v.seq, v.last = e.Seq, e.Hash
+	return nil
+}
+
+// Seq returns the sequence number of the last verified event.
+func (v *Verifier) Seq() uint64 { return v.seq }

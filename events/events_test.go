@@ -1,0 +1,176 @@
+package events
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// samples has one fully populated payload of every type; the round-trip
+// test fails if a type is missing, so a new type cannot skip its test.
+func samples() []Payload {
+	return []Payload{
+		&GameCreated{Ruleset: "gcacw", RulesetVersion: "1.0.0", ScenarioName: "Mill Creek",
+			Scenario: []byte("map:\n2314 clear\n"),
+			Players: []Player{{ID: "usa", Name: "Anna Nowak", Side: "USA", Addresses: []string{"anna@example.org", "a.nowak@example.pl"}},
+				{ID: "csa", Name: "Taro", Side: "CSA", Addresses: []string{"taro@example.jp"}}},
+			Referees:       []Player{{ID: "ref", Name: "Ref", Addresses: []string{"ref@example.org"}}},
+			SeedCommitment: Hash{1, 2, 3},
+			Settings:       []Setting{{"deadline", "72h"}, {"overrides", "announced"}}},
+		&OrderReceived{Player: "usa", Text: "MARCH Newton 2314 2315\nPASS", MessageID: "<a@b>", Source: "mail"},
+		&OrderAccepted{Input: 7, Player: "usa", RulesetVersion: "1.0.0", Echo: []string{"MARCH Newton 2314 2315"},
+			Facts: []Fact{NewFact("unit.moved", S("unit", "NEWT"), IL("path", 2314, 2315), I("mp", -3), B("forced", true), SL("notes", "a b", "ż"))},
+			Dice:  []Die{{Index: 3, Purpose: "march MA", Sides: 6, Value: 4}}},
+		&OrderRejected{Input: 8, Player: "csa", RulesetVersion: "1.0.0",
+			Problems: []Problem{{Line: 2, Col: 7, Text: "MARCH Jakson 2414", Msg: "no unit named Jakson", Hint: "MARCH Jackson 2414"}}},
+		&RefereeCommand{Referee: "ref", Text: "SET Newton fatigue 2", Reason: "misprint", MessageID: "<r@x>", Source: "cli"},
+		&DeadlineSet{Player: "usa", Due: 1_800_000_000_000_000_000, Default: "PASS"},
+		&DeadlinePassed{Player: "usa", Due: 1_800_000_000_000_000_000, Default: "PASS"},
+		&MailQueued{MailID: "<g1.5.usa@pbem>", To: []string{"anna@example.org"}, Subject: "[g1] your move",
+			Template: "yourmove", ReplyTo: "pbem+g1.usa.abc@host", InReplyTo: "<x@y>", References: []string{"<g1@pbem>"},
+			Body: "Board:\n  /2314 \\\n", Attachments: []Attachment{{Name: "map.txt", Body: "whole map"}}},
+		&MailSent{MailID: "<m@x>", Attempt: 2, Reply: "250 ok"},
+		&MailFailed{MailID: "<m@x>", Attempt: 1, Permanent: true, Error: "550 no such user"},
+		&GameEnded{Reason: "last turn", Winner: "CSA", Seed: []byte{9, 8, 7}},
+	}
+}
+
+func TestRoundTripEveryType(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range samples() {
+		t.Run(p.EventType(), func(t *testing.T) {
+			seen[p.EventType()] = true
+			env := New("g1", time.Unix(1700000000, 5), "key-"+p.EventType(), p)
+			env.Chain(4, Hash{0xaa})
+			got, err := Unmarshal(env.Marshal())
+			if err != nil {
+				t.Fatalf("Unmarshal: %v", err)
+			}
+			if !reflect.DeepEqual(got, env) {
+				t.Fatalf("envelope round trip:\n got %+v\nwant %+v", got, env)
+			}
+			back, err := Decode(&got)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			if !reflect.DeepEqual(back, p) {
+				t.Fatalf("payload round trip:\n got %#v\nwant %#v", back, p)
+			}
+			// Canonical: encoding the decoded payload gives the same bytes.
+			if string(EncodePayload(back)) != string(env.Payload) {
+				t.Fatal("re-encoding changed the bytes")
+			}
+		})
+	}
+	for _, typ := range Types() {
+		if !seen[typ] {
+			t.Errorf("no round-trip sample for %s", typ)
+		}
+	}
+}
+
+func chain(t *testing.T, n int) []Envelope {
+	t.Helper()
+	var prev Hash
+	var out []Envelope
+	for i := 1; i <= n; i++ {
+		e := New("g1", time.Unix(int64(i), 0), "", &OrderReceived{Player: "usa", Text: strings.Repeat("x", i)})
+		e.Chain(uint64(i), prev)
+		prev = e.Hash
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestVerifierLocatesFirstBrokenLink(t *testing.T) {
+	tests := []struct {
+		name    string
+		mutate  func(es []Envelope) []Envelope
+		wantSeq uint64
+		reason  string
+	}{
+		{"intact", func(es []Envelope) []Envelope { return es }, 0, ""},
+		{"payload byte flipped", func(es []Envelope) []Envelope { es[2].Payload[3] ^= 1; return es }, 3, "altered"},
+		{"time changed", func(es []Envelope) []Envelope { es[4].At++; return es }, 5, "altered"},
+		{"event removed", func(es []Envelope) []Envelope { return append(es[:1], es[2:]...) }, 2, "gap"},
+		{"event duplicated", func(es []Envelope) []Envelope { return append(es[:3], es[2:]...) }, 4, "duplicate"},
+		{"relinked after edit", func(es []Envelope) []Envelope {
+			es[1].Payload = EncodePayload(&OrderReceived{Player: "csa"})
+			es[1].Hash = es[1].ComputeHash()
+			return es
+		}, 3, "prev hash"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			es := tc.mutate(chain(t, 6))
+			v := Verifier{Game: "g1"}
+			var err error
+			for i := range es {
+				if err = v.Next(&es[i]); err != nil {
+					break
+				}
+			}
+			if tc.wantSeq == 0 {
+				if err != nil {
+					t.Fatalf("intact chain: %v", err)
+				}
+				return
+			}
+			var ce *ChainError
+			if !errors.As(err, &ce) {
+				t.Fatalf("want ChainError, got %v", err)
+			}
+			if ce.Seq != tc.wantSeq || !strings.Contains(ce.Error(), tc.reason) {
+				t.Fatalf("got %v, want seq %d mentioning %q", ce, tc.wantSeq, tc.reason)
+			}
+		})
+	}
+}
+
+func TestFactString(t *testing.T) {
+	f := NewFact("unit.moved", S("unit", "NEWT"), IL("path", 2314, 2315), I("mp", 3), B("force", false), SL("who", "Hood", "A P Hill"))
+	want := `unit.moved unit=NEWT path=2314,2315 mp=3 force=false who=Hood,"A P Hill"`
+	if f.String() != want {
+		t.Fatalf("got  %s\nwant %s", f, want)
+	}
+	if f.Int("mp") != 3 || f.Str("unit") != "NEWT" || f.Bool("force") || len(f.Ints("path")) != 2 || f.Has("nope") {
+		t.Fatal("accessors")
+	}
+}
+
+func TestDecodeRejectsCorruptInput(t *testing.T) {
+	env := New("g1", time.Unix(0, 0), "", &OrderReceived{Player: "usa", Text: "PASS"})
+	env.Chain(1, Hash{})
+	b := env.Marshal()
+	for i := range b {
+		if _, err := Unmarshal(b[:i]); err == nil {
+			t.Fatalf("truncated to %d bytes: no error", i)
+		}
+	}
+	env.Type = "order.received/v99"
+	if _, err := Decode(&env); err == nil || !strings.Contains(err.Error(), "unknown event type") {
+		t.Fatalf("unknown type: %v", err)
+	}
+}
+
+func FuzzUnmarshal(f *testing.F) {
+	for _, p := range samples() {
+		e := New("g", time.Unix(1, 0), "k", p)
+		e.Chain(1, Hash{})
+		f.Add(e.Marshal())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		e, err := Unmarshal(b)
+		if err != nil {
+			return
+		}
+		if string(e.Marshal()) != string(b) {
+			t.Fatalf("accepted a non-canonical encoding")
+		}
+		if p, err := Decode(&e); err == nil && string(EncodePayload(p)) != string(e.Payload) {
+			t.Fatalf("payload of %s decodes but is not canonical", e.Type)
+		}
+	})
+}

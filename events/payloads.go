@@ -1,0 +1,496 @@
+package events
+
+import "fmt"
+
+// Event type names carry a version. A stored event is never rewritten: a new
+// meaning gets a new version, and Decode upcasts older versions to the
+// current payload type.
+const (
+	TypeGameCreated    = "game.created/v1"
+	TypeOrderReceived  = "order.received/v1"
+	TypeOrderAccepted  = "order.accepted/v1"
+	TypeOrderRejected  = "order.rejected/v1"
+	TypeRefereeCommand = "referee.command/v1"
+	TypeDeadlineSet    = "deadline.set/v1"
+	TypeDeadlinePassed = "deadline.passed/v1"
+	TypeMailQueued     = "mail.queued/v1"
+	TypeMailSent       = "mail.sent/v1"
+	TypeMailFailed     = "mail.failed/v1"
+	TypeGameEnded      = "game.ended/v1"
+)
+
+// Payload is the typed content of an event. The set is closed: every type
+// is listed in Decode.
+type Payload interface {
+	EventType() string
+	encode(w *Writer)
+	decode(r *Reader)
+}
+
+// EncodePayload returns the canonical bytes of p.
+func EncodePayload(p Payload) []byte {
+	w := NewWriter(make([]byte, 0, 128))
+	p.encode(w)
+	return w.Bytes()
+}
+
+// Decode returns the typed payload of e, upcasting older versions.
+func Decode(e *Envelope) (Payload, error) {
+	p := newPayload(e.Type)
+	if p == nil {
+		return nil, fmt.Errorf("game %s seq %d: unknown event type %q", e.Game, e.Seq, e.Type)
+	}
+	r := NewReader(e.Payload)
+	p.decode(r)
+	if err := r.Done(); err != nil {
+		return nil, fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
+	}
+	return p, nil
+}
+
+// newPayload maps a type name to an empty payload. When a type gains a v2,
+// its v1 name keeps a decoder here that returns the v2 payload (an upcaster).
+func newPayload(typ string) Payload {
+	switch typ {
+	case TypeGameCreated:
+		return &GameCreated{}
+	case TypeOrderReceived:
+		return &OrderReceived{}
+	case TypeOrderAccepted:
+		return &OrderAccepted{}
+	case TypeOrderRejected:
+		return &OrderRejected{}
+	case TypeRefereeCommand:
+		return &RefereeCommand{}
+	case TypeDeadlineSet:
+		return &DeadlineSet{}
+	case TypeDeadlinePassed:
+		return &DeadlinePassed{}
+	case TypeMailQueued:
+		return &MailQueued{}
+	case TypeMailSent:
+		return &MailSent{}
+	case TypeMailFailed:
+		return &MailFailed{}
+	case TypeGameEnded:
+		return &GameEnded{}
+	}
+	return nil
+}
+
+// Types lists every current event type, in a fixed order.
+func Types() []string {
+	return []string{TypeGameCreated, TypeOrderReceived, TypeOrderAccepted, TypeOrderRejected,
+		TypeRefereeCommand, TypeDeadlineSet, TypeDeadlinePassed, TypeMailQueued, TypeMailSent,
+		TypeMailFailed, TypeGameEnded}
+}
+
+// IsInput reports whether events of this type are inputs the engine must
+// decide (an order, a referee command, a deadline that passed).
+func IsInput(typ string) bool {
+	switch typ {
+	case TypeOrderReceived, TypeRefereeCommand, TypeDeadlinePassed:
+		return true
+	}
+	return false
+}
+
+// Player is a participant: a player with a side, or a referee or observer
+// (empty Side). Addresses are the mail addresses it may write from.
+type Player struct {
+	ID        string
+	Name      string
+	Side      string
+	Addresses []string
+}
+
+func encodePlayers(w *Writer, ps []Player) {
+	w.Uvarint(uint64(len(ps)))
+	for _, p := range ps {
+		w.String(p.ID)
+		w.String(p.Name)
+		w.String(p.Side)
+		w.Strings(p.Addresses)
+	}
+}
+
+func decodePlayers(r *Reader) []Player {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	ps := make([]Player, n)
+	for i := range ps {
+		ps[i].ID = r.String()
+		ps[i].Name = r.String()
+		ps[i].Side = r.String()
+		ps[i].Addresses = r.Strings()
+	}
+	return ps
+}
+
+// Setting is one named game setting (deadline policy, silent overrides …),
+// kept as text so new settings need no new event version.
+type Setting struct{ Key, Value string }
+
+// GameCreated starts a game. The scenario's bytes are in the log, so a
+// replay needs nothing else. Only the SHA-256 commitment of the dice seed is
+// logged; the seed itself is revealed by GameEnded.
+type GameCreated struct {
+	Ruleset        string
+	RulesetVersion string
+	ScenarioName   string
+	Scenario       []byte
+	Players        []Player
+	Referees       []Player
+	SeedCommitment Hash
+	Settings       []Setting
+}
+
+// EventType implements Payload.
+func (*GameCreated) EventType() string { return TypeGameCreated }
+
+func (p *GameCreated) encode(w *Writer) {
+	w.String(p.Ruleset)
+	w.String(p.RulesetVersion)
+	w.String(p.ScenarioName)
+	w.Blob(p.Scenario)
+	encodePlayers(w, p.Players)
+	encodePlayers(w, p.Referees)
+	w.Fixed(p.SeedCommitment[:])
+	w.Uvarint(uint64(len(p.Settings)))
+	for _, s := range p.Settings {
+		w.String(s.Key)
+		w.String(s.Value)
+	}
+}
+
+func (p *GameCreated) decode(r *Reader) {
+	p.Ruleset = r.String()
+	p.RulesetVersion = r.String()
+	p.ScenarioName = r.String()
+	p.Scenario = r.Blob()
+	p.Players = decodePlayers(r)
+	p.Referees = decodePlayers(r)
+	r.Fixed(p.SeedCommitment[:])
+	if n := r.count(); n > 0 {
+		p.Settings = make([]Setting, n)
+		for i := range p.Settings {
+			p.Settings[i].Key = r.String()
+			p.Settings[i].Value = r.String()
+		}
+	}
+}
+
+// Setting returns the value of the named setting, or "".
+func (p *GameCreated) Setting(key string) string {
+	for _, s := range p.Settings {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	return ""
+}
+
+// OrderReceived is a player's order as it arrived: the player's new text
+// (quotes and signature already stripped), and where it came from.
+type OrderReceived struct {
+	Player    string
+	Text      string
+	MessageID string
+	Source    string // "mail", "cli"
+}
+
+// EventType implements Payload.
+func (*OrderReceived) EventType() string { return TypeOrderReceived }
+
+func (p *OrderReceived) encode(w *Writer) {
+	w.String(p.Player)
+	w.String(p.Text)
+	w.String(p.MessageID)
+	w.String(p.Source)
+}
+
+func (p *OrderReceived) decode(r *Reader) {
+	p.Player = r.String()
+	p.Text = r.String()
+	p.MessageID = r.String()
+	p.Source = r.String()
+}
+
+// OrderAccepted is the decision on the input at seq Input: the facts it
+// produced, every die rolled for it, how each line was read, and which
+// ruleset version decided it (the audit re-decides with that version).
+type OrderAccepted struct {
+	Input          uint64
+	Player         string
+	RulesetVersion string
+	Echo           []string
+	Facts          []Fact
+	Dice           []Die
+}
+
+// EventType implements Payload.
+func (*OrderAccepted) EventType() string { return TypeOrderAccepted }
+
+func (p *OrderAccepted) encode(w *Writer) {
+	w.Uvarint(p.Input)
+	w.String(p.Player)
+	w.String(p.RulesetVersion)
+	w.Strings(p.Echo)
+	encodeFacts(w, p.Facts)
+	encodeDice(w, p.Dice)
+}
+
+func (p *OrderAccepted) decode(r *Reader) {
+	p.Input = r.Uvarint()
+	p.Player = r.String()
+	p.RulesetVersion = r.String()
+	p.Echo = r.Strings()
+	p.Facts = decodeFacts(r)
+	p.Dice = decodeDice(r)
+}
+
+// Problem is one thing wrong with an order: the line (1-based, as the
+// player wrote it), the column (1-based, in runes), the line's text, what
+// is wrong and, where one exists, the nearest valid form.
+type Problem struct {
+	Line int
+	Col  int
+	Text string
+	Msg  string
+	Hint string
+}
+
+func (p Problem) String() string {
+	s := fmt.Sprintf("line %d col %d: %s", p.Line, p.Col, p.Msg)
+	if p.Hint != "" {
+		s += " (try: " + p.Hint + ")"
+	}
+	return s
+}
+
+// OrderRejected is the decision that the input at seq Input is not applied.
+type OrderRejected struct {
+	Input          uint64
+	Player         string
+	RulesetVersion string
+	Problems       []Problem
+}
+
+// EventType implements Payload.
+func (*OrderRejected) EventType() string { return TypeOrderRejected }
+
+func (p *OrderRejected) encode(w *Writer) {
+	w.Uvarint(p.Input)
+	w.String(p.Player)
+	w.String(p.RulesetVersion)
+	w.Uvarint(uint64(len(p.Problems)))
+	for _, q := range p.Problems {
+		w.Int(q.Line)
+		w.Int(q.Col)
+		w.String(q.Text)
+		w.String(q.Msg)
+		w.String(q.Hint)
+	}
+}
+
+func (p *OrderRejected) decode(r *Reader) {
+	p.Input = r.Uvarint()
+	p.Player = r.String()
+	p.RulesetVersion = r.String()
+	if n := r.count(); n > 0 {
+		p.Problems = make([]Problem, n)
+		for i := range p.Problems {
+			q := &p.Problems[i]
+			q.Line = r.Int()
+			q.Col = r.Int()
+			q.Text = r.String()
+			q.Msg = r.String()
+			q.Hint = r.String()
+		}
+	}
+}
+
+// RefereeCommand is an input from a referee: the command text, who gave it
+// and why, and where it came from.
+type RefereeCommand struct {
+	Referee   string
+	Text      string
+	Reason    string
+	MessageID string
+	Source    string // "mail", "cli"
+}
+
+// EventType implements Payload.
+func (*RefereeCommand) EventType() string { return TypeRefereeCommand }
+
+func (p *RefereeCommand) encode(w *Writer) {
+	w.String(p.Referee)
+	w.String(p.Text)
+	w.String(p.Reason)
+	w.String(p.MessageID)
+	w.String(p.Source)
+}
+
+func (p *RefereeCommand) decode(r *Reader) {
+	p.Referee = r.String()
+	p.Text = r.String()
+	p.Reason = r.String()
+	p.MessageID = r.String()
+	p.Source = r.String()
+}
+
+// DeadlineSet records when Player must next act (unix nanoseconds) and what
+// happens if they do not (Default, e.g. "PASS" or "referee").
+type DeadlineSet struct {
+	Player  string
+	Due     int64
+	Default string
+}
+
+// EventType implements Payload.
+func (*DeadlineSet) EventType() string { return TypeDeadlineSet }
+
+func (p *DeadlineSet) encode(w *Writer) { w.String(p.Player); w.Varint(p.Due); w.String(p.Default) }
+func (p *DeadlineSet) decode(r *Reader) {
+	p.Player = r.String()
+	p.Due = r.Varint()
+	p.Default = r.String()
+}
+
+// DeadlinePassed is the input written by the server's clock when a deadline
+// ran out, so that replay never reads a clock.
+type DeadlinePassed struct {
+	Player  string
+	Due     int64
+	Default string
+}
+
+// EventType implements Payload.
+func (*DeadlinePassed) EventType() string { return TypeDeadlinePassed }
+
+func (p *DeadlinePassed) encode(w *Writer) { w.String(p.Player); w.Varint(p.Due); w.String(p.Default) }
+func (p *DeadlinePassed) decode(r *Reader) {
+	p.Player = r.String()
+	p.Due = r.Varint()
+	p.Default = r.String()
+}
+
+// Attachment is a text file sent with a mail (the whole map, for instance).
+type Attachment struct {
+	Name string
+	Body string
+}
+
+// MailQueued is a mail to send, rendered in full when the decision that
+// caused it was committed (a transactional outbox): sending it later needs
+// nothing but this event, and a resend carries the same MailID (Message-ID).
+type MailQueued struct {
+	MailID      string
+	To          []string
+	Subject     string
+	Template    string
+	ReplyTo     string
+	InReplyTo   string
+	References  []string
+	Body        string
+	Attachments []Attachment
+}
+
+// EventType implements Payload.
+func (*MailQueued) EventType() string { return TypeMailQueued }
+
+func (p *MailQueued) encode(w *Writer) {
+	w.String(p.MailID)
+	w.Strings(p.To)
+	w.String(p.Subject)
+	w.String(p.Template)
+	w.String(p.ReplyTo)
+	w.String(p.InReplyTo)
+	w.Strings(p.References)
+	w.String(p.Body)
+	w.Uvarint(uint64(len(p.Attachments)))
+	for _, a := range p.Attachments {
+		w.String(a.Name)
+		w.String(a.Body)
+	}
+}
+
+func (p *MailQueued) decode(r *Reader) {
+	p.MailID = r.String()
+	p.To = r.Strings()
+	p.Subject = r.String()
+	p.Template = r.String()
+	p.ReplyTo = r.String()
+	p.InReplyTo = r.String()
+	p.References = r.Strings()
+	p.Body = r.String()
+	if n := r.count(); n > 0 {
+		p.Attachments = make([]Attachment, n)
+		for i := range p.Attachments {
+			p.Attachments[i].Name = r.String()
+			p.Attachments[i].Body = r.String()
+		}
+	}
+}
+
+// MailSent records that the mail server accepted MailID.
+type MailSent struct {
+	MailID  string
+	Attempt int
+	Reply   string
+}
+
+// EventType implements Payload.
+func (*MailSent) EventType() string { return TypeMailSent }
+
+func (p *MailSent) encode(w *Writer) { w.String(p.MailID); w.Int(p.Attempt); w.String(p.Reply) }
+func (p *MailSent) decode(r *Reader) {
+	p.MailID = r.String()
+	p.Attempt = r.Int()
+	p.Reply = r.String()
+}
+
+// MailFailed records a failed delivery attempt; Permanent means no retry.
+type MailFailed struct {
+	MailID    string
+	Attempt   int
+	Permanent bool
+	Error     string
+}
+
+// EventType implements Payload.
+func (*MailFailed) EventType() string { return TypeMailFailed }
+
+func (p *MailFailed) encode(w *Writer) {
+	w.String(p.MailID)
+	w.Int(p.Attempt)
+	w.Bool(p.Permanent)
+	w.String(p.Error)
+}
+
+func (p *MailFailed) decode(r *Reader) {
+	p.MailID = r.String()
+	p.Attempt = r.Int()
+	p.Permanent = r.Bool()
+	p.Error = r.String()
+}
+
+// GameEnded closes a game and reveals the dice seed, so anyone holding the
+// log can recompute every roll and check it against the commitment.
+type GameEnded struct {
+	Reason string
+	Winner string
+	Seed   []byte
+}
+
+// EventType implements Payload.
+func (*GameEnded) EventType() string { return TypeGameEnded }
+
+func (p *GameEnded) encode(w *Writer) { w.String(p.Reason); w.String(p.Winner); w.Blob(p.Seed) }
+func (p *GameEnded) decode(r *Reader) {
+	p.Reason = r.String()
+	p.Winner = r.String()
+	p.Seed = r.Blob()
+}

@@ -1,0 +1,204 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+)
+
+func open(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "pbem.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func order(game, key, text string) events.Envelope {
+	return events.New(game, time.Unix(1700000000, 0), key, &events.OrderReceived{Player: "usa", Text: text, MessageID: key})
+}
+
+func TestAppendReadAndHead(t *testing.T) {
+	s := open(t)
+	r, err := s.Append("g1", 0, order("g1", "", "a"), order("g1", "", "b"))
+	if err != nil || r.First != 1 || r.Last != 2 || r.Duplicate {
+		t.Fatalf("first append: %+v %v", r, err)
+	}
+	if _, err := s.Append("g1", 2, order("g1", "", "c")); err != nil {
+		t.Fatal(err)
+	}
+	es, err := s.Events("g1", 2)
+	if err != nil || len(es) != 2 || es[0].Seq != 2 || es[1].Seq != 3 {
+		t.Fatalf("read from 2: %v %+v", err, es)
+	}
+	p, _ := events.Decode(&es[1])
+	if p.(*events.OrderReceived).Text != "c" {
+		t.Fatalf("payload: %+v", p)
+	}
+	h, _ := s.Head("g1")
+	if h.Seq != 3 || h.Hash != es[1].Hash {
+		t.Fatalf("head %+v", h)
+	}
+	if err := s.Read("nope", 1, func(*events.Envelope) error { return nil }); !errors.Is(err, ErrNoGame) {
+		t.Fatalf("unknown game: %v", err)
+	}
+}
+
+func TestAppendStaleExpectedSeqIsTypedConflict(t *testing.T) {
+	s := open(t)
+	s.Append("g1", 0, order("g1", "", "a"))
+	_, err := s.Append("g1", 0, order("g1", "", "b"))
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.Expected != 0 || ce.Actual != 1 {
+		t.Fatalf("want conflict 0 vs 1, got %v", err)
+	}
+	if h, _ := s.Head("g1"); h.Seq != 1 {
+		t.Fatalf("conflict wrote something: head %d", h.Seq)
+	}
+}
+
+func TestDuplicateKeyReturnsOriginalSeqAndWritesNothing(t *testing.T) {
+	s := open(t)
+	s.Append("g1", 0, order("g1", "", "created"))
+	r1, err := s.Append("g1", 1, order("g1", "<m1@x>", "MARCH"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Append("g1", 2, order("g1", "", "decision"))
+	// The same mail again, even with a stale expected seq: a duplicate, not a conflict.
+	r2, err := s.Append("g1", 1, order("g1", "<m1@x>", "MARCH"))
+	if err != nil || !r2.Duplicate || r2.First != r1.First {
+		t.Fatalf("duplicate: %+v %v (original %d)", r2, err, r1.First)
+	}
+	if h, _ := s.Head("g1"); h.Seq != 3 {
+		t.Fatalf("duplicate wrote: head %d", h.Seq)
+	}
+	if seq, ok, _ := s.Lookup("g1", "<m1@x>"); !ok || seq != 2 {
+		t.Fatalf("lookup: %d %v", seq, ok)
+	}
+}
+
+func TestConcurrentAppendsToManyGamesAllLandAndVerify(t *testing.T) {
+	s := open(t)
+	const games, per = 32, 40
+	var wg sync.WaitGroup
+	for g := 0; g < games; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			id := fmt.Sprintf("g%02d", g)
+			for i := 0; i < per; i++ {
+				if _, err := s.Append(id, uint64(i), order(id, fmt.Sprintf("k%d", i), "x")); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	gs, err := s.Games()
+	if err != nil || len(gs) != games {
+		t.Fatalf("games: %d %v", len(gs), err)
+	}
+	for _, gi := range gs {
+		if n, err := s.Verify(gi.Game); err != nil || n != per {
+			t.Fatalf("%s: verified %d: %v", gi.Game, n, err)
+		}
+	}
+}
+
+func TestVerifyLocatesAFlippedByteInTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbem.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		s.Append("g1", uint64(i), order("g1", "", fmt.Sprintf("order %d", i)))
+	}
+	s.Close()
+	// Tamper with event 3 behind the store's back, as an attacker with the file could.
+	db, _ := bolt.Open(path, 0o600, nil)
+	db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bLog).Bucket([]byte("g1"))
+		v := append([]byte(nil), b.Get(seqKey(3))...)
+		v[len(v)-70] ^= 0x01 // inside the payload text
+		return b.Put(seqKey(3), v)
+	})
+	db.Close()
+	s, _ = Open(path, Options{})
+	defer s.Close()
+	n, err := s.Verify("g1")
+	var ce *events.ChainError
+	if !errors.As(err, &ce) || ce.Seq != 3 || n != 2 {
+		t.Fatalf("want break at 3 after 2 good, got n=%d %v", n, err)
+	}
+}
+
+func TestSnapshotsKeepNewestAndFindAtOrBefore(t *testing.T) {
+	s := open(t)
+	for _, seq := range []uint64{10, 20, 30} {
+		if err := s.PutSnapshot("g1", seq, []byte(fmt.Sprint(seq))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		at      uint64
+		want    uint64
+		wantOK  bool
+		comment string
+	}{
+		{0, 30, true, "newest"},
+		{25, 20, true, "before"},
+		{20, 20, true, "exact"},
+		{15, 0, false, "10 was pruned (2 kept)"},
+	}
+	for _, tc := range tests {
+		seq, data, ok, err := s.Snapshot("g1", tc.at)
+		if err != nil || ok != tc.wantOK || seq != tc.want || (ok && string(data) != fmt.Sprint(tc.want)) {
+			t.Errorf("%s: at %d got %d %q %v %v", tc.comment, tc.at, seq, data, ok, err)
+		}
+	}
+}
+
+func TestCloseFinishesQueuedAppends(t *testing.T) {
+	s := open(t)
+	var wg sync.WaitGroup
+	var acked sync.Map
+	for g := 0; g < 50; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			id := fmt.Sprintf("g%d", g)
+			if _, err := s.Append(id, 0, order(id, "", "x")); err == nil {
+				acked.Store(id, true)
+			} else if !errors.Is(err, ErrClosed) {
+				t.Error(err)
+			}
+		}(g)
+	}
+	time.Sleep(time.Millisecond)
+	path := s.Path()
+	s.Close()
+	wg.Wait()
+	s2, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	acked.Range(func(k, _ any) bool {
+		if h, _ := s2.Head(k.(string)); h.Seq != 1 {
+			t.Errorf("acknowledged append to %s lost", k)
+		}
+		return true
+	})
+}
