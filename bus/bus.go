@@ -1,0 +1,308 @@
+// Package bus carries committed events over NATS: an in-process
+// nats-server by default, or an external server or cluster when URLs are
+// configured. Every append goes through Bus.Do, which commits to the store
+// and then publishes what was committed on pbem.game.<id>.events with a
+// message id of <game>/<seq>. A subscriber catches up from the store and
+// then follows NATS, filling any gap from the store and dropping
+// duplicates, so it sees each event exactly once and in order.
+//
+// bbolt stays the only system of record: NATS is a doorbell with the
+// event attached. A "published up to" marker per game, advanced only once
+// the server has confirmed the messages (a flush round trip), lets a
+// restarted or reconnected pbem republish what NATS missed.
+package bus
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"pbem/events"
+	"pbem/internal/logx"
+	"pbem/store"
+)
+
+// Subject returns the subject game's events are published on.
+func Subject(game string) string { return "pbem.game." + game + ".events" }
+
+const allSubjects = "pbem.game.*.events"
+
+// Config says which NATS to use.
+type Config struct {
+	// URLs of an external server or cluster; empty runs an embedded server.
+	URLs []string
+	// Listen is the embedded server's client address ("127.0.0.1:4222"),
+	// for external consumers; empty keeps it in-process only.
+	Listen string
+	// Name identifies this connection to the server.
+	Name string
+	// MarkEvery is how often published markers are confirmed and stored
+	// (default 200ms).
+	MarkEvery time.Duration
+	// ResyncEvery is how often subscribers compare their positions with
+	// the store, catching anything NATS dropped (default 2s).
+	ResyncEvery time.Duration
+}
+
+// Bus is a connection to NATS bound to the store.
+type Bus struct {
+	*store.Store
+	cfg Config
+	nc  *nats.Conn
+	srv *server.Server
+	lg  *slog.Logger
+
+	mu      sync.Mutex
+	sent    map[string]uint64 // published, not yet confirmed by a flush
+	marked  map[string]uint64 // confirmed and stored
+	subs    []*Subscription
+	stop    chan struct{}
+	done    chan struct{}
+	closeMu sync.Once
+}
+
+// Open starts (or connects to) NATS and returns a bus over st.
+func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
+	if lg == nil {
+		lg = slog.Default()
+	}
+	if cfg.MarkEvery <= 0 {
+		cfg.MarkEvery = 200 * time.Millisecond
+	}
+	if cfg.ResyncEvery <= 0 {
+		cfg.ResyncEvery = 2 * time.Second
+	}
+	if cfg.Name == "" {
+		cfg.Name = "pbem"
+	}
+	b := &Bus{Store: st, cfg: cfg, lg: lg.With("component", "bus"), sent: map[string]uint64{}, marked: map[string]uint64{},
+		stop: make(chan struct{}), done: make(chan struct{})}
+	gs, err := st.Games()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range gs {
+		b.marked[g.Game] = g.Published
+	}
+	opts := []nats.Option{
+		nats.Name(cfg.Name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(250 * time.Millisecond),
+		nats.RetryOnFailedConnect(true),
+		nats.ReconnectBufSize(64 << 20),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { b.lg.Warn("NATS disconnected", "err", err) }),
+		nats.ReconnectHandler(func(c *nats.Conn) { b.lg.Info("NATS reconnected", "url", c.ConnectedUrl()); go b.afterReconnect() }),
+		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) { b.lg.Warn("NATS error", "err", err) }),
+	}
+	if len(cfg.URLs) == 0 {
+		if b.srv, err = startEmbedded(cfg.Listen, b.lg); err != nil {
+			return nil, err
+		}
+		opts = append(opts, nats.InProcessServer(b.srv))
+		b.nc, err = nats.Connect("", opts...)
+	} else {
+		b.nc, err = nats.Connect(strings.Join(cfg.URLs, ","), opts...)
+	}
+	if err != nil {
+		b.shutdownServer()
+		return nil, fmt.Errorf("connect to NATS: %w", err)
+	}
+	go b.markLoop()
+	// Whatever an earlier run committed but never confirmed on NATS goes out now.
+	if err := b.Republish(); err != nil {
+		b.lg.Warn("republish at start", "err", err)
+	}
+	return b, nil
+}
+
+func startEmbedded(listen string, lg *slog.Logger) (*server.Server, error) {
+	opts := &server.Options{ServerName: "pbem-embedded", NoSigs: true, DontListen: listen == ""}
+	if listen != "" {
+		host, port, err := net.SplitHostPort(listen)
+		if err != nil {
+			return nil, fmt.Errorf("nats listen address %q: %w", listen, err)
+		}
+		opts.Host = host
+		if opts.Port, err = strconv.Atoi(port); err != nil {
+			return nil, fmt.Errorf("nats listen port %q: %w", port, err)
+		}
+		if opts.Port == 0 {
+			opts.Port = server.RANDOM_PORT
+		}
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("embedded NATS: %w", err)
+	}
+	srv.SetLoggerV2(logx.NATS{L: lg.With("component", "nats-server")}, false, false, false)
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, errors.New("embedded NATS did not become ready within 10s")
+	}
+	if listen != "" {
+		lg.Info("embedded NATS listening", "url", srv.ClientURL())
+	} else {
+		lg.Info("embedded NATS running in-process")
+	}
+	return srv, nil
+}
+
+// Embedded returns the embedded server's client URL, or "" when the
+// server is in-process only or external.
+func (b *Bus) Embedded() string {
+	if b.srv == nil || b.cfg.Listen == "" {
+		return ""
+	}
+	return b.srv.ClientURL()
+}
+
+// Conn returns the NATS connection.
+func (b *Bus) Conn() *nats.Conn { return b.nc }
+
+// Do commits r to the store, then publishes the committed events.
+func (b *Bus) Do(r store.Request) (store.Result, error) {
+	res, err := b.Store.Do(r)
+	if err == nil && !res.Duplicate {
+		b.publish(res.Events)
+	}
+	return res, err
+}
+
+// Append commits events to game and publishes them (see store.Store.Append).
+func (b *Bus) Append(game string, expected uint64, evs ...events.Envelope) (store.Result, error) {
+	return b.Do(store.Request{Game: game, Expected: expected, Events: evs})
+}
+
+func (b *Bus) publish(es []events.Envelope) {
+	for i := range es {
+		e := &es[i]
+		m := nats.NewMsg(Subject(e.Game))
+		m.Header.Set(nats.MsgIdHdr, e.Game+"/"+strconv.FormatUint(e.Seq, 10))
+		m.Data = e.Marshal()
+		if err := b.nc.PublishMsg(m); err != nil {
+			// Not lost: the marker stays behind, and Republish sends it later.
+			b.lg.Warn("publish failed; will republish", "game", e.Game, "seq", e.Seq, "err", err)
+			return
+		}
+		b.mu.Lock()
+		if e.Seq > b.sent[e.Game] {
+			b.sent[e.Game] = e.Seq
+		}
+		b.mu.Unlock()
+	}
+}
+
+// Republish publishes, for every game, the events after its confirmed
+// marker.
+func (b *Bus) Republish() error {
+	gs, err := b.Store.Games()
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		b.mu.Lock()
+		from := b.marked[g.Game]
+		b.mu.Unlock()
+		if g.Head.Seq <= from {
+			continue
+		}
+		es, err := b.Store.Events(g.Game, from+1)
+		if err != nil {
+			return err
+		}
+		b.publish(es)
+	}
+	return nil
+}
+
+func (b *Bus) afterReconnect() {
+	if err := b.Republish(); err != nil {
+		b.lg.Warn("republish after reconnect", "err", err)
+	}
+	b.mu.Lock()
+	subs := append([]*Subscription(nil), b.subs...)
+	b.mu.Unlock()
+	for _, s := range subs {
+		s.Resync()
+	}
+}
+
+// markLoop confirms published events with a flush round trip and stores
+// the markers.
+func (b *Bus) markLoop() {
+	defer close(b.done)
+	t := time.NewTicker(b.cfg.MarkEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.stop:
+			b.mark()
+			return
+		case <-t.C:
+			b.mark()
+		}
+	}
+}
+
+func (b *Bus) mark() {
+	b.mu.Lock()
+	pending := map[string]uint64{}
+	for g, s := range b.sent {
+		if s > b.marked[g] {
+			pending[g] = s
+		}
+	}
+	b.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	// Everything published before the flush has reached the server once it returns.
+	if err := b.nc.FlushTimeout(2 * time.Second); err != nil {
+		return
+	}
+	if err := b.Store.SetPublished(pending); err != nil {
+		b.lg.Warn("storing published markers", "err", err)
+		return
+	}
+	b.mu.Lock()
+	for g, s := range pending {
+		if s > b.marked[g] {
+			b.marked[g] = s
+		}
+	}
+	b.mu.Unlock()
+}
+
+// Close stops subscribers, confirms what was published, closes the
+// connection and stops an embedded server. It does not close the store.
+func (b *Bus) Close() {
+	b.closeMu.Do(func() {
+		b.mu.Lock()
+		subs := b.subs
+		b.subs = nil
+		b.mu.Unlock()
+		for _, s := range subs {
+			s.Close()
+		}
+		close(b.stop)
+		<-b.done
+		b.nc.Close()
+		b.shutdownServer()
+	})
+}
+
+func (b *Bus) shutdownServer() {
+	if b.srv != nil {
+		b.srv.Shutdown()
+		b.srv.WaitForShutdown()
+	}
+}

@@ -1,0 +1,175 @@
+package bus
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"pbem/events"
+)
+
+// Subscription delivers every event of every game exactly once, in order
+// per game: what the store holds after the starting positions, then what
+// NATS brings, with gaps filled from the store and duplicates dropped.
+type Subscription struct {
+	b       *Bus
+	handler func(*events.Envelope)
+	sub     *nats.Subscription
+
+	mu     sync.Mutex // serialises delivery: NATS messages, catch-up and resync
+	pos    map[string]uint64
+	from   func(game string) uint64
+	stop   chan struct{}
+	done   chan struct{}
+	closed bool
+}
+
+// Subscribe starts a subscription. from gives, for a game the
+// subscription has not seen yet, the last seq it already has (nil: 0, so
+// every event from the first). handler is called from one goroutine at a
+// time and must not block for long.
+func (b *Bus) Subscribe(from func(game string) uint64, handler func(*events.Envelope)) (*Subscription, error) {
+	if from == nil {
+		from = func(string) uint64 { return 0 }
+	}
+	s := &Subscription{b: b, handler: handler, pos: map[string]uint64{}, from: from,
+		stop: make(chan struct{}), done: make(chan struct{})}
+	// Subscribe first and hold delivery until the catch-up is done: a
+	// message arriving meanwhile waits, and is then dropped or used by seq.
+	s.mu.Lock()
+	sub, err := b.nc.Subscribe(allSubjects, s.onMsg)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("subscribe %s: %w", allSubjects, err)
+	}
+	// Never drop messages for being slow; a gap would be filled anyway.
+	sub.SetPendingLimits(-1, -1)
+	s.sub = sub
+	err = s.catchUpAll()
+	s.mu.Unlock()
+	if err != nil {
+		sub.Unsubscribe()
+		return nil, err
+	}
+	b.mu.Lock()
+	b.subs = append(b.subs, s)
+	b.mu.Unlock()
+	go s.resyncLoop()
+	return s, nil
+}
+
+func (s *Subscription) position(game string) uint64 {
+	p, ok := s.pos[game]
+	if !ok {
+		p = s.from(game)
+		s.pos[game] = p
+	}
+	return p
+}
+
+// catchUp delivers game's stored events after the subscription's position.
+func (s *Subscription) catchUp(game string) error {
+	return s.b.Store.Read(game, s.position(game)+1, func(e *events.Envelope) error {
+		s.deliver(e)
+		return nil
+	})
+}
+
+func (s *Subscription) catchUpAll() error {
+	gs, err := s.b.Store.Games()
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		if g.Head.Seq > s.position(g.Game) {
+			if err := s.catchUp(g.Game); err != nil {
+				return fmt.Errorf("catch up %s: %w", g.Game, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Subscription) deliver(e *events.Envelope) {
+	if e.Seq != s.pos[e.Game]+1 {
+		return
+	}
+	s.pos[e.Game] = e.Seq
+	s.handler(e)
+}
+
+func (s *Subscription) onMsg(m *nats.Msg) {
+	e, err := events.Unmarshal(m.Data)
+	if err != nil {
+		s.b.lg.Warn("undecodable message on the bus", "subject", m.Subject, "err", err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	switch p := s.position(e.Game); {
+	case e.Seq <= p: // duplicate
+	case e.Seq == p+1:
+		s.deliver(&e)
+	default: // a gap: NATS lost something, the store has it
+		if err := s.catchUp(e.Game); err != nil {
+			s.b.lg.Warn("filling a gap from the store", "game", e.Game, "err", err)
+		}
+	}
+}
+
+// Resync compares every game's position with the store and delivers what
+// is missing (called after a reconnect, and periodically).
+func (s *Subscription) Resync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if err := s.catchUpAll(); err != nil {
+		s.b.lg.Warn("resync", "err", err)
+	}
+}
+
+func (s *Subscription) resyncLoop() {
+	defer close(s.done)
+	t := time.NewTicker(s.b.cfg.ResyncEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.Resync()
+		}
+	}
+}
+
+// Positions returns a copy of the last seq delivered per game.
+func (s *Subscription) Positions() map[string]uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]uint64, len(s.pos))
+	for g, p := range s.pos {
+		out[g] = p
+	}
+	return out
+}
+
+// Close stops the subscription; no handler call is running once it returns.
+func (s *Subscription) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.sub.Unsubscribe()
+	close(s.stop)
+	<-s.done
+}
