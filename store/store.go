@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -68,6 +69,9 @@ type Store struct {
 	opts Options
 	log  *slog.Logger
 
+	commits  atomic.Uint64
+	requests atomic.Uint64
+
 	reqs    chan *appendReq
 	stop    chan struct{}
 	done    chan struct{}
@@ -110,6 +114,13 @@ func Open(path string, opts Options) (*Store, error) {
 	go s.commitLoop()
 	return s, nil
 }
+
+// Stats counts the store's commits and the append requests they carried
+// (their ratio is the group commit's average batch).
+type Stats struct{ Commits, Requests uint64 }
+
+// Stats returns the counts so far.
+func (s *Store) Stats() Stats { return Stats{Commits: s.commits.Load(), Requests: s.requests.Load()} }
 
 // Path returns the file's path.
 func (s *Store) Path() string { return s.db.Path() }
