@@ -296,4 +296,3 @@ func (s *Store) Verify(game string) (uint64, error) {
 
 // ErrClosed is returned by operations on a closed store.
 var ErrClosed = errors.New("store closed")
-
