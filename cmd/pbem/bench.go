@@ -1,0 +1,504 @@
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/store"
+)
+
+// cmdBench measures what issue #2 sets targets for, each figure beside a
+// raw baseline measured in the same run on the same machine:
+//
+//	appends  durable appends/s, 64 games appending concurrently, vs raw
+//	         bbolt Batch of the same bytes with MaxBatchSize = writers
+//	replay   whole-game replay (read + decode + evolve) events/s, vs a raw
+//	         bbolt cursor scan of the same log
+//	memory   peak RSS with N active games loaded (a child process, so
+//	         nothing else the bench did counts), vs the same process empty
+//	load     time to load one game's current state from snapshot + tail,
+//	         vs reading the same snapshot and tail bytes raw
+func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
+	parts := fs.String("parts", "appends,replay,memory,load", "which measurements to run")
+	writers := fs.Int("writers", 64, "concurrent games appending")
+	per := fs.Int("per-writer", 1000, "appends per writer")
+	games := fs.Int("games", 10000, "games for the replay, memory and load measurements")
+	rsName := fs.String("ruleset", "", "rule system whose demo game is replayed (default: the first registered)")
+	dir := fs.String("dir", "", "directory for the bench's bbolt files (default: a temporary one)")
+	child := fs.String("memory-child", "", "internal: run the memory measurement on this store")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *child != "" {
+		return memoryChild(a, *child, *games)
+	}
+	if *dir == "" {
+		d, err := os.MkdirTemp("", "pbem-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		*dir = d
+	}
+	want := map[string]bool{}
+	for _, p := range strings.Split(*parts, ",") {
+		want[strings.TrimSpace(p)] = true
+	}
+	fmt.Fprintf(a.out, "pbem bench on %d CPUs, %s/%s, %s\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	if want["appends"] {
+		if err := benchAppends(a, *dir, *writers, *per); err != nil {
+			return err
+		}
+	}
+	if want["replay"] || want["memory"] || want["load"] {
+		path, nEvents, err := buildReplayStore(a, *dir, *rsName, *games)
+		if err != nil {
+			return err
+		}
+		if want["replay"] {
+			if err := benchReplay(a, path, *games, nEvents); err != nil {
+				return err
+			}
+		}
+		if want["memory"] {
+			if err := benchMemory(a, path, *games); err != nil {
+				return err
+			}
+		}
+		if want["load"] {
+			if err := benchLoad(a, path, *games); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func line(a *app, what string, ours, base float64, unit, target string) {
+	fmt.Fprintf(a.out, "  %-34s %12.0f %s\n  %-34s %12.0f %s\n  %-34s %12.3f   %s\n\n", what, ours, unit, "baseline", base, unit, "ratio", ours/base, target)
+}
+
+// benchEvent is a typical input: an order of about 300 bytes stored.
+func benchEvent(game string, i int) events.Envelope {
+	text := fmt.Sprintf("MARCH Newton 2314 2315 2316 2317 FORCE IF MA < 4\n# order %d, written in a mail client by a player who likes to explain: hold the ford at all costs, the bridge is ours; Jackson's men are close", i)
+	return events.New(game, time.Unix(1_700_000_000, 0), fmt.Sprintf("<%s-%d@bench.invalid>", game, i),
+		&events.OrderReceived{Player: "usa", Text: text, MessageID: fmt.Sprintf("<%s-%d@bench.invalid>", game, i), Source: "mail"})
+}
+
+func benchAppends(a *app, dir string, writers, per int) error {
+	fmt.Fprintf(a.out, "appends: %d games appending concurrently, %d durable appends each\n", writers, per)
+	// Ours: store.Append, group-committed, fsync on every commit.
+	st, err := store.Open(filepath.Join(dir, "appends.db"), store.Options{})
+	if err != nil {
+		return err
+	}
+	evs := make([][]events.Envelope, writers)
+	for w := range evs {
+		for i := 0; i < per; i++ {
+			evs[w] = append(evs[w], benchEvent(fmt.Sprintf("g%03d", w), i))
+		}
+	}
+	ours := timeWriters(writers, func(w int) error {
+		for i := 0; i < per; i++ {
+			if _, err := st.Append(fmt.Sprintf("g%03d", w), uint64(i), evs[w][i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	st.Close()
+	if ours.err != nil {
+		return ours.err
+	}
+	// The same stored bytes for the baselines: chained envelopes.
+	raw := make([][][]byte, writers)
+	for w := range raw {
+		var prev events.Hash
+		for i := range evs[w] {
+			e := evs[w][i]
+			e.Chain(uint64(i+1), prev)
+			prev = e.Hash
+			raw[w] = append(raw[w], e.Marshal())
+		}
+	}
+	rawBatch := func(name string, maxBatch, n int) (rate, error) {
+		db, err := bolt.Open(filepath.Join(dir, name), 0o600, nil)
+		if err != nil {
+			return rate{}, err
+		}
+		defer db.Close()
+		if maxBatch > 0 {
+			db.MaxBatchSize = maxBatch
+		}
+		r := timeWriters(writers, func(w int) error {
+			name := []byte(fmt.Sprintf("g%03d", w))
+			for i := 0; i < n; i++ {
+				err := db.Batch(func(tx *bolt.Tx) error {
+					b, err := tx.CreateBucketIfNotExists(name)
+					if err != nil {
+						return err
+					}
+					var k [8]byte
+					binary.BigEndian.PutUint64(k[:], uint64(i+1))
+					return b.Put(k[:], raw[w][i])
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		r.n = writers * n
+		return r, r.err
+	}
+	base, err := rawBatch("baseline.db", writers, per)
+	if err != nil {
+		return err
+	}
+	// Default Batch settings, for context (a tenth of the work: it is slow).
+	def, err := rawBatch("baseline-default.db", 0, max(1, per/10))
+	if err != nil {
+		return err
+	}
+	ours.n = writers * per
+	line(a, "store.Append (appends/s)", ours.perSec(), base.perSec(), "/s", "target ≥ 0.5")
+	fmt.Fprintf(a.out, "  %-34s %12.0f /s   (raw Batch with default MaxBatchSize 1000 and 10 ms delay)\n\n", "for context", def.perSec())
+	return nil
+}
+
+type rate struct {
+	n   int
+	d   time.Duration
+	err error
+}
+
+func (r rate) perSec() float64 { return float64(r.n) / r.d.Seconds() }
+
+func timeWriters(writers int, fn func(w int) error) rate {
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	start := time.Now()
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) { defer wg.Done(); errs[w] = fn(w) }(w)
+	}
+	wg.Wait()
+	return rate{d: time.Since(start), err: errors.Join(errs...)}
+}
+
+// buildReplayStore plays the ruleset's demo game once through the engine,
+// then copies its log under games ids (re-chained, as each game's log
+// would be), with a snapshot a few events before each game's end.
+func buildReplayStore(a *app, dir, rsName string, games int) (string, int, error) {
+	if rsName == "" {
+		names := a.reg.Names()
+		if len(names) == 0 {
+			return "", 0, errors.New("replay, memory and load need a rule system, and this build has none")
+		}
+		rsName = names[0]
+	}
+	script, err := demoScript(rsName)
+	if err != nil {
+		return "", 0, err
+	}
+	path := filepath.Join(dir, "replay.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		return "", 0, err
+	}
+	defer st.Close()
+	log, err := playScript(a.reg, st, "bench-model", script)
+	if err != nil {
+		return "", 0, fmt.Errorf("playing the %s demo game: %w", rsName, err)
+	}
+	fmt.Fprintf(a.out, "replay log: the %s demo game (%d events, %d bytes stored) copied to %d games\n\n", rsName, len(log), logBytes(log), games)
+	model, err := engine.Replay(st, a.reg, "bench-model", 0)
+	if err != nil {
+		return "", 0, err
+	}
+	snapAt := uint64(max(1, len(log)-5))
+	snapGame, err := engine.Replay(st, a.reg, "bench-model", snapAt)
+	if err != nil {
+		return "", 0, err
+	}
+	_ = model
+	for g := 0; g < games; g += 500 {
+		var reqs []store.Request
+		for j := g; j < min(games, g+500); j++ {
+			id := fmt.Sprintf("bench-%05d", j)
+			evs := make([]events.Envelope, len(log))
+			for i := range log {
+				evs[i] = log[i]
+				evs[i].Game = id
+			}
+			reqs = append(reqs, store.Request{Game: id, Expected: 0, Events: evs})
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, len(reqs))
+		for i := range reqs {
+			wg.Add(1)
+			go func(i int) { defer wg.Done(); _, errs[i] = st.Do(reqs[i]) }(i)
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return "", 0, err
+		}
+		for _, r := range reqs {
+			// The snapshot of the model game at snapAt, re-identified.
+			sg := *snapGame
+			sg.ID = r.Game
+			h, _ := st.Head(r.Game)
+			var stop bool
+			err := st.Read(r.Game, snapAt, func(e *events.Envelope) error {
+				if !stop {
+					sg.Hash, stop = e.Hash, true
+				}
+				return nil
+			})
+			if err != nil {
+				return "", 0, err
+			}
+			_ = h
+			data, err := sg.MarshalSnapshot()
+			if err != nil {
+				return "", 0, err
+			}
+			if err := st.PutSnapshot(r.Game, snapAt, data); err != nil {
+				return "", 0, err
+			}
+		}
+	}
+	return path, len(log), nil
+}
+
+func logBytes(es []events.Envelope) int {
+	n := 0
+	for i := range es {
+		n += len(es[i].Marshal())
+	}
+	return n
+}
+
+// playScript creates a game and decides its orders one by one with the
+// real engine (synchronously), returning its log.
+func playScript(reg *engine.Registry, st *store.Store, id string, s demoGame) ([]events.Envelope, error) {
+	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
+	if _, err := engine.Create(st, reg, engine.NewGame{ID: id, Ruleset: s.ruleset, ScenarioName: s.scenarioName,
+		Scenario: s.scenario, Players: s.players, At: at}); err != nil {
+		return nil, err
+	}
+	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 1 << 30})
+	defer r.Close()
+	for i, o := range s.orders {
+		h, err := st.Head(id)
+		if err != nil {
+			return nil, err
+		}
+		at = at.Add(time.Hour)
+		key := fmt.Sprintf("<demo-%d@pbem.invalid>", i)
+		res, err := st.Append(id, h.Seq, events.New(id, at, key, &events.OrderReceived{Player: o.player, Text: o.text, MessageID: key, Source: "demo"}))
+		if err != nil {
+			return nil, err
+		}
+		r.Deliver(&res.Events[0])
+		for {
+			var pending int
+			var seq uint64
+			if err := r.Query(id, func(g *engine.Game) { pending, seq = len(g.Pending), g.Seq }); err != nil {
+				return nil, err
+			}
+			h, _ := st.Head(id)
+			if pending == 0 && seq == h.Seq {
+				break
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	return st.Events(id, 1)
+}
+
+func benchReplay(a *app, path string, games, perGame int) error {
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	n := min(games, 2000)
+	fmt.Fprintf(a.out, "replay: %d whole games of %d events, read + decode + evolve\n", n, perGame)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("bench-%05d", i)
+	}
+	// Warm the page cache for both.
+	scan := func() (int, error) {
+		total := 0
+		for _, id := range ids {
+			if err := st.ReadRaw(id, 1, func(_ uint64, raw []byte) error { total += len(raw) & 1; total++; return nil }); err != nil {
+				return 0, err
+			}
+		}
+		return total, nil
+	}
+	if _, err := scan(); err != nil {
+		return err
+	}
+	best := func(f func() (int, error)) (rate, error) {
+		var b rate
+		for i := 0; i < 3; i++ {
+			start := time.Now()
+			k, err := f()
+			if err != nil {
+				return b, err
+			}
+			r := rate{n: k, d: time.Since(start)}
+			if b.n == 0 || r.perSec() > b.perSec() {
+				b = r
+			}
+		}
+		return b, nil
+	}
+	base, err := best(func() (int, error) {
+		c := 0
+		for _, id := range ids {
+			if err := st.ReadRaw(id, 1, func(uint64, []byte) error { c++; return nil }); err != nil {
+				return 0, err
+			}
+		}
+		return c, nil
+	})
+	if err != nil {
+		return err
+	}
+	ours, err := best(func() (int, error) {
+		c := 0
+		for _, id := range ids {
+			g, err := engine.Replay(st, a.reg, id, 0)
+			if err != nil {
+				return 0, err
+			}
+			c += int(g.Seq)
+		}
+		return c, nil
+	})
+	if err != nil {
+		return err
+	}
+	line(a, "engine.Replay (events/s)", ours.perSec(), base.perSec(), "/s", "target ≥ 1,000,000/s, ratio ≥ 0.07")
+	return nil
+}
+
+// benchMemory runs the memory child: a fresh process that loads every game
+// and reports its RSS empty and its peak RSS loaded.
+func benchMemory(a *app, path string, games int) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "memory: %d active games loaded in a fresh process\n", games)
+	cmd := exec.Command(exe, "--data-dir", filepath.Dir(path), "bench", "--memory-child", path, "--games", strconv.Itoa(games))
+	cmd.Stderr = a.errOut
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("memory child: %w", err)
+	}
+	var empty, peak, held int64
+	fmt.Sscan(string(out), &empty, &peak, &held)
+	fmt.Fprintf(a.out, "  %-34s %12.1f MiB\n  %-34s %12.1f MiB (the same process before loading)\n  %-34s %12.1f MiB live heap with every game held\n  target: peak ≤ 2048 MiB\n\n",
+		"peak RSS, games loaded", mib(peak), "baseline", mib(empty), "", mib(held))
+	return nil
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+func memoryChild(a *app, path string, games int) error {
+	empty := rss("VmRSS")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	held := make([]*engine.Game, 0, games)
+	for i := 0; i < games; i++ {
+		g, err := engine.Load(st, a.reg, fmt.Sprintf("bench-%05d", i), 0)
+		if err != nil {
+			return err
+		}
+		held = append(held, g)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintln(a.out, empty, rss("VmHWM"), ms.HeapAlloc)
+	runtime.KeepAlive(held)
+	debug.FreeOSMemory()
+	return nil
+}
+
+// rss reads a memory figure (VmRSS, VmHWM) of this process in bytes.
+func rss(field string) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && k == field {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return -1
+}
+
+func benchLoad(a *app, path string, games int) error {
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	n := min(games, 2000)
+	fmt.Fprintf(a.out, "load: current state of one game from snapshot + tail, %d games\n", n)
+	var ours, base []time.Duration
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("bench-%05d", (i*7919)%games) // spread over the file
+		start := time.Now()
+		seq, _, ok, err := st.Snapshot(id, 0)
+		if err != nil || !ok {
+			return fmt.Errorf("snapshot of %s: %v", id, err)
+		}
+		if err := st.ReadRaw(id, seq+1, func(uint64, []byte) error { return nil }); err != nil {
+			return err
+		}
+		base = append(base, time.Since(start))
+		start = time.Now()
+		if _, err := engine.Load(st, a.reg, id, 0); err != nil {
+			return err
+		}
+		ours = append(ours, time.Since(start))
+	}
+	q := func(ds []time.Duration, p float64) time.Duration {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds[int(p*float64(len(ds)-1))]
+	}
+	fmt.Fprintf(a.out, "  %-34s p50 %9s  p99 %9s  max %9s\n  %-34s p50 %9s  p99 %9s  max %9s\n  target: ≤ 5ms\n\n",
+		"engine.Load", q(ours, .5), q(ours, .99), q(ours, 1), "baseline (raw snapshot + tail read)", q(base, .5), q(base, .99), q(base, 1))
+	return nil
+}

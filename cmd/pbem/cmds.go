@@ -1,0 +1,464 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/store"
+)
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// parsePlayer reads ID:SIDE:ADDRESS[,ADDRESS…][:NAME] (SIDE empty for a
+// referee: ID::ADDRESS).
+func parsePlayer(s string, referee bool) (events.Player, error) {
+	parts := strings.SplitN(s, ":", 4)
+	form := "ID:SIDE:ADDRESS[,ADDRESS...][:NAME]"
+	if referee {
+		form = "ID:ADDRESS[,ADDRESS...][:NAME]"
+		if len(parts) >= 2 {
+			parts = append([]string{parts[0], ""}, parts[1:]...)
+		}
+	}
+	if len(parts) < 3 || parts[0] == "" || parts[2] == "" || (!referee && parts[1] == "") {
+		return events.Player{}, fmt.Errorf("%q: want %s", s, form)
+	}
+	p := events.Player{ID: parts[0], Side: parts[1], Name: parts[0]}
+	if len(parts) == 4 && parts[3] != "" {
+		p.Name = parts[3]
+	}
+	for _, addr := range strings.Split(parts[2], ",") {
+		addr = strings.ToLower(strings.TrimSpace(addr))
+		if !strings.Contains(addr, "@") {
+			return events.Player{}, fmt.Errorf("%q: %q is not a mail address", s, addr)
+		}
+		p.Addresses = append(p.Addresses, addr)
+	}
+	return p, nil
+}
+
+func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
+	game := fs.String("game", "", "game id: lower-case letters, digits, dashes")
+	ruleset := fs.String("ruleset", "", "rule system ("+strings.Join(a.reg.Names(), ", ")+")")
+	scenario := fs.String("scenario", "", "built-in scenario name (see 'pbem scenarios')")
+	scenarioFile := fs.String("scenario-file", "", "scenario file of your own")
+	var players, referees, settings listFlag
+	fs.Var(&players, "player", "a player, ID:SIDE:ADDRESS[,ADDRESS...][:NAME] (repeat per player)")
+	fs.Var(&referees, "referee", "a referee, ID:ADDRESS[,ADDRESS...][:NAME] (repeatable)")
+	fs.Var(&settings, "set", "a game setting KEY=VALUE (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *game == "" || *ruleset == "" || (*scenario == "") == (*scenarioFile == "") || len(players) == 0 {
+		return fmt.Errorf("%w: need --game, --ruleset, one of --scenario/--scenario-file, and --player", errUsage)
+	}
+	ng := engine.NewGame{ID: *game, Ruleset: *ruleset, At: time.Now().UTC()}
+	for _, s := range players {
+		p, err := parsePlayer(s, false)
+		if err != nil {
+			return fmt.Errorf("--player %w", err)
+		}
+		ng.Players = append(ng.Players, p)
+	}
+	for _, s := range referees {
+		p, err := parsePlayer(s, true)
+		if err != nil {
+			return fmt.Errorf("--referee %w", err)
+		}
+		ng.Referees = append(ng.Referees, p)
+	}
+	for _, s := range settings {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("--set %q: want KEY=VALUE", s)
+		}
+		ng.Settings = append(ng.Settings, events.Setting{Key: k, Value: v})
+	}
+	if *scenarioFile != "" {
+		b, err := os.ReadFile(*scenarioFile)
+		if err != nil {
+			return fmt.Errorf("scenario: %w", err)
+		}
+		ng.Scenario, ng.ScenarioName = b, *scenarioFile
+	} else {
+		src, ok := scenarioSources()[*ruleset]
+		if !ok {
+			return fmt.Errorf("ruleset %q has no built-in scenarios; use --scenario-file", *ruleset)
+		}
+		b, err := src.get(*scenario)
+		if err != nil {
+			return fmt.Errorf("scenario %q: %w (built in: %s)", *scenario, err, strings.Join(src.list(), ", "))
+		}
+		ng.Scenario, ng.ScenarioName = b, *scenario
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	e, err := engine.Create(log, a.reg, ng)
+	if err != nil {
+		return err
+	}
+	p, _ := events.Decode(&e)
+	gc := p.(*events.GameCreated)
+	fmt.Fprintf(a.out, "created game %s: %s %s, scenario %s\ndice seed commitment (SHA-256 of the seed, revealed when the game ends):\n  %s\n",
+		e.Game, gc.Ruleset, gc.RulesetVersion, gc.ScenarioName, gc.SeedCommitment.Hex())
+	return nil
+}
+
+func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	gs, err := log.Games()
+	if err != nil {
+		return err
+	}
+	if len(gs) == 0 {
+		fmt.Fprintln(a.out, "no games yet: create one with 'pbem new'")
+		return nil
+	}
+	fmt.Fprintf(a.out, "%-20s %8s %10s  %s\n", "game", "events", "published", "last hash")
+	for _, g := range gs {
+		fmt.Fprintf(a.out, "%-20s %8d %10d  %s\n", g.Game, g.Head.Seq, g.Published, g.Head.Hash)
+	}
+	return nil
+}
+
+// gameArg takes the one positional GAME argument, flags before or after it.
+func gameArg(fs *flag.FlagSet, args []string) (string, error) {
+	if err := fs.Parse(args); err != nil {
+		return "", err
+	}
+	rest := fs.Args()
+	if len(rest) > 0 {
+		// Flags may follow the game id.
+		if err := fs.Parse(rest[1:]); err != nil {
+			return "", err
+		}
+		if len(fs.Args()) == 0 {
+			return rest[0], nil
+		}
+	}
+	return "", fmt.Errorf("%w: need exactly one GAME", errUsage)
+}
+
+func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
+	from := fs.Uint64("from", 1, "first sequence number to print")
+	game, err := gameArg(fs, args)
+	if err != nil {
+		return err
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	return log.Read(game, *from, func(e *events.Envelope) error {
+		fmt.Fprint(a.out, describe(e))
+		return nil
+	})
+}
+
+// describe renders one event as the log prints it: a heading line, then
+// indented details.
+func describe(e *events.Envelope) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%5d  %s  %-19s", e.Seq, e.Time().Format("2006-01-02 15:04:05Z"), e.Type)
+	p, err := events.Decode(e)
+	if err != nil {
+		fmt.Fprintf(&b, " (undecodable: %v)\n", err)
+		return b.String()
+	}
+	detail := func(format string, v ...any) { fmt.Fprintf(&b, "\n%31s"+format, append([]any{""}, v...)...) }
+	switch p := p.(type) {
+	case *events.GameCreated:
+		fmt.Fprintf(&b, " %s %s, scenario %s", p.Ruleset, p.RulesetVersion, p.ScenarioName)
+		for _, pl := range p.Players {
+			detail("player %s (%s) %s", pl.ID, pl.Side, strings.Join(pl.Addresses, ", "))
+		}
+		for _, r := range p.Referees {
+			detail("referee %s %s", r.ID, strings.Join(r.Addresses, ", "))
+		}
+		for _, s := range p.Settings {
+			detail("setting %s = %s", s.Key, s.Value)
+		}
+		detail("dice commitment %s", p.SeedCommitment.Hex())
+	case *events.OrderReceived:
+		fmt.Fprintf(&b, " from %s via %s %s", p.Player, p.Source, p.MessageID)
+		for _, l := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
+			detail("| %s", l)
+		}
+	case *events.OrderAccepted:
+		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
+		for _, l := range p.Echo {
+			detail("read: %s", l)
+		}
+		for _, d := range p.Dice {
+			detail("die %s", d)
+		}
+		for _, f := range p.Facts {
+			detail("%s", f)
+		}
+	case *events.OrderRejected:
+		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
+		for _, q := range p.Problems {
+			detail("%s", q)
+		}
+	case *events.RefereeCommand:
+		fmt.Fprintf(&b, " from %s via %s: %s (reason: %s)", p.Referee, p.Source, firstLine(p.Text), p.Reason)
+	case *events.DeadlineSet:
+		fmt.Fprintf(&b, " %s by %s, then %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
+	case *events.DeadlinePassed:
+		fmt.Fprintf(&b, " %s (was due %s): %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
+	case *events.MailQueued:
+		fmt.Fprintf(&b, " %s to %s: %s", p.MailID, strings.Join(p.To, ", "), p.Subject)
+	case *events.MailSent:
+		fmt.Fprintf(&b, " %s attempt %d: %s", p.MailID, p.Attempt, p.Reply)
+	case *events.MailFailed:
+		fmt.Fprintf(&b, " %s attempt %d permanent=%v: %s", p.MailID, p.Attempt, p.Permanent, p.Error)
+	case *events.GameEnded:
+		fmt.Fprintf(&b, " %s; winner %q; seed revealed %x", p.Reason, p.Winner, p.Seed)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
+	at := fs.Uint64("at", 0, "sequence number to stop at (default: the end)")
+	as := fs.String("as", "", "show the board as this side saw it (default: the referee's view)")
+	full := fs.Bool("full", false, "print the whole map, not the window around the action")
+	game, err := gameArg(fs, args)
+	if err != nil {
+		return err
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	g, err := engine.Load(log, a.reg, game, *at)
+	if err != nil {
+		return err
+	}
+	h, err := log.Head(game)
+	if err != nil {
+		return err
+	}
+	v := engine.Viewer{Referee: true}
+	who := "the referee"
+	if *as != "" {
+		v, who = engine.Viewer{Side: *as}, *as
+	}
+	fmt.Fprintf(a.out, "game %s (%s %s, scenario %s) at seq %d of %d, as %s sees it\n",
+		g.ID, g.Rules.Name(), g.Rules.Version(), g.Created.ScenarioName, g.Seq, h.Seq, who)
+	if g.Ended != nil {
+		fmt.Fprintf(a.out, "game over: %s; winner %q\n", g.Ended.Reason, g.Ended.Winner)
+	} else {
+		for _, p := range g.Rules.Prompt(g.State) {
+			who := p.Side
+			if p.Referee {
+				who = "referee"
+			}
+			fmt.Fprintf(a.out, "next: %s: %s\n", who, p.What)
+			for _, ex := range p.Examples {
+				fmt.Fprintf(a.out, "  e.g. %s\n", ex)
+			}
+		}
+	}
+	if len(g.Pending) > 0 {
+		fmt.Fprintf(a.out, "%d input(s) not yet decided\n", len(g.Pending))
+	}
+	board := g.Rules.Render(g.Rules.View(g.State, v))
+	fmt.Fprintln(a.out)
+	if *full {
+		fmt.Fprint(a.out, board.Full)
+	} else {
+		fmt.Fprint(a.out, board.Window)
+	}
+	return nil
+}
+
+func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
+	withSecret := fs.Bool("with-secret", false, "before the game ends, check the dice against the server's stored seed (operator only)")
+	game, err := gameArg(fs, args)
+	if err != nil {
+		return err
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	n, err := log.Verify(game)
+	if err != nil {
+		return fmt.Errorf("hash chain: %d events intact, then: %w", n, err)
+	}
+	h, _ := log.Head(game)
+	fmt.Fprintf(a.out, "hash chain: %d events, intact; head %s\n", n, h.Hash.Hex())
+	var commit events.Hash
+	var seed []byte
+	var dice []events.Die
+	err = log.Read(game, 1, func(e *events.Envelope) error {
+		switch e.Type {
+		case events.TypeGameCreated, events.TypeOrderAccepted, events.TypeGameEnded:
+		default:
+			return nil
+		}
+		p, err := events.Decode(e)
+		if err != nil {
+			return err
+		}
+		switch p := p.(type) {
+		case *events.GameCreated:
+			commit = p.SeedCommitment
+		case *events.OrderAccepted:
+			dice = append(dice, p.Dice...)
+		case *events.GameEnded:
+			seed = p.Seed
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	source := "the seed revealed at the end of the game"
+	if seed == nil {
+		if !*withSecret {
+			fmt.Fprintf(a.out, "dice: %d rolls; the seed is not revealed yet, so they can be checked when the game ends\n", len(dice))
+			return nil
+		}
+		if seed, err = log.Secret(game); err != nil {
+			return err
+		}
+		source = "the server's stored seed"
+	}
+	if engine.Commit(seed) != commit {
+		return fmt.Errorf("dice: %s does not match the commitment logged at creation (%s)", source, commit.Hex())
+	}
+	sort.Slice(dice, func(i, j int) bool { return dice[i].Index < dice[j].Index })
+	var bad []string
+	for i, d := range dice {
+		if d.Index != uint64(i) {
+			bad = append(bad, fmt.Sprintf("roll #%d is missing or repeated", i))
+			break
+		}
+		if err := engine.VerifyDie(seed, game, d); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("dice: %d of %d rolls do not verify:\n  %s", len(bad), len(dice), strings.Join(bad, "\n  "))
+	}
+	fmt.Fprintf(a.out, "dice: %s matches the commitment; all %d rolls verify\n", source, len(dice))
+	return nil
+}
+
+func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	names := a.reg.Names()
+	if fs.NArg() == 1 {
+		names = []string{fs.Arg(0)}
+	}
+	if len(names) == 0 {
+		return errors.New("this build has no rule systems")
+	}
+	for _, n := range names {
+		rs, err := a.reg.Get(n)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.out, "%s %s\n", rs.Name(), rs.Version())
+		if src, ok := scenarioSources()[n]; ok {
+			for _, s := range src.list() {
+				fmt.Fprintf(a.out, "  %s\n", s)
+			}
+		}
+	}
+	return nil
+}
+
+func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
+	player := fs.String("player", "", "the player (or referee) the order is from")
+	file := fs.String("file", "", "read the order text from this file ('-' for standard input)")
+	referee := fs.Bool("referee", false, "the text is a referee's ruling or command")
+	reason := fs.String("reason", "", "with --referee: why (kept in the log)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return fmt.Errorf("%w: need GAME", errUsage)
+	}
+	game := rest[0]
+	if err := fs.Parse(rest[1:]); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	switch {
+	case *file == "-":
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return err
+		}
+		text = string(b)
+	case *file != "":
+		b, err := os.ReadFile(*file)
+		if err != nil {
+			return err
+		}
+		text = string(b)
+	}
+	if *player == "" || strings.TrimSpace(text) == "" {
+		return fmt.Errorf("%w: need --player and the order text", errUsage)
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	h, err := log.Head(game)
+	if err != nil {
+		return err
+	}
+	if h.Seq == 0 {
+		return fmt.Errorf("no game %q", game)
+	}
+	now := time.Now().UTC()
+	var p events.Payload = &events.OrderReceived{Player: *player, Text: text, Source: "cli"}
+	if *referee {
+		p = &events.RefereeCommand{Referee: *player, Text: text, Reason: *reason, Source: "cli"}
+	}
+	for {
+		res, err := log.Do(store.Request{Game: game, Expected: h.Seq, Events: []events.Envelope{events.New(game, now, "", p)}})
+		var conflict *store.ConflictError
+		if errors.As(err, &conflict) {
+			h.Seq = conflict.Actual
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it when 'pbem serve' runs\n", game, res.First)
+		return nil
+	}
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+// logStore is what commands need of the event log: the store itself, or
+// inside serve the bus over it (so appends are published to the engine).
+type logStore interface {
+	Read(game string, from uint64, fn func(*events.Envelope) error) error
+	Snapshot(game string, atOrBefore uint64) (uint64, []byte, bool, error)
+	Do(store.Request) (store.Result, error)
+	PutSnapshot(game string, seq uint64, data []byte) error
+	Secret(game string) ([]byte, error)
+	Head(game string) (store.Head, error)
+	Games() ([]store.GameInfo, error)
+	Events(game string, from uint64) ([]events.Envelope, error)
+	Verify(game string) (uint64, error)
+}
+
+// open returns the event log, opening the store on first use.
+func (a *app) open() (logStore, error) {
+	if a.log != nil {
+		return a.log, nil
+	}
+	if err := os.MkdirAll(a.cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	st, err := store.Open(a.dbPath(), store.Options{LockTimeout: time.Second, Logger: a.lg})
+	if err != nil {
+		return nil, fmt.Errorf("%w (is a 'pbem serve' without a control socket using %s?)", err, a.cfg.DataDir)
+	}
+	a.log, a.closeFn = st, st.Close
+	return st, nil
+}
+
+// The control socket lets commands run inside a running server, which
+// holds the bbolt file's lock: one JSON request line, one JSON response.
+type ctlRequest struct {
+	Cmd  string   `json:"cmd"`
+	Args []string `json:"args"`
+}
+
+type ctlResponse struct {
+	Out string `json:"out"`
+	Err string `json:"err"`
+}
+
+var errRemote = errors.New("failed in the server")
+
+// tryRemote runs the command in a running server if one listens on the
+// data directory's control socket. handled is false when none does.
+func (a *app) tryRemote(name string, args []string) (handled bool, err error) {
+	c, err := net.DialTimeout("unix", a.socketPath(), time.Second)
+	if err != nil {
+		return false, nil
+	}
+	defer c.Close()
+	if err := json.NewEncoder(c).Encode(ctlRequest{Cmd: name, Args: args}); err != nil {
+		return true, fmt.Errorf("control socket: %w", err)
+	}
+	var resp ctlResponse
+	if err := json.NewDecoder(bufio.NewReader(c)).Decode(&resp); err != nil {
+		return true, fmt.Errorf("control socket: no answer from the server: %w", err)
+	}
+	io.WriteString(a.out, resp.Out)
+	if resp.Err != "" {
+		fmt.Fprintln(a.errOut, "pbem (in the server):", resp.Err)
+		return true, errRemote
+	}
+	return true, nil
+}
+
+// serveControl answers control requests with the server's own log (the
+// bus), until l is closed.
+func serveControl(l net.Listener, base *app) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			var req ctlRequest
+			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
+				return
+			}
+			var out, errOut bytes.Buffer
+			resp := ctlResponse{}
+			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log}
+			var cmd *command
+			for _, cc := range commands() {
+				if cc.name == req.Cmd && cc.remote {
+					cmd = &cc
+				}
+			}
+			if cmd == nil {
+				resp.Err = fmt.Sprintf("command %q cannot run in the server", req.Cmd)
+			} else if err := sub.runCommand(cmd, req.Args); err != nil && !errors.Is(err, flag.ErrHelp) {
+				resp.Err = err.Error()
+			}
+			resp.Out = out.String() + errOut.String()
+			base.lg.Info("control command", "cmd", req.Cmd, "args", req.Args, "err", resp.Err)
+			json.NewEncoder(c).Encode(resp)
+		}()
+	}
+}
+
+// errTimeout is bbolt's error for a file lock it could not get in time.
+func errTimeout() error { return bolterrors.ErrTimeout }

@@ -1,0 +1,192 @@
+// Command pbem runs American Civil War wargames by email: it takes orders
+// from mail, checks them against the rules, rolls the dice, keeps every
+// step as an immutable event, and mails each side an ASCII board.
+//
+// Usage: pbem [--config FILE] [--data-dir DIR] COMMAND [flags] [args]
+// Run "pbem help" for the commands, "pbem COMMAND --help" for one.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"pbem/engine"
+	"pbem/internal/logx"
+)
+
+// command is one subcommand. Run parses its own flags from fs.
+type command struct {
+	name    string
+	args    string
+	summary string
+	// remote: when the data directory is held by a running "pbem serve",
+	// the command runs inside that server over its control socket.
+	remote bool
+	run    func(a *app, fs *flag.FlagSet, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{name: "serve", summary: "run pbem: engine, NATS, and (with issue #3) mail", run: cmdServe},
+		{name: "new", args: "--game ID --ruleset NAME --scenario NAME|--scenario-file FILE --player ... ", summary: "create a game", remote: true, run: cmdNew},
+		{name: "order", args: "GAME --player ID [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail)", remote: true, run: cmdOrder},
+		{name: "games", summary: "list the games in the data directory", remote: true, run: cmdGames},
+		{name: "log", args: "GAME", summary: "print a game's events readably", remote: true, run: cmdLog},
+		{name: "replay", args: "GAME [--at SEQ] [--as SIDE] [--full]", summary: "show a game's state and board at any sequence", remote: true, run: cmdReplay},
+		{name: "verify", args: "GAME", summary: "check the hash chain, and every die against the revealed seed", remote: true, run: cmdVerify},
+		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
+		{name: "bench", summary: "measure appends, replay, memory and load time against raw baselines", run: cmdBench},
+	}
+}
+
+// registry is the explicit list of rule systems this binary offers.
+func registry() *engine.Registry { return engine.NewRegistry(rulesets()...) }
+
+// app is what a command runs with.
+type app struct {
+	cfg    Config
+	out    io.Writer
+	errOut io.Writer
+	lg     *slog.Logger
+	reg    *engine.Registry
+	// log is the open store (or, inside serve, the bus over it). Commands
+	// get it from open(), which opens the store on first use.
+	log     logStore
+	closeFn func() error
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errUsage marks an error whose message is usage help (exit status 2).
+var errUsage = errors.New("usage")
+
+func run(args []string, stdout, stderr io.Writer) int {
+	top := flag.NewFlagSet("pbem", flag.ContinueOnError)
+	top.SetOutput(stderr)
+	cfgPath := top.String("config", "", "configuration file (TOML); see pbem.example.toml")
+	dataDir := top.String("data-dir", "", "data directory (overrides the config and PBEM_DATA_DIR)")
+	top.Usage = func() { usage(stderr) }
+	if err := top.Parse(args); err != nil {
+		return 2
+	}
+	rest := top.Args()
+	if len(rest) == 0 || rest[0] == "help" || rest[0] == "-h" {
+		usage(stdout)
+		if len(rest) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cfg, err := loadConfig(*cfgPath, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "pbem:", err)
+		return 1
+	}
+	if *dataDir != "" {
+		cfg.DataDir = *dataDir
+	}
+	lg, err := logx.New(stderr, cfg.Log.Format, cfg.Log.Level)
+	if err != nil {
+		fmt.Fprintln(stderr, "pbem:", err)
+		return 1
+	}
+	slog.SetDefault(lg)
+	var c *command
+	for _, cc := range commands() {
+		if cc.name == rest[0] {
+			c = &cc
+			break
+		}
+	}
+	if c == nil {
+		fmt.Fprintf(stderr, "pbem: unknown command %q%s\n\n", rest[0], suggest(rest[0]))
+		usage(stderr)
+		return 2
+	}
+	a := &app{cfg: cfg, out: stdout, errOut: stderr, lg: lg, reg: registry()}
+	defer a.close()
+	err = a.runCommand(c, rest[1:])
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errRemote):
+		// Ran in the server: it printed its own output and error.
+		return 1
+	}
+	fmt.Fprintln(stderr, "pbem:", err)
+	return 1
+}
+
+func (a *app) runCommand(c *command, args []string) error {
+	fs := flag.NewFlagSet("pbem "+c.name, flag.ContinueOnError)
+	fs.SetOutput(a.errOut)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: pbem %s %s\n\n%s.\n", c.name, c.args, c.summary)
+		var hasFlags bool
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(fs.Output(), "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	if c.remote && a.log == nil {
+		// If a running server holds the store, run the command there.
+		if handled, err := a.tryRemote(c.name, args); handled {
+			return err
+		}
+	}
+	err := c.run(a, fs, args)
+	if errors.Is(err, errUsage) {
+		fmt.Fprintf(a.errOut, "pbem %s: %s\n\n", c.name, strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		fs.Usage()
+	}
+	return err
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "pbem runs American Civil War wargames by email.")
+	fmt.Fprintln(w, "\nusage: pbem [--config FILE] [--data-dir DIR] COMMAND [flags] [args]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'pbem COMMAND --help' for a command's flags.")
+}
+
+func suggest(name string) string {
+	var names []string
+	for _, c := range commands() {
+		if strings.HasPrefix(c.name, name) || strings.HasPrefix(name, c.name) {
+			names = append(names, c.name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(names, " or ") + "?)"
+}
+
+func (a *app) dbPath() string     { return filepath.Join(a.cfg.DataDir, "pbem.db") }
+func (a *app) socketPath() string { return filepath.Join(a.cfg.DataDir, "pbem.sock") }
+
+func (a *app) close() {
+	if a.closeFn != nil {
+		if err := a.closeFn(); err != nil {
+			a.lg.Error("closing", "err", err)
+		}
+		a.closeFn = nil
+	}
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var pbemBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pbem-cmd-test-")
+	if err != nil {
+		panic(err)
+	}
+	pbemBin = filepath.Join(dir, "pbem")
+	if out, err := exec.Command("go", "build", "-race", "-o", pbemBin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// pbem runs the binary and returns stdout, stderr and the exit code.
+func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(pbemBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+func TestHelpUsageAndUnknownCommands(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		inOut    string
+		inErr    string
+		describe string
+	}{
+		{[]string{"help"}, 0, "replay", "", "help lists the commands"},
+		{[]string{}, 2, "commands:", "", "no command is a usage error"},
+		{[]string{"repaly"}, 2, "", `unknown command "repaly"`, "a typo is named"},
+		{[]string{"rep"}, 2, "", "did you mean replay", "a prefix gets a suggestion"},
+		{[]string{"replay", "--help"}, 0, "", "usage: pbem replay GAME", "--help on a command"},
+		{[]string{"verify", "--help"}, 0, "", "-with-secret", "--help shows flags"},
+		{[]string{"new"}, 2, "", "need --game", "missing flags are explained"},
+		{[]string{"new", "--game", "g1", "--ruleset", "chess", "--scenario-file", "/dev/null", "--player", "a:USA:a@x"}, 1, "", `unknown ruleset "chess"`, "unknown ruleset"},
+		{[]string{"new", "--game", "g1", "--ruleset", "x", "--scenario", "s", "--player", "nonsense"}, 1, "", "want ID:SIDE:ADDRESS", "player syntax"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.describe, func(t *testing.T) {
+			out, errOut, code := pbem(t, []string{"PBEM_DATA_DIR=" + t.TempDir()}, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.inOut) || !strings.Contains(errOut, tc.inErr) {
+				t.Fatalf("pbem %v: exit %d (want %d)\nstdout: %s\nstderr: %s", tc.args, code, tc.code, out, errOut)
+			}
+		})
+	}
+}
+
+func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pbem.toml")
+	os.WriteFile(path, []byte("data_dir = \"from-file\"\n[log]\nlevel = \"debug\"\n[nats]\nurls = [\"nats://a:4222\"]\n"), 0o600)
+	env := map[string]string{"PBEM_LOG_LEVEL": "warn", "PBEM_NATS_URLS": "nats://b:4222, nats://c:4222"}
+	c, err := loadConfig(path, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DataDir != "from-file" || c.Log.Level != "warn" || len(c.NATS.URLs) != 2 || c.NATS.URLs[1] != "nats://c:4222" || c.Engine.SnapshotEvery != 256 {
+		t.Fatalf("config: %+v", c)
+	}
+	os.WriteFile(path, []byte("data_dir = \"x\"\nnonsense = 1\n"), 0o600)
+	if _, err := loadConfig(path, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "nonsense") {
+		t.Fatalf("unknown key: %v", err)
+	}
+	if _, err := loadConfig("", func(k string) string {
+		if k == "PBEM_ENGINE_SNAPSHOT_EVERY" {
+			return "zero"
+		}
+		return ""
+	}); err == nil {
+		t.Fatal("bad env value accepted")
+	}
+	// The example file shipped beside the command must load as it is.
+	if _, err := loadConfig("pbem.example.toml", func(string) string { return "" }); err != nil {
+		t.Fatalf("pbem.example.toml: %v", err)
+	}
+}
+
+// startServe runs 'pbem serve' and waits for its control socket.
+func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(pbemBin, "--data-dir", dataDir, "serve")
+	cmd.Env = append(os.Environ(), env...)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(dataDir, "pbem.sock")); err == nil {
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start:\n%s", errOut.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func stopServe(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v after SIGTERM", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop within 20s of SIGTERM")
+	}
+	return cmd.Stderr.(*bytes.Buffer).String()
+}
+
+func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServe(t, dir, "PBEM_LOG_FORMAT=json")
+	// The store is locked by serve; the command runs inside it.
+	out, errOut, code := pbem(t, nil, "--data-dir", dir, "games")
+	if code != 0 || !strings.Contains(out, "no games yet") {
+		t.Fatalf("games via serve: %d %q %q", code, out, errOut)
+	}
+	// A second server on the same data directory is refused.
+	_, errOut, code = pbem(t, nil, "--data-dir", dir, "serve")
+	if code != 1 || !strings.Contains(errOut, "another pbem serve is running") {
+		t.Fatalf("second serve: %d %q", code, errOut)
+	}
+	logs := stopServe(t, srv)
+	for _, want := range []string{`"msg":"pbem serving"`, `"msg":"embedded NATS running in-process"`, `"msg":"pbem stopped cleanly"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("serve's JSON log lacks %s:\n%s", want, logs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pbem.sock")); !os.IsNotExist(err) {
+		t.Fatal("control socket left behind")
+	}
+	// With serve stopped, commands open the store themselves.
+	if out, _, code := pbem(t, nil, "--data-dir", dir, "games"); code != 0 || !strings.Contains(out, "no games yet") {
+		t.Fatalf("games without serve: %d %q", code, out)
+	}
+}

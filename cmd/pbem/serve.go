@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"pbem/bus"
+	"pbem/engine"
+	"pbem/store"
+)
+
+func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, a)
+}
+
+// serve runs until ctx is done, then shuts down in order: stop taking
+// commands, stop deliveries, let every actor finish the append in flight,
+// confirm what was published, and close the store after its queued
+// appends.
+func serve(ctx context.Context, a *app) error {
+	if err := os.MkdirAll(a.cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	sock := a.socketPath()
+	if c, err := net.DialTimeout("unix", sock, time.Second); err == nil {
+		c.Close()
+		return fmt.Errorf("another pbem serve is running on %s", a.cfg.DataDir)
+	}
+	os.Remove(sock) // a stale socket from a server that died
+	st, err := store.Open(a.dbPath(), store.Options{LockTimeout: 2 * time.Second, Logger: a.lg})
+	if err != nil {
+		if errors.Is(err, errTimeout()) {
+			return fmt.Errorf("%s is locked by another process", a.dbPath())
+		}
+		return err
+	}
+	defer st.Close()
+	b, err := bus.Open(bus.Config{URLs: a.cfg.NATS.URLs, Listen: a.cfg.NATS.Listen}, st, a.lg)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg})
+	defer runner.Close()
+	games, err := st.Games()
+	if err != nil {
+		return err
+	}
+	heads := make(map[string]uint64, len(games))
+	for _, g := range games {
+		heads[g.Game] = g.Head.Seq
+	}
+	// Games known at start are loaded by their actors from the store; the
+	// subscription brings everything after that.
+	sub, err := b.Subscribe(func(g string) uint64 { return heads[g] }, runner.Deliver)
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	for _, g := range games {
+		runner.Kick(g.Game)
+	}
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		return fmt.Errorf("control socket: %w", err)
+	}
+	os.Chmod(sock, 0o600)
+	defer os.Remove(sock)
+	defer l.Close()
+	go serveControl(l, &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b})
+	nats := "embedded, in-process"
+	if len(a.cfg.NATS.URLs) > 0 {
+		nats = fmt.Sprint(a.cfg.NATS.URLs)
+	} else if u := b.Embedded(); u != "" {
+		nats = "embedded, " + u
+	}
+	a.lg.Info("pbem serving", "data", a.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", a.reg.Names(),
+		"control", sock, "mail", "not configured in this build (see issue #3)")
+	<-ctx.Done()
+	a.lg.Info("shutting down: finishing the work in flight")
+	l.Close()
+	sub.Close()
+	runner.Close()
+	b.Close()
+	if err := st.Close(); err != nil {
+		return err
+	}
+	a.lg.Info("pbem stopped cleanly")
+	return nil
+}
