@@ -11,6 +11,8 @@ import (
 	"pbem/store"
 )
 
+var playerIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,19}$`)
+
 var gameIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 
 // ValidGameID checks a game id: lower-case letters, digits and dashes, at
@@ -32,6 +34,9 @@ type NewGame struct {
 	Referees     []events.Player
 	Settings     []events.Setting
 	At           time.Time // intake time of the creation
+	// Welcome, when set, returns the mails to queue with the creation (in
+	// the same transaction): the welcome mail to each player and referee.
+	Welcome func(g *Game) ([]events.Payload, error)
 }
 
 // Appender is what Create needs of the store.
@@ -53,8 +58,11 @@ func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
 	}
 	seen := map[string]bool{}
 	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
-		if p.ID == "" || seen[p.ID] {
-			return events.Envelope{}, fmt.Errorf("player ids must be present and unique (%q)", p.ID)
+		if !playerIDRe.MatchString(p.ID) || p.ID == RefereeSide {
+			return events.Envelope{}, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q", p.ID, RefereeSide)
+		}
+		if seen[p.ID] {
+			return events.Envelope{}, fmt.Errorf("player ids must be unique: %q twice", p.ID)
 		}
 		seen[p.ID] = true
 	}
@@ -67,8 +75,24 @@ func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
 	}
 	created := &events.GameCreated{Ruleset: rs.Name(), RulesetVersion: rs.Version(), ScenarioName: ng.ScenarioName,
 		Scenario: ng.Scenario, Players: ng.Players, Referees: ng.Referees, SeedCommitment: Commit(seed), Settings: ng.Settings}
+	evs := []events.Envelope{events.New(ng.ID, ng.At, "create:"+ng.ID, created)}
+	if ng.Welcome != nil {
+		g := &Game{ID: ng.ID}
+		first := evs[0]
+		first.Chain(1, events.Hash{})
+		if err := g.Apply(reg, &first); err != nil {
+			return events.Envelope{}, err
+		}
+		mails, err := ng.Welcome(g)
+		if err != nil {
+			return events.Envelope{}, fmt.Errorf("welcome mails: %w", err)
+		}
+		for _, m := range mails {
+			evs = append(evs, events.New(ng.ID, ng.At, "", m))
+		}
+	}
 	res, err := log.Do(store.Request{
-		Game: ng.ID, Expected: 0, Events: []events.Envelope{events.New(ng.ID, ng.At, "create:"+ng.ID, created)},
+		Game: ng.ID, Expected: 0, Events: evs,
 		Extra: func(tx *bolt.Tx, _ *store.Result) error { return store.PutSecretTx(tx, ng.ID, seed) },
 	})
 	if err != nil {

@@ -70,6 +70,11 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dic
 	reject := func(probs ...events.Problem) (events.Payload, State, Outcome, error) {
 		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, Outcome{}, nil
 	}
+	if q, ok := QueryWord(text); ok {
+		// Words every system understands that change nothing (ORDERS.md):
+		// accepted with no facts; the mail composer answers them.
+		return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{q}}, g.State, Outcome{}, nil
+	}
 	if g.Ended != nil {
 		return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "the game is over: " + g.Ended.Reason})
 	}
@@ -93,6 +98,36 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dic
 	acc := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
 		Echo: d.Echo, Facts: d.Facts, Dice: rolled()}
 	return acc, st, g.Rules.Outcome(st), nil
+}
+
+// The query words every rule system understands (ORDERS.md): they ask for
+// information and change nothing.
+const (
+	QueryHelp      = "HELP"
+	QueryBoard     = "BOARD"
+	QueryBoardFull = "BOARD FULL"
+	QueryStatus    = "STATUS"
+)
+
+// QueryWord reports whether text is one query word alone (blank lines and
+// # comments aside), and which, in its canonical form.
+func QueryWord(text string) (string, bool) {
+	var only string
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if only != "" {
+			return "", false
+		}
+		only = strings.ToUpper(strings.Join(strings.Fields(l), " "))
+	}
+	switch only {
+	case QueryHelp, QueryBoard, QueryBoardFull, QueryStatus:
+		return only, true
+	}
+	return "", false
 }
 
 func firstLine(s string) string {

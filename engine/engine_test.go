@@ -156,3 +156,47 @@ func TestCreateRejectsBadIDsAndScenarios(t *testing.T) {
 		t.Fatalf("second create: %v", err)
 	}
 }
+
+func TestQueryWordsAreAcceptedWithoutFactsEvenAfterTheEnd(t *testing.T) {
+	s := raceScript()
+	s.Name = "queries"
+	s.Orders = enginetest.Orders("north", "help", "south", "  Board full \n# looking", "north", "STATUS", "north", "HELP me", "north", "ADD 1")
+	p := enginetest.Run(t, raceRegistry(), s)[0]
+	ds := p.Decisions()
+	for i, want := range []string{"HELP", "BOARD FULL", "STATUS"} {
+		acc, ok := ds[i].(*events.OrderAccepted)
+		if !ok || len(acc.Facts) != 0 || acc.Echo[0] != want {
+			t.Fatalf("query %d: %+v", i, ds[i])
+		}
+	}
+	if _, ok := ds[3].(*events.OrderRejected); !ok {
+		t.Fatalf("'HELP me' is not a query word and not an order: %+v", ds[3])
+	}
+	if acc, ok := ds[4].(*events.OrderAccepted); !ok || len(acc.Facts) != 1 {
+		t.Fatalf("a real order after queries: %+v", ds[4])
+	}
+}
+
+func TestCreateQueuesWelcomeMailsInTheSameTransaction(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	welcome := func(g *engine.Game) ([]events.Payload, error) {
+		var out []events.Payload
+		for _, p := range g.Created.Players {
+			out = append(out, &events.MailQueued{MailID: "<w." + p.ID + ">", To: p.Addresses, Template: "welcome",
+				Body: g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Side: p.Side})).Window})
+		}
+		return out, nil
+	}
+	_, err := engine.Create(st, raceRegistry(), engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, Welcome: welcome})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.Replay(st, raceRegistry(), "g1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Seq != 3 || len(g.Outbox) != 2 || g.Outbox[0].MailID != "<w.north>" {
+		t.Fatalf("seq %d outbox %+v", g.Seq, g.Outbox)
+	}
+}

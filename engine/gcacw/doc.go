@@ -1,0 +1,24 @@
+// Package gcacw is the rule system of Great Campaigns of the American Civil
+// War (Standard Series Rules v1.4, sections 1 to 5.2, as rendered in
+// shared/rules/gcacw.md) for pbem: it sets a game up from a scenario file,
+// reads the players' orders by mail (MARCH, ACTIVATE, TAKE, PASS, TRANSFER,
+// QUEUE, CANCEL, HELP) and the referee's rulings (RULE …), rolls the dice
+// the rules call for, records every step as small facts, and draws the
+// board as plain text.
+//
+// The ruleset is pure: no clock, no I/O (scenarios and their tables come in
+// as bytes, or from the files embedded in the package), dice only from the
+// engine, and no map iteration that reaches a fact or a board.
+//
+// What the published rules give only by reference (the Terrain Effects
+// Chart, the Extended March Table, the Strength markers' disorganized
+// values, the Random Events Table, the BAC/AIO initiative tie tables) is
+// data loaded with the scenario. Where a scenario loads no such table, or
+// where the rules stop (the rest of 5.2, the Reorganization Phase, Cavalry
+// Retreat, victory), the step goes to the referee: a fact records the
+// pending ruling, Prompt asks the referee, and the ruling arrives as a RULE
+// order from engine.RefereeSide.
+//
+// Rule IDs (GCACW 5.1-FM.2 …) are cited in comments where a rule is
+// implemented and in the names of the tests that check it.
+package gcacw

@@ -1,0 +1,59 @@
+package token
+
+import "testing"
+
+func TestTokensBindGameAndPlayer(t *testing.T) {
+	secret := []byte("server secret")
+	tok := Make(secret, "g1", "usa")
+	if len(tok) != Len || tok != Make(secret, "g1", "usa") {
+		t.Fatalf("token %q", tok)
+	}
+	tests := []struct {
+		name              string
+		secret            []byte
+		game, player, tok string
+		want              bool
+	}{
+		{"right", secret, "g1", "usa", tok, true},
+		{"upper case from a client", secret, "g1", "usa", "K" + tok[1:], tok[0] == 'k'},
+		{"other player", secret, "g1", "csa", tok, false},
+		{"other game", secret, "g2", "usa", tok, false},
+		{"other server", []byte("x"), "g1", "usa", tok, false},
+		{"truncated", secret, "g1", "usa", tok[:15], false},
+	}
+	for _, tc := range tests {
+		if got := Valid(tc.secret, tc.game, tc.player, tc.tok); got != tc.want {
+			t.Errorf("%s: Valid = %v", tc.name, got)
+		}
+	}
+}
+
+func TestAddressRoundTripAndRejects(t *testing.T) {
+	secret := []byte("s")
+	a := Address(secret, "pbem", "example.org", "g-1", "usa")
+	p, ok := ParseAddress("  "+a+" ", "PBEM", "Example.ORG")
+	if !ok || p.Game != "g-1" || p.Player != "usa" || !Valid(secret, p.Game, p.Player, p.Token) {
+		t.Fatalf("%s → %+v %v", a, p, ok)
+	}
+	for _, bad := range []string{"pbem@example.org", "pbem+g1.usa@example.org", "other+g1.usa.abcdefghijklmnop@example.org",
+		"pbem+g1.usa.abcdefghijklmnop@evil.org", "pbem+g1.usa.short@example.org", "pbem+a.b.c.abcdefghijklmnop@example.org"} {
+		if _, ok := ParseAddress(bad, "pbem", "example.org"); ok {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestKeyLineAndSubjectTag(t *testing.T) {
+	if tok, ok := KeyLine("  Key: ABCDEFGHIJKLMNOP "); !ok || tok != "abcdefghijklmnop" {
+		t.Fatalf("key line: %q %v", tok, ok)
+	}
+	if _, ok := KeyLine("Key: abc"); ok {
+		t.Fatal("short key accepted")
+	}
+	if g, ok := SubjectGame("Re: [pbem mill-creek] your move"); !ok || g != "mill-creek" {
+		t.Fatalf("subject: %q", g)
+	}
+	if SubjectTag("g1") != "[pbem g1]" {
+		t.Fatal("tag")
+	}
+}
