@@ -1,0 +1,356 @@
+// Package intake reads players' order mails from the game mailbox over
+// IMAP and turns each into an event: an order (or a referee's command) in
+// its game's log, or a record in the quarantine, with the mailbox's
+// checkpoint advanced in the same transaction. Only then is the message
+// marked \Seen, so a crash at any point loses nothing and, with the
+// Message-ID as the idempotency key, duplicates nothing.
+//
+// Who is writing is checked twice: the mail must be addressed to the
+// player's reply address (a token bound to game and player) or carry the
+// token on a Key line with the game in the subject tag, AND come from one
+// of the player's registered addresses. Automatic mail (auto-replies,
+// bounces, lists, null senders) is never turned into an order and never
+// answered; unknown senders get no reply at all and are logged.
+package intake
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+	"pbem/internal/logx"
+	"pbem/mail/parse"
+	"pbem/store"
+)
+
+// Config says which mailbox to read and how.
+type Config struct {
+	Addr     string // host:port of the IMAP server
+	TLS      string // "none", "starttls" or "tls"
+	Username string
+	Password string
+	Mailbox  string // default INBOX
+	// Local and Domain form the game mailbox address local@domain whose
+	// plus-addresses carry reply tokens.
+	Local, Domain string
+	Secret        []byte // reply-token secret
+	// PollEvery re-checks the mailbox even while IDLE, since a server may
+	// miss a notification (default 30s).
+	PollEvery time.Duration
+	// FetchBatch bounds how many messages one FETCH asks for (default 50).
+	FetchBatch int
+	Limits     parse.Limits
+	// RateBurst mails per RateWindow per sender are taken; more are
+	// quarantined as rate limited (default 30 per hour).
+	RateBurst  int
+	RateWindow time.Duration
+	Logger     *slog.Logger
+	// Now is the intake clock (the time recorded on each event).
+	Now func() time.Time
+}
+
+// Log is what intake needs of the event store.
+type Log interface {
+	Do(store.Request) (store.Result, error)
+	Head(game string) (store.Head, error)
+	Read(game string, from uint64, fn func(*events.Envelope) error) error
+	Checkpoint(mailbox string) (store.Checkpoint, error)
+	Quarantine(q store.Quarantined, cp store.Checkpoint) (string, error)
+	PutCheckpoint(mailbox string, cp store.Checkpoint) error
+}
+
+// Intake reads one mailbox.
+type Intake struct {
+	cfg Config
+	log Log
+	lg  *slog.Logger
+
+	mu    sync.Mutex
+	rate  map[string][]time.Time
+	games map[string]*events.GameCreated
+	// Processed counts the mails committed (orders and quarantined).
+	processed int
+	wake      chan struct{}
+}
+
+// New returns an intake over log.
+func New(cfg Config, log Log) *Intake {
+	if cfg.Mailbox == "" {
+		cfg.Mailbox = "INBOX"
+	}
+	if cfg.PollEvery <= 0 {
+		cfg.PollEvery = 30 * time.Second
+	}
+	if cfg.FetchBatch <= 0 {
+		cfg.FetchBatch = 50
+	}
+	if cfg.RateBurst <= 0 {
+		cfg.RateBurst = 30
+	}
+	if cfg.RateWindow <= 0 {
+		cfg.RateWindow = time.Hour
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Intake{cfg: cfg, log: log, lg: cfg.Logger.With("component", "intake", "mailbox", cfg.Mailbox),
+		rate: map[string][]time.Time{}, games: map[string]*events.GameCreated{}, wake: make(chan struct{}, 1)}
+}
+
+// Processed returns how many mails have been committed so far.
+func (in *Intake) Processed() int { in.mu.Lock(); defer in.mu.Unlock(); return in.processed }
+
+// Wake makes the intake check the mailbox now (e.g. after local delivery).
+func (in *Intake) Wake() {
+	select {
+	case in.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run reads the mailbox until ctx is done, reconnecting with backoff when
+// the connection drops.
+func (in *Intake) Run(ctx context.Context) error {
+	backoff := 250 * time.Millisecond
+	for ctx.Err() == nil {
+		start := time.Now()
+		err := in.session(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if time.Since(start) > time.Minute {
+			backoff = 250 * time.Millisecond
+		}
+		in.lg.Warn("IMAP session ended; reconnecting", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, time.Minute)
+	}
+	return nil
+}
+
+func (in *Intake) dial(opts *imapclient.Options) (*imapclient.Client, error) {
+	switch in.cfg.TLS {
+	case "", "none":
+		return imapclient.DialInsecure(in.cfg.Addr, opts)
+	case "starttls":
+		return imapclient.DialStartTLS(in.cfg.Addr, opts)
+	case "tls":
+		return imapclient.DialTLS(in.cfg.Addr, opts)
+	}
+	return nil, fmt.Errorf("imap tls mode %q: use none, starttls or tls", in.cfg.TLS)
+}
+
+// session is one connection: log in, select, then fetch what is new each
+// time the server says so (IDLE) or the poll timer fires.
+func (in *Intake) session(ctx context.Context) error {
+	newMail := make(chan struct{}, 1)
+	signal := func() {
+		select {
+		case newMail <- struct{}{}:
+		default:
+		}
+	}
+	opts := &imapclient.Options{
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+				if d.NumMessages != nil {
+					signal()
+				}
+			},
+		},
+	}
+	if in.lg.Enabled(ctx, slog.LevelDebug-4) {
+		opts.DebugWriter = logx.Writer(in.lg, slog.LevelDebug-4, "imap wire")
+	}
+	c, err := in.dial(opts)
+	if err != nil {
+		return fmt.Errorf("dial %s: %w", in.cfg.Addr, err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
+		return fmt.Errorf("login as %s: %w", in.cfg.Username, err)
+	}
+	sel, err := c.Select(in.cfg.Mailbox, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("select %s: %w", in.cfg.Mailbox, err)
+	}
+	cp, err := in.log.Checkpoint(in.cfg.Mailbox)
+	if err != nil {
+		return err
+	}
+	if cp.UIDValidity != sel.UIDValidity {
+		if cp.UIDValidity != 0 {
+			in.lg.Warn("UIDVALIDITY changed: rescanning the whole mailbox (already committed mails are recognised by their Message-ID)",
+				"was", cp.UIDValidity, "now", sel.UIDValidity)
+		}
+		cp = store.Checkpoint{UIDValidity: sel.UIDValidity}
+	}
+	in.lg.Info("reading mailbox", "addr", in.cfg.Addr, "messages", sel.NumMessages, "from_uid", cp.UID+1, "idle", c.Caps().Has(imap.CapIdle))
+	poll := time.NewTicker(in.cfg.PollEvery)
+	defer poll.Stop()
+	for {
+		if err := in.fetchNew(ctx, c, &cp); err != nil {
+			return err
+		}
+		if c.Caps().Has(imap.CapIdle) {
+			idle, err := c.Idle()
+			if err != nil {
+				return fmt.Errorf("idle: %w", err)
+			}
+			select {
+			case <-ctx.Done():
+			case <-newMail:
+			case <-in.wake:
+			case <-poll.C:
+			case <-c.Closed():
+			}
+			if err := idle.Close(); err != nil {
+				return fmt.Errorf("end idle: %w", err)
+			}
+			if err := idle.Wait(); err != nil {
+				return fmt.Errorf("idle: %w", err)
+			}
+		} else {
+			select {
+			case <-ctx.Done():
+			case <-in.wake:
+			case <-poll.C:
+			case <-c.Closed():
+			}
+			if ctx.Err() == nil {
+				if err := c.Noop().Wait(); err != nil {
+					return fmt.Errorf("noop: %w", err)
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// fetchNew commits every message after the checkpoint, in UID order, in
+// bounded batches, marking each batch \Seen once it is committed.
+func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.Checkpoint) error {
+	search, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(cp.UID + 1), Stop: 0}}}}, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	var uids []imap.UID
+	for _, u := range search.AllUIDs() {
+		if uint32(u) > cp.UID { // "n:*" always matches the last message
+			uids = append(uids, u)
+		}
+	}
+	sort.Slice(uids, func(i, j int) bool { return uids[i] < uids[j] })
+	for len(uids) > 0 && ctx.Err() == nil {
+		n := min(len(uids), in.cfg.FetchBatch)
+		batch := uids[:n]
+		uids = uids[n:]
+		section := &imap.FetchItemBodySection{Peek: true}
+		msgs, err := c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil {
+			return fmt.Errorf("fetch: %w", err)
+		}
+		sort.Slice(msgs, func(i, j int) bool { return msgs[i].UID < msgs[j].UID })
+		var done []imap.UID
+		for _, m := range msgs {
+			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: uint32(m.UID)}
+			if err := in.Take(m.FindBodySection(section), in.cfg.Mailbox, next); err != nil {
+				return err // not committed: the checkpoint stays, the mail is read again
+			}
+			*cp = next
+			done = append(done, m.UID)
+		}
+		if len(done) > 0 {
+			flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
+			if err := c.Store(imap.UIDSetNum(done...), flags, nil).Close(); err != nil {
+				in.lg.Warn("marking mails \\Seen", "err", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Take commits one raw mail read from mailbox at checkpoint cp: as an order
+// or referee command in its game's log, or to the quarantine. It returns an
+// error only when nothing could be committed (the caller retries).
+func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
+	at := in.cfg.Now().UTC()
+	v := in.judge(raw, at)
+	if v.reason != "" {
+		from := ""
+		subject := ""
+		if v.msg != nil {
+			from, subject = v.msg.From.Addr, v.msg.Subject
+		}
+		id, err := in.log.Quarantine(store.Quarantined{At: at, Mailbox: mailbox, UID: cp.UID, From: from, Subject: subject, Reason: v.reason, Raw: raw}, cp)
+		if err != nil {
+			return err
+		}
+		in.lg.Info("mail quarantined", "reason", v.reason, "from", from, "uid", cp.UID, "id", id[:12])
+		in.count()
+		return nil
+	}
+	key := v.msg.MessageID
+	if key == "" {
+		sum := sha256.Sum256(raw)
+		key = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	e := events.New(v.game, at, key, v.payload)
+	for {
+		h, err := in.log.Head(v.game)
+		if err != nil {
+			return err
+		}
+		res, err := in.log.Do(store.Request{Game: v.game, Expected: h.Seq, Events: []events.Envelope{e},
+			Extra: func(tx *bolt.Tx, r *store.Result) error {
+				if err := store.PutRawTx(tx, v.game, r.First, raw); err != nil {
+					return err
+				}
+				if mailbox == "" {
+					return nil
+				}
+				return store.PutCheckpointTx(tx, mailbox, cp)
+			}})
+		var conflict *store.ConflictError
+		if errors.As(err, &conflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("commit mail %s: %w", key, err)
+		}
+		if res.Duplicate && mailbox != "" {
+			// Already committed (a crash before the checkpoint, or a rescan):
+			// only the checkpoint moves.
+			if err := in.log.PutCheckpoint(mailbox, cp); err != nil {
+				return err
+			}
+		}
+		in.lg.Info("order mail taken", "game", v.game, "player", v.player, "seq", res.First, "duplicate", res.Duplicate, "message_id", key)
+		in.count()
+		return nil
+	}
+}
+
+func (in *Intake) count() { in.mu.Lock(); in.processed++; in.mu.Unlock() }

@@ -1,0 +1,177 @@
+package intake
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"pbem/events"
+	"pbem/mail/parse"
+	"pbem/mail/token"
+)
+
+// verdict is what a mail is: a payload for a game's log, or a reason to
+// quarantine it.
+type verdict struct {
+	msg     *parse.Message
+	reason  string
+	game    string
+	player  string
+	payload events.Payload
+}
+
+func quarantine(msg *parse.Message, format string, a ...any) verdict {
+	return verdict{msg: msg, reason: fmt.Sprintf(format, a...)}
+}
+
+// judge decides what one raw mail is. Every refusal is a quarantine reason
+// for the operator; none of it goes back to the sender.
+func (in *Intake) judge(raw []byte, at time.Time) verdict {
+	msg, err := parse.Parse(raw, in.cfg.Limits)
+	var lim *parse.LimitError
+	switch {
+	case errors.As(err, &lim):
+		return quarantine(msg, "too large: %v", err)
+	case err != nil || msg == nil:
+		return quarantine(msg, "unreadable mail: %v", err)
+	}
+	if msg.Auto != "" {
+		return quarantine(msg, "automatic mail, never answered: %s", msg.Auto)
+	}
+	from := strings.ToLower(msg.From.Addr)
+	if from == "" {
+		return quarantine(msg, "no sender address")
+	}
+	if !in.allow(from, at) {
+		return quarantine(msg, "rate limited: more than %d mails from %s within %v", in.cfg.RateBurst, from, in.cfg.RateWindow)
+	}
+	// Who is it for: a reply address on any recipient header, else the
+	// subject tag and a Key line in the text.
+	var who token.Parsed
+	var found bool
+	for _, r := range msg.Recipients() {
+		if who, found = token.ParseAddress(r, in.cfg.Local, in.cfg.Domain); found {
+			break
+		}
+	}
+	body := msg.Orders()
+	keyLine := -1
+	if !found {
+		game, ok := token.SubjectGame(msg.Subject)
+		for i, l := range body.Lines {
+			if tok, isKey := token.KeyLine(l.Text); isKey && ok {
+				who, found, keyLine = token.Parsed{Game: game, Token: tok}, true, i
+				break
+			}
+		}
+		if !found {
+			return quarantine(msg, "no reply token: neither a reply address nor a subject tag with a Key line")
+		}
+	}
+	created, err := in.game(who.Game)
+	if err != nil {
+		return quarantine(msg, "unknown game %q", who.Game)
+	}
+	// With a Key line, the player is whoever the token belongs to.
+	candidates := append(append([]events.Player(nil), created.Players...), created.Referees...)
+	var player *events.Player
+	for i := range candidates {
+		p := &candidates[i]
+		if (who.Player == "" || p.ID == who.Player) && token.Valid(in.cfg.Secret, who.Game, p.ID, who.Token) {
+			player = p
+			break
+		}
+	}
+	if player == nil {
+		return quarantine(msg, "reply token does not match game %s player %q", who.Game, who.Player)
+	}
+	registered := false
+	for _, a := range player.Addresses {
+		if strings.EqualFold(a, from) {
+			registered = true
+		}
+	}
+	if !registered {
+		return quarantine(msg, "sender %s is not registered for %s in game %s (token valid: a forwarded or spoofed mail)", from, player.ID, who.Game)
+	}
+	text := orderText(body, keyLine)
+	v := verdict{msg: msg, game: who.Game, player: player.ID}
+	if player.Side == "" {
+		v.payload = &events.RefereeCommand{Referee: player.ID, Text: text, MessageID: msg.MessageID, Source: "mail"}
+	} else {
+		v.payload = &events.OrderReceived{Player: player.ID, Text: text, MessageID: msg.MessageID, Source: "mail"}
+	}
+	return v
+}
+
+// orderText puts the player's lines back at their line numbers, so that
+// "line 3" in a reply is line 3 of what they wrote. The Key line, if any,
+// is left out (it is a credential, not an order).
+func orderText(t parse.Text, skip int) string {
+	var b strings.Builder
+	no := 1
+	for i, l := range t.Lines {
+		for ; no < l.No; no++ {
+			b.WriteByte('\n')
+		}
+		if i != skip {
+			b.WriteString(l.Text)
+		}
+		b.WriteByte('\n')
+		no++
+	}
+	return b.String()
+}
+
+// game returns the creation event of a game (its players and addresses).
+func (in *Intake) game(id string) (*events.GameCreated, error) {
+	in.mu.Lock()
+	gc, ok := in.games[id]
+	in.mu.Unlock()
+	if ok {
+		return gc, nil
+	}
+	errStop := errors.New("stop")
+	err := in.log.Read(id, 1, func(e *events.Envelope) error {
+		p, err := events.Decode(e)
+		if err != nil {
+			return err
+		}
+		created, isCreated := p.(*events.GameCreated)
+		if !isCreated {
+			return fmt.Errorf("game %s does not start with its creation", id)
+		}
+		gc = created
+		return errStop
+	})
+	if gc == nil {
+		if err == nil || errors.Is(err, errStop) {
+			err = fmt.Errorf("game %s: empty", id)
+		}
+		return nil, err
+	}
+	in.mu.Lock()
+	in.games[id] = gc
+	in.mu.Unlock()
+	return gc, nil
+}
+
+// allow applies the per-sender rate limit: a sliding window.
+func (in *Intake) allow(from string, at time.Time) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	ts := in.rate[from]
+	keep := ts[:0]
+	for _, t := range ts {
+		if at.Sub(t) < in.cfg.RateWindow {
+			keep = append(keep, t)
+		}
+	}
+	if len(keep) >= in.cfg.RateBurst {
+		in.rate[from] = keep
+		return false
+	}
+	in.rate[from] = append(keep, at)
+	return true
+}

@@ -1,0 +1,152 @@
+package intake
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/events"
+	"pbem/mail/token"
+	"pbem/store"
+)
+
+var secret = []byte("test secret")
+
+const domain = "pbem.test"
+
+func newGame(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	gc := &events.GameCreated{Ruleset: "gcacw", Players: []events.Player{
+		{ID: "usa", Side: "USA", Addresses: []string{"anna@example.org", "anna@work.example"}},
+		{ID: "csa", Side: "CSA", Addresses: []string{"taro@example.jp"}},
+	}, Referees: []events.Player{{ID: "ref", Addresses: []string{"ref@example.org"}}}}
+	if _, err := st.Append("g1", 0, events.New("g1", time.Unix(0, 0), "", gc)); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func newIntake(st *store.Store, burst int) *Intake {
+	return New(Config{Local: "pbem", Domain: domain, Secret: secret, RateBurst: burst,
+		Now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}, st)
+}
+
+func mail(from, to, subject, msgID, extraHeaders, body string) []byte {
+	return []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: %s\r\nDate: Sat, 21 Nov 2026 12:00:00 +0000\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
+		from, to, subject, msgID, extraHeaders, strings.ReplaceAll(body, "\n", "\r\n")))
+}
+
+func reply(player string) string { return token.Address(secret, "pbem", domain, "g1", player) }
+
+func TestSpoofSuiteAndWhoIsWriting(t *testing.T) {
+	otherToken := token.Make(secret, "g1", "csa")
+	tests := []struct {
+		name       string
+		raw        []byte
+		wantPlayer string // "" = quarantined
+		wantType   string
+		wantText   string
+		wantReason string
+	}{
+		{"player replying", mail("Anna <anna@example.org>", reply("usa"), "Re: [pbem g1] your move", "<m1@x>", "", "MARCH Newton 2314 2315\n\n> quoted board\n"),
+			"usa", events.TypeOrderReceived, "MARCH Newton 2314 2315\n", ""},
+		{"second registered address", mail("anna@work.example", reply("usa"), "Re: x", "<m2@x>", "", "PASS\n"), "usa", events.TypeOrderReceived, "PASS\n", ""},
+		{"referee", mail("ref@example.org", reply("ref"), "Re: x", "<m3@x>", "", "RULE extended march NEWT D\n"), "ref", events.TypeRefereeCommand, "RULE extended march NEWT D\n", ""},
+		{"key line when the client lost the Reply-To", mail("taro@example.jp", "pbem@"+domain, "Re: [pbem g1] your move", "<m4@x>", "",
+			"PASS\nKey: "+otherToken+"\n"), "csa", events.TypeOrderReceived, "PASS\n\n", ""},
+		{"forged From with a valid token", mail("mallory@evil.example", reply("usa"), "Re: x", "<s1@x>", "", "PASS\n"), "", "", "", "not registered"},
+		{"valid From with a forged token", mail("anna@example.org", "pbem+g1.usa.aaaaaaaaaaaaaaaa@"+domain, "Re: x", "<s2@x>", "", "PASS\n"), "", "", "", "does not match"},
+		{"valid From with the other player's token", mail("anna@example.org", reply("csa"), "Re: x", "<s3@x>", "", "PASS\n"), "", "", "", "not registered for csa"},
+		{"token of another game", mail("anna@example.org", token.Address(secret, "pbem", domain, "g2", "usa"), "Re: x", "<s4@x>", "", "PASS\n"), "", "", "", "unknown game"},
+		{"no token at all", mail("anna@example.org", "pbem@"+domain, "orders", "<s5@x>", "", "PASS\n"), "", "", "", "no reply token"},
+		{"auto-reply", mail("anna@example.org", reply("usa"), "Out of office", "<s6@x>", "Auto-Submitted: auto-replied\r\n", "I am away.\n"), "", "", "", "automatic mail"},
+		{"bounce", []byte("From: MAILER-DAEMON@example.org\r\nTo: " + reply("usa") + "\r\nSubject: Undelivered Mail\r\nMessage-ID: <s7@x>\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nPASS\r\n--b--\r\n"),
+			"", "", "", "automatic mail"},
+		{"mailing list", mail("anna@example.org", reply("usa"), "x", "<s8@x>", "List-Id: <wargames.example.org>\r\n", "PASS\n"), "", "", "", "automatic mail"},
+		{"null sender", []byte("From: <>\r\nTo: " + reply("usa") + "\r\nSubject: x\r\nMessage-ID: <s9@x>\r\n\r\nPASS\r\n"), "", "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newGame(t)
+			in := newIntake(st, 100)
+			if err := in.Take(tc.raw, "INBOX", store.Checkpoint{UIDValidity: 1, UID: 9}); err != nil {
+				t.Fatal(err)
+			}
+			es, _ := st.Events("g1", 2)
+			q, _ := st.QuarantineList()
+			if cp, _ := st.Checkpoint("INBOX"); cp.UID != 9 {
+				t.Fatalf("checkpoint not advanced with the mail: %+v", cp)
+			}
+			if tc.wantPlayer == "" {
+				if len(es) != 0 || len(q) != 1 || !strings.Contains(q[0].Reason, tc.wantReason) || string(q[0].Raw) != string(tc.raw) {
+					t.Fatalf("want quarantined (%q) with raw bytes; events %d, quarantine %+v", tc.wantReason, len(es), q)
+				}
+				return
+			}
+			if len(es) != 1 || len(q) != 0 || es[0].Type != tc.wantType {
+				t.Fatalf("want one %s, got %d events, quarantine %+v", tc.wantType, len(es), q)
+			}
+			p, _ := events.Decode(&es[0])
+			var player, text string
+			switch p := p.(type) {
+			case *events.OrderReceived:
+				player, text = p.Player, p.Text
+			case *events.RefereeCommand:
+				player, text = p.Referee, p.Text
+			}
+			if player != tc.wantPlayer || text != tc.wantText {
+				t.Fatalf("got %s %q, want %s %q", player, text, tc.wantPlayer, tc.wantText)
+			}
+			if raw, ok, _ := st.Raw("g1", es[0].Seq); !ok || string(raw) != string(tc.raw) {
+				t.Fatal("raw mail not kept as evidence")
+			}
+		})
+	}
+}
+
+func TestReplayedMailIsNotASecondOrder(t *testing.T) {
+	st := newGame(t)
+	in := newIntake(st, 100)
+	raw := mail("anna@example.org", reply("usa"), "Re: x", "<same@x>", "", "PASS\n")
+	in.Take(raw, "INBOX", store.Checkpoint{UIDValidity: 1, UID: 1})
+	// The same mail again, e.g. after UIDVALIDITY changed, or resent by an attacker.
+	in.Take(raw, "INBOX", store.Checkpoint{UIDValidity: 2, UID: 1})
+	if h, _ := st.Head("g1"); h.Seq != 2 {
+		t.Fatalf("a replayed mail became a second order: head %d", h.Seq)
+	}
+	if cp, _ := st.Checkpoint("INBOX"); cp != (store.Checkpoint{UIDValidity: 2, UID: 1}) {
+		t.Fatalf("checkpoint after the duplicate: %+v", cp)
+	}
+}
+
+func TestLineNumbersMatchWhatThePlayerWrote(t *testing.T) {
+	st := newGame(t)
+	in := newIntake(st, 100)
+	in.Take(mail("anna@example.org", reply("usa"), "Re: x", "<l@x>", "", "# my orders\n\nMARCH Newton 2314\n\nMARCH Sykes 2210\n-- \nAnna\n"), "", store.Checkpoint{})
+	es, _ := st.Events("g1", 2)
+	p, _ := events.Decode(&es[0])
+	lines := strings.Split(p.(*events.OrderReceived).Text, "\n")
+	if lines[2] != "MARCH Newton 2314" || lines[4] != "MARCH Sykes 2210" {
+		t.Fatalf("lines moved: %q", lines)
+	}
+}
+
+func TestRateLimitPerSender(t *testing.T) {
+	st := newGame(t)
+	in := newIntake(st, 3)
+	for i := 0; i < 5; i++ {
+		in.Take(mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<r%d@x>", i), "", "PASS\n"), "", store.Checkpoint{})
+	}
+	h, _ := st.Head("g1")
+	q, _ := st.QuarantineList()
+	if h.Seq != 4 || len(q) != 2 || !strings.Contains(q[0].Reason, "rate limited") {
+		t.Fatalf("head %d, quarantine %d", h.Seq, len(q))
+	}
+}

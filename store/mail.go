@@ -1,0 +1,179 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+)
+
+// Checkpoint is how far a mailbox has been read: every message with a UID
+// up to UID, under UIDValidity, has been committed (as an event or to the
+// quarantine). It is written in the same transaction as what the message
+// produced, so a crash between the two cannot happen.
+type Checkpoint struct {
+	UIDValidity uint32
+	UID         uint32
+}
+
+// Checkpoint returns the checkpoint of mailbox (zero if none).
+func (s *Store) Checkpoint(mailbox string) (Checkpoint, error) {
+	var cp Checkpoint
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bCkpt).Get([]byte(mailbox)); len(v) == 8 {
+			cp = Checkpoint{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
+		}
+		return nil
+	})
+	return cp, err
+}
+
+// PutCheckpointTx advances mailbox's checkpoint inside tx. Under the same
+// UIDValidity it never moves back.
+func PutCheckpointTx(tx *bolt.Tx, mailbox string, cp Checkpoint) error {
+	b := tx.Bucket(bCkpt)
+	if v := b.Get([]byte(mailbox)); len(v) == 8 {
+		old := Checkpoint{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
+		if old.UIDValidity == cp.UIDValidity && old.UID >= cp.UID {
+			return nil
+		}
+	}
+	v := make([]byte, 8)
+	binary.BigEndian.PutUint32(v, cp.UIDValidity)
+	binary.BigEndian.PutUint32(v[4:], cp.UID)
+	return b.Put([]byte(mailbox), v)
+}
+
+// PutCheckpoint advances a checkpoint on its own (for a message that
+// produced nothing worth keeping).
+func (s *Store) PutCheckpoint(mailbox string, cp Checkpoint) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return PutCheckpointTx(tx, mailbox, cp) })
+}
+
+// Quarantined is a mail that could not become an order, kept with its raw
+// bytes and the reason, for the operator.
+type Quarantined struct {
+	ID      string // SHA-256 of the raw bytes, hex: the same mail twice is one record
+	At      time.Time
+	Mailbox string
+	UID     uint32
+	From    string
+	Subject string
+	Reason  string
+	Raw     []byte
+}
+
+func (q *Quarantined) encode() []byte {
+	w := events.NewWriter(nil)
+	w.Varint(q.At.UnixNano())
+	w.String(q.Mailbox)
+	w.Uvarint(uint64(q.UID))
+	w.String(q.From)
+	w.String(q.Subject)
+	w.String(q.Reason)
+	w.Blob(q.Raw)
+	return w.Bytes()
+}
+
+func decodeQuarantined(id string, b []byte) (Quarantined, error) {
+	r := events.NewReader(b)
+	q := Quarantined{ID: id, At: time.Unix(0, r.Varint()).UTC(), Mailbox: r.String(), UID: uint32(r.Uvarint()),
+		From: r.String(), Subject: r.String(), Reason: r.String(), Raw: r.Blob()}
+	return q, r.Done()
+}
+
+// Quarantine stores q (its ID is computed from the raw bytes) and advances
+// the mailbox's checkpoint, in one transaction.
+func (s *Store) Quarantine(q Quarantined, cp Checkpoint) (string, error) {
+	sum := sha256.Sum256(q.Raw)
+	q.ID = hex.EncodeToString(sum[:])
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bQuar)
+		if b.Get([]byte(q.ID)) == nil {
+			if err := b.Put([]byte(q.ID), q.encode()); err != nil {
+				return err
+			}
+		}
+		if q.Mailbox == "" {
+			return nil
+		}
+		return PutCheckpointTx(tx, q.Mailbox, cp)
+	})
+	if err != nil {
+		return "", fmt.Errorf("quarantine: %w", err)
+	}
+	return q.ID, nil
+}
+
+// QuarantineList returns the quarantined mails, oldest first.
+func (s *Store) QuarantineList() ([]Quarantined, error) {
+	var out []Quarantined
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bQuar).ForEach(func(k, v []byte) error {
+			q, err := decodeQuarantined(string(k), v)
+			if err != nil {
+				return fmt.Errorf("quarantine record %s: %w", k, err)
+			}
+			out = append(out, q)
+			return nil
+		})
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].At.Equal(out[j].At) {
+			return out[i].At.Before(out[j].At)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, err
+}
+
+// PutRawTx keeps the raw bytes of the mail behind game's event seq, as
+// evidence, inside tx.
+func PutRawTx(tx *bolt.Tx, game string, seq uint64, raw []byte) error {
+	b, err := tx.Bucket(bRaw).CreateBucketIfNotExists([]byte(game))
+	if err != nil {
+		return err
+	}
+	return b.Put(seqKey(seq), raw)
+}
+
+// Raw returns the raw mail behind game's event seq, if one was kept.
+func (s *Store) Raw(game string, seq uint64) ([]byte, bool, error) {
+	var raw []byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bRaw).Bucket([]byte(game)); b != nil {
+			if v := b.Get(seqKey(seq)); v != nil {
+				raw = append([]byte(nil), v...)
+			}
+		}
+		return nil
+	})
+	return raw, raw != nil, err
+}
+
+// ServerSecret returns the named server-wide secret (the reply-token key),
+// creating it from gen on first use.
+func (s *Store) ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error) {
+	key := []byte("\x00server:" + name)
+	var secret []byte
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bSecret)
+		if v := b.Get(key); v != nil {
+			secret = append([]byte(nil), v...)
+			return nil
+		}
+		v, err := gen()
+		if err != nil {
+			return err
+		}
+		secret = v
+		return b.Put(key, v)
+	})
+	return secret, err
+}

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+)
+
+func TestCheckpointCommitsWithTheEventsAndNeverMovesBack(t *testing.T) {
+	s := open(t)
+	raw := []byte("From: a@x\r\n\r\nMARCH")
+	_, err := s.Do(Request{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "<m1>", "MARCH")},
+		Extra: func(tx *bolt.Tx, r *Result) error {
+			if err := PutRawTx(tx, "g1", r.First, raw); err != nil {
+				return err
+			}
+			return PutCheckpointTx(tx, "INBOX", Checkpoint{UIDValidity: 7, UID: 12})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, _ := s.Checkpoint("INBOX")
+	if cp != (Checkpoint{7, 12}) {
+		t.Fatalf("checkpoint %+v", cp)
+	}
+	s.PutCheckpoint("INBOX", Checkpoint{7, 5})
+	if cp, _ := s.Checkpoint("INBOX"); cp.UID != 12 {
+		t.Fatalf("moved back to %d", cp.UID)
+	}
+	s.PutCheckpoint("INBOX", Checkpoint{8, 1}) // a new UIDVALIDITY starts over
+	if cp, _ := s.Checkpoint("INBOX"); cp != (Checkpoint{8, 1}) {
+		t.Fatalf("after UIDVALIDITY change %+v", cp)
+	}
+	if got, ok, _ := s.Raw("g1", 1); !ok || !bytes.Equal(got, raw) {
+		t.Fatalf("evidence %q %v", got, ok)
+	}
+}
+
+func TestFailedExtraWritesNothing(t *testing.T) {
+	s := open(t)
+	_, err := s.Do(Request{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "<m1>", "MARCH")},
+		Extra: func(tx *bolt.Tx, r *Result) error { return errors.New("disk says no") }})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if h, _ := s.Head("g1"); h.Seq != 0 {
+		t.Fatal("events written although the transaction failed")
+	}
+}
+
+func TestQuarantineIsIdempotentAndListed(t *testing.T) {
+	s := open(t)
+	q := Quarantined{At: time.Unix(100, 0), Mailbox: "INBOX", UID: 3, From: "x@evil", Subject: "hi", Reason: "unknown sender", Raw: []byte("raw")}
+	id1, err := s.Quarantine(q, Checkpoint{1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, _ := s.Quarantine(q, Checkpoint{1, 3})
+	list, _ := s.QuarantineList()
+	if id1 != id2 || len(list) != 1 || list[0].Reason != "unknown sender" || string(list[0].Raw) != "raw" || !list[0].At.Equal(q.At) {
+		t.Fatalf("%s %s %+v", id1, id2, list)
+	}
+	if cp, _ := s.Checkpoint("INBOX"); cp.UID != 3 {
+		t.Fatal("quarantine did not advance the checkpoint")
+	}
+}
+
+func TestServerSecretIsMadeOnceAndKept(t *testing.T) {
+	s := open(t)
+	n := 0
+	gen := func() ([]byte, error) { n++; return []byte{byte(n)}, nil }
+	a, _ := s.ServerSecret("reply", gen)
+	b, _ := s.ServerSecret("reply", gen)
+	if !bytes.Equal(a, b) || n != 1 {
+		t.Fatalf("%v %v %d", a, b, n)
+	}
+}
