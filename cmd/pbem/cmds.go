@@ -462,3 +462,40 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 		return nil
 	}
 }
+
+func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
+	show := fs.String("show", "", "print the raw mail of this record (a prefix of its id is enough)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	qs, err := log.QuarantineList()
+	if err != nil {
+		return err
+	}
+	if *show != "" {
+		var hit []store.Quarantined
+		for _, q := range qs {
+			if strings.HasPrefix(q.ID, *show) {
+				hit = append(hit, q)
+			}
+		}
+		if len(hit) != 1 {
+			return fmt.Errorf("%d quarantined mails have an id starting %q", len(hit), *show)
+		}
+		fmt.Fprintf(a.out, "id %s\nat %s, mailbox %s uid %d\nreason: %s\n\n", hit[0].ID, hit[0].At.Format(time.RFC3339), hit[0].Mailbox, hit[0].UID, hit[0].Reason)
+		a.out.Write(hit[0].Raw)
+		return nil
+	}
+	if len(qs) == 0 {
+		fmt.Fprintln(a.out, "the quarantine is empty")
+		return nil
+	}
+	for _, q := range qs {
+		fmt.Fprintf(a.out, "%s  %s  %-30s %s\n%14s reason: %s\n", q.ID[:12], q.At.Format("2006-01-02 15:04"), q.From, q.Subject, "", q.Reason)
+	}
+	return nil
+}

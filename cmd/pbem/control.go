@@ -30,6 +30,7 @@ type logStore interface {
 	Games() ([]store.GameInfo, error)
 	Events(game string, from uint64) ([]events.Envelope, error)
 	Verify(game string) (uint64, error)
+	QuarantineList() ([]store.Quarantined, error)
 }
 
 // open returns the event log, opening the store on first use.

@@ -41,6 +41,7 @@ func commands() []command {
 		{name: "log", args: "GAME", summary: "print a game's events readably", remote: true, run: cmdLog},
 		{name: "replay", args: "GAME [--at SEQ] [--as SIDE] [--full]", summary: "show a game's state and board at any sequence", remote: true, run: cmdReplay},
 		{name: "verify", args: "GAME", summary: "check the hash chain, and every die against the revealed seed", remote: true, run: cmdVerify},
+		{name: "quarantine", args: "[--show ID]", summary: "list mails that could not become orders, with the reason", remote: true, run: cmdQuarantine},
 		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
 		{name: "bench", summary: "measure appends, replay, memory and load time against raw baselines", run: cmdBench},
 	}
