@@ -29,7 +29,8 @@ type Subscription struct {
 // Subscribe starts a subscription. from gives, for a game the
 // subscription has not seen yet, the last seq it already has (nil: 0, so
 // every event from the first). handler is called from one goroutine at a
-// time and must not block for long.
+// time and must not block for long; the envelope it gets is valid only
+// during the call (Clone what you keep).
 func (b *Bus) Subscribe(from func(game string) uint64, handler func(*events.Envelope)) (*Subscription, error) {
 	if from == nil {
 		from = func(string) uint64 { return 0 }

@@ -75,7 +75,21 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
 	if events.IsInput(e.Type) {
-		g.Pending = append(g.Pending, *e)
+		g.Pending = append(g.Pending, e.Clone())
+		return nil
+	}
+	switch e.Type {
+	case events.TypeMailQueued, events.TypeMailSent:
+		// Only the mail id matters to the fold: skip decoding the body.
+		id, err := events.PeekMailID(e)
+		if err != nil {
+			return err
+		}
+		if e.Type == events.TypeMailQueued {
+			g.Outbox = append(g.Outbox, QueuedMail{Seq: e.Seq, MailID: id})
+		} else {
+			g.dropMail(id)
+		}
 		return nil
 	}
 	p, err := events.Decode(e)
@@ -115,10 +129,6 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 		}
 	case *events.OrderRejected:
 		return g.settle(p.Input)
-	case *events.MailQueued:
-		g.Outbox = append(g.Outbox, QueuedMail{Seq: e.Seq, MailID: p.MailID})
-	case *events.MailSent:
-		g.dropMail(p.MailID)
 	case *events.MailFailed:
 		if p.Permanent {
 			g.dropMail(p.MailID)

@@ -77,14 +77,15 @@ type actor struct {
 }
 
 // Deliver hands an event of a game to its actor, starting the actor if
-// needed. It never blocks on the actor.
+// needed. It never blocks on the actor, and copies e (which may alias a
+// read transaction's pages).
 func (r *Runner) Deliver(e *events.Envelope) {
 	a := r.actor(e.Game)
 	if a == nil {
 		return
 	}
 	a.mu.Lock()
-	a.queue = append(a.queue, *e)
+	a.queue = append(a.queue, e.Clone())
 	a.mu.Unlock()
 	select {
 	case a.kick <- struct{}{}:

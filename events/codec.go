@@ -203,6 +203,18 @@ func (r *Reader) Blob() []byte {
 	return p
 }
 
+// BlobView reads a length-prefixed byte slice without copying it: the
+// result aliases the input.
+func (r *Reader) BlobView() []byte {
+	n := r.length()
+	if r.err != nil || n == 0 {
+		return nil
+	}
+	p := r.b[r.off : r.off+n : r.off+n]
+	r.off += n
+	return p
+}
+
 // Fixed reads exactly len(dst) bytes into dst.
 func (r *Reader) Fixed(dst []byte) {
 	if r.err != nil {

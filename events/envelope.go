@@ -96,6 +96,17 @@ func (e *Envelope) Marshal() []byte {
 
 // Unmarshal decodes the stored form. It does not recompute the hash; Verify does.
 func Unmarshal(b []byte) (Envelope, error) {
+	e, err := UnmarshalView(b)
+	if err == nil {
+		e.Payload = append([]byte(nil), e.Payload...)
+	}
+	return e, err
+}
+
+// UnmarshalView is Unmarshal without copying the payload: e.Payload aliases
+// b, so e is valid only as long as b is (within a bbolt read transaction).
+// Replay decodes each event at once and keeps nothing, so it need not copy.
+func UnmarshalView(b []byte) (Envelope, error) {
 	var e Envelope
 	if len(b) == 0 || b[0] != envelopeVersion {
 		return e, fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
@@ -106,13 +117,20 @@ func Unmarshal(b []byte) (Envelope, error) {
 	e.Type = r.String()
 	e.At = r.Varint()
 	e.Key = r.String()
-	e.Payload = r.Blob()
+	e.Payload = r.BlobView()
 	r.Fixed(e.Prev[:])
 	r.Fixed(e.Hash[:])
 	if err := r.Done(); err != nil {
 		return Envelope{}, fmt.Errorf("decode envelope: %w", err)
 	}
 	return e, nil
+}
+
+// Clone returns a copy of e that shares no memory with it.
+func (e *Envelope) Clone() Envelope {
+	c := *e
+	c.Payload = append([]byte(nil), e.Payload...)
+	return c
 }
 
 // ChainError locates the first broken link of a game's chain.

@@ -78,6 +78,23 @@ func newPayload(typ string) Payload {
 	return nil
 }
 
+// PeekMailID returns the MailID of a mail.queued, mail.sent or mail.failed
+// event without decoding the rest (a queued mail's body is most of the
+// log's bytes, and the fold needs only its id).
+func PeekMailID(e *Envelope) (string, error) {
+	switch e.Type {
+	case TypeMailQueued, TypeMailSent, TypeMailFailed:
+	default:
+		return "", fmt.Errorf("game %s seq %d: %s has no mail id", e.Game, e.Seq, e.Type)
+	}
+	r := NewReader(e.Payload)
+	id := r.String()
+	if err := r.Err(); err != nil {
+		return "", fmt.Errorf("game %s seq %d: %w", e.Game, e.Seq, err)
+	}
+	return id, nil
+}
+
 // Types lists every current event type, in a fixed order.
 func Types() []string {
 	return []string{TypeGameCreated, TypeOrderReceived, TypeOrderAccepted, TypeOrderRejected,

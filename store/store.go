@@ -212,10 +212,11 @@ func (s *Store) Games() ([]GameInfo, error) {
 }
 
 // Read calls fn for each event of game from seq from (1-based) on, in
-// order. fn must not keep env.Payload beyond the call unless it copies it.
+// order. env and its payload are valid only during the call (they alias
+// the file's pages): fn must Clone what it keeps.
 func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) error) error {
 	return s.ReadRaw(game, from, func(seq uint64, raw []byte) error {
-		env, err := events.Unmarshal(raw)
+		env, err := events.UnmarshalView(raw)
 		if err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}
@@ -247,7 +248,7 @@ func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte
 // Events returns game's events from seq from on.
 func (s *Store) Events(game string, from uint64) ([]events.Envelope, error) {
 	var out []events.Envelope
-	err := s.Read(game, from, func(e *events.Envelope) error { out = append(out, *e); return nil })
+	err := s.Read(game, from, func(e *events.Envelope) error { out = append(out, e.Clone()); return nil })
 	return out, err
 }
 
@@ -276,7 +277,7 @@ func (s *Store) Verify(game string) (uint64, error) {
 		return 0, err
 	}
 	err = s.ReadRaw(game, 1, func(seq uint64, raw []byte) error {
-		env, err := events.Unmarshal(raw)
+		env, err := events.UnmarshalView(raw)
 		if err != nil {
 			return &events.ChainError{Game: game, Seq: v.Seq() + 1, Reason: err.Error()}
 		}

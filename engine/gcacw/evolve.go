@@ -307,6 +307,8 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		a.MA = int(f.Int("ma"))
 		c.Act = &a
 		return c, nil
+	case "activation.skipped":
+		return s.clone().activationStep(), nil
 	case "activation.ended":
 		c := s.clone()
 		c.Act = nil

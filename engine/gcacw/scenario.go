@@ -29,9 +29,9 @@ func opponent(side string) string {
 	return USA
 }
 
-// Scenario is a scenario file after parsing: everything Setup needs. It is
+// ScenarioDef is a scenario file after parsing: everything Setup needs. It is
 // never changed after Setup.
-type Scenario struct {
+type ScenarioDef struct {
 	Name    string   `json:"name"`
 	Game    string   `json:"game"`
 	Turns   int      `json:"turns"`
@@ -72,7 +72,7 @@ const (
 var knownOptions = []string{OptFatigue4, OptActivationMarch, OptProvisionalSwampZOC, OptRandomEvents, OptTieSpecial, OptRecordDie, OptAdvanced}
 
 // Option reports whether the scenario turns option o on.
-func (s *Scenario) Option(o string) bool { return slices.Contains(s.Options, o) }
+func (s *ScenarioDef) Option(o string) bool { return slices.Contains(s.Options, o) }
 
 // Games are the game identifiers of GCACW 1a/1b, and SSR for a scenario
 // that uses the Standard Series Rules with no game-specific exception.
@@ -183,8 +183,8 @@ func tableFile(name string) ([]byte, error) {
 }
 
 // ParseScenario reads a scenario file. Every error names its line.
-func ParseScenario(b []byte) (*Scenario, error) {
-	p := &scnParser{s: &Scenario{}, file: "scenario"}
+func ParseScenario(b []byte) (*ScenarioDef, error) {
+	p := &scnParser{s: &ScenarioDef{}, file: "scenario"}
 	p.parse(string(b))
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -193,7 +193,7 @@ func ParseScenario(b []byte) (*Scenario, error) {
 }
 
 type scnParser struct {
-	s    *Scenario
+	s    *ScenarioDef
 	file string
 	errs []error
 	// raw collected lines per section

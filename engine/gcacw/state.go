@@ -176,6 +176,7 @@ const (
 	StepMove        = "march-move"      // no Terrain Effects Chart (R1)
 	StepRetreat     = "cavalry-retreat" // Cavalry Retreat [7.7] (R9)
 	StepTie         = "initiative-tie"  // BAC/AIO ties, 4.2e (R5, R6)
+	StepInsub       = "insubordination" // BAC tie insubordination (R5)
 	StepActivation  = "activation"      // 5.2 step 4 (R16)
 	StepEvent       = "random-event"    // Random Events Table (R4)
 	StepLeaderAlone = "leader-alone"    // a leader's unit was eliminated (2.2j)
@@ -192,7 +193,7 @@ type Queued struct {
 
 // State is the game. It is immutable: Evolve returns a new one.
 type State struct {
-	Scn          *Scenario   `json:"scenario"`
+	Scn          *ScenarioDef   `json:"scenario"`
 	Turn         int         `json:"turn"`
 	Phase        string      `json:"phase"`
 	Units        []Unit      `json:"units"`   // sorted by ID

@@ -1,0 +1,726 @@
+package gcacw
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pbem/engine"
+	"pbem/engine/hex"
+	"pbem/events"
+)
+
+// internal is a ruleset bug found while deciding: Decide returns it as an
+// error instead of a rejection.
+type internal struct{ err error }
+
+// sim decides: it emits facts and applies each at once, so every step
+// sees the state the facts before it made.
+type sim struct {
+	st    *State
+	dice  engine.Dice
+	facts []events.Fact
+}
+
+func (m *sim) emit(kind string, args ...events.Arg) {
+	f := events.NewFact(kind, args...)
+	next, err := evolve(m.st, f)
+	if err != nil {
+		panic(internal{fmt.Errorf("gcacw: %s: %w", f, err)})
+	}
+	m.st = next
+	m.facts = append(m.facts, f)
+}
+
+func problemAt(o Order, col int, msg, hint string) events.Problem {
+	if col == 0 {
+		col = o.Col
+	}
+	return events.Problem{Line: o.Line, Col: col, Text: o.Text, Msg: msg, Hint: hint}
+}
+
+func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
+	m := &sim{st: st, dice: dice}
+	defer func() {
+		if r := recover(); r != nil {
+			ie, ok := r.(internal)
+			if !ok {
+				panic(r)
+			}
+			d, err = engine.Decision{}, ie.err
+		}
+	}()
+	var probs []events.Problem
+	var help bool
+	if side == engine.RefereeSide {
+		probs, help = m.referee(os)
+	} else {
+		probs, help = m.player(side, os)
+	}
+	if len(probs) > 0 {
+		return engine.Decision{Problems: probs}, nil
+	}
+	var echo []string
+	for _, o := range os {
+		if o.Kind != oHelp {
+			echo = append(echo, "read: "+readBack(st, o))
+		}
+	}
+	for _, f := range m.facts {
+		if s := describe(f); s != "" {
+			echo = append(echo, s)
+		}
+	}
+	if help {
+		who := side
+		if side == engine.RefereeSide {
+			who = ""
+		}
+		echo = append(echo, strings.Split(strings.TrimRight(Help(m.st, who), "\n"), "\n")...)
+	}
+	return engine.Decision{Echo: echo, Facts: m.facts}, nil
+}
+
+// player decides a player's mail: QUEUE, CANCEL and TRANSFER lines first,
+// then the one action (GCACW 5a: one action per Action Phase; ORDERS.md:
+// one mail is one action), then every automatic step that follows.
+func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
+	var probs []events.Problem
+	var action, takeAlone *Order
+	var transfers []Order
+	help := false
+	for i := range os {
+		o := os[i]
+		switch o.Kind {
+		case oHelp:
+			help = true
+		case oTransfer:
+			transfers = append(transfers, o)
+		case oTake:
+			if takeAlone != nil || action != nil {
+				probs = append(probs, problemAt(o, 0, "one choice per mail", ""))
+			}
+			takeAlone = &os[i]
+		case oPass, oMarch, oActivate:
+			if action != nil {
+				probs = append(probs, problemAt(o, 0, fmt.Sprintf("one action per mail: this mail already has %s on line %d (GCACW 5a)", action.Kind, action.Line), "QUEUE "+o.Kind+" … keeps it for later"))
+				continue
+			}
+			action = &os[i]
+		}
+	}
+	if takeAlone != nil && action != nil {
+		if action.Kind == oPass {
+			probs = append(probs, problemAt(*action, 0, "TAKE and PASS in one mail", "TAKE or PASS"))
+		} else {
+			takeAlone = nil // TAKE then the action: the action takes it
+		}
+	}
+	st := m.st
+	if st.Phase == PhaseOver {
+		for _, o := range os {
+			if o.Kind != oHelp {
+				return []events.Problem{problemAt(o, 0, "the game is over: "+st.Result, "")}, help
+			}
+		}
+		return nil, help
+	}
+	// QUEUE and CANCEL, in the order written.
+	for _, o := range os {
+		switch o.Kind {
+		case oQueue:
+			n := 1
+			if len(m.st.QueueSeq) == 2 {
+				n = m.st.QueueSeq[sideIdx(side)] + 1
+			}
+			m.emit("queue.added", events.S("side", side), events.I("n", int64(n)), events.S("order", o.Queued))
+		case oCancel:
+			found := false
+			for _, q := range m.st.Queue {
+				if q.Side == side && q.N == o.N {
+					found = true
+				}
+			}
+			if !found {
+				probs = append(probs, problemAt(o, 0, fmt.Sprintf("you have no queued order #%d (%s)", o.N, queueList(m.st, side)), ""))
+				continue
+			}
+			m.emit("queue.cancelled", events.S("side", side), events.I("n", int64(o.N)))
+		}
+	}
+	// GCACW 3, phase 2: the Leader Transfer Phase.
+	endsTransfer := false
+	if st.Phase == PhaseTransfer {
+		if action != nil && action.Kind != oPass || takeAlone != nil {
+			o := action
+			if o == nil {
+				o = takeAlone
+			}
+			probs = append(probs, problemAt(*o, 0, "it is the Leader Transfer Phase (GCACW 3): send TRANSFER <leader> TO <unit> lines, or PASS, first", "PASS (and QUEUE "+o.Kind+" … to act as soon as you win the initiative)"))
+		}
+		if action != nil || len(transfers) > 0 {
+			if slices.Contains(st.TransferDone, side) {
+				o := transfers
+				if action != nil {
+					o = append(o, *action)
+				}
+				probs = append(probs, problemAt(o[0], 0, "you have finished your Leader Transfer Phase; "+waitingFor(st, side), "QUEUE … (orders for when you win the initiative)"))
+			}
+			endsTransfer = true
+		}
+	} else if len(transfers) > 0 {
+		probs = append(probs, problemAt(transfers[0], 0, fmt.Sprintf("leaders transfer only in the Leader Transfer Phase (GCACW 3); now it is the %s", phaseName(st)), ""))
+	}
+	for _, o := range transfers {
+		if p := m.validateTransfer(o, false); p != nil {
+			probs = append(probs, *p)
+		}
+	}
+	if st.Phase != PhaseTransfer {
+		for _, o := range []*Order{takeAlone, action} {
+			if o != nil {
+				probs = append(probs, m.validateAction(side, *o)...)
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return probs, help
+	}
+	// Execute: nothing above rolled a die.
+	if st.Phase == PhaseTransfer && endsTransfer {
+		if st.Scn.Option(OptRandomEvents) && st.Event == "" {
+			m.randomEvents()
+		}
+		for _, o := range transfers {
+			m.transferLeader(o, "")
+		}
+		m.emit("transfer.done", events.S("side", side))
+	}
+	if takeAlone != nil {
+		m.take(side)
+	}
+	if action != nil && st.Phase == PhaseCycle {
+		m.execAction(side, *action)
+	}
+	m.advance()
+	return nil, help
+}
+
+func queueList(st *State, side string) string {
+	var ns []string
+	for _, q := range st.Queue {
+		if q.Side == side {
+			ns = append(ns, fmt.Sprintf("#%d %s", q.N, firstLine(q.Order)))
+		}
+	}
+	if len(ns) == 0 {
+		return "your queue is empty"
+	}
+	return "queued: " + strings.Join(ns, "; ")
+}
+
+// validateAction checks TAKE, PASS, MARCH or ACTIVATE from side against
+// the current state, before any die is rolled.
+func (m *sim) validateAction(side string, o Order) []events.Problem {
+	st := m.st
+	bad := func(msg, hint string) []events.Problem { return []events.Problem{problemAt(o, 0, msg, hint)} }
+	switch {
+	case st.Phase != PhaseCycle:
+		return bad(fmt.Sprintf("it is the %s, not the action cycle; %s", phaseName(st), waitingFor(st, side)), "")
+	case st.Pending != nil:
+		return bad("the game waits for the referee: "+st.Pending.Note, "QUEUE "+o.Kind+" … to act when you next hold the initiative")
+	case st.Cycle.Holder != side:
+		return bad(fmt.Sprintf("%s holds the initiative: %s", st.Cycle.Holder, waitingFor(st, side)), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
+	}
+	switch o.Kind {
+	case oTake:
+		if st.Cycle.Stage == StageAct {
+			return bad("you have taken the initiative already: send your action", "MARCH …  or  ACTIVATE …")
+		}
+	case oPass:
+		if st.Cycle.Stage == StageAct {
+			return bad("you took the initiative, so you must act (GCACW 4.2f)", "MARCH …  or  ACTIVATE …")
+		}
+	case oMarch:
+		return m.validateMarch(o)
+	case oActivate:
+		return m.validateActivate(side, o)
+	}
+	return nil
+}
+
+// validatePlan checks a path hex by hex, and the Force March condition.
+func (m *sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, col int, text string) []events.Problem {
+	var probs []events.Problem
+	at := func(i int) (int, int) {
+		if i < len(ps) {
+			return ps[i].Line, ps[i].Col
+		}
+		return line, col
+	}
+	cur := u.Hex
+	for i, h := range pl.Path {
+		if _, _, why := m.st.stepCost(u, cur, h); why != "" {
+			l, c := at(i)
+			probs = append(probs, events.Problem{Line: l, Col: c, Text: lineText(o, l, text), Msg: fmt.Sprintf("%s cannot march from %s to %s: %s", u.Name, cur, h, why), Hint: m.exampleStep(u)})
+			break
+		}
+		cur = h
+	}
+	if pl.Force != "" {
+		if why := forceProblem(u, opt); why != "" {
+			probs = append(probs, events.Problem{Line: line, Col: col, Text: text, Msg: why, Hint: "leave out FORCE"})
+		}
+		if pl.Force == "short" && m.st.Scn.Tables.Terrain == nil {
+			probs = append(probs, events.Problem{Line: line, Col: col, Text: text, Msg: "FORCE IF SHORT needs the Terrain Effects Chart, which this scenario does not load", Hint: "FORCE IF MA < 4"})
+		}
+	}
+	return probs
+}
+
+func lineText(o Order, line int, fallback string) string {
+	if line == o.Line {
+		return o.Text
+	}
+	return fallback
+}
+
+func (m *sim) validateMarch(o Order) []events.Problem {
+	u := m.st.unit(o.Unit)
+	// GCACW 5.1a-b, 5.1-OPT.
+	if why := m.st.canMarch(u); why != "" {
+		return []events.Problem{problemAt(o, o.UnitCol, fmt.Sprintf("%s cannot march: %s", u.Name, why), m.exampleMarch(u.Side))}
+	}
+	return m.validatePlan(o, u, o.Plan, o.PlanPos, u.Fatigue >= 4, o.Line, o.UnitCol, o.Text)
+}
+
+func (m *sim) validateActivate(side string, o Order) []events.Problem {
+	st := m.st
+	l := st.leader(o.Leader)
+	// GCACW 5.2c, 5.2d, 5.2.1.
+	if why := st.leaderEligible(l); why != "" {
+		return []events.Problem{problemAt(o, o.LCol, "cannot activate "+l.Name+": "+why, m.exampleActivate(side))}
+	}
+	var probs []events.Problem
+	seen := map[string]bool{}
+	for _, e := range o.Entries {
+		u := st.unit(e.Unit)
+		p := func(msg, hint string) {
+			probs = append(probs, events.Problem{Line: e.Line, Col: e.Col, Text: e.Text, Msg: msg, Hint: hint})
+		}
+		if seen[e.Unit] {
+			// GCACW 5.1d: never more than one march per Action Phase.
+			p(fmt.Sprintf("%s is named twice: a unit marches at most once per Action Phase (GCACW 5.1d)", u.Name), "")
+			continue
+		}
+		seen[e.Unit] = true
+		if why := st.mayActivate(l, u); why != "" {
+			p(why, m.exampleActivate(side))
+			continue
+		}
+		if st.Scn.Option(OptActivationMarch) {
+			if len(e.Plan.Path) == 0 {
+				p(fmt.Sprintf("give %s's path", u.Name), fmt.Sprintf("%s %s", u.Name, m.exampleHex(u)))
+				continue
+			}
+			probs = append(probs, m.validatePlan(o, u, e.Plan, e.PlanPos, u.Fatigue >= 4, e.Line, e.Col, e.Text)...)
+		}
+	}
+	// GCACW 5.2.2-OTR.
+	if n := st.activationLimit(side); n > 0 && len(o.Entries) > n {
+		probs = append(probs, problemAt(o, o.LCol, fmt.Sprintf("in OTR a Union leader activated on an initiative die of %d may activate %d unit(s), not %d (GCACW 5.2.2-OTR)", st.Cycle.DieUSA, n, len(o.Entries)), ""))
+	}
+	return probs
+}
+
+// execAction performs a validated action.
+func (m *sim) execAction(side string, o Order) {
+	switch o.Kind {
+	case oTake:
+		m.take(side)
+	case oPass:
+		m.pass(side, "")
+	case oMarch:
+		m.doMarch(side, o)
+	case oActivate:
+		m.doActivate(side, o)
+	}
+}
+
+// useQueue applies the first order queued by side, now that it holds the
+// initiative. An order that is no longer valid is dropped, saying why. It
+// reports whether the queue held anything.
+func (m *sim) useQueue(side string) bool {
+	i := slices.IndexFunc(m.st.Queue, func(q Queued) bool { return q.Side == side })
+	if i < 0 {
+		return false
+	}
+	q := m.st.Queue[i]
+	os, probs := parseOrders(m.st, side, q.Order)
+	if len(probs) == 0 && len(os) != 1 {
+		probs = []events.Problem{{Msg: "a queued order must be one MARCH, ACTIVATE or PASS"}}
+	}
+	if len(probs) == 0 {
+		probs = m.validateAction(side, os[0])
+	}
+	if len(probs) > 0 {
+		m.emit("queue.dropped", events.S("side", side), events.I("n", int64(q.N)), events.S("reason", probs[0].Msg))
+		return true
+	}
+	m.emit("queue.used", events.S("side", side), events.I("n", int64(q.N)), events.S("order", q.Order))
+	m.execAction(side, os[0])
+	return true
+}
+
+// validateTransfer checks a leader's move to a unit (GCACW 2.2j-m): the
+// unit must be subordinate to it, and infantry for an army or district
+// leader. No range limit is in the rules (R15).
+func (m *sim) validateTransfer(o Order, referee bool) *events.Problem {
+	st := m.st
+	l, u := st.leader(o.Leader), st.unit(o.Target)
+	if l == nil || u == nil {
+		return &events.Problem{Line: o.Line, Col: o.Col, Text: o.Text, Msg: "TRANSFER takes a leader and a unit"}
+	}
+	var why string
+	switch {
+	case u.Side != l.Side:
+		why = fmt.Sprintf("%s is a %s unit and %s a %s leader", u.Name, u.Side, l.Name, l.Side)
+	case u.Eliminated:
+		why = u.Name + " has been eliminated"
+	case !slices.Contains(u.In, l.Commands):
+		why = fmt.Sprintf("%s may only stand with a unit it commands (GCACW 2.2j, 2.2m): %s is not in %s", l.Name, u.Name, l.Commands)
+	case (l.Kind == ArmyLeader || l.Kind == DistrictLeader) && u.Type != Infantry:
+		why = fmt.Sprintf("%s is a%s %s leader and must stand with infantry (GCACW 2.2k, 2.2l)", l.Name, map[bool]string{true: "n", false: ""}[l.Kind == ArmyLeader], l.Kind)
+	case l.With == u.ID:
+		why = fmt.Sprintf("%s is with %s already", l.Name, u.Name)
+	}
+	if why == "" {
+		return nil
+	}
+	hint := ""
+	for _, c := range st.live() {
+		if c.ID != l.With && c.Side == l.Side && slices.Contains(c.In, l.Commands) && !((l.Kind == ArmyLeader || l.Kind == DistrictLeader) && c.Type != Infantry) {
+			hint = fmt.Sprintf("TRANSFER %s TO %s", l.Name, c.Name)
+			if referee {
+				hint = "RULE " + hint
+			}
+			break
+		}
+	}
+	return &events.Problem{Line: o.Line, Col: o.UnitCol, Text: o.Text, Msg: why, Hint: hint}
+}
+
+func (m *sim) transferLeader(o Order, by string) {
+	l := m.st.leader(o.Leader)
+	args := []events.Arg{events.S("leader", l.ID), events.S("from", l.With), events.S("to", o.Target)}
+	if by != "" {
+		args = append(args, events.S("by", by))
+	}
+	m.emit("leader.transferred", args...)
+}
+
+// randomEvents rolls two dice on the Random Events Table (GCACW 3, phase
+// 1, R4); the event's effect is the referee's to apply.
+func (m *sim) randomEvents() {
+	sum, vals := m.roll("random events", 2)
+	args := []events.Arg{events.I("turn", int64(m.st.Turn)), events.I("roll", int64(sum)), diceArg(vals)}
+	note := fmt.Sprintf("random events roll %d: the scenario loads no Random Events Table; read it and apply the event, then RULE DONE", sum)
+	for _, e := range m.st.Scn.Tables.Events {
+		if e.Roll == sum {
+			args = append(args, events.S("event", e.Text))
+			note = fmt.Sprintf("random event (roll %d): %s. Apply its effect, then RULE DONE", sum, e.Text)
+		}
+	}
+	m.emit("random_event.rolled", args...)
+	m.emit("referee.pending", events.S("step", StepEvent), events.I("die", int64(sum)), events.S("note", note))
+}
+
+// beginTurn starts turn n (GCACW 3).
+func (m *sim) beginTurn(n int) {
+	m.emit("turn.begun", events.I("turn", int64(n)))
+	if m.st.Scn.Option(OptRandomEvents) {
+		m.randomEvents()
+	}
+}
+
+// resume goes on with play after a ruling.
+func (m *sim) resume() {
+	st := m.st
+	switch {
+	case st.Pending != nil:
+	case st.March != nil:
+		m.continueMarch()
+	case st.Act != nil && st.Scn.Option(OptActivationMarch) && st.Act.MA > 0:
+		m.continueActivation()
+	case st.Phase == PhaseCycle && st.Cycle.Acting:
+		m.endAction()
+	}
+}
+
+var adjustments = []string{"fatigue", "organized", "disorganized", "exhausted", "rested", "manpower", "place", "transfer", "retreat"}
+
+// referee decides the referee's RULE lines: adjustments first, in the
+// order written, then the one ruling that lets play go on.
+func (m *sim) referee(os []Order) ([]events.Problem, bool) {
+	var probs []events.Problem
+	var resolving *Order
+	help := false
+	retreats := 0
+	for i := range os {
+		o := os[i]
+		switch {
+		case o.Kind == oHelp:
+			help = true
+		case slices.Contains(adjustments, o.Rule.What) && !(o.Rule.What == "retreat" && o.Rule.Result == "none"):
+			if o.Rule.What == "retreat" {
+				retreats++
+			}
+		default:
+			if resolving != nil {
+				probs = append(probs, problemAt(o, 0, fmt.Sprintf("one ruling that lets play go on per mail (this mail has RULE %s on line %d)", strings.ToUpper(resolving.Rule.What), resolving.Line), ""))
+				continue
+			}
+			resolving = &os[i]
+		}
+	}
+	if m.st.Phase == PhaseOver {
+		for _, o := range os {
+			if o.Kind != oHelp {
+				return []events.Problem{problemAt(o, 0, "the game is over: "+m.st.Result, "")}, help
+			}
+		}
+		return nil, help
+	}
+	if retreats > 0 && resolving != nil {
+		probs = append(probs, problemAt(*resolving, 0, "RULE RETREAT lines settle the Cavalry Retreat; send other rulings in the next mail", ""))
+	}
+	for _, o := range os {
+		if o.Kind == oHelp || resolving != nil && o.Line == resolving.Line {
+			continue
+		}
+		if p := m.adjust(o); p != nil {
+			probs = append(probs, *p)
+		}
+	}
+	if retreats > 0 {
+		if m.st.Pending == nil || m.st.Pending.Step != StepRetreat {
+			// reported by adjust
+		} else if len(probs) == 0 {
+			m.emit("referee.ruled", events.S("step", StepRetreat), events.I("retreats", int64(retreats)))
+		}
+	}
+	if resolving != nil {
+		if p := m.validateRuling(*resolving); p != nil {
+			probs = append(probs, *p)
+		}
+	}
+	if len(probs) > 0 {
+		return probs, help
+	}
+	if resolving != nil {
+		m.rule(*resolving)
+	}
+	// A leader left alone is settled once no leader stands without a unit.
+	if p := m.st.Pending; p != nil && p.Step == StepLeaderAlone && !m.st.anyLeaderAlone() {
+		m.emit("referee.ruled", events.S("step", StepLeaderAlone))
+	}
+	m.resume()
+	m.advance()
+	return nil, help
+}
+
+func (s *State) anyLeaderAlone() bool {
+	for _, l := range s.Leaders {
+		if u := s.unit(l.With); u == nil || u.Eliminated {
+			return true
+		}
+	}
+	return false
+}
+
+// adjust applies one counter adjustment by the referee.
+func (m *sim) adjust(o Order) *events.Problem {
+	r := o.Rule
+	bad := func(msg, hint string) *events.Problem {
+		p := problemAt(o, o.UnitCol, msg, hint)
+		return &p
+	}
+	u := m.st.unit(r.Unit)
+	if u != nil && u.Eliminated && r.What != "manpower" {
+		return bad(u.Name+" has been eliminated", "")
+	}
+	by := events.S("by", "referee")
+	switch r.What {
+	case "fatigue":
+		m.emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(r.N)), by)
+	case "organized":
+		m.emit("unit.organized", events.S("unit", u.ID), events.S("reason", "referee"))
+	case "disorganized":
+		m.emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "referee"))
+	case "exhausted":
+		m.emit("unit.exhausted", events.S("unit", u.ID), by)
+	case "rested":
+		m.emit("unit.rested", events.S("unit", u.ID), by)
+	case "manpower":
+		if r.N > maxStrength(m.st.Scn.Game) {
+			return bad(fmt.Sprintf("%s allows strength up to %d (GCACW 2.2o)", m.st.Scn.Game, maxStrength(m.st.Scn.Game)), "")
+		}
+		if u.Eliminated && r.N > 0 {
+			return bad(u.Name+" has been eliminated", "")
+		}
+		m.emit("strength.set", events.S("unit", u.ID), events.I("left", int64(r.N)), by)
+		if r.N == 0 && !u.Eliminated {
+			m.emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
+			m.leadersAlone()
+		}
+	case "place":
+		h := r.Hexes[0]
+		if !m.st.Scn.Map.OnMap(h) || m.st.Scn.Map.Terrain(h) == Water || m.st.hasEnemy(u.Side, h) {
+			return bad(fmt.Sprintf("%s is off the map, water, or holds enemy units", h), "")
+		}
+		m.emit("unit.placed", events.S("unit", u.ID), events.S("hex", h.String()), by)
+	case "transfer":
+		t := Order{Line: o.Line, Col: o.Col, Text: o.Text, Leader: r.Leader, Target: r.Unit, UnitCol: o.UnitCol}
+		if p := m.validateTransfer(t, true); p != nil {
+			return p
+		}
+		m.transferLeader(t, "referee")
+	case "retreat":
+		p := m.st.Pending
+		if p == nil || p.Step != StepRetreat {
+			return bad("no Cavalry Retreat waits for a ruling", "")
+		}
+		if !slices.Contains(p.Units, u.ID) {
+			return bad(fmt.Sprintf("%s is not one of the cavalry that may retreat (%s)", u.Name, strings.Join(p.Units, ", ")), "")
+		}
+		cur := u.Hex
+		path := []hex.Hex{cur}
+		for _, h := range r.Hexes {
+			if !hex.Adjacent(cur, h) || !m.st.Scn.Map.OnMap(h) || m.st.Scn.Map.Terrain(h) == Water || m.st.hasEnemy(u.Side, h) {
+				return bad(fmt.Sprintf("the retreat cannot go from %s to %s (not adjacent, off the map, water or enemy-held)", cur, h), "")
+			}
+			cur = h
+			path = append(path, h)
+		}
+		m.emit("cavalry.retreated", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), by)
+	default:
+		return bad("not an adjustment: "+r.What, "")
+	}
+	return nil
+}
+
+// validateRuling checks the ruling that lets play go on against what
+// waits for it.
+func (m *sim) validateRuling(o Order) *events.Problem {
+	st, r, p := m.st, o.Rule, m.st.Pending
+	bad := func(msg string) *events.Problem {
+		pr := problemAt(o, 0, msg, refereeHint(st))
+		return &pr
+	}
+	step := ""
+	if p != nil {
+		step = p.Step
+	}
+	switch r.What {
+	case "extended":
+		if step != StepExtended {
+			return bad("no Extended March waits for a ruling; " + refereeWaiting(st))
+		}
+		if r.Unit != p.Unit {
+			return bad(fmt.Sprintf("the Extended March waiting is %s's", p.Unit))
+		}
+	case "march":
+		if step != StepMove {
+			return bad("no march waits for the referee; " + refereeWaiting(st))
+		}
+		if r.Unit != p.Unit {
+			return bad(fmt.Sprintf("the march waiting is %s's", p.Unit))
+		}
+		u := st.unit(r.Unit)
+		if r.Hexes[0] != u.Hex && !slices.Contains(st.March.Plan.Path, r.Hexes[0]) {
+			return bad(fmt.Sprintf("%s is not on %s's path (%s)", r.Hexes[0], u.ID, strings.Join(hexStrs(st.March.Plan.Path), " ")))
+		}
+	case "retreat": // NONE
+		if step != StepRetreat {
+			return bad("no Cavalry Retreat waits for a ruling; " + refereeWaiting(st))
+		}
+	case "initiative":
+		if step != StepTie {
+			return bad("no initiative tie waits for a ruling; " + refereeWaiting(st))
+		}
+	case "winner":
+		if st.Phase != PhaseVictory {
+			return bad("the winner is ruled after the last turn; " + refereeWaiting(st))
+		}
+	case "done":
+		switch {
+		case step == StepActivation, step == StepEvent, step == StepInsub:
+		case step == "" && st.Phase == PhaseReorg:
+		default:
+			return bad("nothing waits for RULE DONE; " + refereeWaiting(st))
+		}
+	}
+	return nil
+}
+
+// rule applies the ruling that lets play go on.
+func (m *sim) rule(o Order) {
+	st, r := m.st, o.Rule
+	switch r.What {
+	case "extended":
+		die := st.Pending.Die
+		m.emit("referee.ruled", events.S("step", StepExtended), events.S("unit", r.Unit), events.S("result", r.Result))
+		m.emit("extended_march.resolved", events.S("unit", r.Unit), events.I("die", int64(die)), events.S("result", r.Result), events.S("by", "referee"))
+		m.applyEM(r.Unit, r.Result)
+	case "march":
+		u := st.unit(r.Unit)
+		path := []hex.Hex{u.Hex}
+		if r.Hexes[0] != u.Hex {
+			for _, h := range st.March.Plan.Path {
+				path = append(path, h)
+				if h == r.Hexes[0] {
+					break
+				}
+			}
+		}
+		m.emit("referee.ruled", events.S("step", StepMove), events.S("unit", r.Unit), events.S("hex", r.Hexes[0].String()))
+		m.finishMarch(u, path, 0, "ruled by the referee")
+	case "retreat":
+		m.emit("referee.ruled", events.S("step", StepRetreat), events.S("result", "none"))
+	case "initiative":
+		m.emit("referee.ruled", events.S("step", StepTie), events.S("result", r.Result))
+		if r.Result == "END" {
+			m.endCycle("the referee ended the action cycle on a tied initiative roll (GCACW 4.2e)")
+			return
+		}
+		m.emit("initiative.tie_ruled", events.S("side", r.Result))
+		m.recordDie()
+	case "winner":
+		reason := "the referee ruled the result after the last turn (victory conditions: R24)"
+		if r.Note != "" {
+			reason += ": " + r.Note
+		}
+		w := r.Result
+		if w == "DRAW" {
+			w = ""
+		}
+		m.emit("game.ended", events.S("winner", w), events.S("reason", reason))
+	case "done":
+		step := ""
+		if st.Pending != nil {
+			step = st.Pending.Step
+			m.emit("referee.ruled", events.S("step", step))
+		}
+		switch {
+		case step == StepActivation:
+			m.emit("activation.ended", events.S("leader", st.Act.Leader))
+		case step == "" && st.Phase == PhaseReorg:
+			// GCACW 3, phases 4 and 5.
+			m.emit("reorganization.ended", events.I("turn", int64(st.Turn)))
+			m.emit("turn.ended", events.I("turn", int64(st.Turn)))
+			if st.Turn < st.Scn.Turns {
+				m.beginTurn(st.Turn + 1)
+			}
+		}
+	}
+}

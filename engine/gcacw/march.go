@@ -1,0 +1,539 @@
+package gcacw
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pbem/engine/hex"
+	"pbem/events"
+)
+
+// marchMA returns a unit's movement allowance from its dice (GCACW 5.1.1):
+// Union infantry and artillery 1d6; Confederate infantry and artillery
+// 1d6+1, but in OTR and AGA 1d6 with a minimum of 2; Union cavalry 2d6;
+// Confederate cavalry 2d6+1.
+func marchMA(game, side, typ string, sum int) int {
+	switch {
+	case typ == Cavalry && side == USA:
+		return sum
+	case typ == Cavalry:
+		return sum + 1
+	case side == USA:
+		return sum // Ambiguity A12: no minimum is stated, so 1 stands
+	case game == "OTR" || game == "AGA":
+		return max(sum, 2)
+	}
+	return sum + 1
+}
+
+// diceFor returns how many d6 a roll of this unit type takes: two for
+// cavalry, one otherwise (GCACW 5.1.1, 5.1-FM.2).
+func diceFor(typ string) int {
+	if typ == Cavalry {
+		return 2
+	}
+	return 1
+}
+
+// forceMarch returns the extra MP and the Manpower loss of a Force March
+// from its unmodified roll (GCACW 5.1-FM.2, 5.1-FM.3; the table of
+// 5.1-FM.4): infantry 1d6, roll-1 with a minimum of 2, losing 2 on a 6
+// (1 if Manpower is under 6), 1 on 2-5, none on 1; cavalry 2d6, roll-1 with
+// a minimum of 4, losing 1 on 8 or more.
+func forceMarch(typ string, roll, manpower int) (extra, loss int) {
+	if typ == Cavalry {
+		extra = max(roll-1, 4)
+		if roll >= 8 {
+			loss = 1
+		}
+		return extra, loss
+	}
+	extra = max(roll-1, 2)
+	switch {
+	case roll == 6 && manpower >= 6:
+		loss = 2
+	case roll >= 2:
+		loss = 1
+	}
+	return extra, loss
+}
+
+// extendedMarch reports whether a march that raises fatigue to newF is an
+// Extended March (GCACW 5.1.2, 5.1-EM.1, 5.1-EM.2): a normal unit reaching
+// 3 or 4, an exhausted unit reaching 2, 3 or 4.
+func extendedMarch(exhausted bool, newF int) bool {
+	if exhausted {
+		return newF >= 2
+	}
+	return newF >= 3
+}
+
+// drm sums the Extended March DRMs that apply to u (already at its new
+// fatigue), and lists them.
+func (t *EMTable) drm(u *Unit) (int, []string) {
+	total := 0
+	var used []string
+	for _, d := range t.DRMs {
+		ok := true
+		for _, c := range d.When {
+			k, v, _ := strings.Cut(c, "=")
+			switch k {
+			case "side":
+				ok = ok && u.Side == v
+			case "type":
+				ok = ok && u.Type == v
+			case "fatigue":
+				n, _ := strconv.Atoi(v)
+				ok = ok && u.Fatigue == n
+			case "in":
+				ok = ok && slices.Contains(u.In, v)
+			case "not-in":
+				ok = ok && !slices.Contains(u.In, v)
+			case "exhausted":
+				ok = ok && u.Exhausted
+			case "normal":
+				ok = ok && !u.Exhausted
+			case "organized":
+				ok = ok && !u.Disorganized
+			case "disorganized":
+				ok = ok && u.Disorganized
+			}
+		}
+		if ok {
+			total += d.Value
+			desc := fmt.Sprintf("%+d %s", d.Value, strings.Join(d.When, " "))
+			if d.Note != "" {
+				desc = fmt.Sprintf("%+d %s", d.Value, d.Note)
+			}
+			used = append(used, desc)
+		}
+	}
+	return total, used
+}
+
+// stepCost returns what unit u pays to move from a to the adjacent b, or
+// why it may not. Without a Terrain Effects Chart the cost is unknown
+// (known=false) but the checks that need no chart still apply.
+//
+// Costs (R1, from the chart): along a route that crosses the hexside, the
+// cheapest such route's cost; otherwise the terrain of b, plus b's in-hex
+// features, plus the creek, ridge and county-border costs of the
+// hexside. A river hexside (major or minor) adds the cost of its cheapest
+// crossing usable by this move: a ford, ferry or dam, or a bridge when the
+// move follows a route across it; with none the river cannot be crossed.
+func (s *State) stepCost(u *Unit, a, b hex.Hex) (cost int, known bool, why string) {
+	m := &s.Scn.Map
+	side, err := hex.Between(a, b)
+	switch {
+	case err != nil:
+		return 0, false, fmt.Sprintf("%s is not next to %s", b, a)
+	case !m.OnMap(b):
+		return 0, false, fmt.Sprintf("%s is off the map (GCACW 2.3e)", b)
+	case m.Terrain(b) == Water:
+		return 0, false, fmt.Sprintf("%s is water", b)
+	case s.hasEnemy(u.Side, b):
+		return 0, false, fmt.Sprintf("%s holds an enemy unit: attacks are not in the rules pbem has (GCACW 5.1.5, R10)", b)
+	}
+	tec := s.Scn.Tables.Terrain
+	cost1 := func(name string) int {
+		if tec == nil {
+			return 0
+		}
+		c, _ := tec.Cost(name, u.Type)
+		return c
+	}
+	routes := m.RoutesAcross(side)
+	onRoute := false
+	routeCost := -1
+	for _, r := range routes {
+		if c := cost1(r); c != Prohibited && (routeCost < 0 || c < routeCost) {
+			routeCost, onRoute = c, true
+		}
+	}
+	river := 0
+	if m.River(side) {
+		best := -1
+		for _, f := range []string{Ford, Ferry, Dam, Bridge} {
+			if !m.SideHas(side, f) || f == Bridge && !onRoute {
+				continue
+			}
+			if c := cost1(f); c != Prohibited && (best < 0 || c < best) {
+				best = c
+			}
+		}
+		if best < 0 {
+			return 0, false, fmt.Sprintf("the river at %s cannot be crossed here (no ford, ferry or dam, nor a bridge on a route)", side)
+		}
+		river = best
+	}
+	if tec == nil {
+		return 0, false, ""
+	}
+	if onRoute {
+		return routeCost + river, true, ""
+	}
+	total := river
+	d, _ := m.Hex(b)
+	for _, name := range append([]string{d.Terrain}, d.Features...) {
+		c := cost1(name)
+		if c == Prohibited {
+			return 0, false, fmt.Sprintf("%s: %s is prohibited to %s off a road (Terrain Effects Chart)", b, name, typeName(u.Type))
+		}
+		total += c
+	}
+	for _, f := range m.SideFeatures(side) {
+		switch f {
+		case Creek, Ridge, CountyBorder:
+			c := cost1(f)
+			if c == Prohibited {
+				return 0, false, fmt.Sprintf("%s: crossing the %s at %s is prohibited to %s (Terrain Effects Chart)", b, f, side, typeName(u.Type))
+			}
+			total += c
+		}
+	}
+	return total, true, ""
+}
+
+// pathCost is the MP the plan's path costs u, up to STOP AT (known=false
+// without a chart).
+func (s *State) pathCost(u *Unit, pl Plan) (int, bool) {
+	cur, total := u.Hex, 0
+	for _, h := range pl.Path {
+		c, known, why := s.stepCost(u, cur, h)
+		if !known || why != "" {
+			return 0, false
+		}
+		total += c
+		cur = h
+		if pl.StopAt == h.String() {
+			break
+		}
+	}
+	return total, true
+}
+
+// walk moves u along the plan with ma MP (GCACW 5.1.5): it stops at the
+// end of the path, at STOP AT, on entering enemy ZOC if told so, or when
+// the next hex costs more MP than are left.
+func (s *State) walk(u *Unit, pl Plan, ma int) (path []hex.Hex, spent int, stop string) {
+	cur, left := u.Hex, ma
+	path = []hex.Hex{cur}
+	for _, h := range pl.Path {
+		c, _, why := s.stepCost(u, cur, h)
+		if why != "" {
+			return path, spent, why
+		}
+		if c > left {
+			return path, spent, fmt.Sprintf("out of MP: %s costs %d, %d left", h, c, left)
+		}
+		left -= c
+		spent += c
+		cur = h
+		path = append(path, h)
+		if pl.StopAt == h.String() {
+			return path, spent, "STOP AT " + pl.StopAt
+		}
+		if pl.ZOCStop && s.inEnemyZOC(u.Side, h) {
+			return path, spent, "entered enemy ZOC at " + h.String()
+		}
+	}
+	if left == 0 {
+		return path, spent, "end of path, all MP spent"
+	}
+	return path, spent, "end of path"
+}
+
+// enemyCavalryInZOC lists enemy cavalry units in the marching unit's ZOC
+// (GCACW 5.1.2: they may make a Cavalry Retreat [7.7]).
+func (s *State) enemyCavalryInZOC(u *Unit) []string {
+	var out []string
+	for _, n := range u.Hex.Neighbors() {
+		if s.Scn.Map.zocInto(u.Hex, n, s.Scn.Option(OptProvisionalSwampZOC)) == NoZOC {
+			continue
+		}
+		for _, e := range s.unitsAt(n) {
+			if e.Side != u.Side && e.Type == Cavalry {
+				out = append(out, e.ID)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// forceProblem says why u cannot Force March (GCACW 5.1-FM.b, 5.1-OPT),
+// or "".
+func forceProblem(u *Unit, opt bool) string {
+	switch {
+	case opt:
+		return "a unit marching at fatigue 4 cannot force march (GCACW 5.1-OPT)"
+	case u.Type == Artillery:
+		return "artillery cannot force march (GCACW 5.1-FM.b)"
+	case u.Disorganized:
+		return "only an organized unit may force march, and " + u.Name + " is disorganized (GCACW 5.1-FM.b)"
+	}
+	return ""
+}
+
+// roll throws n d6 for purpose and returns their sum and values.
+func (m *sim) roll(purpose string, n int) (int, []int) {
+	var vals []int
+	sum := 0
+	for range n {
+		v := m.dice.Roll(purpose, 6)
+		vals = append(vals, v)
+		sum += v
+	}
+	return sum, vals
+}
+
+func diceArg(vals []int) events.Arg {
+	if len(vals) == 1 {
+		return events.I("die", int64(vals[0]))
+	}
+	is := make([]int64, len(vals))
+	for i, v := range vals {
+		is[i] = int64(v)
+	}
+	return events.IL("dice", is...)
+}
+
+// doMarch performs a March action (GCACW 5.1) for side.
+func (m *sim) doMarch(side string, o Order) {
+	m.take(side)
+	u := m.st.unit(o.Unit)
+	// GCACW 5.1.1: the MA, rolled by the unit's side.
+	sum, vals := m.roll("march MA "+u.ID, diceFor(u.Type))
+	ma := marchMA(m.st.Scn.Game, u.Side, u.Type, sum)
+	m.emit("march.begun", events.S("unit", u.ID), events.S("side", side), events.I("ma", int64(ma)), diceArg(vals),
+		events.S("plan", o.Plan.String()), events.B("opt", u.Fatigue >= 4))
+	m.continueMarch()
+}
+
+// beginActivatedMarch starts the march of a unit named in a Leader
+// Activation, with the leader's MA (Ambiguity A14, scenario option
+// activation-march).
+func (m *sim) beginActivatedMarch(id string, pl Plan) {
+	u := m.st.unit(id)
+	m.emit("march.begun", events.S("unit", u.ID), events.S("side", u.Side), events.I("ma", int64(m.st.Act.MA)),
+		events.S("leader", m.st.Act.Leader), events.S("plan", pl.String()), events.B("opt", u.Fatigue >= 4))
+	m.continueMarch()
+}
+
+// continueMarch runs the march in progress from its next step until it
+// ends or waits for the referee.
+func (m *sim) continueMarch() {
+	if m.st.March == nil {
+		return
+	}
+	next := m.st.March.Next
+	for m.st.March != nil && m.st.Pending == nil {
+		mr := m.st.March
+		u := m.st.unit(mr.Unit)
+		switch next {
+		case "fatigue":
+			// GCACW 5.1.2: fatigue rises by 1 (at 4 it stays 4: A9).
+			nf := min(u.Fatigue+1, 4)
+			ext := !mr.Opt && extendedMarch(u.Exhausted, nf)
+			m.emit("unit.fatigue_raised", events.S("unit", u.ID), events.I("from", int64(u.Fatigue)), events.I("fatigue", int64(nf)), events.B("extended", ext))
+			next = m.st.March.Next
+		case "em":
+			m.extended(u)
+			next = "retreat"
+		case "retreat":
+			// GCACW 5.1.2: enemy cavalry in the marching unit's ZOC may
+			// retreat [7.7] before step 3; 7.7 is not in the rules (R9).
+			if cav := m.st.enemyCavalryInZOC(u); len(cav) > 0 {
+				m.emit("referee.pending", events.S("step", StepRetreat), events.S("unit", u.ID), events.SL("units", cav...),
+					events.S("note", fmt.Sprintf("enemy cavalry %s is in the ZOC of %s and may make a Cavalry Retreat [7.7], a rule pbem does not have: ask its owner and rule", strings.Join(cav, ", "), u.ID)))
+				return
+			}
+			next = "force"
+		case "force":
+			m.forceStep(u)
+			next = "move"
+		case "move":
+			m.moveStep(u)
+		default:
+			panic(internal{fmt.Errorf("march step %q", next)})
+		}
+	}
+	if m.st.March == nil && m.st.Pending == nil {
+		m.afterMarch()
+	}
+}
+
+// extended resolves an Extended March (GCACW 5.1-EM.3, 5.1-EM.4).
+func (m *sim) extended(u *Unit) {
+	tab := m.st.Scn.Tables.Extended
+	die := m.dice.Roll("extended march "+u.ID, 6)
+	if tab == nil {
+		// R2: no table loaded, so the referee reads it.
+		m.emit("extended_march.rolled", events.S("unit", u.ID), events.I("die", int64(die)))
+		m.emit("referee.pending", events.S("step", StepExtended), events.S("unit", u.ID), events.I("die", int64(die)),
+			events.S("note", fmt.Sprintf("read the Extended March Table for %s: die %d plus the game's DRMs, %s column, Manpower %d, fatigue %d", u.ID, die, orgWord(u), u.Manpower, u.Fatigue)))
+		return
+	}
+	drm, used := tab.drm(u)
+	roll := die + drm
+	col, res, _ := tab.Lookup(!u.Disorganized, u.Manpower, roll)
+	args := []events.Arg{events.S("unit", u.ID), events.I("die", int64(die)), events.I("drm", int64(drm)), events.I("roll", int64(roll)),
+		events.S("column", col.String()), events.S("result", res), events.S("by", "table")}
+	if len(used) > 0 {
+		args = append(args, events.SL("drms", used...))
+	}
+	m.emit("extended_march.resolved", args...)
+	m.applyEM(u.ID, res)
+}
+
+// applyEM applies an Extended March result (GCACW 5.1-EM.4).
+func (m *sim) applyEM(id, res string) {
+	u := m.st.unit(id)
+	switch res {
+	case "D":
+		if !u.Disorganized {
+			m.emit("unit.disorganized", events.S("unit", id), events.S("reason", "extended march (GCACW 5.1-EM.4)"))
+		}
+	case "1", "2", "3":
+		n, _ := strconv.Atoi(res)
+		m.loseStrength(id, n, "extended march (GCACW 5.1-EM.4)")
+	}
+}
+
+// loseStrength takes n Manpower from a unit; at 0 it has no Strength
+// marker left and is eliminated (2.2o, R19).
+func (m *sim) loseStrength(id string, n int, reason string) {
+	u := m.st.unit(id)
+	left := max(u.Manpower-n, 0)
+	m.emit("strength.lost", events.S("unit", id), events.I("manpower", int64(n)), events.I("left", int64(left)), events.S("reason", reason))
+	if left > 0 {
+		return
+	}
+	m.emit("unit.eliminated", events.S("unit", id), events.S("reason", "no Manpower left (GCACW 2.2o)"))
+	m.leadersAlone()
+}
+
+// leadersAlone hands leaders left without a unit to the referee: a leader
+// never occupies a hex alone (GCACW 2.2j), and where it goes is not in
+// the rules.
+func (m *sim) leadersAlone() {
+	if m.st.Pending != nil {
+		return
+	}
+	var alone []string
+	for _, l := range m.st.Leaders {
+		if u := m.st.unit(l.With); u == nil || u.Eliminated {
+			alone = append(alone, l.ID)
+		}
+	}
+	if len(alone) > 0 {
+		m.emit("referee.pending", events.S("step", StepLeaderAlone), events.SL("units", alone...),
+			events.S("note", "leader(s) "+strings.Join(alone, ", ")+" lost their unit; a leader never stands alone (GCACW 2.2j): RULE TRANSFER <leader> TO <unit>"))
+	}
+}
+
+// forceStep is step 3 of the march: the Force March the player asked for
+// in advance, if allowed (GCACW 5.1.3, 5.1-FM).
+func (m *sim) forceStep(u *Unit) {
+	mr := m.st.March
+	short := false
+	if mr.Plan.Force == "short" {
+		c, _ := m.st.pathCost(u, mr.Plan)
+		short = c > mr.MA
+	}
+	if !mr.Plan.forceFor(mr.MA, short) {
+		return
+	}
+	if why := forceProblem(u, mr.Opt); why != "" {
+		m.emit("force_march.skipped", events.S("unit", u.ID), events.S("reason", why))
+		return
+	}
+	// GCACW 5.1-FM.1: first the unit becomes disorganized.
+	m.emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "force march (GCACW 5.1-FM.1)"))
+	// GCACW 5.1-FM.2: extra MP, added to the MA of step 1.
+	sum, vals := m.roll("force march "+u.ID, diceFor(u.Type))
+	extra, loss := forceMarch(u.Type, sum, u.Manpower)
+	m.emit("unit.force_marched", events.S("unit", u.ID), diceArg(vals), events.I("roll", int64(sum)), events.I("mp", int64(extra)), events.I("ma", int64(mr.MA+extra)))
+	// GCACW 5.1-FM.3: losses from the unmodified roll.
+	if loss > 0 {
+		m.loseStrength(u.ID, loss, "force march (GCACW 5.1-FM.3)")
+	}
+}
+
+// moveStep moves the unit (GCACW 5.1.4, 5.1.5).
+func (m *sim) moveStep(u *Unit) {
+	mr := m.st.March
+	if m.st.Scn.Tables.Terrain == nil {
+		// R1: no Terrain Effects Chart, so the referee rules how far it gets.
+		m.emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
+			events.S("note", fmt.Sprintf("%s has MA %d for the path %s; the scenario loads no Terrain Effects Chart: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "))))
+		return
+	}
+	path, spent, stop := m.st.walk(u, mr.Plan, mr.MA)
+	m.finishMarch(u, path, spent, stop)
+}
+
+func (m *sim) finishMarch(u *Unit, path []hex.Hex, spent int, stop string) {
+	mr := m.st.March
+	opt := mr.Opt
+	m.emit("unit.marched", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), events.I("mp", int64(spent)),
+		events.I("ma", int64(mr.MA)), events.I("fatigue", int64(u.Fatigue)), events.S("stopped", stop))
+	// GCACW 5.1-OPT: after a fatigue-4 march the marker turns disorganized.
+	if opt && !m.st.unit(u.ID).Disorganized {
+		m.emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "marched at fatigue 4 (GCACW 5.1-OPT)"))
+	}
+}
+
+// afterMarch goes on with the activation, or ends the action.
+func (m *sim) afterMarch() {
+	if m.st.Act != nil {
+		m.continueActivation()
+		return
+	}
+	m.endAction()
+}
+
+func orgWord(u *Unit) string {
+	if u.Disorganized {
+		return "disorganized"
+	}
+	return "organized"
+}
+
+// planFromString reads a plan written by Plan.String.
+func planFromString(s string) (Plan, error) {
+	toks, _ := lexLine(s, false)
+	var p Plan
+	bad := fmt.Errorf("plan %q", s)
+	for i := 0; i < len(toks); i++ {
+		t := strings.ToUpper(toks[i].Text)
+		switch {
+		case len(t) == 4 && t[0] >= '0' && t[0] <= '9':
+			h, err := hex.Parse(t)
+			if err != nil {
+				return Plan{}, bad
+			}
+			p.Path = append(p.Path, h)
+		case t == "FORCE":
+			p.Force = "always"
+			if i+2 < len(toks) && strings.EqualFold(toks[i+1].Text, "IF") {
+				if strings.EqualFold(toks[i+2].Text, "SHORT") {
+					p.Force, i = "short", i+2
+				} else if i+4 < len(toks) {
+					p.Force, i = toks[i+3].Text+toks[i+4].Text, i+4
+				} else {
+					return Plan{}, bad
+				}
+			}
+		case t == "STOP" && i+2 < len(toks):
+			p.StopAt, i = toks[i+2].Text, i+2
+		case t == "IF" && i+3 < len(toks):
+			p.ZOCStop, i = true, i+3
+		default:
+			return Plan{}, bad
+		}
+	}
+	return p, nil
+}
