@@ -1,0 +1,224 @@
+package mailhost
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// smtpSession is one SMTP connection. go-smtp calls its methods from the
+// connection's goroutine only.
+type smtpSession struct {
+	h        *Host
+	conn     *smtp.Conn
+	authUser string // set by a successful AUTH
+
+	from  string
+	rcpts []recipient
+}
+
+// recipient is an accepted RCPT TO: the address as given and the account
+// it delivers to.
+type recipient struct {
+	addr string
+	acct *account
+}
+
+var _ smtp.AuthSession = (*smtpSession)(nil)
+
+func (h *Host) newSMTPSession(c *smtp.Conn) (smtp.Session, error) {
+	return &smtpSession{h: h, conn: c}, nil
+}
+
+// AuthMechanisms offers PLAIN: delivery needs no AUTH, but mail clients
+// like to authenticate before they send.
+func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth checks PLAIN credentials against the host's accounts.
+func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnknownMechanism
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		a := s.h.account(username)
+		if a == nil || subtle.ConstantTimeCompare([]byte(password), []byte(a.password)) != 1 {
+			s.h.log.Info("SMTP authentication failed", "user", username)
+			return smtp.ErrAuthFailed
+		}
+		if identity != "" && !strings.EqualFold(identity, username) {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8},
+				Message: "Authorization identity must be empty or equal the user name"}
+		}
+		s.authUser = a.name
+		return nil
+	}), nil
+}
+
+// Mail starts a transaction; a SIZE parameter over the cap gets 552 now.
+func (s *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
+	if opts != nil && opts.Size > s.h.cfg.MaxBytes {
+		return s.h.errTooLarge()
+	}
+	s.from = from
+	s.rcpts = nil
+	return nil
+}
+
+// Rcpt accepts addresses of known users in the host's domain, with any
+// "+tag" after the user name; everything else gets 550.
+func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	a, err := s.h.resolve(to)
+	if err != nil {
+		s.h.log.Info("recipient rejected", "from", s.from, "to", to, "err", err.Message)
+		return err
+	}
+	for _, r := range s.rcpts {
+		if strings.EqualFold(r.addr, to) {
+			return nil // the same address twice: deliver once
+		}
+	}
+	s.rcpts = append(s.rcpts, recipient{addr: to, acct: a})
+	return nil
+}
+
+// resolve maps a RCPT TO address to an account, or to the 550 reply.
+func (h *Host) resolve(addr string) (*account, *smtp.SMTPError) {
+	at := strings.LastIndexByte(addr, '@')
+	if at <= 0 {
+		return nil, &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 3},
+			Message: fmt.Sprintf("<%s>: recipient must be user@%s", addr, h.cfg.Domain)}
+	}
+	local, domain := addr[:at], strings.TrimSuffix(addr[at+1:], ".")
+	if !strings.EqualFold(domain, h.cfg.Domain) {
+		return nil, &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
+			Message: fmt.Sprintf("<%s>: relay access denied: this host only accepts mail for @%s", addr, h.cfg.Domain)}
+	}
+	user, _, _ := strings.Cut(local, "+")
+	a := h.account(user)
+	if a == nil {
+		return nil, &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
+			Message: fmt.Sprintf("<%s>: no such user here", addr)}
+	}
+	return a, nil
+}
+
+func (h *Host) errTooLarge() *smtp.SMTPError {
+	return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4},
+		Message: fmt.Sprintf("Message exceeds the maximum size of %d bytes", h.cfg.MaxBytes)}
+}
+
+// Data reads the message and appends it, with Return-Path and Received
+// headers, to the INBOX of each recipient.
+func (s *smtpSession) Data(r io.Reader) error {
+	max := s.h.cfg.MaxBytes
+	body, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		var smtpErr *smtp.SMTPError
+		if errors.As(err, &smtpErr) {
+			return smtpErr // go-smtp only maps an unwrapped *SMTPError to its reply
+		}
+		return fmt.Errorf("read message: %w", err)
+	}
+	if int64(len(body)) > max {
+		s.h.log.Info("message rejected: too large", "from", s.from, "max_bytes", max)
+		return s.h.errTooLarge()
+	}
+	now := s.h.cfg.Now()
+	for _, rc := range s.rcpts {
+		// Return-Path records the envelope sender, as delivery agents do: it
+		// is how a reader of the mailbox sees a null sender (a bounce).
+		msg := append(fmt.Appendf(nil, "Return-Path: <%s>\r\n", clean(s.from)), s.received(rc.addr, now)...)
+		msg = append(msg, body...)
+		if err := rc.acct.deliver(msg, now); err != nil {
+			s.h.log.Error("delivery failed", "from", s.from, "to", rc.addr, "err", err)
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+				Message: "Local delivery failed, try again later"}
+		}
+		s.h.log.Info("mail delivered", "from", s.from, "to", rc.addr, "user", rc.acct.name, "bytes", len(body))
+	}
+	return nil
+}
+
+// received returns the trace header (RFC 5321 §4.4) for one recipient:
+//
+//	Received: from HELO ([IP])
+//		by DOMAIN (pbem mailhost) with ESMTP
+//		for <RCPT>; DATE
+//
+// with ESMTPA when the client authenticated (RFC 3848) and DATE in
+// RFC 5322 form.
+func (s *smtpSession) received(rcpt string, now time.Time) []byte {
+	helo := clean(s.conn.Hostname())
+	if helo == "" {
+		helo = "unknown"
+	}
+	with := "ESMTP"
+	if s.authUser != "" {
+		with = "ESMTPA"
+	}
+	return fmt.Appendf(nil, "Received: from %s (%s)\r\n\tby %s (pbem mailhost) with %s\r\n\tfor <%s>; %s\r\n",
+		helo, addressLiteral(s.conn.Conn().RemoteAddr()), s.h.cfg.Domain, with, clean(rcpt), now.Format(time.RFC1123Z))
+}
+
+// addressLiteral formats a peer's IP as an RFC 5321 address literal.
+func addressLiteral(a net.Addr) string {
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "[unknown]"
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return "[unknown]"
+	case ip.To4() != nil:
+		return "[" + ip.String() + "]"
+	default:
+		return "[IPv6:" + ip.String() + "]"
+	}
+}
+
+// clean keeps s to printable ASCII without spaces or parentheses, so it
+// cannot break the header.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r <= ' ' || r >= 0x7f || r == '(' || r == ')' || r == '<' || r == '>' || r == ';' {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// deliver appends msg to the account's INBOX and wakes its IDLE sessions.
+func (a *account) deliver(msg []byte, t time.Time) error {
+	opts := &imap.AppendOptions{Time: t}
+	_, err := a.user.Append("INBOX", bytes.NewReader(msg), opts)
+	if err != nil {
+		// The user may have deleted INBOX over IMAP: make a new one.
+		if cerr := a.user.Create("INBOX", nil); cerr == nil {
+			_, err = a.user.Append("INBOX", bytes.NewReader(msg), opts)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("append to INBOX of %s: %w", a.name, err)
+	}
+	a.changes.notify()
+	return nil
+}
+
+// Reset drops the current transaction.
+func (s *smtpSession) Reset() {
+	s.from = ""
+	s.rcpts = nil
+}
+
+// Logout ends the session.
+func (s *smtpSession) Logout() error { return nil }
