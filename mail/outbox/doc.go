@@ -1,0 +1,34 @@
+// Package outbox is the sending half of pbem's transactional outbox.
+//
+// A mail is decided, not sent: the engine appends a mail.queued event in
+// the same transaction as the decision that caused it, fully rendered
+// (recipients, subject, threading ids, body, attachments). This package
+// turns each such event into RFC 5322 bytes with Render, delivers them
+// over SMTP with a Sender, retrying temporary failures with exponential
+// backoff, and appends the outcome of every attempt to the game's log:
+// mail.sent or mail.failed. The log, not the sender, remembers what is
+// still to send: on start, the caller enqueues every mail.queued event that
+// has neither a mail.sent nor a permanent mail.failed, with the number of
+// attempts the log records, so counting continues across restarts.
+//
+// # Delivery is at least once
+//
+// The server's "250 OK" after DATA and the commit of mail.sent are two
+// steps: if the process stops between them (a crash, a kill, a full disk),
+// the log still shows the mail as unsent, and it is sent again after the
+// restart. The copy is byte-identical, because Render depends only on the
+// event (its Date is the event's recorded time, its MIME boundary is
+// derived from the MailID) and carries the same Message-ID: servers and
+// clients that deduplicate by Message-ID drop it, and at worst the player
+// sees the same mail twice in the same thread. Likewise an attempt cut off after the final dot but before the
+// reply is read is counted as a temporary failure and retried. A mail is
+// never lost and never silently dropped: it ends with mail.sent, or with a
+// mail.failed marked Permanent.
+//
+// Stopping a Sender (cancelling Run's context) never leaves an attempt
+// half written. An attempt whose final dot has not been sent is abandoned:
+// the connection is closed, the server discards the transaction, nothing
+// is recorded and the mail is sent by the next run. An attempt past that
+// point is finished (bounded by Config.Timeout) and its event appended
+// before Run returns.
+package outbox

@@ -1,0 +1,633 @@
+package outbox
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+// Appender is what a Sender needs of the event log: the store, or anything
+// that appends to it (the bus, which also publishes what it appended).
+type Appender interface {
+	Do(store.Request) (store.Result, error)
+	Head(game string) (store.Head, error)
+}
+
+// TLS modes of Config.TLS.
+const (
+	TLSNone     = "none"     // plain SMTP (a loopback server)
+	TLSStartTLS = "starttls" // plain connection upgraded by STARTTLS (port 587, 25)
+	TLSImplicit = "tls"      // TLS from the first byte (port 465)
+)
+
+// Config tells a Sender where and how to deliver.
+type Config struct {
+	// Addr is the SMTP server, host:port.
+	Addr string
+	// TLS is TLSNone, TLSStartTLS or TLSImplicit. Empty means TLSNone for a
+	// loopback host and TLSStartTLS for any other.
+	TLS string
+	// TLSConfig, when set, is used for TLS (custom roots, client
+	// certificates). Its ServerName defaults to Addr's host.
+	TLSConfig *tls.Config
+	// Username and Password, when Username is set, authenticate with AUTH
+	// PLAIN. It is refused without TLS unless the server is on loopback.
+	Username, Password string
+	// HeloName is the name given in EHLO (default: From's domain).
+	HeloName string
+	// From is the From header and, its address, the envelope sender.
+	From string
+	// ListDomain names each game's List-Id, <GAME.ListDomain>.
+	ListDomain string
+	// MaxAttempts is the number of attempts after which a temporary failure
+	// counts as permanent (default 8).
+	MaxAttempts int
+	// BackoffBase is the delay after the first failed attempt; it doubles
+	// with each further one, up to BackoffMax (defaults 2s and 10 min).
+	// Each delay is jittered to between half of it and all of it.
+	BackoffBase, BackoffMax time.Duration
+	// Timeout bounds one attempt, from dialling to QUIT (default 2 min).
+	Timeout time.Duration
+	// Logger receives a record per attempt (debug), per mail sent (info)
+	// and per failure (warn). Default slog.Default().
+	Logger *slog.Logger
+	// Now schedules retries (default time.Now). It is not used for the
+	// mails' bytes (Render takes the event's time) nor for the At of the
+	// mail.sent and mail.failed events, which is the wall clock.
+	Now func() time.Time
+	// JitterSeed seeds the backoff jitter (0: seeded from Now).
+	JitterSeed uint64
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = 8
+	}
+	if c.BackoffBase <= 0 {
+		c.BackoffBase = 2 * time.Second
+	}
+	if c.BackoffMax <= 0 {
+		c.BackoffMax = 10 * time.Minute
+	}
+	if c.BackoffMax < c.BackoffBase {
+		c.BackoffMax = c.BackoffBase
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 2 * time.Minute
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	host, _, _ := net.SplitHostPort(c.Addr)
+	if c.TLS == "" {
+		c.TLS = TLSStartTLS
+		if isLoopback(host) {
+			c.TLS = TLSNone
+		}
+	}
+	if c.HeloName == "" {
+		c.HeloName = "localhost"
+		if a, err := parseAddress(c.From); err == nil {
+			if i := strings.LastIndexByte(a.Address, '@'); i >= 0 && i+1 < len(a.Address) {
+				c.HeloName = a.Address[i+1:]
+			}
+		}
+	}
+	return c
+}
+
+// Validate reports what is wrong with c, if anything. A Sender built from
+// an invalid Config fails every attempt with the same error.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	var errs []error
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		errs = append(errs, fmt.Errorf("smtp addr %q: %w", c.Addr, err))
+	}
+	switch c.TLS {
+	case TLSNone, TLSStartTLS, TLSImplicit:
+	default:
+		errs = append(errs, fmt.Errorf("smtp tls mode %q: use %s, %s or %s", c.TLS, TLSNone, TLSStartTLS, TLSImplicit))
+	}
+	if _, err := parseAddress(c.From); err != nil {
+		errs = append(errs, fmt.Errorf("from: %w", err))
+	}
+	if c.ListDomain == "" || !isDotAtom(c.ListDomain) {
+		errs = append(errs, fmt.Errorf("list domain %q is not a domain name", c.ListDomain))
+	}
+	if err := c.authAllowed(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// authAllowed refuses to send a password in clear text off this machine.
+func (c Config) authAllowed() error {
+	host, _, _ := net.SplitHostPort(c.Addr)
+	if c.Username != "" && c.TLS == TLSNone && !isLoopback(host) {
+		return fmt.Errorf("smtp auth to %s without TLS would send the password in clear text", c.Addr)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Sender delivers queued mails, one SMTP transaction at a time, and
+// records each attempt in the game's log. Its methods are safe for
+// concurrent use; Run must not be called twice at once.
+type Sender struct {
+	cfg Config
+	log Appender
+	lg  *slog.Logger
+
+	running atomic.Bool
+	wake    chan struct{} // a mail was enqueued
+
+	mu    sync.Mutex
+	queue map[mailKey]*item
+	order uint64        // enqueue counter, breaks ties between due times
+	idle  chan struct{} // closed while the queue is empty
+	rnd   *rand.Rand    // backoff jitter
+}
+
+type mailKey struct{ game, mailID string }
+
+// item is one mail waiting or in flight.
+type item struct {
+	game      string
+	seq       uint64
+	at        time.Time
+	q         *events.MailQueued
+	attempts  int // attempts made and recorded in the log
+	due       time.Time
+	order     uint64
+	inflight  bool
+	cancelled bool
+}
+
+// New returns a Sender delivering through cfg's server and appending to
+// log. It sends nothing until Run.
+func New(cfg Config, log Appender) *Sender {
+	cfg = cfg.withDefaults()
+	seed := cfg.JitterSeed
+	if seed == 0 {
+		seed = uint64(cfg.Now().UnixNano())
+	}
+	s := &Sender{
+		cfg:   cfg,
+		log:   log,
+		lg:    cfg.Logger.With("component", "outbox"),
+		wake:  make(chan struct{}, 1),
+		queue: map[mailKey]*item{},
+		idle:  make(chan struct{}),
+		rnd:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+	}
+	close(s.idle)
+	if err := cfg.Validate(); err != nil {
+		s.lg.Error("outbox configuration is invalid; every attempt will fail", "err", err)
+	}
+	return s
+}
+
+// Enqueue schedules the mail queued as event seq of game at time at.
+// attempt is the number of attempts the log already records for it, so a
+// restart continues counting towards MaxAttempts; the next attempt is
+// attempt+1, made at once. A mail already queued is left as it is. q must
+// not be modified afterwards.
+func (s *Sender) Enqueue(game string, seq uint64, at time.Time, q *events.MailQueued, attempt int) {
+	if q == nil {
+		s.lg.Error("outbox: nil mail enqueued", "game", game, "seq", seq)
+		return
+	}
+	k := mailKey{game, q.MailID}
+	s.mu.Lock()
+	if _, ok := s.queue[k]; ok {
+		s.mu.Unlock()
+		return
+	}
+	if len(s.queue) == 0 {
+		s.idle = make(chan struct{})
+	}
+	s.order++
+	s.queue[k] = &item{game: game, seq: seq, at: at, q: q, attempts: max(attempt, 0),
+		due: s.cfg.Now(), order: s.order}
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Cancel forgets a queued mail (it was sent or failed elsewhere). An
+// attempt already in flight is finished and recorded, but not retried.
+func (s *Sender) Cancel(game, mailID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it, ok := s.queue[mailKey{game, mailID}]
+	if !ok {
+		return
+	}
+	if it.inflight {
+		it.cancelled = true
+		return
+	}
+	s.remove(it)
+}
+
+// remove drops it from the queue; s.mu is held.
+func (s *Sender) remove(it *item) {
+	delete(s.queue, mailKey{it.game, it.q.MailID})
+	if len(s.queue) == 0 {
+		close(s.idle)
+	}
+}
+
+// Len returns the number of mails queued or in flight.
+func (s *Sender) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// WaitIdle blocks until no mail is queued or in flight (every mail has been
+// sent or has failed for good, and its event is appended), or until ctx is
+// done.
+func (s *Sender) WaitIdle(ctx context.Context) error {
+	s.mu.Lock()
+	idle := s.idle
+	s.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("outbox: waiting for an empty queue: %w", ctx.Err())
+	}
+}
+
+// Run delivers mails until ctx is done, then returns nil. Once ctx is done
+// it starts no attempt, and the attempt in flight is either abandoned
+// unrecorded, if the end of its DATA has not been sent (the server
+// discards the transaction), or finished and its event appended before Run
+// returns. So every attempt the server saw through has its event.
+//
+// Run returns an error when an attempt's event cannot be appended for a
+// reason other than a conflict (the store is closed or failing): the mail
+// stays queued with that attempt unrecorded and is sent again by the next
+// Run (at least once).
+func (s *Sender) Run(ctx context.Context) error {
+	if !s.running.CompareAndSwap(false, true) {
+		return errors.New("outbox: Run called while already running")
+	}
+	defer s.running.Store(false)
+	s.lg.Info("outbox running", "addr", s.cfg.Addr, "tls", s.cfg.TLS, "queued", s.Len())
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		it, wait := s.next()
+		if it == nil {
+			var fire <-chan time.Time
+			if wait >= 0 {
+				timer.Reset(wait)
+				fire = timer.C
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-s.wake:
+			case <-fire:
+			}
+			timer.Stop()
+			continue
+		}
+		if err := s.attempt(ctx, it); err != nil {
+			return err
+		}
+	}
+}
+
+// next returns the mail due first, marked in flight, or nil and how long
+// until the first is due (-1: the queue is empty).
+func (s *Sender) next() (*item, time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first *item
+	for _, it := range s.queue {
+		if it.inflight {
+			continue
+		}
+		if first == nil || it.due.Before(first.due) || it.due.Equal(first.due) && it.order < first.order {
+			first = it
+		}
+	}
+	if first == nil {
+		return nil, -1
+	}
+	if wait := first.due.Sub(s.cfg.Now()); wait > 0 {
+		return nil, wait
+	}
+	first.inflight = true
+	return first, 0
+}
+
+// attempt makes one delivery attempt of it and records its outcome.
+func (s *Sender) attempt(ctx context.Context, it *item) error {
+	n := it.attempts + 1
+	lg := s.lg.With("game", it.game, "mail_id", it.q.MailID, "attempt", n)
+	lg.Debug("mail delivery attempt", "to", it.q.To, "addr", s.cfg.Addr)
+
+	var reply string
+	m, err := build(it.game, it.seq, it.at, it.q, Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain})
+	if err != nil {
+		err = &stageError{stage: stageRender, err: err}
+	} else {
+		reply, err = s.deliver(ctx, m)
+	}
+	if errors.Is(err, errShutdown) {
+		s.release(it)
+		lg.Debug("mail delivery abandoned before DATA ended: shutting down")
+		return nil
+	}
+	at := time.Now() // the outcome is an input from the outside world
+
+	var p events.Payload
+	done, permanent := true, false
+	if err == nil {
+		p = &events.MailSent{MailID: it.q.MailID, Attempt: n, Reply: reply}
+	} else {
+		permanent = isPermanent(err) || n >= s.cfg.MaxAttempts
+		done = permanent
+		p = &events.MailFailed{MailID: it.q.MailID, Attempt: n, Permanent: permanent, Error: err.Error()}
+	}
+	if rerr := s.record(it.game, at, p); rerr != nil {
+		s.release(it)
+		lg.Error("mail attempt not recorded; it will be made again", "err", rerr, "delivered", err == nil)
+		return rerr
+	}
+
+	var delay time.Duration
+	s.mu.Lock()
+	if done || it.cancelled {
+		s.remove(it)
+	} else {
+		delay = backoff(s.cfg.BackoffBase, s.cfg.BackoffMax, n, s.rnd)
+		it.attempts = n
+		it.due = s.cfg.Now().Add(delay)
+		it.inflight = false
+	}
+	s.mu.Unlock()
+
+	switch {
+	case err == nil:
+		lg.Info("mail sent", "to", it.q.To, "reply", reply)
+	case permanent:
+		class := "permanent"
+		if !isPermanent(err) {
+			class = "temporary" // but MaxAttempts is reached
+		}
+		lg.Warn("mail failed", "class", class, "final", true, "err", err, "to", it.q.To)
+	default:
+		lg.Warn("mail failed", "class", "temporary", "final", false, "err", err, "to", it.q.To, "retry_in", delay)
+	}
+	return nil
+}
+
+// release puts it back in the queue, unchanged, after an attempt that is
+// not in the log (abandoned, or its event could not be appended).
+func (s *Sender) release(it *item) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it.inflight = false
+	if it.cancelled {
+		s.remove(it)
+	}
+}
+
+// maxConflicts bounds the re-reads of the head when other writers keep
+// appending to the same game.
+const maxConflicts = 1000
+
+// record appends p to game's log after whatever is there now.
+func (s *Sender) record(game string, at time.Time, p events.Payload) error {
+	env := events.New(game, at, "", p)
+	for tries := 0; ; tries++ {
+		h, err := s.log.Head(game)
+		if err != nil {
+			return fmt.Errorf("record %s in game %s: read head: %w", p.EventType(), game, err)
+		}
+		_, err = s.log.Do(store.Request{Game: game, Expected: h.Seq, Events: []events.Envelope{env}})
+		if err == nil {
+			return nil
+		}
+		var ce *store.ConflictError
+		if !errors.As(err, &ce) || tries >= maxConflicts {
+			return fmt.Errorf("record %s in game %s: %w", p.EventType(), game, err)
+		}
+	}
+}
+
+// backoff returns the delay after the n-th failed attempt: base·2^(n-1)
+// capped at max, jittered uniformly into its upper half so that mails that
+// failed together do not all retry together, yet never retry much sooner
+// than planned.
+func backoff(base, max time.Duration, n int, r *rand.Rand) time.Duration {
+	d := base
+	for i := 1; i < n && d < max; i++ {
+		d *= 2
+	}
+	if d > max || d <= 0 {
+		d = max
+	}
+	half := d / 2
+	return half + time.Duration(r.Int64N(int64(d-half)+1))
+}
+
+// Stages of an attempt, for classifying its failure.
+const (
+	stageRender  = "render"
+	stageConnect = "connect"
+	stageHello   = "hello"
+	stageAuth    = "auth"
+	stageMail    = "MAIL FROM"
+	stageRcpt    = "RCPT TO"
+	stageData    = "DATA"
+)
+
+// stageError is a failed attempt and the step it failed at.
+type stageError struct {
+	stage string
+	err   error
+}
+
+func (e *stageError) Error() string { return e.stage + ": " + e.err.Error() }
+func (e *stageError) Unwrap() error { return e.err }
+
+// isPermanent classifies a failed attempt. Permanent (no retry): the mail
+// cannot be rendered, or the server answered a 5xx to the transaction
+// itself (MAIL FROM, RCPT TO, DATA): it refuses this mail. Temporary
+// (retry after a backoff): a 4xx, any network error, and any failure
+// before the transaction (connecting, TLS, EHLO, AUTH, even with a 5xx),
+// since those say nothing about the mail, only about the server or the
+// configuration, which an operator can fix before MaxAttempts runs out.
+func isPermanent(err error) bool {
+	var se *stageError
+	if !errors.As(err, &se) {
+		return false
+	}
+	if se.stage == stageRender {
+		return true
+	}
+	var smtpErr *smtp.SMTPError
+	if errors.As(err, &smtpErr) {
+		switch se.stage {
+		case stageMail, stageRcpt, stageData:
+			return smtpErr.Code >= 500 && smtpErr.Code < 600
+		}
+	}
+	return false
+}
+
+// errShutdown reports an attempt abandoned because Run's context was
+// done before the end of DATA was sent: the server discards such a
+// transaction, so it is no attempt at all and nothing is recorded.
+var errShutdown = errors.New("outbox: attempt abandoned for shutdown")
+
+// Phases of an attempt, for abandoning it on shutdown.
+const (
+	phaseOpen      int32 = iota // may be abandoned: the server has not got the final dot
+	phaseCommitted              // the final dot is going out: finish, whatever happens
+	phaseAbandoned              // ctx was done first; the connection is closed
+)
+
+// deliver makes one SMTP transaction and returns the server's reply to the
+// end of DATA. When ctx is done before the final dot is sent, it closes
+// the connection and returns errShutdown; after that point it finishes the
+// transaction (bounded by Config.Timeout) whatever ctx says.
+func (s *Sender) deliver(ctx context.Context, m *message) (string, error) {
+	cfg := s.cfg
+	if err := cfg.authAllowed(); err != nil {
+		return "", &stageError{stageConnect, err}
+	}
+	host, _, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return "", &stageError{stageConnect, fmt.Errorf("smtp addr %q: %w", cfg.Addr, err)}
+	}
+	d := net.Dialer{Timeout: cfg.Timeout}
+	conn, err := d.DialContext(ctx, "tcp", cfg.Addr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", errShutdown
+		}
+		return "", &stageError{stageConnect, err}
+	}
+	// A hard bound on the whole attempt: the client's own timeouts are per
+	// command.
+	timeout := time.AfterFunc(cfg.Timeout, func() { conn.Close() })
+	defer timeout.Stop()
+	var phase atomic.Int32
+	stopAbandon := context.AfterFunc(ctx, func() {
+		if phase.CompareAndSwap(phaseOpen, phaseAbandoned) {
+			conn.Close()
+		}
+	})
+	defer stopAbandon()
+	fail := func(stage string, err error) (string, error) {
+		if phase.Load() == phaseAbandoned {
+			return "", errShutdown
+		}
+		return "", &stageError{stage, err}
+	}
+
+	tlsCfg := &tls.Config{}
+	if cfg.TLSConfig != nil {
+		tlsCfg = cfg.TLSConfig.Clone()
+	}
+	if tlsCfg.ServerName == "" {
+		tlsCfg.ServerName = host
+	}
+	var c *smtp.Client
+	switch cfg.TLS {
+	case TLSNone:
+		c = smtp.NewClient(conn)
+	case TLSImplicit:
+		c = smtp.NewClient(tls.Client(conn, tlsCfg))
+	case TLSStartTLS:
+		// go-smtp says EHLO as "localhost" before STARTTLS; HeloName is
+		// used after it, on the encrypted connection.
+		if c, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
+			conn.Close()
+			return fail(stageConnect, fmt.Errorf("starttls: %w", err))
+		}
+	default:
+		conn.Close()
+		return fail(stageConnect, fmt.Errorf("smtp tls mode %q: use %s, %s or %s", cfg.TLS, TLSNone, TLSStartTLS, TLSImplicit))
+	}
+	defer c.Close()
+	c.CommandTimeout = cfg.Timeout
+	c.SubmissionTimeout = cfg.Timeout
+
+	if err := c.Hello(cfg.HeloName); err != nil {
+		return fail(stageHello, err)
+	}
+	if cfg.Username != "" {
+		if err := c.Auth(sasl.NewPlainClient("", cfg.Username, cfg.Password)); err != nil {
+			return fail(stageAuth, err)
+		}
+	}
+	if err := c.Mail(m.from, nil); err != nil {
+		return fail(stageMail, err)
+	}
+	for _, r := range m.rcpts {
+		if err := c.Rcpt(r, nil); err != nil {
+			return fail(stageRcpt, fmt.Errorf("<%s>: %w", r, err))
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return fail(stageData, err)
+	}
+	if _, err := w.Write(m.data); err != nil {
+		// No final dot: closing the connection makes the server discard
+		// the partial message.
+		return fail(stageData, err)
+	}
+	if !phase.CompareAndSwap(phaseOpen, phaseCommitted) {
+		return "", errShutdown
+	}
+	resp, err := w.CloseWithResponse()
+	if err != nil {
+		return "", &stageError{stageData, err}
+	}
+	// The mail is accepted; a failed QUIT changes nothing.
+	if err := c.Quit(); err != nil && !errors.Is(err, io.EOF) {
+		s.lg.Debug("smtp quit", "err", err)
+	}
+	return resp.StatusText, nil
+}
