@@ -200,3 +200,15 @@ func TestCreateQueuesWelcomeMailsInTheSameTransaction(t *testing.T) {
 		t.Fatalf("seq %d outbox %+v", g.Seq, g.Outbox)
 	}
 }
+
+func TestSnapshotOfAnotherLayoutIsIgnoredNotFatal(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	reg := raceRegistry()
+	engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers})
+	st.PutSnapshot("g1", 1, []byte{99, 1, 2, 3}) // a layout from some other version of pbem
+	g, err := engine.Load(st, reg, "g1", 0)
+	if err != nil || g.Seq != 1 || g.Created == nil {
+		t.Fatalf("load with a foreign snapshot: %v %+v", err, g)
+	}
+}

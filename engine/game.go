@@ -30,10 +30,11 @@ type Game struct {
 	Ended     *events.GameEnded
 }
 
-// QueuedMail is a mail in the outbox.
+// QueuedMail is a mail in the outbox, with the failed attempts so far.
 type QueuedMail struct {
-	Seq    uint64
-	MailID string
+	Seq      uint64
+	MailID   string
+	Attempts int
 }
 
 // ErrFold is wrapped by errors that mean the log does not fold: it is out
@@ -132,6 +133,12 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 	case *events.MailFailed:
 		if p.Permanent {
 			g.dropMail(p.MailID)
+		} else {
+			for i := range g.Outbox {
+				if g.Outbox[i].MailID == p.MailID {
+					g.Outbox[i].Attempts = max(g.Outbox[i].Attempts, p.Attempt)
+				}
+			}
 		}
 	case *events.DeadlineSet:
 		i := sort.Search(len(g.Deadlines), func(i int) bool { return g.Deadlines[i].Player >= p.Player })
@@ -177,7 +184,7 @@ func (g *Game) dropMail(id string) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 1
+const snapshotVersion = 2
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() ([]byte, error) {
@@ -202,6 +209,7 @@ func (g *Game) MarshalSnapshot() ([]byte, error) {
 	for _, m := range g.Outbox {
 		w.Uvarint(m.Seq)
 		w.String(m.MailID)
+		w.Int(m.Attempts)
 	}
 	w.Uvarint(uint64(len(g.Deadlines)))
 	for _, d := range g.Deadlines {
@@ -217,14 +225,19 @@ func (g *Game) MarshalSnapshot() ([]byte, error) {
 	return w.Bytes(), nil
 }
 
-// errStaleSnapshot means a snapshot was written by another ruleset version;
+// errStaleSnapshot means a snapshot was written by another ruleset version
+// or snapshot layout;
 // it is ignored and the log replayed instead.
 var errStaleSnapshot = errors.New("snapshot from another ruleset version")
 
 // UnmarshalSnapshot restores a game saved by MarshalSnapshot.
 func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
-	if len(b) == 0 || b[0] != snapshotVersion {
-		return nil, fmt.Errorf("%w: snapshot version", events.ErrCorrupt)
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: empty snapshot", events.ErrCorrupt)
+	}
+	if b[0] != snapshotVersion {
+		// Written by another version of pbem: replay the log instead.
+		return nil, errStaleSnapshot
 	}
 	r := events.NewReader(b[1:])
 	name, version := r.String(), r.String()
@@ -252,7 +265,7 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 	}
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
-		g.Outbox = append(g.Outbox, QueuedMail{Seq: r.Uvarint(), MailID: r.String()})
+		g.Outbox = append(g.Outbox, QueuedMail{Seq: r.Uvarint(), MailID: r.String(), Attempts: r.Int()})
 	}
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {

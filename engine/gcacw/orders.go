@@ -148,11 +148,12 @@ func keyword(w string, words []string) (string, []string) {
 
 // parser reads one logical order.
 type parser struct {
-	st    *State
-	side  string
-	l     logical
-	i     int
-	probs []events.Problem
+	st     *State
+	side   string
+	l      logical
+	i      int
+	probs  []events.Problem
+	queued bool // a QUEUE'd order: where the unit will be is not known yet
 }
 
 func (p *parser) peek() (ptok, bool) {
@@ -340,6 +341,9 @@ func (p *parser) parsePlan(unit string, example string) (Plan, []pos, bool) {
 	var ps []pos
 	ok := true
 	u := p.st.unit(unit)
+	if p.queued {
+		u = nil
+	}
 	for {
 		t, more := p.peek()
 		if !more || t.Punct && t.Text == ";" {
@@ -363,12 +367,12 @@ func (p *parser) parsePlan(unit string, example string) (Plan, []pos, bool) {
 				prev = u.Hex
 			}
 			if (len(pl.Path) > 0 || u != nil) && !hex.Adjacent(prev, h) {
-				p.problem(t, fmt.Sprintf("%s is not next to %s: a path goes hex by hex", h, prev), example)
+				p.problem(t, fmt.Sprintf("%s is not next to %s: a path goes hex by hex", h, prev), "the hexes next to "+prev.String()+" are "+strings.Join(hexStrs(p.st.Scn.Map.Grid().Neighbors(prev)), " "))
 				ok = false
 			}
 			pl.Path = append(pl.Path, h)
 			ps = append(ps, pos{t.Line, t.Col})
-		case isWord(t, "FORCE", 1):
+		case isWord(t, "FORCE", 2):
 			p.next()
 			pl.Force = "always"
 			if n, more := p.peek(); more && isWord(n, "IF", 2) {
@@ -505,7 +509,6 @@ func (p *parser) order(words []string) (Order, bool) {
 					p.problem(n, "TAKE is followed by MARCH or ACTIVATE, or stands alone", "TAKE")
 					return o, false
 				}
-				inner.Queued = "TAKE"
 				return inner, true
 			}
 			p.problem(n, fmt.Sprintf("%s takes nothing after it", k), k)
@@ -517,27 +520,19 @@ func (p *parser) order(words []string) (Order, bool) {
 	case oActivate:
 		return p.activate(o)
 	case oTransfer:
-		return p.transfer(o, "TRANSFER Brand TO Pask")
+		return p.transfer(o, "TRANSFER <leader> TO <unit>")
 	case oQueue:
 		n, more := p.peek()
 		if !more {
-			p.problem(p.endTok(), "QUEUE takes the order to keep", "QUEUE MARCH Orne 0406 0407")
+			p.problem(p.endTok(), "QUEUE takes the order to keep", "QUEUE MARCH <unit> <hex>...")
 			return o, false
 		}
-		// The queued order is checked now, and again when it is used.
-		var parts []string
-		line := n.Line
-		for _, src := range p.l.lines {
-			_ = src
-		}
-		rs := []rune(n.Src)
-		parts = append(parts, string(rs[n.Col-1:]))
-		for _, src := range p.l.lines[1:] {
-			parts = append(parts, src)
-		}
-		_ = line
+		// The queued order is kept as written (with its continuation lines),
+		// checked now, and checked again when it is used.
+		parts := []string{string([]rune(n.Src)[n.Col-1:])}
+		parts = append(parts, p.l.lines[1:]...)
 		o.Queued = strings.Join(parts, "\n")
-		sub := &parser{st: p.st, side: p.side, l: logical{toks: p.l.toks[p.i:], line: n.Line, text: n.Src, lines: p.l.lines}}
+		sub := &parser{st: p.st, side: p.side, l: logical{toks: p.l.toks[p.i:], line: n.Line, text: n.Src, lines: p.l.lines}, queued: true}
 		inner, ok := sub.order(playerWords)
 		p.probs = append(p.probs, sub.probs...)
 		if !ok {
@@ -546,7 +541,7 @@ func (p *parser) order(words []string) (Order, bool) {
 		switch inner.Kind {
 		case oMarch, oActivate, oPass:
 		default:
-			p.problem(n, "QUEUE keeps MARCH, ACTIVATE or PASS orders", "QUEUE MARCH Orne 0406 0407")
+			p.problem(n, "QUEUE keeps MARCH, ACTIVATE or PASS orders", "QUEUE MARCH <unit> <hex>...")
 			return o, false
 		}
 		p.i = len(p.l.toks)
@@ -589,7 +584,7 @@ func (p *parser) done() bool {
 }
 
 func (p *parser) march(o Order) (Order, bool) {
-	const ex = "MARCH Orne 0406 0407 FORCE IF MA < 4"
+	const ex = "MARCH <unit> <hex> <hex>... [FORCE IF MA < 4] [STOP AT <hex>] [IF ZOC THEN STOP]"
 	t, more := p.next()
 	if !more {
 		p.problem(p.endTok(), "MARCH takes a unit and its path", ex)
@@ -613,7 +608,7 @@ func (p *parser) march(o Order) (Order, bool) {
 }
 
 func (p *parser) activate(o Order) (Order, bool) {
-	const ex = "ACTIVATE Brand: Orne 0406 0407; Pask 0506"
+	const ex = "ACTIVATE <leader>: <unit> <hex>...; <unit> <hex>..."
 	t, more := p.next()
 	if !more {
 		p.problem(p.endTok(), "ACTIVATE takes a leader and the units it activates, each with its path", ex)
@@ -712,7 +707,7 @@ func (p *parser) rule(o Order) (Order, bool) {
 	unit := func() bool {
 		n, more := p.next()
 		if !more {
-			p.problem(p.endTok(), "name the unit", "RULE "+w+" Orne")
+			p.problem(p.endTok(), "name the unit", "RULE "+w+" <unit>")
 			return false
 		}
 		id, ok := p.myUnit(n)
@@ -741,7 +736,7 @@ func (p *parser) rule(o Order) (Order, bool) {
 		n, more := p.next()
 		res := strings.ToUpper(n.Text)
 		if !more || !slices.Contains(emResults, res) {
-			p.problem(n, "the Extended March results are NE, D, 1, 2 and 3", "RULE EXTENDED MARCH Orne NE")
+			p.problem(n, "the Extended March results are NE, D, 1, 2 and 3", "RULE EXTENDED MARCH <unit> NE")
 			return o, false
 		}
 		r.Result = res
@@ -751,7 +746,7 @@ func (p *parser) rule(o Order) (Order, bool) {
 		}
 		n, more := p.next()
 		if !more {
-			p.problem(p.endTok(), "give the hex", "RULE "+w+" Orne 0407")
+			p.problem(p.endTok(), "give the hex", "RULE "+w+" <unit> <hex>")
 			return o, false
 		}
 		h, ok := p.parseHex(n)
@@ -780,7 +775,7 @@ func (p *parser) rule(o Order) (Order, bool) {
 			r.Hexes = append(r.Hexes, h)
 		}
 		if len(r.Hexes) == 0 {
-			p.problem(p.endTok(), "give the retreat path", "RULE RETREAT Star 1204 1205")
+			p.problem(p.endTok(), "give the retreat path", "RULE RETREAT <unit> <hex> <hex>")
 			return o, false
 		}
 	case "initiative", "winner":
@@ -807,11 +802,11 @@ func (p *parser) rule(o Order) (Order, bool) {
 			r.Note = strings.Join(rest, " ")
 		}
 	case "fatigue":
-		if !unit() || !number(0, 4, "RULE FATIGUE Orne 1") {
+		if !unit() || !number(0, 4, "RULE FATIGUE <unit> 1") {
 			return o, false
 		}
 	case "manpower":
-		if !unit() || !number(0, 21, "RULE MANPOWER Orne 6") {
+		if !unit() || !number(0, 21, "RULE MANPOWER <unit> 6") {
 			return o, false
 		}
 	case "organized", "disorganized", "exhausted", "rested":
@@ -819,7 +814,7 @@ func (p *parser) rule(o Order) (Order, bool) {
 			return o, false
 		}
 	case "transfer":
-		t2, ok := p.transfer(o, "RULE TRANSFER Brand TO Pask")
+		t2, ok := p.transfer(o, "RULE TRANSFER <leader> TO <unit>")
 		if !ok {
 			return o, false
 		}

@@ -361,7 +361,9 @@ func (p *scnParser) parseHeader(lines []srcLine, tableFiles *[]string) {
 		seen[key] = l.No
 		switch key {
 		case "scenario":
-			p.s.Name = joinToks(args)
+			name, _, _ := strings.Cut(l.Raw, "#")
+			name = strings.TrimSpace(name)
+			p.s.Name = strings.TrimSpace(name[len(l.Toks[0].Text):])
 		case "game":
 			if len(args) != 1 {
 				p.errf(l, "write the game identifier, e.g. \"game RTG\" (%s)", strings.Join(Games, ", "))

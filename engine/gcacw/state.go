@@ -21,7 +21,7 @@ type Unit struct {
 	In        []string `json:"in,omitempty"`
 	Tactical  int      `json:"tac"`
 	Artillery int      `json:"art"`
-	Line      int      `json:"line,omitempty"` // scenario line, for errors
+	Line      int      `json:"-"` // scenario line, for errors
 
 	Hex          hex.Hex `json:"hex"`
 	Manpower     int     `json:"manpower"`               // Strength marker: 1..21
@@ -44,7 +44,7 @@ type Leader struct {
 	Command  int    `json:"cmd"`
 	Tactical int    `json:"tac"`
 	With     string `json:"with"` // the unit it is stacked with
-	Line     int    `json:"line,omitempty"`
+	Line     int    `json:"-"`
 }
 
 // Phases of a turn (GCACW 3).

@@ -1,0 +1,97 @@
+package gcacw_test
+
+import (
+	"strings"
+	"testing"
+
+	"pbem/engine"
+	"pbem/engine/enginetest"
+	"pbem/engine/gcacw"
+	"pbem/events"
+)
+
+var players = []events.Player{
+	{ID: "north", Name: "Anna", Side: "USA", Addresses: []string{"anna@example.org"}},
+	{ID: "south", Name: "Taro", Side: "CSA", Addresses: []string{"taro@example.jp"}},
+}
+
+func TestEngineAcceptance(t *testing.T) {
+	reg := engine.NewRegistry(gcacw.New)
+	scn, err := gcacw.Scenario("harrow-creek")
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := enginetest.Script{
+		Name: "queued-cycle", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players,
+		Orders: enginetest.Orders(
+			// Rejected: an action in the Leader Transfer Phase.
+			"north", "MARCH Orne 1407",
+			"north", "HELP",
+			// Rejected: an unknown leader.
+			"south", "TRANSFER Marlo TO Nobody",
+			"north", `PASS
+QUEUE MARCH Orne 1407 1307 FORCE
+QUEUE ACTIVATE Brand: Pask 1509 1510; RART 1707
+QUEUE PASS
+QUEUE PASS
+QUEUE PASS`,
+			"south", `PASS
+QUEUE MARCH Starling 0810 0910 FORCE
+QUEUE ACTIVATE Marlow: Rusk 0506
+  Toller 0408
+QUEUE PASS
+QUEUE PASS
+QUEUE PASS`,
+			// The cycle has ended: the Reorganization Phase is the referee's.
+			"north", "MARCH Lyle 1605",
+			"south", "PASS",
+		),
+	}
+	interactive := enginetest.Script{
+		Name: "interactive", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players,
+		Orders: enginetest.Orders(
+			"north", "PASS",
+			"south", "PASS",
+			"north", "MARCH Lyle 1605 FORCE IF MA < 3",
+			"south", "ACTIVATE Gaines: Becket 0605; Washburn 0507",
+			"north", "ACTIVATE Kellogg: Vane 1310 1311",
+			"south", "MARCH Starling 0810 FORCE",
+			"north", "TAKE",
+			"north", "PASS",
+			"south", "PASS",
+			"north", "PASS",
+			"south", "PASS",
+			"north", "PASS",
+		),
+	}
+	played := enginetest.Run(t, reg, queued, interactive)
+
+	// The queued cycle always plays both sides' force marches and leader
+	// activations, whoever wins each initiative.
+	p := played[0]
+	var kinds []string
+	rejected := 0
+	for _, d := range p.Decisions() {
+		switch d := d.(type) {
+		case *events.OrderAccepted:
+			for _, f := range d.Facts {
+				kinds = append(kinds, f.Kind+" "+f.Str("unit")+f.Str("leader"))
+			}
+		case *events.OrderRejected:
+			rejected++
+		}
+	}
+	all := strings.Join(kinds, "\n")
+	for _, want := range []string{"unit.force_marched ORNE", "unit.force_marched STAR", "leader.activated BRND", "leader.activated MARL",
+		"extended_march.resolved PASK", "initiative.rolled", "cycle.ended"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("queued cycle: no %q among the facts:\n%s", want, all)
+		}
+	}
+	if rejected != 4 {
+		t.Errorf("queued cycle: %d orders rejected, want 4", rejected)
+	}
+	if got := p.Game.Rules.Prompt(p.Game.State); len(got) != 1 || !got[0].Referee {
+		t.Errorf("after the cycle the referee should be asked for the Reorganization Phase: %+v", got)
+	}
+}

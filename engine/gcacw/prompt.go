@@ -1,0 +1,474 @@
+package gcacw
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// ref is how an example order names a counter: its name if that is one
+// word, else its code.
+func ref(name, id string) string {
+	if strings.ContainsAny(name, " '’") {
+		return id
+	}
+	return name
+}
+
+func uref(u *Unit) string   { return ref(u.Name, u.ID) }
+func lref(l *Leader) string { return ref(l.Name, l.ID) }
+
+// exampleHex returns a hex u may march into now, or "".
+func (m *sim) exampleHex(u *Unit) string {
+	for _, n := range u.Hex.Neighbors() {
+		if _, _, why := m.st.stepCost(u, u.Hex, n); why == "" {
+			return n.String()
+		}
+	}
+	return ""
+}
+
+// exampleStep is a one-hex MARCH for u, or "".
+func (m *sim) exampleStep(u *Unit) string {
+	if h := m.exampleHex(u); h != "" {
+		return "MARCH " + uref(u) + " " + h
+	}
+	return ""
+}
+
+// exampleMarch is a MARCH that side could send now, or "".
+func (m *sim) exampleMarch(side string) string {
+	for _, u := range m.st.live() {
+		if u.Side == side && m.st.canMarch(u) == "" {
+			if h := m.exampleHex(u); h != "" {
+				ex := "MARCH " + uref(u) + " " + h
+				if forceProblem(u, u.Fatigue >= 4) == "" {
+					ex += " FORCE IF MA < 3"
+				}
+				return ex
+			}
+		}
+	}
+	return ""
+}
+
+// exampleActivate is an ACTIVATE that side could send now, or "".
+func (m *sim) exampleActivate(side string) string {
+	st := m.st
+	for i := range st.Leaders {
+		l := &st.Leaders[i]
+		if l.Side != side || st.leaderEligible(l) != "" {
+			continue
+		}
+		var parts []string
+		for _, u := range st.live() {
+			if st.mayActivate(l, u) != "" {
+				continue
+			}
+			h := m.exampleHex(u)
+			if h == "" && st.Scn.Option(OptActivationMarch) {
+				continue
+			}
+			parts = append(parts, strings.TrimSpace(uref(u)+" "+h))
+			if n := st.activationLimit(side); len(parts) == 2 || n > 0 && len(parts) == n {
+				break
+			}
+		}
+		if len(parts) > 0 {
+			return "ACTIVATE " + lref(l) + ": " + strings.Join(parts, "; ")
+		}
+	}
+	return ""
+}
+
+func (m *sim) exampleTransfer(side string) string {
+	st := m.st
+	for i := range st.Leaders {
+		l := &st.Leaders[i]
+		if l.Side != side {
+			continue
+		}
+		for _, u := range st.live() {
+			o := Order{Leader: l.ID, Target: u.ID}
+			if m.validateTransfer(o, false) == nil {
+				return "TRANSFER " + lref(l) + " TO " + uref(u)
+			}
+		}
+	}
+	return ""
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func phaseName(st *State) string {
+	switch st.Phase {
+	case PhaseTransfer:
+		return fmt.Sprintf("Leader Transfer Phase of turn %d", st.Turn)
+	case PhaseCycle:
+		return fmt.Sprintf("action cycle of turn %d", st.Turn)
+	case PhaseReorg:
+		return fmt.Sprintf("Reorganization Phase of turn %d", st.Turn)
+	case PhaseVictory:
+		return "end of the game, waiting for the referee's ruling on the result"
+	}
+	return "end of the game"
+}
+
+// waitingFor says whom the game waits for, as seen by side.
+func waitingFor(st *State, side string) string {
+	var who []string
+	for _, p := range prompts(st) {
+		w := p.Side
+		if p.Referee {
+			w = "the referee"
+		} else if w == side {
+			w = "you"
+		}
+		who = append(who, w+" ("+p.What+")")
+	}
+	if len(who) == 0 {
+		return "the game is over"
+	}
+	return "the game waits for " + strings.Join(who, " and ")
+}
+
+func refereeWaiting(st *State) string { return waitingFor(st, engine.RefereeSide) }
+
+func refereeHint(st *State) string {
+	for _, p := range prompts(st) {
+		if p.Referee && len(p.Examples) > 0 {
+			return p.Examples[0]
+		}
+	}
+	return "HELP"
+}
+
+func (c Cycle) rollText() string {
+	if !c.Rolled {
+		return "automatically"
+	}
+	return fmt.Sprintf("USA %d, CSA %d", c.DieUSA, c.DieCSA)
+}
+
+// prompts says who must act now (engine.Ruleset.Prompt).
+func prompts(st *State) []engine.Prompt {
+	m := &sim{st: st}
+	var out []engine.Prompt
+	if p := st.Pending; p != nil {
+		out = append(out, engine.Prompt{Referee: true, What: "rule: " + p.Note, Examples: refereeExamples(st)})
+		if !(p.Step == StepEvent && st.Phase == PhaseTransfer) {
+			return out
+		}
+	}
+	switch st.Phase {
+	case PhaseTransfer:
+		for _, side := range Sides {
+			if slices.Contains(st.TransferDone, side) {
+				continue
+			}
+			out = append(out, engine.Prompt{Side: side,
+				What:     fmt.Sprintf("Leader Transfer Phase, turn %d: move leaders to other subordinate units, or pass", st.Turn),
+				Examples: nonEmpty("PASS", m.exampleTransfer(side))})
+		}
+	case PhaseCycle:
+		c := st.Cycle
+		h := c.Holder
+		acts := nonEmpty(m.exampleMarch(h), m.exampleActivate(h))
+		switch c.Stage {
+		case StageChoose:
+			out = append(out, engine.Prompt{Side: h,
+				What:     fmt.Sprintf("%s won the initiative (%s): take it and act, or pass it to %s", h, c.rollText(), opponent(h)),
+				Examples: append(acts, "PASS")})
+		case StageLoser:
+			out = append(out, engine.Prompt{Side: h,
+				What:     fmt.Sprintf("%s passed the initiative to %s: take it and act, or pass and end the action cycle", opponent(h), h),
+				Examples: append(acts, "PASS")})
+		case StageAct:
+			out = append(out, engine.Prompt{Side: h, What: h + " took the initiative: send the action", Examples: acts})
+		}
+	case PhaseReorg:
+		out = append(out, engine.Prompt{Referee: true,
+			What:     fmt.Sprintf("Reorganization Phase of turn %d: its procedures are not in the rules (R14); adjust the units, then RULE DONE", st.Turn),
+			Examples: refereeExamples(st)})
+	case PhaseVictory:
+		out = append(out, engine.Prompt{Referee: true,
+			What:     "the last turn is over; the victory conditions are not in the rules (R24): rule the result",
+			Examples: []string{"RULE WINNER USA", "RULE WINNER DRAW"}})
+	}
+	return out
+}
+
+func refereeExamples(st *State) []string {
+	p := st.Pending
+	anyUnit := ""
+	for _, u := range st.live() {
+		anyUnit = uref(u)
+		break
+	}
+	if p == nil {
+		return []string{"RULE FATIGUE " + anyUnit + " 0", "RULE ORGANIZED " + anyUnit, "RULE DONE"}
+	}
+	unit := p.Unit
+	if u := st.unit(p.Unit); u != nil {
+		unit = uref(u)
+	}
+	switch p.Step {
+	case StepExtended:
+		return []string{"RULE EXTENDED MARCH " + unit + " NE", "RULE EXTENDED MARCH " + unit + " D"}
+	case StepMove:
+		last := p.Path[len(p.Path)-1]
+		return []string{"RULE MARCH " + unit + " " + last, "RULE MARCH " + unit + " " + p.Path[0]}
+	case StepRetreat:
+		return []string{"RULE RETREAT NONE", "RULE RETREAT " + p.Units[0] + " <hex> <hex>"}
+	case StepTie:
+		return []string{"RULE INITIATIVE CSA", "RULE INITIATIVE USA", "RULE INITIATIVE END"}
+	case StepLeaderAlone:
+		l := st.leader(p.Units[0])
+		m := &sim{st: st}
+		for _, u := range st.live() {
+			if m.validateTransfer(Order{Leader: l.ID, Target: u.ID}, true) == nil {
+				return []string{"RULE TRANSFER " + lref(l) + " TO " + uref(u)}
+			}
+		}
+		return []string{"RULE TRANSFER " + lref(l) + " TO <unit>"}
+	}
+	return []string{"RULE FATIGUE " + anyUnit + " 1", "RULE DONE"}
+}
+
+// Help is the HELP text for side ("" for the referee): where the game
+// stands, what the side may send now with examples, and the defaults.
+func Help(st *State, side string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "GCACW, %s: %s.\n", st.Scn.Name, phaseName(st))
+	if st.Phase == PhaseCycle && st.Cycle.Holder != "" {
+		fmt.Fprintf(&b, "Action Phase %d: %s holds the initiative (rolled %s).\n", st.Cycle.N, st.Cycle.Holder, st.Cycle.rollText())
+	}
+	mine := false
+	for _, p := range prompts(st) {
+		if p.Referee && side == "" || !p.Referee && p.Side == side {
+			mine = true
+			fmt.Fprintf(&b, "Now: %s.\n", p.What)
+			for _, e := range p.Examples {
+				fmt.Fprintf(&b, "  e.g. %s\n", e)
+			}
+		}
+	}
+	if !mine {
+		fmt.Fprintf(&b, "Nothing is asked of you now: %s.\n", waitingFor(st, side))
+	}
+	if side == "" {
+		b.WriteString(`Rulings (referee):
+  RULE EXTENDED MARCH <unit> NE|D|1|2|3   RULE MARCH <unit> <hex>
+  RULE RETREAT <unit> <hex>... | NONE      RULE INITIATIVE USA|CSA|END
+  RULE FATIGUE <unit> <0-4>   RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>
+  RULE MANPOWER <unit> <n>    RULE PLACE <unit> <hex>   RULE TRANSFER <leader> TO <unit>
+  RULE DONE                   RULE WINNER USA|CSA|DRAW
+Adjustments are applied first, then the one ruling that lets play go on.
+`)
+		return b.String()
+	}
+	b.WriteString(`Orders:
+  MARCH <unit> <hex> <hex>... [FORCE | FORCE IF MA < n | FORCE IF SHORT]
+        [STOP AT <hex>] [IF ZOC THEN STOP]
+  ACTIVATE <leader>: <unit> <hex>... [conditions]; <unit> <hex>...
+  TAKE (then your action)   PASS   TRANSFER <leader> TO <unit> (Leader Transfer Phase)
+  QUEUE <order> (used when you next hold the initiative)   CANCEL <n>   HELP
+Defaults: no Force March unless FORCE is written; a unit marches along its
+path until the next hex costs more MP than it has left, or the path ends;
+it stops in enemy ZOC only if IF ZOC THEN STOP is written.
+`)
+	fmt.Fprintf(&b, "Your queue: %s.\n", strings.TrimPrefix(queueList(st, side), "queued: "))
+	return b.String()
+}
+
+// readBack says how an order was read.
+func readBack(st *State, o Order) string {
+	name := func(id string) string {
+		if u := st.unit(id); u != nil {
+			return u.Name + " (" + id + ")"
+		}
+		if l := st.leader(id); l != nil {
+			return l.Name + " (" + id + ")"
+		}
+		return id
+	}
+	switch o.Kind {
+	case oMarch:
+		return fmt.Sprintf("MARCH %s %s", name(o.Unit), o.Plan)
+	case oActivate:
+		var es []string
+		for _, e := range o.Entries {
+			es = append(es, strings.TrimSpace(name(e.Unit)+" "+e.Plan.String()))
+		}
+		return fmt.Sprintf("ACTIVATE %s: %s", name(o.Leader), strings.Join(es, "; "))
+	case oTransfer:
+		return fmt.Sprintf("TRANSFER %s TO %s", name(o.Leader), name(o.Target))
+	case oQueue:
+		return "QUEUE " + strings.Join(strings.Fields(o.Queued), " ")
+	case oCancel:
+		return fmt.Sprintf("CANCEL %d", o.N)
+	case oRule:
+		r := o.Rule
+		parts := []string{"RULE", strings.ToUpper(r.What)}
+		if r.Leader != "" {
+			parts = append(parts, name(r.Leader), "TO")
+		}
+		if r.Unit != "" {
+			parts = append(parts, name(r.Unit))
+		}
+		if r.Result != "" {
+			parts = append(parts, r.Result)
+		}
+		if r.What == "fatigue" || r.What == "manpower" {
+			parts = append(parts, fmt.Sprint(r.N))
+		}
+		parts = append(parts, hexStrs(r.Hexes)...)
+		return strings.Join(parts, " ")
+	}
+	return o.Kind
+}
+
+// describe writes a fact as a line of the game's record.
+func describe(f events.Fact) string {
+	dice := func() string {
+		if f.Has("dice") {
+			var ds []string
+			for _, v := range f.Ints("dice") {
+				ds = append(ds, fmt.Sprint(v))
+			}
+			return "dice " + strings.Join(ds, "+")
+		}
+		return fmt.Sprintf("die %d", f.Int("die"))
+	}
+	u := f.Str("unit")
+	switch f.Kind {
+	case "turn.begun":
+		return fmt.Sprintf("Turn %d begins.", f.Int("turn"))
+	case "random_event.rolled":
+		return fmt.Sprintf("Random events: %s = %d %s", dice(), f.Int("roll"), f.Str("event"))
+	case "leader.transferred":
+		return fmt.Sprintf("%s moves from %s to %s.", f.Str("leader"), f.Str("from"), f.Str("to"))
+	case "transfer.done":
+		return fmt.Sprintf("%s ends its Leader Transfer Phase.", f.Str("side"))
+	case "cycle.begun":
+		return "The action cycle begins."
+	case "action_phase.begun":
+		return fmt.Sprintf("Action Phase %d.", f.Int("n"))
+	case "initiative.rolled":
+		s := fmt.Sprintf("Initiative: %s rolls %d, %s %d: %s wins", f.Str("side"), f.Int("die"), opponent(f.Str("side")), f.Int("other"), f.Str("side"))
+		if f.Bool("tie") {
+			s += " the tie (" + f.Str("rule") + ")"
+		}
+		return s + "."
+	case "initiative.tied":
+		return fmt.Sprintf("Initiative: both roll %d, a tie for the referee.", f.Int("die"))
+	case "initiative.tie_ruled":
+		return fmt.Sprintf("The referee gives the tied initiative to %s.", f.Str("side"))
+	case "initiative.automatic":
+		return fmt.Sprintf("Initiative: %s, without a roll (%s).", f.Str("side"), f.Str("reason"))
+	case "initiative.recorded":
+		return fmt.Sprintf("Initiative die recorded: %d (GCACW 4.2c).", f.Int("die"))
+	case "initiative.taken":
+		return fmt.Sprintf("%s takes the initiative.", f.Str("side"))
+	case "initiative.passed":
+		s := f.Str("side") + " passes"
+		if r := f.Str("reason"); r != "" {
+			s += " (" + r + ")"
+		}
+		return s + "."
+	case "action.ended":
+		return ""
+	case "cycle.ended":
+		return "The action cycle ends: " + f.Str("reason") + "."
+	case "reorganization.ended":
+		return "The Reorganization Phase ends."
+	case "turn.ended":
+		return fmt.Sprintf("Turn %d ends.", f.Int("turn"))
+	case "game.ended":
+		w := f.Str("winner")
+		if w == "" {
+			w = "nobody (a draw)"
+		}
+		return "The game ends: won by " + w + "; " + f.Str("reason") + "."
+	case "queue.added":
+		return fmt.Sprintf("Queued #%d: %s", f.Int("n"), strings.Join(strings.Fields(f.Str("order")), " "))
+	case "queue.cancelled":
+		return fmt.Sprintf("Queued order #%d cancelled.", f.Int("n"))
+	case "queue.used":
+		return fmt.Sprintf("%s's queued order #%d is used: %s", f.Str("side"), f.Int("n"), strings.Join(strings.Fields(f.Str("order")), " "))
+	case "queue.dropped":
+		return fmt.Sprintf("%s's queued order #%d is dropped: %s", f.Str("side"), f.Int("n"), f.Str("reason"))
+	case "march.begun":
+		if l := f.Str("leader"); l != "" {
+			return fmt.Sprintf("%s marches with %s's MA %d.", u, l, f.Int("ma"))
+		}
+		return fmt.Sprintf("%s marches: MA %s = %d.", u, dice(), f.Int("ma"))
+	case "unit.fatigue_raised":
+		s := fmt.Sprintf("%s fatigue %d -> %d", u, f.Int("from"), f.Int("fatigue"))
+		if f.Bool("extended") {
+			s += ": an Extended March"
+		}
+		return s + "."
+	case "extended_march.rolled":
+		return fmt.Sprintf("Extended March %s: die %d (the referee reads the table).", u, f.Int("die"))
+	case "extended_march.resolved":
+		if f.Str("by") == "referee" {
+			return fmt.Sprintf("Extended March %s: %s (referee).", u, f.Str("result"))
+		}
+		return fmt.Sprintf("Extended March %s: die %d %+d = %d, column %s: %s.", u, f.Int("die"), f.Int("drm"), f.Int("roll"), f.Str("column"), f.Str("result"))
+	case "unit.disorganized":
+		return fmt.Sprintf("%s is disorganized (%s).", u, f.Str("reason"))
+	case "unit.organized":
+		return fmt.Sprintf("%s is organized (%s).", u, f.Str("reason"))
+	case "unit.exhausted":
+		return u + " is exhausted."
+	case "unit.rested":
+		return u + " is no longer exhausted."
+	case "unit.fatigue_set":
+		return fmt.Sprintf("%s fatigue set to %d.", u, f.Int("fatigue"))
+	case "strength.lost":
+		return fmt.Sprintf("%s loses %d Manpower, %d left (%s).", u, f.Int("manpower"), f.Int("left"), f.Str("reason"))
+	case "strength.set":
+		return fmt.Sprintf("%s Manpower set to %d.", u, f.Int("left"))
+	case "unit.eliminated":
+		return fmt.Sprintf("%s is eliminated (%s).", u, f.Str("reason"))
+	case "force_march.skipped":
+		return fmt.Sprintf("%s does not force march: %s.", u, f.Str("reason"))
+	case "unit.force_marched":
+		return fmt.Sprintf("%s force marches: %s -> +%d MP, MA %d.", u, dice(), f.Int("mp"), f.Int("ma"))
+	case "unit.marched":
+		return fmt.Sprintf("%s marches %s (%d of %d MP; %s).", u, strings.Join(f.Strs("path"), "-"), f.Int("mp"), f.Int("ma"), f.Str("stopped"))
+	case "cavalry.retreated":
+		return fmt.Sprintf("%s retreats %s.", u, strings.Join(f.Strs("path"), "-"))
+	case "unit.placed":
+		return fmt.Sprintf("%s is placed in %s.", u, f.Str("hex"))
+	case "leader.activated":
+		s := fmt.Sprintf("%s activates %s", f.Str("leader"), strings.Join(f.Strs("units"), ", "))
+		if l := f.Str("limit"); l != "any" {
+			s += " (limit " + l + ")"
+		}
+		return s + "."
+	case "leader.ma_rolled":
+		return fmt.Sprintf("%s's MA (%s leader): %s = %d.", f.Str("leader"), f.Str("class"), dice(), f.Int("ma"))
+	case "activation.skipped":
+		return fmt.Sprintf("%s does not march: %s.", u, f.Str("reason"))
+	case "activation.ended":
+		return ""
+	case "referee.pending":
+		return "Waiting for the referee: " + f.Str("note") + "."
+	case "referee.ruled":
+		return ""
+	}
+	return f.String()
+}

@@ -1,0 +1,114 @@
+package gcacw
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// Version changes whenever a decision could change.
+const Version = "0.1.0"
+
+type ruleset struct{}
+
+// New returns the GCACW ruleset.
+func New() engine.Ruleset { return ruleset{} }
+
+func (ruleset) Name() string    { return "gcacw" }
+func (ruleset) Version() string { return Version }
+
+// Setup reads the scenario and builds the state at the start of turn 1
+// (GCACW 3: its Leader Transfer Phase; a Random Events roll, if the
+// scenario plays them, comes with the first order of the turn).
+func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, error) {
+	for _, p := range players {
+		if p.Side != USA && p.Side != CSA {
+			return nil, fmt.Errorf("gcacw: player %s plays side %q; the sides are USA and CSA (GCACW 2a)", p.ID, p.Side)
+		}
+	}
+	sc, err := ParseScenario(scenario)
+	if err != nil {
+		return nil, err
+	}
+	return newState(sc), nil
+}
+
+func newState(sc *ScenarioDef) *State {
+	st := &State{Scn: sc, Turn: 1, Phase: PhaseTransfer, QueueSeq: []int{0, 0}}
+	st.Units = slices.Clone(sc.Units)
+	st.Leaders = slices.Clone(sc.Leaders)
+	slices.SortFunc(st.Units, func(a, b Unit) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(st.Leaders, func(a, b Leader) int { return strings.Compare(a.ID, b.ID) })
+	return st
+}
+
+func asState(s engine.State) *State {
+	st, ok := s.(*State)
+	if !ok {
+		panic(fmt.Sprintf("gcacw: state of type %T", s))
+	}
+	return st
+}
+
+func (ruleset) Parse(s engine.State, side, text string) ([]engine.Order, []events.Problem) {
+	os, probs := parseOrders(asState(s), side, text)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	out := make([]engine.Order, len(os))
+	for i, o := range os {
+		out[i] = o
+	}
+	return out, nil
+}
+
+func (ruleset) Decide(s engine.State, side string, orders []engine.Order, dice engine.Dice) (engine.Decision, error) {
+	os := make([]Order, 0, len(orders))
+	for _, o := range orders {
+		oo, ok := o.(Order)
+		if !ok {
+			return engine.Decision{}, fmt.Errorf("gcacw: order of type %T", o)
+		}
+		os = append(os, oo)
+	}
+	return decide(asState(s), side, os, dice)
+}
+
+func (ruleset) Evolve(s engine.State, f events.Fact) (engine.State, error) {
+	return evolve(asState(s), f)
+}
+
+func (ruleset) Prompt(s engine.State) []engine.Prompt { return prompts(asState(s)) }
+
+// View: GCACW has no hidden information (2.2o: Strength markers are open),
+// so every viewer sees the whole state.
+func (ruleset) View(s engine.State, v engine.Viewer) engine.View {
+	return view{st: asState(s), v: v}
+}
+
+func (ruleset) Render(v engine.View) engine.Board {
+	vw, ok := v.(view)
+	if !ok {
+		return engine.Board{Window: "(no board)", Full: "(no board)"}
+	}
+	return render(vw.st, vw.v)
+}
+
+func (ruleset) Outcome(s engine.State) engine.Outcome {
+	st := asState(s)
+	if st.Phase != PhaseOver {
+		return engine.Outcome{}
+	}
+	return engine.Outcome{Over: true, Winner: st.Winner, Reason: st.Result}
+}
+
+func (ruleset) EncodeState(s engine.State) ([]byte, error) { return encodeState(asState(s)) }
+func (ruleset) DecodeState(b []byte) (engine.State, error) { return decodeState(b) }
+
+type view struct {
+	st *State
+	v  engine.Viewer
+}
