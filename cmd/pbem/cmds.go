@@ -107,6 +107,11 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	comp, err := a.composer()
+	if err != nil {
+		return err
+	}
+	ng.Welcome = comp.Welcome
 	e, err := engine.Create(log, a.reg, ng)
 	if err != nil {
 		return err

@@ -16,6 +16,35 @@ type Config struct {
 	Log     LogConfig `toml:"log"`
 	NATS    NATSConf  `toml:"nats"`
 	Engine  EngineCfg `toml:"engine"`
+	Mail    MailCfg   `toml:"mail"`
+}
+
+// MailCfg says where mail comes from and goes to. With no IMAP address,
+// pbem runs its own mail host on loopback (see Builtin).
+type MailCfg struct {
+	Domain    string `toml:"domain"`    // the game mailbox's domain
+	Local     string `toml:"local"`     // its local part; players reply to local+…@domain
+	FromName  string `toml:"from_name"` // display name on pbem's mails
+	Templates string `toml:"templates"` // a directory of templates overriding the built-in ones
+	IMAP      struct {
+		Addr     string `toml:"addr"`
+		TLS      string `toml:"tls"` // none, starttls, tls
+		Username string `toml:"username"`
+		Password string `toml:"password"`
+		Mailbox  string `toml:"mailbox"`
+		Poll     string `toml:"poll"` // e.g. "30s"
+	} `toml:"imap"`
+	SMTP struct {
+		Addr     string `toml:"addr"`
+		TLS      string `toml:"tls"`
+		Username string `toml:"username"`
+		Password string `toml:"password"`
+	} `toml:"smtp"`
+	Builtin struct {
+		IMAP     string `toml:"imap"`     // listen address of the built-in IMAP server
+		SMTP     string `toml:"smtp"`     // and SMTP server
+		Password string `toml:"password"` // of every mailbox on the built-in host
+	} `toml:"builtin"`
 }
 
 // LogConfig selects the log format and level.
@@ -36,7 +65,10 @@ type EngineCfg struct {
 }
 
 func defaultConfig() Config {
-	return Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: EngineCfg{SnapshotEvery: 256}}
+	c := Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: EngineCfg{SnapshotEvery: 256}}
+	c.Mail.Domain, c.Mail.Local, c.Mail.FromName = "pbem.localhost", "pbem", "pbem"
+	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP, c.Mail.Builtin.Password = "127.0.0.1:1143", "127.0.0.1:1025", "pbem"
+	return c
 }
 
 // loadConfig reads path (if not empty) over the defaults, then applies the
@@ -61,6 +93,20 @@ func loadConfig(path string, env func(string) string) (Config, error) {
 	set("PBEM_LOG_FORMAT", &c.Log.Format)
 	set("PBEM_LOG_LEVEL", &c.Log.Level)
 	set("PBEM_NATS_LISTEN", &c.NATS.Listen)
+	set("PBEM_MAIL_DOMAIN", &c.Mail.Domain)
+	set("PBEM_MAIL_LOCAL", &c.Mail.Local)
+	set("PBEM_MAIL_TEMPLATES", &c.Mail.Templates)
+	set("PBEM_MAIL_IMAP_ADDR", &c.Mail.IMAP.Addr)
+	set("PBEM_MAIL_IMAP_TLS", &c.Mail.IMAP.TLS)
+	set("PBEM_MAIL_IMAP_USERNAME", &c.Mail.IMAP.Username)
+	set("PBEM_MAIL_IMAP_PASSWORD", &c.Mail.IMAP.Password)
+	set("PBEM_MAIL_SMTP_ADDR", &c.Mail.SMTP.Addr)
+	set("PBEM_MAIL_SMTP_TLS", &c.Mail.SMTP.TLS)
+	set("PBEM_MAIL_SMTP_USERNAME", &c.Mail.SMTP.Username)
+	set("PBEM_MAIL_SMTP_PASSWORD", &c.Mail.SMTP.Password)
+	set("PBEM_MAIL_BUILTIN_IMAP", &c.Mail.Builtin.IMAP)
+	set("PBEM_MAIL_BUILTIN_SMTP", &c.Mail.Builtin.SMTP)
+	set("PBEM_MAIL_BUILTIN_PASSWORD", &c.Mail.Builtin.Password)
 	if v := env("PBEM_NATS_URLS"); v != "" {
 		c.NATS.URLs = nil
 		for _, u := range strings.Split(v, ",") {

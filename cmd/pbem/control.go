@@ -31,6 +31,7 @@ type logStore interface {
 	Events(game string, from uint64) ([]events.Envelope, error)
 	Verify(game string) (uint64, error)
 	QuarantineList() ([]store.Quarantined, error)
+	ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error)
 }
 
 // open returns the event log, opening the store on first use.
@@ -102,7 +103,7 @@ func serveControl(l net.Listener, base *app) {
 			}
 			var out, errOut bytes.Buffer
 			resp := ctlResponse{}
-			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log}
+			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret}
 			var cmd *command
 			for _, cc := range commands() {
 				if cc.name == req.Cmd && cc.remote {

@@ -19,6 +19,7 @@ import (
 
 	"pbem/engine"
 	"pbem/internal/logx"
+	"pbem/mail/compose"
 )
 
 // command is one subcommand. Run parses its own flags from fs.
@@ -34,7 +35,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{name: "serve", summary: "run pbem: engine, NATS, and (with issue #3) mail", run: cmdServe},
+		{name: "serve", summary: "run pbem: mail in and out, the engine, NATS", run: cmdServe},
 		{name: "new", args: "--game ID --ruleset NAME --scenario NAME|--scenario-file FILE --player ... ", summary: "create a game", remote: true, run: cmdNew},
 		{name: "order", args: "GAME --player ID [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail)", remote: true, run: cmdOrder},
 		{name: "games", summary: "list the games in the data directory", remote: true, run: cmdGames},
@@ -61,6 +62,9 @@ type app struct {
 	// get it from open(), which opens the store on first use.
 	log     logStore
 	closeFn func() error
+	// comp renders mails; secret keys reply tokens (see composer()).
+	comp   *compose.Composer
+	secret []byte
 }
 
 func main() {

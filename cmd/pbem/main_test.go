@@ -107,7 +107,8 @@ func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
 func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(pbemBin, "--data-dir", dataDir, "serve")
-	cmd.Env = append(os.Environ(), env...)
+	// The built-in mail host on free ports, so tests never collide.
+	cmd.Env = append(append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0"), env...)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	if err := cmd.Start(); err != nil {
@@ -161,7 +162,8 @@ func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
 		t.Fatalf("second serve: %d %q", code, errOut)
 	}
 	logs := stopServe(t, srv)
-	for _, want := range []string{`"msg":"pbem serving"`, `"msg":"embedded NATS running in-process"`, `"msg":"pbem stopped cleanly"`} {
+	for _, want := range []string{`"msg":"pbem serving"`, `"msg":"embedded NATS running in-process"`, `"msg":"pbem stopped cleanly"`,
+		`LOCAL MAIL HOST`, `"msg":"reading mailbox"`} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("serve's JSON log lacks %s:\n%s", want, logs)
 		}

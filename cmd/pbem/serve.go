@@ -13,6 +13,7 @@ import (
 
 	"pbem/bus"
 	"pbem/engine"
+	"pbem/events"
 	"pbem/store"
 )
 
@@ -47,12 +48,21 @@ func serve(ctx context.Context, a *app) error {
 		return err
 	}
 	defer st.Close()
+	a.log = st // for the composer's secret; commands get the bus below
 	b, err := bus.Open(bus.Config{URLs: a.cfg.NATS.URLs, Listen: a.cfg.NATS.Listen}, st, a.lg)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg})
+	mailCtx, stopMail := context.WithCancel(context.Background())
+	defer stopMail()
+	mail, err := startMail(mailCtx, a, b)
+	if err != nil {
+		return err
+	}
+	defer mail.wait()
+	defer stopMail()
+	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
 	defer runner.Close()
 	games, err := st.Games()
 	if err != nil {
@@ -64,13 +74,21 @@ func serve(ctx context.Context, a *app) error {
 	}
 	// Games known at start are loaded by their actors from the store; the
 	// subscription brings everything after that.
-	sub, err := b.Subscribe(func(g string) uint64 { return heads[g] }, runner.Deliver)
+	sub, err := b.Subscribe(func(g string) uint64 { return heads[g] }, func(e *events.Envelope) {
+		runner.Deliver(e)
+		mail.handle(e)
+	})
 	if err != nil {
 		return err
 	}
 	defer sub.Close()
+	ids := make([]string, 0, len(games))
 	for _, g := range games {
 		runner.Kick(g.Game)
+		ids = append(ids, g.Game)
+	}
+	if err := mail.recover(b, runner, ids); err != nil {
+		return err
 	}
 	l, err := net.Listen("unix", sock)
 	if err != nil {
@@ -79,7 +97,7 @@ func serve(ctx context.Context, a *app) error {
 	os.Chmod(sock, 0o600)
 	defer os.Remove(sock)
 	defer l.Close()
-	go serveControl(l, &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b})
+	go serveControl(l, &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b, comp: a.comp, secret: a.secret})
 	nats := "embedded, in-process"
 	if len(a.cfg.NATS.URLs) > 0 {
 		nats = fmt.Sprint(a.cfg.NATS.URLs)
@@ -87,11 +105,13 @@ func serve(ctx context.Context, a *app) error {
 		nats = "embedded, " + u
 	}
 	a.lg.Info("pbem serving", "data", a.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", a.reg.Names(),
-		"control", sock, "mail", "not configured in this build (see issue #3)")
+		"control", sock)
 	<-ctx.Done()
 	a.lg.Info("shutting down: finishing the work in flight")
 	l.Close()
 	sub.Close()
+	stopMail()
+	mail.wait()
 	runner.Close()
 	b.Close()
 	if err := st.Close(); err != nil {

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"pbem/bus"
+	"pbem/engine"
+	"pbem/events"
+	"pbem/mail/compose"
+	"pbem/mail/intake"
+	"pbem/mail/mailhost"
+	"pbem/mail/outbox"
+	"pbem/templates"
+)
+
+// replySecretName names the server secret reply tokens are keyed with.
+const replySecretName = "reply-token"
+
+func newSecret() ([]byte, error) {
+	b := make([]byte, 32)
+	_, err := rand.Read(b)
+	return b, err
+}
+
+// composer builds the mail composer from the configuration and the
+// store's reply-token secret (made on first use).
+func (a *app) composer() (*compose.Composer, error) {
+	if a.comp != nil {
+		return a.comp, nil
+	}
+	log, err := a.open()
+	if err != nil {
+		return nil, err
+	}
+	secret, err := log.ServerSecret(replySecretName, newSecret)
+	if err != nil {
+		return nil, fmt.Errorf("reply-token secret: %w", err)
+	}
+	t, err := templates.Load(a.cfg.Mail.Templates)
+	if err != nil {
+		return nil, err
+	}
+	a.comp = compose.New(compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret}, t)
+	a.secret = secret
+	return a.comp, nil
+}
+
+// mailSystem is mail in and out for a running server: the intake reading
+// the game mailbox, the outbox sending queued mails, and, when no mail host
+// is configured, the built-in one.
+type mailSystem struct {
+	cfg    MailCfg
+	lg     *slog.Logger
+	host   *mailhost.Host
+	intake *intake.Intake
+	sender *outbox.Sender
+	wg     sync.WaitGroup
+}
+
+func startMail(ctx context.Context, a *app, b *bus.Bus) (*mailSystem, error) {
+	if _, err := a.composer(); err != nil {
+		return nil, err
+	}
+	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail")}
+	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password,
+		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: a.secret, Logger: a.lg}
+	if m.cfg.IMAP.Poll != "" {
+		d, err := time.ParseDuration(m.cfg.IMAP.Poll)
+		if err != nil {
+			return nil, fmt.Errorf("mail.imap.poll %q: %w", m.cfg.IMAP.Poll, err)
+		}
+		imapCfg.PollEvery = d
+	}
+	smtpCfg := outbox.Config{Addr: m.cfg.SMTP.Addr, TLS: m.cfg.SMTP.TLS, Username: m.cfg.SMTP.Username, Password: m.cfg.SMTP.Password,
+		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: a.lg}
+	if m.cfg.IMAP.Addr == "" {
+		host, err := mailhost.Start(mailhost.Config{Domain: m.cfg.Domain, IMAPAddr: m.cfg.Builtin.IMAP, SMTPAddr: m.cfg.Builtin.SMTP, Logger: a.lg})
+		if err != nil {
+			return nil, fmt.Errorf("built-in mail host: %w", err)
+		}
+		m.host = host
+		if err := host.AddUser(m.cfg.Local, m.cfg.Builtin.Password); err != nil {
+			host.Close()
+			return nil, err
+		}
+		imapCfg.Addr, imapCfg.TLS, imapCfg.Username, imapCfg.Password = host.IMAPAddr(), "none", m.cfg.Local, m.cfg.Builtin.Password
+		smtpCfg.Addr, smtpCfg.TLS = host.SMTPAddr(), "none"
+		a.lg.Warn("LOCAL MAIL HOST: no mail host is configured, so pbem runs its own on loopback; it delivers only to mailboxes at its domain",
+			"imap", host.IMAPAddr(), "smtp", host.SMTPAddr(), "domain", m.cfg.Domain, "password", m.cfg.Builtin.Password,
+			"game_mailbox", m.cfg.Local+"@"+m.cfg.Domain)
+	} else if smtpCfg.Addr == "" {
+		return nil, fmt.Errorf("mail.imap.addr is set but mail.smtp.addr is not: pbem needs both, or neither for the built-in host")
+	}
+	if err := smtpCfg.Validate(); err != nil {
+		return nil, err
+	}
+	m.intake = intake.New(imapCfg, b)
+	m.sender = outbox.New(smtpCfg, b)
+	m.wg.Add(2)
+	go func() {
+		defer m.wg.Done()
+		if err := m.intake.Run(ctx); err != nil {
+			m.lg.Error("intake stopped", "err", err)
+		}
+	}()
+	go func() {
+		defer m.wg.Done()
+		if err := m.sender.Run(ctx); err != nil {
+			m.lg.Error("outbox stopped", "err", err)
+		}
+	}()
+	return m, nil
+}
+
+// handle follows the log for mail work: queued mails go to the sender,
+// sent or finally failed ones leave it, and players at the built-in
+// host's domain get a mailbox when their game is created.
+func (m *mailSystem) handle(e *events.Envelope) {
+	switch e.Type {
+	case events.TypeMailQueued, events.TypeMailSent, events.TypeMailFailed, events.TypeGameCreated:
+	default:
+		return
+	}
+	p, err := events.Decode(e)
+	if err != nil {
+		m.lg.Error("undecodable mail event", "game", e.Game, "seq", e.Seq, "err", err)
+		return
+	}
+	switch p := p.(type) {
+	case *events.MailQueued:
+		m.sender.Enqueue(e.Game, e.Seq, e.Time(), p, 0)
+	case *events.MailSent:
+		m.sender.Cancel(e.Game, p.MailID)
+	case *events.MailFailed:
+		if p.Permanent {
+			m.sender.Cancel(e.Game, p.MailID)
+		}
+	case *events.GameCreated:
+		m.addLocalUsers(p)
+	}
+}
+
+func (m *mailSystem) addLocalUsers(gc *events.GameCreated) {
+	if m.host == nil {
+		return
+	}
+	for _, p := range append(append([]events.Player(nil), gc.Players...), gc.Referees...) {
+		for _, addr := range p.Addresses {
+			local, dom, ok := strings.Cut(addr, "@")
+			if !ok || !strings.EqualFold(dom, m.cfg.Domain) {
+				continue
+			}
+			if err := m.host.AddUser(local, m.cfg.Builtin.Password); err != nil {
+				m.lg.Warn("built-in mailbox", "user", local, "err", err)
+			}
+		}
+	}
+}
+
+// recover queues the mails a previous run left unsent, and makes the
+// built-in host's mailboxes for existing games.
+func (m *mailSystem) recover(log logStore, runner *engine.Runner, games []string) error {
+	for _, id := range games {
+		var pending []engine.QueuedMail
+		var created *events.GameCreated
+		if err := runner.Query(id, func(g *engine.Game) {
+			pending = append(pending, g.Outbox...)
+			created = g.Created
+		}); err != nil {
+			return err
+		}
+		if created != nil {
+			m.addLocalUsers(created)
+		}
+		for _, q := range pending {
+			es, err := log.Events(id, q.Seq)
+			if err != nil || len(es) == 0 {
+				return fmt.Errorf("game %s: queued mail at %d: %v", id, q.Seq, err)
+			}
+			p, err := events.Decode(&es[0])
+			if err != nil {
+				return err
+			}
+			if mq, ok := p.(*events.MailQueued); ok {
+				m.sender.Enqueue(id, q.Seq, es[0].Time(), mq, q.Attempts)
+			}
+		}
+		if len(pending) > 0 {
+			m.lg.Info("resending mails left unsent", "game", id, "mails", len(pending))
+		}
+	}
+	return nil
+}
+
+// wait waits for the intake and the sender to stop (after ctx is done),
+// then stops the built-in host.
+func (m *mailSystem) wait() {
+	m.wg.Wait()
+	if m.host != nil {
+		m.host.Close()
+	}
+}

@@ -1,0 +1,172 @@
+package compose
+
+import (
+	"fmt"
+	"strings"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/mail/token"
+	"pbem/templates"
+)
+
+// recipient is a player or referee a mail goes to.
+type recipient struct {
+	events.Player
+	referee bool
+}
+
+func (r recipient) viewer() engine.Viewer {
+	if r.referee {
+		return engine.Viewer{Referee: true}
+	}
+	return engine.Viewer{Side: r.Side}
+}
+
+// readers are everyone who gets a game's mails, players first, each list
+// in the order the game was created with; anyone without an address is
+// left out (there is nowhere to send to).
+func readers(g *engine.Game) []recipient {
+	var out []recipient
+	for _, p := range g.Created.Players {
+		if len(p.Addresses) > 0 {
+			out = append(out, recipient{Player: p})
+		}
+	}
+	for _, p := range g.Created.Referees {
+		if len(p.Addresses) > 0 {
+			out = append(out, recipient{Player: p, referee: true})
+		}
+	}
+	return out
+}
+
+// reader is the player or referee id, if they can be mailed.
+func reader(g *engine.Game, id string) (recipient, bool) {
+	for _, r := range readers(g) {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return recipient{}, false
+}
+
+// mail is one mail to render.
+type mail struct {
+	to        recipient
+	tmpl      string
+	subject   string // after the subject tag
+	inReplyTo string // Message-ID of the mail this one answers, or ""
+	board     bool   // the mail carries the reader's board
+	// data builds the template's data once the common part and the board
+	// (which names the attachment, hence the seq) are known.
+	data func(templates.Common, templates.Board) any
+}
+
+// batch collects the mails of one event, numbering them from next.
+type batch struct {
+	c     *Composer
+	g     game
+	state engine.State // the state the mails show
+	next  uint64       // seq the next mail will be stored at
+	out   []events.Payload
+}
+
+func (c *Composer) batch(g *engine.Game, state engine.State, first uint64) *batch {
+	return &batch{c: c, g: game{g}, state: state, next: first}
+}
+
+// add renders m and queues it at the next seq.
+func (b *batch) add(m mail) error {
+	g, cfg, seq := b.g, b.c.cfg, b.next
+	var board templates.Board
+	var att []events.Attachment
+	if m.board {
+		bd := g.Rules.Render(g.Rules.View(b.state, m.to.viewer()))
+		board.Window = strings.TrimRight(bd.Window, "\n")
+		if bd.Full != "" {
+			board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)
+			att = []events.Attachment{{Name: board.Attachment, Body: bd.Full}}
+		}
+	}
+	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
+		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
+		Key: token.Make(cfg.Secret, g.ID, m.to.ID), Mailbox: cfg.Local + "@" + cfg.Domain}
+	body, err := b.c.t.Render(m.tmpl, m.data(common, board))
+	if err != nil {
+		return fmt.Errorf("compose game %s mail %d (%s to %s): %w", g.ID, seq, m.tmpl, m.to.ID, err)
+	}
+	root := fmt.Sprintf("<%s@%s>", g.ID, cfg.Domain)
+	q := &events.MailQueued{
+		MailID:      fmt.Sprintf("<%s.%d@%s>", g.ID, seq, cfg.Domain),
+		To:          append([]string(nil), m.to.Addresses...),
+		Subject:     token.SubjectTag(g.ID) + " " + m.subject,
+		Template:    m.tmpl,
+		ReplyTo:     token.Address(cfg.Secret, cfg.Local, cfg.Domain, g.ID, m.to.ID),
+		InReplyTo:   root,
+		References:  []string{root},
+		Body:        body,
+		Attachments: att,
+	}
+	if m.inReplyTo != "" {
+		q.InReplyTo = m.inReplyTo
+		q.References = append(q.References, m.inReplyTo)
+	}
+	b.out = append(b.out, q)
+	b.next++
+	return nil
+}
+
+// game adds to engine.Game how mails name people.
+type game struct{ *engine.Game }
+
+// playerWho names a player or referee: "Anna (USA)", "Carol (referee)".
+func (g game) playerWho(id string) string {
+	p, ok := g.PlayerByID(id)
+	switch {
+	case !ok:
+		return id
+	case p.Side == "":
+		return name(p) + " (referee)"
+	}
+	return name(p) + " (" + p.Side + ")"
+}
+
+// sideWho names a side with its players: "USA (Anna)", "USA (Anna, Bob)".
+func (g game) sideWho(side string) string {
+	var names []string
+	for _, p := range g.Created.Players {
+		if p.Side == side {
+			names = append(names, name(p))
+		}
+	}
+	if len(names) == 0 {
+		return side
+	}
+	return side + " (" + strings.Join(names, ", ") + ")"
+}
+
+// refereeWho names the referees: "The referee (Carol)".
+func (g game) refereeWho() string {
+	var names []string
+	for _, p := range g.Created.Referees {
+		names = append(names, name(p))
+	}
+	if len(names) == 0 {
+		return "The referee"
+	}
+	return "The referee (" + strings.Join(names, ", ") + ")"
+}
+
+// action is the decided input as r reads it.
+func (g game) action(o source, d *events.OrderAccepted, r recipient) templates.Action {
+	a := templates.Action{Kind: o.kind, By: g.playerWho(o.player), Yours: r.ID == o.player, Received: o.received,
+		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), d.Echo...)}
+	for _, f := range d.Facts {
+		a.Facts = append(a.Facts, f.String())
+	}
+	for _, x := range d.Dice {
+		a.Dice = append(a.Dice, templates.Die{Index: x.Index, Sides: x.Sides, Value: x.Value, Purpose: x.Purpose})
+	}
+	return a
+}

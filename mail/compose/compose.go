@@ -1,0 +1,361 @@
+// Package compose decides which mails a game's events cause and renders
+// them: the welcome mails when a game is created, and after each decision
+// the report, "your move", referee notice, rejection, answer to a query
+// word (HELP, BOARD, STATUS) or game-over mail, each for its reader's own
+// view of the board. It is the engine's Notifier: the mails it returns are
+// appended as mail.queued events in the same transaction as the decision
+// (a transactional outbox), so they are rendered once, in full, and sent
+// later by the outbox from the log alone.
+//
+// Composing is pure: no clock, no randomness, no map iteration reaches a
+// mail. The same log gives the same mails, byte for byte, Message-IDs
+// included (they are derived from the game and the seq each mail is
+// stored at).
+package compose
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/templates"
+)
+
+// Config is what the composer needs of the server's mail setup.
+type Config struct {
+	Domain string // mail domain, "pbem.localhost"
+	Local  string // local part of pbem's mailbox, "pbem"
+	Secret []byte // the reply-token secret
+}
+
+// Composer renders a game's mails with a template set.
+type Composer struct {
+	cfg Config
+	t   *templates.Set
+}
+
+// New returns a composer.
+func New(cfg Config, t *templates.Set) *Composer { return &Composer{cfg: cfg, t: t} }
+
+var _ engine.Notifier = (*Composer)(nil)
+
+// timeLayout is how mails print an intake time (always UTC).
+const timeLayout = "Mon 2 Jan 2006 15:04 MST"
+
+// Welcome returns the welcome mails of a game just created (g has folded
+// only game.created): one to each player, with their side's view, and one
+// to each referee, with the referee's view. It fits engine.NewGame.Welcome.
+func (c *Composer) Welcome(g *engine.Game) ([]events.Payload, error) {
+	if g.Created == nil {
+		return nil, errors.New("compose welcome: the game is not created")
+	}
+	b := c.batch(g, g.State, g.Seq+1)
+	prompts := g.Rules.Prompt(g.State)
+	for _, r := range readers(g) {
+		first := c.prompts(g, prompts, r)
+		subject := "welcome: you play " + r.Side
+		if r.referee {
+			subject = "welcome: you referee"
+		}
+		err := b.add(mail{to: r, tmpl: templates.NameWelcome, subject: subject, board: true,
+			data: func(cm templates.Common, bd templates.Board) any {
+				return templates.Welcome{Common: cm, Players: participants(g.Created.Players), Referees: participants(g.Created.Referees),
+					Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd}
+			}})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b.out, nil
+}
+
+// Mails implements engine.Notifier: the mails decision causes. g is the
+// game before the decision, which will be stored at g.Seq+1 and its mails
+// at g.Seq+2, g.Seq+3 … in the order returned; after is the state once
+// the decision's facts are applied; ended is set when they end the game.
+//
+// The policy:
+//   - rejected: only to the sender, quoting each bad line;
+//   - a query word (HELP, BOARD, BOARD FULL, STATUS): answered only to the
+//     sender;
+//   - the game ended: "game over" to every player and referee, instead of
+//     the report (it carries the report of the last action, so each reader
+//     gets one mail, not two at once);
+//   - otherwise a report to every player and referee with the board from
+//     their own view; a player who must act now gets it as "your move",
+//     with what they may send; a referee gets it as a referee notice when
+//     the rules hand them a step, or the action was a referee's ruling or
+//     a passed deadline.
+func (c *Composer) Mails(g *engine.Game, after engine.State, input *events.Envelope, decision events.Payload, ended *events.GameEnded) ([]events.Payload, error) {
+	if g.Created == nil {
+		return nil, errors.New("compose: the game is not created")
+	}
+	o, err := origin(input)
+	if err != nil {
+		return nil, fmt.Errorf("compose game %s seq %d: %w", g.ID, g.Seq+1, err)
+	}
+	b := c.batch(g, after, g.Seq+2)
+	switch d := decision.(type) {
+	case *events.OrderRejected:
+		if o.player == "" {
+			o.player = d.Player
+		}
+		err = c.rejected(b, o, d)
+	case *events.OrderAccepted:
+		if o.player == "" {
+			o.player = d.Player
+		}
+		switch word, isQuery := queryWord(d); {
+		case isQuery:
+			err = c.query(b, o, word)
+		case ended != nil:
+			err = c.gameOver(b, o, d, ended)
+		default:
+			err = c.turn(b, o, d)
+		}
+	default:
+		return nil, fmt.Errorf("compose game %s seq %d: %T is not a decision", g.ID, g.Seq+1, decision)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.out, nil
+}
+
+// source is what the decided input says of itself.
+type source struct {
+	player    string // who sent it, or whose deadline passed
+	kind      string // "order", "ruling" or "deadline"
+	messageID string // the Message-ID of the mail that carried it, or ""
+	reason    string // a referee's reason
+	dflt      string // a deadline's default order
+	received  string // the intake time
+}
+
+func origin(in *events.Envelope) (source, error) {
+	if in == nil {
+		return source{kind: "order"}, nil
+	}
+	o := source{received: in.Time().Format(timeLayout)}
+	p, err := events.Decode(in)
+	if err != nil {
+		return o, fmt.Errorf("input: %w", err)
+	}
+	switch p := p.(type) {
+	case *events.OrderReceived:
+		o.player, o.kind, o.messageID = p.Player, "order", msgID(p.MessageID)
+	case *events.RefereeCommand:
+		o.player, o.kind, o.messageID, o.reason = p.Referee, "ruling", msgID(p.MessageID), p.Reason
+	case *events.DeadlinePassed:
+		o.player, o.kind, o.dflt = p.Player, "deadline", p.Default
+		if strings.EqualFold(o.dflt, "referee") {
+			o.dflt = ""
+		}
+	default:
+		return o, fmt.Errorf("input seq %d: %s is not an input", in.Seq, in.Type)
+	}
+	return o, nil
+}
+
+// msgID puts a Message-ID in angle brackets, as headers carry it.
+func msgID(id string) string {
+	id = strings.TrimSpace(id)
+	if id == "" || strings.HasPrefix(id, "<") {
+		return id
+	}
+	return "<" + id + ">"
+}
+
+func queryWord(d *events.OrderAccepted) (string, bool) {
+	if len(d.Facts) != 0 || len(d.Echo) == 0 {
+		return "", false
+	}
+	switch d.Echo[0] {
+	case engine.QueryHelp, engine.QueryBoard, engine.QueryBoardFull, engine.QueryStatus:
+		return d.Echo[0], true
+	}
+	return "", false
+}
+
+func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
+	r, ok := reader(b.g.Game, o.player)
+	if !ok {
+		return nil // no one registered to tell
+	}
+	probs := make([]templates.Problem, len(d.Problems))
+	for i, p := range d.Problems {
+		probs[i] = templates.Problem{Line: p.Line, Col: p.Col, Text: p.Text, Msg: p.Msg, Hint: p.Hint}
+	}
+	var next []templates.Prompt
+	if b.g.Ended == nil { // once the game is over, no one has a move
+		next = c.prompts(b.g.Game, b.g.Rules.Prompt(b.state), r)
+	}
+	subject := "order rejected"
+	switch o.kind {
+	case "ruling":
+		subject = "ruling rejected"
+	case "deadline":
+		subject = "default order rejected"
+	}
+	return b.add(mail{to: r, tmpl: templates.NameRejected, subject: subject, inReplyTo: o.messageID,
+		data: func(cm templates.Common, _ templates.Board) any {
+			rej := templates.Rejected{Common: cm, Kind: o.kind, Received: o.received, Problems: probs, Move: own(next)}
+			if b.g.Ended != nil {
+				rej.Over = outcome(b.g.Game, b.g.Ended)
+			}
+			return rej
+		}})
+}
+
+func (c *Composer) query(b *batch, o source, word string) error {
+	r, ok := reader(b.g.Game, o.player)
+	if !ok {
+		return nil
+	}
+	q := templates.Query{Word: word, Players: participants(b.g.Created.Players), Referees: participants(b.g.Created.Referees)}
+	if b.g.Ended != nil {
+		q.Over = outcome(b.g.Game, b.g.Ended)
+	} else {
+		q.Next = c.prompts(b.g.Game, b.g.Rules.Prompt(b.state), r)
+		q.Move = own(q.Next)
+	}
+	for _, d := range b.g.Deadlines {
+		dl := templates.Deadline{Who: b.g.playerWho(d.Player), Due: timeOf(d.Due), Default: d.Default}
+		if strings.EqualFold(dl.Default, "referee") {
+			dl.Default = "" // the template says the referee decides
+		}
+		q.Deadlines = append(q.Deadlines, dl)
+	}
+	m := mail{to: r, inReplyTo: o.messageID}
+	switch word {
+	case engine.QueryHelp:
+		m.tmpl, m.subject = templates.NameHelp, "help"
+	case engine.QueryBoard:
+		m.tmpl, m.subject, m.board = templates.NameBoard, "board", true
+	case engine.QueryBoardFull:
+		m.tmpl, m.subject, m.board, q.Full = templates.NameBoard, "board (whole map)", true, true
+	default:
+		m.tmpl, m.subject = templates.NameStatus, "status"
+	}
+	m.data = func(cm templates.Common, bd templates.Board) any {
+		q.Common, q.Board = cm, bd
+		return q
+	}
+	return b.add(m)
+}
+
+func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
+	prompts := b.g.Rules.Prompt(b.state)
+	for _, r := range readers(b.g.Game) {
+		next := c.prompts(b.g.Game, prompts, r)
+		move := own(next)
+		m := mail{to: r, tmpl: templates.NameReport, subject: "report", board: true}
+		switch {
+		case move != nil && !r.referee:
+			m.tmpl, m.subject = templates.NameYourMove, "your move"
+		case move != nil:
+			m.tmpl, m.subject = templates.NameReferee, "referee: ruling needed"
+		case r.referee && o.kind == "ruling":
+			m.tmpl, m.subject = templates.NameReferee, "referee: ruling applied"
+		case r.referee && o.kind == "deadline":
+			m.tmpl, m.subject = templates.NameReferee, "referee: deadline passed"
+		}
+		if r.ID == o.player {
+			m.inReplyTo = o.messageID
+		}
+		act := b.g.action(o, d, r)
+		m.data = func(cm templates.Common, bd templates.Board) any {
+			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd}
+		}
+		if err := b.add(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *events.GameEnded) error {
+	rolls := b.g.Rolls + uint64(len(d.Dice))
+	subject := "game over: a draw"
+	if ended.Winner != "" {
+		subject = "game over: " + ended.Winner + " wins"
+	}
+	for _, r := range readers(b.g.Game) {
+		m := mail{to: r, tmpl: templates.NameGameOver, subject: subject, board: true}
+		if r.ID == o.player {
+			m.inReplyTo = o.messageID
+		}
+		act := b.g.action(o, d, r)
+		m.data = func(cm templates.Common, bd templates.Board) any {
+			return templates.GameOver{Common: cm, Winner: ended.Winner, WinnerWho: b.g.sideWho(ended.Winner),
+				Won: ended.Winner != "" && r.Side == ended.Winner, Reason: ended.Reason,
+				Seed: hex.EncodeToString(ended.Seed), Commitment: b.g.Created.SeedCommitment.Hex(),
+				Rolls: rolls, Action: act, Board: bd}
+		}
+		if err := b.add(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prompts turns the ruleset's prompts into what r may read: who must act,
+// and the examples only of r's own step (another side's examples could
+// name what r may not see).
+func (c *Composer) prompts(g *engine.Game, ps []engine.Prompt, r recipient) []templates.Prompt {
+	out := make([]templates.Prompt, 0, len(ps))
+	for _, p := range ps {
+		tp := templates.Prompt{Who: game{g}.sideWho(p.Side), Side: p.Side, Referee: p.Referee, What: p.What}
+		if p.Referee {
+			tp.Who = game{g}.refereeWho()
+		}
+		tp.Yours = (p.Referee && r.referee) || (!p.Referee && !r.referee && p.Side != "" && p.Side == r.Side)
+		if tp.Yours {
+			tp.Examples = append([]string(nil), p.Examples...)
+		}
+		out = append(out, tp)
+	}
+	return out
+}
+
+// own is the reader's first step among prompts, or nil.
+func own(ps []templates.Prompt) *templates.Prompt {
+	for i := range ps {
+		if ps[i].Yours {
+			p := ps[i]
+			return &p
+		}
+	}
+	return nil
+}
+
+func participants(ps []events.Player) []templates.Participant {
+	out := make([]templates.Participant, len(ps))
+	for i, p := range ps {
+		out[i] = templates.Participant{Name: name(p), Side: p.Side}
+	}
+	return out
+}
+
+func name(p events.Player) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
+func outcome(g *engine.Game, e *events.GameEnded) string {
+	if e.Winner == "" {
+		return "a draw: " + e.Reason
+	}
+	return game{g}.sideWho(e.Winner) + " won: " + e.Reason
+}
+
+// timeOf prints a deadline (unix nanoseconds) in UTC.
+func timeOf(ns int64) string {
+	return time.Unix(0, ns).UTC().Format(timeLayout)
+}

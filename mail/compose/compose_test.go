@@ -1,0 +1,731 @@
+package compose_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/mail/compose"
+	"pbem/mail/token"
+	"pbem/store"
+	"pbem/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const game = "g1"
+
+var cfg = compose.Config{Domain: "pbem.localhost", Local: "pbem", Secret: []byte("test reply-token secret")}
+
+func newComposer(t testing.TB) *compose.Composer {
+	t.Helper()
+	set, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return compose.New(cfg, set)
+}
+
+var start = time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
+
+func newGame(c *compose.Composer) engine.NewGame {
+	return engine.NewGame{ID: game, Ruleset: "race", ScenarioName: "twelve", Scenario: []byte("target 12"),
+		Players: racePlayers, Referees: raceReferees, At: start, Welcome: c.Welcome}
+}
+
+// server is a game on a real bbolt store, decided by a real runner with
+// the composer as its notifier.
+type server struct {
+	t   *testing.T
+	st  *store.Store
+	reg *engine.Registry
+	r   *engine.Runner
+	n   int
+	at  time.Time
+}
+
+func newServer(t *testing.T, c *compose.Composer) *server {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	reg := raceRegistry()
+	r := engine.NewRunner(st, reg, engine.RunnerOptions{Notifier: c, SnapshotEvery: 4,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(r.Close)
+	created, err := engine.Create(st, reg, newGame(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, st: st, reg: reg, r: r, at: start}
+	r.Deliver(&created)
+	s.waitIdle()
+	return s
+}
+
+// send takes in an order (or a referee's command) the way the mail intake
+// does, waits for the runner to decide it, and returns the events the
+// decision appended: the decision, its mails, and game.ended if any.
+func (s *server) send(who string, referee bool, text string) (events.Envelope, []events.Envelope) {
+	s.t.Helper()
+	s.n++
+	s.at = s.at.Add(7 * time.Hour)
+	id := fmt.Sprintf("order-%d@mail.example.org", s.n) // as the parser gives it: no brackets
+	var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: id, Source: "mail"}
+	if referee {
+		p = &events.RefereeCommand{Referee: who, Text: text, MessageID: id, Source: "mail"}
+	}
+	h, _ := s.st.Head(game)
+	res, err := s.st.Append(game, h.Seq, events.New(game, s.at, id, p))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.r.Deliver(&res.Events[0])
+	s.waitIdle()
+	evs, err := s.st.Events(game, res.Last+1)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return res.Events[0], evs
+}
+
+func (s *server) waitIdle() {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		h, err := s.st.Head(game)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		var seq uint64
+		var pending int
+		if err := s.r.Query(game, func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+			s.t.Fatal(err)
+		}
+		if seq == h.Seq && pending == 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.t.Fatal("runner did not decide within 30s")
+}
+
+// sent is a mail as stored, with the seq it was stored at.
+type sent struct {
+	seq uint64
+	m   *events.MailQueued
+}
+
+func mailsIn(t testing.TB, evs []events.Envelope) []sent {
+	t.Helper()
+	var out []sent
+	for i := range evs {
+		if evs[i].Type != events.TypeMailQueued {
+			continue
+		}
+		p, err := events.Decode(&evs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sent{evs[i].Seq, p.(*events.MailQueued)})
+	}
+	return out
+}
+
+var everyone = append(append([]events.Player(nil), racePlayers...), raceReferees...)
+
+func participant(id string) events.Player {
+	for _, p := range everyone {
+		if p.ID == id {
+			return p
+		}
+	}
+	panic("no participant " + id)
+}
+
+// checkMail checks what every mail must be, for its reader `to`.
+func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
+	t.Helper()
+	m := s.m
+	p := participant(to)
+	if want := fmt.Sprintf("<%s.%d@%s>", game, s.seq, cfg.Domain); m.MailID != want {
+		t.Errorf("MailID %s, want %s (the seq it is stored at)", m.MailID, want)
+	}
+	if !reflect.DeepEqual(m.To, p.Addresses) {
+		t.Errorf("To %v, want %s's addresses %v", m.To, to, p.Addresses)
+	}
+	if !strings.HasPrefix(m.Subject, token.SubjectTag(game)+" ") {
+		t.Errorf("subject %q lacks the tag", m.Subject)
+	}
+	if g, ok := token.SubjectGame(m.Subject); !ok || g != game {
+		t.Errorf("subject %q does not name the game", m.Subject)
+	}
+	parsed, ok := token.ParseAddress(m.ReplyTo, cfg.Local, cfg.Domain)
+	if !ok || parsed.Game != game || parsed.Player != to {
+		t.Errorf("Reply-To %q is not %s's reply address", m.ReplyTo, to)
+	}
+	for _, other := range everyone {
+		if valid := token.Valid(cfg.Secret, game, other.ID, parsed.Token); valid != (other.ID == to) {
+			t.Errorf("Reply-To token valid for %s: %v (mail to %s)", other.ID, valid, to)
+		}
+	}
+	root := "<" + game + "@" + cfg.Domain + ">"
+	wantRefs := []string{root}
+	wantIRT := root
+	if inReplyTo != "" {
+		wantRefs, wantIRT = append(wantRefs, inReplyTo), inReplyTo
+	}
+	if m.InReplyTo != wantIRT || !reflect.DeepEqual(m.References, wantRefs) {
+		t.Errorf("In-Reply-To %s References %v, want %s %v", m.InReplyTo, m.References, wantIRT, wantRefs)
+	}
+	tok := token.Make(cfg.Secret, game, to)
+	if !strings.HasSuffix(m.Body, "\nKey: "+tok+"\n-- \npbem\n") {
+		t.Errorf("body does not end with %s's Key line and the signature:\n%s", to, m.Body)
+	}
+	if k, ok := token.KeyLine("Key: " + tok); !ok || !token.Valid(cfg.Secret, game, to, k) {
+		t.Errorf("the Key line does not validate")
+	}
+	boardLines := map[string]bool{}
+	for _, a := range m.Attachments {
+		if want := fmt.Sprintf("map-%s-%d.txt", game, s.seq); a.Name != want {
+			t.Errorf("attachment %s, want %s", a.Name, want)
+		}
+		for _, l := range strings.Split(a.Body, "\n") {
+			boardLines[strings.TrimRight(l, " ")] = true
+		}
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(m.Body, "\n"), "\n") {
+		if n := utf8.RuneCountInString(l); n > templates.Width && !boardLines[l] {
+			t.Errorf("%s line %d is %d columns: %q", m.Template, i+1, n, l)
+		}
+		if l != "-- " && strings.TrimRight(l, " \t") != l {
+			t.Errorf("%s line %d has trailing space: %q", m.Template, i+1, l)
+		}
+	}
+}
+
+type wantMail struct {
+	to      string
+	tmpl    string
+	subject string
+	answers bool     // In-Reply-To is the order's Message-ID
+	board   bool     // carries a board (and its attachment)
+	has     []string // in the body
+	hasNot  []string
+}
+
+func TestMailsThroughTheRunner(t *testing.T) {
+	c := newComposer(t)
+	s := newServer(t, c)
+
+	welcome := mailsIn(t, mustEvents(t, s.st, 1))
+	t.Run("welcome to both players and the referee", func(t *testing.T) {
+		checkMails(t, welcome, "", []wantMail{
+			{to: "north", tmpl: "welcome", subject: "[pbem g1] welcome: you play USA", board: true,
+				has: []string{"  You play    USA", "You do: your turn.", "What you may send now", "    ROLL\n    ADD 2",
+					"USA    |            |  0  <- you", "pbem verify g1", "The whole map is attached as map-g1-2.txt."}},
+			{to: "south", tmpl: "welcome", subject: "[pbem g1] welcome: you play CSA", board: true,
+				has:    []string{"  You play    CSA", "USA (Anna): your turn.", `You will get a "your move" mail`, "CSA    |            |  0  <- you"},
+				hasNot: []string{"What you may send now", "    ROLL"}},
+			{to: "umpire", tmpl: "welcome", subject: "[pbem g1] welcome: you referee", board: true,
+				has: []string{"  You         referee", "(referee's view)", "  Referees    Carol"}},
+		})
+		g, err := engine.Load(s.st, s.reg, game, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range welcome {
+			if !strings.Contains(m.m.Body, g.Created.SeedCommitment.Hex()) {
+				t.Errorf("welcome to %v lacks the seed commitment", m.m.To)
+			}
+		}
+	})
+
+	steps := []struct {
+		name    string
+		who     string
+		referee bool
+		text    string
+		want    []wantMail
+	}{
+		{"accepted order: a report to all, your move to who acts next", "north", false, "ROLL", []wantMail{
+			{to: "north", tmpl: "report", subject: "[pbem g1] report", answers: true, board: true,
+				has: []string{"Your orders, received Wed 1 Jul 1863 15:00 UTC, were accepted.", "    ROLL", "score.added side=USA n=",
+					"  roll  die  result  for\n  #0    d6 ", "race step", "CSA (Taro): your turn.", "<- you"}},
+			{to: "south", tmpl: "yourmove", subject: "[pbem g1] your move", board: true,
+				has: []string{"It is your move in game g1 (you play CSA): your turn.", "Anna (USA) sent orders", "score.added side=USA",
+					"    ROLL\n    ADD 2", "CSA    |            |  0  <- you"}},
+			{to: "umpire", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"(referee's view)", "Anna (USA) sent orders"}},
+		}},
+		{"rejected: only to the sender, caret under the column", "south", false, "\nADD 9", []wantMail{
+			{to: "south", tmpl: "rejected", subject: "[pbem g1] order rejected", answers: true,
+				has: []string{"Nothing of it was applied", "Line 2, column 5:\n\n    ADD 9\n        ^\n    ADD takes 1, 2 or 3\n    try: ADD 2",
+					"It is still your move: your turn.", "    ROLL\n    ADD 2"}},
+		}},
+		{"out of turn: rejected to the sender alone", "north", false, "ADD 1", []wantMail{
+			{to: "north", tmpl: "rejected", subject: "[pbem g1] order rejected", answers: true,
+				has: []string{"    it is CSA's turn"}, hasNot: []string{"What you may send now"}},
+		}},
+		{"HELP is answered only to the sender", "north", false, "help", []wantMail{
+			{to: "north", tmpl: "help", subject: "[pbem g1] help", answers: true,
+				has: []string{"CSA (Taro): your turn.", "How to write orders"}},
+		}},
+		{"BOARD FULL: the whole map attached", "south", false, "board full", []wantMail{
+			{to: "south", tmpl: "board", subject: "[pbem g1] board (whole map)", answers: true, board: true,
+				has: []string{"The whole map of game g1, as CSA sees it", "<- you"}},
+		}},
+		{"BOARD from a referee", "umpire", true, "BOARD", []wantMail{
+			{to: "umpire", tmpl: "board", subject: "[pbem g1] board", answers: true, board: true, has: []string{"as the referee sees it", "(referee's view)"}},
+		}},
+		{"a step for the referee: a referee notice", "south", false, "DISPUTE", []wantMail{
+			{to: "north", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"The referee (Carol): rule on CSA's dispute."}},
+			{to: "south", tmpl: "report", subject: "[pbem g1] report", answers: true, board: true, has: []string{"dispute.raised side=CSA"}},
+			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling needed", board: true,
+				has: []string{"The rules hand a step of game g1 to you, the referee: rule on CSA's\ndispute.", "Your ruling", "    RULE CSA 1"}},
+		}},
+		{"STATUS from the referee", "umpire", true, "status", []wantMail{
+			{to: "umpire", tmpl: "status", subject: "[pbem g1] status", answers: true,
+				has: []string{"  You (referee): rule on CSA's dispute.", "  CSA       Taro", "  referee   Carol"}},
+		}},
+		{"a referee's ruling", "umpire", true, "RULE CSA 3", []wantMail{
+			{to: "north", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"Carol (referee) ruled", "dispute.settled side=CSA n=3"}},
+			{to: "south", tmpl: "yourmove", subject: "[pbem g1] your move", board: true, has: []string{"Carol (referee) ruled", "CSA    |###         |  3  <- you"}},
+			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true,
+				has: []string{"A referee's ruling was applied", "Your ruling, received", "pbem read it as:\n\n    RULE: CSA gets 3"}},
+		}},
+		{"a referee's bad ruling is rejected to the referee", "umpire", true, "RULE CSA 7", []wantMail{
+			{to: "umpire", tmpl: "rejected", subject: "[pbem g1] ruling rejected", answers: true,
+				has: []string{"Your ruling, received", "    RULE CSA 7\n             ^\n    a ruling adds 0 to 3\n    try: RULE CSA 1"}},
+		}},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			in, evs := s.send(step.who, step.referee, step.text)
+			checkMails(t, mailsIn(t, evs), "<"+in.Key+">", step.want)
+		})
+	}
+
+	// Play on to the end: CSA reaches 12 first.
+	for _, o := range []struct{ who, text string }{{"south", "ADD 3"}, {"north", "ADD 2"}, {"south", "ADD 3"}, {"north", "ADD 2"}} {
+		if _, evs := s.send(o.who, false, o.text); len(mailsIn(t, evs)) != 3 {
+			t.Fatalf("%s %s: %d mails", o.who, o.text, len(mailsIn(t, evs)))
+		}
+	}
+	t.Run("game over to everyone, with the seed, instead of the report", func(t *testing.T) {
+		in, evs := s.send("south", false, "ADD 3")
+		seed, err := s.st.Secret(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := hex.EncodeToString(seed)
+		common := []string{"Game g1 is over", "CSA reached the target.", "    " + h, "    pbem verify g1", "rolled in this game", "The final board", "score.added side=CSA n=3"}
+		checkMails(t, mailsIn(t, evs), "<"+in.Key+">", []wantMail{
+			{to: "north", tmpl: "gameover", subject: "[pbem g1] game over: CSA wins", board: true, has: append([]string{"CSA (Taro) won."}, common...)},
+			{to: "south", tmpl: "gameover", subject: "[pbem g1] game over: CSA wins", answers: true, board: true, has: append([]string{"you won.", "Your orders"}, common...)},
+			{to: "umpire", tmpl: "gameover", subject: "[pbem g1] game over: CSA wins", board: true, has: append([]string{"(referee's view)"}, common...)},
+		})
+		if last := evs[len(evs)-1]; last.Type != events.TypeGameEnded {
+			t.Fatalf("the log should end with game.ended after the mails, not %s", last.Type)
+		}
+	})
+	t.Run("after the end: STATUS says so, orders are rejected", func(t *testing.T) {
+		in, evs := s.send("north", false, "STATUS")
+		checkMails(t, mailsIn(t, evs), "<"+in.Key+">", []wantMail{{to: "north", tmpl: "status", subject: "[pbem g1] status", answers: true,
+			has: []string{"The game is over: CSA (Taro) won: CSA reached the target."}, hasNot: []string{"Who acts now"}}})
+		in, evs = s.send("north", false, "ADD 1")
+		checkMails(t, mailsIn(t, evs), "<"+in.Key+">", []wantMail{{to: "north", tmpl: "rejected", subject: "[pbem g1] order rejected", answers: true,
+			has: []string{"the game is over: CSA reached the target"}, hasNot: []string{"still your move"}}})
+	})
+
+	t.Run("mail ids are unique, and replaying the log renders every mail again byte for byte", func(t *testing.T) {
+		log := mustEvents(t, s.st, 1)
+		seen := map[string]uint64{}
+		for _, m := range mailsIn(t, log) {
+			if prev, dup := seen[m.m.MailID]; dup {
+				t.Errorf("MailID %s at seq %d and %d", m.m.MailID, prev, m.seq)
+			}
+			seen[m.m.MailID] = m.seq
+		}
+		for round := 0; round < 2; round++ {
+			again := rerender(t, newComposer(t), s.st, s.reg, log)
+			if !bytes.Equal(again, storedMails(log)) {
+				t.Fatalf("round %d: re-rendered mails differ from the stored ones", round)
+			}
+		}
+	})
+}
+
+func mustEvents(t testing.TB, st *store.Store, from uint64) []events.Envelope {
+	t.Helper()
+	evs, err := st.Events(game, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func checkMails(t *testing.T, got []sent, orderID string, want []wantMail) {
+	t.Helper()
+	if len(got) != len(want) {
+		var to []string
+		for _, g := range got {
+			to = append(to, fmt.Sprint(g.m.To, g.m.Template))
+		}
+		t.Fatalf("%d mails %v, want %d", len(got), to, len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		irt := ""
+		if w.answers {
+			irt = orderID
+		}
+		checkMail(t, g, w.to, irt)
+		if g.m.Template != w.tmpl || g.m.Subject != w.subject {
+			t.Errorf("mail %d to %s: template %s subject %q, want %s %q", i, w.to, g.m.Template, g.m.Subject, w.tmpl, w.subject)
+		}
+		if hasBoard := len(g.m.Attachments) == 1; hasBoard != w.board {
+			t.Errorf("mail %d to %s: attachments %v, want board %v", i, w.to, g.m.Attachments, w.board)
+		}
+		for _, h := range w.has {
+			if !strings.Contains(g.m.Body, h) && !strings.Contains(squeeze(g.m.Body), h) {
+				t.Errorf("mail %d (%s to %s) lacks %q:\n%s", i, w.tmpl, w.to, h, g.m.Body)
+			}
+		}
+		for _, h := range w.hasNot {
+			if strings.Contains(g.m.Body, h) {
+				t.Errorf("mail %d (%s to %s) has %q:\n%s", i, w.tmpl, w.to, h, g.m.Body)
+			}
+		}
+	}
+}
+
+// squeeze joins a body's lines, so that a phrase wrapped across lines
+// is still found.
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// storedMails is the canonical bytes of every mail in the log, in order.
+func storedMails(log []events.Envelope) []byte {
+	var b []byte
+	for i := range log {
+		if log[i].Type == events.TypeMailQueued {
+			b = append(b, log[i].Payload...)
+		}
+	}
+	return b
+}
+
+// rerender derives every mail of the log again from the log alone: the
+// welcome from the game as created, and each decision's mails from the
+// game folded up to just before it.
+func rerender(t *testing.T, c *compose.Composer, st *store.Store, reg *engine.Registry, log []events.Envelope) []byte {
+	t.Helper()
+	var b []byte
+	add := func(ps []events.Payload) {
+		for _, p := range ps {
+			b = append(b, events.EncodePayload(p)...)
+		}
+	}
+	g, err := engine.Replay(st, reg, game, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := c.Welcome(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(ps)
+	for i := range log {
+		e := &log[i]
+		if e.Type != events.TypeOrderAccepted && e.Type != events.TypeOrderRejected {
+			continue
+		}
+		g, err := engine.Load(st, reg, game, e.Seq-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := events.Decode(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := g.State
+		if acc, ok := dec.(*events.OrderAccepted); ok {
+			for _, f := range acc.Facts {
+				if after, err = g.Rules.Evolve(after, f); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		var ended *events.GameEnded
+		for j := i + 1; j < len(log) && log[j].Type != events.TypeOrderAccepted && log[j].Type != events.TypeOrderRejected; j++ {
+			if log[j].Type == events.TypeGameEnded {
+				p, _ := events.Decode(&log[j])
+				ended = p.(*events.GameEnded)
+			}
+		}
+		ps, err := c.Mails(g, after, &g.Pending[0], dec, ended)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(ps)
+	}
+	return b
+}
+
+// inMemory plays a script exactly as engine.Runner decides, without a
+// store and with a fixed seed and clock, so its mails can be golden.
+type inMemory struct {
+	t    *testing.T
+	c    *compose.Composer
+	reg  *engine.Registry
+	g    *engine.Game
+	seed []byte
+	log  []events.Envelope
+	at   time.Time
+	n    int
+}
+
+func newInMemory(t *testing.T, c *compose.Composer) *inMemory {
+	seed := sha256.Sum256([]byte("a fixed seed for golden files"))
+	m := &inMemory{t: t, c: c, reg: raceRegistry(), g: &engine.Game{ID: game}, seed: seed[:], at: start}
+	m.append(events.New(game, start, "create:"+game, &events.GameCreated{Ruleset: "race", RulesetVersion: "test-1",
+		ScenarioName: "twelve", Scenario: []byte("target 12"), Players: racePlayers, Referees: raceReferees,
+		SeedCommitment: engine.Commit(seed[:])}))
+	mails, err := c.Welcome(m.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.appendPayloads(start, mails...)
+	return m
+}
+
+func (m *inMemory) append(evs ...events.Envelope) {
+	for _, e := range evs {
+		e.Chain(m.g.Seq+1, m.g.Hash)
+		if err := m.g.Apply(m.reg, &e); err != nil {
+			m.t.Fatal(err)
+		}
+		m.log = append(m.log, e)
+	}
+}
+
+func (m *inMemory) appendPayloads(at time.Time, ps ...events.Payload) {
+	for _, p := range ps {
+		m.append(events.New(game, at, "", p))
+	}
+}
+
+func (m *inMemory) send(who string, referee bool, text string) {
+	m.n++
+	m.at = m.at.Add(26 * time.Hour)
+	id := fmt.Sprintf("order-%d@mail.example.org", m.n)
+	var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: id, Source: "mail"}
+	if referee {
+		p = &events.RefereeCommand{Referee: who, Text: text, MessageID: id, Source: "mail"}
+	}
+	m.append(events.New(game, m.at, id, p))
+	in := m.g.Pending[0]
+	stream := engine.NewStream(m.seed, game, m.g.Rolls)
+	dec, after, out, err := m.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	var ended *events.GameEnded
+	if out.Over && m.g.Ended == nil {
+		ended = &events.GameEnded{Reason: out.Reason, Winner: out.Winner, Seed: m.seed}
+	}
+	mails, err := m.c.Mails(m.g, after, &in, dec, ended)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	m.appendPayloads(m.at, dec)
+	m.appendPayloads(m.at, mails...)
+	if ended != nil {
+		m.appendPayloads(m.at, ended)
+	}
+}
+
+// shortGame is the scripted game whose every mail is kept golden.
+func shortGame(t *testing.T) *inMemory {
+	m := newInMemory(t, newComposer(t))
+	m.send("north", false, "ROLL")
+	m.send("south", false, "ADD 9")
+	m.send("south", false, "HELP")
+	m.send("south", false, "DISPUTE")
+	m.send("umpire", true, "RULE CSA 2")
+	m.send("south", false, "ADD 3")
+	m.send("north", false, "BOARD")
+	m.send("north", false, "ADD 3")
+	m.send("south", false, "STATUS")
+	m.send("south", false, "ROLL")
+	m.send("north", false, "ROLL") // USA reaches 12: game over
+	if m.g.Ended == nil {
+		t.Fatal("the short game should have ended; adjust the script")
+	}
+	m.send("south", false, "STATUS")
+	m.send("south", false, "ROLL") // after the end: rejected
+	return m
+}
+
+// transcript prints every mail of a log as a reader's mail client would
+// show it, headers first.
+func transcript(log []events.Envelope) (string, error) {
+	var b strings.Builder
+	for i := range log {
+		e := &log[i]
+		if e.Type != events.TypeMailQueued {
+			fmt.Fprintf(&b, "######## seq %d: %s\n\n", e.Seq, e.Type)
+			continue
+		}
+		p, err := events.Decode(e)
+		if err != nil {
+			return "", err
+		}
+		m := p.(*events.MailQueued)
+		fmt.Fprintf(&b, "======== seq %d: mail.queued (%s)\n", e.Seq, m.Template)
+		fmt.Fprintf(&b, "Message-ID: %s\nTo: %s\nReply-To: %s\nSubject: %s\nIn-Reply-To: %s\nReferences: %s\n\n",
+			m.MailID, strings.Join(m.To, ", "), m.ReplyTo, m.Subject, m.InReplyTo, strings.Join(m.References, " "))
+		b.WriteString(m.Body)
+		for _, a := range m.Attachments {
+			fmt.Fprintf(&b, "\n-------- attachment %s\n%s", a.Name, a.Body)
+		}
+		b.WriteString("\n")
+	}
+	return b.String(), nil
+}
+
+func TestGoldenShortGame(t *testing.T) {
+	m := shortGame(t)
+	got, err := transcript(m.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := transcript(shortGame(t).log); again != got {
+		t.Fatal("playing the same script twice gave different mails")
+	}
+	path := filepath.Join("testdata", "short-game.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("mails differ from %s (go test -update rewrites it); got:\n%s", path, got)
+	}
+	// Every mail of the golden game meets the rules for every mail.
+	for _, s := range mailsIn(t, m.log) {
+		tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain)
+		irt := ""
+		if s.m.InReplyTo != "<"+game+"@"+cfg.Domain+">" {
+			irt = s.m.InReplyTo
+		}
+		checkMail(t, s, tok.Player, irt)
+	}
+}
+
+func TestMailsEdgeCases(t *testing.T) {
+	c := newComposer(t)
+	m := newInMemory(t, c)
+	due := time.Date(1863, 7, 3, 9, 0, 0, 0, time.UTC).UnixNano()
+	m.appendPayloads(start, &events.DeadlineSet{Player: "south", Due: due, Default: "referee"},
+		&events.DeadlineSet{Player: "north", Due: due, Default: "PASS"})
+	g := m.g
+	input := func(p events.Payload) *events.Envelope {
+		e := events.New(game, start.Add(time.Hour), "", p)
+		e.Chain(g.Seq+1, g.Hash)
+		return &e
+	}
+	tests := []struct {
+		name     string
+		input    *events.Envelope
+		decision events.Payload
+		wantTo   []string
+		wantTmpl []string
+		has      []string // in the first mail
+		wantErr  string
+	}{
+		{name: "an order from someone the game does not know: nobody to tell",
+			input:    input(&events.OrderReceived{Player: "stranger", Text: "ROLL"}),
+			decision: &events.OrderRejected{Player: "stranger", Problems: []events.Problem{{Line: 1, Col: 1, Msg: `"stranger" plays no side in this game`}}}},
+		{name: "the runner's internal-error rejection names no player: the input does",
+			input:    input(&events.OrderReceived{Player: "north", Text: "ROLL", MessageID: "<x@y>"}),
+			decision: &events.OrderRejected{Problems: []events.Problem{{Line: 1, Col: 1, Msg: "pbem could not decide this order"}}},
+			wantTo:   []string{"north"}, wantTmpl: []string{"rejected"}},
+		{name: "a deadline passed, waiting for the referee: reports, and a referee notice",
+			input:    input(&events.DeadlinePassed{Player: "north", Default: "referee"}),
+			decision: &events.OrderAccepted{Player: "north", Echo: []string{"deadline passed: waiting for the referee"}},
+			wantTo:   []string{"north", "south", "umpire"}, wantTmpl: []string{"yourmove", "report", "referee"},
+			has: []string{"Your deadline passed, Wed 1 Jul 1863 09:00 UTC, without orders from you."}},
+		{name: "a deadline passed with a default order",
+			input:    input(&events.DeadlinePassed{Player: "north", Default: "ADD 1"}),
+			decision: &events.OrderAccepted{Player: "north", Echo: []string{"ADD 1"}, Facts: []events.Fact{events.NewFact("score.added", events.S("side", "USA"), events.I("n", 1))}},
+			wantTo:   []string{"north", "south", "umpire"}, wantTmpl: []string{"report", "yourmove", "referee"},
+			has: []string{"The default order was applied: ADD 1", "score.added side=USA n=1"}},
+		{name: "STATUS lists the deadlines",
+			input:    input(&events.OrderReceived{Player: "south", Text: "STATUS"}),
+			decision: &events.OrderAccepted{Player: "south", Echo: []string{"STATUS"}},
+			wantTo:   []string{"south"}, wantTmpl: []string{"status"},
+			has: []string{"  Anna (USA): by Fri 3 Jul 1863 09:00 UTC; if missed: PASS\n",
+				"Taro (CSA): by Fri 3 Jul 1863 09:00 UTC; if missed: the referee decides", "  USA (Anna): your turn."}},
+		{name: "not a decision", input: input(&events.OrderReceived{Player: "north"}), decision: &events.MailSent{}, wantErr: "not a decision"},
+		{name: "not an input", input: input(&events.MailSent{}), decision: &events.OrderAccepted{}, wantErr: "not an input"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			after := g.State
+			if acc, ok := tc.decision.(*events.OrderAccepted); ok {
+				for _, f := range acc.Facts {
+					var err error
+					if after, err = g.Rules.Evolve(after, f); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			ps, err := c.Mails(g, after, tc.input, tc.decision, nil)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("want error %q, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var to, tmpl []string
+			for i, p := range ps {
+				q := p.(*events.MailQueued)
+				tok, _ := token.ParseAddress(q.ReplyTo, cfg.Local, cfg.Domain)
+				to, tmpl = append(to, tok.Player), append(tmpl, q.Template)
+				if want := fmt.Sprintf("<%s.%d@%s>", game, g.Seq+2+uint64(i), cfg.Domain); q.MailID != want {
+					t.Errorf("MailID %s, want %s", q.MailID, want)
+				}
+			}
+			if !reflect.DeepEqual(to, tc.wantTo) || !reflect.DeepEqual(tmpl, tc.wantTmpl) {
+				t.Fatalf("mails to %v (%v), want %v (%v)", to, tmpl, tc.wantTo, tc.wantTmpl)
+			}
+			for _, h := range tc.has {
+				if body := ps[0].(*events.MailQueued).Body; !strings.Contains(body, h) && !strings.Contains(squeeze(body), h) {
+					t.Errorf("first mail lacks %q:\n%s", h, body)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,150 @@
+package templates
+
+// The names of the templates. Every one is a file NAME.tmpl, embedded in
+// the binary and overridable from a directory (see Load).
+const (
+	NameWelcome  = "welcome"  // data: Welcome
+	NameYourMove = "yourmove" // data: Turn (Move set)
+	NameReport   = "report"   // data: Turn
+	NameRejected = "rejected" // data: Rejected
+	NameReferee  = "referee"  // data: Turn (Move set when a ruling is asked)
+	NameGameOver = "gameover" // data: GameOver
+	NameHelp     = "help"     // data: Query
+	NameBoard    = "board"    // data: Query
+	NameStatus   = "status"   // data: Query
+)
+
+// Common is what every mail knows: the game, its reader and the reader's
+// reply key. Every data type below embeds it.
+type Common struct {
+	Game     string // game id, "g1"
+	Ruleset  string // rule system, "gcacw"
+	Version  string // ruleset version the game was created with
+	Scenario string // scenario name
+	Name     string // the reader's name
+	Side     string // the reader's side; "" for a referee
+	Referee  bool   // the reader referees the game
+	Key      string // the reader's reply token, for the fallback Key line
+	Mailbox  string // pbem's plain address, "pbem@example.org"
+}
+
+// Participant is a player or referee as the mails list them.
+type Participant struct {
+	Name string
+	Side string // "" for a referee
+}
+
+// Prompt is one step someone must take now.
+type Prompt struct {
+	Who      string   // "USA (Anna)", "the referee (Carol)"
+	Side     string   // the side that must act; "" for the referee
+	Referee  bool     // the step is the referee's
+	Yours    bool     // the step is the reader's
+	What     string   // one line: what is asked
+	Examples []string // orders that would be accepted now
+}
+
+// Die is one die roll, as the log records it.
+type Die struct {
+	Index   uint64 // roll number in the game's dice stream
+	Sides   int
+	Value   int
+	Purpose string
+}
+
+// Board is the picture a mail carries: a window of at most 78 columns for
+// the body, and the name of the attachment holding the whole map.
+type Board struct {
+	Window     string // pre-rendered, no trailing newline; "" for none
+	Attachment string // "map-g1-7.txt", or "" when nothing is attached
+}
+
+// Action is one decided input: who sent it, how pbem read it, and what
+// came of it.
+type Action struct {
+	Kind     string   // "order", "ruling" (a referee's) or "deadline"
+	By       string   // "Anna (USA)", "Carol (referee)"
+	Yours    bool     // the reader sent it (or missed the deadline)
+	Received string   // when it was taken in, "Tue 1 Jul 1863 09:00 UTC"
+	Reason   string   // a referee's reason for a ruling
+	Default  string   // the default order applied when a deadline passed
+	Echo     []string // how each line was read
+	Facts    []string // every fact, as the log prints it
+	Dice     []Die    // every die rolled for it
+}
+
+// Welcome is the data of the welcome mail.
+type Welcome struct {
+	Common
+	Players    []Participant
+	Referees   []Participant
+	Commitment string   // hex SHA-256 of the dice seed
+	First      []Prompt // who acts first
+	Move       *Prompt  // the reader's own step, when they act first
+	Board      Board
+}
+
+// Turn is the data of the mails that follow an accepted action: report,
+// yourmove and referee.
+type Turn struct {
+	Common
+	Action Action
+	Next   []Prompt // who must act now
+	Move   *Prompt  // the reader's own step (yourmove, or a ruling asked of a referee)
+	Board  Board
+}
+
+// Problem is one thing wrong with a line of a rejected mail.
+type Problem struct {
+	Line int    // 1-based line of the mail; 0 when it is about the whole mail
+	Col  int    // 1-based column, in characters
+	Text string // the line as written
+	Msg  string // what is wrong
+	Hint string // the nearest valid form, or ""
+}
+
+// Rejected is the data of the mail that rejects an input.
+type Rejected struct {
+	Common
+	Kind     string // "order", "ruling" or "deadline", as in Action
+	Received string // when the rejected mail was taken in
+	Problems []Problem
+	Move     *Prompt // what the reader may send now, when it is their step
+	Over     string  // set once the game is over, as in Query
+}
+
+// GameOver is the data of the last mail of a game.
+type GameOver struct {
+	Common
+	Winner     string // the winning side, "" for a draw
+	WinnerWho  string // "USA (Anna)"
+	Won        bool   // the reader is on the winning side
+	Reason     string
+	Seed       string // the revealed dice seed, hex
+	Commitment string // the commitment sent at the start, hex
+	Rolls      uint64 // dice rolled in the whole game
+	Action     Action // the action that ended the game
+	Board      Board
+}
+
+// Deadline is when a player must next act.
+type Deadline struct {
+	Who     string // "Taro (CSA)"
+	Due     string // "Wed 2 Jul 1863 09:00 UTC"
+	Default string // what happens if they do not ("PASS", "referee")
+}
+
+// Query is the data of the answers to the words every system understands:
+// help, board and status.
+type Query struct {
+	Common
+	Word      string   // "HELP", "BOARD", "BOARD FULL" or "STATUS"
+	Next      []Prompt // who must act now
+	Move      *Prompt  // the reader's own step
+	Board     Board
+	Full      bool // BOARD FULL: the whole map is the point of the mail
+	Deadlines []Deadline
+	Players   []Participant
+	Referees  []Participant
+	Over      string // "USA won: USA reached the target" once the game is over
+}

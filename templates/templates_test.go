@@ -1,0 +1,314 @@
+package templates
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// hexBoard is a board window as a hex ruleset draws it (DESIGN.md §9).
+const hexBoard = `   _____         _____         _____
+  /2314 \       /2514 \       /2714 \
+ /  . .  \_____/  ^ ^  \_____/  T T  \     . clear   ^ hill   T woods
+ \ NEWT* /2414 \ 1CAV  /2614 \       /     ~ river   = pike   - road
+  \_____/ ~ ~ ~ \_____/  = =  \_____/      * leader stacked   ! fatigue >= 3
+  /2315 \ JACK  /2515 \ HOOD  /2715 \
+ /  . .  \_____/  . .  \_____/  T T  \
+ \       /2415 \       /2615 \       /
+  \_____/       \_____/       \_____/
+
+ unit          side  str  org    fatigue  exhausted  hex
+ Newton (XX)   USA    7   disorg    2       yes      2314   with Sedgwick
+ Jackson (XX)  CSA    9   org       0       no       2414`
+
+func common(name, side string) Common {
+	return Common{Game: "mill-creek", Ruleset: "gcacw", Version: "1.4-2", Scenario: "Mill Creek, 1 July 1863",
+		Name: name, Side: side, Referee: side == "", Key: "k3v9x2m4q8r7t6w5", Mailbox: "pbem@pbem.localhost"}
+}
+
+var (
+	players  = []Participant{{Name: "Anna Lindqvist", Side: "USA"}, {Name: "Taro Yamada", Side: "CSA"}}
+	referees = []Participant{{Name: "Carol Ruiz"}}
+	usaMove  = &Prompt{Who: "USA (Anna Lindqvist)", Side: "USA", Yours: true,
+		What:     "take or pass the initiative for the next activation",
+		Examples: []string{"TAKE", "PASS", "ACTIVATE Newton", "MARCH Newton 2315 2316 FORCE IF MA < 4"}}
+	csaNext = Prompt{Who: "CSA (Taro Yamada)", Side: "CSA",
+		What: "take or pass the initiative for the next activation", Examples: []string{"TAKE", "PASS"}}
+	refMove = &Prompt{Who: "the referee", Referee: true, Yours: true,
+		What:     "rule on Cavalry Retreat for 1CAV (GCACW 9.4): the rules give no table here",
+		Examples: []string{"RULE retreat 1CAV 2515", "RULE stay 1CAV"}}
+	march = Action{Kind: "order", By: "Anna Lindqvist (USA)", Received: "Wed 1 Jul 1863 09:00 UTC",
+		Echo: []string{"MARCH Newton from 2314 to 2315, 2316; force march if MA < 4"},
+		Facts: []string{
+			`dice.rolled purpose="march MA" n=1 faces=6 values=3 index=0`,
+			`unit.moved unit=NEWT path=2314,2315,2316 mp=3 extended=true fatigue=1 note="a long note that goes on well past the edge of a mail line so that it has to be wrapped"`,
+		},
+		Dice: []Die{{Index: 0, Sides: 6, Value: 3, Purpose: "march MA"}, {Index: 1, Sides: 6, Value: 5, Purpose: "extended march (GCACW 5.1-FM.2)"}}}
+	board = Board{Window: hexBoard, Attachment: "map-mill-creek-7.txt"}
+)
+
+// cases are one or more data sets for every template; the golden file of
+// each is testdata/NAME.golden.
+var cases = []struct {
+	golden string
+	tmpl   string
+	data   any
+}{
+	{"welcome-first", NameWelcome, Welcome{Common: common("Anna Lindqvist", "USA"), Players: players, Referees: referees,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{*usaMove}, Move: usaMove, Board: board}},
+	{"welcome-second", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board}},
+	{"welcome-referee", NameWelcome, Welcome{Common: common("Carol Ruiz", ""), Players: players, Referees: referees,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board}},
+	{"yourmove", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
+	{"report-own", NameReport, Turn{Common: common("Anna Lindqvist", "USA"), Action: func() Action { a := march; a.Yours = true; return a }(),
+		Next: []Prompt{csaNext}, Board: board}},
+	{"report-nodice", NameReport, Turn{Common: common("Anna Lindqvist", "USA"),
+		Action: Action{Kind: "deadline", By: "Taro Yamada (CSA)", Received: "Thu 2 Jul 1863 09:00 UTC", Echo: []string{"deadline passed: waiting for the referee"}},
+		Next:   []Prompt{{Who: "the referee", Referee: true, What: "decide what CSA does"}}, Board: Board{Window: "USA ###\nCSA #"}}},
+	{"referee-step", NameReferee, Turn{Common: common("Carol Ruiz", ""), Action: march,
+		Next: []Prompt{*refMove}, Move: refMove, Board: board}},
+	{"referee-ruling", NameReferee, Turn{Common: common("Carol Ruiz", ""),
+		Action: Action{Kind: "ruling", By: "Dan Okafor (referee)", Received: "Wed 1 Jul 1863 11:30 UTC", Reason: "the players agreed by mail that 1CAV stays",
+			Echo: []string{"RULE stay 1CAV"}, Facts: []string{"ruling.applied unit=1CAV stays=true"}},
+		Next: []Prompt{csaNext}, Board: board}},
+	{"rejected", NameRejected, Rejected{Common: common("Anna Lindqvist", "USA"), Kind: "order", Received: "Wed 1 Jul 1863 10:00 UTC",
+		Problems: []Problem{
+			{Line: 1, Col: 14, Text: "MARCH Newton 2351 2316", Msg: "2351 is not next to 2314, where Newton stands", Hint: "MARCH Newton 2315 2316"},
+			{Line: 3, Col: 10, Text: "ACTIVATE\tJack", Msg: `"Jack" is ambiguous: Jackson (XX), Jack Hays (brigade)`, Hint: "ACTIVATE Jackson"},
+			{Line: 4, Col: 7, Text: "MARCH 平山 2315", Msg: "no leader or unit by that name", Hint: ""},
+			{Line: 5, Col: 1, Msg: "an order is missing its end"},
+			{Msg: "send exactly one activation per mail", Hint: "ACTIVATE Newton"},
+		}, Move: usaMove}},
+	{"rejected-over", NameRejected, Rejected{Common: common("Taro Yamada", "CSA"), Kind: "order", Received: "Sat 4 Jul 1863 19:00 UTC",
+		Problems: []Problem{{Line: 1, Col: 1, Text: "TAKE", Msg: "the game is over: USA holds Mill Ford"}}, Over: "USA (Anna Lindqvist) won: USA holds Mill Ford"}},
+	{"rejected-notyours", NameRejected, Rejected{Common: common("Taro Yamada", "CSA"), Kind: "order", Received: "Wed 1 Jul 1863 10:00 UTC",
+		Problems: []Problem{{Line: 1, Col: 1, Text: "TAKE", Msg: "it is USA's turn"}}}},
+	{"gameover-won", NameGameOver, GameOver{Common: common("Anna Lindqvist", "USA"), Winner: "USA", WinnerWho: "USA (Anna Lindqvist)", Won: true,
+		Reason: "USA holds Mill Ford at the end of the last turn.", Seed: strings.Repeat("a1b2c3d4", 8), Commitment: strings.Repeat("0f1e2d3c", 8),
+		Rolls: 118, Action: march, Board: board}},
+	{"gameover-lost", NameGameOver, GameOver{Common: common("Taro Yamada", "CSA"), Winner: "USA", WinnerWho: "USA (Anna Lindqvist)",
+		Reason: "USA holds Mill Ford at the end of the last turn.", Seed: strings.Repeat("a1b2c3d4", 8), Commitment: strings.Repeat("0f1e2d3c", 8),
+		Rolls: 1, Action: march, Board: board}},
+	{"gameover-draw", NameGameOver, GameOver{Common: common("Carol Ruiz", ""), Reason: "Neither side holds Mill Ford.",
+		Seed: strings.Repeat("a1b2c3d4", 8), Commitment: strings.Repeat("0f1e2d3c", 8), Rolls: 0,
+		Action: Action{Kind: "ruling", Yours: true, Received: "Sat 4 Jul 1863 18:00 UTC", Echo: []string{"RULE end draw"}, Facts: []string{"game.ended draw=true"}}}},
+	{"help-move", NameHelp, Query{Common: common("Anna Lindqvist", "USA"), Word: "HELP", Next: []Prompt{*usaMove}, Move: usaMove}},
+	{"help-wait", NameHelp, Query{Common: common("Taro Yamada", "CSA"), Word: "HELP", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}}},
+	{"help-over", NameHelp, Query{Common: common("Carol Ruiz", ""), Word: "HELP", Over: "USA won: USA holds Mill Ford"}},
+	{"board", NameBoard, Query{Common: common("Taro Yamada", "CSA"), Word: "BOARD", Board: board}},
+	{"board-full", NameBoard, Query{Common: common("Carol Ruiz", ""), Word: "BOARD FULL", Full: true, Board: board}},
+	{"status", NameStatus, Query{Common: common("Taro Yamada", "CSA"), Word: "STATUS", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
+		Deadlines: []Deadline{{Who: "Anna Lindqvist (USA)", Due: "Fri 3 Jul 1863 09:00 UTC", Default: "PASS"}, {Who: "Taro Yamada (CSA)", Due: "Sat 4 Jul 1863 09:00 UTC"}},
+		Players:   players, Referees: referees}},
+	{"status-over", NameStatus, Query{Common: common("Anna Lindqvist", "USA"), Word: "STATUS", Over: "USA won: USA holds Mill Ford", Players: players}},
+}
+
+func TestGolden(t *testing.T) {
+	set, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.golden, func(t *testing.T) {
+			got, err := set.Render(tc.tmpl, tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBody(t, got, boardOf(tc.data))
+			path := filepath.Join("testdata", tc.golden+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to write it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", tc.tmpl, path, got)
+			}
+		})
+	}
+}
+
+func TestEveryTemplateHasAGoldenCase(t *testing.T) {
+	set, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string]bool{}
+	for _, tc := range cases {
+		covered[tc.tmpl] = true
+	}
+	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true}
+	for _, n := range set.Names() {
+		if !covered[n] && !partials[n] {
+			t.Errorf("template %s has no golden case", n)
+		}
+	}
+	for _, n := range []string{NameWelcome, NameYourMove, NameReport, NameRejected, NameReferee, NameGameOver, NameHelp, NameBoard, NameStatus} {
+		if !covered[n] {
+			t.Errorf("template %s has no golden case", n)
+		}
+	}
+}
+
+func boardOf(data any) string {
+	switch d := data.(type) {
+	case Welcome:
+		return d.Board.Window
+	case Turn:
+		return d.Board.Window
+	case GameOver:
+		return d.Board.Window
+	case Query:
+		return d.Board.Window
+	}
+	return ""
+}
+
+// checkBody checks what every mail body must be: lines of at most Width
+// columns (but for the board's), no trailing spaces (but for the "-- "
+// marker), the Key line and the signature at the end.
+func checkBody(t *testing.T, body, board string) {
+	t.Helper()
+	exempt := map[string]bool{}
+	for _, l := range strings.Split(board, "\n") {
+		exempt[l] = true
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if n := utf8.RuneCountInString(l); n > Width && !exempt[l] {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+		if l != SignatureMarker && strings.TrimRight(l, " \t") != l {
+			t.Errorf("line %d has trailing space: %q", i+1, l)
+		}
+	}
+	if !strings.HasSuffix(body, "\nKey: k3v9x2m4q8r7t6w5\n-- \npbem\n") {
+		t.Errorf("body does not end with the Key line and signature:\n%s", body)
+	}
+	if strings.Contains(body, "\n\n\n") {
+		t.Errorf("body has two blank lines in a row:\n%s", body)
+	}
+	if strings.Contains(body, "<no value>") {
+		t.Errorf("body shows <no value>:\n%s", body)
+	}
+}
+
+func TestLoadOverrides(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		wantErr string
+		check   func(t *testing.T, s *Set)
+	}{
+		{name: "replaces one template, keeps the rest",
+			files: map[string]string{"board.tmpl": "Board for {{.Name}}.\n{{template \"footer\" .}}", ".board.tmpl.swp": "ignored"},
+			check: func(t *testing.T, s *Set) {
+				got, err := s.Render(NameBoard, Query{Common: common("Anna", "USA")})
+				if err != nil || !strings.HasPrefix(got, "Board for Anna.\n---") {
+					t.Fatalf("override not used: %q %v", got, err)
+				}
+				got, err = s.Render(NameHelp, Query{Common: common("Anna", "USA")})
+				if err != nil || !strings.Contains(got, "How to write orders") {
+					t.Fatalf("embedded help lost: %q %v", got, err)
+				}
+			}},
+		{name: "an override of a partial reaches every template",
+			files: map[string]string{"footer.tmpl": "-- \nthe management\n"},
+			check: func(t *testing.T, s *Set) {
+				got, _ := s.Render(NameStatus, Query{Common: common("Anna", "USA")})
+				if !strings.HasSuffix(got, "\n-- \nthe management\n") {
+					t.Fatalf("footer override not used: %q", got)
+				}
+			}},
+		{name: "a misspelt name is an error", files: map[string]string{"welcom.tmpl": "x"}, wantErr: "welcom.tmpl is not a template pbem knows"},
+		{name: "another extension is an error", files: map[string]string{"welcome.txt": "x"}, wantErr: "welcome.txt is not a template"},
+		{name: "a parse error names the file", files: map[string]string{"report.tmpl": "{{if}}"}, wantErr: "report.tmpl"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, body := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := Load(dir)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("want error containing %q, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, s)
+		})
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("a missing override directory should be an error")
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	s, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Render("nosuch", nil); err == nil {
+		t.Error("unknown template rendered")
+	}
+	if _, err := s.Render(NameWelcome, Query{}); err == nil || !strings.Contains(err.Error(), "welcome") {
+		t.Errorf("wrong data type: %v", err)
+	}
+}
+
+func TestFuncs(t *testing.T) {
+	wraps := []struct {
+		width        int
+		prefix, text string
+		want         string
+	}{
+		{20, "", "one two three four five six", "one two three four\nfive six"},
+		{20, "  - ", "one two three four five six", "  - one two three\n    four five six"},
+		{10, "", "averyveryverylongword x", "averyveryverylongword\nx"},
+		{20, "", "a\n\nb", "a\n\nb"},
+	}
+	for _, tc := range wraps {
+		if got := wrap(tc.width, tc.prefix, tc.text); got != tc.want {
+			t.Errorf("wrap(%d, %q, %q) = %q, want %q", tc.width, tc.prefix, tc.text, got, tc.want)
+		}
+	}
+	carets := []struct {
+		col  int
+		text string
+		want string
+	}{
+		{1, "ADD 9", "^"},
+		{5, "ADD 9", "    ^"},
+		{5, "A\tD 9", "    ^"},
+		{4, "平山 x", "     ^"},
+		{3, "e\u0301x", " ^"},
+		{8, "ADD 9", "       ^"},
+		{0, "ADD", "^"},
+	}
+	for _, tc := range carets {
+		if got := caret(tc.col, tc.text); got != tc.want {
+			t.Errorf("caret(%d, %q) = %q, want %q", tc.col, tc.text, got, tc.want)
+		}
+	}
+	if got := tidy("\n\nab  \n-- \nc\t\n\n"); got != "ab\n-- \nc\n" {
+		t.Errorf("tidy = %q", got)
+	}
+}
