@@ -90,6 +90,9 @@ func startMail(ctx context.Context, a *app, b *bus.Bus) (*mailSystem, error) {
 			return nil, err
 		}
 		imapCfg.Addr, imapCfg.TLS, imapCfg.Username, imapCfg.Password = host.IMAPAddr(), "none", m.cfg.Local, m.cfg.Builtin.Password
+		// The built-in host keeps mail in memory: a new run is a new mailbox
+		// whose UIDs start again at 1, so its checkpoint is per run.
+		imapCfg.CheckpointKey = fmt.Sprintf("builtin:%s@%d", m.cfg.Local, time.Now().UnixNano())
 		smtpCfg.Addr, smtpCfg.TLS = host.SMTPAddr(), "none"
 		a.lg.Warn("LOCAL MAIL HOST: no mail host is configured, so pbem runs its own on loopback; it delivers only to mailboxes at its domain",
 			"imap", host.IMAPAddr(), "smtp", host.SMTPAddr(), "domain", m.cfg.Domain, "password", m.cfg.Builtin.Password,

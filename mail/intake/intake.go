@@ -41,6 +41,10 @@ type Config struct {
 	Username string
 	Password string
 	Mailbox  string // default INBOX
+	// CheckpointKey names the mailbox's checkpoint in the store (default:
+	// Mailbox). A server whose mail does not outlive it (the built-in
+	// host) gets a key per run.
+	CheckpointKey string
 	// Local and Domain form the game mailbox address local@domain whose
 	// plus-addresses carry reply tokens.
 	Local, Domain string
@@ -81,6 +85,7 @@ type Intake struct {
 	games map[string]*events.GameCreated
 	// Processed counts the mails committed (orders and quarantined).
 	processed int
+	sessions  int
 	wake      chan struct{}
 }
 
@@ -88,6 +93,9 @@ type Intake struct {
 func New(cfg Config, log Log) *Intake {
 	if cfg.Mailbox == "" {
 		cfg.Mailbox = "INBOX"
+	}
+	if cfg.CheckpointKey == "" {
+		cfg.CheckpointKey = cfg.Mailbox
 	}
 	if cfg.PollEvery <= 0 {
 		cfg.PollEvery = 30 * time.Second
@@ -113,6 +121,10 @@ func New(cfg Config, log Log) *Intake {
 
 // Processed returns how many mails have been committed so far.
 func (in *Intake) Processed() int { in.mu.Lock(); defer in.mu.Unlock(); return in.processed }
+
+// Sessions returns how many times the intake has logged in and selected
+// the mailbox.
+func (in *Intake) Sessions() int { in.mu.Lock(); defer in.mu.Unlock(); return in.sessions }
 
 // Wake makes the intake check the mailbox now (e.g. after local delivery).
 func (in *Intake) Wake() {
@@ -194,9 +206,17 @@ func (in *Intake) session(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("select %s: %w", in.cfg.Mailbox, err)
 	}
-	cp, err := in.log.Checkpoint(in.cfg.Mailbox)
+	cp, err := in.log.Checkpoint(in.cfg.CheckpointKey)
 	if err != nil {
 		return err
+	}
+	if cp.UIDValidity == sel.UIDValidity && uint32(sel.UIDNext) <= cp.UID && sel.UIDNext != 0 {
+		// The server hands out UIDs we already passed under the same
+		// UIDVALIDITY: it reset the mailbox without changing it (RFC 3501
+		// forbids this, but in-memory servers do it on restart). Rescan.
+		in.lg.Warn("the mailbox's UIDs went back under the same UIDVALIDITY: rescanning (committed mails are recognised by their Message-ID)",
+			"checkpoint_uid", cp.UID, "uidnext", sel.UIDNext)
+		cp = store.Checkpoint{UIDValidity: sel.UIDValidity}
 	}
 	if cp.UIDValidity != sel.UIDValidity {
 		if cp.UIDValidity != 0 {
@@ -206,6 +226,9 @@ func (in *Intake) session(ctx context.Context) error {
 		cp = store.Checkpoint{UIDValidity: sel.UIDValidity}
 	}
 	in.lg.Info("reading mailbox", "addr", in.cfg.Addr, "messages", sel.NumMessages, "from_uid", cp.UID+1, "idle", c.Caps().Has(imap.CapIdle))
+	in.mu.Lock()
+	in.sessions++
+	in.mu.Unlock()
 	poll := time.NewTicker(in.cfg.PollEvery)
 	defer poll.Stop()
 	for {
@@ -276,7 +299,7 @@ func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.
 		var done []imap.UID
 		for _, m := range msgs {
 			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: uint32(m.UID)}
-			if err := in.Take(m.FindBodySection(section), in.cfg.Mailbox, next); err != nil {
+			if err := in.Take(m.FindBodySection(section), in.cfg.CheckpointKey, next); err != nil {
 				return err // not committed: the checkpoint stays, the mail is read again
 			}
 			*cp = next

@@ -95,6 +95,9 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	if !registered {
 		return quarantine(msg, "sender %s is not registered for %s in game %s (token valid: a forwarded or spoofed mail)", from, player.ID, who.Game)
 	}
+	if id := strings.TrimSpace(msg.MessageID); id != "" && !strings.HasPrefix(id, "<") {
+		msg.MessageID = "<" + id + ">" // the RFC 5322 form, as it is quoted in replies
+	}
 	text := orderText(body, keyLine)
 	v := verdict{msg: msg, game: who.Game, player: player.ID}
 	if player.Side == "" {
