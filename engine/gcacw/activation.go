@@ -67,12 +67,11 @@ func (s *State) mayActivate(l *Leader, u *Unit) string {
 		return fmt.Sprintf("%s is not your unit", u.Name)
 	case u.Eliminated:
 		return fmt.Sprintf("%s has been eliminated", u.Name)
-	case !s.commands(l, u) && !(u.Type == Artillery && !l.Cavalry):
+	case !s.commands(l, u) && u.Type == Artillery && l.Cavalry:
+		return fmt.Sprintf("%s is artillery outside %s's command, and %s is a cavalry leader (GCACW 5.2.2b)", u.Name, l.Name, l.Name)
+	case !s.commands(l, u) && u.Type != Artillery:
 		if len(u.In) == 0 || u.Side == USA && u.Type == Cavalry && unionCavalryUncommanded(s.Scn.Game) {
 			return fmt.Sprintf("%s belongs to no command structure and can only march alone (GCACW 5.2.2a)", u.Name)
-		}
-		if u.Type == Artillery {
-			return fmt.Sprintf("%s is artillery outside %s's command, and %s is a cavalry leader (GCACW 5.2.2b)", u.Name, l.Name, l.Name)
 		}
 		return fmt.Sprintf("%s is not under %s's command (%s commands %s)", u.Name, l.Name, l.Name, l.Commands)
 	case !s.inRadius(l, u):

@@ -13,7 +13,7 @@ func (s *State) canMarch(u *Unit) string {
 	case u.Eliminated:
 		return "it has been eliminated"
 	case u.Fatigue <= 3:
-		return ""
+		return "" // GCACW 5.1c: organized or disorganized alike
 	case s.Scn.Option(OptFatigue4) && !u.Disorganized:
 		return "" // GCACW 5.1-OPT: fatigue 4, organized
 	case s.Scn.Option(OptFatigue4):
@@ -126,8 +126,8 @@ func (m *sim) recordDie() {
 	m.emit("initiative.recorded", events.S("side", st.Cycle.Winner), events.I("die", int64(d)))
 }
 
-// pass passes the initiative (GCACW 4.2f-h): from the winner to the
-// loser; from the loser, the action cycle ends (4.4a).
+// pass passes the initiative: from the winner to the loser (GCACW 4.2f);
+// from the loser, the action cycle ends (GCACW 4.2g, 4.2h, 4.4a).
 func (m *sim) pass(side, reason string) {
 	stage := m.st.Cycle.Stage
 	args := []events.Arg{events.S("side", side)}

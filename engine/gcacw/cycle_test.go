@@ -19,7 +19,6 @@ CSA M "Moss" corps cmd=2 tac=2 commands=Z with=Y`,
 		tables: flatTEC + emTable("") + extraTables}
 }
 
-
 func mustContain(t *testing.T, what, got, want string) {
 	t.Helper()
 	if !strings.Contains(got, want) {
@@ -29,7 +28,10 @@ func mustContain(t *testing.T, what, got, want string) {
 
 // GCACW 4.2a: one die each (Ambiguity A11); the higher wins.
 func TestGCACW_4_2a_HigherRollWins(t *testing.T) {
-	for _, tc := range []struct{ usa, csa int; want string }{{5, 2, USA}, {2, 5, CSA}, {6, 1, USA}} {
+	for _, tc := range []struct {
+		usa, csa int
+		want     string
+	}{{5, 2, USA}, {2, 5, CSA}, {6, 1, USA}} {
 		h := newHarness(t, cycleScn("", "", "").bytes())
 		h.do(USA, "PASS")
 		dec := h.do(CSA, "PASS", "initiative USA="+itoa(tc.usa), "initiative CSA="+itoa(tc.csa))
@@ -170,7 +172,7 @@ func TestGCACW_4_2e_TieSpecialScenario(t *testing.T) {
 // GCACW 4.2f, 4.2g, 4.2h, 4.3, 4.4a: the winner takes or passes; given the
 // initiative by a pass, the loser takes or passes, and a second pass ends
 // the action cycle.
-func TestGCACW_4_2f_TakeOrPass(t *testing.T) {
+func TestGCACW_4_1_4_2f_4_2g_4_2h_4_3_4_4a_TakeOrPass(t *testing.T) {
 	h := newHarness(t, cycleScn("", "", "").bytes())
 	h.start(5, 2)
 	// 4.3: only the side holding the initiative acts.
@@ -233,7 +235,7 @@ func TestGCACW_5a_OneActionPerMail(t *testing.T) {
 // GCACW 3: the Leader Transfer Phase, the action cycle, the
 // Reorganization Phase (the referee's, R14), the end of the turn; after
 // the last turn the referee rules the result (R24).
-func TestGCACW_3_TurnSequence(t *testing.T) {
+func TestGCACW_3_4_4c_TurnSequence(t *testing.T) {
 	h := newHarness(t, cycleScn("", "", "").bytes())
 	if h.st.Phase != PhaseTransfer || h.st.Turn != 1 {
 		t.Fatalf("start: %s turn %d", h.st.Phase, h.st.Turn)

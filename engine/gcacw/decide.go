@@ -52,23 +52,37 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 	}()
 	var probs []events.Problem
 	var help bool
+	status := slices.ContainsFunc(os, func(o Order) bool { return o.Kind == oStatus })
 	if side == engine.RefereeSide {
 		probs, help = m.referee(os)
 	} else {
 		probs, help = m.player(side, os)
 	}
 	if len(probs) > 0 {
+		for i := range probs {
+			if probs[i].Hint == "" {
+				probs[i].Hint = "HELP shows what you may send now"
+			}
+		}
 		return engine.Decision{Problems: probs}, nil
 	}
 	var echo []string
 	for _, o := range os {
-		if o.Kind != oHelp {
+		if o.Kind != oHelp && o.Kind != oStatus {
 			echo = append(echo, "read: "+readBack(st, o))
 		}
 	}
 	for _, f := range m.facts {
 		if s := describe(f); s != "" {
 			echo = append(echo, s)
+		}
+	}
+	if status {
+		for _, l := range m.st.header() {
+			echo = append(echo, strings.TrimSpace(l))
+		}
+		if side != engine.RefereeSide {
+			echo = append(echo, queueList(m.st, side))
 		}
 	}
 	if help {
@@ -119,7 +133,7 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 	st := m.st
 	if st.Phase == PhaseOver {
 		for _, o := range os {
-			if o.Kind != oHelp {
+			if o.Kind != oHelp && o.Kind != oStatus {
 				return []events.Problem{problemAt(o, 0, "the game is over: "+st.Result, "")}, help
 			}
 		}
@@ -229,7 +243,7 @@ func (m *sim) validateAction(side string, o Order) []events.Problem {
 		return bad(fmt.Sprintf("it is the %s, not the action cycle; %s", phaseName(st), waitingFor(st, side)), "")
 	case st.Pending != nil:
 		return bad("the game waits for the referee: "+st.Pending.Note, "QUEUE "+o.Kind+" … to act when you next hold the initiative")
-	case st.Cycle.Holder != side:
+	case st.Cycle.Holder != side: // GCACW 4.3: the holder is the active player
 		return bad(fmt.Sprintf("%s holds the initiative: %s", st.Cycle.Holder, waitingFor(st, side)), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
 	}
 	switch o.Kind {
@@ -400,7 +414,7 @@ func (m *sim) validateTransfer(o Order, referee bool) *events.Problem {
 	hint := ""
 	for _, c := range st.live() {
 		if c.ID != l.With && c.Side == l.Side && slices.Contains(c.In, l.Commands) && !((l.Kind == ArmyLeader || l.Kind == DistrictLeader) && c.Type != Infantry) {
-			hint = fmt.Sprintf("TRANSFER %s TO %s", l.Name, c.Name)
+			hint = fmt.Sprintf("TRANSFER %s TO %s", st.lref(l), st.uref(c))
 			if referee {
 				hint = "RULE " + hint
 			}
@@ -469,8 +483,8 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 	for i := range os {
 		o := os[i]
 		switch {
-		case o.Kind == oHelp:
-			help = true
+		case o.Kind == oHelp || o.Kind == oStatus:
+			help = help || o.Kind == oHelp
 		case slices.Contains(adjustments, o.Rule.What) && !(o.Rule.What == "retreat" && o.Rule.Result == "none"):
 			if o.Rule.What == "retreat" {
 				retreats++
@@ -485,7 +499,7 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 	}
 	if m.st.Phase == PhaseOver {
 		for _, o := range os {
-			if o.Kind != oHelp {
+			if o.Kind != oHelp && o.Kind != oStatus {
 				return []events.Problem{problemAt(o, 0, "the game is over: "+m.st.Result, "")}, help
 			}
 		}
@@ -495,19 +509,17 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 		probs = append(probs, problemAt(*resolving, 0, "RULE RETREAT lines settle the Cavalry Retreat; send other rulings in the next mail", ""))
 	}
 	for _, o := range os {
-		if o.Kind == oHelp || resolving != nil && o.Line == resolving.Line {
+		if o.Kind == oHelp || o.Kind == oStatus || resolving != nil && o.Line == resolving.Line {
 			continue
 		}
 		if p := m.adjust(o); p != nil {
 			probs = append(probs, *p)
 		}
 	}
-	if retreats > 0 {
-		if m.st.Pending == nil || m.st.Pending.Step != StepRetreat {
-			// reported by adjust
-		} else if len(probs) == 0 {
-			m.emit("referee.ruled", events.S("step", StepRetreat), events.I("retreats", int64(retreats)))
-		}
+	// RULE RETREAT lines settle the Cavalry Retreat (adjust has refused
+	// them if none waits).
+	if retreats > 0 && len(probs) == 0 {
+		m.emit("referee.ruled", events.S("step", StepRetreat), events.I("retreats", int64(retreats)))
 	}
 	if resolving != nil {
 		if p := m.validateRuling(*resolving); p != nil {

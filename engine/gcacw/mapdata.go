@@ -94,6 +94,7 @@ type SideData struct {
 	Side     hex.Hexside `json:"side"`
 	Features []string    `json:"features"`
 	Name     string      `json:"name,omitempty"`
+	Line     int         `json:"-"`
 }
 
 // Route is a pike, road, trail or railroad: consecutive adjacent hexes.
@@ -101,6 +102,7 @@ type Route struct {
 	Kind  string    `json:"kind"`
 	Hexes []hex.Hex `json:"hexes"`
 	Name  string    `json:"name,omitempty"`
+	Line  int       `json:"-"`
 }
 
 // Grid returns the printed rectangle.

@@ -61,7 +61,7 @@ func forceMarch(typ string, roll, manpower int) (extra, loss int) {
 }
 
 // extendedMarch reports whether a march that raises fatigue to newF is an
-// Extended March (GCACW 5.1.2, 5.1-EM.1, 5.1-EM.2): a normal unit reaching
+// Extended March (GCACW 5.1.2; GCACW 5.1-EM.1; GCACW 5.1-EM.2): a normal unit reaching
 // 3 or 4, an exhausted unit reaching 2, 3 or 4.
 func extendedMarch(exhausted bool, newF int) bool {
 	if exhausted {
@@ -340,6 +340,7 @@ func (m *sim) continueMarch() {
 			m.emit("unit.fatigue_raised", events.S("unit", u.ID), events.I("from", int64(u.Fatigue)), events.I("fatigue", int64(nf)), events.B("extended", ext))
 			next = m.st.March.Next
 		case "em":
+			// GCACW 5.1-EM.5: unless eliminated (the loop ends), it goes on.
 			m.extended(u)
 			next = "retreat"
 		case "retreat":
@@ -435,7 +436,10 @@ func (m *sim) leadersAlone() {
 }
 
 // forceStep is step 3 of the march: the Force March the player asked for
-// in advance, if allowed (GCACW 5.1.3, 5.1-FM).
+// in advance (GCACW 5.1-FM.a: declared only now, in step 3, so the
+// condition sees the MA of step 1 and any Extended March result), if
+// allowed (GCACW 5.1.3, 5.1-FM.b; 5.1-FM.4: a unit an Extended March "D"
+// disorganized cannot).
 func (m *sim) forceStep(u *Unit) {
 	mr := m.st.March
 	short := false

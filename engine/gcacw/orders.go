@@ -23,10 +23,11 @@ const (
 	oCancel   = "CANCEL"
 	oHelp     = "HELP"
 	oRule     = "RULE"
+	oStatus   = "STATUS"
 )
 
-var playerWords = []string{oActivate, oCancel, oHelp, oMarch, oPass, oQueue, oTake, oTransfer}
-var refereeWords = []string{oHelp, oRule}
+var playerWords = []string{oActivate, oCancel, oHelp, oMarch, oPass, oQueue, oStatus, oTake, oTransfer}
+var refereeWords = []string{oHelp, oRule, oStatus}
 
 // Order is one parsed order.
 type Order struct {
@@ -153,7 +154,22 @@ type parser struct {
 	l      logical
 	i      int
 	probs  []events.Problem
-	queued bool // a QUEUE'd order: where the unit will be is not known yet
+	queued bool   // a QUEUE'd order: where the unit will be is not known yet
+	form   string // the order's form, the hint when there is no better one
+}
+
+// forms are the orders' forms, as hints.
+var forms = map[string]string{
+	oMarch:    "MARCH <unit> <hex> <hex>... [FORCE | FORCE IF MA < n | FORCE IF SHORT] [STOP AT <hex>] [IF ZOC THEN STOP]",
+	oActivate: "ACTIVATE <leader>: <unit> <hex>...; <unit> <hex>...",
+	oTransfer: "TRANSFER <leader> TO <unit>",
+	oQueue:    "QUEUE MARCH <unit> <hex>...  (or QUEUE ACTIVATE …, QUEUE PASS)",
+	oCancel:   "CANCEL <n>",
+	oPass:     "PASS",
+	oTake:     "TAKE",
+	oHelp:     "HELP",
+	oStatus:   "STATUS",
+	oRule:     ruleForms,
 }
 
 func (p *parser) peek() (ptok, bool) {
@@ -172,6 +188,9 @@ func (p *parser) next() (ptok, bool) {
 }
 
 func (p *parser) problem(t ptok, msg, hint string) {
+	if hint == "" {
+		hint = p.form
+	}
 	line, col, src := t.Line, t.Col, t.Src
 	if line == 0 {
 		line, src = p.l.line, p.l.text
@@ -190,7 +209,6 @@ func (p *parser) endTok() ptok {
 	if last.Quoted {
 		last.Col += 2
 	}
-	last.Col++
 	return last
 }
 
@@ -281,6 +299,9 @@ func (p *parser) resolve(t ptok, what string, keep func(entity) bool) (string, b
 	}
 	best, bd := "", 1<<30
 	for _, e := range mine {
+		if len(typed) > 40 {
+			break // nothing is called anything that long
+		}
 		for _, cand := range []string{e.id, e.name} {
 			if d := editDistance(typed, normName(cand)); d < bd {
 				best, bd = e.name+" ("+e.id+")", d
@@ -372,6 +393,10 @@ func (p *parser) parsePlan(unit string, example string) (Plan, []pos, bool) {
 			}
 			pl.Path = append(pl.Path, h)
 			ps = append(ps, pos{t.Line, t.Col})
+		case !t.Quoted && !t.Punct && strings.Trim(t.Text, "0123456789") == "":
+			p.next()
+			p.problem(t, fmt.Sprintf("%q is not a hex number: write four digits, column then row (e.g. 0%s)", t.Text, t.Text), "")
+			return pl, ps, false
 		case isWord(t, "FORCE", 2):
 			p.next()
 			pl.Force = "always"
@@ -447,8 +472,15 @@ func (p *parser) parsePlan(unit string, example string) (Plan, []pos, bool) {
 	return pl, ps, ok
 }
 
+// maxMail is the longest order text read: a mail holds one action and a
+// few QUEUE lines.
+const maxMail = 8000
+
 // Parse reads the orders a side (or the referee) sent.
 func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
+	if len(text) > maxMail {
+		return nil, []events.Problem{{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("the orders are %d bytes long; pbem reads at most %d", len(text), maxMail), Hint: "send one action (and any QUEUE lines) per mail"}}
+	}
 	ls, probs := splitMail(text)
 	var out []Order
 	words := playerWords
@@ -488,6 +520,8 @@ func (p *parser) order(words []string) (Order, bool) {
 			p.problem(t, fmt.Sprintf("%q could be %s", t.Text, strings.Join(cands, " or ")), "write more of the word")
 		case p.side != engine.RefereeSide && isWord(t, oRule, 4):
 			p.problem(t, "only the referee sends RULE", "PASS")
+		case notInRules[strings.ToUpper(t.Text)] != "":
+			p.problem(t, notInRules[strings.ToUpper(t.Text)], "MARCH or ACTIVATE (HELP lists what you may send now)")
 		case p.side == engine.RefereeSide:
 			p.problem(t, fmt.Sprintf("the referee sends RULE … or HELP, not %q", t.Text), "RULE DONE")
 		default:
@@ -496,8 +530,11 @@ func (p *parser) order(words []string) (Order, bool) {
 		return o, false
 	}
 	o.Kind = k
+	if p.form == "" {
+		p.form = forms[k]
+	}
 	switch k {
-	case oPass, oTake, oHelp:
+	case oPass, oTake, oHelp, oStatus:
 		if n, more := p.peek(); more {
 			if k == oTake {
 				// TAKE followed by an action on the same line.
@@ -525,6 +562,10 @@ func (p *parser) order(words []string) (Order, bool) {
 		n, more := p.peek()
 		if !more {
 			p.problem(p.endTok(), "QUEUE takes the order to keep", "QUEUE MARCH <unit> <hex>...")
+			return o, false
+		}
+		if k, _ := keyword(n.Text, playerWords); k != oMarch && k != oActivate && k != oPass && k != oTake {
+			p.problem(n, "QUEUE keeps MARCH, ACTIVATE or PASS orders", "QUEUE MARCH <unit> <hex>...")
 			return o, false
 		}
 		// The queued order is kept as written (with its continuation lines),
@@ -559,6 +600,14 @@ func (p *parser) order(words []string) (Order, bool) {
 		return p.rule(o)
 	}
 	return o, false
+}
+
+// notInRules names the actions of GCACW 5b that the rules pbem has do
+// not define.
+var notInRules = map[string]string{
+	"ASSAULT": "the Assault action is not in the rules pbem has (GCACW 5b, R10)",
+	"DESTROY": "the Destroy Railroad Stations action is not in the rules pbem has (GCACW 5b, R12)",
+	"BUILD":   "the Build Field Works action is not in the rules pbem has (GCACW 5b, R13)",
 }
 
 func suggestWord(w string, words []string) string {

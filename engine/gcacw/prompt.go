@@ -18,8 +18,25 @@ func ref(name, id string) string {
 	return name
 }
 
-func uref(u *Unit) string   { return ref(u.Name, u.ID) }
-func lref(l *Leader) string { return ref(l.Name, l.ID) }
+// uref names a unit in an example order: its name if that is one word
+// and no other unit has it, else its code.
+func (st *State) uref(u *Unit) string {
+	for _, o := range st.Units {
+		if o.ID != u.ID && normName(o.Name) == normName(u.Name) {
+			return u.ID
+		}
+	}
+	return ref(u.Name, u.ID)
+}
+
+func (st *State) lref(l *Leader) string {
+	for _, o := range st.Leaders {
+		if o.ID != l.ID && normName(o.Name) == normName(l.Name) {
+			return l.ID
+		}
+	}
+	return ref(l.Name, l.ID)
+}
 
 // exampleHex returns a hex u may march into now, or "".
 func (m *sim) exampleHex(u *Unit) string {
@@ -34,7 +51,7 @@ func (m *sim) exampleHex(u *Unit) string {
 // exampleStep is a one-hex MARCH for u, or "".
 func (m *sim) exampleStep(u *Unit) string {
 	if h := m.exampleHex(u); h != "" {
-		return "MARCH " + uref(u) + " " + h
+		return "MARCH " + m.st.uref(u) + " " + h
 	}
 	return ""
 }
@@ -44,7 +61,7 @@ func (m *sim) exampleMarch(side string) string {
 	for _, u := range m.st.live() {
 		if u.Side == side && m.st.canMarch(u) == "" {
 			if h := m.exampleHex(u); h != "" {
-				ex := "MARCH " + uref(u) + " " + h
+				ex := "MARCH " + m.st.uref(u) + " " + h
 				if forceProblem(u, u.Fatigue >= 4) == "" {
 					ex += " FORCE IF MA < 3"
 				}
@@ -72,13 +89,13 @@ func (m *sim) exampleActivate(side string) string {
 			if h == "" && st.Scn.Option(OptActivationMarch) {
 				continue
 			}
-			parts = append(parts, strings.TrimSpace(uref(u)+" "+h))
+			parts = append(parts, strings.TrimSpace(st.uref(u)+" "+h))
 			if n := st.activationLimit(side); len(parts) == 2 || n > 0 && len(parts) == n {
 				break
 			}
 		}
 		if len(parts) > 0 {
-			return "ACTIVATE " + lref(l) + ": " + strings.Join(parts, "; ")
+			return "ACTIVATE " + st.lref(l) + ": " + strings.Join(parts, "; ")
 		}
 	}
 	return ""
@@ -94,7 +111,7 @@ func (m *sim) exampleTransfer(side string) string {
 		for _, u := range st.live() {
 			o := Order{Leader: l.ID, Target: u.ID}
 			if m.validateTransfer(o, false) == nil {
-				return "TRANSFER " + lref(l) + " TO " + uref(u)
+				return "TRANSFER " + st.lref(l) + " TO " + st.uref(u)
 			}
 		}
 	}
@@ -213,7 +230,7 @@ func refereeExamples(st *State) []string {
 	p := st.Pending
 	anyUnit := ""
 	for _, u := range st.live() {
-		anyUnit = uref(u)
+		anyUnit = st.uref(u)
 		break
 	}
 	if p == nil {
@@ -221,7 +238,7 @@ func refereeExamples(st *State) []string {
 	}
 	unit := p.Unit
 	if u := st.unit(p.Unit); u != nil {
-		unit = uref(u)
+		unit = st.uref(u)
 	}
 	switch p.Step {
 	case StepExtended:
@@ -230,7 +247,16 @@ func refereeExamples(st *State) []string {
 		last := p.Path[len(p.Path)-1]
 		return []string{"RULE MARCH " + unit + " " + last, "RULE MARCH " + unit + " " + p.Path[0]}
 	case StepRetreat:
-		return []string{"RULE RETREAT NONE", "RULE RETREAT " + p.Units[0] + " <hex> <hex>"}
+		ex := []string{"RULE RETREAT NONE"}
+		if c := st.unit(p.Units[0]); c != nil {
+			for _, n := range c.Hex.Neighbors() {
+				if st.Scn.Map.OnMap(n) && st.Scn.Map.Terrain(n) != Water && !st.hasEnemy(c.Side, n) {
+					ex = append(ex, "RULE RETREAT "+st.uref(c)+" "+n.String())
+					break
+				}
+			}
+		}
+		return ex
 	case StepTie:
 		return []string{"RULE INITIATIVE CSA", "RULE INITIATIVE USA", "RULE INITIATIVE END"}
 	case StepLeaderAlone:
@@ -238,10 +264,10 @@ func refereeExamples(st *State) []string {
 		m := &sim{st: st}
 		for _, u := range st.live() {
 			if m.validateTransfer(Order{Leader: l.ID, Target: u.ID}, true) == nil {
-				return []string{"RULE TRANSFER " + lref(l) + " TO " + uref(u)}
+				return []string{"RULE TRANSFER " + st.lref(l) + " TO " + st.uref(u)}
 			}
 		}
-		return []string{"RULE TRANSFER " + lref(l) + " TO <unit>"}
+		return []string{"RULE TRANSFER " + st.lref(l) + " TO <unit>"}
 	}
 	return []string{"RULE FATIGUE " + anyUnit + " 1", "RULE DONE"}
 }
@@ -283,7 +309,8 @@ Adjustments are applied first, then the one ruling that lets play go on.
         [STOP AT <hex>] [IF ZOC THEN STOP]
   ACTIVATE <leader>: <unit> <hex>... [conditions]; <unit> <hex>...
   TAKE (then your action)   PASS   TRANSFER <leader> TO <unit> (Leader Transfer Phase)
-  QUEUE <order> (used when you next hold the initiative)   CANCEL <n>   HELP
+  QUEUE <order> (used when you next hold the initiative)   CANCEL <n>
+  STATUS   HELP
 Defaults: no Force March unless FORCE is written; a unit marches along its
 path until the next hex costs more MP than it has left, or the path ends;
 it stops in enemy ZOC only if IF ZOC THEN STOP is written.

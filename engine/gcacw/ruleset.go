@@ -25,7 +25,7 @@ func (ruleset) Version() string { return Version }
 // scenario plays them, comes with the first order of the turn).
 func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, error) {
 	for _, p := range players {
-		if p.Side != USA && p.Side != CSA {
+		if p.Side != "" && p.Side != USA && p.Side != CSA {
 			return nil, fmt.Errorf("gcacw: player %s plays side %q; the sides are USA and CSA (GCACW 2a)", p.ID, p.Side)
 		}
 	}

@@ -183,6 +183,48 @@ func tableFile(name string) ([]byte, error) {
 }
 
 // ParseScenario reads a scenario file. Every error names its line.
+//
+// The format is plain text, one item a line; '#' starts a comment, and
+// "double quotes" hold names with spaces. Settings come first:
+//
+//	scenario  Harrow Creek, June 1863 (sample)
+//	game      SSR            # AGA AIO BAC BTC GTC HCR HSN OTR RTG RWH SIV SJW SLB, or SSR
+//	turns     3
+//	year      1863
+//	option    activation-march fatigue4-march
+//	tables    sample-tables  # a table file shipped with pbem (or inline table sections)
+//
+// Then sections. [map] gives the printed extent, a default terrain, one
+// line per other hex (terrain, in-hex features, "partial" for a partial
+// hex at the edge, a "name"), hexside lines (one or more hexsides, then
+// their features), and routes (every hex a pike, road, trail or railroad
+// runs through, in order):
+//
+//	[map]
+//	hexes     0101 2016
+//	default   clear
+//	1007      city rr-station "Ashford"
+//	0216      partial
+//	1003/1104 river-minor ford "Carver's Ford"
+//	1513/1514 river-major ferry
+//	pike      0108 0208 0308 "Ashford Pike"
+//
+// [units] and [leaders] are the order of battle; in= lists the
+// formations a unit belongs to (army/corps/division, any codes), and a
+// leader commands= one of them and stands with= a unit of it:
+//
+//	[units]
+//	USA  ORNE  "Orne"  inf XX  str=7 tac=3 art=2  at=1408  in=AC/I/I-1
+//	USA  PASK  "Pask"  inf XX  str=6 tac=2 art=1  at=1508  in=AC/I/I-2  fatigue=1 exhausted
+//	[leaders]
+//	USA  HALE  "Hale"   army      cmd=4        commands=AC   with=ORNE
+//	USA  KELL  "Kellogg" division cmd=2 tac=3  commands=CC-1 with=VANE cavalry
+//
+// Table sections ([terrain-effects], [extended-march], [strength],
+// [initiative-ties], [random-events]) may stand in the scenario itself or
+// in a table file; see scenarios/sample-tables.txt for their form. A
+// "[tables NAME]" … "[end]" block holds a table file copied in (Scenario
+// writes one for each "tables" line).
 func ParseScenario(b []byte) (*ScenarioDef, error) {
 	p := &scnParser{s: &ScenarioDef{}, file: "scenario"}
 	p.parse(string(b))
@@ -196,12 +238,6 @@ type scnParser struct {
 	s    *ScenarioDef
 	file string
 	errs []error
-	// raw collected lines per section
-	header  []srcLine
-	mapL    []srcLine
-	units   []srcLine
-	leaders []srcLine
-	notes   []string
 }
 
 func (p *scnParser) errf(l srcLine, format string, a ...any) {
@@ -394,7 +430,7 @@ func (p *scnParser) parseHeader(lines []srcLine, tableFiles *[]string) {
 			for _, a := range args {
 				o := strings.ToLower(a.Text)
 				switch {
-				case o == "field-works":
+				case o == "field-works": // GCACW 5.2.2c, 5b, R13
 					p.errf(l, "option field-works: the Build Field Works action and its declaration (GCACW 5b, 5.2.2c, R13) are not in the rules pbem has; leave the option out")
 				case !slices.Contains(knownOptions, o):
 					p.errf(l, "unknown option %q (options: %s)", a.Text, strings.Join(knownOptions, ", "))
@@ -427,14 +463,6 @@ func (p *scnParser) parseHeader(lines []srcLine, tableFiles *[]string) {
 	if p.s.Turns == 0 && seen["turns"] == 0 {
 		missing("turns", "turns 6")
 	}
-}
-
-func joinToks(ts []token) string {
-	var parts []string
-	for _, t := range ts {
-		parts = append(parts, t.Text)
-	}
-	return strings.Join(parts, " ")
 }
 
 func (p *scnParser) parseMap(lines []srcLine, at int) {
@@ -603,12 +631,12 @@ func (p *scnParser) parseSides(l srcLine, grid hex.Grid, sideLine map[hex.Hexsid
 			continue
 		}
 		sideLine[s] = l.No
-		m.Sides = append(m.Sides, SideData{Side: s, Features: feats, Name: name})
+		m.Sides = append(m.Sides, SideData{Side: s, Features: feats, Name: name, Line: l.No})
 	}
 }
 
 func (p *scnParser) parseRoute(l srcLine, kind string, grid hex.Grid) {
-	r := Route{Kind: kind}
+	r := Route{Kind: kind, Line: l.No}
 	for _, t := range l.Toks[1:] {
 		if t.Quoted {
 			r.Name = t.Text
@@ -657,6 +685,15 @@ func keyVals(toks []token) (kv map[string]token, words []token, bad string) {
 		words = append(words, t)
 	}
 	return kv, words, ""
+}
+
+func sortedKeys(kv map[string]token) []string {
+	ks := make([]string, 0, len(kv))
+	for k := range kv {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
 
 func intVal(kv map[string]token, key string, lo, hi int, required bool) (int, string) {
@@ -768,13 +805,12 @@ func (p *scnParser) parseUnits(lines []srcLine, at int) {
 				}
 			}
 		}
-		for k := range kv {
+		for _, k := range sortedKeys(kv) {
 			if !slices.Contains([]string{"str", "tac", "art", "fatigue", "at", "in"}, k) {
 				msgs = append(msgs, fmt.Sprintf("unknown key %s= (keys: str, tac, art, fatigue, at, in)", k))
 			}
 		}
 		if len(msgs) > 0 {
-			sort.Strings(msgs[1:]) // keep the first; order the rest (map keys)
 			p.errf(l, "unit %s: %s", u.ID, strings.Join(msgs, "; "))
 			continue
 		}
@@ -866,7 +902,7 @@ func (p *scnParser) parseLeaders(lines []srcLine) {
 		} else {
 			msgs = append(msgs, "with= is missing (the unit it is stacked with: a leader never occupies a hex alone, GCACW 2.2j)")
 		}
-		for k := range kv {
+		for _, k := range sortedKeys(kv) {
 			if !slices.Contains([]string{"cmd", "tac", "commands", "with"}, k) {
 				msgs = append(msgs, fmt.Sprintf("unknown key %s= (keys: cmd, tac, commands, with)", k))
 			}
@@ -891,15 +927,15 @@ func (p *scnParser) validate() {
 	for _, sd := range m.Sides {
 		for _, f := range []string{Ford, Ferry, Dam} {
 			if slices.Contains(sd.Features, f) && !m.River(sd.Side) {
-				p.errs = append(p.errs, fmt.Errorf("%s: hexside %s has a %s but no river (river-major or river-minor)", p.file, sd.Side, f))
+				at(sd.Line, "hexside %s has a %s but no river (river-major or river-minor)", sd.Side, f)
 			}
 		}
 		if slices.Contains(sd.Features, Bridge) {
 			if !m.River(sd.Side) && !slices.Contains(sd.Features, Creek) {
-				p.errs = append(p.errs, fmt.Errorf("%s: hexside %s has a bridge but no river or creek", p.file, sd.Side))
+				at(sd.Line, "hexside %s has a bridge but no river or creek", sd.Side)
 			}
 			if len(m.RoutesAcross(sd.Side)) == 0 {
-				p.errs = append(p.errs, fmt.Errorf("%s: hexside %s has a bridge but no pike, road, trail or railroad crosses it", p.file, sd.Side))
+				at(sd.Line, "hexside %s has a bridge but no pike, road, trail or railroad crosses it", sd.Side)
 			}
 		}
 	}
@@ -907,11 +943,11 @@ func (p *scnParser) validate() {
 		for i := 1; i < len(r.Hexes); i++ {
 			sd, _ := hex.Between(r.Hexes[i-1], r.Hexes[i])
 			if m.River(sd) && !m.RiverCrossing(sd) {
-				p.errs = append(p.errs, fmt.Errorf("%s: the %s crosses the river at %s without a bridge, ford, ferry or dam", p.file, r.Kind, sd))
+				at(r.Line, "the %s crosses the river at %s without a bridge, ford, ferry or dam", r.Kind, sd)
 			}
 			for _, h := range []hex.Hex{r.Hexes[i-1], r.Hexes[i]} {
 				if m.Terrain(h) == Water {
-					p.errs = append(p.errs, fmt.Errorf("%s: the %s runs into water hex %s", p.file, r.Kind, h))
+					at(r.Line, "the %s runs into water hex %s", r.Kind, h)
 				}
 			}
 		}

@@ -193,22 +193,22 @@ type Queued struct {
 
 // State is the game. It is immutable: Evolve returns a new one.
 type State struct {
-	Scn          *ScenarioDef   `json:"scenario"`
-	Turn         int         `json:"turn"`
-	Phase        string      `json:"phase"`
-	Units        []Unit      `json:"units"`   // sorted by ID
-	Leaders      []Leader    `json:"leaders"` // sorted by ID
-	TransferDone []string    `json:"transfer_done,omitempty"`
-	Cycle        Cycle       `json:"cycle"`
-	March        *March      `json:"march,omitempty"`
-	Act          *Activation `json:"activation,omitempty"`
-	Pending      *Pending    `json:"pending,omitempty"`
-	Queue        []Queued    `json:"queue,omitempty"`
-	QueueSeq     []int       `json:"queue_seq"` // last queue number used, USA then CSA
-	Focus        []hex.Hex   `json:"focus,omitempty"`
-	Event        string      `json:"event,omitempty"`
-	Winner       string      `json:"winner,omitempty"`
-	Result       string      `json:"result,omitempty"`
+	Scn          *ScenarioDef `json:"scenario"`
+	Turn         int          `json:"turn"`
+	Phase        string       `json:"phase"`
+	Units        []Unit       `json:"units"`   // sorted by ID
+	Leaders      []Leader     `json:"leaders"` // sorted by ID
+	TransferDone []string     `json:"transfer_done,omitempty"`
+	Cycle        Cycle        `json:"cycle"`
+	March        *March       `json:"march,omitempty"`
+	Act          *Activation  `json:"activation,omitempty"`
+	Pending      *Pending     `json:"pending,omitempty"`
+	Queue        []Queued     `json:"queue,omitempty"`
+	QueueSeq     []int        `json:"queue_seq"` // last queue number used, USA then CSA
+	Focus        []hex.Hex    `json:"focus,omitempty"`
+	Event        string       `json:"event,omitempty"`
+	Winner       string       `json:"winner,omitempty"`
+	Result       string       `json:"result,omitempty"`
 }
 
 func (s *State) clone() *State {

@@ -77,7 +77,7 @@ func (s *State) inEnemyZOC(side string, h hex.Hex) bool {
 }
 
 // CommandRadius returns the hexes within a command radius of the leader's
-// hex for side (GCACW 2.5): a path of at most three hexes from the leader
+// hex for side (GCACW 2.5a-g; 2.5b: three hexes): a path of at most three hexes from the leader
 // (not counted) to the unit (counted), whatever the terrain (2.5c), never
 // entering a hex with an enemy unit or in enemy ZOC, Restricted included
 // (2.5d), unless a friendly unit is there (2.5e); the leader's own hex is

@@ -162,7 +162,7 @@ func radiusHexes(t *testing.T, h *harness, side, from string) []string {
 
 // GCACW 2.5b, 2.5c, 2.5f: three hexes from the leader, terrain and
 // hexsides ignored, the leader's own hex included.
-func TestGCACW_2_5b_CommandRadiusThreeHexes(t *testing.T) {
+func TestGCACW_2_5b_2_5c_2_5f_CommandRadiusThreeHexes(t *testing.T) {
 	h := newHarness(t, scn{mapL: `0506 mountain
 0505/0506 river-major
 0405 water`, units: `USA A "Able" inf X str=3 at=0505
@@ -188,7 +188,7 @@ CSA Z "Zulu" inf X str=3 at=1010`}.bytes())
 
 // GCACW 2.5d, 2.5e, 2.5g: the path avoids enemy units and enemy ZOC,
 // Restricted included, except hexes holding a friendly unit.
-func TestGCACW_2_5d_CommandRadiusAvoidsEnemy(t *testing.T) {
+func TestGCACW_2_5d_2_5e_2_5g_CommandRadiusAvoidsEnemy(t *testing.T) {
 	for _, tc := range []struct {
 		name, mapL, units string
 		in, out           []string

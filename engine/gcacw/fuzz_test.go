@@ -1,0 +1,55 @@
+package gcacw
+
+import (
+	"testing"
+
+	"pbem/engine"
+)
+
+// Scenario text never panics the parser; it parses or says why not.
+func FuzzParseScenario(f *testing.F) {
+	b, _ := Scenario("harrow-creek")
+	f.Add(string(b))
+	f.Add(base)
+	f.Add("[tables x]\nclear 1 1 1")
+	f.Add("scenario x\n[map]\nhexes 0101 0101\n[units]\nUSA A \"a\" inf XX str=1 at=0101\n[extended-march]\ncolumns O1-21 D1-21\n<=1 NE NE\n>=2 D D\ndrm +1 side=")
+	f.Fuzz(func(t *testing.T, text string) {
+		sc, err := ParseScenario([]byte(text))
+		if err == nil {
+			st := newState(sc)
+			_ = render(st, engine.Viewer{Referee: true})
+		}
+	})
+}
+
+// Order text never panics the order parser or Decide.
+func FuzzParseOrders(f *testing.F) {
+	b, _ := Scenario("harrow-creek")
+	sc, err := ParseScenario(b)
+	if err != nil {
+		f.Fatal(err)
+	}
+	st := newState(sc)
+	for _, s := range []string{"PASS", "MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", "QUEUE MARCH Orne 1407", "CANCEL 1",
+		"TRANSFER Brand TO Pask", "RULE EXTENDED MARCH Orne D", "MARCH Orne 1407 STOP AT", "FORCE IF MA <", "\"", "MARCH \"Orne", ";;;", "TAKE TAKE"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, text string, referee bool) {
+		side := USA
+		if referee {
+			side = engine.RefereeSide
+		}
+		os, probs := parseOrders(st, side, text)
+		for _, p := range probs {
+			if p.Line < 1 || p.Col < 1 {
+				t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
+			}
+		}
+		if len(probs) == 0 {
+			if _, err := decide(st, side, os, anyDice(4)); err != nil {
+				t.Fatalf("%q: %v", text, err)
+			}
+		}
+	})
+}

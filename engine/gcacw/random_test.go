@@ -1,0 +1,76 @@
+package gcacw
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"pbem/engine"
+)
+
+type randDice struct{ r *rand.Rand }
+
+func (d randDice) Roll(_ string, sides int) int { return 1 + d.r.IntN(sides) }
+
+// Random games of the sample scenario, choosing among the examples the
+// prompts give: every example must be accepted, every fact must apply
+// without changing its input, and the state must survive encoding.
+func TestRandomPlayOfTheSampleScenario(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	rs := New()
+	for seed := range uint64(6) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		s, err := rs.Setup(b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := s.(*State)
+		steps := 0
+		for ; steps < 400 && st.Phase != PhaseOver; steps++ {
+			ps := prompts(st)
+			if len(ps) == 0 {
+				t.Fatalf("seed %d step %d: nobody is asked to act in %s", seed, steps, st.Phase)
+			}
+			p := ps[r.IntN(len(ps))]
+			side := p.Side
+			if p.Referee {
+				side = engine.RefereeSide
+			}
+			ex := p.Examples[r.IntN(len(p.Examples))]
+			if p.Referee && st.Phase == PhaseReorg {
+				ex = "RULE DONE"
+			}
+			os, probs := parseOrders(st, side, ex)
+			if len(probs) > 0 {
+				t.Fatalf("seed %d step %d: example %q: %v", seed, steps, ex, probs)
+			}
+			d, err := decide(st, side, os, randDice{r})
+			if err != nil || len(d.Problems) > 0 {
+				t.Fatalf("seed %d step %d: example %q: %v %v", seed, steps, ex, err, d.Problems)
+			}
+			for _, f := range d.Facts {
+				before, _ := encodeState(st)
+				next, err := evolve(st, f)
+				if err != nil {
+					t.Fatalf("seed %d: %s: %v", seed, f, err)
+				}
+				if after, _ := encodeState(st); string(after) != string(before) {
+					t.Fatalf("seed %d: %s changed its input", seed, f)
+				}
+				st = next
+			}
+			enc, _ := encodeState(st)
+			back, err := decodeState(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := encodeState(back); string(again) != string(enc) {
+				t.Fatalf("seed %d step %d: the state does not survive encoding", seed, steps)
+			}
+			st = back
+			_ = render(st, engine.Viewer{Side: USA})
+		}
+		if st.Phase != PhaseOver {
+			t.Errorf("seed %d: the game did not end in %d orders (%s, turn %d)", seed, steps, st.Phase, st.Turn)
+		}
+	}
+}
