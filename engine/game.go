@@ -80,6 +80,29 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 		return nil
 	}
 	switch e.Type {
+	case events.TypeOrderAccepted:
+		// The fold needs the input, the facts and the dice indices only.
+		a, err := events.DecodeAccepted(e)
+		if err != nil {
+			return err
+		}
+		if err := g.settle(a.Input); err != nil {
+			return err
+		}
+		if a.NDice > 0 {
+			if a.FirstDie != g.Rolls || !a.Contiguous {
+				return fmt.Errorf("%w: dice indices %d..%d, the stream is at %d", ErrFold, a.FirstDie, a.LastIndex, g.Rolls)
+			}
+			g.Rolls += uint64(a.NDice)
+		}
+		for _, f := range a.Facts {
+			st, err := g.Rules.Evolve(g.State, f)
+			if err != nil {
+				return fmt.Errorf("evolve %s: %w", f.Kind, err)
+			}
+			g.State = st
+		}
+		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.
 		id, err := events.PeekMailID(e)
@@ -106,28 +129,11 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 		if err != nil {
 			return err
 		}
-		st, err := rs.Setup(p.Scenario, p.Players)
+		st, err := reg.Setup(rs, p.Scenario, p.Players)
 		if err != nil {
 			return fmt.Errorf("setup %s: %w", p.Ruleset, err)
 		}
 		g.ID, g.Created, g.Rules, g.State = e.Game, p, rs, st
-	case *events.OrderAccepted:
-		if err := g.settle(p.Input); err != nil {
-			return err
-		}
-		for i, d := range p.Dice {
-			if d.Index != g.Rolls {
-				return fmt.Errorf("%w: die %d has index %d, the stream is at %d", ErrFold, i, d.Index, g.Rolls)
-			}
-			g.Rolls++
-		}
-		for _, f := range p.Facts {
-			st, err := g.Rules.Evolve(g.State, f)
-			if err != nil {
-				return fmt.Errorf("evolve %s: %w", f.Kind, err)
-			}
-			g.State = st
-		}
 	case *events.OrderRejected:
 		return g.settle(p.Input)
 	case *events.MailFailed:
@@ -291,7 +297,11 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 		}
 		g.Ended = p.(*events.GameEnded)
 	}
-	if g.State, err = rs.DecodeState(st); err != nil {
+	initial, err := reg.Setup(rs, g.Created.Scenario, g.Created.Players)
+	if err != nil {
+		return nil, fmt.Errorf("setup %s: %w", name, err)
+	}
+	if g.State, err = rs.DecodeState(st, initial); err != nil {
 		return nil, fmt.Errorf("decode %s state: %w", name, err)
 	}
 	return g, nil

@@ -132,7 +132,7 @@ func (race) Outcome(st engine.State) engine.Outcome {
 }
 
 func (race) EncodeState(st engine.State) ([]byte, error) { return json.Marshal(st) }
-func (race) DecodeState(b []byte) (engine.State, error) {
+func (race) DecodeState(b []byte, _ engine.State) (engine.State, error) {
 	var s raceState
 	return &s, json.Unmarshal(b, &s)
 }

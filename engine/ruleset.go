@@ -10,8 +10,10 @@
 package engine
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
+	"sync"
 
 	"pbem/events"
 )
@@ -96,18 +98,33 @@ type Ruleset interface {
 	// Outcome says whether the game is over.
 	Outcome(s State) Outcome
 	// EncodeState and DecodeState give a state's canonical bytes (used for
-	// snapshots and to compare states byte for byte).
+	// snapshots and to compare states byte for byte). DecodeState gets the
+	// game's initial state (from Setup, shared by every game of the same
+	// scenario), so a ruleset may leave out of its encoding what never
+	// changes (the map) and take it from there.
 	EncodeState(s State) ([]byte, error)
-	DecodeState(b []byte) (State, error)
+	DecodeState(b []byte, initial State) (State, error)
 }
 
 // Registry is the explicit list of rule systems a binary offers (no init()
-// magic: cmd/pbem builds it).
-type Registry struct{ m map[string]func() Ruleset }
+// magic: cmd/pbem builds it). It also remembers recent initial states:
+// Setup is pure and states are immutable, so every game of one scenario
+// can share its parsed initial state (and its map's memory).
+type Registry struct {
+	m map[string]func() Ruleset
+
+	mu     sync.Mutex
+	setups map[[32]byte]State
+	order  [][32]byte
+}
+
+// setupCacheSize bounds the initial states kept (one per scenario and
+// player list in play).
+const setupCacheSize = 128
 
 // NewRegistry builds a registry from constructors.
 func NewRegistry(rs ...func() Ruleset) *Registry {
-	r := &Registry{m: map[string]func() Ruleset{}}
+	r := &Registry{m: map[string]func() Ruleset{}, setups: map[[32]byte]State{}}
 	for _, f := range rs {
 		r.m[f().Name()] = f
 	}
@@ -122,6 +139,45 @@ func (r *Registry) Get(name string) (Ruleset, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown ruleset %q (known: %v)", name, r.Names())
+}
+
+// Setup returns rs.Setup(scenario, players), shared with every earlier
+// call for the same ruleset version, scenario and players.
+func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (State, error) {
+	h := sha256.New()
+	w := events.NewWriter(nil)
+	w.String(rs.Name())
+	w.String(rs.Version())
+	w.Blob(scenario)
+	for _, p := range players {
+		w.String(p.ID)
+		w.String(p.Side)
+		w.Strings(p.Addresses)
+	}
+	h.Write(w.Bytes())
+	var key [32]byte
+	h.Sum(key[:0])
+	r.mu.Lock()
+	st, ok := r.setups[key]
+	r.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	st, err := rs.Setup(scenario, players)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if _, dup := r.setups[key]; !dup {
+		if len(r.order) >= setupCacheSize {
+			delete(r.setups, r.order[0])
+			r.order = r.order[1:]
+		}
+		r.setups[key] = st
+		r.order = append(r.order, key)
+	}
+	r.mu.Unlock()
+	return st, nil
 }
 
 // Names lists the registered rulesets, sorted.

@@ -176,6 +176,18 @@ func (r *Reader) length() int {
 	return int(n)
 }
 
+// stringView reads a length-prefixed string's bytes without copying or
+// checking them.
+func (r *Reader) stringView() []byte {
+	n := r.length()
+	if r.err != nil {
+		return nil
+	}
+	p := r.b[r.off : r.off+n]
+	r.off += n
+	return p
+}
+
 // String reads a length-prefixed string, which must be valid UTF-8.
 func (r *Reader) String() string {
 	n := r.length()
@@ -263,3 +275,5 @@ func (r *Reader) Ints() []int64 {
 	}
 	return out
 }
+
+func validUTF8(b []byte) bool { return utf8.Valid(b) }

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // HashSize is the size of an event hash (SHA-256).
@@ -84,13 +85,15 @@ func (e *Envelope) Chain(seq uint64, prev Hash) {
 	e.Hash = e.ComputeHash()
 }
 
-// Marshal returns the stored form: version, canonical bytes, prev, hash.
+// Marshal returns the stored form: version, prev, hash, canonical bytes.
+// The hashes come first so that reading an event's header touches one
+// place: a replay never has to reach past a large payload it skips.
 func (e *Envelope) Marshal() []byte {
 	w := NewWriter(make([]byte, 0, 96+len(e.Payload)))
 	w.Fixed([]byte{envelopeVersion})
-	e.canonical(w)
 	w.Fixed(e.Prev[:])
 	w.Fixed(e.Hash[:])
+	e.canonical(w)
 	return w.Bytes()
 }
 
@@ -107,19 +110,51 @@ func Unmarshal(b []byte) (Envelope, error) {
 // b, so e is valid only as long as b is (within a bbolt read transaction).
 // Replay decodes each event at once and keeps nothing, so it need not copy.
 func UnmarshalView(b []byte) (Envelope, error) {
+	var d Decoder
+	return d.UnmarshalView(b)
+}
+
+// Decoder decodes a run of envelopes (one game's log, say) without
+// allocating the strings they repeat: the game id is reused while it stays
+// the same, and type names are the package's constants.
+type Decoder struct{ game string }
+
+// UnmarshalView is the package's UnmarshalView, reusing strings.
+func (d *Decoder) UnmarshalView(b []byte) (Envelope, error) {
 	var e Envelope
 	if len(b) == 0 || b[0] != envelopeVersion {
 		return e, fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
 	}
 	r := NewReader(b[1:])
-	e.Game = r.String()
-	e.Seq = r.Uvarint()
-	e.Type = r.String()
-	e.At = r.Varint()
-	e.Key = r.String()
-	e.Payload = r.BlobView()
 	r.Fixed(e.Prev[:])
 	r.Fixed(e.Hash[:])
+	if g := r.stringView(); r.err == nil {
+		if string(g) != d.game { // no allocation for the comparison
+			if !utf8.Valid(g) {
+				r.fail("utf-8 string")
+			}
+			d.game = string(g)
+		}
+		e.Game = d.game
+	}
+	e.Seq = r.Uvarint()
+	if t := r.stringView(); r.err == nil {
+		e.Type = internType(t)
+		if e.Type == "" {
+			if !utf8.Valid(t) {
+				r.fail("utf-8 string")
+			}
+			e.Type = string(t)
+		}
+	}
+	e.At = r.Varint()
+	if k := r.stringView(); r.err == nil && len(k) > 0 {
+		if !utf8.Valid(k) {
+			r.fail("utf-8 string")
+		}
+		e.Key = string(k)
+	}
+	e.Payload = r.BlobView()
 	if err := r.Done(); err != nil {
 		return Envelope{}, fmt.Errorf("decode envelope: %w", err)
 	}

@@ -1,6 +1,8 @@
 package events
 
 import (
+	"bytes"
+	"compress/flate"
 	"errors"
 	"reflect"
 	"strings"
@@ -173,4 +175,72 @@ func FuzzUnmarshal(f *testing.F) {
 			t.Fatalf("payload of %s decodes but is not canonical", e.Type)
 		}
 	})
+}
+
+func TestOverlongVarintsAreRejected(t *testing.T) {
+	// 0 written in two bytes (0x80 0x00) instead of one: not canonical.
+	for _, b := range [][]byte{{0x80, 0x00}, {0xff, 0x80, 0x00}} {
+		r := NewReader(b)
+		r.Uvarint()
+		if r.Err() == nil {
+			t.Errorf("uvarint % x accepted", b)
+		}
+		r = NewReader(b)
+		r.Varint()
+		if r.Err() == nil {
+			t.Errorf("varint % x accepted", b)
+		}
+	}
+	if r := NewReader([]byte{0x80, 0x01}); r.Uvarint() != 128 || r.Err() != nil {
+		t.Fatal("canonical 128 rejected")
+	}
+}
+
+func TestQueuedMailTextIsStoredDeflatedAndCanonical(t *testing.T) {
+	board := strings.Repeat("  /2314 \\       /2514 \\       /2714 \\\n /  . .  \\_____/  ^ ^  \\_____/  T T  \\\n", 60)
+	q := &MailQueued{MailID: "<g.1@x>", Body: "Your move.\n" + board, Attachments: []Attachment{{Name: "map.txt", Body: board + board}}}
+	enc := EncodePayload(q)
+	if len(enc)*5 > len(q.Body)+len(q.Attachments[0].Body) {
+		t.Fatalf("stored %d bytes for %d bytes of text: not compressed", len(enc), len(q.Body)+len(q.Attachments[0].Body))
+	}
+	e := Envelope{Game: "g", Seq: 1, Type: TypeMailQueued, Payload: enc}
+	back, err := Decode(&e)
+	if err != nil || back.(*MailQueued).Body != q.Body || back.(*MailQueued).Attachments[0].Body != q.Attachments[0].Body {
+		t.Fatalf("round trip: %v", err)
+	}
+	if id, err := PeekMailID(&e); err != nil || id != "<g.1@x>" {
+		t.Fatalf("peek: %q %v", id, err)
+	}
+	// A valid deflate stream that deflate would not have made is not canonical.
+	var buf bytes.Buffer
+	fw, _ := flate.NewWriter(&buf, flate.NoCompression)
+	fw.Write([]byte("hello"))
+	fw.Close()
+	w := NewWriter(nil)
+	w.Blob(buf.Bytes())
+	if r := NewReader(w.Bytes()); r.DeflatedString() != "" || r.Err() == nil {
+		t.Fatal("accepted a non-canonical deflate stream")
+	}
+}
+
+func TestDecodeAcceptedMatchesDecode(t *testing.T) {
+	for _, p := range samples() {
+		acc, ok := p.(*OrderAccepted)
+		if !ok {
+			continue
+		}
+		acc.Dice = append(acc.Dice, Die{Index: 4, Purpose: "x", Sides: 6, Value: 2})
+		e := New("g", time.Unix(0, 0), "", acc)
+		a, err := DecodeAccepted(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.Facts, acc.Facts) || a.Input != acc.Input || a.NDice != 2 || a.FirstDie != 3 || a.LastIndex != 4 || !a.Contiguous {
+			t.Fatalf("%+v", a)
+		}
+		e.Payload = e.Payload[:len(e.Payload)-1]
+		if _, err := DecodeAccepted(&e); err == nil {
+			t.Fatal("truncated payload decoded")
+		}
+	}
 }

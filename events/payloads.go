@@ -95,6 +95,18 @@ func PeekMailID(e *Envelope) (string, error) {
 	return id, nil
 }
 
+// internType returns the constant for a known type name, or "".
+func internType(b []byte) string {
+	for _, t := range types {
+		if string(b) == t {
+			return t
+		}
+	}
+	return ""
+}
+
+var types = Types()
+
 // Types lists every current event type, in a fixed order.
 func Types() []string {
 	return []string{TypeGameCreated, TypeOrderReceived, TypeOrderAccepted, TypeOrderRejected,
@@ -403,6 +415,7 @@ type Attachment struct {
 // MailQueued is a mail to send, rendered in full when the decision that
 // caused it was committed (a transactional outbox): sending it later needs
 // nothing but this event, and a resend carries the same MailID (Message-ID).
+// Body and attachments are stored deflated (see compress.go).
 type MailQueued struct {
 	MailID      string
 	To          []string
@@ -426,11 +439,11 @@ func (p *MailQueued) encode(w *Writer) {
 	w.String(p.ReplyTo)
 	w.String(p.InReplyTo)
 	w.Strings(p.References)
-	w.String(p.Body)
+	w.DeflatedString(p.Body)
 	w.Uvarint(uint64(len(p.Attachments)))
 	for _, a := range p.Attachments {
 		w.String(a.Name)
-		w.String(a.Body)
+		w.DeflatedString(a.Body)
 	}
 }
 
@@ -442,12 +455,12 @@ func (p *MailQueued) decode(r *Reader) {
 	p.ReplyTo = r.String()
 	p.InReplyTo = r.String()
 	p.References = r.Strings()
-	p.Body = r.String()
+	p.Body = r.DeflatedString()
 	if n := r.count(); n > 0 {
 		p.Attachments = make([]Attachment, n)
 		for i := range p.Attachments {
 			p.Attachments[i].Name = r.String()
-			p.Attachments[i].Body = r.String()
+			p.Attachments[i].Body = r.DeflatedString()
 		}
 	}
 }
@@ -510,4 +523,8 @@ func (p *GameEnded) decode(r *Reader) {
 	p.Reason = r.String()
 	p.Winner = r.String()
 	p.Seed = r.Blob()
+}
+
+func decodeErr(e *Envelope, msg string) error {
+	return fmt.Errorf("game %s seq %d (%s): %w: %s", e.Game, e.Seq, e.Type, ErrCorrupt, msg)
 }

@@ -215,8 +215,9 @@ func (s *Store) Games() ([]GameInfo, error) {
 // order. env and its payload are valid only during the call (they alias
 // the file's pages): fn must Clone what it keeps.
 func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) error) error {
+	var d events.Decoder
 	return s.ReadRaw(game, from, func(seq uint64, raw []byte) error {
-		env, err := events.UnmarshalView(raw)
+		env, err := d.UnmarshalView(raw)
 		if err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}

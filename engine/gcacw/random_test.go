@@ -59,7 +59,7 @@ func TestRandomPlayOfTheSampleScenario(t *testing.T) {
 				st = next
 			}
 			enc, _ := encodeState(st)
-			back, err := decodeState(enc)
+			back, err := decodeState(enc, st)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -106,7 +106,9 @@ func (ruleset) Outcome(s engine.State) engine.Outcome {
 }
 
 func (ruleset) EncodeState(s engine.State) ([]byte, error) { return encodeState(asState(s)) }
-func (ruleset) DecodeState(b []byte) (engine.State, error) { return decodeState(b) }
+func (ruleset) DecodeState(b []byte, initial engine.State) (engine.State, error) {
+	return decodeState(b, asState(initial))
+}
 
 type view struct {
 	st *State

@@ -193,7 +193,7 @@ type Queued struct {
 
 // State is the game. It is immutable: Evolve returns a new one.
 type State struct {
-	Scn          *ScenarioDef `json:"scenario"`
+	Scn          *ScenarioDef `json:"scenario,omitempty"` // immutable, shared; not encoded
 	Turn         int          `json:"turn"`
 	Phase        string       `json:"phase"`
 	Units        []Unit       `json:"units"`   // sorted by ID
@@ -342,16 +342,24 @@ func (s *State) commands(l *Leader, u *Unit) bool {
 }
 
 // encodeState gives the canonical bytes of s.
-func encodeState(s *State) ([]byte, error) { return json.Marshal(s) }
+// encodeState encodes everything that can change. The scenario (map,
+// tables, order of battle) never does: it is fixed by the game's creation,
+// so it is left out, and decodeState takes it from the initial state, which
+// every game of the scenario shares.
+func encodeState(s *State) ([]byte, error) {
+	c := *s
+	c.Scn = nil
+	return json.Marshal(&c)
+}
 
-func decodeState(b []byte) (*State, error) {
+func decodeState(b []byte, initial *State) (*State, error) {
 	var s State
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("gcacw state: %w", err)
 	}
-	if s.Scn == nil {
-		return nil, fmt.Errorf("gcacw state: no scenario")
+	if initial == nil || initial.Scn == nil {
+		return nil, fmt.Errorf("gcacw state: no initial state to take the scenario from")
 	}
-	s.Scn.Map.index()
+	s.Scn = initial.Scn
 	return &s, nil
 }

@@ -1,0 +1,72 @@
+package events
+
+import (
+	"bytes"
+	"compress/flate"
+	"fmt"
+	"io"
+)
+
+// Queued mails carry their rendered text (boards, whole maps): most of a
+// game's bytes. They are stored deflated, at a fixed level, which is
+// deterministic: the same text always gives the same bytes, so the
+// encoding stays canonical and hashable. Replay never inflates them.
+
+const deflateLevel = flate.BestCompression
+
+// maxInflated bounds a decompressed text, against corrupt or hostile input.
+const maxInflated = 16 << 20
+
+func deflate(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, deflateLevel)
+	if err != nil {
+		panic(err) // only for an invalid level
+	}
+	io.WriteString(w, s)
+	w.Close()
+	return buf.Bytes()
+}
+
+// inflate decompresses b and checks that b is exactly what deflate makes of
+// the result (so only canonical encodings decode).
+func inflate(b []byte) (string, error) {
+	if len(b) == 0 {
+		return "", nil
+	}
+	r := flate.NewReader(bytes.NewReader(b))
+	defer r.Close()
+	out, err := io.ReadAll(io.LimitReader(r, maxInflated+1))
+	if err != nil {
+		return "", fmt.Errorf("%w: deflated text: %v", ErrCorrupt, err)
+	}
+	if len(out) > maxInflated {
+		return "", fmt.Errorf("%w: deflated text over %d bytes", ErrCorrupt, maxInflated)
+	}
+	if !bytes.Equal(deflate(string(out)), b) {
+		return "", fmt.Errorf("%w: deflated text not in canonical form", ErrCorrupt)
+	}
+	return string(out), nil
+}
+
+// DeflatedString writes s deflated.
+func (w *Writer) DeflatedString(s string) { w.Blob(deflate(s)) }
+
+// DeflatedString reads a string written by Writer.DeflatedString.
+func (r *Reader) DeflatedString() string {
+	b := r.BlobView()
+	if r.err != nil {
+		return ""
+	}
+	s, err := inflate(b)
+	if err != nil {
+		if r.err == nil {
+			r.err = err
+		}
+		return ""
+	}
+	return s
+}

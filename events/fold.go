@@ -1,0 +1,135 @@
+package events
+
+import "sync"
+
+// Replay decodes every decision of a game's log; these helpers decode only
+// what a fold uses, and share the short strings facts repeat (argument
+// keys, fact kinds, unit codes) instead of allocating each anew.
+
+// intern holds short strings seen in facts. It is bounded: past its size
+// strings are simply allocated.
+var intern = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const (
+	internMax    = 1 << 14
+	internMaxLen = 24
+)
+
+func (r *Reader) internString() string {
+	b := r.stringView()
+	if r.err != nil {
+		return ""
+	}
+	if len(b) > internMaxLen {
+		if !validUTF8(b) {
+			r.fail("utf-8 string")
+			return ""
+		}
+		return string(b)
+	}
+	intern.RLock()
+	s, ok := intern.m[string(b)] // no allocation for the lookup
+	intern.RUnlock()
+	if ok {
+		return s
+	}
+	if !validUTF8(b) {
+		r.fail("utf-8 string")
+		return ""
+	}
+	s = string(b)
+	intern.Lock()
+	if len(intern.m) < internMax {
+		intern.m[s] = s
+	}
+	intern.Unlock()
+	return s
+}
+
+// Accepted is what a fold needs of an order.accepted event.
+type Accepted struct {
+	Input     uint64
+	Facts     []Fact
+	FirstDie  uint64 // index of the first die rolled (if NDice > 0)
+	NDice     int
+	LastIndex uint64
+	// Contiguous is false if the dice indices are not FirstDie, FirstDie+1, …
+	Contiguous bool
+}
+
+// DecodeAccepted decodes an order.accepted event for a fold: the input it
+// decides, its facts, and the indices of its dice, skipping the rest.
+func DecodeAccepted(e *Envelope) (Accepted, error) {
+	var a Accepted
+	if e.Type != TypeOrderAccepted {
+		return a, decodeErr(e, "not "+TypeOrderAccepted)
+	}
+	r := NewReader(e.Payload)
+	a.Input = r.Uvarint()
+	r.stringView() // player
+	r.stringView() // ruleset version
+	for n := r.count(); n > 0 && r.err == nil; n-- {
+		r.stringView() // echo
+	}
+	if n := r.count(); n > 0 {
+		a.Facts = make([]Fact, n)
+		for i := range a.Facts {
+			f := &a.Facts[i]
+			f.Kind = r.internString()
+			if m := r.count(); m > 0 {
+				f.Args = make([]Arg, m)
+				for j := range f.Args {
+					f.Args[j].decodeInterned(r)
+				}
+			}
+		}
+	}
+	a.Contiguous = true
+	for i, n := 0, r.count(); i < n && r.err == nil; i++ {
+		idx := r.Uvarint()
+		r.stringView() // purpose
+		r.Int()        // sides
+		r.Int()        // value
+		if i == 0 {
+			a.FirstDie = idx
+		} else if idx != a.LastIndex+1 {
+			a.Contiguous = false
+		}
+		a.LastIndex = idx
+		a.NDice++
+	}
+	if err := r.Done(); err != nil {
+		return Accepted{}, decodeErr(e, err.Error())
+	}
+	return a, nil
+}
+
+func (a *Arg) decodeInterned(r *Reader) {
+	a.Key = r.internString()
+	a.Kind = ArgKind(r.Uvarint())
+	switch a.Kind {
+	case ArgInt:
+		a.Int = r.Varint()
+	case ArgBool:
+		a.Int = r.Varint()
+		if a.Int != 0 && a.Int != 1 {
+			r.fail("bool argument")
+		}
+	case ArgStr:
+		a.Str = r.internString()
+	case ArgInts:
+		a.Ints = r.Ints()
+	case ArgStrs:
+		if n := r.count(); n > 0 {
+			a.Strs = make([]string, n)
+			for i := range a.Strs {
+				a.Strs[i] = r.internString()
+			}
+		}
+	default:
+		r.fail("argument kind")
+	}
+}
