@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +22,9 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/mail/compose"
 	"pbem/store"
+	"pbem/templates"
 )
 
 // cmdBench measures what issue #2 sets targets for, each figure beside a
@@ -39,12 +42,26 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	parts := fs.String("parts", "appends,replay,memory,load", "which measurements to run")
 	writers := fs.Int("writers", 64, "concurrent games appending")
 	per := fs.Int("per-writer", 1000, "appends per writer")
-	games := fs.Int("games", 10000, "games for the replay, memory and load measurements")
+	games := fs.Int("games", 10000, "active games for the memory and load measurements")
+	replayGames := fs.Int("replay-games", 300, "whole games for the replay measurement")
+	activeEvents := fs.Int("active-events", 100, "events of each active game (memory and load)")
 	rsName := fs.String("ruleset", "", "rule system whose demo game is replayed (default: the first registered)")
 	dir := fs.String("dir", "", "directory for the bench's bbolt files (default: a temporary one)")
 	child := fs.String("memory-child", "", "internal: run the memory measurement on this store")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measurements to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *child != "" {
 		return memoryChild(a, *child, *games)
@@ -68,23 +85,39 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 		}
 	}
 	if want["replay"] || want["memory"] || want["load"] {
-		path, nEvents, err := buildReplayStore(a, *dir, *rsName, *games)
+		model, err := playModel(a, *dir, *rsName)
 		if err != nil {
 			return err
 		}
 		if want["replay"] {
-			if err := benchReplay(a, path, *games, nEvents); err != nil {
+			// Whole games: the model game copied replayGames times.
+			path := filepath.Join(*dir, "replay.db")
+			if err := copyGames(path, model, *replayGames, len(model)); err != nil {
 				return err
 			}
-		}
-		if want["memory"] {
-			if err := benchMemory(a, path, *games); err != nil {
+			if err := benchReplay(a, path, *replayGames, len(model)); err != nil {
 				return err
 			}
+			os.Remove(path)
 		}
-		if want["load"] {
-			if err := benchLoad(a, path, *games); err != nil {
+		if want["memory"] || want["load"] {
+			// Many active games: the model game's first activeEvents events,
+			// each game with a snapshot five events before its end.
+			path := filepath.Join(*dir, "active.db")
+			n := min(*activeEvents, len(model))
+			if err := copyGames(path, model, *games, n); err != nil {
 				return err
+			}
+			fmt.Fprintf(a.out, "active games: %d copies of the model game's first %d events, each with a snapshot at %d\n\n", *games, n, max(1, n-5))
+			if want["memory"] {
+				if err := benchMemory(a, path, *games); err != nil {
+					return err
+				}
+			}
+			if want["load"] {
+				if err := benchLoad(a, path, *games); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -203,90 +236,102 @@ func timeWriters(writers int, fn func(w int) error) rate {
 	return rate{d: time.Since(start), err: errors.Join(errs...)}
 }
 
-// buildReplayStore plays the ruleset's demo game once through the engine,
-// then copies its log under games ids (re-chained, as each game's log
-// would be), with a snapshot a few events before each game's end.
-func buildReplayStore(a *app, dir, rsName string, games int) (string, int, error) {
+// playModel plays the ruleset's demo game once through the engine and the
+// mail composer and returns its log: the model every copied game follows.
+func playModel(a *app, dir, rsName string) ([]events.Envelope, error) {
 	if rsName == "" {
 		names := a.reg.Names()
 		if len(names) == 0 {
-			return "", 0, errors.New("replay, memory and load need a rule system, and this build has none")
+			return nil, errors.New("replay, memory and load need a rule system, and this build has none")
 		}
 		rsName = names[0]
 	}
 	script, err := demoScript(rsName)
 	if err != nil {
-		return "", 0, err
+		return nil, err
 	}
-	path := filepath.Join(dir, "replay.db")
+	path := filepath.Join(dir, "model.db")
 	st, err := store.Open(path, store.Options{})
 	if err != nil {
-		return "", 0, err
+		return nil, err
+	}
+	defer os.Remove(path)
+	defer st.Close()
+	log, err := playScript(a, st, "bench-model", script, 400)
+	if err != nil {
+		return nil, fmt.Errorf("playing the %s demo game: %w", rsName, err)
+	}
+	fmt.Fprintf(a.out, "model game: the %s demo game played through the engine and the mail composer: %d events, %d bytes stored\n\n", rsName, len(log), logBytes(log))
+	return log, nil
+}
+
+// copyGames writes games copies of the model's first n events to a new
+// store at path (re-chained under each game's id, as its log would be),
+// with a snapshot of each five events before its end.
+func copyGames(path string, model []events.Envelope, games, n int) error {
+	os.Remove(path)
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		return err
 	}
 	defer st.Close()
-	log, err := playScript(a.reg, st, "bench-model", script)
+	reg := registry()
+	snapAt := uint64(max(1, n-5))
+	tmp := &memLog{evs: model[:n]}
+	snapGame, err := engine.Replay(tmp, reg, model[0].Game, snapAt)
 	if err != nil {
-		return "", 0, fmt.Errorf("playing the %s demo game: %w", rsName, err)
+		return err
 	}
-	fmt.Fprintf(a.out, "replay log: the %s demo game (%d events, %d bytes stored) copied to %d games\n\n", rsName, len(log), logBytes(log), games)
-	model, err := engine.Replay(st, a.reg, "bench-model", 0)
-	if err != nil {
-		return "", 0, err
-	}
-	snapAt := uint64(max(1, len(log)-5))
-	snapGame, err := engine.Replay(st, a.reg, "bench-model", snapAt)
-	if err != nil {
-		return "", 0, err
-	}
-	_ = model
-	for g := 0; g < games; g += 500 {
-		var reqs []store.Request
-		for j := g; j < min(games, g+500); j++ {
-			id := fmt.Sprintf("bench-%05d", j)
-			evs := make([]events.Envelope, len(log))
-			for i := range log {
-				evs[i] = log[i]
-				evs[i].Game = id
-			}
-			reqs = append(reqs, store.Request{Game: id, Expected: 0, Events: evs})
-		}
+	for g := 0; g < games; g += 256 {
 		var wg sync.WaitGroup
-		errs := make([]error, len(reqs))
-		for i := range reqs {
+		errs := make([]error, 256)
+		for j := g; j < min(games, g+256); j++ {
 			wg.Add(1)
-			go func(i int) { defer wg.Done(); _, errs[i] = st.Do(reqs[i]) }(i)
+			go func(j int) {
+				defer wg.Done()
+				id := fmt.Sprintf("bench-%05d", j)
+				evs := make([]events.Envelope, n)
+				for i := range evs {
+					evs[i] = model[i]
+					evs[i].Game = id
+				}
+				res, err := st.Do(store.Request{Game: id, Expected: 0, Events: evs})
+				if err != nil {
+					errs[j-g] = err
+					return
+				}
+				sg := *snapGame
+				sg.ID, sg.Hash = id, res.Events[snapAt-1].Hash
+				data, err := sg.MarshalSnapshot()
+				if err == nil {
+					err = st.PutSnapshot(id, snapAt, data)
+				}
+				errs[j-g] = err
+			}(j)
 		}
 		wg.Wait()
 		if err := errors.Join(errs...); err != nil {
-			return "", 0, err
+			return err
 		}
-		for _, r := range reqs {
-			// The snapshot of the model game at snapAt, re-identified.
-			sg := *snapGame
-			sg.ID = r.Game
-			h, _ := st.Head(r.Game)
-			var stop bool
-			err := st.Read(r.Game, snapAt, func(e *events.Envelope) error {
-				if !stop {
-					sg.Hash, stop = e.Hash, true
-				}
-				return nil
-			})
-			if err != nil {
-				return "", 0, err
-			}
-			_ = h
-			data, err := sg.MarshalSnapshot()
-			if err != nil {
-				return "", 0, err
-			}
-			if err := st.PutSnapshot(r.Game, snapAt, data); err != nil {
-				return "", 0, err
+	}
+	return nil
+}
+
+// memLog is a log held in memory, for folding the model game.
+type memLog struct{ evs []events.Envelope }
+
+func (m *memLog) Read(game string, from uint64, fn func(*events.Envelope) error) error {
+	for i := range m.evs {
+		if m.evs[i].Seq >= from {
+			if err := fn(&m.evs[i]); err != nil {
+				return err
 			}
 		}
 	}
-	return path, len(log), nil
+	return nil
 }
+
+func (m *memLog) Snapshot(string, uint64) (uint64, []byte, bool, error) { return 0, nil, false, nil }
 
 func logBytes(es []events.Envelope) int {
 	n := 0
@@ -296,24 +341,52 @@ func logBytes(es []events.Envelope) int {
 	return n
 }
 
-// playScript creates a game and decides its orders one by one with the
-// real engine (synchronously), returning its log.
-func playScript(reg *engine.Registry, st *store.Store, id string, s demoGame) ([]events.Envelope, error) {
-	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
-	if _, err := engine.Create(st, reg, engine.NewGame{ID: id, Ruleset: s.ruleset, ScenarioName: s.scenarioName,
-		Scenario: s.scenario, Players: s.players, At: at}); err != nil {
+// playScript creates a game and plays it to its end (or maxOrders) with
+// the real engine and the mail composer, its participants scripted by the
+// autoplayer, returning its log.
+func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) ([]events.Envelope, error) {
+	secret, err := st.ServerSecret(replySecretName, newSecret)
+	if err != nil {
 		return nil, err
 	}
-	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 1 << 30})
+	t, err := templates.Load("")
+	if err != nil {
+		return nil, err
+	}
+	comp := compose.New(compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret}, t)
+	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
+	if _, err := engine.Create(st, a.reg, engine.NewGame{ID: id, Ruleset: s.ruleset, ScenarioName: s.scenarioName,
+		Scenario: s.scenario, Players: s.players, Referees: s.referees, At: at, Welcome: comp.Welcome}); err != nil {
+		return nil, err
+	}
+	r := engine.NewRunner(st, a.reg, engine.RunnerOptions{SnapshotEvery: 1 << 30, Notifier: comp})
 	defer r.Close()
-	for i, o := range s.orders {
+	ap := &autoplayer{script: demoOrders()}
+	for i := 0; i < maxOrders; i++ {
+		var who, text string
+		var ok, over bool
+		if err := r.Query(id, func(g *engine.Game) {
+			over = g.Ended != nil
+			who, text, ok = ap.nextMove(g)
+		}); err != nil {
+			return nil, err
+		}
+		if over || !ok {
+			break
+		}
 		h, err := st.Head(id)
 		if err != nil {
 			return nil, err
 		}
 		at = at.Add(time.Hour)
 		key := fmt.Sprintf("<demo-%d@pbem.invalid>", i)
-		res, err := st.Append(id, h.Seq, events.New(id, at, key, &events.OrderReceived{Player: o.player, Text: o.text, MessageID: key, Source: "demo"}))
+		var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: key, Source: "bench"}
+		for _, ref := range s.referees {
+			if ref.ID == who {
+				p = &events.RefereeCommand{Referee: who, Text: text, MessageID: key, Source: "bench"}
+			}
+		}
+		res, err := st.Append(id, h.Seq, events.New(id, at, key, p))
 		if err != nil {
 			return nil, err
 		}

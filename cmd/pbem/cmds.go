@@ -212,7 +212,7 @@ func describe(e *events.Envelope) string {
 	case *events.OrderAccepted:
 		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
 		for _, l := range p.Echo {
-			detail("read: %s", l)
+			detail("echo: %s", l)
 		}
 		for _, d := range p.Dice {
 			detail("die %s", d)

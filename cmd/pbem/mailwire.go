@@ -105,6 +105,13 @@ func startMail(ctx context.Context, a *app, b *bus.Bus) (*mailSystem, error) {
 	}
 	m.intake = intake.New(imapCfg, b)
 	m.sender = outbox.New(smtpCfg, b)
+	return m, nil
+}
+
+// start runs the intake and the sender until ctx is done. serve calls it
+// once every mailbox exists and the mails a previous run left are queued:
+// a mail sent before its recipient's built-in mailbox exists would bounce.
+func (m *mailSystem) start(ctx context.Context) {
 	m.wg.Add(2)
 	go func() {
 		defer m.wg.Done()
@@ -118,7 +125,6 @@ func startMail(ctx context.Context, a *app, b *bus.Bus) (*mailSystem, error) {
 			m.lg.Error("outbox stopped", "err", err)
 		}
 	}()
-	return m, nil
 }
 
 // handle follows the log for mail work: queued mails go to the sender,
@@ -166,20 +172,34 @@ func (m *mailSystem) addLocalUsers(gc *events.GameCreated) {
 	}
 }
 
-// recover queues the mails a previous run left unsent, and makes the
-// built-in host's mailboxes for existing games.
+// prepare makes the built-in host's mailboxes for the existing games,
+// before any of their mail can be queued.
+func (m *mailSystem) prepare(log logStore, games []string) error {
+	if m.host == nil {
+		return nil
+	}
+	for _, id := range games {
+		es, err := log.Events(id, 1)
+		if err != nil || len(es) == 0 {
+			return fmt.Errorf("game %s: %v", id, err)
+		}
+		p, err := events.Decode(&es[0])
+		if err != nil {
+			return err
+		}
+		if gc, ok := p.(*events.GameCreated); ok {
+			m.addLocalUsers(gc)
+		}
+	}
+	return nil
+}
+
+// recover queues the mails a previous run left unsent.
 func (m *mailSystem) recover(log logStore, runner *engine.Runner, games []string) error {
 	for _, id := range games {
 		var pending []engine.QueuedMail
-		var created *events.GameCreated
-		if err := runner.Query(id, func(g *engine.Game) {
-			pending = append(pending, g.Outbox...)
-			created = g.Created
-		}); err != nil {
+		if err := runner.Query(id, func(g *engine.Game) { pending = append(pending, g.Outbox...) }); err != nil {
 			return err
-		}
-		if created != nil {
-			m.addLocalUsers(created)
 		}
 		for _, q := range pending {
 			es, err := log.Events(id, q.Seq)

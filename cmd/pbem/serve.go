@@ -23,14 +23,21 @@ func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, a)
+	return serve(ctx, a, nil)
+}
+
+// server is a running serve, for whoever started it in-process (the demo).
+type server struct {
+	bus    *bus.Bus
+	runner *engine.Runner
+	mail   *mailSystem
 }
 
 // serve runs until ctx is done, then shuts down in order: stop taking
 // commands, stop deliveries, let every actor finish the append in flight,
 // confirm what was published, and close the store after its queued
-// appends.
-func serve(ctx context.Context, a *app) error {
+// appends. ready, if not nil, is called once everything runs.
+func serve(ctx context.Context, a *app, ready func(*server)) error {
 	if err := os.MkdirAll(a.cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
@@ -69,8 +76,13 @@ func serve(ctx context.Context, a *app) error {
 		return err
 	}
 	heads := make(map[string]uint64, len(games))
+	ids := make([]string, 0, len(games))
 	for _, g := range games {
 		heads[g.Game] = g.Head.Seq
+		ids = append(ids, g.Game)
+	}
+	if err := mail.prepare(st, ids); err != nil {
+		return err
 	}
 	// Games known at start are loaded by their actors from the store; the
 	// subscription brings everything after that.
@@ -82,14 +94,13 @@ func serve(ctx context.Context, a *app) error {
 		return err
 	}
 	defer sub.Close()
-	ids := make([]string, 0, len(games))
-	for _, g := range games {
-		runner.Kick(g.Game)
-		ids = append(ids, g.Game)
+	for _, id := range ids {
+		runner.Kick(id)
 	}
 	if err := mail.recover(b, runner, ids); err != nil {
 		return err
 	}
+	mail.start(mailCtx)
 	l, err := net.Listen("unix", sock)
 	if err != nil {
 		return fmt.Errorf("control socket: %w", err)
@@ -106,6 +117,9 @@ func serve(ctx context.Context, a *app) error {
 	}
 	a.lg.Info("pbem serving", "data", a.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", a.reg.Names(),
 		"control", sock)
+	if ready != nil {
+		ready(&server{bus: b, runner: runner, mail: mail})
+	}
 	<-ctx.Done()
 	a.lg.Info("shutting down: finishing the work in flight")
 	l.Close()
