@@ -249,8 +249,7 @@ func (st *State) roster() []string {
 	out := []string{" code name           size type side str  cv  org    fat exh  hex   leaders"}
 	var gone []string
 	for _, side := range Sides {
-		for i := range st.Units {
-			u := &st.Units[i]
+		for _, u := range st.Units {
 			if u.Side != side {
 				continue
 			}
@@ -281,8 +280,7 @@ func (st *State) roster() []string {
 		out = append(out, " eliminated: "+strings.Join(gone, ", "))
 	}
 	var ls []string
-	for i := range st.Leaders {
-		l := &st.Leaders[i]
+	for _, l := range st.Leaders {
 		ls = append(ls, fmt.Sprintf("%s %s %s with %s", l.ID, l.Name, leaderTag(l), l.With))
 	}
 	out = append(out, " leaders: "+strings.Join(ls, "; "))

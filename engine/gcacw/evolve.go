@@ -11,12 +11,14 @@ import (
 // evolve applies one fact to s and returns the next state; s is never
 // changed (every slice or pointer that changes is copied first).
 func evolve(s *State, f events.Fact) (*State, error) {
-	unitArg := func() (*State, string, error) {
+	// unitArg finds the fact's unit: its ID and its index in s.Units.
+	unitArg := func() (string, int, error) {
 		id := f.Str("unit")
-		if s.unit(id) == nil {
-			return nil, id, fmt.Errorf("%s: no unit %q", f.Kind, id)
+		i, ok := s.unitIndex(id)
+		if !ok {
+			return id, 0, fmt.Errorf("%s: no unit %q", f.Kind, id)
 		}
-		return s, id, nil
+		return id, i, nil
 	}
 	switch f.Kind {
 	// --- turn sequence (GCACW 3) ---
@@ -51,8 +53,12 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		c := s.clone()
 		c.Cycle = Cycle{N: int(f.Int("n")), Recorded: 0}
 		c.Units = slices.Clone(s.Units)
-		for i := range c.Units {
-			c.Units[i].Marched, c.Units[i].Activated = false, false
+		for i, u := range c.Units {
+			if u.Marched || u.Activated {
+				v := *u
+				v.Marched, v.Activated = false, false
+				c.Units[i] = &v
+			}
 		}
 		return c, nil
 	case "initiative.rolled":
@@ -150,7 +156,7 @@ func evolve(s *State, f events.Fact) (*State, error) {
 
 	// --- march (GCACW 5.1) ---
 	case "march.begun":
-		s, id, err := unitArg()
+		id, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
@@ -158,16 +164,16 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Kind, err)
 		}
-		c, _ := s.withUnit(id, func(u *Unit) { u.Marched = true })
+		c := s.withUnitAt(i, func(u *Unit) { u.Marched = true })
 		c.March = &March{Unit: id, Plan: pl, MA: int(f.Int("ma")), Leader: f.Str("leader"), Opt: f.Bool("opt"), Next: "fatigue"}
 		c.Cycle.Acting = true
 		return c, nil
 	case "unit.fatigue_raised":
-		s, id, err := unitArg()
+		_, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
-		c, _ := s.withUnit(id, func(u *Unit) { u.Fatigue = int(f.Int("fatigue")) })
+		c := s.withUnitAt(i, func(u *Unit) { u.Fatigue = int(f.Int("fatigue")) })
 		if c.March != nil {
 			m := *c.March
 			m.Extended = f.Bool("extended")
@@ -189,35 +195,35 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		}
 		return c, nil
 	case "unit.disorganized", "unit.organized":
-		s, id, err := unitArg()
+		_, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
-		return s.withUnit(id, func(u *Unit) { u.Disorganized = f.Kind == "unit.disorganized" })
+		return s.withUnitAt(i, func(u *Unit) { u.Disorganized = f.Kind == "unit.disorganized" }), nil
 	case "unit.exhausted", "unit.rested":
-		s, id, err := unitArg()
+		_, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
-		return s.withUnit(id, func(u *Unit) { u.Exhausted = f.Kind == "unit.exhausted" })
+		return s.withUnitAt(i, func(u *Unit) { u.Exhausted = f.Kind == "unit.exhausted" }), nil
 	case "unit.fatigue_set":
-		s, id, err := unitArg()
+		_, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
-		return s.withUnit(id, func(u *Unit) { u.Fatigue = int(f.Int("fatigue")) })
+		return s.withUnitAt(i, func(u *Unit) { u.Fatigue = int(f.Int("fatigue")) }), nil
 	case "strength.lost", "strength.set":
-		s, id, err := unitArg()
+		_, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
-		return s.withUnit(id, func(u *Unit) { u.Manpower = int(f.Int("left")) })
+		return s.withUnitAt(i, func(u *Unit) { u.Manpower = int(f.Int("left")) }), nil
 	case "unit.eliminated":
-		s, id, err := unitArg()
+		id, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
-		c, _ := s.withUnit(id, func(u *Unit) { u.Eliminated, u.Manpower = true, 0 })
+		c := s.withUnitAt(i, func(u *Unit) { u.Eliminated, u.Manpower = true, 0 })
 		if c.March != nil && c.March.Unit == id {
 			c.March = nil
 			c = c.activationStep()
@@ -240,7 +246,7 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		}
 		return c, nil
 	case "unit.marched", "cavalry.retreated", "unit.placed":
-		s, id, err := unitArg()
+		_, i, err := unitArg()
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +264,7 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		if err != nil || len(path) == 0 {
 			return nil, fmt.Errorf("%s: bad path or hex: %v", f.Kind, err)
 		}
-		c, _ := s.withUnit(id, func(u *Unit) { u.Hex = to })
+		c := s.withUnitAt(i, func(u *Unit) { u.Hex = to })
 		c.Focus = path
 		switch {
 		case f.Kind == "unit.marched":
@@ -289,11 +295,13 @@ func evolve(s *State, f events.Fact) (*State, error) {
 				return nil, fmt.Errorf("%s: %w", f.Kind, err)
 			}
 			a.Plans = append(a.Plans, pl)
-			u := c.unit(id)
-			if u == nil {
+			j, ok := c.unitIndex(id)
+			if !ok {
 				return nil, fmt.Errorf("%s: no unit %q", f.Kind, id)
 			}
+			u := *c.Units[j]
 			u.Activated = true
+			c.Units[j] = &u
 		}
 		c.Act = a
 		c.Cycle.Acting = true

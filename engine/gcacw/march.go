@@ -508,36 +508,67 @@ func orgWord(u *Unit) string {
 
 // planFromString reads a plan written by Plan.String.
 func planFromString(s string) (Plan, error) {
-	toks, _ := lexLine(s, false)
+	toks := planWords(s)
 	var p Plan
-	bad := fmt.Errorf("plan %q", s)
+	bad := func() (Plan, error) { return Plan{}, fmt.Errorf("plan %q", s) }
 	for i := 0; i < len(toks); i++ {
-		t := strings.ToUpper(toks[i].Text)
+		t := strings.ToUpper(toks[i])
 		switch {
 		case len(t) == 4 && t[0] >= '0' && t[0] <= '9':
 			h, err := hex.Parse(t)
 			if err != nil {
-				return Plan{}, bad
+				return bad()
 			}
 			p.Path = append(p.Path, h)
 		case t == "FORCE":
 			p.Force = "always"
-			if i+2 < len(toks) && strings.EqualFold(toks[i+1].Text, "IF") {
-				if strings.EqualFold(toks[i+2].Text, "SHORT") {
+			if i+2 < len(toks) && strings.EqualFold(toks[i+1], "IF") {
+				if strings.EqualFold(toks[i+2], "SHORT") {
 					p.Force, i = "short", i+2
 				} else if i+4 < len(toks) {
-					p.Force, i = toks[i+3].Text+toks[i+4].Text, i+4
+					p.Force, i = toks[i+3]+toks[i+4], i+4
 				} else {
-					return Plan{}, bad
+					return bad()
 				}
 			}
 		case t == "STOP" && i+2 < len(toks):
-			p.StopAt, i = toks[i+2].Text, i+2
+			p.StopAt, i = toks[i+2], i+2
 		case t == "IF" && i+3 < len(toks):
 			p.ZOCStop, i = true, i+3
 		default:
-			return Plan{}, bad
+			return bad()
 		}
 	}
 	return p, nil
+}
+
+// planWords splits a plan into the words lexLine reads in it. Evolve reads
+// a plan for every march, so the plans Plan.String writes (ASCII letters
+// and digits, and comparisons standing alone, separated by spaces) are
+// split without lexLine's rune and token copies; lexLine gives the same
+// words for them.
+func planWords(s string) []string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c == ' ' || c == '<' || c == '>' || c == '=' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z'
+	}
+	if plain {
+		words := strings.Fields(s)
+		for _, w := range words {
+			if strings.ContainsAny(w, "<>=") && w != "<" && w != "<=" && w != ">" && w != ">=" && w != "=" {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return words
+		}
+	}
+	toks, _ := lexLine(s, false)
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.Text
+	}
+	return words
 }

@@ -75,8 +75,7 @@ func (m *sim) exampleMarch(side string) string {
 // exampleActivate is an ACTIVATE that side could send now, or "".
 func (m *sim) exampleActivate(side string) string {
 	st := m.st
-	for i := range st.Leaders {
-		l := &st.Leaders[i]
+	for _, l := range st.Leaders {
 		if l.Side != side || st.leaderEligible(l) != "" {
 			continue
 		}
@@ -103,8 +102,7 @@ func (m *sim) exampleActivate(side string) string {
 
 func (m *sim) exampleTransfer(side string) string {
 	st := m.st
-	for i := range st.Leaders {
-		l := &st.Leaders[i]
+	for _, l := range st.Leaders {
 		if l.Side != side {
 			continue
 		}

@@ -38,11 +38,20 @@ func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, er
 
 func newState(sc *ScenarioDef) *State {
 	st := &State{Scn: sc, Turn: 1, Phase: PhaseTransfer, QueueSeq: []int{0, 0}}
-	st.Units = slices.Clone(sc.Units)
-	st.Leaders = slices.Clone(sc.Leaders)
-	slices.SortFunc(st.Units, func(a, b Unit) int { return strings.Compare(a.ID, b.ID) })
-	slices.SortFunc(st.Leaders, func(a, b Leader) int { return strings.Compare(a.ID, b.ID) })
+	st.Units = pointers(slices.Clone(sc.Units))
+	st.Leaders = pointers(slices.Clone(sc.Leaders))
+	slices.SortFunc(st.Units, func(a, b *Unit) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(st.Leaders, func(a, b *Leader) int { return strings.Compare(a.ID, b.ID) })
 	return st
+}
+
+// pointers returns pointers to the elements of xs, in order.
+func pointers[T any](xs []T) []*T {
+	out := make([]*T, len(xs))
+	for i := range xs {
+		out[i] = &xs[i]
+	}
+	return out
 }
 
 func asState(s engine.State) *State {

@@ -192,12 +192,18 @@ type Queued struct {
 }
 
 // State is the game. It is immutable: Evolve returns a new one.
+//
+// Units and Leaders hold pointers so that a new state can share every
+// unit and leader that did not change with the state it came from: a fact
+// that changes one unit copies the slice of pointers and that one unit
+// (withUnit, withLeader), not the whole order of battle. A *Unit or
+// *Leader reached through a State is therefore never changed in place.
 type State struct {
 	Scn          *ScenarioDef `json:"scenario,omitempty"` // immutable, shared; not encoded
 	Turn         int          `json:"turn"`
 	Phase        string       `json:"phase"`
-	Units        []Unit       `json:"units"`   // sorted by ID
-	Leaders      []Leader     `json:"leaders"` // sorted by ID
+	Units        []*Unit      `json:"units"`   // sorted by ID; shared, never changed in place
+	Leaders      []*Leader    `json:"leaders"` // sorted by ID; shared, never changed in place
 	TransferDone []string     `json:"transfer_done,omitempty"`
 	Cycle        Cycle        `json:"cycle"`
 	March        *March       `json:"march,omitempty"`
@@ -223,45 +229,66 @@ func sideIdx(side string) int {
 	return 0
 }
 
+// unitIndex finds unit id in s.Units.
+func (s *State) unitIndex(id string) (int, bool) {
+	return slices.BinarySearchFunc(s.Units, id, func(u *Unit, id string) int { return strings.Compare(u.ID, id) })
+}
+
+// leaderIndex finds leader id in s.Leaders.
+func (s *State) leaderIndex(id string) (int, bool) {
+	return slices.BinarySearchFunc(s.Leaders, id, func(l *Leader, id string) int { return strings.Compare(l.ID, id) })
+}
+
 // unit returns the unit with the id, or nil.
 func (s *State) unit(id string) *Unit {
-	i, ok := slices.BinarySearchFunc(s.Units, id, func(u Unit, id string) int { return strings.Compare(u.ID, id) })
+	i, ok := s.unitIndex(id)
 	if !ok {
 		return nil
 	}
-	return &s.Units[i]
+	return s.Units[i]
 }
 
 // leader returns the leader with the id, or nil.
 func (s *State) leader(id string) *Leader {
-	i, ok := slices.BinarySearchFunc(s.Leaders, id, func(l Leader, id string) int { return strings.Compare(l.ID, id) })
+	i, ok := s.leaderIndex(id)
 	if !ok {
 		return nil
 	}
-	return &s.Leaders[i]
+	return s.Leaders[i]
 }
 
 // withUnit returns a copy of s in which unit id has been changed by f.
 func (s *State) withUnit(id string, f func(*Unit)) (*State, error) {
-	i, ok := slices.BinarySearchFunc(s.Units, id, func(u Unit, id string) int { return strings.Compare(u.ID, id) })
+	i, ok := s.unitIndex(id)
 	if !ok {
 		return nil, fmt.Errorf("no unit %s", id)
 	}
+	return s.withUnitAt(i, f), nil
+}
+
+// withUnitAt returns a copy of s in which s.Units[i] has been changed by
+// f. Only that unit is copied; the copy shares the others with s.
+func (s *State) withUnitAt(i int, f func(*Unit)) *State {
 	c := s.clone()
 	c.Units = slices.Clone(s.Units)
-	f(&c.Units[i])
-	return c, nil
+	u := *s.Units[i]
+	f(&u)
+	c.Units[i] = &u
+	return c
 }
 
 // withLeader returns a copy of s in which leader id has been changed by f.
+// Only that leader is copied; the copy shares the others with s.
 func (s *State) withLeader(id string, f func(*Leader)) (*State, error) {
-	i, ok := slices.BinarySearchFunc(s.Leaders, id, func(l Leader, id string) int { return strings.Compare(l.ID, id) })
+	i, ok := s.leaderIndex(id)
 	if !ok {
 		return nil, fmt.Errorf("no leader %s", id)
 	}
 	c := s.clone()
 	c.Leaders = slices.Clone(s.Leaders)
-	f(&c.Leaders[i])
+	l := *s.Leaders[i]
+	f(&l)
+	c.Leaders[i] = &l
 	return c, nil
 }
 
@@ -277,9 +304,9 @@ func (s *State) leaderHex(l *Leader) (hex.Hex, bool) {
 // live returns the units on the map (not eliminated), in ID order.
 func (s *State) live() []*Unit {
 	var out []*Unit
-	for i := range s.Units {
-		if !s.Units[i].Eliminated {
-			out = append(out, &s.Units[i])
+	for _, u := range s.Units {
+		if !u.Eliminated {
+			out = append(out, u)
 		}
 	}
 	return out
@@ -319,9 +346,9 @@ func (s *State) hasFriend(side string, h hex.Hex) bool {
 // leadersWith returns the leaders stacked with unit id, in ID order.
 func (s *State) leadersWith(id string) []*Leader {
 	var out []*Leader
-	for i := range s.Leaders {
-		if s.Leaders[i].With == id {
-			out = append(out, &s.Leaders[i])
+	for _, l := range s.Leaders {
+		if l.With == id {
+			out = append(out, l)
 		}
 	}
 	return out
@@ -359,6 +386,9 @@ func decodeState(b []byte, initial *State) (*State, error) {
 	}
 	if initial == nil || initial.Scn == nil {
 		return nil, fmt.Errorf("gcacw state: no initial state to take the scenario from")
+	}
+	if slices.Contains(s.Units, nil) || slices.Contains(s.Leaders, nil) {
+		return nil, fmt.Errorf("gcacw state: a unit or leader is null")
 	}
 	s.Scn = initial.Scn
 	return &s, nil
