@@ -74,6 +74,9 @@ type Log interface {
 	PutCheckpoint(mailbox string, cp store.Checkpoint) error
 }
 
+// idleEndTimeout bounds the wait for the server to end IDLE after DONE.
+const idleEndTimeout = 15 * time.Second
+
 // Intake reads one mailbox.
 type Intake struct {
 	cfg Config
@@ -250,8 +253,18 @@ func (in *Intake) session(ctx context.Context) error {
 			if err := idle.Close(); err != nil {
 				return fmt.Errorf("end idle: %w", err)
 			}
-			if err := idle.Wait(); err != nil {
-				return fmt.Errorf("idle: %w", err)
+			// A server that never answers DONE must not stall the intake:
+			// give up on the connection and reconnect.
+			waited := make(chan error, 1)
+			go func() { waited <- idle.Wait() }()
+			select {
+			case err := <-waited:
+				if err != nil {
+					return fmt.Errorf("idle: %w", err)
+				}
+			case <-time.After(idleEndTimeout):
+				c.Close()
+				return fmt.Errorf("the server did not end IDLE within %v", idleEndTimeout)
 			}
 		} else {
 			select {
