@@ -33,6 +33,17 @@ func (ap *autoplayer) choose(side string, examples []string) (string, bool) {
 	return examples[0], true
 }
 
+// refereeChoice is what a scripted referee rules: done, when that is
+// offered (so a phase the rules hand over ends), else the first example.
+func refereeChoice(examples []string) string {
+	for _, ex := range examples {
+		if strings.HasSuffix(strings.ToUpper(ex), " DONE") {
+			return ex
+		}
+	}
+	return examples[0]
+}
+
 // demoOrders are the scripted orders of the Harrow Creek demo game, by side.
 func demoOrders() map[string][]string {
 	return map[string][]string{
@@ -48,7 +59,7 @@ func (ap *autoplayer) nextMove(g *engine.Game) (participant, text string, ok boo
 			if len(g.Created.Referees) == 0 || len(p.Examples) == 0 {
 				continue
 			}
-			return g.Created.Referees[0].ID, p.Examples[0], true
+			return g.Created.Referees[0].ID, refereeChoice(p.Examples), true
 		}
 		for _, pl := range g.Created.Players {
 			if pl.Side == p.Side {

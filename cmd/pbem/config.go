@@ -26,7 +26,10 @@ type MailCfg struct {
 	Local     string `toml:"local"`     // its local part; players reply to local+…@domain
 	FromName  string `toml:"from_name"` // display name on pbem's mails
 	Templates string `toml:"templates"` // a directory of templates overriding the built-in ones
-	IMAP      struct {
+	// RatePerHour is how many mails one sender may send in an hour; more
+	// are quarantined (default 30).
+	RatePerHour int `toml:"rate_per_hour"`
+	IMAP        struct {
 		Addr     string `toml:"addr"`
 		TLS      string `toml:"tls"` // none, starttls, tls
 		Username string `toml:"username"`
@@ -66,7 +69,7 @@ type EngineCfg struct {
 
 func defaultConfig() Config {
 	c := Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: EngineCfg{SnapshotEvery: 256}}
-	c.Mail.Domain, c.Mail.Local, c.Mail.FromName = "pbem.localhost", "pbem", "pbem"
+	c.Mail.Domain, c.Mail.Local, c.Mail.FromName, c.Mail.RatePerHour = "pbem.localhost", "pbem", "pbem", 30
 	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP, c.Mail.Builtin.Password = "127.0.0.1:1143", "127.0.0.1:1025", "pbem"
 	return c
 }

@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-smtp"
+
+	"pbem/engine"
+)
+
+// cmdDemo plays a short GCACW game end to end over real protocols: pbem
+// serves on the embedded defaults (its own NATS, its own IMAP and SMTP
+// servers, a bbolt file), scripted players and a referee read their mail
+// over IMAP and answer over SMTP as a mail client would (quoting the mail
+// they answer), and every mail is printed as its recipient receives it.
+func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
+	maxOrders := fs.Int("max-orders", 40, "stop after the participants have sent this many mails")
+	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
+	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "pbem-demo-")
+	if err != nil {
+		return err
+	}
+	a.cfg.DataDir = dir
+	a.cfg.Mail.Builtin.IMAP, a.cfg.Mail.Builtin.SMTP = "127.0.0.1:0", "127.0.0.1:0"
+	a.cfg.Mail.IMAP.Poll = "1s"
+	a.cfg.Mail.RatePerHour = 100000 // scripted players write far faster than people
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	ready := make(chan *server, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, a, func(s *server) { ready <- s }) }()
+	var srv *server
+	select {
+	case srv = <-ready:
+	case err := <-done:
+		return fmt.Errorf("starting pbem: %w", err)
+	}
+	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
+		dir, srv.mail.host.IMAPAddr(), srv.mail.host.SMTPAddr(), a.cfg.Mail.Domain)
+	err = playDemo(ctx, a, srv, *maxOrders, *timeout, *quiet)
+	stop()
+	if serr := <-done; err == nil {
+		err = serr
+	}
+	fmt.Fprintf(a.out, "\nThe game's log stays in %s: try\n  pbem --data-dir %s log demo\n  pbem --data-dir %s verify demo\n", dir, dir, dir)
+	return err
+}
+
+type demoPlayer struct {
+	id, side, name, addr string
+	referee              bool
+	c                    *imapclient.Client
+	lastUID              imap.UID
+}
+
+func playDemo(ctx context.Context, a *app, srv *server, maxOrders int, timeout time.Duration, quiet bool) error {
+	script, err := demoScript("gcacw")
+	if err != nil {
+		return err
+	}
+	dom := a.cfg.Mail.Domain
+	for i := range script.players {
+		script.players[i].Addresses = []string{script.players[i].ID + "@" + dom}
+	}
+	script.referees[0].Addresses = []string{script.referees[0].ID + "@" + dom}
+	created, err := engine.Create(srv.bus, a.reg, engine.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
+		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "created game %s (GCACW, Harrow Creek); Anna plays USA, Taro CSA, and a referee rules where the rules hand over\n", created.Game)
+	var ps []*demoPlayer
+	for _, p := range script.players {
+		ps = append(ps, &demoPlayer{id: p.ID, side: p.Side, name: p.Name, addr: p.Addresses[0]})
+	}
+	ref := script.referees[0]
+	ps = append(ps, &demoPlayer{id: ref.ID, name: ref.Name, addr: ref.Addresses[0], referee: true})
+	for _, p := range ps {
+		// The mailbox is made when the game's creation reaches the mail system.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			c, err := imapclient.DialInsecure(srv.mail.host.IMAPAddr(), nil)
+			if err == nil {
+				if err = c.Login(p.id, a.cfg.Mail.Builtin.Password).Wait(); err == nil {
+					if _, err = c.Select("INBOX", nil).Wait(); err == nil {
+						p.c = c
+						break
+					}
+				}
+				c.Close()
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s's mailbox: %w", p.id, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		defer p.c.Close()
+	}
+	ap := &autoplayer{script: demoOrders()}
+	sent, overSeen := 0, 0
+	end := time.Now().Add(timeout)
+	for sent < maxOrders && overSeen < len(ps) {
+		if time.Now().After(end) {
+			return fmt.Errorf("the demo game did not finish within %v", timeout)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		got := false
+		for _, p := range ps {
+			msgs, err := p.fetchNew()
+			if err != nil {
+				return err
+			}
+			for _, m := range msgs {
+				got = true
+				printMail(a.out, p, m, quiet)
+				if strings.Contains(m.subject, "game over") {
+					overSeen++
+					continue
+				}
+				order, ok := p.answer(ap, m)
+				if !ok || sent >= maxOrders {
+					continue
+				}
+				if err := p.reply(srv, m, order); err != nil {
+					return err
+				}
+				sent++
+				fmt.Fprintf(a.out, "\n>>> %s answers (mail %d):\n", p.name, sent)
+				for _, l := range strings.Split(order, "\n") {
+					fmt.Fprintf(a.out, ">>>   %s\n", l)
+				}
+				fmt.Fprintln(a.out)
+			}
+		}
+		if !got {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if overSeen >= len(ps) {
+		fmt.Fprintln(a.out, "\nThe game is over and every participant has the mail saying so.")
+	} else {
+		fmt.Fprintf(a.out, "\nStopped after %d mails from the participants (--max-orders).\n", sent)
+	}
+	return nil
+}
+
+type demoMail struct {
+	uid                           imap.UID
+	from, subject, msgID, replyTo string
+	body                          string
+	attachments                   []string
+	date                          time.Time
+}
+
+func (p *demoPlayer) fetchNew() ([]demoMail, error) {
+	if err := p.c.Noop().Wait(); err != nil {
+		return nil, err
+	}
+	search, err := p.c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: p.lastUID + 1, Stop: 0}}}}, nil).Wait()
+	if err != nil {
+		return nil, err
+	}
+	var uids []imap.UID
+	for _, u := range search.AllUIDs() {
+		if u > p.lastUID {
+			uids = append(uids, u)
+		}
+	}
+	if len(uids) == 0 {
+		return nil, nil
+	}
+	section := &imap.FetchItemBodySection{}
+	bufs, err := p.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(bufs, func(i, j int) bool { return bufs[i].UID < bufs[j].UID })
+	var out []demoMail
+	for _, b := range bufs {
+		m, err := readDemoMail(b.FindBodySection(section))
+		if err != nil {
+			return nil, fmt.Errorf("%s's mail %d: %w", p.id, b.UID, err)
+		}
+		m.uid = b.UID
+		p.lastUID = max(p.lastUID, b.UID)
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func readDemoMail(raw []byte) (demoMail, error) {
+	r, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		return demoMail{}, err
+	}
+	var m demoMail
+	m.subject, _ = r.Header.Subject()
+	m.msgID, _ = r.Header.MessageID()
+	m.date, _ = r.Header.Date()
+	if from, err := r.Header.AddressList("From"); err == nil && len(from) > 0 {
+		m.from = from[0].String()
+	}
+	if rt, err := r.Header.AddressList("Reply-To"); err == nil && len(rt) > 0 {
+		m.replyTo = rt[0].Address
+	}
+	for {
+		part, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return m, err
+		}
+		b, _ := io.ReadAll(part.Body)
+		switch h := part.Header.(type) {
+		case *mail.InlineHeader:
+			m.body += strings.ReplaceAll(string(b), "\r\n", "\n")
+		case *mail.AttachmentHeader:
+			name, _ := h.Filename()
+			m.attachments = append(m.attachments, fmt.Sprintf("%s (%d lines)", name, strings.Count(string(b), "\n")))
+		}
+	}
+	return m, nil
+}
+
+func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
+	fmt.Fprintf(w, "%s\n=== mail to %s <%s>\n=== Subject: %s\n", strings.Repeat("=", 78), p.name, p.addr, m.subject)
+	if quiet {
+		return
+	}
+	fmt.Fprintf(w, "=== From: %s   Reply-To: %s\n\n%s", m.from, m.replyTo, m.body)
+	for _, at := range m.attachments {
+		fmt.Fprintf(w, "[attachment: %s]\n", at)
+	}
+}
+
+// answer says what the participant sends in reply to m, if anything: the
+// examples offered in the mail tell what may be sent now.
+func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
+	examples := offered(m.body)
+	if len(examples) == 0 {
+		return "", false
+	}
+	if p.referee {
+		return refereeChoice(examples), true
+	}
+	return ap.choose(p.side, examples)
+}
+
+// offered reads the example orders a mail offers ("For example, you could
+// send:" followed by indented lines).
+func offered(body string) []string {
+	_, rest, ok := strings.Cut(body, "For example, you could send:")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimLeft(rest, "\n"), "\n") {
+		if !strings.HasPrefix(l, "    ") || strings.TrimSpace(l) == "" {
+			break
+		}
+		out = append(out, strings.TrimSpace(l))
+	}
+	return out
+}
+
+// reply sends order as a mail client would: to the Reply-To, threaded,
+// quoting the mail it answers below an attribution line.
+func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nIn-Reply-To: <%s>\r\nReferences: <%s>\r\n", p.name, p.addr, m.replyTo, m.subject, m.msgID, m.msgID)
+	fmt.Fprintf(&b, "Message-ID: <%s.%d.%d@players.example>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n", p.id, m.uid, time.Now().UnixNano(), time.Now().UTC().Format(time.RFC1123Z))
+	b.WriteString(strings.ReplaceAll(order, "\n", "\r\n"))
+	fmt.Fprintf(&b, "\r\n\r\nOn %s, pbem wrote:\r\n", m.date.Format("Mon, 2 Jan 2006 at 15:04"))
+	for _, l := range strings.Split(strings.TrimRight(m.body, "\n"), "\n") {
+		b.WriteString("> " + l + "\r\n")
+	}
+	c, err := smtp.Dial(srv.mail.host.SMTPAddr())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Hello("players.example"); err != nil {
+		return err
+	}
+	if err := c.SendMail(p.addr, []string{m.replyTo}, strings.NewReader(b.String())); err != nil {
+		return fmt.Errorf("%s's reply: %w", p.id, err)
+	}
+	srv.mail.intake.Wake()
+	return c.Quit()
+}
