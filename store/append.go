@@ -176,13 +176,12 @@ func (s *Store) commit(batch []*appendReq) {
 // transaction, so they cost the other requests nothing.
 func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	game := []byte(r.Game)
-	if key := r.Events[0].Key; key != "" {
-		if kb := tx.Bucket(bKeys).Bucket(game); kb != nil {
-			if v := kb.Get([]byte(key)); v != nil {
-				seq := binary.BigEndian.Uint64(v)
-				r.res = Result{First: seq, Last: seq, Duplicate: true}
-				return nil
-			}
+	logB := tx.Bucket(bLog).Bucket(game)
+	if key := r.Events[0].Key; key != "" && logB != nil {
+		if v := logB.Get(idemKey(key)); v != nil {
+			seq := binary.BigEndian.Uint64(v)
+			r.res = Result{First: seq, Last: seq, Duplicate: true}
+			return nil
 		}
 	}
 	h, err := head(tx, r.Game)
@@ -193,13 +192,13 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		r.err = &ConflictError{Game: r.Game, Expected: r.Expected, Actual: h.Seq}
 		return nil
 	}
-	logB, err := tx.Bucket(bLog).CreateBucketIfNotExists(game)
-	if err != nil {
-		return err
+	if logB == nil {
+		if logB, err = tx.Bucket(bLog).CreateBucket(game); err != nil {
+			return err
+		}
 	}
-	// Appends are in key order: fill pages completely.
-	logB.FillPercent = 1.0
-	var keyB *bolt.Bucket
+	// Events are appended in key order; keys land anywhere in their range.
+	logB.FillPercent = 0.9
 	out := make([]events.Envelope, len(r.Events))
 	for i := range r.Events {
 		e := r.Events[i]
@@ -208,13 +207,8 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 			return err
 		}
 		if e.Key != "" {
-			if keyB == nil {
-				if keyB, err = tx.Bucket(bKeys).CreateBucketIfNotExists(game); err != nil {
-					return err
-				}
-			}
-			if keyB.Get([]byte(e.Key)) == nil {
-				if err := keyB.Put([]byte(e.Key), seqKey(e.Seq)); err != nil {
+			if k := idemKey(e.Key); logB.Get(k) == nil {
+				if err := logB.Put(k, seqKey(e.Seq)); err != nil {
 					return err
 				}
 			}

@@ -26,8 +26,7 @@ import (
 // Bucket names. Per-game data lives in nested buckets named by game id.
 var (
 	bMeta   = []byte("meta")   // game → head (last seq, last hash)
-	bLog    = []byte("log")    // game/ → seq (big endian) → envelope
-	bKeys   = []byte("keys")   // game/ → idempotency key → seq
+	bLog    = []byte("log")    // game/ → seq (big endian) → envelope, and "k"+idempotency key → seq
 	bSnap   = []byte("snap")   // game/ → seq → snapshot
 	bPub    = []byte("pub")    // game → seq published on the bus
 	bSecret = []byte("secret") // game → dice seed (never in the log until revealed)
@@ -36,7 +35,17 @@ var (
 	bRaw    = []byte("raw")    // game/ → seq → raw evidence bytes
 )
 
-var topBuckets = [][]byte{bMeta, bLog, bKeys, bSnap, bPub, bSecret, bCkpt, bQuar, bRaw}
+var topBuckets = [][]byte{bMeta, bLog, bSnap, bPub, bSecret, bCkpt, bQuar, bRaw}
+
+// A game's log bucket holds its events under 8-byte big-endian seq keys
+// (first byte 0 for any seq below 2^56) and, in the same tree, its
+// idempotency keys under "k"+key, which sort after every event. One tree
+// per game means one append dirties one tree's pages, not two.
+const idemPrefix = 'k'
+
+func idemKey(key string) []byte { return append([]byte{idemPrefix}, key...) }
+
+func isSeqKey(k []byte) bool { return len(k) == 8 && k[0] == 0 }
 
 // ErrNoGame is returned for a game the store does not hold.
 var ErrNoGame = errors.New("no such game")
@@ -237,7 +246,7 @@ func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte
 			return fmt.Errorf("game %s: %w", game, ErrNoGame)
 		}
 		c := b.Cursor()
-		for k, v := c.Seek(seqKey(from)); k != nil; k, v = c.Next() {
+		for k, v := c.Seek(seqKey(from)); k != nil && isSeqKey(k); k, v = c.Next() {
 			if err := fn(binary.BigEndian.Uint64(k), v); err != nil {
 				return err
 			}
@@ -258,8 +267,8 @@ func (s *Store) Lookup(game, key string) (uint64, bool, error) {
 	var seq uint64
 	var ok bool
 	err := s.db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bKeys).Bucket([]byte(game)); b != nil {
-			if v := b.Get([]byte(key)); v != nil {
+		if b := tx.Bucket(bLog).Bucket([]byte(game)); b != nil {
+			if v := b.Get(idemKey(key)); v != nil {
 				seq, ok = binary.BigEndian.Uint64(v), true
 			}
 		}
