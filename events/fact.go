@@ -145,8 +145,12 @@ func (a *Arg) encode(w *Writer) {
 	}
 }
 
-func (a *Arg) decode(r *Reader) {
-	a.Key = r.String()
+func (a *Arg) decode(r *Reader) { a.decodeWith(r, r.String) }
+
+// decodeWith decodes an argument, reading its strings with str (plain, or
+// interned for a fold).
+func (a *Arg) decodeWith(r *Reader, str func() string) {
+	a.Key = str()
 	a.Kind = ArgKind(r.Uvarint())
 	switch a.Kind {
 	case ArgInt:
@@ -157,11 +161,16 @@ func (a *Arg) decode(r *Reader) {
 			r.fail("bool argument")
 		}
 	case ArgStr:
-		a.Str = r.String()
+		a.Str = str()
 	case ArgInts:
 		a.Ints = r.Ints()
 	case ArgStrs:
-		a.Strs = r.Strings()
+		if n := r.count(); n > 0 {
+			a.Strs = make([]string, n)
+			for i := range a.Strs {
+				a.Strs[i] = str()
+			}
+		}
 	default:
 		r.fail(fmt.Sprintf("argument kind %d", a.Kind))
 	}

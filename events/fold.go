@@ -82,7 +82,7 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 			if m := r.count(); m > 0 {
 				f.Args = make([]Arg, m)
 				for j := range f.Args {
-					f.Args[j].decodeInterned(r)
+					f.Args[j].decodeWith(r, r.internString)
 				}
 			}
 		}
@@ -105,31 +105,4 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 		return Accepted{}, decodeErr(e, err.Error())
 	}
 	return a, nil
-}
-
-func (a *Arg) decodeInterned(r *Reader) {
-	a.Key = r.internString()
-	a.Kind = ArgKind(r.Uvarint())
-	switch a.Kind {
-	case ArgInt:
-		a.Int = r.Varint()
-	case ArgBool:
-		a.Int = r.Varint()
-		if a.Int != 0 && a.Int != 1 {
-			r.fail("bool argument")
-		}
-	case ArgStr:
-		a.Str = r.internString()
-	case ArgInts:
-		a.Ints = r.Ints()
-	case ArgStrs:
-		if n := r.count(); n > 0 {
-			a.Strs = make([]string, n)
-			for i := range a.Strs {
-				a.Strs[i] = r.internString()
-			}
-		}
-	default:
-		r.fail("argument kind")
-	}
 }

@@ -463,7 +463,11 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it when 'pbem serve' runs\n", game, res.First)
+		when := "when 'pbem serve' runs"
+		if a.inServer {
+			when = "now; see 'pbem log " + game + "'"
+		}
+		fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it %s\n", game, res.First, when)
 		return nil
 	}
 }

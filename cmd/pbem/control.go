@@ -103,7 +103,7 @@ func serveControl(l net.Listener, base *app) {
 			}
 			var out, errOut bytes.Buffer
 			resp := ctlResponse{}
-			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret}
+			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret, inServer: true}
 			var cmd *command
 			for _, cc := range commands() {
 				if cc.name == req.Cmd && cc.remote {

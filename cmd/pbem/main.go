@@ -66,6 +66,8 @@ type app struct {
 	// comp renders mails; secret keys reply tokens (see composer()).
 	comp   *compose.Composer
 	secret []byte
+	// inServer is set for commands run inside 'pbem serve'.
+	inServer bool
 }
 
 func main() {
