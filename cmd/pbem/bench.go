@@ -38,8 +38,11 @@ import (
 //	         nothing else the bench did counts), vs the same process empty
 //	load     time to load one game's current state from snapshot + tail,
 //	         vs reading the same snapshot and tail bytes raw
+//	mail     mail → reply latency on loopback with the built-in mail host,
+//	         vs the IDLE notification latency alone
 func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
-	parts := fs.String("parts", "appends,replay,memory,load", "which measurements to run")
+	parts := fs.String("parts", "appends,replay,memory,load,mail", "which measurements to run")
+	mailOrders := fs.Int("mail-orders", 200, "orders for the mail → reply latency measurement")
 	writers := fs.Int("writers", 64, "concurrent games appending")
 	per := fs.Int("per-writer", 1000, "appends per writer")
 	games := fs.Int("games", 10000, "active games for the memory and load measurements")
@@ -81,6 +84,11 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	fmt.Fprintf(a.out, "pbem bench on %d CPUs, %s/%s, %s\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	if want["appends"] {
 		if err := benchAppends(a, *dir, *writers, *per); err != nil {
+			return err
+		}
+	}
+	if want["mail"] {
+		if err := benchMail(a, *mailOrders); err != nil {
 			return err
 		}
 	}
