@@ -34,6 +34,7 @@ type MailCfg struct {
 		TLS      string `toml:"tls"` // none, starttls, tls
 		Username string `toml:"username"`
 		Password string `toml:"password"`
+		Auth     string `toml:"auth"` // login or plain (AUTHENTICATE PLAIN)
 		Mailbox  string `toml:"mailbox"`
 		Poll     string `toml:"poll"` // e.g. "30s"
 	} `toml:"imap"`
@@ -103,6 +104,7 @@ func loadConfig(path string, env func(string) string) (Config, error) {
 	set("PBEM_MAIL_IMAP_TLS", &c.Mail.IMAP.TLS)
 	set("PBEM_MAIL_IMAP_USERNAME", &c.Mail.IMAP.Username)
 	set("PBEM_MAIL_IMAP_PASSWORD", &c.Mail.IMAP.Password)
+	set("PBEM_MAIL_IMAP_AUTH", &c.Mail.IMAP.Auth)
 	set("PBEM_MAIL_SMTP_ADDR", &c.Mail.SMTP.Addr)
 	set("PBEM_MAIL_SMTP_TLS", &c.Mail.SMTP.TLS)
 	set("PBEM_MAIL_SMTP_USERNAME", &c.Mail.SMTP.Username)

@@ -68,7 +68,7 @@ func startMail(ctx context.Context, a *app, b *bus.Bus) (*mailSystem, error) {
 		return nil, err
 	}
 	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail")}
-	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password,
+	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
 		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: a.secret, Logger: a.lg,
 		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour}
 	if m.cfg.IMAP.Poll != "" {

@@ -55,6 +55,30 @@ func startHost(t *testing.T, imapAddr, smtpAddr string) *mailhost.Host {
 	return host
 }
 
+func TestIntakeLogsInWithLOGINOrAUTHENTICATEPLAIN(t *testing.T) {
+	for _, auth := range []string{"login", "plain"} {
+		t.Run(auth, func(t *testing.T) {
+			st := newGame(t)
+			host := startHost(t, "127.0.0.1:0", "127.0.0.1:0")
+			defer host.Close()
+			in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "secret", Auth: auth, Local: "pbem", Domain: domain, Secret: secret}, st)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { in.Run(ctx); close(done) }()
+			defer func() { cancel(); <-done }()
+			deliver(t, host, "anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<a-"+auth+"@x>", "", "PASS\n"))
+			waitFor(t, "the order", func() bool { return in.Processed() >= 1 })
+		})
+	}
+	st := newGame(t)
+	host := startHost(t, "127.0.0.1:0", "127.0.0.1:0")
+	defer host.Close()
+	in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "wrong", Auth: "plain", Local: "pbem", Domain: domain, Secret: secret}, st)
+	if err := in.session(context.Background()); err == nil || !strings.Contains(err.Error(), "authenticate PLAIN") {
+		t.Fatalf("wrong password: %v", err)
+	}
+}
+
 func TestIntakeOverIMAPCommitsQuarantinesAndSurvivesAServerRestart(t *testing.T) {
 	st := newGame(t)
 	host := startHost(t, "127.0.0.1:0", "127.0.0.1:0")

@@ -26,6 +26,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-sasl"
 	bolt "go.etcd.io/bbolt"
 
 	"pbem/events"
@@ -40,7 +41,10 @@ type Config struct {
 	TLS      string // "none", "starttls" or "tls"
 	Username string
 	Password string
-	Mailbox  string // default INBOX
+	// Auth is how to log in: "login" (the IMAP LOGIN command, the default)
+	// or "plain" (AUTHENTICATE PLAIN, RFC 4616).
+	Auth    string
+	Mailbox string // default INBOX
 	// CheckpointKey names the mailbox's checkpoint in the store (default:
 	// Mailbox). A server whose mail does not outlive it (the built-in
 	// host) gets a key per run.
@@ -202,8 +206,17 @@ func (in *Intake) session(ctx context.Context) error {
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
-		return fmt.Errorf("login as %s: %w", in.cfg.Username, err)
+	switch in.cfg.Auth {
+	case "", "login":
+		if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
+			return fmt.Errorf("login as %s: %w", in.cfg.Username, err)
+		}
+	case "plain":
+		if err := c.Authenticate(sasl.NewPlainClient("", in.cfg.Username, in.cfg.Password)); err != nil {
+			return fmt.Errorf("authenticate PLAIN as %s: %w", in.cfg.Username, err)
+		}
+	default:
+		return fmt.Errorf("imap auth %q: use login or plain", in.cfg.Auth)
 	}
 	sel, err := c.Select(in.cfg.Mailbox, nil).Wait()
 	if err != nil {
