@@ -37,6 +37,46 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	if vcode != 0 || !strings.Contains(vout, "intact") || !strings.Contains(vout, "rolls verify") {
 		t.Fatalf("verify after the demo: %d %s %s", vcode, vout, verr)
 	}
+	// GCACW (issue #4): whole game turns by mail, each step of the turn
+	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
+	log, _, _ := pbem(t, nil, "--data-dir", dir[1], "log", "demo")
+	for _, fact := range []string{" transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
+		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended "} {
+		if !strings.Contains(log, fact) {
+			t.Errorf("the game's log has no%s", fact)
+		}
+	}
+	// Both players' mails, as they received them.
+	byPlayer := map[string]string{}
+	for _, m := range strings.Split(out, "=== mail to ")[1:] {
+		name, _, _ := strings.Cut(m, " ")
+		byPlayer[name] += m
+	}
+	for _, name := range []string{"Anna", "Taro"} {
+		mails := byPlayer[name]
+		for _, want := range []string{
+			"Subject: [pbem demo] welcome: you play",
+			"Subject: [pbem demo] your move",
+			"For example, you could send:",
+			"Subject: [pbem demo] report",
+			"What happened",
+			"Dice",
+			"Key: ",
+			"[attachment: map-demo-",
+			"Subject: [pbem demo] game over",
+		} {
+			if !strings.Contains(mails, want) {
+				t.Errorf("%s's mails lack %q", name, want)
+			}
+		}
+		// Every board in a mail body fits a 78-column mail client.
+		for _, l := range strings.Split(mails, "\n") {
+			if len([]rune(l)) > 78 && !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, ">>>") {
+				t.Errorf("%s got a line of %d columns: %q", name, len([]rune(l)), l)
+				break
+			}
+		}
+	}
 }
 
 func tail(s string, n int) string {
