@@ -3,18 +3,10 @@
 package intake
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,327 +14,9 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"pbem/events"
+	"pbem/internal/dovecottest"
 	"pbem/store"
 )
-
-// The end-to-end test against a real Dovecot (Debian's dovecot-imapd, which
-// scripts/test installs): a throwaway instance on a loopback port, with its
-// config, sockets, state, logs and the user's maildir in the test's temp
-// dir, run as a child process group and killed at the end.
-
-const dovecotUser, dovecotPassword = "pbem", "secret"
-
-// dovecotServer is one throwaway Dovecot instance.
-type dovecotServer struct {
-	addr    string
-	logPath string // Dovecot's own log
-	outPath string // the master's stdout and stderr
-	cmd     *exec.Cmd
-	exited  chan struct{} // closed once the master has been waited for
-
-	stopOnce sync.Once
-	stopErr  error
-}
-
-func dovecotBinary(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("dovecot"); err == nil {
-		return p
-	}
-	if _, err := os.Stat("/usr/sbin/dovecot"); err == nil {
-		return "/usr/sbin/dovecot"
-	}
-	t.Fatal("dovecot not found (neither on PATH nor /usr/sbin/dovecot): run scripts/test, which installs Debian's dovecot-imapd " +
-		"(or: apt-get install dovecot-imapd)")
-	return ""
-}
-
-func lookupUser(t *testing.T, name string) *user.User {
-	t.Helper()
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatalf("system user %q: %v (Debian's dovecot-core creates dovenull and dovecot: run scripts/test)", name, err)
-	}
-	return u
-}
-
-// dovecotConfig returns the config of a Dovecot on 127.0.0.1:port with
-// everything under dir. Run as root, it is an ordinary privilege-separated
-// Dovecot: login processes as dovenull, internal ones as dovecot, and the
-// mail as nobody, since Dovecot refuses mail access as root (and a
-// passwd-file UID of 0). Run as another user, everything runs as that user
-// and the chroots that need root are turned off.
-func dovecotConfig(t *testing.T, dir string, port int) string {
-	t.Helper()
-	loginUser, internalUser, mailUID, mailGID := "", "", "", ""
-	rootless := ""
-	if os.Geteuid() == 0 {
-		loginUser = lookupUser(t, "dovenull").Username
-		internalUser = lookupUser(t, "dovecot").Username
-		nobody := lookupUser(t, "nobody")
-		mailUID, mailGID = nobody.Uid, nobody.Gid
-		// The auth process (as dovecot) reads the passwd-file and the mail
-		// processes (as nobody) the maildir: both must get through the
-		// temp dir's parent, which the testing package makes 0700.
-		if err := os.Chmod(filepath.Dir(dir), 0o711); err != nil {
-			t.Fatal(err)
-		}
-		for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
-			if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&0o001 == 0 {
-				t.Fatalf("%s cannot be traversed by Dovecot's unprivileged processes: set TMPDIR to a directory under one they can (like /tmp)", d)
-			}
-		}
-	} else {
-		me, err := user.Current()
-		if err != nil {
-			t.Fatal(err)
-		}
-		group, err := user.LookupGroupId(me.Gid)
-		if err != nil {
-			t.Fatal(err)
-		}
-		loginUser, internalUser, mailUID, mailGID = me.Username, me.Username, me.Uid, me.Gid
-		rootless = "default_internal_group = " + group.Name + "\n" +
-			"service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n"
-	}
-	home := filepath.Join(dir, "home", dovecotUser)
-	if err := os.MkdirAll(filepath.Dir(home), 0o711); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(home, 0o700); err != nil && !os.IsExist(err) {
-		t.Fatal(err)
-	}
-	uid, _ := strconv.Atoi(mailUID)
-	gid, _ := strconv.Atoi(mailGID)
-	if err := os.Chown(home, uid, gid); err != nil {
-		t.Fatal(err)
-	}
-	users := filepath.Join(dir, "users")
-	line := fmt.Sprintf("%s:{PLAIN}%s:%s:%s::%s::\n", dovecotUser, dovecotPassword, mailUID, mailGID, home)
-	if err := os.WriteFile(users, []byte(line), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf(`# Throwaway Dovecot for pbem's intake test.
-protocols = imap
-listen = 127.0.0.1
-base_dir = %[1]s/run
-state_dir = %[1]s/state
-log_path = %[1]s/dovecot.log
-ssl = no
-disable_plaintext_auth = no
-default_login_user = %[2]s
-default_internal_user = %[3]s
-first_valid_uid = %[4]s
-last_valid_uid = %[4]s
-first_valid_gid = %[5]s
-last_valid_gid = %[5]s
-mail_location = maildir:~/Maildir
-passdb {
-  driver = passwd-file
-  args = scheme=PLAIN %[6]s
-}
-userdb {
-  driver = passwd-file
-  args = %[6]s
-}
-service imap-login {
-  inet_listener imap {
-    port = %[7]d
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-%[8]s`, dir, loginUser, internalUser, mailUID, mailGID, users, port, rootless)
-}
-
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startDovecot starts a throwaway Dovecot and returns once it answers with
-// its IMAP greeting. It is stopped, with every process it started, when
-// the test ends.
-func startDovecot(t *testing.T) *dovecotServer {
-	t.Helper()
-	bin := dovecotBinary(t)
-	dir := t.TempDir()
-	// Unix sockets live in base_dir; their paths must stay under 108 bytes.
-	if n := len(filepath.Join(dir, "run", "token-login", "imap-urlauth")); n > 100 {
-		t.Fatalf("temp dir %s is too deep for Dovecot's sockets (%d bytes): use a shorter TMPDIR", dir, n)
-	}
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		d := &dovecotServer{logPath: filepath.Join(dir, "dovecot.log"), outPath: filepath.Join(dir, "dovecot.out"),
-			exited: make(chan struct{})}
-		port := freePort(t)
-		d.addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		conf := filepath.Join(dir, "dovecot.conf")
-		if err := os.WriteFile(conf, []byte(dovecotConfig(t, dir, port)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		os.RemoveAll(filepath.Join(dir, "run")) // a failed attempt's master.pid
-		out, err := os.Create(d.outPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.cmd = exec.Command(bin, "-F", "-c", conf)
-		d.cmd.Dir = dir
-		d.cmd.Stdout, d.cmd.Stderr = out, out
-		// Its own process group, so that stopping it reaches every process
-		// it forked; and if this test binary dies without cleaning up, the
-		// master is told to shut down (taking its children with it).
-		d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-		if err := d.cmd.Start(); err != nil {
-			out.Close()
-			t.Fatalf("start %s: %v", bin, err)
-		}
-		out.Close()
-		go func() { d.cmd.Wait(); close(d.exited) }()
-		t.Cleanup(func() {
-			if err := d.stop(); err != nil {
-				t.Error(err)
-			}
-		})
-		if lastErr = d.waitGreeting(10 * time.Second); lastErr == nil {
-			t.Cleanup(func() {
-				if t.Failed() {
-					t.Logf("dovecot log:\n%s", d.logs())
-				}
-			})
-			return d
-		}
-		if err := d.stop(); err != nil {
-			t.Error(err)
-		}
-		if !strings.Contains(d.logs(), "in use") { // only a lost race for the port is worth another try
-			break
-		}
-	}
-	t.Fatalf("dovecot did not start: %v", lastErr)
-	return nil
-}
-
-func (d *dovecotServer) logs() string {
-	var b strings.Builder
-	for _, p := range []string{d.outPath, d.logPath} {
-		if data, err := os.ReadFile(p); err == nil {
-			b.Write(data)
-		}
-	}
-	return b.String()
-}
-
-// waitGreeting waits until the port answers with an IMAP greeting.
-func (d *dovecotServer) waitGreeting(timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-d.exited:
-			return fmt.Errorf("dovecot exited (%v):\n%s", d.cmd.ProcessState, d.logs())
-		default:
-		}
-		if conn, err := net.DialTimeout("tcp", d.addr, time.Second); err == nil {
-			conn.SetDeadline(time.Now().Add(2 * time.Second))
-			line, err := bufio.NewReader(conn).ReadString('\n')
-			conn.Close()
-			if err == nil && strings.HasPrefix(line, "* OK") {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no IMAP greeting on %s within %v:\n%s", d.addr, timeout, d.logs())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// stop kills the instance, every process of its group, and waits until
-// none is left running. It may be called again.
-func (d *dovecotServer) stop() error {
-	d.stopOnce.Do(func() { d.stopErr = d.kill() })
-	return d.stopErr
-}
-
-func (d *dovecotServer) kill() error {
-	pgid := d.cmd.Process.Pid // Setpgid: the master leads its group
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	select {
-	case <-d.exited:
-	case <-time.After(10 * time.Second):
-		return fmt.Errorf("dovecot master %d still not exited 10s after SIGKILL", pgid)
-	}
-	// The master's children, orphaned, are reaped by init: they may linger
-	// as zombies for a moment, but none may still run.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		live := liveGroupMembers(pgid)
-		if len(live) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("dovecot processes still running after SIGKILL to group %d: %v", pgid, live)
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// liveGroupMembers lists the processes of group pgid that have not exited
-// (zombies are not counted), as "pid name".
-func liveGroupMembers(pgid int) []string {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var live []string
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue // exited meanwhile
-		}
-		// "pid (comm) state ppid pgrp ...": comm may hold spaces and parens.
-		stat := string(b)
-		open, end := strings.IndexByte(stat, '('), strings.LastIndexByte(stat, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		f := strings.Fields(stat[end+1:])
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		live = append(live, e.Name()+" "+stat[open+1:end])
-	}
-	return live
-}
-
-// dial logs in to the instance as the game mailbox's user and selects the
-// INBOX.
-func (d *dovecotServer) dial(t *testing.T, opts *imapclient.Options) *imapclient.Client {
-	t.Helper()
-	c, err := imapclient.DialInsecure(d.addr, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Login(dovecotUser, dovecotPassword).Wait(); err != nil {
-		t.Fatalf("login: %v", err)
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		t.Fatalf("select: %v", err)
-	}
-	return c
-}
 
 // appendMail appends raw to the INBOX and returns its UID (Dovecot has
 // UIDPLUS) and when the APPEND completed.
@@ -429,10 +103,10 @@ func waitSeen(t *testing.T, c *imapclient.Client, uids ...imap.UID) {
 }
 
 func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
-	dc := startDovecot(t)
+	dc := dovecottest.Start(t)
 	st := newGame(t)
 	log := &commitLog{Store: st, commits: make(chan commit, 64)}
-	in := New(Config{Addr: dc.addr, Username: dovecotUser, Password: dovecotPassword, Local: "pbem", Domain: domain, Secret: secret,
+	in := New(Config{Addr: dc.Addr, Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret,
 		PollEvery: 200 * time.Millisecond}, log)
 	var stopIntake func()
 	run := func() {
@@ -450,7 +124,7 @@ func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
 	// Another session IDLEs on the INBOX, to see Dovecot's own notification
 	// delay next to the intake's (which also polls every 200 ms).
 	exists := make(chan time.Time, 16)
-	watcher := dc.dial(t, &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+	watcher := dc.Dial(t, &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 			if d.NumMessages != nil {
 				select {
@@ -464,7 +138,7 @@ func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := dc.dial(t, nil)
+	c := dc.Dial(t, nil)
 
 	latency := func(what string, appended time.Time, committed commit) {
 		idleNote := "no IDLE notification yet"

@@ -1,0 +1,130 @@
+//go:build linux
+
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"pbem/internal/dovecottest"
+	"pbem/mail/mailhost"
+)
+
+// Dovecot as the game mailbox (issue #3): pbem serve reads it over IMAP and
+// sends its replies over SMTP to the players' mail host; an order mail
+// appended to Dovecot yields a reply in the player's mailbox.
+func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
+	dc := dovecottest.Start(t)
+	players, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer players.Close()
+	for _, u := range []string{"anna", "taro"} {
+		if err := players.AddUser(u, "pw"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	// new and serve share the mail settings, as they would share a config file.
+	if out, errOut, code := pbem(t, []string{"PBEM_MAIL_DOMAIN=game.test"}, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"); code != 0 {
+		t.Fatalf("new: %s %s", out, errOut)
+	}
+	srv := startServe(t, dir, "PBEM_MAIL_DOMAIN=game.test",
+		"PBEM_MAIL_IMAP_ADDR="+dc.Addr, "PBEM_MAIL_IMAP_USERNAME="+dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD="+dovecottest.Password,
+		"PBEM_MAIL_SMTP_ADDR="+players.SMTPAddr())
+	defer stopServe(t, srv)
+
+	anna, err := imapclient.DialInsecure(players.IMAPAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer anna.Close()
+	if err := anna.Login("anna", "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	// Anna's welcome mail arrives with her reply address.
+	welcome := waitMails(t, anna, 1)[0]
+	if !strings.Contains(welcome.subject, "[pbem g1] welcome") || !strings.HasPrefix(welcome.replyTo, "pbem+g1.anna.") || !strings.HasSuffix(welcome.replyTo, "@game.test") {
+		t.Fatalf("welcome: %+v", welcome)
+	}
+	// She answers; her mail lands in the game mailbox on Dovecot.
+	order := "From: Anna <anna@players.test>\r\nTo: " + welcome.replyTo + "\r\nSubject: Re: " + welcome.subject +
+		"\r\nMessage-ID: <anna-1@players.test>\r\nIn-Reply-To: <" + welcome.msgID + ">\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nPASS\r\n\r\n> Welcome to pbem.\r\n"
+	game := dc.Dial(t, nil)
+	cmd := game.Append("INBOX", int64(len(order)), nil)
+	cmd.Write([]byte(order))
+	cmd.Close()
+	if _, err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	appended := time.Now()
+	got := waitMails(t, anna, 2)[1]
+	t.Logf("order appended to Dovecot -> reply in Anna's mailbox: %v (Dovecot's IDLE notice alone takes about 500 ms)", time.Since(appended).Round(time.Millisecond))
+	if !strings.Contains(got.subject, "[pbem g1]") || strings.Contains(got.subject, "rejected") || !strings.Contains(got.body, "USA ends its Leader Transfer Phase") {
+		t.Fatalf("reply: %s\n%s", got.subject, got.body)
+	}
+	if got.inReplyTo != "anna-1@players.test" {
+		t.Errorf("the reply does not thread under Anna's mail: In-Reply-To %q", got.inReplyTo)
+	}
+}
+
+type fetched struct {
+	subject, replyTo, msgID, inReplyTo, body string
+}
+
+// waitMails waits until the INBOX holds n mails and returns them in order.
+func waitMails(t *testing.T, c *imapclient.Client, n int) []fetched {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		sel, err := c.Select("INBOX", nil).Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(sel.NumMessages) >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d mails arrived", sel.NumMessages, n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	section := &imap.FetchItemBodySection{}
+	msgs, err := c.Fetch(imap.SeqSetNum(func() []uint32 {
+		s := make([]uint32, n)
+		for i := range s {
+			s[i] = uint32(i + 1)
+		}
+		return s
+	}()...), &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []fetched
+	for _, m := range msgs {
+		d, err := readDemoMail(m.FindBodySection(section))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := fetched{subject: d.subject, replyTo: d.replyTo, msgID: d.msgID, body: d.body}
+		f.inReplyTo = headerValue(m.FindBodySection(section), "In-Reply-To")
+		out = append(out, f)
+	}
+	return out
+}
+
+func headerValue(raw []byte, name string) string {
+	head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+	for _, l := range strings.Split(head, "\r\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.EqualFold(k, name) {
+			return strings.Trim(strings.TrimSpace(v), "<>")
+		}
+	}
+	return ""
+}
