@@ -74,6 +74,7 @@ func (s *State) mayActivate(l *Leader, u *Unit) string {
 			return fmt.Sprintf("%s belongs to no command structure and can only march alone (GCACW 5.2.2a)", u.Name)
 		}
 		return fmt.Sprintf("%s is not under %s's command (%s commands %s)", u.Name, l.Name, l.Name, l.Commands)
+	// GCACW 2.5a: the leader traces its command radius to the unit.
 	case !s.inRadius(l, u):
 		return fmt.Sprintf("%s is not within %s's command radius (GCACW 2.5)", u.Name, l.Name)
 	case u.Fatigue <= 3:

@@ -21,4 +21,14 @@
 //
 // Rule IDs (GCACW 5.1-FM.2 …) are cited in comments where a rule is
 // implemented and in the names of the tests that check it.
+//
+// Non-normative IDs, with no engine behaviour and so no test:
+//   - GCACW 1e: advice to the players (agree before play which rules they
+//     use; use the SSR in full). The choices an engine makes are the
+//     scenario's game and option lines, which the rules they govern test.
+//   - GCACW 2.2f: a historical note on the demi-division. Its one rule,
+//     the X+ size being Confederate only, is GCACW 2.2e.
+//   - GCACW 2.3c: how terrain is drawn on the printed map (colours and
+//     patterns), needed only to digitise a map. Scenarios give each hex's
+//     terrain type by name (GCACW 2.3a), never by colour.
 package gcacw

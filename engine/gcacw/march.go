@@ -117,6 +117,11 @@ func (t *EMTable) drm(u *Unit) (int, []string) {
 // why it may not. Without a Terrain Effects Chart the cost is unknown
 // (known=false) but the checks that need no chart still apply.
 //
+// GCACW 2.3b: a unit pays the Terrain Effects Chart's cost of the
+// terrain type of the hex it enters (2.3a). GCACW 2.3f, 2.3g: hexside and
+// in-hex features add their own costs but leave the hex's terrain type
+// as it is.
+//
 // Costs (R1, from the chart): along a route that crosses the hexside, the
 // cheapest such route's cost; otherwise the terrain of b, plus b's in-hex
 // features, plus the creek, ridge and county-border costs of the

@@ -610,6 +610,24 @@ var notInRules = map[string]string{
 	"BUILD":   "the Build Field Works action is not in the rules pbem has (GCACW 5b, R13)",
 }
 
+// notInActivation says why word t cannot stand in a Leader Activation, or
+// "" (GCACW 5.2b): no assault, no destroying of railroad stations and no
+// rail movement during a Leader Activation; its units only march.
+func notInActivation(t ptok) string {
+	if t.Quoted || t.Punct {
+		return ""
+	}
+	switch strings.ToUpper(t.Text) {
+	case "ASSAULT":
+		return "an assault cannot be performed during a Leader Activation (GCACW 5.2b)"
+	case "DESTROY":
+		return "railroad stations cannot be destroyed during a Leader Activation (GCACW 5.2b)"
+	case "RAIL":
+		return "units cannot move by rail during a Leader Activation (GCACW 5.2b)"
+	}
+	return ""
+}
+
 func suggestWord(w string, words []string) string {
 	best, bd := "", 1<<30
 	for _, k := range words {
@@ -682,6 +700,10 @@ func (p *parser) activate(o Order) (Order, bool) {
 			return o, false
 		}
 		p.next()
+		if why := notInActivation(n); why != "" {
+			p.problem(n, why, ex)
+			return o, false
+		}
 		uid, ok := p.myUnit(n)
 		if !ok {
 			return o, false

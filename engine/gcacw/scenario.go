@@ -211,7 +211,9 @@ func tableFile(name string) ([]byte, error) {
 //
 // [units] and [leaders] are the order of battle; in= lists the
 // formations a unit belongs to (army/corps/division, any codes), and a
-// leader commands= one of them and stands with= a unit of it:
+// leader commands= one of them and stands with= a unit of it. Union
+// infantry may give div=, the numeric division designation printed on its
+// counter; it is for information only (GCACW 2.2d):
 //
 //	[units]
 //	USA  ORNE  "Orne"  inf XX  str=7 tac=3 art=2  at=1408  in=AC/I/I-1
@@ -718,7 +720,7 @@ func (p *scnParser) parseUnits(lines []srcLine, at int) {
 		p.errs = append(p.errs, fmt.Errorf("%s: no [units] section", p.file))
 		return
 	}
-	const form = `USA ORNE "Orne" inf XX str=7 tac=3 art=2 at=0405 in=AC/I/I-1 [fatigue=1] [exhausted] [disorganized]`
+	const form = `USA ORNE "Orne" inf XX str=7 tac=3 art=2 at=0405 in=AC/I/I-1 [fatigue=1] [exhausted] [disorganized] [div=1]`
 	maxStr := maxStrength(p.s.Game)
 	for _, l := range lines {
 		if len(l.Toks) < 5 || !l.Toks[2].Quoted {
@@ -774,11 +776,23 @@ func (p *scnParser) parseUnits(lines []srcLine, at int) {
 		if u.Manpower, m = intVal(kv, "str", 1, maxStr, true); m != "" {
 			msgs = append(msgs, m+fmt.Sprintf(" (GCACW 2.2o: the most %s allows is %d)", p.s.Game, maxStr))
 		}
+		// GCACW 2.2h: the two printed values, the Tactical value and the
+		// Artillery value.
 		if u.Tactical, m = intVal(kv, "tac", 0, 99, false); m != "" {
 			msgs = append(msgs, m)
 		}
 		if u.Artillery, m = intVal(kv, "art", 0, 99, false); m != "" {
 			msgs = append(msgs, m)
+		}
+		// GCACW 2.2d: Union infantry also carries a numeric division
+		// designation. It is for information only: it is kept with the
+		// unit, and no rule reads it (command follows in=, GCACW 2.2c).
+		if _, ok := kv["div"]; ok {
+			if u.Side != USA || u.Type != Infantry {
+				msgs = append(msgs, "div=: only Union infantry carries a numeric division designation (GCACW 2.2d)")
+			} else if u.Div, m = intVal(kv, "div", 1, 99, false); m != "" {
+				msgs = append(msgs, m+" (GCACW 2.2d)")
+			}
 		}
 		// GCACW 2.2p: fatigue levels 0 to 4.
 		if u.Fatigue, m = intVal(kv, "fatigue", 0, 4, false); m != "" {
@@ -805,10 +819,15 @@ func (p *scnParser) parseUnits(lines []srcLine, at int) {
 				}
 			}
 		}
+		unknown := false
 		for _, k := range sortedKeys(kv) {
-			if !slices.Contains([]string{"str", "tac", "art", "fatigue", "at", "in"}, k) {
+			if !slices.Contains([]string{"str", "tac", "art", "fatigue", "at", "in", "div"}, k) {
 				msgs = append(msgs, fmt.Sprintf("unknown key %s= (keys: str, tac, art, fatigue, at, in)", k))
+				unknown = true
 			}
+		}
+		if unknown && u.Side == USA && u.Type == Infantry {
+			msgs = append(msgs, "Union infantry may also give div=, its division number (GCACW 2.2d)")
 		}
 		if len(msgs) > 0 {
 			p.errf(l, "unit %s: %s", u.ID, strings.Join(msgs, "; "))

@@ -21,7 +21,8 @@ type Unit struct {
 	In        []string `json:"in,omitempty"`
 	Tactical  int      `json:"tac"`
 	Artillery int      `json:"art"`
-	Line      int      `json:"-"` // scenario line, for errors
+	Div       int      `json:"div,omitempty"` // Union infantry division number, information only (2.2d)
+	Line      int      `json:"-"`             // scenario line, for errors
 
 	Hex          hex.Hex `json:"hex"`
 	Manpower     int     `json:"manpower"`               // Strength marker: 1..21

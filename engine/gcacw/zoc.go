@@ -96,7 +96,7 @@ func (s *State) CommandRadius(side string, from hex.Hex) *hex.Reach {
 }
 
 // inRadius reports whether unit u is within the command radius of leader
-// l (GCACW 2.5g).
+// l (GCACW 2.5a: traced by the leader, from its hex, to the unit; 2.5g).
 func (s *State) inRadius(l *Leader, u *Unit) bool {
 	lh, ok := s.leaderHex(l)
 	if !ok || u.Eliminated {
