@@ -120,6 +120,13 @@ func loadConfig(path string, env func(string) string) (Config, error) {
 			}
 		}
 	}
+	if v := env("PBEM_MAIL_RATE_PER_HOUR"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("PBEM_MAIL_RATE_PER_HOUR=%q: want a positive number", v)
+		}
+		c.Mail.RatePerHour = n
+	}
 	if v := env("PBEM_ENGINE_SNAPSHOT_EVERY"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil || n == 0 {

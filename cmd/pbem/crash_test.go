@@ -1,0 +1,139 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"pbem/internal/dovecottest"
+	"pbem/mail/mailhost"
+)
+
+// Mail intake survives crashes (issue #3): orders keep arriving in the game
+// mailbox on Dovecot while pbem serve is killed with SIGKILL at random
+// moments and restarted; in the end every order is in the log exactly once
+// and decided, and the chain verifies.
+func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
+	dc := dovecottest.Start(t)
+	players, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer players.Close()
+	for _, u := range []string{"anna", "taro"} {
+		if err := players.AddUser(u, "pw"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000",
+		"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
+		"PBEM_MAIL_SMTP_ADDR=" + players.SMTPAddr()}
+	dir := t.TempDir()
+	if out, errOut, code := pbem(t, env, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+		"--player", "anna:USA:anna@players.test", "--player", "taro:CSA:taro@players.test"); code != 0 {
+		t.Fatalf("new: %s %s", out, errOut)
+	}
+	game := dc.Dial(t, nil)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	const orders, kills = 30, 6
+	replyTo := map[string]string{}
+	sent := 0
+	for k := 0; k <= kills; k++ {
+		srv := startServe(t, dir, env...)
+		for _, who := range []string{"anna", "taro"} {
+			// Each player answers to the reply address of their welcome mail.
+			re := regexp.MustCompile(`pbem\+g1\.` + who + `\.[a-z2-7]{16}@game\.test`)
+			for deadline := time.Now().Add(20 * time.Second); replyTo[who] == ""; time.Sleep(50 * time.Millisecond) {
+				replyTo[who] = re.FindString(mailbox(players, who))
+				if time.Now().After(deadline) {
+					t.Fatalf("no welcome mail for %s", who)
+				}
+			}
+		}
+		for n := 0; n < orders/(kills+1)+1 && sent < orders; n++ {
+			who := []string{"anna", "taro"}[sent%2]
+			msg := fmt.Sprintf("From: %s@players.test\r\nTo: %s\r\nSubject: Re: [pbem g1] your move\r\nMessage-ID: <order-%d@players.test>\r\nContent-Type: text/plain\r\n\r\nSTATUS\r\n", who, replyTo[who], sent)
+			cmd := game.Append("INBOX", int64(len(msg)), nil)
+			cmd.Write([]byte(msg))
+			cmd.Close()
+			if _, err := cmd.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			sent++
+			time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
+		}
+		if k == kills {
+			waitDecided(t, dir, orders)
+			stopServe(t, srv)
+			break
+		}
+		// Kill it at a random moment while those mails are being taken.
+		time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+		srv.Process.Signal(syscall.SIGKILL)
+		srv.Wait()
+	}
+	out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
+	for i := 0; i < orders; i++ {
+		if n := strings.Count(out, fmt.Sprintf("<order-%d@players.test>", i)); n != 1 {
+			t.Errorf("order %d appears %d times in the log", i, n)
+		}
+	}
+	if got := strings.Count(out, "order.accepted/v1") + strings.Count(out, "order.rejected/v1"); got != orders {
+		t.Errorf("%d decisions for %d orders", got, orders)
+	}
+	if vout, _, code := pbem(t, nil, "--data-dir", dir, "verify", "g1"); code != 0 {
+		t.Fatalf("verify: %s", vout)
+	}
+	t.Logf("crash test: %d orders by mail, %d SIGKILLs of pbem serve; every order in the log once and decided", orders, kills)
+}
+
+func waitDecided(t *testing.T, dir string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
+		if strings.Count(out, "order.accepted/v1")+strings.Count(out, "order.rejected/v1") >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not all %d orders decided within 60s:\n%s", n, tail(out, 30))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// mailbox returns the raw bytes of every mail in user's INBOX on host ("" if
+// it cannot be read yet).
+func mailbox(host *mailhost.Host, user string) string {
+	c, err := imapclient.DialInsecure(host.IMAPAddr(), nil)
+	if err != nil {
+		return ""
+	}
+	defer c.Close()
+	if err := c.Login(user, "pw").Wait(); err != nil {
+		return ""
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return ""
+	}
+	section := &imap.FetchItemBodySection{}
+	msgs, err := c.Fetch(imap.SeqSet{imap.SeqRange{Start: 1, Stop: sel.NumMessages}}, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, m := range msgs {
+		b.Write(m.FindBodySection(section))
+	}
+	return b.String()
+}
