@@ -9,7 +9,14 @@ package dovecottest
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -35,9 +42,11 @@ const User, Password = "pbem", "secret"
 
 // Server is one throwaway Dovecot instance.
 type Server struct {
-	Addr    string // host:port
-	logPath string // Dovecot's own log
-	outPath string // the master's stdout and stderr
+	Addr    string         // host:port (plain, or STARTTLS with StartTLS)
+	TLSAddr string         // host:port of implicit TLS (StartTLS only)
+	Roots   *x509.CertPool // trusts the instance's certificate (StartTLS only)
+	logPath string         // Dovecot's own log
+	outPath string         // the master's stdout and stderr
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed once the master has been waited for
 
@@ -73,7 +82,7 @@ func lookupUser(t testing.TB, name string) *user.User {
 // mail as nobody, since Dovecot refuses mail access as root (and a
 // passwd-file UID of 0). Run as another user, everything runs as that user
 // and the chroots that need root are turned off.
-func dovecotConfig(t testing.TB, dir string, port int) string {
+func dovecotConfig(t testing.TB, dir string, port, imapsPort int, ssl string) string {
 	t.Helper()
 	loginUser, internalUser, mailUID, mailGID := "", "", "", ""
 	rootless := ""
@@ -129,7 +138,7 @@ listen = 127.0.0.1
 base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = %[1]s/dovecot.log
-ssl = no
+%[9]s
 disable_plaintext_auth = no
 default_login_user = %[2]s
 default_internal_user = %[3]s
@@ -151,10 +160,10 @@ service imap-login {
     port = %[7]d
   }
   inet_listener imaps {
-    port = 0
+    port = %[10]d
   }
 }
-%[8]s`, dir, loginUser, internalUser, mailUID, mailGID, users, port, rootless)
+%[8]s`, dir, loginUser, internalUser, mailUID, mailGID, users, port, rootless, ssl, imapsPort)
 }
 
 // freePort returns a loopback port that was free a moment ago.
@@ -168,10 +177,16 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// startDovecot starts a throwaway Dovecot and returns once it answers with
-// its IMAP greeting. It is stopped, with every process it started, when
-// the test ends.
-func Start(t testing.TB) *Server {
+// Start starts a throwaway Dovecot without TLS and returns once it answers
+// with its IMAP greeting. It is stopped, with every process it started,
+// when the test ends.
+func Start(t testing.TB) *Server { t.Helper(); return start(t, false) }
+
+// StartTLS is Start with TLS: STARTTLS on Addr, implicit TLS on TLSAddr,
+// with a self-signed certificate for 127.0.0.1 that Roots trusts.
+func StartTLS(t testing.TB) *Server { t.Helper(); return start(t, true) }
+
+func start(t testing.TB, withTLS bool) *Server {
 	t.Helper()
 	bin := dovecotBinary(t)
 	// A short directory of its own (t.TempDir() nests under the test's
@@ -196,8 +211,16 @@ func Start(t testing.TB) *Server {
 			exited: make(chan struct{})}
 		port := freePort(t)
 		d.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		ssl, imapsPort := "ssl = no", 0
+		if withTLS {
+			imapsPort = freePort(t)
+			d.TLSAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(imapsPort))
+			var certFile, keyFile string
+			certFile, keyFile, d.Roots = selfSigned(t, dir)
+			ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%s\nssl_key = <%s", certFile, keyFile)
+		}
 		conf := filepath.Join(dir, "dovecot.conf")
-		if err := os.WriteFile(conf, []byte(dovecotConfig(t, dir, port)), 0o644); err != nil {
+		if err := os.WriteFile(conf, []byte(dovecotConfig(t, dir, port, imapsPort, ssl)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		os.RemoveAll(filepath.Join(dir, "run")) // a failed attempt's master.pid
@@ -354,4 +377,46 @@ func (d *Server) Dial(t testing.TB, opts *imapclient.Options) *imapclient.Client
 		t.Fatalf("select: %v", err)
 	}
 	return c
+}
+
+// selfSigned writes a self-signed ECDSA certificate for 127.0.0.1 and its
+// key into dir, and returns their paths and a pool that trusts it.
+func selfSigned(t testing.TB, dir string) (certFile, keyFile string, roots *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "pbem test dovecot"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:         true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots = x509.NewCertPool()
+	roots.AddCert(cert)
+	return certFile, keyFile, roots
 }

@@ -16,6 +16,7 @@ package intake
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -37,10 +38,12 @@ import (
 
 // Config says which mailbox to read and how.
 type Config struct {
-	Addr     string // host:port of the IMAP server
-	TLS      string // "none", "starttls" or "tls"
-	Username string
-	Password string
+	Addr string // host:port of the IMAP server
+	TLS  string // "none", "starttls" or "tls"
+	// TLSConfig, if set, configures TLS (a private CA's roots, say).
+	TLSConfig *tls.Config
+	Username  string
+	Password  string
 	// Auth is how to log in: "login" (the IMAP LOGIN command, the default)
 	// or "plain" (AUTHENTICATE PLAIN, RFC 4616).
 	Auth    string
@@ -188,6 +191,7 @@ func (in *Intake) session(ctx context.Context) error {
 		}
 	}
 	opts := &imapclient.Options{
+		TLSConfig: in.cfg.TLSConfig,
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 				if d.NumMessages != nil {
