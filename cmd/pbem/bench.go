@@ -43,6 +43,10 @@ import (
 func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	parts := fs.String("parts", "appends,replay,memory,load,mail", "which measurements to run")
 	mailOrders := fs.Int("mail-orders", 200, "orders for the mail → reply latency measurement")
+	var ext mailTarget
+	fs.StringVar(&ext.Addr, "mail-imap", "", "measure against this IMAP server as the game mailbox (host:port, plain) instead of the built-in host")
+	fs.StringVar(&ext.User, "mail-imap-user", "pbem", "with --mail-imap: the game mailbox's user")
+	fs.StringVar(&ext.Password, "mail-imap-pass", "", "with --mail-imap: its password")
 	writers := fs.Int("writers", 64, "concurrent games appending")
 	per := fs.Int("per-writer", 1000, "appends per writer")
 	games := fs.Int("games", 10000, "active games for the memory and load measurements")
@@ -88,7 +92,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 		}
 	}
 	if want["mail"] {
-		if err := benchMail(a, *mailOrders); err != nil {
+		if err := benchMail(a, *mailOrders, ext); err != nil {
 			return err
 		}
 	}

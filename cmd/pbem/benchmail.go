@@ -13,6 +13,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	"pbem/internal/logx"
+	"pbem/mail/mailhost"
 	"pbem/mail/token"
 )
 
@@ -22,8 +23,16 @@ import (
 // accepted the reply, so every order is durably committed before). The
 // floor, measured in the same run, is the IDLE notification alone: a
 // second IMAP client idling on the same mailbox, timing the same APPEND.
-func benchMail(a *app, orders int) error {
-	fmt.Fprintf(a.out, "mail: %d orders, each APPENDed to the game mailbox, until its reply is accepted by SMTP (built-in host)\n", orders)
+// mailTarget is an external game mailbox to measure against (Addr empty:
+// the built-in host).
+type mailTarget struct{ Addr, User, Password string }
+
+func benchMail(a *app, orders int, ext mailTarget) error {
+	where := "built-in host"
+	if ext.Addr != "" {
+		where = "game mailbox on " + ext.Addr
+	}
+	fmt.Fprintf(a.out, "mail: %d orders, each APPENDed to the game mailbox, until its reply is accepted by SMTP (%s)\n", orders, where)
 	dir, err := os.MkdirTemp("", "pbem-bench-mail-")
 	if err != nil {
 		return err
@@ -35,6 +44,25 @@ func benchMail(a *app, orders int) error {
 	b.cfg.Mail.RatePerHour = orders * 10
 	b.cfg.Mail.IMAP.Poll = "30s" // the intake relies on IDLE, as against a real server
 	b.log, b.comp, b.closeFn = nil, nil, nil
+	playerDomain := b.cfg.Mail.Domain
+	var players *mailhost.Host
+	if ext.Addr != "" {
+		// The game mailbox is external; replies go over SMTP to a players'
+		// host of our own.
+		playerDomain = "players.invalid"
+		var err error
+		if players, err = mailhost.Start(mailhost.Config{Domain: playerDomain}); err != nil {
+			return err
+		}
+		defer players.Close()
+		for _, u := range []string{"anna", "taro"} {
+			if err := players.AddUser(u, "bench"); err != nil {
+				return err
+			}
+		}
+		b.cfg.Mail.IMAP.Addr, b.cfg.Mail.IMAP.Username, b.cfg.Mail.IMAP.Password = ext.Addr, ext.User, ext.Password
+		b.cfg.Mail.SMTP.Addr = players.SMTPAddr()
+	}
 	if lg, err := logx.New(a.errOut, a.cfg.Log.Format, "warn"); err == nil {
 		b.lg = lg // the bench prints figures; the server's info lines would drown them
 	}
@@ -55,8 +83,8 @@ func benchMail(a *app, orders int) error {
 		return err
 	}
 	dom := b.cfg.Mail.Domain
-	script.players[0].Addresses = []string{"anna@" + dom}
-	script.players[1].Addresses = []string{"taro@" + dom}
+	script.players[0].Addresses = []string{"anna@" + playerDomain}
+	script.players[1].Addresses = []string{"taro@" + playerDomain}
 	if _, err := engine.Create(srv.bus, b.reg, engine.NewGame{ID: "bench", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
 		Scenario: script.scenario, Players: script.players, At: time.Now().UTC(), Welcome: b.comp.Welcome}); err != nil {
 		return err
@@ -73,12 +101,16 @@ func benchMail(a *app, orders int) error {
 		return err
 	}
 	defer sub.Close()
+	addr, user, pass := ext.Addr, ext.User, ext.Password
+	if addr == "" {
+		addr, user, pass = srv.mail.host.IMAPAddr(), b.cfg.Mail.Local, b.cfg.Mail.Builtin.Password
+	}
 	login := func(opts *imapclient.Options) (*imapclient.Client, error) {
-		c, err := imapclient.DialInsecure(srv.mail.host.IMAPAddr(), opts)
+		c, err := imapclient.DialInsecure(addr, opts)
 		if err != nil {
 			return nil, err
 		}
-		if err := c.Login(b.cfg.Mail.Local, b.cfg.Mail.Builtin.Password).Wait(); err != nil {
+		if err := c.Login(user, pass).Wait(); err != nil {
 			return nil, err
 		}
 		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
@@ -122,7 +154,7 @@ func benchMail(a *app, orders int) error {
 	time.Sleep(200 * time.Millisecond) // the welcome mails go out first
 	for i := 0; i < orders; i++ {
 		drain()
-		msg := fmt.Sprintf("From: anna@%s\r\nTo: %s\r\nSubject: Re: [pbem bench] your move\r\nMessage-ID: <bench-%d@players.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSTATUS\r\n", dom, reply, i)
+		msg := fmt.Sprintf("From: anna@%s\r\nTo: %s\r\nSubject: Re: [pbem bench] your move\r\nMessage-ID: <bench-%d@players.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSTATUS\r\n", playerDomain, reply, i)
 		start := time.Now()
 		cmd := appender.Append("INBOX", int64(len(msg)), nil)
 		cmd.Write([]byte(msg))
