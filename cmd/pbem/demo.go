@@ -26,7 +26,7 @@ import (
 // over IMAP and answer over SMTP as a mail client would (quoting the mail
 // they answer), and every mail is printed as its recipient receives it.
 func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
-	maxOrders := fs.Int("max-orders", 40, "stop after the participants have sent this many mails")
+	maxOrders := fs.Int("max-orders", 200, "stop after the participants have sent this many mails (a whole game takes about 60-90)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
 	if err := fs.Parse(args); err != nil {

@@ -43,6 +43,8 @@ func commands() []command {
 		{name: "log", args: "GAME", summary: "print a game's events readably", remote: true, run: cmdLog},
 		{name: "replay", args: "GAME [--at SEQ] [--as SIDE] [--full]", summary: "show a game's state and board at any sequence", remote: true, run: cmdReplay},
 		{name: "verify", args: "GAME", summary: "check the hash chain, and every die against the revealed seed", remote: true, run: cmdVerify},
+		{name: "audit", args: "GAME [--with-secret] [--quiet]", summary: "re-decide every input with the current rules: chain, differences, dice, timeline", remote: true, run: cmdAudit},
+		{name: "export", args: "GAME [--format jsonl|text]", summary: "write a game's log as JSON lines, or as a readable campaign report", remote: true, run: cmdExport},
 		{name: "quarantine", args: "[--show ID]", summary: "list mails that could not become orders, with the reason", remote: true, run: cmdQuarantine},
 		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
 		{name: "bench", summary: "measure appends, replay, memory and load time against raw baselines", run: cmdBench},

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+// playedDataDir plays the Harrow Creek demo game (GCACW) to its end, or
+// maxOrders orders, into a fresh data directory, as 'pbem bench' does, and
+// returns the directory (its store closed) and the log.
+func playedDataDir(t *testing.T, game string, maxOrders int) (string, []events.Envelope) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := demoScript("gcacw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{cfg: defaultConfig(), reg: registry()}
+	log, err := playScript(a, st, game, s, maxOrders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, log
+}
+
+// flipByte changes one byte of event seq of game in the bbolt file, behind
+// the store's back.
+func flipByte(t *testing.T, dir, game string, seq uint64) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dir, "pbem.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("log")).Bucket([]byte(game))
+		key := binary.BigEndian.AppendUint64(nil, seq)
+		v := append([]byte(nil), b.Get(key)...)
+		v[len(v)-3] ^= 0x01
+		return b.Put(key, v)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAuditAndExportAFinishedGame(t *testing.T) {
+	dir, log := playedDataDir(t, "audited", 400)
+	var ended bool
+	for i := range log {
+		ended = ended || log[i].Type == events.TypeGameEnded
+	}
+	if !ended {
+		t.Fatal("the demo game did not end within 400 orders")
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		want   []string
+		absent []string
+	}{
+		{"audit", []string{"audit", "audited"}, 0,
+			[]string{"intact", "decisions: all ", "re-decided alike", "the seed revealed at the end of the game matches the commitment", "rolls verify",
+				"counts: ", "\ntimeline:\n", "ref (referee): RULE DONE → accepted: ", " → accepted: ", " → rejected: ", "game ended: "}, nil},
+		{"audit quietly", []string{"audit", "--quiet", "audited"}, 0, []string{"intact", "rolls verify"}, []string{"timeline:"}},
+		{"audit with the stored secret", []string{"audit", "audited", "--with-secret"}, 0, []string{"the server's stored seed matches"}, nil},
+		{"export text", []string{"export", "--format", "text", "audited"}, 0,
+			[]string{"campaign report: game audited, gcacw", "=== board after turn 1 ended", "=== final board", " → accepted: "},
+			[]string{"decisions (seq"}},
+		{"export in an unknown format", []string{"export", "--format", "xml", "audited"}, 2, nil, nil},
+		{"audit an unknown game", []string{"audit", "nosuch"}, 1, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.code, tail(out, 30), errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, tail(out, 30))
+				}
+			}
+			for _, w := range tc.absent {
+				if strings.Contains(out, w) {
+					t.Errorf("output has %q", w)
+				}
+			}
+		})
+	}
+
+	t.Run("export jsonl round-trips", func(t *testing.T) {
+		out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != len(log) {
+			t.Fatalf("%d lines for %d events", len(lines), len(log))
+		}
+		for i, l := range lines {
+			var e struct {
+				Seq     uint64          `json:"seq"`
+				Type    string          `json:"type"`
+				At      string          `json:"at"`
+				Prev    string          `json:"prev"`
+				Hash    string          `json:"hash"`
+				Payload json.RawMessage `json:"payload"`
+			}
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatalf("line %d: %v\n%s", i+1, err, l)
+			}
+			if e.Seq != log[i].Seq || e.Type != log[i].Type || e.Hash != log[i].Hash.Hex() || e.Prev != log[i].Prev.Hex() || len(e.Payload) < 2 {
+				t.Fatalf("line %d does not match event %d: %s", i+1, log[i].Seq, l)
+			}
+			if e.Type == events.TypeMailQueued {
+				var m struct{ Body string }
+				if err := json.Unmarshal(e.Payload, &m); err != nil || m.Body == "" {
+					t.Fatalf("line %d: mail body not in plain text: %v %s", i+1, err, l)
+				}
+			}
+		}
+	})
+
+	t.Run("a flipped byte is located by seq", func(t *testing.T) {
+		flipByte(t, dir, "audited", 7)
+		out, errOut, code := pbem(t, nil, "--data-dir", dir, "audit", "audited")
+		if code != 1 || !strings.Contains(out, "hash chain: BROKEN at seq 7:") || !strings.Contains(errOut, "broken at seq 7") {
+			t.Fatalf("exit %d\n%s\n%s", code, tail(out, 30), errOut)
+		}
+	})
+}
