@@ -14,7 +14,6 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
-	"pbem/internal/dovecottest"
 	"pbem/mail/mailhost"
 )
 
@@ -23,25 +22,7 @@ import (
 // moments and restarted; in the end every order is in the log exactly once
 // and decided, and the chain verifies.
 func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
-	dc := dovecottest.Start(t)
-	players, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer players.Close()
-	for _, u := range []string{"anna", "taro"} {
-		if err := players.AddUser(u, "pw"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000",
-		"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
-		"PBEM_MAIL_SMTP_ADDR=" + players.SMTPAddr()}
-	dir := t.TempDir()
-	if out, errOut, code := pbem(t, env, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@players.test", "--player", "taro:CSA:taro@players.test"); code != 0 {
-		t.Fatalf("new: %s %s", out, errOut)
-	}
+	dc, players, env, dir := dovecotGame(t)
 	game := dc.Dial(t, nil)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	const orders, kills = 30, 6

@@ -17,27 +17,37 @@ import (
 // Dovecot as the game mailbox (issue #3): pbem serve reads it over IMAP and
 // sends its replies over SMTP to the players' mail host; an order mail
 // appended to Dovecot yields a reply in the player's mailbox.
-func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
+// dovecotGame sets up a game whose mailbox is a throwaway Dovecot, with the
+// players' mailboxes (anna, taro; password pw) on a mail host of their
+// own, and returns them with the settings new and serve share (as they
+// would share a config file), and the game's data directory.
+func dovecotGame(t *testing.T) (*dovecottest.Server, *mailhost.Host, []string, string) {
+	t.Helper()
 	dc := dovecottest.Start(t)
 	players, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer players.Close()
+	t.Cleanup(func() { players.Close() })
 	for _, u := range []string{"anna", "taro"} {
 		if err := players.AddUser(u, "pw"); err != nil {
 			t.Fatal(err)
 		}
 	}
+	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000",
+		"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
+		"PBEM_MAIL_SMTP_ADDR=" + players.SMTPAddr()}
 	dir := t.TempDir()
-	// new and serve share the mail settings, as they would share a config file.
-	if out, errOut, code := pbem(t, []string{"PBEM_MAIL_DOMAIN=game.test"}, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+	if out, errOut, code := pbem(t, env, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
-	srv := startServe(t, dir, "PBEM_MAIL_DOMAIN=game.test",
-		"PBEM_MAIL_IMAP_ADDR="+dc.Addr, "PBEM_MAIL_IMAP_USERNAME="+dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD="+dovecottest.Password,
-		"PBEM_MAIL_SMTP_ADDR="+players.SMTPAddr())
+	return dc, players, env, dir
+}
+
+func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
+	dc, players, env, dir := dovecotGame(t)
+	srv := startServe(t, dir, env...)
 	defer stopServe(t, srv)
 
 	anna, err := imapclient.DialInsecure(players.IMAPAddr(), nil)
