@@ -1,15 +1,13 @@
 package templates
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
+	"pbem/internal/golden"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // hexBoard is a board window as a hex ruleset draws it (DESIGN.md §9).
 const hexBoard = `   _____         _____         _____
@@ -122,20 +120,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkBody(t, got, boardOf(tc.data))
-			path := filepath.Join("testdata", tc.golden+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", tc.tmpl, path, got)
-			}
+			golden.CheckString(t, tc.golden+".golden", got)
 		})
 	}
 }

@@ -1,8 +1,7 @@
 package gcacw
 
 import (
-	"os"
-	"path/filepath"
+	"pbem/internal/golden"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -10,25 +9,6 @@ import (
 	"pbem/engine"
 	"pbem/engine/hex"
 )
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
-	}
-}
 
 func checkWidth(t *testing.T, name, s string, max int) {
 	t.Helper()
@@ -47,8 +27,8 @@ func TestBoardGolden_GCACW_2_2o_OpenInformation(t *testing.T) {
 	h := newHarness(t, b)
 	rs := New()
 	start := rs.Render(rs.View(h.st, engine.Viewer{Referee: true}))
-	golden(t, "start-window.txt", start.Window)
-	golden(t, "start-full.txt", start.Full)
+	golden.CheckString(t, "start-window.txt", start.Window)
+	golden.CheckString(t, "start-full.txt", start.Full)
 	checkWidth(t, "start window", start.Window, 78)
 	checkWidth(t, "start full", start.Full, 78)
 
@@ -58,7 +38,7 @@ func TestBoardGolden_GCACW_2_2o_OpenInformation(t *testing.T) {
 	h.do(CSA, "ACTIVATE Marlow: Rusk 0506; Toller 0408 0508", "leader MA MARL=4", "initiative USA=3", "initiative CSA=1")
 	h.do(USA, "ACTIVATE Brand: Pask 1509; Orne 1107", "leader MA BRND=2", "extended march PASK=6", "initiative USA=4", "initiative CSA=4")
 	usa := rs.Render(rs.View(h.st, engine.Viewer{Side: USA}))
-	golden(t, "played-window-usa.txt", usa.Window)
+	golden.CheckString(t, "played-window-usa.txt", usa.Window)
 	checkWidth(t, "played window", usa.Window, 78)
 	// Two units in one hex: both codes are drawn, the second on the fill
 	// line after one terrain glyph; CSA codes are lower case.

@@ -1,7 +1,6 @@
 package gcacw
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,8 +9,6 @@ import (
 	"pbem/engine"
 	"pbem/events"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // scn builds a small test scenario: a 10x10 map of clear hexes, with the
 // settings, map lines, units, leaders and tables given.

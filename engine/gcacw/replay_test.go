@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/internal/golden"
 )
 
 // playRandom plays a game of the sample scenario as the random play test
@@ -114,7 +115,7 @@ func TestEncodeStateOfRandomGamesIsStable(t *testing.T) {
 			}
 		}
 	}
-	golden(t, "random-game-states.txt", b.String())
+	golden.CheckString(t, "random-game-states.txt", b.String())
 }
 
 // planWords splits every plan into the words lexLine reads in it, whether

@@ -1,16 +1,12 @@
 package hex
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"pbem/internal/golden"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // terrain gives a made-up but deterministic terrain per hex.
 func terrain(h Hex) string {
@@ -117,7 +113,7 @@ func TestDrawGolden(t *testing.T) {
 			if again := Draw(tt.win, tt.cell, tt.edge); !slices.Equal(again, lines) {
 				t.Fatal("Draw is not deterministic")
 			}
-			golden(t, tt.name+".txt", strings.Join(lines, "\n")+"\n")
+			golden.CheckString(t, tt.name+".txt", strings.Join(lines, "\n")+"\n")
 		})
 	}
 }
@@ -145,7 +141,7 @@ func TestDrawWithLegend(t *testing.T) {
 			t.Errorf("line %d is %d wide or has trailing spaces: %q", i, n, l)
 		}
 	}
-	golden(t, "legend.txt", strings.Join(out, "\n")+"\n")
+	golden.CheckString(t, "legend.txt", strings.Join(out, "\n")+"\n")
 }
 
 // checkDrawing asserts the shape every drawing must have.
@@ -178,24 +174,6 @@ func checkDrawing(t *testing.T, win Window, lines []string) {
 		if !strings.Contains(strings.Join(lines, "\n"), h.String()) {
 			t.Errorf("hex number %v not drawn", h)
 		}
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("drawing differs from %s (run go test -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }
 

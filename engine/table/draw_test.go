@@ -1,14 +1,10 @@
 package table
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"pbem/internal/golden"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // hraScene is a 120 × 80 cm HRA table: a wood, a hill, a road, a stream
 // and a fence, four units and a label.
@@ -86,20 +82,7 @@ func TestRenderGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tt.scene.Render(tt.view)
 			checkText(t, got, tt.window)
-			path := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("drawing differs from %s (run go test -update and review the diff):\n%s", path, got)
-			}
+			golden.CheckString(t, tt.name+".golden", got)
 		})
 	}
 }

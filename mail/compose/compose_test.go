@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
+	"pbem/internal/golden"
 	"reflect"
 	"strings"
 	"testing"
@@ -23,8 +22,6 @@ import (
 	"pbem/store"
 	"pbem/templates"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const game = "g1"
 
@@ -617,19 +614,7 @@ func TestGoldenShortGame(t *testing.T) {
 	if again, _ := transcript(shortGame(t).log); again != got {
 		t.Fatal("playing the same script twice gave different mails")
 	}
-	path := filepath.Join("testdata", "short-game.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("mails differ from %s (go test -update rewrites it); got:\n%s", path, got)
-	}
+	golden.CheckString(t, "short-game.golden", got)
 	// Every mail of the golden game meets the rules for every mail.
 	for _, s := range mailsIn(t, m.log) {
 		tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain)

@@ -3,11 +3,9 @@ package outbox
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"io"
 	"mime"
-	"os"
-	"path/filepath"
+	"pbem/internal/golden"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +14,6 @@ import (
 
 	"pbem/events"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var testHeaders = Headers{From: `"pbem" <pbem@pbem.example.org>`, ListDomain: "lists.pbem.example.org"}
 
@@ -77,37 +73,6 @@ func attachmentMail() *events.MailQueued {
 	return q
 }
 
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got %q\nwant %q\n(run go test -update if the change is intended)", path, i+1, g, w)
-			}
-		}
-	}
-}
-
 // normalize is what a body should read as after a round trip: LF line
 // endings and a final line break.
 func normalize(s string) string {
@@ -134,7 +99,7 @@ func TestRenderGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.file, got)
+			golden.Check(t, tt.file, got)
 
 			again, err := Render("g1", tt.seq, testAt, tt.q, testHeaders)
 			if err != nil || !bytes.Equal(got, again) {
