@@ -26,28 +26,7 @@ func TestRandomPlayOfTheSampleScenario(t *testing.T) {
 		st := s.(*State)
 		steps := 0
 		for ; steps < 400 && st.Phase != PhaseOver; steps++ {
-			ps := prompts(st)
-			if len(ps) == 0 {
-				t.Fatalf("seed %d step %d: nobody is asked to act in %s", seed, steps, st.Phase)
-			}
-			p := ps[r.IntN(len(ps))]
-			side := p.Side
-			if p.Referee {
-				side = engine.RefereeSide
-			}
-			ex := p.Examples[r.IntN(len(p.Examples))]
-			if p.Referee && st.Phase == PhaseReorg {
-				ex = "RULE DONE"
-			}
-			os, probs := parseOrders(st, side, ex)
-			if len(probs) > 0 {
-				t.Fatalf("seed %d step %d: example %q: %v", seed, steps, ex, probs)
-			}
-			d, err := decide(st, side, os, randDice{r})
-			if err != nil || len(d.Problems) > 0 {
-				t.Fatalf("seed %d step %d: example %q: %v %v", seed, steps, ex, err, d.Problems)
-			}
-			for _, f := range d.Facts {
+			for _, f := range randomStep(t, st, r, seed, steps) {
 				before, _ := encodeState(st)
 				next, err := evolve(st, f)
 				if err != nil {

@@ -13,6 +13,35 @@ import (
 	"pbem/internal/golden"
 )
 
+// randomStep is one step of a random game: a random prompt, a random one
+// of its examples (the referee ends a Reorganization Phase), decided with
+// seeded dice. It returns the facts, which the caller applies.
+func randomStep(tb testing.TB, st *State, r *rand.Rand, seed uint64, steps int) []events.Fact {
+	tb.Helper()
+	ps := prompts(st)
+	if len(ps) == 0 {
+		tb.Fatalf("seed %d step %d: nobody is asked to act in %s", seed, steps, st.Phase)
+	}
+	p := ps[r.IntN(len(ps))]
+	side := p.Side
+	if p.Referee {
+		side = engine.RefereeSide
+	}
+	ex := p.Examples[r.IntN(len(p.Examples))]
+	if p.Referee && st.Phase == PhaseReorg {
+		ex = "RULE DONE"
+	}
+	os, probs := parseOrders(st, side, ex)
+	if len(probs) > 0 {
+		tb.Fatalf("seed %d step %d: example %q: %v", seed, steps, ex, probs)
+	}
+	d, err := decide(st, side, os, randDice{r})
+	if err != nil || len(d.Problems) > 0 {
+		tb.Fatalf("seed %d step %d: example %q: %v %v", seed, steps, ex, err, d.Problems)
+	}
+	return d.Facts
+}
+
 // playRandom plays a game of the sample scenario as the random play test
 // does (choosing among the examples the prompts give, with seeded dice)
 // and returns its initial state and the accepted facts in log order.
@@ -31,28 +60,7 @@ func playRandom(tb testing.TB, seed uint64) (*State, []events.Fact) {
 	st := initial
 	var all []events.Fact
 	for steps := 0; steps < 400 && st.Phase != PhaseOver; steps++ {
-		ps := prompts(st)
-		if len(ps) == 0 {
-			tb.Fatalf("seed %d step %d: nobody is asked to act in %s", seed, steps, st.Phase)
-		}
-		p := ps[r.IntN(len(ps))]
-		side := p.Side
-		if p.Referee {
-			side = engine.RefereeSide
-		}
-		ex := p.Examples[r.IntN(len(p.Examples))]
-		if p.Referee && st.Phase == PhaseReorg {
-			ex = "RULE DONE"
-		}
-		os, probs := parseOrders(st, side, ex)
-		if len(probs) > 0 {
-			tb.Fatalf("seed %d step %d: example %q: %v", seed, steps, ex, probs)
-		}
-		d, err := decide(st, side, os, randDice{r})
-		if err != nil || len(d.Problems) > 0 {
-			tb.Fatalf("seed %d step %d: example %q: %v %v", seed, steps, ex, err, d.Problems)
-		}
-		for _, f := range d.Facts {
+		for _, f := range randomStep(tb, st, r, seed, steps) {
 			if st, err = evolve(st, f); err != nil {
 				tb.Fatalf("seed %d: %s: %v", seed, f, err)
 			}
