@@ -1,17 +1,24 @@
 package events
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Replay decodes every decision of a game's log; these helpers decode only
 // what a fold uses, and share the short strings facts repeat (argument
 // keys, fact kinds, unit codes) instead of allocating each anew.
 
-// intern holds short strings seen in facts. It is bounded: past its size
-// strings are simply allocated.
-var intern = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}}
+// intern holds short strings seen in facts, as an immutable map replaced
+// whole when a word is added (copy on write): lookups, the common case,
+// take no lock and allocate nothing. It is bounded: past its size strings
+// are simply allocated.
+var (
+	intern   atomic.Pointer[map[string]string]
+	internMu sync.Mutex // serialises additions
+)
+
+func init() { intern.Store(&map[string]string{}) }
 
 const (
 	internMax    = 1 << 14
@@ -30,22 +37,26 @@ func (r *Reader) internString() string {
 		}
 		return string(b)
 	}
-	intern.RLock()
-	s, ok := intern.m[string(b)] // no allocation for the lookup
-	intern.RUnlock()
-	if ok {
+	if s, ok := (*intern.Load())[string(b)]; ok { // no allocation for the lookup
 		return s
 	}
 	if !validUTF8(b) {
 		r.fail("utf-8 string")
 		return ""
 	}
-	s = string(b)
-	intern.Lock()
-	if len(intern.m) < internMax {
-		intern.m[s] = s
+	s := string(b)
+	internMu.Lock()
+	if old := *intern.Load(); len(old) < internMax {
+		if _, ok := old[s]; !ok {
+			m := make(map[string]string, len(old)+1)
+			for k, v := range old {
+				m[k] = v
+			}
+			m[s] = s
+			intern.Store(&m)
+		}
 	}
-	intern.Unlock()
+	internMu.Unlock()
 	return s
 }
 
@@ -76,11 +87,17 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 	}
 	if n := r.count(); n > 0 {
 		a.Facts = make([]Fact, n)
+		var args []Arg // one backing array for every fact's arguments
 		for i := range a.Facts {
 			f := &a.Facts[i]
 			f.Kind = r.internString()
 			if m := r.count(); m > 0 {
-				f.Args = make([]Arg, m)
+				if cap(args)-len(args) < m {
+					args = make([]Arg, 0, max(m, 8*n))
+				}
+				start := len(args)
+				args = args[:start+m]
+				f.Args = args[start : start+m : start+m]
 				for j := range f.Args {
 					f.Args[j].decodeWith(r, r.internString)
 				}

@@ -67,8 +67,9 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	if err != nil {
 		return err
 	}
+	// On an early return the deferred calls stop mail; on the normal path
+	// the shutdown below does it in order, and these do nothing more.
 	defer mail.wait()
-	defer stopMail()
 	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
 	defer runner.Close()
 	games, err := st.Games()
