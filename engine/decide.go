@@ -89,11 +89,9 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dic
 	if len(d.Problems) > 0 {
 		return reject(d.Problems...)
 	}
-	st := g.State
-	for _, f := range d.Facts {
-		if st, err = g.Rules.Evolve(st, f); err != nil {
-			return nil, nil, Outcome{}, fmt.Errorf("%s evolve %s after deciding seq %d: %w", g.Rules.Name(), f.Kind, in.Seq, err)
-		}
+	st, err := evolveAll(g.Rules, g.State, d.Facts)
+	if err != nil {
+		return nil, nil, Outcome{}, fmt.Errorf("%s after deciding seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}
 	acc := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
 		Echo: d.Echo, Facts: d.Facts, Dice: rolled()}

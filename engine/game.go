@@ -95,13 +95,11 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 			}
 			g.Rolls += uint64(a.NDice)
 		}
-		for _, f := range a.Facts {
-			st, err := g.Rules.Evolve(g.State, f)
-			if err != nil {
-				return fmt.Errorf("evolve %s: %w", f.Kind, err)
-			}
-			g.State = st
+		st, err := evolveAll(g.Rules, g.State, a.Facts)
+		if err != nil {
+			return err
 		}
+		g.State = st
 		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.

@@ -191,3 +191,10 @@ func (r *Registry) Names() []string {
 	sort.Strings(ns)
 	return ns
 }
+
+// Turner is an optional Ruleset method: Turn says which game turn a state
+// is in (1 for the first), so 'pbem replay --turn N' and the campaign
+// report can find where each turn begins.
+type Turner interface {
+	Turn(s State) int
+}

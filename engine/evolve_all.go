@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"fmt"
+
+	"pbem/events"
+)
+
+// BatchEvolver is an optional Ruleset method. EvolveAll applies a
+// decision's facts in order and returns the state after the last one; it
+// must give exactly the state Evolve gives applied fact by fact, and like
+// Evolve it never changes its input (enginetest checks both). A ruleset
+// implements it when copying its state once per decision rather than once
+// per fact makes replay faster.
+type BatchEvolver interface {
+	EvolveAll(s State, facts []events.Fact) (State, error)
+}
+
+// evolveAll applies facts to st, through the ruleset's EvolveAll when it
+// has one.
+func evolveAll(rs Ruleset, st State, facts []events.Fact) (State, error) {
+	if len(facts) == 0 {
+		return st, nil
+	}
+	if b, ok := rs.(BatchEvolver); ok {
+		return b.EvolveAll(st, facts)
+	}
+	for _, f := range facts {
+		next, err := rs.Evolve(st, f)
+		if err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+		st = next
+	}
+	return st, nil
+}
