@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"pbem/events"
 )
@@ -22,49 +23,84 @@ func (g *Game) DecideNext(dice Dice, rolled func() []events.Die) (events.Payload
 	if err != nil {
 		return nil, nil, Outcome{}, err
 	}
-	reject := func(player string, probs ...events.Problem) (events.Payload, State, Outcome, error) {
-		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, Outcome{}, nil
-	}
 	var player, text string
 	switch p := p.(type) {
 	case *events.OrderReceived:
 		player, text = p.Player, p.Text
+		who, ok := g.PlayerByID(player)
+		if !ok || who.Side == "" {
+			return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
+		}
+		if _, ok := QueryWord(text); !ok {
+			if word, reason, ok := pauseWord(text); ok {
+				return g.decidePause(in, who, word, reason)
+			}
+			if g.Paused != nil && g.Ended == nil {
+				return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: g.pausedMsg(),
+					Hint: "send your orders again once the game resumes (STATUS says when)"})
+			}
+		}
+		dec, st, out, err := g.decideAs(in, player, who.Side, text, dice, rolled)
+		return g.withDeadlines(dec, st, out, player, in.At), st, out, err
 	case *events.DeadlinePassed:
 		player, text = p.Player, p.Default
-		if text == "" || strings.EqualFold(text, "referee") {
+		cur, has := g.Deadline(player)
+		accept := func(echo string) (events.Payload, State, Outcome, error) {
+			return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{echo}}, g.State, Outcome{}, nil
+		}
+		switch {
+		case g.Ended != nil:
+			return accept("deadline passed after the game ended: nothing applied")
+		case g.Paused != nil:
+			return accept("deadline passed while the game was paused: nothing applied")
+		case !has || cur.Due != p.Due:
+			return accept("the deadline no longer applies (orders came, or the referee changed it): nothing applied")
+		case text == "" || strings.EqualFold(text, "referee"):
 			// The policy is to wait for the referee: nothing is applied.
-			return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
-				Echo: []string{"deadline passed: waiting for the referee"}}, g.State, Outcome{}, nil
+			return accept("deadline passed: waiting for the referee")
 		}
+		who, ok := g.PlayerByID(player)
+		if !ok || who.Side == "" {
+			return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
+		}
+		dec, st, out, err := g.decideAs(in, player, who.Side, text, dice, rolled)
+		return g.withDeadlines(dec, st, out, player, in.At), st, out, err
 	case *events.RefereeCommand:
-		// A referee's command goes to the ruleset as an order of the side
-		// RefereeSide: rulings on steps the rules hand to the referee.
-		who, ok := g.PlayerByID(p.Referee)
-		if !ok || !g.isReferee(p.Referee) {
-			return reject(p.Referee, events.Problem{Line: 1, Col: 1, Text: firstLine(p.Text), Msg: fmt.Sprintf("%q is not a referee of this game", p.Referee)})
+		// A referee's game commands are the engine's; anything else goes to
+		// the ruleset as an order of the side RefereeSide: rulings on steps
+		// the rules hand to the referee, and corrections (SET).
+		if !g.IsReferee(p.Referee) {
+			return g.reject(in, p.Referee, events.Problem{Line: 1, Col: 1, Text: firstLine(p.Text), Msg: fmt.Sprintf("%q is not a referee of this game", p.Referee)})
 		}
-		return g.decideAs(in, who.ID, RefereeSide, p.Text, dice, rolled)
+		return g.decideReferee(in, p, dice, rolled)
 	default:
 		return nil, nil, Outcome{}, fmt.Errorf("seq %d: %s is not an input", in.Seq, in.Type)
 	}
-	who, ok := g.PlayerByID(player)
-	if !ok || who.Side == "" {
-		return reject(player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
+}
+
+// pausedMsg says who paused the game, since when and why.
+func (g *Game) pausedMsg() string {
+	by := "by the players"
+	if p, ok := g.PlayerByID(g.Paused.By); ok {
+		by = "by the referee " + p.Name
+		if p.Name == "" {
+			by = "by the referee " + p.ID
+		}
 	}
-	return g.decideAs(in, player, who.Side, text, dice, rolled)
+	s := fmt.Sprintf("the game is paused %s since %s", by, timeText(g.Paused.At))
+	if g.Paused.Reason != "" {
+		s += " (" + g.Paused.Reason + ")"
+	}
+	return s + "; no orders are taken until it resumes"
+}
+
+// timeText prints an intake time (unix ns) in UTC.
+func timeText(ns int64) string {
+	return time.Unix(0, ns).UTC().Format("Mon 2 Jan 2006 15:04 MST")
 }
 
 // RefereeSide is the side a referee's rulings are parsed and decided as.
 const RefereeSide = "referee"
-
-func (g *Game) isReferee(id string) bool {
-	for _, r := range g.Created.Referees {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
-}
 
 func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dice, rolled func() []events.Die) (events.Payload, State, Outcome, error) {
 	reject := func(probs ...events.Problem) (events.Payload, State, Outcome, error) {
@@ -152,6 +188,7 @@ func Load(src Source, reg *Registry, game string, at uint64) (*Game, error) {
 		g, err := UnmarshalSnapshot(reg, data)
 		switch {
 		case err == nil && g.Seq == seq:
+			g.History = sourceHistory{src, reg, game}
 			return g, fold(src, reg, g, at)
 		case err != nil && !errors.Is(err, errStaleSnapshot):
 			return nil, fmt.Errorf("load %s snapshot %d: %w", game, seq, err)
@@ -164,7 +201,7 @@ func Load(src Source, reg *Registry, game string, at uint64) (*Game, error) {
 // Replay folds game from its first event up to seq at (0: to the end),
 // ignoring snapshots.
 func Replay(src Source, reg *Registry, game string, at uint64) (*Game, error) {
-	g := &Game{ID: game}
+	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	return g, fold(src, reg, g, at)
 }
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"pbem/events"
 )
@@ -26,9 +25,43 @@ type Game struct {
 	// Outbox are mails queued and not yet sent (nor failed for good), by seq.
 	Outbox []QueuedMail
 	// Deadlines by player, sorted by player id.
-	Deadlines []events.DeadlineSet
+	Deadlines []Deadline
 	Ended     *events.GameEnded
+
+	// Players and Referees are the game's seats as they are now (a
+	// referee may replace a player); Observers get the game's mails
+	// without playing; Settings are the game's settings as they are now.
+	Players   []events.Player
+	Referees  []events.Player
+	Observers []string
+	Settings  []events.Setting
+	// Paused is the pause in force, if any; PauseAsks are the sides that
+	// asked for the next pause or resume.
+	Paused    *Pause
+	PauseAsks []string
+	// Branches are the stretches of the log rollbacks closed, in order.
+	Branches []Branch
+	// Recent are the seqs of the last accepted decisions that changed the
+	// game (at most 32), for ROLLBACK <n> ACTIONS.
+	Recent []uint64
+
+	// History gives the game as it was at an earlier seq (a rollback needs
+	// it). Load and Replay set it; it is not part of the game's state.
+	History History
 }
+
+// History gives a game as it was at an earlier seq.
+type History interface {
+	At(seq uint64) (*Game, error)
+}
+
+type sourceHistory struct {
+	src  Source
+	reg  *Registry
+	game string
+}
+
+func (h sourceHistory) At(seq uint64) (*Game, error) { return Load(h.src, h.reg, h.game, seq) }
 
 // QueuedMail is a mail in the outbox, with the failed attempts so far.
 type QueuedMail struct {
@@ -41,22 +74,19 @@ type QueuedMail struct {
 // of order, or an event contradicts what came before.
 var ErrFold = errors.New("log does not fold")
 
-// PlayerByID returns the player or referee with the id.
+// PlayerByID returns the player or referee with the id, as the seat is
+// now (a referee may have replaced the player's address).
 func (g *Game) PlayerByID(id string) (events.Player, bool) {
-	if g.Created == nil {
-		return events.Player{}, false
-	}
-	for _, p := range g.Created.Players {
-		if p.ID == id {
-			return p, true
-		}
-	}
-	for _, p := range g.Created.Referees {
-		if p.ID == id {
-			return p, true
-		}
+	if p, _ := g.seat(id); p != nil {
+		return *p, true
 	}
 	return events.Player{}, false
+}
+
+// IsReferee reports whether id is one of the game's referees.
+func (g *Game) IsReferee(id string) bool {
+	_, ref := g.seat(id)
+	return ref
 }
 
 // Apply folds the next event of the log into g.
@@ -76,6 +106,18 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
 	if events.IsInput(e.Type) {
+		if e.Type == events.TypeDeadlinePassed {
+			p, err := events.Decode(e)
+			if err != nil {
+				return err
+			}
+			dp := p.(*events.DeadlinePassed)
+			for i := range g.Deadlines {
+				if g.Deadlines[i].Player == dp.Player && g.Deadlines[i].Due == dp.Due {
+					g.Deadlines[i].Passed = true
+				}
+			}
+		}
 		g.Pending = append(g.Pending, e.Clone())
 		return nil
 	}
@@ -95,12 +137,7 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 			}
 			g.Rolls += uint64(a.NDice)
 		}
-		st, err := evolveAll(g.Rules, g.State, a.Facts)
-		if err != nil {
-			return err
-		}
-		g.State = st
-		return nil
+		return g.applyFacts(reg, e.Seq, a.Input, a.Facts)
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.
 		id, err := events.PeekMailID(e)
@@ -109,6 +146,13 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 		}
 		if e.Type == events.TypeMailQueued {
 			g.Outbox = append(g.Outbox, QueuedMail{Seq: e.Seq, MailID: id})
+			if player, due, ok := ParseReminderKey(e.Key); ok {
+				for i := range g.Deadlines {
+					if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
+						g.Deadlines[i].Reminded = true
+					}
+				}
+			}
 		} else {
 			g.dropMail(id)
 		}
@@ -132,6 +176,13 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 			return fmt.Errorf("setup %s: %w", p.Ruleset, err)
 		}
 		g.ID, g.Created, g.Rules, g.State = e.Game, p, rs, st
+		g.Players, g.Referees = clonePlayers(p.Players), clonePlayers(p.Referees)
+		g.Settings = append([]events.Setting(nil), p.Settings...)
+		for _, f := range g.deadlineFactsFresh(st, e.At, g.Policy()) {
+			if err := g.applyGameFact(reg, e.Seq, e.Seq, f); err != nil {
+				return err
+			}
+		}
 	case *events.OrderRejected:
 		return g.settle(p.Input)
 	case *events.MailFailed:
@@ -145,14 +196,7 @@ func (g *Game) apply(reg *Registry, e *events.Envelope) error {
 			}
 		}
 	case *events.DeadlineSet:
-		i := sort.Search(len(g.Deadlines), func(i int) bool { return g.Deadlines[i].Player >= p.Player })
-		if i < len(g.Deadlines) && g.Deadlines[i].Player == p.Player {
-			g.Deadlines[i] = *p
-		} else {
-			g.Deadlines = append(g.Deadlines, events.DeadlineSet{})
-			copy(g.Deadlines[i+1:], g.Deadlines[i:])
-			g.Deadlines[i] = *p
-		}
+		g.setDeadline(Deadline{Player: p.Player, Due: p.Due, Default: p.Default})
 	case *events.GameEnded:
 		g.Ended = p
 	default:
@@ -188,7 +232,7 @@ func (g *Game) dropMail(id string) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 2
+const snapshotVersion = 3
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() ([]byte, error) {
@@ -220,13 +264,59 @@ func (g *Game) MarshalSnapshot() ([]byte, error) {
 		w.String(d.Player)
 		w.Varint(d.Due)
 		w.String(d.Default)
+		w.Bool(d.Passed)
+		w.Bool(d.Reminded)
 	}
 	w.Bool(g.Ended != nil)
 	if g.Ended != nil {
 		w.Blob(events.EncodePayload(g.Ended))
 	}
+	writePlayers(w, g.Players)
+	writePlayers(w, g.Referees)
+	w.Strings(g.Observers)
+	w.Uvarint(uint64(len(g.Settings)))
+	for _, s := range g.Settings {
+		w.String(s.Key)
+		w.String(s.Value)
+	}
+	w.Bool(g.Paused != nil)
+	if g.Paused != nil {
+		w.String(g.Paused.By)
+		w.Varint(g.Paused.At)
+		w.String(g.Paused.Reason)
+	}
+	w.Strings(g.PauseAsks)
+	w.Uvarint(uint64(len(g.Branches)))
+	for _, b := range g.Branches {
+		w.Uvarint(b.From)
+		w.Uvarint(b.To)
+		w.Uvarint(b.By)
+	}
+	w.Uvarint(uint64(len(g.Recent)))
+	for _, r := range g.Recent {
+		w.Uvarint(r)
+	}
 	w.Blob(st)
 	return w.Bytes(), nil
+}
+
+func writePlayers(w *events.Writer, ps []events.Player) {
+	w.Uvarint(uint64(len(ps)))
+	for _, p := range ps {
+		w.String(p.ID)
+		w.String(p.Name)
+		w.String(p.Side)
+		w.Strings(p.Addresses)
+	}
+}
+
+func readPlayers(r *events.Reader) []events.Player {
+	n := r.Uvarint()
+	var out []events.Player
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		out = append(out, events.Player{ID: r.String(), Name: r.String(), Side: r.String(), Addresses: r.Strings()})
+	}
+	return out
 }
 
 // errStaleSnapshot means a snapshot was written by another ruleset version
@@ -273,11 +363,30 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 	}
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
-		g.Deadlines = append(g.Deadlines, events.DeadlineSet{Player: r.String(), Due: r.Varint(), Default: r.String()})
+		g.Deadlines = append(g.Deadlines, Deadline{Player: r.String(), Due: r.Varint(), Default: r.String(), Passed: r.Bool(), Reminded: r.Bool()})
 	}
 	var ended events.Envelope
 	if r.Bool() {
 		ended = events.Envelope{Type: events.TypeGameEnded, Payload: r.Blob()}
+	}
+	g.Players = readPlayers(r)
+	g.Referees = readPlayers(r)
+	g.Observers = r.Strings()
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Settings = append(g.Settings, events.Setting{Key: r.String(), Value: r.String()})
+	}
+	if r.Bool() {
+		g.Paused = &Pause{By: r.String(), At: r.Varint(), Reason: r.String()}
+	}
+	g.PauseAsks = r.Strings()
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Branches = append(g.Branches, Branch{From: r.Uvarint(), To: r.Uvarint(), By: r.Uvarint()})
+	}
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Recent = append(g.Recent, r.Uvarint())
 	}
 	st := r.Blob()
 	if err := r.Done(); err != nil {

@@ -70,6 +70,7 @@ type actor struct {
 	mu    sync.Mutex
 	queue []events.Envelope
 	kick  chan struct{}
+	clock chan time.Time
 	query chan func(*Game)
 	g     *Game
 	seed  []byte
@@ -111,7 +112,7 @@ func (r *Runner) actor(game string) *actor {
 	}
 	a := r.actors[game]
 	if a == nil {
-		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), query: make(chan func(*Game))}
+		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), clock: make(chan time.Time, 1), query: make(chan func(*Game))}
 		r.actors[game] = a
 		r.wg.Add(1)
 		go a.run()
@@ -141,6 +142,32 @@ func (r *Runner) Query(game string, fn func(g *Game)) error {
 	case <-r.stop:
 		return ErrNotRunning
 	}
+}
+
+// Tick tells every active game the server's time: a deadline that has
+// passed (after its grace) becomes a deadline.passed input, and a
+// deadline near enough gets its reminder mail. The engine never reads the
+// clock itself; this is the only way time enters a game, and it enters as
+// events, so a replay needs no clock.
+func (r *Runner) Tick(now time.Time) {
+	r.mu.Lock()
+	as := make([]*actor, 0, len(r.actors))
+	for _, a := range r.actors {
+		as = append(as, a)
+	}
+	r.mu.Unlock()
+	for _, a := range as {
+		select {
+		case a.clock <- now:
+		default: // the actor has not taken the last tick yet
+		}
+	}
+}
+
+// Reminder is an optional Notifier method: the mails reminding a player
+// that their orders are due (nil: no reminder).
+type Reminder interface {
+	Reminder(g *Game, d Deadline) ([]events.Payload, error)
 }
 
 // Active returns the ids of games with an actor, sorted.
@@ -197,6 +224,9 @@ func (a *actor) run() {
 			return
 		case q := <-a.query:
 			q(a.g)
+		case now := <-a.clock:
+			a.tick(now, lg)
+			a.decide(lg)
 		case <-a.kick:
 			a.mu.Lock()
 			q := a.queue
@@ -310,6 +340,63 @@ func (a *actor) decide(lg *slog.Logger) {
 		a.maybeSnapshot(lg)
 	}
 	a.maybeSnapshot(lg)
+}
+
+// tick writes what the time now means for the game's deadlines.
+func (a *actor) tick(now time.Time, lg *slog.Logger) {
+	g := a.g
+	if g == nil || g.Ended != nil || g.Paused != nil || len(g.Deadlines) == 0 {
+		return
+	}
+	pol := g.Policy()
+	t := now.UnixNano()
+	for _, d := range g.Deadlines {
+		var evs []events.Envelope
+		switch {
+		case d.Passed:
+			continue
+		case t >= d.Due+int64(pol.Grace):
+			evs = []events.Envelope{events.New(a.id, now, DeadlineKey(d.Player, d.Due),
+				&events.DeadlinePassed{Player: d.Player, Due: d.Due, Default: d.Default})}
+		case !d.Reminded && pol.Reminder > 0 && t >= d.Due-int64(pol.Reminder):
+			rem, ok := a.r.opts.Notifier.(Reminder)
+			if !ok {
+				continue
+			}
+			mails, err := rem.Reminder(g, d)
+			if err != nil {
+				lg.Error("rendering a reminder failed", "player", d.Player, "err", err)
+				continue
+			}
+			for i, m := range mails {
+				key := ""
+				if i == 0 {
+					key = ReminderKey(d.Player, d.Due)
+				}
+				evs = append(evs, events.New(a.id, now, key, m))
+			}
+		}
+		if len(evs) == 0 {
+			continue
+		}
+		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: g.Seq, Events: evs})
+		if err != nil {
+			// A conflict or a store error: the next tick tries again, after
+			// the actor has folded what came in meanwhile.
+			lg.Warn("writing a deadline event failed; the next tick retries", "player", d.Player, "err", err)
+			return
+		}
+		if res.Duplicate {
+			continue
+		}
+		for i := range res.Events {
+			if err := g.Apply(a.r.reg, &res.Events[i]); err != nil {
+				lg.Error("own deadline event does not fold", "err", err)
+				return
+			}
+		}
+		lg.Info("deadline", "player", d.Player, "due", time.Unix(0, d.Due).UTC(), "wrote", res.Events[0].Type, "seq", res.Last)
+	}
 }
 
 func (a *actor) maybeSnapshot(lg *slog.Logger) {

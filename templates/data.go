@@ -12,6 +12,8 @@ const (
 	NameHelp     = "help"     // data: Query
 	NameBoard    = "board"    // data: Query
 	NameStatus   = "status"   // data: Query
+	NameAnnounce = "announce" // data: Announce
+	NameReminder = "reminder" // data: Reminder
 )
 
 // Common is what every mail knows: the game, its reader and the reader's
@@ -24,6 +26,7 @@ type Common struct {
 	Name     string // the reader's name
 	Side     string // the reader's side; "" for a referee
 	Referee  bool   // the reader referees the game
+	Observer bool   // the reader observes the game (Key is then "")
 	Key      string // the reader's reply token, for the fallback Key line
 	Mailbox  string // pbem's plain address, "pbem@example.org"
 }
@@ -62,7 +65,8 @@ type Board struct {
 // Action is one decided input: who sent it, how pbem read it, and what
 // came of it.
 type Action struct {
-	Kind     string   // "order", "ruling" (a referee's) or "deadline"
+	Kind     string   // "order", "ruling" (a referee's), "deadline", or "silent" (a referee's change not announced)
+	Override bool     // a referee's ruling that changed the game
 	By       string   // "Anna (USA)", "Carol (referee)"
 	Yours    bool     // the reader sent it (or missed the deadline)
 	Received string   // when it was taken in, "Tue 1 Jul 1863 09:00 UTC"
@@ -82,6 +86,28 @@ type Welcome struct {
 	First      []Prompt // who acts first
 	Move       *Prompt  // the reader's own step, when they act first
 	Board      Board
+	// Secret is a referee's command secret (only in a referee's welcome).
+	Secret string
+}
+
+// Announce is the data of a referee's announcement, mailed to everyone.
+type Announce struct {
+	Common
+	By     string // "Carol (referee)"
+	Text   string // as the referee wrote it
+	Action Action // the whole command, when it did more than announce
+	Others bool   // the command changed more than the announcement
+	Next   []Prompt
+	Move   *Prompt
+}
+
+// Reminder is the data of the mail sent before a player's deadline.
+type Reminder struct {
+	Common
+	Due     string // "Wed 2 Jul 1863 09:00 UTC"
+	Default string // the order applied if none comes; "" when the referee decides
+	Next    []Prompt
+	Move    *Prompt
 }
 
 // Turn is the data of the mails that follow an accepted action: report,

@@ -62,7 +62,8 @@ var cases = []struct {
 	{"welcome-second", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board}},
 	{"welcome-referee", NameWelcome, Welcome{Common: common("Carol Ruiz", ""), Players: players, Referees: referees,
-		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board}},
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
+		Secret: "q7mkz4ta2xw5hr3npe6jvc"}},
 	{"yourmove", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
 		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
 	{"report-own", NameReport, Turn{Common: common("Anna Lindqvist", "USA"), Action: func() Action { a := march; a.Yours = true; return a }(),
@@ -76,6 +77,26 @@ var cases = []struct {
 		Action: Action{Kind: "ruling", By: "Dan Okafor (referee)", Received: "Wed 1 Jul 1863 11:30 UTC", Reason: "the players agreed by mail that 1CAV stays",
 			Echo: []string{"RULE stay 1CAV"}, Facts: []string{"ruling.applied unit=1CAV stays=true"}},
 		Next: []Prompt{csaNext}, Board: board}},
+	{"report-override", NameReport, Turn{Common: common("Anna Lindqvist", "USA"),
+		Action: Action{Kind: "ruling", Override: true, By: "Carol Ruiz (referee)", Received: "Wed 1 Jul 1863 11:30 UTC", Reason: "Newton was placed one hex off at setup",
+			Echo: []string{"SET Newton hex 2314 → 2315", "SET Newton fatigue 2 → 1"}, Facts: []string{"set unit=NEWT field=hex was=2314 now=2315", "set unit=NEWT field=fatigue was=2 now=1"}},
+		Next: []Prompt{csaNext}, Board: board}},
+	{"yourmove-silent", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: Action{Kind: "silent"},
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
+	{"report-observer", NameReport, Turn{Common: func() Common { c := common("Observer", ""); c.Referee, c.Observer, c.Key = false, true, ""; return c }(),
+		Action: march, Next: []Prompt{csaNext}, Board: board}},
+	{"announce", NameAnnounce, Announce{Common: common("Taro Yamada", "CSA"), By: "Carol Ruiz (referee)",
+		Text: "The next turn starts on Monday 7 December.\nAnna is away until then; deadlines are extended by three days.",
+		Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}}},
+	{"announce-with-pause", NameAnnounce, Announce{Common: common("Anna Lindqvist", "USA"), By: "Carol Ruiz (referee)", Text: "Holidays: back on 4 January.",
+		Others: true, Action: Action{Kind: "ruling", Override: true, By: "Carol Ruiz (referee)", Received: "Mon 21 Dec 2026 09:00 UTC",
+			Echo: []string{"PAUSE: the game is paused: holidays", "ANNOUNCE: Holidays: back on 4 January."},
+			Facts: []string{`game.paused by=carol reason=holidays at=1797843600000000000`, `game.announced by=carol text="Holidays: back on 4 January."`}},
+		Next: []Prompt{*usaMove}, Move: usaMove}},
+	{"reminder", NameReminder, Reminder{Common: common("Anna Lindqvist", "USA"), Due: "Fri 3 Jul 1863 09:00 UTC", Default: "PASS",
+		Next: []Prompt{*usaMove}, Move: usaMove}},
+	{"reminder-referee-decides", NameReminder, Reminder{Common: common("Taro Yamada", "CSA"), Due: "Sat 4 Jul 1863 09:00 UTC",
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}}},
 	{"rejected", NameRejected, Rejected{Common: common("Anna Lindqvist", "USA"), Kind: "order", Received: "Wed 1 Jul 1863 10:00 UTC",
 		Problems: []Problem{
 			{Line: 1, Col: 14, Text: "MARCH Newton 2351 2316", Msg: "2351 is not next to 2314, where Newton stands", Hint: "MARCH Newton 2315 2316"},
@@ -178,7 +199,11 @@ func checkBody(t *testing.T, body, board string) {
 			t.Errorf("line %d has trailing space: %q", i+1, l)
 		}
 	}
-	if !strings.HasSuffix(body, "\nKey: k3v9x2m4q8r7t6w5\n-- \npbem\n") {
+	observer := strings.Contains(body, "\nYou observe game ")
+	if observer && strings.Contains(body, "Key:") {
+		t.Errorf("an observer's mail carries a key:\n%s", body)
+	}
+	if !observer && !strings.HasSuffix(body, "\nKey: k3v9x2m4q8r7t6w5\n-- \npbem\n") {
 		t.Errorf("body does not end with the Key line and signature:\n%s", body)
 	}
 	if strings.Contains(body, "\n\n\n") {

@@ -65,6 +65,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 type demoPlayer struct {
 	id, side, name, addr string
 	referee              bool
+	secret               string // a referee's command secret, from the welcome mail
 	c                    *imapclient.Client
 	lastUID              imap.UID
 }
@@ -255,12 +256,20 @@ func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
 // answer says what the participant sends in reply to m, if anything: the
 // examples offered in the mail tell what may be sent now.
 func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
+	if p.referee && p.secret == "" {
+		// The welcome carries the secret a referee's commands need.
+		for _, l := range strings.Split(m.body, "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Secret: "); ok {
+				p.secret = v
+			}
+		}
+	}
 	examples := offered(m.body)
 	if len(examples) == 0 {
 		return "", false
 	}
 	if p.referee {
-		return refereeChoice(examples), true
+		return refereeChoice(examples) + "\nSecret: " + p.secret, true
 	}
 	return ap.choose(p.side, examples)
 }

@@ -13,30 +13,38 @@ import (
 // recipient is a player or referee a mail goes to.
 type recipient struct {
 	events.Player
-	referee bool
+	referee  bool
+	observer bool // sees what the rules let a non-player see
 }
 
 func (r recipient) viewer() engine.Viewer {
+	if r.observer {
+		return engine.Viewer{}
+	}
 	if r.referee {
 		return engine.Viewer{Referee: true}
 	}
 	return engine.Viewer{Side: r.Side}
 }
 
-// readers are everyone who gets a game's mails, players first, each list
-// in the order the game was created with; anyone without an address is
-// left out (there is nowhere to send to).
+// readers are everyone who gets a game's mails: players, referees (each
+// list in the order the game was created with, at their current
+// addresses) and observers; anyone without an address is left out (there
+// is nowhere to send to).
 func readers(g *engine.Game) []recipient {
 	var out []recipient
-	for _, p := range g.Created.Players {
+	for _, p := range g.Players {
 		if len(p.Addresses) > 0 {
 			out = append(out, recipient{Player: p})
 		}
 	}
-	for _, p := range g.Created.Referees {
+	for _, p := range g.Referees {
 		if len(p.Addresses) > 0 {
 			out = append(out, recipient{Player: p, referee: true})
 		}
+	}
+	for _, a := range g.Observers {
+		out = append(out, recipient{Player: events.Player{ID: "observer:" + a, Name: "Observer", Addresses: []string{a}}, observer: true})
 	}
 	return out
 }
@@ -91,7 +99,10 @@ func (b *batch) add(m mail) error {
 	}
 	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
 		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
-		Key: token.Make(cfg.Secret, g.ID, m.to.ID), Mailbox: cfg.Local + "@" + cfg.Domain}
+		Observer: m.to.observer, Key: token.Make(cfg.Secret, g.ID, m.to.ID), Mailbox: cfg.Local + "@" + cfg.Domain}
+	if m.to.observer {
+		common.Key = "" // an observer sends nothing
+	}
 	body, err := b.c.t.Render(m.tmpl, m.data(common, board))
 	if err != nil {
 		return fmt.Errorf("compose game %s mail %d (%s to %s): %w", g.ID, seq, m.tmpl, m.to.ID, err)
@@ -135,7 +146,7 @@ func (g game) playerWho(id string) string {
 // sideWho names a side with its players: "USA (Anna)", "USA (Anna, Bob)".
 func (g game) sideWho(side string) string {
 	var names []string
-	for _, p := range g.Created.Players {
+	for _, p := range g.Players {
 		if p.Side == side {
 			names = append(names, name(p))
 		}
@@ -149,7 +160,7 @@ func (g game) sideWho(side string) string {
 // refereeWho names the referees: "The referee (Carol)".
 func (g game) refereeWho() string {
 	var names []string
-	for _, p := range g.Created.Referees {
+	for _, p := range g.Referees {
 		names = append(names, name(p))
 	}
 	if len(names) == 0 {
@@ -161,9 +172,10 @@ func (g game) refereeWho() string {
 // action is the decided input as r reads it.
 func (g game) action(o source, d *events.OrderAccepted, r recipient) templates.Action {
 	a := templates.Action{Kind: o.kind, By: g.playerWho(o.player), Yours: r.ID == o.player, Received: o.received,
-		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), d.Echo...)}
+		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), d.Echo...),
+		Override: o.kind == "ruling" && engine.IsOverride(o.text, d)}
 	for _, f := range d.Facts {
-		a.Facts = append(a.Facts, f.String())
+		a.Facts = append(a.Facts, engine.FactLine(f))
 	}
 	for _, x := range d.Dice {
 		a.Dice = append(a.Dice, templates.Die{Index: x.Index, Sides: x.Sides, Value: x.Value, Purpose: x.Purpose})

@@ -22,6 +22,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/mail/token"
 	"pbem/templates"
 )
 
@@ -41,7 +42,10 @@ type Composer struct {
 // New returns a composer.
 func New(cfg Config, t *templates.Set) *Composer { return &Composer{cfg: cfg, t: t} }
 
-var _ engine.Notifier = (*Composer)(nil)
+var (
+	_ engine.Notifier = (*Composer)(nil)
+	_ engine.Reminder = (*Composer)(nil)
+)
 
 // timeLayout is how mails print an intake time (always UTC).
 const timeLayout = "Mon 2 Jan 2006 15:04 MST"
@@ -63,8 +67,8 @@ func (c *Composer) Welcome(g *engine.Game) ([]events.Payload, error) {
 		}
 		err := b.add(mail{to: r, tmpl: templates.NameWelcome, subject: subject, board: true,
 			data: func(cm templates.Common, bd templates.Board) any {
-				return templates.Welcome{Common: cm, Players: participants(g.Created.Players), Referees: participants(g.Created.Referees),
-					Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd}
+				return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: participants(g.Referees),
+					Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r)}
 			}})
 		if err != nil {
 			return nil, err
@@ -134,6 +138,7 @@ type source struct {
 	reason    string // a referee's reason
 	dflt      string // a deadline's default order
 	received  string // the intake time
+	text      string // a referee's command text
 }
 
 func origin(in *events.Envelope) (source, error) {
@@ -149,7 +154,7 @@ func origin(in *events.Envelope) (source, error) {
 	case *events.OrderReceived:
 		o.player, o.kind, o.messageID = p.Player, "order", msgID(p.MessageID)
 	case *events.RefereeCommand:
-		o.player, o.kind, o.messageID, o.reason = p.Referee, "ruling", msgID(p.MessageID), p.Reason
+		o.player, o.kind, o.messageID, o.reason, o.text = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text
 	case *events.DeadlinePassed:
 		o.player, o.kind, o.dflt = p.Player, "deadline", p.Default
 		if strings.EqualFold(o.dflt, "referee") {
@@ -216,7 +221,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	if !ok {
 		return nil
 	}
-	q := templates.Query{Word: word, Players: participants(b.g.Created.Players), Referees: participants(b.g.Created.Referees)}
+	q := templates.Query{Word: word, Players: participants(b.g.Players), Referees: participants(b.g.Referees)}
 	if b.g.Ended != nil {
 		q.Over = outcome(b.g.Game, b.g.Ended)
 	} else {
@@ -250,14 +255,50 @@ func (c *Composer) query(b *batch, o source, word string) error {
 
 func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 	prompts := b.g.Rules.Prompt(b.state)
+	announcement := announced(d)
+	// A referee's change is announced to everyone, saying what changed and
+	// who changed it, unless the game's overrides are silent: then a
+	// player hears of it only if it is now their move, and not what it was.
+	override := o.kind == "ruling" && engine.IsOverride(o.text, d)
+	silent := override && announcement == nil && b.g.Policy().Silent
 	for _, r := range readers(b.g.Game) {
 		next := c.prompts(b.g.Game, prompts, r)
 		move := own(next)
+		if silent && !r.referee {
+			if move == nil {
+				continue
+			}
+			m := mail{to: r, tmpl: templates.NameYourMove, subject: "your move", board: true}
+			m.data = func(cm templates.Common, bd templates.Board) any {
+				return templates.Turn{Common: cm, Action: templates.Action{Kind: "silent"}, Next: next, Move: move, Board: bd}
+			}
+			if err := b.add(m); err != nil {
+				return err
+			}
+			continue
+		}
+		if announcement != nil {
+			act := b.g.action(o, d, r)
+			m := mail{to: r, tmpl: templates.NameAnnounce, subject: "announcement from the referee", board: false}
+			if r.ID == o.player {
+				m.inReplyTo = o.messageID
+			}
+			m.data = func(cm templates.Common, _ templates.Board) any {
+				return templates.Announce{Common: cm, By: b.g.playerWho(announcement.Str("by")), Text: announcement.Str("text"),
+					Action: act, Others: len(d.Facts) > 1, Next: next, Move: move}
+			}
+			if err := b.add(m); err != nil {
+				return err
+			}
+			continue
+		}
 		m := mail{to: r, tmpl: templates.NameReport, subject: "report", board: true}
 		switch {
-		case move != nil && !r.referee:
+		case move != nil && !r.referee && !r.observer:
 			m.tmpl, m.subject = templates.NameYourMove, "your move"
-		case move != nil:
+		case override && !r.referee:
+			m.subject = "the referee changed the game"
+		case move != nil && r.referee:
 			m.tmpl, m.subject = templates.NameReferee, "referee: ruling needed"
 		case r.referee && o.kind == "ruling":
 			m.tmpl, m.subject = templates.NameReferee, "referee: ruling applied"
@@ -268,6 +309,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			m.inReplyTo = o.messageID
 		}
 		act := b.g.action(o, d, r)
+		act.Override = override
 		m.data = func(cm templates.Common, bd templates.Board) any {
 			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd}
 		}
@@ -303,6 +345,47 @@ func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *
 	return nil
 }
 
+// announced returns the announcement a decision makes, if any.
+func announced(d *events.OrderAccepted) *events.Fact {
+	for i := range d.Facts {
+		if d.Facts[i].Kind == engine.FactAnnounce {
+			return &d.Facts[i]
+		}
+	}
+	return nil
+}
+
+// refereeSecret is the command secret a referee's welcome carries.
+func (c *Composer) refereeSecret(g *engine.Game, r recipient) string {
+	if !r.referee {
+		return ""
+	}
+	return token.RefereeSecret(c.cfg.Secret, g.ID, r.ID)
+}
+
+// Reminder implements engine.Reminder: the mail telling a player their
+// orders are due soon, with what they may send now.
+func (c *Composer) Reminder(g *engine.Game, d engine.Deadline) ([]events.Payload, error) {
+	r, ok := reader(g, d.Player)
+	if !ok {
+		return nil, nil
+	}
+	b := c.batch(g, g.State, g.Seq+1)
+	next := c.prompts(g, g.Rules.Prompt(g.State), r)
+	dflt := d.Default
+	if strings.EqualFold(dflt, "referee") {
+		dflt = ""
+	}
+	err := b.add(mail{to: r, tmpl: templates.NameReminder, subject: "reminder: your orders are due " + timeOf(d.Due),
+		data: func(cm templates.Common, _ templates.Board) any {
+			return templates.Reminder{Common: cm, Due: timeOf(d.Due), Default: dflt, Next: next, Move: own(next)}
+		}})
+	if err != nil {
+		return nil, err
+	}
+	return b.out, nil
+}
+
 // prompts turns the ruleset's prompts into what r may read: who must act,
 // and the examples only of r's own step (another side's examples could
 // name what r may not see).
@@ -313,7 +396,7 @@ func (c *Composer) prompts(g *engine.Game, ps []engine.Prompt, r recipient) []te
 		if p.Referee {
 			tp.Who = game{g}.refereeWho()
 		}
-		tp.Yours = (p.Referee && r.referee) || (!p.Referee && !r.referee && p.Side != "" && p.Side == r.Side)
+		tp.Yours = (p.Referee && r.referee) || (!p.Referee && !r.referee && !r.observer && p.Side != "" && p.Side == r.Side)
 		if tp.Yours {
 			tp.Examples = append([]string(nil), p.Examples...)
 		}

@@ -56,6 +56,10 @@ type Config struct {
 	// plus-addresses carry reply tokens.
 	Local, Domain string
 	Secret        []byte // reply-token secret
+	// Roster, if set, gives a game's players and referees as they are now
+	// (a referee may replace a player's address); without it, the seats
+	// the game was created with are used.
+	Roster func(game string) (players, referees []events.Player, err error)
 	// PollEvery re-checks the mailbox even while IDLE, since a server may
 	// miss a notification (default 30s).
 	PollEvery time.Duration

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine"
 	"pbem/events"
 	"pbem/mail/parse"
 	"pbem/mail/token"
@@ -73,13 +74,22 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	if err != nil {
 		return quarantine(msg, "unknown game %q", who.Game)
 	}
+	players, referees := created.Players, created.Referees
+	if in.cfg.Roster != nil {
+		// The seats as they are now: a referee may have replaced a player.
+		if players, referees, err = in.cfg.Roster(who.Game); err != nil {
+			return quarantine(msg, "game %s: cannot read its players: %v", who.Game, err)
+		}
+	}
 	// With a Key line, the player is whoever the token belongs to.
-	candidates := append(append([]events.Player(nil), created.Players...), created.Referees...)
+	candidates := append(append([]events.Player(nil), players...), referees...)
+	nPlayers := len(players)
 	var player *events.Player
+	isReferee := false
 	for i := range candidates {
 		p := &candidates[i]
 		if (who.Player == "" || p.ID == who.Player) && token.Valid(in.cfg.Secret, who.Game, p.ID, who.Token) {
-			player = p
+			player, isReferee = p, i >= nPlayers
 			break
 		}
 	}
@@ -98,27 +108,55 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	if id := strings.TrimSpace(msg.MessageID); id != "" && !strings.HasPrefix(id, "<") {
 		msg.MessageID = "<" + id + ">" // the RFC 5322 form, as it is quoted in replies
 	}
-	text := orderText(body, keyLine)
+	skip := map[int]bool{keyLine: true}
 	v := verdict{msg: msg, game: who.Game, player: player.ID}
-	if player.Side == "" {
-		v.payload = &events.RefereeCommand{Referee: player.ID, Text: text, MessageID: msg.MessageID, Source: "mail"}
+	if isReferee {
+		// A referee's command that changes the game must carry the
+		// referee's secret; a Reason line says why (both are left out of
+		// the command text, and the secret out of the log).
+		var secret, reason string
+		hasSecret := false
+		for i, l := range body.Lines {
+			if s, ok := token.SecretLine(l.Text); ok && !hasSecret {
+				secret, hasSecret, skip[i] = s, true, true
+			} else if r, ok := token.ReasonLine(l.Text); ok && reason == "" {
+				reason, skip[i] = r, true
+			}
+		}
+		text := orderText(body, skip)
+		if !changesNothing(text) && !token.ValidRefereeSecret(in.cfg.Secret, who.Game, player.ID, secret) {
+			if !hasSecret {
+				return quarantine(msg, "referee command from %s for game %s without a Secret line (commands that change the game need the referee's secret)", player.ID, who.Game)
+			}
+			return quarantine(msg, "referee command from %s for game %s with a wrong secret", player.ID, who.Game)
+		}
+		v.payload = &events.RefereeCommand{Referee: player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail"}
 	} else {
+		text := orderText(body, skip)
 		v.payload = &events.OrderReceived{Player: player.ID, Text: text, MessageID: msg.MessageID, Source: "mail"}
 	}
 	return v
 }
 
+// changesNothing reports whether a referee's text is only a query word
+// (HELP, BOARD, STATUS), which needs no secret.
+func changesNothing(text string) bool {
+	_, ok := engine.QueryWord(text)
+	return ok
+}
+
 // orderText puts the player's lines back at their line numbers, so that
-// "line 3" in a reply is line 3 of what they wrote. The Key line, if any,
-// is left out (it is a credential, not an order).
-func orderText(t parse.Text, skip int) string {
+// "line 3" in a reply is line 3 of what they wrote. The Key line, and a
+// referee's Secret and Reason lines, are left out (credentials and
+// comment, not orders).
+func orderText(t parse.Text, skip map[int]bool) string {
 	var b strings.Builder
 	no := 1
 	for i, l := range t.Lines {
 		for ; no < l.No; no++ {
 			b.WriteByte('\n')
 		}
-		if i != skip {
+		if !skip[i] {
 			b.WriteString(l.Text)
 		}
 		b.WriteByte('\n')

@@ -91,3 +91,44 @@ func SubjectGame(subject string) (string, bool) {
 
 // SubjectTag returns the tag to put in subjects of game's mails.
 func SubjectTag(game string) string { return "[pbem " + game + "]" }
+
+// RefereeSecret returns a referee's command secret for a game: a second
+// HMAC, under another label, that the referee writes on a "Secret:" line
+// of every mail that changes the game. The reply token only says which
+// mailbox a mail came back to (it travels in every mail pbem sends, and a
+// forwarded mail carries it); the secret is sent once, in the referee's
+// welcome, so a leaked report or a spoofed sender cannot command the game.
+func RefereeSecret(secret []byte, game, referee string) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("pbem referee secret\x00" + game + "\x00" + referee))
+	return enc.EncodeToString(m.Sum(nil)[:15])
+}
+
+// ValidRefereeSecret reports whether s is referee's secret for game
+// (compared in constant time; case and spaces do not matter).
+func ValidRefereeSecret(secret []byte, game, referee, s string) bool {
+	s = strings.ToLower(strings.Join(strings.Fields(s), ""))
+	return hmac.Equal([]byte(s), []byte(RefereeSecret(secret, game, referee)))
+}
+
+var secretLineRE = regexp.MustCompile(`(?i)^\s*secret\s*:\s*([a-z2-7 ]{8,})\s*$`)
+
+// SecretLine reports whether line is a "Secret: …" line, and its value.
+func SecretLine(line string) (string, bool) {
+	m := secretLineRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return strings.TrimSpace(m[1]), true
+}
+
+var reasonLineRE = regexp.MustCompile(`(?i)^\s*reason\s*:\s*(.*\S)\s*$`)
+
+// ReasonLine reports whether line is a referee's "Reason: …" line.
+func ReasonLine(line string) (string, bool) {
+	m := reasonLineRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}

@@ -1,0 +1,458 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"pbem/events"
+)
+
+// Game-level facts. A decision's facts whose kind starts with "game." are
+// the engine's own (the roster, pauses, deadlines, rollbacks, settings),
+// applied by the fold and never passed to the ruleset; rulesets must not
+// use the prefix. They are explicit facts of the decision like any other,
+// so the audit re-decides and compares them, and the log says who did
+// what and why.
+const (
+	GameFactPrefix = "game."
+
+	FactRollback   = "game.rollback"    // to, state (the ruleset state at seq to, encoded), by
+	FactPause      = "game.paused"      // by, reason, at
+	FactResume     = "game.resumed"     // by, at, paused (nanoseconds the pause lasted)
+	FactPauseAsk   = "game.pause.asked" // side, resume (a player's half of a pause or resume)
+	FactDeadline   = "game.deadline"    // player, due (unix ns; 0 clears), default
+	FactPlayer     = "game.player"      // id, name, addresses, was (the old addresses)
+	FactObserver   = "game.observer"    // address, added
+	FactAnnounce   = "game.announced"   // by, text
+	FactEnd        = "game.ended"       // by, winner, reason
+	FactSetting    = "game.setting"     // key, value, was
+	recentCapacity = 32
+)
+
+// IsGameFact reports whether f is one of the engine's own facts.
+func IsGameFact(f events.Fact) bool { return strings.HasPrefix(f.Kind, GameFactPrefix) }
+
+// Pause is a pause in force: who paused the game, when and why.
+type Pause struct {
+	By     string // a referee's id, or "players"
+	At     int64  // unix ns, the intake time of the command
+	Reason string
+}
+
+// Deadline is when a player's orders are due, what is applied if none
+// come, and whether the server's clock has already said it passed.
+type Deadline struct {
+	Player  string
+	Due     int64 // unix nanoseconds
+	Default string
+	Passed  bool
+	// Reminded: the reminder mail for this deadline is queued.
+	Reminded bool
+}
+
+// Branch is a stretch of the log a rollback closed: its events stay, and
+// replaying to a seq inside it shows the game as it was then, but the game
+// went on from the state at From-1.
+type Branch struct {
+	From, To uint64 // first and last seq of the closed stretch
+	By       uint64 // the seq of the decision that rolled back
+}
+
+// Settings keys a game may carry (events.GameCreated.Settings, or changed
+// later by the referee's SETTING command).
+const (
+	// SettingDeadline is the time allowed per decision: "72h", "3d",
+	// "1d12h"; "none" (the default) for no deadlines.
+	SettingDeadline = "deadline"
+	// SettingReminder is how long before a deadline a reminder is mailed
+	// ("none": no reminder).
+	SettingReminder = "reminder"
+	// SettingAtDeadline is what happens when a deadline passes: an order
+	// applied in the player's name ("PASS"), or "referee" (the default):
+	// nothing is applied and the referee is told.
+	SettingAtDeadline = "at-deadline"
+	// SettingGrace is how long after a deadline the server waits before
+	// applying the default (the deadline shown is the one without grace).
+	SettingGrace = "grace"
+	// SettingOverrides is "announced" (the default: every referee change is
+	// mailed to the players, saying what changed and who changed it) or
+	// "silent" (it is only logged).
+	SettingOverrides = "overrides"
+)
+
+// Policy is a game's deadline and override policy, read from its settings.
+type Policy struct {
+	Deadline   time.Duration // 0: no deadlines
+	Reminder   time.Duration // 0: no reminder
+	Grace      time.Duration
+	AtDeadline string // an order, or "referee"
+	Silent     bool   // overrides are not announced
+}
+
+// ParsePolicy reads a policy from settings; unknown keys and bad values
+// are errors, so a typing mistake is not silently a different game.
+func ParsePolicy(settings []events.Setting) (Policy, error) {
+	p := Policy{AtDeadline: "referee"}
+	for _, s := range settings {
+		if err := p.set(s.Key, s.Value); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+func (p *Policy) set(key, value string) error {
+	value = strings.TrimSpace(value)
+	var err error
+	switch strings.ToLower(key) {
+	case SettingDeadline:
+		p.Deadline, err = ParseSpan(value)
+	case SettingReminder:
+		p.Reminder, err = ParseSpan(value)
+	case SettingGrace:
+		p.Grace, err = ParseSpan(value)
+	case SettingAtDeadline:
+		if value == "" {
+			return fmt.Errorf("setting %s: empty (want an order such as PASS, or referee)", key)
+		}
+		p.AtDeadline = value
+	case SettingOverrides:
+		switch strings.ToLower(value) {
+		case "announced", "announce":
+			p.Silent = false
+		case "silent":
+			p.Silent = true
+		default:
+			return fmt.Errorf("setting %s: %q (want announced or silent)", key, value)
+		}
+	default:
+		return fmt.Errorf("unknown setting %q (known: %s)", key, strings.Join(SettingKeys(), ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("setting %s: %w", key, err)
+	}
+	return nil
+}
+
+// SettingKeys lists the settings a game understands.
+func SettingKeys() []string {
+	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides}
+}
+
+// ParseSpan reads a span of time as players write it: "72h", "3d",
+// "1d12h", "90m"; "none", "off" or "0" is no span.
+func ParseSpan(s string) (time.Duration, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "", "none", "off", "0":
+		return 0, nil
+	}
+	var days int64
+	if i := strings.IndexByte(s, 'd'); i > 0 {
+		n, err := strconv.ParseInt(s[:i], 10, 32)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a span of time (write 72h, 3d or 1d12h)", s)
+		}
+		days, s = n, s[i+1:]
+	}
+	var rest time.Duration
+	if s != "" {
+		var err error
+		if rest, err = time.ParseDuration(s); err != nil || rest < 0 {
+			return 0, fmt.Errorf("%q is not a span of time (write 72h, 3d or 1d12h)", s)
+		}
+	}
+	return time.Duration(days)*24*time.Hour + rest, nil
+}
+
+// Policy returns g's current policy (settings that do not parse were
+// refused when they were given, so none fail here).
+func (g *Game) Policy() Policy {
+	p, _ := ParsePolicy(g.Settings)
+	return p
+}
+
+// Deadline returns the player's current deadline, if any.
+func (g *Game) Deadline(player string) (Deadline, bool) {
+	for _, d := range g.Deadlines {
+		if d.Player == player {
+			return d, true
+		}
+	}
+	return Deadline{}, false
+}
+
+func (g *Game) setDeadline(d Deadline) {
+	i := sort.Search(len(g.Deadlines), func(i int) bool { return g.Deadlines[i].Player >= d.Player })
+	switch {
+	case i < len(g.Deadlines) && g.Deadlines[i].Player == d.Player && d.Due == 0:
+		g.Deadlines = append(g.Deadlines[:i:i], g.Deadlines[i+1:]...)
+	case i < len(g.Deadlines) && g.Deadlines[i].Player == d.Player:
+		g.Deadlines[i] = d
+	case d.Due == 0:
+	default:
+		g.Deadlines = append(g.Deadlines, Deadline{})
+		copy(g.Deadlines[i+1:], g.Deadlines[i:])
+		g.Deadlines[i] = d
+	}
+	if len(g.Deadlines) == 0 {
+		g.Deadlines = nil
+	}
+}
+
+// seat returns the player holding id's seat, or a referee.
+func (g *Game) seat(id string) (*events.Player, bool) {
+	for i := range g.Players {
+		if g.Players[i].ID == id {
+			return &g.Players[i], false
+		}
+	}
+	for i := range g.Referees {
+		if g.Referees[i].ID == id {
+			return &g.Referees[i], true
+		}
+	}
+	return nil, false
+}
+
+// applyGameFact folds one of the engine's own facts, of the decision at
+// seq about the input at seq input.
+func (g *Game) applyGameFact(reg *Registry, seq, input uint64, f events.Fact) error {
+	switch f.Kind {
+	case FactRollback:
+		to := uint64(f.Int("to"))
+		if to == 0 || to >= input {
+			return fmt.Errorf("%w: rollback at seq %d to seq %d", ErrFold, seq, to)
+		}
+		initial, err := reg.Setup(g.Rules, g.Created.Scenario, g.Created.Players)
+		if err != nil {
+			return fmt.Errorf("rollback: setup: %w", err)
+		}
+		st, err := g.Rules.DecodeState([]byte(f.Str("state")), initial)
+		if err != nil {
+			return fmt.Errorf("rollback to %d: decode state: %w", to, err)
+		}
+		g.State = st
+		g.Branches = append(g.Branches, Branch{From: to + 1, To: input - 1, By: seq})
+		keep := g.Recent[:0:0]
+		for _, r := range g.Recent {
+			if r <= to {
+				keep = append(keep, r)
+			}
+		}
+		g.Recent = keep
+		g.PauseAsks = nil
+	case FactPause:
+		g.Paused = &Pause{By: f.Str("by"), At: f.Int("at"), Reason: f.Str("reason")}
+		g.PauseAsks = nil
+	case FactResume:
+		g.Paused = nil
+		g.PauseAsks = nil
+	case FactPauseAsk:
+		g.PauseAsks = addSorted(g.PauseAsks, f.Str("side"))
+	case FactDeadline:
+		g.setDeadline(Deadline{Player: f.Str("player"), Due: f.Int("due"), Default: f.Str("default")})
+	case FactPlayer:
+		p, _ := g.seat(f.Str("id"))
+		if p == nil {
+			return fmt.Errorf("%w: %s for unknown player %q", ErrFold, f.Kind, f.Str("id"))
+		}
+		if f.Has("name") {
+			p.Name = f.Str("name")
+		}
+		p.Addresses = append([]string(nil), f.Strs("addresses")...)
+	case FactObserver:
+		a := f.Str("address")
+		if f.Bool("added") {
+			g.Observers = addSorted(g.Observers, a)
+		} else {
+			g.Observers = removeString(g.Observers, a)
+		}
+	case FactAnnounce, FactEnd:
+		// Mails (and the runner's game.ended event) carry these; the state
+		// does not change.
+	case FactSetting:
+		set := events.Setting{Key: f.Str("key"), Value: f.Str("value")}
+		replaced := false
+		for i := range g.Settings {
+			if g.Settings[i].Key == set.Key {
+				g.Settings[i], replaced = set, true
+			}
+		}
+		if !replaced {
+			g.Settings = append(g.Settings, set)
+		}
+	default:
+		return fmt.Errorf("%w: unknown game fact %q", ErrFold, f.Kind)
+	}
+	return nil
+}
+
+func addSorted(list []string, s string) []string {
+	i := sort.SearchStrings(list, s)
+	if i < len(list) && list[i] == s {
+		return list
+	}
+	out := make([]string, 0, len(list)+1)
+	out = append(append(append(out, list[:i]...), s), list[i:]...)
+	return out
+}
+
+func removeString(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// waitingSides are the sides the prompts of st ask to act, sorted.
+func (g *Game) waitingSides(st State) []string {
+	var sides []string
+	for _, p := range g.Rules.Prompt(st) {
+		if !p.Referee && p.Side != "" {
+			sides = addSorted(sides, p.Side)
+		}
+	}
+	return sides
+}
+
+// deadlineFacts are the deadline changes after a decision by actor taken
+// in at: every player whose side must act now and has no running deadline
+// (or has just acted, or whose deadline passed) gets one; a player whose
+// side no longer must act loses theirs.
+func (g *Game) deadlineFacts(st State, actor string, at int64, pol Policy) []events.Fact {
+	if pol.Deadline == 0 || g.Ended != nil {
+		return nil
+	}
+	waiting := g.waitingSides(st)
+	var out []events.Fact
+	for _, p := range g.Players {
+		must := contains(waiting, p.Side)
+		cur, has := g.Deadline(p.ID)
+		switch {
+		case must && (!has || cur.Passed || p.ID == actor):
+			out = append(out, deadlineFact(p.ID, at+int64(pol.Deadline), pol.AtDeadline))
+		case !must && has:
+			out = append(out, deadlineFact(p.ID, 0, ""))
+		}
+	}
+	return out
+}
+
+func deadlineFact(player string, due int64, dflt string) events.Fact {
+	return events.NewFact(FactDeadline, events.S("player", player), events.I("due", due), events.S("default", dflt))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// FactLine prints a fact for people: like Fact.String, but a rollback's
+// encoded state is shown by its SHA-256, not its bytes.
+func FactLine(f events.Fact) string {
+	if f.Kind != FactRollback {
+		return f.String()
+	}
+	c := events.Fact{Kind: f.Kind}
+	for _, a := range f.Args {
+		if a.Key == "state" {
+			a = events.S("state", "sha256:"+Commit([]byte(a.Str)).Hex()[:16])
+		}
+		c.Args = append(c.Args, a)
+	}
+	return c.String()
+}
+
+// InBranch reports whether seq lies in a stretch of the log a rollback
+// closed, and which.
+func InBranch(branches []Branch, seq uint64) (Branch, bool) {
+	for _, b := range branches {
+		if seq >= b.From && seq <= b.To {
+			return b, true
+		}
+	}
+	return Branch{}, false
+}
+
+// applyFacts folds a decision's facts: runs of the ruleset's facts through
+// the ruleset, the engine's own here.
+func (g *Game) applyFacts(reg *Registry, seq, input uint64, facts []events.Fact) error {
+	changed := false
+	for len(facts) > 0 {
+		n := 0
+		for n < len(facts) && !IsGameFact(facts[n]) {
+			n++
+		}
+		if n > 0 {
+			st, err := evolveAll(g.Rules, g.State, facts[:n])
+			if err != nil {
+				return err
+			}
+			g.State, facts, changed = st, facts[n:], true
+			continue
+		}
+		if facts[0].Kind == FactRollback {
+			changed = false
+		}
+		if err := g.applyGameFact(reg, seq, input, facts[0]); err != nil {
+			return err
+		}
+		facts = facts[1:]
+	}
+	if changed {
+		g.Recent = append(g.Recent, seq)
+		if len(g.Recent) > recentCapacity {
+			g.Recent = append(g.Recent[:0:0], g.Recent[len(g.Recent)-recentCapacity:]...)
+		}
+	}
+	return nil
+}
+
+func clonePlayers(ps []events.Player) []events.Player {
+	out := make([]events.Player, len(ps))
+	for i, p := range ps {
+		p.Addresses = append([]string(nil), p.Addresses...)
+		out[i] = p
+	}
+	return out
+}
+
+// DeadlineKey is the idempotency key of the deadline.passed input the
+// server's clock writes for a player's deadline: one per deadline, however
+// many servers or ticks see it pass.
+func DeadlineKey(player string, due int64) string {
+	return fmt.Sprintf("deadline/%s/%d", player, due)
+}
+
+// ReminderKey is the idempotency key of the reminder mail for a deadline.
+func ReminderKey(player string, due int64) string {
+	return fmt.Sprintf("reminder/%s/%d", player, due)
+}
+
+// ParseReminderKey reads a ReminderKey.
+func ParseReminderKey(key string) (player string, due int64, ok bool) {
+	rest, found := strings.CutPrefix(key, "reminder/")
+	if !found {
+		return "", 0, false
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.ParseInt(rest[i+1:], 10, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	return rest[:i], n, true
+}
