@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
 	"strconv"
@@ -19,7 +20,7 @@ import (
 const (
 	GameFactPrefix = "game."
 
-	FactRollback   = "game.rollback"    // to, state (the ruleset state at seq to, encoded), by
+	FactRollback   = "game.rollback"    // to, state (the ruleset state at seq to, encoded, base64), by
 	FactPause      = "game.paused"      // by, reason, at
 	FactResume     = "game.resumed"     // by, at, paused (nanoseconds the pause lasted)
 	FactPauseAsk   = "game.pause.asked" // side, resume (a player's half of a pause or resume)
@@ -231,7 +232,11 @@ func (g *Game) applyGameFact(reg *Registry, seq, input uint64, f events.Fact) er
 		if err != nil {
 			return fmt.Errorf("rollback: setup: %w", err)
 		}
-		st, err := g.Rules.DecodeState([]byte(f.Str("state")), initial)
+		enc, err := base64.StdEncoding.Strict().DecodeString(f.Str("state"))
+		if err != nil {
+			return fmt.Errorf("%w: rollback to %d: state: %v", ErrFold, to, err)
+		}
+		st, err := g.Rules.DecodeState(enc, initial)
 		if err != nil {
 			return fmt.Errorf("rollback to %d: decode state: %w", to, err)
 		}
@@ -367,7 +372,7 @@ func FactLine(f events.Fact) string {
 	c := events.Fact{Kind: f.Kind}
 	for _, a := range f.Args {
 		if a.Key == "state" {
-			a = events.S("state", "sha256:"+Commit([]byte(a.Str)).Hex()[:16])
+			a = events.S("state", fmt.Sprintf("(%d characters, sha256 %s…)", len(a.Str), Commit([]byte(a.Str)).Hex()[:16]))
 		}
 		c.Args = append(c.Args, a)
 	}

@@ -81,7 +81,7 @@ func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, e
 		rep.Seed = "given"
 	}
 	v := events.Verifier{Game: game}
-	g := &Game{ID: game}
+	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	var dice []events.Die
 	var stepErr error // an error of step, as opposed to one of the store
 	step := func(e *events.Envelope) error {
@@ -327,7 +327,7 @@ func TimelineLine(input *events.Envelope, decision events.Payload) string {
 			parts = append(parts, d.Echo...)
 		}
 		for _, f := range d.Facts {
-			parts = append(parts, f.String())
+			parts = append(parts, FactLine(f))
 		}
 		if len(parts) > 0 {
 			b.WriteString(": " + strings.Join(parts, "; "))
@@ -368,7 +368,7 @@ func DescribeDecision(p events.Payload) string {
 			ls = append(ls, "  die "+x.String())
 		}
 		for _, f := range d.Facts {
-			ls = append(ls, "  "+f.String())
+			ls = append(ls, "  "+FactLine(f))
 		}
 	case *events.OrderRejected:
 		ls = append(ls, fmt.Sprintf("rejected input %d from %s (%s)", d.Input, d.Player, d.RulesetVersion))

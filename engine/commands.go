@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -294,7 +295,7 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 	c.st, c.fresh = past.State, true
 	c.add(fmt.Sprintf("ROLLBACK to seq %d: the game is as it was after seq %d; %s undone; seqs %d–%d stay in the log as a closed branch",
 		to, to, plural(undone, "action"), to+1, c.in.Seq-1),
-		events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", string(enc)), events.S("by", c.by)))
+		events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", base64.StdEncoding.EncodeToString(enc)), events.S("by", c.by)))
 }
 
 func plural(n int, what string) string {

@@ -69,6 +69,9 @@ func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
 	if _, err := rs.Setup(ng.Scenario, ng.Players); err != nil {
 		return events.Envelope{}, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
 	}
+	if _, err := ParsePolicy(ng.Settings); err != nil {
+		return events.Envelope{}, err
+	}
 	seed, err := NewSeed()
 	if err != nil {
 		return events.Envelope{}, err

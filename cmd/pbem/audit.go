@@ -189,7 +189,7 @@ type jsonFact struct {
 func jsonFacts(fs []events.Fact) []jsonFact {
 	out := make([]jsonFact, len(fs))
 	for i, f := range fs {
-		out[i] = jsonFact{Kind: f.Kind, Text: f.String()}
+		out[i] = jsonFact{Kind: f.Kind, Text: engine.FactLine(f)}
 		for _, a := range f.Args {
 			var v any
 			switch a.Kind {

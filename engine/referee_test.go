@@ -1,0 +1,447 @@
+package engine_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/store"
+)
+
+var raceReferee = []events.Player{{ID: "ref", Name: "Carol", Addresses: []string{"carol@example.org"}}}
+
+// table is a race game with a referee, played through a real runner on a
+// real bbolt file, one input at a time.
+type table struct {
+	t   *testing.T
+	st  *store.Store
+	reg *engine.Registry
+	r   *engine.Runner
+	at  time.Time
+	n   int
+}
+
+// reminders is the test's Notifier: no mails for decisions, and one
+// reminder mail per deadline (engine.Reminder), so the runner's clock
+// path can be seen in the log.
+type reminders struct{}
+
+func (reminders) Mails(*engine.Game, engine.State, *events.Envelope, events.Payload, *events.GameEnded) ([]events.Payload, error) {
+	return nil, nil
+}
+
+func (reminders) Reminder(g *engine.Game, d engine.Deadline) ([]events.Payload, error) {
+	p, _ := g.PlayerByID(d.Player)
+	return []events.Payload{&events.MailQueued{MailID: fmt.Sprintf("<rem.%s.%d>", d.Player, d.Due), To: p.Addresses, Template: "reminder", Body: "due"}}, nil
+}
+
+var start = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+
+func newTable(t *testing.T, settings ...events.Setting) *table {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	reg := raceRegistry()
+	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
+	t.Cleanup(r.Close)
+	created, err := engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"),
+		Players: racePlayers, Referees: raceReferee, Settings: settings, At: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &table{t: t, st: st, reg: reg, r: r, at: start}
+	r.Deliver(&created)
+	tb.idle()
+	return tb
+}
+
+func (tb *table) idle() {
+	tb.t.Helper()
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		h, _ := tb.st.Head("g1")
+		var seq uint64
+		var pending int
+		tb.r.Query("g1", func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) })
+		if seq == h.Seq && pending == 0 {
+			return
+		}
+	}
+	tb.t.Fatal("the runner did not settle")
+}
+
+// send appends an input an hour after the last and returns its decision.
+func (tb *table) send(who, text string) events.Payload {
+	tb.t.Helper()
+	tb.at = tb.at.Add(time.Hour)
+	tb.n++
+	key := fmt.Sprintf("<m%d@test>", tb.n)
+	var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: key, Source: "test"}
+	if who == "ref" {
+		p = &events.RefereeCommand{Referee: who, Text: text, Reason: "test", MessageID: key, Source: "test"}
+	}
+	h, _ := tb.st.Head("g1")
+	res, err := tb.st.Append("g1", h.Seq, events.New("g1", tb.at, key, p))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.r.Deliver(&res.Events[0])
+	tb.idle()
+	return tb.decisionOf(res.First)
+}
+
+func (tb *table) decisionOf(input uint64) events.Payload {
+	tb.t.Helper()
+	es, err := tb.st.Events("g1", input)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	for i := range es {
+		p, _ := events.Decode(&es[i])
+		switch d := p.(type) {
+		case *events.OrderAccepted:
+			if d.Input == input {
+				return d
+			}
+		case *events.OrderRejected:
+			if d.Input == input {
+				return d
+			}
+		}
+	}
+	tb.t.Fatalf("no decision for input %d", input)
+	return nil
+}
+
+func (tb *table) game() *engine.Game {
+	tb.t.Helper()
+	g, err := engine.Load(tb.st, tb.reg, "g1", 0)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return g
+}
+
+func accepted(t *testing.T, p events.Payload) *events.OrderAccepted {
+	t.Helper()
+	a, ok := p.(*events.OrderAccepted)
+	if !ok {
+		t.Fatalf("want accepted, got %+v", p)
+	}
+	return a
+}
+
+func rejected(t *testing.T, p events.Payload, msg string) events.Problem {
+	t.Helper()
+	r, ok := p.(*events.OrderRejected)
+	if !ok || len(r.Problems) == 0 || !strings.Contains(r.Problems[0].Msg, msg) {
+		t.Fatalf("want rejected with %q, got %+v", msg, p)
+	}
+	return r.Problems[0]
+}
+
+func score(g *engine.Game) map[string]int { return g.State.(*raceState).Score }
+
+func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
+	tb := newTable(t)
+	tb.send("north", "ADD 3")
+	tb.send("south", "ADD 2")
+	before := tb.game() // the game after two actions
+	tb.send("north", "ADD 1")
+	tb.send("south", "ADD 3")
+	branchEnd := tb.game().Seq
+
+	// ROLLBACK 2 ACTIONS undoes the last two accepted actions.
+	d := accepted(t, tb.send("ref", "ROLLBACK 2 ACTIONS"))
+	if len(d.Facts) != 1 || d.Facts[0].Kind != engine.FactRollback || !strings.Contains(d.Echo[0], "2 actions undone") {
+		t.Fatalf("rollback decision: %+v", d)
+	}
+	g := tb.game()
+	if !reflect.DeepEqual(score(g), score(before)) || g.State.(*raceState).Turn != "USA" {
+		t.Fatalf("after the rollback: score %v turn %s, want %v USA", score(g), g.State.(*raceState).Turn, score(before))
+	}
+	// Nothing was deleted: the closed branch (from the first undone
+	// decision, just after its input) is still in the log, and a replay to
+	// its end shows the game as it was then.
+	if len(g.Branches) != 1 || g.Branches[0].From != before.Seq+2 || g.Branches[0].To != branchEnd {
+		t.Fatalf("branches %+v, want %d..%d", g.Branches, before.Seq+2, branchEnd)
+	}
+	then, err := engine.Replay(tb.st, tb.reg, "g1", branchEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := score(then); s["USA"] != 4 || s["CSA"] != 5 {
+		t.Fatalf("replay inside the closed branch: %v", s)
+	}
+	// Play goes on from the restored state; the referee can roll back to a
+	// seq too, and a rollback past the start or to now is refused.
+	accepted(t, tb.send("north", "ADD 2"))
+	if s := score(tb.game()); s["USA"] != 5 || s["CSA"] != 2 {
+		t.Fatalf("after playing on: %v", s)
+	}
+	rejected(t, tb.send("ref", "ROLLBACK TO 0"), "not a sequence number")
+	last := tb.game().Seq
+	rejected(t, tb.send("ref", fmt.Sprintf("ROLLBACK TO %d", last+1)), "nothing to roll back")
+	rejected(t, tb.send("ref", "ROLLBACK 40 ACTIONS"), "too many")
+	accepted(t, tb.send("ref", fmt.Sprintf("ROLLBACK TO SEQ %d", before.Seq+1)))
+	if !reflect.DeepEqual(score(tb.game()), score(before)) {
+		t.Fatalf("ROLLBACK TO %d: %v", before.Seq+1, score(tb.game()))
+	}
+
+	// Replay from the log alone (no snapshot) gives the same game as the
+	// runner's snapshot + tail, and the audit re-decides every command,
+	// rollbacks included, with no difference.
+	full, err := engine.Replay(tb.st, tb.reg, "g1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := full.State.(*raceState), tb.game().State.(*raceState); !reflect.DeepEqual(a, b) || !reflect.DeepEqual(full.Branches, tb.game().Branches) {
+		t.Fatalf("replay %+v %+v\nload %+v %+v", a, full.Branches, b, tb.game().Branches)
+	}
+	rep, err := engine.Audit(tb.st, tb.reg, "g1", nil)
+	if err != nil || !rep.OK() || len(rep.Differences) != 0 {
+		t.Fatalf("audit: %v %+v", err, rep.Differences)
+	}
+}
+
+func TestPauseNeedsEverySideOrTheReferee(t *testing.T) {
+	tb := newTable(t, events.Setting{Key: "deadline", Value: "2d"})
+	// One side asking does not pause; orders are still taken.
+	d := accepted(t, tb.send("north", "PAUSE family visit"))
+	if !strings.Contains(d.Echo[0], "once CSA also send PAUSE") {
+		t.Fatalf("echo %q", d.Echo)
+	}
+	accepted(t, tb.send("north", "ADD 1"))
+	accepted(t, tb.send("south", "PAUSE"))
+	g := tb.game()
+	if g.Paused == nil || g.Paused.By != "players" {
+		t.Fatalf("both asked: paused %+v", g.Paused)
+	}
+	due := g.Deadlines
+	p := rejected(t, tb.send("south", "ADD 2"), "the game is paused by the players since")
+	if p.Hint == "" {
+		t.Fatal("a paused game's refusal should say what to do")
+	}
+	accepted(t, tb.send("north", "STATUS")) // queries still work
+	accepted(t, tb.send("south", "RESUME"))
+	accepted(t, tb.send("north", "RESUME"))
+	g = tb.game()
+	if g.Paused != nil || len(g.Deadlines) != len(due) {
+		t.Fatalf("after both resumed: paused %+v deadlines %+v", g.Paused, g.Deadlines)
+	}
+	// Deadlines move on by the time the game was paused (4 inputs, an hour each).
+	for i := range due {
+		if g.Deadlines[i].Due-due[i].Due != int64(4*time.Hour) {
+			t.Fatalf("deadline of %s moved by %v, want 4h", due[i].Player, time.Duration(g.Deadlines[i].Due-due[i].Due))
+		}
+	}
+	// A referee's pause is lifted only by a referee.
+	accepted(t, tb.send("ref", "PAUSE the rules question of turn 3"))
+	rejected(t, tb.send("north", "RESUME"), "only the referee resumes it")
+	rejected(t, tb.send("ref", "PAUSE"), "already paused")
+	d = accepted(t, tb.send("ref", "RESUME"))
+	if !strings.Contains(d.Echo[0], "resumes after 3h") {
+		t.Fatalf("resume echo %q", d.Echo)
+	}
+	accepted(t, tb.send("south", "ADD 2"))
+}
+
+func TestDeadlinesFollowThePolicyAndTheClockWritesThem(t *testing.T) {
+	tb := newTable(t, events.Setting{Key: "deadline", Value: "1d"}, events.Setting{Key: "reminder", Value: "6h"},
+		events.Setting{Key: "at-deadline", Value: "ADD 1"}, events.Setting{Key: "grace", Value: "30m"})
+	g := tb.game()
+	// The first prompt is USA's: north's deadline runs from the creation.
+	if len(g.Deadlines) != 1 || g.Deadlines[0].Player != "north" || g.Deadlines[0].Due != start.Add(24*time.Hour).UnixNano() {
+		t.Fatalf("deadlines at creation: %+v", g.Deadlines)
+	}
+	tb.send("north", "ADD 2") // at start+1h
+	g = tb.game()
+	due := start.Add(time.Hour + 24*time.Hour)
+	if len(g.Deadlines) != 1 || g.Deadlines[0].Player != "south" || g.Deadlines[0].Due != due.UnixNano() || g.Deadlines[0].Default != "ADD 1" {
+		t.Fatalf("after north's order: %+v", g.Deadlines)
+	}
+	head := func() uint64 { h, _ := tb.st.Head("g1"); return h.Seq }
+	seq := head()
+	tb.r.Tick(due.Add(-7 * time.Hour)) // too early for anything
+	tb.idle()
+	if head() != seq {
+		t.Fatal("a tick before the reminder time wrote something")
+	}
+	for i := 0; i < 2; i++ { // the reminder is written once, however many ticks
+		tb.r.Tick(due.Add(-5 * time.Hour))
+		tb.idle()
+	}
+	es, _ := tb.st.Events("g1", seq+1)
+	if len(es) != 1 || es[0].Type != events.TypeMailQueued || es[0].Key != engine.ReminderKey("south", due.UnixNano()) {
+		t.Fatalf("reminder: %d events %+v", len(es), es)
+	}
+	tb.r.Tick(due.Add(10 * time.Minute)) // past due, inside the grace
+	tb.idle()
+	if head() != seq+1 {
+		t.Fatal("the default was applied inside the grace period")
+	}
+	for i := 0; i < 2; i++ {
+		tb.r.Tick(due.Add(31 * time.Minute))
+		tb.idle()
+	}
+	es, _ = tb.st.Events("g1", seq+2)
+	if len(es) != 2 || es[0].Type != events.TypeDeadlinePassed || es[1].Type != events.TypeOrderAccepted {
+		t.Fatalf("after the grace: %+v", es)
+	}
+	d := accepted(t, tb.decisionOf(es[0].Seq))
+	if d.Player != "south" || len(d.Echo) == 0 || d.Echo[0] != "ADD 1" {
+		t.Fatalf("the default order: %+v", d)
+	}
+	// Now north must act, with a deadline from the deadline's own intake.
+	g = tb.game()
+	if s := score(g); s["CSA"] != 1 || len(g.Deadlines) != 1 || g.Deadlines[0].Player != "north" ||
+		g.Deadlines[0].Due != es[0].At+int64(24*time.Hour) {
+		t.Fatalf("after the default: score %v deadlines %+v", score(g), g.Deadlines)
+	}
+	// The same log replays to the same game with no clock at all.
+	full, err := engine.Replay(tb.st, tb.reg, "g1", 0)
+	if err != nil || !reflect.DeepEqual(full.Deadlines, g.Deadlines) || !reflect.DeepEqual(score(full), score(g)) {
+		t.Fatalf("replay: %v %+v %v", err, full.Deadlines, score(full))
+	}
+	// Waiting for the referee: the deadline passes, nothing is applied.
+	tb.send("ref", "SETTING at-deadline referee")
+	g = tb.game()
+	tb.r.Tick(time.Unix(0, g.Deadlines[0].Due).Add(time.Hour))
+	tb.idle()
+	g2 := tb.game()
+	if !reflect.DeepEqual(score(g2), score(g)) || !g2.Deadlines[0].Passed {
+		t.Fatalf("wait for the referee: score %v → %v, deadlines %+v", score(g), score(g2), g2.Deadlines)
+	}
+	rep, err := engine.Audit(tb.st, tb.reg, "g1", nil)
+	if err != nil || !rep.OK() {
+		t.Fatalf("audit: %v %+v", err, rep.Differences)
+	}
+}
+
+func TestRefereeGameCommands(t *testing.T) {
+	tb := newTable(t)
+	tb.send("north", "ADD 1")
+	cases := []struct {
+		text    string
+		echo    string // accepted, with this in the echo; or
+		problem string // rejected, with this in the first problem
+		hint    string
+	}{
+		{text: "DEADLINE south 48h", echo: "DEADLINE south: orders due Wed 4 Nov 2026 11:00 UTC"},
+		{text: "EXTEND CSA 1d", echo: "EXTEND south: orders due Thu 5 Nov 2026 11:00 UTC"},
+		{text: "EXTEND north 1d", problem: "north has no deadline to extend", hint: "DEADLINE north 48h"},
+		{text: "DEADLINE ALL 2026-12-01 18:00", echo: "DEADLINE north: orders due Tue 1 Dec 2026 18:00 UTC"},
+		{text: "DEADLINE nort 2d", problem: `"nort" is no player`, hint: "did you mean north?"},
+		{text: "DEADLINE south 2020-01-01", problem: "already past"},
+		{text: "REPLACE north WITH bob@example.org NAME Bob Smith", echo: "REPLACE north: mail now goes to bob@example.org (was anna@example.org); name Bob Smith (was Anna)"},
+		{text: "REPLACE north WITH bob", problem: `"bob" is not a mail address`},
+		{text: "OBSERVER ADD Kim@Example.org", echo: "OBSERVER added kim@example.org"},
+		{text: "OBSERVER ADD kim@example.org", problem: "already observes"},
+		{text: "OBSERVER REMOVE kim@example.org", echo: "OBSERVER removed kim@example.org"},
+		{text: "SETTING overrides silent", echo: "SETTING overrides silent (was not set)"},
+		{text: "SETTING deadlin 3d", problem: `unknown setting "deadlin"`, hint: "did you mean deadline?"},
+		{text: "SETTING deadline soon", problem: "not a span of time"},
+		{text: "ANNOUNCE Turn 3 starts Monday.\nBring coffee.", echo: "ANNOUNCE: Turn 3 starts Monday."},
+		{text: "PAUSE\nADD 1", problem: `"ADD" is not a game command`},
+		{text: "ADD 1\nPAUSE", problem: "PAUSE is a game command, and this mail holds rulings", hint: "separate mails"},
+		{text: "END WINNER Prussia", problem: `"Prussia" is not a side`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			d := tb.send("ref", tc.text)
+			if tc.problem != "" {
+				p := rejected(t, d, tc.problem)
+				if !strings.Contains(p.Hint, tc.hint) || p.Line == 0 || p.Text == "" {
+					t.Fatalf("problem %+v, want hint %q and the line quoted", p, tc.hint)
+				}
+				return
+			}
+			a := accepted(t, d)
+			if !strings.Contains(strings.Join(a.Echo, "\n"), tc.echo) {
+				t.Fatalf("echo %q, want %q", a.Echo, tc.echo)
+			}
+		})
+	}
+	g := tb.game()
+	if p, _ := g.PlayerByID("north"); p.Name != "Bob Smith" || !reflect.DeepEqual(p.Addresses, []string{"bob@example.org"}) || p.Side != "USA" {
+		t.Fatalf("replaced seat: %+v", p)
+	}
+	if len(g.Observers) != 0 || !g.Policy().Silent {
+		t.Fatalf("observers %v policy %+v", g.Observers, g.Policy())
+	}
+	// A player cannot give game commands, and only referees are referees.
+	rejected(t, tb.send("south", "ROLLBACK 1 ACTION"), "unknown order")
+	// END ends the game: the runner reveals the seed.
+	accepted(t, tb.send("ref", "END WINNER csa Union supply line cut"))
+	g = tb.game()
+	if g.Ended == nil || g.Ended.Winner != "CSA" || g.Ended.Reason != "ended by the referee: Union supply line cut" || len(g.Ended.Seed) == 0 {
+		t.Fatalf("ended %+v", g.Ended)
+	}
+	rejected(t, tb.send("ref", "ROLLBACK 1 ACTION"), "the game is over")
+	accepted(t, tb.send("ref", "ANNOUNCE Thanks for playing."))
+	rep, err := engine.Audit(tb.st, tb.reg, "g1", nil)
+	if err != nil || !rep.OK() {
+		t.Fatalf("audit: %v %+v", err, rep.Differences)
+	}
+}
+
+func TestSnapshotKeepsTheRefereesBookkeeping(t *testing.T) {
+	tb := newTable(t, events.Setting{Key: "deadline", Value: "3d"})
+	for _, in := range [][2]string{{"north", "ADD 1"}, {"south", "ADD 1"}, {"ref", "OBSERVER ADD kim@example.org"},
+		{"ref", "REPLACE south WITH sam@example.jp"}, {"north", "ADD 2"}, {"ref", "ROLLBACK 1 ACTION"}, {"north", "PAUSE"},
+		{"ref", "SETTING overrides silent"}} {
+		tb.send(in[0], in[1])
+	}
+	full, err := engine.Replay(tb.st, tb.reg, "g1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := full.MarshalSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := engine.UnmarshalSnapshot(tb.reg, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.History, full.History = nil, nil
+	if !reflect.DeepEqual(back, full) {
+		t.Fatalf("snapshot round trip:\n%+v\n%+v", back, full)
+	}
+	if len(full.Observers) != 1 || len(full.Branches) != 1 || len(full.PauseAsks) != 1 || len(full.Settings) != 2 || len(full.Deadlines) != 1 {
+		t.Fatalf("bookkeeping not exercised: %+v", full)
+	}
+}
+
+func TestCreateRefusesUnknownSettings(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	_, err := engine.Create(st, raceRegistry(), engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers,
+		Settings: []events.Setting{{Key: "dedline", Value: "3d"}}})
+	if err == nil || !strings.Contains(err.Error(), `unknown setting "dedline"`) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestParseSpan(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		bad  bool
+	}{
+		{"72h", 72 * time.Hour, false}, {"3d", 72 * time.Hour, false}, {"1d12h", 36 * time.Hour, false},
+		{"90m", 90 * time.Minute, false}, {"none", 0, false}, {"", 0, false}, {"soon", 0, true}, {"-1d", 0, true}, {"2x", 0, true},
+	} {
+		got, err := engine.ParseSpan(tc.in)
+		if (err != nil) != tc.bad || got != tc.want {
+			t.Errorf("ParseSpan(%q) = %v, %v", tc.in, got, err)
+		}
+	}
+}
