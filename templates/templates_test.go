@@ -90,7 +90,7 @@ var cases = []struct {
 		Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}}},
 	{"announce-with-pause", NameAnnounce, Announce{Common: common("Anna Lindqvist", "USA"), By: "Carol Ruiz (referee)", Text: "Holidays: back on 4 January.",
 		Others: true, Action: Action{Kind: "ruling", Override: true, By: "Carol Ruiz (referee)", Received: "Mon 21 Dec 2026 09:00 UTC",
-			Echo: []string{"PAUSE: the game is paused: holidays", "ANNOUNCE: Holidays: back on 4 January."},
+			Echo:  []string{"PAUSE: the game is paused: holidays", "ANNOUNCE: Holidays: back on 4 January."},
 			Facts: []string{`game.paused by=carol reason=holidays at=1797843600000000000`, `game.announced by=carol text="Holidays: back on 4 January."`}},
 		Next: []Prompt{*usaMove}, Move: usaMove}},
 	{"reminder", NameReminder, Reminder{Common: common("Anna Lindqvist", "USA"), Due: "Fri 3 Jul 1863 09:00 UTC", Default: "PASS",
