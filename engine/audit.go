@@ -47,8 +47,22 @@ type AuditReport struct {
 	DiceVerified int
 	BadDice      []string
 
-	// Timeline has one readable line per input and its decision, in log order.
+	// Timeline has one readable line per input and its decision, in log
+	// order, with a heading line where a turn begins (for rulesets that
+	// number turns). A referee's override is marked "OVERRIDE", a line in
+	// a stretch a rollback closed "closed branch".
 	Timeline []string
+	// Overrides counts the referee's accepted overrides; Rollbacks the
+	// rollbacks among them.
+	Overrides int
+	Rollbacks int
+
+	timelineSeqs []uint64 // the seq each Timeline line is about (0 for headings)
+}
+
+func (rep *AuditReport) line(seq uint64, s string) {
+	rep.Timeline = append(rep.Timeline, s)
+	rep.timelineSeqs = append(rep.timelineSeqs, seq)
 }
 
 // Difference is a decision the current ruleset makes differently from the
@@ -83,6 +97,7 @@ func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, e
 	v := events.Verifier{Game: game}
 	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	var dice []events.Die
+	turn := 0
 	var stepErr error // an error of step, as opposed to one of the store
 	step := func(e *events.Envelope) error {
 		rep.Events++
@@ -105,7 +120,7 @@ func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, e
 				return fmt.Errorf("audit %s: %w", game, err)
 			}
 			end := p.(*events.GameEnded)
-			rep.Timeline = append(rep.Timeline, fmt.Sprintf("seq %d  game ended: %s; winner %q", e.Seq, end.Reason, end.Winner))
+			rep.line(e.Seq, fmt.Sprintf("seq %d  game ended: %s; winner %q", e.Seq, end.Reason, end.Winner))
 			if seed == nil && end.Seed != nil {
 				seed, rep.Seed = end.Seed, "revealed"
 			}
@@ -124,6 +139,12 @@ func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, e
 		if e.Type == events.TypeGameCreated {
 			rep.Ruleset, rep.RulesetVersion = g.Rules.Name(), g.Rules.Version()
 			rep.noteVersion(g.Created.RulesetVersion)
+		}
+		if t, ok := g.Rules.(Turner); ok {
+			if n := t.Turn(g.State); n != turn {
+				turn = n
+				rep.line(0, fmt.Sprintf("— turn %d (from seq %d) —", n, e.Seq))
+			}
 		}
 		return nil
 	}
@@ -145,7 +166,12 @@ func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, e
 	}
 	for _, in := range g.Pending {
 		rep.Undecided++
-		rep.Timeline = append(rep.Timeline, fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, InputLine(&in)))
+		rep.line(in.Seq, fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, InputLine(&in)))
+	}
+	for i, seq := range rep.timelineSeqs {
+		if br, ok := InBranch(g.Branches, seq); ok {
+			rep.Timeline[i] = fmt.Sprintf("%s   [closed branch: rolled back at seq %d]", rep.Timeline[i], br.By)
+		}
 	}
 	if seed != nil && g.Created != nil {
 		rep.checkDice(g, seed, dice)
@@ -176,7 +202,19 @@ func (rep *AuditReport) decision(g *Game, e *events.Envelope, dice *[]events.Die
 	inLine := fmt.Sprintf("input %d", input)
 	if len(g.Pending) > 0 && g.Pending[0].Seq == input {
 		inLine = InputLine(&g.Pending[0])
-		rep.Timeline = append(rep.Timeline, TimelineLine(&g.Pending[0], p))
+		line := TimelineLine(&g.Pending[0], p)
+		if cmd, ok := refereeText(&g.Pending[0]); ok {
+			if acc, ok := p.(*events.OrderAccepted); ok && IsOverride(cmd, acc) {
+				rep.Overrides++
+				for _, f := range acc.Facts {
+					if f.Kind == FactRollback {
+						rep.Rollbacks++
+					}
+				}
+				line = "OVERRIDE " + line
+			}
+		}
+		rep.line(e.Seq, line)
 	}
 	// A decision for another input does not fold: Apply says so.
 	if g.Rules == nil || len(g.Pending) == 0 || g.Pending[0].Seq != input {
@@ -279,6 +317,18 @@ func (g *Game) Redecide(logged events.Payload) (again events.Payload, note strin
 		return nil, "", fmt.Errorf("re-decide: %w", err)
 	}
 	return again, note, nil
+}
+
+// refereeText is a referee command's text.
+func refereeText(in *events.Envelope) (string, bool) {
+	if in.Type != events.TypeRefereeCommand {
+		return "", false
+	}
+	p, err := events.Decode(in)
+	if err != nil {
+		return "", false
+	}
+	return p.(*events.RefereeCommand).Text, true
 }
 
 // InputLine renders an input on one line: who sent what.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"time"
@@ -107,8 +108,8 @@ func printAudit(w io.Writer, rep *engine.AuditReport, h store.Head, quiet bool) 
 	default:
 		fmt.Fprintf(w, "dice: %s matches the commitment; all %d rolls verify\n", source, rep.DiceVerified)
 	}
-	fmt.Fprintf(w, "counts: %d events, %d inputs (%d accepted, %d rejected, %d undecided), %d dice\n",
-		rep.Events, rep.Inputs, rep.Accepted, rep.Rejected, rep.Undecided, rep.Dice)
+	fmt.Fprintf(w, "counts: %d events, %d inputs (%d accepted, %d rejected, %d undecided), %d dice, %d referee override(s) (%d rollback(s))\n",
+		rep.Events, rep.Inputs, rep.Accepted, rep.Rejected, rep.Undecided, rep.Dice, rep.Overrides, rep.Rollbacks)
 	if !quiet {
 		fmt.Fprintln(w, "\ntimeline:")
 		for _, l := range rep.Timeline {
@@ -122,22 +123,25 @@ func indent(s, prefix string) string {
 }
 
 func cmdExport(a *app, fs *flag.FlagSet, args []string) error {
-	format := fs.String("format", "jsonl", "jsonl (one JSON object per event) or text (a readable campaign report)")
+	format := fs.String("format", "jsonl", "jsonl (one JSON object per event), text (a readable campaign report) or html (the report as a web page)")
 	game, err := gameArg(fs, args)
 	if err != nil {
 		return err
 	}
-	if *format != "jsonl" && *format != "text" {
-		return fmt.Errorf("%w: --format %q: want jsonl or text", errUsage, *format)
+	if *format != "jsonl" && *format != "text" && *format != "html" {
+		return fmt.Errorf("%w: --format %q: want jsonl, text or html", errUsage, *format)
 	}
 	log, err := a.open()
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(a.out)
-	if *format == "jsonl" {
+	switch *format {
+	case "jsonl":
 		err = exportJSONL(w, log, game)
-	} else {
+	case "html":
+		err = exportHTML(w, log, a.reg, game)
+	default:
 		err = exportText(w, log, a.reg, game)
 	}
 	if ferr := w.Flush(); err == nil {
@@ -240,20 +244,34 @@ func jsonPayload(p events.Payload) any {
 // exportText writes a readable campaign report: the timeline, the board
 // (referee's view) after each turn.ended fact if the ruleset has turns,
 // else after every 20th decision, and the final board.
-func exportText(w io.Writer, log logStore, reg *engine.Registry, game string) error {
+// report is a campaign report: the game's timeline with boards, as the
+// text and HTML exports print it.
+type report struct {
+	g         *engine.Game
+	items     []reportItem
+	decisions int
+}
+
+// reportItem is a timeline line or a board.
+type reportItem struct {
+	seq    uint64 // the event it is about (0: none)
+	line   string // a timeline line, or
+	title  string // a board's title and
+	board  string // the board
+	turn   int    // a turn heading, when > 0
+	byN    bool   // a board after the 20th, 40th … decision (used when no turns are known)
+	byTurn bool   // a board after a turn ended
+	closed bool   // in a stretch a rollback closed
+}
+
+func buildReport(log logStore, reg *engine.Registry, game string) (*report, error) {
 	const every = 20
-	type item struct {
-		text   string
-		byTurn bool // a board after a turn ended
-		byN    bool // a board after the 20th, 40th … decision
+	r := &report{g: &engine.Game{ID: game}}
+	g := r.g
+	board := func() string {
+		return strings.TrimRight(g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true})).Full, "\n")
 	}
-	var items []item
-	g := &engine.Game{ID: game}
-	board := func(title string) string {
-		b := g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true}))
-		return fmt.Sprintf("\n=== %s ===\n%s\n", title, strings.TrimRight(b.Full, "\n"))
-	}
-	decisions, turns := 0, 0
+	turn := 0
 	err := log.Read(game, 1, func(e *events.Envelope) error {
 		var line string
 		var turnEnded []int64
@@ -275,53 +293,192 @@ func exportText(w io.Writer, log logStore, reg *engine.Registry, game string) er
 			}
 			if decision && len(g.Pending) > 0 {
 				line = engine.TimelineLine(&g.Pending[0], p)
+				if p, ok := p.(*events.OrderAccepted); ok && g.Pending[0].Type == events.TypeRefereeCommand {
+					in, _ := events.Decode(&g.Pending[0])
+					if engine.IsOverride(in.(*events.RefereeCommand).Text, p) {
+						line = "OVERRIDE " + line
+					}
+				}
 			}
 		}
 		if err := g.Apply(reg, e); err != nil {
 			return fmt.Errorf("export %s: %w", game, err)
 		}
 		if line != "" {
-			items = append(items, item{text: line + "\n"})
+			r.items = append(r.items, reportItem{seq: e.Seq, line: line})
+		}
+		if t, ok := g.Rules.(engine.Turner); ok {
+			// Turns as the rules number them: a board as each turn ends.
+			turnEnded = nil
+			if n := t.Turn(g.State); n != turn {
+				if turn > 0 && e.Seq > 1 {
+					turnEnded = []int64{int64(turn)}
+				}
+				defer func() { r.items = append(r.items, reportItem{seq: e.Seq, turn: n}) }()
+				turn = n
+			}
 		}
 		for _, t := range turnEnded {
-			turns++
-			items = append(items, item{text: board(fmt.Sprintf("board after turn %d ended (seq %d)", t, e.Seq)), byTurn: true})
+			r.items = append(r.items, reportItem{seq: e.Seq, title: fmt.Sprintf("board after turn %d ended (seq %d)", t, e.Seq), board: board(), byTurn: true})
 		}
 		if decision {
-			if decisions++; decisions%every == 0 {
-				items = append(items, item{text: board(fmt.Sprintf("board after %d decisions (seq %d)", decisions, e.Seq)), byN: true})
+			if r.decisions++; r.decisions%every == 0 {
+				r.items = append(r.items, reportItem{seq: e.Seq, title: fmt.Sprintf("board after %d decisions (seq %d)", r.decisions, e.Seq), board: board(), byN: true})
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if g.Created == nil {
-		return fmt.Errorf("export %s: the log is empty", game)
+		return nil, fmt.Errorf("export %s: the log is empty", game)
 	}
-	c := g.Created
-	fmt.Fprintf(w, "campaign report: game %s, %s %s, scenario %s\n", game, c.Ruleset, c.RulesetVersion, c.ScenarioName)
-	for _, p := range c.Players {
-		fmt.Fprintf(w, "  %s plays %s (%s)\n", p.Name, p.Side, p.ID)
+	turns := false
+	for _, it := range r.items {
+		turns = turns || it.byTurn
 	}
-	for _, r := range c.Referees {
-		fmt.Fprintf(w, "  %s referees (%s)\n", r.Name, r.ID)
-	}
-	fmt.Fprintf(w, "%d events, %d decisions\n\n", g.Seq, decisions)
-	for _, it := range items {
-		if (it.byTurn && turns == 0) || (it.byN && turns > 0) {
+	keep := r.items[:0]
+	for _, it := range r.items {
+		if (it.byTurn && !turns) || (it.byN && turns) {
 			continue
 		}
-		io.WriteString(w, it.text)
+		_, it.closed = engine.InBranch(g.Branches, it.seq)
+		keep = append(keep, it)
 	}
+	r.items = keep
 	for _, in := range g.Pending {
-		fmt.Fprintf(w, "seq %d  %s → not yet decided\n", in.Seq, engine.InputLine(&in))
+		r.items = append(r.items, reportItem{seq: in.Seq, line: fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, engine.InputLine(&in))})
 	}
 	title := fmt.Sprintf("final board (seq %d)", g.Seq)
 	if g.Ended != nil {
 		title = fmt.Sprintf("final board (seq %d): %s; winner %q", g.Seq, g.Ended.Reason, g.Ended.Winner)
 	}
-	_, err = io.WriteString(w, board(title))
+	r.items = append(r.items, reportItem{title: title, board: board()})
+	return r, nil
+}
+
+func (r *report) header() []string {
+	c := r.g.Created
+	out := []string{fmt.Sprintf("campaign report: game %s, %s %s, scenario %s", r.g.ID, c.Ruleset, c.RulesetVersion, c.ScenarioName)}
+	for _, p := range r.g.Players {
+		out = append(out, fmt.Sprintf("  %s plays %s (%s)", p.Name, p.Side, p.ID))
+	}
+	for _, p := range r.g.Referees {
+		out = append(out, fmt.Sprintf("  %s referees (%s)", p.Name, p.ID))
+	}
+	out = append(out, fmt.Sprintf("%d events, %d decisions", r.g.Seq, r.decisions))
+	for _, b := range r.g.Branches {
+		out = append(out, fmt.Sprintf("seqs %d–%d are a closed branch: rolled back at seq %d (kept, marked below)", b.From, b.To, b.By))
+	}
+	return out
+}
+
+func exportText(w io.Writer, log logStore, reg *engine.Registry, game string) error {
+	r, err := buildReport(log, reg, game)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, strings.Join(r.header(), "\n"))
+	fmt.Fprintln(w)
+	for _, it := range r.items {
+		switch {
+		case it.turn > 0:
+			fmt.Fprintf(w, "\n--- turn %d ---\n", it.turn)
+		case it.board != "":
+			fmt.Fprintf(w, "\n=== %s ===\n%s\n\n", it.title, it.board)
+		case it.closed:
+			fmt.Fprintf(w, "%s   [closed branch]\n", it.line)
+		default:
+			fmt.Fprintln(w, it.line)
+		}
+	}
+	return nil
+}
+
+// exportHTML writes the campaign report as one self-contained HTML page:
+// the timeline, turn by turn, with the board after each turn.
+func exportHTML(w io.Writer, log logStore, reg *engine.Registry, game string) error {
+	r, err := buildReport(log, reg, game)
+	if err != nil {
+		return err
+	}
+	esc := html.EscapeString
+	hd := r.header()
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n", esc(hd[0]))
+	fmt.Fprint(w, `<style>
+body { font-family: Georgia, serif; max-width: 60em; margin: 2em auto; padding: 0 1em; color: #222; }
+pre { font-family: Menlo, Consolas, monospace; font-size: 0.8em; background: #f6f3ea; padding: 0.8em; overflow-x: auto; }
+li { font-family: Menlo, Consolas, monospace; font-size: 0.85em; margin: 0.2em 0; }
+.override { color: #8a1c1c; font-weight: bold; }
+.closed { color: #888; text-decoration: line-through; }
+nav a { margin-right: 0.6em; }
+</style>
+</head>
+<body>
+`)
+	fmt.Fprintf(w, "<h1>%s</h1>\n<p>%s</p>\n", esc(hd[0]), strings.Join(func() []string {
+		var ls []string
+		for _, l := range hd[1:] {
+			ls = append(ls, esc(strings.TrimSpace(l)))
+		}
+		return ls
+	}(), "<br>\n"))
+	var turns []int
+	for _, it := range r.items {
+		if it.turn > 0 {
+			turns = append(turns, it.turn)
+		}
+	}
+	if len(turns) > 0 {
+		fmt.Fprint(w, "<nav>Turns: ")
+		for i, t := range turns {
+			fmt.Fprintf(w, "<a href=\"#t%d-%d\">%d</a>", t, i, t)
+		}
+		fmt.Fprint(w, "</nav>\n")
+	}
+	open := false
+	list := func(on bool) {
+		if on != open {
+			if on {
+				fmt.Fprint(w, "<ul>\n")
+			} else {
+				fmt.Fprint(w, "</ul>\n")
+			}
+			open = on
+		}
+	}
+	ti := 0
+	for _, it := range r.items {
+		switch {
+		case it.turn > 0:
+			list(false)
+			fmt.Fprintf(w, "<h2 id=\"t%d-%d\">Turn %d</h2>\n", it.turn, ti, it.turn)
+			ti++
+		case it.board != "":
+			list(false)
+			fmt.Fprintf(w, "<h3>%s</h3>\n<pre>%s</pre>\n", esc(it.title), esc(it.board))
+		default:
+			list(true)
+			var class []string
+			if strings.HasPrefix(it.line, "OVERRIDE ") {
+				class = append(class, "override")
+			}
+			if it.closed {
+				class = append(class, "closed")
+			}
+			line := esc(it.line)
+			if it.closed {
+				line += " [closed branch]"
+			}
+			if len(class) > 0 {
+				fmt.Fprintf(w, "<li class=\"%s\">%s</li>\n", strings.Join(class, " "), line)
+			} else {
+				fmt.Fprintf(w, "<li>%s</li>\n", line)
+			}
+		}
+	}
+	list(false)
+	_, err = fmt.Fprint(w, "</body>\n</html>\n")
 	return err
 }

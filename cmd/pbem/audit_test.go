@@ -81,6 +81,9 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		{"export text", []string{"export", "--format", "text", "audited"}, 0,
 			[]string{"campaign report: game audited, gcacw", "=== board after turn 1 ended", "=== final board", " → accepted: "},
 			[]string{"decisions (seq"}},
+		{"export html", []string{"export", "--format", "html", "audited"}, 0,
+			[]string{"<!DOCTYPE html>", "<h1>campaign report: game audited, gcacw", "<h3>final board", "<pre>", "</html>\n", " → accepted: "},
+			[]string{"<script"}},
 		{"export in an unknown format", []string{"export", "--format", "xml", "audited"}, 2, nil, nil},
 		{"audit an unknown game", []string{"audit", "nosuch"}, 1, nil, nil},
 	}

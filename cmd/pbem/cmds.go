@@ -12,6 +12,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/mail/token"
 	"pbem/store"
 )
 
@@ -120,6 +121,10 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	gc := p.(*events.GameCreated)
 	fmt.Fprintf(a.out, "created game %s: %s %s, scenario %s\ndice seed commitment (SHA-256 of the seed, revealed when the game ends):\n  %s\n",
 		e.Game, gc.Ruleset, gc.RulesetVersion, gc.ScenarioName, gc.SeedCommitment.Hex())
+	for _, r := range gc.Referees {
+		fmt.Fprintf(a.out, "referee %s's secret (also in their welcome mail; needed on a \"Secret:\" line of commands by mail):\n  %s\n",
+			r.ID, token.RefereeSecret(a.secret, e.Game, r.ID))
+	}
 	return nil
 }
 
@@ -174,8 +179,25 @@ func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A rollback closes a stretch of the log; it is printed like the rest,
+	// marked, since later events explain it.
+	g, err := engine.Replay(log, a.reg, game, 0)
+	if err != nil {
+		return err
+	}
 	return log.Read(game, *from, func(e *events.Envelope) error {
-		fmt.Fprint(a.out, describe(e))
+		br, closed := engine.InBranch(g.Branches, e.Seq)
+		if closed && (e.Seq == br.From || e.Seq == *from) {
+			fmt.Fprintf(a.out, "       ┌─ seqs %d–%d: a closed branch, rolled back at seq %d (kept in the log; 'pbem replay %s --at SEQ' shows it)\n", br.From, br.To, br.By, game)
+		}
+		d := describe(e)
+		if closed {
+			d = "     │" + strings.ReplaceAll(strings.TrimSuffix(d, "\n"), "\n", "\n     │") + "\n"
+		}
+		fmt.Fprint(a.out, d)
+		if closed && e.Seq == br.To {
+			fmt.Fprintf(a.out, "       └─ end of the closed branch\n")
+		}
 		return nil
 	})
 }
@@ -218,7 +240,7 @@ func describe(e *events.Envelope) string {
 			detail("die %s", d)
 		}
 		for _, f := range p.Facts {
-			detail("%s", f)
+			detail("%s", engine.FactLine(f))
 		}
 	case *events.OrderRejected:
 		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
@@ -226,7 +248,13 @@ func describe(e *events.Envelope) string {
 			detail("%s", q)
 		}
 	case *events.RefereeCommand:
-		fmt.Fprintf(&b, " from %s via %s: %s (reason: %s)", p.Referee, p.Source, firstLine(p.Text), p.Reason)
+		fmt.Fprintf(&b, " from %s via %s %s", p.Referee, p.Source, p.MessageID)
+		if p.Reason != "" {
+			detail("reason: %s", p.Reason)
+		}
+		for _, l := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
+			detail("| %s", l)
+		}
 	case *events.DeadlineSet:
 		fmt.Fprintf(&b, " %s by %s, then %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
 	case *events.DeadlinePassed:
@@ -251,15 +279,24 @@ func firstLine(s string) string {
 
 func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	at := fs.Uint64("at", 0, "sequence number to stop at (default: the end)")
+	turn := fs.Int("turn", 0, "show the game as turn N began (instead of --at)")
 	as := fs.String("as", "", "show the board as this side saw it (default: the referee's view)")
 	full := fs.Bool("full", false, "print the whole map, not the window around the action")
 	game, err := gameArg(fs, args)
 	if err != nil {
 		return err
 	}
+	if *turn != 0 && *at != 0 {
+		return fmt.Errorf("%w: --at or --turn, not both", errUsage)
+	}
 	log, err := a.open()
 	if err != nil {
 		return err
+	}
+	if *turn != 0 {
+		if *at, err = turnStart(log, a.reg, game, *turn); err != nil {
+			return err
+		}
 	}
 	g, err := engine.Load(log, a.reg, game, *at)
 	if err != nil {
@@ -268,6 +305,17 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	h, err := log.Head(game)
 	if err != nil {
 		return err
+	}
+	now, err := engine.Load(log, a.reg, game, 0)
+	if err != nil {
+		return err
+	}
+	if br, ok := engine.InBranch(now.Branches, g.Seq); ok {
+		fmt.Fprintf(a.out, "seq %d lies in a closed branch (seqs %d–%d), rolled back at seq %d: the game went on from seq %d\n",
+			g.Seq, br.From, br.To, br.By, br.From-1)
+	}
+	if *turn != 0 {
+		fmt.Fprintf(a.out, "turn %d began at seq %d\n", *turn, g.Seq)
 	}
 	v := engine.Viewer{Referee: true}
 	who := "the referee"
@@ -301,6 +349,37 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 		fmt.Fprint(a.out, board.Window)
 	}
 	return nil
+}
+
+// turnStart is the seq at which turn n began: the last event after which
+// the ruleset says turn n when it said an earlier turn before (after a
+// rollback, the start that counts is the one the game went on from).
+func turnStart(log engine.Source, reg *engine.Registry, game string, n int) (uint64, error) {
+	g := &engine.Game{ID: game}
+	var start uint64
+	prev := 0
+	err := log.Read(game, 1, func(e *events.Envelope) error {
+		if err := g.Apply(reg, e); err != nil {
+			return err
+		}
+		t, ok := g.Rules.(engine.Turner)
+		if !ok {
+			return fmt.Errorf("the %s rules do not number turns; use --at", g.Rules.Name())
+		}
+		cur := t.Turn(g.State)
+		if cur == n && (prev < n || e.Seq == 1) {
+			start = e.Seq
+		}
+		prev = cur
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("replay %s: %w", game, err)
+	}
+	if start == 0 {
+		return 0, fmt.Errorf("game %s has not reached turn %d (it is in turn %d)", game, n, prev)
+	}
+	return start, nil
 }
 
 func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
@@ -470,6 +549,26 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 		fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it %s\n", game, res.First, when)
 		return nil
 	}
+}
+
+// cmdReferee submits a referee's command from the server's command line
+// (server access vouches for the referee: no secret is asked).
+func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
+	as := fs.String("as", "", "the referee's id")
+	reason := fs.String("reason", "", "why (kept in the log, shown to the players)")
+	file := fs.String("file", "", "read the command text from this file ('-' for standard input)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 || *as == "" {
+		return fmt.Errorf("%w: need GAME, --as REFEREE and the command text\ngame commands:\n  %s", errUsage, strings.Join(engine.GameCommandForms, "\n  "))
+	}
+	fwd := []string{rest[0], "--referee", "--player", *as, "--reason", *reason}
+	if *file != "" {
+		fwd = append(fwd, "--file", *file)
+	}
+	return cmdOrder(a, flag.NewFlagSet("order", flag.ContinueOnError), append(fwd, rest[1:]...))
 }
 
 func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {

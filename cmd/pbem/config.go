@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -66,6 +67,21 @@ type NATSConf struct {
 // EngineCfg tunes the engine.
 type EngineCfg struct {
 	SnapshotEvery uint64 `toml:"snapshot_every"`
+	// Clock is how often the server's clock is checked against the games'
+	// deadlines (a Go duration; default 30s).
+	Clock string `toml:"clock"`
+}
+
+// clockEvery is the deadline check interval.
+func (e EngineCfg) clockEvery() (time.Duration, error) {
+	if e.Clock == "" {
+		return 30 * time.Second, nil
+	}
+	d, err := time.ParseDuration(e.Clock)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("engine.clock %q: want a positive duration such as 30s", e.Clock)
+	}
+	return d, nil
 }
 
 func defaultConfig() Config {
@@ -133,6 +149,12 @@ func loadConfig(path string, env func(string) string) (Config, error) {
 			return c, fmt.Errorf("PBEM_ENGINE_SNAPSHOT_EVERY=%q: want a positive number", v)
 		}
 		c.Engine.SnapshotEvery = n
+	}
+	if v := env("PBEM_ENGINE_CLOCK"); v != "" {
+		c.Engine.Clock = v
+	}
+	if _, err := c.Engine.clockEvery(); err != nil {
+		return c, err
 	}
 	return c, nil
 }

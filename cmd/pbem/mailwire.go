@@ -63,14 +63,39 @@ type mailSystem struct {
 	wg     sync.WaitGroup
 }
 
-func startMail(ctx context.Context, a *app, b *bus.Bus) (*mailSystem, error) {
+// roster gives the intake a game's seats as they are now, from the
+// runner's folded game (a referee may have replaced a player).
+func roster(r *engine.Runner) func(game string) ([]events.Player, []events.Player, error) {
+	return func(game string) (players, referees []events.Player, err error) {
+		found := false
+		err = r.Query(game, func(g *engine.Game) {
+			if g != nil && g.Created != nil {
+				found = true
+				for _, p := range g.Players {
+					p.Addresses = append([]string(nil), p.Addresses...)
+					players = append(players, p)
+				}
+				for _, p := range g.Referees {
+					p.Addresses = append([]string(nil), p.Addresses...)
+					referees = append(referees, p)
+				}
+			}
+		})
+		if err == nil && !found {
+			err = fmt.Errorf("game %s is not loaded", game)
+		}
+		return players, referees, err
+	}
+}
+
+func startMail(ctx context.Context, a *app, b *bus.Bus, runner *engine.Runner) (*mailSystem, error) {
 	if _, err := a.composer(); err != nil {
 		return nil, err
 	}
 	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail")}
 	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
 		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: a.secret, Logger: a.lg,
-		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour}
+		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner)}
 	if m.cfg.IMAP.Poll != "" {
 		d, err := time.ParseDuration(m.cfg.IMAP.Poll)
 		if err != nil {

@@ -63,15 +63,18 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	defer b.Close()
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	defer stopMail()
-	mail, err := startMail(mailCtx, a, b)
+	if _, err := a.composer(); err != nil {
+		return err
+	}
+	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
+	defer runner.Close()
+	mail, err := startMail(mailCtx, a, b, runner)
 	if err != nil {
 		return err
 	}
 	// On an early return the deferred calls stop mail; on the normal path
 	// the shutdown below does it in order, and these do nothing more.
 	defer mail.wait()
-	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
-	defer runner.Close()
 	games, err := st.Games()
 	if err != nil {
 		return err
@@ -118,10 +121,31 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	}
 	a.lg.Info("pbem serving", "data", a.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", a.reg.Names(),
 		"control", sock)
+	clockEvery, err := a.cfg.Engine.clockEvery()
+	if err != nil {
+		return err
+	}
+	clockDone := make(chan struct{})
+	go func() {
+		// The server's clock enters games only here, as deadline events.
+		defer close(clockDone)
+		t := time.NewTicker(clockEvery)
+		defer t.Stop()
+		runner.Tick(time.Now())
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				runner.Tick(now)
+			}
+		}
+	}()
 	if ready != nil {
 		ready(&server{bus: b, runner: runner, mail: mail})
 	}
 	<-ctx.Done()
+	<-clockDone
 	a.lg.Info("shutting down: finishing the work in flight")
 	l.Close()
 	sub.Close()
