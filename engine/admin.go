@@ -461,3 +461,30 @@ func ParseReminderKey(key string) (player string, due int64, ok bool) {
 	}
 	return rest[:i], n, true
 }
+
+// RosterAfter returns a copy of g whose seats and observers are as the
+// decision d leaves them (a REPLACE or OBSERVER in d applied), for the
+// mails that announce d: a new observer gets the mail that adds them, a
+// replaced player's mail goes to the new address. Nothing else of g is
+// changed or copied deeply; g itself is untouched.
+func (g *Game) RosterAfter(d *events.OrderAccepted) *Game {
+	c := *g
+	changed := false
+	for _, f := range d.Facts {
+		switch f.Kind {
+		case FactPlayer, FactObserver:
+			if !changed {
+				c.Players, c.Referees = clonePlayers(g.Players), clonePlayers(g.Referees)
+				c.Observers = append([]string(nil), g.Observers...)
+				changed = true
+			}
+			if err := c.applyGameFact(nil, 0, 0, f); err != nil {
+				return g
+			}
+		}
+	}
+	if !changed {
+		return g
+	}
+	return &c
+}

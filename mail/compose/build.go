@@ -119,6 +119,9 @@ func (b *batch) add(m mail) error {
 		Body:        body,
 		Attachments: att,
 	}
+	if m.to.observer {
+		q.ReplyTo = cfg.Local + "@" + cfg.Domain // an observer sends nothing
+	}
 	if m.inReplyTo != "" {
 		q.InReplyTo = m.inReplyTo
 		q.References = append(q.References, m.inReplyTo)

@@ -113,6 +113,7 @@ func (c *Composer) Mails(g *engine.Game, after engine.State, input *events.Envel
 		if o.player == "" {
 			o.player = d.Player
 		}
+		b.g = game{g.RosterAfter(d)}
 		switch word, isQuery := queryWord(d); {
 		case isQuery:
 			err = c.query(b, o, word)
@@ -294,6 +295,8 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		}
 		m := mail{to: r, tmpl: templates.NameReport, subject: "report", board: true}
 		switch {
+		case move != nil && !r.referee && !r.observer && override:
+			m.tmpl, m.subject = templates.NameYourMove, "the referee changed the game; your move"
 		case move != nil && !r.referee && !r.observer:
 			m.tmpl, m.subject = templates.NameYourMove, "your move"
 		case override && !r.referee:

@@ -159,6 +159,13 @@ func participant(id string) events.Player {
 func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 	t.Helper()
 	m := s.m
+	if addr, ok := strings.CutPrefix(to, "observer:"); ok {
+		// An observer's mail: to their address, no reply token, no key.
+		if !reflect.DeepEqual(m.To, []string{addr}) || m.ReplyTo != cfg.Local+"@"+cfg.Domain || strings.Contains(m.Body, "Key:") {
+			t.Errorf("observer's mail: To %v Reply-To %s key in body %v", m.To, m.ReplyTo, strings.Contains(m.Body, "Key:"))
+		}
+		return
+	}
 	p := participant(to)
 	if want := fmt.Sprintf("<%s.%d@%s>", game, s.seq, cfg.Domain); m.MailID != want {
 		t.Errorf("MailID %s, want %s (the seq it is stored at)", m.MailID, want)
@@ -308,6 +315,32 @@ func TestMailsThroughTheRunner(t *testing.T) {
 		{"a referee's bad ruling is rejected to the referee", "umpire", true, "RULE CSA 7", []wantMail{
 			{to: "umpire", tmpl: "rejected", subject: "[pbem g1] ruling rejected", answers: true,
 				has: []string{"Your ruling, received", "    RULE CSA 7\n             ^\n    a ruling adds 0 to 3\n    try: RULE CSA 1"}},
+		}},
+		{"an override is announced to everyone, with what changed and who changed it", "umpire", true, "OBSERVER ADD kim@example.org", []wantMail{
+			{to: "north", tmpl: "report", subject: "[pbem g1] the referee changed the game", board: true,
+				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "game.observer address=kim@example.org added=true"}},
+			{to: "south", tmpl: "yourmove", subject: "[pbem g1] the referee changed the game; your move", board: true,
+				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "    ROLL"}},
+			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true, has: []string{"Your ruling"}},
+			{to: "observer:kim@example.org", tmpl: "report", subject: "[pbem g1] the referee changed the game", board: true,
+				has: []string{"Observer,", "You observe game g1", "OBSERVER added kim@example.org"}},
+		}},
+		{"an announcement goes to everyone as it was written", "umpire", true, "ANNOUNCE The next turn starts Monday.\nBring your maps.", []wantMail{
+			{to: "north", tmpl: "announce", subject: "[pbem g1] announcement from the referee", has: []string{"Carol (referee) announces, in game g1:", "    The next turn starts Monday.\n    Bring your maps."}},
+			{to: "south", tmpl: "announce", subject: "[pbem g1] announcement from the referee", has: []string{"    Bring your maps.", "Your move", "    ROLL"}},
+			{to: "umpire", tmpl: "announce", subject: "[pbem g1] announcement from the referee", answers: true, has: []string{"Bring your maps."}},
+			{to: "observer:kim@example.org", tmpl: "announce", subject: "[pbem g1] announcement from the referee", has: []string{"Bring your maps."}},
+		}},
+		{"overrides made silent: the setting itself is still announced", "umpire", true, "SETTING overrides silent", []wantMail{
+			{to: "north", tmpl: "report", subject: "[pbem g1] the referee changed the game", board: true, has: []string{"SETTING overrides silent (was not set)"}},
+			{to: "south", tmpl: "yourmove", subject: "[pbem g1] the referee changed the game; your move", board: true},
+			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true},
+			{to: "observer:kim@example.org", tmpl: "report", subject: "[pbem g1] the referee changed the game", board: true},
+		}},
+		{"a silent override: only who must move hears, and not what changed", "umpire", true, "OBSERVER REMOVE kim@example.org", []wantMail{
+			{to: "south", tmpl: "yourmove", subject: "[pbem g1] your move", board: true,
+				has: []string{"The game has changed since your last mail"}, hasNot: []string{"OBSERVER", "Carol"}},
+			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true, has: []string{"OBSERVER removed kim@example.org"}},
 		}},
 	}
 	for _, step := range steps {
@@ -459,14 +492,11 @@ func rerender(t *testing.T, c *compose.Composer, st *store.Store, reg *engine.Re
 		if err != nil {
 			t.Fatal(err)
 		}
-		after := g.State
-		if acc, ok := dec.(*events.OrderAccepted); ok {
-			for _, f := range acc.Facts {
-				if after, err = g.Rules.Evolve(after, f); err != nil {
-					t.Fatal(err)
-				}
-			}
+		next, err := engine.Load(st, reg, game, e.Seq) // the game once the decision is folded
+		if err != nil {
+			t.Fatal(err)
 		}
+		after := next.State
 		var ended *events.GameEnded
 		for j := i + 1; j < len(log) && log[j].Type != events.TypeOrderAccepted && log[j].Type != events.TypeOrderRejected; j++ {
 			if log[j].Type == events.TypeGameEnded {

@@ -1,0 +1,316 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"pbem/internal/dovecottest"
+	"pbem/mail/mailhost"
+)
+
+// Issue #5 by mail: a game whose mailbox is Dovecot, players and a referee
+// on a mail host of their own, everyone writing from an ordinary mail
+// client (here: IMAP to read, an APPEND to the game mailbox to send).
+
+// mailGame is a running game and its participants' mailboxes.
+type mailGame struct {
+	t      *testing.T
+	dc     *dovecottest.Server
+	env    []string
+	dir    string
+	people map[string]*demoPlayer
+	last   map[string]demoMail // the newest mail each has read
+	n      int
+	// answered are the mails (by Message-ID) a player has answered.
+	answered map[string]bool
+}
+
+func newMailGame(t *testing.T, settings ...string) *mailGame {
+	t.Helper()
+	dc := dovecottest.Start(t)
+	host, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Close() })
+	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000", "PBEM_ENGINE_CLOCK=100ms",
+		"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
+		"PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}
+	dir := t.TempDir()
+	args := []string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro",
+		"--referee", "carol:carol@players.test:Carol"}
+	for _, s := range settings {
+		args = append(args, "--set", s)
+	}
+	if out, errOut, code := pbem(t, env, args...); code != 0 {
+		t.Fatalf("new: %s %s", out, errOut)
+	}
+	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: map[string]*demoPlayer{}, last: map[string]demoMail{}}
+	for _, who := range []string{"anna", "taro", "carol", "mallory", "bob"} {
+		if err := host.AddUser(who, "pw"); err != nil {
+			t.Fatal(err)
+		}
+		c, err := imapclient.DialInsecure(host.IMAPAddr(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if err := c.Login(who, "pw").Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		g.people[who] = &demoPlayer{id: who, addr: who + "@players.test", c: c}
+	}
+	return g
+}
+
+// next waits for who's next mail whose subject has want.
+func (g *mailGame) next(who, want string) demoMail {
+	g.t.Helper()
+	p := g.people[who]
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		ms, err := p.fetchNew()
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		for _, m := range ms {
+			g.last[who] = m
+			if strings.Contains(m.subject, want) {
+				return m
+			}
+		}
+	}
+	g.t.Fatalf("%s got no mail with %q in the subject", who, want)
+	return demoMail{}
+}
+
+// send writes a mail from who to the game, answering m (its Reply-To).
+func (g *mailGame) send(from string, m demoMail, body string) {
+	g.t.Helper()
+	g.n++
+	raw := fmt.Sprintf("From: %s <%s@players.test>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d@players.test>\r\nIn-Reply-To: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> %s\r\n",
+		from, from, m.replyTo, m.subject, from, g.n, m.msgID, strings.ReplaceAll(body, "\n", "\r\n"), m.subject)
+	c := g.dc.Dial(g.t, nil)
+	defer c.Close()
+	cmd := c.Append("INBOX", int64(len(raw)), nil)
+	cmd.Write([]byte(raw))
+	cmd.Close()
+	if _, err := cmd.Wait(); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// actions plays n actions by mail: each time, a player whose newest mail
+// offers orders (and is not answered yet) answers with its first example.
+func (g *mailGame) actions(n int) {
+	g.t.Helper()
+	if g.answered == nil {
+		g.answered = map[string]bool{}
+	}
+	for i := 0; i < n; i++ {
+		sent := false
+		for end := time.Now().Add(30 * time.Second); !sent && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			for _, who := range []string{"anna", "taro"} {
+				ms, err := g.people[who].fetchNew()
+				if err != nil {
+					g.t.Fatal(err)
+				}
+				if len(ms) > 0 {
+					g.last[who] = ms[len(ms)-1]
+				}
+				m := g.last[who]
+				if ex := offered(m.body); len(ex) > 0 && !g.answered[m.msgID] && !sent {
+					g.answered[m.msgID] = true
+					g.send(who, m, ex[0])
+					sent = true
+				}
+			}
+		}
+		if !sent {
+			g.t.Fatalf("action %d: no player was asked to move", i+1)
+		}
+	}
+	// Wait until the last action is decided: someone is asked again.
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		for _, who := range []string{"anna", "taro"} {
+			ms, err := g.people[who].fetchNew()
+			if err != nil {
+				g.t.Fatal(err)
+			}
+			if len(ms) > 0 {
+				g.last[who] = ms[len(ms)-1]
+			}
+			if m := g.last[who]; len(offered(m.body)) > 0 && !g.answered[m.msgID] {
+				return
+			}
+		}
+	}
+	g.t.Fatal("the last action was not answered with a new move")
+}
+
+func (g *mailGame) pbem(args ...string) string {
+	g.t.Helper()
+	out, errOut, code := pbem(g.t, g.env, append([]string{"--data-dir", g.dir}, args...)...)
+	if code != 0 {
+		g.t.Fatalf("pbem %v: exit %d\n%s\n%s", args, code, out, errOut)
+	}
+	return out
+}
+
+func (g *mailGame) head() int {
+	g.t.Helper()
+	out := g.pbem("games")
+	m := regexp.MustCompile(`(?m)^g1\s+(\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		g.t.Fatalf("games: %s", out)
+	}
+	var n int
+	fmt.Sscan(m[1], &n)
+	return n
+}
+
+// boardOf is the board part of 'pbem replay' (after the heading lines).
+func boardOf(replay string) string {
+	_, b, _ := strings.Cut(replay, "\n\n")
+	return b
+}
+
+func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
+	g := newMailGame(t)
+	srv := startServe(t, g.dir, g.env...)
+	defer stopServe(t, srv)
+
+	// The referee's welcome carries the secret; the players' do not.
+	welcome := g.next("carol", "welcome")
+	secret := regexp.MustCompile(`(?m)^    Secret: ([a-z2-7]+)$`).FindStringSubmatch(welcome.body)
+	if secret == nil {
+		t.Fatalf("the referee's welcome has no secret:\n%s", welcome.body)
+	}
+	for _, p := range []string{"anna", "taro"} {
+		if w := g.next(p, "welcome"); strings.Contains(w.body, "Secret:") {
+			t.Fatalf("%s's welcome shows a referee secret", p)
+		}
+	}
+
+	// Four actions by mail.
+	g.actions(4)
+
+	// The referee corrects a unit, saying why.
+	g.send("carol", welcome, "SET Lyle FATIGUE 3\nReason: Lyle force-marched off the map edge last turn\nSecret: "+secret[1])
+	for _, p := range []string{"anna", "taro"} {
+		m := g.next(p, "referee changed the game")
+		for _, want := range []string{"Carol (referee) changed the game", "Reason: Lyle force-marched off the map edge last turn", "SET Lyle fatigue"} {
+			if !strings.Contains(m.body, want) {
+				t.Errorf("%s's mail lacks %q:\n%s", p, want, m.body)
+			}
+		}
+		if strings.Contains(m.body, secret[1]) {
+			t.Errorf("%s's mail shows the referee's secret", p)
+		}
+	}
+	if log := g.pbem("log", "g1"); !strings.Contains(log, "reason: Lyle force-marched") || strings.Contains(log, secret[1]) {
+		t.Fatalf("the log should name the reason and never the secret:\n%s", tail(log, 40))
+	}
+
+	// Two more actions, then the referee rolls them back.
+	before := g.pbem("replay", "g1")
+	g.actions(2)
+	branchEnd := g.head()
+	g.send("carol", welcome, "ROLLBACK 2 ACTIONS\nReason: Anna's mail was sent to the wrong game\nSecret: "+secret[1])
+	for _, p := range []string{"anna", "taro"} {
+		m := g.next(p, "referee changed the game")
+		if !strings.Contains(m.body, "ROLLBACK to seq") || !strings.Contains(m.body, "2 actions undone") || !strings.Contains(m.body, "Reason: Anna's mail was sent to the wrong game") {
+			t.Errorf("%s's rollback mail:\n%s", p, m.body)
+		}
+	}
+	// The game is as it was before the two actions, and the replay shows
+	// both the game now and the closed branch.
+	if got := g.pbem("replay", "g1"); boardOf(got) != boardOf(before) {
+		t.Fatalf("after the rollback the board differs from before the two actions:\n%s\n----\n%s", got, before)
+	}
+	inBranch := g.pbem("replay", "g1", "--at", fmt.Sprint(branchEnd))
+	if !strings.Contains(inBranch, "lies in a closed branch") || boardOf(inBranch) == boardOf(before) {
+		t.Fatalf("replay inside the closed branch:\n%s", inBranch)
+	}
+	log := g.pbem("log", "g1")
+	if !strings.Contains(log, "a closed branch, rolled back at seq") || !strings.Contains(log, "end of the closed branch") {
+		t.Fatalf("the log does not show the closed branch:\n%s", tail(log, 60))
+	}
+
+	// Impostors: the referee's address with a wrong secret, and a stranger
+	// with the referee's reply address and the right secret. Neither
+	// changes anything; both are quarantined.
+	commands := func() int { return strings.Count(g.pbem("log", "g1"), "referee.command/v1") }
+	before = fmt.Sprint(commands())
+	g.send("carol", welcome, "SET Lyle STRENGTH 1\nSecret: aaaaaaaaaaaaaaaaaaaaaaaa")
+	g.send("mallory", welcome, "ROLLBACK 1 ACTION\nSecret: "+secret[1])
+	var q string
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if q = g.pbem("quarantine"); strings.Contains(q, "wrong secret") && strings.Contains(q, "mallory@players.test is not registered") {
+			break
+		}
+	}
+	if !strings.Contains(q, "wrong secret") || !strings.Contains(q, "mallory@players.test is not registered") {
+		t.Fatalf("quarantine:\n%s", q)
+	}
+	if n := fmt.Sprint(commands()); n != before {
+		t.Fatalf("an impostor's command reached the log: %s referee commands, %s before", n, before)
+	}
+
+	// The audit re-decides everything, the correction and the rollback
+	// included, with no difference.
+	audit := g.pbem("audit", "g1")
+	for _, want := range []string{"intact", "re-decided alike", "2 referee override(s) (1 rollback(s))", "OVERRIDE seq", "[closed branch: rolled back at seq"} {
+		if !strings.Contains(audit, want) {
+			t.Errorf("audit lacks %q:\n%s", want, tail(audit, 40))
+		}
+	}
+}
+
+func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
+	g := newMailGame(t, "deadline=4s", "reminder=3s", "at-deadline=PASS")
+	srv := startServe(t, g.dir, g.env...)
+	g.next("anna", "welcome")
+	g.next("taro", "welcome")
+	// Anna sends nothing: first a reminder, then the deadline passes and
+	// PASS is applied in her name; both players hear of it.
+	rem := g.next("anna", "reminder")
+	if !strings.Contains(rem.body, "If none come by then, this order is applied for you: PASS") {
+		t.Fatalf("reminder:\n%s", rem.body)
+	}
+	passed := g.next("anna", "report")
+	for _, want := range []string{"Your deadline passed", "The default order was applied: PASS"} {
+		if !strings.Contains(passed.body, want) {
+			t.Errorf("Anna's mail lacks %q:\n%s", want, passed.body)
+		}
+	}
+	m := g.next("taro", "your move")
+	if !strings.Contains(m.body, "The deadline of Anna (USA) passed") {
+		t.Errorf("Taro's mail:\n%s", m.body)
+	}
+	at := fmt.Sprint(g.head())
+	live := g.pbem("replay", "g1", "--at", at)
+	stopServe(t, srv)
+	// Replayed later, with no server and no clock, the game is the same
+	// (but for the log's length, which the outbox kept growing).
+	of := regexp.MustCompile(` of \d+,`)
+	if later := g.pbem("replay", "g1", "--at", at); of.ReplaceAllString(later, "") != of.ReplaceAllString(live, "") {
+		t.Fatalf("replay differs after the server stopped:\n%s\n----\n%s", live, later)
+	}
+	if log := g.pbem("log", "g1"); !strings.Contains(log, "deadline.passed/v1") {
+		t.Fatalf("log:\n%s", tail(log, 30))
+	}
+	if audit := g.pbem("audit", "g1"); !strings.Contains(audit, "re-decided alike") {
+		t.Fatalf("audit:\n%s", audit)
+	}
+}
