@@ -78,8 +78,13 @@ func (g *Game) DecideNext(dice Dice, rolled func() []events.Die) (events.Payload
 	}
 }
 
-// pausedMsg says who paused the game, since when and why.
-func (g *Game) pausedMsg() string {
+// PausedText says who paused the game, since when and why: "by the
+// referee Carol since Mon 7 Dec 2026 09:00 UTC (holidays)"; "" when the
+// game is not paused.
+func (g *Game) PausedText() string {
+	if g.Paused == nil {
+		return ""
+	}
 	by := "by the players"
 	if p, ok := g.PlayerByID(g.Paused.By); ok {
 		by = "by the referee " + p.Name
@@ -87,11 +92,16 @@ func (g *Game) pausedMsg() string {
 			by = "by the referee " + p.ID
 		}
 	}
-	s := fmt.Sprintf("the game is paused %s since %s", by, timeText(g.Paused.At))
+	s := fmt.Sprintf("%s since %s", by, timeText(g.Paused.At))
 	if g.Paused.Reason != "" {
 		s += " (" + g.Paused.Reason + ")"
 	}
-	return s + "; no orders are taken until it resumes"
+	return s
+}
+
+// pausedMsg says who paused the game, since when and why.
+func (g *Game) pausedMsg() string {
+	return "the game is paused " + g.PausedText() + "; no orders are taken until it resumes"
 }
 
 // timeText prints an intake time (unix ns) in UTC.

@@ -173,4 +173,7 @@ type Query struct {
 	Players   []Participant
 	Referees  []Participant
 	Over      string // "USA won: USA reached the target" once the game is over
+	Paused    string // "by the referee Carol since … (reason)" while the game is paused
+	// Commands are the referee's game commands (HELP to a referee).
+	Commands []string
 }

@@ -120,12 +120,16 @@ var cases = []struct {
 		Action: Action{Kind: "ruling", Yours: true, Received: "Sat 4 Jul 1863 18:00 UTC", Echo: []string{"RULE end draw"}, Facts: []string{"game.ended draw=true"}}}},
 	{"help-move", NameHelp, Query{Common: common("Anna Lindqvist", "USA"), Word: "HELP", Next: []Prompt{*usaMove}, Move: usaMove}},
 	{"help-wait", NameHelp, Query{Common: common("Taro Yamada", "CSA"), Word: "HELP", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}}},
+	{"help-referee-paused", NameHelp, Query{Common: common("Carol Ruiz", ""), Word: "HELP", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
+		Paused: "by the players since Mon 7 Dec 2026 09:00 UTC (family visit)", Commands: []string{"ROLLBACK TO <seq>             the game as it was after event <seq>", "PAUSE [reason]                no orders are taken, no deadline runs"}}},
 	{"help-over", NameHelp, Query{Common: common("Carol Ruiz", ""), Word: "HELP", Over: "USA won: USA holds Mill Ford"}},
 	{"board", NameBoard, Query{Common: common("Taro Yamada", "CSA"), Word: "BOARD", Board: board}},
 	{"board-full", NameBoard, Query{Common: common("Carol Ruiz", ""), Word: "BOARD FULL", Full: true, Board: board}},
 	{"status", NameStatus, Query{Common: common("Taro Yamada", "CSA"), Word: "STATUS", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
 		Deadlines: []Deadline{{Who: "Anna Lindqvist (USA)", Due: "Fri 3 Jul 1863 09:00 UTC", Default: "PASS"}, {Who: "Taro Yamada (CSA)", Due: "Sat 4 Jul 1863 09:00 UTC"}},
 		Players:   players, Referees: referees}},
+	{"status-paused", NameStatus, Query{Common: common("Taro Yamada", "CSA"), Word: "STATUS", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
+		Paused: "by the referee Carol Ruiz since Mon 7 Dec 2026 09:00 UTC (holidays)", Players: players, Referees: referees}},
 	{"status-over", NameStatus, Query{Common: common("Anna Lindqvist", "USA"), Word: "STATUS", Over: "USA won: USA holds Mill Ford", Players: players}},
 }
 

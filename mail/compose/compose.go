@@ -223,6 +223,12 @@ func (c *Composer) query(b *batch, o source, word string) error {
 		return nil
 	}
 	q := templates.Query{Word: word, Players: participants(b.g.Players), Referees: participants(b.g.Referees)}
+	if b.g.Paused != nil {
+		q.Paused = b.g.PausedText()
+	}
+	if r.referee {
+		q.Commands = engine.GameCommandForms
+	}
 	if b.g.Ended != nil {
 		q.Over = outcome(b.g.Game, b.g.Ended)
 	} else {
