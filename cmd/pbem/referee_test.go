@@ -110,6 +110,19 @@ func (g *mailGame) send(from string, m demoMail, body string) {
 	}
 }
 
+// newest reads who's new mails and returns the newest mail they have.
+func (g *mailGame) newest(who string) demoMail {
+	g.t.Helper()
+	ms, err := g.people[who].fetchNew()
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	if len(ms) > 0 {
+		g.last[who] = ms[len(ms)-1]
+	}
+	return g.last[who]
+}
+
 // actions plays n actions by mail: each time, a player whose newest mail
 // offers orders (and is not answered yet) answers with its first example.
 func (g *mailGame) actions(n int) {
@@ -121,14 +134,7 @@ func (g *mailGame) actions(n int) {
 		sent := false
 		for end := time.Now().Add(30 * time.Second); !sent && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 			for _, who := range []string{"anna", "taro"} {
-				ms, err := g.people[who].fetchNew()
-				if err != nil {
-					g.t.Fatal(err)
-				}
-				if len(ms) > 0 {
-					g.last[who] = ms[len(ms)-1]
-				}
-				m := g.last[who]
+				m := g.newest(who)
 				if ex := offered(m.body); len(ex) > 0 && !g.answered[m.msgID] && !sent {
 					g.answered[m.msgID] = true
 					g.send(who, m, ex[0])
@@ -143,14 +149,7 @@ func (g *mailGame) actions(n int) {
 	// Wait until the last action is decided: someone is asked again.
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		for _, who := range []string{"anna", "taro"} {
-			ms, err := g.people[who].fetchNew()
-			if err != nil {
-				g.t.Fatal(err)
-			}
-			if len(ms) > 0 {
-				g.last[who] = ms[len(ms)-1]
-			}
-			if m := g.last[who]; len(offered(m.body)) > 0 && !g.answered[m.msgID] {
+			if m := g.newest(who); len(offered(m.body)) > 0 && !g.answered[m.msgID] {
 				return
 			}
 		}
