@@ -135,6 +135,12 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dic
 	if len(d.Problems) > 0 {
 		return reject(d.Problems...)
 	}
+	for _, f := range d.Facts {
+		if IsGameFact(f) {
+			// The prefix is the engine's: such a fact would not fold.
+			return nil, nil, Outcome{}, fmt.Errorf("%s decide seq %d: fact %s uses the engine's %q prefix", g.Rules.Name(), in.Seq, f.Kind, GameFactPrefix)
+		}
+	}
 	st, err := evolveAll(g.Rules, g.State, d.Facts)
 	if err != nil {
 		return nil, nil, Outcome{}, fmt.Errorf("%s after deciding seq %d: %w", g.Rules.Name(), in.Seq, err)

@@ -49,6 +49,10 @@ func demoOrders() map[string][]string {
 	return map[string][]string{
 		"USA": {"MARCH Lyle 1605 FORCE IF MA < 3", "ACTIVATE Kellogg: Vane 1310 1311", "MARCH Orne 1407 1307 FORCE"},
 		"CSA": {"MARCH Starlng 0810", "ACTIVATE Gaines: Becket 0605; Washburn 0507", "MARCH Starling 0810 FORCE"},
+		// HRA's Kettle Run (its sides are Union and Confederate): a typo
+		// first, then the prompts' examples carry the game to its end.
+		"Union":       {"Iron Brigade: ADVANCE 4", "Buford's Horse: ADVANCE 5"},
+		"Confederate": {"Stonewall Brigadier: ADVANCE 4", "Stonewall Brigade: ADVANCE 4"},
 	}
 }
 

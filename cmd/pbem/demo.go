@@ -29,6 +29,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	maxOrders := fs.Int("max-orders", 200, "stop after the participants have sent this many mails (a whole game takes about 60-90)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
+	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw or hra")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
 		dir, srv.mail.host.IMAPAddr(), srv.mail.host.SMTPAddr(), a.cfg.Mail.Domain)
-	err = playDemo(ctx, a, srv, *maxOrders, *timeout, *quiet)
+	err = playDemo(ctx, a, srv, *ruleset, *maxOrders, *timeout, *quiet)
 	stop()
 	if serr := <-done; err == nil {
 		err = serr
@@ -70,8 +71,8 @@ type demoPlayer struct {
 	lastUID              imap.UID
 }
 
-func playDemo(ctx context.Context, a *app, srv *server, maxOrders int, timeout time.Duration, quiet bool) error {
-	script, err := demoScript("gcacw")
+func playDemo(ctx context.Context, a *app, srv *server, ruleset string, maxOrders int, timeout time.Duration, quiet bool) error {
+	script, err := demoScript(ruleset)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,8 @@ func playDemo(ctx context.Context, a *app, srv *server, maxOrders int, timeout t
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.out, "created game %s (GCACW, Harrow Creek); Anna plays USA, Taro CSA, and a referee rules where the rules hand over\n", created.Game)
+	fmt.Fprintf(a.out, "created game %s (%s, %s); %s plays %s, %s %s, and a referee rules where the rules hand over\n", created.Game,
+		script.ruleset, script.scenarioName, script.players[0].Name, script.players[0].Side, script.players[1].Name, script.players[1].Side)
 	var ps []*demoPlayer
 	for _, p := range script.players {
 		ps = append(ps, &demoPlayer{id: p.ID, side: p.Side, name: p.Name, addr: p.Addresses[0]})

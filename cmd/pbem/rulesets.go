@@ -5,11 +5,12 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/gcacw"
+	"pbem/engine/hra"
 	"pbem/events"
 )
 
 // rulesets lists the rule systems this binary offers, explicitly.
-func rulesets() []func() engine.Ruleset { return []func() engine.Ruleset{gcacw.New} }
+func rulesets() []func() engine.Ruleset { return []func() engine.Ruleset{gcacw.New, hra.New} }
 
 // scenarioSource lists and loads a rule system's built-in scenarios.
 type scenarioSource struct {
@@ -18,7 +19,10 @@ type scenarioSource struct {
 }
 
 func scenarioSources() map[string]scenarioSource {
-	return map[string]scenarioSource{"gcacw": {list: gcacw.Scenarios, get: gcacw.Scenario}}
+	return map[string]scenarioSource{
+		"gcacw": {list: gcacw.Scenarios, get: gcacw.Scenario},
+		"hra":   {list: hra.Scenarios, get: hra.Scenario},
+	}
 }
 
 // demoGame is a scripted game: a rule system's sample scenario and the
@@ -32,6 +36,19 @@ type demoGame struct {
 }
 
 func demoScript(ruleset string) (demoGame, error) {
+	if ruleset == "hra" {
+		scn, err := hra.Scenario("kettle-run")
+		if err != nil {
+			return demoGame{}, err
+		}
+		return demoGame{ruleset: "hra", scenarioName: "kettle-run", scenario: scn,
+			players: []events.Player{
+				{ID: "anna", Name: "Anna", Side: hra.Union, Addresses: []string{"anna@pbem.localhost"}},
+				{ID: "taro", Name: "Taro", Side: hra.Confederate, Addresses: []string{"taro@pbem.localhost"}},
+			},
+			referees: []events.Player{{ID: "ref", Name: "Referee", Addresses: []string{"ref@pbem.localhost"}}},
+		}, nil
+	}
 	if ruleset != "gcacw" {
 		return demoGame{}, fmt.Errorf("rule system %q has no demo game", ruleset)
 	}

@@ -1,0 +1,525 @@
+package hra
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pbem/engine/table"
+	"pbem/events"
+)
+
+// declare records a side's sealed volleys (HRA 4.III.a, H23).
+func (m *sim) declare(side string, os []Order) []events.Problem {
+	st := m.st
+	var probs []events.Problem
+	var firers, targets []string
+	none := false
+	for _, o := range os {
+		switch o.Kind {
+		case oNoFire:
+			none = true
+		case oFire:
+			f, t := st.unit(o.Units[0]), st.unit(o.Target)
+			if f.Side != side {
+				probs = append(probs, problem(o, fmt.Sprintf("%s is not yours", f.Name), ""))
+				continue
+			}
+			if slices.Contains(firers, f.Name) {
+				probs = append(probs, problem(o, fmt.Sprintf("%s fires at most one volley a round (HRA 4.III.a)", f.Name), ""))
+				continue
+			}
+			if _, err := st.canFire(f, t, false, false); err != nil {
+				probs = append(probs, problem(o, err.Error(), "HELP lists the volleys you may fire"))
+				continue
+			}
+			firers, targets = append(firers, f.Name), append(targets, t.Name)
+		default:
+			probs = append(probs, problem(o, "in Phase III declare volleys: FIRE <unit> AT <enemy>, or FIRE NONE", ""))
+		}
+	}
+	if none && len(firers) > 0 {
+		probs = append(probs, problem(os[0], "FIRE NONE and volleys in one mail", ""))
+	}
+	if len(probs) > 0 {
+		return probs
+	}
+	m.emit("volleys.declared", events.S("side", side), events.SL("firers", firers...), events.SL("targets", targets...))
+	if len(firers) == 0 {
+		m.say("%s fires no volley", side)
+	} else {
+		m.say("%s declares %d volley(s); they are revealed when both sides have declared (H23)", side, len(firers))
+	}
+	if len(m.st.Declared) == 2 {
+		m.resolveFire()
+	}
+	return nil
+}
+
+// hit is one unit's fire in a confrontation.
+type hit struct {
+	firer, target string
+	loss          int
+	flank         bool // HRA 12a c
+}
+
+// resolveFire is Phase III after both sides have declared (HRA 4.III.g):
+// the defenders' extra volleys (HRA 11c), then the confrontations in turn
+// (HRA 4.III.b, 4.III.c, H24), then the end of the round.
+func (m *sim) resolveFire() {
+	for _, v := range m.st.Volleys {
+		m.say("volley declared: %s at %s", v.Firer, v.Target)
+	}
+	// 1. The defenders' extra volleys, all at once (HRA 11c, 11f, 11g).
+	var defs []Volley
+	seen := map[string]bool{}
+	for _, ml := range m.st.Melees {
+		if ml.New && !seen[ml.Defender] {
+			seen[ml.Defender] = true
+			defs = append(defs, Volley{Firer: ml.Defender, Target: ml.Attacker})
+		}
+	}
+	if len(defs) > 0 {
+		m.say("defensive volleys before melee (HRA 11c)")
+		hits := m.fireAll(defs, nil, true)
+		broken := m.afterFire(hits, defs)
+		for _, v := range defs {
+			a, d := m.st.unit(v.Target), m.st.unit(v.Firer)
+			survived := !a.Removed() && !broken[a.Name] // H8
+			if !survived {
+				m.endMelee(a.Name, d.Name)
+				m.say("%s did not survive the defensive volley: no melee with %s (HRA 11d)", a.Name, d.Name)
+				continue
+			}
+			if d.Arm == Artillery && !d.Removed() {
+				m.setState(d.Name, 0, "overrun in melee (HRA 11g)")
+			}
+		}
+	}
+	// 2. Confrontations: firer-target edges and melee pairs, grouped.
+	var vols []Volley
+	for _, v := range m.st.Volleys {
+		f, t := m.st.unit(v.Firer), m.st.unit(v.Target)
+		if f.Removed() || t.Removed() || m.st.inMelee(f.Name) {
+			continue
+		}
+		vols = append(vols, v)
+	}
+	for _, ml := range m.st.Melees {
+		vols = append(vols, Volley{Firer: ml.Attacker, Target: ml.Defender}, Volley{Firer: ml.Defender, Target: ml.Attacker})
+	}
+	groups := confrontations(vols)
+	// HRA 4.III.c: the players pick confrontations alternately, the
+	// initiative side first; each picks its first unresolved one (doc.go).
+	picker := m.st.Initiative
+	done := make([]bool, len(groups))
+	for left := len(groups); left > 0; left-- {
+		pick := -1
+		for _, side := range []string{picker, opponent(picker)} {
+			for i, g := range groups {
+				if !done[i] && m.involves(g, side) {
+					pick = i
+					break
+				}
+			}
+			if pick >= 0 {
+				picker = opponent(side)
+				break
+			}
+		}
+		if pick < 0 {
+			break
+		}
+		done[pick] = true
+		m.say("confrontation %d (HRA 4.III.b)", pick+1)
+		melee := func(v Volley) bool {
+			for _, ml := range m.st.Melees {
+				if (ml.Attacker == v.Firer && ml.Defender == v.Target) || (ml.Defender == v.Firer && ml.Attacker == v.Target) {
+					return true
+				}
+			}
+			return false
+		}
+		var normal, inMelee []Volley
+		shot := map[string]bool{}
+		for _, v := range groups[pick] {
+			if shot[v.Firer] {
+				continue // one volley a unit (HRA 4.III.a, 11f)
+			}
+			shot[v.Firer] = true
+			if melee(v) {
+				inMelee = append(inMelee, v)
+			} else {
+				normal = append(normal, v)
+			}
+		}
+		hits := m.fireAll(normal, inMelee, false)
+		m.afterFire(hits, append(normal, inMelee...))
+	}
+	// Melees whose units no longer touch are over.
+	for _, ml := range m.st.Melees {
+		a, d := m.st.unit(ml.Attacker), m.st.unit(ml.Defender)
+		if !table.Touch(m.st.footprint(a), m.st.footprint(d)) {
+			m.endMelee(a.Name, d.Name)
+		}
+	}
+	m.checkEnd()
+	if m.st.Phase == PhaseOver {
+		return
+	}
+	if m.st.Round >= m.st.Scn.Rounds {
+		m.endGame(fmt.Sprintf("the scenario's %d rounds have been played", m.st.Scn.Rounds))
+		return
+	}
+	m.beginRound(m.st.Round + 1)
+}
+
+func (m *sim) involves(g []Volley, side string) bool {
+	for _, v := range g {
+		if m.st.unit(v.Firer).Side == side {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *sim) endMelee(a, b string) {
+	for _, ml := range m.st.Melees {
+		if (ml.Attacker == a && ml.Defender == b) || (ml.Attacker == b && ml.Defender == a) {
+			m.emit("melee.ended", events.S("attacker", ml.Attacker), events.S("defender", ml.Defender))
+		}
+	}
+}
+
+// confrontations groups volleys into connected components (H24), in the
+// order of their first volley.
+func confrontations(vs []Volley) [][]Volley {
+	comp := map[string]int{}
+	var groups [][]Volley
+	for _, v := range vs {
+		a, okA := comp[v.Firer]
+		b, okB := comp[v.Target]
+		switch {
+		case !okA && !okB:
+			groups = append(groups, []Volley{v})
+			comp[v.Firer], comp[v.Target] = len(groups)-1, len(groups)-1
+		case okA && !okB:
+			groups[a] = append(groups[a], v)
+			comp[v.Target] = a
+		case !okA && okB:
+			groups[b] = append(groups[b], v)
+			comp[v.Firer] = b
+		default:
+			groups[a] = append(groups[a], v)
+			if a != b {
+				lo, hi := min(a, b), max(a, b)
+				merged := append(groups[lo], groups[hi]...)
+				if lo == b {
+					merged = append(groups[b], groups[a]...)
+				}
+				groups[lo] = merged
+				groups[hi] = nil
+				for k, c := range comp {
+					if c == hi {
+						comp[k] = lo
+					}
+				}
+			}
+		}
+	}
+	var out [][]Volley
+	for _, g := range groups {
+		if len(g) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// fireAll resolves volleys against the battlefield as it stands (HRA 14a)
+// and returns each result; nothing changes until afterFire (HRA 14b).
+func (m *sim) fireAll(normal, melee []Volley, defensive bool) []hit {
+	var hits []hit
+	do := func(v Volley, inMelee bool) {
+		f, t := m.st.unit(v.Firer), m.st.unit(v.Target)
+		sh, err := m.st.canFire(f, t, inMelee, defensive)
+		if err != nil {
+			m.say("%s cannot fire at %s: %v", f.Name, t.Name, err)
+			return
+		}
+		die := m.roll(fmt.Sprintf("fire %s at %s", f.Name, t.Name))
+		mod := die + sh.Mod
+		loss := FireLoss(sh.Weapon, sh.Short, sh.State, cavTarget(t), sh.Hindered, mod)
+		rng := "long"
+		if sh.Short {
+			rng = "short"
+		}
+		how := "normal"
+		if sh.Hindered {
+			how = "hindered: " + sh.Why
+		}
+		kind := "volley"
+		switch {
+		case defensive:
+			kind = "defensive volley"
+		case inMelee:
+			kind = "melee"
+		}
+		flank := !inMelee && !defensive && m.st.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
+		m.emit("volley.fired", events.S("firer", f.Name), events.S("target", t.Name), events.S("kind", kind), events.S("weapon", sh.Weapon),
+			events.S("range", rng), events.B("hindered", sh.Hindered), events.I("state", int64(sh.State)), events.I("die", int64(die)),
+			events.I("mod", int64(sh.Mod)), events.I("loss", int64(loss)), events.B("flank", flank))
+		modTxt := ""
+		if sh.Mod != 0 {
+			modTxt = fmt.Sprintf("%+d (cavalry, HRA 16a)", sh.Mod)
+		}
+		m.say("%s: %s at %s, %s, %s range, %s fire, state %d: d6=%d%s → %d loss (T2)", kind, f.Name, t.Name, sh.Weapon, rng, how, sh.State, die, modTxt, loss)
+		hits = append(hits, hit{firer: f.Name, target: t.Name, loss: loss, flank: flank})
+	}
+	for _, v := range normal {
+		do(v, false)
+	}
+	for _, v := range melee {
+		do(v, true)
+	}
+	return hits
+}
+
+// afterFire applies a confrontation's results at once (HRA 14b): losses,
+// the general's fate (HRA 12a d), supply (HRA 3f), then the morale tests
+// (HRA 12, 4.III.f) and their immediate forced moves. It returns the units
+// whose test sent them back at once (H8).
+func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
+	loss := map[string]int{}
+	var order []string
+	causes := map[string][]string{}
+	cause := func(u, c string) {
+		if !slices.Contains(causes[u], c) {
+			causes[u] = append(causes[u], c)
+		}
+	}
+	var killed []string
+	for _, h := range hits {
+		if _, ok := loss[h.target]; !ok {
+			order = append(order, h.target)
+		}
+		loss[h.target] += h.loss
+		if h.flank {
+			cause(h.target, "fired on from the flank or rear (HRA 12a c)")
+		}
+		if h.loss > 0 {
+			t := m.st.unit(h.target)
+			for _, b := range m.st.Brigades {
+				if b.With == t.Name && !b.Killed && !slices.Contains(killed, b.Name) {
+					d := m.roll("general " + b.Name)
+					m.say("%s's general is with %s, which suffered losses: d6=%d%s (HRA 12a d)", b.Name, t.Name, d, map[bool]string{true: " — killed", false: ""}[d == 1])
+					if d == 1 {
+						killed = append(killed, b.Name)
+					}
+				}
+			}
+		}
+	}
+	for _, name := range order {
+		u := m.st.unit(name)
+		if loss[name] == 0 {
+			continue
+		}
+		before := u.State
+		m.setState(name, before-loss[name], "fire (T2)")
+		if before > 1 && before-loss[name] == 1 {
+			cause(name, "fell to low state (HRA 12a a)")
+		}
+	}
+	for _, b := range killed {
+		m.emit("general.killed", events.S("brigade", b))
+		for _, u := range m.st.brigadeUnits(b) {
+			cause(u.Name, "general killed (HRA 12a d, 12c)")
+		}
+	}
+	// The general of a removed unit goes to another of his brigade.
+	for _, b := range m.st.Brigades {
+		if b.With != "" && m.st.unit(b.With).Removed() {
+			if us := m.st.brigadeUnits(b.Name); len(us) > 0 {
+				m.emit("general.moved", events.S("brigade", b.Name), events.S("unit", us[0].Name))
+				m.say("%s's general rides to %s", b.Name, us[0].Name)
+			}
+		}
+	}
+	fired := map[string]bool{}
+	for _, v := range vols {
+		if f := m.st.unit(v.Firer); !fired[v.Firer] && !f.Removed() {
+			fired[v.Firer] = true
+			if f.Supply > 0 {
+				m.emit("unit.set", events.S("unit", f.Name), events.S("field", "supply"), events.I("to", int64(f.Supply-1)))
+			}
+		}
+	}
+	var tests []string
+	for _, u := range m.st.Units {
+		if len(causes[u.Name]) > 0 && !u.Removed() {
+			tests = append(tests, u.Name)
+		}
+	}
+	return m.moraleTests(tests, causes, false)
+}
+
+func (m *sim) setState(name string, to int, why string) {
+	u := m.st.unit(name)
+	to = max(to, 0)
+	m.emit("unit.set", events.S("unit", name), events.S("field", "state"), events.I("from", int64(u.State)), events.I("to", int64(to)), events.S("cause", why))
+	if to == 0 {
+		m.say("%s: state %d → 0: it breaks and leaves the battlefield (HRA 3a) — %s", name, u.State, why)
+	} else {
+		m.say("%s: state %d → %d — %s", name, u.State, to, why)
+	}
+}
+
+// moraleTests tests the units at once (HRA 12b: one test whatever the
+// causes; HRA 14: simultaneously), then applies the results (HRA 12e).
+// phaseOne tests units in retreat (HRA 4.I.a, 5c; H5). It returns the
+// units sent back at once.
+func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne bool) map[string]bool {
+	type res struct {
+		name string
+		r    MoraleResult
+	}
+	var rs []res
+	for _, n := range names {
+		u := m.st.unit(n)
+		b := m.st.brigade(u.Brigade)
+		status := m.st.status(b)
+		losses := m.st.BrigadeLosses(b.Name)
+		mod := MoraleModifier(b.With == n && !b.Killed, u.State, losses, status)
+		d := m.roll("morale " + n)
+		why := strings.Join(causes[n], "; ")
+		if phaseOne {
+			why = "in retreat (HRA 12a e, 5c)"
+		}
+		r := Morale(d + mod)
+		m.emit("morale.tested", events.S("unit", n), events.I("die", int64(d)), events.I("mod", int64(mod)), events.I("total", int64(d+mod)), events.S("result", r.String()))
+		m.say("morale %s (%s): d6=%d %+d = %d: %s (HRA 12d, 12e)", n, why, d, mod, d+mod, r)
+		rs = append(rs, res{n, r})
+	}
+	back := map[string]bool{}
+	var now []string
+	for _, x := range rs {
+		u := m.st.unit(x.name)
+		set := func(field string, v bool) {
+			m.emit("unit.set", events.S("unit", x.name), events.S("field", field), events.I("to", b2i(v)))
+		}
+		if phaseOne {
+			if x.r != MoraleBroken {
+				set("retreating", false) // H5: it stops fleeing
+				m.say("%s stops retreating (H5)", x.name)
+			}
+			switch x.r {
+			case MoraleWithdraw:
+				set("withdraw_next", true)
+			case MoraleShaken, MoraleBroken:
+				m.setState(x.name, u.State-1, "morale (HRA 12e)")
+				if x.r == MoraleShaken {
+					set("withdraw_next", true)
+				}
+			}
+			continue
+		}
+		switch x.r {
+		case MoraleWithdraw:
+			set("withdraw_next", true)
+		case MoraleShaken:
+			m.setState(x.name, u.State-1, "morale (HRA 12e)")
+			set("withdraw_next", true)
+		case MoraleBroken:
+			m.setState(x.name, u.State-1, "morale (HRA 12e)")
+			back[x.name] = true
+			if !m.st.unit(x.name).Removed() {
+				now = append(now, x.name)
+			}
+		}
+	}
+	for _, n := range now {
+		u := m.st.unit(n)
+		if u.Removed() {
+			continue
+		}
+		if u.Retreating {
+			m.forced(n, true, false) // HRA 12e: already in retreat, one full move forward
+			continue
+		}
+		m.forced(n, false, false) // withdraws immediately
+		if v := m.st.unit(n); !v.Removed() {
+			m.emit("unit.set", events.S("unit", n), events.S("field", "retreat_next"), events.I("to", 1))
+		}
+	}
+	return back
+}
+
+// checkEnd ends the game when a side has no unit left on the table.
+func (m *sim) checkEnd() {
+	if m.st.Phase == PhaseOver {
+		return
+	}
+	for _, side := range Sides {
+		left := false
+		for _, u := range m.st.Units {
+			left = left || (u.Side == side && !u.Removed())
+		}
+		if !left {
+			m.endGame(fmt.Sprintf("%s has no unit left on the battlefield", side))
+			return
+		}
+	}
+}
+
+// endGame scores the scenario's victory conditions (R12: scenario data):
+// removed enemy units and objectives held.
+func (m *sim) endGame(reason string) {
+	sc := m.st.Score
+	_ = sc
+	score := map[string]int{}
+	for _, u := range m.st.Units {
+		if u.Removed() {
+			score[opponent(u.Side)] += m.st.Scn.RemovedVP
+		}
+	}
+	var held []string
+	for _, p := range m.st.Scn.Points {
+		if p.VP == 0 {
+			continue
+		}
+		near := map[string]bool{}
+		for i := range m.st.Units {
+			u := &m.st.Units[i]
+			if !u.Removed() && !u.Retreating && m.st.footprint(u).PointWithin(p.At, table.CM(5)) {
+				near[u.Side] = true
+			}
+		}
+		if len(near) == 1 {
+			for _, side := range Sides {
+				if near[side] {
+					score[side] += p.VP
+					held = append(held, fmt.Sprintf("%s holds %s (%d)", side, p.Name, p.VP))
+				}
+			}
+		}
+	}
+	winner := ""
+	switch {
+	case score[Union] > score[Confederate]:
+		winner = Union
+	case score[Confederate] > score[Union]:
+		winner = Confederate
+	}
+	res := fmt.Sprintf("%s; victory points Union %d, Confederate %d", reason, score[Union], score[Confederate])
+	if len(held) > 0 {
+		res += " (" + strings.Join(held, ", ") + ")"
+	}
+	if winner == "" {
+		res += ": a draw"
+	} else {
+		res += ": " + winner + " wins"
+	}
+	m.emit("battle.ended", events.S("winner", winner), events.S("reason", res), events.I("union", int64(score[Union])), events.I("confederate", int64(score[Confederate])))
+	m.say("game over: %s", res)
+}

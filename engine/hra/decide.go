@@ -1,0 +1,616 @@
+package hra
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pbem/engine"
+	"pbem/engine/table"
+	"pbem/events"
+)
+
+// internal is a ruleset bug found while deciding.
+type internal struct{ err error }
+
+// sim decides: it emits facts and applies each at once, so every step sees
+// the state the facts before it made.
+type sim struct {
+	st    *State
+	dice  engine.Dice
+	facts []events.Fact
+	echo  []string
+}
+
+func (m *sim) emit(kind string, args ...events.Arg) {
+	f := events.NewFact(kind, args...)
+	next, err := evolve(m.st, f)
+	if err != nil {
+		panic(internal{fmt.Errorf("hra: %s: %w", f, err)})
+	}
+	m.st = next
+	m.facts = append(m.facts, f)
+}
+
+func (m *sim) say(format string, a ...any) { m.echo = append(m.echo, fmt.Sprintf(format, a...)) }
+
+func (m *sim) roll(purpose string) int {
+	v := m.dice.Roll(purpose, 6)
+	return v
+}
+
+func problem(o Order, msg, hint string) events.Problem {
+	return events.Problem{Line: o.Line, Col: max(o.Col, 1), Text: o.Text, Msg: msg, Hint: hint}
+}
+
+func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
+	m := &sim{st: st, dice: dice}
+	defer func() {
+		if r := recover(); r != nil {
+			ie, ok := r.(internal)
+			if !ok {
+				panic(r)
+			}
+			d, err = engine.Decision{}, ie.err
+		}
+	}()
+	var probs []events.Problem
+	switch {
+	case side == engine.RefereeSide:
+		probs = m.referee(os)
+	case side != Union && side != Confederate:
+		probs = []events.Problem{problem(os[0], fmt.Sprintf("side %q plays no part in HRA", side), "")}
+	default:
+		probs = m.player(side, os)
+	}
+	if len(probs) > 0 {
+		for i := range probs {
+			if probs[i].Hint == "" {
+				probs[i].Hint = "HELP shows what you may send now"
+			}
+		}
+		return engine.Decision{Problems: probs}, nil
+	}
+	return engine.Decision{Echo: m.echo, Facts: m.facts}, nil
+}
+
+func (m *sim) player(side string, os []Order) []events.Problem {
+	st := m.st
+	switch st.Phase {
+	case PhaseOver:
+		return []events.Problem{problem(os[0], "the game is over: "+st.Result, "")}
+	case PhaseStart:
+		if len(os) != 1 || os[0].Kind != oBegin {
+			return []events.Problem{problem(os[0], "the game has not begun: send BEGIN to roll the generals' status and the supply (HRA 3c, 3e)", "BEGIN")}
+		}
+		m.begin()
+		return nil
+	case PhaseOrders:
+		if st.ToAct != side {
+			return []events.Problem{problem(os[0], fmt.Sprintf("it is %s's turn to give orders (HRA 4.II.a)", st.ToAct), "wait for your turn")}
+		}
+		return m.brigadeOrders(side, os)
+	case PhaseFire:
+		if slices.Contains(st.Declared, side) {
+			return []events.Problem{problem(os[0], "you have declared your volleys this round; waiting for the other side (H23)", "")}
+		}
+		return m.declare(side, os)
+	}
+	return []events.Problem{problem(os[0], "nothing to do now", "")}
+}
+
+// begin makes the opening rolls: each general's status (HRA 3c: d6, -1 for
+// the Union, minimum 1) and each unit's supply (HRA 3e: d6, +2 artillery,
+// -1 Confederate, minimum 1), then begins round 1.
+func (m *sim) begin() {
+	m.emit("battle.begun")
+	for _, b := range m.st.Brigades {
+		d := m.roll("general status " + b.Name)
+		v := d
+		if b.Side == Union {
+			v--
+		}
+		v = max(v, 1)
+		m.emit("general.rolled", events.S("brigade", b.Name), events.I("die", int64(d)), events.I("status", int64(v)))
+		m.say("%s's general: d6=%d, status %d (HRA 3c)", b.Name, d, v)
+	}
+	for _, u := range m.st.Units {
+		d := m.roll("supply " + u.Name)
+		v := d
+		if u.Arm == Artillery {
+			v += 2
+		}
+		if u.Side == Confederate {
+			v--
+		}
+		v = max(v, 1)
+		m.emit("supply.rolled", events.S("unit", u.Name), events.I("die", int64(d)), events.I("supply", int64(v)))
+		m.say("%s: supply d6=%d → %d (HRA 3e)", u.Name, d, v)
+	}
+	m.beginRound(1)
+}
+
+// beginRound: initiative (HRA 4.0), Phase I (HRA 4.I), and the start of
+// Phase II.
+func (m *sim) beginRound(n int) {
+	prev := m.st.Initiative
+	m.emit("round.begun", events.I("round", int64(n)))
+	m.say("— round %d —", n)
+	for try := 0; ; try++ {
+		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
+		if try == 100 && a == b && prev == "" {
+			prev = Confederate // a die that only ever ties (a test's fixed dice): the Union goes first
+		}
+		side := ""
+		switch {
+		case a > b:
+			side = Union
+		case b > a:
+			side = Confederate
+		case prev == "":
+			m.say("initiative: Union %d, Confederate %d: a tie in the first round, rolled again (H12)", a, b)
+			continue
+		default:
+			side = opponent(prev) // HRA 4.0b
+		}
+		m.emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", side))
+		m.say("initiative: Union %d, Confederate %d: %s acts first (HRA 4.0)", a, b, side)
+		break
+	}
+	m.phaseOne()
+	if m.st.Phase == PhaseOver {
+		return
+	}
+	m.startOrders()
+}
+
+// phaseOne is HRA 4.I: changes ordered last round complete (4.I.e, 16c,
+// 17d), crossings and entrenching go on (T1), units in retreat test
+// morale (4.I.a, 5c), then forced moves alternate (4.I.b).
+func (m *sim) phaseOne() {
+	for _, u := range m.st.Units {
+		if u.Removed() {
+			continue
+		}
+		switch u.Pending {
+		case "dismount", "mount":
+			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "dismounted"), events.I("to", b2i(u.Pending == "dismount")))
+			m.say("%s has %sed (HRA 16c)", u.Name, u.Pending)
+		case "limber", "unlimber":
+			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "limbered"), events.I("to", b2i(u.Pending == "limber")))
+			m.say("%s has %sed (HRA 17d)", u.Name, u.Pending)
+		}
+		if u.Pending != "" {
+			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "pending"), events.S("work", ""))
+		}
+		if u.Busy > 0 {
+			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(u.Busy-1)), events.S("work", u.Work))
+			if u.Busy == 1 {
+				m.emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", 0), events.S("work", ""))
+				if u.Work == "entrench" {
+					m.emit("unit.set", events.S("unit", u.Name), events.S("field", "entrenched"), events.I("to", 1))
+					m.say("%s has entrenched (T1)", u.Name)
+				}
+			}
+		}
+	}
+	// HRA 4.I.a: units in retreat test morale, simultaneously (HRA 14).
+	var tests []string
+	for _, u := range m.st.Units {
+		if !u.Removed() && u.Retreating {
+			tests = append(tests, u.Name)
+		}
+	}
+	m.moraleTests(tests, map[string][]string{}, true)
+	// HRA 4.I.b: forced moves, alternating, the initiative side first.
+	var queues [2][]string
+	for _, u := range m.st.Units {
+		if u.Removed() || !(u.Retreating || u.RetreatNext || u.WithdrawNext) {
+			continue
+		}
+		i := 0
+		if u.Side != m.st.Initiative {
+			i = 1
+		}
+		queues[i] = append(queues[i], u.Name)
+	}
+	for k := 0; len(queues[0])+len(queues[1]) > 0; k++ {
+		q := &queues[k%2]
+		if len(*q) == 0 {
+			continue
+		}
+		name := (*q)[0]
+		*q = (*q)[1:]
+		u := m.st.unit(name)
+		if u.Removed() {
+			continue
+		}
+		switch {
+		case u.RetreatNext || u.Retreating:
+			if u.RetreatNext {
+				m.emit("unit.set", events.S("unit", name), events.S("field", "retreat_next"), events.I("to", 0))
+			}
+			if u.WithdrawNext {
+				m.emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
+			}
+			m.forced(name, true, !u.Retreating)
+			if v := m.st.unit(name); !v.Removed() {
+				m.emit("unit.set", events.S("unit", name), events.S("field", "acted"), events.I("to", 1)) // HRA 4.I.c
+			}
+		case u.WithdrawNext:
+			m.emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
+			m.forced(name, false, false)
+		}
+	}
+	m.checkEnd()
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// orderable says whether a unit takes an order of its player this Phase
+// II, and if not, why it holds automatically (HRA 4.II.e).
+func (s *State) autoHold(u *Unit) string {
+	switch {
+	case u.Removed():
+		return "removed"
+	case u.Acted || u.Retreating:
+		return "in retreat (HRA 4.I.c)"
+	case u.Busy > 0:
+		return u.Work
+	case u.Pending != "":
+		return u.Pending + "ing (HRA 16c, 17d)"
+	case s.inMelee(u.Name):
+		return "" // may hold or retreat (HRA 11e)
+	case s.underEnemyShortRange(u):
+		return "within an enemy's short range (HRA 4.II.e)"
+	}
+	return ""
+}
+
+// needsOrders: the brigade has not had its orders and has a unit that may
+// take one (HRA 4.II.a, H10).
+func (s *State) needsOrders(b *Brigade) bool {
+	if b.Done {
+		return false
+	}
+	for _, u := range s.brigadeUnits(b.Name) {
+		if s.autoHold(u) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *State) sideNeedsOrders(side string) bool {
+	for i := range s.Brigades {
+		if b := &s.Brigades[i]; b.Side == side && s.needsOrders(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// startOrders opens Phase II with the initiative side (HRA 4.0c).
+func (m *sim) startOrders() {
+	m.passTurn(m.st.Initiative)
+}
+
+// passTurn gives the orders turn to side, or the other side if side has no
+// brigade left to order (H10), or ends Phase II.
+func (m *sim) passTurn(side string) {
+	for _, s := range []string{side, opponent(side)} {
+		if m.st.sideNeedsOrders(s) {
+			m.emit("turn.passed", events.S("to", s))
+			return
+		}
+	}
+	m.endOrders()
+}
+
+// endOrders: every brigade has its orders; the units not ordered hold
+// (HRA 4.II.e) and Phase III begins.
+func (m *sim) endOrders() {
+	for _, b := range m.st.Brigades {
+		if !b.Done {
+			m.emit("brigade.ordered", events.S("brigade", b.Name))
+		}
+	}
+	m.emit("phase.fire")
+	m.say("Phase III: declare volleys (HRA 4.III.a)")
+	for _, side := range Sides {
+		if len(m.st.legalVolleys(side)) == 0 {
+			m.emit("volleys.declared", events.S("side", side), events.SL("firers"), events.SL("targets"), events.B("auto", true))
+			m.say("%s has no unit that can fire", side)
+		}
+	}
+	if len(m.st.Declared) == 2 {
+		m.resolveFire()
+	}
+}
+
+// legalVolleys lists, for each unit of side that can fire, its possible
+// targets, nearest first.
+func (s *State) legalVolleys(side string) []Volley {
+	var out []Volley
+	for i := range s.Units {
+		f := &s.Units[i]
+		if f.Side != side || f.Removed() {
+			continue
+		}
+		type cand struct {
+			name string
+			d    table.Length
+		}
+		var cs []cand
+		for j := range s.Units {
+			t := &s.Units[j]
+			if t.Side == side || t.Removed() {
+				continue
+			}
+			if table.Gap(s.footprint(f), s.footprint(t)) > maxRange(weapon(f)) {
+				continue
+			}
+			if _, err := s.canFire(f, t, false, false); err == nil {
+				cs = append(cs, cand{t.Name, table.Gap(s.footprint(f), s.footprint(t))})
+			}
+		}
+		slices.SortStableFunc(cs, func(a, b cand) int { return int(a.d - b.d) })
+		for _, c := range cs {
+			out = append(out, Volley{Firer: f.Name, Target: c.name})
+		}
+	}
+	return out
+}
+
+// brigadeOrders decides one brigade's orders (HRA 4.II.d, 4.II.e, 4.II.f).
+func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
+	st := m.st
+	var probs []events.Problem
+	brig := ""
+	for _, o := range os {
+		if o.Kind != oOrder {
+			probs = append(probs, problem(o, "in Phase II send orders to one brigade: <brigade or units>: <order>", "e.g. "+exampleFor(st, side)))
+			continue
+		}
+		if brig == "" {
+			brig = o.Brigade
+		} else if o.Brigade != brig {
+			probs = append(probs, problem(o, fmt.Sprintf("one brigade per turn: this mail already orders %s (HRA 4.II.a)", brig), ""))
+		}
+	}
+	if len(probs) > 0 {
+		return probs
+	}
+	b := st.brigade(brig)
+	if b.Side != side {
+		return []events.Problem{problem(os[0], fmt.Sprintf("%s is not yours", b.Name), "")}
+	}
+	if b.Done {
+		return []events.Problem{problem(os[0], fmt.Sprintf("%s has had its orders this round (HRA 4.II.a)", b.Name), "order another brigade")}
+	}
+	// Which unit gets which order; count the orders (HRA 4.II.d).
+	got := map[string]int{} // unit -> line index
+	count := 0
+	limber := false
+	for i, o := range os {
+		if o.Verb == vGeneral {
+			continue
+		}
+		if o.Verb == vLimber || o.Verb == vUnlimber {
+			limber = true
+		}
+		counted := false
+		for _, un := range o.Units {
+			u := st.unit(un)
+			why := st.autoHold(u)
+			if why != "" || (st.inMelee(un) && o.Verb != vRetreat && o.Verb != vHold) {
+				if o.Whole {
+					continue // holds automatically; no order needed
+				}
+				if why == "" {
+					why = "in melee: it holds or retreats (HRA 11e, 4.II.e)"
+				}
+				if o.Verb == vHold {
+					continue
+				}
+				probs = append(probs, problem(o, fmt.Sprintf("%s holds automatically: %s", un, why), un+": HOLD, or leave it out"))
+				continue
+			}
+			if j, dup := got[un]; dup {
+				probs = append(probs, problem(o, fmt.Sprintf("%s already has an order on line %d", un, os[j].Line), ""))
+				continue
+			}
+			got[un] = i
+			counted = true
+		}
+		if counted {
+			count++
+		}
+	}
+	if len(probs) > 0 {
+		return probs
+	}
+	if lim := st.status(b); count > lim {
+		return []events.Problem{problem(os[len(os)-1], fmt.Sprintf("%d orders, but %s's general has status %d: at most %d orders (HRA 4.II.d)", count, b.Name, lim, lim),
+			"give one order to the whole brigade or to groups of units")}
+	}
+	if !limber {
+		var missing []string
+		for _, u := range st.brigadeUnits(b.Name) {
+			if _, ok := got[u.Name]; !ok && st.autoHold(u) == "" && !st.inMelee(u.Name) {
+				missing = append(missing, u.Name)
+			}
+		}
+		// HRA 4.II.d: the brigade's other units must also receive orders;
+		// those a mail leaves out hold, as one more order of the count.
+		if len(missing) > 0 && count > 0 {
+			if count+1 > st.status(b) {
+				return []events.Problem{problem(os[len(os)-1], fmt.Sprintf("the brigade's other units (%s) must have orders too, and holding counts as one more order: %d, over the general's status %d (HRA 4.II.d)",
+					strings.Join(missing, ", "), count+1, st.status(b)), "give one order to the whole brigade")}
+			}
+			m.say("%s: hold (the units the mail leaves out, one order, HRA 4.II.d)", strings.Join(missing, ", "))
+		}
+	}
+	// Carry the orders out, line by line.
+	d := &dicer{roll: m.dice.Roll}
+	for i, o := range os {
+		var units []string
+		for _, un := range o.Units {
+			if got[un] == i {
+				if _, ok := got[un]; ok {
+					units = append(units, un)
+				}
+			}
+		}
+		if o.Verb == vGeneral {
+			if st.unit(o.Target).Brigade != b.Name || m.st.unit(o.Target).Removed() {
+				return []events.Problem{problem(o, fmt.Sprintf("%s is not a unit of %s on the table", o.Target, b.Name), "")}
+			}
+			if b.Killed {
+				return []events.Problem{problem(o, fmt.Sprintf("%s's general was killed (R9)", b.Name), "")}
+			}
+			m.emit("general.moved", events.S("brigade", b.Name), events.S("unit", o.Target))
+			m.say("%s's general joins %s (HRA 4.II.f)", b.Name, o.Target)
+			continue
+		}
+		if err := m.carryOut(o, units, d); err != nil {
+			return []events.Problem{problem(o, err.Error(), hintFor(err))}
+		}
+	}
+	for _, u := range m.st.brigadeUnits(b.Name) {
+		if !u.Ordered {
+			m.emit("unit.ordered", events.S("unit", u.Name), events.S("order", "hold (automatic)"))
+		}
+	}
+	m.emit("brigade.ordered", events.S("brigade", b.Name))
+	m.passTurn(opponent(side))
+	return nil
+}
+
+func hintFor(err error) string {
+	s := err.Error()
+	switch {
+	case strings.Contains(s, "may move only"):
+		return "advance less, or turn less (HRA 9c: a turn over 45° costs 2 cm)"
+	case strings.Contains(s, "ford"), strings.Contains(s, "river"):
+		return "cross at a ford or bridge, and make the crossing the unit's only move"
+	}
+	return ""
+}
+
+// carryOut executes one order line for the units it orders.
+func (m *sim) carryOut(o Order, units []string, d *dicer) error {
+	line := strings.TrimSpace(o.Text)
+	if _, rest, ok := strings.Cut(line, ":"); ok {
+		line = strings.TrimSpace(rest)
+	}
+	for _, un := range units {
+		u := m.st.unit(un)
+		switch o.Verb {
+		case vHold:
+			m.emit("unit.ordered", events.S("unit", un), events.S("order", "hold"))
+			m.say("%s holds", un)
+		case vMount, vDismount:
+			if u.Arm != Cavalry {
+				return fmt.Errorf("%s is not cavalry: only cavalry mounts and dismounts (HRA 4.II.c, 16c)", un)
+			}
+			if u.Dismounted != (o.Verb == vMount) {
+				return fmt.Errorf("%s is already %sed", un, map[string]string{vMount: "mount", vDismount: "dismount"}[o.Verb])
+			}
+			m.emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
+			m.emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
+			m.say("%s %ss: it takes the round, done in Phase I of the next (HRA 16c)", un, o.Verb)
+		case vLimber, vUnlimber:
+			if u.Arm != Artillery {
+				return fmt.Errorf("%s is not a battery (HRA 4.II.c, 17)", un)
+			}
+			if u.Limbered == (o.Verb == vLimber) {
+				return fmt.Errorf("%s is already %sed", un, o.Verb)
+			}
+			m.emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
+			m.emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
+			m.say("%s %ss: it takes the round, done in Phase I of the next (HRA 17d)", un, o.Verb)
+		case vEntrench:
+			if u.Arm != Infantry {
+				return fmt.Errorf("only infantry entrenches (T1)")
+			}
+			if u.Entrenched {
+				return fmt.Errorf("%s is entrenched already", un)
+			}
+			a, b, c := m.roll("entrench "+un), m.roll("entrench "+un), m.roll("entrench "+un)
+			m.emit("unit.set", events.S("unit", un), events.S("field", "busy"), events.I("to", int64(a+b+c)), events.S("work", "entrench"))
+			m.emit("unit.ordered", events.S("unit", un), events.S("order", "entrench"))
+			m.say("%s entrenches: 3d6 = %d+%d+%d = %d rounds (T1)", un, a, b, c, a+b+c)
+		case vRetreat:
+			m.emit("unit.ordered", events.S("unit", un), events.S("order", "retreat"))
+			m.forced(un, true, true)
+			if v := m.st.unit(un); !v.Removed() {
+				m.emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
+			}
+		case vRoad:
+			mv, err := m.st.roadMove(u, o.Dist, o.To)
+			if err != nil {
+				return fmt.Errorf("%s: %w", un, err)
+			}
+			m.applyMove(u, mv, "road "+line)
+		case vMarch:
+			mv, err := m.st.march(u, o.Steps, d)
+			if err != nil {
+				return fmt.Errorf("%s: %w", un, err)
+			}
+			m.applyMove(u, mv, line)
+		}
+	}
+	// HRA 9e (H22): a march order leaves its units facing roughly one way.
+	if (o.Verb == vMarch || o.Verb == vRoad) && len(units) > 1 {
+		f0 := m.st.unit(units[0]).Facing
+		for _, un := range units[1:] {
+			if table.Turn(f0, m.st.unit(un).Facing).Abs() > 45*table.Degree {
+				return fmt.Errorf("one march order must leave its units facing roughly one way (within 45°, HRA 9e); %s and %s do not: order them separately", units[0], un)
+			}
+		}
+	}
+	return nil
+}
+
+func (m *sim) applyMove(u *Unit, mv moved, order string) {
+	r := mv.Rect
+	m.emit("unit.moved", events.S("unit", u.Name), events.I("x", int64(r.Front.X)), events.I("y", int64(r.Front.Y)),
+		events.I("facing", int64(r.Facing)), events.B("column", mv.Column), events.I("cost", int64(mv.Cost)))
+	m.emit("unit.ordered", events.S("unit", u.Name), events.S("order", order))
+	left := max(mv.Allowance-mv.Cost, 0)
+	m.say("%s: %s — used %v of %v, %v left; now at x=%v y=%v facing %v", u.Name, order, mv.Cost, mv.Allowance, left, r.Front.X, r.Front.Y, r.Facing)
+	for _, n := range mv.Notes {
+		m.say("  %s", n)
+	}
+	if mv.Charged {
+		m.emit("unit.set", events.S("unit", u.Name), events.S("field", "charges"), events.I("to", int64(u.Charges+1)))
+		m.say("  %s charges (%d of %d today, HRA 16b)", u.Name, u.Charges+1, m.st.Scn.Charges)
+	}
+	if mv.Through != "" {
+		m.emit("unit.set", events.S("unit", mv.Through), events.S("field", "passed_by"), events.I("to", 1))
+		m.say("  passed through %s, which may move only 5 cm this round (HRA 10a, 10b)", mv.Through)
+	}
+	if mv.Busy > 0 {
+		m.emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(mv.Busy)), events.S("work", mv.Work))
+	}
+	if mv.Contact != "" {
+		m.emit("melee.begun", events.S("attacker", u.Name), events.S("defender", mv.Contact))
+		m.say("  melee: %s attacks %s (HRA 11a, 11b)", u.Name, mv.Contact)
+	}
+}
+
+// exampleFor is a simple order the side could give now.
+func exampleFor(st *State, side string) string {
+	for i := range st.Brigades {
+		if b := &st.Brigades[i]; b.Side == side && st.needsOrders(b) {
+			return b.Name + ": HOLD"
+		}
+	}
+	return "<brigade>: HOLD"
+}

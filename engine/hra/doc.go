@@ -1,0 +1,39 @@
+// Package hra is the rule system of Hair Roller Armies, American Civil War
+// rules v1.04 (shared/rules/hra.md) for pbem: a table measured in
+// centimetres, continuous positions and facings, d6, alternating brigade
+// orders and simultaneous fire. It sets a game up from a scenario file
+// (terrain as polygons and polylines), reads orders by mail (BEGIN;
+// "<brigade or units>: <order>" in Phase II; FIRE … AT … in Phase III;
+// the referee's SET), rolls the dice the rules call for, records every step
+// as small facts and draws a top-down ASCII board with engine/table.
+//
+// Geometry is exact integer micrometres and millidegrees (engine/table): no
+// floating point takes part in a decision.
+//
+// Readings of the ambiguities (hra.md H1-H24) are cited where used. Where
+// the seed gives no data (R7 dismounted-cavalry bases, R9 a killed
+// general's successor, R10 the length of a day, R12 victory), the scenario
+// file gives it, marked SAMPLE in the shipped scenario.
+//
+// Choices the engine makes for the players, so that one mail is one action:
+//   - HRA 4.I.b: forced moves alternate automatically, the initiative side
+//     first, each side's units in roster order.
+//   - HRA 4.III.c: confrontations are picked alternately, the initiative
+//     side first, each side taking the first unresolved confrontation with
+//     one of its firers.
+//   - HRA 4.II.d: units of the ordered brigade a mail leaves out hold, and
+//     that hold counts as one order.
+//   - R5: an entrenched unit counts as standing behind a redoubt (T3).
+//   - Dismounted cavalry marches at the infantry rate (R7).
+//   - A forced move treats a river (fords included) and the table's edge as
+//     obstacles it stops at (HRA 5a).
+//
+// Non-normative IDs, with no engine behaviour and so no test:
+//   - HRA 1a, 1b: the time and ground scale (flavour; distances are given
+//     in cm directly).
+//   - HRA 2d: the unit card; the roster shows what it records.
+//   - HRA F1, F2: figure captions; their geometry is HRA 13c/13d.
+//   - R2 (T4 point costs): every cost cell is empty in the seed.
+//   - R4 trains: not defined in the seed; the cavalry/train column of T2 is
+//     used for cavalry.
+package hra

@@ -1,0 +1,133 @@
+package hra
+
+import (
+	"fmt"
+	"strings"
+
+	"pbem/engine"
+	"pbem/engine/table"
+)
+
+// fixedDice answers every roll with the same value: used to try example
+// orders without rolling.
+type fixedDice int
+
+func (d fixedDice) Roll(string, int) int { return int(d) }
+
+// tryOrder reports whether text would be accepted from side now.
+func tryOrder(st *State, side, text string) bool {
+	os, probs := parseOrders(st, side, text)
+	if len(probs) > 0 {
+		return false
+	}
+	d, err := decide(st, side, os, fixedDice(3))
+	return err == nil && len(d.Problems) == 0
+}
+
+func prompts(st *State) []engine.Prompt {
+	switch st.Phase {
+	case PhaseStart:
+		return []engine.Prompt{{Side: Union, What: "begin the game: roll the generals' status and every unit's supply (HRA 3c, 3e)", Examples: []string{"BEGIN"}}}
+	case PhaseOrders:
+		return []engine.Prompt{{Side: st.ToAct, What: fmt.Sprintf("round %d, Phase II: give orders to one of your brigades (HRA 4.II)", st.Round), Examples: orderExamples(st, st.ToAct)}}
+	case PhaseFire:
+		var out []engine.Prompt
+		for _, side := range Sides {
+			if !contains(st.Declared, side) {
+				out = append(out, engine.Prompt{Side: side, What: fmt.Sprintf("round %d, Phase III: declare your volleys (HRA 4.III.a)", st.Round), Examples: fireExamples(st, side)})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// orderExamples are orders legal now: an advance towards the enemy for the
+// first brigade that needs orders, then a hold.
+func orderExamples(st *State, side string) []string {
+	var out []string
+	for i := range st.Brigades {
+		b := &st.Brigades[i]
+		if b.Side != side || !st.needsOrders(b) {
+			continue
+		}
+		var units []string
+		for _, u := range st.brigadeUnits(b.Name) {
+			if st.autoHold(u) == "" && !st.inMelee(u.Name) {
+				units = append(units, u.Name)
+			}
+		}
+		for _, d := range []string{"6", "4", "2", "1"} {
+			if ex := b.Name + ": ADVANCE " + d; tryOrder(st, side, ex) {
+				out = append(out, ex)
+				break
+			}
+			// Those that can advance, the others hold (two orders).
+			var movers, rest []string
+			for _, un := range units {
+				u := st.unit(un)
+				if _, err := st.march(u, []step{{Kind: stAdvance, Dist: table.CM(int64(d[0] - '0'))}}, &dicer{}); err == nil {
+					movers = append(movers, un)
+				} else {
+					rest = append(rest, un)
+				}
+			}
+			if len(movers) > 0 && len(rest) > 0 {
+				ex := strings.Join(movers, ", ") + ": ADVANCE " + d
+				if tryOrder(st, side, ex) {
+					out = append(out, ex)
+					break
+				}
+			}
+		}
+		hold := b.Name + ": HOLD"
+		if tryOrder(st, side, hold) {
+			out = append(out, hold)
+		}
+		if len(units) >= 2 && st.status(b) >= 2 {
+			ex := units[0] + ": WHEEL LEFT 30, ADVANCE 3"
+			if tryOrder(st, side, ex) {
+				out = append(out, ex)
+			}
+		}
+		break
+	}
+	if len(out) == 0 {
+		out = append(out, exampleFor(st, side))
+	}
+	return out
+}
+
+// fireExamples: every unit that can fire, at its nearest target; or none.
+func fireExamples(st *State, side string) []string {
+	var lines []string
+	seen := map[string]bool{}
+	for _, v := range st.legalVolleys(side) {
+		if !seen[v.Firer] {
+			seen[v.Firer] = true
+			lines = append(lines, "FIRE "+v.Firer+" AT "+v.Target)
+		}
+	}
+	var out []string
+	if len(lines) > 0 {
+		out = append(out, strings.Join(lines, "\n"))
+	}
+	return append(out, "FIRE NONE")
+}
+
+// Help describes what side may send now.
+func Help(st *State, side string) string {
+	var b strings.Builder
+	for _, p := range prompts(st) {
+		if side != "" && p.Side != side {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\n", p.Side, p.What)
+		for _, ex := range p.Examples {
+			fmt.Fprintf(&b, "    %s\n", strings.ReplaceAll(ex, "\n", "\n    "))
+		}
+	}
+	return b.String()
+}
+
+func cmText(l table.Length) string { return l.Format(table.Centimetres) }
