@@ -11,25 +11,25 @@ import (
 	"pbem/events"
 )
 
-// Game-level facts. A decision's facts whose kind starts with "game." are
+// Game-level facts. A decision's facts whose kind starts with "pbem." are
 // the engine's own (the roster, pauses, deadlines, rollbacks, settings),
 // applied by the fold and never passed to the ruleset; rulesets must not
 // use the prefix. They are explicit facts of the decision like any other,
 // so the audit re-decides and compares them, and the log says who did
 // what and why.
 const (
-	GameFactPrefix = "game."
+	GameFactPrefix = "pbem."
 
-	FactRollback   = "game.rollback"    // to, state (the ruleset state at seq to, encoded, base64), by
-	FactPause      = "game.paused"      // by, reason, at
-	FactResume     = "game.resumed"     // by, at, paused (nanoseconds the pause lasted)
-	FactPauseAsk   = "game.pause.asked" // side, resume (a player's half of a pause or resume)
-	FactDeadline   = "game.deadline"    // player, due (unix ns; 0 clears), default
-	FactPlayer     = "game.player"      // id, name, addresses, was (the old addresses)
-	FactObserver   = "game.observer"    // address, added
-	FactAnnounce   = "game.announced"   // by, text
-	FactEnd        = "game.ended"       // by, winner, reason
-	FactSetting    = "game.setting"     // key, value, was
+	FactRollback   = "pbem.rollback"    // to, state (the ruleset state at seq to, encoded, base64), by
+	FactPause      = "pbem.paused"      // by, reason, at
+	FactResume     = "pbem.resumed"     // by, at, paused (nanoseconds the pause lasted)
+	FactPauseAsk   = "pbem.pause.asked" // side, resume (a player's half of a pause or resume)
+	FactDeadline   = "pbem.deadline"    // player, due (unix ns; 0 clears), default
+	FactPlayer     = "pbem.player"      // id, name, addresses, was (the old addresses)
+	FactObserver   = "pbem.observer"    // address, added
+	FactAnnounce   = "pbem.announced"   // by, text
+	FactEnd        = "pbem.ended"       // by, winner, reason
+	FactSetting    = "pbem.setting"     // key, value, was
 	recentCapacity = 32
 )
 

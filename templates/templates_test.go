@@ -91,7 +91,7 @@ var cases = []struct {
 	{"announce-with-pause", NameAnnounce, Announce{Common: common("Anna Lindqvist", "USA"), By: "Carol Ruiz (referee)", Text: "Holidays: back on 4 January.",
 		Others: true, Action: Action{Kind: "ruling", Override: true, By: "Carol Ruiz (referee)", Received: "Mon 21 Dec 2026 09:00 UTC",
 			Echo:  []string{"PAUSE: the game is paused: holidays", "ANNOUNCE: Holidays: back on 4 January."},
-			Facts: []string{`game.paused by=carol reason=holidays at=1797843600000000000`, `game.announced by=carol text="Holidays: back on 4 January."`}},
+			Facts: []string{`pbem.paused by=carol reason=holidays at=1797843600000000000`, `pbem.announced by=carol text="Holidays: back on 4 January."`}},
 		Next: []Prompt{*usaMove}, Move: usaMove}},
 	{"reminder", NameReminder, Reminder{Common: common("Anna Lindqvist", "USA"), Due: "Fri 3 Jul 1863 09:00 UTC", Default: "PASS",
 		Next: []Prompt{*usaMove}, Move: usaMove}},

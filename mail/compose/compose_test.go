@@ -318,7 +318,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 		}},
 		{"an override is announced to everyone, with what changed and who changed it", "umpire", true, "OBSERVER ADD kim@example.org", []wantMail{
 			{to: "north", tmpl: "report", subject: "[pbem g1] the referee changed the game", board: true,
-				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "game.observer address=kim@example.org added=true"}},
+				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "pbem.observer address=kim@example.org added=true"}},
 			{to: "south", tmpl: "yourmove", subject: "[pbem g1] the referee changed the game; your move", board: true,
 				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "    ROLL"}},
 			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true, has: []string{"Your ruling"}},
