@@ -76,7 +76,7 @@ func TestAuditOfAnHonestGameFindsNothing(t *testing.T) {
 	if rep.Seed != "given" || !rep.SeedMatches || rep.DiceVerified != dice {
 		t.Fatalf("dice: seed %q matches %v, %d of %d verified", rep.Seed, rep.SeedMatches, rep.DiceVerified, dice)
 	}
-	if len(rep.Timeline) != 9 || !strings.HasPrefix(rep.Timeline[0], "seq 2  anna: PASS → accepted: transfer.done") ||
+	if len(rep.Timeline) != 10 || rep.Timeline[0] != "— turn 1 (from seq 1) —" || !strings.HasPrefix(rep.Timeline[1], "seq 2  anna: PASS → accepted: transfer.done") ||
 		!strings.Contains(strings.Join(rep.Timeline, "\n"), `taro: MARCH Starlng 0810 → rejected: line 1 col 7: no unit is called "Starlng"`) {
 		t.Fatalf("timeline:\n%s", strings.Join(rep.Timeline, "\n"))
 	}

@@ -106,14 +106,28 @@ func (r *Reader) Done() error {
 	return nil
 }
 
+// fail records the first error and moves to the end of the input, so
+// that every later read returns a zero value.
 func (r *Reader) fail(what string) {
 	if r.err == nil {
 		r.err = fmt.Errorf("%w: bad %s at byte %d", ErrCorrupt, what, r.off)
 	}
+	r.off = len(r.b)
 }
 
 // Uvarint reads an unsigned integer.
 func (r *Reader) Uvarint() uint64 {
+	// Most values (lengths, counts, small numbers) take one byte: read
+	// those here, where the call can be inlined.
+	// (After an error off is at the end, so this reads nothing.)
+	if off := r.off; off < len(r.b) && r.b[off] < 0x80 {
+		r.off = off + 1
+		return uint64(r.b[off])
+	}
+	return r.uvarint()
+}
+
+func (r *Reader) uvarint() uint64 {
 	if r.err != nil {
 		return 0
 	}
@@ -128,6 +142,15 @@ func (r *Reader) Uvarint() uint64 {
 
 // Varint reads a signed integer.
 func (r *Reader) Varint() int64 {
+	if off := r.off; off < len(r.b) && r.b[off] < 0x80 { // one byte, as Uvarint
+		r.off = off + 1
+		c := int64(r.b[off])
+		return c>>1 ^ -(c & 1)
+	}
+	return r.varint()
+}
+
+func (r *Reader) varint() int64 {
 	if r.err != nil {
 		return 0
 	}

@@ -1,63 +1,123 @@
 package events
 
 import (
-	"sync"
+	"encoding/binary"
+	"fmt"
 	"sync/atomic"
 )
 
 // Replay decodes every decision of a game's log; these helpers decode only
 // what a fold uses, and share the short strings facts repeat (argument
 // keys, fact kinds, unit codes) instead of allocating each anew.
+//
+// Why not another codec: the stored format is already a compact binary
+// one (varints and length-prefixed strings) and must stay byte for byte
+// as it is, so the fold reads it with as little work as it allows: the
+// decision's echo and dice are skipped, a fact's arguments are cut from
+// one array per decision, its strings come from the intern table (no
+// allocation for a string seen before), and one-byte lengths, kinds and
+// numbers are read inline.
 
-// intern holds short strings seen in facts, as an immutable map replaced
-// whole when a word is added (copy on write): lookups, the common case,
-// take no lock and allocate nothing. It is bounded: past its size strings
-// are simply allocated.
-var (
-	intern   atomic.Pointer[map[string]string]
-	internMu sync.Mutex // serialises additions
-)
+// intern holds short strings seen in facts (argument keys, fact kinds,
+// unit codes, sides), so that replaying a log allocates each once rather
+// than once per fact, and games loaded side by side share them. It is a
+// fixed table of slots, each holding one string with its first and last
+// eight bytes as words; a string goes in one of two slots chosen by a hash
+// of those words and, when both are taken by others, replaces the first.
+// A lookup reads the words, hashes them, loads at most two slots and
+// compares words (and, past eight bytes, the string): no lock, no
+// allocation. The table's size is fixed, so it is bounded whatever the
+// logs hold, and what a lookup returns depends only on the bytes read: a
+// string equal to them.
+var internTab [internSlots]atomic.Pointer[internEntry]
 
-func init() { intern.Store(&map[string]string{}) }
+// internEntry is one interned string. For a fact kind it also remembers
+// the argument keys facts of that kind have had (up to maxKindKeys), in
+// the order first seen: facts of one kind name their arguments alike, so
+// a key is found by comparing it with a few strings, in the order they
+// most likely come, which costs less than a lookup.
+type internEntry struct {
+	head, tail uint64
+	s          string
+	keys       atomic.Pointer[[]string]
+}
+
+const maxKindKeys = 16
 
 const (
-	internMax    = 1 << 14
+	internBits   = 12
+	internSlots  = 1 << internBits
 	internMaxLen = 24
 )
 
-func (r *Reader) internString() string {
-	b := r.stringView()
-	if r.err != nil {
-		return ""
+// internWords returns b's first and last eight bytes as little-endian
+// words, or for a shorter b its bytes zero-padded and its length (which
+// together tell such strings apart).
+func internWords(b []byte) (head, tail uint64) {
+	if len(b) >= 8 {
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
 	}
-	if len(b) > internMaxLen {
-		if !validUTF8(b) {
-			r.fail("utf-8 string")
-			return ""
-		}
-		return string(b)
+	if cap(b) >= 8 { // read a whole word (b is cut from a longer input) and mask
+		return binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)) - 1), uint64(len(b))
 	}
-	if s, ok := (*intern.Load())[string(b)]; ok { // no allocation for the lookup
-		return s
+	var w [8]byte
+	copy(w[:], b)
+	return binary.LittleEndian.Uint64(w[:]), uint64(len(b))
+}
+
+// intern returns the entry of the string b (1 to internMaxLen bytes),
+// adding it if need be, or nil if b is not UTF-8.
+func intern(b []byte) *internEntry {
+	head, tail := internWords(b)
+	h := (head ^ (tail+uint64(len(b)))*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	i := h >> (64 - internBits)
+	p := internTab[i].Load()
+	if p != nil && p.head == head && p.tail == tail && len(p.s) == len(b) && (len(b) <= 8 || p.s == string(b)) {
+		return p
+	}
+	j := (i + 1) & (internSlots - 1)
+	q := internTab[j].Load()
+	if q != nil && q.head == head && q.tail == tail && len(q.s) == len(b) && (len(b) <= 8 || q.s == string(b)) {
+		return q
 	}
 	if !validUTF8(b) {
-		r.fail("utf-8 string")
-		return ""
+		return nil
 	}
-	s := string(b)
-	internMu.Lock()
-	if old := *intern.Load(); len(old) < internMax {
-		if _, ok := old[s]; !ok {
-			m := make(map[string]string, len(old)+1)
-			for k, v := range old {
-				m[k] = v
-			}
-			m[s] = s
-			intern.Store(&m)
+	e := &internEntry{head: head, tail: tail, s: string(b)}
+	if p != nil && q == nil {
+		i = j
+	}
+	internTab[i].Store(e)
+	return e
+}
+
+// view reads a length-prefixed string's bytes without copying them: a
+// one-byte length inline, anything else through stringView.
+func (r *Reader) view() []byte {
+	if off := r.off; off < len(r.b) {
+		if n := int(r.b[off]); n < 0x80 && n < len(r.b)-off {
+			r.off = off + 1 + n
+			return r.b[off+1 : off+1+n]
 		}
 	}
-	internMu.Unlock()
-	return s
+	return r.stringView()
+}
+
+// str makes a string of b, read by view: interned if short, checked to
+// be UTF-8.
+func (r *Reader) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) <= internMaxLen {
+		if e := intern(b); e != nil {
+			return e.s
+		}
+	} else if validUTF8(b) {
+		return string(b)
+	}
+	r.fail("utf-8 string")
+	return ""
 }
 
 // Accepted is what a fold needs of an order.accepted event.
@@ -85,25 +145,7 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 	for n := r.count(); n > 0 && r.err == nil; n-- {
 		r.stringView() // echo
 	}
-	if n := r.count(); n > 0 {
-		a.Facts = make([]Fact, n)
-		var args []Arg // one backing array for every fact's arguments
-		for i := range a.Facts {
-			f := &a.Facts[i]
-			f.Kind = r.internString()
-			if m := r.count(); m > 0 {
-				if cap(args)-len(args) < m {
-					args = make([]Arg, 0, max(m, 8*n))
-				}
-				start := len(args)
-				args = args[:start+m]
-				f.Args = args[start : start+m : start+m]
-				for j := range f.Args {
-					f.Args[j].decodeWith(r, r.internString)
-				}
-			}
-		}
-	}
+	a.Facts = r.foldFacts()
 	a.Contiguous = true
 	for i, n := 0, r.count(); i < n && r.err == nil; i++ {
 		idx := r.Uvarint()
@@ -122,4 +164,172 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 		return Accepted{}, decodeErr(e, err.Error())
 	}
 	return a, nil
+}
+
+// foldFacts reads a counted list of facts as decodeFacts does, with few
+// allocations: the facts' arguments are cut from shared arrays, as are
+// the elements of string and integer lists, and short strings are
+// interned. Nothing returned aliases the input, so the facts outlive the
+// buffer they were read from.
+func (r *Reader) foldFacts() []Fact {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	fs := make([]Fact, n)
+	// Count the arguments and list elements first (a pass over the bytes
+	// costs less than the memory a guess would waste), then cut them all
+	// from one array each.
+	c := *r
+	nArgs, nStrs, nInts := c.countFacts(n)
+	var args []Arg
+	if nArgs > 0 {
+		args = make([]Arg, nArgs)
+	}
+	var strs []string
+	if nStrs > 0 {
+		strs = make([]string, nStrs)
+	}
+	var ints []int64
+	if nInts > 0 {
+		ints = make([]int64, nInts)
+	}
+	for i := range fs {
+		f := &fs[i]
+		kb := r.view()
+		var kind *internEntry
+		if len(kb) > 0 && len(kb) <= internMaxLen {
+			if kind = intern(kb); kind != nil {
+				f.Kind = kind.s
+			} else {
+				r.fail("utf-8 string")
+			}
+		} else {
+			f.Kind = r.str(kb)
+		}
+		m := r.count()
+		if m == 0 {
+			continue
+		}
+		if len(args) < m { // only if the bytes are not a fact list
+			args = make([]Arg, m)
+		}
+		f.Args, args = args[:m:m], args[m:]
+		var keys []string // the keys facts of this kind have had
+		if kind != nil {
+			if p := kind.keys.Load(); p != nil {
+				keys = *p
+			}
+		}
+		added := false
+		next := 0 // where the next key most likely is in keys
+		for j := range f.Args {
+			a := &f.Args[j]
+			b := r.view()
+			if next < len(keys) && keys[next] == string(b) {
+				a.Key = keys[next]
+				next++
+			} else if x := indexOf(keys, b); x >= 0 {
+				a.Key = keys[x]
+				next = x + 1
+			} else {
+				a.Key = r.str(b)
+				if len(keys) < maxKindKeys && r.err == nil {
+					keys = append(keys[:len(keys):len(keys)], a.Key)
+					added = true
+				}
+			}
+			if off := r.off; off < len(r.b) && r.b[off] < 0x80 {
+				a.Kind = ArgKind(r.b[off])
+				r.off++
+			} else {
+				a.Kind = ArgKind(r.Uvarint())
+			}
+			switch a.Kind {
+			case ArgInt:
+				a.Int = r.Varint()
+			case ArgBool:
+				a.Int = r.Varint()
+				if a.Int != 0 && a.Int != 1 {
+					r.fail("bool argument")
+				}
+			case ArgStr:
+				a.Str = r.str(r.view())
+			case ArgInts:
+				if k := r.count(); k > 0 {
+					if len(ints) < k {
+						ints = make([]int64, k)
+					}
+					a.Ints, ints = ints[:k:k], ints[k:]
+					for x := range a.Ints {
+						a.Ints[x] = r.Varint()
+					}
+				}
+			case ArgStrs:
+				if k := r.count(); k > 0 {
+					if len(strs) < k {
+						strs = make([]string, k)
+					}
+					a.Strs, strs = strs[:k:k], strs[k:]
+					for x := range a.Strs {
+						a.Strs[x] = r.str(r.view())
+					}
+				}
+			default:
+				r.fail(fmt.Sprintf("argument kind %d", a.Kind))
+			}
+		}
+		if r.err != nil {
+			return nil
+		}
+		if added && kind != nil {
+			ks := keys
+			kind.keys.Store(&ks)
+		}
+	}
+	return fs
+}
+
+// indexOf returns the index of the string b in ss, or -1.
+func indexOf(ss []string, b []byte) int {
+	for i, s := range ss {
+		if s == string(b) { // no allocation for the comparison
+			return i
+		}
+	}
+	return -1
+}
+
+// countFacts walks n facts without keeping them and returns how many
+// arguments, string-list elements and integer-list elements they hold.
+func (r *Reader) countFacts(n int) (nArgs, nStrs, nInts int) {
+	for ; n > 0 && r.err == nil; n-- {
+		r.view() // kind
+		m := r.count()
+		nArgs += m
+		for ; m > 0 && r.err == nil; m-- {
+			r.view() // key
+			switch r.Uvarint() {
+			case uint64(ArgInt), uint64(ArgBool):
+				r.Varint()
+			case uint64(ArgStr):
+				r.view()
+			case uint64(ArgInts):
+				k := r.count()
+				nInts += k
+				for ; k > 0 && r.err == nil; k-- {
+					r.Varint()
+				}
+			case uint64(ArgStrs):
+				k := r.count()
+				nStrs += k
+				for ; k > 0 && r.err == nil; k-- {
+					r.view()
+				}
+			default:
+				return nArgs, nStrs, nInts // the decoding pass says what is wrong
+			}
+		}
+	}
+	return nArgs, nStrs, nInts
 }

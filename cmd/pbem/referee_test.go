@@ -228,7 +228,8 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	g.send("carol", welcome, "ROLLBACK 2 ACTIONS\nReason: Anna's mail was sent to the wrong game\nSecret: "+secret[1])
 	for _, p := range []string{"anna", "taro"} {
 		m := g.next(p, "referee changed the game")
-		if !strings.Contains(m.body, "ROLLBACK to seq") || !strings.Contains(m.body, "2 actions undone") || !strings.Contains(m.body, "Reason: Anna's mail was sent to the wrong game") {
+		body := strings.Join(strings.Fields(m.body), " ") // the echo is wrapped
+		if !strings.Contains(body, "ROLLBACK to seq") || !strings.Contains(body, "2 actions undone") || !strings.Contains(body, "Reason: Anna's mail was sent to the wrong game") {
 			t.Errorf("%s's rollback mail:\n%s", p, m.body)
 		}
 	}

@@ -3,6 +3,8 @@
 // checks the engine's promises: replaying a log twice gives byte-identical
 // state and boards; a full replay equals the incremental fold (and the
 // snapshot + tail load) at every event; Evolve never mutates its input;
+// a ruleset's EvolveAll, if it has one, gives the state Evolve gives fact
+// by fact and never mutates its input either;
 // Decide is deterministic (re-deciding every input with the logged dice
 // gives the logged facts); every die verifies against the seed.
 //
@@ -196,6 +198,39 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 						t.Fatalf("seq %d: Evolve(%s) changed its input state", e.Seq, f)
 					}
 					st = next
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	t.Run("EvolveAllEqualsEvolveFactByFact", func(t *testing.T) {
+		g := &engine.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if b, ok := g.Rules.(engine.BatchEvolver); ok && e.Type == events.TypeOrderAccepted {
+				d, err := events.Decode(e)
+				if err != nil {
+					t.Fatalf("seq %d: %v", e.Seq, err)
+				}
+				facts := d.(*events.OrderAccepted).Facts
+				before := encode(t, g.Rules, g.State)
+				want := g.State
+				for _, f := range facts {
+					if want, err = g.Rules.Evolve(want, f); err != nil {
+						t.Fatalf("seq %d: evolve %s: %v", e.Seq, f, err)
+					}
+				}
+				got, err := b.EvolveAll(g.State, facts)
+				if err != nil {
+					t.Fatalf("seq %d: EvolveAll: %v", e.Seq, err)
+				}
+				if after := encode(t, g.Rules, g.State); !bytes.Equal(before, after) {
+					t.Fatalf("seq %d: EvolveAll changed its input state:\n%s\n---\n%s", e.Seq, before, after)
+				}
+				if gb, wb := encode(t, g.Rules, got), encode(t, g.Rules, want); !bytes.Equal(gb, wb) {
+					t.Fatalf("seq %d: EvolveAll gives\n%s\nEvolve fact by fact gives\n%s", e.Seq, gb, wb)
 				}
 			}
 			if err := g.Apply(reg, e); err != nil {

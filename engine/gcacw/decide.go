@@ -73,7 +73,11 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		}
 	}
 	for _, f := range m.facts {
-		if s := describe(f); s != "" {
+		s := describe(f)
+		if f.Kind == "set" {
+			s = describeSet(st, f)
+		}
+		if s != "" {
 			echo = append(echo, s)
 		}
 	}
@@ -485,6 +489,7 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 		switch {
 		case o.Kind == oHelp || o.Kind == oStatus:
 			help = help || o.Kind == oHelp
+		case o.Kind == oSet: // a correction, applied in the order written
 		case slices.Contains(adjustments, o.Rule.What) && !(o.Rule.What == "retreat" && o.Rule.Result == "none"):
 			if o.Rule.What == "retreat" {
 				retreats++
@@ -512,7 +517,11 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 		if o.Kind == oHelp || o.Kind == oStatus || resolving != nil && o.Line == resolving.Line {
 			continue
 		}
-		if p := m.adjust(o); p != nil {
+		adjust := m.adjust
+		if o.Kind == oSet {
+			adjust = m.set
+		}
+		if p := adjust(o); p != nil {
 			probs = append(probs, *p)
 		}
 	}

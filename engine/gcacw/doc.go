@@ -17,7 +17,10 @@
 // where the rules stop (the rest of 5.2, the Reorganization Phase, Cavalry
 // Retreat, victory), the step goes to the referee: a fact records the
 // pending ruling, Prompt asks the referee, and the ruling arrives as a RULE
-// order from engine.RefereeSide.
+// order from engine.RefereeSide. The referee also corrects any field of the
+// state with SET (a unit's hex, strength, fatigue and counter sides, a
+// leader's unit, the turn, phase and action cycle), each line one "set"
+// fact naming the field's old and new value (set.go).
 //
 // Rule IDs (GCACW 5.1-FM.2 …) are cited in comments where a rule is
 // implemented and in the names of the tests that check it.

@@ -1,13 +1,18 @@
 package gcacw_test
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/engine/gcacw"
 	"pbem/events"
+	"pbem/store"
 )
 
 var players = []events.Player{
@@ -94,4 +99,144 @@ QUEUE PASS`,
 	if got := p.Game.Rules.Prompt(p.Game.State); len(got) != 1 || !got[0].Referee {
 		t.Errorf("after the cycle the referee should be asked for the Reorganization Phase: %+v", got)
 	}
+}
+
+// The referee corrects a unit mid-game with SET, and the game plays on:
+// the acceptance suite's checks (replay, snapshots, Evolve and EvolveAll,
+// re-decided decisions) hold for a log with set facts in it.
+func TestEngineAcceptanceRefereeSET(t *testing.T) {
+	reg := engine.NewRegistry(gcacw.New)
+	scn, err := gcacw.Scenario("harrow-creek")
+	if err != nil {
+		t.Fatal(err)
+	}
+	referees := []events.Player{{ID: "umpire", Name: "Ute", Addresses: []string{"ute@example.org"}}}
+	p := playWithReferees(t, reg, enginetest.Script{
+		Name: "referee-set", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players,
+		Orders: enginetest.Orders(
+			"north", "PASS",
+			"south", "PASS",
+			// A player may not correct the game.
+			"north", "SET Lyle HEX 1605",
+			// The action cycle is under way (whoever won the initiative):
+			// Lyle should stand in 1605, and Vane lost a strength point.
+			"umpire", "SET Lyle HEX 1605\nSET Vane STRENGTH 2\nSET Vane FATIGUE 1",
+			"north", "PASS",
+			"south", "PASS",
+			"north", "PASS",
+			"umpire", "SET Orne DISORGANIZED",
+			"south", "PASS",
+			"north", "PASS",
+		),
+	}, referees)
+	enginetest.Check(t, reg, p)
+
+	var sets []string
+	rejected := ""
+	for _, d := range p.Decisions() {
+		switch d := d.(type) {
+		case *events.OrderAccepted:
+			for _, f := range d.Facts {
+				if f.Kind == "set" {
+					sets = append(sets, f.String())
+				}
+			}
+			for _, e := range d.Echo {
+				if strings.HasPrefix(e, "SET ") {
+					sets = append(sets, e)
+				}
+			}
+		case *events.OrderRejected:
+			rejected += d.Problems[0].Msg + "\n"
+		}
+	}
+	if u := p.Game.State.(*gcacw.State).Units; !slices.ContainsFunc(u, func(u *gcacw.Unit) bool { return u.ID == "VANE" && u.Manpower == 2 && u.Fatigue == 1 }) {
+		t.Errorf("after the game Vane is not as the referee set it: %+v", u)
+	}
+	want := []string{
+		"set target=LYLE field=hex old=1606 new=1605",
+		"set target=VANE field=strength old=3 new=2",
+		"set target=VANE field=fatigue old=0 new=1",
+		"SET Lyle hex 1606 → 1605",
+		"SET Vane strength 3 → 2",
+		"SET Vane fatigue 0 → 1",
+		"set target=ORNE field=disorganized old=no new=yes",
+		"SET Orne disorganized no → yes",
+	}
+	if strings.Join(sets, "\n") != strings.Join(want, "\n") {
+		t.Errorf("set facts and echo:\n%s\nwant:\n%s", strings.Join(sets, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(rejected, "only the referee sends SET") {
+		t.Errorf("a player's SET was not refused; rejections:\n%s", rejected)
+	}
+}
+
+// playWithReferees plays a script as enginetest.Play does, with referees:
+// an order from a referee's id goes in as a referee command.
+func playWithReferees(t *testing.T, reg *engine.Registry, s enginetest.Script, referees []events.Player) *enginetest.Played {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 3})
+	defer r.Close()
+	const game = "test-game"
+	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
+	created, err := engine.Create(st, reg, engine.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
+		Scenario: s.Scenario, Players: s.Players, Referees: referees, At: at})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	r.Deliver(&created)
+	waitDecided(t, r, st, game)
+	for i, o := range s.Orders {
+		key := fmt.Sprintf("<order-%d@test>", i)
+		var p events.Payload = &events.OrderReceived{Player: o.Player, Text: o.Text, MessageID: key, Source: "test"}
+		for _, ref := range referees {
+			if ref.ID == o.Player {
+				p = &events.RefereeCommand{Referee: o.Player, Text: o.Text, MessageID: key, Source: "test"}
+			}
+		}
+		h, _ := st.Head(game)
+		at = at.Add(time.Hour)
+		res, err := st.Append(game, h.Seq, events.New(game, at, key, p))
+		if err != nil {
+			t.Fatalf("order %d: %v", i+1, err)
+		}
+		r.Deliver(&res.Events[0])
+		waitDecided(t, r, st, game)
+	}
+	p := &enginetest.Played{Store: st}
+	if p.Log, err = st.Events(game, 1); err != nil {
+		t.Fatal(err)
+	}
+	if p.Seed, err = st.Secret(game); err != nil {
+		t.Fatal(err)
+	}
+	if p.Game, err = engine.Load(st, reg, game, 0); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return p
+}
+
+// waitDecided waits until the runner has decided every input in the store.
+func waitDecided(t *testing.T, r *engine.Runner, st *store.Store, game string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		h, err := st.Head(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seq uint64
+		var pending int
+		if err := r.Query(game, func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+			t.Fatal(err)
+		}
+		if seq == h.Seq && pending == 0 {
+			return
+		}
+	}
+	t.Fatalf("runner did not decide game %s within 30s", game)
 }

@@ -3,6 +3,7 @@ package gcacw
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"pbem/engine/hex"
 	"pbem/events"
@@ -11,58 +12,144 @@ import (
 // evolve applies one fact to s and returns the next state; s is never
 // changed (every slice or pointer that changes is copied first).
 func evolve(s *State, f events.Fact) (*State, error) {
-	// unitArg finds the fact's unit: its ID and its index in s.Units.
-	unitArg := func() (string, int, error) {
-		id := f.Str("unit")
-		i, ok := s.unitIndex(id)
-		if !ok {
-			return id, 0, fmt.Errorf("%s: no unit %q", f.Kind, id)
-		}
-		return id, i, nil
+	b := newBatch(s)
+	if err := b.apply(f); err != nil {
+		return nil, err
 	}
+	return b.c, nil
+}
+
+// evolveAll applies a decision's facts in order and returns the state
+// after the last: the state evolve gives applied fact by fact, built with
+// one copy of the state rather than one per fact. s is never changed.
+func evolveAll(s *State, fs []events.Fact) (*State, error) {
+	b := newBatch(s)
+	for _, f := range fs {
+		if err := b.apply(f); err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+	}
+	return b.c, nil
+}
+
+// batch is a state being changed in place by facts: c is a private
+// shallow copy of base, the state the facts started from. What c shares
+// with base (the Units and Leaders slices, each unit and leader, the
+// March, Activation and Pending records) is copied the first time a fact
+// changes it and changed in place after that, so base is never changed and
+// a decision's facts copy each thing they touch once. A pointer in c equal
+// to the one in base is shared; any other was made by this batch.
+type batch struct {
+	base, c    *State
+	ownUnits   bool // c.Units is a copy of base.Units
+	ownLeaders bool
+}
+
+func newBatch(s *State) *batch {
+	return &batch{base: s, c: s.clone()}
+}
+
+// unitAt returns c.Units[i], ready to be changed.
+func (b *batch) unitAt(i int) *Unit {
+	if !b.ownUnits {
+		b.c.Units = slices.Clone(b.c.Units)
+		b.ownUnits = true
+	}
+	if u := b.c.Units[i]; u == b.base.Units[i] {
+		v := *u
+		b.c.Units[i] = &v
+	}
+	return b.c.Units[i]
+}
+
+// leaderAt returns c.Leaders[i], ready to be changed.
+func (b *batch) leaderAt(i int) *Leader {
+	if !b.ownLeaders {
+		b.c.Leaders = slices.Clone(b.c.Leaders)
+		b.ownLeaders = true
+	}
+	if l := b.c.Leaders[i]; l == b.base.Leaders[i] {
+		v := *l
+		b.c.Leaders[i] = &v
+	}
+	return b.c.Leaders[i]
+}
+
+// march returns c.March ready to be changed, or nil if no march is in
+// progress.
+func (b *batch) march() *March {
+	if b.c.March != nil && b.c.March == b.base.March {
+		m := *b.c.March
+		b.c.March = &m
+	}
+	return b.c.March
+}
+
+// act returns c.Act ready to be changed, or nil if no activation is in
+// progress.
+func (b *batch) act() *Activation {
+	if b.c.Act != nil && b.c.Act == b.base.Act {
+		a := *b.c.Act
+		b.c.Act = &a
+	}
+	return b.c.Act
+}
+
+// unitArg finds a fact's unit: its ID and its index in s.Units.
+func (s *State) unitArg(f *events.Fact) (string, int, error) {
+	id := f.Str("unit")
+	i, ok := s.unitIndex(id)
+	if !ok {
+		return id, 0, fmt.Errorf("%s: no unit %q", f.Kind, id)
+	}
+	return id, i, nil
+}
+
+// activationStep counts a finished march in the activation in progress.
+func (b *batch) activationStep() {
+	if a := b.act(); a != nil {
+		a.Done++
+	}
+}
+
+// apply applies one fact to c.
+func (b *batch) apply(f events.Fact) error {
+	c := b.c
 	switch f.Kind {
 	// --- turn sequence (GCACW 3) ---
 	case "turn.begun":
-		c := s.clone()
 		c.Turn = int(f.Int("turn"))
 		c.Phase = PhaseTransfer
 		c.TransferDone = nil
 		c.Cycle = Cycle{}
 		c.Event = ""
-		return c, nil
 	case "random_event.rolled":
-		c := s.clone()
-		c.Event = fmt.Sprintf("roll %d", f.Int("roll"))
+		c.Event = "roll " + strconv.FormatInt(f.Int("roll"), 10)
 		if e := f.Str("event"); e != "" {
 			c.Event += ": " + e
 		}
-		return c, nil
 	case "leader.transferred":
-		return s.withLeader(f.Str("leader"), func(l *Leader) { l.With = f.Str("to") })
+		id := f.Str("leader")
+		i, ok := c.leaderIndex(id)
+		if !ok {
+			return fmt.Errorf("no leader %s", id)
+		}
+		b.leaderAt(i).With = f.Str("to")
 	case "transfer.done":
-		c := s.clone()
-		c.TransferDone = append(slices.Clone(s.TransferDone), f.Str("side"))
+		c.TransferDone = append(slices.Clone(c.TransferDone), f.Str("side"))
 		slices.Sort(c.TransferDone)
-		return c, nil
 	case "cycle.begun":
-		c := s.clone()
 		c.Phase = PhaseCycle
 		c.Cycle = Cycle{}
-		return c, nil
 	case "action_phase.begun":
-		c := s.clone()
 		c.Cycle = Cycle{N: int(f.Int("n")), Recorded: 0}
-		c.Units = slices.Clone(s.Units)
-		for i, u := range c.Units {
-			if u.Marched || u.Activated {
-				v := *u
+		for i := range c.Units {
+			if u := c.Units[i]; u.Marched || u.Activated {
+				v := b.unitAt(i)
 				v.Marched, v.Activated = false, false
-				c.Units[i] = &v
 			}
 		}
-		return c, nil
 	case "initiative.rolled":
-		c := s.clone()
 		w := f.Str("side")
 		c.Cycle.Winner, c.Cycle.Rolled, c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = w, true, w, "roll", StageChoose
 		if w == USA {
@@ -70,185 +157,144 @@ func evolve(s *State, f events.Fact) (*State, error) {
 		} else {
 			c.Cycle.DieCSA, c.Cycle.DieUSA = int(f.Int("die")), int(f.Int("other"))
 		}
-		return c, nil
 	case "initiative.tied":
-		c := s.clone()
 		c.Cycle.Rolled = true
 		c.Cycle.DieUSA, c.Cycle.DieCSA = int(f.Int("die")), int(f.Int("die"))
-		return c, nil
 	case "initiative.tie_ruled":
-		c := s.clone()
 		w := f.Str("side")
 		c.Cycle.Winner, c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = w, w, "roll", StageChoose
-		return c, nil
 	case "initiative.automatic":
-		c := s.clone()
 		w := f.Str("side")
 		c.Cycle.Winner, c.Cycle.Rolled, c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = w, false, w, "auto", StageChoose
-		return c, nil
 	case "initiative.recorded":
-		c := s.clone()
 		c.Cycle.Recorded = int(f.Int("die"))
-		return c, nil
 	case "initiative.taken":
-		if s.Cycle.Holder != f.Str("side") {
-			return nil, fmt.Errorf("%s: %s does not hold the initiative", f.Kind, f.Str("side"))
+		if c.Cycle.Holder != f.Str("side") {
+			return fmt.Errorf("%s: %s does not hold the initiative", f.Kind, f.Str("side"))
 		}
-		c := s.clone()
 		c.Cycle.Stage = StageAct
-		return c, nil
 	case "initiative.passed":
-		c := s.clone()
-		switch s.Cycle.Stage {
+		switch c.Cycle.Stage {
 		case StageChoose:
 			c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = opponent(f.Str("side")), "pass", StageLoser
 		case StageLoser:
 			c.Cycle.Stage = StageDone
 			c.Cycle.Holder = ""
 		default:
-			return nil, fmt.Errorf("%s in stage %q", f.Kind, s.Cycle.Stage)
+			return fmt.Errorf("%s in stage %q", f.Kind, c.Cycle.Stage)
 		}
-		return c, nil
 	case "action.ended":
-		c := s.clone()
 		c.Cycle.Stage = StageDone
 		c.Cycle.Acting = false
-		return c, nil
 	case "cycle.ended":
-		c := s.clone()
 		c.Phase = PhaseReorg
 		c.Cycle = Cycle{}
 		c.March, c.Act = nil, nil
-		return c, nil
 	case "reorganization.ended":
-		return s.clone(), nil
 	case "turn.ended":
-		c := s.clone()
 		c.Phase = PhaseVictory
-		return c, nil
 	case "game.ended":
-		c := s.clone()
 		c.Phase = PhaseOver
 		c.Winner = f.Str("winner")
 		c.Result = f.Str("reason")
-		return c, nil
 
 	// --- queue (ORDERS.md) ---
 	case "queue.added":
-		c := s.clone()
-		c.Queue = append(slices.Clone(s.Queue), Queued{Side: f.Str("side"), N: int(f.Int("n")), Order: f.Str("order")})
-		c.QueueSeq = slices.Clone(s.QueueSeq)
+		c.Queue = append(slices.Clone(c.Queue), Queued{Side: f.Str("side"), N: int(f.Int("n")), Order: f.Str("order")})
+		c.QueueSeq = slices.Clone(c.QueueSeq)
 		if len(c.QueueSeq) < 2 {
 			c.QueueSeq = []int{0, 0}
 		}
 		c.QueueSeq[sideIdx(f.Str("side"))] = int(f.Int("n"))
-		return c, nil
 	case "queue.cancelled", "queue.used", "queue.dropped":
-		c := s.clone()
-		c.Queue = slices.DeleteFunc(slices.Clone(s.Queue), func(q Queued) bool { return q.Side == f.Str("side") && q.N == int(f.Int("n")) })
-		if len(c.Queue) == len(s.Queue) {
-			return nil, fmt.Errorf("%s: no queued order %s #%d", f.Kind, f.Str("side"), f.Int("n"))
+		side, n := f.Str("side"), int(f.Int("n"))
+		q := slices.DeleteFunc(slices.Clone(c.Queue), func(q Queued) bool { return q.Side == side && q.N == n })
+		if len(q) == len(c.Queue) {
+			return fmt.Errorf("%s: no queued order %s #%d", f.Kind, side, n)
 		}
-		if len(c.Queue) == 0 {
-			c.Queue = nil
+		if len(q) == 0 {
+			q = nil
 		}
-		return c, nil
+		c.Queue = q
 
 	// --- march (GCACW 5.1) ---
 	case "march.begun":
-		id, i, err := unitArg()
+		id, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		pl, err := planFromString(f.Str("plan"))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Kind, err)
+			return fmt.Errorf("%s: %w", f.Kind, err)
 		}
-		c := s.withUnitAt(i, func(u *Unit) { u.Marched = true })
+		b.unitAt(i).Marched = true
 		c.March = &March{Unit: id, Plan: pl, MA: int(f.Int("ma")), Leader: f.Str("leader"), Opt: f.Bool("opt"), Next: "fatigue"}
 		c.Cycle.Acting = true
-		return c, nil
 	case "unit.fatigue_raised":
-		_, i, err := unitArg()
+		_, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		c := s.withUnitAt(i, func(u *Unit) { u.Fatigue = int(f.Int("fatigue")) })
-		if c.March != nil {
-			m := *c.March
+		b.unitAt(i).Fatigue = int(f.Int("fatigue"))
+		if m := b.march(); m != nil {
 			m.Extended = f.Bool("extended")
 			m.Next = "retreat"
 			if m.Extended {
 				m.Next = "em"
 			}
-			c.March = &m
 		}
-		return c, nil
 	case "extended_march.rolled":
-		return s.clone(), nil
 	case "extended_march.resolved":
-		c := s.clone()
-		if c.March != nil {
-			m := *c.March
+		if m := b.march(); m != nil {
 			m.Next = "retreat"
-			c.March = &m
 		}
-		return c, nil
 	case "unit.disorganized", "unit.organized":
-		_, i, err := unitArg()
+		_, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return s.withUnitAt(i, func(u *Unit) { u.Disorganized = f.Kind == "unit.disorganized" }), nil
+		b.unitAt(i).Disorganized = f.Kind == "unit.disorganized"
 	case "unit.exhausted", "unit.rested":
-		_, i, err := unitArg()
+		_, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return s.withUnitAt(i, func(u *Unit) { u.Exhausted = f.Kind == "unit.exhausted" }), nil
+		b.unitAt(i).Exhausted = f.Kind == "unit.exhausted"
 	case "unit.fatigue_set":
-		_, i, err := unitArg()
+		_, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return s.withUnitAt(i, func(u *Unit) { u.Fatigue = int(f.Int("fatigue")) }), nil
+		b.unitAt(i).Fatigue = int(f.Int("fatigue"))
 	case "strength.lost", "strength.set":
-		_, i, err := unitArg()
+		_, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return s.withUnitAt(i, func(u *Unit) { u.Manpower = int(f.Int("left")) }), nil
+		b.unitAt(i).Manpower = int(f.Int("left"))
 	case "unit.eliminated":
-		id, i, err := unitArg()
+		id, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		c := s.withUnitAt(i, func(u *Unit) { u.Eliminated, u.Manpower = true, 0 })
+		u := b.unitAt(i)
+		u.Eliminated, u.Manpower = true, 0
 		if c.March != nil && c.March.Unit == id {
 			c.March = nil
-			c = c.activationStep()
+			b.activationStep()
 		}
-		return c, nil
 	case "force_march.skipped":
-		c := s.clone()
-		if c.March != nil {
-			m := *c.March
+		if m := b.march(); m != nil {
 			m.Next = "move"
-			c.March = &m
 		}
-		return c, nil
 	case "unit.force_marched":
-		c := s.clone()
-		if c.March != nil {
-			m := *c.March
+		if m := b.march(); m != nil {
 			m.Next, m.MA = "move", int(f.Int("ma"))
-			c.March = &m
 		}
-		return c, nil
 	case "unit.marched", "cavalry.retreated", "unit.placed":
-		_, i, err := unitArg()
+		_, i, err := c.unitArg(&f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var to hex.Hex
 		var path []hex.Hex
@@ -262,73 +308,65 @@ func evolve(s *State, f events.Fact) (*State, error) {
 			}
 		}
 		if err != nil || len(path) == 0 {
-			return nil, fmt.Errorf("%s: bad path or hex: %v", f.Kind, err)
+			return fmt.Errorf("%s: bad path or hex: %v", f.Kind, err)
 		}
-		c := s.withUnitAt(i, func(u *Unit) { u.Hex = to })
+		b.unitAt(i).Hex = to
 		c.Focus = path
 		switch {
 		case f.Kind == "unit.marched":
 			c.March = nil
-			c = c.activationStep()
-		case f.Kind == "cavalry.retreated" && c.March != nil:
-			m := *c.March
-			m.Next = "force"
-			c.March = &m
+			b.activationStep()
+		case f.Kind == "cavalry.retreated":
+			if m := b.march(); m != nil {
+				m.Next = "force"
+			}
 		}
-		return c, nil
 
 	// --- leader activation (GCACW 5.2) ---
 	case "leader.activated":
-		if s.leader(f.Str("leader")) == nil {
-			return nil, fmt.Errorf("%s: no leader %q", f.Kind, f.Str("leader"))
+		if c.leader(f.Str("leader")) == nil {
+			return fmt.Errorf("%s: no leader %q", f.Kind, f.Str("leader"))
 		}
 		a := &Activation{Leader: f.Str("leader"), Units: f.Strs("units")}
 		plans := f.Strs("plans")
 		if len(plans) != len(a.Units) {
-			return nil, fmt.Errorf("%s: %d plans for %d units", f.Kind, len(plans), len(a.Units))
+			return fmt.Errorf("%s: %d plans for %d units", f.Kind, len(plans), len(a.Units))
 		}
-		c := s.clone()
-		c.Units = slices.Clone(s.Units)
+		if len(plans) > 0 {
+			a.Plans = make([]Plan, 0, len(plans))
+		}
 		for i, id := range a.Units {
 			pl, err := planFromString(plans[i])
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.Kind, err)
+				return fmt.Errorf("%s: %w", f.Kind, err)
 			}
 			a.Plans = append(a.Plans, pl)
 			j, ok := c.unitIndex(id)
 			if !ok {
-				return nil, fmt.Errorf("%s: no unit %q", f.Kind, id)
+				return fmt.Errorf("%s: no unit %q", f.Kind, id)
 			}
-			u := *c.Units[j]
-			u.Activated = true
-			c.Units[j] = &u
+			b.unitAt(j).Activated = true
 		}
 		c.Act = a
 		c.Cycle.Acting = true
-		return c, nil
 	case "leader.ma_rolled":
-		if s.Act == nil {
-			return nil, fmt.Errorf("%s with no activation", f.Kind)
+		a := b.act()
+		if a == nil {
+			return fmt.Errorf("%s with no activation", f.Kind)
 		}
-		c := s.clone()
-		a := *s.Act
 		a.MA = int(f.Int("ma"))
-		c.Act = &a
-		return c, nil
 	case "activation.skipped":
-		return s.clone().activationStep(), nil
+		b.activationStep()
 	case "activation.ended":
-		c := s.clone()
 		c.Act = nil
-		return c, nil
 
 	// --- referee ---
+	case "set":
+		return b.set(f)
 	case "referee.pending":
-		c := s.clone()
 		c.Pending = &Pending{Step: f.Str("step"), Unit: f.Str("unit"), Leader: f.Str("leader"), Units: f.Strs("units"),
 			Die: int(f.Int("die")), Path: f.Strs("path"), Note: f.Str("note")}
-		if c.March != nil {
-			m := *c.March
+		if m := b.march(); m != nil {
 			switch c.Pending.Step {
 			case StepMove:
 				m.Next = "move"
@@ -337,31 +375,18 @@ func evolve(s *State, f events.Fact) (*State, error) {
 			case StepExtended:
 				m.Next = "em"
 			}
-			c.March = &m
 		}
-		return c, nil
 	case "referee.ruled":
-		c := s.clone()
 		c.Pending = nil
-		if f.Str("step") == StepRetreat && c.March != nil {
-			m := *c.March
-			m.Next = "force"
-			c.March = &m
+		if f.Str("step") == StepRetreat {
+			if m := b.march(); m != nil {
+				m.Next = "force"
+			}
 		}
-		return c, nil
+	default:
+		return fmt.Errorf("gcacw: unknown fact %q", f.Kind)
 	}
-	return nil, fmt.Errorf("gcacw: unknown fact %q", f.Kind)
-}
-
-// activationStep counts a finished march in the activation in progress.
-func (s *State) activationStep() *State {
-	if s.Act == nil {
-		return s
-	}
-	a := *s.Act
-	a.Done++
-	s.Act = &a
-	return s
+	return nil
 }
 
 func hexList(ss []string) ([]hex.Hex, error) {

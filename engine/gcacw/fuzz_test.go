@@ -31,7 +31,9 @@ func FuzzParseOrders(f *testing.F) {
 	}
 	st := newState(sc)
 	for _, s := range []string{"PASS", "MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", "QUEUE MARCH Orne 1407", "CANCEL 1",
-		"TRANSFER Brand TO Pask", "RULE EXTENDED MARCH Orne D", "MARCH Orne 1407 STOP AT", "FORCE IF MA <", "\"", "MARCH \"Orne", ";;;", "TAKE TAKE"} {
+		"TRANSFER Brand TO Pask", "RULE EXTENDED MARCH Orne D", "MARCH Orne 1407 STOP AT", "FORCE IF MA <", "\"", "MARCH \"Orne", ";;;", "TAKE TAKE",
+		"SET Orne HEX 1307\nSET Orne FATIGUE 2", "SET Vane STRENGTH 0", "SET Vane ELIMINATED\nSET Vane STRENGTH 2", "SET Brand HEX 1508", "SET Brand WITH Pask",
+		"SET TURN 2", "SET PHASE action-cycle\nSET STAGE act", "SET Orne MARCHED NO", "SET HOLDER none"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}

@@ -513,9 +513,19 @@ func orgWord(u *Unit) string {
 
 // planFromString reads a plan written by Plan.String.
 func planFromString(s string) (Plan, error) {
-	toks := planWords(s)
+	var buf [16]string // room for the words of most plans, without allocating
+	toks := appendPlanWords(buf[:0], s)
 	var p Plan
 	bad := func() (Plan, error) { return Plan{}, fmt.Errorf("plan %q", s) }
+	hexes := 0
+	for _, t := range toks {
+		if len(t) == 4 && t[0] >= '0' && t[0] <= '9' {
+			hexes++
+		}
+	}
+	if hexes > 0 {
+		p.Path = make([]hex.Hex, 0, hexes)
+	}
 	for i := 0; i < len(toks); i++ {
 		t := strings.ToUpper(toks[i])
 		switch {
@@ -552,28 +562,37 @@ func planFromString(s string) (Plan, error) {
 // and digits, and comparisons standing alone, separated by spaces) are
 // split without lexLine's rune and token copies; lexLine gives the same
 // words for them.
-func planWords(s string) []string {
+func planWords(s string) []string { return appendPlanWords(nil, s) }
+
+// appendPlanWords appends the words of plan s to words, as planWords.
+func appendPlanWords(words []string, s string) []string {
 	plain := true
 	for i := 0; i < len(s) && plain; i++ {
 		c := s[i]
 		plain = c == ' ' || c == '<' || c == '>' || c == '=' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z'
 	}
 	if plain {
-		words := strings.Fields(s)
-		for _, w := range words {
+		n := len(words)
+		for rest := s; rest != ""; {
+			var w string
+			w, rest, _ = strings.Cut(strings.TrimLeft(rest, " "), " ")
+			if w == "" {
+				continue
+			}
 			if strings.ContainsAny(w, "<>=") && w != "<" && w != "<=" && w != ">" && w != ">=" && w != "=" {
 				plain = false
 				break
 			}
+			words = append(words, w)
 		}
 		if plain {
 			return words
 		}
+		words = words[:n]
 	}
 	toks, _ := lexLine(s, false)
-	words := make([]string, len(toks))
-	for i, t := range toks {
-		words[i] = t.Text
+	for _, t := range toks {
+		words = append(words, t.Text)
 	}
 	return words
 }

@@ -24,10 +24,11 @@ const (
 	oHelp     = "HELP"
 	oRule     = "RULE"
 	oStatus   = "STATUS"
+	oSet      = "SET"
 )
 
 var playerWords = []string{oActivate, oCancel, oHelp, oMarch, oPass, oQueue, oStatus, oTake, oTransfer}
-var refereeWords = []string{oHelp, oRule, oStatus}
+var refereeWords = []string{oHelp, oRule, oSet, oStatus}
 
 // Order is one parsed order.
 type Order struct {
@@ -46,9 +47,10 @@ type Order struct {
 	Entries []Entry
 	Target  string // TRANSFER: the unit the leader goes to
 
-	Queued string // QUEUE: the order's text
-	N      int    // CANCEL: the queue number
-	Rule   Rule   // RULE
+	Queued string   // QUEUE: the order's text
+	N      int      // CANCEL: the queue number
+	Rule   Rule     // RULE
+	Set    SetOrder // SET
 }
 
 // Entry is one unit named in an ACTIVATE order.
@@ -156,6 +158,9 @@ type parser struct {
 	probs  []events.Problem
 	queued bool   // a QUEUE'd order: where the unit will be is not known yet
 	form   string // the order's form, the hint when there is no better one
+	// withEliminated lets names match eliminated units too (SET may bring
+	// one back).
+	withEliminated bool
 }
 
 // forms are the orders' forms, as hints.
@@ -170,6 +175,7 @@ var forms = map[string]string{
 	oHelp:     "HELP",
 	oStatus:   "STATUS",
 	oRule:     ruleForms,
+	oSet:      setForms,
 }
 
 func (p *parser) peek() (ptok, bool) {
@@ -227,10 +233,15 @@ type entity struct {
 	leader         bool
 }
 
-func (s *State) entities() []entity {
+func (s *State) entities() []entity { return s.entitiesWith(false) }
+
+// allEntities is entities with the eliminated units too.
+func (s *State) allEntities() []entity { return s.entitiesWith(true) }
+
+func (s *State) entitiesWith(eliminated bool) []entity {
 	var es []entity
 	for _, u := range s.Units {
-		if !u.Eliminated {
+		if eliminated || !u.Eliminated {
 			es = append(es, entity{id: u.ID, name: u.Name, side: u.Side})
 		}
 	}
@@ -250,6 +261,9 @@ func (p *parser) resolve(t ptok, what string, keep func(entity) bool) (string, b
 		return "", false
 	}
 	all := p.st.entities()
+	if p.withEliminated {
+		all = p.st.allEntities()
+	}
 	match := func(es []entity) (exact, prefix []entity) {
 		for _, e := range es {
 			c, n := normName(e.id), normName(e.name)
@@ -520,10 +534,12 @@ func (p *parser) order(words []string) (Order, bool) {
 			p.problem(t, fmt.Sprintf("%q could be %s", t.Text, strings.Join(cands, " or ")), "write more of the word")
 		case p.side != engine.RefereeSide && isWord(t, oRule, 4):
 			p.problem(t, "only the referee sends RULE", "PASS")
+		case p.side != engine.RefereeSide && isWord(t, oSet, 3):
+			p.problem(t, "only the referee sends SET: ask the referee to correct the game", "PASS")
 		case notInRules[strings.ToUpper(t.Text)] != "":
 			p.problem(t, notInRules[strings.ToUpper(t.Text)], "MARCH or ACTIVATE (HELP lists what you may send now)")
 		case p.side == engine.RefereeSide:
-			p.problem(t, fmt.Sprintf("the referee sends RULE … or HELP, not %q", t.Text), "RULE DONE")
+			p.problem(t, fmt.Sprintf("the referee sends RULE …, SET … or HELP, not %q", t.Text), "RULE DONE")
 		default:
 			p.problem(t, fmt.Sprintf("%q is not an order (orders: %s)", t.Text, strings.Join(words, ", ")), suggestWord(t.Text, words))
 		}
@@ -598,6 +614,8 @@ func (p *parser) order(words []string) (Order, bool) {
 		return o, p.done()
 	case oRule:
 		return p.rule(o)
+	case oSet:
+		return p.set(o)
 	}
 	return o, false
 }

@@ -300,6 +300,7 @@ func Help(st *State, side string) string {
   RULE DONE                   RULE WINNER USA|CSA|DRAW
 Adjustments are applied first, then the one ruling that lets play go on.
 `)
+		b.WriteString(setHelp)
 		return b.String()
 	}
 	b.WriteString(`Orders:
@@ -343,6 +344,8 @@ func readBack(st *State, o Order) string {
 		return "QUEUE " + strings.Join(strings.Fields(o.Queued), " ")
 	case oCancel:
 		return fmt.Sprintf("CANCEL %d", o.N)
+	case oSet:
+		return readBackSet(st, o, name)
 	case oRule:
 		r := o.Rule
 		parts := []string{"RULE", strings.ToUpper(r.What)}

@@ -10,7 +10,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 type ruleset struct{}
 
@@ -114,6 +114,9 @@ func (ruleset) Outcome(s engine.State) engine.Outcome {
 	return engine.Outcome{Over: true, Winner: st.Winner, Reason: st.Result}
 }
 
+// Turn implements engine.Turner: the game turn the state is in (GCACW 3).
+func (ruleset) Turn(s engine.State) int { return asState(s).Turn }
+
 func (ruleset) EncodeState(s engine.State) ([]byte, error) { return encodeState(asState(s)) }
 func (ruleset) DecodeState(b []byte, initial engine.State) (engine.State, error) {
 	return decodeState(b, asState(initial))
@@ -122,4 +125,10 @@ func (ruleset) DecodeState(b []byte, initial engine.State) (engine.State, error)
 type view struct {
 	st *State
 	v  engine.Viewer
+}
+
+// EvolveAll implements engine.BatchEvolver: a decision's facts applied
+// with one copy of the state, not one per fact.
+func (ruleset) EvolveAll(s engine.State, facts []events.Fact) (engine.State, error) {
+	return evolveAll(asState(s), facts)
 }

@@ -1,0 +1,111 @@
+package gcacw
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"pbem/events"
+)
+
+// playRandomDecisions plays a random game as playRandom does and returns
+// its initial state and the facts of each decision, in log order.
+func playRandomDecisions(tb testing.TB, seed uint64) (*State, [][]events.Fact) {
+	tb.Helper()
+	b, err := Scenario("harrow-creek")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := New().Setup(b, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	initial := s.(*State)
+	r := rand.New(rand.NewPCG(seed, 7))
+	st := initial
+	var all [][]events.Fact
+	for steps := 0; steps < 400 && st.Phase != PhaseOver; steps++ {
+		fs := randomStep(tb, st, r, seed, steps)
+		for _, f := range fs {
+			if st, err = evolve(st, f); err != nil {
+				tb.Fatalf("seed %d: %s: %v", seed, f, err)
+			}
+		}
+		all = append(all, fs)
+	}
+	return initial, all
+}
+
+// acceptedLog encodes each decision as the order.accepted event the
+// engine would log for it.
+func acceptedLog(decisions [][]events.Fact) []events.Envelope {
+	var out []events.Envelope
+	for i, fs := range decisions {
+		p := &events.OrderAccepted{Input: uint64(i + 1), Player: "north", RulesetVersion: Version,
+			Echo: []string{"MARCH Orne 1407 1307 FORCE", "ok"}, Facts: fs}
+		out = append(out, events.Envelope{Game: "g", Seq: uint64(i + 1), Type: events.TypeOrderAccepted, Payload: events.EncodePayload(p)})
+	}
+	return out
+}
+
+// BenchmarkDecodeAndEvolve decodes and folds every decision of a random
+// game as replay does: DecodeAccepted, then the facts through EvolveAll.
+func BenchmarkDecodeAndEvolve(b *testing.B) {
+	initial, ds := playRandomDecisions(b, 1)
+	log := acceptedLog(ds)
+	rs := New().(ruleset)
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range log {
+				if _, err := events.DecodeAccepted(&log[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+	})
+	b.Run("evolve", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var st any = initial
+			for _, fs := range ds {
+				for _, f := range fs {
+					var err error
+					if st, err = rs.Evolve(st, f); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+	})
+	b.Run("evolveAll", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var st any = initial
+			for _, fs := range ds {
+				var err error
+				if st, err = rs.EvolveAll(st, fs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+	})
+	b.Run("decode+evolveAll", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var st any = initial
+			for i := range log {
+				a, err := events.DecodeAccepted(&log[i])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if st, err = rs.EvolveAll(st, a.Facts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+	})
+}

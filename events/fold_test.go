@@ -1,0 +1,116 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// foldSample is a decision with what facts hold: every kind of argument,
+// facts of one kind with different arguments, empty and long strings,
+// non-ASCII text, and many distinct short strings (more than share a slot
+// of the intern table).
+func foldSample(n int) *OrderAccepted {
+	fs := []Fact{
+		NewFact("march.begun", S("unit", "ORNE"), S("side", "USA"), I("ma", 4), IL("dice", 2, 3), S("plan", "1407 1307 FORCE IF MA < 4 STOP AT 1307"), B("opt", false)),
+		NewFact("march.begun", S("unit", "PASK"), S("side", "USA"), I("ma", 5), S("leader", "BRND"), S("plan", "1508"), B("opt", true)),
+		NewFact("march.begun", S("unit", "STAR"), S("side", "CSA"), I("ma", -6), I("die", 6), S("plan", ""), B("opt", false)),
+		NewFact("referee.pending", S("step", "random-event"), S("note", "Ça ira — a note longer than the interned strings"), SL("units", "KELL", "", "ż"), IL("none")),
+		NewFact("cycle.ended"),
+		NewFact("", S("", "")),
+	}
+	for i := range n {
+		fs = append(fs, NewFact(fmt.Sprintf("kind.%d", i%7), S(fmt.Sprintf("k%d", i%5), fmt.Sprintf("value-%d", i)), I("n", int64(i)), SL("hexes", fmt.Sprintf("%04d", i), fmt.Sprintf("%04d", i+1))))
+	}
+	return &OrderAccepted{Input: 9, Player: "usa", RulesetVersion: "0.2.0", Echo: []string{"read: MARCH Orne 1407"}, Facts: fs,
+		Dice: []Die{{Index: 10, Purpose: "march MA", Sides: 6, Value: 4}, {Index: 11, Purpose: "march MA", Sides: 6, Value: 2}}}
+}
+
+// DecodeAccepted gives exactly the facts Decode gives, decision after
+// decision (so with the intern table filling and its slots being taken
+// over), and they stay as they were when the buffer they were read from
+// is overwritten, as a replay's buffer is by the next event.
+func TestDecodeAcceptedFactsOutliveTheirBuffer(t *testing.T) {
+	var kept [][]Fact
+	var want [][]Fact
+	for round := range 3 {
+		p := foldSample(6000 * (round + 1))
+		e := New("g", time.Unix(0, 0), "", p)
+		buf := e.Payload
+		a, err := DecodeAccepted(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.Facts, p.Facts) {
+			t.Fatalf("round %d: DecodeAccepted's facts differ from the encoded ones", round)
+		}
+		if a.Input != 9 || a.NDice != 2 || a.FirstDie != 10 || a.LastIndex != 11 || !a.Contiguous {
+			t.Fatalf("round %d: %+v", round, a)
+		}
+		for i := range buf {
+			buf[i] = 0xff // the buffer reused
+		}
+		kept, want = append(kept, a.Facts), append(want, p.Facts)
+	}
+	for i := range kept {
+		if !reflect.DeepEqual(kept[i], want[i]) {
+			t.Fatalf("decision %d: facts changed after their buffer was overwritten", i)
+		}
+	}
+}
+
+// Decoding from many goroutines at once (games replay side by side)
+// shares the intern table safely and gives every one the same facts.
+func TestDecodeAcceptedConcurrently(t *testing.T) {
+	p := foldSample(3000)
+	e := New("g", time.Unix(0, 0), "", p)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for g := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				a, err := DecodeAccepted(&e)
+				if err == nil && !reflect.DeepEqual(a.Facts, p.Facts) {
+					err = errors.New("facts differ")
+				}
+				if err != nil {
+					errs[g] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Bytes that are not UTF-8, or not a fact list, are refused as Decode
+// refuses them.
+func TestDecodeAcceptedRefusesWhatDecodeRefuses(t *testing.T) {
+	for _, bad := range []string{"UNIT\xff", "\xffnit.moved.with.a.long.kind.name"} {
+		for _, f := range []Fact{NewFact(bad), NewFact("k", S(bad, "v")), NewFact("k", S("unit", bad)), NewFact("k", SL("units", "A", bad))} {
+			e := New("g", time.Unix(0, 0), "", &OrderAccepted{Facts: []Fact{f}})
+			if _, err := Decode(&e); err == nil {
+				t.Fatalf("Decode accepted %q", f)
+			}
+			if _, err := DecodeAccepted(&e); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("DecodeAccepted(%q): err %v, want ErrCorrupt", f, err)
+			}
+		}
+	}
+	e := New("g", time.Unix(0, 0), "", &OrderAccepted{Facts: []Fact{NewFact("k", I("n", 1))}})
+	for cut := 1; cut < len(e.Payload); cut++ {
+		c := e
+		c.Payload = e.Payload[:cut]
+		if _, err := DecodeAccepted(&c); err == nil {
+			t.Fatalf("a payload cut at %d of %d bytes decoded", cut, len(e.Payload))
+		}
+	}
+}
