@@ -55,6 +55,12 @@ type History interface {
 	At(seq uint64) (*Game, error)
 }
 
+// LogHistory is the History of game read from src: the game folded up
+// to the seq asked for (snapshot + tail), as Load gives it.
+func LogHistory(src Source, reg *Registry, game string) History {
+	return sourceHistory{src, reg, game}
+}
+
 type sourceHistory struct {
 	src  Source
 	reg  *Registry

@@ -37,7 +37,11 @@ type Script struct {
 	ScenarioName string
 	Scenario     []byte
 	Players      []events.Player
-	Orders       []Order
+	// Referees, if any: an order whose Player is a referee's id goes in as
+	// a referee command (a ruling, a SET, or a game command such as
+	// ROLLBACK), so the suite covers the referee's part too.
+	Referees []events.Player
+	Orders   []Order
 }
 
 // Played is a script after play: its store (open until the test ends), the
@@ -78,7 +82,7 @@ func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 	const game = "test-game"
 	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
 	created, err := engine.Create(st, reg, engine.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
-		Scenario: s.Scenario, Players: s.Players, At: at})
+		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at})
 	if err != nil {
 		t.Fatalf("%s: create: %v", s.Name, err)
 	}
@@ -87,8 +91,14 @@ func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 	for i, o := range s.Orders {
 		h, _ := st.Head(game)
 		at = at.Add(time.Hour)
-		res, err := st.Append(game, h.Seq, events.New(game, at, fmt.Sprintf("<order-%d@test>", i),
-			&events.OrderReceived{Player: o.Player, Text: o.Text, MessageID: fmt.Sprintf("<order-%d@test>", i), Source: "test"}))
+		key := fmt.Sprintf("<order-%d@test>", i)
+		var in events.Payload = &events.OrderReceived{Player: o.Player, Text: o.Text, MessageID: key, Source: "test"}
+		for _, ref := range s.Referees {
+			if ref.ID == o.Player {
+				in = &events.RefereeCommand{Referee: o.Player, Text: o.Text, Reason: "test", MessageID: key, Source: "test"}
+			}
+		}
+		res, err := st.Append(game, h.Seq, events.New(game, at, key, in))
 		if err != nil {
 			t.Fatalf("%s: order %d: %v", s.Name, i+1, err)
 		}
@@ -188,7 +198,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			if e.Type == events.TypeOrderAccepted {
 				d, _ := events.Decode(e)
 				st := g.State
-				for _, f := range d.(*events.OrderAccepted).Facts {
+				for _, f := range rulesetFacts(d.(*events.OrderAccepted).Facts) {
 					before := encode(t, g.Rules, st)
 					next, err := g.Rules.Evolve(st, f)
 					if err != nil {
@@ -214,7 +224,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 				if err != nil {
 					t.Fatalf("seq %d: %v", e.Seq, err)
 				}
-				facts := d.(*events.OrderAccepted).Facts
+				facts := rulesetFacts(d.(*events.OrderAccepted).Facts)
 				before := encode(t, g.Rules, g.State)
 				want := g.State
 				for _, f := range facts {
@@ -239,7 +249,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		}
 	})
 	t.Run("DecideIsDeterministicAndDiceVerify", func(t *testing.T) {
-		g := &engine.Game{ID: game}
+		g := &engine.Game{ID: game, History: engine.LogHistory(p.Store, reg, game)}
 		for i := range p.Log {
 			e := &p.Log[i]
 			switch e.Type {
@@ -273,6 +283,18 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			t.Fatal("the stored seed does not match the logged commitment")
 		}
 	})
+}
+
+// rulesetFacts are a decision's facts the ruleset folds (the engine's own
+// pbem.* facts, a rollback's say, are not the ruleset's to evolve).
+func rulesetFacts(fs []events.Fact) []events.Fact {
+	var out []events.Fact
+	for _, f := range fs {
+		if !engine.IsGameFact(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func replay(t *testing.T, reg *engine.Registry, p *Played, at uint64) *engine.Game {

@@ -1,18 +1,14 @@
 package gcacw_test
 
 import (
-	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/engine/gcacw"
 	"pbem/events"
-	"pbem/store"
 )
 
 var players = []events.Player{
@@ -111,8 +107,8 @@ func TestEngineAcceptanceRefereeSET(t *testing.T) {
 		t.Fatal(err)
 	}
 	referees := []events.Player{{ID: "umpire", Name: "Ute", Addresses: []string{"ute@example.org"}}}
-	p := playWithReferees(t, reg, enginetest.Script{
-		Name: "referee-set", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players,
+	p := enginetest.Play(t, reg, enginetest.Script{
+		Name: "referee-set", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players, Referees: referees,
 		Orders: enginetest.Orders(
 			"north", "PASS",
 			"south", "PASS",
@@ -127,8 +123,14 @@ func TestEngineAcceptanceRefereeSET(t *testing.T) {
 			"umpire", "SET Orne DISORGANIZED",
 			"south", "PASS",
 			"north", "PASS",
+			// The referee rolls the last two actions back, then play goes
+			// on from there; the suite checks the fold, snapshots and
+			// re-decisions across the rollback.
+			"umpire", "ROLLBACK 2 ACTIONS",
+			"south", "PASS",
+			"north", "PASS",
 		),
-	}, referees)
+	})
 	enginetest.Check(t, reg, p)
 
 	var sets []string
@@ -169,74 +171,4 @@ func TestEngineAcceptanceRefereeSET(t *testing.T) {
 	if !strings.Contains(rejected, "only the referee sends SET") {
 		t.Errorf("a player's SET was not refused; rejections:\n%s", rejected)
 	}
-}
-
-// playWithReferees plays a script as enginetest.Play does, with referees:
-// an order from a referee's id goes in as a referee command.
-func playWithReferees(t *testing.T, reg *engine.Registry, s enginetest.Script, referees []events.Player) *enginetest.Played {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 3})
-	defer r.Close()
-	const game = "test-game"
-	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
-	created, err := engine.Create(st, reg, engine.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
-		Scenario: s.Scenario, Players: s.Players, Referees: referees, At: at})
-	if err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	r.Deliver(&created)
-	waitDecided(t, r, st, game)
-	for i, o := range s.Orders {
-		key := fmt.Sprintf("<order-%d@test>", i)
-		var p events.Payload = &events.OrderReceived{Player: o.Player, Text: o.Text, MessageID: key, Source: "test"}
-		for _, ref := range referees {
-			if ref.ID == o.Player {
-				p = &events.RefereeCommand{Referee: o.Player, Text: o.Text, MessageID: key, Source: "test"}
-			}
-		}
-		h, _ := st.Head(game)
-		at = at.Add(time.Hour)
-		res, err := st.Append(game, h.Seq, events.New(game, at, key, p))
-		if err != nil {
-			t.Fatalf("order %d: %v", i+1, err)
-		}
-		r.Deliver(&res.Events[0])
-		waitDecided(t, r, st, game)
-	}
-	p := &enginetest.Played{Store: st}
-	if p.Log, err = st.Events(game, 1); err != nil {
-		t.Fatal(err)
-	}
-	if p.Seed, err = st.Secret(game); err != nil {
-		t.Fatal(err)
-	}
-	if p.Game, err = engine.Load(st, reg, game, 0); err != nil {
-		t.Fatalf("load: %v", err)
-	}
-	return p
-}
-
-// waitDecided waits until the runner has decided every input in the store.
-func waitDecided(t *testing.T, r *engine.Runner, st *store.Store, game string) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		h, err := st.Head(game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var seq uint64
-		var pending int
-		if err := r.Query(game, func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
-			t.Fatal(err)
-		}
-		if seq == h.Seq && pending == 0 {
-			return
-		}
-	}
-	t.Fatalf("runner did not decide game %s within 30s", game)
 }
