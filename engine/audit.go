@@ -37,6 +37,9 @@ type AuditReport struct {
 	// another ruleset version (each is still re-decided and compared).
 	Differences       []Difference
 	VersionMismatches int
+	// ByLoggedVersion counts decisions re-decided by the earlier ruleset
+	// version that made them (kept in the registry), not the current one.
+	ByLoggedVersion int
 
 	// Seed is where the dice seed came from: "" (none: dice not checked),
 	// "revealed" (game.ended) or "given" (passed to Audit).
@@ -57,7 +60,8 @@ type AuditReport struct {
 	Overrides int
 	Rollbacks int
 
-	timelineSeqs []uint64 // the seq each Timeline line is about (0 for headings)
+	timelineSeqs []uint64  // the seq each Timeline line is about (0 for headings)
+	reg          *Registry // for earlier ruleset versions
 }
 
 func (rep *AuditReport) line(seq uint64, s string) {
@@ -90,7 +94,7 @@ func (r *AuditReport) OK() bool {
 // checked. The error is for a log that cannot be audited at all (unreadable
 // store, unknown ruleset); what the audit finds is in the report.
 func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, error) {
-	rep := &AuditReport{Game: game}
+	rep := &AuditReport{Game: game, reg: reg}
 	if seed != nil {
 		rep.Seed = "given"
 	}
@@ -220,11 +224,22 @@ func (rep *AuditReport) decision(g *Game, e *events.Envelope, dice *[]events.Die
 	if g.Rules == nil || len(g.Pending) == 0 || g.Pending[0].Seq != input {
 		return nil, nil
 	}
-	again, note, err := g.Redecide(p)
-	d := &Difference{Seq: e.Seq, InputSeq: input, Input: inLine, Logged: DescribeDecision(p)}
+	// Re-decide with the version that decided, when this binary keeps it;
+	// else with the current one, saying so.
+	by := g
 	if version != g.Rules.Version() {
+		if old, ok := rep.reg.GetVersion(g.Rules.Name(), version); ok {
+			c := *g
+			c.Rules = old
+			by = &c
+			rep.ByLoggedVersion++
+		}
+	}
+	again, note, err := by.Redecide(p)
+	d := &Difference{Seq: e.Seq, InputSeq: input, Input: inLine, Logged: DescribeDecision(p)}
+	if version != by.Rules.Version() {
 		rep.VersionMismatches++
-		d.Note = fmt.Sprintf("decided by %s %s, re-decided by %s", g.Rules.Name(), version, g.Rules.Version())
+		d.Note = fmt.Sprintf("decided by %s %s, re-decided by %s (this binary does not keep %s)", g.Rules.Name(), version, g.Rules.Version(), version)
 	}
 	switch {
 	case err != nil:

@@ -213,6 +213,16 @@ func TestAuditReportsADecisionTheCurrentRulesMakeDifferently(t *testing.T) {
 		{"new version, same decisions", altered{version: "9.9.9"}, 0, decisions},
 		{"new version, one decision changed", altered{version: "9.9.9", change: true}, 1, decisions},
 	}
+	t.Run("new version, one decision changed, the logged version kept", func(t *testing.T) {
+		// The binary keeps the version that decided: each decision is
+		// re-decided with it, and nothing differs.
+		reg := engine.NewRegistry(func() engine.Ruleset { return altered{Ruleset: gcacw.New(), version: "9.9.9", change: true} }, gcacw.New)
+		rep, err := engine.Audit(p.Store, reg, auditGame, p.Seed)
+		if err != nil || !rep.OK() || rep.VersionMismatches != 0 || rep.ByLoggedVersion != decisions || rep.RulesetVersion != "9.9.9" {
+			t.Fatalf("%v: %d differences %+v, mismatches %d, by logged version %d of %d", err, len(rep.Differences), rep.Differences,
+				rep.VersionMismatches, rep.ByLoggedVersion, decisions)
+		}
+	})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := engine.NewRegistry(func() engine.Ruleset { r := tc.rules; r.Ruleset = gcacw.New(); return r })

@@ -111,7 +111,8 @@ type Ruleset interface {
 // Setup is pure and states are immutable, so every game of one scenario
 // can share its parsed initial state (and its map's memory).
 type Registry struct {
-	m map[string]func() Ruleset
+	m        map[string]func() Ruleset
+	versions map[[2]string]func() Ruleset // by name and version
 
 	mu     sync.Mutex
 	setups map[[32]byte]State
@@ -122,13 +123,35 @@ type Registry struct {
 // player list in play).
 const setupCacheSize = 128
 
-// NewRegistry builds a registry from constructors.
+// NewRegistry builds a registry from constructors. The first constructor
+// of a name is the current version, which decides new input; later ones
+// of the same name are earlier versions kept so that the audit can
+// re-decide each logged decision with the version that made it.
 func NewRegistry(rs ...func() Ruleset) *Registry {
-	r := &Registry{m: map[string]func() Ruleset{}, setups: map[[32]byte]State{}}
+	r := &Registry{m: map[string]func() Ruleset{}, versions: map[[2]string]func() Ruleset{}, setups: map[[32]byte]State{}}
 	for _, f := range rs {
-		r.m[f().Name()] = f
+		rs := f()
+		if _, ok := r.m[rs.Name()]; !ok {
+			r.m[rs.Name()] = f
+		}
+		if _, ok := r.versions[[2]string{rs.Name(), rs.Version()}]; !ok {
+			r.versions[[2]string{rs.Name(), rs.Version()}] = f
+		}
 	}
 	return r
+}
+
+// GetVersion returns a fresh ruleset of a given name and version, if
+// this binary keeps that version.
+func (r *Registry) GetVersion(name, version string) (Ruleset, bool) {
+	if r == nil {
+		return nil, false
+	}
+	f, ok := r.versions[[2]string{name, version}]
+	if !ok {
+		return nil, false
+	}
+	return f(), true
 }
 
 // Get returns a fresh ruleset by name.

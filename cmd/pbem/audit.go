@@ -91,6 +91,9 @@ func printAudit(w io.Writer, rep *engine.AuditReport, h store.Head, quiet bool) 
 			}
 		}
 	}
+	if rep.ByLoggedVersion > 0 {
+		fmt.Fprintf(w, "versions: %d decision(s) were re-decided by the earlier version that made them, which this binary keeps\n", rep.ByLoggedVersion)
+	}
 	if rep.VersionMismatches > 0 {
 		fmt.Fprintf(w, "versions: %d decision(s) were logged by another ruleset version than %s; each was still compared\n",
 			rep.VersionMismatches, rep.RulesetVersion)
