@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine/names"
 	"pbem/events"
 )
 
@@ -562,7 +563,7 @@ func orNone(s string) string {
 func suggestFrom(s string, cands []string) string {
 	best, bestD := "", 3
 	for _, c := range cands {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+		if d := names.Distance(names.Fold(s), names.Fold(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -573,26 +574,6 @@ func suggestFrom(s string, cands []string) string {
 		return ""
 	}
 	return "did you mean " + best + "?"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // pauseWord reports whether a player's text is PAUSE or RESUME (with an
