@@ -9,24 +9,14 @@ import (
 
 // The README's main job: a whole GCACW game by mail over the built-in SMTP
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
-func TestDemoPlaysAWholeGameByMail(t *testing.T) {
-	out, errOut, code := pbem(t, []string{"TMPDIR=" + t.TempDir()}, "demo", "--max-orders", "400", "--timeout", "2m")
+// playedDemo runs 'pbem demo' with args, checks what every demo must show
+// (a verified log; every mail line fits 78 columns), and returns its
+// output, the game's log as 'pbem log' prints it, and each player's mails.
+func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[string]string) {
+	t.Helper()
+	out, errOut, code := pbem(t, []string{"TMPDIR=" + t.TempDir()}, append([]string{"demo"}, args...)...)
 	if code != 0 {
 		t.Fatalf("demo exit %d\n%s\n%s", code, tail(out, 40), tail(errOut, 40))
-	}
-	for _, want := range []string{
-		"=== Subject: [pbem demo] welcome: you play USA",
-		"=== Subject: [pbem demo] welcome: you play CSA",
-		"=== Subject: [pbem demo] your move",
-		"=== Subject: [pbem demo] order rejected", // Taro's scripted typo
-		`no unit is called "Starlng"`,
-		"=== Subject: [pbem demo] referee: ruling needed",
-		"=== Subject: [pbem demo] game over",
-		"The game is over and every participant has the mail saying so.",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("demo output lacks %q", want)
-		}
 	}
 	dir := regexp.MustCompile(`pbem --data-dir (\S+) verify demo`).FindStringSubmatch(out)
 	if dir == nil {
@@ -37,24 +27,53 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	if vcode != 0 || !strings.Contains(vout, "intact") || !strings.Contains(vout, "rolls verify") {
 		t.Fatalf("verify after the demo: %d %s %s", vcode, vout, verr)
 	}
-	// GCACW (issue #4): whole game turns by mail, each step of the turn
-	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
-	log, _, _ := pbem(t, nil, "--data-dir", dir[1], "log", "demo")
-	for _, fact := range []string{" transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
-		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended "} {
-		if !strings.Contains(log, fact) {
-			t.Errorf("the game's log has no%s", fact)
-		}
-	}
-	// Both players' mails, as they received them.
-	byPlayer := map[string]string{}
+	log, _, _ = pbem(t, nil, "--data-dir", dir[1], "log", "demo")
+	byPlayer = map[string]string{}
 	for _, m := range strings.Split(out, "=== mail to ")[1:] {
 		name, _, _ := strings.Cut(m, " ")
 		byPlayer[name] += m
 	}
 	for _, name := range []string{"Anna", "Taro"} {
-		mails := byPlayer[name]
-		for _, want := range []string{
+		// Every board in a mail body fits a 78-column mail client.
+		for _, l := range strings.Split(byPlayer[name], "\n") {
+			if len([]rune(l)) > 78 && !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, ">>>") {
+				t.Errorf("%s got a line of %d columns: %q", name, len([]rune(l)), l)
+				break
+			}
+		}
+	}
+	return out, log, byPlayer
+}
+
+func checkHas(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q", what, w)
+		}
+	}
+}
+
+// The README's main job: a whole GCACW game by mail over the built-in SMTP
+// and IMAP servers, NATS and a bbolt file, every mail printed as received.
+func TestDemoPlaysAWholeGameByMail(t *testing.T) {
+	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "2m")
+	checkHas(t, "demo output", out,
+		"=== Subject: [pbem demo] welcome: you play USA",
+		"=== Subject: [pbem demo] welcome: you play CSA",
+		"=== Subject: [pbem demo] your move",
+		"=== Subject: [pbem demo] order rejected", // Taro's scripted typo
+		`no unit is called "Starlng"`,
+		"=== Subject: [pbem demo] referee: ruling needed",
+		"=== Subject: [pbem demo] game over",
+		"The game is over and every participant has the mail saying so.")
+	// GCACW (issue #4): whole game turns by mail, each step of the turn
+	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
+	checkHas(t, "the game's log", log, " transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
+		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended ")
+	// Both players' mails, as they received them.
+	for _, name := range []string{"Anna", "Taro"} {
+		checkHas(t, name+"'s mails", byPlayer[name],
 			"Subject: [pbem demo] welcome: you play",
 			"Subject: [pbem demo] your move",
 			"For example, you could send:",
@@ -63,19 +82,7 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 			"Dice",
 			"Key: ",
 			"[attachment: map-demo-",
-			"Subject: [pbem demo] game over",
-		} {
-			if !strings.Contains(mails, want) {
-				t.Errorf("%s's mails lack %q", name, want)
-			}
-		}
-		// Every board in a mail body fits a 78-column mail client.
-		for _, l := range strings.Split(mails, "\n") {
-			if len([]rune(l)) > 78 && !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, ">>>") {
-				t.Errorf("%s got a line of %d columns: %q", name, len([]rune(l)), l)
-				break
-			}
-		}
+			"Subject: [pbem demo] game over")
 	}
 }
 

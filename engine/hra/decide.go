@@ -195,17 +195,22 @@ func (m *sim) phaseOne() {
 		}
 	}
 	// HRA 4.I.a: units in retreat test morale, simultaneously (HRA 14).
+	// The forced moves due this round are the results of earlier rounds'
+	// tests; a "must withdraw" these tests give is carried out next round
+	// (HRA 12e).
 	var tests []string
+	due := map[string]bool{}
 	for _, u := range m.st.Units {
 		if !u.Removed() && u.Retreating {
 			tests = append(tests, u.Name)
 		}
+		due[u.Name] = u.RetreatNext || u.WithdrawNext
 	}
 	m.moraleTests(tests, map[string][]string{}, true)
 	// HRA 4.I.b: forced moves, alternating, the initiative side first.
 	var queues [2][]string
 	for _, u := range m.st.Units {
-		if u.Removed() || !(u.Retreating || u.RetreatNext || u.WithdrawNext) {
+		if u.Removed() || !(u.Retreating || due[u.Name]) {
 			continue
 		}
 		i := 0
@@ -553,7 +558,7 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 				m.emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
 			}
 		case vRoad:
-			mv, err := m.st.roadMove(u, o.Dist, o.To)
+			mv, err := m.st.roadMove(u, o.Dist, o.To, d)
 			if err != nil {
 				return fmt.Errorf("%s: %w", un, err)
 			}

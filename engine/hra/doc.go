@@ -27,6 +27,12 @@
 //   - Dismounted cavalry marches at the infantry rate (R7).
 //   - A forced move treats a river (fords included) and the table's edge as
 //     obstacles it stops at (HRA 5a).
+//   - HRA 12e (H6): "must withdraw" and "begins a retreat" are carried out
+//     in Phase I of the next round. A unit in retreat that rallies in
+//     Phase I (H5) with "must withdraw" so withdraws in the round after.
+//   - T1 fords and river crossings: the unit is placed across at once and
+//     can do nothing more that round nor for the rounds the crossing still
+//     takes (a battery fording in round 1 acts again in round 4).
 //
 // Non-normative IDs, with no engine behaviour and so no test:
 //   - HRA 1a, 1b: the time and ground scale (flavour; distances are given

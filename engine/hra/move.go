@@ -394,12 +394,11 @@ func (s *State) advance(u *Unit, r table.Rect, dist table.Length, m *moved, befo
 		} else {
 			m.Notes = append(m.Notes, fmt.Sprintf("fording takes %d round(s) (T1)", rounds))
 		}
-		m.Busy = rounds - 1
+		// The crossing takes this round and rounds-1 more: Phase I of each
+		// later round counts one down and frees the unit at 0 (as for
+		// entrenching).
+		m.Busy = rounds
 		m.Work = "crossing"
-		if m.Busy == 0 {
-			m.Work = ""
-			m.Cost = m.Allowance
-		}
 	}
 	// T1 terrain costs, pro rata (H14).
 	seg := table.Seg(r.Front, nr.Front)

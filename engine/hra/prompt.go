@@ -114,20 +114,3 @@ func fireExamples(st *State, side string) []string {
 	}
 	return append(out, "FIRE NONE")
 }
-
-// Help describes what side may send now.
-func Help(st *State, side string) string {
-	var b strings.Builder
-	for _, p := range prompts(st) {
-		if side != "" && p.Side != side {
-			continue
-		}
-		fmt.Fprintf(&b, "%s: %s\n", p.Side, p.What)
-		for _, ex := range p.Examples {
-			fmt.Fprintf(&b, "    %s\n", strings.ReplaceAll(ex, "\n", "\n    "))
-		}
-	}
-	return b.String()
-}
-
-func cmText(l table.Length) string { return l.Format(table.Centimetres) }

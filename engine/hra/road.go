@@ -22,7 +22,7 @@ func project(seg table.Segment, p table.Point) table.Point {
 // dist along it, or to the road point nearest to a place. The unit must
 // stand with the middle of its front within 2 cm of the road; it follows
 // the road the way it faces, turning with it at no cost.
-func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point) (moved, error) {
+func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point, dc *dicer) (moved, error) {
 	m := moved{Column: u.Column, Allowance: s.allowance(u) + roadBonus(u.Arm)}
 	if u.Arm == Artillery && !u.Limbered {
 		return m, fmt.Errorf("an unlimbered battery cannot move (HRA 17a)")
@@ -93,12 +93,22 @@ func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point) (moved, er
 		d := min(l, left)
 		var err error
 		tmp := moved{Allowance: m.Allowance}
-		if cur, err = s.advance(u, cur, d, &tmp, 0, true, &dicer{}); err != nil {
+		if cur, err = s.advance(u, cur, d, &tmp, 0, true, dc); err != nil {
 			return m, err
 		}
 		m.Notes = append(m.Notes, tmp.Notes...)
 		if tmp.Through != "" {
 			return m, fmt.Errorf("a road march does not pass through %s", tmp.Through)
+		}
+		if tmp.Busy > 0 {
+			// T1: a ford or river crossing takes the unit's round; as in a
+			// march it must be the unit's only move.
+			if i > 0 || left > d {
+				return m, fmt.Errorf("crossing a ford or river takes the unit's whole round: march along the road only to the far bank (T1)")
+			}
+			m.Busy, m.Work = tmp.Busy, tmp.Work
+			left = 0
+			break
 		}
 		if tmp.Contact != "" {
 			m.Contact = tmp.Contact
@@ -111,6 +121,9 @@ func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point) (moved, er
 		return m, fmt.Errorf("the road ends %v short", left)
 	}
 	m.Cost = dist - left
+	if m.Busy > 0 {
+		m.Cost = m.Allowance
+	}
 	m.Rect = cur
 	return m, nil
 }

@@ -50,8 +50,10 @@ cavalry "R2" 86 35 180
 cavalry "R3" 92 35 180
 `
 
-// begun is a state in round 1, Phase II, with the Union to act, every
-// general at status 3 and supply 4.
+// begun is a state in round 1, Phase II, with the Union to act and the
+// initiative. Every opening die is 4: Union generals have status 3 and
+// Confederate ones 4; supply is 4 for Union regiments, 6 for the battery
+// and 3 for Confederate units (HRA 3c, 3e).
 func begun(t *testing.T) *harness {
 	t.Helper()
 	sc, err := ParseScenario([]byte(small))
@@ -342,17 +344,19 @@ func TestRule_17_Artillery(t *testing.T) {
 	}
 }
 
-func TestRule_5a_5d_ForcedMoves(t *testing.T) {
+// HRA 5a, 5b, 5e: a withdrawal goes 4 cm straight back without turning; a
+// retreat about-faces and goes a full move. HRA 5d (running into an enemy)
+// is TestRule_5d_ForcedMoveIntoEnemyDestroys.
+func TestRule_5a_5b_ForcedMoves(t *testing.T) {
 	h := begun(t)
 	m := &sim{st: h.st, dice: &seq{}}
 	m.forced("B1", false, false)
-	if u := m.st.unit("B1"); u.Front.Y != table.CM(16) {
-		t.Errorf("withdrawal: %v", u.Front)
+	if u := m.st.unit("B1"); u.Front != table.Pt(table.CM(20), table.CM(16)) || u.Facing != 0 || u.Retreating {
+		t.Errorf("withdrawal: front %v facing %v retreating %v", u.Front, u.Facing, u.Retreating)
 	}
-	m.st.unit("G1").Front = table.Pt(table.CM(30), table.CM(24))
 	m.forced("B2", true, true)
-	if !m.st.unit("B2").Retreating {
-		t.Error("retreat")
+	if u := m.st.unit("B2"); !u.Retreating || u.Facing != 180*table.Degree || u.Front != table.Pt(table.CM(30), table.CM(9)) {
+		t.Errorf("retreat: retreating %v facing %v front %v", u.Retreating, u.Facing, u.Front)
 	}
 }
 
