@@ -25,6 +25,8 @@
 //     that hold counts as one order.
 //   - R5: an entrenched unit counts as standing behind a redoubt (T3).
 //   - Dismounted cavalry marches at the infantry rate (R7).
+//   - Dismounted cavalry keeps the cavalry −1 when it fires (H15, the spec's
+//     reading); a scenario line "dismounted-fire infantry" drops it.
 //   - A forced move treats a river (fords included) and the table's edge as
 //     obstacles it stops at (HRA 5a).
 //   - HRA 12e (H6): "must withdraw" and "begins a retreat" are carried out

@@ -67,8 +67,8 @@ func (s *State) canFire(f, t *Unit, melee, defensive bool) (shot, error) {
 	if s.inMelee(f.Name) {
 		return sh, fmt.Errorf("%s is in melee and fights there (HRA 4.III.a)", f.Name)
 	}
-	if f.Arm == Cavalry {
-		sh.Mod = -1 // HRA 16a
+	if f.Arm == Cavalry && !(f.Dismounted && s.Scn.DismountedFireAsInfantry) {
+		sh.Mod = -1 // HRA 16a; dismounted too, unless the scenario says otherwise (H15)
 	}
 	fr, tr := s.footprint(f), s.footprint(t)
 	third := func(fr table.Fraction) bool { return fr.AtLeast(1, 3) }

@@ -1354,3 +1354,32 @@ func TestRule_T1_RoadThroughAFord(t *testing.T) {
 	h.holdUntil(Union)
 	h.must(Union, "H1: ADVANCE 1\nH2, H3: HOLD") // round 4
 }
+
+// HRA H15: dismounted cavalry keeps the cavalry −1 when it fires (16a
+// says "cavalry"; 16d changes only how it is hit), unless the scenario
+// says "dismounted-fire infantry".
+func TestRule_H15_DismountedCavalryFireModifier(t *testing.T) {
+	b := []byte(small)
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{"the spec's reading", "", "d6=3-1 (cavalry, HRA 16a) → 0 loss"},
+		{"cavalry, said explicitly", "dismounted-fire cavalry\n", "d6=3-1 (cavalry, HRA 16a) → 0 loss"},
+		{"as infantry", "dismounted-fire infantry\n", "d6=3 → 1 loss"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := begunWith(t, tc.line+string(b))
+			// As in 16a's test, with the firing cavalry dismounted.
+			h.put("H1", 80, 16, 180)
+			h.put("R1", 80, 10, 0)
+			h.set("SET R1 DISMOUNTED ON")
+			h.set("SET Rebs GENERAL WITH R2")
+			h.holdAll()
+			h.roll(3) // small arms, long range, full state: 3+
+			wantIn(t, h.fire(Confederate, "FIRE R1 AT H1"), tc.want)
+		})
+	}
+	if _, err := ParseScenario([]byte("dismounted-fire sometimes\n" + string(b))); err == nil || !strings.Contains(err.Error(), "HRA H15") {
+		t.Fatalf("a bad dismounted-fire line: %v", err)
+	}
+}

@@ -108,6 +108,12 @@ type ScenarioDef struct {
 	HorsesDepth     table.Length
 	// RemovedVP is what each enemy unit removed is worth at the end (R12).
 	RemovedVP int
+	// DismountedFireAsInfantry: dismounted cavalry fires without the
+	// cavalry −1 (HRA H15's alternative). The spec's reading, the default,
+	// keeps the −1: 16a says "cavalry" and 16d changes only how dismounted
+	// cavalry is hit. The scenario line "dismounted-fire infantry" or
+	// "dismounted-fire cavalry" makes the choice explicit.
+	DismountedFireAsInfantry bool
 	Terrain   []Terrain
 	Points    []Point
 	Brigades  []BrigadeDef
@@ -266,6 +272,15 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 		case key == "regiment-depth":
 			if sc.RegimentDepth, err = lenArg(); err != nil {
 				return nil, err
+			}
+		case key == "dismounted-fire":
+			switch strings.ToLower(strings.Join(args, " ")) {
+			case "infantry":
+				sc.DismountedFireAsInfantry = true
+			case "cavalry":
+				sc.DismountedFireAsInfantry = false
+			default:
+				return nil, fail("dismounted-fire takes infantry or cavalry (HRA H15)")
 			}
 		case key == "dismounted-depth":
 			if sc.DismountedDepth, err = lenArg(); err != nil {
