@@ -114,11 +114,12 @@ type ScenarioDef struct {
 	// cavalry is hit. The scenario line "dismounted-fire infantry" or
 	// "dismounted-fire cavalry" makes the choice explicit.
 	DismountedFireAsInfantry bool
-	Terrain   []Terrain
-	Points    []Point
-	Brigades  []BrigadeDef
-	Units     []UnitDef
-	Sample    bool // the file says its data is SAMPLE data
+
+	Terrain  []Terrain
+	Points   []Point
+	Brigades []BrigadeDef
+	Units    []UnitDef
+	Sample   bool // the file says its data is SAMPLE data
 }
 
 //go:embed scenarios/*.txt
