@@ -14,9 +14,12 @@ func (m *sim) declare(side string, os []Order) []events.Problem {
 	st := m.st
 	var probs []events.Problem
 	var firers, targets []string
+	var picks []Order
 	none := false
 	for _, o := range os {
 		switch o.Kind {
+		case oPick:
+			picks = append(picks, o)
 		case oNoFire:
 			none = true
 		case oFire:
@@ -35,14 +38,22 @@ func (m *sim) declare(side string, os []Order) []events.Problem {
 			}
 			firers, targets = append(firers, f.Name), append(targets, t.Name)
 		default:
-			probs = append(probs, problem(o, "in Phase III declare volleys: FIRE <unit> AT <enemy>, or FIRE NONE", ""))
+			probs = append(probs, problem(o, "in Phase III declare volleys: FIRE <unit> AT <enemy>, or FIRE NONE; PICK <unit>, ... to choose your confrontations' order", ""))
 		}
 	}
 	if none && len(firers) > 0 {
 		probs = append(probs, problem(os[0], "FIRE NONE and volleys in one mail", ""))
 	}
+	if len(picks) > 1 {
+		probs = append(probs, problem(picks[1], "one PICK line a mail: list every unit on it", ""))
+	}
 	if len(probs) > 0 {
 		return probs
+	}
+	if len(picks) == 1 {
+		if p := m.statePicks(side, "fire", picks[0], firers...); p != nil {
+			return []events.Problem{*p}
+		}
 	}
 	m.emit("volleys.declared", events.S("side", side), events.SL("firers", firers...), events.SL("targets", targets...))
 	if len(firers) == 0 {
@@ -110,20 +121,17 @@ func (m *sim) resolveFire() {
 	}
 	groups := confrontations(vols)
 	// HRA 4.III.c: the players pick confrontations alternately, the
-	// initiative side first; each picks its first unresolved one (doc.go).
+	// initiative side first; each takes the next of its PICK list, else
+	// its first unresolved one (doc.go).
 	picker := m.st.Initiative
 	done := make([]bool, len(groups))
 	for left := len(groups); left > 0; left-- {
-		pick := -1
+		pick, by, how := -1, "", ""
 		for _, side := range []string{picker, opponent(picker)} {
-			for i, g := range groups {
-				if !done[i] && m.involves(g, side) {
-					pick = i
-					break
-				}
-			}
+			pick, by, how = m.pickConfrontation(groups, done, side)
 			if pick >= 0 {
 				picker = opponent(side)
+				m.say("%s picks the confrontation of %s (%s, HRA 4.III.c)", side, by, how)
 				break
 			}
 		}
@@ -172,6 +180,36 @@ func (m *sim) resolveFire() {
 		return
 	}
 	m.beginRound(m.st.Round + 1)
+}
+
+// pickConfrontation is side's next pick among the unresolved groups: the
+// first one holding a unit of its PICK list, else the first with one of
+// its firers (roster order). It returns the group, the unit that names it
+// and how it was chosen; -1 if side has none left.
+func (m *sim) pickConfrontation(groups [][]Volley, done []bool, side string) (int, string, string) {
+	for _, n := range m.st.FirePicks[side] {
+		for i, g := range groups {
+			if done[i] || !m.involves(g, side) {
+				continue
+			}
+			for _, v := range g {
+				if v.Firer == n || v.Target == n {
+					return i, n, "its list"
+				}
+			}
+		}
+	}
+	for i, g := range groups {
+		if done[i] {
+			continue
+		}
+		for _, v := range g {
+			if m.st.unit(v.Firer).Side == side {
+				return i, v.Firer, "roster order"
+			}
+		}
+	}
+	return -1, "", ""
 }
 
 func (m *sim) involves(g []Volley, side string) bool {

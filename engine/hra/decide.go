@@ -85,6 +85,31 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 		}
 		m.begin()
 		return nil
+	}
+	// RETREAT ORDER may come in any mail of Phase II or III, from either
+	// side; it stands until restated (HRA 4.I.b, doc.go).
+	var rest []Order
+	for _, o := range os {
+		switch o.Kind {
+		case oRetreatOrder:
+			if p := m.statePicks(side, "retreat", o); p != nil {
+				return []events.Problem{*p}
+			}
+		case oPick:
+			if st.Phase != PhaseFire {
+				return []events.Problem{problem(o, "PICK comes with your volleys in Phase III: it names, by one of your units in each, the confrontations you pick first (HRA 4.III.c)",
+					"for Phase I's forced moves: RETREAT ORDER <unit>, <unit>, ...")}
+			}
+			rest = append(rest, o)
+		default:
+			rest = append(rest, o)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	os = rest
+	switch st.Phase {
 	case PhaseOrders:
 		if st.ToAct != side {
 			return []events.Problem{problem(os[0], fmt.Sprintf("it is %s's turn to give orders (HRA 4.II.a)", st.ToAct), "wait for your turn")}
@@ -97,6 +122,59 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 		return m.declare(side, os)
 	}
 	return []events.Problem{problem(os[0], "nothing to do now", "")}
+}
+
+// statePicks records a side's priority list (what: "fire" or "retreat").
+// Each unit must be the side's and on the table; a PICK unit must also be
+// in one of the side's confrontations: firing this round (firers) or in
+// melee.
+func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.Problem {
+	st := m.st
+	var own []string
+	for _, u := range st.Units {
+		if u.Side == side && !u.Removed() && (what == "retreat" || slices.Contains(firers, u.Name) || st.inMelee(u.Name)) {
+			own = append(own, u.Name)
+		}
+	}
+	for i, n := range o.Units {
+		if slices.Contains(own, n) {
+			continue
+		}
+		u := st.unit(n)
+		var msg string
+		switch {
+		case u.Side != side:
+			msg = fmt.Sprintf("%s is not yours: name your own units", n)
+		case u.Removed():
+			msg = fmt.Sprintf("%s has left the battlefield", n)
+		default:
+			msg = fmt.Sprintf("%s fires no volley in this mail and is in no melee: it is in none of your confrontations (HRA 4.III.c)", n)
+		}
+		best, bd := "", 1<<30
+		for _, c := range own {
+			if d := editDistance(normName(n), normName(c)); d < bd {
+				best, bd = c, d
+			}
+		}
+		hint := "you have no unit to name here"
+		if best != "" {
+			hint = fmt.Sprintf("did you mean %q? you may name %s", best, strings.Join(own, ", "))
+		}
+		p := events.Problem{Line: o.Line, Col: o.Col, Text: o.Text, Msg: msg, Hint: hint}
+		if i < len(o.Cols) {
+			p.Col = o.Cols[i]
+		}
+		return &p
+	}
+	m.emit("picks.stated", events.S("side", side), events.S("what", what), events.SL("units", o.Units...))
+	if what == "retreat" {
+		if len(o.Units) == 0 {
+			m.say("%s: no retreat order; forced moves go in roster order (HRA 4.I.b)", side)
+		} else {
+			m.say("%s: forced moves in this order, then the roster's: %s (HRA 4.I.b)", side, strings.Join(o.Units, ", "))
+		}
+	}
+	return nil
 }
 
 // begin makes the opening rolls: each general's status (HRA 3c: d6, -1 for
@@ -219,13 +297,24 @@ func (m *sim) phaseOne() {
 		}
 		queues[i] = append(queues[i], u.Name)
 	}
+	sides := [2]string{m.st.Initiative, opponent(m.st.Initiative)}
 	for k := 0; len(queues[0])+len(queues[1]) > 0; k++ {
 		q := &queues[k%2]
 		if len(*q) == 0 {
 			continue
 		}
-		name := (*q)[0]
-		*q = (*q)[1:]
+		// The side's next pick: the first unit of its RETREAT ORDER still
+		// to move, else the roster's first (doc.go).
+		at, how := 0, "roster order"
+		for _, n := range m.st.RetreatPicks[sides[k%2]] {
+			if i := slices.Index(*q, n); i >= 0 {
+				at, how = i, "its list"
+				break
+			}
+		}
+		name := (*q)[at]
+		*q = slices.Delete(*q, at, at+1)
+		m.say("%s picks the forced move of %s (%s, HRA 4.I.b)", sides[k%2], name, how)
 		u := m.st.unit(name)
 		if u.Removed() {
 			continue

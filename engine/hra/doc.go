@@ -15,12 +15,30 @@
 // general's successor, R10 the length of a day, R12 victory), the scenario
 // file gives it, marked SAMPLE in the shipped scenario.
 //
+// The players' alternate choices, made by mail without extra round trips
+// (as GCACW's conditions given in advance): each side may state a priority
+// list, and the engine alternates the sides, the initiative side first,
+// taking each side's next pick from its list and, for what the list does
+// not name, from the roster. The lists are facts (picks.stated), so a
+// replay decides the same; the echo says who picked what and whether by
+// "its list" or "roster order".
+//   - HRA 4.III.c: "PICK <unit>, <unit>, ..." with a side's volleys in its
+//     Phase III mail names, by one of the side's units in each, the
+//     confrontations it picks first, second, …; each unit must fire a
+//     volley in that mail or be in melee. Without a list the side takes
+//     its first unresolved confrontation with one of its firers. The list
+//     is sealed with the volleys (H23) and lapses with the round.
+//   - HRA 4.I.b: "RETREAT ORDER <unit>, <unit>, ..." in any Phase II or III
+//     mail (alone or with other orders, either side, in or out of turn)
+//     sets which of the side's units in retreat or due a forced move moves
+//     first when the side's turn comes; any unit of the side on the table
+//     may be named, since the tests that send units back may still come.
+//     It stands until restated; "RETREAT ORDER NONE" clears it.
+//   - A name that is no unit, an enemy unit, a removed unit, or for PICK
+//     a unit in none of the side's confrontations is refused, with the
+//     nearest name the side may use as a hint.
+//
 // Choices the engine makes for the players, so that one mail is one action:
-//   - HRA 4.I.b: forced moves alternate automatically, the initiative side
-//     first, each side's units in roster order.
-//   - HRA 4.III.c: confrontations are picked alternately, the initiative
-//     side first, each side taking the first unresolved confrontation with
-//     one of its firers.
 //   - HRA 4.II.d: units of the ordered brigade a mail leaves out hold, and
 //     that hold counts as one order.
 //   - R5: an entrenched unit counts as standing behind a redoubt (T3).

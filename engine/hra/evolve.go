@@ -55,7 +55,7 @@ func evolve(st *State, f events.Fact) (*State, error) {
 	case "round.begun":
 		s.Round = int(f.Int("round"))
 		s.Phase = PhaseOrders
-		s.Volleys, s.Declared = nil, nil
+		s.Volleys, s.Declared, s.FirePicks = nil, nil, nil
 		for i := range s.Units {
 			u := &s.Units[i]
 			u.Ordered, u.PassedBy, u.Acted, u.Moved, u.Order = false, false, false, 0, ""
@@ -125,6 +125,19 @@ func evolve(st *State, f events.Fact) (*State, error) {
 				s.Volleys = append(s.Volleys, Volley{Firer: fr, Target: ts[i]})
 			}
 		}
+	case "picks.stated":
+		side := f.Str("side")
+		if side != Union && side != Confederate {
+			return nil, fmt.Errorf("hra: picks.stated: no side %q", side)
+		}
+		m := &s.FirePicks
+		if f.Str("what") == "retreat" {
+			m = &s.RetreatPicks
+		}
+		if *m == nil {
+			*m = map[string][]string{}
+		}
+		(*m)[side] = f.Strs("units")
 	case "battle.ended":
 		s.Phase, s.ToAct = PhaseOver, ""
 		s.Winner, s.Result = f.Str("winner"), f.Str("reason")

@@ -2,6 +2,7 @@ package hra
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,9 @@ const (
 	oFire   = "fire"    // FIRE <unit> AT <target> (Phase III)
 	oNoFire = "no fire" // FIRE NONE
 	oSet    = "set"     // referee: SET <name> <field> <value>
+	// Priority lists for the players' alternate choices (see doc.go).
+	oPick         = "pick"          // PICK <unit>, ... (HRA 4.III.c, Phase III)
+	oRetreatOrder = "retreat order" // RETREAT ORDER <unit>, ... (HRA 4.I.b)
 )
 
 // Verbs of a Phase II order (HRA 4.II.c, 4.II.f).
@@ -40,7 +44,8 @@ type Order struct {
 	Kind      string
 	Brigade   string   // the brigade the units belong to
 	Whole     bool     // the line named the brigade (one order to it all)
-	Units     []string // the units ordered, or the firer
+	Units     []string // the units ordered, or the firer; PICK's list
+	Cols      []int    // PICK, RETREAT ORDER: each unit's column
 	Verb      string
 	Steps     []step
 	Dist      table.Length // ROAD
@@ -136,6 +141,12 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 			p.set(&o, ws[1:])
 		case first == "FIRE" && !strings.Contains(line, ":"):
 			p.fire(&o, ws[1:])
+		case first == "PICK" && !strings.Contains(line, ":"):
+			o.Kind = oPick
+			p.unitList(&o, line, ws[0])
+		case first == "RETREAT" && len(ws) > 1 && strings.EqualFold(ws[1].s, "ORDER") && !strings.Contains(line, ":"):
+			o.Kind = oRetreatOrder
+			p.unitList(&o, line, ws[1])
 		default:
 			p.order(&o, line)
 		}
@@ -564,6 +575,37 @@ func (p *parser) fire(o *Order, ws []word) {
 		return
 	}
 	o.Units, o.Target = []string{f}, t
+}
+
+// unitList reads the comma-separated units after the keyword kw (PICK,
+// RETREAT ORDER) into o.Units, each with its column in o.Cols. NONE (or
+// nothing) is an empty list.
+func (p *parser) unitList(o *Order, line string, kw word) {
+	rs := []rune(line)
+	start := min(kw.col-1+len([]rune(kw.s)), len(rs))
+	rest := string(rs[start:])
+	if t := strings.TrimSpace(rest); t == "" || strings.EqualFold(t, "NONE") {
+		return
+	}
+	col := start + 1
+	for _, part := range strings.Split(rest, ",") {
+		name := strings.TrimSpace(part)
+		c := col + len([]rune(part)) - len([]rune(strings.TrimLeft(part, " \t")))
+		col += len([]rune(part)) + 1
+		if name == "" {
+			p.fail(c, "a unit name is missing between the commas", strings.ToUpper(kw.s)+" <unit>, <unit>, ...")
+			return
+		}
+		n, _, ok := p.resolve(name, c, true, false)
+		if !ok {
+			return
+		}
+		if i := slices.Index(o.Units, n); i >= 0 {
+			p.fail(c, fmt.Sprintf("%s is named twice in the list", n), "name each unit once")
+			return
+		}
+		o.Units, o.Cols = append(o.Units, n), append(o.Cols, c)
+	}
 }
 
 // setFields are the fields a referee may SET (issue #5).

@@ -34,7 +34,7 @@ func prompts(st *State) []engine.Prompt {
 		var out []engine.Prompt
 		for _, side := range Sides {
 			if !contains(st.Declared, side) {
-				out = append(out, engine.Prompt{Side: side, What: fmt.Sprintf("round %d, Phase III: declare your volleys (HRA 4.III.a)", st.Round), Examples: fireExamples(st, side)})
+				out = append(out, engine.Prompt{Side: side, What: fmt.Sprintf("round %d, Phase III: declare your volleys (HRA 4.III.a); optionally PICK <unit>, ... for the confrontations you pick first (HRA 4.III.c) and RETREAT ORDER <unit>, ... for next Phase I's forced moves (HRA 4.I.b)", st.Round), Examples: fireExamples(st, side)})
 			}
 		}
 		return out
@@ -112,5 +112,15 @@ func fireExamples(st *State, side string) []string {
 	if len(lines) > 0 {
 		out = append(out, strings.Join(lines, "\n"))
 	}
-	return append(out, "FIRE NONE")
+	out = append(out, "FIRE NONE")
+	// The same volleys, the last firer's confrontation picked first (HRA 4.III.c).
+	if len(lines) >= 2 {
+		var firers []string
+		for _, l := range lines {
+			f, _, _ := strings.Cut(strings.TrimPrefix(l, "FIRE "), " AT ")
+			firers = append(firers, f)
+		}
+		out = append(out, strings.Join(lines, "\n")+"\nPICK "+firers[len(firers)-1])
+	}
+	return out
 }

@@ -272,6 +272,47 @@ func TestRule_4_I_b_ForcedMovesAlternate(t *testing.T) {
 	}
 }
 
+// HRA 4.I.b (doc.go): a side's RETREAT ORDER, stated in any mail, sets
+// which of its units makes its forced move first when its turn to pick
+// comes; units it leaves out follow in roster order; names that are not
+// the side's units are refused with a hint.
+func TestRule_4_I_b_RetreatOrderList(t *testing.T) {
+	h := begunWith(t, long)
+	for _, n := range []string{"B1", "B2", "G1"} {
+		h.st.unit(n).RetreatNext = true
+	}
+	h.must(Union, "RETREAT ORDER B2")
+	if got := h.st.RetreatPicks[Union]; len(got) != 1 || got[0] != "B2" {
+		t.Fatalf("Union's retreat order %v, want [B2]", got)
+	}
+	h.roll(5, 2) // Union initiative
+	echo := h.endRound()
+	want := []string{"B2 retreats", "G1 retreats", "B1 retreats"}
+	for i := 0; i+1 < len(want); i++ {
+		if !before(echo, want[i], want[i+1]) || !strings.Contains(echo, want[i+1]) {
+			t.Errorf("want %q before %q:\n%s", want[i], want[i+1], echo)
+		}
+	}
+	wantIn(t, echo, "Union picks the forced move of B2 (its list, HRA 4.I.b)",
+		"Confederate picks the forced move of G1 (roster order, HRA 4.I.b)",
+		"Union picks the forced move of B1 (roster order, HRA 4.I.b)")
+
+	h = begunWith(t, long)
+	for _, c := range []struct{ text, msg, hint string }{
+		{"RETREAT ORDER B2, G1", "G1 is not yours", `did you mean "B1"?`},
+		{"RETREAT ORDER B2, Bq9", `no unit or brigade is called "Bq9"`, `did you mean "B1"?`},
+		{"RETREAT ORDER B2, B2", "named twice", ""},
+	} {
+		p := h.send(Union, c.text)
+		if len(p) == 0 || !strings.Contains(p[0].Msg, c.msg) || !strings.Contains(p[0].Hint, c.hint) || p[0].Line != 1 || p[0].Col != 19 || p[0].Text != c.text {
+			t.Errorf("%q: problems %+v, want %q with hint %q at line 1 col 19", c.text, p, c.msg, c.hint)
+		}
+	}
+	if h.st.RetreatPicks != nil {
+		t.Errorf("a refused list was stored: %v", h.st.RetreatPicks)
+	}
+}
+
 // HRA 4.I.c: a unit that made its forced move in Phase I takes no action
 // for the rest of the round: no order, no volley.
 func TestRule_4_I_c_NoActionAfterForcedMove(t *testing.T) {
@@ -432,7 +473,7 @@ func TestRule_4_III_b_Confrontations(t *testing.T) {
 	legal(t, h, "BA", "G1")
 	h.holdAll()
 	echo := h.fire(Union, "FIRE B1 AT G1\nFIRE BA AT G1\nFIRE H1 AT R1")
-	if n := strings.Count(echo, "confrontation "); n != 2 {
+	if n := strings.Count(echo, "(HRA 4.III.b)"); n != 2 {
 		t.Errorf("%d confrontations, want 2:\n%s", n, echo)
 	}
 	if !before(echo, "volley: BA at G1", "confrontation 2") || !before(echo, "confrontation 2", "volley: H1 at R1") {
@@ -461,7 +502,7 @@ func TestRule_4_III_c_AlternatePicks(t *testing.T) {
 		// is the first found; the Union has two of its own.
 		h.roll(1, 1, 1)
 		echo := h.fire(Confederate, "FIRE G1 AT B1", Union, "FIRE H1 AT R1\nFIRE B3 AT G3")
-		if n := strings.Count(echo, "confrontation "); n != 3 {
+		if n := strings.Count(echo, "(HRA 4.III.b)"); n != 3 {
 			t.Fatalf("%d confrontations, want 3:\n%s", n, echo)
 		}
 		for i := 0; i+1 < len(c.order); i++ {
@@ -469,6 +510,80 @@ func TestRule_4_III_c_AlternatePicks(t *testing.T) {
 				t.Errorf("initiative %s: want %q before %q:\n%s", c.init, c.order[i], c.order[i+1], echo)
 			}
 		}
+		wantIn(t, echo, "picks the confrontation of G1 (roster order, HRA 4.III.c)")
+		wantNotIn(t, echo, "(its list")
+	}
+}
+
+// HRA 4.III.c (doc.go): a side's PICK line, sent with its volleys, names
+// by one of its units the confrontations it picks first, second, …; the
+// sides still alternate, the initiative side first, and confrontations
+// the list leaves out come in roster order. Units not in the side's
+// confrontations are refused with a hint.
+func TestRule_4_III_c_PickList(t *testing.T) {
+	setup := func(init string) *harness {
+		h := begun(t)
+		h.set("SET INITIATIVE " + init)
+		h.put("G1", 20, 26, 180)
+		h.put("G3", 40, 26, 180)
+		h.put("R1", 80, 16, 180)
+		h.holdAll()
+		h.roll(1, 1, 1)
+		return h
+	}
+	for _, c := range []struct {
+		init, union string
+		order       []string
+		says        []string
+	}{
+		// The default (TestRule_4_III_c_AlternatePicks) is H1, G1, B3.
+		{Union, "FIRE H1 AT R1\nFIRE B3 AT G3\nPICK B3",
+			[]string{"volley: B3 at G3", "volley: G1 at B1", "volley: H1 at R1"},
+			[]string{"Union picks the confrontation of B3 (its list, HRA 4.III.c)", "Confederate picks the confrontation of G1 (roster order, HRA 4.III.c)",
+				"Union picks the confrontation of H1 (roster order, HRA 4.III.c)"}},
+		// The default is G1, H1, B3; the list may come first, in any case.
+		{Confederate, "pick b3, H1\nFIRE H1 AT R1\nFIRE B3 AT G3",
+			[]string{"volley: G1 at B1", "volley: B3 at G3", "volley: H1 at R1"},
+			nil},
+	} {
+		h := setup(c.init)
+		echo := h.fire(Confederate, "FIRE G1 AT B1", Union, c.union)
+		for i := 0; i+1 < len(c.order); i++ {
+			if !before(echo, c.order[i], c.order[i+1]) || !strings.Contains(echo, c.order[i+1]) {
+				t.Errorf("%q: want %q before %q:\n%s", c.union, c.order[i], c.order[i+1], echo)
+			}
+		}
+		wantIn(t, echo, c.says...)
+	}
+	h := setup(Union)
+	h.must(Confederate, "FIRE G1 AT B1")
+	for _, c := range []struct{ text, msg, hint string }{
+		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK B1", "B1 fires no volley in this mail", `did you mean "B3"?`},
+		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK G1", "G1 is not yours", `did you mean "H1"?`},
+		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK H9x", `no unit or brigade is called "H9x"`, `did you mean "H1"?`},
+	} {
+		p := h.send(Union, c.text)
+		if len(p) == 0 || !strings.Contains(p[0].Msg, c.msg) || !strings.Contains(p[0].Hint, c.hint) || p[0].Line != 3 || p[0].Col != 6 || p[0].Text == "" {
+			t.Errorf("%q: problems %+v, want %q with hint %q at line 3 col 6", c.text, p, c.msg, c.hint)
+		}
+	}
+	wantProblem(t, begun(t), Union, "PICK B1", "PICK comes with your volleys in Phase III")
+	// The prompt offers a PICK example, and it is accepted.
+	h = setup(Union)
+	var ex string
+	for _, p := range prompts(h.st) {
+		for _, e := range p.Examples {
+			if p.Side == Union && strings.Contains(e, "\nPICK ") {
+				ex = e
+			}
+		}
+	}
+	if ex == "" {
+		t.Fatalf("no PICK example in the Phase III prompt: %+v", prompts(h.st))
+	}
+	h.must(Union, ex)
+	if len(h.st.FirePicks[Union]) != 1 {
+		t.Errorf("PICK example %q stored %v", ex, h.st.FirePicks)
 	}
 }
 

@@ -3,6 +3,7 @@ package hra
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"pbem/engine/table"
@@ -96,9 +97,15 @@ type State struct {
 	// Declared volleys of each side this Phase III, and who has declared.
 	Volleys  []Volley `json:"volleys,omitempty"`
 	Declared []string `json:"declared,omitempty"`
-	Winner   string   `json:"winner,omitempty"`
-	Result   string   `json:"result,omitempty"`
-	Score    []int    `json:"score,omitempty"` // victory points, Union then Confederate
+	// The players' stated priority lists (see doc.go), by side: which
+	// confrontation each picks first, second, … this Phase III (HRA
+	// 4.III.c; cleared each round), and which of its units in retreat
+	// makes its forced moves first (HRA 4.I.b; stands until restated).
+	FirePicks    map[string][]string `json:"fire_picks,omitempty"`
+	RetreatPicks map[string][]string `json:"retreat_picks,omitempty"`
+	Winner       string              `json:"winner,omitempty"`
+	Result       string              `json:"result,omitempty"`
+	Score        []int               `json:"score,omitempty"` // victory points, Union then Confederate
 }
 
 func newState(sc *ScenarioDef) *State {
@@ -121,6 +128,8 @@ func (s *State) clone() *State {
 	c.Volleys = slices.Clone(s.Volleys)
 	c.Declared = slices.Clone(s.Declared)
 	c.Score = slices.Clone(s.Score)
+	c.FirePicks = maps.Clone(s.FirePicks)
+	c.RetreatPicks = maps.Clone(s.RetreatPicks)
 	return &c
 }
 
