@@ -36,6 +36,33 @@ func TestEngineAcceptance(t *testing.T) {
 			"south", "Nobody: HOLD", // rejected: unknown name
 		),
 	}
+	// The referee's part: a correction, then a rollback of two actions,
+	// then play on; the suite checks fold, snapshots and re-decisions
+	// across both.
+	refereed := enginetest.Script{
+		Name: "refereed", Ruleset: "hra", ScenarioName: "kettle-run", Scenario: scn, Players: players, Referees: referees,
+		Orders: enginetest.Orders(
+			"north", "BEGIN",
+			"north", "Iron Brigade: ADVANCE 4",
+			"south", "Stonewall Brigade: ADVANCE 4",
+			"ref", "SET Iron Brigade SUPPLY 2",
+			"north", "Buford's Horse: HOLD",
+			"ref", "ROLLBACK 2 ACTIONS",
+			"north", "Buford's Horse: HOLD",
+			"south", "Stuart's Horse: HOLD",
+		),
+	}
+	rp := enginetest.Run(t, reg, refereed)[0]
+	var rolledBack, set bool
+	for _, d := range rp.Decisions() {
+		if a, ok := d.(*events.OrderAccepted); ok && len(a.Echo) > 0 {
+			rolledBack = rolledBack || strings.HasPrefix(a.Echo[0], "ROLLBACK to seq")
+			set = set || (strings.HasPrefix(a.Echo[0], "SET ") && strings.Contains(a.Echo[0], " supply "))
+		}
+	}
+	if !rolledBack || !set || len(rp.Game.Branches) != 1 {
+		t.Errorf("the referee's SET (%v) or rollback (%v) was not taken: branches %+v", set, rolledBack, rp.Game.Branches)
+	}
 	played := enginetest.Run(t, reg, opening)
 	p := played[0]
 	var rejected int
