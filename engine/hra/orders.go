@@ -195,22 +195,45 @@ func (p *parser) resolve(name string, col int, units, brigades bool) (string, bo
 	case 1:
 		return cands[0], isBrig[0], true
 	case 0:
-		best, bd := "", 4
-		for _, u := range p.st.Units {
-			if d := editDistance(k, normName(u.Name)); d < bd {
-				best, bd = u.Name, d
+		if !brigades {
+			// Only units may be named here: a brigade's name gets its units.
+			for _, b := range p.st.Brigades {
+				if normName(b.Name) == k {
+					var us []string
+					for _, u := range p.st.Units {
+						if u.Brigade == b.Name {
+							us = append(us, u.Name)
+						}
+					}
+					p.fail(col, fmt.Sprintf("%s is a brigade, and only units may be named here", b.Name), "name its units: "+strings.Join(us, ", "))
+					return "", false, false
+				}
 			}
 		}
-		for _, b := range p.st.Brigades {
-			if d := editDistance(k, normName(b.Name)); d < bd {
-				best, bd = b.Name, d
+		best, bd := "", 4
+		if units {
+			for _, u := range p.st.Units {
+				if d := editDistance(k, normName(u.Name)); d < bd {
+					best, bd = u.Name, d
+				}
+			}
+		}
+		if brigades {
+			for _, b := range p.st.Brigades {
+				if d := editDistance(k, normName(b.Name)); d < bd {
+					best, bd = b.Name, d
+				}
 			}
 		}
 		hint := ""
 		if best != "" {
 			hint = fmt.Sprintf("did you mean %q?", best)
 		}
-		p.fail(col, fmt.Sprintf("no unit or brigade is called %q", name), hint)
+		what := "unit or brigade"
+		if !brigades {
+			what = "unit"
+		}
+		p.fail(col, fmt.Sprintf("no %s is called %q", what, name), hint)
 	default:
 		p.fail(col, fmt.Sprintf("%q is ambiguous: %s", name, strings.Join(cands, ", ")), "write more of the name")
 	}

@@ -300,8 +300,9 @@ func TestRule_4_I_b_RetreatOrderList(t *testing.T) {
 	h = begunWith(t, long)
 	for _, c := range []struct{ text, msg, hint string }{
 		{"RETREAT ORDER B2, G1", "G1 is not yours", `did you mean "B1"?`},
-		{"RETREAT ORDER B2, Bq9", `no unit or brigade is called "Bq9"`, `did you mean "B1"?`},
+		{"RETREAT ORDER B2, Bq9", `no unit is called "Bq9"`, `did you mean "B1"?`},
 		{"RETREAT ORDER B2, B2", "named twice", ""},
+		{"RETREAT ORDER B2, Horse", "Horse is a brigade, and only units may be named here", "name its units: H1, H2, H3"},
 	} {
 		p := h.send(Union, c.text)
 		if len(p) == 0 || !strings.Contains(p[0].Msg, c.msg) || !strings.Contains(p[0].Hint, c.hint) || p[0].Line != 1 || p[0].Col != 19 || p[0].Text != c.text {
@@ -560,7 +561,7 @@ func TestRule_4_III_c_PickList(t *testing.T) {
 	for _, c := range []struct{ text, msg, hint string }{
 		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK B1", "B1 fires no volley in this mail", `did you mean "B3"?`},
 		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK G1", "G1 is not yours", `did you mean "H1"?`},
-		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK H9x", `no unit or brigade is called "H9x"`, `did you mean "H1"?`},
+		{"FIRE H1 AT R1\nFIRE B3 AT G3\nPICK H9x", `no unit is called "H9x"`, `did you mean "H1"?`},
 	} {
 		p := h.send(Union, c.text)
 		if len(p) == 0 || !strings.Contains(p[0].Msg, c.msg) || !strings.Contains(p[0].Hint, c.hint) || p[0].Line != 3 || p[0].Col != 6 || p[0].Text == "" {
