@@ -416,9 +416,12 @@ func (g *Game) applyFacts(reg *Registry, seq, input uint64, facts []events.Fact)
 		facts = facts[1:]
 	}
 	if changed {
+		// Cut from the front, so that append reallocates once per
+		// recentCapacity decisions rather than every time; it writes only
+		// past the end, never over what another copy of g sees.
 		g.Recent = append(g.Recent, seq)
 		if len(g.Recent) > recentCapacity {
-			g.Recent = append(g.Recent[:0:0], g.Recent[len(g.Recent)-recentCapacity:]...)
+			g.Recent = g.Recent[len(g.Recent)-recentCapacity:]
 		}
 	}
 	return nil

@@ -220,19 +220,3 @@ func Replay(src Source, reg *Registry, game string, at uint64) (*Game, error) {
 	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	return g, fold(src, reg, g, at)
 }
-
-func fold(src Source, reg *Registry, g *Game, at uint64) error {
-	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
-		if at != 0 && e.Seq > at {
-			return errStop
-		}
-		return g.Apply(reg, e)
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		return fmt.Errorf("load %s: %w", g.ID, err)
-	}
-	if at != 0 && g.Seq < at {
-		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
-	}
-	return nil
-}

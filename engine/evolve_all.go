@@ -9,7 +9,8 @@ import (
 // BatchEvolver is an optional Ruleset method. EvolveAll applies a
 // decision's facts in order and returns the state after the last one; it
 // must give exactly the state Evolve gives applied fact by fact, and like
-// Evolve it never changes its input (enginetest checks both). A ruleset
+// Evolve it never changes its input and keeps nothing of the facts but
+// strings (enginetest checks all three). A ruleset
 // implements it when copying its state once per decision rather than once
 // per fact makes replay faster.
 type BatchEvolver interface {

@@ -87,7 +87,10 @@ type Ruleset interface {
 	Parse(s State, side, text string) ([]Order, []events.Problem)
 	// Decide turns one action into facts, rolling dice as the rules say.
 	Decide(s State, side string, orders []Order, dice Dice) (Decision, error)
-	// Evolve applies one fact and returns the next state.
+	// Evolve applies one fact and returns the next state. It keeps
+	// nothing of f but strings: a replay decodes each decision's facts,
+	// their arguments and their lists into memory it reuses for the next
+	// decision, so a list the state keeps must be copied.
 	Evolve(s State, f events.Fact) (State, error)
 	// Prompt says who must act now and what they may send.
 	Prompt(s State) []Prompt
@@ -168,10 +171,13 @@ func (r *Registry) Get(name string) (Ruleset, error) {
 // call for the same ruleset version, scenario and players.
 func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (State, error) {
 	h := sha256.New()
-	w := events.NewWriter(nil)
+	w := events.NewWriter(make([]byte, 0, 256))
 	w.String(rs.Name())
 	w.String(rs.Version())
-	w.Blob(scenario)
+	w.Uvarint(uint64(len(scenario)))
+	h.Write(w.Bytes())
+	h.Write(scenario) // hashed where it is, not copied
+	w = events.NewWriter(w.Bytes()[:0])
 	for _, p := range players {
 		w.String(p.ID)
 		w.String(p.Side)

@@ -132,8 +132,46 @@ type Accepted struct {
 }
 
 // DecodeAccepted decodes an order.accepted event for a fold: the input it
-// decides, its facts, and the indices of its dice, skipping the rest.
-func DecodeAccepted(e *Envelope) (Accepted, error) {
+// decides, its facts, and the indices of its dice, skipping the rest. The
+// facts it returns are the caller's to keep.
+func DecodeAccepted(e *Envelope) (Accepted, error) { return decodeAccepted(e, nil) }
+
+// A FoldBuffer is the memory a fold decodes decisions into: each decode
+// cuts its facts, arguments and lists from the buffer's arrays, and Reset
+// lets the next decodes reuse them. A whole-game replay then allocates
+// them only while a stretch of the log is bigger than any before it. Its
+// zero value is ready to use; it is not safe for concurrent use.
+type FoldBuffer struct {
+	facts            []Fact
+	args             []Arg
+	strs             []string
+	ints             []int64
+	nf, na, ns, nInt int // how much of each array is in use
+}
+
+// Reset makes the whole buffer free again: what earlier decodes returned
+// must no longer be used.
+func (b *FoldBuffer) Reset() { b.nf, b.na, b.ns, b.nInt = 0, 0, 0, 0 }
+
+// DecodeAccepted decodes as the function of that name does, into b: the
+// facts, their arguments and their lists are valid until b.Reset. The
+// strings in them are ordinary strings and may be kept.
+func (b *FoldBuffer) DecodeAccepted(e *Envelope) (Accepted, error) { return decodeAccepted(e, b) }
+
+// cut returns n elements of *arr from *used on, first replacing *arr by a
+// larger array if it has too few left (what was cut before stays valid:
+// it keeps the old array).
+func cut[T any](arr *[]T, used *int, n int) []T {
+	if len(*arr)-*used < n {
+		*arr = make([]T, max(n, 2*len(*arr), 16))
+		*used = 0
+	}
+	s := (*arr)[*used : *used+n : *used+n]
+	*used += n
+	return s
+}
+
+func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 	var a Accepted
 	if e.Type != TypeOrderAccepted {
 		return a, decodeErr(e, "not "+TypeOrderAccepted)
@@ -145,7 +183,7 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 	for n := r.count(); n > 0 && r.err == nil; n-- {
 		r.stringView() // echo
 	}
-	a.Facts = r.foldFacts()
+	a.Facts = r.foldFacts(buf)
 	a.Contiguous = true
 	for i, n := 0, r.count(); i < n && r.err == nil; i++ {
 		idx := r.Uvarint()
@@ -170,32 +208,35 @@ func DecodeAccepted(e *Envelope) (Accepted, error) {
 // allocations: the facts' arguments are cut from shared arrays, as are
 // the elements of string and integer lists, and short strings are
 // interned. Nothing returned aliases the input, so the facts outlive the
-// buffer they were read from.
-func (r *Reader) foldFacts() []Fact {
+// bytes they were read from. With a buffer, the arrays are the buffer's;
+// without one, they are sized by a first pass over the bytes and belong
+// to the caller.
+func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 	n := r.count()
 	if n == 0 {
 		return nil
 	}
-	fs := make([]Fact, n)
-	// Count the arguments and list elements first (a pass over the bytes
-	// costs less than the memory a guess would waste), then cut them all
-	// from one array each.
-	c := *r
-	nArgs, nStrs, nInts := c.countFacts(n)
-	var args []Arg
-	if nArgs > 0 {
-		args = make([]Arg, nArgs)
+	if buf == nil {
+		// Count the arguments and list elements first (a pass over the
+		// bytes costs less than the memory a guess would waste), then cut
+		// them all from one array each.
+		c := *r
+		nArgs, nStrs, nInts := c.countFacts(n)
+		buf = &FoldBuffer{facts: make([]Fact, n)}
+		if nArgs > 0 {
+			buf.args = make([]Arg, nArgs)
+		}
+		if nStrs > 0 {
+			buf.strs = make([]string, nStrs)
+		}
+		if nInts > 0 {
+			buf.ints = make([]int64, nInts)
+		}
 	}
-	var strs []string
-	if nStrs > 0 {
-		strs = make([]string, nStrs)
-	}
-	var ints []int64
-	if nInts > 0 {
-		ints = make([]int64, nInts)
-	}
+	fs := cut(&buf.facts, &buf.nf, n)
 	for i := range fs {
 		f := &fs[i]
+		*f = Fact{}
 		kb := r.view()
 		var kind *internEntry
 		if len(kb) > 0 && len(kb) <= internMaxLen {
@@ -211,10 +252,7 @@ func (r *Reader) foldFacts() []Fact {
 		if m == 0 {
 			continue
 		}
-		if len(args) < m { // only if the bytes are not a fact list
-			args = make([]Arg, m)
-		}
-		f.Args, args = args[:m:m], args[m:]
+		f.Args = cut(&buf.args, &buf.na, m)
 		var keys []string // the keys facts of this kind have had
 		if kind != nil {
 			if p := kind.keys.Load(); p != nil {
@@ -225,6 +263,7 @@ func (r *Reader) foldFacts() []Fact {
 		next := 0 // where the next key most likely is in keys
 		for j := range f.Args {
 			a := &f.Args[j]
+			*a = Arg{}
 			b := r.view()
 			if next < len(keys) && keys[next] == string(b) {
 				a.Key = keys[next]
@@ -257,20 +296,14 @@ func (r *Reader) foldFacts() []Fact {
 				a.Str = r.str(r.view())
 			case ArgInts:
 				if k := r.count(); k > 0 {
-					if len(ints) < k {
-						ints = make([]int64, k)
-					}
-					a.Ints, ints = ints[:k:k], ints[k:]
+					a.Ints = cut(&buf.ints, &buf.nInt, k)
 					for x := range a.Ints {
 						a.Ints[x] = r.Varint()
 					}
 				}
 			case ArgStrs:
 				if k := r.count(); k > 0 {
-					if len(strs) < k {
-						strs = make([]string, k)
-					}
-					a.Strs, strs = strs[:k:k], strs[k:]
+					a.Strs = cut(&buf.strs, &buf.ns, k)
 					for x := range a.Strs {
 						a.Strs[x] = r.str(r.view())
 					}

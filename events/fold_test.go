@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -112,5 +113,52 @@ func TestDecodeAcceptedRefusesWhatDecodeRefuses(t *testing.T) {
 		if _, err := DecodeAccepted(&c); err == nil {
 			t.Fatalf("a payload cut at %d of %d bytes decoded", cut, len(e.Payload))
 		}
+	}
+}
+
+// A FoldBuffer gives the facts DecodeAccepted gives; decisions decoded
+// into it before a Reset all stay as they were (the buffer grows rather
+// than overwrite them); and after a Reset it decodes the same decision
+// again in its own memory, allocating only strings (those too long to
+// intern, or pushed out of the intern table).
+func TestFoldBufferDecodesAlikeAndReusesItsMemory(t *testing.T) {
+	var buf FoldBuffer
+	var samples []*OrderAccepted
+	var got [][]Fact
+	for i, n := range []int{3, 40, 1, 300} {
+		p := foldSample(n)
+		e := New("g", time.Unix(0, 0), "", p)
+		a, err := buf.DecodeAccepted(&e)
+		if err != nil {
+			t.Fatalf("decision %d: %v", i, err)
+		}
+		samples, got = append(samples, p), append(got, a.Facts)
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], samples[i].Facts) {
+			t.Fatalf("decision %d differs after the later ones were decoded into the same buffer", i)
+		}
+	}
+	p := foldSample(300)
+	e := New("g", time.Unix(0, 0), "", p)
+	bytesPer := func(decode func() (Accepted, error)) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 20 {
+			if a, err := decode(); err != nil || len(a.Facts) != len(p.Facts) {
+				t.Fatalf("%d facts, %v", len(a.Facts), err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 20
+	}
+	fresh := bytesPer(func() (Accepted, error) { return DecodeAccepted(&e) })
+	reused := bytesPer(func() (Accepted, error) { buf.Reset(); return buf.DecodeAccepted(&e) })
+	if reused*10 > fresh {
+		t.Errorf("decoding into a reset buffer allocated %d bytes a decision, DecodeAccepted %d: the buffer is not reused", reused, fresh)
+	}
+	buf.Reset()
+	if a, _ := buf.DecodeAccepted(&e); !reflect.DeepEqual(a.Facts, p.Facts) {
+		t.Fatal("the facts decoded into a reused buffer differ")
 	}
 }

@@ -225,9 +225,10 @@ func (s *Store) Games() ([]GameInfo, error) {
 // the file's pages): fn must Clone what it keeps.
 func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) error) error {
 	var d events.Decoder
+	var env events.Envelope // one for the whole read: fn may not keep it
 	return s.ReadRaw(game, from, func(seq uint64, raw []byte) error {
-		env, err := d.UnmarshalView(raw)
-		if err != nil {
+		var err error
+		if env, err = d.UnmarshalView(raw); err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}
 		return fn(&env)

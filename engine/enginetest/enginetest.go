@@ -4,7 +4,8 @@
 // state and boards; a full replay equals the incremental fold (and the
 // snapshot + tail load) at every event; Evolve never mutates its input;
 // a ruleset's EvolveAll, if it has one, gives the state Evolve gives fact
-// by fact and never mutates its input either;
+// by fact and never mutates its input either; neither keeps anything of
+// the facts it was given (a replay reuses their memory);
 // Decide is deterministic (re-deciding every input with the logged dice
 // gives the logged facts); every die verifies against the seed.
 //
@@ -215,6 +216,59 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
+	t.Run("EvolveKeepsNothingOfItsFacts", func(t *testing.T) {
+		// Each fact alone through Evolve (a later fact of the decision
+		// could hide what an earlier one kept), then each decision
+		// through EvolveAll; each time the facts' memory is overwritten
+		// and the state must encode and draw as before.
+		g := &engine.Game{ID: game}
+		unchanged := func(seq uint64, what string, st engine.State, facts []events.Fact) {
+			t.Helper()
+			before := encode(t, g.Rules, st)
+			board := g.Rules.Render(g.Rules.View(st, engine.Viewer{Referee: true})).Full
+			poison(facts)
+			if after := encode(t, g.Rules, st); !bytes.Equal(before, after) {
+				t.Fatalf("seq %d: the state after %s changed when its facts' memory was reused: it keeps part of them:\n%s\n---\n%s", seq, what, before, after)
+			}
+			if after := g.Rules.Render(g.Rules.View(st, engine.Viewer{Referee: true})).Full; after != board {
+				t.Fatalf("seq %d: the board after %s changed when its facts' memory was reused:\n%s\n---\n%s", seq, what, board, after)
+			}
+		}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if e.Type == events.TypeOrderAccepted {
+				d, err := events.Decode(e)
+				if err != nil {
+					t.Fatalf("seq %d: %v", e.Seq, err)
+				}
+				facts := rulesetFacts(d.(*events.OrderAccepted).Facts)
+				st := g.State
+				for _, f := range facts {
+					own := cloneFact(f)
+					next, err := g.Rules.Evolve(st, own)
+					if err != nil {
+						t.Fatalf("seq %d: evolve %s: %v", e.Seq, f, err)
+					}
+					unchanged(e.Seq, "Evolve("+f.String()+")", next, []events.Fact{own})
+					st = next
+				}
+				if b, ok := g.Rules.(engine.BatchEvolver); ok && len(facts) > 0 {
+					own := make([]events.Fact, len(facts))
+					for j, f := range facts {
+						own[j] = cloneFact(f)
+					}
+					next, err := b.EvolveAll(g.State, own)
+					if err != nil {
+						t.Fatalf("seq %d: EvolveAll: %v", e.Seq, err)
+					}
+					unchanged(e.Seq, "EvolveAll", next, own)
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 	t.Run("EvolveAllEqualsEvolveFactByFact", func(t *testing.T) {
 		g := &engine.Game{ID: game}
 		for i := range p.Log {
@@ -283,6 +337,35 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			t.Fatal("the stored seed does not match the logged commitment")
 		}
 	})
+}
+
+// poison overwrites every fact, argument and list element in place, as a
+// replay's next decision overwrites the memory of the one before.
+func poison(fs []events.Fact) {
+	for i := range fs {
+		for j := range fs[i].Args {
+			a := &fs[i].Args[j]
+			for k := range a.Ints {
+				a.Ints[k] = -1 << 40
+			}
+			for k := range a.Strs {
+				a.Strs[k] = "☠"
+			}
+			*a = events.Arg{Key: "☠", Kind: events.ArgStr, Str: "☠", Int: -1 << 40}
+		}
+		fs[i] = events.Fact{Kind: "☠"}
+	}
+}
+
+// cloneFact returns a copy of f that shares no memory with it.
+func cloneFact(f events.Fact) events.Fact {
+	c := events.Fact{Kind: f.Kind, Args: make([]events.Arg, len(f.Args))}
+	for i, a := range f.Args {
+		a.Ints = append([]int64(nil), a.Ints...)
+		a.Strs = append([]string(nil), a.Strs...)
+		c.Args[i] = a
+	}
+	return c
 }
 
 // rulesetFacts are a decision's facts the ruleset folds (the engine's own

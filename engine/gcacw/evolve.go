@@ -327,7 +327,7 @@ func (b *batch) apply(f events.Fact) error {
 		if c.leader(f.Str("leader")) == nil {
 			return fmt.Errorf("%s: no leader %q", f.Kind, f.Str("leader"))
 		}
-		a := &Activation{Leader: f.Str("leader"), Units: f.Strs("units")}
+		a := &Activation{Leader: f.Str("leader"), Units: slices.Clone(f.Strs("units"))}
 		plans := f.Strs("plans")
 		if len(plans) != len(a.Units) {
 			return fmt.Errorf("%s: %d plans for %d units", f.Kind, len(plans), len(a.Units))
@@ -364,8 +364,8 @@ func (b *batch) apply(f events.Fact) error {
 	case "set":
 		return b.set(f)
 	case "referee.pending":
-		c.Pending = &Pending{Step: f.Str("step"), Unit: f.Str("unit"), Leader: f.Str("leader"), Units: f.Strs("units"),
-			Die: int(f.Int("die")), Path: f.Strs("path"), Note: f.Str("note")}
+		c.Pending = &Pending{Step: f.Str("step"), Unit: f.Str("unit"), Leader: f.Str("leader"), Units: slices.Clone(f.Strs("units")),
+			Die: int(f.Int("die")), Path: slices.Clone(f.Strs("path")), Note: f.Str("note")}
 		if m := b.march(); m != nil {
 			switch c.Pending.Step {
 			case StepMove:

@@ -48,7 +48,8 @@ func acceptedLog(decisions [][]events.Fact) []events.Envelope {
 }
 
 // BenchmarkDecodeAndEvolve decodes and folds every decision of a random
-// game as replay does: DecodeAccepted, then the facts through EvolveAll.
+// game as replay does: DecodeAccepted into a reused buffer, then the facts
+// through EvolveAll.
 func BenchmarkDecodeAndEvolve(b *testing.B) {
 	initial, ds := playRandomDecisions(b, 1)
 	log := acceptedLog(ds)
@@ -63,6 +64,23 @@ func BenchmarkDecodeAndEvolve(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+	})
+	b.Run("decode-into-buffer", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf events.FoldBuffer
+		facts := 0
+		for b.Loop() {
+			for i := range log {
+				buf.Reset()
+				a, err := buf.DecodeAccepted(&log[i])
+				if err != nil {
+					b.Fatal(err)
+				}
+				facts += len(a.Facts)
+			}
+		}
+		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+		b.ReportMetric(float64(facts)/b.Elapsed().Seconds(), "facts/s")
 	})
 	b.Run("evolve", func(b *testing.B) {
 		b.ReportAllocs()
@@ -94,10 +112,12 @@ func BenchmarkDecodeAndEvolve(b *testing.B) {
 	})
 	b.Run("decode+evolveAll", func(b *testing.B) {
 		b.ReportAllocs()
+		var buf events.FoldBuffer
 		for b.Loop() {
 			var st any = initial
 			for i := range log {
-				a, err := events.DecodeAccepted(&log[i])
+				buf.Reset()
+				a, err := buf.DecodeAccepted(&log[i])
 				if err != nil {
 					b.Fatal(err)
 				}

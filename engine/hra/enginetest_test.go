@@ -43,6 +43,7 @@ func TestEngineAcceptance(t *testing.T) {
 		Name: "refereed", Ruleset: "hra", ScenarioName: "kettle-run", Scenario: scn, Players: players, Referees: referees,
 		Orders: enginetest.Orders(
 			"north", "BEGIN",
+			"north", "RETREAT ORDER 6th Wisconsin, 2nd Wisconsin", // kept in the state (4.I.b)
 			"north", "Iron Brigade: ADVANCE 4",
 			"south", "Stonewall Brigade: ADVANCE 4",
 			"ref", "SET Iron Brigade SUPPLY 2",
@@ -53,12 +54,16 @@ func TestEngineAcceptance(t *testing.T) {
 		),
 	}
 	rp := enginetest.Run(t, reg, refereed)[0]
-	var rolledBack, set bool
+	var rolledBack, set, retreatOrder bool
 	for _, d := range rp.Decisions() {
 		if a, ok := d.(*events.OrderAccepted); ok && len(a.Echo) > 0 {
+			retreatOrder = retreatOrder || strings.Contains(a.Echo[0], "forced moves in this order")
 			rolledBack = rolledBack || strings.HasPrefix(a.Echo[0], "ROLLBACK to seq")
 			set = set || (strings.HasPrefix(a.Echo[0], "SET ") && strings.Contains(a.Echo[0], " supply "))
 		}
+	}
+	if !retreatOrder {
+		t.Error("the RETREAT ORDER was not taken: the suite does not see a list the state keeps")
 	}
 	if !rolledBack || !set || len(rp.Game.Branches) != 1 {
 		t.Errorf("the referee's SET (%v) or rollback (%v) was not taken: branches %+v", set, rolledBack, rp.Game.Branches)

@@ -137,7 +137,7 @@ func evolve(st *State, f events.Fact) (*State, error) {
 		if *m == nil {
 			*m = map[string][]string{}
 		}
-		(*m)[side] = f.Strs("units")
+		(*m)[side] = slices.Clone(f.Strs("units"))
 	case "battle.ended":
 		s.Phase, s.ToAct = PhaseOver, ""
 		s.Winner, s.Result = f.Str("winner"), f.Str("reason")

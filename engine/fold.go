@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"pbem/events"
+)
+
+// bufferPool holds the buffers of finished folds for the next: a replay
+// then allocates facts and arguments only for a decision bigger than any
+// an earlier fold met.
+var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
+
+// fold folds game's log after g.Seq into g, up to seq at (0: to the end).
+func fold(src Source, reg *Registry, g *Game, at uint64) error {
+	buf := bufferPool.Get().(*events.FoldBuffer)
+	defer bufferPool.Put(buf)
+	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
+		if at != 0 && e.Seq > at {
+			return errStop
+		}
+		return g.step(reg, e, buf)
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return fmt.Errorf("load %s: %w", g.ID, err)
+	}
+	if at != 0 && g.Seq < at {
+		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
+	}
+	return nil
+}
+
+// Apply folds the next event of the log into g.
+func (g *Game) Apply(reg *Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
+
+// step is Apply, decoding a decision's facts into buf if there is one
+// (a fold of many events reuses one buffer for them all).
+func (g *Game) step(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+	if e.Seq != g.Seq+1 || e.Prev != g.Hash {
+		return fmt.Errorf("%w: game %s at seq %d cannot take seq %d (prev %s, want %s)", ErrFold, g.ID, g.Seq, e.Seq, e.Prev, g.Hash)
+	}
+	if err := g.apply(reg, e, buf); err != nil {
+		return fmt.Errorf("game %s seq %d (%s): %w", g.ID, e.Seq, e.Type, err)
+	}
+	g.Seq, g.Hash = e.Seq, e.Hash
+	return nil
+}
+
+func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+	if g.Created == nil && e.Type != events.TypeGameCreated {
+		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
+	}
+	if events.IsInput(e.Type) {
+		if e.Type == events.TypeDeadlinePassed {
+			p, err := events.Decode(e)
+			if err != nil {
+				return err
+			}
+			dp := p.(*events.DeadlinePassed)
+			for i := range g.Deadlines {
+				if g.Deadlines[i].Player == dp.Player && g.Deadlines[i].Due == dp.Due {
+					g.Deadlines[i].Passed = true
+				}
+			}
+		}
+		g.Pending = append(g.Pending, e.Clone())
+		return nil
+	}
+	switch e.Type {
+	case events.TypeOrderAccepted:
+		// The fold needs the input, the facts and the dice indices only;
+		// rulesets keep nothing of the facts they evolve (enginetest
+		// checks), so a fold of many events cuts them from one buffer.
+		var a events.Accepted
+		var err error
+		if buf != nil {
+			buf.Reset()
+			a, err = buf.DecodeAccepted(e)
+		} else {
+			a, err = events.DecodeAccepted(e)
+		}
+		if err != nil {
+			return err
+		}
+		if err := g.settle(a.Input); err != nil {
+			return err
+		}
+		if a.NDice > 0 {
+			if a.FirstDie != g.Rolls || !a.Contiguous {
+				return fmt.Errorf("%w: dice indices %d..%d, the stream is at %d", ErrFold, a.FirstDie, a.LastIndex, g.Rolls)
+			}
+			g.Rolls += uint64(a.NDice)
+		}
+		return g.applyFacts(reg, e.Seq, a.Input, a.Facts)
+	case events.TypeMailQueued, events.TypeMailSent:
+		// Only the mail id matters to the fold: skip decoding the body.
+		id, err := events.PeekMailID(e)
+		if err != nil {
+			return err
+		}
+		if e.Type == events.TypeMailSent {
+			g.dropMail(id)
+			return nil
+		}
+		g.Outbox = append(g.Outbox, QueuedMail{Seq: e.Seq, MailID: id})
+		if player, due, ok := ParseReminderKey(e.Key); ok {
+			for i := range g.Deadlines {
+				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
+					g.Deadlines[i].Reminded = true
+				}
+			}
+		}
+		return nil
+	}
+	p, err := events.Decode(e)
+	if err != nil {
+		return err
+	}
+	switch d := p.(type) {
+	case *events.GameCreated:
+		if g.Created != nil {
+			return fmt.Errorf("%w: game created twice", ErrFold)
+		}
+		rs, err := reg.Get(d.Ruleset)
+		if err != nil {
+			return err
+		}
+		st, err := reg.Setup(rs, d.Scenario, d.Players)
+		if err != nil {
+			return fmt.Errorf("setup %s: %w", d.Ruleset, err)
+		}
+		g.ID, g.Created, g.Rules, g.State = e.Game, d, rs, st
+		g.Players, g.Referees = clonePlayers(d.Players), clonePlayers(d.Referees)
+		g.Settings = append([]events.Setting(nil), d.Settings...)
+		for _, f := range g.deadlineFactsFresh(st, e.At, g.Policy()) {
+			if err := g.applyGameFact(reg, e.Seq, e.Seq, f); err != nil {
+				return err
+			}
+		}
+	case *events.OrderRejected:
+		return g.settle(d.Input)
+	case *events.MailFailed:
+		if d.Permanent {
+			g.dropMail(d.MailID)
+		} else {
+			for i := range g.Outbox {
+				if g.Outbox[i].MailID == d.MailID {
+					g.Outbox[i].Attempts = max(g.Outbox[i].Attempts, d.Attempt)
+				}
+			}
+		}
+	case *events.DeadlineSet:
+		g.setDeadline(Deadline{Player: d.Player, Due: d.Due, Default: d.Default})
+	case *events.GameEnded:
+		g.Ended = d
+	default:
+		return fmt.Errorf("%w: no fold for %s", ErrFold, e.Type)
+	}
+	return nil
+}
