@@ -37,6 +37,10 @@ type NewGame struct {
 	// Welcome, when set, returns the mails to queue with the creation (in
 	// the same transaction): the welcome mail to each player and referee.
 	Welcome func(g *Game) ([]events.Payload, error)
+	// Seed, when set, is the dice seed instead of a fresh random one: for
+	// a benchmark that must play the same game every run. A real game's
+	// seed is always drawn (pbem new has no way to set it).
+	Seed []byte
 }
 
 // Appender is what Create needs of the store.
@@ -72,9 +76,11 @@ func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
 	if _, err := ParsePolicy(ng.Settings); err != nil {
 		return events.Envelope{}, err
 	}
-	seed, err := NewSeed()
-	if err != nil {
-		return events.Envelope{}, err
+	seed := ng.Seed
+	if seed == nil {
+		if seed, err = NewSeed(); err != nil {
+			return events.Envelope{}, err
+		}
 	}
 	created := &events.GameCreated{Ruleset: rs.Name(), RulesetVersion: rs.Version(), ScenarioName: ng.ScenarioName,
 		Scenario: ng.Scenario, Players: ng.Players, Referees: ng.Referees, SeedCommitment: Commit(seed), Settings: ng.Settings}
