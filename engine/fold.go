@@ -73,14 +73,8 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 		// The fold needs the input, the facts and the dice indices only;
 		// rulesets keep nothing of the facts they evolve (enginetest
 		// checks), so a fold of many events cuts them from one buffer.
-		var a events.Accepted
-		var err error
-		if buf != nil {
-			buf.Reset()
-			a, err = buf.DecodeAccepted(e)
-		} else {
-			a, err = events.DecodeAccepted(e)
-		}
+		buf.Reset()
+		a, err := buf.DecodeAccepted(e)
 		if err != nil {
 			return err
 		}

@@ -150,12 +150,17 @@ type FoldBuffer struct {
 }
 
 // Reset makes the whole buffer free again: what earlier decodes returned
-// must no longer be used.
-func (b *FoldBuffer) Reset() { b.nf, b.na, b.ns, b.nInt = 0, 0, 0, 0 }
+// must no longer be used. Resetting a nil buffer does nothing.
+func (b *FoldBuffer) Reset() {
+	if b != nil {
+		b.nf, b.na, b.ns, b.nInt = 0, 0, 0, 0
+	}
+}
 
 // DecodeAccepted decodes as the function of that name does, into b: the
 // facts, their arguments and their lists are valid until b.Reset. The
-// strings in them are ordinary strings and may be kept.
+// strings in them are ordinary strings and may be kept. A nil buffer
+// decodes into memory the caller keeps, as the function does.
 func (b *FoldBuffer) DecodeAccepted(e *Envelope) (Accepted, error) { return decodeAccepted(e, b) }
 
 // cut returns n elements of *arr from *used on, first replacing *arr by a
