@@ -212,3 +212,66 @@ func TestSnapshotOfAnotherLayoutIsIgnoredNotFatal(t *testing.T) {
 		t.Fatalf("load with a foreign snapshot: %v %+v", err, g)
 	}
 }
+
+// The outbox lists the mails queued and not yet sent, whatever order they
+// are sent in, and a copy of a game taken earlier keeps the outbox it had
+// (the fold cuts sent mails from the front and appends past the end).
+func TestOutboxDropsSentMailsInAnyOrderAndEarlierCopiesKeepTheirs(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	reg := raceRegistry()
+	welcome := func(g *engine.Game) ([]events.Payload, error) {
+		var out []events.Payload
+		for _, id := range []string{"<w.1>", "<w.2>", "<w.3>"} {
+			out = append(out, &events.MailQueued{MailID: id, To: []string{"anna@example.org"}, Template: "welcome", Body: "hello"})
+		}
+		return out, nil
+	}
+	if _, err := engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, Welcome: welcome}); err != nil {
+		t.Fatal(err)
+	}
+	later := []events.Payload{
+		&events.MailSent{MailID: "<w.2>", Attempt: 1},
+		&events.MailSent{MailID: "<w.1>", Attempt: 1},
+		&events.MailQueued{MailID: "<w.4>", To: []string{"anna@example.org"}, Template: "board", Body: "a board"},
+		&events.MailSent{MailID: "<w.3>", Attempt: 1},
+		&events.MailQueued{MailID: "<w.5>", To: []string{"anna@example.org"}, Template: "board", Body: "a board"},
+	}
+	for _, p := range later {
+		h, _ := st.Head("g1")
+		if _, err := st.Append("g1", h.Seq, events.New("g1", time.Unix(1_800_000_000, 0), "", p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(g *engine.Game) string {
+		var s []string
+		for _, m := range g.Outbox {
+			s = append(s, m.MailID)
+		}
+		return strings.Join(s, " ")
+	}
+	g, err := engine.Replay(st, reg, "g1", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := []engine.Game{*g}
+	want := []string{"<w.1> <w.2> <w.3>", "<w.1> <w.3>", "<w.3>", "<w.3> <w.4>", "<w.4>", "<w.4> <w.5>"}
+	evs, err := st.Events("g1", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range evs {
+		if err := g.Apply(reg, &evs[i]); err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(g); got != want[i+1] {
+			t.Fatalf("after seq %d the outbox is %q, want %q", evs[i].Seq, got, want[i+1])
+		}
+		copies = append(copies, *g)
+	}
+	for i := range copies {
+		if got := ids(&copies[i]); got != want[i] {
+			t.Fatalf("a copy taken at seq %d now has outbox %q, it had %q", 4+i, got, want[i])
+		}
+	}
+}

@@ -32,6 +32,17 @@ func fold(src Source, reg *Registry, g *Game, at uint64) error {
 	return nil
 }
 
+// appendRoomy appends v to s, making room for several more when s is
+// full: the fold cuts Pending and Outbox from the front as inputs are
+// decided and mails sent, and without the room an empty one would take a
+// new array of one for every input or mail.
+func appendRoomy[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		s = append(make([]T, 0, max(8, 2*len(s))), s...)
+	}
+	return append(s, v)
+}
+
 // Apply folds the next event of the log into g.
 func (g *Game) Apply(reg *Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
 
@@ -65,7 +76,7 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 				}
 			}
 		}
-		g.Pending = append(g.Pending, e.Clone())
+		g.Pending = appendRoomy(g.Pending, e.Clone())
 		return nil
 	}
 	switch e.Type {
@@ -90,15 +101,15 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 		return g.applyFacts(reg, e.Seq, a.Input, a.Facts)
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.
-		id, err := events.PeekMailID(e)
+		id, err := events.PeekMailIDView(e)
 		if err != nil {
 			return err
 		}
 		if e.Type == events.TypeMailSent {
-			g.dropMail(id)
+			dropMail(g, id)
 			return nil
 		}
-		g.Outbox = append(g.Outbox, QueuedMail{Seq: e.Seq, MailID: id})
+		g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
 		if player, due, ok := ParseReminderKey(e.Key); ok {
 			for i := range g.Deadlines {
 				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
@@ -137,7 +148,7 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 		return g.settle(d.Input)
 	case *events.MailFailed:
 		if d.Permanent {
-			g.dropMail(d.MailID)
+			dropMail(g, d.MailID)
 		} else {
 			for i := range g.Outbox {
 				if g.Outbox[i].MailID == d.MailID {

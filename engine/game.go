@@ -105,17 +105,24 @@ func (g *Game) settle(input uint64) error {
 		}
 		return fmt.Errorf("%w: decision for input %d, but the oldest undecided input is %d", ErrFold, input, oldest)
 	}
+	// Cut from the front, and appended to only past the end, so a copy
+	// of g never sees its inputs change (as Recent).
 	g.Pending = g.Pending[1:]
-	if len(g.Pending) == 0 {
-		g.Pending = nil
-	}
 	return nil
 }
 
-func (g *Game) dropMail(id string) {
+// dropMail takes the mail with the id out of the outbox. Mails are mostly
+// sent in the order they were queued, so that one is cut from the front;
+// one from further in is dropped by copying the rest, so that a copy of g
+// never sees its outbox change.
+func dropMail[S ~string | ~[]byte](g *Game, id S) {
 	for i, m := range g.Outbox {
-		if m.MailID == id {
-			g.Outbox = append(g.Outbox[:i:i], g.Outbox[i+1:]...)
+		if m.MailID == string(id) {
+			if i == 0 {
+				g.Outbox = g.Outbox[1:]
+			} else {
+				g.Outbox = append(g.Outbox[:i:i], g.Outbox[i+1:]...)
+			}
 			return
 		}
 	}

@@ -412,6 +412,16 @@ func TestSnapshotKeepsTheRefereesBookkeeping(t *testing.T) {
 		t.Fatal(err)
 	}
 	back.History, full.History = nil, nil
+	for _, g := range []*engine.Game{back, full} {
+		// An empty list and no list are the same: the fold cuts decided
+		// inputs and sent mails from the front, leaving empty ones.
+		if len(g.Pending) == 0 {
+			g.Pending = nil
+		}
+		if len(g.Outbox) == 0 {
+			g.Outbox = nil
+		}
+	}
 	if !reflect.DeepEqual(back, full) {
 		t.Fatalf("snapshot round trip:\n%+v\n%+v", back, full)
 	}

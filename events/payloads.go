@@ -1,6 +1,9 @@
 package events
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // Event type names carry a version. A stored event is never rewritten: a new
 // meaning gets a new version, and Decode upcasts older versions to the
@@ -82,15 +85,25 @@ func newPayload(typ string) Payload {
 // event without decoding the rest (a queued mail's body is most of the
 // log's bytes, and the fold needs only its id).
 func PeekMailID(e *Envelope) (string, error) {
+	id, err := PeekMailIDView(e)
+	return string(id), err
+}
+
+// PeekMailIDView is PeekMailID without a copy: the bytes are e.Payload's,
+// and valid as long as they are.
+func PeekMailIDView(e *Envelope) ([]byte, error) {
 	switch e.Type {
 	case TypeMailQueued, TypeMailSent, TypeMailFailed:
 	default:
-		return "", fmt.Errorf("game %s seq %d: %s has no mail id", e.Game, e.Seq, e.Type)
+		return nil, fmt.Errorf("game %s seq %d: %s has no mail id", e.Game, e.Seq, e.Type)
 	}
 	r := NewReader(e.Payload)
-	id := r.String()
+	id := r.stringView()
+	if r.err == nil && !utf8.Valid(id) {
+		r.fail("utf-8 string")
+	}
 	if err := r.Err(); err != nil {
-		return "", fmt.Errorf("game %s seq %d: %w", e.Game, e.Seq, err)
+		return nil, fmt.Errorf("game %s seq %d: %w", e.Game, e.Seq, err)
 	}
 	return id, nil
 }
