@@ -12,6 +12,28 @@ import (
 // set, so evolve only records them.
 func evolve(st *State, f events.Fact) (*State, error) {
 	s := st.clone()
+	if err := s.apply(f); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// evolveAll applies a decision's facts in order to one copy of st: each
+// fact only records values in the copy, so the copy evolve makes for each
+// fact (every unit and brigade, most of a replay's time) is made once per
+// decision instead.
+func evolveAll(st *State, fs []events.Fact) (*State, error) {
+	s := st.clone()
+	for _, f := range fs {
+		if err := s.apply(f); err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+	}
+	return s, nil
+}
+
+// apply records one fact in s, which is the caller's own copy.
+func (s *State) apply(f events.Fact) error {
 	unit := func() (*Unit, error) {
 		u := s.unit(f.Str("unit"))
 		if u == nil {
@@ -31,25 +53,25 @@ func evolve(st *State, f events.Fact) (*State, error) {
 	case "general.rolled", "general.set":
 		b, err := brig()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.Status = int(f.Int("status"))
 	case "general.killed":
 		b, err := brig()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.Killed, b.With = true, ""
 	case "general.moved":
 		b, err := brig()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.With = f.Str("unit")
 	case "supply.rolled":
 		u, err := unit()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		u.Supply = int(f.Int("supply"))
 	case "round.begun":
@@ -75,7 +97,7 @@ func evolve(st *State, f events.Fact) (*State, error) {
 	case "unit.moved":
 		u, err := unit()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		u.Front = table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))
 		u.Facing = table.Angle(f.Int("facing")).Norm()
@@ -87,24 +109,24 @@ func evolve(st *State, f events.Fact) (*State, error) {
 	case "unit.ordered":
 		u, err := unit()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		u.Ordered, u.Order = true, f.Str("order")
 	case "unit.set", "referee.set":
 		if f.Str("unit") == "" && f.Kind == "referee.set" {
-			return s, setGame(s, f)
+			return setGame(s, f)
 		}
 		u, err := unit()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := setField(s, u, f.Str("field"), f); err != nil {
-			return nil, err
+			return err
 		}
 	case "brigade.ordered":
 		b, err := brig()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.Done = true
 	case "melee.begun":
@@ -116,7 +138,7 @@ func evolve(st *State, f events.Fact) (*State, error) {
 	case "volleys.declared":
 		side := f.Str("side")
 		if slices.Contains(s.Declared, side) {
-			return nil, fmt.Errorf("hra: %s declared twice", side)
+			return fmt.Errorf("hra: %s declared twice", side)
 		}
 		s.Declared = append(s.Declared, side)
 		ts := f.Strs("targets")
@@ -128,7 +150,7 @@ func evolve(st *State, f events.Fact) (*State, error) {
 	case "picks.stated":
 		side := f.Str("side")
 		if side != Union && side != Confederate {
-			return nil, fmt.Errorf("hra: picks.stated: no side %q", side)
+			return fmt.Errorf("hra: picks.stated: no side %q", side)
 		}
 		m := &s.FirePicks
 		if f.Str("what") == "retreat" {
@@ -143,9 +165,9 @@ func evolve(st *State, f events.Fact) (*State, error) {
 		s.Winner, s.Result = f.Str("winner"), f.Str("reason")
 		s.Score = []int{int(f.Int("union")), int(f.Int("confederate"))}
 	default:
-		return nil, fmt.Errorf("hra: unknown fact %q", f.Kind)
+		return fmt.Errorf("hra: unknown fact %q", f.Kind)
 	}
-	return s, nil
+	return nil
 }
 
 // setField sets one field of a unit (decisions' unit.set, the referee's

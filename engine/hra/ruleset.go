@@ -71,6 +71,12 @@ func (ruleset) Evolve(s engine.State, f events.Fact) (engine.State, error) {
 	return evolve(asState(s), f)
 }
 
+// EvolveAll implements engine.BatchEvolver: a decision's facts applied
+// to one copy of the state.
+func (ruleset) EvolveAll(s engine.State, fs []events.Fact) (engine.State, error) {
+	return evolveAll(asState(s), fs)
+}
+
 func (ruleset) Prompt(s engine.State) []engine.Prompt { return prompts(asState(s)) }
 
 // View: HRA's battlefield is open; only the volleys a side has declared
