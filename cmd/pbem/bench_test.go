@@ -1,0 +1,72 @@
+package main
+
+import (
+	"io"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"pbem/events"
+)
+
+// The bench replays a model game, so the model must be what a served
+// game's log holds: every mail the engine queues is followed by the
+// mail.sent the outbox sender records once the SMTP server takes it.
+func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
+	a := &app{cfg: defaultConfig(), reg: registry(), out: io.Discard}
+	model, err := playModel(a, t.TempDir(), "gcacw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := map[string]uint64{}
+	queued, sent := 0, 0
+	for i := range model {
+		e := &model[i]
+		switch e.Type {
+		case events.TypeMailQueued:
+			id, err := events.PeekMailID(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			open[id] = e.Seq
+			queued++
+		case events.TypeMailSent:
+			id, err := events.PeekMailID(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := open[id]; !ok {
+				t.Fatalf("seq %d: %s sent but never queued, or sent twice", e.Seq, id)
+			}
+			delete(open, id)
+			sent++
+		}
+	}
+	if queued < 100 || sent != queued || len(open) != 0 {
+		t.Fatalf("%d mails queued, %d sent, never sent: %v", queued, sent, open)
+	}
+}
+
+// pbem bench --parts replay prints the replay one game at a time and, on
+// a machine with more than one core, games side by side, each beside its
+// raw baseline and with its ratio.
+func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "replay", "--replay-games", "4")
+	if code != 0 {
+		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
+	}
+	re := regexp.MustCompile(`engine\.Replay, ([^\n]*?) \(/s\)\s+(\d+) /s\n\s+baseline\s+(\d+) /s\n\s+ratio\s+([0-9.]+)`)
+	ms := re.FindAllStringSubmatch(out, -1)
+	if len(ms) == 0 || ms[0][1] != "a game at a time" {
+		t.Fatalf("no replay figure:\n%s", out)
+	}
+	for _, m := range ms {
+		ours, _ := strconv.ParseFloat(m[2], 64)
+		base, _ := strconv.ParseFloat(m[3], 64)
+		ratio, _ := strconv.ParseFloat(m[4], 64)
+		if ours <= 0 || base <= 0 || ratio <= 0 || ratio > 1 {
+			t.Fatalf("%s: %v/s beside %v/s, ratio %v:\n%s", m[1], ours, base, ratio, out)
+		}
+	}
+	t.Logf("%s", out)
+}
