@@ -275,3 +275,37 @@ func TestOutboxDropsSentMailsInAnyOrderAndEarlierCopiesKeepTheirs(t *testing.T) 
 		}
 	}
 }
+
+// Games of the same ruleset, scenario and players share one initial state;
+// any difference (or a caller reusing its scenario's memory) gets its own.
+func TestSetupSharesAnInitialStateOnlyForTheSameScenarioAndPlayers(t *testing.T) {
+	reg := raceRegistry()
+	rs, err := reg.Get("race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := func(scenario []byte, players []events.Player) *raceState {
+		t.Helper()
+		st, err := reg.Setup(rs, scenario, players)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.(*raceState)
+	}
+	buf := []byte("target 5")
+	first := setup(buf, racePlayers)
+	if again := setup([]byte("target 5"), racePlayers); again != first {
+		t.Fatal("the same scenario and players were set up twice, not shared")
+	}
+	copy(buf, "target 7") // the caller's memory, reused
+	if st := setup(buf, racePlayers); st == first || st.Target != 7 {
+		t.Fatalf("scenario 'target 7' gave target %d (shared: %v)", st.Target, st == first)
+	}
+	swapped := []events.Player{racePlayers[1], racePlayers[0]}
+	if st := setup([]byte("target 5"), swapped); st == first || st.Sides[0] != "CSA" {
+		t.Fatalf("other players got sides %v (shared: %v)", st.Sides, st == first)
+	}
+	if setup([]byte("target 5"), racePlayers) != first {
+		t.Fatal("the first setup is no longer shared")
+	}
+}

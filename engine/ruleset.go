@@ -10,8 +10,9 @@
 package engine
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"fmt"
+	"hash/maphash"
 	"sort"
 	"sync"
 
@@ -118,9 +119,26 @@ type Registry struct {
 	versions map[[2]string]func() Ruleset // by name and version
 
 	mu     sync.Mutex
-	setups map[[32]byte]State
-	order  [][32]byte
+	setups map[setupKey]*setupEntry
+	order  []setupKey
 }
+
+// setupKey finds an initial state: the ruleset version, and a hash of the
+// scenario and players (maphash: a replay sets up every game it folds, and
+// a cryptographic hash of a whole scenario was most of that).
+type setupKey struct {
+	name, version string
+	sum           uint64
+}
+
+// setupEntry is a cached initial state with what it was set up from,
+// compared in full on every hit, so a hash collision is never a wrong state.
+type setupEntry struct {
+	scenario, players []byte
+	st                State
+}
+
+var setupSeed = maphash.MakeSeed()
 
 // setupCacheSize bounds the initial states kept (one per scenario and
 // player list in play).
@@ -131,7 +149,7 @@ const setupCacheSize = 128
 // of the same name are earlier versions kept so that the audit can
 // re-decide each logged decision with the version that made it.
 func NewRegistry(rs ...func() Ruleset) *Registry {
-	r := &Registry{m: map[string]func() Ruleset{}, versions: map[[2]string]func() Ruleset{}, setups: map[[32]byte]State{}}
+	r := &Registry{m: map[string]func() Ruleset{}, versions: map[[2]string]func() Ruleset{}, setups: map[setupKey]*setupEntry{}}
 	for _, f := range rs {
 		rs := f()
 		if _, ok := r.m[rs.Name()]; !ok {
@@ -170,27 +188,24 @@ func (r *Registry) Get(name string) (Ruleset, error) {
 // Setup returns rs.Setup(scenario, players), shared with every earlier
 // call for the same ruleset version, scenario and players.
 func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (State, error) {
-	h := sha256.New()
 	w := events.NewWriter(make([]byte, 0, 256))
-	w.String(rs.Name())
-	w.String(rs.Version())
-	w.Uvarint(uint64(len(scenario)))
-	h.Write(w.Bytes())
-	h.Write(scenario) // hashed where it is, not copied
-	w = events.NewWriter(w.Bytes()[:0])
 	for _, p := range players {
 		w.String(p.ID)
 		w.String(p.Side)
 		w.Strings(p.Addresses)
 	}
-	h.Write(w.Bytes())
-	var key [32]byte
-	h.Sum(key[:0])
+	ps := w.Bytes()
+	var h maphash.Hash
+	h.SetSeed(setupSeed)
+	h.Write(scenario) // hashed where it is, not copied
+	h.WriteByte(0)
+	h.Write(ps)
+	key := setupKey{name: rs.Name(), version: rs.Version(), sum: h.Sum64()}
 	r.mu.Lock()
-	st, ok := r.setups[key]
+	e := r.setups[key]
 	r.mu.Unlock()
-	if ok {
-		return st, nil
+	if e != nil && bytes.Equal(e.scenario, scenario) && bytes.Equal(e.players, ps) {
+		return e.st, nil
 	}
 	st, err := rs.Setup(scenario, players)
 	if err != nil {
@@ -202,7 +217,7 @@ func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (
 			delete(r.setups, r.order[0])
 			r.order = r.order[1:]
 		}
-		r.setups[key] = st
+		r.setups[key] = &setupEntry{scenario: bytes.Clone(scenario), players: ps, st: st}
 		r.order = append(r.order, key)
 	}
 	r.mu.Unlock()
