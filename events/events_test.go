@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // samples has one fully populated payload of every type; the round-trip
@@ -282,5 +283,19 @@ func TestUvarintAgreesWithEncodingBinary(t *testing.T) {
 		if got := r.Varint(); sn > 0 && (b[sn-1] != 0 || sn == 1) && (r.Err() != nil || got != sv) {
 			t.Fatalf("% x: varint %d (%v), encoding/binary %d", b, got, r.Err(), sv)
 		}
+	}
+}
+
+// Reading an envelope gives its type as the package's constant (no copy
+// of the name), for every current type.
+func TestEveryTypeNameIsInterned(t *testing.T) {
+	for _, typ := range Types() {
+		b := []byte(typ)
+		if got := internType(b); got != typ || unsafe.StringData(got) != unsafe.StringData(typ) {
+			t.Errorf("%s: interned as %q", typ, got)
+		}
+	}
+	if got := internType([]byte("mail.sent/v2")); got != "" {
+		t.Errorf("an unknown type interned as %q", got)
 	}
 }
