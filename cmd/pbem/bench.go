@@ -152,28 +152,31 @@ func benchEvent(game string, i int) events.Envelope {
 
 func benchAppends(a *app, dir string, writers, per int) error {
 	fmt.Fprintf(a.out, "appends: %d games appending concurrently, %d durable appends each\n", writers, per)
-	// Ours: store.Append, group-committed, fsync on every commit.
-	st, err := store.Open(filepath.Join(dir, "appends.db"), store.Options{})
-	if err != nil {
-		return err
-	}
 	evs := make([][]events.Envelope, writers)
 	for w := range evs {
 		for i := 0; i < per; i++ {
 			evs[w] = append(evs[w], benchEvent(fmt.Sprintf("g%03d", w), i))
 		}
 	}
-	ours := timeWriters(writers, func(w int) error {
-		for i := 0; i < per; i++ {
-			if _, err := st.Append(fmt.Sprintf("g%03d", w), uint64(i), evs[w][i]); err != nil {
-				return err
-			}
+	// Ours: store.Append, group-committed, fsync on every commit.
+	appends := func() (rate, error) {
+		path := filepath.Join(dir, "appends.db")
+		os.Remove(path)
+		st, err := store.Open(path, store.Options{})
+		if err != nil {
+			return rate{}, err
 		}
-		return nil
-	})
-	st.Close()
-	if ours.err != nil {
-		return ours.err
+		defer st.Close()
+		r := timeWriters(writers, func(w int) error {
+			for i := 0; i < per; i++ {
+				if _, err := st.Append(fmt.Sprintf("g%03d", w), uint64(i), evs[w][i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		r.n = writers * per
+		return r, r.err
 	}
 	// The same stored bytes for the baselines: chained envelopes.
 	raw := make([][][]byte, writers)
@@ -187,6 +190,7 @@ func benchAppends(a *app, dir string, writers, per int) error {
 		}
 	}
 	rawBatch := func(name string, maxBatch, n int) (rate, error) {
+		os.Remove(filepath.Join(dir, name))
 		db, err := bolt.Open(filepath.Join(dir, name), 0o600, nil)
 		if err != nil {
 			return rate{}, err
@@ -216,16 +220,30 @@ func benchAppends(a *app, dir string, writers, per int) error {
 		r.n = writers * n
 		return r, r.err
 	}
-	base, err := rawBatch("baseline.db", writers, per)
-	if err != nil {
-		return err
+	// Each in a new file, in turn, three times, keeping the best of each:
+	// the disk's speed drifts, and in turn both see the same drift.
+	var ours, base rate
+	for range 3 {
+		o, err := appends()
+		if err != nil {
+			return err
+		}
+		b, err := rawBatch("baseline.db", writers, per)
+		if err != nil {
+			return err
+		}
+		if ours.n == 0 || o.perSec() > ours.perSec() {
+			ours = o
+		}
+		if base.n == 0 || b.perSec() > base.perSec() {
+			base = b
+		}
 	}
 	// Default Batch settings, for context (a tenth of the work: it is slow).
 	def, err := rawBatch("baseline-default.db", 0, max(1, per/10))
 	if err != nil {
 		return err
 	}
-	ours.n = writers * per
 	line(a, "store.Append (appends/s)", ours.perSec(), base.perSec(), "/s", "target ≥ 0.5")
 	fmt.Fprintf(a.out, "  %-34s %12.0f /s   (raw Batch with default MaxBatchSize 1000 and 10 ms delay)\n\n", "for context", def.perSec())
 	return nil
