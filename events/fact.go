@@ -62,32 +62,57 @@ func B(key string, v bool) Arg {
 // NewFact builds a fact.
 func NewFact(kind string, args ...Arg) Fact { return Fact{Kind: kind, Args: args} }
 
-func (f Fact) arg(key string) (Arg, bool) {
-	for _, a := range f.Args {
-		if a.Key == key {
-			return a, true
+// arg returns the argument named key, or nil.
+func (f Fact) arg(key string) *Arg {
+	// By index: ranging over the values would copy every argument.
+	for i := range f.Args {
+		if f.Args[i].Key == key {
+			return &f.Args[i]
 		}
 	}
-	return Arg{}, false
+	return nil
 }
 
 // Has reports whether the fact has an argument named key.
-func (f Fact) Has(key string) bool { _, ok := f.arg(key); return ok }
+func (f Fact) Has(key string) bool { return f.arg(key) != nil }
 
 // Int returns the integer argument key (0 if absent).
-func (f Fact) Int(key string) int64 { a, _ := f.arg(key); return a.Int }
+func (f Fact) Int(key string) int64 {
+	if a := f.arg(key); a != nil {
+		return a.Int
+	}
+	return 0
+}
 
 // Str returns the string argument key ("" if absent).
-func (f Fact) Str(key string) string { a, _ := f.arg(key); return a.Str }
+func (f Fact) Str(key string) string {
+	if a := f.arg(key); a != nil {
+		return a.Str
+	}
+	return ""
+}
 
 // Ints returns the integer-list argument key.
-func (f Fact) Ints(key string) []int64 { a, _ := f.arg(key); return a.Ints }
+func (f Fact) Ints(key string) []int64 {
+	if a := f.arg(key); a != nil {
+		return a.Ints
+	}
+	return nil
+}
 
 // Strs returns the string-list argument key.
-func (f Fact) Strs(key string) []string { a, _ := f.arg(key); return a.Strs }
+func (f Fact) Strs(key string) []string {
+	if a := f.arg(key); a != nil {
+		return a.Strs
+	}
+	return nil
+}
 
 // Bool returns the boolean argument key.
-func (f Fact) Bool(key string) bool { a, _ := f.arg(key); return a.Kind == ArgBool && a.Int == 1 }
+func (f Fact) Bool(key string) bool {
+	a := f.arg(key)
+	return a != nil && a.Kind == ArgBool && a.Int == 1
+}
 
 // String renders the fact on one line, as the log and the audit print it.
 func (f Fact) String() string {
