@@ -397,6 +397,9 @@ func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) (
 	}
 	r := engine.NewRunner(st, a.reg, engine.RunnerOptions{SnapshotEvery: 1 << 30, Notifier: comp})
 	defer r.Close()
+	if err := sendOutbox(r, st, id, at); err != nil { // the welcome mails
+		return nil, err
+	}
 	ap := &autoplayer{script: demoOrders()}
 	for i := 0; i < maxOrders; i++ {
 		var who, text string
