@@ -241,19 +241,22 @@ func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte
 	if from == 0 {
 		from = 1
 	}
-	return s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bLog).Bucket([]byte(game))
-		if b == nil {
-			return fmt.Errorf("game %s: %w", game, ErrNoGame)
+	return s.db.View(func(tx *bolt.Tx) error { return readRaw(tx, game, from, fn) })
+}
+
+// readRaw is ReadRaw within the transaction tx.
+func readRaw(tx *bolt.Tx, game string, from uint64, fn func(seq uint64, raw []byte) error) error {
+	b := tx.Bucket(bLog).Bucket([]byte(game))
+	if b == nil {
+		return fmt.Errorf("game %s: %w", game, ErrNoGame)
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(seqKey(from)); k != nil && isSeqKey(k); k, v = c.Next() {
+		if err := fn(binary.BigEndian.Uint64(k), v); err != nil {
+			return err
 		}
-		c := b.Cursor()
-		for k, v := c.Seek(seqKey(from)); k != nil && isSeqKey(k); k, v = c.Next() {
-			if err := fn(binary.BigEndian.Uint64(k), v); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // Events returns game's events from seq from on.
@@ -283,19 +286,23 @@ func (s *Store) Lookup(game, key string) (uint64, bool, error) {
 func (s *Store) Verify(game string) (uint64, error) {
 	v := events.Verifier{Game: game}
 	var stored Head
-	err := s.db.View(func(tx *bolt.Tx) (err error) { stored, err = head(tx, game); return })
-	if err != nil {
-		return 0, err
-	}
-	err = s.ReadRaw(game, 1, func(seq uint64, raw []byte) error {
-		env, err := events.UnmarshalView(raw)
-		if err != nil {
-			return &events.ChainError{Game: game, Seq: v.Seq() + 1, Reason: err.Error()}
+	// The head and the log are read in one transaction: read in two, an
+	// append between them (a live server's) would look like a broken chain.
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		if stored, err = head(tx, game); err != nil {
+			return err
 		}
-		if env.Seq != seq {
-			return &events.ChainError{Game: game, Seq: v.Seq() + 1, Reason: fmt.Sprintf("stored under key %d but says seq %d", seq, env.Seq)}
-		}
-		return v.Next(&env)
+		return readRaw(tx, game, 1, func(seq uint64, raw []byte) error {
+			env, err := events.UnmarshalView(raw)
+			if err != nil {
+				return &events.ChainError{Game: game, Seq: v.Seq() + 1, Reason: err.Error()}
+			}
+			if env.Seq != seq {
+				return &events.ChainError{Game: game, Seq: v.Seq() + 1, Reason: fmt.Sprintf("stored under key %d but says seq %d", seq, env.Seq)}
+			}
+			return v.Next(&env)
+		})
 	})
 	if err != nil {
 		return v.Seq(), err

@@ -202,3 +202,42 @@ func TestCloseFinishesQueuedAppends(t *testing.T) {
 		return true
 	})
 }
+
+// Verify on a game a server is appending to (pbem verify on a live data
+// directory) sees a consistent log: a whole chain as of one moment, never
+// a broken link made up of a head read before an append and a log after.
+func TestVerifyDuringAppendsNeverReportsABrokenChain(t *testing.T) {
+	s := open(t)
+	if _, err := s.Append("g1", 0, order("g1", "", "first")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for i := 1; i <= 300; i++ {
+			if _, err := s.Append("g1", uint64(i), order("g1", "", fmt.Sprint("order ", i))); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	verified := 0
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := s.Verify("g1"); err != nil || n != 301 {
+				t.Fatalf("after the appends: %d events, %v", n, err)
+			}
+			t.Logf("%d verifications during 300 appends", verified)
+			return
+		default:
+		}
+		if _, err := s.Verify("g1"); err != nil {
+			t.Fatalf("verify during appends: %v", err)
+		}
+		verified++
+	}
+}
