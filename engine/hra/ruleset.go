@@ -32,34 +32,20 @@ func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, er
 	return newState(sc), nil
 }
 
-func asState(s engine.State) *State {
-	st, ok := s.(*State)
-	if !ok {
-		panic(fmt.Sprintf("hra: state of type %T", s))
-	}
-	return st
-}
+func asState(s engine.State) *State { return engine.StateAs[*State]("hra", s) }
 
 func (ruleset) Parse(s engine.State, side, text string) ([]engine.Order, []events.Problem) {
 	os, probs := parseOrders(asState(s), side, text)
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	out := make([]engine.Order, len(os))
-	for i, o := range os {
-		out[i] = o
-	}
-	return out, nil
+	return engine.OrdersOf(os), nil
 }
 
 func (ruleset) Decide(s engine.State, side string, orders []engine.Order, dice engine.Dice) (engine.Decision, error) {
-	os := make([]Order, 0, len(orders))
-	for _, o := range orders {
-		oo, ok := o.(Order)
-		if !ok {
-			return engine.Decision{}, fmt.Errorf("hra: order of type %T", o)
-		}
-		os = append(os, oo)
+	os, err := engine.OrdersAs[Order]("hra", orders)
+	if err != nil {
+		return engine.Decision{}, err
 	}
 	if len(os) == 0 {
 		return engine.Decision{Problems: []events.Problem{{Line: 1, Col: 1, Msg: "no order"}}}, nil
