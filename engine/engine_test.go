@@ -309,3 +309,41 @@ func TestSetupSharesAnInitialStateOnlyForTheSameScenarioAndPlayers(t *testing.T)
 		t.Fatal("the first setup is no longer shared")
 	}
 }
+
+// Games of one scenario, whether replayed or loaded from a snapshot, keep
+// its bytes once between them, not once each: a server holding thousands
+// of games holds each scenario once.
+func TestGamesOfOneScenarioShareItsBytes(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	reg := raceRegistry()
+	for id, scn := range map[string]string{"g1": "target 5", "g2": "target 5", "g3": "target 6"} {
+		if _, err := engine.Create(st, reg, engine.NewGame{ID: id, Ruleset: "race", Scenario: []byte(scn), Players: racePlayers}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(id string) *engine.Game {
+		t.Helper()
+		g, err := engine.Replay(st, reg, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	g1, g2, g3 := load("g1"), load("g2"), load("g3")
+	snap, err := g2.MarshalSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromSnap, err := engine.UnmarshalSnapshot(reg, snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b *engine.Game) bool { return &a.Created.Scenario[0] == &b.Created.Scenario[0] }
+	if !same(g1, g2) || !same(g1, fromSnap) || string(fromSnap.Created.Scenario) != "target 5" {
+		t.Fatalf("games of one scenario hold copies of it: %v %v", same(g1, g2), same(g1, fromSnap))
+	}
+	if same(g1, g3) || string(g3.Created.Scenario) != "target 6" {
+		t.Fatalf("another scenario shares the first's bytes: %q", g3.Created.Scenario)
+	}
+}

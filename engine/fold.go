@@ -132,10 +132,11 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 		if err != nil {
 			return err
 		}
-		st, err := reg.Setup(rs, d.Scenario, d.Players)
+		st, scenario, err := reg.setup(rs, d.Scenario, d.Players)
 		if err != nil {
 			return fmt.Errorf("setup %s: %w", d.Ruleset, err)
 		}
+		d.Scenario = scenario // the same bytes, shared by the scenario's games
 		g.ID, g.Created, g.Rules, g.State = e.Game, d, rs, st
 		g.Players, g.Referees = clonePlayers(d.Players), clonePlayers(d.Referees)
 		g.Settings = append([]events.Setting(nil), d.Settings...)

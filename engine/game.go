@@ -244,7 +244,8 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 	}
 	g := &Game{Rules: rs, ID: r.String(), Seq: r.Uvarint()}
 	r.Fixed(g.Hash[:])
-	created := events.Envelope{Type: events.TypeGameCreated, Payload: r.Blob()}
+	// Decoding copies what it keeps, so the payloads are read in place.
+	created := events.Envelope{Type: events.TypeGameCreated, Payload: r.BlobView()}
 	g.Rolls = r.Uvarint()
 	n := r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
@@ -264,7 +265,7 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 	}
 	var ended events.Envelope
 	if r.Bool() {
-		ended = events.Envelope{Type: events.TypeGameEnded, Payload: r.Blob()}
+		ended = events.Envelope{Type: events.TypeGameEnded, Payload: r.BlobView()}
 	}
 	g.Players = readPlayers(r)
 	g.Referees = readPlayers(r)
@@ -301,10 +302,11 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 		}
 		g.Ended = p.(*events.GameEnded)
 	}
-	initial, err := reg.Setup(rs, g.Created.Scenario, g.Created.Players)
+	initial, scenario, err := reg.setup(rs, g.Created.Scenario, g.Created.Players)
 	if err != nil {
 		return nil, fmt.Errorf("setup %s: %w", name, err)
 	}
+	g.Created.Scenario = scenario // the same bytes, shared by the scenario's games
 	if g.State, err = rs.DecodeState(st, initial); err != nil {
 		return nil, fmt.Errorf("decode %s state: %w", name, err)
 	}

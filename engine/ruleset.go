@@ -188,6 +188,14 @@ func (r *Registry) Get(name string) (Ruleset, error) {
 // Setup returns rs.Setup(scenario, players), shared with every earlier
 // call for the same ruleset version, scenario and players.
 func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (State, error) {
+	st, _, err := r.setup(rs, scenario, players)
+	return st, err
+}
+
+// setup is Setup, also returning the registry's own copy of the scenario
+// (equal to scenario), which a game may keep instead of its own: games of
+// one scenario then hold its bytes once, not once each.
+func (r *Registry) setup(rs Ruleset, scenario []byte, players []events.Player) (State, []byte, error) {
 	w := events.NewWriter(make([]byte, 0, 256))
 	for _, p := range players {
 		w.String(p.ID)
@@ -205,23 +213,24 @@ func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (
 	e := r.setups[key]
 	r.mu.Unlock()
 	if e != nil && bytes.Equal(e.scenario, scenario) && bytes.Equal(e.players, ps) {
-		return e.st, nil
+		return e.st, e.scenario, nil
 	}
 	st, err := rs.Setup(scenario, players)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	own := bytes.Clone(scenario)
 	r.mu.Lock()
 	if _, dup := r.setups[key]; !dup {
 		if len(r.order) >= setupCacheSize {
 			delete(r.setups, r.order[0])
 			r.order = r.order[1:]
 		}
-		r.setups[key] = &setupEntry{scenario: bytes.Clone(scenario), players: ps, st: st}
+		r.setups[key] = &setupEntry{scenario: own, players: ps, st: st}
 		r.order = append(r.order, key)
 	}
 	r.mu.Unlock()
-	return st, nil
+	return st, own, nil
 }
 
 // Names lists the registered rulesets, sorted.
