@@ -119,7 +119,14 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 		}
 		return nil
 	}
-	p, err := events.Decode(e)
+	var p events.Payload
+	var err error
+	if e.Type == events.TypeGameCreated {
+		// In place: the game keeps the registry's copy of the scenario.
+		p, err = events.DecodeCreatedView(e)
+	} else {
+		p, err = events.Decode(e)
+	}
 	if err != nil {
 		return err
 	}

@@ -215,11 +215,13 @@ func (r *Registry) setup(rs Ruleset, scenario []byte, players []events.Player) (
 	if e != nil && bytes.Equal(e.scenario, scenario) && bytes.Equal(e.players, ps) {
 		return e.st, e.scenario, nil
 	}
-	st, err := rs.Setup(scenario, players)
+	// The ruleset sets up from the registry's own copy: scenario may be a
+	// view of a log's bytes, which no state may keep.
+	own := bytes.Clone(scenario)
+	st, err := rs.Setup(own, players)
 	if err != nil {
 		return nil, nil, err
 	}
-	own := bytes.Clone(scenario)
 	r.mu.Lock()
 	if _, dup := r.setups[key]; !dup {
 		if len(r.order) >= setupCacheSize {

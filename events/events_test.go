@@ -299,3 +299,27 @@ func TestEveryTypeNameIsInterned(t *testing.T) {
 		t.Errorf("an unknown type interned as %q", got)
 	}
 }
+
+// A replay decodes game.created without copying the scenario: the result
+// equals Decode's, its scenario lies in the event's own bytes, and any
+// other type is refused.
+func TestDecodeCreatedViewMatchesDecodeWithoutACopy(t *testing.T) {
+	created := samples()[0].(*GameCreated)
+	e := New("g1", time.Unix(1_800_000_000, 0), "", created)
+	want, err := Decode(&e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeCreatedView(&e)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("view decode:\n%+v\n%v\nDecode:\n%+v", got, err, want)
+	}
+	start := uintptr(unsafe.Pointer(&e.Payload[0]))
+	if p := uintptr(unsafe.Pointer(&got.Scenario[0])); p < start || p >= start+uintptr(len(e.Payload)) {
+		t.Fatal("the scenario was copied")
+	}
+	other := New("g1", time.Unix(1_800_000_000, 0), "", &GameEnded{Reason: "done"})
+	if _, err := DecodeCreatedView(&other); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a game.ended decoded as game.created: %v", err)
+	}
+}

@@ -51,6 +51,23 @@ func Decode(e *Envelope) (Payload, error) {
 	return p, nil
 }
 
+// DecodeCreatedView decodes a game.created event as Decode does, except
+// that the scenario is not copied: Scenario holds e.Payload's bytes, and
+// the caller must replace it before they go (a replay keeps one copy of
+// each scenario for all its games; see engine.Registry).
+func DecodeCreatedView(e *Envelope) (*GameCreated, error) {
+	if e.Type != TypeGameCreated {
+		return nil, decodeErr(e, "not "+TypeGameCreated)
+	}
+	p := &GameCreated{}
+	r := NewReader(e.Payload)
+	p.decodeView(r, true)
+	if err := r.Done(); err != nil {
+		return nil, fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
+	}
+	return p, nil
+}
+
 // newPayload maps a type name to an empty payload. When a type gains a v2,
 // its v1 name keeps a decoder here that returns the v2 payload (an upcaster).
 func newPayload(typ string) Payload {
@@ -226,11 +243,18 @@ func (p *GameCreated) encode(w *Writer) {
 	}
 }
 
-func (p *GameCreated) decode(r *Reader) {
+func (p *GameCreated) decode(r *Reader) { p.decodeView(r, false) }
+
+// decodeView decodes p, its Scenario aliasing r's bytes if view.
+func (p *GameCreated) decodeView(r *Reader, view bool) {
 	p.Ruleset = r.String()
 	p.RulesetVersion = r.String()
 	p.ScenarioName = r.String()
-	p.Scenario = r.Blob()
+	if view {
+		p.Scenario = r.BlobView()
+	} else {
+		p.Scenario = r.Blob()
+	}
 	p.Players = decodePlayers(r)
 	p.Referees = decodePlayers(r)
 	r.Fixed(p.SeedCommitment[:])
