@@ -290,11 +290,10 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("decode snapshot: %w", err)
 	}
-	p, err := events.Decode(&created)
-	if err != nil {
+	// In place: the game keeps the registry's copy of the scenario (below).
+	if g.Created, err = events.DecodeCreatedView(&created); err != nil {
 		return nil, err
 	}
-	g.Created = p.(*events.GameCreated)
 	if ended.Type != "" {
 		p, err := events.Decode(&ended)
 		if err != nil {
