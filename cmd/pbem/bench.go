@@ -220,25 +220,12 @@ func benchAppends(a *app, dir string, writers, per int) error {
 		r.n = writers * n
 		return r, r.err
 	}
-	// Each in a new file, in turn, three times, keeping the best of each:
-	// the disk's speed drifts, and in turn both see the same drift.
-	var ours, base rate
-	for range 3 {
-		o, err := appends()
-		if err != nil {
-			return err
-		}
-		b, err := rawBatch("baseline.db", writers, per)
-		if err != nil {
-			return err
-		}
-		if ours.n == 0 || o.perSec() > ours.perSec() {
-			ours = o
-		}
-		if base.n == 0 || b.perSec() > base.perSec() {
-			base = b
-		}
+	// Each in a new file, three times in turn (the disk's speed drifts).
+	best, err := bestInTurn(3, appends, func() (rate, error) { return rawBatch("baseline.db", writers, per) })
+	if err != nil {
+		return err
 	}
+	ours, base := best[0], best[1]
 	// Default Batch settings, for context (a tenth of the work: it is slow).
 	def, err := rawBatch("baseline-default.db", 0, max(1, per/10))
 	if err != nil {
@@ -526,35 +513,46 @@ func benchReplay(a *app, path string, games, perGame int) error {
 		return int(g.Seq), nil
 	}
 	workers := runtime.GOMAXPROCS(0)
-	type measure struct {
-		f       func(string) (int, error)
-		workers int
-		best    rate
-	}
-	ms := []*measure{{f: scan, workers: 1}, {f: replay, workers: 1}, {f: scan, workers: workers}, {f: replay, workers: workers}}
-	if workers == 1 {
-		ms = ms[:2]
-	}
-	// Measured in turn, five times each, and the best of each kept: this
-	// machine's speed drifts (other work on the host), and in turn all
-	// see the same drift.
-	for range 5 {
-		for _, m := range ms {
+	timed := func(workers int, f func(string) (int, error)) func() (rate, error) {
+		return func() (rate, error) {
 			start := time.Now()
-			k, err := eachGame(ids, m.workers, m.f)
+			k, err := eachGame(ids, workers, f)
+			return rate{n: k, d: time.Since(start)}, err
+		}
+	}
+	ms := []func() (rate, error){timed(1, scan), timed(1, replay)}
+	if workers > 1 {
+		ms = append(ms, timed(workers, scan), timed(workers, replay))
+	}
+	best, err := bestInTurn(5, ms...)
+	if err != nil {
+		return err
+	}
+	line(a, "engine.Replay, a game at a time (/s)", best[1].perSec(), best[0].perSec(), "/s", "target ≥ 1,000,000/s, ratio ≥ 0.07")
+	if workers > 1 {
+		line(a, fmt.Sprintf("engine.Replay, %d at once (/s)", workers), best[3].perSec(), best[2].perSec(), "/s", "same target; baseline: raw scans side by side")
+	}
+	return nil
+}
+
+// bestInTurn runs the measurements one after another, rounds times over,
+// and returns the best rate of each. This machine's speed drifts (other
+// work on the host, the disk): measured in turn, a figure and its
+// baseline see the same drift.
+func bestInTurn(rounds int, ms ...func() (rate, error)) ([]rate, error) {
+	best := make([]rate, len(ms))
+	for range rounds {
+		for i, m := range ms {
+			r, err := m()
 			if err != nil {
-				return err
+				return nil, err
 			}
-			if r := (rate{n: k, d: time.Since(start)}); m.best.n == 0 || r.perSec() > m.best.perSec() {
-				m.best = r
+			if best[i].n == 0 || r.perSec() > best[i].perSec() {
+				best[i] = r
 			}
 		}
 	}
-	line(a, "engine.Replay, a game at a time (/s)", ms[1].best.perSec(), ms[0].best.perSec(), "/s", "target ≥ 1,000,000/s, ratio ≥ 0.07")
-	if len(ms) > 2 {
-		line(a, fmt.Sprintf("engine.Replay, %d at once (/s)", workers), ms[3].best.perSec(), ms[2].best.perSec(), "/s", "same target; baseline: raw scans side by side")
-	}
-	return nil
+	return best, nil
 }
 
 // eachGame calls fn for every game, from workers goroutines each taking
