@@ -10,6 +10,8 @@ import (
 
 type ownOrder struct{ text string }
 
+type ownState struct{ Target int }
+
 func TestAdapterHelpersKeepTheRulesetsOwnTypes(t *testing.T) {
 	orders := engine.OrdersOf([]ownOrder{{"ADD 1"}, {"ADD 2"}})
 	back, err := engine.OrdersAs[ownOrder]("race", orders)
@@ -19,8 +21,8 @@ func TestAdapterHelpersKeepTheRulesetsOwnTypes(t *testing.T) {
 	if _, err := engine.OrdersAs[ownOrder]("race", []engine.Order{ownOrder{"ADD 1"}, "ADD 2"}); err == nil || err.Error() != "race: order of type string" {
 		t.Fatalf("another ruleset's order: %v", err)
 	}
-	st := &raceState{Target: 5}
-	if got := engine.StateAs[*raceState]("race", engine.State(st)); got != st {
+	st := &ownState{Target: 5}
+	if got := engine.StateAs[*ownState]("race", engine.State(st)); got != st {
 		t.Fatal("state not returned as itself")
 	}
 	defer func() {
@@ -28,5 +30,5 @@ func TestAdapterHelpersKeepTheRulesetsOwnTypes(t *testing.T) {
 			t.Fatalf("another ruleset's state: %s", r)
 		}
 	}()
-	engine.StateAs[*raceState]("race", engine.State(7))
+	engine.StateAs[*ownState]("race", engine.State(7))
 }

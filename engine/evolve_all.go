@@ -17,9 +17,9 @@ type BatchEvolver interface {
 	EvolveAll(s State, facts []events.Fact) (State, error)
 }
 
-// evolveAll applies facts to st, through the ruleset's EvolveAll when it
+// EvolveAll applies facts to st, through the ruleset's EvolveAll when it
 // has one.
-func evolveAll(rs Ruleset, st State, facts []events.Fact) (State, error) {
+func EvolveAll(rs Ruleset, st State, facts []events.Fact) (State, error) {
 	if len(facts) == 0 {
 		return st, nil
 	}

@@ -1,9 +1,11 @@
-// Package engine turns a game's event log into its state and decides new
-// inputs. A rule system plugs in as a Ruleset: pure functions from (state,
-// orders, dice) to facts, and from (state, fact) to the next state. The
-// engine folds a game's log (snapshot + tail), decides each undecided input
-// in log order with dice drawn from the game's committed seed, and appends
-// the decision. One actor (goroutine) per active game keeps this serial.
+// Package engine is the contract between a rule system and the runtime
+// that plays it: what a rule system is (Ruleset: pure functions from
+// state, orders and dice to facts, and from state and fact to the next
+// state), what it is given (Dice, Viewer) and what it gives back
+// (Decision, Prompt, View, Board, Outcome), and a kit of helpers a rule
+// system needs (typed adapters, EvolveAll). The runtime that folds logs,
+// decides inputs and runs games is package engine/play; rule systems
+// import this package and never the runtime, the store or bbolt.
 //
 // Nothing here reads the clock or a global random source: the same log in
 // gives the same state, the same boards and the same mails out.
@@ -14,10 +16,23 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sort"
+	"strings"
 	"sync"
 
 	"pbem/events"
 )
+
+// RefereeSide is the side a referee's rulings are parsed and decided as.
+const RefereeSide = "referee"
+
+// GameFactPrefix starts the kind of every fact the runtime itself decides
+// (the roster, pauses, deadlines, rollbacks, sealed orders, reveals):
+// such facts are applied by the runtime and never passed to a ruleset's
+// Evolve, and a ruleset must not use the prefix.
+const GameFactPrefix = "pbem."
+
+// IsGameFact reports whether f is one of the runtime's own facts.
+func IsGameFact(f events.Fact) bool { return strings.HasPrefix(f.Kind, GameFactPrefix) }
 
 // State is a ruleset's game state. Rulesets treat it as immutable: Evolve
 // returns a new State and never changes its input.
@@ -188,14 +203,14 @@ func (r *Registry) Get(name string) (Ruleset, error) {
 // Setup returns rs.Setup(scenario, players), shared with every earlier
 // call for the same ruleset version, scenario and players.
 func (r *Registry) Setup(rs Ruleset, scenario []byte, players []events.Player) (State, error) {
-	st, _, err := r.setup(rs, scenario, players)
+	st, _, err := r.SetupShared(rs, scenario, players)
 	return st, err
 }
 
-// setup is Setup, also returning the registry's own copy of the scenario
+// SetupShared is Setup, also returning the registry's own copy of the scenario
 // (equal to scenario), which a game may keep instead of its own: games of
 // one scenario then hold its bytes once, not once each.
-func (r *Registry) setup(rs Ruleset, scenario []byte, players []events.Player) (State, []byte, error) {
+func (r *Registry) SetupShared(rs Ruleset, scenario []byte, players []events.Player) (State, []byte, error) {
 	w := events.NewWriter(make([]byte, 0, 256))
 	for _, p := range players {
 		w.String(p.ID)

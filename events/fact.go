@@ -233,7 +233,7 @@ func decodeFacts(r *Reader) []Fact {
 
 // Die is one die roll: the Index-th roll of the game's dice stream, thrown
 // for Purpose, with Sides faces, giving Value in 1..Sides. Anyone holding
-// the revealed seed can recompute it (see engine.VerifyDie).
+// the revealed seed can recompute it (see play.VerifyDie).
 type Die struct {
 	Index   uint64
 	Purpose string

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/store"
 )
@@ -38,7 +39,7 @@ func cmdAudit(a *app, fs *flag.FlagSet, args []string) error {
 			return err
 		}
 	}
-	rep, err := engine.Audit(log, a.reg, game, seed)
+	rep, err := play.Audit(log, a.reg, game, seed)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func cmdAudit(a *app, fs *flag.FlagSet, args []string) error {
 	return fmt.Errorf("%w in game %s: %s", errAudit, game, strings.Join(what, ", "))
 }
 
-func printAudit(w io.Writer, rep *engine.AuditReport, h store.Head, quiet bool) {
+func printAudit(w io.Writer, rep *play.AuditReport, h store.Head, quiet bool) {
 	fmt.Fprintf(w, "audit of game %s: re-decided with %s %s (the log names %s)\n",
 		rep.Game, rep.Ruleset, rep.RulesetVersion, strings.Join(rep.LoggedVersions, ", "))
 	if rep.Chain != nil {
@@ -196,7 +197,7 @@ type jsonFact struct {
 func jsonFacts(fs []events.Fact) []jsonFact {
 	out := make([]jsonFact, len(fs))
 	for i, f := range fs {
-		out[i] = jsonFact{Kind: f.Kind, Text: engine.FactLine(f)}
+		out[i] = jsonFact{Kind: f.Kind, Text: play.FactLine(f)}
 		for _, a := range f.Args {
 			var v any
 			switch a.Kind {
@@ -250,7 +251,7 @@ func jsonPayload(p events.Payload) any {
 // report is a campaign report: the game's timeline with boards, as the
 // text and HTML exports print it.
 type report struct {
-	g         *engine.Game
+	g         *play.Game
 	items     []reportItem
 	decisions int
 }
@@ -269,7 +270,7 @@ type reportItem struct {
 
 func buildReport(log logStore, reg *engine.Registry, game string) (*report, error) {
 	const every = 20
-	r := &report{g: &engine.Game{ID: game}}
+	r := &report{g: &play.Game{ID: game}}
 	g := r.g
 	board := func() string {
 		return strings.TrimRight(g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true})).Full, "\n")
@@ -295,10 +296,10 @@ func buildReport(log logStore, reg *engine.Registry, game string) (*report, erro
 				line = fmt.Sprintf("seq %d  game ended: %s; winner %q", e.Seq, p.Reason, p.Winner)
 			}
 			if decision && len(g.Pending) > 0 {
-				line = engine.TimelineLine(&g.Pending[0], p)
+				line = play.TimelineLine(&g.Pending[0], p)
 				if p, ok := p.(*events.OrderAccepted); ok && g.Pending[0].Type == events.TypeRefereeCommand {
 					in, _ := events.Decode(&g.Pending[0])
-					if engine.IsOverride(in.(*events.RefereeCommand).Text, p) {
+					if play.IsOverride(in.(*events.RefereeCommand).Text, p) {
 						line = "OVERRIDE " + line
 					}
 				}
@@ -346,12 +347,12 @@ func buildReport(log logStore, reg *engine.Registry, game string) (*report, erro
 		if (it.byTurn && !turns) || (it.byN && turns) {
 			continue
 		}
-		_, it.closed = engine.InBranch(g.Branches, it.seq)
+		_, it.closed = play.InBranch(g.Branches, it.seq)
 		keep = append(keep, it)
 	}
 	r.items = keep
 	for _, in := range g.Pending {
-		r.items = append(r.items, reportItem{seq: in.Seq, line: fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, engine.InputLine(&in))})
+		r.items = append(r.items, reportItem{seq: in.Seq, line: fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, play.InputLine(&in))})
 	}
 	title := fmt.Sprintf("final board (seq %d)", g.Seq)
 	if g.Ended != nil {

@@ -1,9 +1,8 @@
 package main
 
 import (
+	"pbem/engine/play"
 	"strings"
-
-	"pbem/engine"
 )
 
 // autoplayer plays scripted participants: each has orders to send in turn;
@@ -57,7 +56,7 @@ func demoOrders() map[string][]string {
 }
 
 // nextMove picks who acts now and what they send, from the prompts.
-func (ap *autoplayer) nextMove(g *engine.Game) (participant, text string, ok bool) {
+func (ap *autoplayer) nextMove(g *play.Game) (participant, text string, ok bool) {
 	for _, p := range g.Rules.Prompt(g.State) {
 		if p.Referee {
 			if len(g.Created.Referees) == 0 || len(p.Examples) == 0 {

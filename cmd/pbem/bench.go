@@ -23,7 +23,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/compose"
 	"pbem/store"
@@ -298,7 +298,7 @@ func copyGames(path string, model []events.Envelope, games, n int) error {
 	reg := registry()
 	snapAt := uint64(max(1, n-5))
 	tmp := &memLog{evs: model[:n]}
-	snapGame, err := engine.Replay(tmp, reg, model[0].Game, snapAt)
+	snapGame, err := play.Replay(tmp, reg, model[0].Game, snapAt)
 	if err != nil {
 		return err
 	}
@@ -378,11 +378,11 @@ func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) (
 	// A fixed seed: the same dice, so the same game, every run, and the
 	// figures of two runs measure the same work.
 	seed := sha256.Sum256([]byte("pbem bench: the model game's dice"))
-	if _, err := engine.Create(st, a.reg, engine.NewGame{ID: id, Ruleset: s.ruleset, ScenarioName: s.scenarioName,
+	if _, err := play.Create(st, a.reg, play.NewGame{ID: id, Ruleset: s.ruleset, ScenarioName: s.scenarioName,
 		Scenario: s.scenario, Players: s.players, Referees: s.referees, At: at, Welcome: comp.Welcome, Seed: seed[:]}); err != nil {
 		return nil, err
 	}
-	r := engine.NewRunner(st, a.reg, engine.RunnerOptions{SnapshotEvery: 1 << 30, Notifier: comp})
+	r := play.NewRunner(st, a.reg, play.RunnerOptions{SnapshotEvery: 1 << 30, Notifier: comp})
 	defer r.Close()
 	if err := sendOutbox(r, st, id, at); err != nil { // the welcome mails
 		return nil, err
@@ -391,7 +391,7 @@ func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) (
 	for i := 0; i < maxOrders; i++ {
 		var who, text string
 		var ok, over bool
-		if err := r.Query(id, func(g *engine.Game) {
+		if err := r.Query(id, func(g *play.Game) {
 			over = g.Ended != nil
 			who, text, ok = ap.nextMove(g)
 		}); err != nil {
@@ -429,11 +429,11 @@ func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) (
 
 // settled waits until the runner has decided every input of game and
 // folded everything its log holds.
-func settled(r *engine.Runner, st *store.Store, id string) error {
+func settled(r *play.Runner, st *store.Store, id string) error {
 	for {
 		var pending int
 		var seq uint64
-		if err := r.Query(id, func(g *engine.Game) { pending, seq = len(g.Pending), g.Seq }); err != nil {
+		if err := r.Query(id, func(g *play.Game) { pending, seq = len(g.Pending), g.Seq }); err != nil {
 			return err
 		}
 		h, err := st.Head(id)
@@ -451,9 +451,9 @@ func settled(r *engine.Runner, st *store.Store, id string) error {
 // outbox sender does once the SMTP server accepts it (one mail.sent each,
 // with the reply the built-in server gives): a served game's log holds a
 // mail.sent for each mail.queued, and so does the model.
-func sendOutbox(r *engine.Runner, st *store.Store, id string, at time.Time) error {
-	var out []engine.QueuedMail
-	if err := r.Query(id, func(g *engine.Game) { out = slices.Clone(g.Outbox) }); err != nil {
+func sendOutbox(r *play.Runner, st *store.Store, id string, at time.Time) error {
+	var out []play.QueuedMail
+	if err := r.Query(id, func(g *play.Game) { out = slices.Clone(g.Outbox) }); err != nil {
 		return err
 	}
 	for _, m := range out {
@@ -506,7 +506,7 @@ func benchReplay(a *app, path string, games, perGame int) error {
 		return c, err
 	}
 	replay := func(id string) (int, error) {
-		g, err := engine.Replay(st, a.reg, id, 0)
+		g, err := play.Replay(st, a.reg, id, 0)
 		if err != nil {
 			return 0, err
 		}
@@ -528,9 +528,9 @@ func benchReplay(a *app, path string, games, perGame int) error {
 	if err != nil {
 		return err
 	}
-	line(a, "engine.Replay, a game at a time (/s)", best[1].perSec(), best[0].perSec(), "/s", "target ≥ 1,000,000/s, ratio ≥ 0.07")
+	line(a, "play.Replay, a game at a time (/s)", best[1].perSec(), best[0].perSec(), "/s", "target ≥ 1,000,000/s, ratio ≥ 0.07")
 	if workers > 1 {
-		line(a, fmt.Sprintf("engine.Replay, %d at once (/s)", workers), best[3].perSec(), best[2].perSec(), "/s", "same target; baseline: raw scans side by side")
+		line(a, fmt.Sprintf("play.Replay, %d at once (/s)", workers), best[3].perSec(), best[2].perSec(), "/s", "same target; baseline: raw scans side by side")
 	}
 	return nil
 }
@@ -613,9 +613,9 @@ func memoryChild(a *app, path string, games int) error {
 		return err
 	}
 	defer st.Close()
-	held := make([]*engine.Game, 0, games)
+	held := make([]*play.Game, 0, games)
 	for i := 0; i < games; i++ {
-		g, err := engine.Load(st, a.reg, fmt.Sprintf("bench-%05d", i), 0)
+		g, err := play.Load(st, a.reg, fmt.Sprintf("bench-%05d", i), 0)
 		if err != nil {
 			return err
 		}
@@ -668,7 +668,7 @@ func benchLoad(a *app, path string, games int) error {
 		}
 		base = append(base, time.Since(start))
 		start = time.Now()
-		if _, err := engine.Load(st, a.reg, id, 0); err != nil {
+		if _, err := play.Load(st, a.reg, id, 0); err != nil {
 			return err
 		}
 		ours = append(ours, time.Since(start))
@@ -678,6 +678,6 @@ func benchLoad(a *app, path string, games int) error {
 		return ds[int(p*float64(len(ds)-1))]
 	}
 	fmt.Fprintf(a.out, "  %-34s p50 %9s  p99 %9s  max %9s\n  %-34s p50 %9s  p99 %9s  max %9s\n  target: ≤ 5ms\n\n",
-		"engine.Load", q(ours, .5), q(ours, .99), q(ours, 1), "baseline (raw snapshot + tail read)", q(base, .5), q(base, .99), q(base, 1))
+		"play.Load", q(ours, .5), q(ours, .99), q(ours, 1), "baseline (raw snapshot + tail read)", q(base, .5), q(base, .99), q(base, 1))
 	return nil
 }

@@ -55,7 +55,7 @@ func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
 	}
-	re := regexp.MustCompile(`engine\.Replay, ([^\n]*?) \(/s\)\s+(\d+) /s\n\s+baseline\s+(\d+) /s\n\s+ratio\s+([0-9.]+)`)
+	re := regexp.MustCompile(`play\.Replay, ([^\n]*?) \(/s\)\s+(\d+) /s\n\s+baseline\s+(\d+) /s\n\s+ratio\s+([0-9.]+)`)
 	ms := re.FindAllStringSubmatch(out, -1)
 	if len(ms) == 0 || ms[0][1] != "a game at a time" {
 		t.Fatalf("no replay figure:\n%s", out)

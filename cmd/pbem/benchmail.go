@@ -10,7 +10,7 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 
-	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/internal/logx"
 	"pbem/mail/mailhost"
@@ -85,7 +85,7 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 	dom := b.cfg.Mail.Domain
 	script.players[0].Addresses = []string{"anna@" + playerDomain}
 	script.players[1].Addresses = []string{"taro@" + playerDomain}
-	if _, err := engine.Create(srv.bus, b.reg, engine.NewGame{ID: "bench", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
+	if _, err := play.Create(srv.bus, b.reg, play.NewGame{ID: "bench", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
 		Scenario: script.scenario, Players: script.players, At: time.Now().UTC(), Welcome: b.comp.Welcome}); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
 	"pbem/store"
@@ -65,7 +66,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	if *game == "" || *ruleset == "" || (*scenario == "") == (*scenarioFile == "") || len(players) == 0 {
 		return fmt.Errorf("%w: need --game, --ruleset, one of --scenario/--scenario-file, and --player", errUsage)
 	}
-	ng := engine.NewGame{ID: *game, Ruleset: *ruleset, At: time.Now().UTC()}
+	ng := play.NewGame{ID: *game, Ruleset: *ruleset, At: time.Now().UTC()}
 	for _, s := range players {
 		p, err := parsePlayer(s, false)
 		if err != nil {
@@ -113,7 +114,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	ng.Welcome = comp.Welcome
-	e, err := engine.Create(log, a.reg, ng)
+	e, err := play.Create(log, a.reg, ng)
 	if err != nil {
 		return err
 	}
@@ -181,12 +182,12 @@ func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	// A rollback closes a stretch of the log; it is printed like the rest,
 	// marked, since later events explain it.
-	g, err := engine.Replay(log, a.reg, game, 0)
+	g, err := play.Replay(log, a.reg, game, 0)
 	if err != nil {
 		return err
 	}
 	return log.Read(game, *from, func(e *events.Envelope) error {
-		br, closed := engine.InBranch(g.Branches, e.Seq)
+		br, closed := play.InBranch(g.Branches, e.Seq)
 		if closed && (e.Seq == br.From || e.Seq == *from) {
 			fmt.Fprintf(a.out, "       ┌─ seqs %d–%d: a closed branch, rolled back at seq %d (kept in the log; 'pbem replay %s --at SEQ' shows it)\n", br.From, br.To, br.By, game)
 		}
@@ -240,7 +241,7 @@ func describe(e *events.Envelope) string {
 			detail("die %s", d)
 		}
 		for _, f := range p.Facts {
-			detail("%s", engine.FactLine(f))
+			detail("%s", play.FactLine(f))
 		}
 	case *events.OrderRejected:
 		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
@@ -298,7 +299,7 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 			return err
 		}
 	}
-	g, err := engine.Load(log, a.reg, game, *at)
+	g, err := play.Load(log, a.reg, game, *at)
 	if err != nil {
 		return err
 	}
@@ -306,11 +307,11 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	now, err := engine.Load(log, a.reg, game, 0)
+	now, err := play.Load(log, a.reg, game, 0)
 	if err != nil {
 		return err
 	}
-	if br, ok := engine.InBranch(now.Branches, g.Seq); ok {
+	if br, ok := play.InBranch(now.Branches, g.Seq); ok {
 		fmt.Fprintf(a.out, "seq %d lies in a closed branch (seqs %d–%d), rolled back at seq %d: the game went on from seq %d\n",
 			g.Seq, br.From, br.To, br.By, br.From-1)
 	}
@@ -354,8 +355,8 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 // turnStart is the seq at which turn n began: the last event after which
 // the ruleset says turn n when it said an earlier turn before (after a
 // rollback, the start that counts is the one the game went on from).
-func turnStart(log engine.Source, reg *engine.Registry, game string, n int) (uint64, error) {
-	g := &engine.Game{ID: game}
+func turnStart(log play.Source, reg *engine.Registry, game string, n int) (uint64, error) {
+	g := &play.Game{ID: game}
 	var start uint64
 	prev := 0
 	err := log.Read(game, 1, func(e *events.Envelope) error {
@@ -435,7 +436,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		source = "the server's stored seed"
 	}
-	if engine.Commit(seed) != commit {
+	if play.Commit(seed) != commit {
 		return fmt.Errorf("dice: %s does not match the commitment logged at creation (%s)", source, commit.Hex())
 	}
 	sort.Slice(dice, func(i, j int) bool { return dice[i].Index < dice[j].Index })
@@ -445,7 +446,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 			bad = append(bad, fmt.Sprintf("roll #%d is missing or repeated", i))
 			break
 		}
-		if err := engine.VerifyDie(seed, game, d); err != nil {
+		if err := play.VerifyDie(seed, game, d); err != nil {
 			bad = append(bad, err.Error())
 		}
 	}
@@ -562,7 +563,7 @@ func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	rest := fs.Args()
 	if len(rest) == 0 || *as == "" {
-		return fmt.Errorf("%w: need GAME, --as REFEREE and the command text\ngame commands:\n  %s", errUsage, strings.Join(engine.GameCommandForms, "\n  "))
+		return fmt.Errorf("%w: need GAME, --as REFEREE and the command text\ngame commands:\n  %s", errUsage, strings.Join(play.GameCommandForms, "\n  "))
 	}
 	fwd := []string{rest[0], "--referee", "--player", *as, "--reason", *reason}
 	if *file != "" {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"pbem/engine/play"
 	"sort"
 	"strings"
 	"time"
@@ -16,8 +17,6 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
-
-	"pbem/engine"
 )
 
 // cmdDemo plays a short GCACW game end to end over real protocols: pbem
@@ -81,7 +80,7 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, maxOrder
 		script.players[i].Addresses = []string{script.players[i].ID + "@" + dom}
 	}
 	script.referees[0].Addresses = []string{script.referees[0].ID + "@" + dom}
-	created, err := engine.Create(srv.bus, a.reg, engine.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
+	created, err := play.Create(srv.bus, a.reg, play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
 		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome})
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pbem/bus"
-	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/compose"
 	"pbem/mail/intake"
@@ -65,10 +65,10 @@ type mailSystem struct {
 
 // roster gives the intake a game's seats as they are now, from the
 // runner's folded game (a referee may have replaced a player).
-func roster(r *engine.Runner) func(game string) ([]events.Player, []events.Player, error) {
+func roster(r *play.Runner) func(game string) ([]events.Player, []events.Player, error) {
 	return func(game string) (players, referees []events.Player, err error) {
 		found := false
-		err = r.Query(game, func(g *engine.Game) {
+		err = r.Query(game, func(g *play.Game) {
 			if g != nil && g.Created != nil {
 				found = true
 				for _, p := range g.Players {
@@ -88,7 +88,7 @@ func roster(r *engine.Runner) func(game string) ([]events.Player, []events.Playe
 	}
 }
 
-func startMail(ctx context.Context, a *app, b *bus.Bus, runner *engine.Runner) (*mailSystem, error) {
+func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner) (*mailSystem, error) {
 	if _, err := a.composer(); err != nil {
 		return nil, err
 	}
@@ -221,10 +221,10 @@ func (m *mailSystem) prepare(log logStore, games []string) error {
 }
 
 // recover queues the mails a previous run left unsent.
-func (m *mailSystem) recover(log logStore, runner *engine.Runner, games []string) error {
+func (m *mailSystem) recover(log logStore, runner *play.Runner, games []string) error {
 	for _, id := range games {
-		var pending []engine.QueuedMail
-		if err := runner.Query(id, func(g *engine.Game) { pending = append(pending, g.Outbox...) }); err != nil {
+		var pending []play.QueuedMail
+		if err := runner.Query(id, func(g *play.Game) { pending = append(pending, g.Outbox...) }); err != nil {
 			return err
 		}
 		for _, q := range pending {

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"pbem/engine/play"
 	"strings"
 	"testing"
-
-	"pbem/engine"
 )
 
 // The README tells players how to recompute every die in a few lines of
@@ -31,7 +30,7 @@ func TestREADMEDiceProcedureMatchesTheEngine(t *testing.T) {
 	var want []string
 	for i := 0; i < 300; i++ {
 		sides := []int{6, 10, 3, 20, 100}[i%5]
-		want = append(want, fmt.Sprint(engine.RollValue(seed, "mill-creek", uint64(i), sides)))
+		want = append(want, fmt.Sprint(play.RollValue(seed, "mill-creek", uint64(i), sides)))
 	}
 	script := code + fmt.Sprintf(`
 seed = bytes.fromhex(%q)

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/store"
 )
 
@@ -33,7 +33,7 @@ func BenchmarkReplay(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		for i := range games {
-			g, err := engine.Replay(st, a.reg, fmt.Sprintf("bench-%05d", i), 0)
+			g, err := play.Replay(st, a.reg, fmt.Sprintf("bench-%05d", i), 0)
 			if err != nil {
 				b.Fatal(err)
 			}

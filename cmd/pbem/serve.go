@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"pbem/bus"
-	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/store"
 )
@@ -29,7 +29,7 @@ func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
 // server is a running serve, for whoever started it in-process (the demo).
 type server struct {
 	bus    *bus.Bus
-	runner *engine.Runner
+	runner *play.Runner
 	mail   *mailSystem
 }
 
@@ -66,7 +66,7 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	if _, err := a.composer(); err != nil {
 		return err
 	}
-	runner := engine.NewRunner(b, a.reg, engine.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
+	runner := play.NewRunner(b, a.reg, play.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
 	defer runner.Close()
 	mail, err := startMail(mailCtx, a, b, runner)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/store"
 )
@@ -49,7 +50,7 @@ type Script struct {
 // final game, and the whole log.
 type Played struct {
 	Store *store.Store
-	Game  *engine.Game
+	Game  *play.Game
 	Log   []events.Envelope
 	Seed  []byte
 }
@@ -78,11 +79,11 @@ func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 3})
+	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 3})
 	defer r.Close()
 	const game = "test-game"
 	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
-	created, err := engine.Create(st, reg, engine.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
+	created, err := play.Create(st, reg, play.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
 		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at})
 	if err != nil {
 		t.Fatalf("%s: create: %v", s.Name, err)
@@ -113,14 +114,14 @@ func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 	if p.Seed, err = st.Secret(game); err != nil {
 		t.Fatal(err)
 	}
-	if p.Game, err = engine.Load(st, reg, game, 0); err != nil {
+	if p.Game, err = play.Load(st, reg, game, 0); err != nil {
 		t.Fatalf("%s: load: %v", s.Name, err)
 	}
 	return p
 }
 
 // waitIdle waits until the runner has decided every input in the store.
-func waitIdle(t testing.TB, r *engine.Runner, st *store.Store, game string) {
+func waitIdle(t testing.TB, r *play.Runner, st *store.Store, game string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -130,7 +131,7 @@ func waitIdle(t testing.TB, r *engine.Runner, st *store.Store, game string) {
 		}
 		var seq uint64
 		var pending int
-		if err := r.Query(game, func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+		if err := r.Query(game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
 			t.Fatal(err)
 		}
 		if seq == h.Seq && pending == 0 {
@@ -178,14 +179,14 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		}
 	})
 	t.Run("FullReplayEqualsIncrementalFoldAtEveryEvent", func(t *testing.T) {
-		inc := &engine.Game{ID: game}
+		inc := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
 			if err := inc.Apply(reg, e); err != nil {
 				t.Fatalf("seq %d: %v", e.Seq, err)
 			}
 			compareGames(t, fmt.Sprintf("replay to %d vs incremental", e.Seq), replay(t, reg, p, e.Seq), inc)
-			loaded, err := engine.Load(p.Store, reg, game, e.Seq)
+			loaded, err := play.Load(p.Store, reg, game, e.Seq)
 			if err != nil {
 				t.Fatalf("load at %d: %v", e.Seq, err)
 			}
@@ -193,7 +194,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		}
 	})
 	t.Run("EvolveNeverMutatesItsInput", func(t *testing.T) {
-		g := &engine.Game{ID: game}
+		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
 			if e.Type == events.TypeOrderAccepted {
@@ -221,7 +222,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		// could hide what an earlier one kept), then each decision
 		// through EvolveAll; each time the facts' memory is overwritten
 		// and the state must encode and draw as before.
-		g := &engine.Game{ID: game}
+		g := &play.Game{ID: game}
 		unchanged := func(seq uint64, what string, st engine.State, facts []events.Fact) {
 			t.Helper()
 			before := encode(t, g.Rules, st)
@@ -270,7 +271,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		}
 	})
 	t.Run("EvolveAllEqualsEvolveFactByFact", func(t *testing.T) {
-		g := &engine.Game{ID: game}
+		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
 			if b, ok := g.Rules.(engine.BatchEvolver); ok && e.Type == events.TypeOrderAccepted {
@@ -303,7 +304,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		}
 	})
 	t.Run("DecideIsDeterministicAndDiceVerify", func(t *testing.T) {
-		g := &engine.Game{ID: game, History: engine.LogHistory(p.Store, reg, game)}
+		g := &play.Game{ID: game, History: play.LogHistory(p.Store, reg, game)}
 		for i := range p.Log {
 			e := &p.Log[i]
 			switch e.Type {
@@ -324,7 +325,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 					t.Fatalf("seq %d: re-decided %+v\nlogged %+v", e.Seq, again, logged)
 				}
 				for _, d := range dice {
-					if err := engine.VerifyDie(p.Seed, game, d); err != nil {
+					if err := play.VerifyDie(p.Seed, game, d); err != nil {
 						t.Fatalf("seq %d: %v", e.Seq, err)
 					}
 				}
@@ -333,7 +334,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 				t.Fatal(err)
 			}
 		}
-		if engine.Commit(p.Seed) != g.Created.SeedCommitment {
+		if play.Commit(p.Seed) != g.Created.SeedCommitment {
 			t.Fatal("the stored seed does not match the logged commitment")
 		}
 	})
@@ -380,9 +381,9 @@ func rulesetFacts(fs []events.Fact) []events.Fact {
 	return out
 }
 
-func replay(t *testing.T, reg *engine.Registry, p *Played, at uint64) *engine.Game {
+func replay(t *testing.T, reg *engine.Registry, p *Played, at uint64) *play.Game {
 	t.Helper()
-	g, err := engine.Replay(p.Store, reg, p.Log[0].Game, at)
+	g, err := play.Replay(p.Store, reg, p.Log[0].Game, at)
 	if err != nil {
 		t.Fatalf("replay to %d: %v", at, err)
 	}
@@ -398,7 +399,7 @@ func encode(t *testing.T, rs engine.Ruleset, s engine.State) []byte {
 	return b
 }
 
-func compareGames(t *testing.T, what string, a, b *engine.Game) {
+func compareGames(t *testing.T, what string, a, b *play.Game) {
 	t.Helper()
 	sa, err := a.MarshalSnapshot()
 	if err != nil {
@@ -414,7 +415,7 @@ func compareGames(t *testing.T, what string, a, b *engine.Game) {
 	}
 }
 
-func viewers(g *engine.Game) []engine.Viewer {
+func viewers(g *play.Game) []engine.Viewer {
 	vs := []engine.Viewer{{Referee: true}}
 	seen := map[string]bool{}
 	for _, p := range g.Created.Players {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -109,9 +110,9 @@ func newHarness(t *testing.T, b []byte) *harness {
 }
 
 // dice turns "purpose=value" strings into recorded dice.
-func dice(t *testing.T, rolls ...string) *engine.Recorded {
+func dice(t *testing.T, rolls ...string) *play.Recorded {
 	t.Helper()
-	r := &engine.Recorded{}
+	r := &play.Recorded{}
 	for _, s := range rolls {
 		i := strings.LastIndex(s, "=")
 		v, err := strconv.Atoi(s[i+1:])
@@ -163,7 +164,7 @@ func (h *harness) reject(side, text string) []events.Problem {
 	if len(probs) > 0 {
 		return probs
 	}
-	d := &engine.Recorded{}
+	d := &play.Recorded{}
 	dec, err := h.rs.Decide(h.st, side, os, d)
 	if err != nil {
 		h.t.Fatalf("%s %q: decide: %v", side, text, err)

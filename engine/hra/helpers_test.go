@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -26,7 +27,7 @@ func newHarness(t *testing.T, seed string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, st: newState(sc), dice: engine.NewStream([]byte(seed), "test", 0)}
+	return &harness{t: t, st: newState(sc), dice: play.NewStream([]byte(seed), "test", 0)}
 }
 
 // send decides text for side and applies its facts; it returns the problems.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
 	"pbem/templates"
@@ -31,7 +32,7 @@ func (r recipient) viewer() engine.Viewer {
 // list in the order the game was created with, at their current
 // addresses) and observers; anyone without an address is left out (there
 // is nowhere to send to).
-func readers(g *engine.Game) []recipient {
+func readers(g *play.Game) []recipient {
 	var out []recipient
 	for _, p := range g.Players {
 		if len(p.Addresses) > 0 {
@@ -50,7 +51,7 @@ func readers(g *engine.Game) []recipient {
 }
 
 // reader is the player or referee id, if they can be mailed.
-func reader(g *engine.Game, id string) (recipient, bool) {
+func reader(g *play.Game, id string) (recipient, bool) {
 	for _, r := range readers(g) {
 		if r.ID == id {
 			return r, true
@@ -80,7 +81,7 @@ type batch struct {
 	out   []events.Payload
 }
 
-func (c *Composer) batch(g *engine.Game, state engine.State, first uint64) *batch {
+func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch {
 	return &batch{c: c, g: game{g}, state: state, next: first}
 }
 
@@ -131,8 +132,8 @@ func (b *batch) add(m mail) error {
 	return nil
 }
 
-// game adds to engine.Game how mails name people.
-type game struct{ *engine.Game }
+// game adds to play.Game how mails name people.
+type game struct{ *play.Game }
 
 // playerWho names a player or referee: "Anna (USA)", "Carol (referee)".
 func (g game) playerWho(id string) string {
@@ -176,9 +177,9 @@ func (g game) refereeWho() string {
 func (g game) action(o source, d *events.OrderAccepted, r recipient) templates.Action {
 	a := templates.Action{Kind: o.kind, By: g.playerWho(o.player), Yours: r.ID == o.player, Received: o.received,
 		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), d.Echo...),
-		Override: o.kind == "ruling" && engine.IsOverride(o.text, d)}
+		Override: o.kind == "ruling" && play.IsOverride(o.text, d)}
 	for _, f := range d.Facts {
-		a.Facts = append(a.Facts, engine.FactLine(f))
+		a.Facts = append(a.Facts, play.FactLine(f))
 	}
 	for _, x := range d.Dice {
 		a.Dice = append(a.Dice, templates.Die{Index: x.Index, Sides: x.Sides, Value: x.Value, Purpose: x.Purpose})

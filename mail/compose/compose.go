@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
 	"pbem/templates"
@@ -43,8 +44,8 @@ type Composer struct {
 func New(cfg Config, t *templates.Set) *Composer { return &Composer{cfg: cfg, t: t} }
 
 var (
-	_ engine.Notifier = (*Composer)(nil)
-	_ engine.Reminder = (*Composer)(nil)
+	_ play.Notifier = (*Composer)(nil)
+	_ play.Reminder = (*Composer)(nil)
 )
 
 // timeLayout is how mails print an intake time (always UTC).
@@ -52,8 +53,8 @@ const timeLayout = "Mon 2 Jan 2006 15:04 MST"
 
 // Welcome returns the welcome mails of a game just created (g has folded
 // only game.created): one to each player, with their side's view, and one
-// to each referee, with the referee's view. It fits engine.NewGame.Welcome.
-func (c *Composer) Welcome(g *engine.Game) ([]events.Payload, error) {
+// to each referee, with the referee's view. It fits play.NewGame.Welcome.
+func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 	if g.Created == nil {
 		return nil, errors.New("compose welcome: the game is not created")
 	}
@@ -77,7 +78,7 @@ func (c *Composer) Welcome(g *engine.Game) ([]events.Payload, error) {
 	return b.out, nil
 }
 
-// Mails implements engine.Notifier: the mails decision causes. g is the
+// Mails implements play.Notifier: the mails decision causes. g is the
 // game before the decision, which will be stored at g.Seq+1 and its mails
 // at g.Seq+2, g.Seq+3 … in the order returned; after is the state once
 // the decision's facts are applied; ended is set when they end the game.
@@ -94,7 +95,7 @@ func (c *Composer) Welcome(g *engine.Game) ([]events.Payload, error) {
 //     with what they may send; a referee gets it as a referee notice when
 //     the rules hand them a step, or the action was a referee's ruling or
 //     a passed deadline.
-func (c *Composer) Mails(g *engine.Game, after engine.State, input *events.Envelope, decision events.Payload, ended *events.GameEnded) ([]events.Payload, error) {
+func (c *Composer) Mails(g *play.Game, after engine.State, input *events.Envelope, decision events.Payload, ended *events.GameEnded) ([]events.Payload, error) {
 	if g.Created == nil {
 		return nil, errors.New("compose: the game is not created")
 	}
@@ -181,7 +182,7 @@ func queryWord(d *events.OrderAccepted) (string, bool) {
 		return "", false
 	}
 	switch d.Echo[0] {
-	case engine.QueryHelp, engine.QueryBoard, engine.QueryBoardFull, engine.QueryStatus:
+	case play.QueryHelp, play.QueryBoard, play.QueryBoardFull, play.QueryStatus:
 		return d.Echo[0], true
 	}
 	return "", false
@@ -227,7 +228,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 		q.Paused = b.g.PausedText()
 	}
 	if r.referee {
-		q.Commands = engine.GameCommandForms
+		q.Commands = play.GameCommandForms
 	}
 	if b.g.Ended != nil {
 		q.Over = outcome(b.g.Game, b.g.Ended)
@@ -244,11 +245,11 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	}
 	m := mail{to: r, inReplyTo: o.messageID}
 	switch word {
-	case engine.QueryHelp:
+	case play.QueryHelp:
 		m.tmpl, m.subject = templates.NameHelp, "help"
-	case engine.QueryBoard:
+	case play.QueryBoard:
 		m.tmpl, m.subject, m.board = templates.NameBoard, "board", true
-	case engine.QueryBoardFull:
+	case play.QueryBoardFull:
 		m.tmpl, m.subject, m.board, q.Full = templates.NameBoard, "board (whole map)", true, true
 	default:
 		m.tmpl, m.subject = templates.NameStatus, "status"
@@ -266,7 +267,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 	// A referee's change is announced to everyone, saying what changed and
 	// who changed it, unless the game's overrides are silent: then a
 	// player hears of it only if it is now their move, and not what it was.
-	override := o.kind == "ruling" && engine.IsOverride(o.text, d)
+	override := o.kind == "ruling" && play.IsOverride(o.text, d)
 	silent := override && announcement == nil && b.g.Policy().Silent
 	for _, r := range readers(b.g.Game) {
 		next := c.prompts(b.g.Game, prompts, r)
@@ -357,7 +358,7 @@ func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *
 // announced returns the announcement a decision makes, if any.
 func announced(d *events.OrderAccepted) *events.Fact {
 	for i := range d.Facts {
-		if d.Facts[i].Kind == engine.FactAnnounce {
+		if d.Facts[i].Kind == play.FactAnnounce {
 			return &d.Facts[i]
 		}
 	}
@@ -365,16 +366,16 @@ func announced(d *events.OrderAccepted) *events.Fact {
 }
 
 // refereeSecret is the command secret a referee's welcome carries.
-func (c *Composer) refereeSecret(g *engine.Game, r recipient) string {
+func (c *Composer) refereeSecret(g *play.Game, r recipient) string {
 	if !r.referee {
 		return ""
 	}
 	return token.RefereeSecret(c.cfg.Secret, g.ID, r.ID)
 }
 
-// Reminder implements engine.Reminder: the mail telling a player their
+// Reminder implements play.Reminder: the mail telling a player their
 // orders are due soon, with what they may send now.
-func (c *Composer) Reminder(g *engine.Game, d engine.Deadline) ([]events.Payload, error) {
+func (c *Composer) Reminder(g *play.Game, d play.Deadline) ([]events.Payload, error) {
 	r, ok := reader(g, d.Player)
 	if !ok {
 		return nil, nil
@@ -398,7 +399,7 @@ func (c *Composer) Reminder(g *engine.Game, d engine.Deadline) ([]events.Payload
 // prompts turns the ruleset's prompts into what r may read: who must act,
 // and the examples only of r's own step (another side's examples could
 // name what r may not see).
-func (c *Composer) prompts(g *engine.Game, ps []engine.Prompt, r recipient) []templates.Prompt {
+func (c *Composer) prompts(g *play.Game, ps []engine.Prompt, r recipient) []templates.Prompt {
 	out := make([]templates.Prompt, 0, len(ps))
 	for _, p := range ps {
 		tp := templates.Prompt{Who: game{g}.sideWho(p.Side), Side: p.Side, Referee: p.Referee, What: p.What}
@@ -440,7 +441,7 @@ func name(p events.Player) string {
 	return p.ID
 }
 
-func outcome(g *engine.Game, e *events.GameEnded) string {
+func outcome(g *play.Game, e *events.GameEnded) string {
 	if e.Winner == "" {
 		return "a draw: " + e.Reason
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"pbem/engine/play"
 	"pbem/internal/golden"
 	"reflect"
 	"strings"
@@ -38,8 +39,8 @@ func newComposer(t testing.TB) *compose.Composer {
 
 var start = time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
 
-func newGame(c *compose.Composer) engine.NewGame {
-	return engine.NewGame{ID: game, Ruleset: "race", ScenarioName: "twelve", Scenario: []byte("target 12"),
+func newGame(c *compose.Composer) play.NewGame {
+	return play.NewGame{ID: game, Ruleset: "race", ScenarioName: "twelve", Scenario: []byte("target 12"),
 		Players: racePlayers, Referees: raceReferees, At: start, Welcome: c.Welcome}
 }
 
@@ -49,7 +50,7 @@ type server struct {
 	t   *testing.T
 	st  *store.Store
 	reg *engine.Registry
-	r   *engine.Runner
+	r   *play.Runner
 	n   int
 	at  time.Time
 }
@@ -62,10 +63,10 @@ func newServer(t *testing.T, c *compose.Composer) *server {
 	}
 	t.Cleanup(func() { st.Close() })
 	reg := raceRegistry()
-	r := engine.NewRunner(st, reg, engine.RunnerOptions{Notifier: c, SnapshotEvery: 4,
+	r := play.NewRunner(st, reg, play.RunnerOptions{Notifier: c, SnapshotEvery: 4,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	t.Cleanup(r.Close)
-	created, err := engine.Create(st, reg, newGame(c))
+	created, err := play.Create(st, reg, newGame(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func (s *server) waitIdle() {
 		}
 		var seq uint64
 		var pending int
-		if err := s.r.Query(game, func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+		if err := s.r.Query(game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
 			s.t.Fatal(err)
 		}
 		if seq == h.Seq && pending == 0 {
@@ -249,7 +250,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 			{to: "umpire", tmpl: "welcome", subject: "[pbem g1] welcome: you referee", board: true,
 				has: []string{"  You         referee", "(referee's view)", "  Referees    Carol"}},
 		})
-		g, err := engine.Load(s.st, s.reg, game, 1)
+		g, err := play.Load(s.st, s.reg, game, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -470,7 +471,7 @@ func rerender(t *testing.T, c *compose.Composer, st *store.Store, reg *engine.Re
 			b = append(b, events.EncodePayload(p)...)
 		}
 	}
-	g, err := engine.Replay(st, reg, game, 1)
+	g, err := play.Replay(st, reg, game, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +485,7 @@ func rerender(t *testing.T, c *compose.Composer, st *store.Store, reg *engine.Re
 		if e.Type != events.TypeOrderAccepted && e.Type != events.TypeOrderRejected {
 			continue
 		}
-		g, err := engine.Load(st, reg, game, e.Seq-1)
+		g, err := play.Load(st, reg, game, e.Seq-1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -492,7 +493,7 @@ func rerender(t *testing.T, c *compose.Composer, st *store.Store, reg *engine.Re
 		if err != nil {
 			t.Fatal(err)
 		}
-		next, err := engine.Load(st, reg, game, e.Seq) // the game once the decision is folded
+		next, err := play.Load(st, reg, game, e.Seq) // the game once the decision is folded
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -513,13 +514,13 @@ func rerender(t *testing.T, c *compose.Composer, st *store.Store, reg *engine.Re
 	return b
 }
 
-// inMemory plays a script exactly as engine.Runner decides, without a
+// inMemory plays a script exactly as play.Runner decides, without a
 // store and with a fixed seed and clock, so its mails can be golden.
 type inMemory struct {
 	t    *testing.T
 	c    *compose.Composer
 	reg  *engine.Registry
-	g    *engine.Game
+	g    *play.Game
 	seed []byte
 	log  []events.Envelope
 	at   time.Time
@@ -528,10 +529,10 @@ type inMemory struct {
 
 func newInMemory(t *testing.T, c *compose.Composer) *inMemory {
 	seed := sha256.Sum256([]byte("a fixed seed for golden files"))
-	m := &inMemory{t: t, c: c, reg: raceRegistry(), g: &engine.Game{ID: game}, seed: seed[:], at: start}
+	m := &inMemory{t: t, c: c, reg: raceRegistry(), g: &play.Game{ID: game}, seed: seed[:], at: start}
 	m.append(events.New(game, start, "create:"+game, &events.GameCreated{Ruleset: "race", RulesetVersion: "test-1",
 		ScenarioName: "twelve", Scenario: []byte("target 12"), Players: racePlayers, Referees: raceReferees,
-		SeedCommitment: engine.Commit(seed[:])}))
+		SeedCommitment: play.Commit(seed[:])}))
 	mails, err := c.Welcome(m.g)
 	if err != nil {
 		t.Fatal(err)
@@ -566,7 +567,7 @@ func (m *inMemory) send(who string, referee bool, text string) {
 	}
 	m.append(events.New(game, m.at, id, p))
 	in := m.g.Pending[0]
-	stream := engine.NewStream(m.seed, game, m.g.Rolls)
+	stream := play.NewStream(m.seed, game, m.g.Rolls)
 	dec, after, out, err := m.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
 	if err != nil {
 		m.t.Fatal(err)

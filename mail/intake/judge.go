@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/parse"
 	"pbem/mail/token"
@@ -141,7 +141,7 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 // changesNothing reports whether a referee's text is only a query word
 // (HELP, BOARD, STATUS), which needs no secret.
 func changesNothing(text string) bool {
-	_, ok := engine.QueryWord(text)
+	_, ok := play.QueryWord(text)
 	return ok
 }
 

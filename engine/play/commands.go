@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"encoding/base64"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine"
 	"pbem/engine/names"
 	"pbem/events"
 )
@@ -77,7 +78,7 @@ func (l cmdLine) problem(msg, hint string) events.Problem {
 
 // decideReferee decides a referee's command: game commands here, anything
 // else through the ruleset as the referee side.
-func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, dice Dice, rolled func() []events.Die) (events.Payload, State, Outcome, error) {
+func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
 	ls := commandLines(cmd.Text)
 	if len(ls) == 0 || !isGameCommand(ls[0].word) {
 		for _, l := range ls {
@@ -86,7 +87,7 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 					"send game commands and rulings in separate mails"))
 			}
 		}
-		p, st, out, err := g.decideAs(in, cmd.Referee, RefereeSide, cmd.Text, dice, rolled)
+		p, st, out, err := g.decideAs(in, cmd.Referee, engine.RefereeSide, cmd.Text, dice, rolled)
 		return g.withDeadlines(p, st, out, "", in.At), st, out, err
 	}
 	c := &commandDecision{g: g, in: in, by: cmd.Referee, st: g.State, pol: g.Policy()}
@@ -118,13 +119,13 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 	return acc, c.st, c.out, nil
 }
 
-func (g *Game) reject(in *events.Envelope, player string, probs ...events.Problem) (events.Payload, State, Outcome, error) {
-	return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, Outcome{}, nil
+func (g *Game) reject(in *events.Envelope, player string, probs ...events.Problem) (events.Payload, engine.State, engine.Outcome, error) {
+	return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, engine.Outcome{}, nil
 }
 
 // withDeadlines adds to an accepted decision that changed the game the
 // deadline changes it causes.
-func (g *Game) withDeadlines(p events.Payload, st State, out Outcome, actor string, at int64) events.Payload {
+func (g *Game) withDeadlines(p events.Payload, st engine.State, out engine.Outcome, actor string, at int64) events.Payload {
 	acc, ok := p.(*events.OrderAccepted)
 	if !ok || out.Over || len(acc.Facts) == 0 {
 		return p
@@ -135,7 +136,7 @@ func (g *Game) withDeadlines(p events.Payload, st State, out Outcome, actor stri
 
 // deadlineFactsFresh gives every player who must act in st a new deadline
 // from at (after a rollback or a new deadline policy).
-func (g *Game) deadlineFactsFresh(st State, at int64, pol Policy) []events.Fact {
+func (g *Game) deadlineFactsFresh(st engine.State, at int64, pol Policy) []events.Fact {
 	if pol.Deadline == 0 || g.Ended != nil {
 		return nil
 	}
@@ -156,9 +157,9 @@ type commandDecision struct {
 	g     *Game
 	in    *events.Envelope
 	by    string
-	st    State
+	st    engine.State
 	pol   Policy
-	out   Outcome
+	out   engine.Outcome
 	fresh bool // deadlines start afresh after the commands
 
 	facts []events.Fact
@@ -521,7 +522,7 @@ func (c *commandDecision) end(l cmdLine, args []string) {
 	} else {
 		reason = "ended by the referee: " + reason
 	}
-	c.out = Outcome{Over: true, Winner: winner, Reason: reason}
+	c.out = engine.Outcome{Over: true, Winner: winner, Reason: reason}
 	echo := "END: a draw"
 	if winner != "" {
 		echo = "END: " + winner + " wins"
@@ -588,7 +589,7 @@ func pauseWord(text string) (word, reason string, ok bool) {
 
 // decidePause decides a player's PAUSE or RESUME: a pause (or the end of
 // one) needs every side to ask for it, or the referee.
-func (g *Game) decidePause(in *events.Envelope, who events.Player, word, reason string) (events.Payload, State, Outcome, error) {
+func (g *Game) decidePause(in *events.Envelope, who events.Player, word, reason string) (events.Payload, engine.State, engine.Outcome, error) {
 	l := commandLines(g.inputText(in))[0]
 	if g.Ended != nil {
 		return g.reject(in, who.ID, l.problem("the game is over: "+g.Ended.Reason, ""))
@@ -605,7 +606,7 @@ func (g *Game) decidePause(in *events.Envelope, who events.Player, word, reason 
 	acc := &events.OrderAccepted{Input: in.Seq, Player: who.ID, RulesetVersion: g.Rules.Version()}
 	if contains(g.PauseAsks, who.Side) {
 		acc.Echo = []string{fmt.Sprintf("%s: %s has already asked; waiting for %s", word, who.Side, strings.Join(g.sidesNotAsked(who.Side), ", "))}
-		return acc, g.State, Outcome{}, nil
+		return acc, g.State, engine.Outcome{}, nil
 	}
 	acc.Facts = append(acc.Facts, events.NewFact(FactPauseAsk, events.S("side", who.Side), events.B("resume", resume)))
 	missing := g.sidesNotAsked(who.Side)
@@ -623,7 +624,7 @@ func (g *Game) decidePause(in *events.Envelope, who events.Player, word, reason 
 		acc.Echo = []string{"PAUSE: every side asked; the game is paused" + suffix(": ", reason)}
 		acc.Facts = append(acc.Facts, events.NewFact(FactPause, events.S("by", "players"), events.S("reason", reason), events.I("at", in.At)))
 	}
-	return acc, g.State, Outcome{}, nil
+	return acc, g.State, engine.Outcome{}, nil
 }
 
 // sidesNotAsked are the sides, other than side, that have not asked for
@@ -665,7 +666,7 @@ func IsOverride(text string, d *events.OrderAccepted) bool {
 		return false
 	}
 	for _, f := range d.Facts {
-		if IsGameFact(f) {
+		if engine.IsGameFact(f) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -60,8 +61,8 @@ type AuditReport struct {
 	Overrides int
 	Rollbacks int
 
-	timelineSeqs []uint64  // the seq each Timeline line is about (0 for headings)
-	reg          *Registry // for earlier ruleset versions
+	timelineSeqs []uint64         // the seq each Timeline line is about (0 for headings)
+	reg          *engine.Registry // for earlier ruleset versions
 }
 
 func (rep *AuditReport) line(seq uint64, s string) {
@@ -93,7 +94,7 @@ func (r *AuditReport) OK() bool {
 // game.ended (if any) is used; with a seed, the commitment and every die are
 // checked. The error is for a log that cannot be audited at all (unreadable
 // store, unknown ruleset); what the audit finds is in the report.
-func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, error) {
+func Audit(src Source, reg *engine.Registry, game string, seed []byte) (*AuditReport, error) {
 	rep := &AuditReport{Game: game, reg: reg}
 	if seed != nil {
 		rep.Seed = "given"
@@ -144,7 +145,7 @@ func Audit(src Source, reg *Registry, game string, seed []byte) (*AuditReport, e
 			rep.Ruleset, rep.RulesetVersion = g.Rules.Name(), g.Rules.Version()
 			rep.noteVersion(g.Created.RulesetVersion)
 		}
-		if t, ok := g.Rules.(Turner); ok {
+		if t, ok := g.Rules.(engine.Turner); ok {
 			if n := t.Turn(g.State); n != turn {
 				turn = n
 				rep.line(0, fmt.Sprintf("— turn %d (from seq %d) —", n, e.Seq))

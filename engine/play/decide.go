@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -14,14 +15,14 @@ import (
 // *events.OrderRejected) and, when the accepted facts end the game, the
 // state after them and its outcome. Decisions read no clock: the runner
 // stamps them with the input's own intake time.
-func (g *Game) DecideNext(dice Dice, rolled func() []events.Die) (events.Payload, State, Outcome, error) {
+func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
 	if len(g.Pending) == 0 {
-		return nil, nil, Outcome{}, errors.New("no input to decide")
+		return nil, nil, engine.Outcome{}, errors.New("no input to decide")
 	}
 	in := &g.Pending[0]
 	p, err := events.Decode(in)
 	if err != nil {
-		return nil, nil, Outcome{}, err
+		return nil, nil, engine.Outcome{}, err
 	}
 	var player, text string
 	switch p := p.(type) {
@@ -45,8 +46,8 @@ func (g *Game) DecideNext(dice Dice, rolled func() []events.Die) (events.Payload
 	case *events.DeadlinePassed:
 		player, text = p.Player, p.Default
 		cur, has := g.Deadline(player)
-		accept := func(echo string) (events.Payload, State, Outcome, error) {
-			return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{echo}}, g.State, Outcome{}, nil
+		accept := func(echo string) (events.Payload, engine.State, engine.Outcome, error) {
+			return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{echo}}, g.State, engine.Outcome{}, nil
 		}
 		switch {
 		case g.Ended != nil:
@@ -74,7 +75,7 @@ func (g *Game) DecideNext(dice Dice, rolled func() []events.Die) (events.Payload
 		}
 		return g.decideReferee(in, p, dice, rolled)
 	default:
-		return nil, nil, Outcome{}, fmt.Errorf("seq %d: %s is not an input", in.Seq, in.Type)
+		return nil, nil, engine.Outcome{}, fmt.Errorf("seq %d: %s is not an input", in.Seq, in.Type)
 	}
 }
 
@@ -109,17 +110,14 @@ func timeText(ns int64) string {
 	return time.Unix(0, ns).UTC().Format("Mon 2 Jan 2006 15:04 MST")
 }
 
-// RefereeSide is the side a referee's rulings are parsed and decided as.
-const RefereeSide = "referee"
-
-func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dice, rolled func() []events.Die) (events.Payload, State, Outcome, error) {
-	reject := func(probs ...events.Problem) (events.Payload, State, Outcome, error) {
-		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, Outcome{}, nil
+func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
+	reject := func(probs ...events.Problem) (events.Payload, engine.State, engine.Outcome, error) {
+		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, engine.Outcome{}, nil
 	}
 	if q, ok := QueryWord(text); ok {
 		// Words every system understands that change nothing (ORDERS.md):
 		// accepted with no facts; the mail composer answers them.
-		return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{q}}, g.State, Outcome{}, nil
+		return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{q}}, g.State, engine.Outcome{}, nil
 	}
 	if g.Ended != nil {
 		return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "the game is over: " + g.Ended.Reason})
@@ -130,20 +128,20 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice Dic
 	}
 	d, err := g.Rules.Decide(g.State, side, orders, dice)
 	if err != nil {
-		return nil, nil, Outcome{}, fmt.Errorf("%s decide seq %d: %w", g.Rules.Name(), in.Seq, err)
+		return nil, nil, engine.Outcome{}, fmt.Errorf("%s decide seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}
 	if len(d.Problems) > 0 {
 		return reject(d.Problems...)
 	}
 	for _, f := range d.Facts {
-		if IsGameFact(f) {
+		if engine.IsGameFact(f) {
 			// The prefix is the engine's: such a fact would not fold.
-			return nil, nil, Outcome{}, fmt.Errorf("%s decide seq %d: fact %s uses the engine's %q prefix", g.Rules.Name(), in.Seq, f.Kind, GameFactPrefix)
+			return nil, nil, engine.Outcome{}, fmt.Errorf("%s decide seq %d: fact %s uses the engine's %q prefix", g.Rules.Name(), in.Seq, f.Kind, engine.GameFactPrefix)
 		}
 	}
-	st, err := evolveAll(g.Rules, g.State, d.Facts)
+	st, err := engine.EvolveAll(g.Rules, g.State, d.Facts)
 	if err != nil {
-		return nil, nil, Outcome{}, fmt.Errorf("%s after deciding seq %d: %w", g.Rules.Name(), in.Seq, err)
+		return nil, nil, engine.Outcome{}, fmt.Errorf("%s after deciding seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}
 	acc := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
 		Echo: d.Echo, Facts: d.Facts, Dice: rolled()}
@@ -195,7 +193,7 @@ var errStop = errors.New("stop")
 
 // Load folds game up to seq at (0: to the end) from its newest usable
 // snapshot at or before at, plus the tail of the log.
-func Load(src Source, reg *Registry, game string, at uint64) (*Game, error) {
+func Load(src Source, reg *engine.Registry, game string, at uint64) (*Game, error) {
 	seq, data, ok, err := src.Snapshot(game, at)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", game, err)
@@ -216,7 +214,7 @@ func Load(src Source, reg *Registry, game string, at uint64) (*Game, error) {
 
 // Replay folds game from its first event up to seq at (0: to the end),
 // ignoring snapshots.
-func Replay(src Source, reg *Registry, game string, at uint64) (*Game, error) {
+func Replay(src Source, reg *engine.Registry, game string, at uint64) (*Game, error) {
 	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	return g, fold(src, reg, g, at)
 }

@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"encoding/base64"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -18,8 +19,6 @@ import (
 // so the audit re-decides and compares them, and the log says who did
 // what and why.
 const (
-	GameFactPrefix = "pbem."
-
 	FactRollback   = "pbem.rollback"    // to, state (the ruleset state at seq to, encoded, base64), by
 	FactPause      = "pbem.paused"      // by, reason, at
 	FactResume     = "pbem.resumed"     // by, at, paused (nanoseconds the pause lasted)
@@ -32,9 +31,6 @@ const (
 	FactSetting    = "pbem.setting"     // key, value, was
 	recentCapacity = 32
 )
-
-// IsGameFact reports whether f is one of the engine's own facts.
-func IsGameFact(f events.Fact) bool { return strings.HasPrefix(f.Kind, GameFactPrefix) }
 
 // Pause is a pause in force: who paused the game, when and why.
 type Pause struct {
@@ -221,7 +217,7 @@ func (g *Game) seat(id string) (*events.Player, bool) {
 
 // applyGameFact folds one of the engine's own facts, of the decision at
 // seq about the input at seq input.
-func (g *Game) applyGameFact(reg *Registry, seq, input uint64, f events.Fact) error {
+func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.Fact) error {
 	switch f.Kind {
 	case FactRollback:
 		to := uint64(f.Int("to"))
@@ -317,7 +313,7 @@ func removeString(list []string, s string) []string {
 }
 
 // waitingSides are the sides the prompts of st ask to act, sorted.
-func (g *Game) waitingSides(st State) []string {
+func (g *Game) waitingSides(st engine.State) []string {
 	var sides []string
 	for _, p := range g.Rules.Prompt(st) {
 		if !p.Referee && p.Side != "" {
@@ -331,7 +327,7 @@ func (g *Game) waitingSides(st State) []string {
 // in at: every player whose side must act now and has no running deadline
 // (or has just acted, or whose deadline passed) gets one; a player whose
 // side no longer must act loses theirs.
-func (g *Game) deadlineFacts(st State, actor string, at int64, pol Policy) []events.Fact {
+func (g *Game) deadlineFacts(st engine.State, actor string, at int64, pol Policy) []events.Fact {
 	if pol.Deadline == 0 || g.Ended != nil {
 		return nil
 	}
@@ -392,15 +388,15 @@ func InBranch(branches []Branch, seq uint64) (Branch, bool) {
 
 // applyFacts folds a decision's facts: runs of the ruleset's facts through
 // the ruleset, the engine's own here.
-func (g *Game) applyFacts(reg *Registry, seq, input uint64, facts []events.Fact) error {
+func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []events.Fact) error {
 	changed := false
 	for len(facts) > 0 {
 		n := 0
-		for n < len(facts) && !IsGameFact(facts[n]) {
+		for n < len(facts) && !engine.IsGameFact(facts[n]) {
 			n++
 		}
 		if n > 0 {
-			st, err := evolveAll(g.Rules, g.State, facts[:n])
+			st, err := engine.EvolveAll(g.Rules, g.State, facts[:n])
 			if err != nil {
 				return err
 			}

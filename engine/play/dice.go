@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"crypto/hmac"

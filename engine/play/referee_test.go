@@ -1,4 +1,4 @@
-package engine_test
+package play_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/store"
 )
@@ -21,21 +22,21 @@ type table struct {
 	t   *testing.T
 	st  *store.Store
 	reg *engine.Registry
-	r   *engine.Runner
+	r   *play.Runner
 	at  time.Time
 	n   int
 }
 
 // reminders is the test's Notifier: no mails for decisions, and one
-// reminder mail per deadline (engine.Reminder), so the runner's clock
+// reminder mail per deadline (play.Reminder), so the runner's clock
 // path can be seen in the log.
 type reminders struct{}
 
-func (reminders) Mails(*engine.Game, engine.State, *events.Envelope, events.Payload, *events.GameEnded) ([]events.Payload, error) {
+func (reminders) Mails(*play.Game, engine.State, *events.Envelope, events.Payload, *events.GameEnded) ([]events.Payload, error) {
 	return nil, nil
 }
 
-func (reminders) Reminder(g *engine.Game, d engine.Deadline) ([]events.Payload, error) {
+func (reminders) Reminder(g *play.Game, d play.Deadline) ([]events.Payload, error) {
 	p, _ := g.PlayerByID(d.Player)
 	return []events.Payload{&events.MailQueued{MailID: fmt.Sprintf("<rem.%s.%d>", d.Player, d.Due), To: p.Addresses, Template: "reminder", Body: "due"}}, nil
 }
@@ -50,9 +51,9 @@ func newTable(t *testing.T, settings ...events.Setting) *table {
 	}
 	t.Cleanup(func() { st.Close() })
 	reg := raceRegistry()
-	r := engine.NewRunner(st, reg, engine.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
+	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
 	t.Cleanup(r.Close)
-	created, err := engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"),
+	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"),
 		Players: racePlayers, Referees: raceReferee, Settings: settings, At: start})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func (tb *table) idle() {
 		h, _ := tb.st.Head("g1")
 		var seq uint64
 		var pending int
-		tb.r.Query("g1", func(g *engine.Game) { seq, pending = g.Seq, len(g.Pending) })
+		tb.r.Query("g1", func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
 		if seq == h.Seq && pending == 0 {
 			return
 		}
@@ -120,9 +121,9 @@ func (tb *table) decisionOf(input uint64) events.Payload {
 	return nil
 }
 
-func (tb *table) game() *engine.Game {
+func (tb *table) game() *play.Game {
 	tb.t.Helper()
-	g, err := engine.Load(tb.st, tb.reg, "g1", 0)
+	g, err := play.Load(tb.st, tb.reg, "g1", 0)
 	if err != nil {
 		tb.t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func rejected(t *testing.T, p events.Payload, msg string) events.Problem {
 	return r.Problems[0]
 }
 
-func score(g *engine.Game) map[string]int { return g.State.(*raceState).Score }
+func score(g *play.Game) map[string]int { return g.State.(*raceState).Score }
 
 func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
 	tb := newTable(t)
@@ -160,7 +161,7 @@ func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
 
 	// ROLLBACK 2 ACTIONS undoes the last two accepted actions.
 	d := accepted(t, tb.send("ref", "ROLLBACK 2 ACTIONS"))
-	if len(d.Facts) != 1 || d.Facts[0].Kind != engine.FactRollback || !strings.Contains(d.Echo[0], "2 actions undone") {
+	if len(d.Facts) != 1 || d.Facts[0].Kind != play.FactRollback || !strings.Contains(d.Echo[0], "2 actions undone") {
 		t.Fatalf("rollback decision: %+v", d)
 	}
 	g := tb.game()
@@ -173,7 +174,7 @@ func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
 	if len(g.Branches) != 1 || g.Branches[0].From != before.Seq+2 || g.Branches[0].To != branchEnd {
 		t.Fatalf("branches %+v, want %d..%d", g.Branches, before.Seq+2, branchEnd)
 	}
-	then, err := engine.Replay(tb.st, tb.reg, "g1", branchEnd)
+	then, err := play.Replay(tb.st, tb.reg, "g1", branchEnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,14 +199,14 @@ func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
 	// Replay from the log alone (no snapshot) gives the same game as the
 	// runner's snapshot + tail, and the audit re-decides every command,
 	// rollbacks included, with no difference.
-	full, err := engine.Replay(tb.st, tb.reg, "g1", 0)
+	full, err := play.Replay(tb.st, tb.reg, "g1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a, b := full.State.(*raceState), tb.game().State.(*raceState); !reflect.DeepEqual(a, b) || !reflect.DeepEqual(full.Branches, tb.game().Branches) {
 		t.Fatalf("replay %+v %+v\nload %+v %+v", a, full.Branches, b, tb.game().Branches)
 	}
-	rep, err := engine.Audit(tb.st, tb.reg, "g1", nil)
+	rep, err := play.Audit(tb.st, tb.reg, "g1", nil)
 	if err != nil || !rep.OK() || len(rep.Differences) != 0 {
 		t.Fatalf("audit: %v %+v", err, rep.Differences)
 	}
@@ -279,7 +280,7 @@ func TestDeadlinesFollowThePolicyAndTheClockWritesThem(t *testing.T) {
 		tb.idle()
 	}
 	es, _ := tb.st.Events("g1", seq+1)
-	if len(es) != 1 || es[0].Type != events.TypeMailQueued || es[0].Key != engine.ReminderKey("south", due.UnixNano()) {
+	if len(es) != 1 || es[0].Type != events.TypeMailQueued || es[0].Key != play.ReminderKey("south", due.UnixNano()) {
 		t.Fatalf("reminder: %d events %+v", len(es), es)
 	}
 	tb.r.Tick(due.Add(10 * time.Minute)) // past due, inside the grace
@@ -306,7 +307,7 @@ func TestDeadlinesFollowThePolicyAndTheClockWritesThem(t *testing.T) {
 		t.Fatalf("after the default: score %v deadlines %+v", score(g), g.Deadlines)
 	}
 	// The same log replays to the same game with no clock at all.
-	full, err := engine.Replay(tb.st, tb.reg, "g1", 0)
+	full, err := play.Replay(tb.st, tb.reg, "g1", 0)
 	if err != nil || !reflect.DeepEqual(full.Deadlines, g.Deadlines) || !reflect.DeepEqual(score(full), score(g)) {
 		t.Fatalf("replay: %v %+v %v", err, full.Deadlines, score(full))
 	}
@@ -319,7 +320,7 @@ func TestDeadlinesFollowThePolicyAndTheClockWritesThem(t *testing.T) {
 	if !reflect.DeepEqual(score(g2), score(g)) || !g2.Deadlines[0].Passed {
 		t.Fatalf("wait for the referee: score %v → %v, deadlines %+v", score(g), score(g2), g2.Deadlines)
 	}
-	rep, err := engine.Audit(tb.st, tb.reg, "g1", nil)
+	rep, err := play.Audit(tb.st, tb.reg, "g1", nil)
 	if err != nil || !rep.OK() {
 		t.Fatalf("audit: %v %+v", err, rep.Differences)
 	}
@@ -386,7 +387,7 @@ func TestRefereeGameCommands(t *testing.T) {
 	}
 	rejected(t, tb.send("ref", "ROLLBACK 1 ACTION"), "the game is over")
 	accepted(t, tb.send("ref", "ANNOUNCE Thanks for playing."))
-	rep, err := engine.Audit(tb.st, tb.reg, "g1", nil)
+	rep, err := play.Audit(tb.st, tb.reg, "g1", nil)
 	if err != nil || !rep.OK() {
 		t.Fatalf("audit: %v %+v", err, rep.Differences)
 	}
@@ -399,7 +400,7 @@ func TestSnapshotKeepsTheRefereesBookkeeping(t *testing.T) {
 		{"ref", "SETTING overrides silent"}} {
 		tb.send(in[0], in[1])
 	}
-	full, err := engine.Replay(tb.st, tb.reg, "g1", 0)
+	full, err := play.Replay(tb.st, tb.reg, "g1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,12 +408,12 @@ func TestSnapshotKeepsTheRefereesBookkeeping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := engine.UnmarshalSnapshot(tb.reg, b)
+	back, err := play.UnmarshalSnapshot(tb.reg, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	back.History, full.History = nil, nil
-	for _, g := range []*engine.Game{back, full} {
+	for _, g := range []*play.Game{back, full} {
 		// An empty list and no list are the same: the fold cuts decided
 		// inputs and sent mails from the front, leaving empty ones.
 		if len(g.Pending) == 0 {
@@ -433,7 +434,7 @@ func TestSnapshotKeepsTheRefereesBookkeeping(t *testing.T) {
 func TestCreateRefusesUnknownSettings(t *testing.T) {
 	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
 	defer st.Close()
-	_, err := engine.Create(st, raceRegistry(), engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers,
+	_, err := play.Create(st, raceRegistry(), play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers,
 		Settings: []events.Setting{{Key: "dedline", Value: "3d"}}})
 	if err == nil || !strings.Contains(err.Error(), `unknown setting "dedline"`) {
 		t.Fatalf("err %v", err)
@@ -449,7 +450,7 @@ func TestParseSpan(t *testing.T) {
 		{"72h", 72 * time.Hour, false}, {"3d", 72 * time.Hour, false}, {"1d12h", 36 * time.Hour, false},
 		{"90m", 90 * time.Minute, false}, {"none", 0, false}, {"", 0, false}, {"soon", 0, true}, {"-1d", 0, true}, {"2x", 0, true},
 	} {
-		got, err := engine.ParseSpan(tc.in)
+		got, err := play.ParseSpan(tc.in)
 		if (err != nil) != tc.bad || got != tc.want {
 			t.Errorf("ParseSpan(%q) = %v, %v", tc.in, got, err)
 		}

@@ -1,10 +1,11 @@
-package engine
+package play
 
 import (
 	"errors"
 	"fmt"
 	"sync"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -14,7 +15,7 @@ import (
 var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
 
 // fold folds game's log after g.Seq into g, up to seq at (0: to the end).
-func fold(src Source, reg *Registry, g *Game, at uint64) error {
+func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 	buf := bufferPool.Get().(*events.FoldBuffer)
 	defer bufferPool.Put(buf)
 	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
@@ -44,11 +45,11 @@ func appendRoomy[T any](s []T, v T) []T {
 }
 
 // Apply folds the next event of the log into g.
-func (g *Game) Apply(reg *Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
+func (g *Game) Apply(reg *engine.Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
 
 // step is Apply, decoding a decision's facts into buf if there is one
 // (a fold of many events reuses one buffer for them all).
-func (g *Game) step(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+func (g *Game) step(reg *engine.Registry, e *events.Envelope, buf *events.FoldBuffer) error {
 	if e.Seq != g.Seq+1 || e.Prev != g.Hash {
 		return fmt.Errorf("%w: game %s at seq %d cannot take seq %d (prev %s, want %s)", ErrFold, g.ID, g.Seq, e.Seq, e.Prev, g.Hash)
 	}
@@ -59,7 +60,7 @@ func (g *Game) step(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) e
 	return nil
 }
 
-func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldBuffer) error {
 	if g.Created == nil && e.Type != events.TypeGameCreated {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
@@ -139,7 +140,7 @@ func (g *Game) apply(reg *Registry, e *events.Envelope, buf *events.FoldBuffer) 
 		if err != nil {
 			return err
 		}
-		st, scenario, err := reg.setup(rs, d.Scenario, d.Players)
+		st, scenario, err := reg.SetupShared(rs, d.Scenario, d.Players)
 		if err != nil {
 			return fmt.Errorf("setup %s: %w", d.Ruleset, err)
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package play_test
 
 import (
 	"encoding/binary"
@@ -10,6 +10,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/engine/gcacw"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/store"
 )
@@ -49,7 +50,7 @@ func playGCACW(t *testing.T) *enginetest.Played {
 func TestAuditOfAnHonestGameFindsNothing(t *testing.T) {
 	p := playGCACW(t)
 	reg := engine.NewRegistry(gcacw.New)
-	rep, err := engine.Audit(p.Store, reg, auditGame, p.Seed)
+	rep, err := play.Audit(p.Store, reg, auditGame, p.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,17 +86,17 @@ func TestAuditOfAnHonestGameFindsNothing(t *testing.T) {
 	}
 
 	// Without a seed (the game has not ended), the dice are not checked.
-	rep, err = engine.Audit(p.Store, reg, auditGame, nil)
+	rep, err = play.Audit(p.Store, reg, auditGame, nil)
 	if err != nil || rep.Seed != "" || rep.DiceVerified != 0 || !rep.OK() {
 		t.Fatalf("no seed: %+v %v", rep, err)
 	}
 	// A wrong seed does not match the commitment.
-	rep, err = engine.Audit(p.Store, reg, auditGame, make([]byte, engine.SeedSize))
+	rep, err = play.Audit(p.Store, reg, auditGame, make([]byte, play.SeedSize))
 	if err != nil || rep.SeedMatches || rep.OK() || len(rep.BadDice) != 1 {
 		t.Fatalf("wrong seed: %+v %v", rep, err)
 	}
 	// An unknown game is an error, not a report.
-	if _, err := engine.Audit(p.Store, reg, "no-such-game", nil); err == nil {
+	if _, err := play.Audit(p.Store, reg, "no-such-game", nil); err == nil {
 		t.Fatal("audit of an unknown game succeeded")
 	}
 }
@@ -126,7 +127,7 @@ func TestAuditLocatesAFlippedByteBySeq(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rep, err := engine.Audit(st, engine.NewRegistry(gcacw.New), auditGame, p.Seed)
+	rep, err := play.Audit(st, engine.NewRegistry(gcacw.New), auditGame, p.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestAuditReportsADecisionTheCurrentRulesMakeDifferently(t *testing.T) {
 		// The binary keeps the version that decided: each decision is
 		// re-decided with it, and nothing differs.
 		reg := engine.NewRegistry(func() engine.Ruleset { return altered{Ruleset: gcacw.New(), version: "9.9.9", change: true} }, gcacw.New)
-		rep, err := engine.Audit(p.Store, reg, auditGame, p.Seed)
+		rep, err := play.Audit(p.Store, reg, auditGame, p.Seed)
 		if err != nil || !rep.OK() || rep.VersionMismatches != 0 || rep.ByLoggedVersion != decisions || rep.RulesetVersion != "9.9.9" {
 			t.Fatalf("%v: %d differences %+v, mismatches %d, by logged version %d of %d", err, len(rep.Differences), rep.Differences,
 				rep.VersionMismatches, rep.ByLoggedVersion, decisions)
@@ -226,7 +227,7 @@ func TestAuditReportsADecisionTheCurrentRulesMakeDifferently(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := engine.NewRegistry(func() engine.Ruleset { r := tc.rules; r.Ruleset = gcacw.New(); return r })
-			rep, err := engine.Audit(p.Store, reg, auditGame, p.Seed)
+			rep, err := play.Audit(p.Store, reg, auditGame, p.Seed)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"pbem/engine"
 	"pbem/events"
 	"pbem/store"
 )
@@ -52,7 +53,7 @@ type Appender interface {
 // appends game.created with only the seed's commitment; the seed itself is
 // stored beside the log in the same transaction, to be revealed when the
 // game ends. It returns the created event.
-func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
+func Create(log Appender, reg *engine.Registry, ng NewGame) (events.Envelope, error) {
 	if err := ValidGameID(ng.ID); err != nil {
 		return events.Envelope{}, err
 	}
@@ -62,8 +63,8 @@ func Create(log Appender, reg *Registry, ng NewGame) (events.Envelope, error) {
 	}
 	seen := map[string]bool{}
 	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
-		if !playerIDRe.MatchString(p.ID) || p.ID == RefereeSide {
-			return events.Envelope{}, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q", p.ID, RefereeSide)
+		if !playerIDRe.MatchString(p.ID) || p.ID == engine.RefereeSide {
+			return events.Envelope{}, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q", p.ID, engine.RefereeSide)
 		}
 		if seen[p.ID] {
 			return events.Envelope{}, fmt.Errorf("player ids must be unique: %q twice", p.ID)

@@ -1,9 +1,10 @@
-package engine
+package play
 
 import (
 	"errors"
 	"fmt"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -15,8 +16,8 @@ type Game struct {
 	Seq     uint64      // last event folded
 	Hash    events.Hash // its hash
 	Created *events.GameCreated
-	Rules   Ruleset
-	State   State
+	Rules   engine.Ruleset
+	State   engine.State
 	// Rolls is the index of the next die: every die of every decision so far
 	// was drawn in order from the game's dice stream.
 	Rolls uint64
@@ -57,13 +58,13 @@ type History interface {
 
 // LogHistory is the History of game read from src: the game folded up
 // to the seq asked for (snapshot + tail), as Load gives it.
-func LogHistory(src Source, reg *Registry, game string) History {
+func LogHistory(src Source, reg *engine.Registry, game string) History {
 	return sourceHistory{src, reg, game}
 }
 
 type sourceHistory struct {
 	src  Source
-	reg  *Registry
+	reg  *engine.Registry
 	game string
 }
 
@@ -222,7 +223,7 @@ func readPlayers(r *events.Reader) []events.Player {
 var errStaleSnapshot = errors.New("snapshot from another ruleset version")
 
 // UnmarshalSnapshot restores a game saved by MarshalSnapshot.
-func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
+func UnmarshalSnapshot(reg *engine.Registry, b []byte) (*Game, error) {
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%w: empty snapshot", events.ErrCorrupt)
 	}
@@ -301,7 +302,7 @@ func UnmarshalSnapshot(reg *Registry, b []byte) (*Game, error) {
 		}
 		g.Ended = p.(*events.GameEnded)
 	}
-	initial, scenario, err := reg.setup(rs, g.Created.Scenario, g.Created.Players)
+	initial, scenario, err := reg.SetupShared(rs, g.Created.Scenario, g.Created.Players)
 	if err != nil {
 		return nil, fmt.Errorf("setup %s: %w", name, err)
 	}

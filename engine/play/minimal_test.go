@@ -1,4 +1,4 @@
-package engine_test
+package play_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package engine_test
+package play_test
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"pbem/engine"
 	"pbem/engine/enginetest"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -54,12 +54,12 @@ func TestLongFoldStopsAtAnEventThatDoesNotFold(t *testing.T) {
 		}
 	}
 	for _, upTo := range []uint64{0, bad, bad + 200} {
-		_, err := engine.Replay(p.Store, reg, game, upTo)
+		_, err := play.Replay(p.Store, reg, game, upTo)
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("seq %d (order.rejected", bad)) || !strings.Contains(err.Error(), "oldest undecided input") {
 			t.Fatalf("replay to %d: want the fold error at seq %d, got %v", upTo, bad, err)
 		}
 	}
-	g, err := engine.Replay(p.Store, reg, game, bad-1)
+	g, err := play.Replay(p.Store, reg, game, bad-1)
 	if err != nil || g.Seq != bad-1 {
 		t.Fatalf("replay to the event before the bad one: seq %d, %v", g.Seq, err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package play_test
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/enginetest"
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/store"
 )
@@ -54,7 +55,7 @@ func TestRollValueIsUniformAndKeyed(t *testing.T) {
 	const n = 60000
 	var counts [7]int
 	for i := uint64(0); i < n; i++ {
-		counts[engine.RollValue(seed[:], "g1", i, 6)]++
+		counts[play.RollValue(seed[:], "g1", i, 6)]++
 	}
 	// χ² with 5 degrees of freedom; 20.5 is the 0.1% critical value.
 	chi := 0.0
@@ -68,11 +69,11 @@ func TestRollValueIsUniformAndKeyed(t *testing.T) {
 	// The same seed, game and index always give the same value; another game differs somewhere.
 	same, diff := 0, 0
 	for i := uint64(0); i < 100; i++ {
-		a := engine.RollValue(seed[:], "g1", i, 10)
-		if a != engine.RollValue(seed[:], "g1", i, 10) {
+		a := play.RollValue(seed[:], "g1", i, 10)
+		if a != play.RollValue(seed[:], "g1", i, 10) {
 			t.Fatal("not deterministic")
 		}
-		if a == engine.RollValue(seed[:], "g2", i, 10) {
+		if a == play.RollValue(seed[:], "g2", i, 10) {
 			same++
 		} else {
 			diff++
@@ -88,7 +89,7 @@ func TestRollValueRejectionSamplingStaysInRange(t *testing.T) {
 	seed := []byte("k")
 	for _, sides := range []int{1, 2, 3, 6, 10, 20, 100, math.MaxInt32} {
 		for i := uint64(0); i < 200; i++ {
-			if v := engine.RollValue(seed, "g", i, sides); v < 1 || v > sides {
+			if v := play.RollValue(seed, "g", i, sides); v < 1 || v > sides {
 				t.Fatalf("d%d gave %d", sides, v)
 			}
 		}
@@ -97,17 +98,17 @@ func TestRollValueRejectionSamplingStaysInRange(t *testing.T) {
 
 func TestVerifyDieDetectsAForgedRoll(t *testing.T) {
 	seed := []byte("seed")
-	s := engine.NewStream(seed, "g1", 5)
+	s := play.NewStream(seed, "g1", 5)
 	v := s.Roll("march MA", 6)
 	d := s.Rolled[0]
 	if d.Index != 5 || d.Value != v {
 		t.Fatalf("recorded %+v", d)
 	}
-	if err := engine.VerifyDie(seed, "g1", d); err != nil {
+	if err := play.VerifyDie(seed, "g1", d); err != nil {
 		t.Fatal(err)
 	}
 	d.Value = d.Value%6 + 1
-	if err := engine.VerifyDie(seed, "g1", d); err == nil {
+	if err := play.VerifyDie(seed, "g1", d); err == nil {
 		t.Fatal("a forged die verified")
 	}
 }
@@ -120,12 +121,12 @@ func TestFoldRejectsOutOfOrderDecisions(t *testing.T) {
 	defer st.Close()
 	reg := raceRegistry()
 	at := time.Unix(0, 0)
-	if _, err := engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, At: at}); err != nil {
+	if _, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, At: at}); err != nil {
 		t.Fatal(err)
 	}
 	// A decision about an input that does not exist must not fold.
 	st.Append("g1", 1, events.New("g1", at, "", &events.OrderRejected{Input: 7}))
-	if _, err := engine.Replay(st, reg, "g1", 0); err == nil || !strings.Contains(err.Error(), "oldest undecided input") {
+	if _, err := play.Replay(st, reg, "g1", 0); err == nil || !strings.Contains(err.Error(), "oldest undecided input") {
 		t.Fatalf("want a fold error, got %v", err)
 	}
 }
@@ -135,24 +136,24 @@ func TestCreateRejectsBadIDsAndScenarios(t *testing.T) {
 	defer st.Close()
 	reg := raceRegistry()
 	tests := []struct {
-		ng   engine.NewGame
+		ng   play.NewGame
 		want string
 	}{
-		{engine.NewGame{ID: "Bad Id", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers}, "lower-case"},
-		{engine.NewGame{ID: "g1", Ruleset: "chess", Scenario: []byte("target 5"), Players: racePlayers}, "unknown ruleset"},
-		{engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("nonsense"), Players: racePlayers}, "target N"},
-		{engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: []events.Player{racePlayers[0], racePlayers[0]}}, "unique"},
+		{play.NewGame{ID: "Bad Id", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers}, "lower-case"},
+		{play.NewGame{ID: "g1", Ruleset: "chess", Scenario: []byte("target 5"), Players: racePlayers}, "unknown ruleset"},
+		{play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("nonsense"), Players: racePlayers}, "target N"},
+		{play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: []events.Player{racePlayers[0], racePlayers[0]}}, "unique"},
 	}
 	for _, tc := range tests {
-		if _, err := engine.Create(st, reg, tc.ng); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := play.Create(st, reg, tc.ng); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: want error with %q, got %v", tc.ng.ID, tc.want, err)
 		}
 	}
-	ok := engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers}
-	if _, err := engine.Create(st, reg, ok); err != nil {
+	ok := play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers}
+	if _, err := play.Create(st, reg, ok); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := engine.Create(st, reg, ok); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if _, err := play.Create(st, reg, ok); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("second create: %v", err)
 	}
 }
@@ -180,7 +181,7 @@ func TestQueryWordsAreAcceptedWithoutFactsEvenAfterTheEnd(t *testing.T) {
 func TestCreateQueuesWelcomeMailsInTheSameTransaction(t *testing.T) {
 	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
 	defer st.Close()
-	welcome := func(g *engine.Game) ([]events.Payload, error) {
+	welcome := func(g *play.Game) ([]events.Payload, error) {
 		var out []events.Payload
 		for _, p := range g.Created.Players {
 			out = append(out, &events.MailQueued{MailID: "<w." + p.ID + ">", To: p.Addresses, Template: "welcome",
@@ -188,11 +189,11 @@ func TestCreateQueuesWelcomeMailsInTheSameTransaction(t *testing.T) {
 		}
 		return out, nil
 	}
-	_, err := engine.Create(st, raceRegistry(), engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, Welcome: welcome})
+	_, err := play.Create(st, raceRegistry(), play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, Welcome: welcome})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := engine.Replay(st, raceRegistry(), "g1", 0)
+	g, err := play.Replay(st, raceRegistry(), "g1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,9 +206,9 @@ func TestSnapshotOfAnotherLayoutIsIgnoredNotFatal(t *testing.T) {
 	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
 	defer st.Close()
 	reg := raceRegistry()
-	engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers})
+	play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers})
 	st.PutSnapshot("g1", 1, []byte{99, 1, 2, 3}) // a layout from some other version of pbem
-	g, err := engine.Load(st, reg, "g1", 0)
+	g, err := play.Load(st, reg, "g1", 0)
 	if err != nil || g.Seq != 1 || g.Created == nil {
 		t.Fatalf("load with a foreign snapshot: %v %+v", err, g)
 	}
@@ -220,14 +221,14 @@ func TestOutboxDropsSentMailsInAnyOrderAndEarlierCopiesKeepTheirs(t *testing.T) 
 	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
 	defer st.Close()
 	reg := raceRegistry()
-	welcome := func(g *engine.Game) ([]events.Payload, error) {
+	welcome := func(g *play.Game) ([]events.Payload, error) {
 		var out []events.Payload
 		for _, id := range []string{"<w.1>", "<w.2>", "<w.3>"} {
 			out = append(out, &events.MailQueued{MailID: id, To: []string{"anna@example.org"}, Template: "welcome", Body: "hello"})
 		}
 		return out, nil
 	}
-	if _, err := engine.Create(st, reg, engine.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, Welcome: welcome}); err != nil {
+	if _, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, Welcome: welcome}); err != nil {
 		t.Fatal(err)
 	}
 	later := []events.Payload{
@@ -243,18 +244,18 @@ func TestOutboxDropsSentMailsInAnyOrderAndEarlierCopiesKeepTheirs(t *testing.T) 
 			t.Fatal(err)
 		}
 	}
-	ids := func(g *engine.Game) string {
+	ids := func(g *play.Game) string {
 		var s []string
 		for _, m := range g.Outbox {
 			s = append(s, m.MailID)
 		}
 		return strings.Join(s, " ")
 	}
-	g, err := engine.Replay(st, reg, "g1", 4)
+	g, err := play.Replay(st, reg, "g1", 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	copies := []engine.Game{*g}
+	copies := []play.Game{*g}
 	want := []string{"<w.1> <w.2> <w.3>", "<w.1> <w.3>", "<w.3>", "<w.3> <w.4>", "<w.4>", "<w.4> <w.5>"}
 	evs, err := st.Events("g1", 5)
 	if err != nil {
@@ -318,13 +319,13 @@ func TestGamesOfOneScenarioShareItsBytes(t *testing.T) {
 	defer st.Close()
 	reg := raceRegistry()
 	for id, scn := range map[string]string{"g1": "target 5", "g2": "target 5", "g3": "target 6"} {
-		if _, err := engine.Create(st, reg, engine.NewGame{ID: id, Ruleset: "race", Scenario: []byte(scn), Players: racePlayers}); err != nil {
+		if _, err := play.Create(st, reg, play.NewGame{ID: id, Ruleset: "race", Scenario: []byte(scn), Players: racePlayers}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	load := func(id string) *engine.Game {
+	load := func(id string) *play.Game {
 		t.Helper()
-		g, err := engine.Replay(st, reg, id, 0)
+		g, err := play.Replay(st, reg, id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,11 +336,11 @@ func TestGamesOfOneScenarioShareItsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromSnap, err := engine.UnmarshalSnapshot(reg, snap)
+	fromSnap, err := play.UnmarshalSnapshot(reg, snap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	same := func(a, b *engine.Game) bool { return &a.Created.Scenario[0] == &b.Created.Scenario[0] }
+	same := func(a, b *play.Game) bool { return &a.Created.Scenario[0] == &b.Created.Scenario[0] }
 	if !same(g1, g2) || !same(g1, fromSnap) || string(fromSnap.Created.Scenario) != "target 5" {
 		t.Fatalf("games of one scenario hold copies of it: %v %v", same(g1, g2), same(g1, fromSnap))
 	}

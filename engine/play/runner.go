@@ -1,4 +1,4 @@
-package engine
+package play
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"pbem/engine"
 	"pbem/events"
 	"pbem/store"
 )
@@ -25,7 +26,7 @@ type Log interface {
 // the same transaction as the decision (a transactional outbox). after is
 // the state once the decision's facts are applied.
 type Notifier interface {
-	Mails(g *Game, after State, input *events.Envelope, decision events.Payload, ended *events.GameEnded) ([]events.Payload, error)
+	Mails(g *Game, after engine.State, input *events.Envelope, decision events.Payload, ended *events.GameEnded) ([]events.Payload, error)
 }
 
 // RunnerOptions tune a Runner.
@@ -41,7 +42,7 @@ type RunnerOptions struct {
 // bus delivers; the game's actor folds it and decides any undecided input.
 type Runner struct {
 	log  Log
-	reg  *Registry
+	reg  *engine.Registry
 	opts RunnerOptions
 	lg   *slog.Logger
 
@@ -53,7 +54,7 @@ type Runner struct {
 }
 
 // NewRunner returns a runner deciding games of the registered rulesets.
-func NewRunner(log Log, reg *Registry, opts RunnerOptions) *Runner {
+func NewRunner(log Log, reg *engine.Registry, opts RunnerOptions) *Runner {
 	if opts.SnapshotEvery == 0 {
 		opts.SnapshotEvery = 256
 	}
@@ -289,7 +290,7 @@ func (a *actor) decide(lg *slog.Logger) {
 			lg.Error("deciding an input failed; rejecting it", "seq", in.Seq, "err", err)
 			dec = &events.OrderRejected{Input: in.Seq, RulesetVersion: a.g.Rules.Version(), Problems: []events.Problem{{
 				Line: 1, Col: 1, Msg: "pbem could not decide this order (an internal error, logged for the operator); nothing was applied"}}}
-			after, out = a.g.State, Outcome{}
+			after, out = a.g.State, engine.Outcome{}
 		}
 		at := in.Time()
 		evs := []events.Envelope{events.New(a.id, at, "", dec)}
