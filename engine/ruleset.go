@@ -41,12 +41,21 @@ type State any
 // Order is one parsed order, in the ruleset's own representation.
 type Order any
 
-// Viewer is who looks at the game: a player's side, or a referee or
-// observer (Side empty) who sees everything the rules allow them to.
+// Viewer is who looks at the game: a player (Player, and the Side they
+// play), a referee (who sees everything), or an observer (all empty), who
+// sees only what is public. A ruleset's View leaves out what the viewer
+// may not see: another side's hidden hand, a secret choice, a marker
+// placed face down.
 type Viewer struct {
+	Player  string
 	Side    string
 	Referee bool
 }
+
+// Sees reports whether the viewer may see something of visibility v
+// before any reveal (the runtime also opens what a reveal or the game's
+// end has opened).
+func (v Viewer) Sees(vis events.Vis) bool { return v.Referee || vis.Open(v.Player, v.Side) }
 
 // View is what one viewer may see of a state (hidden information removed),
 // in the ruleset's own representation.
@@ -58,6 +67,14 @@ type Prompt struct {
 	Referee  bool     // the step is the referee's (a ruling the rules hand over)
 	What     string   // one line: what is asked, e.g. "take or pass the initiative"
 	Examples []string // orders that would be accepted now, one per line
+	// Sealed names a simultaneous step ("volleys of round 3"): every side
+	// prompted with the same name chooses without seeing the others'
+	// choice. The runtime then keeps each side's orders hidden in the log
+	// until every one of those sides has sent them (or its deadline has
+	// passed), and decides them together, side by side in the order of
+	// the prompts, so Decide never sees a sealed order alone. Orders of
+	// one sealed step must be decidable in any order of the sides.
+	Sealed string
 }
 
 // Board is a rendered picture: a window of at most 78 columns around the
@@ -68,18 +85,27 @@ type Board struct {
 }
 
 // Decision is what Decide made of one action: how each line was read, and
-// either the facts it produced or the problems that reject it.
+// either the facts it produced or the problems that reject it. Each fact
+// carries its visibility (events.Fact.Vis; zero is public); EchoVis, when
+// set, gives each echo line's (a line that names a card kept in hand is
+// for its player alone). Problems are only ever shown to the sender.
 type Decision struct {
 	Echo     []string
+	EchoVis  []events.Vis
 	Facts    []events.Fact
 	Problems []events.Problem
 }
 
 // Dice rolls dice for a decision. Rolls are drawn from the game's committed
-// seed and recorded with the decision.
+// seed and recorded with the decision, each with its visibility.
 type Dice interface {
-	// Roll returns a value in 1..sides, thrown for purpose (e.g. "march MA").
+	// Roll returns a value in 1..sides, thrown for purpose (e.g. "march MA"),
+	// that everyone sees.
 	Roll(purpose string, sides int) int
+	// As returns the same dice, whose rolls only the viewers of vis see
+	// (their number and value too) until the game ends and its seed is
+	// revealed: a draw from a deck into one player's hand.
+	As(vis events.Vis) Dice
 }
 
 // Outcome says whether and how a game is over.

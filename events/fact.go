@@ -14,6 +14,8 @@ import (
 type Fact struct {
 	Kind string
 	Args []Arg
+	// Vis says who may see the fact (zero: everyone).
+	Vis Vis
 }
 
 // ArgKind tells which field of an Arg holds its value.
@@ -61,6 +63,12 @@ func B(key string, v bool) Arg {
 
 // NewFact builds a fact.
 func NewFact(kind string, args ...Arg) Fact { return Fact{Kind: kind, Args: args} }
+
+// To returns f with visibility v.
+func (f Fact) To(v Vis) Fact {
+	f.Vis = v
+	return f
+}
 
 // arg returns the argument named key, or nil.
 func (f Fact) arg(key string) *Arg {
@@ -144,6 +152,10 @@ func (f Fact) String() string {
 				b.WriteString(quoteIfNeeded(v))
 			}
 		}
+	}
+	if !f.Vis.Public() {
+		b.WriteByte(' ')
+		b.WriteString(f.Vis.String())
 	}
 	return b.String()
 }
@@ -239,10 +251,18 @@ type Die struct {
 	Purpose string
 	Sides   int
 	Value   int
+	// Vis says who may see the roll, its number and its value (zero:
+	// everyone); a die thrown for a hidden purpose (a draw from a deck)
+	// is hidden with it.
+	Vis Vis
 }
 
 func (d Die) String() string {
-	return fmt.Sprintf("#%d d%d=%d (%s)", d.Index, d.Sides, d.Value, d.Purpose)
+	s := fmt.Sprintf("#%d d%d=%d (%s)", d.Index, d.Sides, d.Value, d.Purpose)
+	if !d.Vis.Public() {
+		s += " " + d.Vis.String()
+	}
+	return s
 }
 
 func encodeDice(w *Writer, ds []Die) {

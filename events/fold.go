@@ -178,14 +178,15 @@ func cut[T any](arr *[]T, used *int, n int) []T {
 
 func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 	var a Accepted
-	if e.Type != TypeOrderAccepted {
+	if !IsAccepted(e.Type) {
 		return a, decodeErr(e, "not "+TypeOrderAccepted)
 	}
 	r := NewReader(e.Payload)
 	a.Input = r.Uvarint()
 	r.stringView() // player
 	r.stringView() // ruleset version
-	for n := r.count(); n > 0 && r.err == nil; n-- {
+	echoes := r.count()
+	for n := echoes; n > 0 && r.err == nil; n-- {
 		r.stringView() // echo
 	}
 	a.Facts = r.foldFacts(buf)
@@ -202,6 +203,13 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 		}
 		a.LastIndex = idx
 		a.NDice++
+	}
+	if e.Type == TypeOrderAccepted {
+		// v2: the visibilities of echo, facts and dice, which a fold does
+		// not need (it folds every fact, whoever may see it).
+		decodeVisList(r, echoes, func(int, Vis) {})
+		decodeVisList(r, len(a.Facts), func(int, Vis) {})
+		decodeVisList(r, a.NDice, func(int, Vis) {})
 	}
 	if err := r.Done(); err != nil {
 		return Accepted{}, decodeErr(e, err.Error())

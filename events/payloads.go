@@ -11,7 +11,7 @@ import (
 const (
 	TypeGameCreated    = "game.created/v1"
 	TypeOrderReceived  = "order.received/v1"
-	TypeOrderAccepted  = "order.accepted/v1"
+	TypeOrderAccepted  = "order.accepted/v2"
 	TypeOrderRejected  = "order.rejected/v1"
 	TypeRefereeCommand = "referee.command/v1"
 	TypeDeadlineSet    = "deadline.set/v1"
@@ -20,7 +20,15 @@ const (
 	TypeMailSent       = "mail.sent/v1"
 	TypeMailFailed     = "mail.failed/v1"
 	TypeGameEnded      = "game.ended/v1"
+
+	// TypeOrderAcceptedV1 is an order.accepted of before visibilities:
+	// every fact, die and echo line of it is public. Decode upcasts it to
+	// an *OrderAccepted.
+	TypeOrderAcceptedV1 = "order.accepted/v1"
 )
+
+// IsAccepted reports whether typ is an order.accepted of any version.
+func IsAccepted(typ string) bool { return typ == TypeOrderAccepted || typ == TypeOrderAcceptedV1 }
 
 // Payload is the typed content of an event. The set is closed: every type
 // is listed in Decode.
@@ -44,7 +52,11 @@ func Decode(e *Envelope) (Payload, error) {
 		return nil, fmt.Errorf("game %s seq %d: unknown event type %q", e.Game, e.Seq, e.Type)
 	}
 	r := NewReader(e.Payload)
-	p.decode(r)
+	if e.Type == TypeOrderAcceptedV1 {
+		p.(*OrderAccepted).decodeV1(r)
+	} else {
+		p.decode(r)
+	}
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
 	}
@@ -76,7 +88,7 @@ func newPayload(typ string) Payload {
 		return &GameCreated{}
 	case TypeOrderReceived:
 		return &OrderReceived{}
-	case TypeOrderAccepted:
+	case TypeOrderAccepted, TypeOrderAcceptedV1:
 		return &OrderAccepted{}
 	case TypeOrderRejected:
 		return &OrderRejected{}
@@ -136,6 +148,8 @@ func internType(b []byte) string {
 		return TypeOrderReceived
 	case TypeOrderAccepted:
 		return TypeOrderAccepted
+	case TypeOrderAcceptedV1:
+		return TypeOrderAcceptedV1
 	case TypeOrderRejected:
 		return TypeOrderRejected
 	case TypeRefereeCommand:
@@ -306,19 +320,41 @@ func (p *OrderReceived) decode(r *Reader) {
 // OrderAccepted is the decision on the input at seq Input: the facts it
 // produced, every die rolled for it, how each line was read, and which
 // ruleset version decided it (the audit re-decides with that version).
+// Each fact and die carries its visibility; EchoVis, when not empty, is
+// the visibility of each echo line (empty: every line is public).
 type OrderAccepted struct {
 	Input          uint64
 	Player         string
 	RulesetVersion string
 	Echo           []string
+	EchoVis        []Vis
 	Facts          []Fact
 	Dice           []Die
+}
+
+// EchoLineVis is the visibility of echo line i.
+func (p *OrderAccepted) EchoLineVis(i int) Vis {
+	if i < len(p.EchoVis) {
+		return p.EchoVis[i]
+	}
+	return Vis{}
 }
 
 // EventType implements Payload.
 func (*OrderAccepted) EventType() string { return TypeOrderAccepted }
 
+// The v2 encoding is v1's (input, player, version, echo, facts, dice)
+// followed by the visibilities of the echo lines, the facts and the dice,
+// each list one zero byte when all of it is public: a fold reads v1's
+// part as it always did and skips the rest.
 func (p *OrderAccepted) encode(w *Writer) {
+	p.encodeV1(w)
+	encodeVisList(w, len(p.Echo), p.EchoLineVis)
+	encodeVisList(w, len(p.Facts), func(i int) Vis { return p.Facts[i].Vis })
+	encodeVisList(w, len(p.Dice), func(i int) Vis { return p.Dice[i].Vis })
+}
+
+func (p *OrderAccepted) encodeV1(w *Writer) {
 	w.Uvarint(p.Input)
 	w.String(p.Player)
 	w.String(p.RulesetVersion)
@@ -328,6 +364,18 @@ func (p *OrderAccepted) encode(w *Writer) {
 }
 
 func (p *OrderAccepted) decode(r *Reader) {
+	p.decodeV1(r)
+	decodeVisList(r, len(p.Echo), func(i int, v Vis) {
+		if p.EchoVis == nil {
+			p.EchoVis = make([]Vis, len(p.Echo))
+		}
+		p.EchoVis[i] = v
+	})
+	decodeVisList(r, len(p.Facts), func(i int, v Vis) { p.Facts[i].Vis = v })
+	decodeVisList(r, len(p.Dice), func(i int, v Vis) { p.Dice[i].Vis = v })
+}
+
+func (p *OrderAccepted) decodeV1(r *Reader) {
 	p.Input = r.Uvarint()
 	p.Player = r.String()
 	p.RulesetVersion = r.String()

@@ -279,7 +279,7 @@ func buildReport(log logStore, reg *engine.Registry, game string) (*report, erro
 	err := log.Read(game, 1, func(e *events.Envelope) error {
 		var line string
 		var turnEnded []int64
-		decision := e.Type == events.TypeOrderAccepted || e.Type == events.TypeOrderRejected
+		decision := events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected
 		if decision || e.Type == events.TypeGameEnded {
 			p, err := events.Decode(e)
 			if err != nil {

@@ -404,7 +404,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 	var dice []events.Die
 	err = log.Read(game, 1, func(e *events.Envelope) error {
 		switch e.Type {
-		case events.TypeGameCreated, events.TypeOrderAccepted, events.TypeGameEnded:
+		case events.TypeGameCreated, events.TypeOrderAccepted, events.TypeOrderAcceptedV1, events.TypeGameEnded:
 		default:
 			return nil
 		}

@@ -61,7 +61,7 @@ func (p *Played) Decisions() []events.Payload {
 	var out []events.Payload
 	for i := range p.Log {
 		switch p.Log[i].Type {
-		case events.TypeOrderAccepted, events.TypeOrderRejected:
+		case events.TypeOrderAccepted, events.TypeOrderAcceptedV1, events.TypeOrderRejected:
 			d, _ := events.Decode(&p.Log[i])
 			out = append(out, d)
 		}
@@ -197,7 +197,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
-			if e.Type == events.TypeOrderAccepted {
+			if events.IsAccepted(e.Type) {
 				d, _ := events.Decode(e)
 				st := g.State
 				for _, f := range rulesetFacts(d.(*events.OrderAccepted).Facts) {
@@ -237,7 +237,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		}
 		for i := range p.Log {
 			e := &p.Log[i]
-			if e.Type == events.TypeOrderAccepted {
+			if events.IsAccepted(e.Type) {
 				d, err := events.Decode(e)
 				if err != nil {
 					t.Fatalf("seq %d: %v", e.Seq, err)
@@ -274,7 +274,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
-			if b, ok := g.Rules.(engine.BatchEvolver); ok && e.Type == events.TypeOrderAccepted {
+			if b, ok := g.Rules.(engine.BatchEvolver); ok && events.IsAccepted(e.Type) {
 				d, err := events.Decode(e)
 				if err != nil {
 					t.Fatalf("seq %d: %v", e.Seq, err)
@@ -308,7 +308,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 		for i := range p.Log {
 			e := &p.Log[i]
 			switch e.Type {
-			case events.TypeOrderAccepted, events.TypeOrderRejected:
+			case events.TypeOrderAccepted, events.TypeOrderAcceptedV1, events.TypeOrderRejected:
 				logged, _ := events.Decode(e)
 				var dice []events.Die
 				if acc, ok := logged.(*events.OrderAccepted); ok {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/events"
 )
 
 // anyDice answers every roll with the same value.
@@ -114,3 +115,5 @@ func TestStatusOrder(t *testing.T) {
 		t.Errorf("STATUS made facts")
 	}
 }
+
+func (d anyDice) As(events.Vis) engine.Dice { return d }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/events"
 )
 
 type randDice struct{ r *rand.Rand }
@@ -53,3 +54,5 @@ func TestRandomPlayOfTheSampleScenario(t *testing.T) {
 		}
 	}
 }
+
+func (d randDice) As(events.Vis) engine.Dice { return d }

@@ -35,7 +35,7 @@ func FuzzParseOrders(f *testing.F) {
 			}
 		}
 		if len(probs) == 0 {
-			if _, err := decide(st, side, os, fixedDice(4)); err != nil {
+			if _, err := decide(st, side, os, engine.FixedDice(4)); err != nil {
 				t.Fatalf("%q: %v", text, err)
 			}
 		}

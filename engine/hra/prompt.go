@@ -8,19 +8,13 @@ import (
 	"pbem/engine/table"
 )
 
-// fixedDice answers every roll with the same value: used to try example
-// orders without rolling.
-type fixedDice int
-
-func (d fixedDice) Roll(string, int) int { return int(d) }
-
 // tryOrder reports whether text would be accepted from side now.
 func tryOrder(st *State, side, text string) bool {
 	os, probs := parseOrders(st, side, text)
 	if len(probs) > 0 {
 		return false
 	}
-	d, err := decide(st, side, os, fixedDice(3))
+	d, err := decide(st, side, os, engine.FixedDice(3))
 	return err == nil && len(d.Problems) == 0
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/table"
+	"pbem/events"
 )
 
 // seq is dice that answer from a list, then 3.
@@ -381,3 +382,5 @@ func TestRule_Referee_SetEverything(t *testing.T) {
 		t.Error("a player SET")
 	}
 }
+
+func (s *seq) As(events.Vis) engine.Dice { return s }

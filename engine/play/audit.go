@@ -114,7 +114,7 @@ func Audit(src Source, reg *engine.Registry, game string, seed []byte) (*AuditRe
 		switch {
 		case events.IsInput(e.Type):
 			rep.Inputs++
-		case e.Type == events.TypeOrderAccepted || e.Type == events.TypeOrderRejected:
+		case events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected:
 			var err error
 			if d, err = rep.decision(g, e, &dice); err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -71,12 +72,32 @@ func NewStream(seed []byte, game string, next uint64) *Stream {
 }
 
 // Roll implements Dice.
-func (s *Stream) Roll(purpose string, sides int) int {
+func (s *Stream) Roll(purpose string, sides int) int { return s.roll(events.Vis{}, purpose, sides) }
+
+// As implements Dice: the same stream, its rolls recorded as visible to
+// vis's viewers alone.
+func (s *Stream) As(vis events.Vis) engine.Dice { return hiddenDice{s, vis} }
+
+func (s *Stream) roll(vis events.Vis, purpose string, sides int) int {
 	v := RollValue(s.seed, s.game, s.next, sides)
-	s.Rolled = append(s.Rolled, events.Die{Index: s.next, Purpose: purpose, Sides: sides, Value: v})
+	s.Rolled = append(s.Rolled, events.Die{Index: s.next, Purpose: purpose, Sides: sides, Value: v, Vis: vis})
 	s.next++
 	return v
 }
+
+// roller is a dice stream that rolls with a visibility.
+type roller interface {
+	roll(vis events.Vis, purpose string, sides int) int
+}
+
+// hiddenDice are a stream's dice seen only by vis's viewers.
+type hiddenDice struct {
+	r   roller
+	vis events.Vis
+}
+
+func (h hiddenDice) Roll(purpose string, sides int) int { return h.r.roll(h.vis, purpose, sides) }
+func (h hiddenDice) As(vis events.Vis) engine.Dice      { return hiddenDice{h.r, vis} }
 
 // Recorded replays dice already in the log, in order, without the seed (an
 // audit before the seed is revealed). Mismatch records the first roll that
@@ -88,7 +109,12 @@ type Recorded struct {
 }
 
 // Roll implements Dice.
-func (r *Recorded) Roll(purpose string, sides int) int {
+func (r *Recorded) Roll(purpose string, sides int) int { return r.roll(events.Vis{}, purpose, sides) }
+
+// As implements Dice.
+func (r *Recorded) As(vis events.Vis) engine.Dice { return hiddenDice{r, vis} }
+
+func (r *Recorded) roll(vis events.Vis, purpose string, sides int) int {
 	if r.i >= len(r.Dice) {
 		if r.Mismatch == "" {
 			r.Mismatch = fmt.Sprintf("roll %d (%s d%d) asked for, but only %d were logged", r.i+1, purpose, sides, len(r.Dice))
@@ -99,6 +125,9 @@ func (r *Recorded) Roll(purpose string, sides int) int {
 	r.i++
 	if (d.Purpose != purpose || d.Sides != sides) && r.Mismatch == "" {
 		r.Mismatch = fmt.Sprintf("roll %d asked for %s d%d, the log has %s d%d", r.i, purpose, sides, d.Purpose, d.Sides)
+	}
+	if d.Vis != vis && r.Mismatch == "" {
+		r.Mismatch = fmt.Sprintf("roll %d (%s) asked for as %q, the log has it as %q", r.i, purpose, vis, d.Vis)
 	}
 	return d.Value
 }

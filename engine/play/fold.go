@@ -81,7 +81,7 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 		return nil
 	}
 	switch e.Type {
-	case events.TypeOrderAccepted:
+	case events.TypeOrderAccepted, events.TypeOrderAcceptedV1:
 		// The fold needs the input, the facts and the dice indices only;
 		// rulesets keep nothing of the facts they evolve (enginetest
 		// checks), so a fold of many events cuts them from one buffer.
