@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"pbem/events"
+)
 
 // Helpers for a ruleset's adapter: the engine hands a ruleset back only
 // the states and orders the ruleset made, typed as State and Order, and
@@ -37,4 +41,121 @@ func OrdersAs[O any](ruleset string, orders []Order) ([]O, error) {
 		out = append(out, oo)
 	}
 	return out, nil
+}
+
+// Rules is a rule system written against its own types: S its state
+// (immutable: Evolve returns a new one) and O its parsed orders. Adapt
+// makes it a Ruleset, so a rule system writes no conversions of its own.
+// The methods mean what Ruleset's of the same name mean.
+type Rules[S, O any] interface {
+	Name() string
+	Version() string
+	Setup(scenario []byte, players []events.Player) (S, error)
+	Parse(s S, side, text string) ([]O, []events.Problem)
+	Decide(s S, side string, orders []O, dice Dice) (Decision, error)
+	Evolve(s S, f events.Fact) (S, error)
+	Facts() []FactSchema
+	Describe(s S, f events.Fact) string
+	Prompt(s S) []Prompt
+	View(s S, v Viewer) View
+	Render(v View) Board
+	Outcome(s S) Outcome
+	// Turn is the game turn s is in, 1 for the first (see Turner).
+	Turn(s S) int
+	EncodeState(s S) ([]byte, error)
+	DecodeState(b []byte, initial S) (S, error)
+}
+
+// BatchRules is an optional method of Rules: EvolveAll as BatchEvolver
+// describes it, for a rule system whose replay is faster with one copy of
+// its state per decision than one per fact.
+type BatchRules[S any] interface {
+	EvolveAll(s S, facts []events.Fact) (S, error)
+}
+
+// Adapt returns r as a Ruleset (also a Teller, a Turner and a
+// BatchEvolver).
+func Adapt[S, O any](r Rules[S, O]) Ruleset { return adapter[S, O]{r} }
+
+type adapter[S, O any] struct{ r Rules[S, O] }
+
+var (
+	_ Ruleset      = adapter[int, int]{}
+	_ Teller       = adapter[int, int]{}
+	_ Turner       = adapter[int, int]{}
+	_ BatchEvolver = adapter[int, int]{}
+)
+
+func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
+
+func (a adapter[S, O]) Name() string    { return a.r.Name() }
+func (a adapter[S, O]) Version() string { return a.r.Version() }
+
+func (a adapter[S, O]) Setup(scenario []byte, players []events.Player) (State, error) {
+	s, err := a.r.Setup(scenario, players)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (a adapter[S, O]) Parse(s State, side, text string) ([]Order, []events.Problem) {
+	os, probs := a.r.Parse(a.state(s), side, text)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return OrdersOf(os), nil
+}
+
+func (a adapter[S, O]) Decide(s State, side string, orders []Order, dice Dice) (Decision, error) {
+	os, err := OrdersAs[O](a.r.Name(), orders)
+	if err != nil {
+		return Decision{}, err
+	}
+	return a.r.Decide(a.state(s), side, os, dice)
+}
+
+func (a adapter[S, O]) Evolve(s State, f events.Fact) (State, error) {
+	next, err := a.r.Evolve(a.state(s), f)
+	if err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+func (a adapter[S, O]) EvolveAll(s State, facts []events.Fact) (State, error) {
+	st := a.state(s)
+	if b, ok := a.r.(BatchRules[S]); ok {
+		next, err := b.EvolveAll(st, facts)
+		if err != nil {
+			return nil, err
+		}
+		return next, nil
+	}
+	for _, f := range facts {
+		next, err := a.r.Evolve(st, f)
+		if err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+		st = next
+	}
+	return st, nil
+}
+
+func (a adapter[S, O]) Facts() []FactSchema { return a.r.Facts() }
+func (a adapter[S, O]) Describe(s State, f events.Fact) string {
+	return a.r.Describe(a.state(s), f)
+}
+func (a adapter[S, O]) Prompt(s State) []Prompt             { return a.r.Prompt(a.state(s)) }
+func (a adapter[S, O]) View(s State, v Viewer) View         { return a.r.View(a.state(s), v) }
+func (a adapter[S, O]) Render(v View) Board                 { return a.r.Render(v) }
+func (a adapter[S, O]) Outcome(s State) Outcome             { return a.r.Outcome(a.state(s)) }
+func (a adapter[S, O]) Turn(s State) int                    { return a.r.Turn(a.state(s)) }
+func (a adapter[S, O]) EncodeState(s State) ([]byte, error) { return a.r.EncodeState(a.state(s)) }
+func (a adapter[S, O]) DecodeState(b []byte, initial State) (State, error) {
+	s, err := a.r.DecodeState(b, a.state(initial))
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }

@@ -288,6 +288,22 @@ func (r *Registry) Names() []string {
 	return ns
 }
 
+// Teller is how a ruleset tells its facts: every rule system has it (the
+// acceptance suite requires it; it becomes part of Ruleset once every
+// rule system has it).
+type Teller interface {
+	// Facts lists every kind of fact Decide makes, with its arguments
+	// (see FactSchema): the runtime refuses a decision with a fact that
+	// does not match, and the acceptance suite checks a whole game's.
+	Facts() []FactSchema
+	// Describe tells a fact in plain words for players' mails, one
+	// sentence ("6th Wisconsin fires at 2nd Virginia: 5, a hit; 2nd
+	// Virginia drops to state 2"); s is the state before the decision
+	// that made it. The raw form stays in pbem log. A fact that says
+	// nothing a player needs to read (bookkeeping) may return "".
+	Describe(s State, f events.Fact) string
+}
+
 // Turner is an optional Ruleset method: Turn says which game turn a state
 // is in (1 for the first), so 'pbem replay --turn N' and the campaign
 // report can find where each turn begins.

@@ -246,6 +246,9 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 		}
 		g.Recent = keep
 		g.PauseAsks = nil
+		// The orders sealed then come back with the rollback (as
+		// pbem.sealed facts after this one); reveals are not undone.
+		g.Sealed = nil
 	case FactPause:
 		g.Paused = &Pause{By: f.Str("by"), At: f.Int("at"), Reason: f.Str("reason")}
 		g.PauseAsks = nil
@@ -272,6 +275,10 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 		} else {
 			g.Observers = removeString(g.Observers, a)
 		}
+	case FactSealed, FactReveal:
+		g.applySealed(seq, f)
+	case FactArrived, FactRefused:
+		// Said in the mails; the sealed orders are in pbem.sealed.
 	case FactAnnounce, FactEnd:
 		// Mails (and the runner's game.ended event) carry these; the state
 		// does not change.
@@ -312,11 +319,13 @@ func removeString(list []string, s string) []string {
 	return out
 }
 
-// waitingSides are the sides the prompts of st ask to act, sorted.
-func (g *Game) waitingSides(st engine.State) []string {
+// waitingSides are the sides the prompts of st ask to act, sorted, but
+// for those whose sealed orders are in once facts are applied.
+func (g *Game) waitingSides(st engine.State, facts []events.Fact) []string {
+	done := g.sealedSides(facts)
 	var sides []string
 	for _, p := range g.Rules.Prompt(st) {
-		if !p.Referee && p.Side != "" {
+		if !p.Referee && p.Side != "" && !(p.Sealed != "" && contains(done, p.Side)) {
 			sides = addSorted(sides, p.Side)
 		}
 	}
@@ -327,11 +336,11 @@ func (g *Game) waitingSides(st engine.State) []string {
 // in at: every player whose side must act now and has no running deadline
 // (or has just acted, or whose deadline passed) gets one; a player whose
 // side no longer must act loses theirs.
-func (g *Game) deadlineFacts(st engine.State, actor string, at int64, pol Policy) []events.Fact {
+func (g *Game) deadlineFacts(st engine.State, facts []events.Fact, actor string, at int64, pol Policy) []events.Fact {
 	if pol.Deadline == 0 || g.Ended != nil {
 		return nil
 	}
-	waiting := g.waitingSides(st)
+	waiting := g.waitingSides(st, facts)
 	var out []events.Fact
 	for _, p := range g.Players {
 		must := contains(waiting, p.Side)

@@ -130,7 +130,7 @@ func (g *Game) withDeadlines(p events.Payload, st engine.State, out engine.Outco
 	if !ok || out.Over || len(acc.Facts) == 0 {
 		return p
 	}
-	acc.Facts = append(acc.Facts, g.deadlineFacts(st, actor, at, g.Policy())...)
+	acc.Facts = append(acc.Facts, g.deadlineFacts(st, acc.Facts, actor, at, g.Policy())...)
 	return acc
 }
 
@@ -140,7 +140,7 @@ func (g *Game) deadlineFactsFresh(st engine.State, at int64, pol Policy) []event
 	if pol.Deadline == 0 || g.Ended != nil {
 		return nil
 	}
-	waiting := g.waitingSides(st)
+	waiting := g.waitingSides(st, nil)
 	var out []events.Fact
 	for _, p := range g.Players {
 		if contains(waiting, p.Side) {
@@ -298,6 +298,16 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 	c.add(fmt.Sprintf("ROLLBACK to seq %d: the game is as it was after seq %d; %s undone; seqs %d–%d stay in the log as a closed branch",
 		to, to, plural(undone, "action"), to+1, c.in.Seq-1),
 		events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", base64.StdEncoding.EncodeToString(enc)), events.S("by", c.by)))
+	// Orders sealed by then and not yet opened come back, still sealed;
+	// those whose step has opened since are not (everyone has seen them:
+	// that side orders again).
+	for _, o := range past.Sealed {
+		if contains(g.Revealed, o.Reveal) {
+			continue
+		}
+		c.facts = append(c.facts, events.NewFact(FactSealed, events.S("step", o.Step), events.S("reveal", o.Reveal), events.S("side", o.Side),
+			events.S("player", o.Player), events.S("text", o.Text)).To(events.ToSide(o.Side).UntilReveal(o.Reveal)))
+	}
 }
 
 func plural(n int, what string) string {

@@ -122,6 +122,9 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 	if g.Ended != nil {
 		return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "the game is over: " + g.Ended.Reason})
 	}
+	if step, sides := g.sealedPrompts(g.State, side); step != "" {
+		return g.decideSealed(in, player, side, text, step, sides, dice, rolled)
+	}
 	orders, probs := g.Rules.Parse(g.State, side, text)
 	if len(probs) > 0 {
 		return reject(probs...)
@@ -133,18 +136,15 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 	if len(d.Problems) > 0 {
 		return reject(d.Problems...)
 	}
-	for _, f := range d.Facts {
-		if engine.IsGameFact(f) {
-			// The prefix is the engine's: such a fact would not fold.
-			return nil, nil, engine.Outcome{}, fmt.Errorf("%s decide seq %d: fact %s uses the engine's %q prefix", g.Rules.Name(), in.Seq, f.Kind, engine.GameFactPrefix)
-		}
+	if err := checkDecision(g.Rules, d); err != nil {
+		return nil, nil, engine.Outcome{}, fmt.Errorf("%s decide seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}
 	st, err := engine.EvolveAll(g.Rules, g.State, d.Facts)
 	if err != nil {
 		return nil, nil, engine.Outcome{}, fmt.Errorf("%s after deciding seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}
 	acc := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(),
-		Echo: d.Echo, Facts: d.Facts, Dice: rolled()}
+		Echo: d.Echo, EchoVis: events.CompactVis(d.EchoVis), Facts: d.Facts, Dice: rolled()}
 	return acc, st, g.Rules.Outcome(st), nil
 }
 

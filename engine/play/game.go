@@ -45,6 +45,11 @@ type Game struct {
 	// Recent are the seqs of the last accepted decisions that changed the
 	// game (at most 32), for ROLLBACK <n> ACTIONS.
 	Recent []uint64
+	// Sealed are the orders sides have sealed for a simultaneous step not
+	// yet revealed; Revealed are the reveals so far, sorted (what they
+	// opened stays open, even after a rollback).
+	Sealed   []SealedOrder
+	Revealed []string
 
 	// History gives the game as it was at an earlier seq (a rollback needs
 	// it). Load and Replay set it; it is not part of the game's state.
@@ -130,7 +135,7 @@ func dropMail[S ~string | ~[]byte](g *Game, id S) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 3
+const snapshotVersion = 4
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() ([]byte, error) {
@@ -194,6 +199,16 @@ func (g *Game) MarshalSnapshot() ([]byte, error) {
 	for _, r := range g.Recent {
 		w.Uvarint(r)
 	}
+	w.Uvarint(uint64(len(g.Sealed)))
+	for _, s := range g.Sealed {
+		w.String(s.Step)
+		w.String(s.Reveal)
+		w.String(s.Side)
+		w.String(s.Player)
+		w.String(s.Text)
+		w.Uvarint(s.Seq)
+	}
+	w.Strings(g.Revealed)
 	w.Blob(st)
 	return w.Bytes(), nil
 }
@@ -287,6 +302,11 @@ func UnmarshalSnapshot(reg *engine.Registry, b []byte) (*Game, error) {
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
 		g.Recent = append(g.Recent, r.Uvarint())
 	}
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Sealed = append(g.Sealed, SealedOrder{Step: r.String(), Reveal: r.String(), Side: r.String(), Player: r.String(), Text: r.String(), Seq: r.Uvarint()})
+	}
+	g.Revealed = r.Strings()
 	st := r.Blob()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("decode snapshot: %w", err)
