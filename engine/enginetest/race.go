@@ -44,9 +44,9 @@ type RaceState struct {
 	HandSize int                 `json:"hand_size,omitempty"`
 	Dealt    bool                `json:"dealt,omitempty"`
 	Hands    map[string][]string `json:"hands,omitempty"`
-	Deck     []string            `json:"deck,omitempty"`   // left after the deal
-	Moves    int                 `json:"moves,omitempty"`  // moves since the last bids
-	Round    int                 `json:"round,omitempty"`  // bids opened so far
+	Deck     []string            `json:"deck,omitempty"`  // left after the deal
+	Moves    int                 `json:"moves,omitempty"` // moves since the last bids
+	Round    int                 `json:"round,omitempty"` // bids opened so far
 	Bidding  bool                `json:"bidding,omitempty"`
 	Bids     map[string]string   `json:"bids,omitempty"` // bids of the open round, once decided
 }
