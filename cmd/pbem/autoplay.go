@@ -57,7 +57,7 @@ func demoOrders() map[string][]string {
 
 // nextMove picks who acts now and what they send, from the prompts.
 func (ap *autoplayer) nextMove(g *play.Game) (participant, text string, ok bool) {
-	for _, p := range g.Rules.Prompt(g.State) {
+	for _, p := range g.Prompts(g.State, nil) {
 		if p.Referee {
 			if len(g.Created.Referees) == 0 || len(p.Examples) == 0 {
 				continue

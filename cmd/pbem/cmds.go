@@ -328,7 +328,7 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	if g.Ended != nil {
 		fmt.Fprintf(a.out, "game over: %s; winner %q\n", g.Ended.Reason, g.Ended.Winner)
 	} else {
-		for _, p := range g.Rules.Prompt(g.State) {
+		for _, p := range g.Prompts(g.State, nil) {
 			who := p.Side
 			if p.Referee {
 				who = "referee"

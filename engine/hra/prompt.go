@@ -28,7 +28,11 @@ func prompts(st *State) []engine.Prompt {
 		var out []engine.Prompt
 		for _, side := range Sides {
 			if !contains(st.Declared, side) {
-				out = append(out, engine.Prompt{Side: side, What: fmt.Sprintf("round %d, Phase III: declare your volleys (HRA 4.III.a); optionally PICK <unit>, ... for the confrontations you pick first (HRA 4.III.c) and RETREAT ORDER <unit>, ... for next Phase I's forced moves (HRA 4.I.b)", st.Round), Examples: fireExamples(st, side)})
+				out = append(out, engine.Prompt{Side: side, What: fmt.Sprintf("round %d, Phase III: declare your volleys (HRA 4.III.a); optionally PICK <unit>, ... for the confrontations you pick first (HRA 4.III.c) and RETREAT ORDER <unit>, ... for next Phase I's forced moves (HRA 4.I.b)", st.Round), Examples: fireExamples(st, side),
+					// Sealed and revealed together (HRA 4.III.a, H23): the
+					// runtime holds each side's declarations hidden until
+					// both are in.
+					Sealed: fmt.Sprintf("volleys of round %d", st.Round)})
 			}
 		}
 		return out

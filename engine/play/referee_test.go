@@ -45,6 +45,12 @@ var start = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 
 func newTable(t *testing.T, settings ...events.Setting) *table {
 	t.Helper()
+	return newTableOf(t, "target 40", settings...)
+}
+
+// newTableOf is newTable on another race scenario.
+func newTableOf(t *testing.T, scenario string, settings ...events.Setting) *table {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +59,7 @@ func newTable(t *testing.T, settings ...events.Setting) *table {
 	reg := raceRegistry()
 	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
 	t.Cleanup(r.Close)
-	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"),
+	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte(scenario),
 		Players: racePlayers, Referees: raceReferee, Settings: settings, At: start})
 	if err != nil {
 		t.Fatal(err)

@@ -257,3 +257,26 @@ func (g *Game) sealedSides(facts []events.Fact) []string {
 	}
 	return sides
 }
+
+// Prompts are who must act in st and what they may send, as the ruleset
+// says, but for the sides whose sealed orders for their step are in (once
+// the facts of d, if any, are applied): they have acted and wait for the
+// others.
+func (g *Game) Prompts(st engine.State, d *events.OrderAccepted) []engine.Prompt {
+	var facts []events.Fact
+	if d != nil {
+		facts = d.Facts
+	}
+	ps := g.Rules.Prompt(st)
+	done := g.sealedSides(facts)
+	if len(done) == 0 {
+		return ps
+	}
+	out := ps[:0:0]
+	for _, p := range ps {
+		if p.Sealed == "" || !contains(done, p.Side) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -23,9 +23,9 @@ func (r recipient) viewer() engine.Viewer {
 		return engine.Viewer{}
 	}
 	if r.referee {
-		return engine.Viewer{Referee: true}
+		return engine.Viewer{Player: r.ID, Referee: true}
 	}
-	return engine.Viewer{Side: r.Side}
+	return engine.Viewer{Player: r.ID, Side: r.Side}
 }
 
 // readers are everyone who gets a game's mails: players, referees (each
@@ -74,15 +74,17 @@ type mail struct {
 
 // batch collects the mails of one event, numbering them from next.
 type batch struct {
-	c     *Composer
-	g     game
-	state engine.State // the state the mails show
-	next  uint64       // seq the next mail will be stored at
-	out   []events.Payload
+	c      *Composer
+	g      game
+	before engine.State // the state the decision was made on
+	state  engine.State // the state the mails show
+	ended  bool         // the decision ends the game
+	next   uint64       // seq the next mail will be stored at
+	out    []events.Payload
 }
 
 func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch {
-	return &batch{c: c, g: game{g}, state: state, next: first}
+	return &batch{c: c, g: game{g}, before: g.State, state: state, next: first}
 }
 
 // add renders m and queues it at the next seq.
@@ -173,15 +175,22 @@ func (g game) refereeWho() string {
 	return "The referee (" + strings.Join(names, ", ") + ")"
 }
 
-// action is the decided input as r reads it.
-func (g game) action(o source, d *events.OrderAccepted, r recipient) templates.Action {
+// action is the decided input as r may read it: only the facts, dice and
+// echo lines r may see once d is applied (and the game ended, if it
+// does), each fact told in plain words. before is the state the decision
+// was made on.
+func (b *batch) action(o source, d *events.OrderAccepted, r recipient) templates.Action {
+	g := b.g
+	cut := g.Sight(r.viewer()).After(d, b.ended).Decision(d)
 	a := templates.Action{Kind: o.kind, By: g.playerWho(o.player), Yours: r.ID == o.player, Received: o.received,
-		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), d.Echo...),
+		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), cut.Echo...),
 		Override: o.kind == "ruling" && play.IsOverride(o.text, d)}
-	for _, f := range d.Facts {
-		a.Facts = append(a.Facts, play.FactLine(f))
+	for _, f := range cut.Facts {
+		if line := g.Tell(b.before, f); line != "" {
+			a.Facts = append(a.Facts, line)
+		}
 	}
-	for _, x := range d.Dice {
+	for _, x := range cut.Dice {
 		a.Dice = append(a.Dice, templates.Die{Index: x.Index, Sides: x.Sides, Value: x.Value, Purpose: x.Purpose})
 	}
 	return a

@@ -59,7 +59,7 @@ func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 		return nil, errors.New("compose welcome: the game is not created")
 	}
 	b := c.batch(g, g.State, g.Seq+1)
-	prompts := g.Rules.Prompt(g.State)
+	prompts := g.Prompts(g.State, nil)
 	for _, r := range readers(g) {
 		first := c.prompts(g, prompts, r)
 		subject := "welcome: you play " + r.Side
@@ -104,6 +104,7 @@ func (c *Composer) Mails(g *play.Game, after engine.State, input *events.Envelop
 		return nil, fmt.Errorf("compose game %s seq %d: %w", g.ID, g.Seq+1, err)
 	}
 	b := c.batch(g, after, g.Seq+2)
+	b.ended = ended != nil
 	switch d := decision.(type) {
 	case *events.OrderRejected:
 		if o.player == "" {
@@ -199,7 +200,7 @@ func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 	}
 	var next []templates.Prompt
 	if b.g.Ended == nil { // once the game is over, no one has a move
-		next = c.prompts(b.g.Game, b.g.Rules.Prompt(b.state), r)
+		next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
 	}
 	subject := "order rejected"
 	switch o.kind {
@@ -233,7 +234,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	if b.g.Ended != nil {
 		q.Over = outcome(b.g.Game, b.g.Ended)
 	} else {
-		q.Next = c.prompts(b.g.Game, b.g.Rules.Prompt(b.state), r)
+		q.Next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
 		q.Move = own(q.Next)
 	}
 	for _, d := range b.g.Deadlines {
@@ -262,7 +263,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 }
 
 func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
-	prompts := b.g.Rules.Prompt(b.state)
+	prompts := b.g.Prompts(b.state, d)
 	announcement := announced(d)
 	// A referee's change is announced to everyone, saying what changed and
 	// who changed it, unless the game's overrides are silent: then a
@@ -286,7 +287,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			continue
 		}
 		if announcement != nil {
-			act := b.g.action(o, d, r)
+			act := b.action(o, d, r)
 			m := mail{to: r, tmpl: templates.NameAnnounce, subject: "announcement from the referee", board: false}
 			if r.ID == o.player {
 				m.inReplyTo = o.messageID
@@ -318,7 +319,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		if r.ID == o.player {
 			m.inReplyTo = o.messageID
 		}
-		act := b.g.action(o, d, r)
+		act := b.action(o, d, r)
 		act.Override = override
 		m.data = func(cm templates.Common, bd templates.Board) any {
 			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd}
@@ -341,7 +342,7 @@ func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *
 		if r.ID == o.player {
 			m.inReplyTo = o.messageID
 		}
-		act := b.g.action(o, d, r)
+		act := b.action(o, d, r)
 		m.data = func(cm templates.Common, bd templates.Board) any {
 			return templates.GameOver{Common: cm, Winner: ended.Winner, WinnerWho: b.g.sideWho(ended.Winner),
 				Won: ended.Winner != "" && r.Side == ended.Winner, Reason: ended.Reason,
@@ -381,7 +382,7 @@ func (c *Composer) Reminder(g *play.Game, d play.Deadline) ([]events.Payload, er
 		return nil, nil
 	}
 	b := c.batch(g, g.State, g.Seq+1)
-	next := c.prompts(g, g.Rules.Prompt(g.State), r)
+	next := c.prompts(g, g.Prompts(g.State, nil), r)
 	dflt := d.Default
 	if strings.EqualFold(dflt, "referee") {
 		dflt = ""

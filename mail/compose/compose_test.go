@@ -270,10 +270,10 @@ func TestMailsThroughTheRunner(t *testing.T) {
 	}{
 		{"accepted order: a report to all, your move to who acts next", "north", false, "ROLL", []wantMail{
 			{to: "north", tmpl: "report", subject: "[pbem g1] report", answers: true, board: true,
-				has: []string{"Your orders, received Wed 1 Jul 1863 15:00 UTC, were accepted.", "    ROLL", "score.added side=USA n=",
+				has: []string{"Your orders, received Wed 1 Jul 1863 15:00 UTC, were accepted.", "    ROLL", "USA adds ",
 					"  roll  die  result  for\n  #0    d6 ", "race step", "CSA (Taro): your turn.", "<- you"}},
 			{to: "south", tmpl: "yourmove", subject: "[pbem g1] your move", board: true,
-				has: []string{"It is your move in game g1 (you play CSA): your turn.", "Anna (USA) sent orders", "score.added side=USA",
+				has: []string{"It is your move in game g1 (you play CSA): your turn.", "Anna (USA) sent orders", "USA adds",
 					"    ROLL\n    ADD 2", "CSA    |            |  0  <- you"}},
 			{to: "umpire", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"(referee's view)", "Anna (USA) sent orders"}},
 		}},
@@ -299,7 +299,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 		}},
 		{"a step for the referee: a referee notice", "south", false, "DISPUTE", []wantMail{
 			{to: "north", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"The referee (Carol): rule on CSA's dispute."}},
-			{to: "south", tmpl: "report", subject: "[pbem g1] report", answers: true, board: true, has: []string{"dispute.raised side=CSA"}},
+			{to: "south", tmpl: "report", subject: "[pbem g1] report", answers: true, board: true, has: []string{"CSA disputes the last move; the referee will rule."}},
 			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling needed", board: true,
 				has: []string{"The rules hand a step of game g1 to you, the referee: rule on CSA's\ndispute.", "Your ruling", "    RULE CSA 1"}},
 		}},
@@ -308,7 +308,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 				has: []string{"  You (referee): rule on CSA's dispute.", "  CSA       Taro", "  referee   Carol"}},
 		}},
 		{"a referee's ruling", "umpire", true, "RULE CSA 3", []wantMail{
-			{to: "north", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"Carol (referee) ruled", "dispute.settled side=CSA n=3"}},
+			{to: "north", tmpl: "report", subject: "[pbem g1] report", board: true, has: []string{"Carol (referee) ruled", "The referee rules: CSA gets 3."}},
 			{to: "south", tmpl: "yourmove", subject: "[pbem g1] your move", board: true, has: []string{"Carol (referee) ruled", "CSA    |###         |  3  <- you"}},
 			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true,
 				has: []string{"A referee's ruling was applied", "Your ruling, received", "pbem read it as:\n\n    RULE: CSA gets 3"}},
@@ -319,7 +319,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 		}},
 		{"an override is announced to everyone, with what changed and who changed it", "umpire", true, "OBSERVER ADD kim@example.org", []wantMail{
 			{to: "north", tmpl: "report", subject: "[pbem g1] the referee changed the game", board: true,
-				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "pbem.observer address=kim@example.org added=true"}},
+				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "kim@example.org now follows the game as an observer."}},
 			{to: "south", tmpl: "yourmove", subject: "[pbem g1] the referee changed the game; your move", board: true,
 				has: []string{"Carol (referee) changed the game", "OBSERVER added kim@example.org", "    ROLL"}},
 			{to: "umpire", tmpl: "referee", subject: "[pbem g1] referee: ruling applied", answers: true, board: true, has: []string{"Your ruling"}},
@@ -364,7 +364,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := hex.EncodeToString(seed)
-		common := []string{"Game g1 is over", "CSA reached the target.", "    " + h, "    pbem verify g1", "rolled in this game", "The final board", "score.added side=CSA n=3"}
+		common := []string{"Game g1 is over", "CSA reached the target.", "    " + h, "    pbem verify g1", "rolled in this game", "The final board", "CSA adds 3."}
 		checkMails(t, mailsIn(t, evs), "<"+in.Key+">", []wantMail{
 			{to: "north", tmpl: "gameover", subject: "[pbem g1] game over: CSA wins", board: true, has: append([]string{"CSA (Taro) won."}, common...)},
 			{to: "south", tmpl: "gameover", subject: "[pbem g1] game over: CSA wins", answers: true, board: true, has: append([]string{"you won.", "Your orders"}, common...)},
@@ -694,7 +694,7 @@ func TestMailsEdgeCases(t *testing.T) {
 			input:    input(&events.DeadlinePassed{Player: "north", Default: "ADD 1"}),
 			decision: &events.OrderAccepted{Player: "north", Echo: []string{"ADD 1"}, Facts: []events.Fact{events.NewFact("score.added", events.S("side", "USA"), events.I("n", 1))}},
 			wantTo:   []string{"north", "south", "umpire"}, wantTmpl: []string{"report", "yourmove", "referee"},
-			has: []string{"The default order was applied: ADD 1", "score.added side=USA n=1"}},
+			has: []string{"The default order was applied: ADD 1", "USA adds 1."}},
 		{name: "STATUS lists the deadlines",
 			input:    input(&events.OrderReceived{Player: "south", Text: "STATUS"}),
 			decision: &events.OrderAccepted{Player: "south", Echo: []string{"STATUS"}},
