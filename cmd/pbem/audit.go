@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -128,6 +129,8 @@ func indent(s, prefix string) string {
 
 func cmdExport(a *app, fs *flag.FlagSet, args []string) error {
 	format := fs.String("format", "jsonl", "jsonl (one JSON object per event), text (a readable campaign report) or html (the report as a web page)")
+	as := fs.String("as", "", "export what this player (id or side), observer or referee could see at each step (default: everything, for the operator)")
+	withSecrets := fs.Bool("with-secrets", false, "keep the credentials in stored mails (reply keys and addresses, referee secrets): a full backup; keep it safe")
 	game, err := gameArg(fs, args)
 	if err != nil {
 		return err
@@ -139,19 +142,108 @@ func cmdExport(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	g, err := play.Replay(log, a.reg, game, 0)
+	if err != nil {
+		return err
+	}
+	v, who, err := viewerArg(g, *as)
+	if err != nil {
+		return err
+	}
+	x := exporter{log: log, reg: a.reg, game: game, viewer: v, who: who, cut: *as != ""}
+	if *withSecrets {
+		fmt.Fprintln(a.errOut, "pbem export --with-secrets: this export holds every reply key and referee secret of the game's mails; whoever has it can act as its players and referees")
+	} else {
+		comp, err := a.composer()
+		if err != nil {
+			return err
+		}
+		x.redact = redactor(comp.Credentials(g))
+	}
 	w := bufio.NewWriter(a.out)
 	switch *format {
 	case "jsonl":
-		err = exportJSONL(w, log, game)
+		err = x.jsonl(w)
 	case "html":
-		err = exportHTML(w, log, a.reg, game)
+		err = x.html(w)
 	default:
-		err = exportText(w, log, a.reg, game)
+		err = x.text(w)
 	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
 	return err
+}
+
+// exporter writes one game's log as a viewer may see it (everything, for
+// the operator), with the credentials in its mails redacted unless
+// redact is nil.
+type exporter struct {
+	log    logStore
+	reg    *engine.Registry
+	game   string
+	viewer engine.Viewer
+	who    string
+	cut    bool
+	redact *strings.Replacer
+}
+
+// each calls fn with every event and its payload as the export shows it
+// (nil: nothing of it for this viewer).
+func (x exporter) each(fn func(g *play.Game, e *events.Envelope, p events.Payload) error) error {
+	show := func(g *play.Game, e *events.Envelope, p events.Payload) error {
+		if p != nil && x.redact != nil {
+			p = redactPayload(p, x.redact)
+		}
+		return fn(g, e, p)
+	}
+	if x.cut {
+		return play.CutLog(x.log, x.reg, x.game, x.viewer, show)
+	}
+	g := &play.Game{ID: x.game}
+	return x.log.Read(x.game, 1, func(e *events.Envelope) error {
+		p, err := events.Decode(e)
+		if err != nil {
+			return fmt.Errorf("export %s: %w", x.game, err)
+		}
+		if err := g.Apply(x.reg, e); err != nil {
+			return fmt.Errorf("export %s: %w", x.game, err)
+		}
+		return show(g, e, p)
+	})
+}
+
+// credentialLine is a line of a mail that carries a credential whatever
+// the templates call it.
+var credentialLine = regexp.MustCompile(`(?im)^(\s*(?:key|secret|password)\s*:\s*)\S.*$`)
+
+// redactor replaces every credential by a mark.
+func redactor(creds []string) *strings.Replacer {
+	var pairs []string
+	for _, c := range creds {
+		pairs = append(pairs, c, "[redacted]")
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// redactPayload is p without credentials: a queued mail's reply address,
+// body and attachments with every known credential, and every line that
+// names one, marked [redacted].
+func redactPayload(p events.Payload, r *strings.Replacer) events.Payload {
+	m, ok := p.(*events.MailQueued)
+	if !ok {
+		return p
+	}
+	c := *m
+	clean := func(s string) string { return credentialLine.ReplaceAllString(r.Replace(s), "${1}[redacted]") }
+	c.ReplyTo = clean(m.ReplyTo)
+	c.Body = clean(m.Body)
+	c.Attachments = nil
+	for _, at := range m.Attachments {
+		at.Body = clean(at.Body)
+		c.Attachments = append(c.Attachments, at)
+	}
+	return &c
 }
 
 // exportedEvent is one line of the jsonl export.
@@ -165,18 +257,17 @@ type exportedEvent struct {
 	Payload any    `json:"payload"`
 }
 
-func exportJSONL(w io.Writer, log logStore, game string) error {
+func (x exporter) jsonl(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return log.Read(game, 1, func(e *events.Envelope) error {
-		p, err := events.Decode(e)
-		if err != nil {
-			return fmt.Errorf("export %s: %w", game, err)
+	return x.each(func(_ *play.Game, e *events.Envelope, p events.Payload) error {
+		if p == nil {
+			return nil
 		}
-		err = enc.Encode(exportedEvent{Seq: e.Seq, Type: e.Type, At: e.Time().Format(time.RFC3339Nano), Key: e.Key,
+		err := enc.Encode(exportedEvent{Seq: e.Seq, Type: e.Type, At: e.Time().Format(time.RFC3339Nano), Key: e.Key,
 			Prev: e.Prev.Hex(), Hash: e.Hash.Hex(), Payload: jsonPayload(p)})
 		if err != nil {
-			return fmt.Errorf("export %s seq %d: %w", game, e.Seq, err)
+			return fmt.Errorf("export %s seq %d: %w", x.game, e.Seq, err)
 		}
 		return nil
 	})
@@ -252,6 +343,7 @@ func jsonPayload(p events.Payload) any {
 // text and HTML exports print it.
 type report struct {
 	g         *play.Game
+	who       string // whose view it is
 	items     []reportItem
 	decisions int
 }
@@ -268,45 +360,44 @@ type reportItem struct {
 	closed bool   // in a stretch a rollback closed
 }
 
-func buildReport(log logStore, reg *engine.Registry, game string) (*report, error) {
+func (x exporter) report() (*report, error) {
 	const every = 20
-	r := &report{g: &play.Game{ID: game}}
-	g := r.g
+	r := &report{who: x.who}
+	var g *play.Game
 	board := func() string {
-		return strings.TrimRight(g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true})).Full, "\n")
+		return strings.TrimRight(g.Rules.Render(g.Rules.View(g.State, x.viewer)).Full, "\n")
 	}
 	turn := 0
-	err := log.Read(game, 1, func(e *events.Envelope) error {
+	inputs := map[uint64]events.Payload{} // inputs not yet decided, as the viewer saw them
+	err := x.each(func(gg *play.Game, e *events.Envelope, p events.Payload) error {
+		g = gg
 		var line string
 		var turnEnded []int64
 		decision := events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected
-		if decision || e.Type == events.TypeGameEnded {
-			p, err := events.Decode(e)
-			if err != nil {
-				return fmt.Errorf("export %s: %w", game, err)
-			}
-			switch p := p.(type) {
-			case *events.OrderAccepted:
-				for _, f := range p.Facts {
-					if f.Kind == "turn.ended" {
-						turnEnded = append(turnEnded, f.Int("turn"))
-					}
+		if events.IsInput(e.Type) && p != nil {
+			inputs[e.Seq] = p
+		}
+		switch p := p.(type) {
+		case *events.OrderAccepted:
+			for _, f := range p.Facts {
+				if f.Kind == "turn.ended" {
+					turnEnded = append(turnEnded, f.Int("turn"))
 				}
-			case *events.GameEnded:
-				line = fmt.Sprintf("seq %d  game ended: %s; winner %q", e.Seq, p.Reason, p.Winner)
 			}
-			if decision && len(g.Pending) > 0 {
-				line = play.TimelineLine(&g.Pending[0], p)
-				if p, ok := p.(*events.OrderAccepted); ok && g.Pending[0].Type == events.TypeRefereeCommand {
-					in, _ := events.Decode(&g.Pending[0])
-					if play.IsOverride(in.(*events.RefereeCommand).Text, p) {
+		case *events.GameEnded:
+			line = fmt.Sprintf("seq %d  game ended: %s; winner %q", e.Seq, p.Reason, p.Winner)
+		}
+		if decision && p != nil {
+			in := inputOf(p)
+			if ip, ok := inputs[in]; ok {
+				line = play.TimelineLineOf(in, ip, p)
+				if acc, ok := p.(*events.OrderAccepted); ok {
+					if rc, ok := ip.(*events.RefereeCommand); ok && play.IsOverride(rc.Text, acc) {
 						line = "OVERRIDE " + line
 					}
 				}
+				delete(inputs, in)
 			}
-		}
-		if err := g.Apply(reg, e); err != nil {
-			return fmt.Errorf("export %s: %w", game, err)
 		}
 		if line != "" {
 			r.items = append(r.items, reportItem{seq: e.Seq, line: line})
@@ -335,9 +426,10 @@ func buildReport(log logStore, reg *engine.Registry, game string) (*report, erro
 	if err != nil {
 		return nil, err
 	}
-	if g.Created == nil {
-		return nil, fmt.Errorf("export %s: the log is empty", game)
+	if g == nil || g.Created == nil {
+		return nil, fmt.Errorf("export %s: the log is empty", x.game)
 	}
+	r.g = g
 	turns := false
 	for _, it := range r.items {
 		turns = turns || it.byTurn
@@ -352,7 +444,9 @@ func buildReport(log logStore, reg *engine.Registry, game string) (*report, erro
 	}
 	r.items = keep
 	for _, in := range g.Pending {
-		r.items = append(r.items, reportItem{seq: in.Seq, line: fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, play.InputLine(&in))})
+		if ip, ok := inputs[in.Seq]; ok {
+			r.items = append(r.items, reportItem{seq: in.Seq, line: fmt.Sprintf("seq %d  %s → not yet decided", in.Seq, play.InputLineOf(ip))})
+		}
 	}
 	title := fmt.Sprintf("final board (seq %d)", g.Seq)
 	if g.Ended != nil {
@@ -362,9 +456,20 @@ func buildReport(log logStore, reg *engine.Registry, game string) (*report, erro
 	return r, nil
 }
 
+func inputOf(p events.Payload) uint64 {
+	switch d := p.(type) {
+	case *events.OrderAccepted:
+		return d.Input
+	case *events.OrderRejected:
+		return d.Input
+	}
+	return 0
+}
+
 func (r *report) header() []string {
 	c := r.g.Created
-	out := []string{fmt.Sprintf("campaign report: game %s, %s %s, scenario %s", r.g.ID, c.Ruleset, c.RulesetVersion, c.ScenarioName)}
+	out := []string{fmt.Sprintf("campaign report: game %s, %s %s, scenario %s", r.g.ID, c.Ruleset, c.RulesetVersion, c.ScenarioName),
+		"as " + r.who + " saw it at each step"}
 	for _, p := range r.g.Players {
 		out = append(out, fmt.Sprintf("  %s plays %s (%s)", p.Name, p.Side, p.ID))
 	}
@@ -378,8 +483,8 @@ func (r *report) header() []string {
 	return out
 }
 
-func exportText(w io.Writer, log logStore, reg *engine.Registry, game string) error {
-	r, err := buildReport(log, reg, game)
+func (x exporter) text(w io.Writer) error {
+	r, err := x.report()
 	if err != nil {
 		return err
 	}
@@ -402,8 +507,8 @@ func exportText(w io.Writer, log logStore, reg *engine.Registry, game string) er
 
 // exportHTML writes the campaign report as one self-contained HTML page:
 // the timeline, turn by turn, with the board after each turn.
-func exportHTML(w io.Writer, log logStore, reg *engine.Registry, game string) error {
-	r, err := buildReport(log, reg, game)
+func (x exporter) html(w io.Writer) error {
+	r, err := x.report()
 	if err != nil {
 		return err
 	}

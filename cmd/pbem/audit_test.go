@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -136,6 +137,52 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 					t.Fatalf("line %d: mail body not in plain text: %v %s", i+1, err, l)
 				}
 			}
+		}
+	})
+
+	// Issue 21.6: the default export carries no credential of the game's
+	// mails (reply keys and addresses, the referee's secret); with
+	// --with-secrets it is a full backup, and says so.
+	t.Run("export holds no credential unless asked", func(t *testing.T) {
+		cred := regexp.MustCompile(`(?m)(Key: [a-z2-7]{8,}|Secret: [a-z2-7]{8,}|pbem\+[^@\s"]+@)`)
+		for _, format := range []string{"jsonl", "text", "html"} {
+			out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", format, "audited")
+			if code != 0 {
+				t.Fatalf("%s: exit %d: %s", format, code, errOut)
+			}
+			if m := cred.FindString(out); m != "" {
+				t.Fatalf("the default %s export holds a credential: %q", format, m)
+			}
+		}
+		out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
+		if code != 0 || !strings.Contains(out, "Key: [redacted]") || !strings.Contains(out, "Secret: [redacted]") {
+			t.Fatalf("the default export does not mark what it left out (exit %d): %s", code, errOut)
+		}
+		full, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--with-secrets", "audited")
+		if code != 0 || len(cred.FindAllString(full, -1)) < 3 || !strings.Contains(errOut, "holds every reply key") {
+			t.Fatalf("--with-secrets: exit %d, %d credentials, stderr %q", code, len(cred.FindAllString(full, -1)), errOut)
+		}
+	})
+
+	// Issue 21.1: export and log --as a player show that player's view:
+	// their own mails only, and no other player's order text.
+	t.Run("export and log as a player", func(t *testing.T) {
+		for _, args := range [][]string{{"export", "--as", "anna", "audited"}, {"log", "--as", "USA", "audited"}} {
+			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, args...)...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errOut)
+			}
+			if strings.Contains(out, "taro@") || !strings.Contains(out, "anna@") {
+				t.Fatalf("%v shows another player's mails, or not anna's own:\n%s", args, tail(out, 20))
+			}
+		}
+		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "--as", "taro", "audited")
+		whole, _, _ := pbem(t, nil, "--data-dir", dir, "log", "audited")
+		if !strings.Contains(whole, "| MARCH") || strings.Count(out, "| ") >= strings.Count(whole, "| ") || !strings.Contains(out, "the text is the sender's") {
+			t.Fatalf("log --as taro shows every order's text:\n%s", tail(out, 20))
+		}
+		if _, errOut, code := pbem(t, nil, "--data-dir", dir, "log", "--as", "nobody", "audited"); code != 2 || !strings.Contains(errOut, "no player or side") {
+			t.Fatalf("--as nobody: exit %d %s", code, errOut)
 		}
 	})
 

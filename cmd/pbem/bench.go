@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -391,7 +392,7 @@ func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) (
 	for i := 0; i < maxOrders; i++ {
 		var who, text string
 		var ok, over bool
-		if err := r.Query(id, func(g *play.Game) {
+		if err := r.Query(context.Background(), id, func(g *play.Game) {
 			over = g.Ended != nil
 			who, text, ok = ap.nextMove(g)
 		}); err != nil {
@@ -433,7 +434,7 @@ func settled(r *play.Runner, st *store.Store, id string) error {
 	for {
 		var pending int
 		var seq uint64
-		if err := r.Query(id, func(g *play.Game) { pending, seq = len(g.Pending), g.Seq }); err != nil {
+		if err := r.Query(context.Background(), id, func(g *play.Game) { pending, seq = len(g.Pending), g.Seq }); err != nil {
 			return err
 		}
 		h, err := st.Head(id)
@@ -453,7 +454,7 @@ func settled(r *play.Runner, st *store.Store, id string) error {
 // mail.sent for each mail.queued, and so does the model.
 func sendOutbox(r *play.Runner, st *store.Store, id string, at time.Time) error {
 	var out []play.QueuedMail
-	if err := r.Query(id, func(g *play.Game) { out = slices.Clone(g.Outbox) }); err != nil {
+	if err := r.Query(context.Background(), id, func(g *play.Game) { out = slices.Clone(g.Outbox) }); err != nil {
 		return err
 	}
 	for _, m := range out {

@@ -172,6 +172,7 @@ func gameArg(fs *flag.FlagSet, args []string) (string, error) {
 
 func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	from := fs.Uint64("from", 1, "first sequence number to print")
+	as := fs.String("as", "", "print the log as this player (id or side), observer or referee saw it (default: all of it, for the operator)")
 	game, err := gameArg(fs, args)
 	if err != nil {
 		return err
@@ -186,12 +187,15 @@ func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return log.Read(game, *from, func(e *events.Envelope) error {
+	print := func(e *events.Envelope, p events.Payload) {
+		if e.Seq < *from {
+			return
+		}
 		br, closed := play.InBranch(g.Branches, e.Seq)
 		if closed && (e.Seq == br.From || e.Seq == *from) {
 			fmt.Fprintf(a.out, "       ┌─ seqs %d–%d: a closed branch, rolled back at seq %d (kept in the log; 'pbem replay %s --at SEQ' shows it)\n", br.From, br.To, br.By, game)
 		}
-		d := describe(e)
+		d := play.LogEntry(e, p)
 		if closed {
 			d = "     │" + strings.ReplaceAll(strings.TrimSuffix(d, "\n"), "\n", "\n     │") + "\n"
 		}
@@ -199,78 +203,64 @@ func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 		if closed && e.Seq == br.To {
 			fmt.Fprintf(a.out, "       └─ end of the closed branch\n")
 		}
+	}
+	if *as == "" {
+		return log.Read(game, *from, func(e *events.Envelope) error {
+			p, err := events.Decode(e)
+			if err != nil {
+				fmt.Fprintf(a.out, "%5d  %s  %-19s (undecodable: %v)\n", e.Seq, e.Time().Format("2006-01-02 15:04:05Z"), e.Type, err)
+				return nil
+			}
+			print(e, p)
+			return nil
+		})
+	}
+	v, who, err := viewerArg(g, *as)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "game %s as %s saw it at each step\n", game, who)
+	return play.CutLog(log, a.reg, game, v, func(_ *play.Game, e *events.Envelope, p events.Payload) error {
+		if p != nil {
+			print(e, p)
+		}
 		return nil
 	})
 }
 
-// describe renders one event as the log prints it: a heading line, then
-// indented details.
-func describe(e *events.Envelope) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%5d  %s  %-19s", e.Seq, e.Time().Format("2006-01-02 15:04:05Z"), e.Type)
-	p, err := events.Decode(e)
-	if err != nil {
-		fmt.Fprintf(&b, " (undecodable: %v)\n", err)
-		return b.String()
+// viewerArg reads --as: a player's id or side, "observer", or a referee's
+// id or "referee"; who names the viewer for people.
+func viewerArg(g *play.Game, as string) (engine.Viewer, string, error) {
+	switch strings.ToLower(as) {
+	case "", "referee":
+		return engine.Viewer{Referee: true}, "the referee", nil
+	case "observer":
+		return engine.Viewer{}, "an observer", nil
 	}
-	detail := func(format string, v ...any) { fmt.Fprintf(&b, "\n%31s"+format, append([]any{""}, v...)...) }
-	switch p := p.(type) {
-	case *events.GameCreated:
-		fmt.Fprintf(&b, " %s %s, scenario %s", p.Ruleset, p.RulesetVersion, p.ScenarioName)
-		for _, pl := range p.Players {
-			detail("player %s (%s) %s", pl.ID, pl.Side, strings.Join(pl.Addresses, ", "))
+	if _, ok := g.PlayerByID(as); ok {
+		v := g.ViewerOf(as)
+		if v.Referee {
+			return v, as + " (referee)", nil
 		}
-		for _, r := range p.Referees {
-			detail("referee %s %s", r.ID, strings.Join(r.Addresses, ", "))
-		}
-		for _, s := range p.Settings {
-			detail("setting %s = %s", s.Key, s.Value)
-		}
-		detail("dice commitment %s", p.SeedCommitment.Hex())
-	case *events.OrderReceived:
-		fmt.Fprintf(&b, " from %s via %s %s", p.Player, p.Source, p.MessageID)
-		for _, l := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
-			detail("| %s", l)
-		}
-	case *events.OrderAccepted:
-		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
-		for _, l := range p.Echo {
-			detail("echo: %s", l)
-		}
-		for _, d := range p.Dice {
-			detail("die %s", d)
-		}
-		for _, f := range p.Facts {
-			detail("%s", play.FactLine(f))
-		}
-	case *events.OrderRejected:
-		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)
-		for _, q := range p.Problems {
-			detail("%s", q)
-		}
-	case *events.RefereeCommand:
-		fmt.Fprintf(&b, " from %s via %s %s", p.Referee, p.Source, p.MessageID)
-		if p.Reason != "" {
-			detail("reason: %s", p.Reason)
-		}
-		for _, l := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
-			detail("| %s", l)
-		}
-	case *events.DeadlineSet:
-		fmt.Fprintf(&b, " %s by %s, then %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
-	case *events.DeadlinePassed:
-		fmt.Fprintf(&b, " %s (was due %s): %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
-	case *events.MailQueued:
-		fmt.Fprintf(&b, " %s to %s: %s", p.MailID, strings.Join(p.To, ", "), p.Subject)
-	case *events.MailSent:
-		fmt.Fprintf(&b, " %s attempt %d: %s", p.MailID, p.Attempt, p.Reply)
-	case *events.MailFailed:
-		fmt.Fprintf(&b, " %s attempt %d permanent=%v: %s", p.MailID, p.Attempt, p.Permanent, p.Error)
-	case *events.GameEnded:
-		fmt.Fprintf(&b, " %s; winner %q; seed revealed %x", p.Reason, p.Winner, p.Seed)
+		return v, as + " (" + v.Side + ")", nil
 	}
-	b.WriteString("\n")
-	return b.String()
+	var ofSide []events.Player
+	for _, p := range g.Players {
+		if strings.EqualFold(p.Side, as) {
+			ofSide = append(ofSide, p)
+		}
+	}
+	if len(ofSide) == 1 {
+		return g.ViewerOf(ofSide[0].ID), ofSide[0].Side, nil
+	}
+	var ids []string
+	for _, p := range g.Players {
+		ids = append(ids, p.ID+" ("+p.Side+")")
+	}
+	if len(ofSide) > 1 {
+		return engine.Viewer{}, "", fmt.Errorf("%w: --as %s: that side has %d players; name one: %s", errUsage, as, len(ofSide), strings.Join(ids, ", "))
+	}
+	return engine.Viewer{}, "", fmt.Errorf("%w: --as %q: no player or side of game %s is called that (players: %s; or observer, referee)", errUsage, as, g.ID, strings.Join(ids, ", "))
 }
 
 func firstLine(s string) string {
@@ -281,7 +271,7 @@ func firstLine(s string) string {
 func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	at := fs.Uint64("at", 0, "sequence number to stop at (default: the end)")
 	turn := fs.Int("turn", 0, "show the game as turn N began (instead of --at)")
-	as := fs.String("as", "", "show the board as this side saw it (default: the referee's view)")
+	as := fs.String("as", "", "show the game as this player (id or side), observer or referee saw it (default: the referee's view)")
 	full := fs.Bool("full", false, "print the whole map, not the window around the action")
 	game, err := gameArg(fs, args)
 	if err != nil {
@@ -318,10 +308,9 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	if *turn != 0 {
 		fmt.Fprintf(a.out, "turn %d began at seq %d\n", *turn, g.Seq)
 	}
-	v := engine.Viewer{Referee: true}
-	who := "the referee"
-	if *as != "" {
-		v, who = engine.Viewer{Side: *as}, *as
+	v, who, err := viewerArg(now, *as)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(a.out, "game %s (%s %s, scenario %s) at seq %d of %d, as %s sees it\n",
 		g.ID, g.Rules.Name(), g.Rules.Version(), g.Created.ScenarioName, g.Seq, h.Seq, who)
@@ -334,8 +323,11 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 				who = "referee"
 			}
 			fmt.Fprintf(a.out, "next: %s: %s\n", who, p.What)
-			for _, ex := range p.Examples {
-				fmt.Fprintf(a.out, "  e.g. %s\n", ex)
+			if v.Referee || (p.Side != "" && p.Side == v.Side) {
+				// Another side's examples could name what v may not see.
+				for _, ex := range p.Examples {
+					fmt.Fprintf(a.out, "  e.g. %s\n", ex)
+				}
 			}
 		}
 	}

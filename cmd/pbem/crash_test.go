@@ -68,7 +68,7 @@ func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
 			t.Errorf("order %d appears %d times in the log", i, n)
 		}
 	}
-	if got := strings.Count(out, "order.accepted/v1") + strings.Count(out, "order.rejected/v1"); got != orders {
+	if got := strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1"); got != orders {
 		t.Errorf("%d decisions for %d orders", got, orders)
 	}
 	if vout, _, code := pbem(t, nil, "--data-dir", dir, "verify", "g1"); code != 0 {
@@ -82,7 +82,7 @@ func waitDecided(t *testing.T, dir string, n int) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
-		if strings.Count(out, "order.accepted/v1")+strings.Count(out, "order.rejected/v1") >= n {
+		if strings.Count(out, "order.accepted/v2")+strings.Count(out, "order.rejected/v1") >= n {
 			return
 		}
 		if time.Now().After(deadline) {

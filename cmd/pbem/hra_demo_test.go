@@ -32,3 +32,40 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 		}
 	}
 }
+
+// Issue 21: HRA's volleys and PICK lists are sealed (HRA 4.III.a, H23).
+// In the demo's mails no player reads the other side's declarations
+// (its FIRE or PICK lines, or its sealed orders) before both sides have
+// declared: they appear only in the mail of the decision that opens them;
+// before that the other side reads only that they have arrived.
+func TestHRADemoMailsHideTheOtherSidesVolleysUntilBothHaveDeclared(t *testing.T) {
+	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "3m")
+	unionUnit := `(?:\d+(?:st|nd|rd|th) (?:Wisconsin|Illinois|Indiana)|Battery B)`
+	confUnit := `(?:\d+(?:st|nd|rd|th) Virginia(?: Cavalry)?|Rockbridge Battery)`
+	for _, tc := range []struct{ reader, other, unit string }{
+		{"Taro", "Union", unionUnit},
+		{"Anna", "Confederate", confUnit},
+	} {
+		declared := regexp.MustCompile(`(?:FIRE ` + tc.unit + ` AT|PICK ` + tc.unit + `|` + tc.other + `'s sealed orders for volleys)`)
+		opened, arrived := 0, 0
+		for _, m := range strings.Split(byPlayer[tc.reader], "=== mail to ")[1:] {
+			text := strings.Join(strings.Fields(m), " ")
+			// The reader's own examples name only their own units.
+			text, _, _ = strings.Cut(text, "Your move ---------")
+			isOpen := strings.Contains(text, "are in: they are opened")
+			if isOpen {
+				opened++
+			}
+			if strings.Contains(text, tc.other+"'s orders for volleys of round") && strings.Contains(text, "have arrived, sealed") {
+				arrived++
+			}
+			if loc := declared.FindStringIndex(text); loc != nil && !isOpen {
+				t.Errorf("%s reads %s's declaration before both sides have declared: %q in\n%s", tc.reader, tc.other,
+					text[loc[0]:loc[1]], tail(m, 40))
+			}
+		}
+		if opened == 0 || arrived == 0 {
+			t.Errorf("%s's mails: %d reveals, %d 'arrived, sealed' notices: the demo did not test sealed volleys", tc.reader, opened, arrived)
+		}
+	}
+}

@@ -68,7 +68,11 @@ type mailSystem struct {
 func roster(r *play.Runner) func(game string) ([]events.Player, []events.Player, error) {
 	return func(game string) (players, referees []events.Player, err error) {
 		found := false
-		err = r.Query(game, func(g *play.Game) {
+		// A game busy for longer than this (or that cannot be loaded)
+		// must not hold up the intake of every other game's mail.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err = r.Query(ctx, game, func(g *play.Game) {
 			if g != nil && g.Created != nil {
 				found = true
 				for _, p := range g.Players {
@@ -224,7 +228,7 @@ func (m *mailSystem) prepare(log logStore, games []string) error {
 func (m *mailSystem) recover(log logStore, runner *play.Runner, games []string) error {
 	for _, id := range games {
 		var pending []play.QueuedMail
-		if err := runner.Query(id, func(g *play.Game) { pending = append(pending, g.Outbox...) }); err != nil {
+		if err := runner.Query(context.Background(), id, func(g *play.Game) { pending = append(pending, g.Outbox...) }); err != nil {
 			return err
 		}
 		for _, q := range pending {

@@ -19,7 +19,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	pbemBin = filepath.Join(dir, "pbem")
-	if out, err := exec.Command("go", "build", "-race", "-o", pbemBin, ".").CombinedOutput(); err != nil {
+	args := []string{"build", "-o", pbemBin, "."}
+	if raceEnabled {
+		args = []string{"build", "-race", "-o", pbemBin, "."}
+	}
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}

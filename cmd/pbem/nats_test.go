@@ -79,7 +79,7 @@ func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
 	var decided int
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
-		decided = strings.Count(out, "order.accepted/v1") + strings.Count(out, "order.rejected/v1")
+		decided = strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1")
 		if decided >= orders || time.Now().After(deadline) {
 			break
 		}
@@ -90,7 +90,7 @@ func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
 	if got := strings.Count(out, "order.received/v1"); got != orders {
 		t.Fatalf("%d orders in the log, want %d", got, orders)
 	}
-	if decided != orders || strings.Count(out, "order.accepted/v1") != orders {
+	if decided != orders || strings.Count(out, "order.accepted/v2") != orders {
 		t.Fatalf("%d of %d orders decided (each STATUS is accepted)", decided, orders)
 	}
 	if vout, _, code := pbem(t, nil, "--data-dir", dir, "verify", "g1"); code != 0 || !strings.Contains(vout, "intact") {

@@ -14,6 +14,7 @@ package enginetest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -44,15 +45,30 @@ type Script struct {
 	// ROLLBACK), so the suite covers the referee's part too.
 	Referees []events.Player
 	Orders   []Order
+	// Secrets are ways to change what one side keeps hidden (another
+	// sealed choice): the leak test plays each and checks that no other
+	// viewer's material changes before the reveal. Every script is also
+	// played with the dice each viewer may not see thrown from another
+	// seed (another hand, other hidden draws), with no Secret needed.
+	Secrets []Secret
+}
+
+// Secret is another version of what one side keeps hidden: some of the
+// script's orders (by index in Orders) sent with other texts.
+type Secret struct {
+	Name   string
+	Side   string
+	Orders map[int]string
 }
 
 // Played is a script after play: its store (open until the test ends), the
 // final game, and the whole log.
 type Played struct {
-	Store *store.Store
-	Game  *play.Game
-	Log   []events.Envelope
-	Seed  []byte
+	Script Script
+	Store  *store.Store
+	Game   *play.Game
+	Log    []events.Envelope
+	Seed   []byte
 }
 
 // Decisions returns the decision (accepted or rejected payload) for each
@@ -74,30 +90,53 @@ func (p *Played) Decisions() []events.Payload {
 // snapshot interval so loads use snapshot + tail.
 func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 	t.Helper()
+	return playScript(t, reg, s, playOptions{})
+}
+
+// playOptions change how a script is played (for the leak test).
+type playOptions struct {
+	notifier play.Notifier
+	hidden   func(events.Vis) []byte // see play.RunnerOptions.HiddenSeed
+	orders   map[int]string          // texts that replace the script's
+	seed     []byte                  // the dice seed (nil: a fresh one)
+}
+
+func playScript(t testing.TB, reg *engine.Registry, s Script, o playOptions) *Played {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 3})
+	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 3, Notifier: o.notifier, HiddenSeed: o.hidden})
 	defer r.Close()
 	const game = "test-game"
 	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
-	created, err := play.Create(st, reg, play.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
-		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at})
+	ng := play.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
+		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at, Seed: o.seed}
+	if c, ok := o.notifier.(interface {
+		Welcome(*play.Game) ([]events.Payload, error)
+	}); ok {
+		ng.Welcome = c.Welcome
+	}
+	created, err := play.Create(st, reg, ng)
 	if err != nil {
 		t.Fatalf("%s: create: %v", s.Name, err)
 	}
 	r.Deliver(&created)
 	waitIdle(t, r, st, game)
-	for i, o := range s.Orders {
+	for i, ord := range s.Orders {
 		h, _ := st.Head(game)
 		at = at.Add(time.Hour)
 		key := fmt.Sprintf("<order-%d@test>", i)
-		var in events.Payload = &events.OrderReceived{Player: o.Player, Text: o.Text, MessageID: key, Source: "test"}
+		text := ord.Text
+		if alt, ok := o.orders[i]; ok {
+			text = alt
+		}
+		var in events.Payload = &events.OrderReceived{Player: ord.Player, Text: text, MessageID: key, Source: "test"}
 		for _, ref := range s.Referees {
-			if ref.ID == o.Player {
-				in = &events.RefereeCommand{Referee: o.Player, Text: o.Text, Reason: "test", MessageID: key, Source: "test"}
+			if ref.ID == ord.Player {
+				in = &events.RefereeCommand{Referee: ord.Player, Text: text, Reason: "test", MessageID: key, Source: "test"}
 			}
 		}
 		res, err := st.Append(game, h.Seq, events.New(game, at, key, in))
@@ -107,7 +146,7 @@ func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 		r.Deliver(&res.Events[0])
 		waitIdle(t, r, st, game)
 	}
-	p := &Played{Store: st}
+	p := &Played{Store: st, Script: s}
 	if p.Log, err = st.Events(game, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +170,7 @@ func waitIdle(t testing.TB, r *play.Runner, st *store.Store, game string) {
 		}
 		var seq uint64
 		var pending int
-		if err := r.Query(game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+		if err := r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
 			t.Fatal(err)
 		}
 		if seq == h.Seq && pending == 0 {
@@ -152,6 +191,7 @@ func Run(t *testing.T, reg *engine.Registry, scripts ...Script) []*Played {
 		t.Run(s.Name, func(t *testing.T) {
 			p = Play(t, reg, s)
 			Check(t, reg, p)
+			t.Run("NoViewerLearnsAnotherSecretBeforeItsReveal", func(t *testing.T) { Leak(t, reg, s) })
 		})
 		out = append(out, p)
 	}

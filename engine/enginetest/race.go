@@ -21,8 +21,8 @@ import (
 // die (ROLL); the first to reach the scenario's target wins. A side may
 // DISPUTE, and then the referee RULEs how much it gets. With "hand N" in
 // the scenario it has hidden information too: the first side DEALs each
-// side N cards from a deck of nine (1–9) shuffled with dice only the
-// referees see, each hand seen only by its side; after every round of
+// side N cards from its own deck of nine (1–9), shuffled with dice only
+// that side sees, each hand and deck seen only by its side; after every round of
 // moves, while cards remain, both sides BID a card at once (a sealed
 // step), and when the bids open the higher card adds its value to its
 // side's score.
@@ -44,7 +44,7 @@ type RaceState struct {
 	HandSize int                 `json:"hand_size,omitempty"`
 	Dealt    bool                `json:"dealt,omitempty"`
 	Hands    map[string][]string `json:"hands,omitempty"`
-	Deck     []string            `json:"deck,omitempty"`  // left after the deal
+	Decks    map[string][]string `json:"decks,omitempty"` // each side's deck, left after the deal
 	Moves    int                 `json:"moves,omitempty"` // moves since the last bids
 	Round    int                 `json:"round,omitempty"` // bids opened so far
 	Bidding  bool                `json:"bidding,omitempty"`
@@ -168,16 +168,16 @@ func (race) Decide(s *RaceState, side string, orders []raceOrder, d engine.Dice)
 		if !o.Deal || side != s.Sides[0] {
 			return refuse(s.Sides[0] + " must first DEAL the hands")
 		}
-		// Shuffled with dice no player sees: each hand is then its side's
-		// alone, the rest of the deck the referees'.
-		cards := engine.Shuffle(d.As(events.ToReferees()), "shuffle the deck", deck)
+		// Each side's own deck, shuffled with dice only that side sees:
+		// its hand and the rest of its deck are its own.
 		var fs []events.Fact
-		for i, sd := range s.Sides {
-			hand := cards[i*s.HandSize : (i+1)*s.HandSize]
-			fs = append(fs, events.NewFact("hand.dealt", events.S("side", sd), events.SL("cards", hand...)).To(events.ToSide(sd)))
+		for _, sd := range s.Sides {
+			own := events.ToSide(sd)
+			hand, rest := engine.Deal(d.As(own), "shuffle "+sd+"'s deck", deck, s.HandSize)
+			fs = append(fs, events.NewFact("hand.dealt", events.S("side", sd), events.SL("cards", hand...)).To(own),
+				events.NewFact("deck.left", events.S("side", sd), events.SL("cards", rest...)).To(own))
 		}
-		fs = append(fs, events.NewFact("deck.left", events.SL("cards", cards[len(s.Sides)*s.HandSize:]...)).To(events.ToReferees()),
-			events.NewFact("hands.dealt", events.I("size", int64(s.HandSize))))
+		fs = append(fs, events.NewFact("hands.dealt", events.I("size", int64(s.HandSize))))
 		return engine.Decision{Echo: []string{"DEAL"}, Facts: fs}, nil
 	case o.Deal:
 		return refuse("the hands are dealt already")
@@ -275,7 +275,11 @@ func (r race) Evolve(s *RaceState, f events.Fact) (*RaceState, error) {
 		}
 		next.Hands[f.Str("side")] = slices.Clone(f.Strs("cards"))
 	case "deck.left":
-		next.Deck = slices.Clone(f.Strs("cards"))
+		next.Decks = map[string][]string{}
+		for k, v := range s.Decks {
+			next.Decks[k] = v
+		}
+		next.Decks[f.Str("side")] = slices.Clone(f.Strs("cards"))
 	case "hands.dealt":
 		next.Dealt = true
 	case "bids.opened":
@@ -308,7 +312,7 @@ func (race) Facts() []engine.FactSchema {
 		engine.Schema("dispute.raised", "side:s"),
 		engine.Schema("dispute.settled", "side:s n:i"),
 		engine.Schema("hand.dealt", "side:s cards:ss"),
-		engine.Schema("deck.left", "cards:ss"),
+		engine.Schema("deck.left", "side:s cards:ss"),
 		engine.Schema("hands.dealt", "size:i"),
 		engine.Schema("bids.opened", "round:i"),
 		engine.Schema("card.bid", "side:s card:s"),
@@ -327,7 +331,7 @@ func (race) Describe(s *RaceState, f events.Fact) string {
 	case "hand.dealt":
 		return fmt.Sprintf("%s is dealt %s.", f.Str("side"), strings.Join(f.Strs("cards"), ", "))
 	case "deck.left":
-		return fmt.Sprintf("Left in the deck: %s.", strings.Join(f.Strs("cards"), ", "))
+		return fmt.Sprintf("Left in %s's deck: %s.", f.Str("side"), strings.Join(f.Strs("cards"), ", "))
 	case "hands.dealt":
 		return fmt.Sprintf("Each side is dealt %d cards, face down.", f.Int("size"))
 	case "bids.opened":
@@ -393,8 +397,10 @@ func (race) Render(v engine.View) engine.Board {
 				fmt.Fprintf(&b, "%-6s holds %d card(s)\n", sd, len(hand))
 			}
 		}
-		if rv.v.Referee {
-			fmt.Fprintf(&b, "deck   %s\n", strings.Join(rv.s.Deck, " "))
+		for _, sd := range rv.s.Sides {
+			if rv.v.Referee || sd == rv.v.Side {
+				fmt.Fprintf(&b, "%-6s deck %s\n", sd, strings.Join(rv.s.Decks[sd], " "))
+			}
 		}
 	}
 	return engine.Board{Window: b.String(), Full: b.String() + fmt.Sprintf("target %d\n", rv.s.Target)}

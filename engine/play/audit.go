@@ -353,11 +353,23 @@ func InputLine(e *events.Envelope) string {
 	if err != nil {
 		return fmt.Sprintf("(undecodable %s: %v)", e.Type, err)
 	}
+	return InputLineOf(p)
+}
+
+// InputLineOf is InputLine of an input already decoded (or cut for a viewer).
+func InputLineOf(p events.Payload) string {
 	switch p := p.(type) {
 	case *events.OrderReceived:
+		if p.Text == "" {
+			return p.Player + ": (orders: their words are the sender's; what came of them follows)"
+		}
 		return p.Player + ": " + oneLine(p.Text)
 	case *events.RefereeCommand:
-		s := p.Referee + " (referee): " + oneLine(p.Text)
+		text := oneLine(p.Text)
+		if text == "" {
+			text = "(a ruling or command: what came of it follows)"
+		}
+		s := p.Referee + " (referee): " + text
 		if p.Reason != "" {
 			s += " (reason: " + p.Reason + ")"
 		}
@@ -365,7 +377,7 @@ func InputLine(e *events.Envelope) string {
 	case *events.DeadlinePassed:
 		return p.Player + " (deadline passed): " + oneLine(p.Default)
 	}
-	return e.Type
+	return p.EventType()
 }
 
 // oneLine joins the non-blank lines of s with " / ".
@@ -383,8 +395,18 @@ func oneLine(s string) string {
 //
 //	seq 12  anna: MARCH Lyle 1605 → accepted: unit.marched …, dice #3 d6=4 (march MA)
 func TimelineLine(input *events.Envelope, decision events.Payload) string {
+	p, err := events.Decode(input)
+	if err != nil {
+		return fmt.Sprintf("seq %d  (undecodable %s: %v)", input.Seq, input.Type, err)
+	}
+	return TimelineLineOf(input.Seq, p, decision)
+}
+
+// TimelineLineOf is TimelineLine of an input already decoded (or cut for
+// a viewer), stored at seq.
+func TimelineLineOf(seq uint64, input, decision events.Payload) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seq %d  %s → ", input.Seq, InputLine(input))
+	fmt.Fprintf(&b, "seq %d  %s → ", seq, InputLineOf(input))
 	switch d := decision.(type) {
 	case *events.OrderAccepted:
 		b.WriteString("accepted")

@@ -64,6 +64,11 @@ type Stream struct {
 	game   string
 	next   uint64
 	Rolled []events.Die
+	// seedFor, when set, gives the seed of each roll by its visibility
+	// (nil: the game's): the acceptance suite's leak test throws the dice
+	// hidden from one viewer from another seed, and checks that viewer
+	// sees no difference.
+	seedFor func(events.Vis) []byte
 }
 
 // NewStream starts rolling game's dice at roll index next.
@@ -79,7 +84,13 @@ func (s *Stream) Roll(purpose string, sides int) int { return s.roll(events.Vis{
 func (s *Stream) As(vis events.Vis) engine.Dice { return hiddenDice{s, vis} }
 
 func (s *Stream) roll(vis events.Vis, purpose string, sides int) int {
-	v := RollValue(s.seed, s.game, s.next, sides)
+	seed := s.seed
+	if s.seedFor != nil {
+		if other := s.seedFor(vis); other != nil {
+			seed = other
+		}
+	}
+	v := RollValue(seed, s.game, s.next, sides)
 	s.Rolled = append(s.Rolled, events.Die{Index: s.next, Purpose: purpose, Sides: sides, Value: v, Vis: vis})
 	s.next++
 	return v

@@ -348,3 +348,34 @@ func TestGamesOfOneScenarioShareItsBytes(t *testing.T) {
 		t.Fatalf("another scenario shares the first's bytes: %q", g3.Created.Scenario)
 	}
 }
+
+// raceWithHands is the reference game with its secrets: hands dealt with
+// hidden dice, and sealed bids.
+func raceWithHands() enginetest.Script {
+	return enginetest.Script{
+		Name: "race with hands", Ruleset: "race", ScenarioName: "hands", Scenario: []byte("target 30\nhand 3"), Players: racePlayers,
+		Orders: enginetest.Orders(
+			"north", "DEAL",
+			"north", "ADD 1", "south", "ADD 2",
+			"north", "BID HIGH", "north", "BID LOW", "south", "BID LOW", // USA changes its mind before the bids open
+			"north", "ROLL", "south", "ROLL",
+			"south", "BID HIGH", "north", "STATUS", "north", "BID HIGH",
+			"north", "ADD 3", "south", "ADD 3",
+			"north", "BID LOW", "south", "BID LOW",
+		),
+		Secrets: []enginetest.Secret{
+			{Name: "another first bid", Side: "USA", Orders: map[int]string{4: "BID HIGH"}},
+			{Name: "another second bid", Side: "CSA", Orders: map[int]string{8: "BID LOW"}},
+		},
+	}
+}
+
+// The reference game with hidden hands and sealed bids passes the
+// acceptance suite, its leak test included.
+func TestAcceptanceSuiteWithHiddenHandsAndSealedBids(t *testing.T) {
+	p := enginetest.Run(t, raceRegistry(), raceWithHands())[0]
+	st := p.Game.State.(*raceState)
+	if st.Round != 3 || len(st.Hands["USA"]) != 0 || len(st.Hands["CSA"]) != 0 {
+		t.Fatalf("after three rounds of bids: %+v", st)
+	}
+}

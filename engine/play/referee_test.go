@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -76,7 +77,7 @@ func (tb *table) idle() {
 		h, _ := tb.st.Head("g1")
 		var seq uint64
 		var pending int
-		tb.r.Query("g1", func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
+		tb.r.Query(context.Background(), "g1", func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
 		if seq == h.Seq && pending == 0 {
 			return
 		}

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -36,10 +37,27 @@ type RunnerOptions struct {
 	SnapshotEvery uint64
 	Notifier      Notifier
 	Logger        *slog.Logger
+	// HiddenSeed is for the acceptance suite's leak test alone: when set,
+	// a die whose visibility it gives a seed for is thrown from that seed
+	// instead of the game's (so the log no longer verifies).
+	HiddenSeed func(events.Vis) []byte
+	// IdleAfter lets a game's actor go after this long with nothing to do
+	// (default 30 minutes); it is loaded again when next needed.
+	IdleAfter time.Duration
+	// RetryMax bounds the backoff between attempts to load a game that
+	// cannot be loaded (default 5 minutes).
+	RetryMax time.Duration
 }
 
 // Runner keeps one actor per active game. Deliver hands it each event the
 // bus delivers; the game's actor folds it and decides any undecided input.
+//
+// One game never holds up another: a game that cannot be loaded (a
+// damaged log, a ruleset this binary lacks) is retried with a growing
+// backoff, and meanwhile answers every query at once with its error; a
+// fold that fails part way drops the half-folded game and loads it anew
+// from the store; a game idle for IdleAfter, with nothing undecided and
+// no deadline running, is let go, and loaded again when it is next needed.
 type Runner struct {
 	log  Log
 	reg  *engine.Registry
@@ -58,6 +76,12 @@ func NewRunner(log Log, reg *engine.Registry, opts RunnerOptions) *Runner {
 	if opts.SnapshotEvery == 0 {
 		opts.SnapshotEvery = 256
 	}
+	if opts.IdleAfter == 0 {
+		opts.IdleAfter = 30 * time.Minute
+	}
+	if opts.RetryMax == 0 {
+		opts.RetryMax = 5 * time.Minute
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -68,11 +92,12 @@ func NewRunner(log Log, reg *engine.Registry, opts RunnerOptions) *Runner {
 type actor struct {
 	r     *Runner
 	id    string
-	mu    sync.Mutex
+	mu    sync.Mutex // guards queue
 	queue []events.Envelope
 	kick  chan struct{}
 	clock chan time.Time
-	query chan func(*Game)
+	query chan func(*Game, error)
+	done  chan struct{} // closed when the actor has stopped (let go, or the runner closed)
 	g     *Game
 	seed  []byte
 	snap  uint64 // seq of the last snapshot written or loaded
@@ -82,66 +107,80 @@ type actor struct {
 // needed. It never blocks on the actor, and copies e (which may alias a
 // read transaction's pages).
 func (r *Runner) Deliver(e *events.Envelope) {
-	a := r.actor(e.Game)
-	if a == nil {
-		return
-	}
-	a.mu.Lock()
-	a.queue = append(a.queue, e.Clone())
-	a.mu.Unlock()
+	c := e.Clone()
+	r.with(e.Game, func(a *actor) {
+		a.mu.Lock()
+		a.queue = append(a.queue, c)
+		a.mu.Unlock()
+		a.poke()
+	})
+}
+
+// Kick makes game's actor load the game and decide what is undecided.
+func (r *Runner) Kick(game string) { r.with(game, (*actor).poke) }
+
+func (a *actor) poke() {
 	select {
 	case a.kick <- struct{}{}:
 	default:
 	}
 }
 
-// Kick makes game's actor load the game and decide what is undecided.
-func (r *Runner) Kick(game string) {
-	if a := r.actor(game); a != nil {
-		select {
-		case a.kick <- struct{}{}:
-		default:
-		}
-	}
-}
-
-func (r *Runner) actor(game string) *actor {
+// with runs fn with game's actor, started if needed, holding the
+// runner's lock: an actor lets itself go only under that lock and with
+// an empty queue, so nothing fn hands it is lost.
+func (r *Runner) with(game string, fn func(*actor)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil
+		return
 	}
 	a := r.actors[game]
 	if a == nil {
-		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), clock: make(chan time.Time, 1), query: make(chan func(*Game))}
+		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), clock: make(chan time.Time, 1),
+			query: make(chan func(*Game, error)), done: make(chan struct{})}
 		r.actors[game] = a
 		r.wg.Add(1)
 		go a.run()
 	}
-	return a
+	fn(a)
 }
 
 // ErrNotRunning is returned by Query once the runner is closed.
 var ErrNotRunning = errors.New("runner is not running")
 
 // Query runs fn with game's current state on the game's actor (so fn sees
-// a consistent state). fn must not keep g.
-func (r *Runner) Query(game string, fn func(g *Game)) error {
-	a := r.actor(game)
-	if a == nil {
-		return ErrNotRunning
-	}
-	done := make(chan struct{})
-	select {
-	case a.query <- func(g *Game) { fn(g); close(done) }:
-	case <-r.stop:
-		return ErrNotRunning
-	}
-	select {
-	case <-done:
-		return nil
-	case <-r.stop:
-		return ErrNotRunning
+// a consistent state). fn must not keep g. A game that cannot be loaded
+// answers at once with the reason, and fn is not called; ctx bounds the
+// wait for a game that is busy.
+func (r *Runner) Query(ctx context.Context, game string, fn func(g *Game)) error {
+	for {
+		var a *actor
+		r.with(game, func(x *actor) { a = x })
+		if a == nil {
+			return ErrNotRunning
+		}
+		result := make(chan error, 1)
+		select {
+		case a.query <- func(g *Game, err error) {
+			if err == nil {
+				fn(g)
+			}
+			result <- err
+		}:
+		case <-a.done:
+			continue // let go meanwhile: ask the next one
+		case <-r.stop:
+			return ErrNotRunning
+		case <-ctx.Done():
+			return fmt.Errorf("query game %s: %w", game, ctx.Err())
+		}
+		select {
+		case err := <-result:
+			return err
+		case <-r.stop:
+			return ErrNotRunning
+		}
 	}
 }
 
@@ -207,24 +246,30 @@ func (r *Runner) stopping() bool {
 
 func (a *actor) run() {
 	defer a.r.wg.Done()
+	defer close(a.done)
 	lg := a.r.lg.With("game", a.id)
-	for backoff := 50 * time.Millisecond; a.g == nil; backoff = min(2*backoff, 5*time.Second) {
-		if err := a.load(); err != nil {
-			lg.Error("cannot load game; will retry", "err", err)
-			select {
-			case <-a.r.stop:
-				return
-			case <-time.After(backoff):
-			}
-		}
-	}
-	a.decide(lg)
+	backoff := 50 * time.Millisecond
+	idle := time.NewTimer(a.r.opts.IdleAfter)
+	defer idle.Stop()
 	for {
+		if a.g == nil {
+			err := a.load()
+			if err != nil {
+				lg.Error("cannot load game; queries get this error until a retry loads it", "err", err, "retry_in", backoff)
+				if !a.failing(fmt.Errorf("game %s cannot be loaded: %w", a.id, err), backoff) {
+					return
+				}
+				backoff = min(2*backoff, a.r.opts.RetryMax)
+				continue
+			}
+			backoff = 50 * time.Millisecond
+			a.decide(lg)
+		}
 		select {
 		case <-a.r.stop:
 			return
 		case q := <-a.query:
-			q(a.g)
+			q(a.g, nil)
 		case now := <-a.clock:
 			a.tick(now, lg)
 			a.decide(lg)
@@ -235,18 +280,80 @@ func (a *actor) run() {
 			a.mu.Unlock()
 			for i := range q {
 				if err := a.take(&q[i]); err != nil {
-					lg.Error("event does not fold; reloading the game from the store", "seq", q[i].Seq, "err", err)
+					// What was folded of it cannot be trusted: load anew.
+					lg.Error("event does not fold; loading the game anew from the store", "seq", q[i].Seq, "err", err)
 					a.g = nil
-					if err := a.load(); err != nil {
-						lg.Error("reload failed", "err", err)
-						return
-					}
 					break
 				}
 			}
-			a.decide(lg)
+			if a.g != nil {
+				a.decide(lg)
+			}
+		case <-idle.C:
+			if a.letGo() {
+				lg.Debug("idle game let go")
+				return
+			}
+		}
+		if a.g != nil {
+			idle.Reset(a.r.opts.IdleAfter)
 		}
 	}
+}
+
+// failing answers queries with err, and drops what is delivered (a load
+// reads it from the store), until wait has passed; false when the runner
+// stops meanwhile.
+func (a *actor) failing(err error, wait time.Duration) bool {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.r.stop:
+			return false
+		case q := <-a.query:
+			q(nil, err)
+		case <-a.clock:
+		case <-a.kick:
+			a.mu.Lock()
+			a.queue = nil
+			a.mu.Unlock()
+		case <-t.C:
+			return true
+		}
+	}
+}
+
+// letGo removes an idle actor from the runner, if its game needs nothing
+// of it: no input undecided, nothing delivered, no deadline running (the
+// clock reaches only games that have an actor).
+func (a *actor) letGo() bool {
+	g := a.g
+	if g != nil && (len(g.Pending) > 0 || g.runningDeadline()) {
+		return false
+	}
+	a.r.mu.Lock()
+	defer a.r.mu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.queue) > 0 || len(a.kick) > 0 {
+		return false
+	}
+	delete(a.r.actors, a.id)
+	return true
+}
+
+// runningDeadline reports whether a deadline of g has yet to pass.
+func (g *Game) runningDeadline() bool {
+	if g.Ended != nil {
+		return false
+	}
+	for _, d := range g.Deadlines {
+		if !d.Passed {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *actor) load() error {
@@ -280,9 +387,10 @@ func (a *actor) take(e *events.Envelope) error {
 // decision with the mails it causes.
 func (a *actor) decide(lg *slog.Logger) {
 	backoff := 50 * time.Millisecond
-	for len(a.g.Pending) > 0 && !a.r.stopping() {
+	for a.g != nil && len(a.g.Pending) > 0 && !a.r.stopping() {
 		in := a.g.Pending[0]
 		stream := NewStream(a.seed, a.id, a.g.Rolls)
+		stream.seedFor = a.r.opts.HiddenSeed
 		dec, after, out, err := a.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
 		if err != nil {
 			// A ruleset bug must not wedge the game: reject the input,
@@ -316,7 +424,9 @@ func (a *actor) decide(lg *slog.Logger) {
 		case errors.As(err, &conflict):
 			// Someone appended first: fold what they wrote and decide again.
 			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
-				lg.Error("catching up after a conflict failed", "err", err)
+				// Never keep a half-folded game: load it anew.
+				lg.Error("catching up after a conflict failed; loading the game anew", "err", err)
+				a.g = nil
 				return
 			}
 			continue
@@ -333,14 +443,17 @@ func (a *actor) decide(lg *slog.Logger) {
 		backoff = 50 * time.Millisecond
 		for i := range res.Events {
 			if err := a.g.Apply(a.r.reg, &res.Events[i]); err != nil {
-				lg.Error("own decision does not fold", "err", err)
+				lg.Error("own decision does not fold; loading the game anew", "err", err)
+				a.g = nil
 				return
 			}
 		}
 		lg.Debug("decided", "input", in.Seq, "decision", dec.EventType(), "seq", res.Last)
 		a.maybeSnapshot(lg)
 	}
-	a.maybeSnapshot(lg)
+	if a.g != nil {
+		a.maybeSnapshot(lg)
+	}
 }
 
 // tick writes what the time now means for the game's deadlines.
@@ -392,7 +505,8 @@ func (a *actor) tick(now time.Time, lg *slog.Logger) {
 		}
 		for i := range res.Events {
 			if err := g.Apply(a.r.reg, &res.Events[i]); err != nil {
-				lg.Error("own deadline event does not fold", "err", err)
+				lg.Error("own deadline event does not fold; loading the game anew", "err", err)
+				a.g = nil
 				return
 			}
 		}

@@ -48,11 +48,11 @@ func TestSealedBidsOpenTogether(t *testing.T) {
 			t.Fatalf("a hand dealt as %v", f.Vis)
 		}
 	}
-	if u, c := seen(g, usa, deal), seen(g, csa, deal); !strings.Contains(u, "hand.dealt side=USA") || strings.Contains(u, "side=CSA") ||
-		!strings.Contains(c, "hand.dealt side=CSA") || strings.Contains(c, "side=USA") || strings.Contains(u+c, "shuffle") {
+	if u, c := seen(g, usa, deal), seen(g, csa, deal); !strings.Contains(u, "hand.dealt side=USA") || strings.Contains(u, "CSA") ||
+		!strings.Contains(c, "hand.dealt side=CSA") || strings.Contains(c, "USA") {
 		t.Fatalf("the deal as USA sees it:\n%s\nas CSA:\n%s", u, c)
 	}
-	if r := seen(g, ref, deal); !strings.Contains(r, "deck.left") || !strings.Contains(r, "shuffle") {
+	if r := seen(g, ref, deal); !strings.Contains(r, "deck.left side=CSA") || !strings.Contains(r, "shuffle USA's deck") {
 		t.Fatalf("the referee sees:\n%s", r)
 	}
 	accepted(t, tb.send("north", "ADD 1"))

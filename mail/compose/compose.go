@@ -453,3 +453,30 @@ func outcome(g *play.Game, e *events.GameEnded) string {
 func timeOf(ns int64) string {
 	return time.Unix(0, ns).UTC().Format(timeLayout)
 }
+
+// Credentials are the secrets g's mails carry, as they appear in them:
+// each participant's reply key and reply address and each referee's
+// command secret, for every seat the game has had. An export leaves them
+// out (pbem export without --with-secrets).
+func (c *Composer) Credentials(g *play.Game) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	var ids []string
+	for _, ps := range [][]events.Player{g.Created.Players, g.Created.Referees, g.Players, g.Referees} {
+		for _, p := range ps {
+			ids = append(ids, p.ID)
+		}
+	}
+	for _, id := range ids {
+		add(token.Address(c.cfg.Secret, c.cfg.Local, c.cfg.Domain, g.ID, id))
+		add(token.Make(c.cfg.Secret, g.ID, id))
+		add(token.RefereeSecret(c.cfg.Secret, g.ID, id))
+	}
+	return out
+}

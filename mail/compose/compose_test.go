@@ -2,6 +2,7 @@ package compose_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -112,7 +113,7 @@ func (s *server) waitIdle() {
 		}
 		var seq uint64
 		var pending int
-		if err := s.r.Query(game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
+		if err := s.r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
 			s.t.Fatal(err)
 		}
 		if seq == h.Seq && pending == 0 {

@@ -77,8 +77,13 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	players, referees := created.Players, created.Referees
 	if in.cfg.Roster != nil {
 		// The seats as they are now: a referee may have replaced a player.
-		if players, referees, err = in.cfg.Roster(who.Game); err != nil {
-			return quarantine(msg, "game %s: cannot read its players: %v", who.Game, err)
+		if ps, rs, err := in.cfg.Roster(who.Game); err == nil {
+			players, referees = ps, rs
+		} else {
+			// The game cannot be read now (busy, or damaged): judge by
+			// the seats it was created with, and take the mail in; the
+			// game decides it when it loads again.
+			in.lg.Warn("roster unavailable; judging by the seats the game was created with", "game", who.Game, "err", err)
 		}
 	}
 	// With a Key line, the player is whoever the token belongs to.

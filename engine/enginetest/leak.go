@@ -1,0 +1,214 @@
+package enginetest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/engine/play"
+	"pbem/events"
+	"pbem/mail/compose"
+	"pbem/templates"
+)
+
+// Leak is the acceptance suite's leak test. It plays s as it is, and
+// again with one side's secret changed: each of s.Secrets (other orders
+// for a sealed choice, say), and, for each viewer, every die that viewer
+// may not see thrown from another seed (another hand dealt, other hidden
+// draws). It collects everything each other viewer receives — every mail
+// to them, their board and prompts after every event, the log as pbem log
+// --as shows it to them, and their answers to HELP and STATUS — and
+// checks it is byte for byte the same in both games up to the first
+// reveal after the two games part (a pbem.revealed fact, or the game's
+// end). A variant that changes nothing is an error: it tests nothing.
+func Leak(t *testing.T, reg *engine.Registry, s Script) {
+	t.Helper()
+	seed := sha256.Sum256([]byte("enginetest leak " + s.Name))
+	other := sha256.Sum256([]byte("enginetest leak, another seed " + s.Name))
+	comp := compose.New(compose.Config{Domain: "pbem.test", Local: "pbem", Secret: []byte("enginetest reply secret")}, mustTemplates(t))
+	base := playScript(t, reg, s, playOptions{notifier: comp, seed: seed[:]})
+	for _, v := range leakViewers(s) {
+		// Dice hidden from v come from another seed.
+		hidden := func(vis events.Vis) []byte {
+			if v.Sees(vis) {
+				return nil
+			}
+			return other[:]
+		}
+		alt := playScript(t, reg, s, playOptions{notifier: comp, seed: seed[:], hidden: hidden})
+		compareMaterial(t, reg, comp, "dice hidden from "+viewerName(v)+" thrown from another seed", v, base, alt, false)
+	}
+	for _, sec := range s.Secrets {
+		alt := playScript(t, reg, s, playOptions{notifier: comp, seed: seed[:], orders: sec.Orders})
+		for _, v := range leakViewers(s) {
+			if v.Side == sec.Side {
+				continue
+			}
+			compareMaterial(t, reg, comp, fmt.Sprintf("secret %q of %s", sec.Name, sec.Side), v, base, alt, true)
+		}
+	}
+}
+
+func mustTemplates(t *testing.T) *templates.Set {
+	t.Helper()
+	ts, err := templates.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// leakViewers are the viewers whose material must not move: each player,
+// and an observer (who sees only what is public).
+func leakViewers(s Script) []engine.Viewer {
+	var vs []engine.Viewer
+	for _, p := range s.Players {
+		if p.Side != "" {
+			vs = append(vs, engine.Viewer{Player: p.ID, Side: p.Side})
+		}
+	}
+	return append(vs, engine.Viewer{})
+}
+
+func viewerName(v engine.Viewer) string {
+	if v.Player == "" {
+		return "an observer"
+	}
+	return v.Player + " (" + v.Side + ")"
+}
+
+// compareMaterial checks v's material is the same in a and b until the
+// first reveal after the two logs part.
+func compareMaterial(t *testing.T, reg *engine.Registry, comp *compose.Composer, what string, v engine.Viewer, a, b *Played, mustPart bool) {
+	t.Helper()
+	part := 0
+	for part < len(a.Log) && part < len(b.Log) && bytes.Equal(a.Log[part].Payload, b.Log[part].Payload) && a.Log[part].Type == b.Log[part].Type {
+		part++
+	}
+	if part == len(a.Log) && part == len(b.Log) {
+		if mustPart {
+			t.Fatalf("%s: the game is the same with it; the variant tests nothing", what)
+		}
+		return
+	}
+	until := uint64(1<<63 - 1)
+	for _, p := range []*Played{a, b} {
+		for i := part; i < len(p.Log); i++ {
+			if revealsAt(&p.Log[i]) {
+				until = min(until, p.Log[i].Seq)
+				break
+			}
+		}
+	}
+	ma, mb := material(t, reg, comp, a, v, until), material(t, reg, comp, b, v, until)
+	for i := 0; i < len(ma) || i < len(mb); i++ {
+		switch {
+		case i >= len(ma):
+			t.Fatalf("%s: %s receives more before seq %d:\n%s", what, viewerName(v), until, mb[i])
+		case i >= len(mb):
+			t.Fatalf("%s: %s receives less before seq %d; missing:\n%s", what, viewerName(v), until, ma[i])
+		case ma[i] != mb[i]:
+			t.Fatalf("%s: %s learns it before seq %d (the reveal):\n--- one game\n%s\n--- the other\n%s", what, viewerName(v), until, ma[i], mb[i])
+		}
+	}
+}
+
+// revealsAt reports whether e opens something hidden: a decision with a
+// pbem.revealed fact, or the game's end.
+func revealsAt(e *events.Envelope) bool {
+	switch {
+	case e.Type == events.TypeGameEnded:
+		return true
+	case events.IsAccepted(e.Type):
+		p, err := events.Decode(e)
+		return err == nil && slices.ContainsFunc(p.(*events.OrderAccepted).Facts, func(f events.Fact) bool { return f.Kind == play.FactReveal })
+	}
+	return false
+}
+
+// material is everything v receives of a played game before seq until,
+// item by item, each marked with its kind and seq.
+func material(t *testing.T, reg *engine.Registry, comp *compose.Composer, p *Played, v engine.Viewer, until uint64) []string {
+	t.Helper()
+	var out []string
+	var addrs []string
+	for _, pl := range p.Script.Players {
+		if pl.ID == v.Player {
+			addrs = pl.Addresses
+		}
+	}
+	lastBoard := ""
+	err := play.CutLog(p.Store, reg, p.Log[0].Game, v, func(g *play.Game, e *events.Envelope, cut events.Payload) error {
+		if e.Seq >= until {
+			return nil
+		}
+		at := fmt.Sprintf("seq %d ", e.Seq)
+		if cut != nil {
+			out = append(out, at+"log: "+play.LogEntry(e, cut))
+		}
+		if m, ok := cut.(*events.MailQueued); ok && slices.ContainsFunc(m.To, func(a string) bool { return slices.Contains(addrs, a) }) {
+			out = append(out, at+"mail: "+mailText(m))
+		}
+		if g.Rules == nil {
+			return nil
+		}
+		board := g.Rules.Render(g.Rules.View(g.State, v))
+		var prompts strings.Builder
+		for _, pr := range g.Prompts(g.State, nil) {
+			fmt.Fprintf(&prompts, "%s %v: %s\n", pr.Side, pr.Referee, pr.What)
+			if pr.Side != "" && pr.Side == v.Side {
+				fmt.Fprintf(&prompts, "  %s\n", strings.Join(pr.Examples, " | "))
+			}
+		}
+		if now := board.Window + "\n" + board.Full + "\n" + prompts.String(); now != lastBoard {
+			out = append(out, at+"board and prompts:\n"+now)
+			lastBoard = now
+		}
+		if v.Player != "" && (events.IsAccepted(e.Type) || e.Type == events.TypeGameCreated) {
+			for _, word := range []string{play.QueryHelp, play.QueryStatus} {
+				ms, err := answer(comp, g, v.Player, word)
+				if err != nil {
+					return err
+				}
+				for _, m := range ms {
+					out = append(out, at+word+": "+mailText(m))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// answer is what pbem would mail player for a query word sent now.
+func answer(comp *compose.Composer, g *play.Game, player, word string) ([]*events.MailQueued, error) {
+	in := events.New(g.ID, time.Date(1863, 7, 1, 0, 0, 0, 0, time.UTC), "", &events.OrderReceived{Player: player, Text: word, MessageID: "<leak@test>", Source: "test"})
+	in.Chain(g.Seq+1, g.Hash)
+	d := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{word}}
+	ps, err := comp.Mails(g, g.State, &in, d, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []*events.MailQueued
+	for _, p := range ps {
+		out = append(out, p.(*events.MailQueued))
+	}
+	return out, nil
+}
+
+func mailText(m *events.MailQueued) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "to %s: %s\n%s", strings.Join(m.To, ", "), m.Subject, m.Body)
+	for _, a := range m.Attachments {
+		fmt.Fprintf(&b, "\n--- %s\n%s", a.Name, a.Body)
+	}
+	return b.String()
+}

@@ -1,0 +1,140 @@
+package play
+
+import (
+	"fmt"
+	"slices"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// CutLog reads game's log from its first event and calls fn for each
+// event with the game as it is once the event is folded and the part of
+// the event v may see then: nil when v may see nothing of it, else the
+// payload (a copy, when something of it is hidden from v). It is how
+// pbem log, replay and export --as, and the campaign report, show a
+// player or an observer the log: cut by the same Sight as their mails.
+//
+// What a player sees of each event: the game's creation (without the
+// other participants' addresses); the text of their own side's orders,
+// and of others' only that they came; every decision as its Sight cuts
+// it; their own side's rejections; of a referee's command its reason, not
+// its text; deadlines; the mails addressed to them and their delivery;
+// the end. A referee sees everything.
+func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn func(g *Game, e *events.Envelope, p events.Payload) error) error {
+	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
+	var (
+		pending []events.Envelope // inputs folded, not yet decided: a decision names its input
+		mine    = map[string]bool{}
+	)
+	err := src.Read(game, 1, func(e *events.Envelope) error {
+		p, err := events.Decode(e)
+		if err != nil {
+			return err
+		}
+		var sender string
+		if events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected {
+			for _, in := range pending {
+				if in.Seq == inputOf(p) {
+					sender = inputSender(&in)
+				}
+			}
+		}
+		if err := g.Apply(reg, e); err != nil {
+			return err
+		}
+		pending = g.Pending
+		return fn(g, e, cut(g, v, p, sender, mine))
+	})
+	if err != nil {
+		return fmt.Errorf("cut %s for %+v: %w", game, v, err)
+	}
+	return nil
+}
+
+func inputOf(p events.Payload) uint64 {
+	switch d := p.(type) {
+	case *events.OrderAccepted:
+		return d.Input
+	case *events.OrderRejected:
+		return d.Input
+	}
+	return 0
+}
+
+// inputSender is who sent an input (the player whose deadline passed).
+func inputSender(in *events.Envelope) string {
+	p, err := events.Decode(in)
+	if err != nil {
+		return ""
+	}
+	switch p := p.(type) {
+	case *events.OrderReceived:
+		return p.Player
+	case *events.RefereeCommand:
+		return p.Referee
+	case *events.DeadlinePassed:
+		return p.Player
+	}
+	return ""
+}
+
+// cut is the part of p (folded into g) v may see; mine are the ids of the
+// mails addressed to v so far.
+func cut(g *Game, v engine.Viewer, p events.Payload, sender string, mine map[string]bool) events.Payload {
+	if v.Referee {
+		return p
+	}
+	s := g.Sight(v)
+	switch p := p.(type) {
+	case *events.GameCreated:
+		c := *p
+		c.Players = ownAddresses(p.Players, v.Player)
+		c.Referees = ownAddresses(p.Referees, v.Player)
+		return &c
+	case *events.OrderReceived:
+		if s.SeesInput(g, p.Player) {
+			return p
+		}
+		return &events.OrderReceived{Player: p.Player, Source: p.Source}
+	case *events.RefereeCommand:
+		return &events.RefereeCommand{Referee: p.Referee, Reason: p.Reason, Source: p.Source}
+	case *events.OrderAccepted:
+		// The game has folded the decision: its reveals count.
+		return s.Decision(p)
+	case *events.OrderRejected:
+		if sender != "" && s.SeesInput(g, sender) {
+			return p
+		}
+		return nil
+	case *events.MailQueued:
+		if own, ok := g.PlayerByID(v.Player); ok && slices.ContainsFunc(p.To, func(a string) bool { return slices.Contains(own.Addresses, a) }) {
+			mine[p.MailID] = true
+			return p
+		}
+		return nil
+	case *events.MailSent:
+		if mine[p.MailID] {
+			return p
+		}
+		return nil
+	case *events.MailFailed:
+		if mine[p.MailID] {
+			return p
+		}
+		return nil
+	}
+	return p
+}
+
+// ownAddresses is ps with every address but id's left out.
+func ownAddresses(ps []events.Player, id string) []events.Player {
+	out := make([]events.Player, len(ps))
+	for i, p := range ps {
+		if p.ID != id {
+			p.Addresses = nil
+		}
+		out[i] = p
+	}
+	return out
+}
