@@ -303,7 +303,9 @@ func (m *sim) fireAll(normal, melee []Volley, defensive bool) []hit {
 		case inMelee:
 			kind = "melee"
 		}
-		flank := !inMelee && !defensive && m.st.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
+		// HRA 12a c: fired on from the flank or rear, in melee too (HRA
+		// 11d: the normal rules), but not by artillery at long range.
+		flank := m.st.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
 		m.emit("volley.fired", events.S("firer", f.Name), events.S("target", t.Name), events.S("kind", kind), events.S("weapon", sh.Weapon),
 			events.S("range", rng), events.B("hindered", sh.Hindered), events.I("state", int64(sh.State)), events.I("die", int64(die)),
 			events.I("mod", int64(sh.Mod)), events.I("loss", int64(loss)), events.B("flank", flank))
@@ -384,10 +386,12 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 			}
 		}
 	}
+	// HRA 3f: supply drops for each unit that fired in the confrontation;
+	// a declared volley that proved impossible was not fired.
 	fired := map[string]bool{}
-	for _, v := range vols {
-		if f := m.st.unit(v.Firer); !fired[v.Firer] && !f.Removed() {
-			fired[v.Firer] = true
+	for _, h := range hits {
+		if f := m.st.unit(h.firer); !fired[h.firer] && !f.Removed() {
+			fired[h.firer] = true
 			if f.Supply > 0 {
 				m.emit("unit.set", events.S("unit", f.Name), events.S("field", "supply"), events.I("to", int64(f.Supply-1)))
 			}

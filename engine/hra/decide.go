@@ -43,6 +43,15 @@ func problem(o Order, msg, hint string) events.Problem {
 	return events.Problem{Line: o.Line, Col: max(o.Col, 1), Text: o.Text, Msg: msg, Hint: hint}
 }
 
+// problemAt is a problem with the caret under column col of the line.
+func problemAt(o Order, col int, msg, hint string) events.Problem {
+	p := problem(o, msg, hint)
+	if col > 0 {
+		p.Col = col
+	}
+	return p
+}
+
 func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
 	m := &sim{st: st, dice: dice}
 	defer func() {
@@ -208,6 +217,11 @@ func (m *sim) begin() {
 	m.beginRound(1)
 }
 
+// maxInitiativeRolls bounds round 1's re-rolls (H12): fair dice tie 100
+// times in a row with a chance of 6^-100; a stream that does is broken,
+// and the decision fails rather than hand either side the initiative.
+const maxInitiativeRolls = 10000
+
 // beginRound: initiative (HRA 4.0), Phase I (HRA 4.I), and the start of
 // Phase II.
 func (m *sim) beginRound(n int) {
@@ -215,10 +229,10 @@ func (m *sim) beginRound(n int) {
 	m.emit("round.begun", events.I("round", int64(n)))
 	m.say("— round %d —", n)
 	for try := 0; ; try++ {
-		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
-		if try == 100 && a == b && prev == "" {
-			prev = Confederate // a die that only ever ties (a test's fixed dice): the Union goes first
+		if try == maxInitiativeRolls {
+			panic(internal{fmt.Errorf("hra: the initiative dice tied %d times in a row: the dice are broken", try)})
 		}
+		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
 		side := ""
 		switch {
 		case a > b:
@@ -346,8 +360,8 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// orderable says whether a unit takes an order of its player this Phase
-// II, and if not, why it holds automatically (HRA 4.II.e).
+// autoHold says why a unit takes no order of its player this Phase II,
+// "" if it may take one.
 func (s *State) autoHold(u *Unit) string {
 	switch {
 	case u.Removed():
@@ -358,8 +372,19 @@ func (s *State) autoHold(u *Unit) string {
 		return u.Work
 	case u.Pending != "":
 		return u.Pending + "ing (HRA 16c, 17d)"
+	}
+	return ""
+}
+
+// freeHold says why a unit holds without an order, the hold not counting
+// against the general's status (HRA 4.II.e): it is in melee (and may be
+// ordered only to retreat, HRA 11e), or within an enemy's short range (and
+// may still be given another order, which counts, as the seed allows the
+// units a limber order leaves holding).
+func (s *State) freeHold(u *Unit) string {
+	switch {
 	case s.inMelee(u.Name):
-		return "" // may hold or retreat (HRA 11e)
+		return "in melee (HRA 11e, 4.II.e)"
 	case s.underEnemyShortRange(u):
 		return "within an enemy's short range (HRA 4.II.e)"
 	}
@@ -499,24 +524,29 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			limber = true
 		}
 		counted := false
-		for _, un := range o.Units {
+		for k, un := range o.Units {
 			u := st.unit(un)
-			why := st.autoHold(u)
-			if why != "" || (st.inMelee(un) && o.Verb != vRetreat && o.Verb != vHold) {
-				if o.Whole {
-					continue // holds automatically; no order needed
+			col := o.Col
+			if k < len(o.Cols) {
+				col = o.Cols[k]
+			}
+			if why := st.autoHold(u); why != "" {
+				if o.Whole || o.Verb == vHold {
+					continue // it holds; no order needed
 				}
-				if why == "" {
-					why = "in melee: it holds or retreats (HRA 11e, 4.II.e)"
-				}
-				if o.Verb == vHold {
-					continue
-				}
-				probs = append(probs, problem(o, fmt.Sprintf("%s holds automatically: %s", un, why), un+": HOLD, or leave it out"))
+				probs = append(probs, problemAt(o, col, fmt.Sprintf("%s holds automatically: %s", un, why), "leave it out"))
+				continue
+			}
+			free := st.freeHold(u)
+			if free != "" && (o.Whole || o.Verb == vHold) {
+				continue // it holds automatically, not counted (HRA 4.II.e)
+			}
+			if st.inMelee(un) && o.Verb != vRetreat {
+				probs = append(probs, problemAt(o, col, fmt.Sprintf("%s is in melee: it holds, or retreats (HRA 11e, 4.II.e)", un), un+": RETREAT, or leave it out"))
 				continue
 			}
 			if j, dup := got[un]; dup {
-				probs = append(probs, problem(o, fmt.Sprintf("%s already has an order on line %d", un, os[j].Line), ""))
+				probs = append(probs, problemAt(o, col, fmt.Sprintf("%s already has an order on line %d", un, os[j].Line), ""))
 				continue
 			}
 			got[un] = i
@@ -536,7 +566,7 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 	if !limber {
 		var missing []string
 		for _, u := range st.brigadeUnits(b.Name) {
-			if _, ok := got[u.Name]; !ok && st.autoHold(u) == "" && !st.inMelee(u.Name) {
+			if _, ok := got[u.Name]; !ok && st.autoHold(u) == "" && st.freeHold(u) == "" {
 				missing = append(missing, u.Name)
 			}
 		}
@@ -573,7 +603,11 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			continue
 		}
 		if err := m.carryOut(o, units, d); err != nil {
-			return []events.Problem{problem(o, err.Error(), hintFor(err))}
+			col, hint := errCol(err)
+			if col == 0 {
+				col = o.VerbCol
+			}
+			return []events.Problem{problemAt(o, col, err.Error(), hint)}
 		}
 	}
 	for _, u := range m.st.brigadeUnits(b.Name) {
@@ -584,17 +618,6 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 	m.emit("brigade.ordered", events.S("brigade", b.Name))
 	m.passTurn(opponent(side))
 	return nil
-}
-
-func hintFor(err error) string {
-	s := err.Error()
-	switch {
-	case strings.Contains(s, "may move only"):
-		return "advance less, or turn less (HRA 9c: a turn over 45° costs 2 cm)"
-	case strings.Contains(s, "ford"), strings.Contains(s, "river"):
-		return "cross at a ford or bridge, and make the crossing the unit's only move"
-	}
-	return ""
 }
 
 // carryOut executes one order line for the units it orders.
@@ -641,21 +664,24 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 			m.emit("unit.ordered", events.S("unit", un), events.S("order", "entrench"))
 			m.say("%s entrenches: 3d6 = %d+%d+%d = %d rounds (T1)", un, a, b, c, a+b+c)
 		case vRetreat:
+			if u.Arm == Artillery && !u.Limbered {
+				return errAt(o.VerbCol, "%s is unlimbered and cannot move (HRA 17a): limber it first", un)
+			}
 			m.emit("unit.ordered", events.S("unit", un), events.S("order", "retreat"))
 			m.forced(un, true, true)
 			if v := m.st.unit(un); !v.Removed() {
 				m.emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
 			}
 		case vRoad:
-			mv, err := m.st.roadMove(u, o.Dist, o.To, d)
+			mv, err := m.st.roadMove(u, o.Dist, o.To, d, o.VerbCol)
 			if err != nil {
-				return fmt.Errorf("%s: %w", un, err)
+				return prefixErr(un, err)
 			}
 			m.applyMove(u, mv, "road "+line)
 		case vMarch:
 			mv, err := m.st.march(u, o.Steps, d)
 			if err != nil {
-				return fmt.Errorf("%s: %w", un, err)
+				return prefixErr(un, err)
 			}
 			m.applyMove(u, mv, line)
 		}
@@ -701,10 +727,21 @@ func (m *sim) applyMove(u *Unit, mv moved, order string) {
 
 // exampleFor is a simple order the side could give now.
 func exampleFor(st *State, side string) string {
+	first := ""
 	for i := range st.Brigades {
-		if b := &st.Brigades[i]; b.Side == side && st.needsOrders(b) {
+		b := &st.Brigades[i]
+		if b.Side != side {
+			continue
+		}
+		if st.needsOrders(b) {
 			return b.Name + ": HOLD"
 		}
+		if first == "" {
+			first = b.Name
+		}
+	}
+	if first != "" {
+		return first + ": HOLD"
 	}
 	return "<brigade>: HOLD"
 }

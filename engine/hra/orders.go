@@ -45,8 +45,9 @@ type Order struct {
 	Brigade   string   // the brigade the units belong to
 	Whole     bool     // the line named the brigade (one order to it all)
 	Units     []string // the units ordered, or the firer; PICK's list
-	Cols      []int    // PICK, RETREAT ORDER: each unit's column
+	Cols      []int    // each unit's column (for a brigade, the brigade's)
 	Verb      string
+	VerbCol   int // column of the order's verb
 	Steps     []step
 	Dist      table.Length // ROAD
 	To        *table.Point // ROAD TO
@@ -60,10 +61,11 @@ type Order struct {
 }
 
 type parser struct {
-	st    *State
-	line  int
-	text  string
-	probs []events.Problem
+	st     *State
+	writer string // the side that wrote the mail
+	line   int
+	text   string
+	probs  []events.Problem
 }
 
 func (p *parser) fail(col int, msg, hint string) {
@@ -117,7 +119,7 @@ func kw(w string, opts ...string) string {
 
 func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 	var out []Order
-	p := &parser{st: st}
+	p := &parser{st: st, writer: side}
 	for n, raw := range strings.Split(text, "\n") {
 		p.line, p.text = n+1, strings.TrimRight(raw, "\r")
 		line := p.text
@@ -129,7 +131,7 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 		}
 		ws := splitWords(line, 1)
 		before := len(p.probs)
-		o := Order{Line: p.line, Col: ws[0].col, Text: strings.TrimSpace(p.text)}
+		o := Order{Line: p.line, Col: ws[0].col, Text: strings.TrimRight(p.text, " \t")}
 		switch first := strings.ToUpper(ws[0].s); {
 		case first == "BEGIN" || first == "START":
 			o.Kind = oBegin
@@ -266,7 +268,7 @@ func (p *parser) order(o *Order, line string) {
 			}
 			o.Whole, b = true, n
 			for _, u := range p.st.brigadeUnits(n) {
-				o.Units = append(o.Units, u.Name)
+				o.Units, o.Cols = append(o.Units, u.Name), append(o.Cols, c)
 			}
 		} else {
 			if o.Whole {
@@ -279,7 +281,7 @@ func (p *parser) order(o *Order, line string) {
 				return
 			}
 			b = u.Brigade
-			o.Units = append(o.Units, n)
+			o.Units, o.Cols = append(o.Units, n), append(o.Cols, c)
 		}
 		if o.Brigade != "" && o.Brigade != b {
 			p.fail(c, fmt.Sprintf("%s is not of %s: one mail orders one brigade (HRA 4.II.a)", n, o.Brigade), "")
@@ -330,7 +332,7 @@ func (p *parser) order(o *Order, line string) {
 				p.fail(ph[0].col, v+" is a whole order: it cannot be combined with other steps", "")
 				return
 			}
-			o.Verb = strings.ToLower(v)
+			o.Verb, o.VerbCol = strings.ToLower(v), ph[0].col
 			args := ph[1:]
 			switch v {
 			case "ROAD":
@@ -363,6 +365,9 @@ func (p *parser) order(o *Order, line string) {
 			return
 		}
 		o.Verb = vMarch
+		if o.VerbCol == 0 {
+			o.VerbCol = ph[0].col
+		}
 		s, ok := p.step(v, ph)
 		if !ok {
 			return
@@ -447,8 +452,9 @@ func (p *parser) side(ws []word, col int) (table.Side, bool) {
 	return 0, false
 }
 
-func (p *parser) step(v string, ph []word) (step, bool) {
+func (p *parser) step(v string, ph []word) (st step, ok bool) {
 	args, col := ph[1:], ph[0].col
+	defer func() { st.Col = col }()
 	end := func(n int) bool {
 		if len(args) > n {
 			p.fail(args[n].col, fmt.Sprintf("unexpected %q", args[n].s), "separate steps with commas: WHEEL LEFT 45, ADVANCE 6")
@@ -757,9 +763,10 @@ func (p *parser) set(o *Order, ws []word) {
 	}
 }
 
+// exampleOrder is a simple order for one of the writer's own brigades.
 func (p *parser) exampleOrder() string {
-	for _, b := range p.st.Brigades {
-		return b.Name + ": HOLD"
+	if p.writer == engine.RefereeSide {
+		return "SET <unit> <field> <value>"
 	}
-	return "<brigade>: HOLD"
+	return exampleFor(p.st, p.writer)
 }

@@ -51,7 +51,7 @@ func orderExamples(st *State, side string) []string {
 		}
 		var units []string
 		for _, u := range st.brigadeUnits(b.Name) {
-			if st.autoHold(u) == "" && !st.inMelee(u.Name) {
+			if st.autoHold(u) == "" && st.freeHold(u) == "" {
 				units = append(units, u.Name)
 			}
 		}

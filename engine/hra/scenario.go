@@ -114,6 +114,16 @@ type ScenarioDef struct {
 	// cavalry is hit. The scenario line "dismounted-fire infantry" or
 	// "dismounted-fire cavalry" makes the choice explicit.
 	DismountedFireAsInfantry bool
+	// TurnPerQuarter: a rotation over 90° other than an about-face costs
+	// 2 cm for each started quarter turn (scenario line "turn-over-90
+	// per-quarter"). The seed states no cost for it; by default it costs
+	// 2 cm, H4's nearest stated value ("turn-over-90 two-cm").
+	TurnPerQuarter bool
+	// CrossingAlone: a ford or river crossing must be the unit's only
+	// move in its round (scenario line "crossing alone"). The seed says
+	// only that a ford takes a round (T1); by default a march may end
+	// with the crossing ("crossing ends-march").
+	CrossingAlone bool
 
 	Terrain  []Terrain
 	Points   []Point
@@ -282,6 +292,24 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 				sc.DismountedFireAsInfantry = false
 			default:
 				return nil, fail("dismounted-fire takes infantry or cavalry (HRA H15)")
+			}
+		case key == "turn-over-90":
+			switch strings.ToLower(strings.Join(args, " ")) {
+			case "two-cm":
+				sc.TurnPerQuarter = false
+			case "per-quarter":
+				sc.TurnPerQuarter = true
+			default:
+				return nil, fail("turn-over-90 takes two-cm or per-quarter (HRA 9c, H4)")
+			}
+		case key == "crossing":
+			switch strings.ToLower(strings.Join(args, " ")) {
+			case "ends-march":
+				sc.CrossingAlone = false
+			case "alone":
+				sc.CrossingAlone = true
+			default:
+				return nil, fail("crossing takes ends-march or alone (T1)")
 			}
 		case key == "dismounted-depth":
 			if sc.DismountedDepth, err = lenArg(); err != nil {

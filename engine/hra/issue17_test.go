@@ -1,0 +1,245 @@
+package hra
+
+import (
+	"strings"
+	"testing"
+
+	"pbem/engine/table"
+)
+
+// Issue #17: the cases an outside rules referee found, each failing on the
+// engine before the fix.
+
+// HRA 9c, 9d: each rotation costs by its own size; a left and a right
+// wheel do not cancel.
+func TestRule_9c_RotationsCostTheirOwnSize(t *testing.T) {
+	h := begun(t)
+	h.must(Union, "B1: WHEEL RIGHT 90, WHEEL LEFT 90, ADVANCE 3\nB2, B3, BA: HOLD")
+	wantIn(t, h.echo(), "used 7cm of 8cm")
+	if got := h.st.unit("B1").Moved; got != table.CM(7) {
+		t.Errorf("B1 used %v, want 7cm (2 + 2 + 3)", got)
+	}
+	h = begun(t)
+	p := h.send(Union, "B1: WHEEL RIGHT 90, WHEEL LEFT 90, WHEEL RIGHT 90, WHEEL LEFT 90, ADVANCE 1\nB2, B3, BA: HOLD")
+	if len(p) == 0 || !strings.Contains(p[0].Msg, "HRA 9d") {
+		t.Fatalf("four 90° wheels and 1 cm (9 cm of 8) accepted: %+v\n%s", p, h.echo())
+	}
+}
+
+// HRA 9c: a single about-face (180° about the unit's own axis) costs 1 cm,
+// however it is written.
+func TestRule_9c_AboutFaceCostsOneCentimetre(t *testing.T) {
+	for _, o := range []string{"ABOUT, ADVANCE 7", "TURN LEFT 180, ADVANCE 7", "TURN RIGHT 180, ADVANCE 7", "TURN LEFT 90, TURN LEFT 90, ADVANCE 7"} {
+		h := begun(t)
+		h.must(Union, "B1: "+o+"\nB2, B3, BA: HOLD")
+		if u := h.st.unit("B1"); u.Facing != 180*table.Degree || u.Moved != table.CM(8) {
+			t.Errorf("%s: facing %v used %v, want 180° and 8cm", o, u.Facing, u.Moved)
+		}
+	}
+}
+
+// HRA H4: turns one way with no move between them are one rotation, so a
+// 60° turn split in two still costs 2 cm; a turn back the other way is a
+// rotation of its own.
+func TestRule_H4_TurnsOneWayAreOneRotation(t *testing.T) {
+	h := begun(t)
+	wantProblem(t, h, Union, "B1: WHEEL LEFT 30, WHEEL LEFT 30, ADVANCE 7\nB2, B3, BA: HOLD", "HRA 9d")
+	h.must(Union, "B1: WHEEL LEFT 30, WHEEL RIGHT 30, ADVANCE 8\nB2, B3, BA: HOLD")
+	wantIn(t, h.echo(), "used 8cm of 8cm")
+}
+
+// T1: infantry crosses a river only at a ford or a bridge, turning
+// included; a march that ends with a turn is checked where it ends.
+func TestRule_T1_RotationsDoNotCrossRivers(t *testing.T) {
+	h := begunWith(t, crossing)
+	wantProblem(t, h, Union, "B3: WHEEL RIGHT 90", "river")
+	wantProblem(t, h, Union, "B3: ADVANCE 1, WHEEL RIGHT 90", "river")
+	h.must(Union, "B3: TURN LEFT 90") // about its centre, clear of the river
+}
+
+// HRA 10c, 17e: a battery cannot cross a fence, turning included.
+func TestRule_10c_17e_BatteryDoesNotWheelAcrossAFence(t *testing.T) {
+	h := begun(t)
+	h.put("BA", 20, 7, 180) // 2 cm north of the fence, facing it
+	wantProblem(t, h, Union, "BA: WHEEL LEFT 90\nB1, B2, B3: HOLD", "HRA 10c")
+	h.must(Union, "BA: TURN LEFT 90\nB1, B2, B3: HOLD") // about its centre, clear of it
+}
+
+// HRA 11d, 13c, T3: the units in a melee fire at each other under the
+// normal rules: from behind the defender its fire is hindered (outside its
+// front arc), and the attack from the rear makes it test morale (HRA 12a c).
+func TestRule_11d_MeleeFromTheRear(t *testing.T) {
+	h := begun(t)
+	h.put("G1", 20, 29, 0) // facing away from B1, its rear 6 cm ahead of it
+	h.must(Union, "B1: ADVANCE 6\nB2, B3, BA: HOLD")
+	if !h.st.inMelee("B1") {
+		t.Fatalf("no melee: %s", h.echo())
+	}
+	h.roll(1, 1, 1, 6) // every shot misses; G1's morale holds
+	echo := h.endRound()
+	wantIn(t, echo,
+		"defensive volley: G1 at B1, small arms, short range, hindered: outside the front arc (HRA 13c) fire",
+		"melee: G1 at B1, small arms, short range, hindered: outside the front arc (HRA 13c) fire",
+		"morale G1 (fired on from the flank or rear (HRA 12a c))")
+	wantIn(t, echo, "melee: B1 at G1, small arms, short range, normal fire")
+}
+
+// T3 in melee: a target directly behind a fence is hindered.
+func TestRule_11d_MeleeAcrossAFence(t *testing.T) {
+	h := begunWith(t, strings.Replace(small, "side Union\n", "fence \"Rail\" 60 10, 60 30\nside Union\n", 1))
+	h.put("G1", 60, 25, 270) // its front on the fence, facing west
+	h.put("B1", 54, 25, 90)
+	h.must(Union, "B1: ADVANCE 6\nB2, B3, BA: HOLD")
+	if !h.st.inMelee("B1") {
+		t.Fatalf("no melee: %s", h.echo())
+	}
+	h.roll(1, 1, 1)
+	echo := h.endRound()
+	wantIn(t, echo, "melee: B1 at G1, small arms, short range, hindered: target behind Rail (T3) fire",
+		"melee: G1 at B1, small arms, short range, hindered: target behind Rail (T3) fire")
+}
+
+// HRA 4.I.d: forced moves follow the normal movement rules, so a retreat
+// crosses a bridge, and a ford (taking the round, T1); a river elsewhere
+// stops it (HRA 5a).
+func TestRule_4_I_d_ForcedMovesCrossBridgesAndFords(t *testing.T) {
+	h := begunWith(t, crossing)
+	h.put("B2", 30, 50, 0) // north of the bridge, its back to it
+	h.must(Union, "B2: RETREAT")
+	if got := h.st.unit("B2").Front.Y; got != table.CM(39) {
+		t.Errorf("retreat over the bridge: front y %v, want 39cm (8 cm):\n%s", got, h.echo())
+	}
+	h = begunWith(t, crossing)
+	h.put("B1", 10, 50, 0) // north of the ford
+	h.must(Union, "B1: RETREAT")
+	if got := h.st.unit("B1").Front.Y; got != table.CM(39) {
+		t.Errorf("retreat through the ford: front y %v, want 39cm:\n%s", got, h.echo())
+	}
+	wantIn(t, h.echo(), "fording")
+	h = begunWith(t, crossing)
+	h.put("B3", 50, 50, 0) // no ford nor bridge behind it
+	h.must(Union, "B3: RETREAT")
+	if got := h.st.unit("B3").Front.Y; got != table.CM(44) {
+		t.Errorf("retreat to the river: front y %v, want 44cm (stops at the bank)", got)
+	}
+}
+
+// HRA 17a: an unlimbered battery cannot move, so it cannot be ordered to
+// retreat.
+func TestRule_17a_UnlimberedBatteryDoesNotRetreat(t *testing.T) {
+	h := begun(t)
+	h.set("SET BA LIMBERED OFF")
+	wantProblem(t, h, Union, "BA: RETREAT\nB1, B2, B3: HOLD", "HRA 17a")
+}
+
+// HRA 17b, T1: limbering takes the whole round; a battery ordered to
+// limber does not fire that round.
+func TestRule_17b_LimberingBatteryDoesNotFire(t *testing.T) {
+	h := begun(t)
+	h.set("SET BA LIMBERED OFF")
+	h.put("G3", 50, 30, 180)
+	legal(t, h, "BA", "G3")
+	h.must(Union, "BA: LIMBER")
+	if _, err := h.st.canFire(h.st.unit("BA"), h.st.unit("G3"), false, false); err == nil || !strings.Contains(err.Error(), "HRA 17b") {
+		t.Errorf("a limbering battery may fire: %v", err)
+	}
+	h.holdAll()
+	wantIn(t, h.echo(), "Union has no unit that can fire")
+}
+
+// HRA 13b: exactly a third of the target must be in range. 6.6 cm away, a
+// target 3 cm deep has 30% within 7.5 cm: no fire. 4.1 cm away, 30% is
+// within 5 cm: long range. A 2.5 mm sample took both for a third.
+func TestRule_13b_OneThirdIsExact(t *testing.T) {
+	h := begun(t)
+	b1, g1 := h.st.unit("B1"), h.st.unit("G1")
+	g1.Front = table.Pt(table.CM(20), table.MM(266))
+	if _, err := h.st.canFire(b1, g1, false, false); err == nil || !strings.Contains(err.Error(), "HRA 13b") {
+		t.Errorf("6.6 cm: %v, want out of range (HRA 13b)", err)
+	}
+	g1.Front = table.Pt(table.CM(20), table.MM(265))
+	if _, err := h.st.canFire(b1, g1, false, false); err != nil {
+		t.Errorf("6.5 cm (exactly a third): %v", err)
+	}
+	g1.Front = table.Pt(table.CM(20), table.MM(241))
+	if sh, err := h.st.canFire(b1, g1, false, false); err != nil || sh.Short {
+		t.Errorf("4.1 cm: short %v (%v), want long range", sh.Short, err)
+	}
+	g1.Front = table.Pt(table.CM(20), table.CM(24))
+	if sh, err := h.st.canFire(b1, g1, false, false); err != nil || !sh.Short {
+		t.Errorf("4 cm (a third within 5 cm): short %v (%v), want short range", sh.Short, err)
+	}
+}
+
+// HRA 4.II.e, 11e: a unit within an enemy's short range holds
+// automatically, but the seed does not forbid ordering it to retreat.
+func TestRule_4_II_e_UnitInShortRangeMayRetreat(t *testing.T) {
+	h := begun(t)
+	h.put("G1", 20, 24, 180) // 4 cm from B1
+	h.must(Union, "B1: RETREAT\nB2, B3, BA: HOLD")
+	if u := h.st.unit("B1"); !u.Retreating {
+		t.Errorf("B1 did not retreat: %s", h.echo())
+	}
+}
+
+// HRA 11a: melee occurs when bases touch during a march; a wheel into an
+// enemy stops on contact and begins a melee.
+func TestRule_11a_WheelIntoAnEnemyIsMelee(t *testing.T) {
+	h := begun(t)
+	h.put("G1", 19, 25.5, 180) // 5.5 cm ahead: a right wheel's far corner reaches it at about 58°
+	h.must(Union, "B1: WHEEL RIGHT 80\nB2, B3, BA: HOLD")
+	if !h.st.inMelee("B1") || h.st.Melees[0].Attacker != "B1" {
+		t.Errorf("no melee after wheeling into G1: %s", h.echo())
+	}
+}
+
+// H12: round 1's ties are rolled again however many there are; the Union
+// is not handed the initiative after 100 of them.
+func TestRule_H12_FirstRoundTiesAreRolledAgain(t *testing.T) {
+	sc, _ := ParseScenario([]byte(small))
+	h := &harness{t: t, st: newState(sc)}
+	v := make([]int, 17)
+	for i := range v {
+		v[i] = 4
+	}
+	for range 150 {
+		v = append(v, 3, 3)
+	}
+	h.dice = &seq{v: append(v, 2, 5)}
+	h.must(Union, "BEGIN")
+	if h.st.Initiative != Confederate {
+		t.Errorf("initiative %s after 150 ties and Union 2, Confederate 5", h.st.Initiative)
+	}
+}
+
+// T1: a ford takes the round, but the seed does not make the crossing the
+// unit's only move: a march may end with it. The scenario line "crossing
+// alone" asks for the stricter reading.
+func TestRule_T1_FordAtTheEndOfAMarch(t *testing.T) {
+	h := begunWith(t, crossing)
+	h.must(Union, "B1: ADVANCE 1, ADVANCE 7\nB2, B3, BA: HOLD")
+	wantIn(t, h.echo(), "fording takes 1 round(s) (T1)", "used 8cm of 8cm")
+	if u := h.st.unit("B1"); u.Front.Y != table.CM(45) {
+		t.Errorf("B1 front %v, want y 45cm", u.Front)
+	}
+	h = begunWith(t, "crossing alone\n"+crossing)
+	wantProblem(t, h, Union, "B1: ADVANCE 1, ADVANCE 7\nB2, B3, BA: HOLD", "crossing alone")
+	h.must(Union, "B1: ADVANCE 8\nB2, B3, BA: HOLD")
+}
+
+// T1 road modifier: the seed does not ask a road march to start on the
+// road; a unit off it marches to the nearest road (turning and moving as
+// any march) and on along it, the whole with the modifier.
+func TestRule_T1_RoadMarchFromOffTheRoad(t *testing.T) {
+	h := begunWith(t, roads)
+	h.holdOne()
+	h.put("G1", 20, 33, 180) // 3 cm north of the road, facing it
+	h.must(Confederate, "G1: ROAD 2\nG2, G3: HOLD")
+	wantIn(t, h.echo(), "used 7cm of 10.5cm")
+	if u := h.st.unit("G1"); u.Front != table.Pt(table.CM(22), table.CM(30)) || u.Facing != 90*table.Degree {
+		t.Errorf("G1 front %v facing %v, want (22,30) facing 90°:\n%s", u.Front, u.Facing, h.echo())
+	}
+	h = begunWith(t, roads)
+	h.holdOne()
+	wantProblem(t, h, Confederate, "G1: ROAD 2", "after 10cm to reach it")
+}
