@@ -453,12 +453,19 @@ func (m *sim) endOrders() {
 }
 
 // legalVolleys lists, for each unit of side that can fire, its possible
-// targets, nearest first.
+// targets, nearest first; and for a defender attacked by several units,
+// each of them as the target of its extra volley (HRA 11f).
 func (s *State) legalVolleys(side string) []Volley {
 	var out []Volley
 	for i := range s.Units {
 		f := &s.Units[i]
 		if f.Side != side || f.Removed() {
+			continue
+		}
+		if as := s.newAttackers(f.Name); len(as) > 1 {
+			for _, a := range as {
+				out = append(out, Volley{Firer: f.Name, Target: a})
+			}
 			continue
 		}
 		type cand struct {

@@ -243,3 +243,52 @@ func TestRule_T1_RoadMarchFromOffTheRoad(t *testing.T) {
 	h.holdOne()
 	wantProblem(t, h, Confederate, "G1: ROAD 2", "after 10cm to reach it")
 }
+
+// HRA 11f: a unit attacked by several enemies fires its extra volley at
+// one of them, the defender's choice: its side names it in its Phase III
+// mail (FIRE <defender> AT <attacker>); pbem does not choose for it.
+func TestRule_11f_DefenderPicksItsVolleyTarget(t *testing.T) {
+	h := begun(t)
+	h.put("G1", 25, 27, 180)
+	h.must(Union, "B1, B2: ADVANCE 7\nB3, BA: HOLD")
+	if len(h.st.Melees) != 2 {
+		t.Fatalf("melees %+v: %s", h.st.Melees, h.echo())
+	}
+	h.holdAll()
+	if ex := prompts(h.st); !strings.Contains(strings.Join(ex[len(ex)-1].Examples, "\n"), "FIRE G1 AT B") {
+		t.Errorf("the Confederate prompt offers no choice of target: %+v", ex)
+	}
+	wantProblem(t, h, Confederate, "FIRE NONE", "HRA 11f")
+	wantProblem(t, h, Confederate, "FIRE G1 AT B3", "its extra volley goes at one of them")
+	h.roll(1, 1, 1, 1)
+	echo := h.fire(Confederate, "FIRE G1 AT B2")
+	wantIn(t, echo, "defensive volley: G1 at B2")
+	wantNotIn(t, echo, "defensive volley: G1 at B1")
+}
+
+// HRA 3f: supply drops after a confrontation in which the unit fires; a
+// declared volley that proves impossible when its confrontation comes is
+// not fired and costs nothing. Here B1 attacks G1; G1's extra volley hits
+// and kills the Blue general, and B1 breaks (HRA 12c, 12e) and withdraws
+// at once out of G2's range before G2's volley at it comes.
+func TestRule_3f_NoSupplyForAVolleyNotFired(t *testing.T) {
+	h := begun(t)
+	h.set("SET B3 STATE 1") // brigade losses 2, with B1's 3: −2 once the general is dead
+	h.put("G1", 15, 28, 180)
+	h.put("G2", 27, 30, 180) // ahead and to the right of B1 once it has advanced
+	h.must(Union, "B1: ADVANCE 8\nB2, B3, BA: HOLD")
+	if !h.st.inMelee("B1") {
+		t.Fatalf("no melee: %s", h.echo())
+	}
+	legal(t, h, "G2", "B1")
+	h.holdAll()
+	// G1's extra volley 6 (a loss), the general's roll 1 (killed), B1's
+	// morale 1 (1 − 2 = −1: back at once), the others' 6.
+	h.roll(6, 1, 1, 6, 6, 6)
+	before := h.st.unit("G2").Supply
+	echo := h.fire(Confederate, "FIRE G2 AT B1")
+	wantIn(t, echo, "B1 withdraws 4cm", "G2 cannot fire at B1")
+	if got := h.st.unit("G2").Supply; got != before {
+		t.Errorf("G2's supply %d → %d for a volley it did not fire:\n%s", before, got, echo)
+	}
+}

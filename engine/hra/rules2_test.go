@@ -837,7 +837,8 @@ func TestRule_11f_SeveralAttackers(t *testing.T) {
 		t.Fatalf("melees %+v: %s", h.st.Melees, h.echo())
 	}
 	h.roll(1, 1, 1, 1) // everything misses
-	echo := h.endRound()
+	h.holdAll()
+	echo := h.fire(Confederate, "FIRE G1 AT B1") // the defender's choice (HRA 11f)
 	if n := strings.Count(echo, "defensive volley: G1 at"); n != 1 {
 		t.Errorf("%d extra volleys from G1, want 1 (HRA 11f):\n%s", n, echo)
 	}
