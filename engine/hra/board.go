@@ -76,6 +76,14 @@ func (st *State) header() string {
 	switch st.Phase {
 	case PhaseStart:
 		return fmt.Sprintf("%s — not begun (send BEGIN)", st.Scn.Name)
+	case PhaseGenerals:
+		var pools []string
+		for _, side := range Sides {
+			if p := st.Generals[side]; len(p) > 0 {
+				pools = append(pools, fmt.Sprintf("%s %s", side, joinInts(p)))
+			}
+		}
+		return fmt.Sprintf("%s — generals to assign to brigades (HRA 3c): %s", st.Scn.Name, strings.Join(pools, "; "))
 	case PhaseOver:
 		return fmt.Sprintf("%s — game over: %s", st.Scn.Name, st.Result)
 	case PhaseOrders:

@@ -104,6 +104,11 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 			if p := m.statePicks(side, "retreat", o); p != nil {
 				return []events.Problem{*p}
 			}
+		case oGenerals:
+			if st.Phase != PhaseGenerals {
+				return []events.Problem{problem(o, "the generals were assigned to their brigades at the start (HRA 3c); in Phase II a general moves with <brigade>: GENERAL TO <unit> (HRA 4.II.f)", "")}
+			}
+			rest = append(rest, o)
 		case oPick:
 			if st.Phase != PhaseFire {
 				return []events.Problem{problem(o, "PICK comes with your volleys in Phase III: it names, by one of your units in each, the confrontations you pick first (HRA 4.III.c)",
@@ -119,6 +124,8 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 	}
 	os = rest
 	switch st.Phase {
+	case PhaseGenerals:
+		return m.assignGenerals(side, os)
 	case PhaseOrders:
 		if st.ToAct != side {
 			return []events.Problem{problem(os[0], fmt.Sprintf("it is %s's turn to give orders (HRA 4.II.a)", st.ToAct), "wait for your turn")}
@@ -186,20 +193,30 @@ func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.P
 	return nil
 }
 
-// begin makes the opening rolls: each general's status (HRA 3c: d6, -1 for
-// the Union, minimum 1) and each unit's supply (HRA 3e: d6, +2 artillery,
-// -1 Confederate, minimum 1), then begins round 1.
+// begin makes the opening rolls: the status of each side's generals (HRA
+// 3c: d6, -1 for the Union, minimum 1), which the players then assign to
+// their brigades, and each unit's supply (HRA 3e: d6, +2 artillery, -1
+// Confederate, minimum 1).
 func (m *sim) begin() {
 	m.emit("battle.begun")
-	for _, b := range m.st.Brigades {
-		d := m.roll("general status " + b.Name)
-		v := d
-		if b.Side == Union {
-			v--
+	for _, side := range Sides {
+		var dice, statuses []int64
+		for _, b := range m.st.Brigades {
+			if b.Side != side {
+				continue
+			}
+			d := m.roll(fmt.Sprintf("general status %s %d", side, len(dice)+1))
+			v := d
+			if side == Union {
+				v--
+			}
+			dice, statuses = append(dice, int64(d)), append(statuses, int64(max(v, 1)))
 		}
-		v = max(v, 1)
-		m.emit("general.rolled", events.S("brigade", b.Name), events.I("die", int64(d)), events.I("status", int64(v)))
-		m.say("%s's general: d6=%d, status %d (HRA 3c)", b.Name, d, v)
+		if len(dice) == 0 {
+			continue
+		}
+		m.emit("generals.rolled", events.S("side", side), events.IL("dice", dice...), events.IL("statuses", statuses...))
+		m.say("%s's generals: d6 %s → status %s (HRA 3c)", side, joinInts(dice), joinInts(statuses))
 	}
 	for _, u := range m.st.Units {
 		d := m.roll("supply " + u.Name)
@@ -214,13 +231,101 @@ func (m *sim) begin() {
 		m.emit("supply.rolled", events.S("unit", u.Name), events.I("die", int64(d)), events.I("supply", int64(v)))
 		m.say("%s: supply d6=%d → %d (HRA 3e)", u.Name, d, v)
 	}
-	m.beginRound(1)
+	// A side whose generals are all alike (or who has one brigade) has no
+	// choice to make: they are assigned at once.
+	for _, side := range Sides {
+		pool := m.st.Generals[side]
+		if len(pool) == 0 || slices.ContainsFunc(pool, func(v int) bool { return v != pool[0] }) {
+			if len(pool) > 0 {
+				m.say("%s assigns the generals to its brigades: GENERALS <brigade>, <brigade>, ... (the best first) (HRA 3c)", side)
+			}
+			continue
+		}
+		for _, b := range m.st.Brigades {
+			if b.Side == side {
+				m.emit("general.assigned", events.S("brigade", b.Name), events.I("status", int64(pool[0])))
+			}
+		}
+		m.say("%s's generals are alike: each brigade's has status %d (HRA 3c)", side, pool[0])
+	}
+	m.generalsDone()
 }
 
-// maxInitiativeRolls bounds round 1's re-rolls (H12): fair dice tie 100
-// times in a row with a chance of 6^-100; a stream that does is broken,
-// and the decision fails rather than hand either side the initiative.
-const maxInitiativeRolls = 10000
+// generalsDone begins round 1 once every side has assigned its generals.
+func (m *sim) generalsDone() {
+	if len(m.st.Generals) == 0 {
+		m.beginRound(1)
+	}
+}
+
+// assignGenerals gives the side's rolled statuses to its brigades (HRA
+// 3c), as its GENERALS line says: each brigade once, with the statuses
+// rolled, or in order of preference, the best general first.
+func (m *sim) assignGenerals(side string, os []Order) []events.Problem {
+	st := m.st
+	pool := slices.Clone(st.Generals[side])
+	if len(pool) == 0 {
+		return []events.Problem{problem(os[0], fmt.Sprintf("%s's generals are assigned; waiting for %s's (HRA 3c)", side, opponent(side)), "")}
+	}
+	var mine []string
+	for _, b := range st.Brigades {
+		if b.Side == side {
+			mine = append(mine, b.Name)
+		}
+	}
+	example := "GENERALS " + strings.Join(mine, ", ")
+	if len(os) != 1 || os[0].Kind != oGenerals {
+		return []events.Problem{problem(os[0], fmt.Sprintf("assign your generals (status %s) to your brigades first (HRA 3c)", joinInts(pool)), example)}
+	}
+	o := os[0]
+	for i, b := range o.Units {
+		if st.brigade(b).Side != side {
+			return []events.Problem{problemAt(o, o.Cols[i], fmt.Sprintf("%s is not yours", b), example)}
+		}
+	}
+	if len(o.Units) != len(mine) {
+		var left []string
+		for _, b := range mine {
+			if !slices.Contains(o.Units, b) {
+				left = append(left, b)
+			}
+		}
+		return []events.Problem{problem(o, fmt.Sprintf("every brigade gets a general: %s %s missing (HRA 3c)", strings.Join(left, ", "), map[bool]string{true: "is", false: "are"}[len(left) == 1]), example)}
+	}
+	statuses := slices.Clone(o.Statuses)
+	if statuses == nil {
+		statuses = slices.Clone(pool)
+		slices.SortFunc(statuses, func(a, b int) int { return b - a }) // the best first
+	} else {
+		a, b := slices.Clone(statuses), slices.Clone(pool)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			return []events.Problem{problem(o, fmt.Sprintf("the statuses rolled for your generals are %s; this gives %s (HRA 3c)", joinInts(pool), joinInts(o.Statuses)), example)}
+		}
+	}
+	for i, b := range o.Units {
+		m.emit("general.assigned", events.S("brigade", b), events.I("status", int64(statuses[i])))
+		m.say("%s's general: status %d (HRA 3c)", b, statuses[i])
+	}
+	m.generalsDone()
+	return nil
+}
+
+// joinInts writes numbers as "4, 2".
+func joinInts[T int | int64](vs []T) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, fmt.Sprint(v))
+	}
+	return strings.Join(s, ", ")
+}
+
+// maxInitiativeTies bounds round 1's re-rolls (H12). Fair dice tie 100
+// times in a row with a chance of 6^-100; dice that do are constant (the
+// trial decisions made with fixed dice), and then no side is handed the
+// initiative: the referee decides it (SET INITIATIVE).
+const maxInitiativeTies = 100
 
 // beginRound: initiative (HRA 4.0), Phase I (HRA 4.I), and the start of
 // Phase II.
@@ -229,9 +334,6 @@ func (m *sim) beginRound(n int) {
 	m.emit("round.begun", events.I("round", int64(n)))
 	m.say("— round %d —", n)
 	for try := 0; ; try++ {
-		if try == maxInitiativeRolls {
-			panic(internal{fmt.Errorf("hra: the initiative dice tied %d times in a row: the dice are broken", try)})
-		}
 		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
 		side := ""
 		switch {
@@ -239,6 +341,10 @@ func (m *sim) beginRound(n int) {
 			side = Union
 		case b > a:
 			side = Confederate
+		case prev == "" && try+1 == maxInitiativeTies:
+			m.emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", ""))
+			m.say("initiative: the dice tied %d times in a row: the referee decides it (SET INITIATIVE Union or Confederate; H12)", maxInitiativeTies)
+			return
 		case prev == "":
 			m.say("initiative: Union %d, Confederate %d: a tie in the first round, rolled again (H12)", a, b)
 			continue
@@ -249,6 +355,12 @@ func (m *sim) beginRound(n int) {
 		m.say("initiative: Union %d, Confederate %d: %s acts first (HRA 4.0)", a, b, side)
 		break
 	}
+	m.openRound()
+}
+
+// openRound plays Phase I (HRA 4.I) and opens Phase II, once the round's
+// initiative is known.
+func (m *sim) openRound() {
 	m.phaseOne()
 	if m.st.Phase == PhaseOver {
 		return

@@ -193,22 +193,39 @@ func TestRule_11a_WheelIntoAnEnemyIsMelee(t *testing.T) {
 	}
 }
 
-// H12: round 1's ties are rolled again however many there are; the Union
-// is not handed the initiative after 100 of them.
+// H12: round 1's ties are rolled again; no side is handed the initiative
+// because the dice keep tying. Dice that tie 100 times are constant (fair
+// ones do so once in 6^100): the referee is asked, and the round waits.
 func TestRule_H12_FirstRoundTiesAreRolledAgain(t *testing.T) {
 	sc, _ := ParseScenario([]byte(small))
 	h := &harness{t: t, st: newState(sc)}
-	v := make([]int, 17)
-	for i := range v {
-		v[i] = 4
+	opening := make([]int, 17)
+	for i := range opening {
+		opening[i] = 4
 	}
-	for range 150 {
-		v = append(v, 3, 3)
+	ties := func(n int) []int {
+		v := append([]int(nil), opening...)
+		for range n {
+			v = append(v, 3, 3)
+		}
+		return v
 	}
-	h.dice = &seq{v: append(v, 2, 5)}
+	h.dice = &seq{v: append(ties(99), 2, 5)}
 	h.must(Union, "BEGIN")
 	if h.st.Initiative != Confederate {
-		t.Errorf("initiative %s after 150 ties and Union 2, Confederate 5", h.st.Initiative)
+		t.Errorf("initiative %s after 99 ties and Union 2, Confederate 5", h.st.Initiative)
+	}
+	h = &harness{t: t, st: newState(sc), dice: &seq{v: ties(100)}}
+	h.must(Union, "BEGIN")
+	if h.st.Initiative != "" || h.st.ToAct != "" {
+		t.Fatalf("after 100 ties the engine gave the initiative to %q (to act %q)", h.st.Initiative, h.st.ToAct)
+	}
+	if ps := prompts(h.st); len(ps) != 1 || !ps[0].Referee {
+		t.Fatalf("the referee is not asked: %+v", ps)
+	}
+	h.set("SET INITIATIVE Confederate")
+	if h.st.Initiative != Confederate || h.st.ToAct != Confederate {
+		t.Errorf("after the referee's ruling: initiative %q, to act %q", h.st.Initiative, h.st.ToAct)
 	}
 }
 
@@ -290,5 +307,41 @@ func TestRule_3f_NoSupplyForAVolleyNotFired(t *testing.T) {
 	wantIn(t, echo, "B1 withdraws 4cm", "G2 cannot fire at B1")
 	if got := h.st.unit("G2").Supply; got != before {
 		t.Errorf("G2's supply %d → %d for a volley it did not fire:\n%s", before, got, echo)
+	}
+}
+
+// HRA 3c: after the status roll the players assign the generals to their
+// brigades: by name, the best first, or each with its status. Both sides
+// are asked at once (a sealed step), and round 1 begins when both have.
+func TestRule_3c_PlayersAssignTheirGenerals(t *testing.T) {
+	sc, _ := ParseScenario([]byte(small))
+	h := &harness{t: t, st: newState(sc)}
+	// Union generals 5, 3 → status 4, 2; Confederate 2, 6; supply all 4;
+	// initiative Union 6, Confederate 1.
+	v := []int{5, 3, 2, 6}
+	for range sc.Units {
+		v = append(v, 4)
+	}
+	h.dice = &seq{v: append(v, 6, 1)}
+	h.must(Union, "BEGIN")
+	wantIn(t, h.echo(), "Union's generals: d6 5, 3 → status 4, 2 (HRA 3c)", "Confederate's generals: d6 2, 6 → status 2, 6 (HRA 3c)")
+	if h.st.Phase != PhaseGenerals || h.st.brigade("Blue").Status != 0 {
+		t.Fatalf("phase %s, Blue's general %d: the engine assigned the generals", h.st.Phase, h.st.brigade("Blue").Status)
+	}
+	ps := prompts(h.st)
+	if len(ps) != 2 || ps[0].Sealed == "" || ps[0].Sealed != ps[1].Sealed {
+		t.Errorf("both sides are not asked at once: %+v", ps)
+	}
+	wantProblem(t, h, Union, "Blue: HOLD", "assign your generals")
+	wantProblem(t, h, Union, "GENERALS Horse 4", "Blue is missing")
+	wantProblem(t, h, Union, "GENERALS Horse 4, Blue 4", "the statuses rolled for your generals are 4, 2")
+	wantProblem(t, h, Union, "GENERALS Horse, Grey", "Grey is not yours")
+	h.must(Union, "GENERALS Horse, Blue")
+	if h.st.brigade("Horse").Status != 4 || h.st.brigade("Blue").Status != 2 || h.st.Phase != PhaseGenerals {
+		t.Fatalf("Horse %d Blue %d phase %s", h.st.brigade("Horse").Status, h.st.brigade("Blue").Status, h.st.Phase)
+	}
+	h.must(Confederate, "GENERALS Grey 6, Rebs 2")
+	if h.st.brigade("Grey").Status != 6 || h.st.brigade("Rebs").Status != 2 || h.st.Phase != PhaseOrders || h.st.Round != 1 {
+		t.Errorf("Grey %d Rebs %d phase %s round %d", h.st.brigade("Grey").Status, h.st.brigade("Rebs").Status, h.st.Phase, h.st.Round)
 	}
 }

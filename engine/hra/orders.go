@@ -21,6 +21,7 @@ const (
 	// Priority lists for the players' alternate choices (see doc.go).
 	oPick         = "pick"          // PICK <unit>, ... (HRA 4.III.c, Phase III)
 	oRetreatOrder = "retreat order" // RETREAT ORDER <unit>, ... (HRA 4.I.b)
+	oGenerals     = "generals"      // GENERALS <brigade> [<status>], ... (HRA 3c)
 )
 
 // Verbs of a Phase II order (HRA 4.II.c, 4.II.f).
@@ -53,6 +54,7 @@ type Order struct {
 	To        *table.Point // ROAD TO
 	ToName    string
 	Target    string // fire target; GENERAL TO unit
+	Statuses  []int  // GENERALS: the status given to each brigade in Units, if written
 	// SET (referee)
 	Name  string // unit or brigade or "game"
 	Field string
@@ -143,6 +145,8 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 			p.set(&o, ws[1:])
 		case first == "FIRE" && !strings.Contains(line, ":"):
 			p.fire(&o, ws[1:])
+		case first == "GENERALS" && !strings.Contains(line, ":"):
+			p.generals(&o, line, ws[0])
 		case first == "PICK" && !strings.Contains(line, ":"):
 			o.Kind = oPick
 			p.unitList(&o, line, ws[0])
@@ -635,6 +639,69 @@ func (p *parser) unitList(o *Order, line string, kw word) {
 		}
 		o.Units, o.Cols = append(o.Units, n), append(o.Cols, c)
 	}
+}
+
+// generals reads GENERALS <brigade> <status>, <brigade> <status>, ... or
+// GENERALS <brigade>, <brigade>, ... (the best general first) into
+// o.Units (brigade names) and o.Statuses (HRA 3c).
+func (p *parser) generals(o *Order, line string, kw word) {
+	o.Kind = oGenerals
+	rs := []rune(line)
+	start := min(kw.col-1+len([]rune(kw.s)), len(rs))
+	rest := string(rs[start:])
+	if strings.TrimSpace(rest) == "" {
+		p.fail(kw.col, "GENERALS: name your brigades, the best general's first, or each with its status", "GENERALS "+p.exampleGenerals())
+		return
+	}
+	col := start + 1
+	for _, part := range strings.Split(rest, ",") {
+		c := col + len([]rune(part)) - len([]rune(strings.TrimLeft(part, " \t")))
+		col += len([]rune(part)) + 1
+		ws := splitWords(strings.TrimSpace(part), c)
+		if len(ws) == 0 {
+			p.fail(c, "a brigade name is missing between the commas", "GENERALS "+p.exampleGenerals())
+			return
+		}
+		name := ws
+		status := 0
+		if n, err := strconv.Atoi(ws[len(ws)-1].s); err == nil && len(ws) > 1 {
+			if n < 1 || n > 6 {
+				p.fail(ws[len(ws)-1].col, fmt.Sprintf("%d is no general's status (1 to 6, HRA 3c)", n), "")
+				return
+			}
+			name, status = ws[:len(ws)-1], n
+		}
+		if (status > 0) != (len(o.Statuses) > 0) && len(o.Units) > 0 {
+			p.fail(c, "give every brigade a status, or none (then the best general goes to the first brigade named)", "GENERALS "+p.exampleGenerals())
+			return
+		}
+		b, _, ok := p.resolve(joinWords(name), c, false, true)
+		if !ok {
+			return
+		}
+		if slices.Contains(o.Units, b) {
+			p.fail(c, fmt.Sprintf("%s is named twice", b), "name each brigade once")
+			return
+		}
+		o.Units, o.Cols = append(o.Units, b), append(o.Cols, c)
+		if status > 0 {
+			o.Statuses = append(o.Statuses, status)
+		}
+	}
+}
+
+// exampleGenerals is the writer's brigades, as GENERALS lists them.
+func (p *parser) exampleGenerals() string {
+	var bs []string
+	for _, b := range p.st.Brigades {
+		if b.Side == p.writer {
+			bs = append(bs, b.Name)
+		}
+	}
+	if len(bs) == 0 {
+		return "<brigade>, <brigade>"
+	}
+	return strings.Join(bs, ", ")
 }
 
 // setFields are the fields a referee may SET (issue #5).

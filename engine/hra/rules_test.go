@@ -74,6 +74,7 @@ func TestRule_3c_3e_OpeningRolls(t *testing.T) {
 	sc, _ := ParseScenario([]byte(small))
 	h := &harness{t: t, st: newState(sc), dice: &seq{v: []int{1, 1, 1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6}}}
 	h.must(Union, "BEGIN")
+	h.must(Confederate, "GENERALS Rebs, Grey")    // the best (6) to Rebs (HRA 3c)
 	if b := h.st.brigade("Blue"); b.Status != 1 { // d6 1 - 1 = 0, minimum 1
 		t.Errorf("Union general status %d, want 1 (HRA 3c)", b.Status)
 	}
