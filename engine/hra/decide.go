@@ -823,7 +823,12 @@ func (m *sim) applyMove(u *Unit, mv moved, order string) {
 		events.I("facing", int64(r.Facing)), events.B("column", mv.Column), events.I("cost", int64(mv.Cost)))
 	m.emit("unit.ordered", events.S("unit", u.Name), events.S("order", order))
 	left := max(mv.Allowance-mv.Cost, 0)
-	m.say("%s: %s — used %v of %v, %v left; now at x=%v y=%v facing %v", u.Name, order, mv.Cost, mv.Allowance, left, r.Front.X, r.Front.Y, r.Facing)
+	how := ""
+	if b := mv.breakdown(cmText(mv.Cost)); b != cmText(mv.Cost) && strings.ContainsAny(b, "+×") {
+		how = " (" + b + ")"
+	}
+	m.say("%s: %s — used %s of %s%s, %s left; now at x=%s y=%s facing %v", u.Name, order, cmText(mv.Cost), cmText(mv.Allowance), how, cmText(left),
+		cmText(r.Front.X), cmText(r.Front.Y), r.Facing)
 	for _, n := range mv.Notes {
 		m.say("  %s", n)
 	}

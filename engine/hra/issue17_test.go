@@ -345,3 +345,80 @@ func TestRule_3c_PlayersAssignTheirGenerals(t *testing.T) {
 		t.Errorf("Grey %d Rebs %d phase %s round %d", h.st.brigade("Grey").Status, h.st.brigade("Rebs").Status, h.st.Phase, h.st.Round)
 	}
 }
+
+// Issue #17, mail: a rejected march says what it costs, item by item
+// ("2 cm turn + 6 cm rough ×2 = 14 cm > 8 cm"), the caret goes under the
+// step that goes over, and the hint speaks of turning only if the march
+// turned.
+func TestRejectedMarchExplainsItsCosts(t *testing.T) {
+	for _, c := range []struct {
+		name, setup, order, msg, hint, noHint string
+		col                                   int
+	}{
+		{"a turn and the open", "", "B1: WHEEL LEFT 60, ADVANCE 7\nB2, B3, BA: HOLD",
+			"the march costs 2cm turn (wheel left 60°) + 7cm open = 9cm > 8cm", "turn less", "", 20},
+		{"infantry into woods", "SET B3 POS 74 36", "B3: ADVANCE 7\nB1, B2, BA: HOLD",
+			"the march costs 4cm open + 3cm woods ×2 = 10cm > 8cm", "go round the woods", "turn", 5},
+		{"a turn, then woods", "SET B3 POS 74 36", "B3: ADVANCE 6, WHEEL RIGHT 50\nB1, B2, BA: HOLD",
+			"4cm open + 2cm woods ×2 + 2cm turn (wheel right 50°) = 10cm > 8cm", "turn less", "", 16},
+	} {
+		h := begun(t)
+		if c.setup != "" {
+			h.set(c.setup)
+		}
+		p := h.send(Union, c.order)
+		if len(p) == 0 {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if !strings.Contains(p[0].Msg, c.msg) || !strings.Contains(p[0].Hint, c.hint) || (c.noHint != "" && strings.Contains(p[0].Hint, c.noHint)) {
+			t.Errorf("%s: %q (hint %q), want %q (hint with %q, without %q)", c.name, p[0].Msg, p[0].Hint, c.msg, c.hint, c.noHint)
+		}
+		if p[0].Col != c.col {
+			t.Errorf("%s: caret at column %d, want %d (under %q)", c.name, p[0].Col, c.col, p[0].Text[min(c.col-1, len(p[0].Text)):])
+		}
+	}
+	// Cavalry in woods: each cm costs 12/2.5 = 4.8 cm (T1, H14).
+	h := begun(t)
+	h.set("SET H1 POS 75 40")
+	h.must(Union, "Blue: HOLD")
+	h.must(Confederate, "Grey: HOLD")
+	wantProblem(t, h, Union, "H1: ADVANCE 3\nH2, H3: HOLD", "3cm woods ×4.8 = 14.4cm > 12cm")
+	// Accepted, the echo explains the cost too.
+	h.must(Union, "H1: ADVANCE 2\nH2, H3: HOLD")
+	wantIn(t, h.echo(), "used 9.6cm of 12cm (2cm woods ×4.8 = 9.6cm), 2.4cm left")
+}
+
+// Issue #17, mail: the caret goes under the word at fault, not at the
+// start of the line.
+func TestCaretUnderTheOffendingWord(t *testing.T) {
+	h := begun(t)
+	h.set("SET BA LIMBERED OFF")
+	for _, c := range []struct {
+		order string
+		word  string
+	}{
+		{"BA: RETREAT\nB1, B2, B3: HOLD", "RETREAT"},
+		{"B2, B1, B3: WHEEL LEFT 90, ADVANCE 7\nBA: HOLD", "ADVANCE"},
+		{"BA, B1: ADVANCE 1\nB2, B3: HOLD", "ADVANCE"},
+	} {
+		p := h.send(Union, c.order)
+		if len(p) == 0 {
+			t.Fatalf("%q accepted", c.order)
+		}
+		if want := strings.Index(p[0].Text, c.word) + 1; p[0].Col != want {
+			t.Errorf("%q: %s: caret at column %d, want %d (under %q)", c.order, p[0].Msg, p[0].Col, want, c.word)
+		}
+	}
+}
+
+// Issue #17, mail: a syntax hint's example names one of the writer's own
+// brigades, not the enemy's.
+func TestSyntaxHintNamesTheWritersBrigade(t *testing.T) {
+	h := begun(t)
+	h.must(Union, "Blue: HOLD")
+	p := h.send(Confederate, "Grey HOLD")
+	if len(p) == 0 || !strings.Contains(p[0].Hint, "Grey: HOLD") || strings.Contains(p[0].Hint, "Blue") {
+		t.Errorf("hint %+v, want an example with Grey", p)
+	}
+}
