@@ -377,6 +377,9 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 				if len(pts) < 3 {
 					return nil, fail("an area needs at least 3 points")
 				}
+				if (key == Ford || key == Bridge) && !table.Polygon(pts).Convex() {
+					return nil, fail("a %s is a convex area (what crosses the river is measured on it)", key)
+				}
 				t.Poly = table.Polygon(pts)
 			} else {
 				if len(pts) < 2 {

@@ -582,7 +582,8 @@ func (c *canvas) mark(idx int, p Piece) (int, byte, bool) {
 		return r*c.v.Cols + col, m, true
 	}
 	ahead := b.Front.Add(Heading(b.Facing, min(c.v.Scale.Col, c.v.Scale.Row)*3/4))
-	if r, col, ok := c.cellOf(ahead); ok && c.piece[r*c.v.Cols+col] < 0 {
+	if r, col, ok := c.cellOf(ahead); ok && owned > 0 && c.piece[r*c.v.Cols+col] < 0 {
+		// (A piece with no character in the window gets no mark either.)
 		if r0, c0, ok0 := c.cellOf(inner); !ok0 || r0 != r || c0 != col {
 			return r*c.v.Cols + col, m, true
 		}
