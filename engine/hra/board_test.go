@@ -101,23 +101,17 @@ func TestBoardGolden(t *testing.T) {
 	golden.CheckString(t, "start-window.txt", start.Window)
 	golden.CheckString(t, "start-full.txt", start.Full)
 	checkBoard(t, "start, referee", h.st, ref, start)
-	for _, c := range []struct {
-		file string
-		v    engine.Viewer
-	}{{"start-window-union.txt", union}, {"start-window-confederate.txt", conf}} {
-		b := rs.Render(rs.View(h.st, c.v))
-		golden.CheckString(t, c.file, b.Window)
-		checkBoard(t, c.file, h.st, c.v, b)
+	players := func(when string) {
+		for _, v := range []engine.Viewer{union, conf} {
+			file := when + "-window-" + strings.ToLower(v.Side) + ".txt"
+			b := rs.Render(rs.View(h.st, v))
+			golden.CheckString(t, file, b.Window)
+			checkBoard(t, file, h.st, v, b)
+		}
 	}
+	players("start")
 	h.playToEnd(18)
-	for _, c := range []struct {
-		file string
-		v    engine.Viewer
-	}{{"played-window-union.txt", union}, {"played-window-confederate.txt", conf}} {
-		b := rs.Render(rs.View(h.st, c.v))
-		golden.CheckString(t, c.file, b.Window)
-		checkBoard(t, c.file, h.st, c.v, b)
-	}
+	players("played")
 }
 
 // Issue #17: Anna's first mail showed no Union unit: the window was chosen

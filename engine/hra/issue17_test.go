@@ -265,12 +265,7 @@ func TestRule_T1_RoadMarchFromOffTheRoad(t *testing.T) {
 // one of them, the defender's choice: its side names it in its Phase III
 // mail (FIRE <defender> AT <attacker>); pbem does not choose for it.
 func TestRule_11f_DefenderPicksItsVolleyTarget(t *testing.T) {
-	h := begun(t)
-	h.put("G1", 25, 27, 180)
-	h.must(Union, "B1, B2: ADVANCE 7\nB3, BA: HOLD")
-	if len(h.st.Melees) != 2 {
-		t.Fatalf("melees %+v: %s", h.st.Melees, h.echo())
-	}
+	h := twoAttackers(t)
 	h.holdAll()
 	if ex := prompts(h.st); !strings.Contains(strings.Join(ex[len(ex)-1].Examples, "\n"), "FIRE G1 AT B") {
 		t.Errorf("the Confederate prompt offers no choice of target: %+v", ex)

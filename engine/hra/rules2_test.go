@@ -827,15 +827,22 @@ func TestRule_11e_ContinuingMelee(t *testing.T) {
 	}
 }
 
-// HRA 11f: a unit attacked by several enemies fires its extra volley at
-// only one of them, but defends in melee against all of them.
-func TestRule_11f_SeveralAttackers(t *testing.T) {
+// twoAttackers is begun with G1 attacked in melee by B1 and B2.
+func twoAttackers(t *testing.T) *harness {
+	t.Helper()
 	h := begun(t)
 	h.put("G1", 25, 27, 180)
 	h.must(Union, "B1, B2: ADVANCE 7\nB3, BA: HOLD")
 	if len(h.st.Melees) != 2 {
 		t.Fatalf("melees %+v: %s", h.st.Melees, h.echo())
 	}
+	return h
+}
+
+// HRA 11f: a unit attacked by several enemies fires its extra volley at
+// only one of them, but defends in melee against all of them.
+func TestRule_11f_SeveralAttackers(t *testing.T) {
+	h := twoAttackers(t)
 	h.roll(1, 1, 1, 1) // everything misses
 	h.holdAll()
 	echo := h.fire(Confederate, "FIRE G1 AT B1") // the defender's choice (HRA 11f)

@@ -252,6 +252,17 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 			}
 			return v, nil
 		}
+		// option reads a line that chooses between two readings: off (the
+		// default) and on.
+		option := func(off, on, rule string) (bool, error) {
+			switch strings.ToLower(strings.Join(args, " ")) {
+			case off:
+				return false, nil
+			case on:
+				return true, nil
+			}
+			return false, fail("%s takes %s or %s (%s)", key, off, on, rule)
+		}
 		switch {
 		case key == "scenario":
 			sc.Name = strings.Join(args, " ")
@@ -285,31 +296,16 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 				return nil, err
 			}
 		case key == "dismounted-fire":
-			switch strings.ToLower(strings.Join(args, " ")) {
-			case "infantry":
-				sc.DismountedFireAsInfantry = true
-			case "cavalry":
-				sc.DismountedFireAsInfantry = false
-			default:
-				return nil, fail("dismounted-fire takes infantry or cavalry (HRA H15)")
+			if sc.DismountedFireAsInfantry, err = option("cavalry", "infantry", "HRA H15"); err != nil {
+				return nil, err
 			}
 		case key == "turn-over-90":
-			switch strings.ToLower(strings.Join(args, " ")) {
-			case "two-cm":
-				sc.TurnPerQuarter = false
-			case "per-quarter":
-				sc.TurnPerQuarter = true
-			default:
-				return nil, fail("turn-over-90 takes two-cm or per-quarter (HRA 9c, H4)")
+			if sc.TurnPerQuarter, err = option("two-cm", "per-quarter", "HRA 9c, H4"); err != nil {
+				return nil, err
 			}
 		case key == "crossing":
-			switch strings.ToLower(strings.Join(args, " ")) {
-			case "ends-march":
-				sc.CrossingAlone = false
-			case "alone":
-				sc.CrossingAlone = true
-			default:
-				return nil, fail("crossing takes ends-march or alone (T1)")
+			if sc.CrossingAlone, err = option("ends-march", "alone", "T1"); err != nil {
+				return nil, err
 			}
 		case key == "dismounted-depth":
 			if sc.DismountedDepth, err = lenArg(); err != nil {
