@@ -1,7 +1,6 @@
 package hra
 
 import (
-	"strings"
 	"testing"
 
 	"pbem/engine"
@@ -91,7 +90,8 @@ func TestRule_16b_ChargeStraightTwiceADay(t *testing.T) {
 }
 
 // The prompt's examples are orders the engine accepts (HELP must not
-// mislead): every first example of a whole game is accepted.
+// mislead): every example of a whole game, and one where a defender must
+// choose its extra volley's target (HRA 11f).
 func TestPromptExamplesAreAccepted(t *testing.T) {
 	h := newHarness(t, "examples")
 	for n := 0; n < 200 && h.st.Phase != PhaseOver; n++ {
@@ -100,12 +100,21 @@ func TestPromptExamplesAreAccepted(t *testing.T) {
 				continue
 			}
 			for _, ex := range p.Examples {
-				if !strings.HasPrefix(ex, "FIRE") && !strings.HasPrefix(ex, "GENERALS") && !tryOrder(h.st, p.Side, ex) {
+				if !tryOrder(h.st, p.Side, ex) {
 					t.Errorf("mail %d: %s's example %q is refused", n, p.Side, ex)
 				}
 			}
 		}
 		ps := prompts(h.st)
 		h.must(ps[0].Side, ps[0].Examples[0])
+	}
+	h = twoAttackers(t)
+	h.holdAll()
+	for _, p := range prompts(h.st) {
+		for _, ex := range p.Examples {
+			if !tryOrder(h.st, p.Side, ex) {
+				t.Errorf("%s's example %q is refused", p.Side, ex)
+			}
+		}
 	}
 }

@@ -140,7 +140,16 @@ func fireExamples(st *State, side string) []string {
 	if len(lines) > 0 {
 		out = append(out, strings.Join(lines, "\n"))
 	}
-	out = append(out, "FIRE NONE")
+	// A defender attacked by several units must name its extra volley's
+	// target (HRA 11f): FIRE NONE would be refused.
+	choose := false
+	for i := range st.Units {
+		u := &st.Units[i]
+		choose = choose || (u.Side == side && len(st.newAttackers(u.Name)) > 1)
+	}
+	if !choose {
+		out = append(out, "FIRE NONE")
+	}
 	// The same volleys, the last firer's confrontation picked first (HRA 4.III.c).
 	if len(lines) >= 2 {
 		var firers []string
