@@ -41,7 +41,8 @@
 // # Readings where the seed is silent or ambiguous
 //
 // The spec's reading (hra.md H1-H24) is the default; a scenario line
-// offers the other where one is named here:
+// offers the other where one is named here (scenario lines
+// "dismounted-fire", "turn-over-90", "crossing", "wheel-travel"):
 //   - H4 (HRA 9c): a rotation is a run of turns one way with no move
 //     between them, and costs by its own size (up to 45° free, over 45° to
 //     90° 2 cm, an about-face of 180° about the unit's own axis 1 cm,
@@ -50,7 +51,8 @@
 //     "turn-over-90 per-quarter" charges 2 cm each started quarter turn.
 //     Rotations ≤45° the other way are each free, as the seed says: a
 //     zig-zag of small wheels about alternate corners moves a unit at no
-//     cost. The seed has no rule against it and none is enforced.
+//     cost. The seed has no rule against it; "wheel-travel counted" also
+//     charges the ground each wheel carries the unit's centre over.
 //   - H15: dismounted cavalry keeps the cavalry −1 when it fires;
 //     "dismounted-fire infantry" drops it.
 //   - T1 fords: a ford (or a cavalry river crossing) takes the rest of the
@@ -123,7 +125,8 @@
 //	5d        TestRule_5d_ForcedMoveIntoEnemyDestroys
 //	9a, 9e    TestRule_4_II_d_OrderLimit (a brigade order moves all), TestRule_9e_Cohesion (H22: within 45°)
 //	9b        TestRule_9b_MoveTo, TestRule_T1_RotationsDoNotCrossRivers
-//	9c        TestRule_9c_RotationsCostTheirOwnSize, TestRule_9c_AboutFaceCostsOneCentimetre, TestRule_H4_TurnsOneWayAreOneRotation
+//	9c        TestRule_9c_RotationsCostTheirOwnSize, TestRule_9c_AboutFaceCostsOneCentimetre, TestRule_H4_TurnsOneWayAreOneRotation,
+//	          TestRule_9c_WheelWalk
 //	9d        TestRule_9c_9d_RotationAndLimit, TestRejectedMarchExplainsItsCosts
 //	10a-10b   TestRule_10a_10b_PassThrough
 //	10c, 17e  TestRule_10c_17e_ArtilleryAndFences, TestRule_10c_17e_BatteryDoesNotWheelAcrossAFence

@@ -417,3 +417,20 @@ func TestSyntaxHintNamesTheWritersBrigade(t *testing.T) {
 		t.Errorf("hint %+v, want an example with Grey", p)
 	}
 }
+
+// HRA 9c, 9d: wheels of up to 45° cost nothing, so by the seed's letter
+// small wheels about alternate front corners carry a unit forward at no
+// cost; the scenario line "wheel-travel counted" charges the ground each
+// wheel carries the unit's centre over, and the zig-zag no longer pays.
+func TestRule_9c_WheelWalk(t *testing.T) {
+	walk := "B1: WHEEL LEFT 45, WHEEL RIGHT 45, WHEEL LEFT 45, WHEEL RIGHT 45\nB2, B3, BA: HOLD"
+	h := begun(t)
+	h.must(Union, walk)
+	if u := h.st.unit("B1"); u.Moved != 0 || u.Front.Y < table.CM(29) {
+		t.Errorf("the seed's letter: used %v, front %v; want 0cm and about 9 cm forward", u.Moved, u.Front)
+	}
+	h = begunWith(t, "wheel-travel counted\n"+small)
+	wantProblem(t, h, Union, walk, "carried by the wheel")
+	h.must(Union, "B1: WHEEL LEFT 45, ADVANCE 5\nB2, B3, BA: HOLD")
+	wantIn(t, h.echo(), "used 7.7cm of 8cm (2.7cm carried by the wheel + 5cm open = 7.7cm)")
+}

@@ -332,6 +332,11 @@ func (s *State) walk(u *Unit, r table.Rect, steps []step, m *moved, d *dicer) (t
 			if err != nil {
 				return r, err
 			}
+			if p.Kind == stWheel && s.Scn.WheelTravel {
+				// Scenario "wheel-travel counted": the ground a wheel carries
+				// the unit's centre over counts as distance travelled.
+				m.charge(costItem{What: "carried by the wheel", Cost: table.Distance(r.Centre(), nr.Centre()), Col: p.Col})
+			}
 			r = nr
 			switch p.Kind {
 			case stWheel:

@@ -124,6 +124,13 @@ type ScenarioDef struct {
 	// only that a ford takes a round (T1); by default a march may end
 	// with the crossing ("crossing ends-march").
 	CrossingAlone bool
+	// WheelTravel: the ground a wheel about a front corner carries the
+	// unit's centre over (the chord) counts as distance travelled, beside
+	// the rotation's cost (scenario line "wheel-travel counted"). The
+	// seed charges a rotation only its cost, so by default ("wheel-travel
+	// free") wheels of up to 45° about alternate corners move a unit at no
+	// cost.
+	WheelTravel bool
 
 	Terrain  []Terrain
 	Points   []Point
@@ -305,6 +312,10 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 			}
 		case key == "crossing":
 			if sc.CrossingAlone, err = option("ends-march", "alone", "T1"); err != nil {
+				return nil, err
+			}
+		case key == "wheel-travel":
+			if sc.WheelTravel, err = option("free", "counted", "HRA 9c, 9d"); err != nil {
 				return nil, err
 			}
 		case key == "dismounted-depth":
