@@ -461,10 +461,7 @@ func rotation(p step) table.Move {
 // angle turned.
 func (s *State) rotate(u *Unit, r table.Rect, p step, m *moved) (table.Rect, table.Angle, error) {
 	mv := rotation(p)
-	var enemies []*Unit
-	for _, o := range s.others(u, true) {
-		enemies = append(enemies, o)
-	}
+	enemies := s.others(u, true)
 	part, hit := r.FirstContact(mv, func(sw table.Sweep) bool {
 		for _, e := range enemies {
 			if sw.TouchesRect(s.footprint(e)) {
