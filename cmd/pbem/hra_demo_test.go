@@ -18,7 +18,7 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 		`no unit or brigade is called "Stonewall Brigadier"`,
 		"=== Subject: [pbem demo] game over",
 		"The game is over and every participant has the mail saying so.")
-	checkHas(t, "the game's log", log, " general.rolled ", " supply.rolled ", " initiative.rolled ", " unit.moved ", " volleys.declared ", " battle.ended ")
+	checkHas(t, "the game's log", log, " generals.rolled ", " general.assigned ", " supply.rolled ", " initiative.rolled ", " unit.moved ", " volleys.declared ", " battle.ended ")
 	// The final mails say who won (or that it is a draw), to both players.
 	won := regexp.MustCompile(`victory points Union \d+, Confederate \d+[^:]*: (Union wins|Confederate wins|a draw)`)
 	for _, name := range []string{"Anna", "Taro"} {

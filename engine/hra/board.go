@@ -2,6 +2,7 @@ package hra
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"pbem/engine"
@@ -14,7 +15,8 @@ var boardScale = table.ScaleCM(1, 2)
 
 const windowRows = 22
 
-var fills = map[string]byte{Woods: 'T', Rough: ',', Hill: ':', Building: '#', River: '~', Ford: '_', Bridge: '='}
+// Fills and glyphs: a road ('=') and a bridge ('"') never share a glyph.
+var fills = map[string]byte{Woods: 'T', Rough: ',', Hill: ':', Building: '#', River: '~', Ford: '_', Bridge: '"'}
 var glyphs = map[string]byte{Road: '=', Stream: '-', Fence: '+', Wall: '%', Redoubt: '*'}
 var layers = map[string]int{Hill: 0, Rough: 1, Woods: 2, River: 3, Ford: 4, Bridge: 5, Building: 6}
 
@@ -42,31 +44,90 @@ func (s *State) scene() table.Scene {
 	return sc
 }
 
-// focus is where the action is: units in melee or near the enemy, or all.
-func (s *State) focus() []table.Point {
+// corners are the corners of the unit's base.
+func (s *State) corners(u *Unit) []table.Point {
+	c := s.footprint(u).Corners()
+	return c[:]
+}
+
+// focus is what a viewer's window must show, and what it should show if
+// it can. A player's window holds all of his own units, and should hold
+// the enemy units near them (within 12 cm), or else the nearest enemy
+// unit. A referee's or observer's holds the units near the enemy, or all.
+func (s *State) focus(v engine.Viewer) (must, should []table.Point) {
 	var near, all []table.Point
+	var nearest *Unit
+	var best table.Length = -1
 	for i := range s.Units {
 		u := &s.Units[i]
 		if u.Removed() {
 			continue
 		}
-		all = append(all, u.Front)
+		all = append(all, s.corners(u)...)
+		mine := v.Side != "" && u.Side == v.Side
+		if mine {
+			must = append(must, s.corners(u)...)
+		}
 		for _, e := range s.others(u, true) {
 			if table.Within(s.footprint(u), s.footprint(e), table.CM(12)) {
-				near = append(near, u.Front)
-				break
+				if v.Side == "" {
+					near = append(near, s.corners(u)...)
+				} else if mine {
+					near = append(near, s.corners(e)...)
+				}
+			}
+			if mine {
+				if g := table.Gap(s.footprint(u), s.footprint(e)); best < 0 || g < best {
+					best, nearest = g, e
+				}
 			}
 		}
 	}
-	if len(near) > 0 {
-		return near
+	switch {
+	case v.Side == "" && len(near) > 0:
+		return near, nil
+	case v.Side == "" || len(must) == 0:
+		return all, nil
+	case len(near) > 0:
+		return must, near
+	case nearest != nil:
+		return must, s.corners(nearest)
 	}
-	return all
+	return must, nil
+}
+
+// window picks the mail window: the finest scale at which everything the
+// viewer must see, and what he should see, fits; else what he must see;
+// else the whole table.
+func (s *State) window(sc table.Scene, v engine.Viewer) table.View {
+	must, should := s.focus(v)
+	inside := func(vw table.View, pts []table.Point) bool {
+		for _, p := range pts {
+			if p.X < vw.Left || p.X > vw.Left+table.Length(vw.Cols)*vw.Scale.Col ||
+				p.Y > vw.Top || p.Y < vw.Top-table.Length(vw.Rows)*vw.Scale.Row {
+				return false
+			}
+		}
+		return true
+	}
+	for _, pts := range [][]table.Point{append(slices.Clone(must), should...), must} {
+		for k := int64(1); k <= 3; k++ {
+			vw := sc.Window(table.ScaleCM(k, 2*k), table.MailWidth, windowRows, pts...)
+			if inside(vw, pts) {
+				return vw
+			}
+		}
+	}
+	k := int64(4)
+	for sc.Window(table.ScaleCM(k, 2*k), table.MailWidth, windowRows).Cols*int(k) < int(s.Scn.Width/table.Centimetre) {
+		k++
+	}
+	return sc.Window(table.ScaleCM(k, 2*k), table.MailWidth, windowRows)
 }
 
 func render(st *State, v engine.Viewer) engine.Board {
 	sc := st.scene()
-	win := sc.Render(sc.Window(boardScale, table.MailWidth, windowRows, st.focus()...))
+	win := sc.Render(st.window(sc, v))
 	full := sc.Render(sc.WholeTable(boardScale))
 	roster := st.roster(v)
 	return engine.Board{Window: win + "\n" + roster, Full: full + "\n" + roster}
@@ -76,12 +137,56 @@ func (st *State) header() string {
 	switch st.Phase {
 	case PhaseStart:
 		return fmt.Sprintf("%s — not begun (send BEGIN)", st.Scn.Name)
+	case PhaseGenerals:
+		var pools []string
+		for _, side := range Sides {
+			if p := st.Generals[side]; len(p) > 0 {
+				pools = append(pools, fmt.Sprintf("%s %s", side, joinInts(p)))
+			}
+		}
+		return fmt.Sprintf("%s — generals to assign to brigades (HRA 3c): %s", st.Scn.Name, strings.Join(pools, "; "))
 	case PhaseOver:
 		return fmt.Sprintf("%s — game over: %s", st.Scn.Name, st.Result)
 	case PhaseOrders:
 		return fmt.Sprintf("%s — round %d of %d, Phase II (orders); initiative %s; %s to order", st.Scn.Name, st.Round, st.Scn.Rounds, st.Initiative, st.ToAct)
 	}
 	return fmt.Sprintf("%s — round %d of %d, Phase III (fire); initiative %s; declared: %s", st.Scn.Name, st.Round, st.Scn.Rounds, st.Initiative, strings.Join(st.Declared, ", "))
+}
+
+// wrapLine cuts line into lines of at most table.MailWidth characters at
+// spaces (a word longer than a line stands alone), the later ones
+// starting with indent: a roster line wraps rather than loses its end.
+func wrapLine(line, indent string) []string {
+	var out []string
+	for {
+		rs := []rune(line)
+		if len(rs) <= table.MailWidth {
+			return append(out, line)
+		}
+		// Break after "; " or ", " in the second half of the line if
+		// there is one, else at the last space that fits.
+		cut := -1
+		for i := table.MailWidth; i > table.MailWidth/2 && cut < 0; i-- {
+			if rs[i] == ' ' && (rs[i-1] == ';' || rs[i-1] == ',') {
+				cut = i
+			}
+		}
+		for i := table.MailWidth; i > len([]rune(indent)) && cut < 0; i-- {
+			if rs[i] == ' ' && rs[i-1] != ' ' {
+				cut = i
+			}
+		}
+		if cut < 0 { // one long word: cut after it
+			for cut = table.MailWidth; cut < len(rs) && rs[cut] != ' '; cut++ {
+			}
+		}
+		out = append(out, strings.TrimRight(string(rs[:cut]), " "))
+		rest := strings.TrimLeft(string(rs[cut:]), " ")
+		if rest == "" {
+			return out
+		}
+		line = indent + rest
+	}
 }
 
 func cmStr(l table.Length) string {
@@ -94,16 +199,12 @@ var arms = map[string]string{Infantry: "inf", Cavalry: "cav", Artillery: "art"}
 // this round's order (HRA 2d's unit card).
 func (st *State) roster(v engine.Viewer) string {
 	var b strings.Builder
-	h := st.header()
-	for len(h) > table.MailWidth {
-		cut := strings.LastIndex(h[:table.MailWidth], " ")
-		if cut <= 0 {
-			cut = table.MailWidth
+	put := func(line, indent string) {
+		for _, l := range wrapLine(strings.TrimRight(line, " "), indent) {
+			fmt.Fprintln(&b, l)
 		}
-		fmt.Fprintln(&b, h[:cut])
-		h = "  " + strings.TrimLeft(h[cut:], " ")
 	}
-	fmt.Fprintln(&b, h)
+	put(st.header(), "  ")
 	for _, side := range Sides {
 		for i := range st.Brigades {
 			br := &st.Brigades[i]
@@ -117,11 +218,10 @@ func (st *State) roster(v engine.Viewer) string {
 			if br.Status == 0 {
 				gen = "general with " + br.With
 			}
-			line := fmt.Sprintf("%s (%s): %s; state %d, losses %d", br.Name, side, gen, st.BrigadeState(br), st.BrigadeLosses(br.Name))
-			if len(line) > table.MailWidth {
-				line = line[:table.MailWidth]
+			if br.Status == 0 && st.Phase == PhaseGenerals {
+				gen = "general to be assigned (HRA 3c), with " + br.With
 			}
-			fmt.Fprintln(&b, line)
+			put(fmt.Sprintf("%s (%s): %s; state %d, losses %d", br.Name, side, gen, st.BrigadeState(br), st.BrigadeLosses(br.Name)), "  ")
 			for j := range st.Units {
 				u := &st.Units[j]
 				if u.Brigade != br.Name {
@@ -166,21 +266,14 @@ func (st *State) roster(v engine.Viewer) string {
 					flags = append(flags, fmt.Sprintf("charged %d", u.Charges))
 				}
 				if u.Order != "" {
-					o := u.Order
-					if len(o) > 24 {
-						o = o[:24]
-					}
-					flags = append(flags, "order: "+o)
+					flags = append(flags, "order: "+u.Order)
 				}
 				line := fmt.Sprintf("  %c %-20s %s st%d sup%d %5s,%-5s %3d°", u.Letter, u.Name, arms[u.Arm], u.State, u.Supply,
 					cmStr(u.Front.X), cmStr(u.Front.Y), int(u.Facing/table.Degree))
 				if len(flags) > 0 {
 					line += " " + strings.Join(flags, ", ")
 				}
-				if len(line) > table.MailWidth {
-					line = line[:table.MailWidth]
-				}
-				fmt.Fprintln(&b, strings.TrimRight(line, " "))
+				put(line, "      ")
 			}
 		}
 	}

@@ -32,6 +32,16 @@ func (m *sim) declare(side string, os []Order) []events.Problem {
 				probs = append(probs, problem(o, fmt.Sprintf("%s fires at most one volley a round (HRA 4.III.a)", f.Name), ""))
 				continue
 			}
+			if as := st.newAttackers(f.Name); len(as) > 0 {
+				// HRA 11f: the defender picks which attacker its extra
+				// volley is fired at.
+				if !slices.Contains(as, t.Name) {
+					probs = append(probs, problem(o, fmt.Sprintf("%s is attacked in melee by %s: its extra volley goes at one of them (HRA 11c, 11f)", f.Name, strings.Join(as, " and ")), "FIRE "+f.Name+" AT "+as[0]))
+					continue
+				}
+				firers, targets = append(firers, f.Name), append(targets, t.Name)
+				continue
+			}
 			if _, err := st.canFire(f, t, false, false); err != nil {
 				probs = append(probs, problem(o, err.Error(), "HELP lists the volleys you may fire"))
 				continue
@@ -43,6 +53,15 @@ func (m *sim) declare(side string, os []Order) []events.Problem {
 	}
 	if none && len(firers) > 0 {
 		probs = append(probs, problem(os[0], "FIRE NONE and volleys in one mail", ""))
+	}
+	// HRA 11f: a defender attacked by several units names the one its
+	// extra volley goes at; the engine does not choose for it.
+	for i := range st.Units {
+		u := &st.Units[i]
+		if as := st.newAttackers(u.Name); u.Side == side && len(as) > 1 && !slices.Contains(firers, u.Name) {
+			probs = append(probs, problem(os[0], fmt.Sprintf("%s is attacked in melee by %s: say which one its extra volley goes at (HRA 11f)", u.Name, strings.Join(as, " and ")),
+				"FIRE "+u.Name+" AT "+as[0]))
+		}
 	}
 	if len(picks) > 1 {
 		probs = append(probs, problem(picks[1], "one PICK line a mail: list every unit on it", ""))
@@ -81,14 +100,30 @@ func (m *sim) resolveFire() {
 	for _, v := range m.st.Volleys {
 		m.say("volley declared: %s at %s", v.Firer, v.Target)
 	}
-	// 1. The defenders' extra volleys, all at once (HRA 11c, 11f, 11g).
+	// 1. The defenders' extra volleys, all at once (HRA 11c, 11f, 11g):
+	// at the attacker, or the one of several its side named.
 	var defs []Volley
 	seen := map[string]bool{}
 	for _, ml := range m.st.Melees {
-		if ml.New && !seen[ml.Defender] {
-			seen[ml.Defender] = true
-			defs = append(defs, Volley{Firer: ml.Defender, Target: ml.Attacker})
+		if !ml.New || seen[ml.Defender] {
+			continue
 		}
+		seen[ml.Defender] = true
+		as := m.st.newAttackers(ml.Defender)
+		target := ""
+		if len(as) == 1 {
+			target = as[0]
+		}
+		for _, v := range m.st.Volleys {
+			if v.Firer == ml.Defender && slices.Contains(as, v.Target) {
+				target = v.Target
+			}
+		}
+		if target == "" {
+			m.say("%s named none of %s for its extra volley: it fires none (HRA 11f)", ml.Defender, strings.Join(as, ", "))
+			continue
+		}
+		defs = append(defs, Volley{Firer: ml.Defender, Target: target})
 	}
 	if len(defs) > 0 {
 		m.say("defensive volleys before melee (HRA 11c)")
@@ -221,6 +256,18 @@ func (m *sim) involves(g []Volley, side string) bool {
 	return false
 }
 
+// newAttackers lists the units that attacked name in melee this round
+// (new melees it defends), in the order the melees began.
+func (s *State) newAttackers(name string) []string {
+	var out []string
+	for _, ml := range s.Melees {
+		if ml.New && ml.Defender == name && !slices.Contains(out, ml.Attacker) {
+			out = append(out, ml.Attacker)
+		}
+	}
+	return out
+}
+
 func (m *sim) endMelee(a, b string) {
 	for _, ml := range m.st.Melees {
 		if (ml.Attacker == a && ml.Defender == b) || (ml.Attacker == b && ml.Defender == a) {
@@ -303,7 +350,9 @@ func (m *sim) fireAll(normal, melee []Volley, defensive bool) []hit {
 		case inMelee:
 			kind = "melee"
 		}
-		flank := !inMelee && !defensive && m.st.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
+		// HRA 12a c: fired on from the flank or rear, in melee too (HRA
+		// 11d: the normal rules), but not by artillery at long range.
+		flank := m.st.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
 		m.emit("volley.fired", events.S("firer", f.Name), events.S("target", t.Name), events.S("kind", kind), events.S("weapon", sh.Weapon),
 			events.S("range", rng), events.B("hindered", sh.Hindered), events.I("state", int64(sh.State)), events.I("die", int64(die)),
 			events.I("mod", int64(sh.Mod)), events.I("loss", int64(loss)), events.B("flank", flank))
@@ -384,10 +433,12 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 			}
 		}
 	}
+	// HRA 3f: supply drops for each unit that fired in the confrontation;
+	// a declared volley that proved impossible was not fired.
 	fired := map[string]bool{}
-	for _, v := range vols {
-		if f := m.st.unit(v.Firer); !fired[v.Firer] && !f.Removed() {
-			fired[v.Firer] = true
+	for _, h := range hits {
+		if f := m.st.unit(h.firer); !fired[h.firer] && !f.Removed() {
+			fired[h.firer] = true
 			if f.Supply > 0 {
 				m.emit("unit.set", events.S("unit", f.Name), events.S("field", "supply"), events.I("to", int64(f.Supply-1)))
 			}

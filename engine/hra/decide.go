@@ -43,6 +43,15 @@ func problem(o Order, msg, hint string) events.Problem {
 	return events.Problem{Line: o.Line, Col: max(o.Col, 1), Text: o.Text, Msg: msg, Hint: hint}
 }
 
+// problemAt is a problem with the caret under column col of the line.
+func problemAt(o Order, col int, msg, hint string) events.Problem {
+	p := problem(o, msg, hint)
+	if col > 0 {
+		p.Col = col
+	}
+	return p
+}
+
 func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
 	m := &sim{st: st, dice: dice}
 	defer func() {
@@ -95,6 +104,11 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 			if p := m.statePicks(side, "retreat", o); p != nil {
 				return []events.Problem{*p}
 			}
+		case oGenerals:
+			if st.Phase != PhaseGenerals {
+				return []events.Problem{problem(o, "the generals were assigned to their brigades at the start (HRA 3c); in Phase II a general moves with <brigade>: GENERAL TO <unit> (HRA 4.II.f)", "")}
+			}
+			rest = append(rest, o)
 		case oPick:
 			if st.Phase != PhaseFire {
 				return []events.Problem{problem(o, "PICK comes with your volleys in Phase III: it names, by one of your units in each, the confrontations you pick first (HRA 4.III.c)",
@@ -110,6 +124,8 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 	}
 	os = rest
 	switch st.Phase {
+	case PhaseGenerals:
+		return m.assignGenerals(side, os)
 	case PhaseOrders:
 		if st.ToAct != side {
 			return []events.Problem{problem(os[0], fmt.Sprintf("it is %s's turn to give orders (HRA 4.II.a)", st.ToAct), "wait for your turn")}
@@ -177,20 +193,30 @@ func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.P
 	return nil
 }
 
-// begin makes the opening rolls: each general's status (HRA 3c: d6, -1 for
-// the Union, minimum 1) and each unit's supply (HRA 3e: d6, +2 artillery,
-// -1 Confederate, minimum 1), then begins round 1.
+// begin makes the opening rolls: the status of each side's generals (HRA
+// 3c: d6, -1 for the Union, minimum 1), which the players then assign to
+// their brigades, and each unit's supply (HRA 3e: d6, +2 artillery, -1
+// Confederate, minimum 1).
 func (m *sim) begin() {
 	m.emit("battle.begun")
-	for _, b := range m.st.Brigades {
-		d := m.roll("general status " + b.Name)
-		v := d
-		if b.Side == Union {
-			v--
+	for _, side := range Sides {
+		var dice, statuses []int64
+		for _, b := range m.st.Brigades {
+			if b.Side != side {
+				continue
+			}
+			d := m.roll(fmt.Sprintf("general status %s %d", side, len(dice)+1))
+			v := d
+			if side == Union {
+				v--
+			}
+			dice, statuses = append(dice, int64(d)), append(statuses, int64(max(v, 1)))
 		}
-		v = max(v, 1)
-		m.emit("general.rolled", events.S("brigade", b.Name), events.I("die", int64(d)), events.I("status", int64(v)))
-		m.say("%s's general: d6=%d, status %d (HRA 3c)", b.Name, d, v)
+		if len(dice) == 0 {
+			continue
+		}
+		m.emit("generals.rolled", events.S("side", side), events.IL("dice", dice...), events.IL("statuses", statuses...))
+		m.say("%s's generals: d6 %s → status %s (HRA 3c)", side, joinInts(dice), joinInts(statuses))
 	}
 	for _, u := range m.st.Units {
 		d := m.roll("supply " + u.Name)
@@ -205,8 +231,101 @@ func (m *sim) begin() {
 		m.emit("supply.rolled", events.S("unit", u.Name), events.I("die", int64(d)), events.I("supply", int64(v)))
 		m.say("%s: supply d6=%d → %d (HRA 3e)", u.Name, d, v)
 	}
-	m.beginRound(1)
+	// A side whose generals are all alike (or who has one brigade) has no
+	// choice to make: they are assigned at once.
+	for _, side := range Sides {
+		pool := m.st.Generals[side]
+		if len(pool) == 0 || slices.ContainsFunc(pool, func(v int) bool { return v != pool[0] }) {
+			if len(pool) > 0 {
+				m.say("%s assigns the generals to its brigades: GENERALS <brigade>, <brigade>, ... (the best first) (HRA 3c)", side)
+			}
+			continue
+		}
+		for _, b := range m.st.Brigades {
+			if b.Side == side {
+				m.emit("general.assigned", events.S("brigade", b.Name), events.I("status", int64(pool[0])))
+			}
+		}
+		m.say("%s's generals are alike: each brigade's has status %d (HRA 3c)", side, pool[0])
+	}
+	m.generalsDone()
 }
+
+// generalsDone begins round 1 once every side has assigned its generals.
+func (m *sim) generalsDone() {
+	if len(m.st.Generals) == 0 {
+		m.beginRound(1)
+	}
+}
+
+// assignGenerals gives the side's rolled statuses to its brigades (HRA
+// 3c), as its GENERALS line says: each brigade once, with the statuses
+// rolled, or in order of preference, the best general first.
+func (m *sim) assignGenerals(side string, os []Order) []events.Problem {
+	st := m.st
+	pool := slices.Clone(st.Generals[side])
+	if len(pool) == 0 {
+		return []events.Problem{problem(os[0], fmt.Sprintf("%s's generals are assigned; waiting for %s's (HRA 3c)", side, opponent(side)), "")}
+	}
+	var mine []string
+	for _, b := range st.Brigades {
+		if b.Side == side {
+			mine = append(mine, b.Name)
+		}
+	}
+	example := "GENERALS " + strings.Join(mine, ", ")
+	if len(os) != 1 || os[0].Kind != oGenerals {
+		return []events.Problem{problem(os[0], fmt.Sprintf("assign your generals (status %s) to your brigades first (HRA 3c)", joinInts(pool)), example)}
+	}
+	o := os[0]
+	for i, b := range o.Units {
+		if st.brigade(b).Side != side {
+			return []events.Problem{problemAt(o, o.Cols[i], fmt.Sprintf("%s is not yours", b), example)}
+		}
+	}
+	if len(o.Units) != len(mine) {
+		var left []string
+		for _, b := range mine {
+			if !slices.Contains(o.Units, b) {
+				left = append(left, b)
+			}
+		}
+		return []events.Problem{problem(o, fmt.Sprintf("every brigade gets a general: %s %s missing (HRA 3c)", strings.Join(left, ", "), map[bool]string{true: "is", false: "are"}[len(left) == 1]), example)}
+	}
+	statuses := slices.Clone(o.Statuses)
+	if statuses == nil {
+		statuses = slices.Clone(pool)
+		slices.SortFunc(statuses, func(a, b int) int { return b - a }) // the best first
+	} else {
+		a, b := slices.Clone(statuses), slices.Clone(pool)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			return []events.Problem{problem(o, fmt.Sprintf("the statuses rolled for your generals are %s; this gives %s (HRA 3c)", joinInts(pool), joinInts(o.Statuses)), example)}
+		}
+	}
+	for i, b := range o.Units {
+		m.emit("general.assigned", events.S("brigade", b), events.I("status", int64(statuses[i])))
+		m.say("%s's general: status %d (HRA 3c)", b, statuses[i])
+	}
+	m.generalsDone()
+	return nil
+}
+
+// joinInts writes numbers as "4, 2".
+func joinInts[T int | int64](vs []T) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, fmt.Sprint(v))
+	}
+	return strings.Join(s, ", ")
+}
+
+// maxInitiativeTies bounds round 1's re-rolls (H12). Fair dice tie 100
+// times in a row with a chance of 6^-100; dice that do are constant (the
+// trial decisions made with fixed dice), and then no side is handed the
+// initiative: the referee decides it (SET INITIATIVE).
+const maxInitiativeTies = 100
 
 // beginRound: initiative (HRA 4.0), Phase I (HRA 4.I), and the start of
 // Phase II.
@@ -216,15 +335,16 @@ func (m *sim) beginRound(n int) {
 	m.say("— round %d —", n)
 	for try := 0; ; try++ {
 		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
-		if try == 100 && a == b && prev == "" {
-			prev = Confederate // a die that only ever ties (a test's fixed dice): the Union goes first
-		}
 		side := ""
 		switch {
 		case a > b:
 			side = Union
 		case b > a:
 			side = Confederate
+		case prev == "" && try+1 == maxInitiativeTies:
+			m.emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", ""))
+			m.say("initiative: the dice tied %d times in a row: the referee decides it (SET INITIATIVE Union or Confederate; H12)", maxInitiativeTies)
+			return
 		case prev == "":
 			m.say("initiative: Union %d, Confederate %d: a tie in the first round, rolled again (H12)", a, b)
 			continue
@@ -235,6 +355,12 @@ func (m *sim) beginRound(n int) {
 		m.say("initiative: Union %d, Confederate %d: %s acts first (HRA 4.0)", a, b, side)
 		break
 	}
+	m.openRound()
+}
+
+// openRound plays Phase I (HRA 4.I) and opens Phase II, once the round's
+// initiative is known.
+func (m *sim) openRound() {
 	m.phaseOne()
 	if m.st.Phase == PhaseOver {
 		return
@@ -346,8 +472,8 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// orderable says whether a unit takes an order of its player this Phase
-// II, and if not, why it holds automatically (HRA 4.II.e).
+// autoHold says why a unit takes no order of its player this Phase II,
+// "" if it may take one.
 func (s *State) autoHold(u *Unit) string {
 	switch {
 	case u.Removed():
@@ -358,8 +484,19 @@ func (s *State) autoHold(u *Unit) string {
 		return u.Work
 	case u.Pending != "":
 		return u.Pending + "ing (HRA 16c, 17d)"
+	}
+	return ""
+}
+
+// freeHold says why a unit holds without an order, the hold not counting
+// against the general's status (HRA 4.II.e): it is in melee (and may be
+// ordered only to retreat, HRA 11e), or within an enemy's short range (and
+// may still be given another order, which counts, as the seed allows the
+// units a limber order leaves holding).
+func (s *State) freeHold(u *Unit) string {
+	switch {
 	case s.inMelee(u.Name):
-		return "" // may hold or retreat (HRA 11e)
+		return "in melee (HRA 11e, 4.II.e)"
 	case s.underEnemyShortRange(u):
 		return "within an enemy's short range (HRA 4.II.e)"
 	}
@@ -428,12 +565,19 @@ func (m *sim) endOrders() {
 }
 
 // legalVolleys lists, for each unit of side that can fire, its possible
-// targets, nearest first.
+// targets, nearest first; and for a defender attacked by several units,
+// each of them as the target of its extra volley (HRA 11f).
 func (s *State) legalVolleys(side string) []Volley {
 	var out []Volley
 	for i := range s.Units {
 		f := &s.Units[i]
 		if f.Side != side || f.Removed() {
+			continue
+		}
+		if as := s.newAttackers(f.Name); len(as) > 1 {
+			for _, a := range as {
+				out = append(out, Volley{Firer: f.Name, Target: a})
+			}
 			continue
 		}
 		type cand struct {
@@ -499,24 +643,29 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			limber = true
 		}
 		counted := false
-		for _, un := range o.Units {
+		for k, un := range o.Units {
 			u := st.unit(un)
-			why := st.autoHold(u)
-			if why != "" || (st.inMelee(un) && o.Verb != vRetreat && o.Verb != vHold) {
-				if o.Whole {
-					continue // holds automatically; no order needed
+			col := o.Col
+			if k < len(o.Cols) {
+				col = o.Cols[k]
+			}
+			if why := st.autoHold(u); why != "" {
+				if o.Whole || o.Verb == vHold {
+					continue // it holds; no order needed
 				}
-				if why == "" {
-					why = "in melee: it holds or retreats (HRA 11e, 4.II.e)"
-				}
-				if o.Verb == vHold {
-					continue
-				}
-				probs = append(probs, problem(o, fmt.Sprintf("%s holds automatically: %s", un, why), un+": HOLD, or leave it out"))
+				probs = append(probs, problemAt(o, col, fmt.Sprintf("%s holds automatically: %s", un, why), "leave it out"))
+				continue
+			}
+			free := st.freeHold(u)
+			if free != "" && (o.Whole || o.Verb == vHold) {
+				continue // it holds automatically, not counted (HRA 4.II.e)
+			}
+			if st.inMelee(un) && o.Verb != vRetreat {
+				probs = append(probs, problemAt(o, col, fmt.Sprintf("%s is in melee: it holds, or retreats (HRA 11e, 4.II.e)", un), un+": RETREAT, or leave it out"))
 				continue
 			}
 			if j, dup := got[un]; dup {
-				probs = append(probs, problem(o, fmt.Sprintf("%s already has an order on line %d", un, os[j].Line), ""))
+				probs = append(probs, problemAt(o, col, fmt.Sprintf("%s already has an order on line %d", un, os[j].Line), ""))
 				continue
 			}
 			got[un] = i
@@ -536,7 +685,7 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 	if !limber {
 		var missing []string
 		for _, u := range st.brigadeUnits(b.Name) {
-			if _, ok := got[u.Name]; !ok && st.autoHold(u) == "" && !st.inMelee(u.Name) {
+			if _, ok := got[u.Name]; !ok && st.autoHold(u) == "" && st.freeHold(u) == "" {
 				missing = append(missing, u.Name)
 			}
 		}
@@ -573,7 +722,11 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			continue
 		}
 		if err := m.carryOut(o, units, d); err != nil {
-			return []events.Problem{problem(o, err.Error(), hintFor(err))}
+			col, hint := errCol(err)
+			if col == 0 {
+				col = o.VerbCol
+			}
+			return []events.Problem{problemAt(o, col, err.Error(), hint)}
 		}
 	}
 	for _, u := range m.st.brigadeUnits(b.Name) {
@@ -584,17 +737,6 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 	m.emit("brigade.ordered", events.S("brigade", b.Name))
 	m.passTurn(opponent(side))
 	return nil
-}
-
-func hintFor(err error) string {
-	s := err.Error()
-	switch {
-	case strings.Contains(s, "may move only"):
-		return "advance less, or turn less (HRA 9c: a turn over 45° costs 2 cm)"
-	case strings.Contains(s, "ford"), strings.Contains(s, "river"):
-		return "cross at a ford or bridge, and make the crossing the unit's only move"
-	}
-	return ""
 }
 
 // carryOut executes one order line for the units it orders.
@@ -641,21 +783,24 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 			m.emit("unit.ordered", events.S("unit", un), events.S("order", "entrench"))
 			m.say("%s entrenches: 3d6 = %d+%d+%d = %d rounds (T1)", un, a, b, c, a+b+c)
 		case vRetreat:
+			if u.Arm == Artillery && !u.Limbered {
+				return errAt(o.VerbCol, "%s is unlimbered and cannot move (HRA 17a): limber it first", un)
+			}
 			m.emit("unit.ordered", events.S("unit", un), events.S("order", "retreat"))
 			m.forced(un, true, true)
 			if v := m.st.unit(un); !v.Removed() {
 				m.emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
 			}
 		case vRoad:
-			mv, err := m.st.roadMove(u, o.Dist, o.To, d)
+			mv, err := m.st.roadMove(u, o.Dist, o.To, d, o.VerbCol)
 			if err != nil {
-				return fmt.Errorf("%s: %w", un, err)
+				return prefixErr(un, err)
 			}
 			m.applyMove(u, mv, "road "+line)
 		case vMarch:
 			mv, err := m.st.march(u, o.Steps, d)
 			if err != nil {
-				return fmt.Errorf("%s: %w", un, err)
+				return prefixErr(un, err)
 			}
 			m.applyMove(u, mv, line)
 		}
@@ -678,7 +823,12 @@ func (m *sim) applyMove(u *Unit, mv moved, order string) {
 		events.I("facing", int64(r.Facing)), events.B("column", mv.Column), events.I("cost", int64(mv.Cost)))
 	m.emit("unit.ordered", events.S("unit", u.Name), events.S("order", order))
 	left := max(mv.Allowance-mv.Cost, 0)
-	m.say("%s: %s — used %v of %v, %v left; now at x=%v y=%v facing %v", u.Name, order, mv.Cost, mv.Allowance, left, r.Front.X, r.Front.Y, r.Facing)
+	how := ""
+	if b := mv.breakdown(cmText(mv.Cost)); b != cmText(mv.Cost) && strings.ContainsAny(b, "+×") {
+		how = " (" + b + ")"
+	}
+	m.say("%s: %s — used %s of %s%s, %s left; now at x=%s y=%s facing %v", u.Name, order, cmText(mv.Cost), cmText(mv.Allowance), how, cmText(left),
+		cmText(r.Front.X), cmText(r.Front.Y), r.Facing)
 	for _, n := range mv.Notes {
 		m.say("  %s", n)
 	}
@@ -701,10 +851,21 @@ func (m *sim) applyMove(u *Unit, mv moved, order string) {
 
 // exampleFor is a simple order the side could give now.
 func exampleFor(st *State, side string) string {
+	first := ""
 	for i := range st.Brigades {
-		if b := &st.Brigades[i]; b.Side == side && st.needsOrders(b) {
+		b := &st.Brigades[i]
+		if b.Side != side {
+			continue
+		}
+		if st.needsOrders(b) {
 			return b.Name + ": HOLD"
 		}
+		if first == "" {
+			first = b.Name
+		}
+	}
+	if first != "" {
+		return first + ": HOLD"
 	}
 	return "<brigade>: HOLD"
 }

@@ -32,6 +32,8 @@ func TestEngineAcceptance(t *testing.T) {
 			"south", "Stonewall Brigade: ADVANCE 4", // rejected: not begun
 			"north", "BEGIN",
 			"north", "HELP",
+			"north", "GENERALS Iron Brigade, Buford's Horse",
+			"south", "GENERALS Stonewall Brigade, Stuart's Horse",
 			"north", "Iron Brigad: ADVANCE 40", // rejected: too far
 			"south", "Nobody: HOLD", // rejected: unknown name
 		),
@@ -43,6 +45,8 @@ func TestEngineAcceptance(t *testing.T) {
 		Name: "refereed", Ruleset: "hra", ScenarioName: "kettle-run", Scenario: scn, Players: players, Referees: referees,
 		Orders: enginetest.Orders(
 			"north", "BEGIN",
+			"north", "GENERALS Iron Brigade, Buford's Horse", // HRA 3c: the players assign them
+			"south", "GENERALS Stuart's Horse, Stonewall Brigade",
 			"north", "RETREAT ORDER 6th Wisconsin, 2nd Wisconsin", // kept in the state (4.I.b)
 			"north", "Iron Brigade: ADVANCE 4",
 			"south", "Stonewall Brigade: ADVANCE 4",
@@ -82,7 +86,7 @@ func TestEngineAcceptance(t *testing.T) {
 	// A whole game by robust mails: each block offers every brigade an
 	// order and both sides a fire declaration; what is out of turn is
 	// rejected, the rest moves the game on, whatever the dice.
-	orders := []string{"north", "BEGIN"}
+	orders := []string{"north", "BEGIN", "north", "GENERALS Iron Brigade, Buford's Horse", "south", "GENERALS Stonewall Brigade, Stuart's Horse"}
 	for blk := 0; blk < 12; blk++ {
 		inf := "HOLD"
 		if blk < 3 {

@@ -56,6 +56,35 @@ func (s *State) apply(f events.Fact) error {
 			return err
 		}
 		b.Status = int(f.Int("status"))
+	case "generals.rolled":
+		side := f.Str("side")
+		if side != Union && side != Confederate {
+			return fmt.Errorf("hra: generals.rolled: no side %q", side)
+		}
+		if s.Generals == nil {
+			s.Generals = map[string][]int{}
+		}
+		var pool []int
+		for _, v := range f.Ints("statuses") {
+			pool = append(pool, int(v))
+		}
+		s.Generals[side] = pool
+		s.Phase = PhaseGenerals
+	case "general.assigned":
+		b, err := brig()
+		if err != nil {
+			return err
+		}
+		b.Status = int(f.Int("status"))
+		pool := slices.Clone(s.Generals[b.Side])
+		if i := slices.Index(pool, b.Status); i >= 0 {
+			pool = slices.Delete(pool, i, i+1)
+		}
+		if len(pool) == 0 {
+			delete(s.Generals, b.Side)
+		} else {
+			s.Generals[b.Side] = pool
+		}
 	case "general.killed":
 		b, err := brig()
 		if err != nil {

@@ -1,6 +1,7 @@
 package hra
 
 import (
+	"errors"
 	"fmt"
 
 	"pbem/engine/table"
@@ -20,13 +21,12 @@ type shot struct {
 // covers (T3's one-third rows).
 const coverGrid = 5 * table.Millimetre / 2
 
-// rangeGrid is the sampling pitch of the one-third range rule (HRA 13b).
-const rangeGrid = 5 * table.Millimetre / 2
-
 // canFire decides whether firer may fire a volley at target now, and how
 // (HRA 13, 15b, 16a, 17b, T3). melee is fire between units in melee
 // (HRA 11d: small arms at short range, H9); defensive is the defender's
-// extra volley (HRA 11c).
+// extra volley (HRA 11c). Both follow the normal rules otherwise (HRA
+// 11d): the fire arc (13c) and obstacles (T3) hinder them, though nothing
+// prevents fire between units in contact.
 func (s *State) canFire(f, t *Unit, melee, defensive bool) (shot, error) {
 	sh := shot{Weapon: weapon(f), State: f.State}
 	if f.Supply <= 0 {
@@ -44,11 +44,13 @@ func (s *State) canFire(f, t *Unit, melee, defensive bool) (shot, error) {
 	if f.Pending == "dismount" || f.Pending == "mount" {
 		return sh, fmt.Errorf("%s is %sing this round (HRA 16c)", f.Name, f.Pending)
 	}
+	fr, tr := s.footprint(f), s.footprint(t)
 	if melee || defensive {
 		sh.Weapon = SmallArms
 		sh.Short = true
 		if f.Arm == Artillery {
-			sh.State = 1 // HRA 11g: small arms, as at low state
+			sh.State = 1 // HRA 11g: small arms, as at low state: 1-3 = 0, 4-6 = 1
+			return sh, nil
 		}
 		if f.Column {
 			sh.Hindered, sh.Why = true, "in column (HRA 15b)"
@@ -56,9 +58,18 @@ func (s *State) canFire(f, t *Unit, melee, defensive bool) (shot, error) {
 		if f.Arm == Cavalry && !melee {
 			sh.Mod = -1 // HRA 16a: not in melee
 		}
+		if !fr.Arc(fireSpread).WithinAtLeast(tr, maxRange(SmallArms), 1, 3) {
+			sh.hinder("outside the front arc (HRA 13c)")
+		}
+		if why := s.obstacles(f, t, fr, tr, &sh); why != "" {
+			sh.hinder(why) // in contact nothing prevents the fire (HRA 11d)
+		}
 		return sh, nil
 	}
-	if f.Arm == Artillery && f.Limbered {
+	if f.Arm == Artillery && (f.Limbered || f.Pending == "limber") {
+		if f.Pending == "limber" {
+			return sh, fmt.Errorf("%s is limbering this round and cannot fire (HRA 17b; T1: limbering takes the round)", f.Name)
+		}
 		return sh, fmt.Errorf("%s is limbered and cannot fire (HRA 17b)", f.Name)
 	}
 	if f.Column {
@@ -70,26 +81,21 @@ func (s *State) canFire(f, t *Unit, melee, defensive bool) (shot, error) {
 	if f.Arm == Cavalry && !(f.Dismounted && s.Scn.DismountedFireAsInfantry) {
 		sh.Mod = -1 // HRA 16a; dismounted too, unless the scenario says otherwise (H15)
 	}
-	fr, tr := s.footprint(f), s.footprint(t)
-	third := func(fr table.Fraction) bool { return fr.AtLeast(1, 3) }
-	// HRA 13b: at least a third of the target within range of the base's edge.
-	if !third(fr.FractionWithin(tr, maxRange(sh.Weapon), rangeGrid)) {
-		return sh, fmt.Errorf("%s is out of range of %s (%s: %v; a third of the target must be within, HRA 13b)", t.Name, f.Name, sh.Weapon, maxRange(sh.Weapon))
+	// HRA 13b: at least a third of the target within range of the base's
+	// edge, measured exactly.
+	if !fr.WithinAtLeast(tr, maxRange(sh.Weapon), 1, 3) {
+		return sh, fmt.Errorf("%s is out of range of %s (%s: %s; a third of the target must be within, HRA 13b)", t.Name, f.Name, sh.Weapon, cmText(maxRange(sh.Weapon)))
 	}
-	sh.Short = third(fr.FractionWithin(tr, shortRange(sh.Weapon), rangeGrid)) // H20
-	// HRA 13c/13d: the fire arc.
-	arc := fr.Arc(fireSpread)
-	inArc := third(table.SampleFraction(tr, coverGrid, func(p table.Point) bool {
-		return arc.ContainsPoint(p) && fr.PointWithin(p, maxRange(sh.Weapon))
-	}))
-	if !inArc {
+	sh.Short = fr.WithinAtLeast(tr, shortRange(sh.Weapon), 1, 3) // H20
+	// HRA 13c/13d: the fire arc, a third of the target in it and in range.
+	if !fr.Arc(fireSpread).WithinAtLeast(tr, maxRange(sh.Weapon), 1, 3) {
 		if sh.Weapon == Guns {
 			return sh, fmt.Errorf("%s is outside the battery's arc (HRA 13d)", t.Name)
 		}
 		sh.Hindered, sh.Why = true, "outside the front arc (HRA 13c)"
 	}
-	if err := s.obstacles(f, t, fr, tr, &sh); err != nil {
-		return sh, err
+	if why := s.obstacles(f, t, fr, tr, &sh); why != "" {
+		return sh, errors.New(why)
 	}
 	return sh, nil
 }
@@ -101,8 +107,9 @@ func (sh *shot) hinder(why string) {
 }
 
 // obstacles applies HRA 13e and T3 (with ambiguity H13) to the line of fire,
-// taken from the middle of the firer's front to the target's centre.
-func (s *State) obstacles(f, t *Unit, fr, tr table.Rect, sh *shot) error {
+// taken from the middle of the firer's front to the target's centre: it
+// hinders sh, or returns why the fire is prevented.
+func (s *State) obstacles(f, t *Unit, fr, tr table.Rect, sh *shot) string {
 	guns := sh.Weapon == Guns
 	from, to := fr.Front, tr.Centre()
 	line := table.Seg(from, to)
@@ -117,7 +124,7 @@ func (s *State) obstacles(f, t *Unit, fr, tr table.Rect, sh *shot) error {
 		}
 		if w.Poly.LengthInside(line) > 0 {
 			if !guns {
-				return fmt.Errorf("%s is behind %s: small-arms fire is prevented (T3)", t.Name, w.Name)
+				return fmt.Sprintf("%s is behind %s: small-arms fire is prevented (T3)", t.Name, w.Name)
 			}
 			sh.hinder("target behind woods (T3)")
 		}
@@ -177,7 +184,7 @@ func (s *State) obstacles(f, t *Unit, fr, tr table.Rect, sh *shot) error {
 		blocks = append(blocks, func(sg table.Segment) bool { return pg.LengthInside(sg) > 0 })
 	}
 	if len(blocks) == 0 {
-		return nil
+		return ""
 	}
 	cov := table.SampleFraction(tr, coverGrid, func(p table.Point) bool {
 		sg := table.Seg(from, p)
@@ -192,12 +199,12 @@ func (s *State) obstacles(f, t *Unit, fr, tr table.Rect, sh *shot) error {
 	case cov.Num == 0:
 	case cov.Num == cov.Den: // the whole target
 		if !guns || sh.Short {
-			return fmt.Errorf("%s is wholly covered (T3)", t.Name)
+			return fmt.Sprintf("%s is wholly covered (T3)", t.Name)
 		}
 		sh.hinder("target wholly covered, long range (T3)")
 	case cov.AtLeast(1, 3) && cov.Num*3 != cov.Den: // more than a third
 		if !guns {
-			return fmt.Errorf("more than a third of %s is covered: small-arms fire is prevented (T3)", t.Name)
+			return fmt.Sprintf("more than a third of %s is covered: small-arms fire is prevented (T3)", t.Name)
 		}
 		sh.hinder("more than a third of the target covered (T3)")
 	default: // at most a third
@@ -205,11 +212,13 @@ func (s *State) obstacles(f, t *Unit, fr, tr table.Rect, sh *shot) error {
 			sh.hinder("up to a third of the target covered (T3)")
 		}
 	}
-	return nil
+	return ""
 }
 
 // flankOrRear reports whether f fires on t from its flank or rear (HRA
-// 12a c): f's centre is outside t's front arc.
+// 12a c): less than a third of f's base lies in t's front arc (the fire
+// arc of HRA 13c, read as H3), measured exactly as the one-third rule of
+// HRA 13b. A unit in contact front to front but offset is in front.
 func (s *State) flankOrRear(f, t *Unit) bool {
-	return !s.footprint(t).Arc(fireSpread).ContainsPoint(s.footprint(f).Centre())
+	return !s.footprint(t).Arc(fireSpread).WithinAtLeast(s.footprint(f), table.CM(100), 1, 3)
 }

@@ -20,14 +20,24 @@ func (s *State) edges() []table.Polygon {
 
 // forced makes a forced move (HRA 5): a withdrawal (5a: backwards, without
 // turning, half the open-terrain move) or a retreat (5b: about-face at no
-// cost when it begins, then one full move straight ahead). It stops in
-// contact with an obstacle it cannot cross (5a), is destroyed if it runs
-// into an enemy (5d), and a retreat ignores friendly units (10a) but
-// makes those it flees past or through test morale (12a b).
+// cost when it begins, then one full move straight ahead). It follows the
+// normal movement rules (HRA 4.I.d): it crosses bridges, and fords taking
+// the round (T1), cavalry crosses a river in d6 rounds if it gets across;
+// it stops in contact with an obstacle it cannot cross (5a), is destroyed
+// if it runs into an enemy (5d), and a retreat ignores friendly units
+// (10a) but makes those it flees past or through test morale (12a b). An
+// unlimbered battery cannot move (HRA 17a) and stays where it is.
 func (m *sim) forced(name string, retreat, begin bool) {
 	st := m.st
 	u := st.unit(name)
 	r := st.footprint(u)
+	if u.Arm == Artillery && !u.Limbered {
+		if retreat && !u.Retreating {
+			m.emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
+		}
+		m.say("%s is unlimbered and cannot move (HRA 17a, 4.I.d): it stays where it is", name)
+		return
+	}
 	if retreat && begin {
 		r = r.AboutFace()
 	}
@@ -40,15 +50,12 @@ func (m *sim) forced(name string, retreat, begin bool) {
 	if !retreat {
 		full, dir = open/2, -1 // HRA 5a, 5e
 	}
-	// Obstacles: rivers (no ford is sought in a forced move), the table's
-	// edge, fences and walls for artillery (HRA 10c), enemies (5d), and for
-	// a withdrawal friendly units (10a).
+	// Obstacles: the table's edge, fences and walls for artillery (HRA
+	// 10c), enemies (5d), for a withdrawal friendly units (10a), and
+	// rivers away from their fords and bridges (below).
 	var polys []table.Polygon
 	var lines []table.Polyline
 	for _, t := range st.Scn.Terrain {
-		if t.Kind == River && !r.TouchesPolygon(t.Poly) {
-			polys = append(polys, t.Poly)
-		}
 		if u.Arm == Artillery && (t.Kind == Fence || t.Kind == Wall || t.Kind == Redoubt) && !r.TouchesPolyline(t.Path) {
 			lines = append(lines, t.Path)
 		}
@@ -130,7 +137,32 @@ func (m *sim) forced(name string, retreat, begin bool) {
 	}
 	mv := table.ForwardMove(dir * hi)
 	part, stopped := r.FirstContact(mv, hit)
+	// Rivers (T1): a bridge or ford is crossed, a ford taking the round;
+	// elsewhere only cavalry crosses, in d6 rounds, and only if it gets
+	// across; anything else stops at the bank.
+	crossing := ""
+	if !st.sweepsRiver(table.Sweep{r.Polygon()}) && st.sweepsRiver(r.Sweep(part)) {
+		if u.Arm == Cavalry && !st.sweepsRiver(table.Sweep{r.Apply(part).Polygon()}) {
+			crossing = "river"
+		} else {
+			bank, _ := r.FirstContact(part, st.sweepsRiver)
+			if bank.Dist > 0 {
+				bank.Dist--
+			} else if bank.Dist < 0 {
+				bank.Dist++
+			}
+			part, stopped = bank, true
+		}
+	}
 	nr := r.Apply(part)
+	if crossing == "" {
+		for _, c := range [][2]table.Point{{r.Front, nr.Front}, {r.Corner(table.Left), nr.Corner(table.Left)}, {r.Corner(table.Right), nr.Corner(table.Right)}, {r.Rear(), nr.Rear()}} {
+			sg := table.Seg(c[0], c[1])
+			if in := st.lengthIn(sg, River); in > 0 && st.lengthIn(sg, Bridge) < in {
+				crossing = "ford"
+			}
+		}
+	}
 	if retreat {
 		// Moving "as if nothing were in the way", it must still end clear
 		// of friendly units: it stops short of the last one it would land on.
@@ -154,7 +186,17 @@ func (m *sim) forced(name string, retreat, begin bool) {
 	moved := table.Distance(r.Front, nr.Front)
 	m.emit("unit.moved", events.S("unit", name), events.I("x", int64(nr.Front.X)), events.I("y", int64(nr.Front.Y)),
 		events.I("facing", int64(nr.Facing)), events.B("column", u.Column), events.I("cost", 0), events.B("forced", true))
-	m.say("%s %s %v (HRA 5%s)", name, what, moved, map[bool]string{true: "b", false: "a"}[retreat])
+	m.say("%s %s %s (HRA 5%s)", name, what, cmText(moved), map[bool]string{true: "b", false: "a"}[retreat])
+	if crossing != "" {
+		rounds := fordRounds(u.Arm)
+		if crossing == "river" {
+			rounds = d.get("river crossing " + name)
+			m.say("  crossing the river takes %d round(s) (T1, d6=%d; HRA 4.I.d)", rounds, rounds)
+		} else {
+			m.say("  fording takes %d round(s) (T1; HRA 4.I.d)", rounds)
+		}
+		m.emit("unit.set", events.S("unit", name), events.S("field", "busy"), events.I("to", int64(rounds)), events.S("work", "crossing"))
+	}
 	for _, m2 := range st.Melees {
 		if m2.Attacker == name || m2.Defender == name {
 			other := m2.Attacker

@@ -21,6 +21,7 @@ const (
 	// Priority lists for the players' alternate choices (see doc.go).
 	oPick         = "pick"          // PICK <unit>, ... (HRA 4.III.c, Phase III)
 	oRetreatOrder = "retreat order" // RETREAT ORDER <unit>, ... (HRA 4.I.b)
+	oGenerals     = "generals"      // GENERALS <brigade> [<status>], ... (HRA 3c)
 )
 
 // Verbs of a Phase II order (HRA 4.II.c, 4.II.f).
@@ -45,13 +46,15 @@ type Order struct {
 	Brigade   string   // the brigade the units belong to
 	Whole     bool     // the line named the brigade (one order to it all)
 	Units     []string // the units ordered, or the firer; PICK's list
-	Cols      []int    // PICK, RETREAT ORDER: each unit's column
+	Cols      []int    // each unit's column (for a brigade, the brigade's)
 	Verb      string
+	VerbCol   int // column of the order's verb
 	Steps     []step
 	Dist      table.Length // ROAD
 	To        *table.Point // ROAD TO
 	ToName    string
 	Target    string // fire target; GENERAL TO unit
+	Statuses  []int  // GENERALS: the status given to each brigade in Units, if written
 	// SET (referee)
 	Name  string // unit or brigade or "game"
 	Field string
@@ -60,10 +63,11 @@ type Order struct {
 }
 
 type parser struct {
-	st    *State
-	line  int
-	text  string
-	probs []events.Problem
+	st     *State
+	writer string // the side that wrote the mail
+	line   int
+	text   string
+	probs  []events.Problem
 }
 
 func (p *parser) fail(col int, msg, hint string) {
@@ -117,7 +121,7 @@ func kw(w string, opts ...string) string {
 
 func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 	var out []Order
-	p := &parser{st: st}
+	p := &parser{st: st, writer: side}
 	for n, raw := range strings.Split(text, "\n") {
 		p.line, p.text = n+1, strings.TrimRight(raw, "\r")
 		line := p.text
@@ -129,7 +133,7 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 		}
 		ws := splitWords(line, 1)
 		before := len(p.probs)
-		o := Order{Line: p.line, Col: ws[0].col, Text: strings.TrimSpace(p.text)}
+		o := Order{Line: p.line, Col: ws[0].col, Text: strings.TrimRight(p.text, " \t")}
 		switch first := strings.ToUpper(ws[0].s); {
 		case first == "BEGIN" || first == "START":
 			o.Kind = oBegin
@@ -141,6 +145,8 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 			p.set(&o, ws[1:])
 		case first == "FIRE" && !strings.Contains(line, ":"):
 			p.fire(&o, ws[1:])
+		case first == "GENERALS" && !strings.Contains(line, ":"):
+			p.generals(&o, line, ws[0])
 		case first == "PICK" && !strings.Contains(line, ":"):
 			o.Kind = oPick
 			p.unitList(&o, line, ws[0])
@@ -266,7 +272,7 @@ func (p *parser) order(o *Order, line string) {
 			}
 			o.Whole, b = true, n
 			for _, u := range p.st.brigadeUnits(n) {
-				o.Units = append(o.Units, u.Name)
+				o.Units, o.Cols = append(o.Units, u.Name), append(o.Cols, c)
 			}
 		} else {
 			if o.Whole {
@@ -279,7 +285,7 @@ func (p *parser) order(o *Order, line string) {
 				return
 			}
 			b = u.Brigade
-			o.Units = append(o.Units, n)
+			o.Units, o.Cols = append(o.Units, n), append(o.Cols, c)
 		}
 		if o.Brigade != "" && o.Brigade != b {
 			p.fail(c, fmt.Sprintf("%s is not of %s: one mail orders one brigade (HRA 4.II.a)", n, o.Brigade), "")
@@ -330,7 +336,7 @@ func (p *parser) order(o *Order, line string) {
 				p.fail(ph[0].col, v+" is a whole order: it cannot be combined with other steps", "")
 				return
 			}
-			o.Verb = strings.ToLower(v)
+			o.Verb, o.VerbCol = strings.ToLower(v), ph[0].col
 			args := ph[1:]
 			switch v {
 			case "ROAD":
@@ -363,6 +369,9 @@ func (p *parser) order(o *Order, line string) {
 			return
 		}
 		o.Verb = vMarch
+		if o.VerbCol == 0 {
+			o.VerbCol = ph[0].col
+		}
 		s, ok := p.step(v, ph)
 		if !ok {
 			return
@@ -447,8 +456,9 @@ func (p *parser) side(ws []word, col int) (table.Side, bool) {
 	return 0, false
 }
 
-func (p *parser) step(v string, ph []word) (step, bool) {
+func (p *parser) step(v string, ph []word) (st step, ok bool) {
 	args, col := ph[1:], ph[0].col
+	defer func() { st.Col = col }()
 	end := func(n int) bool {
 		if len(args) > n {
 			p.fail(args[n].col, fmt.Sprintf("unexpected %q", args[n].s), "separate steps with commas: WHEEL LEFT 45, ADVANCE 6")
@@ -631,6 +641,69 @@ func (p *parser) unitList(o *Order, line string, kw word) {
 	}
 }
 
+// generals reads GENERALS <brigade> <status>, <brigade> <status>, ... or
+// GENERALS <brigade>, <brigade>, ... (the best general first) into
+// o.Units (brigade names) and o.Statuses (HRA 3c).
+func (p *parser) generals(o *Order, line string, kw word) {
+	o.Kind = oGenerals
+	rs := []rune(line)
+	start := min(kw.col-1+len([]rune(kw.s)), len(rs))
+	rest := string(rs[start:])
+	if strings.TrimSpace(rest) == "" {
+		p.fail(kw.col, "GENERALS: name your brigades, the best general's first, or each with its status", "GENERALS "+p.exampleGenerals())
+		return
+	}
+	col := start + 1
+	for _, part := range strings.Split(rest, ",") {
+		c := col + len([]rune(part)) - len([]rune(strings.TrimLeft(part, " \t")))
+		col += len([]rune(part)) + 1
+		ws := splitWords(strings.TrimSpace(part), c)
+		if len(ws) == 0 {
+			p.fail(c, "a brigade name is missing between the commas", "GENERALS "+p.exampleGenerals())
+			return
+		}
+		name := ws
+		status := 0
+		if n, err := strconv.Atoi(ws[len(ws)-1].s); err == nil && len(ws) > 1 {
+			if n < 1 || n > 6 {
+				p.fail(ws[len(ws)-1].col, fmt.Sprintf("%d is no general's status (1 to 6, HRA 3c)", n), "")
+				return
+			}
+			name, status = ws[:len(ws)-1], n
+		}
+		if (status > 0) != (len(o.Statuses) > 0) && len(o.Units) > 0 {
+			p.fail(c, "give every brigade a status, or none (then the best general goes to the first brigade named)", "GENERALS "+p.exampleGenerals())
+			return
+		}
+		b, _, ok := p.resolve(joinWords(name), c, false, true)
+		if !ok {
+			return
+		}
+		if slices.Contains(o.Units, b) {
+			p.fail(c, fmt.Sprintf("%s is named twice", b), "name each brigade once")
+			return
+		}
+		o.Units, o.Cols = append(o.Units, b), append(o.Cols, c)
+		if status > 0 {
+			o.Statuses = append(o.Statuses, status)
+		}
+	}
+}
+
+// exampleGenerals is the writer's brigades, as GENERALS lists them.
+func (p *parser) exampleGenerals() string {
+	var bs []string
+	for _, b := range p.st.Brigades {
+		if b.Side == p.writer {
+			bs = append(bs, b.Name)
+		}
+	}
+	if len(bs) == 0 {
+		return "<brigade>, <brigade>"
+	}
+	return strings.Join(bs, ", ")
+}
+
 // setFields are the fields a referee may SET (issue #5).
 var setFields = []string{"POS", "FACING", "STATE", "SUPPLY", "GENERAL", "WITH", "COLUMN", "LIMBERED", "DISMOUNTED",
 	"RETREATING", "ENTRENCHED", "BUSY", "CHARGES", "ROUND", "INITIATIVE"}
@@ -757,9 +830,10 @@ func (p *parser) set(o *Order, ws []word) {
 	}
 }
 
+// exampleOrder is a simple order for one of the writer's own brigades.
 func (p *parser) exampleOrder() string {
-	for _, b := range p.st.Brigades {
-		return b.Name + ": HOLD"
+	if p.writer == engine.RefereeSide {
+		return "SET <unit> <field> <value>"
 	}
-	return "<brigade>: HOLD"
+	return exampleFor(p.st, p.writer)
 }

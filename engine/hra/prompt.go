@@ -2,6 +2,7 @@ package hra
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"pbem/engine"
@@ -22,7 +23,36 @@ func prompts(st *State) []engine.Prompt {
 	switch st.Phase {
 	case PhaseStart:
 		return []engine.Prompt{{Side: Union, What: "begin the game: roll the generals' status and every unit's supply (HRA 3c, 3e)", Examples: []string{"BEGIN"}}}
+	case PhaseGenerals:
+		var out []engine.Prompt
+		for _, side := range Sides {
+			pool := st.Generals[side]
+			if len(pool) == 0 {
+				continue
+			}
+			var mine []string
+			for _, b := range st.Brigades {
+				if b.Side == side {
+					mine = append(mine, b.Name)
+				}
+			}
+			best := slices.Clone(pool)
+			slices.SortFunc(best, func(a, b int) int { return b - a })
+			var each []string
+			for i, b := range mine {
+				each = append(each, fmt.Sprintf("%s %d", b, best[i%len(best)]))
+			}
+			out = append(out, engine.Prompt{Side: side,
+				What:     fmt.Sprintf("assign your generals (status %s) to your brigades: the best general to the first brigade you name, or each brigade with its status (HRA 3c)", joinInts(pool)),
+				Examples: []string{"GENERALS " + strings.Join(mine, ", "), "GENERALS " + strings.Join(each, ", ")},
+				// Each side assigns without seeing the other's choice.
+				Sealed: "generals"})
+		}
+		return out
 	case PhaseOrders:
+		if st.Initiative == "" {
+			return []engine.Prompt{{Referee: true, What: "the initiative dice tied 100 times: decide who has it (H12)", Examples: []string{"SET INITIATIVE Union", "SET INITIATIVE Confederate"}}}
+		}
 		return []engine.Prompt{{Side: st.ToAct, What: fmt.Sprintf("round %d, Phase II: give orders to one of your brigades (HRA 4.II)", st.Round), Examples: orderExamples(st, st.ToAct)}}
 	case PhaseFire:
 		var out []engine.Prompt
@@ -51,7 +81,7 @@ func orderExamples(st *State, side string) []string {
 		}
 		var units []string
 		for _, u := range st.brigadeUnits(b.Name) {
-			if st.autoHold(u) == "" && !st.inMelee(u.Name) {
+			if st.autoHold(u) == "" && st.freeHold(u) == "" {
 				units = append(units, u.Name)
 			}
 		}
@@ -110,7 +140,16 @@ func fireExamples(st *State, side string) []string {
 	if len(lines) > 0 {
 		out = append(out, strings.Join(lines, "\n"))
 	}
-	out = append(out, "FIRE NONE")
+	// A defender attacked by several units must name its extra volley's
+	// target (HRA 11f): FIRE NONE would be refused.
+	choose := false
+	for i := range st.Units {
+		u := &st.Units[i]
+		choose = choose || (u.Side == side && len(st.newAttackers(u.Name)) > 1)
+	}
+	if !choose {
+		out = append(out, "FIRE NONE")
+	}
 	// The same volleys, the last firer's confrontation picked first (HRA 4.III.c).
 	if len(lines) >= 2 {
 		var firers []string

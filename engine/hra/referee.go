@@ -38,8 +38,12 @@ func (m *sim) set(o Order) error {
 			m.emit("referee.set", events.S("field", f), events.I("from", int64(st.Round)), events.I("to", o.Ints[0]))
 			m.say("SET round %d → %d", st.Round, o.Ints[0])
 		case "initiative":
+			undecided := st.Phase == PhaseOrders && st.Initiative == ""
 			m.emit("referee.set", events.S("field", f), events.S("word", o.Word))
 			m.say("SET initiative %s → %s", st.Initiative, o.Word)
+			if undecided {
+				m.openRound() // the round waited for it (H12)
+			}
 		}
 		return nil
 	}

@@ -18,37 +18,38 @@ func project(seg table.Segment, p table.Point) table.Point {
 	return seg.A.Add(table.Vector{X: table.Length(int64(v.X) * t / l2), Y: table.Length(int64(v.Y) * t / l2)})
 }
 
-// roadMove moves a unit along the road it stands on (T1: road modifier),
-// dist along it, or to the road point nearest to a place. The unit must
-// stand with the middle of its front within 2 cm of the road; it follows
-// the road the way it faces, turning with it at no cost.
-func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point, dc *dicer) (moved, error) {
+// roadMove is a march along a road (T1: road modifier), dist along it, or
+// to the road point nearest to a place. The seed does not ask a road
+// march to start on the road: a unit off it first moves to the nearest
+// point of the nearest road (turning to face it, charged as any march),
+// then follows the road the way it faced, turning with the road about the
+// middle of its front at no cost; the whole march has the modifier.
+func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point, dc *dicer, col int) (moved, error) {
 	m := moved{Column: u.Column, Allowance: s.allowance(u) + roadBonus(u.Arm)}
 	if u.Arm == Artillery && !u.Limbered {
-		return m, fmt.Errorf("an unlimbered battery cannot move (HRA 17a)")
+		return m, errAt(col, "an unlimbered battery cannot move (HRA 17a)")
 	}
 	r := s.footprint(u)
-	// The road and the point on it.
+	// The nearest road and the point on it.
 	var path table.Polyline
-	best := table.CM(2) + 1
+	var best table.Length = -1
 	var at table.Point
 	seg0 := 0
 	for _, t := range s.terrain(Road) {
 		for i, sg := range t.Path.Segments() {
-			if d := sg.DistanceTo(r.Front); d < best {
+			if d := sg.DistanceTo(r.Front); best < 0 || d < best {
 				best, path, seg0, at = d, t.Path, i, project(sg, r.Front)
 			}
 		}
 	}
 	if path == nil {
-		return m, fmt.Errorf("%s is not on a road (the middle of its front must be within 2 cm of one)", u.Name)
+		return m, errAt(col, "there is no road on this table")
 	}
 	// Walk the way the unit faces.
 	pts := []table.Point(path)
 	segs := path.Segments()
 	fwd := table.Turn(r.Facing, table.Bearing(segs[seg0].A, segs[seg0].B)).Abs() <= 90*table.Degree
-	var route []table.Point
-	route = append(route, at)
+	route := []table.Point{at}
 	if fwd {
 		route = append(route, pts[seg0+1:]...)
 	} else {
@@ -71,13 +72,26 @@ func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point, dc *dicer)
 		dist = bestD
 	}
 	if dist <= 0 {
-		return m, fmt.Errorf("nothing to march")
+		return m, errAt(col, "nothing to march")
 	}
-	if dist > m.Allowance {
-		return m, fmt.Errorf("%v along the road is more than %s's %v this round (T1: move + road modifier)", dist, u.Name, m.Allowance)
+	// Onto the road first, if the unit is off it.
+	cur := r
+	if best > 0 {
+		var err error
+		if cur, err = s.walk(u, r, []step{{Kind: stMoveTo, To: at, Name: "the road", Col: col}}, &m, dc); err != nil {
+			return m, err
+		}
+		if m.Contact != "" || m.Busy > 0 || m.Through != "" {
+			m.Rect = cur
+			return m, s.settle(u, &m, nil)
+		}
+		cur = table.Base(at, cur.Width, cur.Depth, cur.Facing)
 	}
-	// Build the moves: onto the road, then along it.
-	cur := table.Base(at, r.Width, r.Depth, r.Facing)
+	if m.Cost+dist > m.Allowance {
+		return m, errAt(col, "%s along the road%s is more than %s's %s this round (T1: move + road modifier)",
+			cmText(dist), map[bool]string{true: " after " + cmText(m.Cost) + " to reach it", false: ""}[m.Cost > 0], u.Name, cmText(m.Allowance))
+	}
+	// Along it.
 	left := dist
 	for i := 0; i+1 < len(route) && left > 0; i++ {
 		sg := table.Seg(route[i], route[i+1])
@@ -85,29 +99,34 @@ func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point, dc *dicer)
 		if l == 0 {
 			continue
 		}
-		nr := cur.PivotFront(table.Turn(cur.Facing, table.Bearing(sg.A, sg.B)))
-		if err := s.checkTurn(u, cur, nr, step{Kind: stTurn}); err != nil && i > 0 {
-			return m, err
+		a := table.Turn(cur.Facing, table.Bearing(sg.A, sg.B))
+		if err := s.checkSweep(u, cur, table.PivotFrontMove(a), true); err != nil && (i > 0 || best > 0) {
+			return m, errAt(col, "%v", err)
 		}
-		cur = nr
+		if i == 0 && best > 0 {
+			// Having marched to the road, it turns onto it: a rotation
+			// (HRA 9c); the road's own bends are followed at no cost.
+			m.charge(costItem{What: fmt.Sprintf("turn (onto the road, %v)", a.Abs()), Cost: s.rotationCost(a.Abs(), false), Col: col})
+		}
+		cur = cur.PivotFront(a)
 		d := min(l, left)
 		var err error
-		tmp := moved{Allowance: m.Allowance}
-		if cur, err = s.advance(u, cur, d, &tmp, 0, true, dc); err != nil {
+		tmp := moved{Allowance: m.Allowance, Cost: m.Cost + dist - left}
+		if cur, err = s.advance(u, cur, d, &tmp, true, col, dc); err != nil {
 			return m, err
 		}
 		m.Notes = append(m.Notes, tmp.Notes...)
 		if tmp.Through != "" {
-			return m, fmt.Errorf("a road march does not pass through %s", tmp.Through)
+			return m, errAt(col, "a road march does not pass through %s", tmp.Through)
 		}
 		if tmp.Busy > 0 {
-			// T1: a ford or river crossing takes the unit's round; as in a
-			// march it must be the unit's only move.
-			if i > 0 || left > d {
-				return m, fmt.Errorf("crossing a ford or river takes the unit's whole round: march along the road only to the far bank (T1)")
+			// T1: a ford or river crossing takes the rest of the unit's
+			// round, as in a march.
+			if left > d {
+				return m, errAt(col, "crossing a ford or river takes the rest of the unit's round: march along the road only to the far bank (T1)")
 			}
 			m.Busy, m.Work = tmp.Busy, tmp.Work
-			left = 0
+			left -= d
 			break
 		}
 		if tmp.Contact != "" {
@@ -118,12 +137,9 @@ func (s *State) roadMove(u *Unit, dist table.Length, to *table.Point, dc *dicer)
 		left -= d
 	}
 	if left > 0 && m.Contact == "" {
-		return m, fmt.Errorf("the road ends %v short", left)
+		return m, errAt(col, "the road ends %s short", cmText(left))
 	}
-	m.Cost = dist - left
-	if m.Busy > 0 {
-		m.Cost = m.Allowance
-	}
+	m.charge(costItem{What: "along the road", Cost: dist - left, Col: col})
 	m.Rect = cur
-	return m, nil
+	return m, s.settle(u, &m, nil)
 }

@@ -656,9 +656,10 @@ func TestRule_4_III_f_MoraleAfterItsConfrontation(t *testing.T) {
 }
 
 // HRA 4.III.g, 11c: the defenders' extra volleys come first, before any
-// other confrontation, and all at once: B1, attacked by G2, fires its
-// extra volley as it stood before G1's extra volley hit it (full state:
-// 2+ at short range; medium would need 3+).
+// other confrontation, and all at once: B1, attacked in the flank by G2,
+// fires its extra volley as it stood before G1's extra volley hit it
+// (hindered, outside its front arc, HRA 11d: full state needs 3+ at short
+// range; medium would need 4+).
 func TestRule_4_III_g_DefensiveVolleysFirst(t *testing.T) {
 	h := begun(t)
 	h.put("B2", 60, 5, 0)
@@ -672,12 +673,12 @@ func TestRule_4_III_g_DefensiveVolleysFirst(t *testing.T) {
 		t.Fatalf("G2 did not attack B1: %s", h.echo())
 	}
 	h.holdAll()
-	// G1's extra volley at B1: 6, hits; B1's at G2: 2, hits at full
+	// G1's extra volley at B1: 6, hits; B1's at G2: 3, hits at full
 	// state; the Blue general's roll: 6.
-	h.roll(6, 2, 6)
+	h.roll(6, 3, 6)
 	echo := h.fire(Union, "FIRE H1 AT R1")
 	wantIn(t, echo, "defensive volley: G1 at B1, small arms, short range, normal fire, state 3: d6=6 → 1 loss",
-		"defensive volley: B1 at G2, small arms, short range, normal fire, state 3: d6=2 → 1 loss")
+		"defensive volley: B1 at G2, small arms, short range, hindered: outside the front arc (HRA 13c) fire, state 3: d6=3 → 1 loss")
 	if !before(echo, "defensive volley: B1 at G2", "confrontation 1") || !before(echo, "defensive volley: B1 at G2", "volley: H1 at R1") {
 		t.Errorf("the extra volleys did not come first:\n%s", echo)
 	}
@@ -826,17 +827,25 @@ func TestRule_11e_ContinuingMelee(t *testing.T) {
 	}
 }
 
-// HRA 11f: a unit attacked by several enemies fires its extra volley at
-// only one of them, but defends in melee against all of them.
-func TestRule_11f_SeveralAttackers(t *testing.T) {
+// twoAttackers is begun with G1 attacked in melee by B1 and B2.
+func twoAttackers(t *testing.T) *harness {
+	t.Helper()
 	h := begun(t)
 	h.put("G1", 25, 27, 180)
 	h.must(Union, "B1, B2: ADVANCE 7\nB3, BA: HOLD")
 	if len(h.st.Melees) != 2 {
 		t.Fatalf("melees %+v: %s", h.st.Melees, h.echo())
 	}
+	return h
+}
+
+// HRA 11f: a unit attacked by several enemies fires its extra volley at
+// only one of them, but defends in melee against all of them.
+func TestRule_11f_SeveralAttackers(t *testing.T) {
+	h := twoAttackers(t)
 	h.roll(1, 1, 1, 1) // everything misses
-	echo := h.endRound()
+	h.holdAll()
+	echo := h.fire(Confederate, "FIRE G1 AT B1") // the defender's choice (HRA 11f)
 	if n := strings.Count(echo, "defensive volley: G1 at"); n != 1 {
 		t.Errorf("%d extra volleys from G1, want 1 (HRA 11f):\n%s", n, echo)
 	}
@@ -1296,7 +1305,7 @@ func TestRule_T1_RoadModifier(t *testing.T) {
 	if u := h.st.unit("B1"); u.Facing != 0 || u.Front != table.Pt(table.CM(60), table.MM(305)) || u.Moved != table.MM(105) {
 		t.Errorf("bend: facing %v front %v moved %v", u.Facing, u.Front, u.Moved)
 	}
-	wantProblem(t, h, Confederate, "G1: ROAD 2", "not on a road")
+	// A unit off the road first marches to it: TestRule_T1_RoadMarchFromOffTheRoad.
 }
 
 // HRA 9b-9d, MOVE TO: the unit turns to face the place (a single rotation,
@@ -1392,7 +1401,7 @@ func TestRule_T1_RiversFordsAndBridges(t *testing.T) {
 	t.Run("infantry", func(t *testing.T) {
 		h := begunWith(t, crossing)
 		wantProblem(t, h, Union, "B3: ADVANCE 8", "infantry may cross the river only at a ford or a bridge (T1)")
-		wantProblem(t, h, Union, "B1: ADVANCE 1, ADVANCE 7", "takes the unit's whole round")
+		// A march may end with the crossing: TestRule_T1_FordAtTheEndOfAMarch.
 		h.must(Union, "B1: ADVANCE 8\nB2: ADVANCE 8\nB3, BA: HOLD")
 		wantIn(t, h.echo(), "fording takes 1 round(s) (T1)")
 		b1, b2 := h.st.unit("B1"), h.st.unit("B2")

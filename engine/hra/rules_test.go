@@ -74,6 +74,7 @@ func TestRule_3c_3e_OpeningRolls(t *testing.T) {
 	sc, _ := ParseScenario([]byte(small))
 	h := &harness{t: t, st: newState(sc), dice: &seq{v: []int{1, 1, 1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6}}}
 	h.must(Union, "BEGIN")
+	h.must(Confederate, "GENERALS Rebs, Grey")    // the best (6) to Rebs (HRA 3c)
 	if b := h.st.brigade("Blue"); b.Status != 1 { // d6 1 - 1 = 0, minimum 1
 		t.Errorf("Union general status %d, want 1 (HRA 3c)", b.Status)
 	}
@@ -157,13 +158,21 @@ func TestRule_4_II_a_Alternate(t *testing.T) {
 	}
 }
 
+// HRA 4.II.e: a unit within an enemy's short range holds automatically: a
+// brigade order leaves it holding, and its hold does not count against
+// the general's status. It may still be given an order of its own, which
+// counts (TestRule_4_II_e_UnitInShortRangeMayRetreat).
 func TestRule_4_II_e_AutomaticHold(t *testing.T) {
 	h := begun(t)
 	h.set("SET G1 POS 20 24") // 4 cm from B1's front
-	if p := h.send(Union, "B1: ADVANCE 1\nB2, B3, BA: HOLD"); len(p) == 0 || !strings.Contains(p[0].Msg, "automatically") {
-		t.Fatalf("a unit within the enemy's short range took an order: %+v", p)
-	}
 	h.must(Union, "Blue: ADVANCE 1")
+	if h.st.unit("B1").Moved != 0 || h.st.unit("B2").Moved == 0 {
+		t.Error("the held unit moved or the others did not")
+	}
+	h = begun(t)
+	h.set("SET G1 POS 20 24")
+	h.set("SET Blue GENERAL 1")
+	h.must(Union, "B2, B3, BA: ADVANCE 1") // B1 left out: its hold is free
 	if h.st.unit("B1").Moved != 0 || h.st.unit("B2").Moved == 0 {
 		t.Error("the held unit moved or the others did not")
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.3.0"
+const Version = "0.4.0"
 
 type ruleset struct{}
 

@@ -114,6 +114,23 @@ type ScenarioDef struct {
 	// cavalry is hit. The scenario line "dismounted-fire infantry" or
 	// "dismounted-fire cavalry" makes the choice explicit.
 	DismountedFireAsInfantry bool
+	// TurnPerQuarter: a rotation over 90° other than an about-face costs
+	// 2 cm for each started quarter turn (scenario line "turn-over-90
+	// per-quarter"). The seed states no cost for it; by default it costs
+	// 2 cm, H4's nearest stated value ("turn-over-90 two-cm").
+	TurnPerQuarter bool
+	// CrossingAlone: a ford or river crossing must be the unit's only
+	// move in its round (scenario line "crossing alone"). The seed says
+	// only that a ford takes a round (T1); by default a march may end
+	// with the crossing ("crossing ends-march").
+	CrossingAlone bool
+	// WheelTravel: the ground a wheel about a front corner carries the
+	// unit's centre over (the chord) counts as distance travelled, beside
+	// the rotation's cost (scenario line "wheel-travel counted"). The
+	// seed charges a rotation only its cost, so by default ("wheel-travel
+	// free") wheels of up to 45° about alternate corners move a unit at no
+	// cost.
+	WheelTravel bool
 
 	Terrain  []Terrain
 	Points   []Point
@@ -242,6 +259,17 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 			}
 			return v, nil
 		}
+		// option reads a line that chooses between two readings: off (the
+		// default) and on.
+		option := func(off, on, rule string) (bool, error) {
+			switch strings.ToLower(strings.Join(args, " ")) {
+			case off:
+				return false, nil
+			case on:
+				return true, nil
+			}
+			return false, fail("%s takes %s or %s (%s)", key, off, on, rule)
+		}
 		switch {
 		case key == "scenario":
 			sc.Name = strings.Join(args, " ")
@@ -275,13 +303,20 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 				return nil, err
 			}
 		case key == "dismounted-fire":
-			switch strings.ToLower(strings.Join(args, " ")) {
-			case "infantry":
-				sc.DismountedFireAsInfantry = true
-			case "cavalry":
-				sc.DismountedFireAsInfantry = false
-			default:
-				return nil, fail("dismounted-fire takes infantry or cavalry (HRA H15)")
+			if sc.DismountedFireAsInfantry, err = option("cavalry", "infantry", "HRA H15"); err != nil {
+				return nil, err
+			}
+		case key == "turn-over-90":
+			if sc.TurnPerQuarter, err = option("two-cm", "per-quarter", "HRA 9c, H4"); err != nil {
+				return nil, err
+			}
+		case key == "crossing":
+			if sc.CrossingAlone, err = option("ends-march", "alone", "T1"); err != nil {
+				return nil, err
+			}
+		case key == "wheel-travel":
+			if sc.WheelTravel, err = option("free", "counted", "HRA 9c, 9d"); err != nil {
+				return nil, err
 			}
 		case key == "dismounted-depth":
 			if sc.DismountedDepth, err = lenArg(); err != nil {
@@ -348,6 +383,9 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 			if contains(areaKinds, key) {
 				if len(pts) < 3 {
 					return nil, fail("an area needs at least 3 points")
+				}
+				if (key == Ford || key == Bridge) && !table.Polygon(pts).Convex() {
+					return nil, fail("a %s is a convex area (what crosses the river is measured on it)", key)
 				}
 				t.Poly = table.Polygon(pts)
 			} else {

@@ -11,10 +11,11 @@ import (
 
 // Phases of a round (HRA 4).
 const (
-	PhaseStart  = "start"  // before the opening rolls (HRA 3c, 3e)
-	PhaseOrders = "orders" // Phase II
-	PhaseFire   = "fire"   // Phase III: volleys declared, sealed (H23)
-	PhaseOver   = "over"
+	PhaseStart    = "start"    // before the opening rolls (HRA 3c, 3e)
+	PhaseGenerals = "generals" // the generals' status rolled, to be assigned to brigades (HRA 3c)
+	PhaseOrders   = "orders"   // Phase II
+	PhaseFire     = "fire"     // Phase III: volleys declared, sealed (H23)
+	PhaseOver     = "over"
 )
 
 // Unit is one regiment or battery on the table.
@@ -103,9 +104,12 @@ type State struct {
 	// makes its forced moves first (HRA 4.I.b; stands until restated).
 	FirePicks    map[string][]string `json:"fire_picks,omitempty"`
 	RetreatPicks map[string][]string `json:"retreat_picks,omitempty"`
-	Winner       string              `json:"winner,omitempty"`
-	Result       string              `json:"result,omitempty"`
-	Score        []int               `json:"score,omitempty"` // victory points, Union then Confederate
+	// Generals are the statuses rolled for each side's generals and not
+	// yet assigned to its brigades (HRA 3c).
+	Generals map[string][]int `json:"generals,omitempty"`
+	Winner   string           `json:"winner,omitempty"`
+	Result   string           `json:"result,omitempty"`
+	Score    []int            `json:"score,omitempty"` // victory points, Union then Confederate
 }
 
 func newState(sc *ScenarioDef) *State {
@@ -130,6 +134,7 @@ func (s *State) clone() *State {
 	c.Score = slices.Clone(s.Score)
 	c.FirePicks = maps.Clone(s.FirePicks)
 	c.RetreatPicks = maps.Clone(s.RetreatPicks)
+	c.Generals = maps.Clone(s.Generals)
 	return &c
 }
 

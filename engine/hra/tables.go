@@ -57,19 +57,6 @@ func fordRounds(arm string) int {
 	return 1
 }
 
-// rotationCost is HRA 9c as read in ambiguity H4: one rotation (the sum of
-// consecutive turns) of up to 45° is free, more costs 2 cm, except a lone
-// about-face (180° about the unit's own axis), which costs 1 cm.
-func rotationCost(total table.Angle, aboutFace bool) table.Length {
-	if aboutFace {
-		return aboutFaceCost
-	}
-	if total.Signed().Abs() <= 45*table.Degree {
-		return 0
-	}
-	return wheelCost
-}
-
 // Weapons and ranges (HRA 13a).
 const (
 	SmallArms = "small arms"

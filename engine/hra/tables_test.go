@@ -119,6 +119,7 @@ func TestRule_12d_MoraleModifiers(t *testing.T) {
 // modifiers, rotation and about-face costs, fords.
 func TestRule_T1_MovementTable(t *testing.T) {
 	cm, mm := table.CM, table.MM
+	st, quarters := &State{Scn: &ScenarioDef{}}, &State{Scn: &ScenarioDef{TurnPerQuarter: true}}
 	for _, c := range []struct {
 		name      string
 		got, want table.Length
@@ -138,10 +139,15 @@ func TestRule_T1_MovementTable(t *testing.T) {
 		{"cavalry road", roadBonus(Cavalry), cm(5)},
 		{"artillery road", roadBonus(Artillery), mm(25)},
 		{"charge", chargeBonus, cm(8)},
-		{"rotation 45", rotationCost(45*table.Degree, false), 0},
-		{"rotation 46", rotationCost(46*table.Degree, false), cm(2)},
-		{"rotation 90", rotationCost(-90*table.Degree, false), cm(2)},
-		{"about-face", rotationCost(180*table.Degree, true), cm(1)},
+		{"rotation 45", st.rotationCost(45*table.Degree, false), 0},
+		{"rotation 46", st.rotationCost(46*table.Degree, false), cm(2)},
+		{"rotation 90", st.rotationCost(90*table.Degree, false), cm(2)},
+		{"about-face", st.rotationCost(180*table.Degree, true), cm(1)},
+		{"wheel 180 (H4)", st.rotationCost(180*table.Degree, false), cm(2)},
+		{"turn 270 (H4)", st.rotationCost(270*table.Degree, true), cm(2)},
+		{"wheel 180, per quarter", quarters.rotationCost(180*table.Degree, false), cm(4)},
+		{"turn 91, per quarter", quarters.rotationCost(91*table.Degree, true), cm(4)},
+		{"about-face, per quarter", quarters.rotationCost(180*table.Degree, true), cm(1)},
 		{"withdrawal infantry (5e)", openMove(Infantry) / 2, cm(4)},
 		{"withdrawal cavalry (5e)", openMove(Cavalry) / 2, cm(6)},
 		{"withdrawal artillery (5e)", openMove(Artillery) / 2, cm(3)},

@@ -27,10 +27,13 @@
 //     measured [Length] round the exact value UP to the next micrometre, so
 //     "measured <= limit" is exact for any limit in whole micrometres.
 //   - Predicates on points, segments, polygons and bases (contains, touches,
-//     overlaps, inside an arc) are exact. Where the exact answer is
-//     irrational (the fraction of a base within a range, the area a wheel
-//     sweeps) the package samples on a fixed integer grid, documented at
-//     each function.
+//     overlaps, inside an arc) are exact, and so are areas of polygons
+//     clipped against each other (rational arithmetic). Whether at least a
+//     fraction of a base lies within a range ([Rect.WithinAtLeast], HRA
+//     13b) is decided exactly by bracketing the rounded region between two
+//     polygons. Where a sample is still used (SampleFraction, the area a
+//     wheel sweeps) it is on a fixed integer grid, documented at each
+//     function.
 //
 // Closed sets: a point on a boundary is inside; shapes that share only
 // boundary points "touch" but do not "overlap".

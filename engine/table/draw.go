@@ -51,11 +51,16 @@ type Piece struct {
 	Bases  []Rect
 }
 
-// Label is a short text written on the drawing, starting at the character
-// that holds At.
+// Label is a short text written on the drawing at or next to the
+// character that holds At. A label is never overprinted, nor written over
+// a piece: where Text finds no room it is moved to a neighbouring row or
+// written as Short (the initials of Text if Short is empty), which the
+// legend explains; a label that finds no room even so is named in the
+// legend.
 type Label struct {
-	At   Point
-	Text string
+	At    Point
+	Text  string
+	Short string
 }
 
 // Scene is everything drawn of a table. The table runs from (0, 0), its
@@ -283,12 +288,24 @@ func (s Scene) Render(v View) string {
 			note(g, l.Name)
 		}
 	}
-	for _, l := range sc.Labels {
-		c.drawLabel(l)
-	}
 	var pieces []string
 	for i, p := range sc.Pieces {
 		c.claim(i, p)
+	}
+	// Labels go where no piece, facing mark or earlier label is.
+	taken := make([]bool, n)
+	for k, o := range c.piece {
+		taken[k] = o >= 0
+	}
+	for i, p := range sc.Pieces {
+		if k, _, ok := c.mark(i, p); ok {
+			taken[k] = true
+		}
+	}
+	for _, l := range sc.Labels {
+		if item := c.drawLabel(l, taken); item != "" {
+			legend = append(legend, item)
+		}
 	}
 	for i, p := range sc.Pieces {
 		if c.drawPiece(i, p) && p.Name != "" {
@@ -402,19 +419,92 @@ func slope(d Vector, sc Scale) byte {
 	return '\\'
 }
 
-func (c *canvas) drawLabel(l Label) {
+// initials returns the first letter of each word of s after a leading
+// mark ("@Kettle Mill" → "@KM").
+func initials(s string) string {
+	lead := ""
+	if len(s) > 0 && !isWordByte(s[0]) {
+		lead, s = s[:1], s[1:]
+	}
+	out := lead
+	for _, w := range strings.Fields(s) {
+		out += w[:1]
+	}
+	return out
+}
+
+func isWordByte(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
+}
+
+// drawLabel writes the label in free cells near its point (see [Label])
+// and marks them taken. It returns a legend entry if the label was
+// shortened or left out, else "".
+func (c *canvas) drawLabel(l Label, taken []bool) string {
 	r, col, ok := c.cellOf(l.At)
 	if !ok {
-		return
+		return ""
 	}
-	text := []byte(l.Text)
-	if len(text) > c.v.Cols {
-		text = text[:c.v.Cols]
+	fits := func(text []byte, row, start int) bool {
+		if row < 0 || row >= c.v.Rows || start < 0 || start+len(text) > c.v.Cols {
+			return false
+		}
+		for i := range text {
+			if taken[row*c.v.Cols+start+i] {
+				return false
+			}
+		}
+		// A blank between a label and a piece, so they never read as one.
+		for _, k := range []int{start - 1, start + len(text)} {
+			if k >= 0 && k < c.v.Cols && c.piece[row*c.v.Cols+k] >= 0 {
+				return false
+			}
+		}
+		return true
 	}
-	col = min(col, c.v.Cols-len(text)) // keep the label inside the window
-	for i, b := range text {
-		c.cells[r][col+i] = glyph(b)
+	place := func(text []byte) bool {
+		if len(text) == 0 || len(text) > c.v.Cols {
+			return false
+		}
+		for _, dr := range []int{0, -1, 1, -2, 2} {
+			row := r + dr
+			starts := []int{col, col - len(text) + 1, min(col, c.v.Cols-len(text))}
+			for d := 1; d <= 4; d++ {
+				starts = append(starts, col+d, col-len(text)+1-d)
+			}
+			for _, start := range starts {
+				if fits(text, row, start) {
+					for i, b := range text {
+						c.cells[row][start+i] = glyph(b)
+						taken[row*c.v.Cols+start+i] = true
+					}
+					// A blank between labels, so two never run together.
+					for _, k := range []int{start - 1, start + len(text)} {
+						if k >= 0 && k < c.v.Cols {
+							taken[row*c.v.Cols+k] = true
+						}
+					}
+					return true
+				}
+			}
+		}
+		return false
 	}
+	if place([]byte(l.Text)) {
+		return ""
+	}
+	short := l.Short
+	if short == "" {
+		short = initials(l.Text)
+	}
+	if short != l.Text && place([]byte(short)) {
+		full := l.Text
+		if len(full) > 0 && !isWordByte(full[0]) && strings.HasPrefix(short, full[:1]) {
+			full = full[1:]
+		}
+		return short + " " + full
+	}
+	return l.Text + " (no room on the map)"
 }
 
 // claim scores the cells a piece's bases cover (2 for each of 4 × 4
@@ -471,6 +561,36 @@ func FacingMark(a Angle) byte {
 	return facingMarks[((a.Norm()+45*Degree/2)/(45*Degree))%8]
 }
 
+// mark returns the cell that takes the piece's facing mark (index into
+// the canvas) and the mark: where the first base's front edge lies, or
+// just in front of a base that fills one character.
+func (c *canvas) mark(idx int, p Piece) (int, byte, bool) {
+	if len(p.Bases) == 0 {
+		return 0, 0, false
+	}
+	owned := 0
+	for _, o := range c.piece {
+		if o == idx {
+			owned++
+		}
+	}
+	b := p.Bases[0]
+	m := FacingMark(b.Facing)
+	ctr := b.Centre()
+	inner := Point{b.Front.X + (ctr.X-b.Front.X)/2, b.Front.Y + (ctr.Y-b.Front.Y)/2}
+	if r, col, ok := c.cellOf(inner); ok && owned >= 2 && c.piece[r*c.v.Cols+col] == idx {
+		return r*c.v.Cols + col, m, true
+	}
+	ahead := b.Front.Add(Heading(b.Facing, min(c.v.Scale.Col, c.v.Scale.Row)*3/4))
+	if r, col, ok := c.cellOf(ahead); ok && owned > 0 && c.piece[r*c.v.Cols+col] < 0 {
+		// (A piece with no character in the window gets no mark either.)
+		if r0, c0, ok0 := c.cellOf(inner); !ok0 || r0 != r || c0 != col {
+			return r*c.v.Cols + col, m, true
+		}
+	}
+	return 0, 0, false
+}
+
 // drawPiece writes the piece's letter in the cells it owns and its facing
 // mark, and reports whether anything was drawn.
 func (c *canvas) drawPiece(idx int, p Piece) bool {
@@ -481,23 +601,9 @@ func (c *canvas) drawPiece(idx int, p Piece) bool {
 			owned++
 		}
 	}
-	if len(p.Bases) == 0 {
-		return owned > 0
-	}
-	b := p.Bases[0]
-	mark := FacingMark(b.Facing)
-	ctr := b.Centre()
-	inner := Point{b.Front.X + (ctr.X-b.Front.X)/2, b.Front.Y + (ctr.Y-b.Front.Y)/2}
-	if r, col, ok := c.cellOf(inner); ok && owned >= 2 && c.piece[r*c.v.Cols+col] == idx {
-		c.cells[r][col] = mark
+	if k, m, ok := c.mark(idx, p); ok {
+		c.cells[k/c.v.Cols][k%c.v.Cols] = m
 		return true
-	}
-	ahead := b.Front.Add(Heading(b.Facing, min(c.v.Scale.Col, c.v.Scale.Row)*3/4))
-	if r, col, ok := c.cellOf(ahead); ok && c.piece[r*c.v.Cols+col] < 0 {
-		if r0, c0, ok0 := c.cellOf(inner); !ok0 || r0 != r || c0 != col {
-			c.cells[r][col] = mark
-			return true
-		}
 	}
 	return owned > 0
 }

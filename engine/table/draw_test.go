@@ -162,3 +162,42 @@ func TestRenderEdgeCases(t *testing.T) {
 		t.Error("empty view draws something")
 	}
 }
+
+// Issue #17: a label is never overprinted by a piece nor by another label:
+// it moves to a neighbouring row, or is written short and explained in
+// the legend.
+func TestRenderLabelsNeverOverprinted(t *testing.T) {
+	s := Scene{
+		Width: CM(40), Height: CM(10),
+		Pieces: []Piece{
+			{Letter: 'A', Name: "on the point", Bases: []Rect{Base(p(14, 6), CM(12), CM(2), North)}},
+			{Letter: 'B', Name: "south", Bases: []Rect{Base(p(20, 4), CM(40), CM(4), North)}},
+			{Letter: 'C', Name: "north", Bases: []Rect{Base(p(20, 10), CM(40), CM(2), North)}},
+		},
+		Labels: []Label{
+			{At: p(10, 5), Text: "@Kettle Mill"},
+			{At: p(10, 5), Text: "@Crossroads"},
+		},
+	}
+	got := s.Render(s.WholeTable(ScaleCM(1, 2)))
+	checkText(t, got, true)
+	map1, legend, _ := strings.Cut(got, "\n\n")
+	short := 0
+	for _, l := range []struct{ full, short, rest string }{{"@Kettle Mill", "@KM", "Kettle Mill"}, {"@Crossroads", "@C", "Crossroads"}} {
+		switch {
+		case strings.Contains(map1, l.full):
+		case strings.Contains(map1, l.short) && strings.Contains(legend, l.short+" "+l.rest):
+			short++
+		default:
+			t.Errorf("%s is neither on the map nor written short and explained:\n%s", l.full, got)
+		}
+		for _, line := range strings.Split(map1, "\n") {
+			if strings.Contains(line, l.full[:3]) && !strings.Contains(line, l.full) {
+				t.Errorf("%s cut short: %q", l.full, line)
+			}
+		}
+	}
+	if short != 1 {
+		t.Errorf("%d labels written short, want 1 (one has no room):\n%s", short, got)
+	}
+}
