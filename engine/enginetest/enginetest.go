@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,6 +232,36 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 				t.Fatalf("load at %d: %v", e.Seq, err)
 			}
 			compareGames(t, fmt.Sprintf("snapshot+tail load at %d vs incremental", e.Seq), loaded, inc)
+		}
+	})
+	t.Run("EveryFactMatchesItsSchemaAndIsTold", func(t *testing.T) {
+		teller, ok := p.Game.Rules.(engine.Teller)
+		if !ok {
+			// Every rule system gets there; until then this is said, not failed.
+			t.Logf("%s has no fact schemas or sentences (engine.Teller)", p.Game.Rules.Name())
+			return
+		}
+		schemas := engine.NewSchemas(teller.Facts()...)
+		g := &play.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if events.IsAccepted(e.Type) {
+				d, err := events.Decode(e)
+				if err != nil {
+					t.Fatalf("seq %d: %v", e.Seq, err)
+				}
+				for _, f := range rulesetFacts(d.(*events.OrderAccepted).Facts) {
+					if err := schemas.Check(f); err != nil {
+						t.Fatalf("seq %d: %v", e.Seq, err)
+					}
+					if s := teller.Describe(g.State, f); strings.TrimSpace(s) == "" || strings.Contains(s, f.Kind+" ") {
+						t.Fatalf("seq %d: %s is told as %q: say it in words", e.Seq, f, s)
+					}
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 	t.Run("EvolveNeverMutatesItsInput", func(t *testing.T) {
