@@ -33,12 +33,14 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 	}
 }
 
-// Issue 21: HRA's volleys and PICK lists are sealed (HRA 4.III.a, H23).
+// Issue 21: HRA's volleys and PICK lists are sealed (HRA 4.III.a, H23)
+// (a short name: the data directory, in the test's temporary directory,
+// holds the control socket, whose path a unix socket limits to 108 bytes).
 // In the demo's mails no player reads the other side's declarations
 // (its FIRE or PICK lines, or its sealed orders) before both sides have
 // declared: they appear only in the mail of the decision that opens them;
 // before that the other side reads only that they have arrived.
-func TestHRADemoMailsHideTheOtherSidesVolleysUntilBothHaveDeclared(t *testing.T) {
+func TestHRADemoSealsVolleys(t *testing.T) {
 	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "3m")
 	unionUnit := `(?:\d+(?:st|nd|rd|th) (?:Wisconsin|Illinois|Indiana)|Battery B)`
 	confUnit := `(?:\d+(?:st|nd|rd|th) Virginia(?: Cavalry)?|Rockbridge Battery)`
@@ -48,7 +50,9 @@ func TestHRADemoMailsHideTheOtherSidesVolleysUntilBothHaveDeclared(t *testing.T)
 	} {
 		declared := regexp.MustCompile(`(?:FIRE ` + tc.unit + ` AT|PICK ` + tc.unit + `|` + tc.other + `'s sealed orders for volleys)`)
 		opened, arrived := 0, 0
-		for _, m := range strings.Split(byPlayer[tc.reader], "=== mail to ")[1:] {
+		// byPlayer holds the reader's mails one after the other, each
+		// ending with the rule that starts the next mail of the output.
+		for _, m := range strings.Split(byPlayer[tc.reader], "\n"+strings.Repeat("=", 78)+"\n") {
 			text := strings.Join(strings.Fields(m), " ")
 			// The reader's own examples name only their own units.
 			text, _, _ = strings.Cut(text, "Your move ---------")

@@ -72,9 +72,13 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	if err != nil {
 		return err
 	}
-	// On an early return the deferred calls stop mail; on the normal path
-	// the shutdown below does it in order, and these do nothing more.
-	defer mail.wait()
+	// On an early return the deferred calls stop mail (cancel, then wait:
+	// waiting first would wait for ever); on the normal path the shutdown
+	// below does it in order, and these do nothing more.
+	defer func() {
+		stopMail()
+		mail.wait()
+	}()
 	games, err := st.Games()
 	if err != nil {
 		return err
