@@ -48,7 +48,10 @@ func TestHRADemoSealsVolleys(t *testing.T) {
 		{"Taro", "Union", unionUnit},
 		{"Anna", "Confederate", confUnit},
 	} {
-		declared := regexp.MustCompile(`(?:FIRE ` + tc.unit + ` AT|PICK ` + tc.unit + `|` + tc.other + `'s sealed orders for volleys)`)
+		// A declaration as an order (FIRE, PICK), as the log's raw fact, or
+		// told in words ("6th Wisconsin fires at …", "… will fire at …").
+		declared := regexp.MustCompile(`(?i)(?:FIRE ` + tc.unit + ` AT|PICK ` + tc.unit + `|` + tc.other + `'s sealed orders for volleys|` +
+			`volleys\.declared side=` + tc.other + ` firers=[^ ]|picks\.stated side=` + tc.other + `|` + tc.unit + ` (?:fires|will fire|is to fire|aims) at)`)
 		opened, arrived := 0, 0
 		// byPlayer holds the reader's mails one after the other, each
 		// ending with the rule that starts the next mail of the output.
