@@ -1,14 +1,3 @@
-// Package engine is the contract between a rule system and the runtime
-// that plays it: what a rule system is (Ruleset: pure functions from
-// state, orders and dice to facts, and from state and fact to the next
-// state), what it is given (Dice, Viewer) and what it gives back
-// (Decision, Prompt, View, Board, Outcome), and a kit of helpers a rule
-// system needs (typed adapters, EvolveAll). The runtime that folds logs,
-// decides inputs and runs games is package engine/play; rule systems
-// import this package and never the runtime, the store or bbolt.
-//
-// Nothing here reads the clock or a global random source: the same log in
-// gives the same state, the same boards and the same mails out.
 package engine
 
 import (
