@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pbem/engine"
 	"pbem/engine/play"
@@ -141,5 +142,37 @@ func TestRollbackKeepsTheSealedOrdersOfThen(t *testing.T) {
 	}
 	if c := g.Sight(csa); c.Sees(events.ToSide("USA").UntilReveal(g.Sealed[0].Reveal)) {
 		t.Fatal("CSA sees USA's bid after the rollback")
+	}
+}
+
+// A side that has not chosen by its deadline has the game's at-deadline
+// order sealed for it, and the step opens (the NMR policy).
+func TestASealedStepOpensAtTheDeadlineWithTheDefault(t *testing.T) {
+	tb := newTableOf(t, "target 40\nhand 3", events.Setting{Key: play.SettingDeadline, Value: "1d"},
+		events.Setting{Key: play.SettingAtDeadline, Value: "BID LOW"})
+	accepted(t, tb.send("north", "DEAL"))
+	accepted(t, tb.send("north", "ADD 1"))
+	accepted(t, tb.send("south", "ADD 1"))
+	accepted(t, tb.send("north", "BID HIGH"))
+	d, ok := tb.game().Deadline("south")
+	if !ok {
+		t.Fatal("CSA has no deadline to bid")
+	}
+	tb.r.Tick(time.Unix(0, d.Due).Add(time.Minute))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tb.idle()
+		g := tb.game()
+		if len(g.Revealed) == 1 {
+			st := g.State.(*raceState)
+			if st.Bidding || len(st.Hands["CSA"]) != 2 {
+				t.Fatalf("after the default bid: %+v", st)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the step did not open at the deadline: sealed %+v", g.Sealed)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
