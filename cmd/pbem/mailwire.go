@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -209,13 +210,20 @@ func (m *mailSystem) prepare(log logStore, games []string) error {
 		return nil
 	}
 	for _, id := range games {
+		// One game that cannot be read must not keep the others from
+		// being served: it is logged, and left out.
 		es, err := log.Events(id, 1)
-		if err != nil || len(es) == 0 {
-			return fmt.Errorf("game %s: %v", id, err)
+		if err == nil && len(es) == 0 {
+			err = errors.New("its log is empty")
+		}
+		if err != nil {
+			m.lg.Error("cannot read a game's players for the built-in mail host", "game", id, "err", err)
+			continue
 		}
 		p, err := events.Decode(&es[0])
 		if err != nil {
-			return err
+			m.lg.Error("cannot read a game's players for the built-in mail host", "game", id, "err", err)
+			continue
 		}
 		if gc, ok := p.(*events.GameCreated); ok {
 			m.addLocalUsers(gc)
@@ -229,7 +237,10 @@ func (m *mailSystem) recover(log logStore, runner *play.Runner, games []string) 
 	for _, id := range games {
 		var pending []play.QueuedMail
 		if err := runner.Query(context.Background(), id, func(g *play.Game) { pending = append(pending, g.Outbox...) }); err != nil {
-			return err
+			// A game that cannot be loaded keeps its unsent mails until it
+			// can; the others' go out.
+			m.lg.Error("cannot recover a game's unsent mails", "game", id, "err", err)
+			continue
 		}
 		for _, q := range pending {
 			es, err := log.Events(id, q.Seq)
