@@ -12,16 +12,16 @@ import (
 // demo's mail bots and by the bench's model game, so both play real games
 // whatever the dice.
 type autoplayer struct {
-	script map[string][]string // by side
+	script map[string][]string // by participant id
 }
 
-// choose returns the order for side given the prompt's examples.
-func (ap *autoplayer) choose(side string, examples []string) (string, bool) {
-	if q := ap.script[side]; len(q) > 0 {
+// choose returns the order for a participant given the prompt's examples.
+func (ap *autoplayer) choose(id string, examples []string) (string, bool) {
+	if q := ap.script[id]; len(q) > 0 {
 		word := strings.ToUpper(strings.Fields(q[0])[0])
 		for _, ex := range examples {
 			if f := strings.Fields(ex); len(f) > 0 && strings.ToUpper(f[0]) == word {
-				ap.script[side] = q[1:]
+				ap.script[id] = q[1:]
 				return q[0], true
 			}
 		}
@@ -43,18 +43,6 @@ func refereeChoice(examples []string) string {
 	return examples[0]
 }
 
-// demoOrders are the scripted orders of the Harrow Creek demo game, by side.
-func demoOrders() map[string][]string {
-	return map[string][]string{
-		"USA": {"MARCH Lyle 1605 FORCE IF MA < 3", "ACTIVATE Kellogg: Vane 1310 1311", "MARCH Orne 1407 1307 FORCE"},
-		"CSA": {"MARCH Starlng 0810", "ACTIVATE Gaines: Becket 0605; Washburn 0507", "MARCH Starling 0810 FORCE"},
-		// HRA's Kettle Run (its sides are Union and Confederate): a typo
-		// first, then the prompts' examples carry the game to its end.
-		"Union":       {"Iron Brigade: ADVANCE 4", "Buford's Horse: ADVANCE 5"},
-		"Confederate": {"Stonewall Brigadier: ADVANCE 4", "Stonewall Brigade: ADVANCE 4"},
-	}
-}
-
 // nextMove picks who acts now and what they send, from the prompts.
 func (ap *autoplayer) nextMove(g *play.Game) (participant, text string, ok bool) {
 	for _, p := range g.Prompts(g.State, nil) {
@@ -66,7 +54,7 @@ func (ap *autoplayer) nextMove(g *play.Game) (participant, text string, ok bool)
 		}
 		for _, pl := range g.Created.Players {
 			if pl.Side == p.Side {
-				if text, ok := ap.choose(p.Side, p.Examples); ok {
+				if text, ok := ap.choose(pl.ID, p.Examples); ok {
 					return pl.ID, text, true
 				}
 			}

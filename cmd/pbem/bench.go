@@ -388,7 +388,7 @@ func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) (
 	if err := sendOutbox(r, st, id, at); err != nil { // the welcome mails
 		return nil, err
 	}
-	ap := &autoplayer{script: demoOrders()}
+	ap := &autoplayer{script: s.orders}
 	for i := 0; i < maxOrders; i++ {
 		var who, text string
 		var ok, over bool

@@ -95,13 +95,13 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		ng.Scenario, ng.ScenarioName = b, *scenarioFile
 	} else {
-		src, ok := scenarioSources()[*ruleset]
+		src, ok := system(*ruleset)
 		if !ok {
 			return fmt.Errorf("ruleset %q has no built-in scenarios; use --scenario-file", *ruleset)
 		}
-		b, err := src.get(*scenario)
+		b, err := src.Scenario(*scenario)
 		if err != nil {
-			return fmt.Errorf("scenario %q: %w (built in: %s)", *scenario, err, strings.Join(src.list(), ", "))
+			return fmt.Errorf("scenario %q: %w (built in: %s)", *scenario, err, strings.Join(src.Scenarios(), ", "))
 		}
 		ng.Scenario, ng.ScenarioName = b, *scenario
 	}
@@ -466,8 +466,8 @@ func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
 			return err
 		}
 		fmt.Fprintf(a.out, "%s %s\n", rs.Name(), rs.Version())
-		if src, ok := scenarioSources()[n]; ok {
-			for _, s := range src.list() {
+		if src, ok := system(n); ok {
+			for _, s := range src.Scenarios() {
 				fmt.Fprintf(a.out, "  %s\n", s)
 			}
 		}

@@ -114,7 +114,7 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, maxOrder
 		}
 		defer p.c.Close()
 	}
-	ap := &autoplayer{script: demoOrders()}
+	ap := &autoplayer{script: script.orders}
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
 	for sent < maxOrders && overSeen < len(ps) {
@@ -272,7 +272,7 @@ func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
 	if p.referee {
 		return refereeChoice(examples) + "\nSecret: " + p.secret, true
 	}
-	return ap.choose(p.side, examples)
+	return ap.choose(p.id, examples)
 }
 
 // offered reads the example orders a mail offers ("For example, you could

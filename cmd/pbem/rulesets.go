@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"pbem/engine"
 	"pbem/engine/gcacw"
@@ -9,58 +10,61 @@ import (
 	"pbem/events"
 )
 
-// rulesets lists the rule systems this binary offers, explicitly.
-func rulesets() []func() engine.Ruleset { return []func() engine.Ruleset{gcacw.New, hra.New} }
+// systems lists the rule systems this binary offers, explicitly; each
+// says itself what it brings (its ruleset, scenarios and demo game).
+func systems() []engine.System { return []engine.System{gcacw.System(), hra.System()} }
 
-// scenarioSource lists and loads a rule system's built-in scenarios.
-type scenarioSource struct {
-	list func() []string
-	get  func(name string) ([]byte, error)
-}
-
-func scenarioSources() map[string]scenarioSource {
-	return map[string]scenarioSource{
-		"gcacw": {list: gcacw.Scenarios, get: gcacw.Scenario},
-		"hra":   {list: hra.Scenarios, get: hra.Scenario},
+// rulesets are the systems' ruleset constructors, for the registry.
+func rulesets() []func() engine.Ruleset {
+	var out []func() engine.Ruleset
+	for _, s := range systems() {
+		out = append(out, s.New)
 	}
+	return out
 }
 
-// demoGame is a scripted game: a rule system's sample scenario and the
-// orders its scripted players send, used by 'pbem bench'.
+// system returns the rule system of a name.
+func system(name string) (engine.System, bool) {
+	for _, s := range systems() {
+		if s.New().Name() == name {
+			return s, true
+		}
+	}
+	return engine.System{}, false
+}
+
+// demoGame is a scripted game: a rule system's sample scenario, its
+// players and the orders they send (by player id), used by 'pbem demo'
+// and 'pbem bench'.
 type demoGame struct {
 	ruleset      string
 	scenarioName string
 	scenario     []byte
 	players      []events.Player
 	referees     []events.Player
+	orders       map[string][]string
 }
 
 func demoScript(ruleset string) (demoGame, error) {
-	if ruleset == "hra" {
-		scn, err := hra.Scenario("kettle-run")
-		if err != nil {
-			return demoGame{}, err
-		}
-		return demoGame{ruleset: "hra", scenarioName: "kettle-run", scenario: scn,
-			players: []events.Player{
-				{ID: "anna", Name: "Anna", Side: hra.Union, Addresses: []string{"anna@pbem.localhost"}},
-				{ID: "taro", Name: "Taro", Side: hra.Confederate, Addresses: []string{"taro@pbem.localhost"}},
-			},
-			referees: []events.Player{{ID: "ref", Name: "Referee", Addresses: []string{"ref@pbem.localhost"}}},
-		}, nil
-	}
-	if ruleset != "gcacw" {
+	s, ok := system(ruleset)
+	if !ok || s.Demo.ScenarioName == "" {
 		return demoGame{}, fmt.Errorf("rule system %q has no demo game", ruleset)
 	}
-	scn, err := gcacw.Scenario("harrow-creek")
+	scn, err := s.Scenario(s.Demo.ScenarioName)
 	if err != nil {
 		return demoGame{}, err
 	}
-	return demoGame{ruleset: "gcacw", scenarioName: "harrow-creek", scenario: scn,
-		players: []events.Player{
-			{ID: "anna", Name: "Anna", Side: "USA", Addresses: []string{"anna@pbem.localhost"}},
-			{ID: "taro", Name: "Taro", Side: "CSA", Addresses: []string{"taro@pbem.localhost"}},
-		},
-		referees: []events.Player{{ID: "ref", Name: "Referee", Addresses: []string{"ref@pbem.localhost"}}},
-	}, nil
+	orders := map[string][]string{}
+	for id, os := range s.Demo.Orders {
+		orders[id] = slices.Clone(os)
+	}
+	g := demoGame{ruleset: ruleset, scenarioName: s.Demo.ScenarioName, scenario: scn,
+		players: slices.Clone(s.Demo.Players), referees: slices.Clone(s.Demo.Referees), orders: orders}
+	// Each at the default domain, as the demo's built-in mail host has it.
+	for _, ps := range [][]events.Player{g.players, g.referees} {
+		for i := range ps {
+			ps[i].Addresses = []string{ps[i].ID + "@" + defaultConfig().Mail.Domain}
+		}
+	}
+	return g, nil
 }

@@ -17,6 +17,23 @@ type ruleset struct{}
 // New returns the GCACW ruleset.
 func New() engine.Ruleset { return ruleset{} }
 
+// System is GCACW as a binary offers it: the ruleset, its scenarios and
+// its demo game (Harrow Creek, with a scripted typo and a forced march).
+func System() engine.System {
+	return engine.System{New: New, Scenarios: Scenarios, Scenario: Scenario, Demo: engine.Demo{
+		ScenarioName: "harrow-creek",
+		Players: []events.Player{
+			{ID: "anna", Name: "Anna", Side: USA},
+			{ID: "taro", Name: "Taro", Side: CSA},
+		},
+		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
+		Orders: map[string][]string{
+			"anna": {"MARCH Lyle 1605 FORCE IF MA < 3", "ACTIVATE Kellogg: Vane 1310 1311", "MARCH Orne 1407 1307 FORCE"},
+			"taro": {"MARCH Starlng 0810", "ACTIVATE Gaines: Becket 0605; Washburn 0507", "MARCH Starling 0810 FORCE"},
+		},
+	}}
+}
+
 func (ruleset) Name() string    { return "gcacw" }
 func (ruleset) Version() string { return Version }
 

@@ -15,6 +15,24 @@ type ruleset struct{}
 // New returns the HRA ruleset.
 func New() engine.Ruleset { return ruleset{} }
 
+// System is HRA as a binary offers it: the ruleset, its scenarios and its
+// demo game (Kettle Run: a typo first, then the prompts' examples carry
+// the game to its end).
+func System() engine.System {
+	return engine.System{New: New, Scenarios: Scenarios, Scenario: Scenario, Demo: engine.Demo{
+		ScenarioName: "kettle-run",
+		Players: []events.Player{
+			{ID: "anna", Name: "Anna", Side: Union},
+			{ID: "taro", Name: "Taro", Side: Confederate},
+		},
+		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
+		Orders: map[string][]string{
+			"anna": {"Iron Brigade: ADVANCE 4", "Buford's Horse: ADVANCE 5"},
+			"taro": {"Stonewall Brigadier: ADVANCE 4", "Stonewall Brigade: ADVANCE 4"},
+		},
+	}}
+}
+
 func (ruleset) Name() string    { return "hra" }
 func (ruleset) Version() string { return Version }
 

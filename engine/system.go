@@ -1,0 +1,31 @@
+package engine
+
+import "pbem/events"
+
+// System is a rule system as a binary offers it, registered by the rule
+// system itself (gcacw.System, hra.System): how to make its ruleset, its
+// built-in scenarios, and its demo game. The binary lists its systems
+// explicitly; nothing registers itself behind its back.
+type System struct {
+	New func() Ruleset
+	// Scenarios names the built-in scenarios, sorted; Scenario reads one.
+	Scenarios func() []string
+	Scenario  func(name string) ([]byte, error)
+	// Demo is the system's scripted game, played by pbem demo and
+	// measured by pbem bench.
+	Demo Demo
+}
+
+// Demo is a rule system's scripted game: a built-in scenario, its
+// players and referees (ids, names and sides; the binary gives them
+// addresses), and each participant's scripted orders, by participant id
+// (sides may share names across systems; ids are the demo's own). A
+// scripted participant sends its next scripted order when what it is asked
+// takes it (its first word is among the prompt's examples), else the
+// prompt's first example, so the demo plays a real game whatever the dice.
+type Demo struct {
+	ScenarioName string
+	Players      []events.Player
+	Referees     []events.Player
+	Orders       map[string][]string
+}
