@@ -388,7 +388,7 @@ func (x exporter) report() (*report, error) {
 			line = fmt.Sprintf("seq %d  game ended: %s; winner %q", e.Seq, p.Reason, p.Winner)
 		}
 		if decision && p != nil {
-			in := inputOf(p)
+			in := play.InputOf(p)
 			if ip, ok := inputs[in]; ok {
 				line = play.TimelineLineOf(in, ip, p)
 				if acc, ok := p.(*events.OrderAccepted); ok {
@@ -454,16 +454,6 @@ func (x exporter) report() (*report, error) {
 	}
 	r.items = append(r.items, reportItem{title: title, board: board()})
 	return r, nil
-}
-
-func inputOf(p events.Payload) uint64 {
-	switch d := p.(type) {
-	case *events.OrderAccepted:
-		return d.Input
-	case *events.OrderRejected:
-		return d.Input
-	}
-	return 0
 }
 
 func (r *report) header() []string {

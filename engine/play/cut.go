@@ -35,7 +35,7 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 		var sender string
 		if events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected {
 			for _, in := range pending {
-				if in.Seq == inputOf(p) {
+				if in.Seq == InputOf(p) {
 					sender = inputSender(&in)
 				}
 			}
@@ -52,7 +52,9 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 	return nil
 }
 
-func inputOf(p events.Payload) uint64 {
+// InputOf is the seq of the input a decision (accepted or rejected)
+// decides; 0 for anything else.
+func InputOf(p events.Payload) uint64 {
 	switch d := p.(type) {
 	case *events.OrderAccepted:
 		return d.Input
