@@ -299,3 +299,13 @@ type Teller interface {
 type Turner interface {
 	Turn(s State) int
 }
+
+// RefereeStepper is an optional Ruleset method: RefereeSteps lists, one
+// line each, the steps a game set up as s would hand to a referee (where
+// the rules stop, or a table they refer to is not loaded). An empty list
+// means the rules and the scenario's data cover every step, so two
+// players can finish the game alone; 'pbem new' refuses a game without a
+// referee whose scenario leaves any step to one, and names the steps.
+type RefereeStepper interface {
+	RefereeSteps(s State) []string
+}

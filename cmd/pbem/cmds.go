@@ -105,6 +105,9 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		ng.Scenario, ng.ScenarioName = b, *scenario
 	}
+	if err := checkReferees(a.reg, ng); err != nil {
+		return err
+	}
 	log, err := a.open()
 	if err != nil {
 		return err
@@ -125,6 +128,34 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	for _, r := range gc.Referees {
 		fmt.Fprintf(a.out, "referee %s's secret (also in their welcome mail; needed on a \"Secret:\" line of commands by mail):\n  %s\n",
 			r.ID, token.RefereeSecret(a.secret, e.Game, r.ID))
+	}
+	return nil
+}
+
+// checkReferees refuses a game without a referee that would wait for one:
+// a scenario that hands steps to a referee (engine.RefereeStepper names
+// them), or deadlines whose default is to wait for the referee.
+func checkReferees(reg *engine.Registry, ng play.NewGame) error {
+	if len(ng.Referees) > 0 {
+		return nil
+	}
+	rs, err := reg.Get(ng.Ruleset)
+	if err != nil {
+		return nil // play.Create says so
+	}
+	if stepper, ok := rs.(engine.RefereeStepper); ok {
+		st, err := reg.Setup(rs, ng.Scenario, ng.Players)
+		if err != nil {
+			return nil // play.Create says so, with the scenario's name
+		}
+		if steps := stepper.RefereeSteps(st); len(steps) > 0 {
+			return fmt.Errorf("scenario %s hands these steps to a referee, and the game has none; add one (--referee ID:ADDRESS) or play a scenario whose tables and house rules cover them:\n  - %s",
+				ng.ScenarioName, strings.Join(steps, "\n  - "))
+		}
+	}
+	if pol, err := play.ParsePolicy(ng.Settings); err == nil && pol.Deadline > 0 && strings.EqualFold(pol.AtDeadline, "referee") {
+		return fmt.Errorf("the game has deadlines, and what happens at a missed one is left to the referee (%s=referee, the default), but the game has no referee; set an order to apply instead, e.g. --set %s=PASS",
+			play.SettingAtDeadline, play.SettingAtDeadline)
 	}
 	return nil
 }

@@ -199,6 +199,18 @@ func (m *sim) advance() {
 			default:
 				return
 			}
+		case PhaseReorg:
+			// GCACW 3, phase 4: by the scenario's table, or the referee's.
+			if st.Scn.Tables.Reorg == nil {
+				return
+			}
+			m.reorganize()
+		case PhaseVictory:
+			// R24: by the scenario's victory conditions, or the referee's.
+			if st.Scn.Tables.Victory == nil {
+				return
+			}
+			m.victory()
 		default:
 			return
 		}

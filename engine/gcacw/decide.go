@@ -403,6 +403,8 @@ func (m *sim) validateTransfer(o Order, referee bool) *events.Problem {
 	switch {
 	case u.Side != l.Side:
 		why = fmt.Sprintf("%s is a %s unit and %s a %s leader", u.Name, u.Side, l.Name, l.Side)
+	case l.Removed:
+		why = l.Name + " has left play (GCACW 2.2j): no unit it may stand with is left"
 	case u.Eliminated:
 		why = u.Name + " has been eliminated"
 	case !slices.Contains(u.In, l.Commands):
@@ -552,7 +554,7 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 
 func (s *State) anyLeaderAlone() bool {
 	for _, l := range s.Leaders {
-		if u := s.unit(l.With); u == nil || u.Eliminated {
+		if u := s.unit(l.With); !l.Removed && (u == nil || u.Eliminated) {
 			return true
 		}
 	}
@@ -736,12 +738,7 @@ func (m *sim) rule(o Order) {
 		case step == StepActivation:
 			m.emit("activation.ended", events.S("leader", st.Act.Leader))
 		case step == "" && st.Phase == PhaseReorg:
-			// GCACW 3, phases 4 and 5.
-			m.emit("reorganization.ended", events.I("turn", int64(st.Turn)))
-			m.emit("turn.ended", events.I("turn", int64(st.Turn)))
-			if st.Turn < st.Scn.Turns {
-				m.beginTurn(st.Turn + 1)
-			}
+			m.endReorganization()
 		}
 	}
 }

@@ -123,6 +123,11 @@ func (b *batch) apply(f events.Fact) error {
 		c.TransferDone = nil
 		c.Cycle = Cycle{}
 		c.Event = ""
+		for i := range c.Units {
+			if c.Units[i].MarchedTurn {
+				b.unitAt(i).MarchedTurn = false
+			}
+		}
 	case "random_event.rolled":
 		c.Event = "roll " + strconv.FormatInt(f.Int("roll"), 10)
 		if e := f.Str("event"); e != "" {
@@ -134,7 +139,16 @@ func (b *batch) apply(f events.Fact) error {
 		if !ok {
 			return fmt.Errorf("no leader %s", id)
 		}
-		b.leaderAt(i).With = f.Str("to")
+		l := b.leaderAt(i)
+		l.With, l.Removed = f.Str("to"), false
+	case "leader.removed":
+		id := f.Str("leader")
+		i, ok := c.leaderIndex(id)
+		if !ok {
+			return fmt.Errorf("no leader %s", id)
+		}
+		l := b.leaderAt(i)
+		l.With, l.Removed = "", true
 	case "transfer.done":
 		c.TransferDone = append(slices.Clone(c.TransferDone), f.Str("side"))
 		slices.Sort(c.TransferDone)
@@ -190,7 +204,7 @@ func (b *batch) apply(f events.Fact) error {
 		c.Phase = PhaseReorg
 		c.Cycle = Cycle{}
 		c.March, c.Act = nil, nil
-	case "reorganization.ended":
+	case "reorganization.ended", "reorganization.rolled", "victory.counted":
 	case "turn.ended":
 		c.Phase = PhaseVictory
 	case "game.ended":
@@ -227,7 +241,8 @@ func (b *batch) apply(f events.Fact) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Kind, err)
 		}
-		b.unitAt(i).Marched = true
+		u := b.unitAt(i)
+		u.Marched, u.MarchedTurn = true, true
 		c.March = &March{Unit: id, Plan: pl, MA: int(f.Int("ma")), Leader: f.Str("leader"), Opt: f.Bool("opt"), Next: "fatigue"}
 		c.Cycle.Acting = true
 	case "unit.fatigue_raised":

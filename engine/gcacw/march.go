@@ -425,12 +425,16 @@ func (m *sim) loseStrength(id string, n int, reason string) {
 // never occupies a hex alone (GCACW 2.2j), and where it goes is not in
 // the rules.
 func (m *sim) leadersAlone() {
+	if h := m.st.Scn.Tables.House; h != nil && h.LeaderAlone != "" {
+		m.placeAloneLeaders()
+		return
+	}
 	if m.st.Pending != nil {
 		return
 	}
 	var alone []string
 	for _, l := range m.st.Leaders {
-		if u := m.st.unit(l.With); u == nil || u.Eliminated {
+		if u := m.st.unit(l.With); !l.Removed && (u == nil || u.Eliminated) {
 			alone = append(alone, l.ID)
 		}
 	}

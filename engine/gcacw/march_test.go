@@ -145,7 +145,7 @@ func TestGCACW_5_1_EM_3_EM_4_TableAndResults(t *testing.T) {
 		{"", 8, 8, "O7-21", "2", 6, false},
 		{"disorganized", 5, 5, "D1-6", "D", 5, true},
 		{"disorganized", 5, 6, "D1-6", "1", 4, true},
-		{"disorganized", 9, 8, "D7-21", "3", 6, true},
+		{"disorganized", 8, 8, "D7-21", "3", 5, true},
 	} {
 		t.Run(fmt.Sprintf("%s str %d die %d", tc.state, tc.str, tc.die), func(t *testing.T) {
 			h := newHarness(t, marchScn(fmt.Sprintf(`USA A "Able" inf X str=%d at=0505 in=I fatigue=2 %s`, tc.str, tc.state), "", "", "").bytes())

@@ -213,10 +213,16 @@ func prompts(st *State) []engine.Prompt {
 			out = append(out, engine.Prompt{Side: h, What: h + " took the initiative: send the action", Examples: acts})
 		}
 	case PhaseReorg:
+		if st.Scn.Tables.Reorg != nil {
+			break // the scenario's table plays it (R14)
+		}
 		out = append(out, engine.Prompt{Referee: true,
 			What:     fmt.Sprintf("Reorganization Phase of turn %d: its procedures are not in the rules (R14); adjust the units, then RULE DONE", st.Turn),
 			Examples: refereeExamples(st)})
 	case PhaseVictory:
+		if st.Scn.Tables.Victory != nil {
+			break // the scenario's victory conditions count it (R24)
+		}
 		out = append(out, engine.Prompt{Referee: true,
 			What:     "the last turn is over; the victory conditions are not in the rules (R24): rule the result",
 			Examples: []string{"RULE WINNER USA", "RULE WINNER DRAW"}})
@@ -421,6 +427,16 @@ func describe(f events.Fact) string {
 		return "The action cycle ends: " + f.Str("reason") + "."
 	case "reorganization.ended":
 		return "The Reorganization Phase ends."
+	case "reorganization.rolled":
+		res := "stays disorganized"
+		if f.Bool("organized") {
+			res = "is organized"
+		}
+		return fmt.Sprintf("Reorganization roll %s: die %d (organized on %s): %s.", u, f.Int("die"), f.Str("on"), res)
+	case "victory.counted":
+		return fmt.Sprintf("Victory points: USA %d, CSA %d (%s).", f.Int("usa"), f.Int("csa"), strings.Join(f.Strs("detail"), "; "))
+	case "leader.removed":
+		return fmt.Sprintf("%s leaves play: %s.", f.Str("leader"), f.Str("reason"))
 	case "turn.ended":
 		return fmt.Sprintf("Turn %d ends.", f.Int("turn"))
 	case "game.ended":
@@ -464,6 +480,9 @@ func describe(f events.Fact) string {
 	case "unit.rested":
 		return u + " is no longer exhausted."
 	case "unit.fatigue_set":
+		if by := f.Str("by"); by != "" && by != "referee" {
+			return fmt.Sprintf("%s fatigue %d (%s).", u, f.Int("fatigue"), by)
+		}
 		return fmt.Sprintf("%s fatigue set to %d.", u, f.Int("fatigue"))
 	case "strength.lost":
 		return fmt.Sprintf("%s loses %d Manpower, %d left (%s).", u, f.Int("manpower"), f.Int("left"), f.Str("reason"))

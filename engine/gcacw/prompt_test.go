@@ -63,6 +63,16 @@ func TestPromptExamplesAreValid(t *testing.T) {
 	checkPrompts(t, h.st, CSA)
 	h.do(CSA, "MARCH Rusk 0506", "march MA RUSK=3", "initiative USA=5", "initiative CSA=2")
 	h.do(USA, "PASS")
+	// The cycle ends; the sample's house rules play the Reorganization
+	// Phase (R14), and turn 2 begins.
+	h.do(CSA, "PASS")
+	checkPrompts(t, h.st, USA, CSA)
+
+	// Without them, the Reorganization Phase is the referee's.
+	h = newHarness(t, refereedHarrow(t))
+	h.do(USA, "PASS")
+	h.do(CSA, "PASS", "initiative USA=5", "initiative CSA=2")
+	h.do(USA, "PASS")
 	h.do(CSA, "PASS")
 	checkPrompts(t, h.st, engine.RefereeSide)
 

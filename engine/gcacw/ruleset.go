@@ -14,6 +14,11 @@ const Version = "0.2.0"
 
 type ruleset struct{}
 
+var (
+	_ engine.Turner         = ruleset{}
+	_ engine.RefereeStepper = ruleset{}
+)
+
 // New returns the GCACW ruleset.
 func New() engine.Ruleset { return ruleset{} }
 

@@ -37,11 +37,14 @@ type ScenarioDef struct {
 	Turns   int      `json:"turns"`
 	Year    int      `json:"year,omitempty"`
 	Options []string `json:"options,omitempty"` // sorted
-	Notes   []string `json:"notes,omitempty"`
-	Map     Map      `json:"map"`
-	Tables  Tables   `json:"tables"`
-	Units   []Unit   `json:"-"` // initial counters, moved into the State
-	Leaders []Leader `json:"-"`
+	// Readings are the ambiguities the scenario reads otherwise than by
+	// default (readings.go), in the order written.
+	Readings []ChosenReading `json:"readings,omitempty"`
+	Notes    []string        `json:"notes,omitempty"`
+	Map      Map             `json:"map"`
+	Tables   Tables          `json:"tables"`
+	Units    []Unit          `json:"-"` // initial counters, moved into the State
+	Leaders  []Leader        `json:"-"`
 }
 
 // Scenario options (gcacw.md; each names the rule it switches).
@@ -67,9 +70,15 @@ const (
 	OptRecordDie = "record-initiative-die"
 	// OptAdvanced marks an advanced scenario (no Random Events Phase).
 	OptAdvanced = "advanced"
+	// OptMarchAttacks lets a march end by entering an enemy-held hex, the
+	// attack that GCACW 5.1.5 implies (Ambiguity A25); the attack itself
+	// is not in the rules (R10), so the referee resolves it, and the
+	// action stays open until it is resolved. A referee may also allow
+	// march attacks during a game (RULE ATTACKS ALLOWED).
+	OptMarchAttacks = "march-attacks"
 )
 
-var knownOptions = []string{OptFatigue4, OptActivationMarch, OptProvisionalSwampZOC, OptRandomEvents, OptTieSpecial, OptRecordDie, OptAdvanced}
+var knownOptions = []string{OptFatigue4, OptActivationMarch, OptProvisionalSwampZOC, OptRandomEvents, OptTieSpecial, OptRecordDie, OptAdvanced, OptMarchAttacks}
 
 // Option reports whether the scenario turns option o on.
 func (s *ScenarioDef) Option(o string) bool { return slices.Contains(s.Options, o) }
@@ -95,10 +104,8 @@ func maxStrength(game string) int {
 		return 16
 	case "HSN":
 		return 11
-	case "SSR":
-		return 21 // no game cap: the markers' range
 	}
-	return 8
+	return 8 // "all other games", SSR included
 }
 
 // GCACW 2.2k: every game has Army Leaders except SIV and AGA.
@@ -392,7 +399,7 @@ func (p *scnParser) parseHeader(lines []srcLine, tableFiles *[]string) {
 	for _, l := range lines {
 		key := strings.ToLower(l.Toks[0].Text)
 		args := l.Toks[1:]
-		if prev, dup := seen[key]; dup && key != "option" && key != "tables" {
+		if prev, dup := seen[key]; dup && key != "option" && key != "tables" && key != "reading" {
 			p.errf(l, "%s is given twice (first at line %d)", key, prev)
 			continue
 		}
@@ -442,6 +449,8 @@ func (p *scnParser) parseHeader(lines []srcLine, tableFiles *[]string) {
 					p.s.Options = append(p.s.Options, o)
 				}
 			}
+		case "reading":
+			p.parseReading(l)
 		case "tables":
 			if len(args) != 1 {
 				p.errf(l, "write the name of a table file shipped with pbem, e.g. \"tables sample-tables\"")
@@ -449,7 +458,7 @@ func (p *scnParser) parseHeader(lines []srcLine, tableFiles *[]string) {
 			}
 			*tableFiles = append(*tableFiles, args[0].Text)
 		default:
-			p.errf(l, "unknown setting %q (settings: scenario, game, turns, year, option, tables; then sections [map], [units], [leaders])", l.Toks[0].Text)
+			p.errf(l, "unknown setting %q (settings: scenario, game, turns, year, option, reading, tables; then sections [map], [units], [leaders])", l.Toks[0].Text)
 		}
 	}
 	sort.Strings(p.s.Options)
@@ -971,26 +980,14 @@ func (p *scnParser) validate() {
 			}
 		}
 	}
-	// Terrain Effects Chart: a row for everything the map uses.
-	if tec := s.Tables.Terrain; tec != nil {
-		used := map[string]bool{}
-		for _, h := range m.Hexes {
-			used[h.Terrain] = true
-			for _, f := range h.Features {
-				used[f] = true
-			}
-		}
-		for _, sd := range m.Sides {
-			for _, f := range sd.Features {
-				used[f] = true
-			}
-		}
-		for _, r := range m.Routes {
-			used[r.Kind] = true
-		}
-		for _, n := range tecNames() {
-			if _, ok := tec.Cost(n, Infantry); used[n] && !ok {
-				p.errs = append(p.errs, fmt.Errorf("%s: the map uses %s but the Terrain Effects Chart has no row for it", p.file, n))
+	// Terrain Effects Chart: where it has no row for something the map
+	// uses, the chart is silent and the referee rules those moves (R1);
+	// RefereeSteps says so.
+	// Victory objectives stand on the map.
+	if v := s.Tables.Victory; v != nil {
+		for _, vh := range v.Hexes {
+			if !m.OnMap(vh.Hex) || m.Terrain(vh.Hex) == Water {
+				at(vh.Line, "victory hex %s is not a playable land hex of the map", vh.Hex)
 			}
 		}
 	}

@@ -201,7 +201,6 @@ func TestScenarioErrors(t *testing.T) {
 		{"leader with enemy", "with=AA", "with=ZZ", "with=ZZ is a CSA unit"},
 		{"leader commands nobody", "commands=I with=AA", "commands=IX with=AA", "stacked with a unit it commands"},
 		{"tables unknown", "turns 2", "turns 2\ntables nowhere", "no table file \"nowhere\""},
-		{"TEC missing a row", "[leaders]", "[terrain-effects]\nclear 1 1 1\n[leaders]", "the map uses woods but the Terrain Effects Chart has no row for it"},
 		{"TEC bad cost", "[leaders]", "[terrain-effects]\nclear 1 x 1\n[leaders]", "\"x\" is not a cost"},
 		{"EM table gap", "[leaders]", "[extended-march]\ncolumns O1-4 D1-21\n<=1 NE NE\n>=2 D D\n[leaders]", "organized columns cover Manpower 5 0 times"},
 		{"EM table open ends", "[leaders]", "[extended-march]\ncolumns O1-21 D1-21\n1 NE NE\n2 D D\n[leaders]", "must start with an \"or less\" row"},
@@ -255,7 +254,7 @@ func TestGCACW_2_2o_MaximumStrength(t *testing.T) {
 	for _, tc := range []struct {
 		game string
 		max  int
-	}{{"RTG", 17}, {"SIV", 8}, {"OTR", 21}, {"BAC", 14}, {"AGA", 7}, {"AIO", 16}, {"HSN", 11}, {"GTC", 8}, {"SJW", 8}} {
+	}{{"RTG", 17}, {"SIV", 8}, {"OTR", 21}, {"BAC", 14}, {"AGA", 7}, {"AIO", 16}, {"HSN", 11}, {"GTC", 8}, {"SJW", 8}, {"SSR", 8}} {
 		if got := maxStrength(tc.game); got != tc.max {
 			t.Errorf("%s: max %d, want %d", tc.game, got, tc.max)
 		}

@@ -10,15 +10,13 @@ import (
 	"pbem/events"
 )
 
-// harrowHarness is a harness on the Harrow Creek sample scenario; started
-// games have rolled their first initiative (USA 5, CSA 2: USA chooses).
+// harrowHarness is a harness on the Harrow Creek sample scenario as a
+// game with a referee plays it (without its house rules, so the referee
+// has the steps the seed leaves out); started games have rolled their
+// first initiative (USA 5, CSA 2: USA chooses).
 func harrowHarness(t *testing.T, started bool) *harness {
 	t.Helper()
-	b, err := Scenario("harrow-creek")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newHarness(t, b)
+	h := newHarness(t, refereedHarrow(t))
 	if started {
 		h.start(5, 2)
 	}
@@ -194,7 +192,7 @@ func TestReferee_SET_Problems(t *testing.T) {
 		{name: "fatigue out of range", text: "SET Orne FATIGUE 5", line: 1, col: 18,
 			msg: "5 is out of range: Fatigue levels go from 0 to 4 (GCACW 2.2p)", hint: "SET <unit> FATIGUE 1"},
 		{name: "strength out of range", text: "SET Orne STRENGTH 22", line: 1, col: 19,
-			msg: "Strength markers go from 1 to 21"},
+			msg: "Strength markers go from 1 to 8 in SSR"},
 		{name: "not a number", text: "SET Orne STRENGTH many", line: 1, col: 19,
 			msg: `"many" is not a number`},
 		{name: "no value", text: "SET Orne FATIGUE", line: 1, col: 17,

@@ -32,6 +32,9 @@ type Unit struct {
 	Eliminated   bool    `json:"eliminated,omitempty"`   // Manpower gone (R19)
 	Marched      bool    `json:"marched,omitempty"`      // in this Action Phase (5.1d)
 	Activated    bool    `json:"activated,omitempty"`    // Leader Activation marker (5.2.2)
+	// MarchedTurn: the unit marched this turn (a Reorganization Phase
+	// house rule recovers less fatigue for it, R14).
+	MarchedTurn bool `json:"marched_turn,omitempty"`
 }
 
 // Leader is a leader counter (GCACW 2.2j-m).
@@ -45,7 +48,10 @@ type Leader struct {
 	Command  int    `json:"cmd"`
 	Tactical int    `json:"tac"`
 	With     string `json:"with"` // the unit it is stacked with
-	Line     int    `json:"-"`
+	// Removed: the leader left play, no unit it may stand with being left
+	// (GCACW 2.2j, house rule leader-alone).
+	Removed bool `json:"removed,omitempty"`
+	Line    int  `json:"-"`
 }
 
 // Phases of a turn (GCACW 3).

@@ -18,7 +18,12 @@ type Tables struct {
 	Strength []StrengthV `json:"strength,omitempty"`
 	Ties     []TieRow    `json:"ties,omitempty"`
 	Events   []EventRow  `json:"events,omitempty"`
-	Notes    []string    `json:"notes,omitempty"` // header lines such as "SAMPLE TABLE …"
+	// House rules (house.go): steps the seed leaves to a referee, given
+	// as data instead.
+	House   *HouseRules   `json:"house,omitempty"`
+	Reorg   *ReorgTable   `json:"reorganization,omitempty"`
+	Victory *VictoryTable `json:"victory,omitempty"`
+	Notes   []string      `json:"notes,omitempty"` // header lines such as "SAMPLE TABLE …"
 }
 
 // Unit classes, the columns of the Terrain Effects Chart.
@@ -150,9 +155,12 @@ const (
 	secStrength = "strength"
 	secTies     = "initiative-ties"
 	secEvents   = "random-events"
+	secHouse    = "house-rules"
+	secReorg    = "reorganization"
+	secVictory  = "victory"
 )
 
-var tableSections = []string{secTerrain, secExtended, secStrength, secTies, secEvents}
+var tableSections = []string{secTerrain, secExtended, secStrength, secTies, secEvents, secHouse, secReorg, secVictory}
 
 // srcLine is one non-blank line of a scenario or table file.
 type srcLine struct {
@@ -179,6 +187,12 @@ func (t *Tables) parseTable(sec string, lines []srcLine) []error {
 		return t.parseTies(lines)
 	case secEvents:
 		return t.parseEvents(lines)
+	case secHouse:
+		return t.parseHouse(lines)
+	case secReorg:
+		return t.parseReorg(lines)
+	case secVictory:
+		return t.parseVictory(lines)
 	}
 	return nil
 }

@@ -1,0 +1,4 @@
+package gcacw
+
+// WithoutHouseRules is withoutHouseRules for the external tests.
+var WithoutHouseRules = withoutHouseRules

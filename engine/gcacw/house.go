@@ -1,0 +1,471 @@
+package gcacw
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pbem/engine/hex"
+	"pbem/events"
+)
+
+// House rules: where the rules hand a step to a referee because the seed
+// stops (the Reorganization Phase, R14; Cavalry Retreat, R9; victory,
+// R24; a leader whose unit is gone, 2.2j), a scenario may give the step
+// as data instead, and then no referee is needed for it. These are house
+// rules, not the published game's: the sample files that carry them say
+// so (SAMPLE), and RefereeSteps lists every step a scenario leaves to a
+// referee, so that a game without one is refused at creation.
+
+// HouseRules are the [house-rules] lines.
+type HouseRules struct {
+	// Retreat is how cavalry retreats before a marching enemy (R9).
+	Retreat *RetreatRule `json:"retreat,omitempty"`
+	// LeaderAlone is what happens to a leader whose unit is eliminated
+	// (2.2j): "nearest", it joins the nearest unit it may stand with, or
+	// leaves play if there is none.
+	LeaderAlone string `json:"leader_alone,omitempty"`
+}
+
+// RetreatRule is a Cavalry Retreat procedure (R9, standing in for the
+// full rules' 7.7): the retreating unit moves up to Hexes hexes, each
+// farther from the marching unit than the one before, never into an
+// enemy unit, enemy ZOC, water, off the map or across a hexside the
+// Terrain Effects Chart prohibits to cavalry; its fatigue rises by
+// Fatigue (at most to 4).
+type RetreatRule struct {
+	Hexes   int `json:"hexes"`
+	Fatigue int `json:"fatigue,omitempty"`
+}
+
+// ReorgTable is a Reorganization Phase procedure (R14), applied to every
+// unit on the map in turn: fatigue recovery, then the counter's side,
+// then a reorganization roll for a disorganized unit.
+type ReorgTable struct {
+	Marched int       `json:"marched"` // fatigue recovered by a unit that marched this turn
+	Rested  int       `json:"rested"`  // by one that did not
+	Exhaust *Span     `json:"exhaust,omitempty"`
+	Rest    *Span     `json:"rest,omitempty"`
+	Rolls   []OrgRoll `json:"rolls,omitempty"`
+}
+
+// Span is a range of numbers, Lo to Hi.
+type Span struct {
+	Lo int `json:"lo"`
+	Hi int `json:"hi"`
+}
+
+func (s Span) has(n int) bool { return s.Lo <= n && n <= s.Hi }
+
+func (s Span) String() string {
+	if s.Lo == s.Hi {
+		return strconv.Itoa(s.Lo)
+	}
+	return fmt.Sprintf("%d-%d", s.Lo, s.Hi)
+}
+
+// OrgRoll is one row of the reorganization roll: a disorganized unit at a
+// fatigue in Fatigue becomes organized on a die in On.
+type OrgRoll struct {
+	Fatigue Span `json:"fatigue"`
+	On      Span `json:"on"`
+}
+
+// VictoryTable is a scenario's victory conditions (R24), counted after
+// the last turn: each objective hex scores for the side with a unit in
+// it (or, empty, for its owner), and each side scores one VP for every
+// PerManpower Manpower its enemy has lost. The side ahead by Margin or
+// more wins; otherwise the game is a draw.
+type VictoryTable struct {
+	Hexes       []VictoryHex `json:"hexes,omitempty"`
+	PerManpower int          `json:"per_manpower,omitempty"`
+	Margin      int          `json:"margin"`
+}
+
+// VictoryHex is an objective.
+type VictoryHex struct {
+	Hex   hex.Hex `json:"hex"`
+	VP    int     `json:"vp"`
+	Owner string  `json:"owner"`
+	Name  string  `json:"name,omitempty"`
+	Line  int     `json:"-"`
+}
+
+// span reads "3" or "1-4" within lo..hi.
+func span(s string, lo, hi int) (Span, error) {
+	a, b, found := strings.Cut(s, "-")
+	x, err1 := strconv.Atoi(a)
+	y := x
+	var err2 error
+	if found {
+		y, err2 = strconv.Atoi(b)
+	}
+	if err1 != nil || err2 != nil || x < lo || y > hi || x > y {
+		return Span{}, fmt.Errorf("%q: want a number or a range from %d to %d (e.g. %d-%d)", s, lo, hi, lo, hi)
+	}
+	return Span{x, y}, nil
+}
+
+// lineKV reads a table line's key=value tokens and bare words.
+func lineKV(l srcLine, keys ...string) (map[string]string, []token, error) {
+	kv, words, bad := keyVals(l.Toks[1:])
+	if bad != "" {
+		return nil, nil, l.errf("%s", bad)
+	}
+	out := map[string]string{}
+	for _, k := range sortedKeys(kv) {
+		if !slices.Contains(keys, k) {
+			return nil, nil, l.errf("unknown key %s= (keys: %s)", k, strings.Join(keys, ", "))
+		}
+		out[k] = kv[k].Text
+	}
+	return out, words, nil
+}
+
+func (t *Tables) parseHouse(lines []srcLine) []error {
+	var errs []error
+	h := &HouseRules{}
+	seen := map[string]int{}
+	for _, l := range lines {
+		key := strings.ToLower(l.Toks[0].Text)
+		if prev, dup := seen[key]; dup {
+			errs = append(errs, l.errf("%s is given twice (first at line %d)", key, prev))
+			continue
+		}
+		seen[key] = l.No
+		switch key {
+		case "cavalry-retreat":
+			kv, words, err := lineKV(l, "hexes", "fatigue")
+			if err == nil && len(words) > 0 {
+				err = l.errf("%q: write cavalry-retreat hexes=2 [fatigue=1]", words[0].Text)
+			}
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r := &RetreatRule{}
+			n, err1 := strconv.Atoi(kv["hexes"])
+			f, err2 := strconv.Atoi(orZero(kv["fatigue"]))
+			if err1 != nil || n < 1 || n > 6 || err2 != nil || f < 0 || f > 4 {
+				errs = append(errs, l.errf("cavalry-retreat takes hexes=1 to 6 and fatigue=0 to 4, e.g. \"cavalry-retreat hexes=2 fatigue=0\" (R9)"))
+				continue
+			}
+			r.Hexes, r.Fatigue = n, f
+			h.Retreat = r
+		case "leader-alone":
+			if len(l.Toks) != 2 || !strings.EqualFold(l.Toks[1].Text, "nearest") {
+				errs = append(errs, l.errf("write \"leader-alone nearest\": a leader whose unit is eliminated joins the nearest unit it may stand with (GCACW 2.2j)"))
+				continue
+			}
+			h.LeaderAlone = "nearest"
+		default:
+			errs = append(errs, l.errf("unknown house rule %q (house rules: cavalry-retreat, leader-alone)", l.Toks[0].Text))
+		}
+	}
+	t.House = h
+	return errs
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+func (t *Tables) parseReorg(lines []srcLine) []error {
+	var errs []error
+	r := &ReorgTable{}
+	haveFatigue := false
+	for _, l := range lines {
+		key := strings.ToLower(l.Toks[0].Text)
+		switch key {
+		case "fatigue":
+			kv, words, err := lineKV(l, "marched", "rested")
+			if err == nil && (len(words) > 0 || len(kv) != 2) {
+				err = l.errf("write \"fatigue marched=1 rested=2\": the fatigue a unit recovers if it marched this turn, and if it did not")
+			}
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			a, err1 := strconv.Atoi(kv["marched"])
+			b, err2 := strconv.Atoi(kv["rested"])
+			if err1 != nil || err2 != nil || a < 0 || a > 4 || b < 0 || b > 4 {
+				errs = append(errs, l.errf("fatigue recovery is 0 to 4 levels"))
+				continue
+			}
+			if haveFatigue {
+				errs = append(errs, l.errf("the fatigue line is given twice"))
+				continue
+			}
+			r.Marched, r.Rested, haveFatigue = a, b, true
+		case "exhaust", "rest":
+			kv, words, err := lineKV(l, "fatigue")
+			if err == nil && (len(words) > 0 || kv["fatigue"] == "") {
+				err = l.errf("write \"%s fatigue=3-4\"", key)
+			}
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			sp, err := span(kv["fatigue"], 0, 4)
+			if err != nil {
+				errs = append(errs, l.errf("fatigue=%v", err))
+				continue
+			}
+			if key == "exhaust" {
+				r.Exhaust = &sp
+			} else {
+				r.Rest = &sp
+			}
+		case "organize":
+			kv, words, err := lineKV(l, "fatigue", "on")
+			if err == nil && (len(words) > 0 || len(kv) != 2) {
+				err = l.errf("write \"organize fatigue=0-1 on=1-5\": a disorganized unit at that fatigue is organized on those die rolls")
+			}
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			f, err1 := span(kv["fatigue"], 0, 4)
+			on, err2 := span(kv["on"], 1, 6)
+			if err1 != nil || err2 != nil {
+				errs = append(errs, l.errf("organize: fatigue= is 0 to 4 and on= 1 to 6 (e.g. fatigue=0-1 on=1-5)"))
+				continue
+			}
+			for _, o := range r.Rolls {
+				if o.Fatigue.Lo <= f.Hi && f.Lo <= o.Fatigue.Hi {
+					errs = append(errs, l.errf("organize fatigue=%s overlaps fatigue=%s", f, o.Fatigue))
+				}
+			}
+			r.Rolls = append(r.Rolls, OrgRoll{Fatigue: f, On: on})
+		default:
+			errs = append(errs, l.errf("unknown reorganization line %q (lines: fatigue, exhaust, rest, organize)", l.Toks[0].Text))
+		}
+	}
+	if !haveFatigue && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("the [reorganization] table needs a fatigue line, e.g. \"fatigue marched=1 rested=2\""))
+	}
+	t.Reorg = r
+	return errs
+}
+
+func (t *Tables) parseVictory(lines []srcLine) []error {
+	var errs []error
+	v := &VictoryTable{Margin: 1}
+	seen := map[hex.Hex]int{}
+	for _, l := range lines {
+		key := strings.ToLower(l.Toks[0].Text)
+		switch key {
+		case "hex":
+			if len(l.Toks) < 3 {
+				errs = append(errs, l.errf("write \"hex 1007 vp=3 owner=USA \\\"Ashford\\\"\""))
+				continue
+			}
+			h, err := hex.Parse(l.Toks[1].Text)
+			if err != nil {
+				errs = append(errs, l.errf("%v", err))
+				continue
+			}
+			vh := VictoryHex{Hex: h, Line: l.No}
+			rest := l
+			rest.Toks = l.Toks[1:]
+			kv, words, err := lineKV(rest, "vp", "owner")
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			for _, w := range words {
+				if !w.Quoted {
+					err = l.errf("hex %s: %q is not vp=, owner= or a \"name\"", h, w.Text)
+				}
+				vh.Name = w.Text
+			}
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			n, err := strconv.Atoi(kv["vp"])
+			vh.Owner = strings.ToUpper(kv["owner"])
+			if err != nil || n < 1 || n > 99 || vh.Owner != USA && vh.Owner != CSA {
+				errs = append(errs, l.errf("hex %s: give vp=1 to 99 and owner=USA or owner=CSA (the side that holds it while no unit is in it)", h))
+				continue
+			}
+			vh.VP = n
+			if prev, dup := seen[h]; dup {
+				errs = append(errs, l.errf("hex %s is an objective twice (first at line %d)", h, prev))
+				continue
+			}
+			seen[h] = l.No
+			v.Hexes = append(v.Hexes, vh)
+		case "manpower":
+			kv, words, err := lineKV(l, "per")
+			n, err2 := strconv.Atoi(kv["per"])
+			if err != nil || len(words) > 0 || err2 != nil || n < 1 || n > 99 {
+				errs = append(errs, l.errf("write \"manpower per=2\": one VP for every 2 Manpower the enemy lost"))
+				continue
+			}
+			v.PerManpower = n
+		case "margin":
+			n, err := strconv.Atoi(l.Toks[len(l.Toks)-1].Text)
+			if len(l.Toks) != 2 || err != nil || n < 1 || n > 99 {
+				errs = append(errs, l.errf("write \"margin 2\": the VP lead that wins (less is a draw)"))
+				continue
+			}
+			v.Margin = n
+		default:
+			errs = append(errs, l.errf("unknown victory line %q (lines: hex, manpower, margin)", l.Toks[0].Text))
+		}
+	}
+	if len(v.Hexes) == 0 && v.PerManpower == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("the [victory] table scores nothing: give objective hexes or a manpower line"))
+	}
+	t.Victory = v
+	return errs
+}
+
+// reorganize plays the Reorganization Phase by the scenario's table (R14;
+// GCACW 3, phase 4): for every unit on the map, in code order, fatigue
+// recovery, then its counter's side, then a reorganization roll if it is
+// disorganized. The turn then ends (GCACW 3, phase 5).
+func (m *sim) reorganize() {
+	t := m.st.Scn.Tables.Reorg
+	const by = "reorganization (R14, house rule)"
+	for _, u := range m.st.live() {
+		rec := t.Rested
+		if u.MarchedTurn {
+			rec = t.Marched
+		}
+		if nf := max(u.Fatigue-rec, 0); nf != u.Fatigue {
+			m.emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(nf)), events.S("by", by))
+		}
+		u = m.st.unit(u.ID)
+		switch {
+		case t.Exhaust != nil && !u.Exhausted && t.Exhaust.has(u.Fatigue):
+			m.emit("unit.exhausted", events.S("unit", u.ID), events.S("by", by))
+		case t.Rest != nil && u.Exhausted && t.Rest.has(u.Fatigue):
+			m.emit("unit.rested", events.S("unit", u.ID), events.S("by", by))
+		}
+		if !u.Disorganized {
+			continue
+		}
+		for _, r := range t.Rolls {
+			if !r.Fatigue.has(u.Fatigue) {
+				continue
+			}
+			die := m.dice.Roll("reorganization "+u.ID, 6)
+			ok := r.On.has(die)
+			m.emit("reorganization.rolled", events.S("unit", u.ID), events.I("die", int64(die)), events.S("on", r.On.String()), events.B("organized", ok))
+			if ok {
+				m.emit("unit.organized", events.S("unit", u.ID), events.S("reason", "reorganization roll (R14, house rule)"))
+			}
+		}
+	}
+	m.endReorganization()
+}
+
+// endReorganization ends the Reorganization Phase and the turn (GCACW 3,
+// phases 4 and 5); the next turn begins, if there is one.
+func (m *sim) endReorganization() {
+	st := m.st
+	m.emit("reorganization.ended", events.I("turn", int64(st.Turn)))
+	m.emit("turn.ended", events.I("turn", int64(st.Turn)))
+	if st.Turn < st.Scn.Turns {
+		m.beginTurn(st.Turn + 1)
+	}
+}
+
+// victory counts the scenario's victory points after the last turn (R24,
+// house rule) and ends the game.
+func (m *sim) victory() {
+	st := m.st
+	v := st.Scn.Tables.Victory
+	var vp [2]int
+	var detail []string
+	for _, vh := range v.Hexes {
+		holder, how := vh.Owner, "empty, its owner's"
+		if us := st.unitsAt(vh.Hex); len(us) > 0 {
+			holder, how = us[0].Side, "held"
+		}
+		vp[sideIdx(holder)] += vh.VP
+		name := vh.Hex.String()
+		if vh.Name != "" {
+			name += " " + vh.Name
+		}
+		detail = append(detail, fmt.Sprintf("%s: %d VP to %s (%s)", name, vh.VP, holder, how))
+	}
+	if v.PerManpower > 0 {
+		var lost [2]int
+		for _, u0 := range st.Scn.Units {
+			if u := st.unit(u0.ID); u != nil {
+				lost[sideIdx(u.Side)] += max(u0.Manpower-u.Manpower, 0)
+			}
+		}
+		for _, side := range Sides {
+			enemy := lost[sideIdx(opponent(side))]
+			n := enemy / v.PerManpower
+			vp[sideIdx(side)] += n
+			detail = append(detail, fmt.Sprintf("%s: %d VP for %d Manpower %s lost", side, n, enemy, opponent(side)))
+		}
+	}
+	m.emit("victory.counted", events.I("usa", int64(vp[0])), events.I("csa", int64(vp[1])), events.SL("detail", detail...))
+	winner := ""
+	switch {
+	case vp[0]-vp[1] >= v.Margin:
+		winner = USA
+	case vp[1]-vp[0] >= v.Margin:
+		winner = CSA
+	}
+	res := "a draw"
+	if winner != "" {
+		res = winner + " wins"
+	}
+	m.emit("game.ended", events.S("winner", winner),
+		events.S("reason", fmt.Sprintf("victory points USA %d, CSA %d: %s by the scenario's victory conditions (R24, house rule; a lead of %d wins)", vp[0], vp[1], res, v.Margin)))
+}
+
+// placeAloneLeaders moves every leader whose unit is gone to the nearest
+// unit it may stand with (GCACW 2.2j: a leader never stands alone; house
+// rule leader-alone nearest): nearest to where its unit was, then by code.
+// A leader with no such unit left leaves play.
+func (m *sim) placeAloneLeaders() {
+	for _, l := range m.st.Leaders {
+		if l.Removed {
+			continue
+		}
+		gone := m.st.unit(l.With)
+		if gone != nil && !gone.Eliminated {
+			continue
+		}
+		var best *Unit
+		bd := 0
+		for _, u := range m.st.live() {
+			if !m.st.mayStandWith(l, u) {
+				continue
+			}
+			d := 0
+			if gone != nil {
+				d = hex.Distance(gone.Hex, u.Hex)
+			}
+			if best == nil || d < bd {
+				best, bd = u, d
+			}
+		}
+		if best == nil {
+			m.emit("leader.removed", events.S("leader", l.ID), events.S("reason", "no unit it may stand with is left (GCACW 2.2j, house rule)"))
+			continue
+		}
+		m.emit("leader.transferred", events.S("leader", l.ID), events.S("from", l.With), events.S("to", best.ID),
+			events.S("by", "house rule: the nearest unit it may stand with (GCACW 2.2j)"))
+	}
+}
+
+// mayStandWith reports whether leader l may stand with unit u (GCACW
+// 2.2j-m): a unit of its side on the map, in the formation it commands,
+// infantry for an army or district leader.
+func (s *State) mayStandWith(l *Leader, u *Unit) bool {
+	return u.Side == l.Side && !u.Eliminated && slices.Contains(u.In, l.Commands) &&
+		!((l.Kind == ArmyLeader || l.Kind == DistrictLeader) && u.Type != Infantry)
+}
