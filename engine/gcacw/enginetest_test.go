@@ -23,7 +23,7 @@ func TestEngineAcceptance(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Played as with a referee: the Reorganization Phase is the referee's.
-	scn = gcacw.WithoutHouseRules(scn)
+	scn = gcacw.Refereed(scn)
 	queued := enginetest.Script{
 		Name: "queued-cycle", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players,
 		Orders: enginetest.Orders(
@@ -108,7 +108,7 @@ func TestEngineAcceptanceRefereeSET(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scn = gcacw.WithoutHouseRules(scn)
+	scn = gcacw.Refereed(scn)
 	referees := []events.Player{{ID: "umpire", Name: "Ute", Addresses: []string{"ute@example.org"}}}
 	p := enginetest.Play(t, reg, enginetest.Script{
 		Name: "referee-set", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players, Referees: referees,

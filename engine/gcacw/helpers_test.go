@@ -231,30 +231,6 @@ func problemsText(ps []events.Problem) string {
 	return strings.Join(ss, "\n")
 }
 
-// withoutHouseRules returns scenario bytes without their house-rule
-// tables ([house-rules], [reorganization], [victory]): Harrow Creek as a
-// game with a referee plays it, every step the seed leaves out handed to
-// the referee.
-func withoutHouseRules(b []byte) []byte {
-	var out []string
-	skip := false
-	for _, l := range strings.Split(string(b), "\n") {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
-			switch strings.ToLower(strings.Trim(t, "[]")) {
-			case secHouse, secReorg, secVictory:
-				skip = true
-				continue
-			default:
-				skip = false
-			}
-		}
-		if !skip {
-			out = append(out, l)
-		}
-	}
-	return []byte(strings.Join(out, "\n"))
-}
-
 // refereedHarrow is Harrow Creek without its house rules.
 func refereedHarrow(t testing.TB) []byte {
 	t.Helper()
@@ -262,5 +238,5 @@ func refereedHarrow(t testing.TB) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return withoutHouseRules(b)
+	return Refereed(b)
 }

@@ -26,7 +26,9 @@ func New() engine.Ruleset { return ruleset{} }
 // its demo game (Harrow Creek, with a scripted typo and a forced march).
 func System() engine.System {
 	return engine.System{New: New, Scenarios: Scenarios, Scenario: Scenario, Demo: engine.Demo{
-		ScenarioName: "harrow-creek",
+		// With a referee, the referee rules the steps the seed leaves out
+		// (the sample's house rules play them in a game without one).
+		ScenarioName: "harrow-creek" + RefereedSuffix,
 		Players: []events.Player{
 			{ID: "anna", Name: "Anna", Side: USA},
 			{ID: "taro", Name: "Taro", Side: CSA},

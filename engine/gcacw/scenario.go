@@ -1,6 +1,7 @@
 package gcacw
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -126,6 +127,10 @@ var files embed.FS
 
 // Scenarios lists the scenarios shipped with the package, by name (the
 // file name without ".txt"), sorted. Table files are not scenarios.
+//
+// A shipped scenario with house rules is listed a second time as
+// NAME-refereed: the same scenario for a game with a referee, who rules
+// every step the seed leaves out instead of the house rules (Refereed).
 func Scenarios() []string {
 	ents, _ := fs.ReadDir(files, "scenarios")
 	var out []string
@@ -134,11 +139,18 @@ func Scenarios() []string {
 		b, err := files.ReadFile("scenarios/" + e.Name())
 		if err == nil && isScenario(b) {
 			out = append(out, n)
+			if full, err := Scenario(n); err == nil && !bytes.Equal(Refereed(full), full) {
+				out = append(out, n+RefereedSuffix)
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
 }
+
+// RefereedSuffix names a shipped scenario played with a referee: its
+// house rules left out (Refereed).
+const RefereedSuffix = "-refereed"
 
 func isScenario(b []byte) bool {
 	for _, line := range strings.Split(string(b), "\n") {
@@ -154,6 +166,14 @@ func isScenario(b []byte) bool {
 // names copied in, so the bytes a game is created with hold everything
 // it needs and a later change to a shipped table cannot change it.
 func Scenario(name string) ([]byte, error) {
+	if base, ok := strings.CutSuffix(name, RefereedSuffix); ok && !strings.HasSuffix(base, RefereedSuffix) {
+		if b, err := Scenario(base); err == nil {
+			if r := Refereed(b); !bytes.Equal(r, b) {
+				note := fmt.Sprintf("# %s as a game with a referee plays it: its house rules are left out,\n# and the referee rules every step the rules leave out.\n", base)
+				return append([]byte(note), r...), nil
+			}
+		}
+	}
 	b, err := files.ReadFile("scenarios/" + name + ".txt")
 	if err != nil || !isScenario(b) {
 		return nil, fmt.Errorf("gcacw: no scenario %q (shipped: %s)", name, strings.Join(Scenarios(), ", "))
@@ -178,6 +198,30 @@ func Scenario(name string) ([]byte, error) {
 		out.WriteString(line)
 	}
 	return []byte(out.String()), nil
+}
+
+// Refereed returns scenario bytes without their house-rule tables
+// ([house-rules], [reorganization], [victory]): the scenario as a game
+// with a referee may play it, every step the seed leaves out handed to
+// the referee rather than to sample house rules.
+func Refereed(scenario []byte) []byte {
+	var out []string
+	skip := false
+	for _, l := range strings.Split(string(scenario), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			switch strings.ToLower(strings.TrimSpace(t[1 : len(t)-1])) {
+			case secHouse, secReorg, secVictory:
+				skip = true
+				continue
+			default:
+				skip = false
+			}
+		}
+		if !skip {
+			out = append(out, l)
+		}
+	}
+	return []byte(strings.Join(out, "\n"))
 }
 
 // TableFile returns a table file shipped with the package by name.

@@ -1,6 +1,7 @@
 package gcacw
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,8 +12,8 @@ import (
 )
 
 func TestScenariosListAndLoad(t *testing.T) {
-	if got := Scenarios(); !slices.Equal(got, []string{"harrow-creek"}) {
-		t.Fatalf("Scenarios() = %v, want [harrow-creek] (table files are not scenarios)", got)
+	if got := Scenarios(); !slices.Equal(got, []string{"harrow-creek", "harrow-creek-refereed"}) {
+		t.Fatalf("Scenarios() = %v, want [harrow-creek harrow-creek-refereed] (table files are not scenarios)", got)
 	}
 	b, err := Scenario("harrow-creek")
 	if err != nil {
@@ -21,6 +22,15 @@ func TestScenariosListAndLoad(t *testing.T) {
 	// The tables are copied in, so the bytes stand alone.
 	if !strings.Contains(string(b), "[tables sample-tables]") || !strings.Contains(string(b), "# SAMPLE TABLE - not from the published game") {
 		t.Errorf("the scenario's tables are not copied in")
+	}
+	// NAME-refereed is the scenario without its house rules, for a game
+	// with a referee.
+	r, err := Scenario("harrow-creek-refereed")
+	if err != nil || !bytes.HasPrefix(r, []byte("# harrow-creek as a game with a referee plays it")) || !bytes.HasSuffix(r, Refereed(b)) || bytes.Contains(r, []byte("[reorganization]")) {
+		t.Errorf("harrow-creek-refereed is not Harrow Creek without its house rules: %v", err)
+	}
+	if _, err := Scenario("harrow-creek-refereed-refereed"); err == nil {
+		t.Errorf("a refereed scenario is refereed again")
 	}
 	if _, err := Scenario("sample-tables"); err == nil {
 		t.Errorf("a table file loads as a scenario")

@@ -1,4 +1,0 @@
-package gcacw
-
-// WithoutHouseRules is withoutHouseRules for the external tests.
-var WithoutHouseRules = withoutHouseRules
