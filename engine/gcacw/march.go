@@ -114,8 +114,10 @@ func (t *EMTable) drm(u *Unit) (int, []string) {
 }
 
 // stepCost returns what unit u pays to move from a to the adjacent b, or
-// why it may not. Without a Terrain Effects Chart the cost is unknown
-// (known=false) but the checks that need no chart still apply.
+// why it may not. known is false when the Terrain Effects Chart is not
+// loaded, or has no row for something the step needs: the chart is
+// silent, so the referee rules the move (R1); the checks that need no
+// chart still apply.
 //
 // GCACW 2.3b: a unit pays the Terrain Effects Chart's cost of the
 // terrain type of the hex it enters (2.3a). GCACW 2.3f, 2.3g: hexside and
@@ -125,38 +127,54 @@ func (t *EMTable) drm(u *Unit) (int, []string) {
 // Costs (R1, from the chart): along a route that crosses the hexside, the
 // cheapest such route's cost; otherwise the terrain of b, plus b's in-hex
 // features, plus the creek, ridge and county-border costs of the
-// hexside. A river hexside (major or minor) adds the cost of its cheapest
-// crossing usable by this move: a ford, ferry or dam, or a bridge when the
-// move follows a route across it; with none the river cannot be crossed.
+// hexside. A river hexside (major or minor) adds the cheapest of its
+// crossings usable by this move (a ford, ferry or dam, or a bridge when
+// the move follows a route across it) and the chart's own row for the
+// river: where that row gives a cost, the river may be crossed anywhere
+// at that cost; where it says P, only at a crossing.
 func (s *State) stepCost(u *Unit, a, b hex.Hex) (cost int, known bool, why string) {
+	c, silent, why := s.step(u, a, b)
+	return c, silent == "" && why == "", why
+}
+
+// step is stepCost, saying what the chart is silent on ("chart" when no
+// chart is loaded) instead of known.
+func (s *State) step(u *Unit, a, b hex.Hex) (cost int, silent, why string) {
 	m := &s.Scn.Map
 	side, err := hex.Between(a, b)
 	switch {
 	case err != nil:
-		return 0, false, fmt.Sprintf("%s is not next to %s", b, a)
+		return 0, "", fmt.Sprintf("%s is not next to %s", b, a)
 	case !m.OnMap(b):
-		return 0, false, fmt.Sprintf("%s is off the map (GCACW 2.3e)", b)
+		return 0, "", fmt.Sprintf("%s is off the map (GCACW 2.3e)", b)
 	case m.Terrain(b) == Water:
-		return 0, false, fmt.Sprintf("%s is water", b)
+		return 0, "", fmt.Sprintf("%s is water", b)
 	case s.hasEnemy(u.Side, b):
-		return 0, false, fmt.Sprintf("%s holds an enemy unit: attacks are not in the rules pbem has (GCACW 5.1.5, R10)", b)
+		return 0, "", fmt.Sprintf("%s holds an enemy unit: a march that attacks it (GCACW 5.1.5) needs the attack rules, which pbem does not have (R10)", b)
 	}
 	tec := s.Scn.Tables.Terrain
+	// cost1 is the chart's cost of a row; a row the chart lacks is noted.
 	cost1 := func(name string) int {
 		if tec == nil {
+			silent = "chart"
 			return 0
 		}
-		c, _ := tec.Cost(name, u.Type)
+		c, ok := tec.Cost(name, u.Type)
+		if !ok {
+			if silent == "" {
+				silent = name
+			}
+			return 0
+		}
 		return c
 	}
-	routes := m.RoutesAcross(side)
-	onRoute := false
 	routeCost := -1
-	for _, r := range routes {
+	for _, r := range m.RoutesAcross(side) {
 		if c := cost1(r); c != Prohibited && (routeCost < 0 || c < routeCost) {
-			routeCost, onRoute = c, true
+			routeCost = c
 		}
 	}
+	onRoute := routeCost >= 0
 	river := 0
 	if m.River(side) {
 		best := -1
@@ -168,23 +186,44 @@ func (s *State) stepCost(u *Unit, a, b hex.Hex) (cost int, known bool, why strin
 				best = c
 			}
 		}
+		row := RiverMinor
+		if m.SideHas(side, RiverMajor) {
+			row = RiverMajor
+		}
+		rowCost, rowKnown := 0, false
+		if tec != nil {
+			rowCost, rowKnown = tec.Cost(row, u.Type)
+		}
+		if rowKnown && rowCost != Prohibited && (best < 0 || rowCost < best) {
+			best = rowCost // R1: the chart lets the river itself be crossed
+		}
 		if best < 0 {
-			return 0, false, fmt.Sprintf("the river at %s cannot be crossed here (no ford, ferry or dam, nor a bridge on a route)", side)
+			if !rowKnown && silent == "" {
+				silent = row
+				if tec == nil {
+					silent = "chart"
+				}
+			}
+			if silent != "" {
+				return 0, silent, "" // the referee rules whether it may cross
+			}
+			kind := "minor river"
+			if row == RiverMajor {
+				kind = "major river"
+			}
+			return 0, "", fmt.Sprintf("the %s at %s cannot be crossed here: the Terrain Effects Chart prohibits it (%s P), and there is no ford, ferry or dam, nor a bridge on a route", kind, side, row)
 		}
 		river = best
 	}
-	if tec == nil {
-		return 0, false, ""
-	}
 	if onRoute {
-		return routeCost + river, true, ""
+		return routeCost + river, silent, ""
 	}
 	total := river
 	d, _ := m.Hex(b)
 	for _, name := range append([]string{d.Terrain}, d.Features...) {
 		c := cost1(name)
 		if c == Prohibited {
-			return 0, false, fmt.Sprintf("%s: %s is prohibited to %s off a road (Terrain Effects Chart)", b, name, typeName(u.Type))
+			return 0, "", fmt.Sprintf("%s: %s is prohibited to %s off a road (Terrain Effects Chart)", b, name, typeName(u.Type))
 		}
 		total += c
 	}
@@ -193,16 +232,16 @@ func (s *State) stepCost(u *Unit, a, b hex.Hex) (cost int, known bool, why strin
 		case Creek, Ridge, CountyBorder:
 			c := cost1(f)
 			if c == Prohibited {
-				return 0, false, fmt.Sprintf("%s: crossing the %s at %s is prohibited to %s (Terrain Effects Chart)", b, f, side, typeName(u.Type))
+				return 0, "", fmt.Sprintf("%s: crossing the %s at %s is prohibited to %s (Terrain Effects Chart)", b, f, side, typeName(u.Type))
 			}
 			total += c
 		}
 	}
-	return total, true, ""
+	return total, silent, ""
 }
 
 // pathCost is the MP the plan's path costs u, up to STOP AT (known=false
-// without a chart).
+// where the chart is silent).
 func (s *State) pathCost(u *Unit, pl Plan) (int, bool) {
 	cur, total := u.Hex, 0
 	for _, h := range pl.Path {
@@ -221,33 +260,37 @@ func (s *State) pathCost(u *Unit, pl Plan) (int, bool) {
 
 // walk moves u along the plan with ma MP (GCACW 5.1.5): it stops at the
 // end of the path, at STOP AT, on entering enemy ZOC if told so, or when
-// the next hex costs more MP than are left.
-func (s *State) walk(u *Unit, pl Plan, ma int) (path []hex.Hex, spent int, stop string) {
+// the next hex costs more MP than are left. silent is set when the next
+// step is one the chart is silent on: the referee rules the rest (R1).
+func (s *State) walk(u *Unit, pl Plan, ma int) (path []hex.Hex, spent int, stop, silent string) {
 	cur, left := u.Hex, ma
 	path = []hex.Hex{cur}
 	for _, h := range pl.Path {
-		c, _, why := s.stepCost(u, cur, h)
+		c, sil, why := s.step(u, cur, h)
 		if why != "" {
-			return path, spent, why
+			return path, spent, why, ""
+		}
+		if sil != "" {
+			return path, spent, "", sil
 		}
 		if c > left {
-			return path, spent, fmt.Sprintf("out of MP: %s costs %d, %d left", h, c, left)
+			return path, spent, fmt.Sprintf("out of MP: %s costs %d, %d left", h, c, left), ""
 		}
 		left -= c
 		spent += c
 		cur = h
 		path = append(path, h)
 		if pl.StopAt == h.String() {
-			return path, spent, "STOP AT " + pl.StopAt
+			return path, spent, "STOP AT " + pl.StopAt, ""
 		}
 		if pl.ZOCStop && s.inEnemyZOC(u.Side, h) {
-			return path, spent, "entered enemy ZOC at " + h.String()
+			return path, spent, "entered enemy ZOC at " + h.String(), ""
 		}
 	}
 	if left == 0 {
-		return path, spent, "end of path, all MP spent"
+		return path, spent, "end of path, all MP spent", ""
 	}
-	return path, spent, "end of path"
+	return path, spent, "end of path", ""
 }
 
 // enemyCavalryInZOC lists enemy cavalry units in the marching unit's ZOC
@@ -484,7 +527,14 @@ func (m *sim) moveStep(u *Unit) {
 			events.S("note", fmt.Sprintf("%s has MA %d for the path %s; the scenario loads no Terrain Effects Chart: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "))))
 		return
 	}
-	path, spent, stop := m.st.walk(u, mr.Plan, mr.MA)
+	path, spent, stop, silent := m.st.walk(u, mr.Plan, mr.MA)
+	if silent != "" {
+		// R1: where the chart has no row, the referee rules the move.
+		at := path[len(path)-1]
+		m.emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
+			events.S("note", fmt.Sprintf("%s has MA %d for the path %s and reached %s with %d MP spent; the Terrain Effects Chart has no row for %s: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "), at, spent, silent)))
+		return
+	}
 	m.finishMarch(u, path, spent, stop)
 }
 

@@ -371,7 +371,7 @@ func TestGCACW_5_1_5_IllegalPaths(t *testing.T) {
 	s := marchScn(ableA, mapL, "", "")
 	s.units = strings.Replace(s.units, "at=1010", "at=0604", 1)
 	for _, tc := range []struct{ order, want string }{
-		{"MARCH Able 0504 0503", "the river at 0503/0504 cannot be crossed"},
+		{"MARCH Able 0504 0503", "the minor river at 0503/0504 cannot be crossed"},
 		{"MARCH Able 0405", "0405 is water"},
 		{"MARCH Able 0506", "0506 is off the map (GCACW 2.3e)"},
 		{"MARCH Able 0604", "holds an enemy unit"},
@@ -398,7 +398,7 @@ func TestGCACW_5_1_5_IllegalPaths(t *testing.T) {
 	b.units = strings.Replace(b.units, "at=0305", "at=0505", 1)
 	h = newHarness(t, b.bytes())
 	h.start(5, 2)
-	mustContain(t, "artillery on a railroad bridge", problemsText(h.reject(USA, "MARCH Knox 0404")), "the river at 0404/0505 cannot be crossed")
+	mustContain(t, "artillery on a railroad bridge", problemsText(h.reject(USA, "MARCH Knox 0404")), "the minor river at 0404/0505 cannot be crossed")
 	h.do(USA, "MARCH Able 0404", "march MA A=1", "initiative USA=1", "initiative CSA=2")
 }
 

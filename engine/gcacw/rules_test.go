@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbem/engine"
 	"pbem/engine/hex"
 )
 
@@ -267,7 +268,7 @@ func TestGCACW_2_3f_HexsideFeatures(t *testing.T) {
 	}
 	h := costScn(t, "0505/0506 river-minor")
 	_, _, why := h.st.stepCost(h.unit("A"), hex.MustParse("0505"), hex.MustParse("0506"))
-	mustContain(t, "river without a crossing", why, "the river at 0505/0506 cannot be crossed here (no ford, ferry or dam, nor a bridge on a route)")
+	mustContain(t, "river without a crossing", why, "the minor river at 0505/0506 cannot be crossed here: the Terrain Effects Chart prohibits it (river-minor P), and there is no ford, ferry or dam, nor a bridge on a route")
 	runScenarioCases(t, []scenarioCase{
 		{"canal", "0204/0304 river-minor", "0204/0304 canal", "\"canal\" is not a hexside feature (river-major, river-minor, creek, ridge, ford, bridge, ferry, dam, county-border)"},
 	})
@@ -468,5 +469,51 @@ func TestGCACW_5_2b_NotDuringLeaderActivation(t *testing.T) {
 	dec := h.do(USA, "ACTIVATE Lyon: Able 0504; Baker 0508", "leader MA L=2", "initiative USA=1", "initiative CSA=2")
 	if n := len(facts(dec, "unit.marched")); n != 2 {
 		t.Errorf("%d marches, want 2", n)
+	}
+}
+
+// R1 (GCACW 2.3b, 2.3f): the chart decides river crossings. Where its row
+// for a river gives a cost, the river may be crossed anywhere at that
+// cost (or more cheaply at a crossing); where it says P, only at a
+// crossing; where the chart has no row for the river (or for anything
+// else a step needs), the step is the referee's: the march goes as far as
+// the chart allows and the referee rules the rest.
+func TestR1_ChartDecidesRiverCrossings(t *testing.T) {
+	withRow := func(row string) string {
+		return strings.Replace(tec2, "river-minor P P P\n", row, 1)
+	}
+	for _, tc := range []struct {
+		name, tables, mapL, want string
+	}{
+		{"the chart gives river-minor +2", withRow("river-minor +2 +3 P\n"), "0505/0506 river-minor", "3 4 P"},
+		{"the chart prohibits it", tec2, "0505/0506 river-minor", "P P P"},
+		{"a ford is cheaper than the river row", withRow("river-minor +2 +3 P\n"), "0505/0506 river-minor ford", "2 3 4"},
+		{"the chart is silent on minor rivers", withRow(""), "0505/0506 river-minor", "? ? ?"},
+		{"the chart is silent, but a ford crosses", withRow(""), "0505/0506 river-minor ford", "2 3 4"},
+		{"the chart is silent on creeks", strings.Replace(tec2, "creek +1 +2 +3\n", "", 1), "0505/0506 creek", "? ? ?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, scn{mapL: tc.mapL, units: `USA A "Able" inf X str=5 at=0505 in=I
+USA C "Custer" cav X str=3 at=0505 in=I
+USA K "Knox" art X str=2 at=0505 in=I
+CSA Z "Zulu" inf X str=3 at=1010 in=Z`, tables: tc.tables}.bytes())
+			if got := stepTo(h, "0506"); got != tc.want {
+				t.Errorf("inf cav art pay %s, want %s", got, tc.want)
+			}
+		})
+	}
+	// A march that needs a row the chart lacks: it goes as far as the
+	// chart allows, and the referee rules where it stops.
+	h := newHarness(t, scn{mapL: "0503/0504 river-minor", units: `USA A "Able" inf X str=5 at=0505 in=I
+CSA Z "Zulu" inf X str=3 at=1010 in=Z`, tables: withRow("") + emTable("")}.bytes())
+	h.start(5, 2)
+	h.do(USA, "MARCH Able 0504 0503 0502", "march MA A=4")
+	p := h.st.Pending
+	if p == nil || p.Step != StepMove || !strings.Contains(p.Note, "reached 0504 with 1 MP spent") || !strings.Contains(p.Note, "no row for river-minor") {
+		t.Fatalf("pending %+v, want the referee to rule the march past 0504", p)
+	}
+	h.do(engine.RefereeSide, "RULE MARCH Able 0503", "initiative USA=5", "initiative CSA=2")
+	if u := h.unit("A"); u.Hex.String() != "0503" {
+		t.Errorf("Able at %s, want 0503 as ruled", u.Hex)
 	}
 }
