@@ -165,7 +165,7 @@ func (m *sim) endAction() {
 func (m *sim) advance() {
 	for range 10000 {
 		st := m.st
-		if st.Pending != nil && !(st.Pending.Step == StepEvent && st.Phase == PhaseTransfer && len(st.TransferDone) < 2) {
+		if st.Pending != nil && !(st.Pending.Step == StepEvent && st.Phase == PhaseTransfer && len(st.TransferDone) < 2) || st.Ask != nil {
 			return
 		}
 		switch st.Phase {

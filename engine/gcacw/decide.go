@@ -53,6 +53,7 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 	var probs []events.Problem
 	var help bool
 	status := slices.ContainsFunc(os, func(o Order) bool { return o.Kind == oStatus })
+	listStanding := slices.ContainsFunc(os, func(o Order) bool { return o.Kind == oStanding && o.When == "" })
 	if side == engine.RefereeSide {
 		probs, help = m.referee(os)
 	} else {
@@ -68,7 +69,7 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 	}
 	var echo []string
 	for _, o := range os {
-		if o.Kind != oHelp && o.Kind != oStatus {
+		if o.Kind != oHelp && o.Kind != oStatus && !(o.Kind == oStanding && o.When == "") {
 			echo = append(echo, "read: "+readBack(st, o))
 		}
 	}
@@ -89,6 +90,13 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 			echo = append(echo, queueList(m.st, side))
 		}
 	}
+	if (status || listStanding) && side != engine.RefereeSide {
+		if l := m.st.standingList(side); len(l) > 0 {
+			echo = append(echo, "your standing orders: "+strings.Join(l, "; "))
+		} else {
+			echo = append(echo, "you have no standing orders: every Cavalry Retreat is asked of you by mail")
+		}
+	}
 	if help {
 		who := side
 		if side == engine.RefereeSide {
@@ -105,7 +113,7 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 	var probs []events.Problem
 	var action, takeAlone *Order
-	var transfers []Order
+	var transfers, answers, standings []Order
 	help := false
 	for i := range os {
 		o := os[i]
@@ -114,6 +122,12 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 			help = true
 		case oTransfer:
 			transfers = append(transfers, o)
+		case oRetreat:
+			answers = append(answers, o)
+		case oStanding:
+			if o.When != "" {
+				standings = append(standings, o)
+			}
 		case oTake:
 			if takeAlone != nil || action != nil {
 				probs = append(probs, problemAt(o, 0, "one choice per mail", ""))
@@ -142,6 +156,32 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 			}
 		}
 		return nil, help
+	}
+	// A Cavalry Retreat asked of this side (GCACW 5.1.2): the mail answers
+	// it with CAVALRY RETREAT lines, PASS or standing orders; its other
+	// orders wait.
+	settle := false
+	if a := st.Ask; a != nil && a.Side == side {
+		if action != nil && action.Kind == oPass {
+			action, settle = nil, true
+		}
+		for _, o := range append(append([]Order(nil), transfers...), nonNil(action, takeAlone)...) {
+			probs = append(probs, problemAt(o, 0, fmt.Sprintf("first answer the Cavalry Retreat: %s's %s marches next to your cavalry (GCACW 5.1.2)", opponent(side), st.unit(a.Unit).Name), "CAVALRY RETREAT <unit> [<hex>...], or PASS (none retreats); QUEUE "+o.Kind+" … keeps the order for later"))
+		}
+		action, takeAlone, transfers = nil, nil, nil
+		settle = settle || len(answers) > 0 || len(standings) > 0
+	} else if len(answers) > 0 {
+		probs = append(probs, problemAt(answers[0], 0, "no Cavalry Retreat is asked of you now", "STANDING CAVALRY RETREAT ALL ALWAYS (a standing order, kept until changed)"))
+	}
+	// Standing orders (ORDERS.md), in the order written.
+	for _, o := range standings {
+		if o.Unit != "" {
+			if u := st.unit(o.Unit); u.Type != Cavalry {
+				probs = append(probs, problemAt(o, o.UnitCol, fmt.Sprintf("%s is %s: only cavalry makes a Cavalry Retreat (GCACW 5.1.2)", u.Name, typeName(u.Type)), "STANDING CAVALRY RETREAT ALL NEVER"))
+				continue
+			}
+		}
+		m.emit("standing.set", events.S("side", side), events.S("unit", o.Unit), events.S("when", o.When))
 	}
 	// QUEUE and CANCEL, in the order written.
 	for _, o := range os {
@@ -205,6 +245,11 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 		return probs, help
 	}
 	// Execute: nothing above rolled a die.
+	if settle {
+		if ps := m.answerRetreat(side, answers); len(ps) > 0 {
+			return ps, help
+		}
+	}
 	if st.Phase == PhaseTransfer && endsTransfer {
 		if st.Scn.Option(OptRandomEvents) && st.Event == "" {
 			m.randomEvents()
@@ -222,6 +267,17 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 	}
 	m.advance()
 	return nil, help
+}
+
+// nonNil returns the orders that are not nil.
+func nonNil(os ...*Order) []Order {
+	var out []Order
+	for _, o := range os {
+		if o != nil {
+			out = append(out, *o)
+		}
+	}
+	return out
 }
 
 func queueList(st *State, side string) string {
@@ -247,6 +303,8 @@ func (m *sim) validateAction(side string, o Order) []events.Problem {
 		return bad(fmt.Sprintf("it is the %s, not the action cycle; %s", phaseName(st), waitingFor(st, side)), "")
 	case st.Pending != nil:
 		return bad("the game waits for the referee: "+st.Pending.Note, "QUEUE "+o.Kind+" … to act when you next hold the initiative")
+	case st.Ask != nil:
+		return bad(fmt.Sprintf("the game waits for %s to answer the Cavalry Retreat before %s's march goes on (GCACW 5.1.2)", st.Ask.Side, st.unit(st.Ask.Unit).Name), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
 	case st.Cycle.Holder != side: // GCACW 4.3: the holder is the active player
 		return bad(fmt.Sprintf("%s holds the initiative: %s", st.Cycle.Holder, waitingFor(st, side)), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
 	}
@@ -467,7 +525,7 @@ func (m *sim) beginTurn(n int) {
 func (m *sim) resume() {
 	st := m.st
 	switch {
-	case st.Pending != nil:
+	case st.Pending != nil, st.Ask != nil:
 	case st.March != nil:
 		m.continueMarch()
 	case st.Act != nil && st.Scn.Option(OptActivationMarch) && st.Act.MA > 0:

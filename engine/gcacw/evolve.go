@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"pbem/engine/hex"
 	"pbem/events"
@@ -331,11 +332,34 @@ func (b *batch) apply(f events.Fact) error {
 		case f.Kind == "unit.marched":
 			c.March = nil
 			b.activationStep()
-		case f.Kind == "cavalry.retreated":
-			if m := b.march(); m != nil {
-				m.Next = "force"
-			}
 		}
+
+	// --- Cavalry Retreat (GCACW 5.1.2) and standing orders ---
+	case "standing.set":
+		side, unit, when := f.Str("side"), f.Str("unit"), f.Str("when")
+		st := slices.DeleteFunc(slices.Clone(c.Standing), func(o Standing) bool { return o.Side == side && o.Unit == unit })
+		if when != "ask" {
+			st = append(st, Standing{Side: side, Unit: unit, When: when})
+			slices.SortFunc(st, func(a, b Standing) int { return strings.Compare(a.Side+"/"+a.Unit, b.Side+"/"+b.Unit) })
+		}
+		if len(st) == 0 {
+			st = nil
+		}
+		c.Standing = st
+	case "cavalry_retreat.asked":
+		c.Ask = &Ask{Side: f.Str("side"), Unit: f.Str("unit"), Units: slices.Clone(f.Strs("units")), Wish: slices.Clone(f.Strs("wish"))}
+		if len(c.Ask.Wish) == 0 {
+			c.Ask.Wish = nil
+		}
+		if m := b.march(); m != nil {
+			m.Next = "retreat"
+		}
+	case "cavalry_retreat.done":
+		c.Ask = nil
+		if m := b.march(); m != nil {
+			m.Next = "force"
+		}
+	case "cavalry.stayed", "cavalry_retreat.proposed":
 
 	// --- leader activation (GCACW 5.2) ---
 	case "leader.activated":
@@ -379,6 +403,9 @@ func (b *batch) apply(f events.Fact) error {
 	case "set":
 		return b.set(f)
 	case "referee.pending":
+		if f.Str("step") == StepRetreat {
+			c.Ask = nil
+		}
 		c.Pending = &Pending{Step: f.Str("step"), Unit: f.Str("unit"), Leader: f.Str("leader"), Units: slices.Clone(f.Strs("units")),
 			Die: int(f.Int("die")), Path: slices.Clone(f.Strs("path")), Note: f.Str("note")}
 		if m := b.march(); m != nil {

@@ -377,7 +377,7 @@ func (m *sim) continueMarch() {
 		return
 	}
 	next := m.st.March.Next
-	for m.st.March != nil && m.st.Pending == nil {
+	for m.st.March != nil && m.st.Pending == nil && m.st.Ask == nil {
 		mr := m.st.March
 		u := m.st.unit(mr.Unit)
 		switch next {
@@ -393,10 +393,8 @@ func (m *sim) continueMarch() {
 			next = "retreat"
 		case "retreat":
 			// GCACW 5.1.2: enemy cavalry in the marching unit's ZOC may
-			// retreat [7.7] before step 3; 7.7 is not in the rules (R9).
-			if cav := m.st.enemyCavalryInZOC(u); len(cav) > 0 {
-				m.emit("referee.pending", events.S("step", StepRetreat), events.S("unit", u.ID), events.SL("units", cav...),
-					events.S("note", fmt.Sprintf("enemy cavalry %s is in the ZOC of %s and may make a Cavalry Retreat [7.7], a rule pbem does not have: ask its owner and rule", strings.Join(cav, ", "), u.ID)))
+			// retreat [7.7] before step 3, as its owner chooses (retreat.go).
+			if m.cavalryRetreat(u) {
 				return
 			}
 			next = "force"
@@ -409,7 +407,7 @@ func (m *sim) continueMarch() {
 			panic(internal{fmt.Errorf("march step %q", next)})
 		}
 	}
-	if m.st.March == nil && m.st.Pending == nil {
+	if m.st.March == nil && m.st.Pending == nil && m.st.Ask == nil {
 		m.afterMarch()
 	}
 }

@@ -443,29 +443,3 @@ func TestGCACW_5_1_5_RefereeWithoutTerrainChart(t *testing.T) {
 		t.Errorf("Able at %s", h.unit("A").Hex)
 	}
 }
-
-// GCACW 5.1.2: enemy cavalry in the marching unit's ZOC may retreat
-// [7.7]; that rule is not in the seed (R9), so the referee rules it.
-func TestGCACW_5_1_2_CavalryRetreatGoesToReferee(t *testing.T) {
-	s := marchScn(ableA, "", "", "")
-	s.units += "\nCSA S \"Stuart\" cav X str=2 at=0605 in=Z"
-	for _, tc := range []struct{ ruling, starAt string }{
-		{"RULE RETREAT Stuart 0705 0805", "0805"},
-		{"RULE CAVALRY RETREAT NONE", "0605"},
-	} {
-		h := newHarness(t, s.bytes())
-		h.start(5, 2)
-		h.do(USA, "MARCH Able 0504 0503", "march MA A=2")
-		if p := h.st.Pending; p == nil || p.Step != StepRetreat || strings.Join(p.Units, ",") != "S" {
-			t.Fatalf("pending %+v", p)
-		}
-		h.reject(CSA, "PASS")
-		h.do(engine.RefereeSide, tc.ruling, "initiative USA=1", "initiative CSA=2")
-		if u := h.unit("S"); u.Hex.String() != tc.starAt {
-			t.Errorf("%s: Stuart at %s", tc.ruling, u.Hex)
-		}
-		if u := h.unit("A"); u.Hex.String() != "0503" {
-			t.Errorf("%s: Able at %s", tc.ruling, u.Hex)
-		}
-	}
-}

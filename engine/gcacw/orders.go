@@ -25,9 +25,11 @@ const (
 	oRule     = "RULE"
 	oStatus   = "STATUS"
 	oSet      = "SET"
+	oRetreat  = "CAVALRY"  // CAVALRY RETREAT: the answer to a Cavalry Retreat asked now
+	oStanding = "STANDING" // STANDING CAVALRY RETREAT …: a standing order (or the list)
 )
 
-var playerWords = []string{oActivate, oCancel, oHelp, oMarch, oPass, oQueue, oStatus, oTake, oTransfer}
+var playerWords = []string{oActivate, oCancel, oRetreat, oHelp, oMarch, oPass, oQueue, oStanding, oStatus, oTake, oTransfer}
 var refereeWords = []string{oHelp, oRule, oSet, oStatus}
 
 // Order is one parsed order.
@@ -48,6 +50,7 @@ type Order struct {
 	Target  string // TRANSFER: the unit the leader goes to
 
 	Queued string   // QUEUE: the order's text
+	When   string   // STANDING: always, never, ask, outnumbered, enemy=TYPE ("" lists them)
 	N      int      // CANCEL: the queue number
 	Rule   Rule     // RULE
 	Set    SetOrder // SET
@@ -174,6 +177,8 @@ var forms = map[string]string{
 	oTake:     "TAKE",
 	oHelp:     "HELP",
 	oStatus:   "STATUS",
+	oRetreat:  "CAVALRY RETREAT <unit> [<hex>...] | CAVALRY RETREAT <unit> NONE",
+	oStanding: standingForm,
 	oRule:     ruleForms,
 	oSet:      setForms,
 }
@@ -568,6 +573,19 @@ func (p *parser) order(words []string) (Order, bool) {
 			return o, false
 		}
 		return o, true
+	case oStanding:
+		n, more := p.peek()
+		if !more {
+			return o, true // the list
+		}
+		if !isWord(n, "CAVALRY", 3) {
+			p.problem(n, "standing orders are for Cavalry Retreats (GCACW 5.1.2)", standingForm)
+			return o, false
+		}
+		p.next()
+		return p.cavalry(o, true)
+	case oRetreat:
+		return p.cavalry(o, false)
 	case oMarch:
 		return p.march(o)
 	case oActivate:
@@ -690,6 +708,104 @@ func (p *parser) march(o Order) (Order, bool) {
 	}
 	o.Plan, o.PlanPos = pl, ps
 	return o, p.done()
+}
+
+const standingForm = "STANDING CAVALRY RETREAT [<unit>|ALL] ALWAYS | NEVER | ASK | IF OUTNUMBERED | IF ENEMY INF|CAV|ART"
+
+// isWhen reports whether t starts a standing order's condition.
+func isWhen(t ptok) bool {
+	return isWord(t, "ALWAYS", 3) || isWord(t, "NEVER", 2) || isWord(t, "ASK", 3) || isWord(t, "IF", 2)
+}
+
+// cavalry reads what follows CAVALRY (or STANDING CAVALRY): RETREAT, then
+// a standing order's unit (or ALL) and condition, or the answer to a
+// Cavalry Retreat asked now: a unit and its path, or NONE.
+func (p *parser) cavalry(o Order, standing bool) (Order, bool) {
+	t, more := p.next()
+	if !more || !isWord(t, "RETREAT", 3) {
+		if !more {
+			t = p.endTok()
+		}
+		p.problem(t, "CAVALRY is followed by RETREAT", standingForm)
+		return o, false
+	}
+	n, more := p.peek()
+	if !more {
+		p.problem(p.endTok(), "name the cavalry unit that retreats, or give a standing order", "CAVALRY RETREAT <unit> <hex>...  or  "+standingForm)
+		return o, false
+	}
+	all := false
+	switch {
+	case isWord(n, "ALL", 3):
+		p.next()
+		all = true
+	case isWhen(n):
+		all = true
+	default:
+		p.next()
+		id, ok := p.myUnit(n)
+		if !ok {
+			return o, false
+		}
+		o.Unit, o.UnitCol = id, n.Col
+	}
+	w, more := p.peek()
+	if all || standing || more && isWhen(w) {
+		o.Kind = oStanding
+		p.form = standingForm
+		if !more || !isWhen(w) {
+			p.problem(p.endTok(), "say when the cavalry retreats: ALWAYS, NEVER, ASK (ask me each time) or IF OUTNUMBERED / IF ENEMY INF|CAV|ART", standingForm)
+			return o, false
+		}
+		p.next()
+		switch {
+		case isWord(w, "ALWAYS", 3):
+			o.When = "always"
+		case isWord(w, "NEVER", 2):
+			o.When = "never"
+		case isWord(w, "ASK", 3):
+			o.When = "ask"
+		default:
+			c, more := p.next()
+			switch {
+			case more && isWord(c, "OUTNUMBERED", 3):
+				o.When = "outnumbered"
+			case more && isWord(c, "ENEMY", 2):
+				ty, more := p.next()
+				typ := strings.ToLower(ty.Text)
+				if !more || !slices.Contains(UnitTypes, typ) {
+					p.problem(ty, "IF ENEMY takes the marching unit's type: INF, CAV or ART", "IF ENEMY INF")
+					return o, false
+				}
+				o.When = "enemy=" + typ
+			default:
+				if !more {
+					c = p.endTok()
+				}
+				p.problem(c, "the conditions are IF OUTNUMBERED (the marching enemy has more Manpower) and IF ENEMY INF|CAV|ART", standingForm)
+				return o, false
+			}
+		}
+		return o, p.done()
+	}
+	o.Kind = oRetreat
+	if more && isWord(w, "NONE", 2) {
+		p.next()
+		o.Rule.Result = "none"
+		return o, p.done()
+	}
+	for {
+		h, more := p.next()
+		if !more {
+			break
+		}
+		hx, ok := p.parseHex(h)
+		if !ok {
+			return o, false
+		}
+		o.Rule.Hexes = append(o.Rule.Hexes, hx)
+	}
+	return o, true
 }
 
 func (p *parser) activate(o Order) (Order, bool) {

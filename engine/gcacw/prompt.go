@@ -186,6 +186,9 @@ func prompts(st *State) []engine.Prompt {
 			return out
 		}
 	}
+	if a := st.Ask; a != nil {
+		return append(out, retreatPrompt(st, a))
+	}
 	switch st.Phase {
 	case PhaseTransfer:
 		for _, side := range Sides {
@@ -350,6 +353,20 @@ func readBack(st *State, o Order) string {
 		return "QUEUE " + strings.Join(strings.Fields(o.Queued), " ")
 	case oCancel:
 		return fmt.Sprintf("CANCEL %d", o.N)
+	case oStanding:
+		who := "ALL"
+		if o.Unit != "" {
+			who = name(o.Unit)
+		}
+		if o.When == "ask" {
+			return "STANDING CAVALRY RETREAT " + who + " ASK (no standing order: ask me)"
+		}
+		return "STANDING CAVALRY RETREAT " + who + " " + describeWhen(o.When)
+	case oRetreat:
+		if o.Rule.Result == "none" {
+			return "CAVALRY RETREAT " + name(o.Unit) + " NONE"
+		}
+		return strings.TrimSpace("CAVALRY RETREAT " + name(o.Unit) + " " + strings.Join(hexStrs(o.Rule.Hexes), " "))
 	case oSet:
 		return readBackSet(st, o, name)
 	case oRule:
@@ -497,7 +514,28 @@ func describe(f events.Fact) string {
 	case "unit.marched":
 		return fmt.Sprintf("%s marches %s (%d of %d MP; %s).", u, strings.Join(f.Strs("path"), "-"), f.Int("mp"), f.Int("ma"), f.Str("stopped"))
 	case "cavalry.retreated":
-		return fmt.Sprintf("%s retreats %s.", u, strings.Join(f.Strs("path"), "-"))
+		s := fmt.Sprintf("%s retreats %s", u, strings.Join(f.Strs("path"), "-"))
+		if by := f.Str("by"); by != "" && by != "referee" {
+			s += " (" + by + ")"
+		}
+		return s + "."
+	case "cavalry.stayed":
+		return fmt.Sprintf("%s does not retreat (%s).", u, f.Str("reason"))
+	case "cavalry_retreat.asked":
+		return fmt.Sprintf("%s's march waits: %s is asked whether %s retreats (GCACW 5.1.2).", u, f.Str("side"), strings.Join(f.Strs("units"), ", "))
+	case "cavalry_retreat.proposed":
+		return fmt.Sprintf("%s's owner proposes the retreat %s (for the referee).", u, strings.Join(f.Strs("path"), "-"))
+	case "cavalry_retreat.done":
+		return ""
+	case "standing.set":
+		who := f.Str("unit")
+		if who == "" {
+			who = "every cavalry unit"
+		}
+		if f.Str("when") == "ask" {
+			return fmt.Sprintf("%s: no standing Cavalry Retreat order for %s (asked each time).", f.Str("side"), who)
+		}
+		return fmt.Sprintf("%s: standing order, Cavalry Retreat %s for %s.", f.Str("side"), describeWhen(f.Str("when")), who)
 	case "unit.placed":
 		return fmt.Sprintf("%s is placed in %s.", u, f.Str("hex"))
 	case "leader.activated":

@@ -90,7 +90,9 @@ func TestPromptExamplesAreValid(t *testing.T) {
 	h = newHarness(t, s.bytes())
 	h.start(5, 2)
 	h.do(USA, "MARCH Able 0504", "march MA A=2")
-	checkPrompts(t, h.st, engine.RefereeSide)
+	checkPrompts(t, h.st, CSA) // the cavalry's owner is asked (GCACW 5.1.2)
+	h.do(CSA, "CAVALRY RETREAT Stuart")
+	checkPrompts(t, h.st, engine.RefereeSide) // how is the referee's (R9)
 
 	h = newHarness(t, cycleScn("AIO", "", "").bytes())
 	h.do(USA, "PASS")

@@ -216,6 +216,8 @@ type State struct {
 	March        *March       `json:"march,omitempty"`
 	Act          *Activation  `json:"activation,omitempty"`
 	Pending      *Pending     `json:"pending,omitempty"`
+	Ask          *Ask         `json:"ask,omitempty"`      // a step asked of a player (retreat.go)
+	Standing     []Standing   `json:"standing,omitempty"` // standing orders, by side and unit
 	Queue        []Queued     `json:"queue,omitempty"`
 	QueueSeq     []int        `json:"queue_seq"` // last queue number used, USA then CSA
 	Focus        []hex.Hex    `json:"focus,omitempty"`
