@@ -61,7 +61,6 @@ func TestGCACW_5_2_1_5_2_2_5_2_2b_UnitsALeaderMayName(t *testing.T) {
 		{"ACTIVATE Kell: Guns 0604", "Kell is a cavalry leader (GCACW 5.2.2b)"},
 		{"ACTIVATE Lyon: Zulu 1009", "Zulu (Z) is a CSA unit"},
 		{"ACTIVATE Lyon", "name at least one unit to activate (GCACW 5.2.2)"},
-		{"ACTIVATE Lyon: Able", "give Able's path"},
 	} {
 		h := newHarness(t, actScn("", "activation-march", "").bytes())
 		h.start(5, 2)

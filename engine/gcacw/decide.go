@@ -235,8 +235,11 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 		}
 	}
 	if st.Phase != PhaseTransfer {
+		if action != nil && len(probs) == 0 {
+			probs = append(probs, m.expandRoutes(action)...)
+		}
 		for _, o := range []*Order{takeAlone, action} {
-			if o != nil {
+			if o != nil && len(probs) == 0 {
 				probs = append(probs, m.validateAction(side, *o)...)
 			}
 		}
@@ -315,7 +318,7 @@ func (m *sim) validateAction(side string, o Order) []events.Problem {
 		}
 	case oPass:
 		if st.Cycle.Stage == StageAct {
-			return bad("you took the initiative, so you must act (GCACW 4.2f)", "MARCH …  or  ACTIVATE …")
+			return bad("you took the initiative, so you must act (GCACW 4.2f); a unit may always march in place", m.exampleInPlace(side))
 		}
 	case oMarch:
 		return m.validateMarch(o)
@@ -338,7 +341,7 @@ func (m *sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, 
 	for i, h := range pl.Path {
 		if _, _, why := m.st.stepCost(u, cur, h); why != "" {
 			l, c := at(i)
-			probs = append(probs, events.Problem{Line: l, Col: c, Text: lineText(o, l, text), Msg: fmt.Sprintf("%s cannot march from %s to %s: %s", u.Name, cur, h, why), Hint: m.exampleStep(u)})
+			probs = append(probs, events.Problem{Line: l, Col: c, Text: lineText(o, l, text), Msg: fmt.Sprintf("%s cannot march from %s to %s: %s", u.Name, cur, h, why), Hint: m.st.routeHint(u, pl)})
 			break
 		}
 		cur = h
@@ -395,10 +398,7 @@ func (m *sim) validateActivate(side string, o Order) []events.Problem {
 			continue
 		}
 		if st.Scn.Option(OptActivationMarch) {
-			if len(e.Plan.Path) == 0 {
-				p(fmt.Sprintf("give %s's path", u.Name), fmt.Sprintf("%s %s", u.Name, m.exampleHex(u)))
-				continue
-			}
+			// No hexes: it marches in place (GCACW 5.1.5).
 			probs = append(probs, m.validatePlan(o, u, e.Plan, e.PlanPos, u.Fatigue >= 4, e.Line, e.Col, e.Text)...)
 		}
 	}
@@ -435,6 +435,9 @@ func (m *sim) useQueue(side string) bool {
 	os, probs := parseOrders(m.st, side, q.Order)
 	if len(probs) == 0 && len(os) != 1 {
 		probs = []events.Problem{{Msg: "a queued order must be one MARCH, ACTIVATE or PASS"}}
+	}
+	if len(probs) == 0 {
+		probs = m.expandRoutes(&os[0])
 	}
 	if len(probs) == 0 {
 		probs = m.validateAction(side, os[0])

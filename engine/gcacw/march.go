@@ -28,6 +28,17 @@ func marchMA(game, side, typ string, sum int) int {
 	return sum + 1
 }
 
+// marchMA is marchMA with the scenario's reading of Ambiguity A12: by
+// default a Union infantry or artillery MA of 1 stands; read as
+// "minimum-2", it is at least 2, as the OTR/AGA Confederate exception.
+func (s *State) marchMA(side, typ string, sum int) int {
+	ma := marchMA(s.Scn.Game, side, typ, sum)
+	if s.Scn.Reading(ReadA12) == "minimum-2" && side == USA && typ != Cavalry {
+		ma = max(ma, 2)
+	}
+	return ma
+}
+
 // diceFor returns how many d6 a roll of this unit type takes: two for
 // cavalry, one otherwise (GCACW 5.1.1, 5.1-FM.2).
 func diceFor(typ string) int {
@@ -354,7 +365,7 @@ func (m *sim) doMarch(side string, o Order) {
 	u := m.st.unit(o.Unit)
 	// GCACW 5.1.1: the MA, rolled by the unit's side.
 	sum, vals := m.roll("march MA "+u.ID, diceFor(u.Type))
-	ma := marchMA(m.st.Scn.Game, u.Side, u.Type, sum)
+	ma := m.st.marchMA(u.Side, u.Type, sum)
 	m.emit("march.begun", events.S("unit", u.ID), events.S("side", side), events.I("ma", int64(ma)), diceArg(vals),
 		events.S("plan", o.Plan.String()), events.B("opt", u.Fatigue >= 4))
 	m.continueMarch()

@@ -168,7 +168,7 @@ type parser struct {
 
 // forms are the orders' forms, as hints.
 var forms = map[string]string{
-	oMarch:    "MARCH <unit> <hex> <hex>... [FORCE | FORCE IF MA < n | FORCE IF SHORT] [STOP AT <hex>] [IF ZOC THEN STOP]",
+	oMarch:    "MARCH <unit> <hex> <hex>... | TO <hex> | END [FORCE | FORCE IF MA < n | FORCE IF SHORT] [STOP AT <hex>] [IF ZOC THEN STOP]",
 	oActivate: "ACTIVATE <leader>: <unit> <hex>...; <unit> <hex>...",
 	oTransfer: "TRANSFER <leader> TO <unit>",
 	oQueue:    "QUEUE MARCH <unit> <hex>...  (or QUEUE ACTIVATE …, QUEUE PASS)",
@@ -397,6 +397,10 @@ func (p *parser) parsePlan(unit string, example string) (Plan, []pos, bool) {
 				ok = false
 				continue
 			}
+			if pl.To != nil {
+				p.problem(t, fmt.Sprintf("TO %s ends the path: pbem finds the route; write hexes before TO to go through them", pl.To), "")
+				return pl, ps, false
+			}
 			if len(pl.Path) == 0 && u != nil && h == u.Hex {
 				continue // the unit's own hex, written as the start
 			}
@@ -412,6 +416,34 @@ func (p *parser) parsePlan(unit string, example string) (Plan, []pos, bool) {
 			}
 			pl.Path = append(pl.Path, h)
 			ps = append(ps, pos{t.Line, t.Col})
+		case isWord(t, "TO", 2):
+			// TO <hex>: the cheapest legal route there, found when decided.
+			p.next()
+			h, more := p.next()
+			if !more || !isHexTok(h) {
+				if !more {
+					h = p.endTok()
+				}
+				p.problem(h, "TO takes the hex to march to; pbem finds the cheapest legal route there", "MARCH <unit> TO 0607")
+				return pl, ps, false
+			}
+			hx, good := p.parseHex(h)
+			if !good {
+				return pl, ps, false
+			}
+			if pl.To != nil {
+				p.problem(h, "one TO per march", "")
+				return pl, ps, false
+			}
+			pl.To = &hx
+			ps = append(ps, pos{h.Line, h.Col})
+		case isWord(t, "END", 3):
+			// END: the march ends here (GCACW 5.1.5); alone, a march in place.
+			p.next()
+			if n, more := p.peek(); more && isHexTok(n) {
+				p.problem(n, "END ends the path: write the hexes before it", "")
+				return pl, ps, false
+			}
 		case !t.Quoted && !t.Punct && strings.Trim(t.Text, "0123456789") == "":
 			p.next()
 			p.problem(t, fmt.Sprintf("%q is not a hex number: write four digits, column then row (e.g. 0%s)", t.Text, t.Text), "")
@@ -687,7 +719,7 @@ func (p *parser) done() bool {
 }
 
 func (p *parser) march(o Order) (Order, bool) {
-	const ex = "MARCH <unit> <hex> <hex>... [FORCE IF MA < 4] [STOP AT <hex>] [IF ZOC THEN STOP]"
+	const ex = "MARCH <unit> <hex> <hex>... | TO <hex> | END [FORCE IF MA < 4] [STOP AT <hex>] [IF ZOC THEN STOP]"
 	t, more := p.next()
 	if !more {
 		p.problem(p.endTok(), "MARCH takes a unit and its path", ex)
@@ -702,10 +734,8 @@ func (p *parser) march(o Order) (Order, bool) {
 	if !ok {
 		return o, false
 	}
-	if len(pl.Path) == 0 {
-		p.problem(p.endTok(), "MARCH takes the hexes to march through", ex)
-		return o, false
-	}
+	// No hexes: a march in place (GCACW 5.1.5: the player may stop the
+	// march before any MP is spent; 5.1.2 still raises its fatigue).
 	o.Plan, o.PlanPos = pl, ps
 	return o, p.done()
 }

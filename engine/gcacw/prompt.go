@@ -48,6 +48,17 @@ func (m *sim) exampleHex(u *Unit) string {
 	return ""
 }
 
+// exampleInPlace is a march in place side could send now (GCACW 5.1.5:
+// the march may end before any MP is spent), or "".
+func (m *sim) exampleInPlace(side string) string {
+	for _, u := range m.st.live() {
+		if u.Side == side && m.st.canMarch(u) == "" {
+			return "MARCH " + m.st.uref(u) + " END"
+		}
+	}
+	return ""
+}
+
 // exampleStep is a one-hex MARCH for u, or "".
 func (m *sim) exampleStep(u *Unit) string {
 	if h := m.exampleHex(u); h != "" {
@@ -340,6 +351,9 @@ func readBack(st *State, o Order) string {
 	}
 	switch o.Kind {
 	case oMarch:
+		if len(o.Plan.Path) == 0 {
+			return strings.TrimSpace(fmt.Sprintf("MARCH %s END (in place) %s", name(o.Unit), o.Plan))
+		}
 		return fmt.Sprintf("MARCH %s %s", name(o.Unit), o.Plan)
 	case oActivate:
 		var es []string

@@ -92,6 +92,9 @@ type Plan struct {
 	Force   string    `json:"force,omitempty"` // "", always, short, or a comparison of MA: <4, <=4, >3, >=3, =3
 	StopAt  string    `json:"stop_at,omitempty"`
 	ZOCStop bool      `json:"zoc_stop,omitempty"`
+	// To is the hex of MARCH … TO <hex>: the orders are expanded to the
+	// cheapest legal route there before they are decided (route.go).
+	To *hex.Hex `json:"-"`
 }
 
 // String writes the plan in the order language: "0406 0407 FORCE IF MA < 4".
