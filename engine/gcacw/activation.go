@@ -74,8 +74,10 @@ func (s *State) mayActivate(l *Leader, u *Unit) string {
 			return fmt.Sprintf("%s belongs to no command structure and can only march alone (GCACW 5.2.2a)", u.Name)
 		}
 		return fmt.Sprintf("%s is not under %s's command (%s commands %s)", u.Name, l.Name, l.Name, l.Commands)
-	// GCACW 2.5a: the leader traces its command radius to the unit.
-	case !s.inRadius(l, u):
+	// GCACW 2.5a: the leader traces its command radius to the unit; for
+	// artillery outside the leader's command, unless the scenario reads
+	// Ambiguity A15 as "anywhere".
+	case !s.inRadius(l, u) && !(u.Type == Artillery && !s.commands(l, u) && s.Scn.Reading(ReadA15) == "anywhere"):
 		return fmt.Sprintf("%s is not within %s's command radius (GCACW 2.5)", u.Name, l.Name)
 	case u.Fatigue <= 3:
 		return ""
@@ -95,8 +97,11 @@ func (s *State) leaderEligible(l *Leader) string {
 	if _, ok := s.leaderHex(l); !ok {
 		return fmt.Sprintf("%s has no unit to stand with", l.Name)
 	}
+	// Ambiguity A18, read as "counts": under the optional rule an
+	// organized fatigue-4 unit makes its leader eligible too.
+	fatigue4 := s.Scn.Option(OptFatigue4) && s.Scn.Reading(ReadA18) == "counts"
 	for _, u := range s.live() {
-		if s.commands(l, u) && u.Fatigue <= 3 && s.inRadius(l, u) {
+		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) && s.inRadius(l, u) {
 			return ""
 		}
 	}

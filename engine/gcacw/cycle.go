@@ -27,6 +27,19 @@ func (s *State) canMarch(u *Unit) string {
 // a leader (Ambiguity A26); a leader is eligible only through a unit at
 // fatigue 3 or less, which could also march (5.2d).
 func (s *State) eligible(side string) bool {
+	anyUnit := s.Scn.Reading(ReadA26) == "any-unit" // every unit is eligible
+	for _, u := range s.live() {
+		if u.Side == side && (anyUnit || s.canMarch(u) == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// canAct reports whether side has a unit that can March (and so could be
+// activated): what taking the initiative needs, whichever reading of
+// Ambiguity A26 says which units are eligible.
+func (s *State) canAct(side string) bool {
 	for _, u := range s.live() {
 		if u.Side == side && s.canMarch(u) == "" {
 			return true

@@ -316,6 +316,9 @@ func (m *sim) validateAction(side string, o Order) []events.Problem {
 		if st.Cycle.Stage == StageAct {
 			return bad("you have taken the initiative already: send your action", "MARCH …  or  ACTIVATE …")
 		}
+		if !st.canAct(side) {
+			return bad("none of your units can march or be activated now (GCACW 5.1b, 5.2d), so you could not act", "PASS")
+		}
 	case oPass:
 		if st.Cycle.Stage == StageAct {
 			return bad("you took the initiative, so you must act (GCACW 4.2f); a unit may always march in place", m.exampleInPlace(side))
@@ -339,6 +342,9 @@ func (m *sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, 
 	}
 	cur := u.Hex
 	for i, h := range pl.Path {
+		if i == len(pl.Path)-1 && m.st.attacksAllowed() && m.st.hasEnemy(u.Side, h) {
+			break // GCACW 5.1.5: the march ends attacking it
+		}
 		if _, _, why := m.st.stepCost(u, cur, h); why != "" {
 			l, c := at(i)
 			probs = append(probs, events.Problem{Line: l, Col: c, Text: lineText(o, l, text), Msg: fmt.Sprintf("%s cannot march from %s to %s: %s", u.Name, cur, h, why), Hint: m.st.routeHint(u, pl)})
@@ -460,27 +466,13 @@ func (m *sim) validateTransfer(o Order, referee bool) *events.Problem {
 	if l == nil || u == nil {
 		return &events.Problem{Line: o.Line, Col: o.Col, Text: o.Text, Msg: "TRANSFER takes a leader and a unit"}
 	}
-	var why string
-	switch {
-	case u.Side != l.Side:
-		why = fmt.Sprintf("%s is a %s unit and %s a %s leader", u.Name, u.Side, l.Name, l.Side)
-	case l.Removed:
-		why = l.Name + " has left play (GCACW 2.2j): no unit it may stand with is left"
-	case u.Eliminated:
-		why = u.Name + " has been eliminated"
-	case !slices.Contains(u.In, l.Commands):
-		why = fmt.Sprintf("%s may only stand with a unit it commands (GCACW 2.2j, 2.2m): %s is not in %s", l.Name, u.Name, l.Commands)
-	case (l.Kind == ArmyLeader || l.Kind == DistrictLeader) && u.Type != Infantry:
-		why = fmt.Sprintf("%s is a%s %s leader and must stand with infantry (GCACW 2.2k, 2.2l)", l.Name, map[bool]string{true: "n", false: ""}[l.Kind == ArmyLeader], l.Kind)
-	case l.With == u.ID:
-		why = fmt.Sprintf("%s is with %s already", l.Name, u.Name)
-	}
+	why := st.transferWhy(l, u, referee)
 	if why == "" {
 		return nil
 	}
 	hint := ""
 	for _, c := range st.live() {
-		if c.ID != l.With && c.Side == l.Side && slices.Contains(c.In, l.Commands) && !((l.Kind == ArmyLeader || l.Kind == DistrictLeader) && c.Type != Infantry) {
+		if st.transferWhy(l, c, referee) == "" {
 			hint = fmt.Sprintf("TRANSFER %s TO %s", st.lref(l), st.uref(c))
 			if referee {
 				hint = "RULE " + hint
@@ -489,6 +481,29 @@ func (m *sim) validateTransfer(o Order, referee bool) *events.Problem {
 		}
 	}
 	return &events.Problem{Line: o.Line, Col: o.UnitCol, Text: o.Text, Msg: why, Hint: hint}
+}
+
+// transferWhy says why leader l may not go to unit u in the Leader
+// Transfer Phase (or by the referee's ruling), or "".
+func (st *State) transferWhy(l *Leader, u *Unit, referee bool) string {
+	switch {
+	case u.Side != l.Side:
+		return fmt.Sprintf("%s is a %s unit and %s a %s leader", u.Name, u.Side, l.Name, l.Side)
+	case l.Removed:
+		return l.Name + " has left play (GCACW 2.2j): no unit it may stand with is left"
+	case u.Eliminated:
+		return u.Name + " has been eliminated"
+	case !slices.Contains(u.In, l.Commands):
+		return fmt.Sprintf("%s may only stand with a unit it commands (GCACW 2.2j, 2.2m): %s is not in %s", l.Name, u.Name, l.Commands)
+	case (l.Kind == ArmyLeader || l.Kind == DistrictLeader) && u.Type != Infantry:
+		return fmt.Sprintf("%s is a%s %s leader and must stand with infantry (GCACW 2.2k, 2.2l)", l.Name, map[bool]string{true: "n", false: ""}[l.Kind == ArmyLeader], l.Kind)
+	case l.With == u.ID:
+		return fmt.Sprintf("%s is with %s already", l.Name, u.Name)
+	case !referee && st.Scn.Reading(ReadR15) == "command-radius" && !st.inRadius(l, u):
+		// R15, read as "command-radius": no transfer beyond it.
+		return fmt.Sprintf("%s is not within %s's command radius, and in this scenario a leader transfers only within it (R15, the scenario's reading)", u.Name, l.Name)
+	}
+	return ""
 }
 
 func (m *sim) transferLeader(o Order, by string) {
@@ -538,7 +553,7 @@ func (m *sim) resume() {
 	}
 }
 
-var adjustments = []string{"fatigue", "organized", "disorganized", "exhausted", "rested", "manpower", "place", "transfer", "retreat"}
+var adjustments = []string{"fatigue", "organized", "disorganized", "exhausted", "rested", "manpower", "place", "transfer", "retreat", "attacks"}
 
 // referee decides the referee's RULE lines: adjustments first, in the
 // order written, then the one ruling that lets play go on.
@@ -669,6 +684,13 @@ func (m *sim) adjust(o Order) *events.Problem {
 			return p
 		}
 		m.transferLeader(t, "referee")
+	case "attacks":
+		// GCACW 5.1.5 (Ambiguity A25): the referee allows or refuses
+		// marches that end attacking an enemy unit, from now on.
+		if allowed := r.Result == "allowed"; allowed == m.st.Attacks {
+			return bad("march attacks are "+map[bool]string{true: "allowed", false: "refused"}[allowed]+" already", "")
+		}
+		m.emit("attacks.ruled", events.B("allowed", r.Result == "allowed"))
 	case "retreat":
 		p := m.st.Pending
 		if p == nil || p.Step != StepRetreat {
@@ -738,7 +760,7 @@ func (m *sim) validateRuling(o Order) *events.Problem {
 		}
 	case "done":
 		switch {
-		case step == StepActivation, step == StepEvent, step == StepInsub:
+		case step == StepActivation, step == StepEvent, step == StepInsub, step == StepAttack:
 		case step == "" && st.Phase == PhaseReorg:
 		default:
 			return bad("nothing waits for RULE DONE; " + refereeWaiting(st))

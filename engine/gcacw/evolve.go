@@ -360,6 +360,8 @@ func (b *batch) apply(f events.Fact) error {
 			m.Next = "force"
 		}
 	case "cavalry.stayed", "cavalry_retreat.proposed":
+	case "attacks.ruled":
+		c.Attacks = f.Bool("allowed")
 
 	// --- leader activation (GCACW 5.2) ---
 	case "leader.activated":

@@ -21,6 +21,7 @@ type scn struct {
 	leaders string
 	tables  string // inline table sections; "sample" loads the sample tables
 	turns   int
+	reading string // "A9 exhaust": a reading line
 }
 
 func (s scn) bytes() []byte {
@@ -36,6 +37,9 @@ func (s scn) bytes() []byte {
 	fmt.Fprintf(&b, "scenario Test\ngame %s\nturns %d\n", game, turns)
 	if s.options != "" {
 		fmt.Fprintf(&b, "option %s\n", s.options)
+	}
+	if s.reading != "" {
+		fmt.Fprintf(&b, "reading %s\n", s.reading)
 	}
 	if s.tables == "sample" {
 		b.WriteString("tables sample-tables\n")

@@ -442,7 +442,7 @@ func (m *sim) placeAloneLeaders() {
 		var best *Unit
 		bd := 0
 		for _, u := range m.st.live() {
-			if !m.st.mayStandWith(l, u) {
+			if m.st.transferWhy(l, u, true) != "" {
 				continue
 			}
 			d := 0
@@ -460,12 +460,4 @@ func (m *sim) placeAloneLeaders() {
 		m.emit("leader.transferred", events.S("leader", l.ID), events.S("from", l.With), events.S("to", best.ID),
 			events.S("by", "house rule: the nearest unit it may stand with (GCACW 2.2j)"))
 	}
-}
-
-// mayStandWith reports whether leader l may stand with unit u (GCACW
-// 2.2j-m): a unit of its side on the map, in the formation it commands,
-// infantry for an army or district leader.
-func (s *State) mayStandWith(l *Leader, u *Unit) bool {
-	return u.Side == l.Side && !u.Eliminated && slices.Contains(u.In, l.Commands) &&
-		!((l.Kind == ArmyLeader || l.Kind == DistrictLeader) && u.Type != Infantry)
 }

@@ -161,7 +161,10 @@ func (s *State) step(u *Unit, a, b hex.Hex) (cost int, silent, why string) {
 	case m.Terrain(b) == Water:
 		return 0, "", fmt.Sprintf("%s is water", b)
 	case s.hasEnemy(u.Side, b):
-		return 0, "", fmt.Sprintf("%s holds an enemy unit: a march that attacks it (GCACW 5.1.5) needs the attack rules, which pbem does not have (R10)", b)
+		if s.attacksAllowed() {
+			return 0, "", fmt.Sprintf("%s holds an enemy unit: a march may attack only with the last hex of its path (GCACW 5.1.5)", b)
+		}
+		return 0, "", fmt.Sprintf("%s holds an enemy unit: a march that attacks it (GCACW 5.1.5) needs a referee to resolve the attack (R10); a referee may allow march attacks with RULE ATTACKS ALLOWED", b)
 	}
 	tec := s.Scn.Tables.Terrain
 	// cost1 is the chart's cost of a row; a row the chart lacks is noted.
@@ -276,7 +279,11 @@ func (s *State) pathCost(u *Unit, pl Plan) (int, bool) {
 func (s *State) walk(u *Unit, pl Plan, ma int) (path []hex.Hex, spent int, stop, silent string) {
 	cur, left := u.Hex, ma
 	path = []hex.Hex{cur}
-	for _, h := range pl.Path {
+	for i, h := range pl.Path {
+		if i == len(pl.Path)-1 && s.attacksAllowed() && s.hasEnemy(u.Side, h) {
+			// GCACW 5.1.5: the march ends in an attack (the referee's, R10).
+			return path, spent, "attack " + h.String(), ""
+		}
 		c, sil, why := s.step(u, cur, h)
 		if why != "" {
 			return path, spent, why, ""
@@ -304,12 +311,16 @@ func (s *State) walk(u *Unit, pl Plan, ma int) (path []hex.Hex, spent int, stop,
 	return path, spent, "end of path", ""
 }
 
+// attacksAllowed reports whether a march may end in an attack (GCACW
+// 5.1.5): the scenario's option, or a referee's ruling.
+func (s *State) attacksAllowed() bool { return s.Attacks || s.Scn.Option(OptMarchAttacks) }
+
 // enemyCavalryInZOC lists enemy cavalry units in the marching unit's ZOC
 // (GCACW 5.1.2: they may make a Cavalry Retreat [7.7]).
 func (s *State) enemyCavalryInZOC(u *Unit) []string {
 	var out []string
 	for _, n := range u.Hex.Neighbors() {
-		if s.Scn.Map.zocInto(u.Hex, n, s.Scn.Option(OptProvisionalSwampZOC)) == NoZOC {
+		if s.Scn.Map.zocInto(u.Hex, n, s.Scn.provisionalSwampBlocksZOC()) == NoZOC {
 			continue
 		}
 		for _, e := range s.unitsAt(n) {
@@ -397,6 +408,11 @@ func (m *sim) continueMarch() {
 			nf := min(u.Fatigue+1, 4)
 			ext := !mr.Opt && extendedMarch(u.Exhausted, nf)
 			m.emit("unit.fatigue_raised", events.S("unit", u.ID), events.I("from", int64(u.Fatigue)), events.I("fatigue", int64(nf)), events.B("extended", ext))
+			if u.Fatigue == 4 && !u.Exhausted && m.st.Scn.Reading(ReadA9) == "exhaust" {
+				// Ambiguity A9, read as "exhaust": the fatigue a fatigue-4
+				// march cannot add turns the counter to its exhausted side.
+				m.emit("unit.exhausted", events.S("unit", u.ID), events.S("by", "the fatigue above 4 (Ambiguity A9, the scenario's reading)"))
+			}
 			next = m.st.March.Next
 		case "em":
 			// GCACW 5.1-EM.5: unless eliminated (the loop ends), it goes on.
@@ -545,6 +561,12 @@ func (m *sim) moveStep(u *Unit) {
 		return
 	}
 	m.finishMarch(u, path, spent, stop)
+	if target, ok := strings.CutPrefix(stop, "attack "); ok {
+		// GCACW 5.1.5 (Ambiguity A25): the action stays open until the
+		// attack is resolved; how is not in the rules (R10).
+		m.emit("referee.pending", events.S("step", StepAttack), events.S("unit", u.ID), events.SL("path", target),
+			events.S("note", fmt.Sprintf("%s attacks the enemy in %s at the end of its march, with %d of %d MP left (GCACW 5.1.5); the attack rules are not in the seed (R10): resolve it with RULE and SET adjustments, then RULE DONE", u.ID, target, mr.MA-spent, mr.MA)))
+	}
 }
 
 func (m *sim) finishMarch(u *Unit, path []hex.Hex, spent int, stop string) {

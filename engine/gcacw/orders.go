@@ -912,9 +912,9 @@ func (p *parser) transfer(o Order, ex string) (Order, bool) {
 	return o, p.done()
 }
 
-var ruleWords = []string{"DISORGANIZED", "DONE", "EXHAUSTED", "EXTENDED", "FATIGUE", "INITIATIVE", "MANPOWER", "MARCH", "ORGANIZED", "PLACE", "RESTED", "RETREAT", "TRANSFER", "WINNER"}
+var ruleWords = []string{"ATTACKS", "DISORGANIZED", "DONE", "EXHAUSTED", "EXTENDED", "FATIGUE", "INITIATIVE", "MANPOWER", "MARCH", "ORGANIZED", "PLACE", "RESTED", "RETREAT", "TRANSFER", "WINNER"}
 
-const ruleForms = "RULE EXTENDED MARCH <unit> NE|D|1|2|3, RULE MARCH <unit> <hex>, RULE RETREAT <unit> <hex>… | NONE, RULE INITIATIVE USA|CSA|END, RULE FATIGUE <unit> <0-4>, RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>, RULE MANPOWER <unit> <n>, RULE PLACE <unit> <hex>, RULE TRANSFER <leader> TO <unit>, RULE WINNER USA|CSA|DRAW, RULE DONE"
+const ruleForms = "RULE ATTACKS ALLOWED|REFUSED, RULE EXTENDED MARCH <unit> NE|D|1|2|3, RULE MARCH <unit> <hex>, RULE RETREAT <unit> <hex>… | NONE, RULE INITIATIVE USA|CSA|END, RULE FATIGUE <unit> <0-4>, RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>, RULE MANPOWER <unit> <n>, RULE PLACE <unit> <hex>, RULE TRANSFER <leader> TO <unit>, RULE WINNER USA|CSA|DRAW, RULE DONE"
 
 func (p *parser) rule(o Order) (Order, bool) {
 	t, more := p.next()
@@ -1011,6 +1011,20 @@ func (p *parser) rule(o Order) (Order, bool) {
 		}
 		if len(r.Hexes) == 0 {
 			p.problem(p.endTok(), "give the retreat path", "RULE RETREAT <unit> <hex> <hex>")
+			return o, false
+		}
+	case "attacks":
+		n, more := p.next()
+		switch {
+		case more && isWord(n, "ALLOWED", 2):
+			r.Result = "allowed"
+		case more && isWord(n, "REFUSED", 3):
+			r.Result = "refused"
+		default:
+			if !more {
+				n = p.endTok()
+			}
+			p.problem(n, "RULE ATTACKS takes ALLOWED or REFUSED: whether a march may end attacking an enemy unit (GCACW 5.1.5)", "RULE ATTACKS ALLOWED")
 			return o, false
 		}
 	case "initiative", "winner":

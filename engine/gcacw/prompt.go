@@ -466,6 +466,11 @@ func describe(f events.Fact) string {
 		return fmt.Sprintf("Reorganization roll %s: die %d (organized on %s): %s.", u, f.Int("die"), f.Str("on"), res)
 	case "victory.counted":
 		return fmt.Sprintf("Victory points: USA %d, CSA %d (%s).", f.Int("usa"), f.Int("csa"), strings.Join(f.Strs("detail"), "; "))
+	case "attacks.ruled":
+		if f.Bool("allowed") {
+			return "The referee allows marches to end attacking an enemy unit (GCACW 5.1.5)."
+		}
+		return "The referee refuses marches that end attacking an enemy unit (GCACW 5.1.5)."
 	case "leader.removed":
 		return fmt.Sprintf("%s leaves play: %s.", f.Str("leader"), f.Str("reason"))
 	case "turn.ended":

@@ -192,6 +192,7 @@ const (
 	StepLeaderAlone = "leader-alone"    // a leader's unit was eliminated (2.2j)
 	StepReorg       = "reorganization"  // R14
 	StepVictory     = "victory"         // R24
+	StepAttack      = "attack"          // an attack at the end of a march (5.1.5, R10)
 )
 
 // Queued is an order waiting in a side's queue (ORDERS.md QUEUE).
@@ -225,8 +226,10 @@ type State struct {
 	QueueSeq     []int        `json:"queue_seq"` // last queue number used, USA then CSA
 	Focus        []hex.Hex    `json:"focus,omitempty"`
 	Event        string       `json:"event,omitempty"`
-	Winner       string       `json:"winner,omitempty"`
-	Result       string       `json:"result,omitempty"`
+	// Attacks: a referee allowed march attacks (GCACW 5.1.5) in this game.
+	Attacks bool   `json:"attacks,omitempty"`
+	Winner  string `json:"winner,omitempty"`
+	Result  string `json:"result,omitempty"`
 }
 
 func (s *State) clone() *State {

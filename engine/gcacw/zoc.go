@@ -63,7 +63,7 @@ func (s *State) ZOCOf(side string, h hex.Hex) ZOC {
 		if !s.hasFriend(side, n) {
 			continue
 		}
-		if z := s.Scn.Map.zocInto(n, h, s.Scn.Option(OptProvisionalSwampZOC)); z > best {
+		if z := s.Scn.Map.zocInto(n, h, s.Scn.provisionalSwampBlocksZOC()); z > best {
 			best = z
 		}
 	}
