@@ -40,7 +40,8 @@ func problemAt(o Order, col int, msg, hint string) events.Problem {
 }
 
 func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
-	m := &sim{st: st, dice: dice}
+	cd := newCountDice(dice)
+	m := &sim{st: st, dice: cd}
 	defer func() {
 		if r := recover(); r != nil {
 			ie, ok := r.(internal)
@@ -104,7 +105,7 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		}
 		echo = append(echo, strings.Split(strings.TrimRight(Help(m.st, who), "\n"), "\n")...)
 	}
-	return engine.Decision{Echo: echo, Facts: m.facts}, nil
+	return engine.Decision{Echo: echo, Facts: markUndo(st, side, m.facts, *cd.n > 0, m.st)}, nil
 }
 
 // player decides a player's mail: QUEUE, CANCEL and TRANSFER lines first,
@@ -156,6 +157,15 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 			}
 		}
 		return nil, help
+	}
+	// UNDO stands alone (HELP and STATUS aside).
+	if i := slices.IndexFunc(os, func(o Order) bool { return o.Kind == oUndo }); i >= 0 {
+		for _, o := range os {
+			if o.Kind != oUndo && o.Kind != oHelp && o.Kind != oStatus {
+				return []events.Problem{problemAt(o, 0, "UNDO takes back your last order; send other orders in the next mail", "UNDO")}, help
+			}
+		}
+		return m.undo(side, os[i]), help
 	}
 	// A Cavalry Retreat asked of this side (GCACW 5.1.2): the mail answers
 	// it with CAVALRY RETREAT lines, PASS or standing orders; its other

@@ -401,6 +401,10 @@ func (b *batch) apply(f events.Fact) error {
 	case "activation.ended":
 		c.Act = nil
 
+	// --- UNDO (undo.go) ---
+	case "undo.point", "undo.cleared", "order.undone":
+		return b.applyUndo(f)
+
 	// --- referee ---
 	case "set":
 		return b.set(f)

@@ -27,9 +27,10 @@ const (
 	oSet      = "SET"
 	oRetreat  = "CAVALRY"  // CAVALRY RETREAT: the answer to a Cavalry Retreat asked now
 	oStanding = "STANDING" // STANDING CAVALRY RETREAT …: a standing order (or the list)
+	oUndo     = "UNDO"
 )
 
-var playerWords = []string{oActivate, oCancel, oRetreat, oHelp, oMarch, oPass, oQueue, oStanding, oStatus, oTake, oTransfer}
+var playerWords = []string{oActivate, oCancel, oRetreat, oHelp, oMarch, oPass, oQueue, oStanding, oStatus, oTake, oTransfer, oUndo}
 var refereeWords = []string{oHelp, oRule, oSet, oStatus}
 
 // Order is one parsed order.
@@ -175,6 +176,7 @@ var forms = map[string]string{
 	oCancel:   "CANCEL <n>",
 	oPass:     "PASS",
 	oTake:     "TAKE",
+	oUndo:     "UNDO",
 	oHelp:     "HELP",
 	oStatus:   "STATUS",
 	oRetreat:  "CAVALRY RETREAT <unit> [<hex>...] | CAVALRY RETREAT <unit> NONE",
@@ -587,7 +589,7 @@ func (p *parser) order(words []string) (Order, bool) {
 		p.form = forms[k]
 	}
 	switch k {
-	case oPass, oTake, oHelp, oStatus:
+	case oPass, oTake, oHelp, oStatus, oUndo:
 		if n, more := p.peek(); more {
 			if k == oTake {
 				// TAKE followed by an action on the same line.

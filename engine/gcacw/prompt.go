@@ -571,8 +571,10 @@ func describe(f events.Fact) string {
 		return ""
 	case "referee.pending":
 		return "Waiting for the referee: " + f.Str("note") + "."
-	case "referee.ruled":
+	case "referee.ruled", "undo.point", "undo.cleared":
 		return ""
+	case "order.undone":
+		return fmt.Sprintf("%s takes back its last order (UNDO): the game is as it was before it.", f.Str("side"))
 	}
 	return f.String()
 }

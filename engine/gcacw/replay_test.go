@@ -31,6 +31,9 @@ func randomStep(tb testing.TB, st *State, r *rand.Rand, seed uint64, steps int) 
 	if p.Referee && st.Phase == PhaseReorg {
 		ex = "RULE DONE"
 	}
+	if st.Undo != nil && r.IntN(8) == 0 {
+		side, ex = st.Undo.Side, "UNDO" // take the last order back now and then
+	}
 	os, probs := parseOrders(st, side, ex)
 	if len(probs) > 0 {
 		tb.Fatalf("seed %d step %d: example %q: %v", seed, steps, ex, probs)

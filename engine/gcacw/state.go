@@ -226,6 +226,9 @@ type State struct {
 	QueueSeq     []int        `json:"queue_seq"` // last queue number used, USA then CSA
 	Focus        []hex.Hex    `json:"focus,omitempty"`
 	Event        string       `json:"event,omitempty"`
+	// Undo is the state before a side's last order, while UNDO may take
+	// it back (undo.go).
+	Undo *UndoPoint `json:"undo,omitempty"`
 	// Attacks: a referee allowed march attacks (GCACW 5.1.5) in this game.
 	Attacks bool   `json:"attacks,omitempty"`
 	Winner  string `json:"winner,omitempty"`
@@ -391,6 +394,10 @@ func (s *State) commands(l *Leader, u *Unit) bool {
 func encodeState(s *State) ([]byte, error) {
 	c := *s
 	c.Scn = nil
+	if c.Undo != nil {
+		u, p := *c.Undo, *c.Undo.Prev
+		p.Scn, u.Prev, c.Undo = nil, &p, &u
+	}
 	return json.Marshal(&c)
 }
 
@@ -406,5 +413,11 @@ func decodeState(b []byte, initial *State) (*State, error) {
 		return nil, fmt.Errorf("gcacw state: a unit or leader is null")
 	}
 	s.Scn = initial.Scn
+	if u := s.Undo; u != nil {
+		if p := u.Prev; p == nil || p.Undo != nil || slices.Contains(p.Units, nil) || slices.Contains(p.Leaders, nil) {
+			return nil, fmt.Errorf("gcacw state: a bad undo point")
+		}
+		u.Prev.Scn = initial.Scn
+	}
 	return &s, nil
 }
