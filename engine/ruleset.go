@@ -309,3 +309,30 @@ type Turner interface {
 type RefereeStepper interface {
 	RefereeSteps(s State) []string
 }
+
+// Explainer is an optional Ruleset method: sections of the rule system's
+// own for the mails that answer HELP and STATUS, and for the welcome mail
+// (word is ExplainHelp, ExplainStatus or ExplainWelcome), as viewer v may
+// read them: what v may do now with an example each, v's orders waiting
+// (queued, standing), the rules and readings a game is played with.
+type Explainer interface {
+	Explain(s State, v Viewer, word string) []Explanation
+}
+
+// Explanation is one section of an Explainer's: a heading and its
+// paragraphs, one a line.
+type Explanation struct {
+	Heading string
+	Lines   []string
+}
+
+// The words an Explainer is asked for.
+const (
+	// ExplainWelcome: the welcome mail's sections, the rules a game is
+	// played with.
+	ExplainWelcome = "WELCOME"
+	// ExplainHelp: the answer to HELP, what the reader may do now.
+	ExplainHelp = "HELP"
+	// ExplainStatus: the answer to STATUS, the reader's orders waiting.
+	ExplainStatus = "STATUS"
+)

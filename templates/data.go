@@ -47,6 +47,13 @@ type Prompt struct {
 	Examples []string // orders that would be accepted now
 }
 
+// Section is a part of a mail the rule system writes (engine.Explainer):
+// a heading and its paragraphs.
+type Section struct {
+	Heading string
+	Lines   []string
+}
+
 // Die is one die roll, as the log records it.
 type Die struct {
 	Index   uint64 // roll number in the game's dice stream
@@ -88,6 +95,9 @@ type Welcome struct {
 	Board      Board
 	// Secret is a referee's command secret (only in a referee's welcome).
 	Secret string
+	// Rules are the rule system's own sections: the rules, options and
+	// readings the game is played with.
+	Rules []Section
 }
 
 // Announce is the data of a referee's announcement, mailed to everyone.
@@ -118,6 +128,9 @@ type Turn struct {
 	Next   []Prompt // who must act now
 	Move   *Prompt  // the reader's own step (yourmove, or a ruling asked of a referee)
 	Board  Board
+	// Deadline is when the reader's answer is due, and what happens
+	// without it (yourmove); nil when the game sets no deadline.
+	Deadline *Deadline
 }
 
 // Problem is one thing wrong with a line of a rejected mail.
@@ -176,4 +189,7 @@ type Query struct {
 	Paused    string // "by the referee Carol since … (reason)" while the game is paused
 	// Commands are the referee's game commands (HELP to a referee).
 	Commands []string
+	// Rules are the rule system's own sections: for HELP, what the reader
+	// may do now with an example each; for STATUS, their orders waiting.
+	Rules []Section
 }

@@ -21,6 +21,17 @@ var funcs = template.FuncMap{
 	"untab":    untab,
 	"plural":   plural,
 	"sentence": sentence,
+	"para":     para,
+}
+
+// para fills one paragraph of a rule system's section to 72 columns; a
+// paragraph starting "- " is a list item, its next lines indented under
+// its text.
+func para(text string) string {
+	if rest, ok := strings.CutPrefix(text, "- "); ok {
+		return wrap(72, "- ", rest)
+	}
+	return wrap(72, "", text)
 }
 
 // wrap fills text into lines of at most width columns, the first starting

@@ -48,6 +48,12 @@ var (
 		},
 		Dice: []Die{{Index: 0, Sides: 6, Value: 3, Purpose: "march MA"}, {Index: 1, Sides: 6, Value: 5, Purpose: "extended march (GCACW 5.1-FM.2)"}}}
 	board = Board{Window: hexBoard, Attachment: "map-mill-creek-7.txt"}
+	rules = []Section{
+		{Heading: "This scenario", Lines: []string{"Mill Creek, 1 July 1863: 6 turns of the Standard Series Rules.",
+			"- Options: activation-march (a Leader Activation's units march one after another, each with the leader's MA)."}},
+		{Heading: "Readings of the rules", Lines: []string{"- A9 (GCACW 5.1-OPT, default): a unit that marches at fatigue 4 under the optional rule stays at fatigue 4.",
+			"- A12 (GCACW 5.1.1, chosen by the scenario): Union infantry and artillery march 1d6 MP with a minimum of 2."}},
+	}
 )
 
 // cases are one or more data sets for every template; the golden file of
@@ -130,6 +136,14 @@ var cases = []struct {
 		Players:   players, Referees: referees}},
 	{"status-paused", NameStatus, Query{Common: common("Taro Yamada", "CSA"), Word: "STATUS", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
 		Paused: "by the referee Carol Ruiz since Mon 7 Dec 2026 09:00 UTC (holidays)", Players: players, Referees: referees}},
+	{"welcome-rules", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Rules: rules}},
+	{"help-rules", NameHelp, Query{Common: common("Anna Lindqvist", "USA"), Word: "HELP", Next: []Prompt{*usaMove}, Move: usaMove, Rules: rules}},
+	{"status-rules", NameStatus, Query{Common: common("Taro Yamada", "CSA"), Word: "STATUS", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
+		Players: players, Rules: []Section{{Heading: "Your orders waiting", Lines: []string{"- #1 MARCH Jackson 2415", "- STANDING CAVALRY RETREAT ALL NEVER"}}}}},
+	{"yourmove-deadline", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples},
+		Deadline: &Deadline{Who: "Taro Yamada (CSA)", Due: "Sat 4 Jul 1863 09:00 UTC", Default: "PASS"}}},
 	{"status-over", NameStatus, Query{Common: common("Anna Lindqvist", "USA"), Word: "STATUS", Over: "USA won: USA holds Mill Ford", Players: players}},
 }
 
@@ -159,7 +173,7 @@ func TestEveryTemplateHasAGoldenCase(t *testing.T) {
 	for _, tc := range cases {
 		covered[tc.tmpl] = true
 	}
-	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true}
+	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true, "sections": true}
 	for _, n := range set.Names() {
 		if !covered[n] && !partials[n] {
 			t.Errorf("template %s has no golden case", n)

@@ -290,54 +290,6 @@ func refereeExamples(st *State) []string {
 	return []string{"RULE FATIGUE " + anyUnit + " 1", "RULE DONE"}
 }
 
-// Help is the HELP text for side ("" for the referee): where the game
-// stands, what the side may send now with examples, and the defaults.
-func Help(st *State, side string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "GCACW, %s: %s.\n", st.Scn.Name, phaseName(st))
-	if st.Phase == PhaseCycle && st.Cycle.Holder != "" {
-		fmt.Fprintf(&b, "Action Phase %d: %s holds the initiative (rolled %s).\n", st.Cycle.N, st.Cycle.Holder, st.Cycle.rollText())
-	}
-	mine := false
-	for _, p := range prompts(st) {
-		if p.Referee && side == "" || !p.Referee && p.Side == side {
-			mine = true
-			fmt.Fprintf(&b, "Now: %s.\n", p.What)
-			for _, e := range p.Examples {
-				fmt.Fprintf(&b, "  e.g. %s\n", e)
-			}
-		}
-	}
-	if !mine {
-		fmt.Fprintf(&b, "Nothing is asked of you now: %s.\n", waitingFor(st, side))
-	}
-	if side == "" {
-		b.WriteString(`Rulings (referee):
-  RULE EXTENDED MARCH <unit> NE|D|1|2|3   RULE MARCH <unit> <hex>
-  RULE RETREAT <unit> <hex>... | NONE      RULE INITIATIVE USA|CSA|END
-  RULE FATIGUE <unit> <0-4>   RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>
-  RULE MANPOWER <unit> <n>    RULE PLACE <unit> <hex>   RULE TRANSFER <leader> TO <unit>
-  RULE DONE                   RULE WINNER USA|CSA|DRAW
-Adjustments are applied first, then the one ruling that lets play go on.
-`)
-		b.WriteString(setHelp)
-		return b.String()
-	}
-	b.WriteString(`Orders:
-  MARCH <unit> <hex> <hex>... [FORCE | FORCE IF MA < n | FORCE IF SHORT]
-        [STOP AT <hex>] [IF ZOC THEN STOP]
-  ACTIVATE <leader>: <unit> <hex>... [conditions]; <unit> <hex>...
-  TAKE (then your action)   PASS   TRANSFER <leader> TO <unit> (Leader Transfer Phase)
-  QUEUE <order> (used when you next hold the initiative)   CANCEL <n>
-  STATUS   HELP
-Defaults: no Force March unless FORCE is written; a unit marches along its
-path until the next hex costs more MP than it has left, or the path ends;
-it stops in enemy ZOC only if IF ZOC THEN STOP is written.
-`)
-	fmt.Fprintf(&b, "Your queue: %s.\n", strings.TrimPrefix(queueList(st, side), "queued: "))
-	return b.String()
-}
-
 // readBack says how an order was read.
 func readBack(st *State, o Order) string {
 	name := func(id string) string {

@@ -108,7 +108,7 @@ func TestHelpOrder(t *testing.T) {
 		t.Errorf("HELP made facts: %v", d.Facts)
 	}
 	all := strings.Join(d.Echo, "\n")
-	for _, want := range []string{"Leader Transfer Phase", "e.g. PASS", "MARCH <unit>", "Defaults:", "Your queue: your queue is empty"} {
+	for _, want := range []string{"Leader Transfer Phase", "e.g. PASS", "MARCH <unit>", "Defaults:", "None: nothing queued"} {
 		mustContain(t, "HELP", all, want)
 	}
 	d = h.do(engine.RefereeSide, "HELP")

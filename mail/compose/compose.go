@@ -69,7 +69,8 @@ func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 		err := b.add(mail{to: r, tmpl: templates.NameWelcome, subject: subject, board: true,
 			data: func(cm templates.Common, bd templates.Board) any {
 				return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: participants(g.Referees),
-					Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r)}
+					Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
+					Rules: explain(g, g.State, r, engine.ExplainWelcome)}
 			}})
 		if err != nil {
 			return nil, err
@@ -237,6 +238,12 @@ func (c *Composer) query(b *batch, o source, word string) error {
 		q.Next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
 		q.Move = own(q.Next)
 	}
+	switch word {
+	case play.QueryHelp:
+		q.Rules = explain(b.g.Game, b.state, r, engine.ExplainHelp)
+	case play.QueryStatus:
+		q.Rules = explain(b.g.Game, b.state, r, engine.ExplainStatus)
+	}
 	for _, d := range b.g.Deadlines {
 		dl := templates.Deadline{Who: b.g.playerWho(d.Player), Due: timeOf(d.Due), Default: d.Default}
 		if strings.EqualFold(dl.Default, "referee") {
@@ -321,8 +328,12 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		}
 		act := b.action(o, d, r)
 		act.Override = override
+		var due *templates.Deadline
+		if m.tmpl == templates.NameYourMove {
+			due = deadlineAfter(b.g.Game, d, r.ID)
+		}
 		m.data = func(cm templates.Common, bd templates.Board) any {
-			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd}
+			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd, Deadline: due}
 		}
 		if err := b.add(m); err != nil {
 			return err
@@ -414,6 +425,42 @@ func (c *Composer) prompts(g *play.Game, ps []engine.Prompt, r recipient) []temp
 		out = append(out, tp)
 	}
 	return out
+}
+
+// explain is the rule system's own sections for r (engine.Explainer), or
+// none.
+func explain(g *play.Game, st engine.State, r recipient, word string) []templates.Section {
+	ex, ok := g.Rules.(engine.Explainer)
+	if !ok {
+		return nil
+	}
+	var out []templates.Section
+	for _, e := range ex.Explain(st, r.viewer(), word) {
+		out = append(out, templates.Section{Heading: e.Heading, Lines: append([]string(nil), e.Lines...)})
+	}
+	return out
+}
+
+// deadlineAfter is player's deadline once decision d is applied: the one
+// it sets, else the one running; nil if none.
+func deadlineAfter(g *play.Game, d *events.OrderAccepted, player string) *templates.Deadline {
+	cur, has := g.Deadline(player)
+	due, dflt := cur.Due, cur.Default
+	if has && cur.Passed {
+		due = 0
+	}
+	for _, f := range d.Facts {
+		if f.Kind == play.FactDeadline && f.Str("player") == player {
+			due, dflt = f.Int("due"), f.Str("default")
+		}
+	}
+	if due == 0 {
+		return nil
+	}
+	if strings.EqualFold(dflt, "referee") {
+		dflt = "" // the template says the referee decides
+	}
+	return &templates.Deadline{Who: game{g}.playerWho(player), Due: timeOf(due), Default: dflt}
 }
 
 // own is the reader's first step among prompts, or nil.

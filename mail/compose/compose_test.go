@@ -746,3 +746,50 @@ func TestMailsEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// A "your move" mail says when the answer is due and what happens
+// without it (issue 18: a player asked mid-action, such as a cavalry's
+// owner, learns the deadline and the game's default order): the deadline
+// the decision sets, else the one running.
+func TestYourMoveSaysTheDeadlineAndTheDefault(t *testing.T) {
+	c := newComposer(t)
+	m := newInMemory(t, c)
+	g := m.g
+	due := time.Date(1863, 7, 4, 9, 0, 0, 0, time.UTC).UnixNano()
+	e := events.New(game, start.Add(time.Hour), "", &events.OrderReceived{Player: "north", Text: "ADD 1"})
+	e.Chain(g.Seq+1, g.Hash)
+	for _, tc := range []struct {
+		name, dflt string
+		want       string
+	}{
+		{"a default order", "PASS", "Answer by Sat 4 Jul 1863 09:00 UTC. If no orders come from you by then, this order is applied for you: PASS."},
+		{"the referee decides", "referee", "Answer by Sat 4 Jul 1863 09:00 UTC. If no orders come from you by then, the referee decides."},
+		{"no deadline", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &events.OrderAccepted{Player: "north", Echo: []string{"ADD 1"}, Facts: []events.Fact{events.NewFact("score.added", events.S("side", "USA"), events.I("n", 1))}}
+			if tc.dflt != "" {
+				d.Facts = append(d.Facts, events.NewFact(play.FactDeadline, events.S("player", "south"), events.I("due", due), events.S("default", tc.dflt)))
+			}
+			after, err := g.Rules.Evolve(g.State, d.Facts[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps, err := c.Mails(g, after, &e, d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				q := p.(*events.MailQueued)
+				if q.Template != "yourmove" {
+					continue
+				}
+				if tc.want == "" && strings.Contains(q.Body, "Answer by") || tc.want != "" && !strings.Contains(squeeze(q.Body), tc.want) {
+					t.Errorf("your move mail, want %q:\n%s", tc.want, q.Body)
+				}
+				return
+			}
+			t.Fatal("no your move mail")
+		})
+	}
+}

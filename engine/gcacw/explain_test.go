@@ -1,0 +1,105 @@
+package gcacw
+
+import (
+	"strings"
+	"testing"
+
+	"pbem/engine"
+)
+
+func explained(st *State, v engine.Viewer, word string) string {
+	var b strings.Builder
+	for _, e := range New().(engine.Explainer).Explain(st, v, word) {
+		b.WriteString(e.Heading + "\n")
+		for _, l := range e.Lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// HELP lists what is eligible now, one example each, and every example
+// is an order that would be accepted: in the action cycle each unit that
+// can march (GCACW 5.1b) and each leader that can be activated (GCACW
+// 5.2d); in the Leader Transfer Phase each leader and where it may go.
+func TestHelpListsWhatIsEligibleNow(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	help := explained(h.st, engine.Viewer{Side: USA}, engine.ExplainHelp)
+	mustContain(t, "transfer phase", help, "- Brand (BRND), with Orne (ORNE): TRANSFER Brand TO Pask")
+	mustContain(t, "transfer phase", help, "- Ashley (ASHL), with Lyle (LYLE): no other unit it may join")
+	h.do(USA, "PASS")
+	h.do(CSA, "PASS", "initiative USA=5", "initiative CSA=2")
+	help = explained(h.st, engine.Viewer{Side: USA}, engine.ExplainHelp)
+	var examples []string
+	for _, l := range strings.Split(help, "\n") {
+		if _, ex, ok := strings.Cut(strings.TrimPrefix(l, "- "), ": "); ok && strings.HasPrefix(l, "- ") && (strings.HasPrefix(ex, "MARCH ") || strings.HasPrefix(ex, "ACTIVATE ")) {
+			examples = append(examples, ex)
+		}
+	}
+	for _, id := range []string{"1OH", "LYLE", "ORNE", "PASK", "RART", "VANE", "BRND", "ASHL", "KELL"} {
+		mustContain(t, "HELP in the cycle", help, "("+id+")")
+	}
+	if strings.Contains(help, "(HALE)") {
+		t.Errorf("HELP offers to activate Hale, an Army Leader (GCACW 5.2c):\n%s", help)
+	}
+	if len(examples) != 9 {
+		t.Errorf("%d examples, want one for each of 6 units and 3 leaders:\n%s", len(examples), help)
+	}
+	for _, ex := range examples {
+		os, probs := parseOrders(h.st, USA, ex)
+		if len(probs) > 0 {
+			t.Errorf("example %q: %v", ex, probs)
+			continue
+		}
+		if d, err := decide(h.st, USA, os, anyDice(3)); err != nil || len(d.Problems) > 0 {
+			t.Errorf("example %q refused: %v %v", ex, err, d.Problems)
+		}
+	}
+	// The side not holding the initiative is told what it could do then.
+	mustContain(t, "CSA's HELP", explained(h.st, engine.Viewer{Side: CSA}, engine.ExplainHelp), "Eligible when you hold the initiative")
+	mustContain(t, "referee's HELP", explained(h.st, engine.Viewer{Referee: true}, engine.ExplainHelp), "RULE ATTACKS ALLOWED|REFUSED")
+}
+
+// STATUS lists the side's orders waiting: queued orders, standing orders,
+// and an order UNDO could take back; another side's are not shown to it.
+func TestStatusListsOrdersWaiting(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	mustContain(t, "empty", explained(h.st, engine.Viewer{Side: USA}, engine.ExplainStatus), "None: nothing queued")
+	h.do(USA, "QUEUE MARCH Orne 1407 FORCE\nSTANDING CAVALRY RETREAT Vane NEVER")
+	st := explained(h.st, engine.Viewer{Side: USA}, engine.ExplainStatus)
+	for _, want := range []string{"- QUEUE #1 MARCH Orne 1407 FORCE", "- STANDING CAVALRY RETREAT Vane NEVER", "- UNDO would take back the last order"} {
+		mustContain(t, "USA's STATUS", st, want)
+	}
+	if other := explained(h.st, engine.Viewer{Side: CSA}, engine.ExplainStatus); strings.Contains(other, "Orne") {
+		t.Errorf("CSA's STATUS shows USA's orders:\n%s", other)
+	}
+	mustContain(t, "referee's STATUS", explained(h.st, engine.Viewer{Referee: true}, engine.ExplainStatus), "- USA: QUEUE #1 MARCH Orne 1407 FORCE")
+}
+
+// The welcome mail says what the game is played with: the scenario and
+// its options, every reading of an ambiguity (default or chosen), the
+// house rules for the steps the seed leaves out, and what is left to a
+// referee.
+func TestWelcomeExplainsTheScenario(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	w := explained(h.st, engine.Viewer{Side: USA}, engine.ExplainWelcome)
+	for _, want := range []string{
+		"Harrow Creek, June 1863 (sample): 3 turns, played by the Standard Series Rules, in 1863.",
+		"- Option activation-march: ", "- Option fatigue4-march: ",
+		"- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ", "- R15 (GCACW 3, phase 2, default): ",
+		"- The Reorganization Phase (R14) plays by the scenario's table",
+		"- Cavalry Retreat (R9): its owner decides",
+		"- Victory (R24), after the last turn",
+		"No step is left to a referee: two players can finish this game alone.",
+		"SAMPLE TABLE",
+	} {
+		mustContain(t, "welcome", w, want)
+	}
+	h = newHarness(t, refereedHarrow(t))
+	rw := explained(h.st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
+	mustContain(t, "refereed welcome", rw, "Left to the referee:\n")
+	mustContain(t, "refereed welcome", rw, "\n- the Reorganization Phase of every turn")
+}
