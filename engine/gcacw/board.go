@@ -3,107 +3,216 @@ package gcacw
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"pbem/engine"
 	"pbem/engine/hex"
 )
 
-// Board glyphs (DESIGN.md section 9): terrain fills, one in-hex feature
-// per hex, and hexside marks.
+// Board glyphs (DESIGN.md section 9), one meaning each (the legend lists
+// them all, and TestBoardGlyphsHaveOneMeaning holds it): terrain fills,
+// in-hex features, routes (in the hex and on each hexside they cross),
+// hexside features, crossings, and the viewer's enemy ZOC.
 var terrainGlyph = map[string]string{
 	Clear: ".", Rolling: "n", Rough: ";", Woods: "T", City: "#", Swamp: "w",
-	ProvisionalSwamp: "u", Hill: "^", Mountain: "M", Water: "~",
+	ProvisionalSwamp: "u", Hill: "^", Mountain: "M",
 }
 
-// in-hex features, most important first (one is shown per hex).
-var featureGlyphs = []struct{ name, glyph string }{
-	{Redoubt, "R"}, {RRStation, "S"}, {Landing, "L"}, {Village, "o"},
-	{Pike, "="}, {Railroad, "%"}, {Road, "-"}, {Trail, ":"},
-}
-
-// hexside features, most important first (one mark per hexside).
-var sideGlyphs = []struct {
+// in-hex features, in the order they are drawn.
+var featureGlyphs = []struct {
 	name  string
 	glyph rune
-}{
-	{Bridge, 'H'}, {Ford, '+'}, {Ferry, 'f'}, {Dam, 'd'}, {RiverMajor, '='},
-	{RiverMinor, '~'}, {Creek, ','}, {Ridge, '"'}, {CountyBorder, ':'},
-}
+}{{Village, 'o'}, {RRStation, 'S'}, {Landing, 'L'}, {Redoubt, 'R'}}
+
+// routes, most important first: the first one across a hexside is drawn
+// on it; every one through a hex is drawn in it.
+var routeGlyphs = []struct {
+	name  string
+	glyph rune
+}{{Pike, '='}, {Railroad, '%'}, {Road, '-'}, {Trail, ':'}}
+
+// hexside features along a side, most important first.
+var baseGlyphs = []struct {
+	name  string
+	glyph rune
+}{{RiverMajor, 'W'}, {RiverMinor, '~'}, {Creek, ','}, {Ridge, '"'}, {CountyBorder, '|'}}
+
+// crossings of a river or creek, most important first.
+var crossGlyphs = []struct {
+	name  string
+	glyph rune
+}{{Bridge, 'H'}, {Ford, '+'}, {Ferry, 'f'}, {Dam, 'd'}}
+
+// Marks of the viewer's enemy ZOC (GCACW 2.4), after the hex number.
+const (
+	zocGlyph        = 'Z'
+	restrictedGlyph = 'z'
+	overflowGlyph   = '&' // more in the hex than fits: see the list
+	fatigueGlyph    = '!'
+	leaderGlyph     = '*'
+)
 
 var legend = []string{
 	" terrain  . clear  n rolling  ; rough  T woods  # city  w swamp  ^ hill",
-	"          u provisional swamp  M mountain  ~ water  (off) partial hex",
-	" in hex   = pike  - road  : trail  % railroad  o village  S RR station",
-	"          L landing  R redoubt",
-	" sides    ~ minor river  = major river  , creek  \" ridge  : county line",
-	"          + ford  H bridge  f ferry  d dam",
-	" units    UPPER case USA, lower case CSA; * leader with it; ! fatigue 3+",
+	"          u provisional swamp  M mountain  water  (off) partial hex",
+	" in hex   o village  S RR station  L landing  R redoubt",
+	" routes   = pike  - road  : trail  % railroad, in the hex and on each",
+	"          hexside they cross",
+	" sides    ~ minor river  W major river  , creek  \" ridge  | county line",
+	"          crossings: + ford  H bridge  f ferry  d dam",
+	" ZOC      after the hex number, on a player's board: Z enemy ZOC,",
+	"          z enemy Restricted ZOC only (GCACW 2.4)",
+	" units    ORNE Union, rusk Confederate, ! fatigue 3 or 4, *Hale leader,",
+	"          & more than fits (see the list)",
 }
 
 // unitCode is a unit's code on the board: upper case for the Union, lower
-// case for the Confederacy, then * if a leader is with it and ! at
-// fatigue 3 or more.
+// case for the Confederacy, then ! at fatigue 3 or more.
 func (s *State) unitCode(u *Unit) string {
 	c := u.ID
 	if u.Side == CSA {
 		c = strings.ToLower(c)
 	}
-	if len(s.leadersWith(u.ID)) > 0 {
-		c += "*"
-	}
 	if u.Fatigue >= 3 {
-		c += "!"
+		c += string(fatigueGlyph)
 	}
 	return c
 }
 
-func (s *State) cell(h hex.Hex) hex.Cell {
-	d, ok := s.Scn.Map.Hex(h)
-	if !ok {
-		return hex.Cell{}
-	}
+// fill is a hex's fill line: its terrain, with its in-hex features and
+// the routes through it between (GCACW 2.3a, 2.3g).
+func (s *State) fill(d HexData) string {
 	if d.Partial {
-		return hex.Cell{Fill: "(off)"}
+		return "(off)"
+	}
+	if d.Terrain == Water {
+		return "water"
 	}
 	g := terrainGlyph[d.Terrain]
-	fill := g + " " + g
-	for _, fg := range featureGlyphs {
-		if slices.Contains(d.Features, fg.name) || slices.Contains(s.Scn.Map.RoutesThrough(h), fg.name) {
-			fill = g + " " + fg.glyph + " " + g
+	var inner []rune
+	for _, f := range featureGlyphs {
+		if slices.Contains(d.Features, f.name) {
+			inner = append(inner, f.glyph)
+		}
+	}
+	for _, r := range routeGlyphs {
+		if slices.Contains(s.Scn.Map.RoutesThrough(d.Hex), r.name) {
+			inner = append(inner, r.glyph)
+		}
+	}
+	switch in := string(inner); {
+	case len(inner) == 0:
+		return g + " " + g
+	case len(inner) <= 3:
+		return g + " " + in + " " + g
+	case len(inner) <= 5:
+		return g + in + g
+	default:
+		return in
+	}
+}
+
+// labels packs a hex's units (in code order) and then their leaders into
+// the three lines of a hex, and marks with & what does not fit.
+func (s *State) labels(h hex.Hex) [3]string {
+	var items []string
+	us := s.unitsAt(h)
+	for _, u := range us {
+		items = append(items, s.unitCode(u))
+	}
+	for _, u := range us {
+		for _, l := range s.leadersWith(u.ID) {
+			items = append(items, string(leaderGlyph)+l.Name)
+		}
+	}
+	var out [3]string
+	line := 0
+	for _, it := range items {
+		for line < 3 {
+			w := hex.LargeLineWidths[line]
+			sep := ""
+			if out[line] != "" {
+				sep = " "
+			}
+			if len([]rune(out[line]+sep+it)) <= w {
+				out[line] += sep + it
+				break
+			}
+			if out[line] == "" { // too long for any line: cut it
+				out[line] = string([]rune(it)[:w])
+				break
+			}
+			line++
+		}
+		if line == 3 {
+			// What is left does not fit: the last line says so.
+			last := []rune(out[2])
+			if len(last) >= hex.LargeLineWidths[2] {
+				last = last[:hex.LargeLineWidths[2]-1]
+			}
+			out[2] = string(last) + string(overflowGlyph)
 			break
 		}
 	}
-	us := s.unitsAt(h)
-	c := hex.Cell{Fill: fill}
-	if len(us) > 0 {
-		c.Label = s.unitCode(us[0])
-	}
-	if len(us) > 1 {
-		second := s.unitCode(us[1])
-		if len(us) > 2 {
-			second += "+"
-		}
-		f := g + " " + second
-		if len(f) > hex.FillWidth {
-			f = g + second
-		}
-		if len(f) > hex.FillWidth {
-			f = f[:hex.FillWidth-1] + "+"
-		}
-		c.Fill = f
-	}
-	return c
+	return out
 }
 
-func (s *State) edge(side hex.Hexside) (rune, bool) {
-	fs := s.Scn.Map.SideFeatures(side)
-	for _, sg := range sideGlyphs {
-		if slices.Contains(fs, sg.name) {
-			return sg.glyph, true
+// largeCell is what the board draws in h for viewer v.
+func (s *State) largeCell(v engine.Viewer) func(hex.Hex) hex.LargeCell {
+	var zoc map[hex.Hex]ZOC
+	if v.Side != "" {
+		zoc = s.zocMap(opponent(v.Side))
+	}
+	return func(h hex.Hex) hex.LargeCell {
+		d, ok := s.Scn.Map.Hex(h)
+		if !ok {
+			return hex.LargeCell{}
+		}
+		c := hex.LargeCell{Fill: s.fill(d)}
+		if d.Partial {
+			return c
+		}
+		c.Lines = s.labels(h)
+		if zoc != nil {
+			switch zoc[h] {
+			case NormalZOC:
+				c.Mark = zocGlyph
+			case RestrictedZOC:
+				c.Mark = restrictedGlyph
+			}
+		}
+		return c
+	}
+}
+
+// sideMark is how the board draws a hexside: the feature along it, its
+// crossing, and the route across it (GCACW 2.3f; routes as 2.4c, 2.4e and
+// movement read them).
+func (s *State) sideMark(side hex.Hexside) (hex.SideMark, bool) {
+	m := &s.Scn.Map
+	var sm hex.SideMark
+	fs := m.SideFeatures(side)
+	for _, g := range baseGlyphs {
+		if slices.Contains(fs, g.name) {
+			sm.Base = g.glyph
+			break
 		}
 	}
-	return 0, false
+	for _, g := range crossGlyphs {
+		if slices.Contains(fs, g.name) {
+			sm.Cross = g.glyph
+			break
+		}
+	}
+	rs := m.RoutesAcross(side)
+	for _, g := range routeGlyphs {
+		if slices.Contains(rs, g.name) {
+			sm.Route = g.glyph
+			break
+		}
+	}
+	return sm, sm != hex.SideMark{}
 }
 
 // focus is what the mail window centres on: the last move, else the
@@ -121,21 +230,22 @@ func (s *State) focus(v engine.Viewer) []hex.Hex {
 	return hs
 }
 
-const windowRows = 7
+const windowRows = 6
 
 func render(st *State, v engine.Viewer) engine.Board {
 	grid := st.Scn.Map.Grid()
 	head := st.header()
-	win, err := hex.ChooseWindow(grid, st.focus(v), hex.MaxWindowCols, windowRows)
+	win, err := hex.ChooseWindow(grid, st.focus(v), hex.LargeMaxWindowCols, windowRows)
 	if err != nil {
-		win, _ = hex.ChooseWindow(grid, nil, hex.MaxWindowCols, windowRows)
+		win, _ = hex.ChooseWindow(grid, nil, hex.LargeMaxWindowCols, windowRows)
 	}
+	cell := st.largeCell(v)
 	var w strings.Builder
 	for _, l := range head {
 		w.WriteString(l + "\n")
 	}
 	fmt.Fprintf(&w, " window %s to %s (the whole map, %s to %s, is attached)\n", hex.At(win.Col, win.Row), hex.At(win.Col+win.Cols-1, win.Row+win.Rows-1), grid.First(), grid.Last())
-	for _, l := range hex.Draw(win, st.cell, st.edge) {
+	for _, l := range hex.DrawLarge(win, cell, st.sideMark) {
 		w.WriteString(l + "\n")
 	}
 	w.WriteString("\n")
@@ -151,10 +261,10 @@ func render(st *State, v engine.Viewer) engine.Board {
 	for _, l := range head {
 		f.WriteString(l + "\n")
 	}
-	for c := grid.FirstCol; c < grid.FirstCol+grid.Cols; c += hex.MaxWindowCols {
-		strip := hex.Window{Col: c, Row: grid.FirstRow, Cols: min(hex.MaxWindowCols, grid.FirstCol+grid.Cols-c), Rows: grid.Rows}
+	for c := grid.FirstCol; c < grid.FirstCol+grid.Cols; c += hex.LargeMaxWindowCols {
+		strip := hex.Window{Col: c, Row: grid.FirstRow, Cols: min(hex.LargeMaxWindowCols, grid.FirstCol+grid.Cols-c), Rows: grid.Rows}
 		fmt.Fprintf(&f, "\n columns %02d to %02d\n", strip.Col, strip.Col+strip.Cols-1)
-		for _, l := range hex.Draw(strip, st.cell, st.edge) {
+		for _, l := range hex.DrawLarge(strip, cell, st.sideMark) {
 			f.WriteString(l + "\n")
 		}
 	}
@@ -164,6 +274,9 @@ func render(st *State, v engine.Viewer) engine.Board {
 	}
 	f.WriteString("\n")
 	for _, l := range st.places() {
+		f.WriteString(l + "\n")
+	}
+	for _, l := range st.chart() {
 		f.WriteString(l + "\n")
 	}
 	f.WriteString("\n")
@@ -281,6 +394,10 @@ func (st *State) roster() []string {
 	}
 	var ls []string
 	for _, l := range st.Leaders {
+		if l.Removed {
+			ls = append(ls, fmt.Sprintf("%s %s %s out of play", l.ID, l.Name, leaderTag(l)))
+			continue
+		}
 		ls = append(ls, fmt.Sprintf("%s %s %s with %s", l.ID, l.Name, leaderTag(l), l.With))
 	}
 	out = append(out, " leaders: "+strings.Join(ls, "; "))
@@ -317,4 +434,28 @@ func (st *State) places() []string {
 		}
 	}
 	return wrap([]string{" places: " + strings.Join(ps, "; ")}, 78)
+}
+
+// chart lists the Terrain Effects Chart the game plays with (R1), so
+// movement costs can be read off the whole map.
+func (st *State) chart() []string {
+	tec := st.Scn.Tables.Terrain
+	if tec == nil {
+		return []string{"", " No Terrain Effects Chart: the referee rules where each march stops (R1)."}
+	}
+	cell := func(n int) string {
+		if n == Prohibited {
+			return "P"
+		}
+		return strconv.Itoa(n)
+	}
+	var rows []string
+	for _, n := range tecNames() {
+		if r, ok := tec.Cost(n, Infantry); ok || r != 0 {
+			c, _ := tec.Cost(n, Cavalry)
+			a, _ := tec.Cost(n, Artillery)
+			rows = append(rows, fmt.Sprintf("%s %s/%s/%s", n, cell(r), cell(c), cell(a)))
+		}
+	}
+	return append([]string{""}, wrap([]string{" Terrain Effects Chart, MP for infantry/cavalry/artillery (P: prohibited; a hexside or in-hex feature adds its cost; a route replaces the terrain): " + strings.Join(rows, "; ")}, 78)...)
 }

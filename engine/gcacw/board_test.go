@@ -1,13 +1,14 @@
 package gcacw
 
 import (
-	"pbem/internal/golden"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/engine/hex"
+	"pbem/internal/golden"
 )
 
 func checkWidth(t *testing.T, name, s string, max int) {
@@ -22,6 +23,14 @@ func checkWidth(t *testing.T, name, s string, max int) {
 	}
 }
 
+// zocMarks matches a hex number and the ZOC mark after it.
+var zocMarks = regexp.MustCompile(`(\d{4})[Zz]`)
+
+// The board (issue 18, DESIGN.md section 9), held by golden files: the
+// start of Harrow Creek as the referee sees it (window and whole map),
+// and a game under way as USA sees it, with CSA's ZOC marked. Strength
+// markers and everything else are open information (GCACW 2.2o): the
+// sides' boards differ only in whose enemy ZOC is marked.
 func TestBoardGolden_GCACW_2_2o_OpenInformation(t *testing.T) {
 	b, _ := Scenario("harrow-creek")
 	h := newHarness(t, b)
@@ -40,19 +49,119 @@ func TestBoardGolden_GCACW_2_2o_OpenInformation(t *testing.T) {
 	usa := rs.Render(rs.View(h.st, engine.Viewer{Side: USA}))
 	golden.CheckString(t, "played-window-usa.txt", usa.Window)
 	checkWidth(t, "played window", usa.Window, 78)
-	// Two units in one hex: both codes are drawn, the second on the fill
-	// line after one terrain glyph; CSA codes are lower case.
-	if c := h.st.cell(hex.MustParse("0508")); c.Label != "toll" || c.Fill != ". wash" {
-		t.Errorf("stack in 0508: %+v, want label toll and fill \". wash\"", c)
-	}
-	if c := h.st.cell(hex.MustParse("1107")); c.Label != "ORNE*" || c.Fill != ". - ." {
-		t.Errorf("1107: %+v, want ORNE* with its leaders, on a road", c)
-	}
 	mustContain(t, "roster", usa.Window, "ORNE Orne")
 	mustContain(t, "roster", usa.Window, "disorg")
 	csa := rs.Render(rs.View(h.st, engine.Viewer{Side: CSA}))
-	if csa.Window != usa.Window {
-		// no hidden information (2.2o): the same board for everyone
-		t.Errorf("the sides see different boards")
+	ref := rs.Render(rs.View(h.st, engine.Viewer{Referee: true}))
+	if csa.Window == usa.Window {
+		t.Errorf("USA and CSA see the same ZOC marks")
 	}
+	for name, w := range map[string]string{"USA": usa.Window, "CSA": csa.Window} {
+		if got := zocMarks.ReplaceAllString(w, "$1 "); got != ref.Window {
+			t.Errorf("%s's board differs from the referee's by more than its ZOC marks", name)
+		}
+	}
+}
+
+// What the board shows in and around a hex: ZOC and Restricted ZOC of the
+// viewer's enemy (GCACW 2.4a, 2.4e), every in-hex feature and route
+// (GCACW 2.3g), each route drawn on the hexsides it crosses, rivers with
+// their crossings (GCACW 2.3f), leaders by name, and & when a hex holds
+// more than fits.
+func TestBoardShowsZOCRoutesFeaturesAndLeaders(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	usa := h.st.largeCell(engine.Viewer{Side: USA})
+	at := func(s string) hex.LargeCell { return usa(hex.MustParse(s)) }
+	// Rusk (CSA) in 0507: 0607 is in its ZOC; 0506 is a woods hex that
+	// Rusk and Becket reach across woods hexsides with no road into it:
+	// Restricted only (2.4e).
+	if c := at("0607"); c.Mark != 'Z' {
+		t.Errorf("0607 (next to Rusk) mark %q, want Z", c.Mark)
+	}
+	if c := at("0506"); c.Mark != 'z' {
+		t.Errorf("0506 (woods next to Rusk and Becket) mark %q, want z", c.Mark)
+	}
+	if c := at("1010"); c.Mark != 0 {
+		t.Errorf("1010, far from CSA, mark %q", c.Mark)
+	}
+	if c := h.st.largeCell(engine.Viewer{Referee: true})(hex.MustParse("0607")); c.Mark != 0 {
+		t.Errorf("the referee's board marks ZOC: %q", c.Mark)
+	}
+	// Harrow (0408): the village, the pike and the road all show.
+	if c := at("0408"); c.Fill != ". o=- ." {
+		t.Errorf("Harrow's fill %q, want the village, pike and road", c.Fill)
+	}
+	// Orne with Brand and Hale by name.
+	if c := at("1408"); c.Lines != [3]string{"ORNE", "*Brand", "*Hale"} {
+		t.Errorf("1408: %q", c.Lines)
+	}
+	// The pike crosses 0808/0908 (a slanted side); the Calder Bridge
+	// carries it across the river at 1008/1108.
+	if m, _ := h.st.sideMark(side("0808", "0908")); m.Route != '=' {
+		t.Errorf("0808/0908: %+v, want the pike", m)
+	}
+	if m, _ := h.st.sideMark(side("1008", "1108")); m != (hex.SideMark{Base: '~', Cross: 'H', Route: '='}) {
+		t.Errorf("1008/1108: %+v, want a minor river, a bridge and the pike", m)
+	}
+	if m, _ := h.st.sideMark(side("1003", "1104")); m != (hex.SideMark{Base: '~', Cross: '+', Route: '-'}) {
+		t.Errorf("Carver's Ford: %+v, want a minor river, a ford and the Ford Road", m)
+	}
+	// More than fits: the last line ends with &.
+	st := h.st
+	for _, id := range []string{"PASK", "LYLE", "RART", "VANE"} {
+		st, _ = st.withUnit(id, func(u *Unit) { u.Hex = hex.MustParse("1408") })
+	}
+	if c := st.largeCell(engine.Viewer{Side: USA})(hex.MustParse("1408")); !strings.HasSuffix(c.Lines[2], "&") {
+		t.Errorf("six units and three leaders in 1408: %q, want & at the end", c.Lines)
+	}
+}
+
+// No glyph has two meanings: every glyph the board draws for terrain,
+// in-hex features, routes, hexside features, crossings and marks is
+// different, and the legend explains each, in at most 78 columns.
+func TestBoardGlyphsHaveOneMeaning(t *testing.T) {
+	seen := map[string]string{}
+	add := func(g, what string) {
+		if prev, dup := seen[g]; dup {
+			t.Errorf("glyph %q means %s and %s", g, prev, what)
+		}
+		seen[g] = what
+	}
+	for n, g := range terrainGlyph {
+		add(g, n)
+	}
+	for _, g := range featureGlyphs {
+		add(string(g.glyph), g.name)
+	}
+	for _, g := range routeGlyphs {
+		add(string(g.glyph), g.name)
+	}
+	for _, g := range baseGlyphs {
+		add(string(g.glyph), g.name)
+	}
+	for _, g := range crossGlyphs {
+		add(string(g.glyph), g.name)
+	}
+	for _, g := range []rune{zocGlyph, restrictedGlyph, overflowGlyph, fatigueGlyph, leaderGlyph} {
+		add(string(g), "a mark")
+	}
+	for _, g := range []string{"_", "/", "\\\\"} {
+		add(g, "the hex outline")
+	}
+	text := strings.Join(legend, "\n")
+	checkWidth(t, "legend", text, 78)
+	for g := range seen {
+		if g != "_" && g != "/" && g != "\\\\" && !strings.Contains(text, " "+g+" ") && !strings.Contains(text, " "+g) {
+			t.Errorf("the legend does not explain %q", g)
+		}
+	}
+}
+
+func side(a, b string) hex.Hexside {
+	s, err := hex.Between(hex.MustParse(a), hex.MustParse(b))
+	if err != nil {
+		panic(err)
+	}
+	return s
 }

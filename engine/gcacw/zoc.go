@@ -70,6 +70,24 @@ func (s *State) ZOCOf(side string, h hex.Hex) ZOC {
 	return best
 }
 
+// zocMap returns the ZOC the units of side exert, by hex (ZOCOf for every
+// hex at once, for drawing a board). It is only looked up, never iterated.
+func (s *State) zocMap(side string) map[hex.Hex]ZOC {
+	out := map[hex.Hex]ZOC{}
+	prov := s.Scn.provisionalSwampBlocksZOC()
+	for _, u := range s.live() {
+		if u.Side != side {
+			continue
+		}
+		for _, n := range u.Hex.Neighbors() {
+			if z := s.Scn.Map.zocInto(u.Hex, n, prov); z > out[n] {
+				out[n] = z
+			}
+		}
+	}
+	return out
+}
+
 // inEnemyZOC reports whether h is in the ZOC (normal or Restricted) of
 // side's enemy.
 func (s *State) inEnemyZOC(side string, h hex.Hex) bool {

@@ -233,3 +233,18 @@ USA B "Baker" inf X str=3 at=0506`,
 		})
 	}
 }
+
+// The board's ZOC marks (zocMap) are ZOCOf for every hex (GCACW 2.4a:
+// the strongest any unit exerts).
+func TestZOCMapIsZOCOfEveryHex(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	for _, side := range Sides {
+		m := h.st.zocMap(side)
+		for _, hd := range h.st.Scn.Map.Hexes {
+			if got, want := m[hd.Hex], h.st.ZOCOf(side, hd.Hex); got != want {
+				t.Errorf("%s in %s: map %s, ZOCOf %s", side, hd.Hex, got, want)
+			}
+		}
+	}
+}
