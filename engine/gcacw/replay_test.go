@@ -50,7 +50,14 @@ func randomStep(tb testing.TB, st *State, r *rand.Rand, seed uint64, steps int) 
 // and returns its initial state and the accepted facts in log order.
 func playRandom(tb testing.TB, seed uint64) (*State, []events.Fact) {
 	tb.Helper()
-	b, err := Scenario("harrow-creek")
+	return playRandomScenario(tb, "harrow-creek", seed, 400)
+}
+
+// playRandomScenario plays a random game of a shipped scenario, at most
+// maxSteps orders.
+func playRandomScenario(tb testing.TB, name string, seed uint64, maxSteps int) (*State, []events.Fact) {
+	tb.Helper()
+	b, err := Scenario(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,7 +69,7 @@ func playRandom(tb testing.TB, seed uint64) (*State, []events.Fact) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	st := initial
 	var all []events.Fact
-	for steps := 0; steps < 400 && st.Phase != PhaseOver; steps++ {
+	for steps := 0; steps < maxSteps && st.Phase != PhaseOver; steps++ {
 		for _, f := range randomStep(tb, st, r, seed, steps) {
 			if st, err = evolve(st, f); err != nil {
 				tb.Fatalf("seed %d: %s: %v", seed, f, err)

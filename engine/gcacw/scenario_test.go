@@ -12,8 +12,9 @@ import (
 )
 
 func TestScenariosListAndLoad(t *testing.T) {
-	if got := Scenarios(); !slices.Equal(got, []string{"harrow-creek", "harrow-creek-refereed"}) {
-		t.Fatalf("Scenarios() = %v, want [harrow-creek harrow-creek-refereed] (table files are not scenarios)", got)
+	want := []string{"harrow-creek", "harrow-creek-refereed", "tallow-valley", "tallow-valley-refereed"}
+	if got := Scenarios(); !slices.Equal(got, want) {
+		t.Fatalf("Scenarios() = %v, want %v (table files are not scenarios)", got, want)
 	}
 	b, err := Scenario("harrow-creek")
 	if err != nil {
