@@ -28,4 +28,7 @@ type Demo struct {
 	Players      []events.Player
 	Referees     []events.Player
 	Orders       map[string][]string
+	// Alone is the built-in scenario the same players play with no
+	// referee ('pbem demo --no-referee'); "" when the system has none.
+	Alone string
 }

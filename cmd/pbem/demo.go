@@ -24,11 +24,14 @@ import (
 // servers, a bbolt file), scripted players and a referee read their mail
 // over IMAP and answer over SMTP as a mail client would (quoting the mail
 // they answer), and every mail is printed as its recipient receives it.
+// With --no-referee the two players play alone, the scenario's house
+// rules playing what the seed leaves out.
 func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	maxOrders := fs.Int("max-orders", 200, "stop after the participants have sent this many mails (a whole game takes about 60-90)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
 	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw or hra")
+	noReferee := fs.Bool("no-referee", false, "two players alone, no referee (GCACW: the scenario's house rules play what the rules leave out)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -53,7 +56,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
 		dir, srv.mail.host.IMAPAddr(), srv.mail.host.SMTPAddr(), a.cfg.Mail.Domain)
-	err = playDemo(ctx, a, srv, *ruleset, *maxOrders, *timeout, *quiet)
+	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *maxOrders, *timeout, *quiet)
 	stop()
 	if serr := <-done; err == nil {
 		err = serr
@@ -70,8 +73,11 @@ type demoPlayer struct {
 	lastUID              imap.UID
 }
 
-func playDemo(ctx context.Context, a *app, srv *server, ruleset string, maxOrders int, timeout time.Duration, quiet bool) error {
+func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noReferee bool, maxOrders int, timeout time.Duration, quiet bool) error {
 	script, err := demoScript(ruleset)
+	if noReferee {
+		script, err = demoScriptAlone(ruleset)
+	}
 	if err != nil {
 		return err
 	}
@@ -79,20 +85,32 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, maxOrder
 	for i := range script.players {
 		script.players[i].Addresses = []string{script.players[i].ID + "@" + dom}
 	}
-	script.referees[0].Addresses = []string{script.referees[0].ID + "@" + dom}
-	created, err := play.Create(srv.bus, a.reg, play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome})
+	for i := range script.referees {
+		script.referees[i].Addresses = []string{script.referees[i].ID + "@" + dom}
+	}
+	ng := play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
+		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome}
+	// As pbem new would: a game without a referee must not wait for one.
+	if err := checkReferees(a.reg, ng); err != nil {
+		return err
+	}
+	created, err := play.Create(srv.bus, a.reg, ng)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.out, "created game %s (%s, %s); %s plays %s, %s %s, and a referee rules where the rules hand over\n", created.Game,
-		script.ruleset, script.scenarioName, script.players[0].Name, script.players[0].Side, script.players[1].Name, script.players[1].Side)
+	who := "and a referee rules where the rules hand over"
+	if len(script.referees) == 0 {
+		who = "alone: no referee"
+	}
+	fmt.Fprintf(a.out, "created game %s (%s, %s); %s plays %s, %s %s, %s\n", created.Game,
+		script.ruleset, script.scenarioName, script.players[0].Name, script.players[0].Side, script.players[1].Name, script.players[1].Side, who)
 	var ps []*demoPlayer
 	for _, p := range script.players {
 		ps = append(ps, &demoPlayer{id: p.ID, side: p.Side, name: p.Name, addr: p.Addresses[0]})
 	}
-	ref := script.referees[0]
-	ps = append(ps, &demoPlayer{id: ref.ID, name: ref.Name, addr: ref.Addresses[0], referee: true})
+	for _, ref := range script.referees {
+		ps = append(ps, &demoPlayer{id: ref.ID, name: ref.Name, addr: ref.Addresses[0], referee: true})
+	}
 	for _, p := range ps {
 		// The mailbox is made when the game's creation reaches the mail system.
 		deadline := time.Now().Add(10 * time.Second)

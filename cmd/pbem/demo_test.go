@@ -29,7 +29,8 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 	}
 	log, _, _ = pbem(t, nil, "--data-dir", dir[1], "log", "demo")
 	byPlayer = map[string]string{}
-	for _, m := range strings.Split(out, "=== mail to ")[1:] {
+	mails, _, _ := strings.Cut(out, "\nThe game's log stays in") // the demo's own last words are no mail
+	for _, m := range strings.Split(mails, "=== mail to ")[1:] {
 		name, _, _ := strings.Cut(m, " ")
 		byPlayer[name] += m
 	}
@@ -92,4 +93,35 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Issue 18: two scripted players and no referee play a whole game of
+// GCACW by mail, over the built-in SMTP and IMAP servers: 'pbem demo
+// --no-referee' plays Harrow Creek as shipped, whose house rules play the
+// Reorganization Phase (R14), the Cavalry Retreat (R9) and victory (R24);
+// the cavalry's owner is asked by mail (GCACW 5.1.2), and no mail ever
+// waits for a referee.
+func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
+	out, log, byPlayer := playedDemo(t, "--no-referee", "--max-orders", "600", "--timeout", "3m")
+	checkHas(t, "demo output", out,
+		"Taro CSA, alone: no referee",
+		"=== Subject: [pbem demo] welcome: you play USA",
+		"=== Subject: [pbem demo] game over",
+		"The game is over and every participant has the mail saying so.")
+	for _, bad := range []string{"=== mail to Referee", "Subject: [pbem demo] referee", "Waiting for the referee"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("a game without a referee shows %q", bad)
+		}
+	}
+	checkHas(t, "the game's log", log, " transfer.done ", " cavalry_retreat.asked ", " reorganization.ended ", " turn.begun ",
+		" victory.counted ", " game.ended ")
+	for _, name := range []string{"Anna", "Taro"} {
+		checkHas(t, name+"'s mails", byPlayer[name], "No step is left to a referee: two players can finish this game alone.",
+			"Readings of the rules", "Subject: [pbem demo] game over")
+	}
+	// The 1st Ohio Squadron starts next to Starling: whichever marches
+	// first, the other's owner gets a your-move mail asking.
+	if !strings.Contains(byPlayer["Anna"]+byPlayer["Taro"], "next to your cavalry") {
+		t.Error("no player was asked about a Cavalry Retreat by mail")
+	}
 }

@@ -45,6 +45,25 @@ type demoGame struct {
 	orders       map[string][]string
 }
 
+// demoScriptAlone is demoScript without a referee, on the system's
+// scenario for that (GCACW: Harrow Creek as shipped, whose house rules
+// play what the seed leaves out).
+func demoScriptAlone(ruleset string) (demoGame, error) {
+	s, ok := system(ruleset)
+	if !ok || s.Demo.Alone == "" {
+		return demoGame{}, fmt.Errorf("rule system %q has no demo game without a referee", ruleset)
+	}
+	g, err := demoScript(ruleset)
+	if err != nil {
+		return demoGame{}, err
+	}
+	if g.scenario, err = s.Scenario(s.Demo.Alone); err != nil {
+		return demoGame{}, err
+	}
+	g.scenarioName, g.referees = s.Demo.Alone, nil
+	return g, nil
+}
+
 func demoScript(ruleset string) (demoGame, error) {
 	s, ok := system(ruleset)
 	if !ok || s.Demo.ScenarioName == "" {

@@ -32,7 +32,10 @@ func TestEngineAcceptance(t *testing.T) {
 			"north", "HELP",
 			// Rejected: an unknown leader.
 			"south", "TRANSFER Marlo TO Nobody",
+			// A standing order answers the Cavalry Retreat Starling's march
+			// brings (1OH is next to it), so the queues play on.
 			"north", `PASS
+STANDING CAVALRY RETREAT ALL NEVER
 QUEUE MARCH Orne 1407 1307 FORCE
 QUEUE ACTIVATE Brand: Pask 1509 1510; RART 1707
 QUEUE PASS

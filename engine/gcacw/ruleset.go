@@ -29,6 +29,8 @@ func System() engine.System {
 		// With a referee, the referee rules the steps the seed leaves out
 		// (the sample's house rules play them in a game without one).
 		ScenarioName: "harrow-creek" + RefereedSuffix,
+		// Alone, the sample's house rules play those steps.
+		Alone: "harrow-creek",
 		Players: []events.Player{
 			{ID: "anna", Name: "Anna", Side: USA},
 			{ID: "taro", Name: "Taro", Side: CSA},
