@@ -2,9 +2,11 @@
 // War (Standard Series Rules v1.4, sections 1 to 5.2, as rendered in
 // shared/rules/gcacw.md) for pbem: it sets a game up from a scenario file,
 // reads the players' orders by mail (MARCH, ACTIVATE, TAKE, PASS, TRANSFER,
-// QUEUE, CANCEL, HELP) and the referee's rulings (RULE …), rolls the dice
-// the rules call for, records every step as small facts, and draws the
-// board as plain text.
+// QUEUE, CANCEL, STANDING, CAVALRY RETREAT, UNDO, HELP, STATUS) and the
+// referee's rulings (RULE …, SET …), rolls the dice the rules call for,
+// records every step as small facts, and draws the board as plain text
+// (board.go: the viewer's enemy ZOC, every in-hex feature, routes across
+// the hexsides they cross, leaders by name).
 //
 // The ruleset is pure: no clock, no I/O (scenarios and their tables come in
 // as bytes, or from the files embedded in the package), dice only from the
@@ -13,14 +15,26 @@
 // What the published rules give only by reference (the Terrain Effects
 // Chart, the Extended March Table, the Strength markers' disorganized
 // values, the Random Events Table, the BAC/AIO initiative tie tables) is
-// data loaded with the scenario. Where a scenario loads no such table, or
-// where the rules stop (the rest of 5.2, the Reorganization Phase, Cavalry
-// Retreat, victory), the step goes to the referee: a fact records the
-// pending ruling, Prompt asks the referee, and the ruling arrives as a RULE
-// order from engine.RefereeSide. The referee also corrects any field of the
-// state with SET (a unit's hex, strength, fatigue and counter sides, a
-// leader's unit, the turn, phase and action cycle), each line one "set"
-// fact naming the field's old and new value (set.go).
+// data loaded with the scenario. Where the rules stop, a scenario may give
+// the step as house-rule data (house.go: the Reorganization Phase, how
+// cavalry retreats, where a lone leader goes, victory conditions), marked
+// SAMPLE in the shipped files. Where a scenario gives neither, the step
+// goes to the referee: a fact records the pending ruling, Prompt asks the
+// referee, and the ruling arrives as a RULE order from engine.RefereeSide.
+// RefereeSteps (steps.go) names every step a scenario leaves to a referee,
+// so that pbem new refuses such a game without one. Choices that are the
+// players' (a Cavalry Retreat, GCACW 5.1.2) are asked of them, or answered
+// in advance by a standing order (retreat.go).
+//
+// Where the seed reads two ways (gcacw.md's ambiguities A9, A12, A15, A18,
+// A26, 2.4c and R15), gcacw.md's reading is the default and a scenario's
+// "reading" line chooses another (readings.go); the welcome mail lists
+// every reading a game plays with (Explain, explain.go).
+//
+// The referee also corrects any field of the state with SET (a unit's
+// hex, strength, fatigue and counter sides, a leader's unit, the turn,
+// phase and action cycle), each line one "set" fact naming the field's old
+// and new value (set.go).
 //
 // Rule IDs (GCACW 5.1-FM.2 …) are cited in comments where a rule is
 // implemented and in the names of the tests that check it.

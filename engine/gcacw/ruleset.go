@@ -10,7 +10,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 type ruleset struct{}
 
