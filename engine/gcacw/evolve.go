@@ -134,22 +134,16 @@ func (b *batch) apply(f events.Fact) error {
 		if e := f.Str("event"); e != "" {
 			c.Event += ": " + e
 		}
-	case "leader.transferred":
+	case "leader.transferred", "leader.removed":
 		id := f.Str("leader")
 		i, ok := c.leaderIndex(id)
 		if !ok {
 			return fmt.Errorf("no leader %s", id)
 		}
 		l := b.leaderAt(i)
-		l.With, l.Removed = f.Str("to"), false
-	case "leader.removed":
-		id := f.Str("leader")
-		i, ok := c.leaderIndex(id)
-		if !ok {
-			return fmt.Errorf("no leader %s", id)
-		}
-		l := b.leaderAt(i)
-		l.With, l.Removed = "", true
+		// GCACW 2.2j: to another unit, or out of play with none left.
+		l.Removed = f.Kind == "leader.removed"
+		l.With = f.Str("to")
 	case "transfer.done":
 		c.TransferDone = append(slices.Clone(c.TransferDone), f.Str("side"))
 		slices.Sort(c.TransferDone)

@@ -154,19 +154,20 @@ func setUnits(st *State, f func(*Unit)) *State {
 // leader-alone nearest, a leader whose unit is eliminated joins the
 // nearest unit it may stand with; with none left, it leaves play.
 func TestGCACW_2_2j_HouseRuleLeaderAloneNearest(t *testing.T) {
-	house := "[house-rules]\nleader-alone nearest\n"
-	h := newHarness(t, scn{
-		units: `USA A "Able" inf X str=1 at=0505 in=I
-USA B "Baker" inf X str=3 at=0909 in=I
+	// Lyon stands with Able (Manpower 1), who force marches: roll 2, one
+	// Manpower lost, none left.
+	aloneGame := func(others string) (*harness, engine.Decision) {
+		h := newHarness(t, scn{
+			units:   "USA A \"Able\" inf X str=1 at=0505 in=I\n" + others + "\nCSA Z \"Zulu\" inf X str=3 at=0101 in=Z",
+			leaders: `USA L "Lyon" corps cmd=2 tac=2 commands=I with=A`,
+			tables:  flatTEC + emTable("") + "[house-rules]\nleader-alone nearest\n",
+		}.bytes())
+		h.start(5, 2)
+		return h, h.do(USA, "MARCH Able 0504 FORCE", "march MA A=1", "force march A=2", "initiative USA=5", "initiative CSA=2")
+	}
+	h, dec := aloneGame(`USA B "Baker" inf X str=3 at=0909 in=I
 USA C "Cobb" inf X str=3 at=0707 in=I
-USA D "Dix" inf X str=3 at=0506 in=J
-CSA Z "Zulu" inf X str=3 at=0101 in=Z`,
-		leaders: `USA L "Lyon" corps cmd=2 tac=2 commands=I with=A`,
-		tables:  flatTEC + emTable("") + house,
-	}.bytes())
-	h.start(5, 2)
-	// Able force marches: roll 2, one Manpower lost, none left.
-	dec := h.do(USA, "MARCH Able 0504 FORCE", "march MA A=1", "force march A=2", "initiative USA=5", "initiative CSA=2")
+USA D "Dix" inf X str=3 at=0506 in=J`)
 	fact(t, dec, "unit.eliminated")
 	tr := fact(t, dec, "leader.transferred")
 	if tr.Str("to") != "C" || !strings.Contains(tr.Str("by"), "2.2j") {
@@ -176,15 +177,7 @@ CSA Z "Zulu" inf X str=3 at=0101 in=Z`,
 		t.Errorf("the referee is asked: %+v", h.st.Pending)
 	}
 	// With no unit of I left, the leader leaves play.
-	h = newHarness(t, scn{
-		units: `USA A "Able" inf X str=1 at=0505 in=I
-USA D "Dix" inf X str=3 at=0506 in=J
-CSA Z "Zulu" inf X str=3 at=0101 in=Z`,
-		leaders: `USA L "Lyon" corps cmd=2 tac=2 commands=I with=A`,
-		tables:  flatTEC + emTable("") + house,
-	}.bytes())
-	h.start(5, 2)
-	dec = h.do(USA, "MARCH Able 0504 FORCE", "march MA A=1", "force march A=2", "initiative USA=5", "initiative CSA=2")
+	h, dec = aloneGame(`USA D "Dix" inf X str=3 at=0506 in=J`)
 	fact(t, dec, "leader.removed")
 	if l := h.st.leader("L"); !l.Removed || l.With != "" {
 		t.Errorf("Lyon %+v, want out of play", l)

@@ -209,16 +209,7 @@ func Draw(win Window, cell func(Hex) Cell, edge func(Hexside) (rune, bool)) []st
 	// Pass 1: outlines and interiors.
 	for _, h := range hexes {
 		x, y := win.origin(h)
-		for d := range NumDirections {
-			for _, p := range sidePoints(x, y, d) {
-				cv.set(p.x, p.y, p.r)
-			}
-		}
-		num := "----"
-		if h.Valid() {
-			num = h.String()
-		}
-		cv.text(x+3, y+1, num, 4)
+		cv.box(h, x, y, sidePoints, 3)
 		if cell == nil {
 			continue
 		}
@@ -231,28 +222,12 @@ func Draw(win Window, cell func(Hex) Cell, edge func(Hexside) (rune, bool)) []st
 	// Pass 2: hexside marks, so that a mark wins over the plain outline
 	// drawn by the hex on the other side.
 	if edge != nil {
-		type mark struct {
-			r  rune
-			ok bool
-		}
-		asked := map[Hexside]mark{} // looked up by key only, never iterated
-		for _, h := range hexes {
+		markSides(hexes, edge, func(h Hex, d Direction, r rune) {
 			x, y := win.origin(h)
-			for d := range NumDirections {
-				s := Side(h, d)
-				m, seen := asked[s]
-				if !seen {
-					m.r, m.ok = edge(s)
-					asked[s] = m
-				}
-				if !m.ok {
-					continue
-				}
-				for _, p := range sidePoints(x, y, d) {
-					cv.set(p.x, p.y, printable(m.r))
-				}
+			for _, p := range sidePoints(x, y, d) {
+				cv.set(p.x, p.y, printable(r))
 			}
-		}
+		})
 	}
 	return cv.lines()
 }
@@ -260,6 +235,46 @@ func Draw(win Window, cell func(Hex) Cell, edge func(Hexside) (rune, bool)) []st
 type point struct {
 	x, y int
 	r    rune
+}
+
+// box draws the outline of hex h, whose box has its top-left corner at
+// (x, y) and its sides at points, and its number from column x+numX of
+// the line below the top.
+func (c *canvas) box(h Hex, x, y int, points func(x, y int, d Direction) []point, numX int) {
+	for d := range NumDirections {
+		for _, p := range points(x, y, d) {
+			c.set(p.x, p.y, p.r)
+		}
+	}
+	num := "----"
+	if h.Valid() {
+		num = h.String()
+	}
+	c.text(x+numX, y+1, num, 4)
+}
+
+// markSides asks edge once for each hexside of hexes, and calls mark for
+// each side of each hex edge reports true for, in the order of hexes,
+// then of directions.
+func markSides[M any](hexes []Hex, edge func(Hexside) (M, bool), mark func(h Hex, d Direction, m M)) {
+	type asked struct {
+		m  M
+		ok bool
+	}
+	seen := map[Hexside]asked{} // looked up by key only, never iterated
+	for _, h := range hexes {
+		for d := range NumDirections {
+			s := Side(h, d)
+			a, ok := seen[s]
+			if !ok {
+				a.m, a.ok = edge(s)
+				seen[s] = a
+			}
+			if a.ok {
+				mark(h, d, a.m)
+			}
+		}
+	}
 }
 
 // sidePoints returns the characters of side d of the hex box whose top-left

@@ -111,16 +111,7 @@ func DrawLarge(win Window, cell func(Hex) LargeCell, edge func(Hexside) (SideMar
 	hexes := win.Hexes()
 	for _, h := range hexes {
 		x, y := win.largeOrigin(h)
-		for d := range NumDirections {
-			for _, p := range largeSidePoints(x, y, d) {
-				cv.set(p.x, p.y, p.r)
-			}
-		}
-		num := "----"
-		if h.Valid() {
-			num = h.String()
-		}
-		cv.text(x+4, y+1, num, 4)
+		cv.box(h, x, y, largeSidePoints, 4)
 		if cell == nil {
 			continue
 		}
@@ -137,42 +128,25 @@ func DrawLarge(win Window, cell func(Hex) LargeCell, edge func(Hexside) (SideMar
 	if edge == nil {
 		return cv.lines()
 	}
-	type mark struct {
-		m  SideMark
-		ok bool
-	}
-	asked := map[Hexside]mark{} // looked up by key only, never iterated
-	for _, h := range hexes {
+	markSides(hexes, edge, func(h Hex, d Direction, m SideMark) {
 		x, y := win.largeOrigin(h)
-		for d := range NumDirections {
-			s := Side(h, d)
-			m, seen := asked[s]
-			if !seen {
-				m.m, m.ok = edge(s)
-				asked[s] = m
+		cross, route := 0, 1 // slanted: the first and second, top down
+		if d == N || d == S {
+			cross, route = 1, 2
+		}
+		for i, p := range largeSidePoints(x, y, d) {
+			r := m.Base
+			switch {
+			case i == cross && m.Cross != 0:
+				r = m.Cross
+			case i == route && m.Route != 0:
+				r = m.Route
 			}
-			if !m.ok {
-				continue
-			}
-			ps := largeSidePoints(x, y, d)
-			cross, route := 0, 1 // slanted: the first and second, top down
-			if d == N || d == S {
-				cross, route = 1, 2
-			}
-			for i, p := range ps {
-				r := m.m.Base
-				switch {
-				case i == cross && m.m.Cross != 0:
-					r = m.m.Cross
-				case i == route && m.m.Route != 0:
-					r = m.m.Route
-				}
-				if r != 0 {
-					cv.set(p.x, p.y, printable(r))
-				}
+			if r != 0 {
+				cv.set(p.x, p.y, printable(r))
 			}
 		}
-	}
+	})
 	return cv.lines()
 }
 
