@@ -207,6 +207,31 @@ func (m *Map) RiverCrossing(s hex.Hexside) bool {
 	return false
 }
 
+// used returns the names of what the map uses: the terrain types and
+// in-hex features of its playable hexes, the features of its hexsides and
+// its kinds of route (only looked up, never iterated).
+func (m *Map) used() map[string]bool {
+	used := map[string]bool{}
+	for _, h := range m.Hexes {
+		if h.Partial {
+			continue
+		}
+		used[h.Terrain] = true
+		for _, f := range h.Features {
+			used[f] = true
+		}
+	}
+	for _, sd := range m.Sides {
+		for _, f := range sd.Features {
+			used[f] = true
+		}
+	}
+	for _, r := range m.Routes {
+		used[r.Kind] = true
+	}
+	return used
+}
+
 // WoodsHexside reports whether s is a woods hexside: at least one of the
 // two hexes it separates is a woods hex (GCACW 2.3h).
 func (m *Map) WoodsHexside(s hex.Hexside) bool {

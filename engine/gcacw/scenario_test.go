@@ -69,23 +69,11 @@ func TestSampleScenarioCoversGCACW_2_3(t *testing.T) {
 	if g := m.Grid(); g.Cols < 20 || g.Rows < 16 {
 		t.Errorf("map %dx%d, want at least 20x16", g.Cols, g.Rows)
 	}
-	used := map[string]bool{}
+	used := m.used()
 	for _, h := range m.Hexes {
-		used[h.Terrain] = true
-		for _, f := range h.Features {
-			used[f] = true
-		}
 		if h.Partial {
 			used["partial"] = true
 		}
-	}
-	for _, s := range m.Sides {
-		for _, f := range s.Features {
-			used[f] = true
-		}
-	}
-	for _, r := range m.Routes {
-		used[r.Kind] = true
 	}
 	var want []string
 	want = append(want, TerrainTypes...)

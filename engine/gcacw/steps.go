@@ -78,25 +78,7 @@ func (sc *ScenarioDef) missingTECRows() []string {
 	if tec == nil {
 		return nil
 	}
-	used := map[string]bool{}
-	m := &sc.Map
-	for _, h := range m.Hexes {
-		if h.Partial {
-			continue
-		}
-		used[h.Terrain] = true
-		for _, f := range h.Features {
-			used[f] = true
-		}
-	}
-	for _, sd := range m.Sides {
-		for _, f := range sd.Features {
-			used[f] = true
-		}
-	}
-	for _, r := range m.Routes {
-		used[r.Kind] = true
-	}
+	used := sc.Map.used()
 	var out []string
 	for _, n := range tecNames() {
 		if _, ok := tec.Cost(n, Infantry); used[n] && !ok && n != Water {
