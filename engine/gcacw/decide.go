@@ -23,7 +23,13 @@ type sim struct {
 }
 
 func (m *sim) emit(kind string, args ...events.Arg) {
-	f := events.NewFact(kind, args...)
+	m.emitTo(events.Vis{}, kind, args...)
+}
+
+// emitTo is emit for a fact only vis may see: a side's own plans (queued
+// and standing orders) are not the other side's to read.
+func (m *sim) emitTo(vis events.Vis, kind string, args ...events.Arg) {
+	f := events.NewFact(kind, args...).To(vis)
 	next, err := evolve(m.st, f)
 	if err != nil {
 		panic(internal{fmt.Errorf("gcacw: %s: %w", f, err)})
@@ -68,10 +74,26 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		}
 		return engine.Decision{Problems: probs}, nil
 	}
+	// Each echo line is seen by whom its order or fact is: a side's
+	// queued and standing orders, and its HELP and STATUS, by that side.
 	var echo []string
+	var vis []events.Vis
+	own := events.ToSide(side)
+	if side == engine.RefereeSide {
+		own = events.ToReferees()
+	}
+	say := func(v events.Vis, lines ...string) {
+		for _, l := range lines {
+			echo, vis = append(echo, l), append(vis, v)
+		}
+	}
 	for _, o := range os {
 		if o.Kind != oHelp && o.Kind != oStatus && !(o.Kind == oStanding && o.When == "") {
-			echo = append(echo, "read: "+readBack(st, o))
+			v := events.Vis{}
+			if o.Kind == oQueue || o.Kind == oCancel || o.Kind == oStanding {
+				v = own
+			}
+			say(v, "read: "+readBack(st, o))
 		}
 	}
 	for _, f := range m.facts {
@@ -80,22 +102,22 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 			s = describeSet(st, f)
 		}
 		if s != "" {
-			echo = append(echo, s)
+			say(f.Vis, s)
 		}
 	}
 	if status {
 		for _, l := range m.st.header() {
-			echo = append(echo, strings.TrimSpace(l))
+			say(own, strings.TrimSpace(l))
 		}
 		if side != engine.RefereeSide {
-			echo = append(echo, queueList(m.st, side))
+			say(own, queueList(m.st, side))
 		}
 	}
 	if (status || listStanding) && side != engine.RefereeSide {
 		if l := m.st.standingList(side); len(l) > 0 {
-			echo = append(echo, "your standing orders: "+strings.Join(l, "; "))
+			say(own, "your standing orders: "+strings.Join(l, "; "))
 		} else {
-			echo = append(echo, "you have no standing orders: every Cavalry Retreat is asked of you by mail")
+			say(own, "you have no standing orders: every Cavalry Retreat is asked of you by mail")
 		}
 	}
 	if help {
@@ -103,9 +125,9 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		if side == engine.RefereeSide {
 			who = ""
 		}
-		echo = append(echo, strings.Split(strings.TrimRight(Help(m.st, who), "\n"), "\n")...)
+		say(own, strings.Split(strings.TrimRight(Help(m.st, who), "\n"), "\n")...)
 	}
-	return engine.Decision{Echo: echo, Facts: markUndo(st, side, m.facts, *cd.n > 0, m.st)}, nil
+	return engine.Decision{Echo: echo, EchoVis: vis, Facts: markUndo(st, side, m.facts, *cd.n > 0, m.st)}, nil
 }
 
 // player decides a player's mail: QUEUE, CANCEL and TRANSFER lines first,
@@ -191,7 +213,7 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 				continue
 			}
 		}
-		m.emit("standing.set", events.S("side", side), events.S("unit", o.Unit), events.S("when", o.When))
+		m.emitTo(events.ToSide(side), "standing.set", events.S("side", side), events.S("unit", o.Unit), events.S("when", o.When))
 	}
 	// QUEUE and CANCEL, in the order written.
 	for _, o := range os {
@@ -201,7 +223,7 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 			if len(m.st.QueueSeq) == 2 {
 				n = m.st.QueueSeq[sideIdx(side)] + 1
 			}
-			m.emit("queue.added", events.S("side", side), events.I("n", int64(n)), events.S("order", o.Queued))
+			m.emitTo(events.ToSide(side), "queue.added", events.S("side", side), events.I("n", int64(n)), events.S("order", o.Queued))
 		case oCancel:
 			found := false
 			for _, q := range m.st.Queue {
@@ -213,7 +235,7 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 				probs = append(probs, problemAt(o, 0, fmt.Sprintf("you have no queued order #%d (%s)", o.N, queueList(m.st, side)), ""))
 				continue
 			}
-			m.emit("queue.cancelled", events.S("side", side), events.I("n", int64(o.N)))
+			m.emitTo(events.ToSide(side), "queue.cancelled", events.S("side", side), events.I("n", int64(o.N)))
 		}
 	}
 	// GCACW 3, phase 2: the Leader Transfer Phase.
@@ -459,7 +481,7 @@ func (m *sim) useQueue(side string) bool {
 		probs = m.validateAction(side, os[0])
 	}
 	if len(probs) > 0 {
-		m.emit("queue.dropped", events.S("side", side), events.I("n", int64(q.N)), events.S("reason", probs[0].Msg))
+		m.emitTo(events.ToSide(side), "queue.dropped", events.S("side", side), events.I("n", int64(q.N)), events.S("reason", probs[0].Msg))
 		return true
 	}
 	m.emit("queue.used", events.S("side", side), events.I("n", int64(q.N)), events.S("order", q.Order))

@@ -103,3 +103,31 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	mustContain(t, "refereed welcome", rw, "Left to the referee:\n")
 	mustContain(t, "refereed welcome", rw, "\n- the Reorganization Phase of every turn")
 }
+
+// A side's queued and standing orders are its own plans: the facts that
+// keep them, and the echo lines that read them back, are seen by that
+// side (and the referee) alone; the other side's mails do not carry them.
+func TestQueuedAndStandingOrdersAreTheSidesOwn(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	d := h.do(USA, "PASS\nQUEUE MARCH Orne 1407 FORCE\nSTANDING CAVALRY RETREAT ALL NEVER\nSTATUS")
+	csa, usa := engine.Viewer{Player: "s", Side: CSA}, engine.Viewer{Player: "n", Side: USA}
+	for _, f := range d.Facts {
+		secret := f.Kind == "queue.added" || f.Kind == "standing.set"
+		if csa.Sees(f.Vis) == secret || !usa.Sees(f.Vis) {
+			t.Errorf("%s: CSA sees it %v, USA %v", f, csa.Sees(f.Vis), usa.Sees(f.Vis))
+		}
+	}
+	if len(d.EchoVis) != len(d.Echo) {
+		t.Fatalf("%d echo lines, %d visibilities", len(d.Echo), len(d.EchoVis))
+	}
+	var seen []string
+	for i, l := range d.Echo {
+		if csa.Sees(d.EchoVis[i]) {
+			seen = append(seen, l)
+		}
+	}
+	if got := strings.Join(seen, "\n"); strings.Contains(got, "Orne") || strings.Contains(got, "NEVER") || !strings.Contains(got, "read: PASS") {
+		t.Errorf("CSA sees of USA's mail:\n%s", got)
+	}
+}
