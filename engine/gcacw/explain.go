@@ -54,7 +54,9 @@ func welcomeSections(st *State) []engine.Explanation {
 		head += fmt.Sprintf(", in %d", sc.Year)
 	}
 	scenario := []string{head + "."}
-	scenario = append(scenario, sc.Notes...)
+	if len(sc.Notes) > 0 {
+		scenario = append(scenario, strings.Join(sc.Notes, " ")) // one paragraph
+	}
 	for _, o := range sc.Options {
 		scenario = append(scenario, fmt.Sprintf("- Option %s: %s.", o, optionText[o]))
 	}

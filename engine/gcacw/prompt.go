@@ -161,7 +161,12 @@ func waitingFor(st *State, side string) string {
 		} else if w == side {
 			w = "you"
 		}
-		who = append(who, w+" ("+p.What+")")
+		what := p.What
+		if a := st.Ask; a != nil && !p.Referee && p.Side == a.Side {
+			// The owner's mail says it all; everyone else reads the gist.
+			what = fmt.Sprintf("whether cavalry next to %s's march retreats, GCACW 5.1.2", a.Unit)
+		}
+		who = append(who, w+" ("+what+")")
 	}
 	if len(who) == 0 {
 		return "the game is over"

@@ -149,7 +149,11 @@ func (m *sim) cavalryRetreat(u *Unit) bool {
 		}
 	}
 	if len(ask) > 0 {
-		m.emit("cavalry_retreat.asked", events.S("side", owner), events.S("unit", u.ID), events.SL("units", ask...), events.SL("wish", wish...))
+		args := []events.Arg{events.S("side", owner), events.S("unit", u.ID), events.SL("units", ask...)}
+		if len(wish) > 0 {
+			args = append(args, events.SL("wish", wish...))
+		}
+		m.emit("cavalry_retreat.asked", args...)
 		return true
 	}
 	return m.endCavalryRetreat(u, wish)
