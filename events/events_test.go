@@ -30,7 +30,7 @@ func samples() []Payload {
 			Dice:  []Die{{Index: 3, Purpose: "march MA", Sides: 6, Value: 4}}},
 		&OrderRejected{Input: 8, Player: "csa", RulesetVersion: "1.0.0",
 			Problems: []Problem{{Line: 2, Col: 7, Text: "MARCH Jakson 2414", Msg: "no unit named Jakson", Hint: "MARCH Jackson 2414"}}},
-		&RefereeCommand{Referee: "ref", Text: "SET Newton fatigue 2", Reason: "misprint", MessageID: "<r@x>", Source: "cli"},
+		&RefereeCommand{Referee: "ref", Text: "SET Newton fatigue 2", Reason: "misprint", MessageID: "<r@x>", Source: "mail", Refused: "no Secret line"},
 		&DeadlineSet{Player: "usa", Due: 1_800_000_000_000_000_000, Default: "PASS"},
 		&DeadlinePassed{Player: "usa", Due: 1_800_000_000_000_000_000, Default: "PASS"},
 		&MailQueued{MailID: "<g1.5.usa@pbem>", To: []string{"anna@example.org"}, Subject: "[g1] your move",
@@ -39,6 +39,7 @@ func samples() []Payload {
 		&MailSent{MailID: "<m@x>", Attempt: 2, Reply: "250 ok"},
 		&MailFailed{MailID: "<m@x>", Attempt: 1, Permanent: true, Error: "550 no such user"},
 		&GameEnded{Reason: "last turn", Winner: "CSA", Seed: []byte{9, 8, 7}},
+		&PauseExpired{At: 1_800_000_000_000_000_000, Due: 1_801_209_600_000_000_000},
 	}
 }
 
@@ -321,5 +322,25 @@ func TestDecodeCreatedViewMatchesDecodeWithoutACopy(t *testing.T) {
 	other := New("g1", time.Unix(1_800_000_000, 0), "", &GameEnded{Reason: "done"})
 	if _, err := DecodeCreatedView(&other); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("a game.ended decoded as game.created: %v", err)
+	}
+}
+
+// A referee.command/v1 from before Refused decodes as a trusted command,
+// and is an input like v2.
+func TestRefereeCommandV1IsUpcastAsTrusted(t *testing.T) {
+	old := &RefereeCommand{Referee: "ref", Text: "PAUSE", Reason: "rain", MessageID: "<r@x>", Source: "mail"}
+	var w Writer
+	w.String(old.Referee)
+	w.String(old.Text)
+	w.String(old.Reason)
+	w.String(old.MessageID)
+	w.String(old.Source)
+	e := Envelope{Game: "g1", Seq: 2, Type: TypeRefereeCommandV1, Payload: w.Bytes()}
+	got, err := Decode(&e)
+	if err != nil || !reflect.DeepEqual(got, old) {
+		t.Fatalf("v1 decode: %+v %v", got, err)
+	}
+	if !IsInput(e.Type) || !IsRefereeCommand(e.Type) || internType([]byte(TypeRefereeCommandV1)) != TypeRefereeCommandV1 {
+		t.Fatal("v1 is not recognised as a referee command input")
 	}
 }

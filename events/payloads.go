@@ -13,19 +13,29 @@ const (
 	TypeOrderReceived  = "order.received/v1"
 	TypeOrderAccepted  = "order.accepted/v2"
 	TypeOrderRejected  = "order.rejected/v1"
-	TypeRefereeCommand = "referee.command/v1"
+	TypeRefereeCommand = "referee.command/v2"
 	TypeDeadlineSet    = "deadline.set/v1"
 	TypeDeadlinePassed = "deadline.passed/v1"
 	TypeMailQueued     = "mail.queued/v1"
 	TypeMailSent       = "mail.sent/v1"
 	TypeMailFailed     = "mail.failed/v1"
 	TypeGameEnded      = "game.ended/v1"
+	TypePauseExpired   = "pause.expired/v1"
 
 	// TypeOrderAcceptedV1 is an order.accepted of before visibilities:
 	// every fact, die and echo line of it is public. Decode upcasts it to
 	// an *OrderAccepted.
 	TypeOrderAcceptedV1 = "order.accepted/v1"
+	// TypeRefereeCommandV1 is a referee.command of before Refused: the
+	// intake took only commands it trusted. Decode upcasts it to a
+	// *RefereeCommand with Refused empty.
+	TypeRefereeCommandV1 = "referee.command/v1"
 )
+
+// IsRefereeCommand reports whether typ is a referee.command of any version.
+func IsRefereeCommand(typ string) bool {
+	return typ == TypeRefereeCommand || typ == TypeRefereeCommandV1
+}
 
 // IsAccepted reports whether typ is an order.accepted of any version.
 func IsAccepted(typ string) bool { return typ == TypeOrderAccepted || typ == TypeOrderAcceptedV1 }
@@ -52,9 +62,12 @@ func Decode(e *Envelope) (Payload, error) {
 		return nil, fmt.Errorf("game %s seq %d: unknown event type %q", e.Game, e.Seq, e.Type)
 	}
 	r := NewReader(e.Payload)
-	if e.Type == TypeOrderAcceptedV1 {
+	switch e.Type {
+	case TypeOrderAcceptedV1:
 		p.(*OrderAccepted).decodeV1(r)
-	} else {
+	case TypeRefereeCommandV1:
+		p.(*RefereeCommand).decodeV1(r)
+	default:
 		p.decode(r)
 	}
 	if err := r.Done(); err != nil {
@@ -92,7 +105,7 @@ func newPayload(typ string) Payload {
 		return &OrderAccepted{}
 	case TypeOrderRejected:
 		return &OrderRejected{}
-	case TypeRefereeCommand:
+	case TypeRefereeCommand, TypeRefereeCommandV1:
 		return &RefereeCommand{}
 	case TypeDeadlineSet:
 		return &DeadlineSet{}
@@ -106,6 +119,8 @@ func newPayload(typ string) Payload {
 		return &MailFailed{}
 	case TypeGameEnded:
 		return &GameEnded{}
+	case TypePauseExpired:
+		return &PauseExpired{}
 	}
 	return nil
 }
@@ -154,6 +169,10 @@ func internType(b []byte) string {
 		return TypeOrderRejected
 	case TypeRefereeCommand:
 		return TypeRefereeCommand
+	case TypeRefereeCommandV1:
+		return TypeRefereeCommandV1
+	case TypePauseExpired:
+		return TypePauseExpired
 	case TypeDeadlineSet:
 		return TypeDeadlineSet
 	case TypeDeadlinePassed:
@@ -174,14 +193,15 @@ func internType(b []byte) string {
 func Types() []string {
 	return []string{TypeGameCreated, TypeOrderReceived, TypeOrderAccepted, TypeOrderRejected,
 		TypeRefereeCommand, TypeDeadlineSet, TypeDeadlinePassed, TypeMailQueued, TypeMailSent,
-		TypeMailFailed, TypeGameEnded}
+		TypeMailFailed, TypeGameEnded, TypePauseExpired}
 }
 
 // IsInput reports whether events of this type are inputs the engine must
-// decide (an order, a referee command, a deadline that passed).
+// decide (an order, a referee command, a deadline that passed, a pause
+// that ran out).
 func IsInput(typ string) bool {
 	switch typ {
-	case TypeOrderReceived, TypeRefereeCommand, TypeDeadlinePassed:
+	case TypeOrderReceived, TypeRefereeCommand, TypeRefereeCommandV1, TypeDeadlinePassed, TypePauseExpired:
 		return true
 	}
 	return false
@@ -446,13 +466,17 @@ func (p *OrderRejected) decode(r *Reader) {
 }
 
 // RefereeCommand is an input from a referee: the command text, who gave it
-// and why, and where it came from.
+// and why, and where it came from. Refused, when set, says why the intake
+// did not trust the mail (no Secret line, a wrong one): the command is
+// logged so that the referee is answered, and the engine applies nothing
+// of it.
 type RefereeCommand struct {
 	Referee   string
 	Text      string
 	Reason    string
 	MessageID string
 	Source    string // "mail", "cli"
+	Refused   string
 }
 
 // EventType implements Payload.
@@ -464,9 +488,16 @@ func (p *RefereeCommand) encode(w *Writer) {
 	w.String(p.Reason)
 	w.String(p.MessageID)
 	w.String(p.Source)
+	w.String(p.Refused)
 }
 
 func (p *RefereeCommand) decode(r *Reader) {
+	p.decodeV1(r)
+	p.Refused = r.String()
+}
+
+// decodeV1 reads v1's fields, which v2 begins with.
+func (p *RefereeCommand) decodeV1(r *Reader) {
 	p.Referee = r.String()
 	p.Text = r.String()
 	p.Reason = r.String()
@@ -508,6 +539,24 @@ func (p *DeadlinePassed) decode(r *Reader) {
 	p.Player = r.String()
 	p.Due = r.Varint()
 	p.Default = r.String()
+}
+
+// PauseExpired is the input written by the server's clock when a pause
+// the players asked for has lasted as long as the game's pause-max allows
+// (a referee's pause never runs out): At is when that pause began, Due
+// when it ran out.
+type PauseExpired struct {
+	At  int64
+	Due int64
+}
+
+// EventType implements Payload.
+func (*PauseExpired) EventType() string { return TypePauseExpired }
+
+func (p *PauseExpired) encode(w *Writer) { w.Varint(p.At); w.Varint(p.Due) }
+func (p *PauseExpired) decode(r *Reader) {
+	p.At = r.Varint()
+	p.Due = r.Varint()
 }
 
 // Attachment is a text file sent with a mail (the whole map, for instance).

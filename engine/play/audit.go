@@ -337,7 +337,7 @@ func (g *Game) Redecide(logged events.Payload) (again events.Payload, note strin
 
 // refereeText is a referee command's text.
 func refereeText(in *events.Envelope) (string, bool) {
-	if in.Type != events.TypeRefereeCommand {
+	if !events.IsRefereeCommand(in.Type) {
 		return "", false
 	}
 	p, err := events.Decode(in)
