@@ -358,6 +358,15 @@ type reportItem struct {
 	byN    bool   // a board after the 20th, 40th … decision (used when no turns are known)
 	byTurn bool   // a board after a turn ended
 	closed bool   // in a stretch a rollback closed
+	kept   bool   // a game command there, which the rollback left in effect
+}
+
+// branchNote marks a line in a closed branch.
+func (it reportItem) branchNote() string {
+	if it.kept {
+		return " [closed branch, still in effect: a rollback does not undo game commands]"
+	}
+	return " [closed branch]"
 }
 
 func (x exporter) report() (*report, error) {
@@ -372,6 +381,7 @@ func (x exporter) report() (*report, error) {
 	err := x.each(func(gg *play.Game, e *events.Envelope, p events.Payload) error {
 		g = gg
 		var line string
+		var kept bool
 		var turnEnded []int64
 		decision := events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected
 		if events.IsInput(e.Type) && p != nil {
@@ -379,6 +389,7 @@ func (x exporter) report() (*report, error) {
 		}
 		switch p := p.(type) {
 		case *events.OrderAccepted:
+			kept = play.StillInEffect(p)
 			for _, f := range p.Facts {
 				if f.Kind == "turn.ended" {
 					turnEnded = append(turnEnded, f.Int("turn"))
@@ -400,7 +411,7 @@ func (x exporter) report() (*report, error) {
 			}
 		}
 		if line != "" {
-			r.items = append(r.items, reportItem{seq: e.Seq, line: line})
+			r.items = append(r.items, reportItem{seq: e.Seq, line: line, kept: kept})
 		}
 		if t, ok := g.Rules.(engine.Turner); ok {
 			// Turns as the rules number them: a board as each turn ends.
@@ -487,7 +498,7 @@ func (x exporter) text(w io.Writer) error {
 		case it.board != "":
 			fmt.Fprintf(w, "\n=== %s ===\n%s\n\n", it.title, it.board)
 		case it.closed:
-			fmt.Fprintf(w, "%s   [closed branch]\n", it.line)
+			fmt.Fprintf(w, "%s  %s\n", it.line, it.branchNote())
 		default:
 			fmt.Fprintln(w, it.line)
 		}
@@ -568,7 +579,7 @@ nav a { margin-right: 0.6em; }
 			}
 			line := esc(it.line)
 			if it.closed {
-				line += " [closed branch]"
+				line += esc(it.branchNote())
 			}
 			if len(class) > 0 {
 				fmt.Fprintf(w, "<li class=\"%s\">%s</li>\n", strings.Join(class, " "), line)

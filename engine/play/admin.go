@@ -22,9 +22,14 @@ const (
 	FactRollback   = "pbem.rollback"    // to, state (the ruleset state at seq to, encoded, base64), by
 	FactPause      = "pbem.paused"      // by, reason, at
 	FactResume     = "pbem.resumed"     // by, at, paused (nanoseconds the pause lasted)
-	FactPauseAsk   = "pbem.pause.asked" // side, resume (a player's half of a pause or resume)
+	FactPauseAsk   = "pbem.pause.asked" // side, resume (a player's half of a pause or resume; logs before pbem.asked)
+	FactAsk        = "pbem.asked"       // kind, side, text: a side's half of a request every side must make
 	FactDeadline   = "pbem.deadline"    // player, due (unix ns; 0 clears), default
-	FactPlayer     = "pbem.player"      // id, name, addresses, was (the old addresses)
+	FactPlayer     = "pbem.player"      // id, name, addresses, was (the old addresses), epoch (the seat's new key epoch)
+	FactReferee    = "pbem.referee"     // id, name, addresses, added (false: removed)
+	FactAbsence    = "pbem.absence"     // player, from, to (unix ns; both 0: cancelled)
+	FactMessage    = "pbem.message"     // from, to (a player id, or "referees"), text
+	FactOrdered    = "pbem.ordered"     // by, player: a referee entered the player's orders
 	FactObserver   = "pbem.observer"    // address, added
 	FactAnnounce   = "pbem.announced"   // by, text
 	FactEnd        = "pbem.ended"       // by, winner, reason
@@ -78,6 +83,24 @@ const (
 	// mailed to the players, saying what changed and who changed it) or
 	// "silent" (it is only logged).
 	SettingOverrides = "overrides"
+	// SettingPauseMax is how long a pause the players asked for lasts at
+	// most (default 14d; "none": until they resume). A referee's pause,
+	// or one a referee took over, never runs out.
+	SettingPauseMax = "pause-max"
+	// SettingAbsenceMax is how long one ABSENCE a player declares may be
+	// (default 14d; "none": players cannot declare absences).
+	SettingAbsenceMax = "absence-max"
+	// SettingTZPrefix starts a player's time zone setting, "tz.anna" =
+	// "Europe/Berlin" (SETTING tz anna Europe/Berlin, or the player's own
+	// TZ line): mails then give that player's times in their zone too.
+	SettingTZPrefix = "tz."
+)
+
+// defaultPauseMax and defaultAbsenceMax are the limits of a game that
+// does not set them.
+const (
+	defaultPauseMax   = 14 * 24 * time.Hour
+	defaultAbsenceMax = 14 * 24 * time.Hour
 )
 
 // Policy is a game's deadline and override policy, read from its settings.
@@ -85,14 +108,16 @@ type Policy struct {
 	Deadline   time.Duration // 0: no deadlines
 	Reminder   time.Duration // 0: no reminder
 	Grace      time.Duration
-	AtDeadline string // an order, or "referee"
-	Silent     bool   // overrides are not announced
+	AtDeadline string        // an order, or "referee"
+	Silent     bool          // overrides are not announced
+	PauseMax   time.Duration // 0: a players' pause lasts until they resume
+	AbsenceMax time.Duration // 0: no absences
 }
 
 // ParsePolicy reads a policy from settings; unknown keys and bad values
 // are errors, so a typing mistake is not silently a different game.
 func ParsePolicy(settings []events.Setting) (Policy, error) {
-	p := Policy{AtDeadline: "referee"}
+	p := Policy{AtDeadline: "referee", PauseMax: defaultPauseMax, AbsenceMax: defaultAbsenceMax}
 	for _, s := range settings {
 		if err := p.set(s.Key, s.Value); err != nil {
 			return p, err
@@ -104,6 +129,15 @@ func ParsePolicy(settings []events.Setting) (Policy, error) {
 func (p *Policy) set(key, value string) error {
 	value = strings.TrimSpace(value)
 	var err error
+	if id, ok := strings.CutPrefix(strings.ToLower(key), SettingTZPrefix); ok {
+		if !playerIDRe.MatchString(id) {
+			return fmt.Errorf("setting %s: %q is not a player id", key, id)
+		}
+		if _, err := loadZone(value); err != nil {
+			return fmt.Errorf("setting %s: %w", key, err)
+		}
+		return nil
+	}
 	switch strings.ToLower(key) {
 	case SettingDeadline:
 		p.Deadline, err = ParseSpan(value)
@@ -111,6 +145,10 @@ func (p *Policy) set(key, value string) error {
 		p.Reminder, err = ParseSpan(value)
 	case SettingGrace:
 		p.Grace, err = ParseSpan(value)
+	case SettingPauseMax:
+		p.PauseMax, err = ParseSpan(value)
+	case SettingAbsenceMax:
+		p.AbsenceMax, err = ParseSpan(value)
 	case SettingAtDeadline:
 		if value == "" {
 			return fmt.Errorf("setting %s: empty (want an order such as PASS, or referee)", key)
@@ -136,7 +174,8 @@ func (p *Policy) set(key, value string) error {
 
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
-	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides}
+	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
+		SettingPauseMax, SettingAbsenceMax, "tz"}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",
@@ -188,6 +227,12 @@ func (g *Game) setDeadline(d Deadline) {
 	case i < len(g.Deadlines) && g.Deadlines[i].Player == d.Player && d.Due == 0:
 		g.Deadlines = append(g.Deadlines[:i:i], g.Deadlines[i+1:]...)
 	case i < len(g.Deadlines) && g.Deadlines[i].Player == d.Player:
+		if old := g.Deadlines[i]; old.Due == d.Due {
+			// The same deadline with another default: what the clock
+			// already did for it (the reminder, the deadline passing)
+			// stays done.
+			d.Passed, d.Reminded = old.Passed, old.Reminded
+		}
 		g.Deadlines[i] = d
 	case d.Due == 0:
 	default:
@@ -245,18 +290,30 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 			}
 		}
 		g.Recent = keep
-		g.PauseAsks = nil
+		g.Asks = nil
 		// The orders sealed then come back with the rollback (as
 		// pbem.sealed facts after this one); reveals are not undone.
 		g.Sealed = nil
 	case FactPause:
 		g.Paused = &Pause{By: f.Str("by"), At: f.Int("at"), Reason: f.Str("reason")}
-		g.PauseAsks = nil
+		g.dropAsks(AskPause, AskResume)
 	case FactResume:
 		g.Paused = nil
-		g.PauseAsks = nil
+		g.dropAsks(AskPause, AskResume)
 	case FactPauseAsk:
-		g.PauseAsks = addSorted(g.PauseAsks, f.Str("side"))
+		kind := AskPause
+		if f.Bool("resume") {
+			kind = AskResume
+		}
+		g.addAsk(Ask{Kind: kind, Side: f.Str("side")})
+	case FactAsk:
+		g.addAsk(Ask{Kind: f.Str("kind"), Side: f.Str("side"), Text: f.Str("text")})
+	case FactReferee:
+		g.applyReferee(f)
+	case FactAbsence:
+		g.setAbsence(Absence{Player: f.Str("player"), From: f.Int("from"), To: f.Int("to")})
+	case FactMessage, FactOrdered:
+		// Said in the mails; the state does not change.
 	case FactDeadline:
 		g.setDeadline(Deadline{Player: f.Str("player"), Due: f.Int("due"), Default: f.Str("default")})
 	case FactPlayer:
@@ -268,6 +325,9 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 			p.Name = f.Str("name")
 		}
 		p.Addresses = append([]string(nil), f.Strs("addresses")...)
+		if f.Has("epoch") {
+			g.setKeyEpoch(p.ID, uint64(f.Int("epoch")))
+		}
 	case FactObserver:
 		a := f.Str("address")
 		if f.Bool("added") {
@@ -337,7 +397,7 @@ func (g *Game) waitingSides(st engine.State, facts []events.Fact) []string {
 // (or has just acted, or whose deadline passed) gets one; a player whose
 // side no longer must act loses theirs.
 func (g *Game) deadlineFacts(st engine.State, facts []events.Fact, actor string, at int64, pol Policy) []events.Fact {
-	if pol.Deadline == 0 || g.Ended != nil {
+	if g.Ended != nil {
 		return nil
 	}
 	waiting := g.waitingSides(st, facts)
@@ -346,9 +406,11 @@ func (g *Game) deadlineFacts(st engine.State, facts []events.Fact, actor string,
 		must := contains(waiting, p.Side)
 		cur, has := g.Deadline(p.ID)
 		switch {
-		case must && (!has || cur.Passed || p.ID == actor):
-			out = append(out, deadlineFact(p.ID, at+int64(pol.Deadline), pol.AtDeadline))
-		case !must && has:
+		case must && pol.Deadline > 0 && (!has || cur.Passed || p.ID == actor):
+			out = append(out, deadlineFact(p.ID, g.dueFor(p.ID, at, pol.Deadline), pol.AtDeadline))
+		case has && (!must || p.ID == actor):
+			// Not to act now, or acted (a referee's one-off deadline in a
+			// game with none): no deadline runs.
 			out = append(out, deadlineFact(p.ID, 0, ""))
 		}
 	}
@@ -421,6 +483,9 @@ func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []event
 		facts = facts[1:]
 	}
 	if changed {
+		// The game moved on: what some sides asked for and the others
+		// did not (yet) expires.
+		g.Asks = nil
 		// Cut from the front, so that append reallocates once per
 		// recentCapacity decisions rather than every time; it writes only
 		// past the end, never over what another copy of g sees.

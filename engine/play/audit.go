@@ -62,6 +62,7 @@ type AuditReport struct {
 	Rollbacks int
 
 	timelineSeqs []uint64         // the seq each Timeline line is about (0 for headings)
+	kept         map[uint64]bool  // decisions whose game commands a rollback leaves in effect
 	reg          *engine.Registry // for earlier ruleset versions
 }
 
@@ -175,7 +176,11 @@ func Audit(src Source, reg *engine.Registry, game string, seed []byte) (*AuditRe
 	}
 	for i, seq := range rep.timelineSeqs {
 		if br, ok := InBranch(g.Branches, seq); ok {
-			rep.Timeline[i] = fmt.Sprintf("%s   [closed branch: rolled back at seq %d]", rep.Timeline[i], br.By)
+			if rep.kept[seq] {
+				rep.Timeline[i] = fmt.Sprintf("%s   [in a closed branch (rolled back at seq %d), still in effect: a rollback does not undo game commands]", rep.Timeline[i], br.By)
+			} else {
+				rep.Timeline[i] = fmt.Sprintf("%s   [closed branch: rolled back at seq %d]", rep.Timeline[i], br.By)
+			}
 		}
 	}
 	if seed != nil && g.Created != nil {
@@ -208,6 +213,12 @@ func (rep *AuditReport) decision(g *Game, e *events.Envelope, dice *[]events.Die
 	if len(g.Pending) > 0 && g.Pending[0].Seq == input {
 		inLine = InputLine(&g.Pending[0])
 		line := TimelineLine(&g.Pending[0], p)
+		if acc, ok := p.(*events.OrderAccepted); ok && StillInEffect(acc) {
+			if rep.kept == nil {
+				rep.kept = map[uint64]bool{}
+			}
+			rep.kept[e.Seq] = true
+		}
 		if cmd, ok := refereeText(&g.Pending[0]); ok {
 			if acc, ok := p.(*events.OrderAccepted); ok && IsOverride(cmd, acc) {
 				rep.Overrides++

@@ -28,24 +28,33 @@ const (
 	CmdAnnounce = "ANNOUNCE"
 	CmdEnd      = "END"
 	CmdSetting  = "SETTING"
+	CmdOrder    = "ORDER"
+	CmdMessage  = "MESSAGE"
+	CmdReferee  = "REFEREE"
 )
 
-var gameCommands = []string{CmdRollback, CmdPause, CmdResume, CmdDeadline, CmdExtend, CmdReplace, CmdObserver, CmdAnnounce, CmdEnd, CmdSetting}
+var gameCommands = []string{CmdRollback, CmdPause, CmdResume, CmdDeadline, CmdExtend, CmdReplace, CmdObserver, CmdAnnounce, CmdEnd, CmdSetting,
+	CmdOrder, CmdMessage, CmdReferee}
 
 // GameCommandForms are the forms of the referee's game commands, for help
 // texts.
 var GameCommandForms = []string{
 	"ROLLBACK TO <seq>             the game as it was after event <seq>",
 	"ROLLBACK <n> ACTIONS          undo the last n accepted actions",
-	"PAUSE [reason]                no orders are taken, no deadline runs",
-	"RESUME                        deadlines move on by the time paused",
-	"DEADLINE <player|side|ALL> <72h|3d|2026-12-01 18:00>",
+	"PAUSE [reason]                no orders are taken, no deadline runs (takes over the players' pause)",
+	"RESUME                        ends any pause; deadlines resume the time they had left",
+	"DEADLINE <player|side|ALL> <72h|3d|2026-12-01 18:00>   (players who must act now)",
 	"EXTEND <player|side|ALL> <24h|2d>",
-	"REPLACE <player> WITH <address>[,<address>] [NAME <name>]",
+	"ORDER <player> <orders, to the end of the mail>   enter a late player's orders",
+	"REPLACE <player> WITH <address>[,<address>] [NAME <name>]   (a new key for the seat)",
+	"REFEREE ADD <address> [NAME <name>]  /  REFEREE REMOVE <referee>",
 	"OBSERVER ADD <address>  /  OBSERVER REMOVE <address>",
+	"MESSAGE <player|side|ALL> <text, to the end of the mail>   to those players only",
 	"ANNOUNCE <text, to the end of the mail>",
 	"END WINNER <side> [reason]  /  END DRAW [reason]",
-	"SETTING <deadline|reminder|at-deadline|grace|overrides> <value>",
+	"SETTING <deadline|reminder|at-deadline|grace|overrides|pause-max|absence-max> <value>",
+	"SETTING tz <player> <zone, such as Europe/Berlin>",
+	"LOG [n]  /  GAMES  /  STATUS   (no secret needed)",
 }
 
 // cmdLine is one non-blank line of a command text.
@@ -79,7 +88,13 @@ func (l cmdLine) problem(msg, hint string) events.Problem {
 // decideReferee decides a referee's command: game commands here, anything
 // else through the ruleset as the referee side.
 func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
+	if cmd.Refused != "" {
+		return g.reject(in, cmd.Referee, refusedProblem(cmd.Refused))
+	}
 	ls := commandLines(cmd.Text)
+	if len(ls) > 0 && ls[0].word == CmdOrder {
+		return g.decideOrderFor(in, cmd, ls[0], dice, rolled)
+	}
 	if len(ls) == 0 || !isGameCommand(ls[0].word) {
 		for _, l := range ls {
 			if isGameCommand(l.word) {
@@ -90,7 +105,7 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 		p, st, out, err := g.decideAs(in, cmd.Referee, engine.RefereeSide, cmd.Text, dice, rolled)
 		return g.withDeadlines(p, st, out, "", in.At), st, out, err
 	}
-	c := &commandDecision{g: g, in: in, by: cmd.Referee, st: g.State, pol: g.Policy()}
+	c := &commandDecision{g: g, in: in, by: cmd.Referee, st: g.State, pol: g.Policy(), plan: newDeadlinePlan(g), paused: g.Paused}
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
 		if !isGameCommand(l.word) {
@@ -98,25 +113,45 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 				"send rulings (RULE, SET …) in a mail of their own"))
 			continue
 		}
-		if l.word == CmdAnnounce {
-			// ANNOUNCE takes the rest of the mail.
+		if l.word == CmdAnnounce || l.word == CmdMessage {
+			// ANNOUNCE and MESSAGE take the rest of the mail.
 			rest := []string{strings.TrimSpace(l.text[len(l.words[0]):])}
 			for _, m := range ls[i+1:] {
 				rest = append(rest, m.text)
 			}
-			c.announce(l, strings.TrimSpace(strings.Join(rest, "\n")))
+			text := strings.TrimSpace(strings.Join(rest, "\n"))
+			if l.word == CmdAnnounce {
+				c.announce(l, text)
+			} else {
+				c.message(l, text)
+			}
 			break
 		}
+		if l.word == CmdOrder {
+			c.problem(l.problem("ORDER takes the whole mail: the player's orders follow it", "send ORDER <player> <orders> in a mail of its own"))
+			continue
+		}
 		c.command(l)
+		c.takePlan()
+	}
+	if c.rolledBack && len(c.probs) == 0 {
+		// The game is as it was: whoever must act now has the whole time.
+		c.plan.fresh(c.st, in.At, c.pol)
+		c.takePlan()
 	}
 	if len(c.probs) > 0 {
 		return g.reject(in, cmd.Referee, c.probs...)
 	}
 	acc := &events.OrderAccepted{Input: in.Seq, Player: cmd.Referee, RulesetVersion: g.Rules.Version(), Echo: c.echo, Facts: c.facts}
-	if c.fresh {
-		acc.Facts = append(acc.Facts, g.deadlineFactsFresh(c.st, in.At, c.pol)...)
-	}
+	c.visibility(acc)
 	return acc, c.st, c.out, nil
+}
+
+// refusedProblem is what a referee is told of a mail the intake did not
+// trust: the whole mail is refused, and nothing of it was read.
+func refusedProblem(why string) events.Problem {
+	return events.Problem{Msg: "pbem did not apply this mail: " + why + ". A referee's mail that changes the game must carry the line \"Secret: …\" from your welcome mail, written as it stands",
+		Hint: "send the mail again with your Secret line (HELP, BOARD, STATUS, LOG and GAMES need none)"}
 }
 
 func (g *Game) reject(in *events.Envelope, player string, probs ...events.Problem) (events.Payload, engine.State, engine.Outcome, error) {
@@ -135,7 +170,7 @@ func (g *Game) withDeadlines(p events.Payload, st engine.State, out engine.Outco
 }
 
 // deadlineFactsFresh gives every player who must act in st a new deadline
-// from at (after a rollback or a new deadline policy).
+// from at (as a game is created).
 func (g *Game) deadlineFactsFresh(st engine.State, at int64, pol Policy) []events.Fact {
 	if pol.Deadline == 0 || g.Ended != nil {
 		return nil
@@ -154,23 +189,50 @@ func (g *Game) deadlineFactsFresh(st engine.State, at int64, pol Policy) []event
 
 // commandDecision collects the facts and echo of a referee's game commands.
 type commandDecision struct {
-	g     *Game
-	in    *events.Envelope
-	by    string
-	st    engine.State
-	pol   Policy
-	out   engine.Outcome
-	fresh bool // deadlines start afresh after the commands
+	g   *Game
+	in  *events.Envelope
+	by  string
+	st  engine.State
+	pol Policy
+	out engine.Outcome
 
 	facts []events.Fact
 	echo  []string
 	probs []events.Problem
 
-	paused   bool // a PAUSE in this mail
-	deadline map[string]int64
+	// plan holds the deadlines, and paused the pause, as the commands so
+	// far leave them; rolledBack: a ROLLBACK came first.
+	plan       *deadlinePlan
+	paused     *Pause
+	rolledBack bool
+	// vis and echoVis are the facts and echo lines only some may see (a
+	// message to one player), by their index.
+	vis, echoVis map[int]events.Vis
 }
 
 func (c *commandDecision) problem(p events.Problem) { c.probs = append(c.probs, p) }
+
+// takePlan logs the deadline changes the last command made, after its
+// own echo.
+func (c *commandDecision) takePlan() {
+	c.facts = append(c.facts, c.plan.facts...)
+	c.echo = append(c.echo, c.plan.echo...)
+	c.plan.facts, c.plan.echo = nil, nil
+}
+
+// visibility gives the facts and echo lines only some may see their
+// visibility (the rest are public).
+func (c *commandDecision) visibility(acc *events.OrderAccepted) {
+	for i, v := range c.vis {
+		acc.Facts[i].Vis = v
+	}
+	if len(c.echoVis) > 0 {
+		acc.EchoVis = make([]events.Vis, len(acc.Echo))
+		for i, v := range c.echoVis {
+			acc.EchoVis[i] = v
+		}
+	}
+}
 
 func (c *commandDecision) add(echo string, fs ...events.Fact) {
 	c.echo = append(c.echo, echo)
@@ -180,7 +242,7 @@ func (c *commandDecision) add(echo string, fs ...events.Fact) {
 func (c *commandDecision) command(l cmdLine) {
 	g := c.g
 	if g.Ended != nil && l.word != CmdObserver {
-		c.problem(l.problem("the game is over: "+g.Ended.Reason, "ANNOUNCE or OBSERVER still work"))
+		c.problem(l.problem("the game is over: "+g.Ended.Reason, "ANNOUNCE, MESSAGE or OBSERVER still work"))
 		return
 	}
 	args := l.words[1:]
@@ -188,19 +250,19 @@ func (c *commandDecision) command(l cmdLine) {
 	case CmdRollback:
 		c.rollback(l, args)
 	case CmdPause:
-		if g.Paused != nil || c.paused {
-			c.problem(l.problem("the game is already paused", "RESUME"))
-			return
-		}
-		reason := strings.TrimSpace(l.text[len(l.words[0]):])
-		c.paused = true
-		c.add("PAUSE: the game is paused"+suffix(": ", reason), events.NewFact(FactPause, events.S("by", c.by), events.S("reason", reason), events.I("at", c.in.At)))
+		c.pause(l)
 	case CmdResume:
-		if g.Paused == nil {
+		if c.paused == nil {
 			c.problem(l.problem("the game is not paused", ""))
 			return
 		}
-		c.add("RESUME: "+g.resumeEcho(c.in.At), g.resumeFacts(c.by, c.in.At)...)
+		paused := time.Duration(c.in.At - c.paused.At)
+		c.add("RESUME: the game resumes after "+Span(paused)+"; deadlines resume the time they had left",
+			events.NewFact(FactResume, events.S("by", c.by), events.I("at", c.in.At), events.I("paused", int64(paused))))
+		c.plan.resume(paused)
+		c.paused = nil
+	case CmdReferee:
+		c.referee(l, args)
 	case CmdDeadline, CmdExtend:
 		c.deadlineCmd(l, args)
 	case CmdReplace:
@@ -270,6 +332,13 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 		c.problem(l.problem(fmt.Sprintf("seq %d is not before the last event (%d): there is nothing to roll back", to, c.in.Seq-1), hint))
 		return
 	}
+	if br, closed := InBranch(g.Branches, to); closed {
+		// The game never went on from there: going back to it would
+		// revive what a rollback undid.
+		c.problem(l.problem(fmt.Sprintf("seq %d lies in a closed branch (seqs %d–%d, rolled back at seq %d): the game did not go on from it",
+			to, br.From, br.To, br.By), fmt.Sprintf("ROLLBACK TO %d (where that branch began), or a seq after %d; LOG shows the live seqs", br.From-1, br.By)))
+		return
+	}
 	if len(c.facts) > 0 {
 		c.problem(l.problem("a rollback must come first in the mail", "send the other commands after it, in the same mail or another"))
 		return
@@ -294,7 +363,7 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 			undone++
 		}
 	}
-	c.st, c.fresh = past.State, true
+	c.st, c.rolledBack = past.State, true
 	c.add(fmt.Sprintf("ROLLBACK to seq %d: the game is as it was after seq %d; %s undone; seqs %d–%d stay in the log as a closed branch",
 		to, to, plural(undone, "action"), to+1, c.in.Seq-1),
 		events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", base64.StdEncoding.EncodeToString(enc)), events.S("by", c.by)))
@@ -315,24 +384,6 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// resumeFacts end a pause at at: deadlines move on by the time paused.
-func (g *Game) resumeFacts(by string, at int64) []events.Fact {
-	paused := at - g.Paused.At
-	fs := []events.Fact{events.NewFact(FactResume, events.S("by", by), events.I("at", at), events.I("paused", paused))}
-	for _, d := range g.Deadlines {
-		fs = append(fs, deadlineFact(d.Player, d.Due+paused, d.Default))
-	}
-	return fs
-}
-
-func (g *Game) resumeEcho(at int64) string {
-	s := "the game resumes after " + Span(time.Duration(at-g.Paused.At))
-	if len(g.Deadlines) > 0 {
-		s += "; deadlines move on by as much"
-	}
-	return s
 }
 
 // Span prints a duration the way players write one: "2d 3h", "45m".
@@ -415,32 +466,46 @@ func (c *commandDecision) deadlineCmd(l cmdLine, args []string) {
 			return
 		}
 	}
+	// A deadline runs only for a player who must act: one named alone who
+	// need not is an error; of a side or ALL, those who need not are
+	// left out, and the echo says so.
+	var skipped []string
+	set := 0
 	for _, p := range ps {
-		cur, has := g.Deadline(p.ID)
-		if c.deadline != nil {
-			if d, ok := c.deadline[p.ID]; ok {
-				cur.Due, has = d, true
-			}
+		if !g.mustAct(c.st, p) {
+			skipped = append(skipped, p.ID)
+			continue
 		}
 		d := due
 		if l.word == CmdExtend {
-			if !has || cur.Due == 0 {
+			cur, has := c.plan.get(p.ID)
+			if !has {
 				c.problem(l.problem(fmt.Sprintf("%s has no deadline to extend", p.ID), "DEADLINE "+p.ID+" 48h"))
 				continue
 			}
-			d = cur.Due + int64(span)
+			if d = cur.Due + int64(span); d <= c.in.At {
+				c.problem(l.problem(fmt.Sprintf("%s's deadline would still be past (%s)", p.ID, timeText(d)), "DEADLINE "+p.ID+" 48h"))
+				continue
+			}
 		}
-		dflt := cur.Default
-		if !has || dflt == "" {
-			dflt = c.pol.AtDeadline
-		}
-		if c.deadline == nil {
-			c.deadline = map[string]int64{}
-		}
-		c.deadline[p.ID] = d
-		c.add(fmt.Sprintf("%s %s: orders due %s", l.word, p.ID, time.Unix(0, d).UTC().Format("Mon 2 Jan 2006 15:04 MST")),
-			deadlineFact(p.ID, d, dflt))
+		set++
+		dl := Deadline{Player: p.ID, Due: d, Default: c.pol.AtDeadline}
+		c.plan.set(dl, l.word+" "+g.dueEcho(dl))
 	}
+	switch {
+	case set == 0 && len(skipped) > 0:
+		c.problem(l.problem(fmt.Sprintf("%s %s not to act now (%s must): a deadline runs only for a player who must act",
+			strings.Join(skipped, ", "), isAre(len(skipped)), g.movers(c.st)), "STATUS says who must act"))
+	case len(skipped) > 0:
+		c.plan.echo = append(c.plan.echo, fmt.Sprintf("%s: no deadline for %s, not to act now", l.word, strings.Join(skipped, ", ")))
+	}
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 func (c *commandDecision) replace(l cmdLine, args []string) {
@@ -450,7 +515,7 @@ func (c *commandDecision) replace(l cmdLine, args []string) {
 		c.problem(l.problem("write REPLACE <player> WITH <address> [NAME <name>]", hint))
 		return
 	}
-	p, _ := g.seat(args[0])
+	p, _ := g.seat(strings.ToLower(args[0]))
 	if p == nil {
 		var ids []string
 		for _, q := range append(append([]events.Player(nil), g.Players...), g.Referees...) {
@@ -459,38 +524,193 @@ func (c *commandDecision) replace(l cmdLine, args []string) {
 		c.problem(l.problem(fmt.Sprintf("%q is no player or referee of this game", args[0]), suggestFrom(args[0], ids)))
 		return
 	}
-	rest := args[2:]
-	var name string
+	addrs, name, bad := addressesAndName(args[2:])
+	if bad != "" {
+		c.problem(l.problem(bad, hint))
+		return
+	}
+	echo, fact := g.replaceFact(p, addrs, name)
+	c.add(echo, fact)
+}
+
+// replaceFact is a seat changing hands: the new addresses and name, and
+// a new key epoch, so that the reply key (and a referee's secret) the old
+// holder has stops working.
+func (g *Game) replaceFact(p *events.Player, addrs []string, name string) (string, events.Fact) {
+	args := []events.Arg{events.S("id", p.ID)}
+	echo := fmt.Sprintf("REPLACE %s: mail now goes to %s (was %s)", p.ID, strings.Join(addrs, ", "), strings.Join(p.Addresses, ", "))
+	if name != "" {
+		args = append(args, events.S("name", name))
+		echo += fmt.Sprintf("; name %s (was %s)", name, p.Name)
+	}
+	echo += "; the seat has a new key, and the old one no longer works"
+	args = append(args, events.SL("addresses", addrs...), events.SL("was", p.Addresses...), events.I("epoch", int64(g.KeyEpoch(p.ID)+1)))
+	return echo, events.NewFact(FactPlayer, args...)
+}
+
+// addressesAndName reads "<address>[,<address>…] [NAME <name>]"; bad
+// says what is wrong, if anything.
+func addressesAndName(words []string) (addrs []string, name, bad string) {
+	rest := words
 	for i, w := range rest {
 		if strings.EqualFold(w, "NAME") {
 			name, rest = strings.Join(rest[i+1:], " "), rest[:i]
 			break
 		}
 	}
-	var addrs []string
 	for _, a := range strings.Split(strings.Join(rest, ","), ",") {
 		a = strings.ToLower(strings.Trim(strings.TrimSpace(a), "<>"))
 		if a == "" {
 			continue
 		}
-		if !strings.Contains(a, "@") || strings.ContainsAny(a, " \t") {
-			c.problem(l.problem(fmt.Sprintf("%q is not a mail address", a), hint))
-			return
+		if !validAddress(a) {
+			return nil, "", fmt.Sprintf("%q is not a mail address", a)
 		}
 		addrs = append(addrs, a)
 	}
 	if len(addrs) == 0 {
-		c.problem(l.problem("REPLACE needs the new address", hint))
+		return nil, "", "the new address is missing"
+	}
+	return addrs, name, ""
+}
+
+// validAddress is a plain address, local@domain, with nothing a header
+// could be bent with.
+func validAddress(a string) bool {
+	local, domain, ok := strings.Cut(a, "@")
+	return ok && local != "" && domain != "" && !strings.Contains(domain, "@") && !strings.ContainsAny(a, " \t\r\n<>,;:\"()[]\\")
+}
+
+// pause is a referee's PAUSE: a new pause, or the players' pause taken
+// over (it then no longer ends by itself, and only a referee lifts it).
+func (c *commandDecision) pause(l cmdLine) {
+	reason := strings.TrimSpace(l.text[len(l.words[0]):])
+	switch {
+	case c.paused == nil:
+		c.paused = &Pause{By: c.by, At: c.in.At, Reason: reason}
+		c.add("PAUSE: the game is paused"+suffix(": ", reason), events.NewFact(FactPause, events.S("by", c.by), events.S("reason", reason), events.I("at", c.in.At)))
+	case c.paused.By == PausedByPlayers:
+		if reason == "" {
+			reason = c.paused.Reason
+		}
+		c.paused = &Pause{By: c.by, At: c.paused.At, Reason: reason}
+		c.add(fmt.Sprintf("PAUSE: %s holds the players' pause (since %s)%s; it no longer ends by itself, and a referee lifts it",
+			c.g.seatName(c.by), timeText(c.paused.At), suffix(": ", reason)),
+			events.NewFact(FactPause, events.S("by", c.by), events.S("reason", reason), events.I("at", c.paused.At)))
+	default:
+		c.problem(l.problem("the game is already paused "+c.g.pauseBy(c.paused), "RESUME first, in the same mail, to pause it anew"))
+	}
+}
+
+// referee is REFEREE ADD <address> [NAME <name>] or REFEREE REMOVE <id>.
+func (c *commandDecision) referee(l cmdLine, args []string) {
+	hint := "REFEREE ADD dana@example.org NAME Dana  or  REFEREE REMOVE dana"
+	switch {
+	case len(args) >= 2 && strings.EqualFold(args[0], "ADD"):
+		addrs, name, bad := addressesAndName(args[1:])
+		if bad != "" {
+			c.problem(l.problem(bad, hint))
+			return
+		}
+		echo, fact := c.g.refereeAddFact(addrs, name)
+		c.add(echo, fact)
+	case len(args) == 2 && strings.EqualFold(args[0], "REMOVE"):
+		id := strings.ToLower(args[1])
+		if !c.g.IsReferee(id) {
+			var ids []string
+			for _, r := range c.g.Referees {
+				ids = append(ids, r.ID)
+			}
+			c.problem(l.problem(fmt.Sprintf("%q is no referee of this game", args[1]), suggestFrom(args[1], ids)))
+			return
+		}
+		c.add("REFEREE REMOVE "+id+": no longer a referee of this game", events.NewFact(FactReferee, events.S("id", id), events.B("added", false)))
+	default:
+		c.problem(l.problem("write REFEREE ADD <address> [NAME <name>] or REFEREE REMOVE <referee>", hint))
+	}
+}
+
+// refereeAddFact adds a referee at addrs, with an id made from the address.
+func (g *Game) refereeAddFact(addrs []string, name string) (string, events.Fact) {
+	id := g.newRefereeID(addrs[0])
+	if name == "" {
+		name = id
+	}
+	return fmt.Sprintf("REFEREE ADD %s <%s>: now a referee of this game, as %s; a welcome mail brings the referee's secret", name, strings.Join(addrs, ", "), id),
+		events.NewFact(FactReferee, events.S("id", id), events.S("name", name), events.SL("addresses", addrs...), events.B("added", true))
+}
+
+// message is MESSAGE <player|side|ALL> <text>: a referee's word to some
+// players, which only they (and the referees) see.
+func (c *commandDecision) message(l cmdLine, text string) {
+	hint := "MESSAGE anna Please send your orders by Friday."
+	to, body, _ := strings.Cut(text, " ")
+	body = strings.TrimSpace(body)
+	ps := c.g.who(to)
+	if len(l.words) < 2 || len(ps) == 0 {
+		c.problem(l.problem(fmt.Sprintf("write MESSAGE <player, side or ALL> <text> (%q is no player, side or ALL)", to), hint))
 		return
 	}
-	args2 := []events.Arg{events.S("id", p.ID)}
-	echo := fmt.Sprintf("REPLACE %s: mail now goes to %s (was %s)", p.ID, strings.Join(addrs, ", "), strings.Join(p.Addresses, ", "))
-	if name != "" {
-		args2 = append(args2, events.S("name", name))
-		echo += fmt.Sprintf("; name %s (was %s)", name, p.Name)
+	if body == "" {
+		c.problem(l.problem("the message is empty", hint))
+		return
 	}
-	args2 = append(args2, events.SL("addresses", addrs...), events.SL("was", p.Addresses...))
-	c.add(echo, events.NewFact(FactPlayer, args2...))
+	for _, p := range ps {
+		if c.vis == nil {
+			c.vis, c.echoVis = map[int]events.Vis{}, map[int]events.Vis{}
+		}
+		c.vis[len(c.facts)], c.echoVis[len(c.echo)] = events.ToPlayer(p.ID), events.ToPlayer(p.ID)
+		c.add(fmt.Sprintf("MESSAGE to %s: %s", p.ID, firstLine(body)),
+			events.NewFact(FactMessage, events.S("from", c.by), events.S("to", p.ID), events.S("text", body)))
+	}
+}
+
+// decideOrderFor decides a referee's ORDER <player> <orders>: the orders
+// are decided as the player's own, entered by the referee (for a player
+// who is late, say), and said to be so.
+func (g *Game) decideOrderFor(in *events.Envelope, cmd *events.RefereeCommand, l cmdLine, dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
+	hint := "ORDER taro PASS"
+	if len(l.words) < 2 {
+		return g.reject(in, cmd.Referee, l.problem("write ORDER <player> <orders>", hint))
+	}
+	who, ok := g.PlayerByID(strings.ToLower(l.words[1]))
+	if !ok || who.Side == "" {
+		return g.reject(in, cmd.Referee, l.problem(fmt.Sprintf("%q is no player of this game", l.words[1]), suggestFrom(l.words[1], g.playerNames())))
+	}
+	if g.Paused != nil {
+		return g.reject(in, cmd.Referee, l.problem(g.pausedMsg(), "RESUME first, in a mail of its own"))
+	}
+	// The orders are the rest of the ORDER line and the lines after it, at
+	// their own line numbers, so that a problem points where they were
+	// written.
+	lines := strings.Split(cmd.Text, "\n")
+	first := lines[l.no-1]
+	i := strings.Index(strings.ToUpper(first), strings.ToUpper(l.words[1])) + len(l.words[1])
+	lines[l.no-1] = strings.Repeat(" ", i) + first[i:]
+	for k := 0; k < l.no-1; k++ {
+		lines[k] = ""
+	}
+	text := strings.Join(lines, "\n")
+	dec, st, out, err := g.decideAs(in, who.ID, who.Side, text, dice, rolled)
+	if err != nil {
+		return dec, st, out, err
+	}
+	switch d := dec.(type) {
+	case *events.OrderAccepted:
+		if len(d.Facts) == 0 {
+			return g.reject(in, cmd.Referee, l.problem("ORDER enters orders that change the game; HELP, BOARD and STATUS need none", hint))
+		}
+		d.Player = cmd.Referee
+		d.Echo = append([]string{fmt.Sprintf("ORDER %s: the referee enters %s's orders", who.ID, g.seatName(who.ID))}, d.Echo...)
+		if len(d.EchoVis) > 0 {
+			d.EchoVis = append([]events.Vis{{}}, d.EchoVis...)
+		}
+		d.Facts = append([]events.Fact{events.NewFact(FactOrdered, events.S("by", cmd.Referee), events.S("player", who.ID))}, d.Facts...)
+		return g.withDeadlines(d, st, out, who.ID, in.At), st, out, nil
+	case *events.OrderRejected:
+		d.Player = cmd.Referee
+	}
+	return dec, st, out, nil
 }
 
 func (c *commandDecision) announce(l cmdLine, text string) {
@@ -541,6 +761,10 @@ func (c *commandDecision) end(l cmdLine, args []string) {
 }
 
 func (c *commandDecision) setting(l cmdLine, args []string) {
+	if len(args) >= 1 && strings.EqualFold(args[0], "tz") {
+		c.tzSetting(l, args[1:])
+		return
+	}
 	if len(args) < 2 {
 		c.problem(l.problem("write SETTING <key> <value>", "SETTING deadline 72h (keys: "+strings.Join(SettingKeys(), ", ")+")"))
 		return
@@ -550,17 +774,101 @@ func (c *commandDecision) setting(l cmdLine, args []string) {
 		c.problem(l.problem(err.Error(), suggestFrom(key, SettingKeys())))
 		return
 	}
-	var was string
-	for _, s := range c.g.Settings {
-		if s.Key == key {
-			was = s.Value
+	if key == SettingAtDeadline {
+		if err := c.g.checkAtDeadline(c.st, value); err != nil {
+			c.problem(l.problem(err.Error(), "SETTING at-deadline PASS, or SETTING at-deadline referee"))
+			return
 		}
 	}
-	if key == SettingDeadline || key == SettingAtDeadline {
-		c.fresh = true
+	c.add(fmt.Sprintf("SETTING %s %s (was %s)", key, value, orNone(c.g.setting(key))),
+		events.NewFact(FactSetting, events.S("key", key), events.S("value", value), events.S("was", c.g.setting(key))))
+	c.settingEffects(key)
+}
+
+// settingEffects logs what a new setting does to the deadlines running
+// now, each change with its own echo.
+func (c *commandDecision) settingEffects(key string) {
+	switch key {
+	case SettingDeadline:
+		if c.pol.Deadline == 0 {
+			// No deadlines: the running ones end too.
+			for _, d := range append([]Deadline(nil), c.plan.dl...) {
+				c.plan.set(Deadline{Player: d.Player}, d.Player+": deadline cleared")
+			}
+			return
+		}
+		// Who must act and has no deadline running gets one; a running
+		// one stays as it is (DEADLINE changes it).
+		for _, p := range c.g.Players {
+			if cur, has := c.plan.get(p.ID); c.g.mustAct(c.st, p) && (!has || cur.Passed) {
+				c.plan.set(Deadline{Player: p.ID, Due: c.g.dueFor(p.ID, c.in.At, c.pol.Deadline), Default: c.pol.AtDeadline}, "")
+			}
+		}
+	case SettingAtDeadline:
+		// The running deadlines get the new default; one that passed
+		// already stays passed (ORDER enters the late player's orders).
+		for _, d := range append([]Deadline(nil), c.plan.dl...) {
+			if d.Passed {
+				c.plan.echo = append(c.plan.echo, fmt.Sprintf("%s: the deadline passed already; ORDER %s <orders> enters their orders", d.Player, d.Player))
+				continue
+			}
+			d.Default = c.pol.AtDeadline
+			c.plan.set(d, "")
+		}
+	case SettingPauseMax:
+		if c.paused != nil && c.paused.By == PausedByPlayers {
+			if c.pol.PauseMax > 0 {
+				c.echo = append(c.echo, "the players' pause now ends by itself "+timeText(c.paused.At+int64(c.pol.PauseMax)))
+			} else {
+				c.echo = append(c.echo, "the players' pause now lasts until they resume")
+			}
+		}
 	}
-	c.add(fmt.Sprintf("SETTING %s %s (was %s)", key, value, orNone(was)),
-		events.NewFact(FactSetting, events.S("key", key), events.S("value", value), events.S("was", was)))
+}
+
+// tzSetting is SETTING tz <player> <zone>: the player's time zone.
+func (c *commandDecision) tzSetting(l cmdLine, args []string) {
+	hint := "SETTING tz anna Europe/Berlin"
+	if len(args) != 2 {
+		c.problem(l.problem("write SETTING tz <player> <zone>", hint))
+		return
+	}
+	p, _ := c.g.seat(strings.ToLower(args[0]))
+	if p == nil {
+		c.problem(l.problem(fmt.Sprintf("%q is no player or referee of this game", args[0]), suggestFrom(args[0], c.g.playerNames())))
+		return
+	}
+	if _, err := loadZone(args[1]); err != nil {
+		c.problem(l.problem(err.Error(), hint))
+		return
+	}
+	key := SettingTZPrefix + p.ID
+	c.add(fmt.Sprintf("SETTING tz %s %s (was %s)", p.ID, args[1], orNone(c.g.setting(key))),
+		events.NewFact(FactSetting, events.S("key", key), events.S("value", args[1]), events.S("was", c.g.setting(key))))
+}
+
+// setting returns the value of a game setting, or "".
+func (g *Game) setting(key string) string {
+	for _, s := range g.Settings {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	return ""
+}
+
+// checkAtDeadline checks an at-deadline value: "referee", or an order
+// every side could send in st (it is read as each side would write it).
+func (g *Game) checkAtDeadline(st engine.State, value string) error {
+	if strings.EqualFold(strings.TrimSpace(value), "referee") {
+		return nil
+	}
+	for _, side := range g.sides() {
+		if _, probs := g.Rules.Parse(st, side, value); len(probs) > 0 {
+			return fmt.Errorf("at-deadline %q is not an order %s could send: %s", value, side, probs[0].Msg)
+		}
+	}
+	return nil
 }
 
 func orNone(s string) string {
@@ -587,68 +895,6 @@ func suggestFrom(s string, cands []string) string {
 	return "did you mean " + best + "?"
 }
 
-// pauseWord reports whether a player's text is PAUSE or RESUME (with an
-// optional reason on the same line), alone.
-func pauseWord(text string) (word, reason string, ok bool) {
-	ls := commandLines(text)
-	if len(ls) != 1 || (ls[0].word != CmdPause && ls[0].word != CmdResume) {
-		return "", "", false
-	}
-	return ls[0].word, strings.TrimSpace(ls[0].text[len(ls[0].words[0]):]), true
-}
-
-// decidePause decides a player's PAUSE or RESUME: a pause (or the end of
-// one) needs every side to ask for it, or the referee.
-func (g *Game) decidePause(in *events.Envelope, who events.Player, word, reason string) (events.Payload, engine.State, engine.Outcome, error) {
-	l := commandLines(g.inputText(in))[0]
-	if g.Ended != nil {
-		return g.reject(in, who.ID, l.problem("the game is over: "+g.Ended.Reason, ""))
-	}
-	resume := word == CmdResume
-	switch {
-	case resume && g.Paused == nil:
-		return g.reject(in, who.ID, l.problem("the game is not paused", ""))
-	case !resume && g.Paused != nil:
-		return g.reject(in, who.ID, l.problem("the game is already paused", "RESUME (every side must send it)"))
-	case resume && g.Paused.By != "players":
-		return g.reject(in, who.ID, l.problem("the referee paused the game; only the referee resumes it", "write to the referee"))
-	}
-	acc := &events.OrderAccepted{Input: in.Seq, Player: who.ID, RulesetVersion: g.Rules.Version()}
-	if contains(g.PauseAsks, who.Side) {
-		acc.Echo = []string{fmt.Sprintf("%s: %s has already asked; waiting for %s", word, who.Side, strings.Join(g.sidesNotAsked(who.Side), ", "))}
-		return acc, g.State, engine.Outcome{}, nil
-	}
-	acc.Facts = append(acc.Facts, events.NewFact(FactPauseAsk, events.S("side", who.Side), events.B("resume", resume)))
-	missing := g.sidesNotAsked(who.Side)
-	switch {
-	case len(missing) > 0:
-		what := "pauses"
-		if resume {
-			what = "resumes"
-		}
-		acc.Echo = []string{fmt.Sprintf("%s: %s asks; the game %s once %s also send %s", word, who.Side, what, strings.Join(missing, ", "), word)}
-	case resume:
-		acc.Echo = []string{"RESUME: every side asked; " + g.resumeEcho(in.At)}
-		acc.Facts = append(acc.Facts, g.resumeFacts("players", in.At)...)
-	default:
-		acc.Echo = []string{"PAUSE: every side asked; the game is paused" + suffix(": ", reason)}
-		acc.Facts = append(acc.Facts, events.NewFact(FactPause, events.S("by", "players"), events.S("reason", reason), events.I("at", in.At)))
-	}
-	return acc, g.State, engine.Outcome{}, nil
-}
-
-// sidesNotAsked are the sides, other than side, that have not asked for
-// the pending pause or resume.
-func (g *Game) sidesNotAsked(side string) []string {
-	var out []string
-	for _, p := range g.Players {
-		if p.Side != side && !contains(g.PauseAsks, p.Side) && !contains(out, p.Side) {
-			out = append(out, p.Side)
-		}
-	}
-	return out
-}
-
 func (g *Game) inputText(in *events.Envelope) string {
 	p, err := events.Decode(in)
 	if err != nil {
@@ -668,20 +914,48 @@ func (g *Game) inputText(in *events.Envelope) string {
 const SetWord = "SET"
 
 // IsOverride reports whether a referee's accepted command (its text and
-// decision) overrode the game: a correction (SET), or a game command
-// that changed something. A ruling on a step the rules hand to the
-// referee (RULE …) is part of play, not an override.
+// decision) overrode the game: a correction (SET), an order entered for a
+// player (ORDER), or a game command that changed the game (a rollback, a
+// pause, a seat, a setting, a deadline …). A ruling on a step the rules
+// hand to the referee (RULE …) is part of play, not an override, even
+// though the deadlines move on after it; nor is an announcement or a
+// message, which change nothing.
 func IsOverride(text string, d *events.OrderAccepted) bool {
 	if d == nil || len(d.Facts) == 0 {
 		return false
 	}
-	for _, f := range d.Facts {
-		if engine.IsGameFact(f) {
+	for _, l := range commandLines(text) {
+		if l.word == SetWord {
 			return true
 		}
 	}
-	for _, l := range commandLines(text) {
-		if l.word == SetWord {
+	ls := commandLines(text)
+	if len(ls) == 0 || !isGameCommand(ls[0].word) {
+		return false // rulings: their deadline facts are play's own
+	}
+	for _, f := range d.Facts {
+		switch f.Kind {
+		case FactAnnounce, FactMessage:
+		default:
+			if engine.IsGameFact(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// StillInEffect reports whether an accepted decision inside a branch a
+// rollback closed still holds: a rollback returns the rules' state, but
+// the seats, observers, settings, pauses and referees a game command
+// changed stay as they were changed.
+func StillInEffect(d *events.OrderAccepted) bool {
+	if d == nil {
+		return false
+	}
+	for _, f := range d.Facts {
+		switch f.Kind {
+		case FactPlayer, FactObserver, FactSetting, FactPause, FactResume, FactReferee, FactAbsence:
 			return true
 		}
 	}

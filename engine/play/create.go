@@ -63,19 +63,26 @@ func Create(log Appender, reg *engine.Registry, ng NewGame) (events.Envelope, er
 	}
 	seen := map[string]bool{}
 	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
-		if !playerIDRe.MatchString(p.ID) || p.ID == engine.RefereeSide {
-			return events.Envelope{}, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q", p.ID, engine.RefereeSide)
+		if !playerIDRe.MatchString(p.ID) || p.ID == engine.RefereeSide || p.ID == OperatorID {
+			return events.Envelope{}, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q or %q", p.ID, engine.RefereeSide, OperatorID)
 		}
 		if seen[p.ID] {
 			return events.Envelope{}, fmt.Errorf("player ids must be unique: %q twice", p.ID)
 		}
 		seen[p.ID] = true
 	}
-	if _, err := rs.Setup(ng.Scenario, ng.Players); err != nil {
+	initial, err := rs.Setup(ng.Scenario, ng.Players)
+	if err != nil {
 		return events.Envelope{}, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
 	}
-	if _, err := ParsePolicy(ng.Settings); err != nil {
+	pol, err := ParsePolicy(ng.Settings)
+	if err != nil {
 		return events.Envelope{}, err
+	}
+	// A default the rules would refuse at the deadline is refused now,
+	// while the operator is there to hear it.
+	if err := (&Game{Rules: rs, Players: ng.Players}).checkAtDeadline(initial, pol.AtDeadline); err != nil {
+		return events.Envelope{}, fmt.Errorf("setting %s: %w (write an order every side may send, such as PASS, or referee)", SettingAtDeadline, err)
 	}
 	seed := ng.Seed
 	if seed == nil {

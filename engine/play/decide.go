@@ -3,6 +3,7 @@ package play
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,50 +29,37 @@ func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (events.
 	switch p := p.(type) {
 	case *events.OrderReceived:
 		player, text = p.Player, p.Text
+		if strings.HasPrefix(player, ObserverPrefix) {
+			return g.reject(in, player, events.Problem{Msg: "you observe this game: pbem takes no orders or commands from observers, and nothing of your mail was read",
+				Hint: "to reach the referees, write to them: " + g.refereeContact()})
+		}
 		who, ok := g.PlayerByID(player)
 		if !ok || who.Side == "" {
 			return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
 		}
 		if _, ok := QueryWord(text); !ok {
-			if word, reason, ok := pauseWord(text); ok {
-				return g.decidePause(in, who, word, reason)
+			if l, ls, ok := playerWord(text); ok {
+				return g.decidePlayerWord(in, who, l, ls)
 			}
 			if g.Paused != nil && g.Ended == nil {
 				return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: g.pausedMsg(),
-					Hint: "send your orders again once the game resumes (STATUS says when)"})
+					Hint: "send your orders again once the game resumes (STATUS says when); to talk to the referees, " + g.refereeContact()})
 			}
 		}
 		dec, st, out, err := g.decideAs(in, player, who.Side, text, dice, rolled)
 		return g.withDeadlines(dec, st, out, player, in.At), st, out, err
 	case *events.DeadlinePassed:
-		player, text = p.Player, p.Default
-		cur, has := g.Deadline(player)
-		accept := func(echo string) (events.Payload, engine.State, engine.Outcome, error) {
-			return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{echo}}, g.State, engine.Outcome{}, nil
-		}
-		switch {
-		case g.Ended != nil:
-			return accept("deadline passed after the game ended: nothing applied")
-		case g.Paused != nil:
-			return accept("deadline passed while the game was paused: nothing applied")
-		case !has || cur.Due != p.Due:
-			return accept("the deadline no longer applies (orders came, or the referee changed it): nothing applied")
-		case text == "" || strings.EqualFold(text, "referee"):
-			// The policy is to wait for the referee: nothing is applied.
-			return accept("deadline passed: waiting for the referee")
-		}
-		who, ok := g.PlayerByID(player)
-		if !ok || who.Side == "" {
-			return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
-		}
-		dec, st, out, err := g.decideAs(in, player, who.Side, text, dice, rolled)
-		return g.withDeadlines(dec, st, out, player, in.At), st, out, err
+		return g.decideDeadlinePassed(in, p, dice, rolled)
+	case *events.PauseExpired:
+		return g.decidePauseExpired(in, p)
 	case *events.RefereeCommand:
 		// A referee's game commands are the engine's; anything else goes to
 		// the ruleset as an order of the side RefereeSide: rulings on steps
-		// the rules hand to the referee, and corrections (SET).
-		if !g.IsReferee(p.Referee) {
-			return g.reject(in, p.Referee, events.Problem{Line: 1, Col: 1, Text: firstLine(p.Text), Msg: fmt.Sprintf("%q is not a referee of this game", p.Referee)})
+		// the rules hand to the referee, and corrections (SET). The
+		// operator on the server may act on any game.
+		if p.Referee != OperatorID && !g.IsReferee(p.Referee) {
+			return g.reject(in, p.Referee, events.Problem{Line: 1, Col: 1, Text: firstLine(p.Text), Msg: fmt.Sprintf("%q is not a referee of this game", p.Referee),
+				Hint: "on the server, the operator acts on any game: pbem referee GAME --as operator …"})
 		}
 		return g.decideReferee(in, p, dice, rolled)
 	default:
@@ -86,16 +74,30 @@ func (g *Game) PausedText() string {
 	if g.Paused == nil {
 		return ""
 	}
+	s := g.pauseBy(g.Paused)
+	if end := g.PauseEnds(); end != 0 {
+		s += "; it ends by itself " + timeText(end) + " (the game's pause-max) unless a referee holds it"
+	}
+	return s
+}
+
+// pauseBy says who paused the game, since when and why.
+func (g *Game) pauseBy(pz *Pause) string {
 	by := "by the players"
-	if p, ok := g.PlayerByID(g.Paused.By); ok {
+	switch p, ok := g.PlayerByID(pz.By); {
+	case pz.By == OperatorID:
+		by = "by the operator"
+	case ok:
 		by = "by the referee " + p.Name
 		if p.Name == "" {
 			by = "by the referee " + p.ID
 		}
+	case pz.By != PausedByPlayers:
+		by = "by " + pz.By
 	}
-	s := fmt.Sprintf("%s since %s", by, timeText(g.Paused.At))
-	if g.Paused.Reason != "" {
-		s += " (" + g.Paused.Reason + ")"
+	s := fmt.Sprintf("%s since %s", by, timeText(pz.At))
+	if pz.Reason != "" {
+		s += " (" + pz.Reason + ")"
 	}
 	return s
 }
@@ -115,6 +117,10 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 		return &events.OrderRejected{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Problems: probs}, g.State, engine.Outcome{}, nil
 	}
 	if q, ok := QueryWord(text); ok {
+		if q == QueryGames && side != engine.RefereeSide {
+			return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "GAMES lists the games a referee runs; players have STATUS and LOG",
+				Hint: "STATUS, or LOG"})
+		}
 		// Words every system understands that change nothing (ORDERS.md):
 		// accepted with no facts; the mail composer answers them.
 		return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{q}}, g.State, engine.Outcome{}, nil
@@ -155,7 +161,28 @@ const (
 	QueryBoard     = "BOARD"
 	QueryBoardFull = "BOARD FULL"
 	QueryStatus    = "STATUS"
+	// QueryLog is LOG or LOG <n>: the last n actions (default
+	// LogDefault), each as the sender may see it.
+	QueryLog = "LOG"
+	// QueryGames lists a referee's games: whose move, deadlines, pauses
+	// and rulings waited for (for referees only).
+	QueryGames = "GAMES"
+	LogDefault = 20
+	LogMax     = 200
 )
+
+// LogCount is how many actions a LOG query asks for (0 if q is none).
+func LogCount(q string) int {
+	rest, ok := strings.CutPrefix(q, QueryLog)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rest))
+	if err != nil || n < 1 {
+		return LogDefault
+	}
+	return min(n, LogMax)
+}
 
 // QueryWord reports whether text is one query word alone (blank lines and
 // # comments aside), and which, in its canonical form.
@@ -172,8 +199,13 @@ func QueryWord(text string) (string, bool) {
 		only = strings.ToUpper(strings.Join(strings.Fields(l), " "))
 	}
 	switch only {
-	case QueryHelp, QueryBoard, QueryBoardFull, QueryStatus:
+	case QueryHelp, QueryBoard, QueryBoardFull, QueryStatus, QueryLog, QueryGames:
 		return only, true
+	}
+	if n, ok := strings.CutPrefix(only, QueryLog+" "); ok {
+		if k, err := strconv.Atoi(n); err == nil && k > 0 {
+			return QueryLog + " " + strconv.Itoa(min(k, LogMax)), true
+		}
 	}
 	return "", false
 }

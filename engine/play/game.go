@@ -36,10 +36,19 @@ type Game struct {
 	Referees  []events.Player
 	Observers []string
 	Settings  []events.Setting
-	// Paused is the pause in force, if any; PauseAsks are the sides that
-	// asked for the next pause or resume.
-	Paused    *Pause
-	PauseAsks []string
+	// Paused is the pause in force, if any; Asks are the requests every
+	// side must make (a pause, a resume, a draw, a referee) that some
+	// sides made and that have not yet been granted or expired.
+	Paused *Pause
+	Asks   []Ask
+	// Keys are the seats whose reply key (and a referee's secret) changed
+	// hands: a REPLACE gives the seat a new key epoch, so the mails the
+	// old holder has stop working. Sorted by id; a seat not listed is at
+	// epoch 0.
+	Keys []SeatKey
+	// Absences are the players' declared absences (one per player, the
+	// latest), during which their deadlines do not run. Sorted by player.
+	Absences []Absence
 	// Branches are the stretches of the log rollbacks closed, in order.
 	Branches []Branch
 	// Recent are the seqs of the last accepted decisions that changed the
@@ -188,7 +197,23 @@ func (g *Game) MarshalSnapshot() ([]byte, error) {
 		w.Varint(g.Paused.At)
 		w.String(g.Paused.Reason)
 	}
-	w.Strings(g.PauseAsks)
+	w.Uvarint(uint64(len(g.Asks)))
+	for _, a := range g.Asks {
+		w.String(a.Kind)
+		w.String(a.Side)
+		w.String(a.Text)
+	}
+	w.Uvarint(uint64(len(g.Keys)))
+	for _, k := range g.Keys {
+		w.String(k.ID)
+		w.Uvarint(k.Epoch)
+	}
+	w.Uvarint(uint64(len(g.Absences)))
+	for _, a := range g.Absences {
+		w.String(a.Player)
+		w.Varint(a.From)
+		w.Varint(a.To)
+	}
 	w.Uvarint(uint64(len(g.Branches)))
 	for _, b := range g.Branches {
 		w.Uvarint(b.From)
@@ -293,7 +318,18 @@ func UnmarshalSnapshot(reg *engine.Registry, b []byte) (*Game, error) {
 	if r.Bool() {
 		g.Paused = &Pause{By: r.String(), At: r.Varint(), Reason: r.String()}
 	}
-	g.PauseAsks = r.Strings()
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Asks = append(g.Asks, Ask{Kind: r.String(), Side: r.String(), Text: r.String()})
+	}
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Keys = append(g.Keys, SeatKey{ID: r.String(), Epoch: r.Uvarint()})
+	}
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Absences = append(g.Absences, Absence{Player: r.String(), From: r.Varint(), To: r.Varint()})
+	}
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
 		g.Branches = append(g.Branches, Branch{From: r.Uvarint(), To: r.Uvarint(), By: r.Uvarint()})

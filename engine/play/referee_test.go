@@ -221,15 +221,20 @@ func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
 
 func TestPauseNeedsEverySideOrTheReferee(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "2d"})
-	// One side asking does not pause; orders are still taken.
+	// One side asking does not pause; orders are still taken, and once
+	// the game moves on the ask has expired (issue 19.4).
 	d := accepted(t, tb.send("north", "PAUSE family visit"))
-	if !strings.Contains(d.Echo[0], "once CSA also send PAUSE") {
+	if !strings.Contains(d.Echo[0], "once CSA also send PAUSE") || !strings.Contains(d.Echo[0], "expires") {
 		t.Fatalf("echo %q", d.Echo)
 	}
 	accepted(t, tb.send("north", "ADD 1"))
-	accepted(t, tb.send("south", "PAUSE"))
+	d = accepted(t, tb.send("south", "PAUSE"))
+	if g := tb.game(); g.Paused != nil || !strings.Contains(d.Echo[0], "once USA also send PAUSE") {
+		t.Fatalf("an expired ask paused the game: %+v %q", g.Paused, d.Echo)
+	}
+	accepted(t, tb.send("north", "PAUSE family visit"))
 	g := tb.game()
-	if g.Paused == nil || g.Paused.By != "players" {
+	if g.Paused == nil || g.Paused.By != "players" || g.Paused.Reason != "USA: family visit" {
 		t.Fatalf("both asked: paused %+v", g.Paused)
 	}
 	due := g.Deadlines
@@ -252,7 +257,7 @@ func TestPauseNeedsEverySideOrTheReferee(t *testing.T) {
 	}
 	// A referee's pause is lifted only by a referee.
 	accepted(t, tb.send("ref", "PAUSE the rules question of turn 3"))
-	rejected(t, tb.send("north", "RESUME"), "only the referee resumes it")
+	rejected(t, tb.send("north", "RESUME"), "only a referee resumes it")
 	rejected(t, tb.send("ref", "PAUSE"), "already paused")
 	d = accepted(t, tb.send("ref", "RESUME"))
 	if !strings.Contains(d.Echo[0], "resumes after 3h") {
@@ -344,8 +349,8 @@ func TestRefereeGameCommands(t *testing.T) {
 	}{
 		{text: "DEADLINE south 48h", echo: "DEADLINE south: orders due Wed 4 Nov 2026 11:00 UTC"},
 		{text: "EXTEND CSA 1d", echo: "EXTEND south: orders due Thu 5 Nov 2026 11:00 UTC"},
-		{text: "EXTEND north 1d", problem: "north has no deadline to extend", hint: "DEADLINE north 48h"},
-		{text: "DEADLINE ALL 2026-12-01 18:00", echo: "DEADLINE north: orders due Tue 1 Dec 2026 18:00 UTC"},
+		{text: "EXTEND north 1d", problem: "north is not to act now (south (CSA) must)", hint: "STATUS"},
+		{text: "DEADLINE ALL 2026-12-01 18:00", echo: "DEADLINE south: orders due Tue 1 Dec 2026 18:00 UTC; if none come, the referee decides\nDEADLINE: no deadline for north, not to act now"},
 		{text: "DEADLINE nort 2d", problem: `"nort" is no player`, hint: "did you mean north?"},
 		{text: "DEADLINE south 2020-01-01", problem: "already past"},
 		{text: "REPLACE north WITH bob@example.org NAME Bob Smith", echo: "REPLACE north: mail now goes to bob@example.org (was anna@example.org); name Bob Smith (was Anna)"},
@@ -433,7 +438,7 @@ func TestSnapshotKeepsTheRefereesBookkeeping(t *testing.T) {
 	if !reflect.DeepEqual(back, full) {
 		t.Fatalf("snapshot round trip:\n%+v\n%+v", back, full)
 	}
-	if len(full.Observers) != 1 || len(full.Branches) != 1 || len(full.PauseAsks) != 1 || len(full.Settings) != 2 || len(full.Deadlines) != 1 {
+	if len(full.Observers) != 1 || len(full.Branches) != 1 || len(full.Asks) != 1 || len(full.Settings) != 2 || len(full.Deadlines) != 1 {
 		t.Fatalf("bookkeeping not exercised: %+v", full)
 	}
 }

@@ -459,7 +459,14 @@ func (a *actor) decide(lg *slog.Logger) {
 // tick writes what the time now means for the game's deadlines.
 func (a *actor) tick(now time.Time, lg *slog.Logger) {
 	g := a.g
-	if g == nil || g.Ended != nil || g.Paused != nil || len(g.Deadlines) == 0 {
+	if g == nil || g.Ended != nil {
+		return
+	}
+	if g.Paused != nil {
+		a.tickPause(now, lg)
+		return
+	}
+	if len(g.Deadlines) == 0 {
 		return
 	}
 	pol := g.Policy()
@@ -527,4 +534,30 @@ func (a *actor) maybeSnapshot(lg *slog.Logger) {
 		return
 	}
 	a.snap = a.g.Seq
+}
+
+// tickPause ends a players' pause that has lasted the game's pause-max,
+// by writing the pause.expired input (once, whatever the ticks).
+func (a *actor) tickPause(now time.Time, lg *slog.Logger) {
+	g := a.g
+	end := g.PauseEnds()
+	if end == 0 || now.UnixNano() < end {
+		return
+	}
+	e := events.New(a.id, now, PauseExpiredKey(g.Paused.At), &events.PauseExpired{At: g.Paused.At, Due: end})
+	res, err := a.r.log.Do(store.Request{Game: a.id, Expected: g.Seq, Events: []events.Envelope{e}})
+	if err != nil {
+		lg.Warn("writing a pause's end failed; the next tick retries", "err", err)
+		return
+	}
+	if res.Duplicate {
+		return
+	}
+	for i := range res.Events {
+		if err := g.Apply(a.r.reg, &res.Events[i]); err != nil {
+			lg.Error("own pause.expired does not fold", "err", err)
+			return
+		}
+	}
+	lg.Info("pause ran out", "since", time.Unix(0, g.Paused.At).UTC(), "seq", res.Last)
 }

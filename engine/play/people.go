@@ -1,0 +1,281 @@
+package play
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	_ "time/tzdata" // players' time zones read the same on every server
+
+	"pbem/events"
+)
+
+// OperatorID is who gives a command on the server as the operator
+// ('pbem referee GAME --as operator'): the operator may act on any game,
+// with or without referees, and no seat may take the id.
+const OperatorID = "operator"
+
+// The kinds of Ask.
+const (
+	AskPause   = "pause"
+	AskResume  = "resume"
+	AskDraw    = "draw"
+	AskReferee = "referee" // REFEREE ADD or REFEREE REPLACE; Text is the request
+)
+
+// Ask is one side's half of a request every side must make: a pause, a
+// resume, a draw, or a referee added or replaced. It holds until every
+// side made the same request (then it is granted), or the game moves on
+// (then every ask expires).
+type Ask struct {
+	Kind string
+	Side string
+	Text string // a pause's reason, or the referee request as normalised
+}
+
+// SeatKey is a seat's key epoch: the number of times its reply key (and,
+// for a referee, the secret) was replaced.
+type SeatKey struct {
+	ID    string
+	Epoch uint64
+}
+
+// Absence is a player's declared absence: from From to To (unix ns) the
+// player's deadlines stand still.
+type Absence struct {
+	Player   string
+	From, To int64
+}
+
+// KeyEpoch returns the key epoch of the seat id (0 unless replaced).
+func (g *Game) KeyEpoch(id string) uint64 {
+	for _, k := range g.Keys {
+		if k.ID == id {
+			return k.Epoch
+		}
+	}
+	return 0
+}
+
+func (g *Game) setKeyEpoch(id string, epoch uint64) {
+	keys := make([]SeatKey, 0, len(g.Keys)+1)
+	for _, k := range g.Keys {
+		if k.ID != id {
+			keys = append(keys, k)
+		}
+	}
+	keys = append(keys, SeatKey{ID: id, Epoch: epoch})
+	sort.Slice(keys, func(i, j int) bool { return keys[i].ID < keys[j].ID })
+	g.Keys = keys
+}
+
+// AbsenceOf returns the player's declared absence, if any.
+func (g *Game) AbsenceOf(player string) (Absence, bool) {
+	for _, a := range g.Absences {
+		if a.Player == player {
+			return a, true
+		}
+	}
+	return Absence{}, false
+}
+
+func (g *Game) setAbsence(a Absence) {
+	out := make([]Absence, 0, len(g.Absences)+1)
+	for _, x := range g.Absences {
+		if x.Player != a.Player {
+			out = append(out, x)
+		}
+	}
+	if a.To > a.From {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Player < out[j].Player })
+	if len(out) == 0 {
+		out = nil
+	}
+	g.Absences = out
+}
+
+// addAsk records side's ask (replacing an earlier one of the same kind).
+func (g *Game) addAsk(a Ask) {
+	out := make([]Ask, 0, len(g.Asks)+1)
+	for _, x := range g.Asks {
+		if x.Kind != a.Kind || x.Side != a.Side {
+			out = append(out, x)
+		}
+	}
+	g.Asks = append(out, a)
+}
+
+// dropAsks removes the asks of the kinds given.
+func (g *Game) dropAsks(kinds ...string) {
+	var out []Ask
+	for _, x := range g.Asks {
+		if !contains(kinds, x.Kind) {
+			out = append(out, x)
+		}
+	}
+	g.Asks = out
+}
+
+// asked returns side's ask of kind, if it made one.
+func (g *Game) asked(kind, side string) (Ask, bool) {
+	for _, a := range g.Asks {
+		if a.Kind == kind && a.Side == side {
+			return a, true
+		}
+	}
+	return Ask{}, false
+}
+
+// sides are the game's sides, in the order of its players.
+func (g *Game) sides() []string {
+	var out []string
+	for _, p := range g.Players {
+		if p.Side != "" && !contains(out, p.Side) {
+			out = append(out, p.Side)
+		}
+	}
+	return out
+}
+
+// notAsked are the sides other than side that have not made the ask of
+// kind with text (for a pause or a resume the text does not matter).
+func (g *Game) notAsked(kind, text, side string) []string {
+	var out []string
+	for _, s := range g.sides() {
+		if s == side {
+			continue
+		}
+		a, ok := g.asked(kind, s)
+		if !ok || (kind == AskReferee || kind == AskDraw) && a.Text != text {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TimeZone returns the player's time zone (SETTING tz, or the player's TZ
+// line), or nil.
+func (g *Game) TimeZone(player string) *time.Location {
+	for _, s := range g.Settings {
+		if s.Key == SettingTZPrefix+player {
+			if loc, err := time.LoadLocation(s.Value); err == nil {
+				return loc
+			}
+		}
+	}
+	return nil
+}
+
+// TimeFor prints a time (unix ns) for a player: in UTC, and in the
+// player's own time zone when one is set ("Mon 7 Dec 2026 09:00 UTC
+// (18:00 JST)").
+func (g *Game) TimeFor(player string, ns int64) string {
+	s := timeText(ns)
+	if loc := g.TimeZone(player); loc != nil && loc != time.UTC {
+		t := time.Unix(0, ns).In(loc)
+		u := time.Unix(0, ns).UTC()
+		layout := "15:04 MST"
+		if t.YearDay() != u.YearDay() {
+			layout = "Mon 2 Jan 15:04 MST"
+		}
+		s += " (" + t.Format(layout) + ")"
+	}
+	return s
+}
+
+// who names a seat for the game's echoes: "anna (USA)", "carol (referee)",
+// "the operator".
+func (g *Game) seatName(id string) string {
+	if id == OperatorID {
+		return "the operator"
+	}
+	p, ok := g.PlayerByID(id)
+	switch {
+	case !ok:
+		return id
+	case p.Side == "":
+		return id + " (referee)"
+	}
+	return id + " (" + p.Side + ")"
+}
+
+// refereeContact is how a player reaches the referees: their names and
+// addresses, and the REFEREE command.
+func (g *Game) refereeContact() string {
+	if len(g.Referees) == 0 {
+		return "this game has no referee; REFEREE ADD <address>, sent by every side, adds one"
+	}
+	var rs []string
+	for _, r := range g.Referees {
+		n := r.Name
+		if n == "" {
+			n = r.ID
+		}
+		rs = append(rs, fmt.Sprintf("%s <%s>", n, strings.Join(r.Addresses, ", ")))
+	}
+	return "send REFEREE <your message>, or write to " + strings.Join(rs, " or ")
+}
+
+// newRefereeID is an id for a referee added later, made from the address:
+// its local part, cut to the form ids take, numbered if taken.
+func (g *Game) newRefereeID(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	var b strings.Builder
+	for _, r := range strings.ToLower(local) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0:
+			b.WriteByte('-')
+		}
+	}
+	base := strings.Trim(b.String(), "-")
+	if len(base) > 16 {
+		base = strings.Trim(base[:16], "-")
+	}
+	if base == "" || base == OperatorID || base == "referee" {
+		base = "ref"
+	}
+	id := base
+	for n := 2; ; n++ {
+		if !g.hasSeat(id) {
+			return id
+		}
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+}
+
+func (g *Game) hasSeat(id string) bool {
+	p, _ := g.seat(id)
+	return p != nil
+}
+
+// applyReferee folds a referee added or removed.
+func (g *Game) applyReferee(f events.Fact) {
+	id := f.Str("id")
+	var keep []events.Player
+	for _, r := range g.Referees {
+		if r.ID != id {
+			keep = append(keep, r)
+		}
+	}
+	if f.Bool("added") {
+		keep = append(keep, events.Player{ID: id, Name: f.Str("name"), Addresses: append([]string(nil), f.Strs("addresses")...)})
+	}
+	g.Referees = keep
+}
+
+// loadZone reads a time zone name as players write it ("Europe/Berlin",
+// "UTC"); abbreviations such as "CET" are refused, as they name no rules.
+func loadZone(name string) (*time.Location, error) {
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return nil, fmt.Errorf("%q is not a time zone (write one such as Europe/Berlin or Asia/Tokyo)", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "Local" {
+		return nil, fmt.Errorf("%q is not a time zone (write one such as Europe/Berlin or Asia/Tokyo)", name)
+	}
+	return loc, nil
+}
