@@ -144,7 +144,7 @@ func dropMail[S ~string | ~[]byte](g *Game, id S) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 4
+const snapshotVersion = 5
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() ([]byte, error) {
