@@ -14,6 +14,10 @@ const (
 	NameStatus   = "status"   // data: Query
 	NameAnnounce = "announce" // data: Announce
 	NameReminder = "reminder" // data: Reminder
+	NameMessage  = "message"  // data: Message
+	NameReplaced = "replaced" // data: Replaced
+	NameLog      = "log"      // data: Query (Log set)
+	NameGames    = "games"    // data: Query (Games set)
 )
 
 // Common is what every mail knows: the game, its reader and the reader's
@@ -33,8 +37,9 @@ type Common struct {
 
 // Participant is a player or referee as the mails list them.
 type Participant struct {
-	Name string
-	Side string // "" for a referee
+	Name    string
+	Side    string // "" for a referee
+	Address string // a referee's addresses, so that players can write to them
 }
 
 // Prompt is one step someone must take now.
@@ -72,13 +77,14 @@ type Board struct {
 // Action is one decided input: who sent it, how pbem read it, and what
 // came of it.
 type Action struct {
-	Kind     string   // "order", "ruling" (a referee's), "deadline", or "silent" (a referee's change not announced)
+	Kind     string   // "order", "ruling" (a referee's), "deadline", "expired" (a players' pause ran out), or "silent" (a referee's change not announced)
 	Override bool     // a referee's ruling that changed the game
 	By       string   // "Anna (USA)", "Carol (referee)"
 	Yours    bool     // the reader sent it (or missed the deadline)
 	Received string   // when it was taken in, "Tue 1 Jul 1863 09:00 UTC"
 	Reason   string   // a referee's reason for a ruling
 	Default  string   // the default order applied when a deadline passed
+	Due      string   // when the deadline that passed was due, in the reader's time
 	Echo     []string // how each line was read
 	Facts    []string // every fact, as the log prints it
 	Dice     []Die    // every die rolled for it
@@ -92,6 +98,10 @@ type Welcome struct {
 	Commitment string   // hex SHA-256 of the dice seed
 	First      []Prompt // who acts first
 	Move       *Prompt  // the reader's own step, when they act first
+	Deadline   string   // the reader's deadline, in their time, and what happens without orders; "" for none
+	TakesOver  string   // the seat's former holder, when the reader takes over a seat
+	Joins      bool     // the reader joins a game under way (a referee added later)
+	Settings   []string // the game's settings that players live by (deadlines, pauses), one a line
 	Board      Board
 	// Secret is a referee's command secret (only in a referee's welcome).
 	Secret string
@@ -150,6 +160,13 @@ type Rejected struct {
 	Problems []Problem
 	Move     *Prompt // what the reader may send now, when it is their step
 	Over     string  // set once the game is over, as in Query
+	// For is whose default order was rejected, when the reader is not
+	// that player (a referee, or a player of a game without referee);
+	// Waits says what the game waits for now.
+	For   string
+	Waits string
+	// Refused says why a referee's mail was not read (no Secret line).
+	Refused bool
 }
 
 // GameOver is the data of the last mail of a game.
@@ -187,9 +204,47 @@ type Query struct {
 	Referees  []Participant
 	Over      string // "USA won: USA reached the target" once the game is over
 	Paused    string // "by the referee Carol since … (reason)" while the game is paused
-	// Commands are the referee's game commands (HELP to a referee).
+	// Commands are the referee's game commands (HELP to a referee);
+	// Words the players' game words (HELP to a player).
 	Commands []string
+	Words    []string
 	// Rules are the rule system's own sections: for HELP, what the reader
 	// may do now with an example each; for STATUS, their orders waiting.
 	Rules []Section
+	// Contact is how a player reaches the referees.
+	Contact string
+	// Absences are the players' declared absences, one a line.
+	Absences []string
+	// Log is the answer to LOG: the last actions, each as the reader may
+	// see them, oldest first; LogN is how many were asked for.
+	Log  []string
+	LogN int
+	// Games is the answer to GAMES: the reader's games, each on a few
+	// lines, and Now when the list was made.
+	Games []DeskGame
+	Now   string
+}
+
+// DeskGame is one game on a referee's desk.
+type DeskGame struct {
+	Game    string   // "g1"
+	What    string   // "gcacw harrow-creek, seq 42"
+	State   string   // "USA (Anna) to move", "paused by …", "over: …"
+	Details []string // deadlines (overdue ones marked), rulings waited for, asks
+}
+
+// Message is the data of a message between a player and the referees.
+type Message struct {
+	Common
+	From       string // "Anna (USA)", "Carol (referee)"
+	ToReferees bool   // a player's message to the referees
+	Text       string
+}
+
+// Replaced is the data of the mail telling a seat's former holder that
+// the seat changed hands.
+type Replaced struct {
+	Common
+	SeatOf string // the side, or "referee"
+	By     string // who changed it: "Carol (referee)", "every side", "the operator"
 }

@@ -145,6 +145,49 @@ var cases = []struct {
 		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples},
 		Deadline: &Deadline{Who: "Taro Yamada (CSA)", Due: "Sat 4 Jul 1863 09:00 UTC", Default: "PASS"}}},
 	{"status-over", NameStatus, Query{Common: common("Anna Lindqvist", "USA"), Word: "STATUS", Over: "USA won: USA holds Mill Ford", Players: players}},
+	// Issue 19: deadlines in people's time, seats that change hands,
+	// answers to every mail, messages, and a referee's desk.
+	{"yourmove-deadline-passed-tz", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: Action{Kind: "deadline", By: "Anna Lindqvist (USA)",
+		Received: "Fri 3 Jul 1863 09:00 UTC", Due: "Fri 3 Jul 1863 08:59 UTC (17:59 JST)", Default: "PASS", Echo: []string{"PASS"}, Facts: []string{"USA passes."}},
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples},
+		Deadline: &Deadline{Who: "Taro Yamada (CSA)", Due: "Sat 4 Jul 1863 09:00 UTC (18:00 JST)", Default: "PASS"}, Board: board}},
+	{"welcome-takes-over", NameWelcome, Welcome{Common: common("Bob Brown", "USA"), Players: players,
+		Referees: []Participant{{Name: "Carol Ruiz", Address: "carol@example.org"}}, TakesOver: "Oscar Wilde",
+		Settings:   []string{"deadline 3d; if none come: PASS", "a pause the players ask for ends by itself after 14d"},
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{*usaMove}, Move: usaMove, Deadline: "Fri 3 Jul 1863 09:00 UTC; if none come: PASS", Board: board}},
+	{"welcome-joins", NameWelcome, Welcome{Common: common("Dana Cole", ""), Players: players,
+		Referees: []Participant{{Name: "Carol Ruiz", Address: "carol@example.org"}, {Name: "Dana Cole", Address: "dana@example.org"}}, Joins: true,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
+		Secret: "q7mkz4ta2xw5hr3npe6jvc"}},
+	{"rejected-refused", NameRejected, Rejected{Common: common("Carol Ruiz", ""), Kind: "ruling", Received: "Wed 1 Jul 1863 10:00 UTC", Refused: true,
+		Problems: []Problem{{Msg: "pbem did not apply this mail: it has no Secret line. A referee's mail that changes the game must carry the line \"Secret: …\" from your welcome mail, written as it stands", Hint: "send the mail again with your Secret line"}}}},
+	{"rejected-default-referee", NameRejected, Rejected{Common: common("Carol Ruiz", ""), Kind: "deadline", Received: "Fri 3 Jul 1863 09:00 UTC", For: "Taro Yamada (CSA)",
+		Problems: []Problem{{Line: 1, Col: 1, Text: "FOO", Msg: "no order FOO", Hint: "PASS"}},
+		Waits:    "The game waits for Taro Yamada's orders, or for yours: ORDER taro <orders> enters them."}},
+	{"rejected-observer", NameRejected, Rejected{Common: func() Common { c := common("Observer", ""); c.Referee, c.Observer, c.Key = false, true, ""; return c }(),
+		Kind: "observer", Received: "Wed 1 Jul 1863 10:00 UTC", Problems: []Problem{{Msg: "you observe this game", Hint: "write to the referees: Carol Ruiz <carol@example.org>"}}}},
+	{"message-to-referees", NameMessage, Message{Common: common("Carol Ruiz", ""), From: "Taro Yamada (CSA)", ToReferees: true,
+		Text: "May Hood's brigade cross at the mill ford?\nIt was flooded last turn."}},
+	{"message-from-referee", NameMessage, Message{Common: common("Taro Yamada", "CSA"), From: "Carol Ruiz (referee)", Text: "Yes, at half speed."}},
+	{"replaced", NameReplaced, Replaced{Common: func() Common { c := common("Oscar Wilde", "USA"); c.Key = ""; return c }(), SeatOf: "USA", By: "Carol Ruiz (referee)"}},
+	{"help-player-words", NameHelp, Query{Common: common("Taro Yamada", "CSA"), Word: "HELP", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
+		Words:   []string{"PAUSE [reason]          the game pauses once every side sent PAUSE", "REFEREE <message>       a message to the referees (the rest of the mail)"},
+		Contact: "send REFEREE <your message>, or write to Carol Ruiz <carol@example.org>"}},
+	{"status-absent", NameStatus, Query{Common: common("Taro Yamada", "CSA"), Word: "STATUS", Next: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}},
+		Deadlines: []Deadline{{Who: "Anna Lindqvist (USA)", Due: "Fri 3 Jul 1863 09:00 UTC (11:00 CEST)", Default: "PASS"}},
+		Absences:  []string{"Anna Lindqvist: away from Wed 1 Jul 1863 09:00 UTC to Thu 2 Jul 1863 09:00 UTC"},
+		Players:   players, Referees: []Participant{{Name: "Carol Ruiz", Address: "carol@example.org"}}, Contact: "send REFEREE <your message>, or write to Carol Ruiz <carol@example.org>"}},
+	{"log", NameLog, Query{Common: common("Carol Ruiz", ""), Word: "LOG 3", LogN: 3, Log: []string{
+		"seq 41  Wed 1 Jul 1863 09:00 UTC  anna: MARCH Newton 2315 2316 → accepted: Newton marches to 2316.",
+		"seq 44  Wed 1 Jul 1863 10:00 UTC  taro: PASS → rejected: line 1 col 1: it is USA's turn",
+		"seq 46  Wed 1 Jul 1863 11:00 UTC  carol (referee): ROLLBACK 1 ACTION → accepted: the referee Carol rolled the game back to seq 40: what came after is undone.",
+	}}},
+	{"games", NameGames, Query{Common: common("Carol Ruiz", ""), Word: "GAMES", Now: "Wed 1 Jul 1863 12:00 UTC", Games: []DeskGame{
+		{Game: "mill-creek", What: "gcacw harrow-creek, seq 46", State: "USA (Anna Lindqvist) to move",
+			Details: []string{"Anna Lindqvist (USA): due Thu 2 Jul 1863 09:00 UTC; if none come: PASS"}},
+		{Game: "kettle-run", What: "hra kettle-run, seq 12", State: "paused by the players since Tue 30 Jun 1863 09:00 UTC (holidays)",
+			Details: []string{"OVERDUE Taro Yamada (CSA): was due Mon 29 Jun 1863 09:00 UTC; waiting for the referee", "ruling waited for: rule on Cavalry Retreat for 1CAV"}},
+	}}},
 }
 
 func TestGolden(t *testing.T) {
@@ -217,7 +260,7 @@ func checkBody(t *testing.T, body, board string) {
 			t.Errorf("line %d has trailing space: %q", i+1, l)
 		}
 	}
-	observer := strings.Contains(body, "\nYou observe game ")
+	observer := strings.Contains(body, "\nYou observe game ") || strings.HasSuffix(body, "\nThis mail needs no answer.\n-- \npbem\n")
 	if observer && strings.Contains(body, "Key:") {
 		t.Errorf("an observer's mail carries a key:\n%s", body)
 	}

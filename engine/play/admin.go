@@ -431,20 +431,38 @@ func contains(list []string, s string) bool {
 }
 
 // FactLine prints a fact for people: like Fact.String, but a rollback's
-// encoded state is shown by its SHA-256, not its bytes.
+// encoded state is shown by its SHA-256, not its bytes, and the times of
+// the runtime's own facts in RFC 3339 (UTC), their spans as 2h 30m.
 func FactLine(f events.Fact) string {
-	if f.Kind != FactRollback {
+	times, spans := factTimes[f.Kind], factSpans[f.Kind]
+	if f.Kind != FactRollback && times == nil && spans == nil {
 		return f.String()
 	}
-	c := events.Fact{Kind: f.Kind}
+	c := events.Fact{Kind: f.Kind, Vis: f.Vis}
 	for _, a := range f.Args {
-		if a.Key == "state" {
+		switch {
+		case a.Key == "state" && f.Kind == FactRollback:
 			a = events.S("state", fmt.Sprintf("(%d characters, sha256 %s…)", len(a.Str), Commit([]byte(a.Str)).Hex()[:16]))
+		case a.Kind == events.ArgInt && contains(times, a.Key):
+			if a.Int == 0 {
+				a = events.S(a.Key, "none")
+			} else {
+				a = events.S(a.Key, time.Unix(0, a.Int).UTC().Format(time.RFC3339))
+			}
+		case a.Kind == events.ArgInt && contains(spans, a.Key):
+			a = events.S(a.Key, Span(time.Duration(a.Int)))
 		}
 		c.Args = append(c.Args, a)
 	}
 	return c.String()
 }
+
+// factTimes and factSpans are the arguments of the runtime's facts that
+// hold a time (unix ns) or a span (ns).
+var (
+	factTimes = map[string][]string{FactDeadline: {"due"}, FactPause: {"at"}, FactResume: {"at"}, FactAbsence: {"from", "to"}}
+	factSpans = map[string][]string{FactResume: {"paused"}}
+)
 
 // InBranch reports whether seq lies in a stretch of the log a rollback
 // closed, and which.
@@ -535,20 +553,25 @@ func ParseReminderKey(key string) (player string, due int64, ok bool) {
 	return rest[:i], n, true
 }
 
-// RosterAfter returns a copy of g whose seats and observers are as the
-// decision d leaves them (a REPLACE or OBSERVER in d applied), for the
-// mails that announce d: a new observer gets the mail that adds them, a
-// replaced player's mail goes to the new address. Nothing else of g is
-// changed or copied deeply; g itself is untouched.
+// RosterAfter returns a copy of g whose seats, observers, settings,
+// deadlines, pause and absences are as the decision d leaves them (a
+// REPLACE, OBSERVER, SETTING, PAUSE or deadline in d applied), for the
+// mails that announce d: a new observer or referee gets the mail that
+// adds them, a replaced player's mail goes to the new address with the
+// seat's new key, a "your move" states the deadline d set. Nothing else
+// of g is changed; g itself is untouched.
 func (g *Game) RosterAfter(d *events.OrderAccepted) *Game {
 	c := *g
 	changed := false
 	for _, f := range d.Facts {
 		switch f.Kind {
-		case FactPlayer, FactObserver:
+		case FactPlayer, FactObserver, FactReferee, FactSetting, FactDeadline, FactPause, FactResume, FactAbsence:
 			if !changed {
 				c.Players, c.Referees = clonePlayers(g.Players), clonePlayers(g.Referees)
 				c.Observers = append([]string(nil), g.Observers...)
+				c.Settings = append([]events.Setting(nil), g.Settings...)
+				c.Deadlines = append([]Deadline(nil), g.Deadlines...)
+				c.Asks = append([]Ask(nil), g.Asks...)
 				changed = true
 			}
 			if err := c.applyGameFact(nil, 0, 0, f); err != nil {

@@ -31,7 +31,7 @@ func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (events.
 		player, text = p.Player, p.Text
 		if strings.HasPrefix(player, ObserverPrefix) {
 			return g.reject(in, player, events.Problem{Msg: "you observe this game: pbem takes no orders or commands from observers, and nothing of your mail was read",
-				Hint: "to reach the referees, write to them: " + g.refereeContact()})
+				Hint: "to reach the referees, write to them: " + g.RefereeContact()})
 		}
 		who, ok := g.PlayerByID(player)
 		if !ok || who.Side == "" {
@@ -43,7 +43,7 @@ func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (events.
 			}
 			if g.Paused != nil && g.Ended == nil {
 				return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: g.pausedMsg(),
-					Hint: "send your orders again once the game resumes (STATUS says when); to talk to the referees, " + g.refereeContact()})
+					Hint: "send your orders again once the game resumes (STATUS says when); to talk to the referees, " + g.RefereeContact()})
 			}
 		}
 		dec, st, out, err := g.decideAs(in, player, who.Side, text, dice, rolled)

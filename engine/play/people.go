@@ -201,9 +201,9 @@ func (g *Game) seatName(id string) string {
 	return id + " (" + p.Side + ")"
 }
 
-// refereeContact is how a player reaches the referees: their names and
+// RefereeContact is how a player reaches the referees: their names and
 // addresses, and the REFEREE command.
-func (g *Game) refereeContact() string {
+func (g *Game) RefereeContact() string {
 	if len(g.Referees) == 0 {
 		return "this game has no referee; REFEREE ADD <address>, sent by every side, adds one"
 	}
@@ -263,6 +263,10 @@ func (g *Game) applyReferee(f events.Fact) {
 	}
 	if f.Bool("added") {
 		keep = append(keep, events.Player{ID: id, Name: f.Str("name"), Addresses: append([]string(nil), f.Strs("addresses")...)})
+	} else {
+		// Should the id be given again, the secret the removed referee
+		// held must not work for it.
+		g.setKeyEpoch(id, g.KeyEpoch(id)+1)
 	}
 	g.Referees = keep
 }
@@ -278,4 +282,42 @@ func loadZone(name string) (*time.Location, error) {
 		return nil, fmt.Errorf("%q is not a time zone (write one such as Europe/Berlin or Asia/Tokyo)", name)
 	}
 	return loc, nil
+}
+
+// tellPeopleFact tells the facts of seats, asks, absences and messages in
+// plain words (and any other fact in its log form).
+func (g *Game) tellPeopleFact(f events.Fact) string {
+	switch f.Kind {
+	case FactAsk:
+		switch f.Str("kind") {
+		case AskPause:
+			return fmt.Sprintf("%s asks to pause the game%s; it pauses when every side has sent PAUSE.", f.Str("side"), suffix(" (", f.Str("text"))+closeIf(f.Str("text")))
+		case AskResume:
+			return fmt.Sprintf("%s asks to resume the game; it resumes when every side has sent RESUME.", f.Str("side"))
+		case AskDraw:
+			return fmt.Sprintf("%s offers a draw; the game ends in a draw when every side has sent DRAW.", f.Str("side"))
+		case AskReferee:
+			return fmt.Sprintf("%s asks: REFEREE %s; done when every side has sent the same line.", f.Str("side"), f.Str("text"))
+		}
+	case FactReferee:
+		if f.Bool("added") {
+			return fmt.Sprintf("%s <%s> now referees the game.", f.Str("name"), strings.Join(f.Strs("addresses"), ", "))
+		}
+		return fmt.Sprintf("%s no longer referees the game.", f.Str("id"))
+	case FactAbsence:
+		if f.Int("to") == 0 {
+			return fmt.Sprintf("%s is no longer away: their deadlines run as before.", g.nameOf(f.Str("player")))
+		}
+		return fmt.Sprintf("%s is away from %s to %s; their deadlines stand still meanwhile.", g.nameOf(f.Str("player")),
+			g.TimeFor(f.Str("player"), f.Int("from")), g.TimeFor(f.Str("player"), f.Int("to")))
+	case FactMessage:
+		to := "the referees"
+		if t := f.Str("to"); t != "referees" {
+			to = g.nameOf(t)
+		}
+		return fmt.Sprintf("%s writes to %s: %s", g.nameOf(f.Str("from")), to, f.Str("text"))
+	case FactOrdered:
+		return fmt.Sprintf("%s entered %s's orders.", g.nameOf(f.Str("by")), g.nameOf(f.Str("player")))
+	}
+	return FactLine(f)
 }

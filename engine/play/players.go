@@ -29,16 +29,16 @@ var playerWords = []string{WordPause, WordResume, WordDraw, WordConcede, WordAbs
 
 // PlayerWordForms are the forms of the players' game words, for HELP.
 var PlayerWordForms = []string{
-	"PAUSE [reason]          the game pauses once every side sent PAUSE",
-	"RESUME                  and resumes once every side sent RESUME",
-	"DRAW                    the game ends in a draw once every side sent DRAW",
-	"CONCEDE [reason]        you give up: the other side wins",
-	"ABSENCE <from> <to>     your deadlines stand still while you are away",
-	"                        (dates as 2026-12-01 or 2026-12-01 18:00; ABSENCE CANCEL)",
-	"TZ <zone>               your time zone, such as Europe/Berlin, for the times in mails",
-	"REFEREE <message>       a message to the referees (the rest of the mail)",
-	"REFEREE ADD <address> [NAME <name>]   a referee, once every side sent it",
-	"LOG [n]                 the last n actions of the game as you may see them",
+	"PAUSE [reason]        the game pauses once every side sent PAUSE",
+	"RESUME                and resumes once every side sent RESUME",
+	"DRAW                  a draw, once every side sent DRAW",
+	"CONCEDE [reason]      you give up: the other side wins",
+	"ABSENCE <from> <to>   your deadlines stand still while you are away",
+	"                      (2026-12-01 or 2026-12-01 18:00; ABSENCE CANCEL)",
+	"TZ <zone>             your time zone (Europe/Berlin) for times in mails",
+	"REFEREE <message>     to the referees (the rest of the mail)",
+	"REFEREE ADD <address> [NAME <name>]     a referee, once every side sent it",
+	"LOG [n]               the last n actions, as you may see them",
 }
 
 // ObserverPrefix starts the id an observer's mail is logged under
@@ -134,7 +134,7 @@ func (pw *playerDecision) pause(reason string) {
 		pw.problem("the game is already paused "+g.PausedText(), "RESUME (every side must send it)")
 		return
 	case resume && g.Paused.By != PausedByPlayers:
-		pw.problem("the game was paused "+g.pauseBy(g.Paused)+"; only a referee resumes it", g.refereeContact())
+		pw.problem("the game was paused "+g.pauseBy(g.Paused)+"; only a referee resumes it", g.RefereeContact())
 		return
 	}
 	if _, ok := g.asked(kind, side); ok {
@@ -220,7 +220,7 @@ func (pw *playerDecision) concede(reason string) {
 		}
 	}
 	if len(others) != 1 {
-		pw.problem(fmt.Sprintf("this game has %d other sides: who wins is the referee's to say", len(others)), g.refereeContact())
+		pw.problem(fmt.Sprintf("this game has %d other sides: who wins is the referee's to say", len(others)), g.RefereeContact())
 		return
 	}
 	why := side + " conceded"
@@ -248,7 +248,7 @@ func (pw *playerDecision) absence(args []string) {
 		return
 	}
 	if pol.AbsenceMax == 0 {
-		pw.problem("this game takes no absences (its absence-max is none)", g.refereeContact())
+		pw.problem("this game takes no absences (its absence-max is none)", g.RefereeContact())
 		return
 	}
 	from, to, bad := parseAbsence(args, pw.in.At, g.TimeZone(id))

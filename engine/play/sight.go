@@ -189,7 +189,7 @@ func (g *Game) tellGameFact(f events.Fact) string {
 	case FactRefused:
 		return fmt.Sprintf("%s's sealed orders for %s could not be applied once the others' were: %s orders again.", f.Str("side"), f.Str("step"), f.Str("side"))
 	}
-	return f.String()
+	return g.tellPeopleFact(f)
 }
 
 // nameOf names a participant by id: "Anna", or the id.
@@ -200,8 +200,15 @@ func (g *Game) nameOf(id string) string {
 		}
 		return p.Name
 	}
-	if id == "" {
+	switch id {
+	case "":
 		return "the referee"
+	case OperatorID:
+		return "the operator"
+	case PausedByPlayers:
+		return "the players"
+	case "pause-max":
+		return "the game's pause-max"
 	}
 	return id
 }

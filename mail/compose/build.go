@@ -16,6 +16,7 @@ type recipient struct {
 	events.Player
 	referee  bool
 	observer bool // sees what the rules let a non-player see
+	former   bool // held a seat that changed hands: gets no key
 }
 
 func (r recipient) viewer() engine.Viewer {
@@ -45,7 +46,7 @@ func readers(g *play.Game) []recipient {
 		}
 	}
 	for _, a := range g.Observers {
-		out = append(out, recipient{Player: events.Player{ID: "observer:" + a, Name: "Observer", Addresses: []string{a}}, observer: true})
+		out = append(out, recipient{Player: events.Player{ID: play.ObserverPrefix + a, Name: "Observer", Addresses: []string{a}}, observer: true})
 	}
 	return out
 }
@@ -81,10 +82,17 @@ type batch struct {
 	ended  bool         // the decision ends the game
 	next   uint64       // seq the next mail will be stored at
 	out    []events.Payload
+	// silent: the game's overrides were silent when the decision was
+	// taken; in is the decided input; welcomed are the seats the decision
+	// gave to someone (they get a welcome instead of the report).
+	silent   bool
+	in       *events.Envelope
+	welcomed []string
+	orig     *play.Game // the game before the decision
 }
 
 func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch {
-	return &batch{c: c, g: game{g}, before: g.State, state: state, next: first}
+	return &batch{c: c, g: game{g}, before: g.State, state: state, next: first, orig: g}
 }
 
 // add renders m and queues it at the next seq.
@@ -102,9 +110,9 @@ func (b *batch) add(m mail) error {
 	}
 	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
 		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
-		Observer: m.to.observer, Key: token.Make(cfg.Secret, g.ID, m.to.ID), Mailbox: cfg.Local + "@" + cfg.Domain}
-	if m.to.observer {
-		common.Key = "" // an observer sends nothing
+		Observer: m.to.observer, Key: token.MakeAt(cfg.Secret, g.ID, m.to.ID, g.KeyEpoch(m.to.ID)), Mailbox: cfg.Local + "@" + cfg.Domain}
+	if m.to.observer || m.to.former {
+		common.Key = "" // an observer sends nothing; a former holder has no key
 	}
 	body, err := b.c.t.Render(m.tmpl, m.data(common, board))
 	if err != nil {
@@ -116,14 +124,14 @@ func (b *batch) add(m mail) error {
 		To:          append([]string(nil), m.to.Addresses...),
 		Subject:     token.SubjectTag(g.ID) + " " + m.subject,
 		Template:    m.tmpl,
-		ReplyTo:     token.Address(cfg.Secret, cfg.Local, cfg.Domain, g.ID, m.to.ID),
+		ReplyTo:     token.AddressAt(cfg.Secret, cfg.Local, cfg.Domain, g.ID, m.to.ID, g.KeyEpoch(m.to.ID)),
 		InReplyTo:   root,
 		References:  []string{root},
 		Body:        body,
 		Attachments: att,
 	}
-	if m.to.observer {
-		q.ReplyTo = cfg.Local + "@" + cfg.Domain // an observer sends nothing
+	if m.to.observer || m.to.former {
+		q.ReplyTo = cfg.Local + "@" + cfg.Domain // an observer sends nothing; a former holder has no key
 	}
 	if m.inReplyTo != "" {
 		q.InReplyTo = m.inReplyTo
@@ -141,6 +149,8 @@ type game struct{ *play.Game }
 func (g game) playerWho(id string) string {
 	p, ok := g.PlayerByID(id)
 	switch {
+	case id == play.OperatorID:
+		return "the operator"
 	case !ok:
 		return id
 	case p.Side == "":
@@ -185,6 +195,9 @@ func (b *batch) action(o source, d *events.OrderAccepted, r recipient) templates
 	a := templates.Action{Kind: o.kind, By: g.playerWho(o.player), Yours: r.ID == o.player, Received: o.received,
 		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), cut.Echo...),
 		Override: o.kind == "ruling" && play.IsOverride(o.text, d)}
+	if o.kind == "deadline" && o.due != 0 {
+		a.Due = g.TimeFor(r.ID, o.due) // the time it was due, not the time pbem noticed
+	}
 	for _, f := range cut.Facts {
 		if line := g.Tell(b.before, f); line != "" {
 			a.Facts = append(a.Facts, line)

@@ -32,6 +32,20 @@ type Config struct {
 	Domain string // mail domain, "pbem.localhost"
 	Local  string // local part of pbem's mailbox, "pbem"
 	Secret []byte // the reply-token secret
+	// Log, if set, is where the answer to LOG reads the game's own log
+	// (up to the seq being decided: the same log gives the same answer).
+	Log Reader
+	// Desk, if set, lists the games a referee (by any of their addresses)
+	// referees, as they stand at the time now (the decision's intake
+	// time), for the answer to GAMES. It is the one mail whose body
+	// depends on other games' logs: it is rendered once, when GAMES is
+	// decided, and kept in the log like every mail.
+	Desk func(addresses []string, now int64) ([]templates.DeskGame, error)
+}
+
+// Reader reads a game's log in order from a seq.
+type Reader interface {
+	Read(game string, from uint64, fn func(*events.Envelope) error) error
 }
 
 // Composer renders a game's mails with a template set.
@@ -59,24 +73,31 @@ func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 		return nil, errors.New("compose welcome: the game is not created")
 	}
 	b := c.batch(g, g.State, g.Seq+1)
-	prompts := g.Prompts(g.State, nil)
 	for _, r := range readers(g) {
-		first := c.prompts(g, prompts, r)
-		subject := "welcome: you play " + r.Side
-		if r.referee {
-			subject = "welcome: you referee"
-		}
-		err := b.add(mail{to: r, tmpl: templates.NameWelcome, subject: subject, board: true,
-			data: func(cm templates.Common, bd templates.Board) any {
-				return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: participants(g.Referees),
-					Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
-					Rules: explain(g, g.State, r, engine.ExplainWelcome)}
-			}})
-		if err != nil {
+		if err := c.welcome(b, r, "", false); err != nil {
 			return nil, err
 		}
 	}
 	return b.out, nil
+}
+
+// welcome queues the welcome mail of r: to a new game, or (takesOver
+// names the former holder) to a seat that changed hands or a referee
+// added later, with the game as it stands.
+func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) error {
+	g := b.g.Game
+	first := c.prompts(g, g.Prompts(b.state, nil), r)
+	subject := "welcome: you play " + r.Side
+	if r.referee {
+		subject = "welcome: you referee"
+	}
+	return b.add(mail{to: r, tmpl: templates.NameWelcome, subject: subject, board: true,
+		data: func(cm templates.Common, bd templates.Board) any {
+			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
+				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
+				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
+				Rules: explain(g, b.state, r, engine.ExplainWelcome)}
+		}})
 }
 
 // Mails implements play.Notifier: the mails decision causes. g is the
@@ -106,6 +127,8 @@ func (c *Composer) Mails(g *play.Game, after engine.State, input *events.Envelop
 	}
 	b := c.batch(g, after, g.Seq+2)
 	b.ended = ended != nil
+	b.silent = g.Policy().Silent // as it was when the decision was taken
+	b.in = input
 	switch d := decision.(type) {
 	case *events.OrderRejected:
 		if o.player == "" {
@@ -122,8 +145,13 @@ func (c *Composer) Mails(g *play.Game, after engine.State, input *events.Envelop
 			err = c.query(b, o, word)
 		case ended != nil:
 			err = c.gameOver(b, o, d, ended)
+		case private(d):
+			err = c.private(b, o, d)
 		default:
-			err = c.turn(b, o, d)
+			b.welcomed = welcomed(d)
+			if err = c.turn(b, o, d); err == nil {
+				err = c.seats(b, o, d)
+			}
 		}
 	default:
 		return nil, fmt.Errorf("compose game %s seq %d: %T is not a decision", g.ID, g.Seq+1, decision)
@@ -137,19 +165,22 @@ func (c *Composer) Mails(g *play.Game, after engine.State, input *events.Envelop
 // source is what the decided input says of itself.
 type source struct {
 	player    string // who sent it, or whose deadline passed
-	kind      string // "order", "ruling" or "deadline"
+	kind      string // "order", "ruling", "deadline", "expired" or "observer"
 	messageID string // the Message-ID of the mail that carried it, or ""
 	reason    string // a referee's reason
 	dflt      string // a deadline's default order
+	due       int64  // when the deadline that passed was due
 	received  string // the intake time
+	at        int64  // the intake time, unix ns
 	text      string // a referee's command text
+	refused   string // why the intake did not trust a referee's mail
 }
 
 func origin(in *events.Envelope) (source, error) {
 	if in == nil {
 		return source{kind: "order"}, nil
 	}
-	o := source{received: in.Time().Format(timeLayout)}
+	o := source{received: in.Time().Format(timeLayout), at: in.At}
 	p, err := events.Decode(in)
 	if err != nil {
 		return o, fmt.Errorf("input: %w", err)
@@ -157,13 +188,18 @@ func origin(in *events.Envelope) (source, error) {
 	switch p := p.(type) {
 	case *events.OrderReceived:
 		o.player, o.kind, o.messageID = p.Player, "order", msgID(p.MessageID)
+		if strings.HasPrefix(p.Player, play.ObserverPrefix) {
+			o.kind = "observer"
+		}
 	case *events.RefereeCommand:
-		o.player, o.kind, o.messageID, o.reason, o.text = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text
+		o.player, o.kind, o.messageID, o.reason, o.text, o.refused = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text, p.Refused
 	case *events.DeadlinePassed:
-		o.player, o.kind, o.dflt = p.Player, "deadline", p.Default
+		o.player, o.kind, o.dflt, o.due = p.Player, "deadline", p.Default, p.Due
 		if strings.EqualFold(o.dflt, "referee") {
 			o.dflt = ""
 		}
+	case *events.PauseExpired:
+		o.kind = "expired"
 	default:
 		return o, fmt.Errorf("input seq %d: %s is not an input", in.Seq, in.Type)
 	}
@@ -184,7 +220,10 @@ func queryWord(d *events.OrderAccepted) (string, bool) {
 		return "", false
 	}
 	switch d.Echo[0] {
-	case play.QueryHelp, play.QueryBoard, play.QueryBoardFull, play.QueryStatus:
+	case play.QueryHelp, play.QueryBoard, play.QueryBoardFull, play.QueryStatus, play.QueryGames, play.QueryLog:
+		return d.Echo[0], true
+	}
+	if play.LogCount(d.Echo[0]) > 0 {
 		return d.Echo[0], true
 	}
 	return "", false
@@ -204,20 +243,31 @@ func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 		next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
 	}
 	subject := "order rejected"
-	switch o.kind {
-	case "ruling":
+	switch {
+	case o.refused != "":
+		subject = "your mail was not applied: " + o.refused
+	case o.kind == "ruling":
 		subject = "ruling rejected"
-	case "deadline":
-		subject = "default order rejected"
+	case o.kind == "deadline":
+		subject = "default order rejected; the game waits for your orders"
+	case o.kind == "observer":
+		subject = "pbem takes no orders from observers"
 	}
-	return b.add(mail{to: r, tmpl: templates.NameRejected, subject: subject, inReplyTo: o.messageID,
+	err := b.add(mail{to: r, tmpl: templates.NameRejected, subject: subject, inReplyTo: o.messageID,
 		data: func(cm templates.Common, _ templates.Board) any {
-			rej := templates.Rejected{Common: cm, Kind: o.kind, Received: o.received, Problems: probs, Move: own(next)}
+			rej := templates.Rejected{Common: cm, Kind: o.kind, Received: o.received, Problems: probs, Move: own(next), Refused: o.refused != ""}
+			if o.kind == "deadline" && b.g.Ended == nil {
+				rej.Waits = "The game waits for your orders: send them now."
+			}
 			if b.g.Ended != nil {
 				rej.Over = outcome(b.g.Game, b.g.Ended)
 			}
 			return rej
 		}})
+	if err != nil || o.kind != "deadline" {
+		return err
+	}
+	return c.defaultRejected(b, o, probs)
 }
 
 func (c *Composer) query(b *batch, o source, word string) error {
@@ -225,12 +275,17 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	if !ok {
 		return nil
 	}
-	q := templates.Query{Word: word, Players: participants(b.g.Players), Referees: participants(b.g.Referees)}
+	q := templates.Query{Word: word, Players: participants(b.g.Players), Referees: refereeContacts(b.g.Referees)}
 	if b.g.Paused != nil {
 		q.Paused = b.g.PausedText()
 	}
 	if r.referee {
 		q.Commands = play.GameCommandForms
+	} else {
+		q.Words, q.Contact = play.PlayerWordForms, b.g.RefereeContact()
+	}
+	for _, a := range b.g.Absences {
+		q.Absences = append(q.Absences, fmt.Sprintf("%s: away from %s to %s", b.g.playerWho(a.Player), b.g.TimeFor(r.ID, a.From), b.g.TimeFor(r.ID, a.To)))
 	}
 	if b.g.Ended != nil {
 		q.Over = outcome(b.g.Game, b.g.Ended)
@@ -245,7 +300,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 		q.Rules = explain(b.g.Game, b.state, r, engine.ExplainStatus)
 	}
 	for _, d := range b.g.Deadlines {
-		dl := templates.Deadline{Who: b.g.playerWho(d.Player), Due: timeOf(d.Due), Default: d.Default}
+		dl := templates.Deadline{Who: b.g.playerWho(d.Player), Due: b.g.TimeFor(r.ID, d.Due), Default: d.Default}
 		if strings.EqualFold(dl.Default, "referee") {
 			dl.Default = "" // the template says the referee decides
 		}
@@ -253,14 +308,24 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	}
 	m := mail{to: r, inReplyTo: o.messageID}
 	switch word {
+	case play.QueryGames:
+		m.tmpl, m.subject = templates.NameGames, "your games"
+		if err := c.desk(b, o, r, &q); err != nil {
+			return err
+		}
 	case play.QueryHelp:
 		m.tmpl, m.subject = templates.NameHelp, "help"
 	case play.QueryBoard:
 		m.tmpl, m.subject, m.board = templates.NameBoard, "board", true
 	case play.QueryBoardFull:
 		m.tmpl, m.subject, m.board, q.Full = templates.NameBoard, "board (whole map)", true, true
-	default:
+	case play.QueryStatus:
 		m.tmpl, m.subject = templates.NameStatus, "status"
+	default:
+		m.tmpl, m.subject = templates.NameLog, "log"
+		if err := c.log(b, r, &q, play.LogCount(word)); err != nil {
+			return err
+		}
 	}
 	m.data = func(cm templates.Common, bd templates.Board) any {
 		q.Common, q.Board = cm, bd
@@ -276,8 +341,11 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 	// who changed it, unless the game's overrides are silent: then a
 	// player hears of it only if it is now their move, and not what it was.
 	override := o.kind == "ruling" && play.IsOverride(o.text, d)
-	silent := override && announcement == nil && b.g.Policy().Silent
+	silent := override && announcement == nil && b.silent
 	for _, r := range readers(b.g.Game) {
+		if contains(b.welcomed, r.ID) {
+			continue // a welcome, with the game as it stands, follows
+		}
 		next := c.prompts(b.g.Game, prompts, r)
 		move := own(next)
 		if silent && !r.referee {
@@ -322,6 +390,8 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			m.tmpl, m.subject = templates.NameReferee, "referee: ruling applied"
 		case r.referee && o.kind == "deadline":
 			m.tmpl, m.subject = templates.NameReferee, "referee: deadline passed"
+		case o.kind == "expired":
+			m.subject = "the pause ran out; the game goes on"
 		}
 		if r.ID == o.player {
 			m.inReplyTo = o.messageID
@@ -382,7 +452,7 @@ func (c *Composer) refereeSecret(g *play.Game, r recipient) string {
 	if !r.referee {
 		return ""
 	}
-	return token.RefereeSecret(c.cfg.Secret, g.ID, r.ID)
+	return token.RefereeSecretAt(c.cfg.Secret, g.ID, r.ID, g.KeyEpoch(r.ID))
 }
 
 // Reminder implements play.Reminder: the mail telling a player their
@@ -400,7 +470,7 @@ func (c *Composer) Reminder(g *play.Game, d play.Deadline) ([]events.Payload, er
 	}
 	err := b.add(mail{to: r, tmpl: templates.NameReminder, subject: "reminder: your orders are due " + timeOf(d.Due),
 		data: func(cm templates.Common, _ templates.Board) any {
-			return templates.Reminder{Common: cm, Due: timeOf(d.Due), Default: dflt, Next: next, Move: own(next)}
+			return templates.Reminder{Common: cm, Due: g.TimeFor(r.ID, d.Due), Default: dflt, Next: next, Move: own(next)}
 		}})
 	if err != nil {
 		return nil, err
@@ -460,7 +530,7 @@ func deadlineAfter(g *play.Game, d *events.OrderAccepted, player string) *templa
 	if strings.EqualFold(dflt, "referee") {
 		dflt = "" // the template says the referee decides
 	}
-	return &templates.Deadline{Who: game{g}.playerWho(player), Due: timeOf(due), Default: dflt}
+	return &templates.Deadline{Who: game{g}.playerWho(player), Due: g.TimeFor(player, due), Default: dflt}
 }
 
 // own is the reader's first step among prompts, or nil.

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -25,20 +26,44 @@ const Len = 16
 var enc = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // Make returns the token binding game and player under secret.
-func Make(secret []byte, game, player string) string {
+func Make(secret []byte, game, player string) string { return MakeAt(secret, game, player, 0) }
+
+// MakeAt returns the token of a seat at a key epoch: a seat that changed
+// hands (REPLACE) is at a later epoch, and the token its old holder has
+// no longer matches. Epoch 0 is the seat's first key, as Make gives it.
+func MakeAt(secret []byte, game, player string, epoch uint64) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("pbem reply token\x00" + game + "\x00" + player))
+	m.Write([]byte("pbem reply token\x00" + game + "\x00" + seat(player, epoch)))
 	return enc.EncodeToString(m.Sum(nil)[:10])
+}
+
+// seat is what a key is made for: the player id, and after the seat
+// changed hands the epoch too.
+func seat(player string, epoch uint64) string {
+	if epoch == 0 {
+		return player
+	}
+	return player + "\x00" + strconv.FormatUint(epoch, 10)
 }
 
 // Valid reports whether tok is the token of game and player, in constant time.
 func Valid(secret []byte, game, player, tok string) bool {
-	return hmac.Equal([]byte(Make(secret, game, player)), []byte(strings.ToLower(tok)))
+	return ValidAt(secret, game, player, 0, tok)
+}
+
+// ValidAt reports whether tok is the token of the seat at epoch.
+func ValidAt(secret []byte, game, player string, epoch uint64, tok string) bool {
+	return hmac.Equal([]byte(MakeAt(secret, game, player, epoch)), []byte(strings.ToLower(tok)))
 }
 
 // Address returns the reply address local+game.player.token@domain.
 func Address(secret []byte, local, domain, game, player string) string {
-	return local + "+" + game + "." + player + "." + Make(secret, game, player) + "@" + domain
+	return AddressAt(secret, local, domain, game, player, 0)
+}
+
+// AddressAt is Address for the seat at a key epoch.
+func AddressAt(secret []byte, local, domain, game, player string, epoch uint64) string {
+	return local + "+" + game + "." + player + "." + MakeAt(secret, game, player, epoch) + "@" + domain
 }
 
 // Parsed is what a reply address says; the token is not yet checked.
@@ -99,16 +124,27 @@ func SubjectTag(game string) string { return "[pbem " + game + "]" }
 // forwarded mail carries it); the secret is sent once, in the referee's
 // welcome, so a leaked report or a spoofed sender cannot command the game.
 func RefereeSecret(secret []byte, game, referee string) string {
+	return RefereeSecretAt(secret, game, referee, 0)
+}
+
+// RefereeSecretAt is the secret of a referee's seat at a key epoch: when
+// the seat changes hands, the old secret stops working.
+func RefereeSecretAt(secret []byte, game, referee string, epoch uint64) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("pbem referee secret\x00" + game + "\x00" + referee))
+	m.Write([]byte("pbem referee secret\x00" + game + "\x00" + seat(referee, epoch)))
 	return enc.EncodeToString(m.Sum(nil)[:15])
 }
 
 // ValidRefereeSecret reports whether s is referee's secret for game
 // (compared in constant time; case and spaces do not matter).
 func ValidRefereeSecret(secret []byte, game, referee, s string) bool {
+	return ValidRefereeSecretAt(secret, game, referee, 0, s)
+}
+
+// ValidRefereeSecretAt is ValidRefereeSecret for the seat at epoch.
+func ValidRefereeSecretAt(secret []byte, game, referee string, epoch uint64, s string) bool {
 	s = strings.ToLower(strings.Join(strings.Fields(s), ""))
-	return hmac.Equal([]byte(s), []byte(RefereeSecret(secret, game, referee)))
+	return hmac.Equal([]byte(s), []byte(RefereeSecretAt(secret, game, referee, epoch)))
 }
 
 var secretLineRE = regexp.MustCompile(`(?i)^\s*secret\s*:\s*([a-z2-7 ]{8,})\s*$`)

@@ -57,3 +57,23 @@ func TestKeyLineAndSubjectTag(t *testing.T) {
 		t.Fatal("tag")
 	}
 }
+
+// A seat that changed hands has a new key and secret; the old ones no
+// longer match, and epoch 0 is the key the seat always had.
+func TestKeyEpochsRotateTheSeatsKeyAndSecret(t *testing.T) {
+	secret := []byte("server secret")
+	if MakeAt(secret, "g1", "usa", 0) != Make(secret, "g1", "usa") || RefereeSecretAt(secret, "g1", "ref", 0) != RefereeSecret(secret, "g1", "ref") {
+		t.Fatal("epoch 0 is not the seat's first key")
+	}
+	old, next := Make(secret, "g1", "usa"), MakeAt(secret, "g1", "usa", 1)
+	if old == next || ValidAt(secret, "g1", "usa", 1, old) || !ValidAt(secret, "g1", "usa", 1, next) {
+		t.Fatalf("epoch 1: %s %s", old, next)
+	}
+	if ValidRefereeSecretAt(secret, "g1", "ref", 1, RefereeSecret(secret, "g1", "ref")) {
+		t.Fatal("the old referee secret works after the seat changed hands")
+	}
+	p, ok := ParseAddress(AddressAt(secret, "pbem", "x.org", "g1", "usa", 3), "pbem", "x.org")
+	if !ok || p.Player != "usa" || !ValidAt(secret, "g1", "usa", 3, p.Token) {
+		t.Fatalf("address at epoch 3: %+v", p)
+	}
+}
