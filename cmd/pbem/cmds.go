@@ -86,8 +86,12 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		if !ok || k == "" {
 			return fmt.Errorf("--set %q: want KEY=VALUE", s)
 		}
+		if k == play.SettingBuiltinDomain {
+			return fmt.Errorf("--set %s: the server sets it", k)
+		}
 		ng.Settings = append(ng.Settings, events.Setting{Key: k, Value: v})
 	}
+	ng.Settings = append(ng.Settings, a.builtinDomain()...)
 	if *scenarioFile != "" {
 		b, err := os.ReadFile(*scenarioFile)
 		if err != nil {
@@ -161,6 +165,7 @@ func checkReferees(reg *engine.Registry, ng play.NewGame) error {
 }
 
 func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
+	referee := fs.String("referee", "", "list only the games this address referees")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -168,19 +173,67 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	gs, err := log.Games()
+	var addrs []string
+	if *referee != "" {
+		addrs = []string{*referee}
+	}
+	ds, err := desks(log, a.reg, addrs, time.Now().UnixNano())
 	if err != nil {
 		return err
 	}
-	if len(gs) == 0 {
+	if len(ds) == 0 {
+		if *referee != "" {
+			fmt.Fprintf(a.out, "%s referees no game here\n", *referee)
+			return nil
+		}
 		fmt.Fprintln(a.out, "no games yet: create one with 'pbem new'")
 		return nil
 	}
-	fmt.Fprintf(a.out, "%-20s %8s %10s  %s\n", "game", "events", "published", "last hash")
-	for _, g := range gs {
-		fmt.Fprintf(a.out, "%-20s %8d %10d  %s\n", g.Game, g.Head.Seq, g.Published, g.Head.Hash)
+	var overdue, paused, rulings int
+	for _, d := range ds {
+		if d.Overdue {
+			overdue++
+		}
+		if d.Paused {
+			paused++
+		}
+		if d.Ruling {
+			rulings++
+		}
+	}
+	fmt.Fprintf(a.out, "%d game(s): %d with a deadline overdue, %d paused, %d waiting for a ruling\n\n", len(ds), overdue, paused, rulings)
+	for _, d := range ds {
+		fmt.Fprintf(a.out, "%-20s %6d events  %s %s\n", d.Game, d.Seq, d.Ruleset, d.Scenario)
+		fmt.Fprintf(a.out, "    %s\n", d.State)
+		for _, l := range d.Lines {
+			fmt.Fprintf(a.out, "    %s\n", l)
+		}
 	}
 	return nil
+}
+
+// desks are the games of the log as a referee's desk shows them at the
+// time now, only those refereed by one of addrs when addrs are given.
+func desks(log logStore, reg *engine.Registry, addrs []string, now int64) ([]play.Desk, error) {
+	gs, err := log.Games()
+	if err != nil {
+		return nil, err
+	}
+	var out []play.Desk
+	for _, gi := range gs {
+		g, err := play.Load(log, reg, gi.Game, 0)
+		if err != nil {
+			if addrs == nil {
+				out = append(out, play.Desk{Game: gi.Game, Seq: gi.Head.Seq, State: "cannot be loaded: " + err.Error()})
+			}
+			continue
+		}
+		if addrs != nil && !g.RefereedBy(addrs) {
+			continue
+		}
+		out = append(out, g.Desk(now))
+	}
+	return out, nil
 }
 
 // gameArg takes the one positional GAME argument, flags before or after it.
@@ -511,51 +564,114 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	file := fs.String("file", "", "read the order text from this file ('-' for standard input)")
 	referee := fs.Bool("referee", false, "the text is a referee's ruling or command")
 	reason := fs.String("reason", "", "with --referee: why (kept in the log)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseAnywhere(fs, args)
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
+	if len(pos) == 0 {
 		return fmt.Errorf("%w: need GAME", errUsage)
 	}
-	game := rest[0]
-	if err := fs.Parse(rest[1:]); err != nil {
+	game := pos[0]
+	text, err := commandText(pos[1:], *file)
+	if err != nil {
 		return err
-	}
-	text := strings.Join(fs.Args(), " ")
-	switch {
-	case *file == "-":
-		b, err := io.ReadAll(os.Stdin)
-		if err != nil {
-			return err
-		}
-		text = string(b)
-	case *file != "":
-		b, err := os.ReadFile(*file)
-		if err != nil {
-			return err
-		}
-		text = string(b)
 	}
 	if *player == "" || strings.TrimSpace(text) == "" {
 		return fmt.Errorf("%w: need --player and the order text", errUsage)
 	}
-	log, err := a.open()
-	if err != nil {
-		return err
-	}
-	h, err := log.Head(game)
-	if err != nil {
-		return err
-	}
-	if h.Seq == 0 {
-		return fmt.Errorf("no game %q", game)
-	}
-	now := time.Now().UTC()
 	var p events.Payload = &events.OrderReceived{Player: *player, Text: text, Source: "cli"}
 	if *referee {
 		p = &events.RefereeCommand{Referee: *player, Text: text, Reason: *reason, Source: "cli"}
 	}
+	seq, err := a.submit(game, p)
+	if err != nil {
+		return err
+	}
+	when := "when 'pbem serve' runs"
+	if a.inServer {
+		when = "now; see 'pbem log " + game + "'"
+	}
+	fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it %s\n", game, seq, when)
+	return nil
+}
+
+// cmdReferee submits a referee's command from the server's command line
+// (server access vouches for the referee: no secret is asked; --as
+// operator acts on any game, with or without referees), waits for the
+// engine to decide it, and says whether it was accepted, and why not.
+func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
+	as := fs.String("as", "", "the referee's id, or "+play.OperatorID+" (any game)")
+	reason := fs.String("reason", "", "why (kept in the log, shown to the players)")
+	file := fs.String("file", "", "read the command text from this file ('-' for standard input)")
+	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the engine's decision")
+	pos, err := parseAnywhere(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || *as == "" {
+		return fmt.Errorf("%w: need GAME, --as REFEREE (or --as %s) and the command text\ngame commands:\n  %s", errUsage, play.OperatorID, strings.Join(play.GameCommandForms, "\n  "))
+	}
+	text, err := commandText(pos[1:], *file)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("%w: need the command text", errUsage)
+	}
+	seq, err := a.submit(pos[0], &events.RefereeCommand{Referee: *as, Text: text, Reason: *reason, Source: "cli"})
+	if err != nil {
+		return err
+	}
+	return a.answer(pos[0], seq, *wait)
+}
+
+// parseAnywhere parses fs's flags wherever they stand among the
+// positional arguments, which it returns in order ('--' ends the flags).
+func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// commandText is the text of an order or command: the words given, or
+// the file (or standard input, '-').
+func commandText(words []string, file string) (string, error) {
+	switch file {
+	case "":
+		return strings.Join(words, " "), nil
+	case "-":
+		b, err := io.ReadAll(os.Stdin)
+		return string(b), err
+	}
+	b, err := os.ReadFile(file)
+	return string(b), err
+}
+
+// submit appends an input to game's log and returns its seq.
+func (a *app) submit(game string, p events.Payload) (uint64, error) {
+	log, err := a.open()
+	if err != nil {
+		return 0, err
+	}
+	h, err := log.Head(game)
+	if err != nil {
+		return 0, err
+	}
+	if h.Seq == 0 {
+		return 0, fmt.Errorf("no game %q", game)
+	}
+	now := time.Now().UTC()
 	for {
 		res, err := log.Do(store.Request{Game: game, Expected: h.Seq, Events: []events.Envelope{events.New(game, now, "", p)}})
 		var conflict *store.ConflictError
@@ -564,36 +680,102 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 			continue
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
-		when := "when 'pbem serve' runs"
-		if a.inServer {
-			when = "now; see 'pbem log " + game + "'"
-		}
-		fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it %s\n", game, res.First, when)
-		return nil
+		return res.First, nil
 	}
 }
 
-// cmdReferee submits a referee's command from the server's command line
-// (server access vouches for the referee: no secret is asked).
-func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
-	as := fs.String("as", "", "the referee's id")
-	reason := fs.String("reason", "", "why (kept in the log, shown to the players)")
-	file := fs.String("file", "", "read the command text from this file ('-' for standard input)")
-	if err := fs.Parse(args); err != nil {
+// errRejected is the error of a command the engine rejected (it printed
+// why).
+var errRejected = errors.New("rejected")
+
+// answer waits for the engine's decision on the input at seq and prints
+// it: accepted, with what pbem read and what changed, or rejected, with
+// each problem. Inside 'pbem serve' the running engine decides it; else
+// an engine is run here for this game, and the mails it causes are sent
+// when 'pbem serve' next runs.
+func (a *app) answer(game string, seq uint64, wait time.Duration) error {
+	log, err := a.open()
+	if err != nil {
 		return err
 	}
-	rest := fs.Args()
-	if len(rest) == 0 || *as == "" {
-		return fmt.Errorf("%w: need GAME, --as REFEREE and the command text\ngame commands:\n  %s", errUsage, strings.Join(play.GameCommandForms, "\n  "))
+	if !a.inServer {
+		comp, err := a.composer()
+		if err != nil {
+			return err
+		}
+		r := play.NewRunner(log, a.reg, play.RunnerOptions{Notifier: comp, Logger: a.lg})
+		defer r.Close()
+		r.Kick(game)
 	}
-	fwd := []string{rest[0], "--referee", "--player", *as, "--reason", *reason}
-	if *file != "" {
-		fwd = append(fwd, "--file", *file)
+	fmt.Fprintf(a.out, "recorded in %s at seq %d\n", game, seq)
+	for end := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
+		d, err := decisionOf(log, game, seq)
+		if err != nil {
+			return err
+		}
+		switch d := d.(type) {
+		case *events.OrderAccepted:
+			fmt.Fprintln(a.out, "accepted:")
+			for _, l := range d.Echo {
+				fmt.Fprintf(a.out, "  %s\n", l)
+			}
+			for _, f := range d.Facts {
+				fmt.Fprintf(a.out, "  = %s\n", play.FactLine(f))
+			}
+			return nil
+		case *events.OrderRejected:
+			fmt.Fprintln(a.out, "rejected; nothing of it was applied:")
+			for _, p := range d.Problems {
+				if p.Text != "" {
+					fmt.Fprintf(a.out, "  | %s\n", p.Text)
+				}
+				fmt.Fprintf(a.out, "  %s\n", p)
+			}
+			return errRejected
+		}
+		if time.Now().After(end) {
+			fmt.Fprintf(a.out, "not decided within %v: 'pbem log %s --from %d' shows the decision once the engine makes it\n", wait, game, seq)
+			return nil
+		}
 	}
-	return cmdOrder(a, flag.NewFlagSet("order", flag.ContinueOnError), append(fwd, rest[1:]...))
 }
+
+// decisionOf returns the decision on the input at seq, or nil if there is
+// none yet.
+func decisionOf(log play.Source, game string, seq uint64) (events.Payload, error) {
+	var found events.Payload
+	err := log.Read(game, seq+1, func(e *events.Envelope) error {
+		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
+			return nil
+		}
+		p, err := events.Decode(e)
+		if err != nil {
+			return err
+		}
+		switch d := p.(type) {
+		case *events.OrderAccepted:
+			if d.Input == seq {
+				found = d
+			}
+		case *events.OrderRejected:
+			if d.Input == seq {
+				found = d
+			}
+		}
+		if found != nil {
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return nil, err
+	}
+	return found, nil
+}
+
+var errFound = errors.New("found")
 
 func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
 	show := fs.String("show", "", "print the raw mail of this record (a prefix of its id is enough)")

@@ -89,7 +89,8 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 		script.referees[i].Addresses = []string{script.referees[i].ID + "@" + dom}
 	}
 	ng := play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome}
+		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome,
+		Settings: a.builtinDomain()}
 	// As pbem new would: a game without a referee must not wait for one.
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err

@@ -47,9 +47,30 @@ func (a *app) composer() (*compose.Composer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.comp = compose.New(compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret}, t)
+	a.comp = compose.New(compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret, Log: log,
+		Desk: func(addrs []string, now int64) ([]templates.DeskGame, error) {
+			ds, err := desks(log, a.reg, addrs, now)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]templates.DeskGame, len(ds))
+			for i, d := range ds {
+				out[i] = templates.DeskGame{Game: d.Game, What: fmt.Sprintf("%s %s, seq %d", d.Ruleset, d.Scenario, d.Seq), State: d.State, Details: d.Lines}
+			}
+			return out, nil
+		}}, t)
 	a.secret = secret
 	return a.comp, nil
+}
+
+// builtinDomain is the setting that tells a game created now that its
+// addresses at the mail domain are the built-in mail host's (none when a
+// mail host is configured).
+func (a *app) builtinDomain() []events.Setting {
+	if a.cfg.Mail.IMAP.Addr != "" {
+		return nil
+	}
+	return []events.Setting{{Key: play.SettingBuiltinDomain, Value: a.cfg.Mail.Domain}}
 }
 
 // mailSystem is mail in and out for a running server: the intake reading
@@ -65,31 +86,40 @@ type mailSystem struct {
 }
 
 // roster gives the intake a game's seats as they are now, from the
-// runner's folded game (a referee may have replaced a player).
-func roster(r *play.Runner) func(game string) ([]events.Player, []events.Player, error) {
-	return func(game string) (players, referees []events.Player, err error) {
+// runner's folded game (a referee may have replaced a player, and the
+// seat then has a new key; observers may have been added).
+func roster(r *play.Runner) func(game string) (intake.Seats, error) {
+	return func(game string) (intake.Seats, error) {
+		var s intake.Seats
 		found := false
 		// A game busy for longer than this (or that cannot be loaded)
 		// must not hold up the intake of every other game's mail.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		err = r.Query(ctx, game, func(g *play.Game) {
+		err := r.Query(ctx, game, func(g *play.Game) {
 			if g != nil && g.Created != nil {
 				found = true
 				for _, p := range g.Players {
 					p.Addresses = append([]string(nil), p.Addresses...)
-					players = append(players, p)
+					s.Players = append(s.Players, p)
 				}
 				for _, p := range g.Referees {
 					p.Addresses = append([]string(nil), p.Addresses...)
-					referees = append(referees, p)
+					s.Referees = append(s.Referees, p)
+				}
+				s.Observers = append([]string(nil), g.Observers...)
+				for _, k := range g.Keys {
+					if s.Epochs == nil {
+						s.Epochs = map[string]uint64{}
+					}
+					s.Epochs[k.ID] = k.Epoch
 				}
 			}
 		})
 		if err == nil && !found {
 			err = fmt.Errorf("game %s is not loaded", game)
 		}
-		return players, referees, err
+		return s, err
 	}
 }
 

@@ -34,6 +34,12 @@ type mailGame struct {
 
 func newMailGame(t *testing.T, settings ...string) *mailGame {
 	t.Helper()
+	return newMailGameWith(t, true, settings...)
+}
+
+// newMailGameWith is newMailGame, with or without the referee Carol.
+func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
+	t.Helper()
 	dc := dovecottest.Start(t)
 	host, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
 	if err != nil {
@@ -45,8 +51,10 @@ func newMailGame(t *testing.T, settings ...string) *mailGame {
 		"PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}
 	dir := t.TempDir()
 	args := []string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro",
-		"--referee", "carol:carol@players.test:Carol"}
+		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"}
+	if referee {
+		args = append(args, "--referee", "carol:carol@players.test:Carol")
+	}
 	for _, s := range settings {
 		args = append(args, "--set", s)
 	}
@@ -54,7 +62,7 @@ func newMailGame(t *testing.T, settings ...string) *mailGame {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
 	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: map[string]*demoPlayer{}, last: map[string]demoMail{}}
-	for _, who := range []string{"anna", "taro", "carol", "mallory", "bob"} {
+	for _, who := range []string{"anna", "taro", "carol", "mallory", "bob", "kim", "dana"} {
 		if err := host.AddUser(who, "pw"); err != nil {
 			t.Fatal(err)
 		}
@@ -249,22 +257,31 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 
 	// Impostors: the referee's address with a wrong secret, and a stranger
 	// with the referee's reply address and the right secret. Neither
-	// changes anything; both are quarantined.
-	commands := func() int { return strings.Count(g.pbem("log", "g1"), "referee.command/v1") }
-	before = fmt.Sprint(commands())
+	// changes anything. The first is answered, to the referee's registered
+	// address (issue 19.3); the stranger is quarantined and hears nothing.
+	before = boardOf(g.pbem("replay", "g1"))
 	g.send("carol", welcome, "SET Lyle STRENGTH 1\nSecret: aaaaaaaaaaaaaaaaaaaaaaaa")
 	g.send("mallory", welcome, "ROLLBACK 1 ACTION\nSecret: "+secret[1])
+	if m := g.next("carol", "your mail was not applied: its Secret line is wrong"); !strings.Contains(squeezed(m.body), "was not applied") {
+		t.Fatalf("the referee's answer:\n%s", m.body)
+	}
 	var q string
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if q = g.pbem("quarantine"); strings.Contains(q, "wrong secret") && strings.Contains(q, "mallory@players.test is not registered") {
+		if q = g.pbem("quarantine"); strings.Contains(q, "mallory@players.test is not registered") {
 			break
 		}
 	}
-	if !strings.Contains(q, "wrong secret") || !strings.Contains(q, "mallory@players.test is not registered") {
+	if !strings.Contains(q, "mallory@players.test is not registered") || strings.Contains(q, "carol@players.test") {
 		t.Fatalf("quarantine:\n%s", q)
 	}
-	if n := fmt.Sprint(commands()); n != before {
-		t.Fatalf("an impostor's command reached the log: %s referee commands, %s before", n, before)
+	if after := boardOf(g.pbem("replay", "g1")); after != before {
+		t.Fatalf("an impostor's command changed the game:\n%s\n----\n%s", after, before)
+	}
+	if log := g.pbem("log", "g1"); strings.Contains(log, "aaaaaaaaaaaaaaaaaaaaaaaa") || strings.Contains(log, "from mallory") {
+		t.Fatalf("the wrong secret or the stranger's mail reached the log:\n%s", tail(log, 30))
+	}
+	if ms, _ := g.people["mallory"].fetchNew(); len(ms) != 0 {
+		t.Fatalf("the stranger got %d mails", len(ms))
 	}
 
 	// The audit re-decides everything, the correction and the rollback

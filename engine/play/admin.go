@@ -94,6 +94,13 @@ const (
 	// "Europe/Berlin" (SETTING tz anna Europe/Berlin, or the player's own
 	// TZ line): mails then give that player's times in their zone too.
 	SettingTZPrefix = "tz."
+	// SettingBuiltinDomain is set by the server, not the referee, when a
+	// game is created on pbem's built-in mail host: the domain of its
+	// mailboxes. That host makes mailboxes only for the seats a game is
+	// created with (it cannot yet give a later one its own password), so
+	// a seat or observer added later at that domain is refused with the
+	// reason, rather than its mail bouncing unheard.
+	SettingBuiltinDomain = "builtin-domain"
 )
 
 // defaultPauseMax and defaultAbsenceMax are the limits of a game that
@@ -149,6 +156,10 @@ func (p *Policy) set(key, value string) error {
 		p.PauseMax, err = ParseSpan(value)
 	case SettingAbsenceMax:
 		p.AbsenceMax, err = ParseSpan(value)
+	case SettingBuiltinDomain:
+		if value == "" || strings.ContainsAny(value, "@ \t") {
+			return fmt.Errorf("setting %s: %q is not a mail domain", key, value)
+		}
 	case SettingAtDeadline:
 		if value == "" {
 			return fmt.Errorf("setting %s: empty (want an order such as PASS, or referee)", key)

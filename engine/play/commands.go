@@ -275,6 +275,10 @@ func (c *commandDecision) command(l cmdLine) {
 		}
 		a := strings.ToLower(strings.Trim(args[1], "<>"))
 		add := strings.EqualFold(args[0], "ADD")
+		if bad := g.mailboxProblem([]string{a}); add && bad != "" {
+			c.problem(l.problem(bad, "OBSERVER ADD kim@example.org"))
+			return
+		}
 		if add == contains(g.Observers, a) {
 			if add {
 				c.problem(l.problem(a+" already observes this game", ""))
@@ -526,6 +530,9 @@ func (c *commandDecision) replace(l cmdLine, args []string) {
 		return
 	}
 	addrs, name, bad := addressesAndName(args[2:])
+	if bad == "" {
+		bad = g.mailboxProblem(addrs)
+	}
 	if bad != "" {
 		c.problem(l.problem(bad, hint))
 		return
@@ -609,6 +616,9 @@ func (c *commandDecision) referee(l cmdLine, args []string) {
 	switch {
 	case len(args) >= 2 && strings.EqualFold(args[0], "ADD"):
 		addrs, name, bad := addressesAndName(args[1:])
+		if bad == "" {
+			bad = c.g.mailboxProblem(addrs)
+		}
 		if bad != "" {
 			c.problem(l.problem(bad, hint))
 			return
@@ -771,6 +781,10 @@ func (c *commandDecision) setting(l cmdLine, args []string) {
 		return
 	}
 	key, value := strings.ToLower(args[0]), strings.Join(args[1:], " ")
+	if key == SettingBuiltinDomain {
+		c.problem(l.problem("builtin-domain is the server's to set, when the game is created", ""))
+		return
+	}
 	if err := c.pol.set(key, value); err != nil {
 		c.problem(l.problem(err.Error(), suggestFrom(key, SettingKeys())))
 		return

@@ -321,3 +321,50 @@ func (g *Game) tellPeopleFact(f events.Fact) string {
 	}
 	return FactLine(f)
 }
+
+// mailboxProblem says why pbem cannot mail a new seat or observer at one
+// of addrs, or "": an address at the game's built-in mail host that none
+// of its seats had when it was created has no mailbox there, and the
+// host cannot yet make one with a password of its own.
+func (g *Game) mailboxProblem(addrs []string) string {
+	dom := g.setting(SettingBuiltinDomain)
+	if dom == "" {
+		return ""
+	}
+	for _, a := range addrs {
+		_, d, _ := strings.Cut(a, "@")
+		if !strings.EqualFold(d, dom) || g.createdWith(a) {
+			continue
+		}
+		return fmt.Sprintf("%s is at pbem's built-in mail host (%s), which has mailboxes only for the seats the game was created with: it cannot yet make one with a password of its own, so mail to %s would bounce",
+			a, dom, a)
+	}
+	return ""
+}
+
+// createdWith reports whether addr was a seat's address when g was created.
+func (g *Game) createdWith(addr string) bool {
+	if g.Created == nil {
+		return false
+	}
+	for _, p := range append(append([]events.Player(nil), g.Created.Players...), g.Created.Referees...) {
+		for _, a := range p.Addresses {
+			if strings.EqualFold(a, addr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FoldSeat applies a fact to g's seats, observers and key epochs if it is
+// one that changes them (REPLACE, REFEREE, OBSERVER), and ignores any
+// other: who holds which seat, with which key, can be read from a log
+// without the rules (a rollback never undoes it).
+func (g *Game) FoldSeat(f events.Fact) error {
+	switch f.Kind {
+	case FactPlayer, FactReferee, FactObserver:
+		return g.applyGameFact(nil, 0, 0, f)
+	}
+	return nil
+}

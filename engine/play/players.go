@@ -389,6 +389,9 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 	g := pw.g
 	if strings.EqualFold(args[0], "ADD") {
 		addrs, name, bad := addressesAndName(args[1:])
+		if bad == "" {
+			bad = g.mailboxProblem(addrs)
+		}
 		if bad != "" {
 			return "", f, "", bad
 		}
@@ -416,6 +419,9 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 		return "", f, "", fmt.Sprintf("%q is no referee of this game (%s)", args[1], suggestFrom(args[1], ids))
 	}
 	addrs, name, bad := addressesAndName(args[3:])
+	if bad == "" {
+		bad = g.mailboxProblem(addrs)
+	}
 	if bad != "" {
 		return "", f, "", bad
 	}

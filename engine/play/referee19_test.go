@@ -532,3 +532,39 @@ func TestIssue19_7_Concede(t *testing.T) {
 		t.Fatalf("ended %+v", g.Ended)
 	}
 }
+
+func TestIssue19_7_TheDeskShowsWhoIsToMoveWhatIsOverdueAndPaused(t *testing.T) {
+	tb := newTable(t, events.Setting{Key: "deadline", Value: "2h"})
+	g := tb.game()
+	d := g.Desk(tb.at.Add(time.Hour).UnixNano())
+	if d.State != "USA (north) to move" || d.Overdue || len(d.Lines) != 1 || !strings.Contains(d.Lines[0], "north (USA): due Mon 2 Nov 2026 11:00 UTC, in 1h") {
+		t.Fatalf("desk %+v", d)
+	}
+	if d = g.Desk(tb.at.Add(3 * time.Hour).UnixNano()); !d.Overdue || !strings.HasPrefix(d.Lines[0], "OVERDUE north (USA): was due") {
+		t.Fatalf("desk later %+v", d)
+	}
+	accepted(t, tb.send("north", "PAUSE"))
+	accepted(t, tb.send("south", "PAUSE snow"))
+	d = tb.game().Desk(tb.at.UnixNano())
+	if !d.Paused || !strings.Contains(d.State, "paused by the players since") || !strings.Contains(d.State, "CSA: snow") {
+		t.Fatalf("paused desk %+v", d)
+	}
+	if !tb.game().RefereedBy([]string{"Carol@Example.org"}) || tb.game().RefereedBy([]string{"anna@example.org"}) {
+		t.Fatal("RefereedBy")
+	}
+}
+
+func TestIssue19_3_NewSeatsAtTheBuiltinMailHostAreRefusedWithTheReason(t *testing.T) {
+	tb := newTable(t, events.Setting{Key: "builtin-domain", Value: "pbem.localhost"})
+	for _, text := range []string{"OBSERVER ADD kim@pbem.localhost", "REPLACE north WITH bob@PBEM.localhost", "REFEREE ADD dana@pbem.localhost"} {
+		p := rejected(t, tb.send("ref", text), "is at pbem's built-in mail host (pbem.localhost)")
+		if !strings.Contains(p.Msg, "would bounce") || p.Text != text {
+			t.Fatalf("%s: %+v", text, p)
+		}
+	}
+	rejected(t, tb.send("north", "REFEREE ADD dana@pbem.localhost"), "built-in mail host")
+	rejected(t, tb.send("ref", "SETTING builtin-domain example.org"), "the server's to set")
+	// Elsewhere, and the addresses the game began with, are fine.
+	accepted(t, tb.send("ref", "OBSERVER ADD kim@example.org"))
+	accepted(t, tb.send("ref", "REPLACE north WITH anna@example.org"))
+}

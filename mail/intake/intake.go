@@ -56,10 +56,10 @@ type Config struct {
 	// plus-addresses carry reply tokens.
 	Local, Domain string
 	Secret        []byte // reply-token secret
-	// Roster, if set, gives a game's players and referees as they are now
-	// (a referee may replace a player's address); without it, the seats
-	// the game was created with are used.
-	Roster func(game string) (players, referees []events.Player, err error)
+	// Roster, if set, gives a game's seats as they are now (a referee may
+	// replace a player, and the seat then has a new key); without it, the
+	// seats the game was created with are used.
+	Roster func(game string) (Seats, error)
 	// PollEvery re-checks the mailbox even while IDLE, since a server may
 	// miss a notification (default 30s).
 	PollEvery time.Duration
@@ -73,6 +73,17 @@ type Config struct {
 	Logger     *slog.Logger
 	// Now is the intake clock (the time recorded on each event).
 	Now func() time.Time
+}
+
+// Seats are a game's seats as they are now.
+type Seats struct {
+	Players, Referees []events.Player
+	// Observers are the addresses that follow the game: a mail from one
+	// is taken only to be answered.
+	Observers []string
+	// Epochs are the key epochs of the seats that changed hands (a seat
+	// not listed is at 0): only the key of the current epoch is valid.
+	Epochs map[string]uint64
 }
 
 // Log is what intake needs of the event store.

@@ -44,6 +44,9 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	if from == "" {
 		return quarantine(msg, "no sender address")
 	}
+	if id := strings.TrimSpace(msg.MessageID); id != "" && !strings.HasPrefix(id, "<") {
+		msg.MessageID = "<" + id + ">" // the RFC 5322 form, as it is quoted in replies
+	}
 	if !in.allow(from, at) {
 		return quarantine(msg, "rate limited: more than %d mails from %s within %v", in.cfg.RateBurst, from, in.cfg.RateWindow)
 	}
@@ -66,34 +69,30 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 				break
 			}
 		}
+		if !found && ok {
+			// An observer's reply (their mails carry no key): answered,
+			// never read as an order.
+			if v, isObserver := in.observer(msg, game, from, body); isObserver {
+				return v
+			}
+		}
 		if !found {
 			return quarantine(msg, "no reply token: neither a reply address nor a subject tag with a Key line")
 		}
 	}
-	created, err := in.game(who.Game)
+	seats, err := in.seats(who.Game)
 	if err != nil {
-		return quarantine(msg, "unknown game %q", who.Game)
+		return quarantine(msg, "%v", err)
 	}
-	players, referees := created.Players, created.Referees
-	if in.cfg.Roster != nil {
-		// The seats as they are now: a referee may have replaced a player.
-		if ps, rs, err := in.cfg.Roster(who.Game); err == nil {
-			players, referees = ps, rs
-		} else {
-			// The game cannot be read now (busy, or damaged): judge by
-			// the seats it was created with, and take the mail in; the
-			// game decides it when it loads again.
-			in.lg.Warn("roster unavailable; judging by the seats the game was created with", "game", who.Game, "err", err)
-		}
-	}
-	// With a Key line, the player is whoever the token belongs to.
-	candidates := append(append([]events.Player(nil), players...), referees...)
-	nPlayers := len(players)
+	// With a Key line, the player is whoever the token belongs to; a seat
+	// that changed hands takes only the key of its new holder.
+	candidates := append(append([]events.Player(nil), seats.Players...), seats.Referees...)
+	nPlayers := len(seats.Players)
 	var player *events.Player
 	isReferee := false
 	for i := range candidates {
 		p := &candidates[i]
-		if (who.Player == "" || p.ID == who.Player) && token.Valid(in.cfg.Secret, who.Game, p.ID, who.Token) {
+		if (who.Player == "" || p.ID == who.Player) && token.ValidAt(in.cfg.Secret, who.Game, p.ID, seats.Epochs[p.ID], who.Token) {
 			player, isReferee = p, i >= nPlayers
 			break
 		}
@@ -109,9 +108,6 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	}
 	if !registered {
 		return quarantine(msg, "sender %s is not registered for %s in game %s (token valid: a forwarded or spoofed mail)", from, player.ID, who.Game)
-	}
-	if id := strings.TrimSpace(msg.MessageID); id != "" && !strings.HasPrefix(id, "<") {
-		msg.MessageID = "<" + id + ">" // the RFC 5322 form, as it is quoted in replies
 	}
 	skip := map[int]bool{keyLine: true}
 	v := verdict{msg: msg, game: who.Game, player: player.ID}
@@ -129,13 +125,19 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 			}
 		}
 		text := orderText(body, skip)
-		if !changesNothing(text) && !token.ValidRefereeSecret(in.cfg.Secret, who.Game, player.ID, secret) {
-			if !hasSecret {
-				return quarantine(msg, "referee command from %s for game %s without a Secret line (commands that change the game need the referee's secret)", player.ID, who.Game)
+		cmd := &events.RefereeCommand{Referee: player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail"}
+		if !changesNothing(text) && !token.ValidRefereeSecretAt(in.cfg.Secret, who.Game, player.ID, seats.Epochs[player.ID], secret) {
+			// Logged, so that the referee is answered at the registered
+			// address (never the sender's), and marked refused: the
+			// engine applies nothing of it. The secret given, right or
+			// wrong, never reaches the log.
+			cmd.Refused = "it has no Secret line"
+			if hasSecret {
+				cmd.Refused = "its Secret line is wrong"
 			}
-			return quarantine(msg, "referee command from %s for game %s with a wrong secret", player.ID, who.Game)
+			in.lg.Warn("referee mail without a valid secret: answered, not applied", "game", who.Game, "referee", player.ID, "secret_line", hasSecret)
 		}
-		v.payload = &events.RefereeCommand{Referee: player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail"}
+		v.payload = cmd
 	} else {
 		text := orderText(body, skip)
 		v.payload = &events.OrderReceived{Player: player.ID, Text: text, MessageID: msg.MessageID, Source: "mail"}
@@ -143,8 +145,45 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 	return v
 }
 
+// seats are the game's seats as they are now (from the runner's folded
+// game), or as it was created.
+func (in *Intake) seats(game string) (Seats, error) {
+	created, err := in.game(game)
+	if err != nil {
+		return Seats{}, fmt.Errorf("unknown game %q", game)
+	}
+	if in.cfg.Roster == nil {
+		return Seats{Players: created.Players, Referees: created.Referees}, nil
+	}
+	s, err := in.cfg.Roster(game)
+	if err != nil {
+		// The game cannot be read now (busy, or damaged): judge by the
+		// seats it was created with, and take the mail in; the game
+		// decides it when it loads again.
+		in.lg.Warn("roster unavailable; judging by the seats as the log holds them", "game", game, "err", err)
+		return in.seatsFromLog(game, created)
+	}
+	return s, nil
+}
+
+// observer is the verdict on a mail with no key from an observer of game:
+// an input that the engine answers (pbem takes no orders from observers).
+func (in *Intake) observer(msg *parse.Message, game, from string, body parse.Text) (verdict, bool) {
+	s, err := in.seats(game)
+	if err != nil {
+		return verdict{}, false
+	}
+	for _, o := range s.Observers {
+		if strings.EqualFold(o, from) {
+			return verdict{msg: msg, game: game, player: play.ObserverPrefix + o,
+				payload: &events.OrderReceived{Player: play.ObserverPrefix + o, Text: orderText(body, nil), MessageID: msg.MessageID, Source: "mail"}}, true
+		}
+	}
+	return verdict{}, false
+}
+
 // changesNothing reports whether a referee's text is only a query word
-// (HELP, BOARD, STATUS), which needs no secret.
+// (HELP, BOARD, STATUS, LOG, GAMES), which needs no secret.
 func changesNothing(text string) bool {
 	_, ok := play.QueryWord(text)
 	return ok
@@ -220,4 +259,45 @@ func (in *Intake) allow(from string, at time.Time) bool {
 	}
 	in.rate[from] = append(keep, at)
 	return true
+}
+
+// seatsFromLog reads the seats as they are now from the log itself (when
+// the running game cannot say): the seats the game was created with, and
+// every change of seat, key or observer after, which no rollback undoes.
+func (in *Intake) seatsFromLog(game string, created *events.GameCreated) (Seats, error) {
+	g := &play.Game{ID: game}
+	for _, p := range created.Players {
+		p.Addresses = append([]string(nil), p.Addresses...)
+		g.Players = append(g.Players, p)
+	}
+	for _, p := range created.Referees {
+		p.Addresses = append([]string(nil), p.Addresses...)
+		g.Referees = append(g.Referees, p)
+	}
+	err := in.log.Read(game, 2, func(e *events.Envelope) error {
+		if !events.IsAccepted(e.Type) {
+			return nil
+		}
+		p, err := events.Decode(e)
+		if err != nil {
+			return err
+		}
+		for _, f := range p.(*events.OrderAccepted).Facts {
+			if err := g.FoldSeat(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Seats{}, fmt.Errorf("game %s: cannot read its seats: %v", game, err)
+	}
+	s := Seats{Players: g.Players, Referees: g.Referees, Observers: g.Observers}
+	for _, k := range g.Keys {
+		if s.Epochs == nil {
+			s.Epochs = map[string]uint64{}
+		}
+		s.Epochs[k.ID] = k.Epoch
+	}
+	return s, nil
 }

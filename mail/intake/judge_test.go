@@ -1,12 +1,14 @@
 package intake
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
 	"pbem/store"
@@ -60,8 +62,9 @@ func TestSpoofSuiteAndWhoIsWriting(t *testing.T) {
 		{"second registered address", mail("anna@work.example", reply("usa"), "Re: x", "<m2@x>", "", "PASS\n"), "usa", events.TypeOrderReceived, "PASS\n", ""},
 		{"referee", mail("ref@example.org", reply("ref"), "Re: x", "<m3@x>", "", "RULE extended march NEWT D\nSecret: "+token.RefereeSecret(secret, "g1", "ref")+"\n"), "ref", events.TypeRefereeCommand, "RULE extended march NEWT D\n\n", ""},
 		{"referee's query needs no secret", mail("ref@example.org", reply("ref"), "Re: x", "<m3q@x>", "", "STATUS\n"), "ref", events.TypeRefereeCommand, "STATUS\n", ""},
-		{"referee without a secret", mail("ref@example.org", reply("ref"), "Re: x", "<r1@x>", "", "RULE extended march NEWT D\n"), "", "", "", "without a Secret line"},
-		{"referee with a wrong secret", mail("ref@example.org", reply("ref"), "Re: x", "<r2@x>", "", "SET NEWT fatigue 0\nSecret: "+token.RefereeSecret(secret, "g2", "ref")+"\n"), "", "", "", "wrong secret"},
+		// Issue 19.3: logged as refused, so that the referee is answered.
+		{"referee without a secret", mail("ref@example.org", reply("ref"), "Re: x", "<r1@x>", "", "RULE extended march NEWT D\n"), "ref", events.TypeRefereeCommand, "RULE extended march NEWT D\n", "refused: it has no Secret line"},
+		{"referee with a wrong secret", mail("ref@example.org", reply("ref"), "Re: x", "<r2@x>", "", "SET NEWT fatigue 0\nSecret: "+token.RefereeSecret(secret, "g2", "ref")+"\n"), "ref", events.TypeRefereeCommand, "SET NEWT fatigue 0\n\n", "refused: its Secret line is wrong"},
 		{"referee's token and secret from a forged From", mail("mallory@evil.example", reply("ref"), "Re: x", "<r3@x>", "", "ROLLBACK 2 ACTIONS\nSecret: "+token.RefereeSecret(secret, "g1", "ref")+"\n"), "", "", "", "not registered"},
 		{"key line when the client lost the Reply-To", mail("taro@example.jp", "pbem@"+domain, "Re: [pbem g1] your move", "<m4@x>", "",
 			"PASS\nKey: "+otherToken+"\n"), "csa", events.TypeOrderReceived, "PASS\n\n", ""},
@@ -104,6 +107,12 @@ func TestSpoofSuiteAndWhoIsWriting(t *testing.T) {
 				player, text = p.Player, p.Text
 			case *events.RefereeCommand:
 				player, text = p.Referee, p.Text
+				if want, _ := strings.CutPrefix(tc.wantReason, "refused: "); p.Refused != want {
+					t.Fatalf("refused %q, want %q", p.Refused, want)
+				}
+				if strings.Contains(string(es[0].Payload), token.RefereeSecret(secret, "g2", "ref")) {
+					t.Fatal("the secret given reached the log")
+				}
 			}
 			if player != tc.wantPlayer || text != tc.wantText {
 				t.Fatalf("got %s %q, want %s %q", player, text, tc.wantPlayer, tc.wantText)
@@ -152,5 +161,85 @@ func TestRateLimitPerSender(t *testing.T) {
 	q, _ := st.QuarantineList()
 	if h.Seq != 4 || len(q) != 2 || !strings.Contains(q[0].Reason, "rate limited") {
 		t.Fatalf("head %d, quarantine %d", h.Seq, len(q))
+	}
+}
+
+// Issue 19.4 and 19.3: the seats as they are now decide whose key is
+// valid (a seat that changed hands takes only its new key), and an
+// observer's reply is taken to be answered.
+func TestSeatsAsTheyAreNow(t *testing.T) {
+	seats := Seats{
+		Players: []events.Player{
+			{ID: "usa", Side: "USA", Addresses: []string{"bob@example.org"}},
+			{ID: "csa", Side: "CSA", Addresses: []string{"taro@example.jp"}},
+		},
+		Referees:  []events.Player{{ID: "ref", Addresses: []string{"ref@example.org"}}},
+		Observers: []string{"kim@example.org"},
+		Epochs:    map[string]uint64{"usa": 1},
+	}
+	newKey := token.AddressAt(secret, "pbem", domain, "g1", "usa", 1)
+	tests := []struct {
+		name, raw, wantPlayer, wantReason string
+	}{
+		{"the new holder with the new key", string(mail("bob@example.org", newKey, "Re: x", "<e1@x>", "", "PASS\n")), "usa", ""},
+		{"the new holder with the old key", string(mail("bob@example.org", reply("usa"), "Re: x", "<e2@x>", "", "PASS\n")), "", "does not match"},
+		{"the old holder with the old key", string(mail("anna@example.org", reply("usa"), "Re: x", "<e3@x>", "", "PASS\n")), "", "does not match"},
+		{"an observer's reply", string(mail("Kim <kim@example.org>", "pbem@"+domain, "Re: [pbem g1] report", "<e4@x>", "", "Go Bob!\n")), "observer:kim@example.org", ""},
+		{"a stranger without a key", string(mail("eve@example.org", "pbem@"+domain, "Re: [pbem g1] report", "<e5@x>", "", "hi\n")), "", "no reply token"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newGame(t)
+			in := New(Config{Local: "pbem", Domain: domain, Secret: secret, Roster: func(string) (Seats, error) { return seats, nil }}, st)
+			if err := in.Take([]byte(tc.raw), "", store.Checkpoint{}); err != nil {
+				t.Fatal(err)
+			}
+			es, _ := st.Events("g1", 2)
+			q, _ := st.QuarantineList()
+			if tc.wantPlayer == "" {
+				if len(es) != 0 || len(q) != 1 || !strings.Contains(q[0].Reason, tc.wantReason) {
+					t.Fatalf("want quarantined (%q): %d events, %+v", tc.wantReason, len(es), q)
+				}
+				return
+			}
+			if len(es) != 1 {
+				t.Fatalf("want an order, got %d events, quarantine %+v", len(es), q)
+			}
+			p, _ := events.Decode(&es[0])
+			if o, ok := p.(*events.OrderReceived); !ok || o.Player != tc.wantPlayer {
+				t.Fatalf("got %+v", p)
+			}
+		})
+	}
+}
+
+// When the running game cannot say who holds the seats, the intake reads
+// them from the log: a seat that changed hands still takes only its new
+// key.
+func TestSeatsFromTheLogWhenTheGameCannotSay(t *testing.T) {
+	st := newGame(t)
+	replace := &events.OrderAccepted{Input: 1, Player: "ref", Facts: []events.Fact{events.NewFact(play.FactPlayer,
+		events.S("id", "usa"), events.SL("addresses", "bob@example.org"), events.SL("was", "anna@example.org"), events.I("epoch", 1))}}
+	if _, err := st.Append("g1", 1, events.New("g1", time.Unix(1, 0), "", replace)); err != nil {
+		t.Fatal(err)
+	}
+	in := New(Config{Local: "pbem", Domain: domain, Secret: secret,
+		Roster: func(string) (Seats, error) { return Seats{}, errors.New("busy") }}, st)
+	for _, tc := range []struct {
+		raw  []byte
+		want bool
+	}{
+		{mail("anna@example.org", reply("usa"), "Re: x", "<f1@x>", "", "PASS\n"), false},
+		{mail("bob@example.org", reply("usa"), "Re: x", "<f2@x>", "", "PASS\n"), false},
+		{mail("bob@example.org", token.AddressAt(secret, "pbem", domain, "g1", "usa", 1), "Re: x", "<f3@x>", "", "PASS\n"), true},
+	} {
+		h, _ := st.Head("g1")
+		if err := in.Take(tc.raw, "", store.Checkpoint{}); err != nil {
+			t.Fatal(err)
+		}
+		h2, _ := st.Head("g1")
+		if got := h2.Seq > h.Seq; got != tc.want {
+			t.Fatalf("%s: taken %v, want %v", tc.raw[:40], got, tc.want)
+		}
 	}
 }

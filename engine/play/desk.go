@@ -1,0 +1,129 @@
+package play
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Desk is a game as a referee who runs several sees it at a glance: whose
+// move it is, the deadlines (those overdue marked), the pause, the
+// rulings waited for, and what some sides asked for.
+type Desk struct {
+	Game     string
+	Ruleset  string
+	Scenario string
+	Seq      uint64
+	// State is one line: "USA (Anna) to move", "paused by …", "over: …".
+	State string
+	// Lines are the rest, one thing a line.
+	Lines []string
+	// Overdue: a deadline has passed with no orders; Ruling: the rules
+	// wait for a referee; Paused, Over as the game is.
+	Overdue, Ruling, Paused, Over bool
+}
+
+// Desk is g at the time now (unix ns; for the deadlines overdue).
+func (g *Game) Desk(now int64) Desk {
+	d := Desk{Game: g.ID, Seq: g.Seq}
+	if g.Created != nil {
+		d.Ruleset, d.Scenario = g.Created.Ruleset, g.Created.ScenarioName
+	}
+	if g.Ended != nil {
+		d.Over = true
+		w := "a draw"
+		if g.Ended.Winner != "" {
+			w = g.Ended.Winner + " won"
+		}
+		d.State = "over: " + w + " (" + g.Ended.Reason + ")"
+		return d
+	}
+	var movers []string
+	for _, p := range g.Prompts(g.State, nil) {
+		if p.Referee {
+			d.Ruling = true
+			d.Lines = append(d.Lines, "ruling waited for: "+p.What)
+			continue
+		}
+		movers = append(movers, g.sideWho(p.Side))
+	}
+	switch {
+	case g.Paused != nil:
+		d.Paused = true
+		d.State = "paused " + g.PausedText()
+		if len(movers) > 0 {
+			d.Lines = append(d.Lines, "then to move: "+strings.Join(movers, ", "))
+		}
+	case len(movers) > 0:
+		d.State = strings.Join(movers, ", ") + " to move"
+	case d.Ruling:
+		d.State = "waiting for a referee's ruling"
+	default:
+		d.State = "no one is asked to act"
+	}
+	if len(g.Referees) == 0 && d.Ruling {
+		d.Lines = append(d.Lines, "this game has no referee: the operator rules (pbem referee "+g.ID+" --as operator …), or the players add one")
+	}
+	for _, dl := range g.Deadlines {
+		who := g.seatName(dl.Player)
+		dflt := dl.Default
+		if dflt == "" || strings.EqualFold(dflt, "referee") {
+			dflt = "the referee decides"
+		}
+		switch {
+		case dl.Passed:
+			d.Overdue = true
+			d.Lines = append(d.Lines, fmt.Sprintf("OVERDUE %s: was due %s; no orders (ORDER %s … enters them)", who, timeText(dl.Due), dl.Player))
+		case dl.Due <= now:
+			d.Overdue = true
+			d.Lines = append(d.Lines, fmt.Sprintf("OVERDUE %s: was due %s, %s ago; then: %s", who, timeText(dl.Due), Span(time.Duration(now-dl.Due)), dflt))
+		default:
+			d.Lines = append(d.Lines, fmt.Sprintf("%s: due %s, in %s; then: %s", who, timeText(dl.Due), Span(time.Duration(dl.Due-now)), dflt))
+		}
+	}
+	for _, a := range g.Absences {
+		if a.To > now {
+			d.Lines = append(d.Lines, fmt.Sprintf("%s away from %s to %s", g.seatName(a.Player), timeText(a.From), timeText(a.To)))
+		}
+	}
+	for _, a := range g.Asks {
+		what := strings.ToUpper(a.Kind)
+		if a.Kind == AskReferee {
+			what = "REFEREE " + a.Text
+		}
+		d.Lines = append(d.Lines, fmt.Sprintf("%s asked %s; waiting for %s", a.Side, what, strings.Join(g.notAsked(a.Kind, a.Text, a.Side), ", ")))
+	}
+	if n := len(g.Pending); n > 0 {
+		d.Lines = append(d.Lines, fmt.Sprintf("%d input(s) not yet decided", n))
+	}
+	return d
+}
+
+// sideWho names a side with its players' ids: "USA (anna)".
+func (g *Game) sideWho(side string) string {
+	var ids []string
+	for _, p := range g.Players {
+		if p.Side == side {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return side
+	}
+	return side + " (" + strings.Join(ids, ", ") + ")"
+}
+
+// RefereedBy reports whether any of addrs is an address of one of g's
+// referees.
+func (g *Game) RefereedBy(addrs []string) bool {
+	for _, r := range g.Referees {
+		for _, a := range r.Addresses {
+			for _, b := range addrs {
+				if strings.EqualFold(a, b) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
