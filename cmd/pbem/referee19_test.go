@@ -27,21 +27,7 @@ func secretOf(t *testing.T, welcome demoMail) string {
 // lines joined, as the text is wrapped).
 func (g *mailGame) nextWith(who, want string) demoMail {
 	g.t.Helper()
-	p := g.people[who]
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		ms, err := p.fetchNew()
-		if err != nil {
-			g.t.Fatal(err)
-		}
-		for _, m := range ms {
-			g.last[who] = m
-			if strings.Contains(squeezed(m.body), want) {
-				return m
-			}
-		}
-	}
-	g.t.Fatalf("%s got no mail saying %q", who, want)
-	return demoMail{}
+	return g.nextWhere(who, fmt.Sprintf("saying %q", want), func(m demoMail) bool { return strings.Contains(squeezed(m.body), want) })
 }
 
 // quiet checks that who gets no mail with want in its subject, or its

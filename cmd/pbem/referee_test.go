@@ -85,6 +85,12 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 // next waits for who's next mail whose subject has want.
 func (g *mailGame) next(who, want string) demoMail {
 	g.t.Helper()
+	return g.nextWhere(who, fmt.Sprintf("with %q in the subject", want), func(m demoMail) bool { return strings.Contains(m.subject, want) })
+}
+
+// nextWhere waits for who's next mail that is as what says.
+func (g *mailGame) nextWhere(who, what string, is func(demoMail) bool) demoMail {
+	g.t.Helper()
 	p := g.people[who]
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		ms, err := p.fetchNew()
@@ -93,12 +99,12 @@ func (g *mailGame) next(who, want string) demoMail {
 		}
 		for _, m := range ms {
 			g.last[who] = m
-			if strings.Contains(m.subject, want) {
+			if is(m) {
 				return m
 			}
 		}
 	}
-	g.t.Fatalf("%s got no mail with %q in the subject", who, want)
+	g.t.Fatalf("%s got no mail %s", who, what)
 	return demoMail{}
 }
 

@@ -374,9 +374,9 @@ func InputLineOf(p events.Payload) string {
 		if p.Text == "" {
 			return p.Player + ": (orders: their words are the sender's; what came of them follows)"
 		}
-		return p.Player + ": " + oneLine(p.Text)
+		return p.Player + ": " + OneLine(p.Text)
 	case *events.RefereeCommand:
-		text := oneLine(p.Text)
+		text := OneLine(p.Text)
 		if text == "" {
 			text = "(a ruling or command: what came of it follows)"
 		}
@@ -386,13 +386,13 @@ func InputLineOf(p events.Payload) string {
 		}
 		return s
 	case *events.DeadlinePassed:
-		return p.Player + " (deadline passed): " + oneLine(p.Default)
+		return p.Player + " (deadline passed): " + OneLine(p.Default)
 	}
 	return p.EventType()
 }
 
-// oneLine joins the non-blank lines of s with " / ".
-func oneLine(s string) string {
+// OneLine joins the non-blank lines of s with " / ".
+func OneLine(s string) string {
 	var ls []string
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {

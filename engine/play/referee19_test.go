@@ -20,7 +20,7 @@ func (tb *table) input(p events.Payload) events.Payload {
 	tb.t.Helper()
 	tb.at = tb.at.Add(time.Hour)
 	tb.n++
-	key := fmt.Sprintf("<i%d@test>", tb.n)
+	key := fmt.Sprintf("<m%d@test>", tb.n)
 	h, _ := tb.st.Head("g1")
 	res, err := tb.st.Append("g1", h.Seq, events.New("g1", tb.at, key, p))
 	if err != nil {

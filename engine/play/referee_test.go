@@ -85,24 +85,15 @@ func (tb *table) idle() {
 	tb.t.Fatal("the runner did not settle")
 }
 
-// send appends an input an hour after the last and returns its decision.
+// send appends an order (a referee's command from "ref") an hour after
+// the last and returns its decision.
 func (tb *table) send(who, text string) events.Payload {
 	tb.t.Helper()
-	tb.at = tb.at.Add(time.Hour)
-	tb.n++
-	key := fmt.Sprintf("<m%d@test>", tb.n)
-	var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: key, Source: "test"}
+	key := fmt.Sprintf("<m%d@test>", tb.n+1)
 	if who == "ref" {
-		p = &events.RefereeCommand{Referee: who, Text: text, Reason: "test", MessageID: key, Source: "test"}
+		return tb.input(&events.RefereeCommand{Referee: who, Text: text, Reason: "test", MessageID: key, Source: "test"})
 	}
-	h, _ := tb.st.Head("g1")
-	res, err := tb.st.Append("g1", h.Seq, events.New("g1", tb.at, key, p))
-	if err != nil {
-		tb.t.Fatal(err)
-	}
-	tb.r.Deliver(&res.Events[0])
-	tb.idle()
-	return tb.decisionOf(res.First)
+	return tb.input(&events.OrderReceived{Player: who, Text: text, MessageID: key, Source: "test"})
 }
 
 func (tb *table) decisionOf(input uint64) events.Payload {

@@ -500,25 +500,38 @@ func (a *actor) tick(now time.Time, lg *slog.Logger) {
 		if len(evs) == 0 {
 			continue
 		}
-		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: g.Seq, Events: evs})
-		if err != nil {
-			// A conflict or a store error: the next tick tries again, after
-			// the actor has folded what came in meanwhile.
-			lg.Warn("writing a deadline event failed; the next tick retries", "player", d.Player, "err", err)
+		res, written, ok := a.writeClock(evs, lg.With("player", d.Player))
+		if !ok {
 			return
 		}
-		if res.Duplicate {
-			continue
+		if written {
+			lg.Info("deadline", "player", d.Player, "due", time.Unix(0, d.Due).UTC(), "wrote", res.Events[0].Type, "seq", res.Last)
 		}
-		for i := range res.Events {
-			if err := g.Apply(a.r.reg, &res.Events[i]); err != nil {
-				lg.Error("own deadline event does not fold; loading the game anew", "err", err)
-				a.g = nil
-				return
-			}
-		}
-		lg.Info("deadline", "player", d.Player, "due", time.Unix(0, d.Due).UTC(), "wrote", res.Events[0].Type, "seq", res.Last)
 	}
+}
+
+// writeClock appends what the server's clock means for the game and
+// folds it: written is false for what was written before (a duplicate
+// key), ok false when nothing more should be written this tick (a
+// conflict or a store error: the next tick tries again, after the actor
+// has folded what came in meanwhile).
+func (a *actor) writeClock(evs []events.Envelope, lg *slog.Logger) (res store.Result, written, ok bool) {
+	res, err := a.r.log.Do(store.Request{Game: a.id, Expected: a.g.Seq, Events: evs})
+	if err != nil {
+		lg.Warn("writing what the clock says failed; the next tick retries", "event", evs[0].Type, "err", err)
+		return res, false, false
+	}
+	if res.Duplicate {
+		return res, false, true
+	}
+	for i := range res.Events {
+		if err := a.g.Apply(a.r.reg, &res.Events[i]); err != nil {
+			lg.Error("own clock event does not fold; loading the game anew", "err", err)
+			a.g = nil
+			return res, false, false
+		}
+	}
+	return res, true, true
 }
 
 func (a *actor) maybeSnapshot(lg *slog.Logger) {
@@ -544,20 +557,9 @@ func (a *actor) tickPause(now time.Time, lg *slog.Logger) {
 	if end == 0 || now.UnixNano() < end {
 		return
 	}
-	e := events.New(a.id, now, PauseExpiredKey(g.Paused.At), &events.PauseExpired{At: g.Paused.At, Due: end})
-	res, err := a.r.log.Do(store.Request{Game: a.id, Expected: g.Seq, Events: []events.Envelope{e}})
-	if err != nil {
-		lg.Warn("writing a pause's end failed; the next tick retries", "err", err)
-		return
+	since := g.Paused.At
+	e := events.New(a.id, now, PauseExpiredKey(since), &events.PauseExpired{At: since, Due: end})
+	if res, written, _ := a.writeClock([]events.Envelope{e}, lg); written {
+		lg.Info("pause ran out", "since", time.Unix(0, since).UTC(), "seq", res.Last)
 	}
-	if res.Duplicate {
-		return
-	}
-	for i := range res.Events {
-		if err := g.Apply(a.r.reg, &res.Events[i]); err != nil {
-			lg.Error("own pause.expired does not fold", "err", err)
-			return
-		}
-	}
-	lg.Info("pause ran out", "since", time.Unix(0, g.Paused.At).UTC(), "seq", res.Last)
 }

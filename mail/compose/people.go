@@ -342,7 +342,7 @@ func (g game) logLine(sight play.Sight, r recipient, in *events.Envelope, decisi
 		b.WriteString(g.playerWho(sender) + ": ")
 	}
 	if _, isPassed := p.(*events.DeadlinePassed); isPassed || sender == "" || sight.SeesInput(g.Game, sender) || g.IsReferee(sender) && len(commandFirst(text)) > 0 {
-		b.WriteString(oneLine(text))
+		b.WriteString(play.OneLine(text))
 	} else {
 		b.WriteString("(orders)")
 	}
@@ -391,15 +391,4 @@ func commandFirst(text string) string {
 		}
 	}
 	return ""
-}
-
-// oneLine joins the non-blank lines of s with " / ".
-func oneLine(s string) string {
-	var ls []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			ls = append(ls, l)
-		}
-	}
-	return strings.Join(ls, " / ")
 }
