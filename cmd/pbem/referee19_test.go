@@ -79,12 +79,19 @@ func (g *mailGame) welcomesOnly() (secret string, refWelcome demoMail) {
 	return secretOf(g.t, refWelcome), refWelcome
 }
 
-// soleMover plays on until one player alone must act.
+// soleMover plays on until one player alone must act, once every mail
+// sent so far is decided, and says who.
 func (g *mailGame) soleMover() (mover, idle string) {
 	g.t.Helper()
 	one := regexp.MustCompile(`(?m)^    (?:USA|CSA) \((anna|taro)\) to move$`)
 	for i := 0; i < 6; i++ {
-		if m := one.FindStringSubmatch(g.pbem("games")); m != nil {
+		var desk string
+		g.until("every mail sent is decided", func() bool {
+			log := g.pbem("log", "g1")
+			desk = g.pbem("games")
+			return strings.Count(log, "order.received/")+strings.Count(log, "referee.command/") == g.n && !strings.Contains(desk, "not yet decided")
+		})
+		if m := one.FindStringSubmatch(desk); m != nil {
 			mover, idle = m[1], "taro"
 			if mover == "taro" {
 				idle = "anna"
