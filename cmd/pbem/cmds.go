@@ -754,17 +754,8 @@ func decisionOf(log play.Source, game string, seq uint64) (events.Payload, error
 		if err != nil {
 			return err
 		}
-		switch d := p.(type) {
-		case *events.OrderAccepted:
-			if d.Input == seq {
-				found = d
-			}
-		case *events.OrderRejected:
-			if d.Input == seq {
-				found = d
-			}
-		}
-		if found != nil {
+		if play.InputOf(p) == seq {
+			found = p
 			return errFound
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pbem/bus"
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/compose"
@@ -47,7 +48,10 @@ func (a *app) composer() (*compose.Composer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.comp = compose.New(compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret, Log: log,
+	a.comp = compose.New(compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret,
+		Log: func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
+			return play.RecentActions(log, a.reg, game, v, upTo, n)
+		},
 		Desk: func(addrs []string, now int64) ([]templates.DeskGame, error) {
 			ds, err := desks(log, a.reg, addrs, now)
 			if err != nil {

@@ -1,9 +1,13 @@
 package play
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"pbem/engine"
+	"pbem/events"
 )
 
 // Desk is a game as a referee who runs several sees it at a glance: whose
@@ -126,4 +130,61 @@ func (g *Game) RefereedBy(addrs []string) bool {
 		}
 	}
 	return false
+}
+
+// RecentActions are the last n decided inputs of game's log up to seq
+// upTo, each on one line with its seq and intake time, as v may see them:
+// cut by CutLog, the same cut as v's mails and 'pbem log --as' (a player
+// sees others' orders only by what came of them, and only their own
+// side's rejections). An action in a stretch a rollback closed says so.
+// It answers LOG by mail.
+func RecentActions(src Source, reg *engine.Registry, game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
+	type input struct {
+		at string
+		p  events.Payload
+	}
+	inputs := map[uint64]input{}
+	var lines []string
+	var seqs []uint64
+	var g *Game
+	err := CutLog(src, reg, game, v, func(gg *Game, e *events.Envelope, p events.Payload) error {
+		if e.Seq > upTo {
+			return errStop
+		}
+		g = gg
+		if p == nil {
+			return nil
+		}
+		if events.IsInput(e.Type) {
+			inputs[e.Seq] = input{e.Time().Format("Mon 2 Jan 2006 15:04 MST"), p}
+			return nil
+		}
+		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
+			return nil
+		}
+		in, ok := inputs[InputOf(p)]
+		if !ok {
+			return nil
+		}
+		delete(inputs, InputOf(p))
+		line := TimelineLineOf(InputOf(p), in.p, p)
+		seq, rest, _ := strings.Cut(line, "  ")
+		lines = append(lines, seq+"  "+in.at+"  "+rest)
+		seqs = append(seqs, e.Seq)
+		if len(lines) > n {
+			lines, seqs = lines[1:], seqs[1:]
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, err
+	}
+	if g != nil {
+		for i, seq := range seqs {
+			if br, closed := InBranch(g.Branches, seq); closed {
+				lines[i] += fmt.Sprintf("   [closed branch: undone by the rollback at seq %d]", br.By)
+			}
+		}
+	}
+	return lines, nil
 }

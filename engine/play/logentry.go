@@ -58,6 +58,9 @@ func LogEntry(e *events.Envelope, p events.Payload) string {
 		}
 	case *events.RefereeCommand:
 		fmt.Fprintf(&b, " from %s via %s %s", p.Referee, p.Source, p.MessageID)
+		if p.Refused != "" {
+			detail("refused by the intake: %s (nothing of it is applied)", p.Refused)
+		}
 		if p.Reason != "" {
 			detail("reason: %s", p.Reason)
 		}
@@ -73,6 +76,8 @@ func LogEntry(e *events.Envelope, p events.Payload) string {
 		fmt.Fprintf(&b, " %s by %s, then %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
 	case *events.DeadlinePassed:
 		fmt.Fprintf(&b, " %s (was due %s): %s", p.Player, time.Unix(0, p.Due).UTC().Format(time.RFC3339), p.Default)
+	case *events.PauseExpired:
+		fmt.Fprintf(&b, " the players' pause of %s ran out at %s", time.Unix(0, p.At).UTC().Format(time.RFC3339), time.Unix(0, p.Due).UTC().Format(time.RFC3339))
 	case *events.MailQueued:
 		fmt.Fprintf(&b, " %s to %s: %s", p.MailID, strings.Join(p.To, ", "), p.Subject)
 	case *events.MailSent:

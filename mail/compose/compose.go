@@ -32,20 +32,17 @@ type Config struct {
 	Domain string // mail domain, "pbem.localhost"
 	Local  string // local part of pbem's mailbox, "pbem"
 	Secret []byte // the reply-token secret
-	// Log, if set, is where the answer to LOG reads the game's own log
-	// (up to the seq being decided: the same log gives the same answer).
-	Log Reader
+	// Log, if set, gives the answer to LOG: the last n actions of game's
+	// log up to seq upTo (the last event before the query's decision, so
+	// the same log gives the same answer), as v may see them
+	// (play.RecentActions over the server's store).
+	Log func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error)
 	// Desk, if set, lists the games a referee (by any of their addresses)
 	// referees, as they stand at the time now (the decision's intake
 	// time), for the answer to GAMES. It is the one mail whose body
 	// depends on other games' logs: it is rendered once, when GAMES is
 	// decided, and kept in the log like every mail.
 	Desk func(addresses []string, now int64) ([]templates.DeskGame, error)
-}
-
-// Reader reads a game's log in order from a seq.
-type Reader interface {
-	Read(game string, from uint64, fn func(*events.Envelope) error) error
 }
 
 // Composer renders a game's mails with a template set.

@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -252,143 +251,19 @@ func (c *Composer) desk(b *batch, o source, r recipient, q *templates.Query) err
 	return nil
 }
 
-var errLogDone = errors.New("log read")
-
-// log fills the answer to LOG: the last n decided inputs of the game, each
-// as the reader may see it now. A referee sees every input, rejected or
-// not, as pbem log prints it; a player sees every accepted action (only
-// its facts, dice and echo lines they may see, and the words of the mail
-// only if it was their own side's), and their own rejected mails.
+// log fills the answer to LOG: the last n decided inputs of the game,
+// each as the reader may see it now (cut as their mails and 'pbem log
+// --as' are: see play.RecentActions).
 func (c *Composer) log(b *batch, r recipient, q *templates.Query, n int) error {
 	q.LogN = n
 	if c.cfg.Log == nil {
 		q.Log = []string{"(this pbem cannot read the game's log for mail: ask the operator for 'pbem log " + b.g.ID + "')"}
 		return nil
 	}
-	g := b.g.Game
-	sight := g.Sight(r.viewer())
-	inputs := map[uint64]events.Envelope{}
-	err := c.cfg.Log.Read(g.ID, 1, func(e *events.Envelope) error {
-		if e.Seq > g.Seq {
-			return errLogDone
-		}
-		if events.IsInput(e.Type) {
-			inputs[e.Seq] = e.Clone()
-			return nil
-		}
-		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
-			return nil
-		}
-		p, err := events.Decode(e)
-		if err != nil {
-			return err
-		}
-		var input uint64
-		switch d := p.(type) {
-		case *events.OrderAccepted:
-			input = d.Input
-		case *events.OrderRejected:
-			input = d.Input
-		}
-		in, ok := inputs[input]
-		delete(inputs, input)
-		if !ok {
-			return nil
-		}
-		if line, ok := b.g.logLine(sight, r, &in, p); ok {
-			if _, closed := play.InBranch(g.Branches, e.Seq); closed {
-				line += " [closed branch: undone by a rollback]"
-			}
-			q.Log = append(q.Log, line)
-			if len(q.Log) > n {
-				q.Log = q.Log[1:]
-			}
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errLogDone) {
+	lines, err := c.cfg.Log(b.g.ID, r.viewer(), b.g.Seq, n)
+	if err != nil {
 		return fmt.Errorf("compose LOG: %w", err)
 	}
+	q.Log = lines
 	return nil
-}
-
-// logLine is one input and its decision as the reader may see them, or
-// false if the reader may not see it at all.
-func (g game) logLine(sight play.Sight, r recipient, in *events.Envelope, decision events.Payload) (string, bool) {
-	at := in.Time().Format(timeLayout)
-	if r.referee {
-		line := play.TimelineLine(in, decision)
-		seq, rest, _ := strings.Cut(line, "  ")
-		return seq + "  " + at + "  " + rest, true
-	}
-	p, err := events.Decode(in)
-	if err != nil {
-		return "", false
-	}
-	var sender, text string
-	switch p := p.(type) {
-	case *events.OrderReceived:
-		sender, text = p.Player, p.Text
-	case *events.RefereeCommand:
-		sender, text = p.Referee, p.Text
-	case *events.DeadlinePassed:
-		sender, text = p.Player, "(deadline passed) "+p.Default
-	case *events.PauseExpired:
-		sender, text = "", "(the players' pause ran out)"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "seq %d  %s  ", in.Seq, at)
-	if sender != "" {
-		b.WriteString(g.playerWho(sender) + ": ")
-	}
-	if _, isPassed := p.(*events.DeadlinePassed); isPassed || sender == "" || sight.SeesInput(g.Game, sender) || g.IsReferee(sender) && len(commandFirst(text)) > 0 {
-		b.WriteString(play.OneLine(text))
-	} else {
-		b.WriteString("(orders)")
-	}
-	switch d := decision.(type) {
-	case *events.OrderRejected:
-		if sender != r.ID {
-			return "", false
-		}
-		b.WriteString(" → rejected")
-		for i, q := range d.Problems {
-			if i == 0 {
-				b.WriteString(": ")
-			} else {
-				b.WriteString("; ")
-			}
-			b.WriteString(q.String())
-		}
-	case *events.OrderAccepted:
-		cut := sight.Decision(d)
-		var parts []string
-		parts = append(parts, cut.Echo...)
-		for _, f := range cut.Facts {
-			parts = append(parts, play.FactLine(f))
-		}
-		for _, x := range cut.Dice {
-			parts = append(parts, "die "+x.String())
-		}
-		b.WriteString(" → accepted")
-		if len(parts) > 0 {
-			b.WriteString(": " + strings.Join(parts, "; "))
-		}
-	}
-	return b.String(), true
-}
-
-// commandFirst is the first word of a referee's text if it is a game
-// command (whose words are the players' to read, being announced), else "".
-func commandFirst(text string) string {
-	f := strings.Fields(text)
-	if len(f) == 0 {
-		return ""
-	}
-	for _, c := range []string{play.CmdRollback, play.CmdPause, play.CmdResume, play.CmdDeadline, play.CmdExtend, play.CmdEnd, play.CmdAnnounce, play.CmdSetting} {
-		if strings.EqualFold(f[0], c) {
-			return c
-		}
-	}
-	return ""
 }

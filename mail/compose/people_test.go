@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/compose"
@@ -35,7 +36,9 @@ func deskServer(t *testing.T, settings ...events.Setting) (*server, *compose.Com
 		t.Fatal(err)
 	}
 	cc := cfg
-	cc.Log = st
+	cc.Log = func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
+		return play.RecentActions(st, raceRegistry(), game, v, upTo, n)
+	}
 	cc.Desk = func(addrs []string, now int64) ([]templates.DeskGame, error) {
 		return []templates.DeskGame{{Game: "g1", What: strings.Join(addrs, ","), State: time.Unix(0, now).UTC().Format(time.RFC3339)}}, nil
 	}
@@ -200,7 +203,7 @@ func TestIssue19_7_LogAndGamesByMail(t *testing.T) {
 	s.input(&events.OrderReceived{Player: "south", Text: "ADD 1"})
 	ms := s.input(&events.OrderReceived{Player: "south", Text: "LOG 5"})
 	taro := ms[0].m.Body
-	wantIn(t, taro, "The last 5 actions of game g1", "Anna (USA): (orders) → accepted: ADD 2", "Taro (CSA): ADD 1 → accepted")
+	wantIn(t, taro, "The last 5 actions of game g1", "north: (orders: their words are the sender's; what came of them follows) → accepted: score.added side=USA n=2", "south: ADD 1 → accepted")
 	if strings.Contains(taro, "ADD 3") {
 		t.Fatalf("Taro's LOG shows Anna's rejected mail:\n%s", taro)
 	}
