@@ -103,21 +103,7 @@ func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 		err := r.Query(ctx, game, func(g *play.Game) {
 			if g != nil && g.Created != nil {
 				found = true
-				for _, p := range g.Players {
-					p.Addresses = append([]string(nil), p.Addresses...)
-					s.Players = append(s.Players, p)
-				}
-				for _, p := range g.Referees {
-					p.Addresses = append([]string(nil), p.Addresses...)
-					s.Referees = append(s.Referees, p)
-				}
-				s.Observers = append([]string(nil), g.Observers...)
-				for _, k := range g.Keys {
-					if s.Epochs == nil {
-						s.Epochs = map[string]uint64{}
-					}
-					s.Epochs[k.ID] = k.Epoch
-				}
+				s = intake.SeatsOf(g)
 			}
 		})
 		if err == nil && !found {

@@ -292,12 +292,26 @@ func (in *Intake) seatsFromLog(game string, created *events.GameCreated) (Seats,
 	if err != nil {
 		return Seats{}, fmt.Errorf("game %s: cannot read its seats: %v", game, err)
 	}
-	s := Seats{Players: g.Players, Referees: g.Referees, Observers: g.Observers}
+	return SeatsOf(g), nil
+}
+
+// SeatsOf copies g's seats as they are now, for the intake.
+func SeatsOf(g *play.Game) Seats {
+	var s Seats
+	for _, p := range g.Players {
+		p.Addresses = append([]string(nil), p.Addresses...)
+		s.Players = append(s.Players, p)
+	}
+	for _, p := range g.Referees {
+		p.Addresses = append([]string(nil), p.Addresses...)
+		s.Referees = append(s.Referees, p)
+	}
+	s.Observers = append([]string(nil), g.Observers...)
 	for _, k := range g.Keys {
 		if s.Epochs == nil {
 			s.Epochs = map[string]uint64{}
 		}
 		s.Epochs[k.ID] = k.Epoch
 	}
-	return s, nil
+	return s
 }
