@@ -11,13 +11,13 @@ import (
 
 // harness plays orders against a state with a real dice stream.
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	st   *State
 	dice engine.Dice
 	last engine.Decision
 }
 
-func newHarness(t *testing.T, seed string) *harness {
+func newHarness(t testing.TB, seed string) *harness {
 	t.Helper()
 	b, err := Scenario("kettle-run")
 	if err != nil {
