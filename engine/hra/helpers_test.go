@@ -9,6 +9,8 @@ import (
 	"pbem/events"
 )
 
+var schemas = engine.NewSchemas(factSchemas()...)
+
 // harness plays orders against a state with a real dice stream.
 type harness struct {
 	t    testing.TB
@@ -46,6 +48,14 @@ func (h *harness) send(side, text string) []events.Problem {
 		return d.Problems
 	}
 	for _, f := range d.Facts {
+		// Every fact of every test's decisions matches its schema and is
+		// told in words (engine.Teller).
+		if err := schemas.Check(f); err != nil {
+			h.t.Fatalf("%q: %v", text, err)
+		}
+		if s := describe(f); s == "" || strings.HasPrefix(s, "Recorded: ") {
+			h.t.Fatalf("%q: %s is told as %q", text, f, s)
+		}
 		next, err := evolve(h.st, f)
 		if err != nil {
 			h.t.Fatalf("%q: evolve %s: %v", text, f, err)
