@@ -11,7 +11,7 @@ import (
 
 // declare records a side's sealed volleys (HRA 4.III.a, H23).
 func (m *sim) declare(side string, os []Order) []events.Problem {
-	st := m.st
+	st := m.State
 	var probs []events.Problem
 	var firers, targets []string
 	var picks []Order
@@ -74,13 +74,13 @@ func (m *sim) declare(side string, os []Order) []events.Problem {
 			return []events.Problem{*p}
 		}
 	}
-	m.emit("volleys.declared", events.S("side", side), events.SL("firers", firers...), events.SL("targets", targets...))
+	m.Emit("volleys.declared", events.S("side", side), events.SL("firers", firers...), events.SL("targets", targets...))
 	if len(firers) == 0 {
-		m.say("%s fires no volley", side)
+		m.Say("%s fires no volley", side)
 	} else {
-		m.say("%s declares %d volley(s); they are revealed when both sides have declared (H23)", side, len(firers))
+		m.Say("%s declares %d volley(s); they are revealed when both sides have declared (H23)", side, len(firers))
 	}
-	if len(m.st.Declared) == 2 {
+	if len(m.State.Declared) == 2 {
 		m.resolveFire()
 	}
 	return nil
@@ -97,44 +97,44 @@ type hit struct {
 // the defenders' extra volleys (HRA 11c), then the confrontations in turn
 // (HRA 4.III.b, 4.III.c, H24), then the end of the round.
 func (m *sim) resolveFire() {
-	for _, v := range m.st.Volleys {
-		m.say("volley declared: %s at %s", v.Firer, v.Target)
+	for _, v := range m.State.Volleys {
+		m.Say("volley declared: %s at %s", v.Firer, v.Target)
 	}
 	// 1. The defenders' extra volleys, all at once (HRA 11c, 11f, 11g):
 	// at the attacker, or the one of several its side named.
 	var defs []Volley
 	seen := map[string]bool{}
-	for _, ml := range m.st.Melees {
+	for _, ml := range m.State.Melees {
 		if !ml.New || seen[ml.Defender] {
 			continue
 		}
 		seen[ml.Defender] = true
-		as := m.st.newAttackers(ml.Defender)
+		as := m.State.newAttackers(ml.Defender)
 		target := ""
 		if len(as) == 1 {
 			target = as[0]
 		}
-		for _, v := range m.st.Volleys {
+		for _, v := range m.State.Volleys {
 			if v.Firer == ml.Defender && slices.Contains(as, v.Target) {
 				target = v.Target
 			}
 		}
 		if target == "" {
-			m.say("%s named none of %s for its extra volley: it fires none (HRA 11f)", ml.Defender, strings.Join(as, ", "))
+			m.Say("%s named none of %s for its extra volley: it fires none (HRA 11f)", ml.Defender, strings.Join(as, ", "))
 			continue
 		}
 		defs = append(defs, Volley{Firer: ml.Defender, Target: target})
 	}
 	if len(defs) > 0 {
-		m.say("defensive volleys before melee (HRA 11c)")
+		m.Say("defensive volleys before melee (HRA 11c)")
 		hits := m.fireAll(defs, nil, true)
 		broken := m.afterFire(hits, defs)
 		for _, v := range defs {
-			a, d := m.st.unit(v.Target), m.st.unit(v.Firer)
+			a, d := m.State.unit(v.Target), m.State.unit(v.Firer)
 			survived := !a.Removed() && !broken[a.Name] // H8
 			if !survived {
 				m.endMelee(a.Name, d.Name)
-				m.say("%s did not survive the defensive volley: no melee with %s (HRA 11d)", a.Name, d.Name)
+				m.Say("%s did not survive the defensive volley: no melee with %s (HRA 11d)", a.Name, d.Name)
 				continue
 			}
 			if d.Arm == Artillery && !d.Removed() {
@@ -144,21 +144,21 @@ func (m *sim) resolveFire() {
 	}
 	// 2. Confrontations: firer-target edges and melee pairs, grouped.
 	var vols []Volley
-	for _, v := range m.st.Volleys {
-		f, t := m.st.unit(v.Firer), m.st.unit(v.Target)
-		if f.Removed() || t.Removed() || m.st.inMelee(f.Name) {
+	for _, v := range m.State.Volleys {
+		f, t := m.State.unit(v.Firer), m.State.unit(v.Target)
+		if f.Removed() || t.Removed() || m.State.inMelee(f.Name) {
 			continue
 		}
 		vols = append(vols, v)
 	}
-	for _, ml := range m.st.Melees {
+	for _, ml := range m.State.Melees {
 		vols = append(vols, Volley{Firer: ml.Attacker, Target: ml.Defender}, Volley{Firer: ml.Defender, Target: ml.Attacker})
 	}
 	groups := confrontations(vols)
 	// HRA 4.III.c: the players pick confrontations alternately, the
 	// initiative side first; each takes the next of its PICK list, else
 	// its first unresolved one (doc.go).
-	picker := m.st.Initiative
+	picker := m.State.Initiative
 	done := make([]bool, len(groups))
 	for left := len(groups); left > 0; left-- {
 		pick, by, how := -1, "", ""
@@ -166,7 +166,7 @@ func (m *sim) resolveFire() {
 			pick, by, how = m.pickConfrontation(groups, done, side)
 			if pick >= 0 {
 				picker = opponent(side)
-				m.say("%s picks the confrontation of %s (%s, HRA 4.III.c)", side, by, how)
+				m.Say("%s picks the confrontation of %s (%s, HRA 4.III.c)", side, by, how)
 				break
 			}
 		}
@@ -174,9 +174,9 @@ func (m *sim) resolveFire() {
 			break
 		}
 		done[pick] = true
-		m.say("confrontation %d (HRA 4.III.b)", pick+1)
+		m.Say("confrontation %d (HRA 4.III.b)", pick+1)
 		melee := func(v Volley) bool {
-			for _, ml := range m.st.Melees {
+			for _, ml := range m.State.Melees {
 				if (ml.Attacker == v.Firer && ml.Defender == v.Target) || (ml.Defender == v.Firer && ml.Attacker == v.Target) {
 					return true
 				}
@@ -200,21 +200,21 @@ func (m *sim) resolveFire() {
 		m.afterFire(hits, append(normal, inMelee...))
 	}
 	// Melees whose units no longer touch are over.
-	for _, ml := range m.st.Melees {
-		a, d := m.st.unit(ml.Attacker), m.st.unit(ml.Defender)
-		if !table.Touch(m.st.footprint(a), m.st.footprint(d)) {
+	for _, ml := range m.State.Melees {
+		a, d := m.State.unit(ml.Attacker), m.State.unit(ml.Defender)
+		if !table.Touch(m.State.footprint(a), m.State.footprint(d)) {
 			m.endMelee(a.Name, d.Name)
 		}
 	}
 	m.checkEnd()
-	if m.st.Phase == PhaseOver {
+	if m.State.Phase == PhaseOver {
 		return
 	}
-	if m.st.Round >= m.st.Scn.Rounds {
-		m.endGame(fmt.Sprintf("the scenario's %d rounds have been played", m.st.Scn.Rounds))
+	if m.State.Round >= m.State.Scn.Rounds {
+		m.endGame(fmt.Sprintf("the scenario's %d rounds have been played", m.State.Scn.Rounds))
 		return
 	}
-	m.beginRound(m.st.Round + 1)
+	m.beginRound(m.State.Round + 1)
 }
 
 // pickConfrontation is side's next pick among the unresolved groups: the
@@ -222,7 +222,7 @@ func (m *sim) resolveFire() {
 // its firers (roster order). It returns the group, the unit that names it
 // and how it was chosen; -1 if side has none left.
 func (m *sim) pickConfrontation(groups [][]Volley, done []bool, side string) (int, string, string) {
-	for _, n := range m.st.FirePicks[side] {
+	for _, n := range m.State.FirePicks[side] {
 		for i, g := range groups {
 			if done[i] || !m.involves(g, side) {
 				continue
@@ -239,7 +239,7 @@ func (m *sim) pickConfrontation(groups [][]Volley, done []bool, side string) (in
 			continue
 		}
 		for _, v := range g {
-			if m.st.unit(v.Firer).Side == side {
+			if m.State.unit(v.Firer).Side == side {
 				return i, v.Firer, "roster order"
 			}
 		}
@@ -249,7 +249,7 @@ func (m *sim) pickConfrontation(groups [][]Volley, done []bool, side string) (in
 
 func (m *sim) involves(g []Volley, side string) bool {
 	for _, v := range g {
-		if m.st.unit(v.Firer).Side == side {
+		if m.State.unit(v.Firer).Side == side {
 			return true
 		}
 	}
@@ -269,9 +269,9 @@ func (s *State) newAttackers(name string) []string {
 }
 
 func (m *sim) endMelee(a, b string) {
-	for _, ml := range m.st.Melees {
+	for _, ml := range m.State.Melees {
 		if (ml.Attacker == a && ml.Defender == b) || (ml.Attacker == b && ml.Defender == a) {
-			m.emit("melee.ended", events.S("attacker", ml.Attacker), events.S("defender", ml.Defender))
+			m.Emit("melee.ended", events.S("attacker", ml.Attacker), events.S("defender", ml.Defender))
 		}
 	}
 }
@@ -326,10 +326,10 @@ func confrontations(vs []Volley) [][]Volley {
 func (m *sim) fireAll(normal, melee []Volley, defensive bool) []hit {
 	var hits []hit
 	do := func(v Volley, inMelee bool) {
-		f, t := m.st.unit(v.Firer), m.st.unit(v.Target)
-		sh, err := m.st.canFire(f, t, inMelee, defensive)
+		f, t := m.State.unit(v.Firer), m.State.unit(v.Target)
+		sh, err := m.State.canFire(f, t, inMelee, defensive)
 		if err != nil {
-			m.say("%s cannot fire at %s: %v", f.Name, t.Name, err)
+			m.Say("%s cannot fire at %s: %v", f.Name, t.Name, err)
 			return
 		}
 		die := m.roll(fmt.Sprintf("fire %s at %s", f.Name, t.Name))
@@ -352,15 +352,15 @@ func (m *sim) fireAll(normal, melee []Volley, defensive bool) []hit {
 		}
 		// HRA 12a c: fired on from the flank or rear, in melee too (HRA
 		// 11d: the normal rules), but not by artillery at long range.
-		flank := m.st.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
-		m.emit("volley.fired", events.S("firer", f.Name), events.S("target", t.Name), events.S("kind", kind), events.S("weapon", sh.Weapon),
+		flank := m.State.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
+		m.Emit("volley.fired", events.S("firer", f.Name), events.S("target", t.Name), events.S("kind", kind), events.S("weapon", sh.Weapon),
 			events.S("range", rng), events.B("hindered", sh.Hindered), events.I("state", int64(sh.State)), events.I("die", int64(die)),
 			events.I("mod", int64(sh.Mod)), events.I("loss", int64(loss)), events.B("flank", flank))
 		modTxt := ""
 		if sh.Mod != 0 {
 			modTxt = fmt.Sprintf("%+d (cavalry, HRA 16a)", sh.Mod)
 		}
-		m.say("%s: %s at %s, %s, %s range, %s fire, state %d: d6=%d%s → %d loss (T2)", kind, f.Name, t.Name, sh.Weapon, rng, how, sh.State, die, modTxt, loss)
+		m.Say("%s: %s at %s, %s, %s range, %s fire, state %d: d6=%d%s → %d loss (T2)", kind, f.Name, t.Name, sh.Weapon, rng, how, sh.State, die, modTxt, loss)
 		hits = append(hits, hit{firer: f.Name, target: t.Name, loss: loss, flank: flank})
 	}
 	for _, v := range normal {
@@ -395,11 +395,11 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 			cause(h.target, "fired on from the flank or rear (HRA 12a c)")
 		}
 		if h.loss > 0 {
-			t := m.st.unit(h.target)
-			for _, b := range m.st.Brigades {
+			t := m.State.unit(h.target)
+			for _, b := range m.State.Brigades {
 				if b.With == t.Name && !b.Killed && !slices.Contains(killed, b.Name) {
 					d := m.roll("general " + b.Name)
-					m.say("%s's general is with %s, which suffered losses: d6=%d%s (HRA 12a d)", b.Name, t.Name, d, map[bool]string{true: " — killed", false: ""}[d == 1])
+					m.Say("%s's general is with %s, which suffered losses: d6=%d%s (HRA 12a d)", b.Name, t.Name, d, map[bool]string{true: " — killed", false: ""}[d == 1])
 					if d == 1 {
 						killed = append(killed, b.Name)
 					}
@@ -408,7 +408,7 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 		}
 	}
 	for _, name := range order {
-		u := m.st.unit(name)
+		u := m.State.unit(name)
 		if loss[name] == 0 {
 			continue
 		}
@@ -419,17 +419,17 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 		}
 	}
 	for _, b := range killed {
-		m.emit("general.killed", events.S("brigade", b))
-		for _, u := range m.st.brigadeUnits(b) {
+		m.Emit("general.killed", events.S("brigade", b))
+		for _, u := range m.State.brigadeUnits(b) {
 			cause(u.Name, "general killed (HRA 12a d, 12c)")
 		}
 	}
 	// The general of a removed unit goes to another of his brigade.
-	for _, b := range m.st.Brigades {
-		if b.With != "" && m.st.unit(b.With).Removed() {
-			if us := m.st.brigadeUnits(b.Name); len(us) > 0 {
-				m.emit("general.moved", events.S("brigade", b.Name), events.S("unit", us[0].Name))
-				m.say("%s's general rides to %s", b.Name, us[0].Name)
+	for _, b := range m.State.Brigades {
+		if b.With != "" && m.State.unit(b.With).Removed() {
+			if us := m.State.brigadeUnits(b.Name); len(us) > 0 {
+				m.Emit("general.moved", events.S("brigade", b.Name), events.S("unit", us[0].Name))
+				m.Say("%s's general rides to %s", b.Name, us[0].Name)
 			}
 		}
 	}
@@ -437,15 +437,15 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 	// a declared volley that proved impossible was not fired.
 	fired := map[string]bool{}
 	for _, h := range hits {
-		if f := m.st.unit(h.firer); !fired[h.firer] && !f.Removed() {
+		if f := m.State.unit(h.firer); !fired[h.firer] && !f.Removed() {
 			fired[h.firer] = true
 			if f.Supply > 0 {
-				m.emit("unit.set", events.S("unit", f.Name), events.S("field", "supply"), events.I("to", int64(f.Supply-1)))
+				m.Emit("unit.set", events.S("unit", f.Name), events.S("field", "supply"), events.I("to", int64(f.Supply-1)))
 			}
 		}
 	}
 	var tests []string
-	for _, u := range m.st.Units {
+	for _, u := range m.State.Units {
 		if len(causes[u.Name]) > 0 && !u.Removed() {
 			tests = append(tests, u.Name)
 		}
@@ -454,13 +454,13 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 }
 
 func (m *sim) setState(name string, to int, why string) {
-	u := m.st.unit(name)
+	u := m.State.unit(name)
 	to = max(to, 0)
-	m.emit("unit.set", events.S("unit", name), events.S("field", "state"), events.I("from", int64(u.State)), events.I("to", int64(to)), events.S("cause", why))
+	m.Emit("unit.set", events.S("unit", name), events.S("field", "state"), events.I("from", int64(u.State)), events.I("to", int64(to)), events.S("cause", why))
 	if to == 0 {
-		m.say("%s: state %d → 0: it breaks and leaves the battlefield (HRA 3a) — %s", name, u.State, why)
+		m.Say("%s: state %d → 0: it breaks and leaves the battlefield (HRA 3a) — %s", name, u.State, why)
 	} else {
-		m.say("%s: state %d → %d — %s", name, u.State, to, why)
+		m.Say("%s: state %d → %d — %s", name, u.State, to, why)
 	}
 }
 
@@ -475,10 +475,10 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 	}
 	var rs []res
 	for _, n := range names {
-		u := m.st.unit(n)
-		b := m.st.brigade(u.Brigade)
-		status := m.st.status(b)
-		losses := m.st.BrigadeLosses(b.Name)
+		u := m.State.unit(n)
+		b := m.State.brigade(u.Brigade)
+		status := m.State.status(b)
+		losses := m.State.BrigadeLosses(b.Name)
 		mod := MoraleModifier(b.With == n && !b.Killed, u.State, losses, status)
 		d := m.roll("morale " + n)
 		why := strings.Join(causes[n], "; ")
@@ -486,21 +486,21 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 			why = "in retreat (HRA 12a e, 5c)"
 		}
 		r := Morale(d + mod)
-		m.emit("morale.tested", events.S("unit", n), events.I("die", int64(d)), events.I("mod", int64(mod)), events.I("total", int64(d+mod)), events.S("result", r.String()))
-		m.say("morale %s (%s): d6=%d %+d = %d: %s (HRA 12d, 12e)", n, why, d, mod, d+mod, r)
+		m.Emit("morale.tested", events.S("unit", n), events.I("die", int64(d)), events.I("mod", int64(mod)), events.I("total", int64(d+mod)), events.S("result", r.String()))
+		m.Say("morale %s (%s): d6=%d %+d = %d: %s (HRA 12d, 12e)", n, why, d, mod, d+mod, r)
 		rs = append(rs, res{n, r})
 	}
 	back := map[string]bool{}
 	var now []string
 	for _, x := range rs {
-		u := m.st.unit(x.name)
+		u := m.State.unit(x.name)
 		set := func(field string, v bool) {
-			m.emit("unit.set", events.S("unit", x.name), events.S("field", field), events.I("to", b2i(v)))
+			m.Emit("unit.set", events.S("unit", x.name), events.S("field", field), events.I("to", b2i(v)))
 		}
 		if phaseOne {
 			if x.r != MoraleBroken {
 				set("retreating", false) // H5: it stops fleeing
-				m.say("%s stops retreating (H5)", x.name)
+				m.Say("%s stops retreating (H5)", x.name)
 			}
 			switch x.r {
 			case MoraleWithdraw:
@@ -522,13 +522,13 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 		case MoraleBroken:
 			m.setState(x.name, u.State-1, "morale (HRA 12e)")
 			back[x.name] = true
-			if !m.st.unit(x.name).Removed() {
+			if !m.State.unit(x.name).Removed() {
 				now = append(now, x.name)
 			}
 		}
 	}
 	for _, n := range now {
-		u := m.st.unit(n)
+		u := m.State.unit(n)
 		if u.Removed() {
 			continue
 		}
@@ -537,8 +537,8 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 			continue
 		}
 		m.forced(n, false, false) // withdraws immediately
-		if v := m.st.unit(n); !v.Removed() {
-			m.emit("unit.set", events.S("unit", n), events.S("field", "retreat_next"), events.I("to", 1))
+		if v := m.State.unit(n); !v.Removed() {
+			m.Emit("unit.set", events.S("unit", n), events.S("field", "retreat_next"), events.I("to", 1))
 		}
 	}
 	return back
@@ -546,12 +546,12 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 
 // checkEnd ends the game when a side has no unit left on the table.
 func (m *sim) checkEnd() {
-	if m.st.Phase == PhaseOver {
+	if m.State.Phase == PhaseOver {
 		return
 	}
 	for _, side := range Sides {
 		left := false
-		for _, u := range m.st.Units {
+		for _, u := range m.State.Units {
 			left = left || (u.Side == side && !u.Removed())
 		}
 		if !left {
@@ -564,23 +564,23 @@ func (m *sim) checkEnd() {
 // endGame scores the scenario's victory conditions (R12: scenario data):
 // removed enemy units and objectives held.
 func (m *sim) endGame(reason string) {
-	sc := m.st.Score
+	sc := m.State.Score
 	_ = sc
 	score := map[string]int{}
-	for _, u := range m.st.Units {
+	for _, u := range m.State.Units {
 		if u.Removed() {
-			score[opponent(u.Side)] += m.st.Scn.RemovedVP
+			score[opponent(u.Side)] += m.State.Scn.RemovedVP
 		}
 	}
 	var held []string
-	for _, p := range m.st.Scn.Points {
+	for _, p := range m.State.Scn.Points {
 		if p.VP == 0 {
 			continue
 		}
 		near := map[string]bool{}
-		for i := range m.st.Units {
-			u := &m.st.Units[i]
-			if !u.Removed() && !u.Retreating && m.st.footprint(u).PointWithin(p.At, table.CM(5)) {
+		for i := range m.State.Units {
+			u := &m.State.Units[i]
+			if !u.Removed() && !u.Retreating && m.State.footprint(u).PointWithin(p.At, table.CM(5)) {
 				near[u.Side] = true
 			}
 		}
@@ -609,6 +609,6 @@ func (m *sim) endGame(reason string) {
 	} else {
 		res += ": " + winner + " wins"
 	}
-	m.emit("battle.ended", events.S("winner", winner), events.S("reason", res), events.I("union", int64(score[Union])), events.I("confederate", int64(score[Confederate])))
-	m.say("game over: %s", res)
+	m.Emit("battle.ended", events.S("winner", winner), events.S("reason", res), events.I("union", int64(score[Union])), events.I("confederate", int64(score[Confederate])))
+	m.Say("game over: %s", res)
 }

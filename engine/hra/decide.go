@@ -10,34 +10,13 @@ import (
 	"pbem/events"
 )
 
-// internal is a ruleset bug found while deciding.
-type internal struct{ err error }
+// sim is a decision in the making: the kit's engine.Sim (each fact
+// applied as it is made, so every step sees the state the facts before it
+// made) with HRA's own steps as methods.
+type sim struct{ *engine.Sim[*State] }
 
-// sim decides: it emits facts and applies each at once, so every step sees
-// the state the facts before it made.
-type sim struct {
-	st    *State
-	dice  engine.Dice
-	facts []events.Fact
-	echo  []string
-}
-
-func (m *sim) emit(kind string, args ...events.Arg) {
-	f := events.NewFact(kind, args...)
-	next, err := evolve(m.st, f)
-	if err != nil {
-		panic(internal{fmt.Errorf("hra: %s: %w", f, err)})
-	}
-	m.st = next
-	m.facts = append(m.facts, f)
-}
-
-func (m *sim) say(format string, a ...any) { m.echo = append(m.echo, fmt.Sprintf(format, a...)) }
-
-func (m *sim) roll(purpose string) int {
-	v := m.dice.Roll(purpose, 6)
-	return v
-}
+// roll throws a d6, the only die HRA uses (HRA 1c).
+func (m *sim) roll(purpose string) int { return m.Dice.Roll(purpose, 6) }
 
 func problem(o Order, msg, hint string) events.Problem {
 	return events.Problem{Line: o.Line, Col: max(o.Col, 1), Text: o.Text, Msg: msg, Hint: hint}
@@ -52,39 +31,33 @@ func problemAt(o Order, col int, msg, hint string) events.Problem {
 	return p
 }
 
-func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
-	m := &sim{st: st, dice: dice}
-	defer func() {
-		if r := recover(); r != nil {
-			ie, ok := r.(internal)
-			if !ok {
-				panic(r)
-			}
-			d, err = engine.Decision{}, ie.err
+func decide(st *State, side string, os []Order, dice engine.Dice) (engine.Decision, error) {
+	d, err := engine.Decide(st, dice, evolve, func(s *engine.Sim[*State]) []events.Problem {
+		m := &sim{s}
+		var probs []events.Problem
+		switch {
+		case side == engine.RefereeSide:
+			probs = m.referee(os)
+		case side != Union && side != Confederate:
+			probs = []events.Problem{problem(os[0], fmt.Sprintf("side %q plays no part in HRA", side), "")}
+		default:
+			probs = m.player(side, os)
 		}
-	}()
-	var probs []events.Problem
-	switch {
-	case side == engine.RefereeSide:
-		probs = m.referee(os)
-	case side != Union && side != Confederate:
-		probs = []events.Problem{problem(os[0], fmt.Sprintf("side %q plays no part in HRA", side), "")}
-	default:
-		probs = m.player(side, os)
-	}
-	if len(probs) > 0 {
 		for i := range probs {
 			if probs[i].Hint == "" {
 				probs[i].Hint = "HELP shows what you may send now"
 			}
 		}
-		return engine.Decision{Problems: probs}, nil
+		return probs
+	})
+	if err != nil {
+		return engine.Decision{}, fmt.Errorf("hra: %w", err)
 	}
-	return engine.Decision{Echo: m.echo, Facts: m.facts}, nil
+	return d, nil
 }
 
 func (m *sim) player(side string, os []Order) []events.Problem {
-	st := m.st
+	st := m.State
 	switch st.Phase {
 	case PhaseOver:
 		return []events.Problem{problem(os[0], "the game is over: "+st.Result, "")}
@@ -145,7 +118,7 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 // in one of the side's confrontations: firing this round (firers) or in
 // melee.
 func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.Problem {
-	st := m.st
+	st := m.State
 	var own []string
 	for _, u := range st.Units {
 		if u.Side == side && !u.Removed() && (what == "retreat" || slices.Contains(firers, u.Name) || st.inMelee(u.Name)) {
@@ -182,12 +155,12 @@ func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.P
 		}
 		return &p
 	}
-	m.emit("picks.stated", events.S("side", side), events.S("what", what), events.SL("units", o.Units...))
+	m.Emit("picks.stated", events.S("side", side), events.S("what", what), events.SL("units", o.Units...))
 	if what == "retreat" {
 		if len(o.Units) == 0 {
-			m.say("%s: no retreat order; forced moves go in roster order (HRA 4.I.b)", side)
+			m.Say("%s: no retreat order; forced moves go in roster order (HRA 4.I.b)", side)
 		} else {
-			m.say("%s: forced moves in this order, then the roster's: %s (HRA 4.I.b)", side, strings.Join(o.Units, ", "))
+			m.Say("%s: forced moves in this order, then the roster's: %s (HRA 4.I.b)", side, strings.Join(o.Units, ", "))
 		}
 	}
 	return nil
@@ -198,10 +171,10 @@ func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.P
 // their brigades, and each unit's supply (HRA 3e: d6, +2 artillery, -1
 // Confederate, minimum 1).
 func (m *sim) begin() {
-	m.emit("battle.begun")
+	m.Emit("battle.begun")
 	for _, side := range Sides {
 		var dice, statuses []int64
-		for _, b := range m.st.Brigades {
+		for _, b := range m.State.Brigades {
 			if b.Side != side {
 				continue
 			}
@@ -215,10 +188,10 @@ func (m *sim) begin() {
 		if len(dice) == 0 {
 			continue
 		}
-		m.emit("generals.rolled", events.S("side", side), events.IL("dice", dice...), events.IL("statuses", statuses...))
-		m.say("%s's generals: d6 %s → status %s (HRA 3c)", side, joinInts(dice), joinInts(statuses))
+		m.Emit("generals.rolled", events.S("side", side), events.IL("dice", dice...), events.IL("statuses", statuses...))
+		m.Say("%s's generals: d6 %s → status %s (HRA 3c)", side, joinInts(dice), joinInts(statuses))
 	}
-	for _, u := range m.st.Units {
+	for _, u := range m.State.Units {
 		d := m.roll("supply " + u.Name)
 		v := d
 		if u.Arm == Artillery {
@@ -228,32 +201,32 @@ func (m *sim) begin() {
 			v--
 		}
 		v = max(v, 1)
-		m.emit("supply.rolled", events.S("unit", u.Name), events.I("die", int64(d)), events.I("supply", int64(v)))
-		m.say("%s: supply d6=%d → %d (HRA 3e)", u.Name, d, v)
+		m.Emit("supply.rolled", events.S("unit", u.Name), events.I("die", int64(d)), events.I("supply", int64(v)))
+		m.Say("%s: supply d6=%d → %d (HRA 3e)", u.Name, d, v)
 	}
 	// A side whose generals are all alike (or who has one brigade) has no
 	// choice to make: they are assigned at once.
 	for _, side := range Sides {
-		pool := m.st.Generals[side]
+		pool := m.State.Generals[side]
 		if len(pool) == 0 || slices.ContainsFunc(pool, func(v int) bool { return v != pool[0] }) {
 			if len(pool) > 0 {
-				m.say("%s assigns the generals to its brigades: GENERALS <brigade>, <brigade>, ... (the best first) (HRA 3c)", side)
+				m.Say("%s assigns the generals to its brigades: GENERALS <brigade>, <brigade>, ... (the best first) (HRA 3c)", side)
 			}
 			continue
 		}
-		for _, b := range m.st.Brigades {
+		for _, b := range m.State.Brigades {
 			if b.Side == side {
-				m.emit("general.assigned", events.S("brigade", b.Name), events.I("status", int64(pool[0])))
+				m.Emit("general.assigned", events.S("brigade", b.Name), events.I("status", int64(pool[0])))
 			}
 		}
-		m.say("%s's generals are alike: each brigade's has status %d (HRA 3c)", side, pool[0])
+		m.Say("%s's generals are alike: each brigade's has status %d (HRA 3c)", side, pool[0])
 	}
 	m.generalsDone()
 }
 
 // generalsDone begins round 1 once every side has assigned its generals.
 func (m *sim) generalsDone() {
-	if len(m.st.Generals) == 0 {
+	if len(m.State.Generals) == 0 {
 		m.beginRound(1)
 	}
 }
@@ -262,7 +235,7 @@ func (m *sim) generalsDone() {
 // 3c), as its GENERALS line says: each brigade once, with the statuses
 // rolled, or in order of preference, the best general first.
 func (m *sim) assignGenerals(side string, os []Order) []events.Problem {
-	st := m.st
+	st := m.State
 	pool := slices.Clone(st.Generals[side])
 	if len(pool) == 0 {
 		return []events.Problem{problem(os[0], fmt.Sprintf("%s's generals are assigned; waiting for %s's (HRA 3c)", side, opponent(side)), "")}
@@ -305,8 +278,8 @@ func (m *sim) assignGenerals(side string, os []Order) []events.Problem {
 		}
 	}
 	for i, b := range o.Units {
-		m.emit("general.assigned", events.S("brigade", b), events.I("status", int64(statuses[i])))
-		m.say("%s's general: status %d (HRA 3c)", b, statuses[i])
+		m.Emit("general.assigned", events.S("brigade", b), events.I("status", int64(statuses[i])))
+		m.Say("%s's general: status %d (HRA 3c)", b, statuses[i])
 	}
 	m.generalsDone()
 	return nil
@@ -330,9 +303,9 @@ const maxInitiativeTies = 100
 // beginRound: initiative (HRA 4.0), Phase I (HRA 4.I), and the start of
 // Phase II.
 func (m *sim) beginRound(n int) {
-	prev := m.st.Initiative
-	m.emit("round.begun", events.I("round", int64(n)))
-	m.say("— round %d —", n)
+	prev := m.State.Initiative
+	m.Emit("round.begun", events.I("round", int64(n)))
+	m.Say("— round %d —", n)
 	for try := 0; ; try++ {
 		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
 		side := ""
@@ -342,17 +315,17 @@ func (m *sim) beginRound(n int) {
 		case b > a:
 			side = Confederate
 		case prev == "" && try+1 == maxInitiativeTies:
-			m.emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", ""))
-			m.say("initiative: the dice tied %d times in a row: the referee decides it (SET INITIATIVE Union or Confederate; H12)", maxInitiativeTies)
+			m.Emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", ""))
+			m.Say("initiative: the dice tied %d times in a row: the referee decides it (SET INITIATIVE Union or Confederate; H12)", maxInitiativeTies)
 			return
 		case prev == "":
-			m.say("initiative: Union %d, Confederate %d: a tie in the first round, rolled again (H12)", a, b)
+			m.Say("initiative: Union %d, Confederate %d: a tie in the first round, rolled again (H12)", a, b)
 			continue
 		default:
 			side = opponent(prev) // HRA 4.0b
 		}
-		m.emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", side))
-		m.say("initiative: Union %d, Confederate %d: %s acts first (HRA 4.0)", a, b, side)
+		m.Emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", side))
+		m.Say("initiative: Union %d, Confederate %d: %s acts first (HRA 4.0)", a, b, side)
 		break
 	}
 	m.openRound()
@@ -362,7 +335,7 @@ func (m *sim) beginRound(n int) {
 // initiative is known.
 func (m *sim) openRound() {
 	m.phaseOne()
-	if m.st.Phase == PhaseOver {
+	if m.State.Phase == PhaseOver {
 		return
 	}
 	m.startOrders()
@@ -372,28 +345,28 @@ func (m *sim) openRound() {
 // 17d), crossings and entrenching go on (T1), units in retreat test
 // morale (4.I.a, 5c), then forced moves alternate (4.I.b).
 func (m *sim) phaseOne() {
-	for _, u := range m.st.Units {
+	for _, u := range m.State.Units {
 		if u.Removed() {
 			continue
 		}
 		switch u.Pending {
 		case "dismount", "mount":
-			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "dismounted"), events.I("to", b2i(u.Pending == "dismount")))
-			m.say("%s has %sed (HRA 16c)", u.Name, u.Pending)
+			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "dismounted"), events.I("to", b2i(u.Pending == "dismount")))
+			m.Say("%s has %sed (HRA 16c)", u.Name, u.Pending)
 		case "limber", "unlimber":
-			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "limbered"), events.I("to", b2i(u.Pending == "limber")))
-			m.say("%s has %sed (HRA 17d)", u.Name, u.Pending)
+			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "limbered"), events.I("to", b2i(u.Pending == "limber")))
+			m.Say("%s has %sed (HRA 17d)", u.Name, u.Pending)
 		}
 		if u.Pending != "" {
-			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "pending"), events.S("work", ""))
+			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "pending"), events.S("work", ""))
 		}
 		if u.Busy > 0 {
-			m.emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(u.Busy-1)), events.S("work", u.Work))
+			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(u.Busy-1)), events.S("work", u.Work))
 			if u.Busy == 1 {
-				m.emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", 0), events.S("work", ""))
+				m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", 0), events.S("work", ""))
 				if u.Work == "entrench" {
-					m.emit("unit.set", events.S("unit", u.Name), events.S("field", "entrenched"), events.I("to", 1))
-					m.say("%s has entrenched (T1)", u.Name)
+					m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "entrenched"), events.I("to", 1))
+					m.Say("%s has entrenched (T1)", u.Name)
 				}
 			}
 		}
@@ -404,7 +377,7 @@ func (m *sim) phaseOne() {
 	// (HRA 12e).
 	var tests []string
 	due := map[string]bool{}
-	for _, u := range m.st.Units {
+	for _, u := range m.State.Units {
 		if !u.Removed() && u.Retreating {
 			tests = append(tests, u.Name)
 		}
@@ -413,17 +386,17 @@ func (m *sim) phaseOne() {
 	m.moraleTests(tests, map[string][]string{}, true)
 	// HRA 4.I.b: forced moves, alternating, the initiative side first.
 	var queues [2][]string
-	for _, u := range m.st.Units {
+	for _, u := range m.State.Units {
 		if u.Removed() || !(u.Retreating || due[u.Name]) {
 			continue
 		}
 		i := 0
-		if u.Side != m.st.Initiative {
+		if u.Side != m.State.Initiative {
 			i = 1
 		}
 		queues[i] = append(queues[i], u.Name)
 	}
-	sides := [2]string{m.st.Initiative, opponent(m.st.Initiative)}
+	sides := [2]string{m.State.Initiative, opponent(m.State.Initiative)}
 	for k := 0; len(queues[0])+len(queues[1]) > 0; k++ {
 		q := &queues[k%2]
 		if len(*q) == 0 {
@@ -432,7 +405,7 @@ func (m *sim) phaseOne() {
 		// The side's next pick: the first unit of its RETREAT ORDER still
 		// to move, else the roster's first (doc.go).
 		at, how := 0, "roster order"
-		for _, n := range m.st.RetreatPicks[sides[k%2]] {
+		for _, n := range m.State.RetreatPicks[sides[k%2]] {
 			if i := slices.Index(*q, n); i >= 0 {
 				at, how = i, "its list"
 				break
@@ -440,25 +413,25 @@ func (m *sim) phaseOne() {
 		}
 		name := (*q)[at]
 		*q = slices.Delete(*q, at, at+1)
-		m.say("%s picks the forced move of %s (%s, HRA 4.I.b)", sides[k%2], name, how)
-		u := m.st.unit(name)
+		m.Say("%s picks the forced move of %s (%s, HRA 4.I.b)", sides[k%2], name, how)
+		u := m.State.unit(name)
 		if u.Removed() {
 			continue
 		}
 		switch {
 		case u.RetreatNext || u.Retreating:
 			if u.RetreatNext {
-				m.emit("unit.set", events.S("unit", name), events.S("field", "retreat_next"), events.I("to", 0))
+				m.Emit("unit.set", events.S("unit", name), events.S("field", "retreat_next"), events.I("to", 0))
 			}
 			if u.WithdrawNext {
-				m.emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
+				m.Emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
 			}
 			m.forced(name, true, !u.Retreating)
-			if v := m.st.unit(name); !v.Removed() {
-				m.emit("unit.set", events.S("unit", name), events.S("field", "acted"), events.I("to", 1)) // HRA 4.I.c
+			if v := m.State.unit(name); !v.Removed() {
+				m.Emit("unit.set", events.S("unit", name), events.S("field", "acted"), events.I("to", 1)) // HRA 4.I.c
 			}
 		case u.WithdrawNext:
-			m.emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
+			m.Emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
 			m.forced(name, false, false)
 		}
 	}
@@ -528,15 +501,15 @@ func (s *State) sideNeedsOrders(side string) bool {
 
 // startOrders opens Phase II with the initiative side (HRA 4.0c).
 func (m *sim) startOrders() {
-	m.passTurn(m.st.Initiative)
+	m.passTurn(m.State.Initiative)
 }
 
 // passTurn gives the orders turn to side, or the other side if side has no
 // brigade left to order (H10), or ends Phase II.
 func (m *sim) passTurn(side string) {
 	for _, s := range []string{side, opponent(side)} {
-		if m.st.sideNeedsOrders(s) {
-			m.emit("turn.passed", events.S("to", s))
+		if m.State.sideNeedsOrders(s) {
+			m.Emit("turn.passed", events.S("to", s))
 			return
 		}
 	}
@@ -546,20 +519,20 @@ func (m *sim) passTurn(side string) {
 // endOrders: every brigade has its orders; the units not ordered hold
 // (HRA 4.II.e) and Phase III begins.
 func (m *sim) endOrders() {
-	for _, b := range m.st.Brigades {
+	for _, b := range m.State.Brigades {
 		if !b.Done {
-			m.emit("brigade.ordered", events.S("brigade", b.Name))
+			m.Emit("brigade.ordered", events.S("brigade", b.Name))
 		}
 	}
-	m.emit("phase.fire")
-	m.say("Phase III: declare volleys (HRA 4.III.a)")
+	m.Emit("phase.fire")
+	m.Say("Phase III: declare volleys (HRA 4.III.a)")
 	for _, side := range Sides {
-		if len(m.st.legalVolleys(side)) == 0 {
-			m.emit("volleys.declared", events.S("side", side), events.SL("firers"), events.SL("targets"), events.B("auto", true))
-			m.say("%s has no unit that can fire", side)
+		if len(m.State.legalVolleys(side)) == 0 {
+			m.Emit("volleys.declared", events.S("side", side), events.SL("firers"), events.SL("targets"), events.B("auto", true))
+			m.Say("%s has no unit that can fire", side)
 		}
 	}
-	if len(m.st.Declared) == 2 {
+	if len(m.State.Declared) == 2 {
 		m.resolveFire()
 	}
 }
@@ -607,7 +580,7 @@ func (s *State) legalVolleys(side string) []Volley {
 
 // brigadeOrders decides one brigade's orders (HRA 4.II.d, 4.II.e, 4.II.f).
 func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
-	st := m.st
+	st := m.State
 	var probs []events.Problem
 	brig := ""
 	for _, o := range os {
@@ -696,11 +669,11 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 				return []events.Problem{problem(os[len(os)-1], fmt.Sprintf("the brigade's other units (%s) must have orders too, and holding counts as one more order: %d, over the general's status %d (HRA 4.II.d)",
 					strings.Join(missing, ", "), count+1, st.status(b)), "give one order to the whole brigade")}
 			}
-			m.say("%s: hold (the units the mail leaves out, one order, HRA 4.II.d)", strings.Join(missing, ", "))
+			m.Say("%s: hold (the units the mail leaves out, one order, HRA 4.II.d)", strings.Join(missing, ", "))
 		}
 	}
 	// Carry the orders out, line by line.
-	d := &dicer{roll: m.dice.Roll}
+	d := &dicer{roll: m.Dice.Roll}
 	for i, o := range os {
 		var units []string
 		for _, un := range o.Units {
@@ -711,14 +684,14 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			}
 		}
 		if o.Verb == vGeneral {
-			if st.unit(o.Target).Brigade != b.Name || m.st.unit(o.Target).Removed() {
+			if st.unit(o.Target).Brigade != b.Name || m.State.unit(o.Target).Removed() {
 				return []events.Problem{problem(o, fmt.Sprintf("%s is not a unit of %s on the table", o.Target, b.Name), "")}
 			}
 			if b.Killed {
 				return []events.Problem{problem(o, fmt.Sprintf("%s's general was killed (R9)", b.Name), "")}
 			}
-			m.emit("general.moved", events.S("brigade", b.Name), events.S("unit", o.Target))
-			m.say("%s's general joins %s (HRA 4.II.f)", b.Name, o.Target)
+			m.Emit("general.moved", events.S("brigade", b.Name), events.S("unit", o.Target))
+			m.Say("%s's general joins %s (HRA 4.II.f)", b.Name, o.Target)
 			continue
 		}
 		if err := m.carryOut(o, units, d); err != nil {
@@ -729,12 +702,12 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			return []events.Problem{problemAt(o, col, err.Error(), hint)}
 		}
 	}
-	for _, u := range m.st.brigadeUnits(b.Name) {
+	for _, u := range m.State.brigadeUnits(b.Name) {
 		if !u.Ordered {
-			m.emit("unit.ordered", events.S("unit", u.Name), events.S("order", "hold (automatic)"))
+			m.Emit("unit.ordered", events.S("unit", u.Name), events.S("order", "hold (automatic)"))
 		}
 	}
-	m.emit("brigade.ordered", events.S("brigade", b.Name))
+	m.Emit("brigade.ordered", events.S("brigade", b.Name))
 	m.passTurn(opponent(side))
 	return nil
 }
@@ -746,11 +719,11 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 		line = strings.TrimSpace(rest)
 	}
 	for _, un := range units {
-		u := m.st.unit(un)
+		u := m.State.unit(un)
 		switch o.Verb {
 		case vHold:
-			m.emit("unit.ordered", events.S("unit", un), events.S("order", "hold"))
-			m.say("%s holds", un)
+			m.Emit("unit.ordered", events.S("unit", un), events.S("order", "hold"))
+			m.Say("%s holds", un)
 		case vMount, vDismount:
 			if u.Arm != Cavalry {
 				return fmt.Errorf("%s is not cavalry: only cavalry mounts and dismounts (HRA 4.II.c, 16c)", un)
@@ -758,9 +731,9 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 			if u.Dismounted != (o.Verb == vMount) {
 				return fmt.Errorf("%s is already %sed", un, map[string]string{vMount: "mount", vDismount: "dismount"}[o.Verb])
 			}
-			m.emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
-			m.emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
-			m.say("%s %ss: it takes the round, done in Phase I of the next (HRA 16c)", un, o.Verb)
+			m.Emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
+			m.Emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
+			m.Say("%s %ss: it takes the round, done in Phase I of the next (HRA 16c)", un, o.Verb)
 		case vLimber, vUnlimber:
 			if u.Arm != Artillery {
 				return fmt.Errorf("%s is not a battery (HRA 4.II.c, 17)", un)
@@ -768,9 +741,9 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 			if u.Limbered == (o.Verb == vLimber) {
 				return fmt.Errorf("%s is already %sed", un, o.Verb)
 			}
-			m.emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
-			m.emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
-			m.say("%s %ss: it takes the round, done in Phase I of the next (HRA 17d)", un, o.Verb)
+			m.Emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
+			m.Emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
+			m.Say("%s %ss: it takes the round, done in Phase I of the next (HRA 17d)", un, o.Verb)
 		case vEntrench:
 			if u.Arm != Infantry {
 				return fmt.Errorf("only infantry entrenches (T1)")
@@ -779,26 +752,26 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 				return fmt.Errorf("%s is entrenched already", un)
 			}
 			a, b, c := m.roll("entrench "+un), m.roll("entrench "+un), m.roll("entrench "+un)
-			m.emit("unit.set", events.S("unit", un), events.S("field", "busy"), events.I("to", int64(a+b+c)), events.S("work", "entrench"))
-			m.emit("unit.ordered", events.S("unit", un), events.S("order", "entrench"))
-			m.say("%s entrenches: 3d6 = %d+%d+%d = %d rounds (T1)", un, a, b, c, a+b+c)
+			m.Emit("unit.set", events.S("unit", un), events.S("field", "busy"), events.I("to", int64(a+b+c)), events.S("work", "entrench"))
+			m.Emit("unit.ordered", events.S("unit", un), events.S("order", "entrench"))
+			m.Say("%s entrenches: 3d6 = %d+%d+%d = %d rounds (T1)", un, a, b, c, a+b+c)
 		case vRetreat:
 			if u.Arm == Artillery && !u.Limbered {
 				return errAt(o.VerbCol, "%s is unlimbered and cannot move (HRA 17a): limber it first", un)
 			}
-			m.emit("unit.ordered", events.S("unit", un), events.S("order", "retreat"))
+			m.Emit("unit.ordered", events.S("unit", un), events.S("order", "retreat"))
 			m.forced(un, true, true)
-			if v := m.st.unit(un); !v.Removed() {
-				m.emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
+			if v := m.State.unit(un); !v.Removed() {
+				m.Emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
 			}
 		case vRoad:
-			mv, err := m.st.roadMove(u, o.Dist, o.To, d, o.VerbCol)
+			mv, err := m.State.roadMove(u, o.Dist, o.To, d, o.VerbCol)
 			if err != nil {
 				return prefixErr(un, err)
 			}
 			m.applyMove(u, mv, "road "+line)
 		case vMarch:
-			mv, err := m.st.march(u, o.Steps, d)
+			mv, err := m.State.march(u, o.Steps, d)
 			if err != nil {
 				return prefixErr(un, err)
 			}
@@ -807,9 +780,9 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 	}
 	// HRA 9e (H22): a march order leaves its units facing roughly one way.
 	if (o.Verb == vMarch || o.Verb == vRoad) && len(units) > 1 {
-		f0 := m.st.unit(units[0]).Facing
+		f0 := m.State.unit(units[0]).Facing
 		for _, un := range units[1:] {
-			if table.Turn(f0, m.st.unit(un).Facing).Abs() > 45*table.Degree {
+			if table.Turn(f0, m.State.unit(un).Facing).Abs() > 45*table.Degree {
 				return fmt.Errorf("one march order must leave its units facing roughly one way (within 45°, HRA 9e); %s and %s do not: order them separately", units[0], un)
 			}
 		}
@@ -819,33 +792,33 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 
 func (m *sim) applyMove(u *Unit, mv moved, order string) {
 	r := mv.Rect
-	m.emit("unit.moved", events.S("unit", u.Name), events.I("x", int64(r.Front.X)), events.I("y", int64(r.Front.Y)),
+	m.Emit("unit.moved", events.S("unit", u.Name), events.I("x", int64(r.Front.X)), events.I("y", int64(r.Front.Y)),
 		events.I("facing", int64(r.Facing)), events.B("column", mv.Column), events.I("cost", int64(mv.Cost)))
-	m.emit("unit.ordered", events.S("unit", u.Name), events.S("order", order))
+	m.Emit("unit.ordered", events.S("unit", u.Name), events.S("order", order))
 	left := max(mv.Allowance-mv.Cost, 0)
 	how := ""
 	if b := mv.breakdown(cmText(mv.Cost)); b != cmText(mv.Cost) && strings.ContainsAny(b, "+×") {
 		how = " (" + b + ")"
 	}
-	m.say("%s: %s — used %s of %s%s, %s left; now at x=%s y=%s facing %v", u.Name, order, cmText(mv.Cost), cmText(mv.Allowance), how, cmText(left),
+	m.Say("%s: %s — used %s of %s%s, %s left; now at x=%s y=%s facing %v", u.Name, order, cmText(mv.Cost), cmText(mv.Allowance), how, cmText(left),
 		cmText(r.Front.X), cmText(r.Front.Y), r.Facing)
 	for _, n := range mv.Notes {
-		m.say("  %s", n)
+		m.Say("  %s", n)
 	}
 	if mv.Charged {
-		m.emit("unit.set", events.S("unit", u.Name), events.S("field", "charges"), events.I("to", int64(u.Charges+1)))
-		m.say("  %s charges (%d of %d today, HRA 16b)", u.Name, u.Charges+1, m.st.Scn.Charges)
+		m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "charges"), events.I("to", int64(u.Charges+1)))
+		m.Say("  %s charges (%d of %d today, HRA 16b)", u.Name, u.Charges+1, m.State.Scn.Charges)
 	}
 	if mv.Through != "" {
-		m.emit("unit.set", events.S("unit", mv.Through), events.S("field", "passed_by"), events.I("to", 1))
-		m.say("  passed through %s, which may move only 5 cm this round (HRA 10a, 10b)", mv.Through)
+		m.Emit("unit.set", events.S("unit", mv.Through), events.S("field", "passed_by"), events.I("to", 1))
+		m.Say("  passed through %s, which may move only 5 cm this round (HRA 10a, 10b)", mv.Through)
 	}
 	if mv.Busy > 0 {
-		m.emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(mv.Busy)), events.S("work", mv.Work))
+		m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(mv.Busy)), events.S("work", mv.Work))
 	}
 	if mv.Contact != "" {
-		m.emit("melee.begun", events.S("attacker", u.Name), events.S("defender", mv.Contact))
-		m.say("  melee: %s attacks %s (HRA 11a, 11b)", u.Name, mv.Contact)
+		m.Emit("melee.begun", events.S("attacker", u.Name), events.S("defender", mv.Contact))
+		m.Say("  melee: %s attacks %s (HRA 11a, 11b)", u.Name, mv.Contact)
 	}
 }
 

@@ -28,14 +28,14 @@ func (s *State) edges() []table.Polygon {
 // (10a) but makes those it flees past or through test morale (12a b). An
 // unlimbered battery cannot move (HRA 17a) and stays where it is.
 func (m *sim) forced(name string, retreat, begin bool) {
-	st := m.st
+	st := m.State
 	u := st.unit(name)
 	r := st.footprint(u)
 	if u.Arm == Artillery && !u.Limbered {
 		if retreat && !u.Retreating {
-			m.emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
+			m.Emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
 		}
-		m.say("%s is unlimbered and cannot move (HRA 17a, 4.I.d): it stays where it is", name)
+		m.Say("%s is unlimbered and cannot move (HRA 17a, 4.I.d): it stays where it is", name)
 		return
 	}
 	if retreat && begin {
@@ -107,7 +107,7 @@ func (m *sim) forced(name string, retreat, begin bool) {
 		return false
 	}
 	// Terrain (H19): the farthest distance whose cost fits the move.
-	d := &dicer{roll: m.dice.Roll}
+	d := &dicer{roll: m.Dice.Roll}
 	cost := func(dist table.Length) table.Length {
 		nr := r.Forward(dir * dist)
 		in := st.lengthIn(table.Seg(r.Front, nr.Front), Woods, Rough)
@@ -181,21 +181,21 @@ func (m *sim) forced(name string, retreat, begin bool) {
 		what = "retreats"
 	}
 	if retreat && !u.Retreating {
-		m.emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
+		m.Emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
 	}
 	moved := table.Distance(r.Front, nr.Front)
-	m.emit("unit.moved", events.S("unit", name), events.I("x", int64(nr.Front.X)), events.I("y", int64(nr.Front.Y)),
+	m.Emit("unit.moved", events.S("unit", name), events.I("x", int64(nr.Front.X)), events.I("y", int64(nr.Front.Y)),
 		events.I("facing", int64(nr.Facing)), events.B("column", u.Column), events.I("cost", 0), events.B("forced", true))
-	m.say("%s %s %s (HRA 5%s)", name, what, cmText(moved), map[bool]string{true: "b", false: "a"}[retreat])
+	m.Say("%s %s %s (HRA 5%s)", name, what, cmText(moved), map[bool]string{true: "b", false: "a"}[retreat])
 	if crossing != "" {
 		rounds := fordRounds(u.Arm)
 		if crossing == "river" {
 			rounds = d.get("river crossing " + name)
-			m.say("  crossing the river takes %d round(s) (T1, d6=%d; HRA 4.I.d)", rounds, rounds)
+			m.Say("  crossing the river takes %d round(s) (T1, d6=%d; HRA 4.I.d)", rounds, rounds)
 		} else {
-			m.say("  fording takes %d round(s) (T1; HRA 4.I.d)", rounds)
+			m.Say("  fording takes %d round(s) (T1; HRA 4.I.d)", rounds)
 		}
-		m.emit("unit.set", events.S("unit", name), events.S("field", "busy"), events.I("to", int64(rounds)), events.S("work", "crossing"))
+		m.Emit("unit.set", events.S("unit", name), events.S("field", "busy"), events.I("to", int64(rounds)), events.S("work", "crossing"))
 	}
 	for _, m2 := range st.Melees {
 		if m2.Attacker == name || m2.Defender == name {
@@ -215,19 +215,19 @@ func (m *sim) forced(name string, retreat, begin bool) {
 				return
 			}
 		}
-		m.say("  %s stops at an obstacle it cannot cross (HRA 5a)", name)
+		m.Say("  %s stops at an obstacle it cannot cross (HRA 5a)", name)
 	}
 	if retreat {
 		// HRA 12a b: friendly units it fled past (within 2 cm) or through.
 		sw := r.Sweep(part)
 		var tests []string
 		causes := map[string][]string{}
-		for i := range m.st.Units {
-			o := &m.st.Units[i]
+		for i := range m.State.Units {
+			o := &m.State.Units[i]
 			if o.Name == name || o.Removed() || o.Side != u.Side {
 				continue
 			}
-			or := m.st.footprint(o)
+			or := m.State.footprint(o)
 			if sw.OverlapsRect(or) || table.Within(nr, or, table.CM(2)) || table.Within(r, or, table.CM(2)) && sw.TouchesRect(or) {
 				tests = append(tests, o.Name)
 				causes[o.Name] = []string{name + " fled past or through it (HRA 12a b)"}

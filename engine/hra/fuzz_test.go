@@ -13,10 +13,7 @@ func FuzzParseOrders(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	st := newState(sc)
-	m := &sim{st: st, dice: &seq{v: []int{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 1}}}
-	m.begin()
-	st = m.st
+	st := simulate(f, newState(sc), &seq{v: []int{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 1}}, (*sim).begin)
 	for _, s := range []string{"BEGIN", "Iron Brigade: ADVANCE 6", "2nd Wis: WHEEL LEFT 45, ADVANCE 3", "FIRE 2nd Wisconsin AT 2nd Virginia",
 		"FIRE NONE", "SET 2nd Wisconsin STATE 2", "Iron: ROAD TO Kettle Mill", "Iron: MOVE TO 40 40", ":", "a:b:c", "Iron Brigade: GENERAL TO 6th",
 		"PICK 2nd Wisconsin, 6th", "RETREAT ORDER 2nd Wis, , x", "RETREAT ORDER", "PICK", "RETREAT ORDER NONE"} {

@@ -87,3 +87,19 @@ func (h *harness) playToEnd(max int) int {
 	}
 	return n
 }
+
+// simulate runs one of the decision's steps (fn) on st with dice, as
+// decide runs them, and returns the state it leaves.
+func simulate(tb testing.TB, st *State, dice engine.Dice, fn func(m *sim)) *State {
+	tb.Helper()
+	out := st
+	if _, err := engine.Decide(st, dice, evolve, func(s *engine.Sim[*State]) []events.Problem {
+		m := &sim{s}
+		fn(m)
+		out = m.State
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}

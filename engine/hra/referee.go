@@ -30,17 +30,17 @@ func onOff(v int64) string {
 }
 
 func (m *sim) set(o Order) error {
-	st := m.st
+	st := m.State
 	f := strings.ToLower(o.Field)
 	if o.Name == "game" {
 		switch f {
 		case "round":
-			m.emit("referee.set", events.S("field", f), events.I("from", int64(st.Round)), events.I("to", o.Ints[0]))
-			m.say("SET round %d → %d", st.Round, o.Ints[0])
+			m.Emit("referee.set", events.S("field", f), events.I("from", int64(st.Round)), events.I("to", o.Ints[0]))
+			m.Say("SET round %d → %d", st.Round, o.Ints[0])
 		case "initiative":
 			undecided := st.Phase == PhaseOrders && st.Initiative == ""
-			m.emit("referee.set", events.S("field", f), events.S("word", o.Word))
-			m.say("SET initiative %s → %s", st.Initiative, o.Word)
+			m.Emit("referee.set", events.S("field", f), events.S("word", o.Word))
+			m.Say("SET initiative %s → %s", st.Initiative, o.Word)
 			if undecided {
 				m.openRound() // the round waited for it (H12)
 			}
@@ -50,18 +50,18 @@ func (m *sim) set(o Order) error {
 	if b := st.brigade(o.Name); b != nil {
 		switch f {
 		case "general":
-			m.emit("referee.set", events.S("brigade", b.Name), events.S("field", f), events.I("from", int64(b.Status)), events.I("to", o.Ints[0]))
-			m.say("SET %s general %d → %d", b.Name, b.Status, o.Ints[0])
+			m.Emit("referee.set", events.S("brigade", b.Name), events.S("field", f), events.I("from", int64(b.Status)), events.I("to", o.Ints[0]))
+			m.Say("SET %s general %d → %d", b.Name, b.Status, o.Ints[0])
 		case "with":
 			if st.unit(o.Word).Brigade != b.Name {
 				return fmt.Errorf("%s is not of %s", o.Word, b.Name)
 			}
-			m.emit("referee.set", events.S("brigade", b.Name), events.S("field", f), events.S("word", o.Word))
-			m.say("SET %s general with %s → %s", b.Name, b.With, o.Word)
+			m.Emit("referee.set", events.S("brigade", b.Name), events.S("field", f), events.S("word", o.Word))
+			m.Say("SET %s general with %s → %s", b.Name, b.With, o.Word)
 		case "supply":
 			for _, u := range st.brigadeUnits(b.Name) {
-				m.emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", int64(u.Supply)), events.I("to", o.Ints[0]))
-				m.say("SET %s supply %d → %d", u.Name, u.Supply, o.Ints[0])
+				m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", int64(u.Supply)), events.I("to", o.Ints[0]))
+				m.Say("SET %s supply %d → %d", u.Name, u.Supply, o.Ints[0])
 			}
 		}
 		return nil
@@ -70,23 +70,23 @@ func (m *sim) set(o Order) error {
 	switch f {
 	case "pos":
 		p := table.Pt(table.Length(o.Ints[0]), table.Length(o.Ints[1]))
-		m.emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("x", o.Ints[0]), events.I("y", o.Ints[1]))
-		m.say("SET %s pos %v %v → %v %v", u.Name, u.Front.X, u.Front.Y, p.X, p.Y)
+		m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("x", o.Ints[0]), events.I("y", o.Ints[1]))
+		m.Say("SET %s pos %v %v → %v %v", u.Name, u.Front.X, u.Front.Y, p.X, p.Y)
 	case "facing":
-		m.emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", int64(u.Facing)), events.I("to", o.Ints[0]))
-		m.say("SET %s facing %v → %v", u.Name, u.Facing, table.Angle(o.Ints[0]))
+		m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", int64(u.Facing)), events.I("to", o.Ints[0]))
+		m.Say("SET %s facing %v → %v", u.Name, u.Facing, table.Angle(o.Ints[0]))
 	case "column", "limbered", "dismounted", "retreating", "entrenched":
 		old := map[string]bool{"column": u.Column, "limbered": u.Limbered, "dismounted": u.Dismounted, "retreating": u.Retreating, "entrenched": u.Entrenched}[f]
-		m.emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", b2i(old)), events.I("to", o.Ints[0]))
-		m.say("SET %s %s %s → %s", u.Name, f, onOff(b2i(old)), onOff(o.Ints[0]))
+		m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", b2i(old)), events.I("to", o.Ints[0]))
+		m.Say("SET %s %s %s → %s", u.Name, f, onOff(b2i(old)), onOff(o.Ints[0]))
 	default:
 		old := map[string]int{"state": u.State, "supply": u.Supply, "busy": u.Busy, "charges": u.Charges}[f]
 		args := []events.Arg{events.S("unit", u.Name), events.S("field", f), events.I("from", int64(old)), events.I("to", o.Ints[0])}
 		if f == "busy" {
 			args = append(args, events.S("work", u.Work))
 		}
-		m.emit("referee.set", args...)
-		m.say("SET %s %s %d → %d", u.Name, f, old, o.Ints[0])
+		m.Emit("referee.set", args...)
+		m.Say("SET %s %s %d → %d", u.Name, f, old, o.Ints[0])
 	}
 	return nil
 }

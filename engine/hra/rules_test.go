@@ -124,11 +124,9 @@ func TestRule_4_0_InitiativeTies(t *testing.T) {
 	if h.st.Initiative != Union || !strings.Contains(h.echo(), "rolled again") {
 		t.Fatalf("initiative %s: %s", h.st.Initiative, h.echo())
 	}
-	st := h.st.clone()
-	m := &sim{st: st, dice: &seq{v: []int{3, 3}}}
-	m.beginRound(2)
-	if m.st.Initiative != Confederate { // HRA 4.0b: to the one who did not have it
-		t.Errorf("tie went to %s", m.st.Initiative)
+	st := simulate(t, h.st, &seq{v: []int{3, 3}}, func(m *sim) { m.beginRound(2) })
+	if st.Initiative != Confederate { // HRA 4.0b: to the one who did not have it
+		t.Errorf("tie went to %s", st.Initiative)
 	}
 }
 
@@ -359,13 +357,12 @@ func TestRule_17_Artillery(t *testing.T) {
 // is TestRule_5d_ForcedMoveIntoEnemyDestroys.
 func TestRule_5a_5b_ForcedMoves(t *testing.T) {
 	h := begun(t)
-	m := &sim{st: h.st, dice: &seq{}}
-	m.forced("B1", false, false)
-	if u := m.st.unit("B1"); u.Front != table.Pt(table.CM(20), table.CM(16)) || u.Facing != 0 || u.Retreating {
+	st := simulate(t, h.st, &seq{}, func(m *sim) { m.forced("B1", false, false) })
+	if u := st.unit("B1"); u.Front != table.Pt(table.CM(20), table.CM(16)) || u.Facing != 0 || u.Retreating {
 		t.Errorf("withdrawal: front %v facing %v retreating %v", u.Front, u.Facing, u.Retreating)
 	}
-	m.forced("B2", true, true)
-	if u := m.st.unit("B2"); !u.Retreating || u.Facing != 180*table.Degree || u.Front != table.Pt(table.CM(30), table.CM(9)) {
+	st = simulate(t, st, &seq{}, func(m *sim) { m.forced("B2", true, true) })
+	if u := st.unit("B2"); !u.Retreating || u.Facing != 180*table.Degree || u.Front != table.Pt(table.CM(30), table.CM(9)) {
 		t.Errorf("retreat: retreating %v facing %v front %v", u.Retreating, u.Facing, u.Front)
 	}
 }

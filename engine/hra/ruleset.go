@@ -10,10 +10,17 @@ import (
 // Version changes whenever a decision could change.
 const Version = "0.4.0"
 
-type ruleset struct{}
+// rules is HRA written against its own types; engine.Adapt makes it the
+// engine's Ruleset.
+type rules struct{}
+
+var (
+	_ engine.Rules[*State, Order] = rules{}
+	_ engine.BatchRules[*State]   = rules{}
+)
 
 // New returns the HRA ruleset.
-func New() engine.Ruleset { return ruleset{} }
+func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 
 // System is HRA as a binary offers it: the ruleset, its scenarios and its
 // demo game (Kettle Run: a typo first, then the prompts' examples carry
@@ -33,11 +40,11 @@ func System() engine.System {
 	}}
 }
 
-func (ruleset) Name() string    { return "hra" }
-func (ruleset) Version() string { return Version }
+func (rules) Name() string    { return "hra" }
+func (rules) Version() string { return Version }
 
 // Setup reads the scenario and builds the state before the opening rolls.
-func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, error) {
+func (rules) Setup(scenario []byte, players []events.Player) (*State, error) {
 	for _, p := range players {
 		if p.Side != "" && p.Side != Union && p.Side != Confederate {
 			return nil, fmt.Errorf("hra: player %s plays side %q; the sides are %s and %s", p.ID, p.Side, Union, Confederate)
@@ -50,46 +57,32 @@ func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, er
 	return newState(sc), nil
 }
 
-func asState(s engine.State) *State { return engine.StateAs[*State]("hra", s) }
-
-func (ruleset) Parse(s engine.State, side, text string) ([]engine.Order, []events.Problem) {
-	os, probs := parseOrders(asState(s), side, text)
-	if len(probs) > 0 {
-		return nil, probs
-	}
-	return engine.OrdersOf(os), nil
+func (rules) Parse(s *State, side, text string) ([]Order, []events.Problem) {
+	return parseOrders(s, side, text)
 }
 
-func (ruleset) Decide(s engine.State, side string, orders []engine.Order, dice engine.Dice) (engine.Decision, error) {
-	os, err := engine.OrdersAs[Order]("hra", orders)
-	if err != nil {
-		return engine.Decision{}, err
-	}
+func (rules) Decide(s *State, side string, os []Order, dice engine.Dice) (engine.Decision, error) {
 	if len(os) == 0 {
 		return engine.Decision{Problems: []events.Problem{{Line: 1, Col: 1, Msg: "no order"}}}, nil
 	}
-	return decide(asState(s), side, os, dice)
+	return decide(s, side, os, dice)
 }
 
-func (ruleset) Evolve(s engine.State, f events.Fact) (engine.State, error) {
-	return evolve(asState(s), f)
-}
+func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
 
-// EvolveAll implements engine.BatchEvolver: a decision's facts applied
-// to one copy of the state.
-func (ruleset) EvolveAll(s engine.State, fs []events.Fact) (engine.State, error) {
-	return evolveAll(asState(s), fs)
-}
+// EvolveAll implements engine.BatchRules: a decision's facts applied to
+// one copy of the state.
+func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
 
-func (ruleset) Prompt(s engine.State) []engine.Prompt { return prompts(asState(s)) }
+func (rules) Prompt(s *State) []engine.Prompt { return prompts(s) }
 
-// View: HRA's battlefield is open; only the volleys a side has declared
-// are hidden from the other until both have declared (H23).
-func (ruleset) View(s engine.State, v engine.Viewer) engine.View {
-	return view{st: asState(s), v: v}
-}
+// View: HRA's battlefield is open; what a side keeps secret (its volleys,
+// PICK and RETREAT ORDER lists of Phase III, its generals' assignment)
+// is sealed by the runtime (Prompt.Sealed) and never in the state before
+// both sides have sent it (H23).
+func (rules) View(s *State, v engine.Viewer) engine.View { return view{st: s, v: v} }
 
-func (ruleset) Render(v engine.View) engine.Board {
+func (rules) Render(v engine.View) engine.Board {
 	vw, ok := v.(view)
 	if !ok {
 		return engine.Board{Window: "(no board)", Full: "(no board)"}
@@ -97,8 +90,7 @@ func (ruleset) Render(v engine.View) engine.Board {
 	return render(vw.st, vw.v)
 }
 
-func (ruleset) Outcome(s engine.State) engine.Outcome {
-	st := asState(s)
+func (rules) Outcome(st *State) engine.Outcome {
 	if st.Phase != PhaseOver {
 		return engine.Outcome{}
 	}
@@ -106,11 +98,11 @@ func (ruleset) Outcome(s engine.State) engine.Outcome {
 }
 
 // Turn is the round (engine.Turner); 1 before the game has begun.
-func (ruleset) Turn(s engine.State) int { return max(asState(s).Round, 1) }
+func (rules) Turn(s *State) int { return max(s.Round, 1) }
 
-func (ruleset) EncodeState(s engine.State) ([]byte, error) { return encodeState(asState(s)) }
-func (ruleset) DecodeState(b []byte, initial engine.State) (engine.State, error) {
-	return decodeState(b, asState(initial))
+func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
+func (rules) DecodeState(b []byte, initial *State) (*State, error) {
+	return decodeState(b, initial)
 }
 
 type view struct {

@@ -47,10 +47,10 @@ func factSchemas() []engine.FactSchema {
 }
 
 // Facts implements engine.Teller.
-func (ruleset) Facts() []engine.FactSchema { return factSchemas() }
+func (rules) Facts() []engine.FactSchema { return factSchemas() }
 
 // Describe implements engine.Teller.
-func (ruleset) Describe(_ engine.State, f events.Fact) string { return describe(f) }
+func (rules) Describe(_ *State, f events.Fact) string { return describe(f) }
 
 // describe tells one fact in plain words for the players' mails, with the
 // dice where the fact carries them. Every sentence is told from the
