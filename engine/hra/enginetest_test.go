@@ -7,6 +7,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/engine/hra"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -37,6 +38,48 @@ func TestEngineAcceptance(t *testing.T) {
 			"north", "Iron Brigad: ADVANCE 40", // rejected: too far
 			"south", "Nobody: HOLD", // rejected: unknown name
 		),
+		// HRA 3c: the Union assigns its generals first, sealed; the
+		// Confederate must not learn how before his own are in.
+		Secrets: []enginetest.Secret{{Name: "another GENERALS assignment", Side: hra.Union,
+			Orders: map[int]string{3: "GENERALS Buford's Horse, Iron Brigade"}}},
+	}
+	// Phase III's declarations are sealed (HRA 4.III.a, H23): the referee
+	// puts two Union regiments within short range of two Confederate ones,
+	// every brigade holds (in whichever order the initiative gives), and
+	// the Union declares its volleys, a PICK list and a RETREAT ORDER
+	// first; none of it may reach the Confederate, or an observer, before
+	// the Confederate has declared too. The Confederate assigns his
+	// generals first, sealed the same way (HRA 3c).
+	const (
+		fire    = "FIRE 6th Wisconsin AT 4th Virginia\nFIRE 7th Wisconsin AT 2nd Virginia\n"
+		picks   = "PICK 7th Wisconsin\n"
+		retreat = "RETREAT ORDER 6th Wisconsin"
+	)
+	volleys := enginetest.Script{
+		Name: "sealed-volleys", Ruleset: "hra", ScenarioName: "kettle-run", Scenario: scn, Players: players, Referees: referees,
+		Orders: enginetest.Orders(
+			"north", "BEGIN",
+			"south", "GENERALS Stonewall Brigade, Stuart's Horse", // 1
+			"north", "GENERALS Iron Brigade, Buford's Horse",
+			"ref", "SET 6th Wisconsin POS 50 56",
+			"ref", "SET 7th Wisconsin POS 40 56",
+			"north", "Iron Brigade: HOLD",
+			"south", "Stonewall Brigade: HOLD",
+			"north", "Buford's Horse: HOLD",
+			"south", "Stuart's Horse: HOLD",
+			"north", "Iron Brigade: HOLD",
+			"south", "Stonewall Brigade: HOLD",
+			"north", "Buford's Horse: HOLD",
+			"south", "Stuart's Horse: HOLD",
+			"north", fire+picks+retreat, // 13
+			"south", "FIRE 2nd Virginia AT 7th Wisconsin\nFIRE 4th Virginia AT 6th Wisconsin",
+		),
+		Secrets: []enginetest.Secret{
+			{Name: "another GENERALS assignment", Side: hra.Confederate, Orders: map[int]string{1: "GENERALS Stuart's Horse, Stonewall Brigade"}},
+			{Name: "another volley declaration", Side: hra.Union, Orders: map[int]string{13: "FIRE 7th Wisconsin AT 2nd Virginia\n" + picks + retreat}},
+			{Name: "another PICK list", Side: hra.Union, Orders: map[int]string{13: fire + "PICK 6th Wisconsin\n" + retreat}},
+			{Name: "another RETREAT ORDER", Side: hra.Union, Orders: map[int]string{13: fire + picks + "RETREAT ORDER 7th Wisconsin, 6th Wisconsin"}},
+		},
 	}
 	// The referee's part: a correction, then a rollback of two actions,
 	// then play on; the suite checks fold, snapshots and re-decisions
@@ -71,6 +114,25 @@ func TestEngineAcceptance(t *testing.T) {
 	}
 	if !rolledBack || !set || len(rp.Game.Branches) != 1 {
 		t.Errorf("the referee's SET (%v) or rollback (%v) was not taken: branches %+v", set, rolledBack, rp.Game.Branches)
+	}
+	vp := enginetest.Run(t, reg, volleys)[0]
+	var sealed, opened int
+	for _, d := range vp.Decisions() {
+		if a, ok := d.(*events.OrderAccepted); ok {
+			for _, f := range a.Facts {
+				switch {
+				case f.Kind == play.FactSealed && strings.HasPrefix(f.Str("step"), "volleys of round"):
+					sealed++
+				case f.Kind == play.FactReveal && strings.HasPrefix(f.Str("step"), "volleys of round"):
+					opened++
+				case f.Kind == "volley.fired":
+					opened++
+				}
+			}
+		}
+	}
+	if sealed != 2 || opened < 2 {
+		t.Errorf("sealed-volleys: %d sides' volleys sealed, %d reveals and volleys: the script does not reach its volleys", sealed, opened)
 	}
 	played := enginetest.Run(t, reg, opening)
 	p := played[0]
