@@ -14,14 +14,15 @@ const Width = 78
 
 // funcs are the functions the templates may call.
 var funcs = template.FuncMap{
-	"wrap":     wrap,
-	"heading":  heading,
-	"indent":   indent,
-	"caret":    caret,
-	"untab":    untab,
-	"plural":   plural,
-	"sentence": sentence,
-	"para":     para,
+	"wrap":      wrap,
+	"heading":   heading,
+	"indent":    indent,
+	"caret":     caret,
+	"untab":     untab,
+	"plural":    plural,
+	"sentence":  sentence,
+	"para":      para,
+	"multiline": multiline,
 }
 
 // para fills one paragraph of a rule system's section to 72 columns; a
@@ -32,6 +33,16 @@ func para(text string) string {
 		return wrap(72, "- ", rest)
 	}
 	return wrap(72, "", text)
+}
+
+// multiline reports whether any of texts has more than one line.
+func multiline(texts []string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, "\n") {
+			return true
+		}
+	}
+	return false
 }
 
 // wrap fills text into lines of at most width columns, the first starting

@@ -87,6 +87,10 @@ var cases = []struct {
 		Action: Action{Kind: "ruling", Override: true, By: "Carol Ruiz (referee)", Received: "Wed 1 Jul 1863 11:30 UTC", Reason: "Newton was placed one hex off at setup",
 			Echo: []string{"SET Newton hex 2314 → 2315", "SET Newton fatigue 2 → 1"}, Facts: []string{"set unit=NEWT field=hex was=2314 now=2315", "set unit=NEWT field=fatigue was=2 now=1"}},
 		Next: []Prompt{csaNext}, Board: board}},
+	// An example of several lines (HRA's volleys) is indented as one.
+	{"yourmove-multiline", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: Action{Kind: "silent"},
+		Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: "round 4, Phase III: declare your volleys (HRA 4.III.a)",
+			Examples: []string{"FIRE 2nd Virginia AT 6th Wisconsin\nFIRE 5th Virginia AT 7th Wisconsin", "FIRE NONE"}}}},
 	{"yourmove-silent", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: Action{Kind: "silent"},
 		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
 	{"report-observer", NameReport, Turn{Common: func() Common { c := common("Observer", ""); c.Referee, c.Observer, c.Key = false, true, ""; return c }(),
