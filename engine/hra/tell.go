@@ -90,7 +90,7 @@ func describe(f events.Fact) string {
 	case "phase.fire":
 		return "Phase III: each side declares its volleys, sealed until both have (HRA 4.III.a)."
 	case "unit.moved":
-		at := fmt.Sprintf("(%s, %s) facing %v", cmStr(table.Length(f.Int("x"))), cmStr(table.Length(f.Int("y"))), table.Angle(f.Int("facing")).Norm())
+		at := fmt.Sprintf("(%s, %s) facing %s", cmStr(table.Length(f.Int("x"))), cmStr(table.Length(f.Int("y"))), facing(f.Int("facing")))
 		if f.Bool("column") {
 			at += ", in column"
 		}
@@ -268,13 +268,23 @@ func describeRefereeSet(f events.Fact) string {
 	case field == "pos":
 		return fmt.Sprintf("The referee places %s at (%s, %s).", unit, cmStr(table.Length(f.Int("x"))), cmStr(table.Length(f.Int("y"))))
 	case field == "facing":
-		return fmt.Sprintf("The referee turns %s to face %v (was %v).", unit, table.Angle(f.Int("to")).Norm(), table.Angle(f.Int("from")).Norm())
+		return fmt.Sprintf("The referee turns %s, which faced %s, to face %s.", unit, facing(f.Int("from")), facing(f.Int("to")))
 	case field == "column" || field == "limbered" || field == "dismounted" || field == "retreating" || field == "entrenched":
 		return fmt.Sprintf("The referee sets %s %s: %s (was %s).", unit, field, onOff(f.Int("to")), onOff(f.Int("from")))
 	case unit != "":
 		return fmt.Sprintf("The referee sets %s's %s to %d (was %d).", unit, field, f.Int("to"), f.Int("from"))
 	}
 	return fmt.Sprintf("The referee sets %s to %d.", field, f.Int("to"))
+}
+
+// facing writes a bearing as the board's key reads it: "180° (S)", or
+// "30°" between the eight points of the compass.
+func facing(a int64) string {
+	n := table.Angle(a).Norm()
+	if n%(45*table.Degree) == 0 {
+		return fmt.Sprintf("%v (%s)", n, [...]string{"N", "NE", "E", "SE", "S", "SW", "W", "NW"}[n/(45*table.Degree)])
+	}
+	return n.String()
 }
 
 // dieList writes dice as "3 and 5", "3, 5 and 1".
