@@ -49,9 +49,11 @@ func TestHRADemoSealsVolleys(t *testing.T) {
 		{"Anna", "Confederate", confUnit},
 	} {
 		// A declaration as an order (FIRE, PICK), as the log's raw fact, or
-		// told in words ("6th Wisconsin fires at …", "… will fire at …").
+		// told in words ("6th Wisconsin fires at …", "… will fire at …",
+		// "Union fires no volley", "Union picks first …").
 		declared := regexp.MustCompile(`(?i)(?:FIRE ` + tc.unit + ` AT|PICK ` + tc.unit + `|` + tc.other + `'s sealed orders for volleys|` +
-			`volleys\.declared side=` + tc.other + ` firers=[^ ]|picks\.stated side=` + tc.other + `|` + tc.unit + ` (?:fires|will fire|is to fire|aims) at)`)
+			`volleys\.declared side=` + tc.other + ` firers=[^ ]|picks\.stated side=` + tc.other + `|` + tc.unit + ` (?:fires|will fire|is to fire|aims) at|` +
+			tc.other + ` (?:declares its volleys|fires no volley|picks first))`)
 		opened, arrived := 0, 0
 		// byPlayer holds the reader's mails one after the other, each
 		// ending with the rule that starts the next mail of the output.

@@ -122,10 +122,10 @@ func describe(f events.Fact) string {
 		var vs []string
 		for i, fr := range firers {
 			if i < len(targets) {
-				vs = append(vs, fr+" at "+targets[i])
+				vs = append(vs, fr+" will fire at "+targets[i])
 			}
 		}
-		return fmt.Sprintf("%s's volleys: %s (HRA 4.III.a).", side, strings.Join(vs, "; "))
+		return fmt.Sprintf("%s declares its volleys: %s (HRA 4.III.a).", side, strings.Join(vs, "; "))
 	case "picks.stated":
 		side, units := f.Str("side"), f.Strs("units")
 		if f.Str("what") == "retreat" {

@@ -44,7 +44,7 @@ func TestDescribeTellsFactsInWords(t *testing.T) {
 			"2nd Virginia is forced back to (40.5, 70) facing 180° (S), in column (HRA 5)."},
 		{fact("unit.ordered", S("unit", "7th Wisconsin"), S("order", "hold (automatic)")), "7th Wisconsin's order this round: hold (automatic)."},
 		{fact("volleys.declared", S("side", Union), SL("firers", "6th Wisconsin", "7th Wisconsin"), SL("targets", "2nd Virginia", "4th Virginia")),
-			"Union's volleys: 6th Wisconsin at 2nd Virginia; 7th Wisconsin at 4th Virginia (HRA 4.III.a)."},
+			"Union declares its volleys: 6th Wisconsin will fire at 2nd Virginia; 7th Wisconsin will fire at 4th Virginia (HRA 4.III.a)."},
 		{fact("volleys.declared", S("side", Confederate), SL("firers"), SL("targets")), "Confederate fires no volley this round."},
 		{fact("volleys.declared", S("side", Confederate), SL("firers"), SL("targets"), B("auto", true)), "Confederate has no unit that can fire this round."},
 		{fact("picks.stated", S("side", Union), S("what", "fire"), SL("units", "7th Wisconsin")), "Union picks first the confrontations of 7th Wisconsin (HRA 4.III.c)."},
