@@ -48,67 +48,58 @@ func BenchmarkDecodeAndEvolve(b *testing.B) {
 		facts += len(fs)
 	}
 	batch := rs.(engine.BatchEvolver)
-	report := func(b *testing.B) {
-		b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
-		b.ReportMetric(float64(b.N)*float64(facts)/b.Elapsed().Seconds(), "facts/s")
+	decode := func(buf *events.FoldBuffer, i int) ([]events.Fact, error) {
+		buf.Reset()
+		a, err := buf.DecodeAccepted(&log[i])
+		if err != nil {
+			return nil, err
+		}
+		return a.Facts, nil
 	}
-	b.Run("decode", func(b *testing.B) {
-		b.ReportAllocs()
-		var buf events.FoldBuffer
-		for b.Loop() {
-			for i := range log {
-				buf.Reset()
-				if _, err := buf.DecodeAccepted(&log[i]); err != nil {
-					b.Fatal(err)
+	// Each variant folds decision i into st.
+	for _, c := range []struct {
+		name string
+		step func(st engine.State, i int, buf *events.FoldBuffer) (engine.State, error)
+	}{
+		{"decode", func(st engine.State, i int, buf *events.FoldBuffer) (engine.State, error) {
+			_, err := decode(buf, i)
+			return st, err
+		}},
+		{"evolve", func(st engine.State, i int, _ *events.FoldBuffer) (engine.State, error) {
+			for _, f := range ds[i] {
+				var err error
+				if st, err = rs.Evolve(st, f); err != nil {
+					return nil, err
 				}
 			}
-		}
-		report(b)
-	})
-	b.Run("evolve", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st := initial
-			for _, fs := range ds {
-				for _, f := range fs {
-					if st, err = rs.Evolve(st, f); err != nil {
+			return st, nil
+		}},
+		{"evolveAll", func(st engine.State, i int, _ *events.FoldBuffer) (engine.State, error) {
+			return batch.EvolveAll(st, ds[i])
+		}},
+		{"decode+evolveAll", func(st engine.State, i int, buf *events.FoldBuffer) (engine.State, error) {
+			fs, err := decode(buf, i)
+			if err != nil {
+				return nil, err
+			}
+			return batch.EvolveAll(st, fs)
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var buf events.FoldBuffer
+			for b.Loop() {
+				st := initial
+				for i := range log {
+					if st, err = c.step(st, i, &buf); err != nil {
 						b.Fatal(err)
 					}
 				}
 			}
-		}
-		report(b)
-	})
-	b.Run("evolveAll", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st := initial
-			for _, fs := range ds {
-				if st, err = batch.EvolveAll(st, fs); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		report(b)
-	})
-	b.Run("decode+evolveAll", func(b *testing.B) {
-		b.ReportAllocs()
-		var buf events.FoldBuffer
-		for b.Loop() {
-			st := initial
-			for i := range log {
-				buf.Reset()
-				a, err := buf.DecodeAccepted(&log[i])
-				if err != nil {
-					b.Fatal(err)
-				}
-				if st, err = batch.EvolveAll(st, a.Facts); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		report(b)
-	})
+			b.ReportMetric(float64(b.N)*float64(len(log))/b.Elapsed().Seconds(), "decisions/s")
+			b.ReportMetric(float64(b.N)*float64(facts)/b.Elapsed().Seconds(), "facts/s")
+		})
+	}
 }
 
 func mustScenario(tb testing.TB) []byte {

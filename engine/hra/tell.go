@@ -216,41 +216,29 @@ func describeSet(unit string, f events.Fact) string {
 		return fmt.Sprintf("%s's change of formation is complete.", unit)
 	case "charges":
 		return fmt.Sprintf("%s has charged %d time(s) today (HRA 16b).", unit, to)
-	case "column":
-		return fmt.Sprintf("%s is now %s (HRA 15).", unit, map[bool]string{true: "in column", false: "in line"}[on])
-	case "limbered":
-		return fmt.Sprintf("%s has %s (HRA 17d).", unit, map[bool]string{true: "limbered", false: "unlimbered"}[on])
-	case "dismounted":
-		return fmt.Sprintf("%s has %s (HRA 16c).", unit, map[bool]string{true: "dismounted", false: "mounted"}[on])
-	case "retreating":
-		if on {
-			return fmt.Sprintf("%s is in retreat (HRA 5b).", unit)
-		}
-		return fmt.Sprintf("%s stops retreating (H5).", unit)
-	case "entrenched":
-		if on {
-			return fmt.Sprintf("%s is entrenched (T1).", unit)
-		}
-		return fmt.Sprintf("%s is no longer entrenched.", unit)
-	case "acted":
-		if on {
-			return fmt.Sprintf("%s has made its forced move and does nothing more this round (HRA 4.I.c).", unit)
-		}
-		return fmt.Sprintf("%s may act again.", unit)
-	case "withdraw_next":
-		if on {
-			return fmt.Sprintf("%s must withdraw in Phase I of the next round (HRA 12e).", unit)
-		}
-		return fmt.Sprintf("%s no longer has a withdrawal due.", unit)
-	case "retreat_next":
-		if on {
-			return fmt.Sprintf("%s must retreat in Phase I of the next round (HRA 12e).", unit)
-		}
-		return fmt.Sprintf("%s no longer has a retreat due.", unit)
 	case "passed_by":
 		return fmt.Sprintf("A friendly unit passed through %s: it may move only 5cm this round (HRA 10a, 10b).", unit)
 	}
+	if says, ok := flagSentences[f.Str("field")]; ok {
+		if on {
+			return fmt.Sprintf(says[0], unit)
+		}
+		return fmt.Sprintf(says[1], unit)
+	}
 	return fmt.Sprintf("%s's %s is now %d.", unit, strings.ReplaceAll(f.Str("field"), "_", " "), to)
+}
+
+// flagSentences tell a unit's field that is on or off: what it means
+// when it is set, and when it is cleared.
+var flagSentences = map[string][2]string{
+	"column":        {"%s is now in column (HRA 15).", "%s is now in line (HRA 15)."},
+	"limbered":      {"%s has limbered (HRA 17d).", "%s has unlimbered (HRA 17d)."},
+	"dismounted":    {"%s has dismounted (HRA 16c).", "%s has mounted (HRA 16c)."},
+	"retreating":    {"%s is in retreat (HRA 5b).", "%s stops retreating (H5)."},
+	"entrenched":    {"%s is entrenched (T1).", "%s is no longer entrenched."},
+	"acted":         {"%s has made its forced move and does nothing more this round (HRA 4.I.c).", "%s may act again."},
+	"withdraw_next": {"%s must withdraw in Phase I of the next round (HRA 12e).", "%s no longer has a withdrawal due."},
+	"retreat_next":  {"%s must retreat in Phase I of the next round (HRA 12e).", "%s no longer has a retreat due."},
 }
 
 // describeRefereeSet tells a referee's SET.
