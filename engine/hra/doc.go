@@ -8,6 +8,15 @@
 // records every step as small facts and draws a top-down ASCII board with
 // engine/table.
 //
+// HRA is written with the engine's kit: engine.Adapt makes the typed rules
+// (ruleset.go) a Ruleset, and every decision is an engine.Sim, each fact
+// applied as it is made (decide.go). Every kind of fact has a schema and
+// a sentence for the players' mails (tell.go); the raw form stays in pbem
+// log. What a side keeps secret until both have chosen (the generals'
+// assignment, HRA 3c; Phase III's volleys, PICK and RETREAT ORDER lists,
+// H23) is sealed by the runtime: the prompts name the step (Prompt.Sealed)
+// and Decide never sees one side's choice alone.
+//
 // Geometry is exact integer micrometres and millidegrees (engine/table): no
 // floating point takes part in a decision. The one-third rule (HRA 13b),
 // the fire arc (13c) and the flank (12a c) are decided by exact polygon
