@@ -73,9 +73,68 @@ type BatchRules[S any] interface {
 	EvolveAll(s S, facts []events.Fact) (S, error)
 }
 
+// StepperRules is an optional method of Rules: RefereeSteps as
+// RefereeStepper describes it, on the rule system's own state.
+type StepperRules[S any] interface {
+	RefereeSteps(s S) []string
+}
+
+// ExplainerRules is an optional method of Rules: Explain as Explainer
+// describes it, on the rule system's own state.
+type ExplainerRules[S any] interface {
+	Explain(s S, v Viewer, word string) []Explanation
+}
+
 // Adapt returns r as a Ruleset (also a Teller, a Turner and a
-// BatchEvolver).
-func Adapt[S, O any](r Rules[S, O]) Ruleset { return adapter[S, O]{r} }
+// BatchEvolver). A Rules that also has StepperRules' or ExplainerRules'
+// method is a RefereeStepper or an Explainer too, and one without is
+// not: the runtime tells by a type assertion whether a rule system has
+// the method, so the Ruleset has it exactly when r does.
+func Adapt[S, O any](r Rules[S, O]) Ruleset {
+	a := adapter[S, O]{r}
+	st, steps := r.(StepperRules[S])
+	ex, explains := r.(ExplainerRules[S])
+	s, x := stepper[S]{r.Name(), st}, explainer[S]{r.Name(), ex}
+	switch {
+	case steps && explains:
+		return struct {
+			adapter[S, O]
+			stepper[S]
+			explainer[S]
+		}{a, s, x}
+	case steps:
+		return struct {
+			adapter[S, O]
+			stepper[S]
+		}{a, s}
+	case explains:
+		return struct {
+			adapter[S, O]
+			explainer[S]
+		}{a, x}
+	}
+	return a
+}
+
+// stepper is the RefereeStepper method of an adapted Rules that has it.
+type stepper[S any] struct {
+	ruleset string
+	r       StepperRules[S]
+}
+
+func (x stepper[S]) RefereeSteps(s State) []string {
+	return x.r.RefereeSteps(StateAs[S](x.ruleset, s))
+}
+
+// explainer is the Explainer method of an adapted Rules that has it.
+type explainer[S any] struct {
+	ruleset string
+	r       ExplainerRules[S]
+}
+
+func (x explainer[S]) Explain(s State, v Viewer, word string) []Explanation {
+	return x.r.Explain(StateAs[S](x.ruleset, s), v, word)
+}
 
 type adapter[S, O any] struct{ r Rules[S, O] }
 
@@ -84,6 +143,9 @@ var (
 	_ Teller       = adapter[int, int]{}
 	_ Turner       = adapter[int, int]{}
 	_ BatchEvolver = adapter[int, int]{}
+
+	_ RefereeStepper = stepper[int]{}
+	_ Explainer      = explainer[int]{}
 )
 
 func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
