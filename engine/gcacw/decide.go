@@ -97,7 +97,7 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		}
 	}
 	for _, f := range m.facts {
-		s := describe(f)
+		s := echoLine(f)
 		if f.Kind == "set" {
 			s = describeSet(st, f)
 		}

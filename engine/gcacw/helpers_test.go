@@ -147,6 +147,7 @@ func (h *harness) do(side, text string, rolls ...string) engine.Decision {
 	if d.Mismatch != "" || !d.Used() {
 		h.t.Fatalf("%s %q: dice: %q (used all: %v)\nfacts:\n%s", side, text, d.Mismatch, d.Used(), factList(dec.Facts))
 	}
+	checkTold(h.t, h.st, dec.Facts)
 	for _, f := range dec.Facts {
 		before, _ := encodeState(h.st)
 		s, err := h.rs.Evolve(h.st, f)

@@ -361,8 +361,11 @@ func readBack(st *State, o Order) string {
 	return o.Kind
 }
 
-// describe writes a fact as a line of the game's record.
-func describe(f events.Fact) string {
+// echoLine writes a fact as a line of the decision's echo ("how your
+// orders were read"). The echo is logged with the decision, so these
+// lines stay as they are (a change would change decisions, and
+// Version); the players' mails tell each fact afresh with tell.
+func echoLine(f events.Fact) string {
 	dice := func() string {
 		if f.Has("dice") {
 			var ds []string

@@ -42,6 +42,7 @@ func randomStep(tb testing.TB, st *State, r *rand.Rand, seed uint64, steps int) 
 	if err != nil || len(d.Problems) > 0 {
 		tb.Fatalf("seed %d step %d: example %q: %v %v", seed, steps, ex, err, d.Problems)
 	}
+	checkTold(tb, st, d.Facts)
 	return d.Facts
 }
 

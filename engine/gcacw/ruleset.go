@@ -144,3 +144,9 @@ type view struct {
 func (ruleset) EvolveAll(s engine.State, facts []events.Fact) (engine.State, error) {
 	return evolveAll(asState(s), facts)
 }
+
+// Facts implements engine.Teller.
+func (ruleset) Facts() []engine.FactSchema { return factSchemas() }
+
+// Describe implements engine.Teller: tell.
+func (ruleset) Describe(s engine.State, f events.Fact) string { return tell(asState(s), f) }
