@@ -126,26 +126,26 @@ func (s *State) activationLimit(side string) int {
 }
 
 // doActivate performs a Leader Activation (GCACW 5.2.1-5.2.3).
-func (m *sim) doActivate(side string, o Order) {
+func (m sim) doActivate(side string, o Order) {
 	m.take(side)
-	l := m.st.leader(o.Leader)
+	l := m.State.leader(o.Leader)
 	var ids, plans []string
 	for _, e := range o.Entries {
 		ids = append(ids, e.Unit)
 		plans = append(plans, e.Plan.String())
 	}
 	limit := "any"
-	if n := m.st.activationLimit(side); n > 0 {
+	if n := m.State.activationLimit(side); n > 0 {
 		limit = fmt.Sprint(n)
 	}
-	m.emit("leader.activated", events.S("leader", l.ID), events.S("side", side), events.SL("units", ids...), events.SL("plans", plans...), events.S("limit", limit))
+	m.Emit("leader.activated", events.S("leader", l.ID), events.S("side", side), events.SL("units", ids...), events.SL("plans", plans...), events.S("limit", limit))
 	// GCACW 5.2.3: the leader's MA.
 	sum, vals := m.roll("leader MA "+l.ID, leaderDice(l))
-	ma := leaderMA(m.st.Scn.Game, l, sum)
-	m.emit("leader.ma_rolled", events.S("leader", l.ID), diceArg(vals), events.I("ma", int64(ma)), events.S("class", leaderClass(l)))
-	if !m.st.Scn.Option(OptActivationMarch) {
+	ma := leaderMA(m.State.Scn.Game, l, sum)
+	m.Emit("leader.ma_rolled", events.S("leader", l.ID), diceArg(vals), events.I("ma", int64(ma)), events.S("class", leaderClass(l)))
+	if !m.State.Scn.Option(OptActivationMarch) {
 		// GCACW 5.2.4 is not in the rules (R16): the referee rules it.
-		m.emit("referee.pending", events.S("step", StepActivation), events.S("leader", l.ID), events.SL("units", ids...),
+		m.Emit("referee.pending", events.S("step", StepActivation), events.S("leader", l.ID), events.SL("units", ids...),
 			events.S("note", fmt.Sprintf("%s activated %s with MA %d; the rest of the Leader Activation procedure (5.2 step 4) is not in the rules: rule the marches (RULE MARCH/FATIGUE/…), then RULE DONE", l.ID, strings.Join(ids, ", "), ma)))
 		return
 	}
@@ -154,18 +154,18 @@ func (m *sim) doActivate(side string, o Order) {
 
 // continueActivation marches the next activated unit, or ends the
 // activation and the action (GCACW 5.2a: one after another).
-func (m *sim) continueActivation() {
-	a := m.st.Act
+func (m sim) continueActivation() {
+	a := m.State.Act
 	for a.Done < len(a.Units) {
-		u := m.st.unit(a.Units[a.Done])
+		u := m.State.unit(a.Units[a.Done])
 		if u.Eliminated {
-			m.emit("activation.skipped", events.S("unit", u.ID), events.S("reason", "eliminated before its march"))
-			a = m.st.Act
+			m.Emit("activation.skipped", events.S("unit", u.ID), events.S("reason", "eliminated before its march"))
+			a = m.State.Act
 			continue
 		}
 		m.beginActivatedMarch(u.ID, a.Plans[a.Done])
 		return // continueMarch calls back here when the march is over
 	}
-	m.emit("activation.ended", events.S("leader", a.Leader))
+	m.Emit("activation.ended", events.S("leader", a.Leader))
 	m.endAction()
 }

@@ -56,15 +56,15 @@ func (s *State) recordsDie() bool {
 
 // beginActionPhase runs an Initiative Segment up to the winner's choice
 // (GCACW 4.1, 4.2, 4.4b, the state machine of 4.4d).
-func (m *sim) beginActionPhase() {
-	st := m.st
+func (m sim) beginActionPhase() {
+	st := m.State
 	eU, eC := st.eligible(USA), st.eligible(CSA)
 	if !eU && !eC {
 		// GCACW 4.4b: no unit of either side can act.
 		m.endCycle("neither side has a unit that can act (GCACW 4.4b)")
 		return
 	}
-	m.emit("action_phase.begun", events.I("n", int64(st.Cycle.N+1)))
+	m.Emit("action_phase.begun", events.I("n", int64(st.Cycle.N+1)))
 	tieSpecial := st.Scn.Option(OptTieSpecial)
 	if !tieSpecial && !(eU && eC) {
 		// GCACW 4.2d: the other side wins automatically, without a roll.
@@ -72,20 +72,20 @@ func (m *sim) beginActionPhase() {
 		if !eU {
 			w, l = CSA, USA
 		}
-		m.emit("initiative.automatic", events.S("side", w), events.S("reason", l+" has no unit that can act (GCACW 4.2d)"))
+		m.Emit("initiative.automatic", events.S("side", w), events.S("reason", l+" has no unit that can act (GCACW 4.2d)"))
 		return
 	}
 	// GCACW 4.2a (A11): one die per side; the higher wins.
-	dU := m.dice.Roll("initiative USA", 6)
-	dC := m.dice.Roll("initiative CSA", 6)
+	dU := m.Dice.Roll("initiative USA", 6)
+	dC := m.Dice.Roll("initiative CSA", 6)
 	switch {
 	case dU > dC:
-		m.emit("initiative.rolled", events.S("side", USA), events.I("die", int64(dU)), events.I("other", int64(dC)))
+		m.Emit("initiative.rolled", events.S("side", USA), events.I("die", int64(dU)), events.I("other", int64(dC)))
 	case dC > dU:
-		m.emit("initiative.rolled", events.S("side", CSA), events.I("die", int64(dC)), events.I("other", int64(dU)))
+		m.Emit("initiative.rolled", events.S("side", CSA), events.I("die", int64(dC)), events.I("other", int64(dU)))
 	default:
 		m.tie(dU)
-		if m.st.Pending != nil {
+		if m.State.Pending != nil {
 			return
 		}
 	}
@@ -93,42 +93,42 @@ func (m *sim) beginActionPhase() {
 }
 
 // tie settles a tied initiative roll (GCACW 4.2b, 4.2e).
-func (m *sim) tie(d int) {
-	st := m.st
+func (m sim) tie(d int) {
+	st := m.State
 	game := st.Scn.Game
 	switch {
 	case st.Scn.Option(OptTieSpecial):
 		// GCACW 4.2e (R6): the scenario's tie may end the turn or cause
 		// insubordination; its procedure is the scenario's, so the referee rules.
-		m.emit("initiative.tied", events.I("die", int64(d)))
-		m.emit("referee.pending", events.S("step", StepTie), events.I("die", int64(d)),
+		m.Emit("initiative.tied", events.I("die", int64(d)))
+		m.Emit("referee.pending", events.S("step", StepTie), events.I("die", int64(d)),
 			events.S("note", "a tied initiative roll in this scenario may end the turn or cause insubordination (GCACW 4.2e): rule the winner, or END"))
 	case game == "BAC" || game == "AIO":
 		// GCACW 4.2b: the game's table says who wins each tied number (R5).
 		if len(st.Scn.Tables.Ties) == 0 {
-			m.emit("initiative.tied", events.I("die", int64(d)))
-			m.emit("referee.pending", events.S("step", StepTie), events.I("die", int64(d)),
+			m.Emit("initiative.tied", events.I("die", int64(d)))
+			m.Emit("referee.pending", events.S("step", StepTie), events.I("die", int64(d)),
 				events.S("note", fmt.Sprintf("%s: the winner of a tie depends on the number rolled (GCACW 4.2b); this scenario loads no tie table", game)))
 			return
 		}
 		row := st.Scn.Tables.Ties[d-1]
-		m.emit("initiative.rolled", events.S("side", row.Winner), events.I("die", int64(d)), events.I("other", int64(d)),
+		m.Emit("initiative.rolled", events.S("side", row.Winner), events.I("die", int64(d)), events.I("other", int64(d)),
 			events.B("tie", true), events.S("rule", fmt.Sprintf("%s tie table: %d goes to %s (GCACW 4.2b)", game, d, row.Winner)))
 		if row.Insubordination {
-			m.emit("referee.pending", events.S("step", StepInsub), events.I("die", int64(d)),
+			m.Emit("referee.pending", events.S("step", StepInsub), events.I("die", int64(d)),
 				events.S("note", fmt.Sprintf("%s: a tie on %d may make units insubordinate (GCACW 4.2b); apply it, then RULE DONE", game, d)))
 		}
 	default:
 		// GCACW 4.2b: in all other games the Confederacy wins ties.
-		m.emit("initiative.rolled", events.S("side", CSA), events.I("die", int64(d)), events.I("other", int64(d)),
+		m.Emit("initiative.rolled", events.S("side", CSA), events.I("die", int64(d)), events.I("other", int64(d)),
 			events.B("tie", true), events.S("rule", "the Confederacy wins ties (GCACW 4.2b)"))
 	}
 }
 
 // recordDie writes down the winner's die where the game requires it
 // (GCACW 4.2c).
-func (m *sim) recordDie() {
-	st := m.st
+func (m sim) recordDie() {
+	st := m.State
 	if !st.recordsDie() || !st.Cycle.Rolled || st.Cycle.Winner == "" {
 		return
 	}
@@ -136,18 +136,18 @@ func (m *sim) recordDie() {
 	if st.Cycle.Winner == CSA {
 		d = st.Cycle.DieCSA
 	}
-	m.emit("initiative.recorded", events.S("side", st.Cycle.Winner), events.I("die", int64(d)))
+	m.Emit("initiative.recorded", events.S("side", st.Cycle.Winner), events.I("die", int64(d)))
 }
 
 // pass passes the initiative: from the winner to the loser (GCACW 4.2f);
 // from the loser, the action cycle ends (GCACW 4.2g, 4.2h, 4.4a).
-func (m *sim) pass(side, reason string) {
-	stage := m.st.Cycle.Stage
+func (m sim) pass(side, reason string) {
+	stage := m.State.Cycle.Stage
 	args := []events.Arg{events.S("side", side)}
 	if reason != "" {
 		args = append(args, events.S("reason", reason))
 	}
-	m.emit("initiative.passed", args...)
+	m.Emit("initiative.passed", args...)
 	if stage == StageLoser {
 		m.endCycle("both players passed in the same Initiative Segment (GCACW 4.4a)")
 	}
@@ -155,29 +155,29 @@ func (m *sim) pass(side, reason string) {
 
 // endCycle ends the action cycle; the Reorganization Phase follows
 // (GCACW 4.4c) and is the referee's (R14).
-func (m *sim) endCycle(reason string) {
-	m.emit("cycle.ended", events.S("reason", reason))
+func (m sim) endCycle(reason string) {
+	m.Emit("cycle.ended", events.S("reason", reason))
 }
 
 // take takes the initiative (GCACW 4.2f, 4.2g) if not taken already.
-func (m *sim) take(side string) {
-	if m.st.Cycle.Stage != StageAct {
-		m.emit("initiative.taken", events.S("side", side))
+func (m sim) take(side string) {
+	if m.State.Cycle.Stage != StageAct {
+		m.Emit("initiative.taken", events.S("side", side))
 	}
 }
 
 // endAction ends the action; a new Action Phase follows (GCACW 4.4a).
-func (m *sim) endAction() {
-	m.emit("action.ended", events.S("side", m.st.Cycle.Holder))
+func (m sim) endAction() {
+	m.Emit("action.ended", events.S("side", m.State.Cycle.Holder))
 }
 
 // advance runs every step that needs no one's decision: the next
 // Initiative Segment, automatic passes, and orders waiting in the queue of
 // the side that holds the initiative. It stops where a player or the
 // referee must answer.
-func (m *sim) advance() {
+func (m sim) advance() {
 	for range 10000 {
-		st := m.st
+		st := m.State
 		if st.Pending != nil && !(st.Pending.Step == StepEvent && st.Phase == PhaseTransfer && len(st.TransferDone) < 2) || st.Ask != nil {
 			return
 		}
@@ -186,7 +186,7 @@ func (m *sim) advance() {
 			if st.Pending != nil || len(st.TransferDone) < 2 {
 				return
 			}
-			m.emit("cycle.begun", events.I("turn", int64(st.Turn)))
+			m.Emit("cycle.begun", events.I("turn", int64(st.Turn)))
 		case PhaseCycle:
 			switch st.Cycle.Stage {
 			case "", StageDone:

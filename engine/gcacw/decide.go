@@ -14,29 +14,14 @@ import (
 // error instead of a rejection.
 type internal struct{ err error }
 
-// sim decides: it emits facts and applies each at once, so every step
-// sees the state the facts before it made.
-type sim struct {
-	st    *State
-	dice  engine.Dice
-	facts []events.Fact
-}
+// sim decides one action: engine.Sim applies each fact as it is emitted,
+// so every step sees the state the facts before it made; GCACW's rules
+// are its methods.
+type sim struct{ *engine.Sim[*State] }
 
-func (m *sim) emit(kind string, args ...events.Arg) {
-	m.emitTo(events.Vis{}, kind, args...)
-}
-
-// emitTo is emit for a fact only vis may see: a side's own plans (queued
-// and standing orders) are not the other side's to read.
-func (m *sim) emitTo(vis events.Vis, kind string, args ...events.Arg) {
-	f := events.NewFact(kind, args...).To(vis)
-	next, err := evolve(m.st, f)
-	if err != nil {
-		panic(internal{fmt.Errorf("gcacw: %s: %w", f, err)})
-	}
-	m.st = next
-	m.facts = append(m.facts, f)
-}
+// trial is a sim of st that only validates (prompts and HELP try orders
+// on it): it emits nothing.
+func trial(st *State) sim { return sim{&engine.Sim[*State]{State: st}} }
 
 func problemAt(o Order, col int, msg, hint string) events.Problem {
 	if col == 0 {
@@ -47,7 +32,6 @@ func problemAt(o Order, col int, msg, hint string) events.Problem {
 
 func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Decision, err error) {
 	cd := newCountDice(dice)
-	m := &sim{st: st, dice: cd}
 	defer func() {
 		if r := recover(); r != nil {
 			ie, ok := r.(internal)
@@ -57,6 +41,27 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 			d, err = engine.Decision{}, ie.err
 		}
 	}()
+	after := st
+	d, err = engine.Decide(st, cd, evolve, func(s *engine.Sim[*State]) []events.Problem {
+		m := sim{s}
+		probs := m.decide(side, os)
+		after = m.State
+		return probs
+	})
+	if err != nil {
+		return engine.Decision{}, fmt.Errorf("gcacw: %w", err)
+	}
+	if len(d.Problems) == 0 {
+		d.Facts = markUndo(st, side, d.Facts, *cd.n > 0, after)
+	}
+	return d, nil
+}
+
+// decide decides a player's or the referee's mail, and says how each
+// line was read: the echo of the orders, of the facts (echoLine), and the
+// answers to STATUS and HELP.
+func (m sim) decide(side string, os []Order) []events.Problem {
+	st := m.State
 	var probs []events.Problem
 	var help bool
 	status := slices.ContainsFunc(os, func(o Order) bool { return o.Kind == oStatus })
@@ -72,19 +77,17 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 				probs[i].Hint = "HELP shows what you may send now"
 			}
 		}
-		return engine.Decision{Problems: probs}, nil
+		return probs
 	}
 	// Each echo line is seen by whom its order or fact is: a side's
 	// queued and standing orders, and its HELP and STATUS, by that side.
-	var echo []string
-	var vis []events.Vis
 	own := events.ToSide(side)
 	if side == engine.RefereeSide {
 		own = events.ToReferees()
 	}
 	say := func(v events.Vis, lines ...string) {
 		for _, l := range lines {
-			echo, vis = append(echo, l), append(vis, v)
+			m.SayTo(v, "%s", l)
 		}
 	}
 	for _, o := range os {
@@ -96,7 +99,7 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 			say(v, "read: "+readBack(st, o))
 		}
 	}
-	for _, f := range m.facts {
+	for _, f := range m.Facts() {
 		s := echoLine(f)
 		if f.Kind == "set" {
 			s = describeSet(st, f)
@@ -106,15 +109,15 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		}
 	}
 	if status {
-		for _, l := range m.st.header() {
+		for _, l := range m.State.header() {
 			say(own, strings.TrimSpace(l))
 		}
 		if side != engine.RefereeSide {
-			say(own, queueList(m.st, side))
+			say(own, queueList(m.State, side))
 		}
 	}
 	if (status || listStanding) && side != engine.RefereeSide {
-		if l := m.st.standingList(side); len(l) > 0 {
+		if l := m.State.standingList(side); len(l) > 0 {
 			say(own, "your standing orders: "+strings.Join(l, "; "))
 		} else {
 			say(own, "you have no standing orders: every Cavalry Retreat is asked of you by mail")
@@ -125,15 +128,15 @@ func decide(st *State, side string, os []Order, dice engine.Dice) (d engine.Deci
 		if side == engine.RefereeSide {
 			who = ""
 		}
-		say(own, strings.Split(strings.TrimRight(Help(m.st, who), "\n"), "\n")...)
+		say(own, strings.Split(strings.TrimRight(Help(m.State, who), "\n"), "\n")...)
 	}
-	return engine.Decision{Echo: echo, EchoVis: vis, Facts: markUndo(st, side, m.facts, *cd.n > 0, m.st)}, nil
+	return nil
 }
 
 // player decides a player's mail: QUEUE, CANCEL and TRANSFER lines first,
 // then the one action (GCACW 5a: one action per Action Phase; ORDERS.md:
 // one mail is one action), then every automatic step that follows.
-func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
+func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	var probs []events.Problem
 	var action, takeAlone *Order
 	var transfers, answers, standings []Order
@@ -171,7 +174,7 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 			takeAlone = nil // TAKE then the action: the action takes it
 		}
 	}
-	st := m.st
+	st := m.State
 	if st.Phase == PhaseOver {
 		for _, o := range os {
 			if o.Kind != oHelp && o.Kind != oStatus {
@@ -213,29 +216,29 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 				continue
 			}
 		}
-		m.emitTo(events.ToSide(side), "standing.set", events.S("side", side), events.S("unit", o.Unit), events.S("when", o.When))
+		m.EmitTo(events.ToSide(side), "standing.set", events.S("side", side), events.S("unit", o.Unit), events.S("when", o.When))
 	}
 	// QUEUE and CANCEL, in the order written.
 	for _, o := range os {
 		switch o.Kind {
 		case oQueue:
 			n := 1
-			if len(m.st.QueueSeq) == 2 {
-				n = m.st.QueueSeq[sideIdx(side)] + 1
+			if len(m.State.QueueSeq) == 2 {
+				n = m.State.QueueSeq[sideIdx(side)] + 1
 			}
-			m.emitTo(events.ToSide(side), "queue.added", events.S("side", side), events.I("n", int64(n)), events.S("order", o.Queued))
+			m.EmitTo(events.ToSide(side), "queue.added", events.S("side", side), events.I("n", int64(n)), events.S("order", o.Queued))
 		case oCancel:
 			found := false
-			for _, q := range m.st.Queue {
+			for _, q := range m.State.Queue {
 				if q.Side == side && q.N == o.N {
 					found = true
 				}
 			}
 			if !found {
-				probs = append(probs, problemAt(o, 0, fmt.Sprintf("you have no queued order #%d (%s)", o.N, queueList(m.st, side)), ""))
+				probs = append(probs, problemAt(o, 0, fmt.Sprintf("you have no queued order #%d (%s)", o.N, queueList(m.State, side)), ""))
 				continue
 			}
-			m.emitTo(events.ToSide(side), "queue.cancelled", events.S("side", side), events.I("n", int64(o.N)))
+			m.EmitTo(events.ToSide(side), "queue.cancelled", events.S("side", side), events.I("n", int64(o.N)))
 		}
 	}
 	// GCACW 3, phase 2: the Leader Transfer Phase.
@@ -292,7 +295,7 @@ func (m *sim) player(side string, os []Order) ([]events.Problem, bool) {
 		for _, o := range transfers {
 			m.transferLeader(o, "")
 		}
-		m.emit("transfer.done", events.S("side", side))
+		m.Emit("transfer.done", events.S("side", side))
 	}
 	if takeAlone != nil {
 		m.take(side)
@@ -330,8 +333,8 @@ func queueList(st *State, side string) string {
 
 // validateAction checks TAKE, PASS, MARCH or ACTIVATE from side against
 // the current state, before any die is rolled.
-func (m *sim) validateAction(side string, o Order) []events.Problem {
-	st := m.st
+func (m sim) validateAction(side string, o Order) []events.Problem {
+	st := m.State
 	bad := func(msg, hint string) []events.Problem { return []events.Problem{problemAt(o, 0, msg, hint)} }
 	switch {
 	case st.Phase != PhaseCycle:
@@ -364,7 +367,7 @@ func (m *sim) validateAction(side string, o Order) []events.Problem {
 }
 
 // validatePlan checks a path hex by hex, and the Force March condition.
-func (m *sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, col int, text string) []events.Problem {
+func (m sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, col int, text string) []events.Problem {
 	var probs []events.Problem
 	at := func(i int) (int, int) {
 		if i < len(ps) {
@@ -374,12 +377,12 @@ func (m *sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, 
 	}
 	cur := u.Hex
 	for i, h := range pl.Path {
-		if i == len(pl.Path)-1 && m.st.attacksAllowed() && m.st.hasEnemy(u.Side, h) {
+		if i == len(pl.Path)-1 && m.State.attacksAllowed() && m.State.hasEnemy(u.Side, h) {
 			break // GCACW 5.1.5: the march ends attacking it
 		}
-		if _, _, why := m.st.stepCost(u, cur, h); why != "" {
+		if _, _, why := m.State.stepCost(u, cur, h); why != "" {
 			l, c := at(i)
-			probs = append(probs, events.Problem{Line: l, Col: c, Text: lineText(o, l, text), Msg: fmt.Sprintf("%s cannot march from %s to %s: %s", u.Name, cur, h, why), Hint: m.st.routeHint(u, pl)})
+			probs = append(probs, events.Problem{Line: l, Col: c, Text: lineText(o, l, text), Msg: fmt.Sprintf("%s cannot march from %s to %s: %s", u.Name, cur, h, why), Hint: m.State.routeHint(u, pl)})
 			break
 		}
 		cur = h
@@ -388,7 +391,7 @@ func (m *sim) validatePlan(o Order, u *Unit, pl Plan, ps []pos, opt bool, line, 
 		if why := forceProblem(u, opt); why != "" {
 			probs = append(probs, events.Problem{Line: line, Col: col, Text: text, Msg: why, Hint: "leave out FORCE"})
 		}
-		if pl.Force == "short" && m.st.Scn.Tables.Terrain == nil {
+		if pl.Force == "short" && m.State.Scn.Tables.Terrain == nil {
 			probs = append(probs, events.Problem{Line: line, Col: col, Text: text, Msg: "FORCE IF SHORT needs the Terrain Effects Chart, which this scenario does not load", Hint: "FORCE IF MA < 4"})
 		}
 	}
@@ -402,17 +405,17 @@ func lineText(o Order, line int, fallback string) string {
 	return fallback
 }
 
-func (m *sim) validateMarch(o Order) []events.Problem {
-	u := m.st.unit(o.Unit)
+func (m sim) validateMarch(o Order) []events.Problem {
+	u := m.State.unit(o.Unit)
 	// GCACW 5.1a-b, 5.1-OPT.
-	if why := m.st.canMarch(u); why != "" {
+	if why := m.State.canMarch(u); why != "" {
 		return []events.Problem{problemAt(o, o.UnitCol, fmt.Sprintf("%s cannot march: %s", u.Name, why), m.exampleMarch(u.Side))}
 	}
 	return m.validatePlan(o, u, o.Plan, o.PlanPos, u.Fatigue >= 4, o.Line, o.UnitCol, o.Text)
 }
 
-func (m *sim) validateActivate(side string, o Order) []events.Problem {
-	st := m.st
+func (m sim) validateActivate(side string, o Order) []events.Problem {
+	st := m.State
 	l := st.leader(o.Leader)
 	// GCACW 5.2c, 5.2d, 5.2.1.
 	if why := st.leaderEligible(l); why != "" {
@@ -448,7 +451,7 @@ func (m *sim) validateActivate(side string, o Order) []events.Problem {
 }
 
 // execAction performs a validated action.
-func (m *sim) execAction(side string, o Order) {
+func (m sim) execAction(side string, o Order) {
 	switch o.Kind {
 	case oTake:
 		m.take(side)
@@ -464,13 +467,13 @@ func (m *sim) execAction(side string, o Order) {
 // useQueue applies the first order queued by side, now that it holds the
 // initiative. An order that is no longer valid is dropped, saying why. It
 // reports whether the queue held anything.
-func (m *sim) useQueue(side string) bool {
-	i := slices.IndexFunc(m.st.Queue, func(q Queued) bool { return q.Side == side })
+func (m sim) useQueue(side string) bool {
+	i := slices.IndexFunc(m.State.Queue, func(q Queued) bool { return q.Side == side })
 	if i < 0 {
 		return false
 	}
-	q := m.st.Queue[i]
-	os, probs := parseOrders(m.st, side, q.Order)
+	q := m.State.Queue[i]
+	os, probs := parseOrders(m.State, side, q.Order)
 	if len(probs) == 0 && len(os) != 1 {
 		probs = []events.Problem{{Msg: "a queued order must be one MARCH, ACTIVATE or PASS"}}
 	}
@@ -481,10 +484,10 @@ func (m *sim) useQueue(side string) bool {
 		probs = m.validateAction(side, os[0])
 	}
 	if len(probs) > 0 {
-		m.emitTo(events.ToSide(side), "queue.dropped", events.S("side", side), events.I("n", int64(q.N)), events.S("reason", probs[0].Msg))
+		m.EmitTo(events.ToSide(side), "queue.dropped", events.S("side", side), events.I("n", int64(q.N)), events.S("reason", probs[0].Msg))
 		return true
 	}
-	m.emit("queue.used", events.S("side", side), events.I("n", int64(q.N)), events.S("order", q.Order))
+	m.Emit("queue.used", events.S("side", side), events.I("n", int64(q.N)), events.S("order", q.Order))
 	m.execAction(side, os[0])
 	return true
 }
@@ -492,8 +495,8 @@ func (m *sim) useQueue(side string) bool {
 // validateTransfer checks a leader's move to a unit (GCACW 2.2j-m): the
 // unit must be subordinate to it, and infantry for an army or district
 // leader. No range limit is in the rules (R15).
-func (m *sim) validateTransfer(o Order, referee bool) *events.Problem {
-	st := m.st
+func (m sim) validateTransfer(o Order, referee bool) *events.Problem {
+	st := m.State
 	l, u := st.leader(o.Leader), st.unit(o.Target)
 	if l == nil || u == nil {
 		return &events.Problem{Line: o.Line, Col: o.Col, Text: o.Text, Msg: "TRANSFER takes a leader and a unit"}
@@ -538,42 +541,42 @@ func (st *State) transferWhy(l *Leader, u *Unit, referee bool) string {
 	return ""
 }
 
-func (m *sim) transferLeader(o Order, by string) {
-	l := m.st.leader(o.Leader)
+func (m sim) transferLeader(o Order, by string) {
+	l := m.State.leader(o.Leader)
 	args := []events.Arg{events.S("leader", l.ID), events.S("from", l.With), events.S("to", o.Target)}
 	if by != "" {
 		args = append(args, events.S("by", by))
 	}
-	m.emit("leader.transferred", args...)
+	m.Emit("leader.transferred", args...)
 }
 
 // randomEvents rolls two dice on the Random Events Table (GCACW 3, phase
 // 1, R4); the event's effect is the referee's to apply.
-func (m *sim) randomEvents() {
+func (m sim) randomEvents() {
 	sum, vals := m.roll("random events", 2)
-	args := []events.Arg{events.I("turn", int64(m.st.Turn)), events.I("roll", int64(sum)), diceArg(vals)}
+	args := []events.Arg{events.I("turn", int64(m.State.Turn)), events.I("roll", int64(sum)), diceArg(vals)}
 	note := fmt.Sprintf("random events roll %d: the scenario loads no Random Events Table; read it and apply the event, then RULE DONE", sum)
-	for _, e := range m.st.Scn.Tables.Events {
+	for _, e := range m.State.Scn.Tables.Events {
 		if e.Roll == sum {
 			args = append(args, events.S("event", e.Text))
 			note = fmt.Sprintf("random event (roll %d): %s. Apply its effect, then RULE DONE", sum, e.Text)
 		}
 	}
-	m.emit("random_event.rolled", args...)
-	m.emit("referee.pending", events.S("step", StepEvent), events.I("die", int64(sum)), events.S("note", note))
+	m.Emit("random_event.rolled", args...)
+	m.Emit("referee.pending", events.S("step", StepEvent), events.I("die", int64(sum)), events.S("note", note))
 }
 
 // beginTurn starts turn n (GCACW 3).
-func (m *sim) beginTurn(n int) {
-	m.emit("turn.begun", events.I("turn", int64(n)))
-	if m.st.Scn.Option(OptRandomEvents) {
+func (m sim) beginTurn(n int) {
+	m.Emit("turn.begun", events.I("turn", int64(n)))
+	if m.State.Scn.Option(OptRandomEvents) {
 		m.randomEvents()
 	}
 }
 
 // resume goes on with play after a ruling.
-func (m *sim) resume() {
-	st := m.st
+func (m sim) resume() {
+	st := m.State
 	switch {
 	case st.Pending != nil, st.Ask != nil:
 	case st.March != nil:
@@ -589,7 +592,7 @@ var adjustments = []string{"fatigue", "organized", "disorganized", "exhausted", 
 
 // referee decides the referee's RULE lines: adjustments first, in the
 // order written, then the one ruling that lets play go on.
-func (m *sim) referee(os []Order) ([]events.Problem, bool) {
+func (m sim) referee(os []Order) ([]events.Problem, bool) {
 	var probs []events.Problem
 	var resolving *Order
 	help := false
@@ -612,10 +615,10 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 			resolving = &os[i]
 		}
 	}
-	if m.st.Phase == PhaseOver {
+	if m.State.Phase == PhaseOver {
 		for _, o := range os {
 			if o.Kind != oHelp && o.Kind != oStatus {
-				return []events.Problem{problemAt(o, 0, "the game is over: "+m.st.Result, "")}, help
+				return []events.Problem{problemAt(o, 0, "the game is over: "+m.State.Result, "")}, help
 			}
 		}
 		return nil, help
@@ -638,7 +641,7 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 	// RULE RETREAT lines settle the Cavalry Retreat (adjust has refused
 	// them if none waits).
 	if retreats > 0 && len(probs) == 0 {
-		m.emit("referee.ruled", events.S("step", StepRetreat), events.I("retreats", int64(retreats)))
+		m.Emit("referee.ruled", events.S("step", StepRetreat), events.I("retreats", int64(retreats)))
 	}
 	if resolving != nil {
 		if p := m.validateRuling(*resolving); p != nil {
@@ -652,8 +655,8 @@ func (m *sim) referee(os []Order) ([]events.Problem, bool) {
 		m.rule(*resolving)
 	}
 	// A leader left alone is settled once no leader stands without a unit.
-	if p := m.st.Pending; p != nil && p.Step == StepLeaderAlone && !m.st.anyLeaderAlone() {
-		m.emit("referee.ruled", events.S("step", StepLeaderAlone))
+	if p := m.State.Pending; p != nil && p.Step == StepLeaderAlone && !m.State.anyLeaderAlone() {
+		m.Emit("referee.ruled", events.S("step", StepLeaderAlone))
 	}
 	m.resume()
 	m.advance()
@@ -670,46 +673,46 @@ func (s *State) anyLeaderAlone() bool {
 }
 
 // adjust applies one counter adjustment by the referee.
-func (m *sim) adjust(o Order) *events.Problem {
+func (m sim) adjust(o Order) *events.Problem {
 	r := o.Rule
 	bad := func(msg, hint string) *events.Problem {
 		p := problemAt(o, o.UnitCol, msg, hint)
 		return &p
 	}
-	u := m.st.unit(r.Unit)
+	u := m.State.unit(r.Unit)
 	if u != nil && u.Eliminated && r.What != "manpower" {
 		return bad(u.Name+" has been eliminated", "")
 	}
 	by := events.S("by", "referee")
 	switch r.What {
 	case "fatigue":
-		m.emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(r.N)), by)
+		m.Emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(r.N)), by)
 	case "organized":
-		m.emit("unit.organized", events.S("unit", u.ID), events.S("reason", "referee"))
+		m.Emit("unit.organized", events.S("unit", u.ID), events.S("reason", "referee"))
 	case "disorganized":
-		m.emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "referee"))
+		m.Emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "referee"))
 	case "exhausted":
-		m.emit("unit.exhausted", events.S("unit", u.ID), by)
+		m.Emit("unit.exhausted", events.S("unit", u.ID), by)
 	case "rested":
-		m.emit("unit.rested", events.S("unit", u.ID), by)
+		m.Emit("unit.rested", events.S("unit", u.ID), by)
 	case "manpower":
-		if r.N > maxStrength(m.st.Scn.Game) {
-			return bad(fmt.Sprintf("%s allows strength up to %d (GCACW 2.2o)", m.st.Scn.Game, maxStrength(m.st.Scn.Game)), "")
+		if r.N > maxStrength(m.State.Scn.Game) {
+			return bad(fmt.Sprintf("%s allows strength up to %d (GCACW 2.2o)", m.State.Scn.Game, maxStrength(m.State.Scn.Game)), "")
 		}
 		if u.Eliminated && r.N > 0 {
 			return bad(u.Name+" has been eliminated", "")
 		}
-		m.emit("strength.set", events.S("unit", u.ID), events.I("left", int64(r.N)), by)
+		m.Emit("strength.set", events.S("unit", u.ID), events.I("left", int64(r.N)), by)
 		if r.N == 0 && !u.Eliminated {
-			m.emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
+			m.Emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
 			m.leadersAlone()
 		}
 	case "place":
 		h := r.Hexes[0]
-		if !m.st.Scn.Map.OnMap(h) || m.st.Scn.Map.Terrain(h) == Water || m.st.hasEnemy(u.Side, h) {
+		if !m.State.Scn.Map.OnMap(h) || m.State.Scn.Map.Terrain(h) == Water || m.State.hasEnemy(u.Side, h) {
 			return bad(fmt.Sprintf("%s is off the map, water, or holds enemy units", h), "")
 		}
-		m.emit("unit.placed", events.S("unit", u.ID), events.S("hex", h.String()), by)
+		m.Emit("unit.placed", events.S("unit", u.ID), events.S("hex", h.String()), by)
 	case "transfer":
 		t := Order{Line: o.Line, Col: o.Col, Text: o.Text, Leader: r.Leader, Target: r.Unit, UnitCol: o.UnitCol}
 		if p := m.validateTransfer(t, true); p != nil {
@@ -719,12 +722,12 @@ func (m *sim) adjust(o Order) *events.Problem {
 	case "attacks":
 		// GCACW 5.1.5 (Ambiguity A25): the referee allows or refuses
 		// marches that end attacking an enemy unit, from now on.
-		if allowed := r.Result == "allowed"; allowed == m.st.Attacks {
+		if allowed := r.Result == "allowed"; allowed == m.State.Attacks {
 			return bad("march attacks are "+map[bool]string{true: "allowed", false: "refused"}[allowed]+" already", "")
 		}
-		m.emit("attacks.ruled", events.B("allowed", r.Result == "allowed"))
+		m.Emit("attacks.ruled", events.B("allowed", r.Result == "allowed"))
 	case "retreat":
-		p := m.st.Pending
+		p := m.State.Pending
 		if p == nil || p.Step != StepRetreat {
 			return bad("no Cavalry Retreat waits for a ruling", "")
 		}
@@ -734,13 +737,13 @@ func (m *sim) adjust(o Order) *events.Problem {
 		cur := u.Hex
 		path := []hex.Hex{cur}
 		for _, h := range r.Hexes {
-			if !hex.Adjacent(cur, h) || !m.st.Scn.Map.OnMap(h) || m.st.Scn.Map.Terrain(h) == Water || m.st.hasEnemy(u.Side, h) {
+			if !hex.Adjacent(cur, h) || !m.State.Scn.Map.OnMap(h) || m.State.Scn.Map.Terrain(h) == Water || m.State.hasEnemy(u.Side, h) {
 				return bad(fmt.Sprintf("the retreat cannot go from %s to %s (not adjacent, off the map, water or enemy-held)", cur, h), "")
 			}
 			cur = h
 			path = append(path, h)
 		}
-		m.emit("cavalry.retreated", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), by)
+		m.Emit("cavalry.retreated", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), by)
 	default:
 		return bad("not an adjustment: "+r.What, "")
 	}
@@ -749,8 +752,8 @@ func (m *sim) adjust(o Order) *events.Problem {
 
 // validateRuling checks the ruling that lets play go on against what
 // waits for it.
-func (m *sim) validateRuling(o Order) *events.Problem {
-	st, r, p := m.st, o.Rule, m.st.Pending
+func (m sim) validateRuling(o Order) *events.Problem {
+	st, r, p := m.State, o.Rule, m.State.Pending
 	bad := func(msg string) *events.Problem {
 		pr := problemAt(o, 0, msg, refereeHint(st))
 		return &pr
@@ -802,13 +805,13 @@ func (m *sim) validateRuling(o Order) *events.Problem {
 }
 
 // rule applies the ruling that lets play go on.
-func (m *sim) rule(o Order) {
-	st, r := m.st, o.Rule
+func (m sim) rule(o Order) {
+	st, r := m.State, o.Rule
 	switch r.What {
 	case "extended":
 		die := st.Pending.Die
-		m.emit("referee.ruled", events.S("step", StepExtended), events.S("unit", r.Unit), events.S("result", r.Result))
-		m.emit("extended_march.resolved", events.S("unit", r.Unit), events.I("die", int64(die)), events.S("result", r.Result), events.S("by", "referee"))
+		m.Emit("referee.ruled", events.S("step", StepExtended), events.S("unit", r.Unit), events.S("result", r.Result))
+		m.Emit("extended_march.resolved", events.S("unit", r.Unit), events.I("die", int64(die)), events.S("result", r.Result), events.S("by", "referee"))
 		m.applyEM(r.Unit, r.Result)
 	case "march":
 		u := st.unit(r.Unit)
@@ -821,17 +824,17 @@ func (m *sim) rule(o Order) {
 				}
 			}
 		}
-		m.emit("referee.ruled", events.S("step", StepMove), events.S("unit", r.Unit), events.S("hex", r.Hexes[0].String()))
+		m.Emit("referee.ruled", events.S("step", StepMove), events.S("unit", r.Unit), events.S("hex", r.Hexes[0].String()))
 		m.finishMarch(u, path, 0, "ruled by the referee")
 	case "retreat":
-		m.emit("referee.ruled", events.S("step", StepRetreat), events.S("result", "none"))
+		m.Emit("referee.ruled", events.S("step", StepRetreat), events.S("result", "none"))
 	case "initiative":
-		m.emit("referee.ruled", events.S("step", StepTie), events.S("result", r.Result))
+		m.Emit("referee.ruled", events.S("step", StepTie), events.S("result", r.Result))
 		if r.Result == "END" {
 			m.endCycle("the referee ended the action cycle on a tied initiative roll (GCACW 4.2e)")
 			return
 		}
-		m.emit("initiative.tie_ruled", events.S("side", r.Result))
+		m.Emit("initiative.tie_ruled", events.S("side", r.Result))
 		m.recordDie()
 	case "winner":
 		reason := "the referee ruled the result after the last turn (victory conditions: R24)"
@@ -842,16 +845,16 @@ func (m *sim) rule(o Order) {
 		if w == "DRAW" {
 			w = ""
 		}
-		m.emit("game.ended", events.S("winner", w), events.S("reason", reason))
+		m.Emit("game.ended", events.S("winner", w), events.S("reason", reason))
 	case "done":
 		step := ""
 		if st.Pending != nil {
 			step = st.Pending.Step
-			m.emit("referee.ruled", events.S("step", step))
+			m.Emit("referee.ruled", events.S("step", step))
 		}
 		switch {
 		case step == StepActivation:
-			m.emit("activation.ended", events.S("leader", st.Act.Leader))
+			m.Emit("activation.ended", events.S("leader", st.Act.Leader))
 		case step == "" && st.Phase == PhaseReorg:
 			m.endReorganization()
 		}

@@ -36,6 +36,16 @@
 // phase and action cycle), each line one "set" fact naming the field's old
 // and new value (set.go).
 //
+// GCACW is written with the engine's kit: rules (ruleset.go) is the rule
+// system on its own types, and engine.Adapt makes it the engine's
+// Ruleset, with the optional methods it has (EvolveAll, RefereeSteps,
+// Explain); a decision runs on engine.Decide, whose Sim applies each fact
+// as it is emitted (decide.go's sim adds GCACW's steps to it). Every fact
+// has a schema and is told in words for the players' mails (tell.go); the
+// decision's echo keeps lines of its own (echoLine), logged with it. A
+// side's queued and standing orders, and the facts and echo lines that
+// keep them, are seen by that side (and the referees) alone.
+//
 // Rule IDs (GCACW 5.1-FM.2 …) are cited in comments where a rule is
 // implemented and in the names of the tests that check it.
 //

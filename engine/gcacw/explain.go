@@ -7,15 +7,12 @@ import (
 	"pbem/engine"
 )
 
-var _ engine.Explainer = ruleset{}
-
 // Explain implements engine.Explainer: the sections of GCACW's own in the
 // welcome mail (the scenario, its options, readings and house rules, and
 // what it leaves to a referee), in the answer to HELP (what the reader
 // may do now, one example each, and the orders) and in the answer to
 // STATUS (the reader's orders waiting).
-func (ruleset) Explain(s engine.State, v engine.Viewer, word string) []engine.Explanation {
-	st := asState(s)
+func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanation {
 	side := v.Side
 	if side == "" && !v.Referee && word != engine.ExplainWelcome {
 		return nil // an observer sends no orders
@@ -146,7 +143,7 @@ var orderForms = []string{
 // example each: the leaders it may transfer, the cavalry it may retreat,
 // the units that may march and the leaders that may be activated.
 func eligibleNow(st *State, side string) engine.Explanation {
-	m := &sim{st: st}
+	m := trial(st)
 	var lines []string
 	heading := "Eligible now"
 	switch {

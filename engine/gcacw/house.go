@@ -330,23 +330,23 @@ func (t *Tables) parseVictory(lines []srcLine) []error {
 // GCACW 3, phase 4): for every unit on the map, in code order, fatigue
 // recovery, then its counter's side, then a reorganization roll if it is
 // disorganized. The turn then ends (GCACW 3, phase 5).
-func (m *sim) reorganize() {
-	t := m.st.Scn.Tables.Reorg
+func (m sim) reorganize() {
+	t := m.State.Scn.Tables.Reorg
 	const by = "reorganization (R14, house rule)"
-	for _, u := range m.st.live() {
+	for _, u := range m.State.live() {
 		rec := t.Rested
 		if u.MarchedTurn {
 			rec = t.Marched
 		}
 		if nf := max(u.Fatigue-rec, 0); nf != u.Fatigue {
-			m.emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(nf)), events.S("by", by))
+			m.Emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(nf)), events.S("by", by))
 		}
-		u = m.st.unit(u.ID)
+		u = m.State.unit(u.ID)
 		switch {
 		case t.Exhaust != nil && !u.Exhausted && t.Exhaust.has(u.Fatigue):
-			m.emit("unit.exhausted", events.S("unit", u.ID), events.S("by", by))
+			m.Emit("unit.exhausted", events.S("unit", u.ID), events.S("by", by))
 		case t.Rest != nil && u.Exhausted && t.Rest.has(u.Fatigue):
-			m.emit("unit.rested", events.S("unit", u.ID), events.S("by", by))
+			m.Emit("unit.rested", events.S("unit", u.ID), events.S("by", by))
 		}
 		if !u.Disorganized {
 			continue
@@ -355,11 +355,11 @@ func (m *sim) reorganize() {
 			if !r.Fatigue.has(u.Fatigue) {
 				continue
 			}
-			die := m.dice.Roll("reorganization "+u.ID, 6)
+			die := m.Dice.Roll("reorganization "+u.ID, 6)
 			ok := r.On.has(die)
-			m.emit("reorganization.rolled", events.S("unit", u.ID), events.I("die", int64(die)), events.S("on", r.On.String()), events.B("organized", ok))
+			m.Emit("reorganization.rolled", events.S("unit", u.ID), events.I("die", int64(die)), events.S("on", r.On.String()), events.B("organized", ok))
 			if ok {
-				m.emit("unit.organized", events.S("unit", u.ID), events.S("reason", "reorganization roll (R14, house rule)"))
+				m.Emit("unit.organized", events.S("unit", u.ID), events.S("reason", "reorganization roll (R14, house rule)"))
 			}
 		}
 	}
@@ -368,10 +368,10 @@ func (m *sim) reorganize() {
 
 // endReorganization ends the Reorganization Phase and the turn (GCACW 3,
 // phases 4 and 5); the next turn begins, if there is one.
-func (m *sim) endReorganization() {
-	st := m.st
-	m.emit("reorganization.ended", events.I("turn", int64(st.Turn)))
-	m.emit("turn.ended", events.I("turn", int64(st.Turn)))
+func (m sim) endReorganization() {
+	st := m.State
+	m.Emit("reorganization.ended", events.I("turn", int64(st.Turn)))
+	m.Emit("turn.ended", events.I("turn", int64(st.Turn)))
 	if st.Turn < st.Scn.Turns {
 		m.beginTurn(st.Turn + 1)
 	}
@@ -379,8 +379,8 @@ func (m *sim) endReorganization() {
 
 // victory counts the scenario's victory points after the last turn (R24,
 // house rule) and ends the game.
-func (m *sim) victory() {
-	st := m.st
+func (m sim) victory() {
+	st := m.State
 	v := st.Scn.Tables.Victory
 	var vp [2]int
 	var detail []string
@@ -410,7 +410,7 @@ func (m *sim) victory() {
 			detail = append(detail, fmt.Sprintf("%s: %d VP for %d Manpower %s lost", side, n, enemy, opponent(side)))
 		}
 	}
-	m.emit("victory.counted", events.I("usa", int64(vp[0])), events.I("csa", int64(vp[1])), events.SL("detail", detail...))
+	m.Emit("victory.counted", events.I("usa", int64(vp[0])), events.I("csa", int64(vp[1])), events.SL("detail", detail...))
 	winner := ""
 	switch {
 	case vp[0]-vp[1] >= v.Margin:
@@ -422,7 +422,7 @@ func (m *sim) victory() {
 	if winner != "" {
 		res = winner + " wins"
 	}
-	m.emit("game.ended", events.S("winner", winner),
+	m.Emit("game.ended", events.S("winner", winner),
 		events.S("reason", fmt.Sprintf("victory points USA %d, CSA %d: %s by the scenario's victory conditions (R24, house rule; a lead of %d wins)", vp[0], vp[1], res, v.Margin)))
 }
 
@@ -430,19 +430,19 @@ func (m *sim) victory() {
 // unit it may stand with (GCACW 2.2j: a leader never stands alone; house
 // rule leader-alone nearest): nearest to where its unit was, then by code.
 // A leader with no such unit left leaves play.
-func (m *sim) placeAloneLeaders() {
-	for _, l := range m.st.Leaders {
+func (m sim) placeAloneLeaders() {
+	for _, l := range m.State.Leaders {
 		if l.Removed {
 			continue
 		}
-		gone := m.st.unit(l.With)
+		gone := m.State.unit(l.With)
 		if gone != nil && !gone.Eliminated {
 			continue
 		}
 		var best *Unit
 		bd := 0
-		for _, u := range m.st.live() {
-			if m.st.transferWhy(l, u, true) != "" {
+		for _, u := range m.State.live() {
+			if m.State.transferWhy(l, u, true) != "" {
 				continue
 			}
 			d := 0
@@ -454,10 +454,10 @@ func (m *sim) placeAloneLeaders() {
 			}
 		}
 		if best == nil {
-			m.emit("leader.removed", events.S("leader", l.ID), events.S("reason", "no unit it may stand with is left (GCACW 2.2j, house rule)"))
+			m.Emit("leader.removed", events.S("leader", l.ID), events.S("reason", "no unit it may stand with is left (GCACW 2.2j, house rule)"))
 			continue
 		}
-		m.emit("leader.transferred", events.S("leader", l.ID), events.S("from", l.With), events.S("to", best.ID),
+		m.Emit("leader.transferred", events.S("leader", l.ID), events.S("from", l.With), events.S("to", best.ID),
 			events.S("by", "house rule: the nearest unit it may stand with (GCACW 2.2j)"))
 	}
 }

@@ -348,11 +348,11 @@ func forceProblem(u *Unit, opt bool) string {
 }
 
 // roll throws n d6 for purpose and returns their sum and values.
-func (m *sim) roll(purpose string, n int) (int, []int) {
+func (m sim) roll(purpose string, n int) (int, []int) {
 	var vals []int
 	sum := 0
 	for range n {
-		v := m.dice.Roll(purpose, 6)
+		v := m.Dice.Roll(purpose, 6)
 		vals = append(vals, v)
 		sum += v
 	}
@@ -371,13 +371,13 @@ func diceArg(vals []int) events.Arg {
 }
 
 // doMarch performs a March action (GCACW 5.1) for side.
-func (m *sim) doMarch(side string, o Order) {
+func (m sim) doMarch(side string, o Order) {
 	m.take(side)
-	u := m.st.unit(o.Unit)
+	u := m.State.unit(o.Unit)
 	// GCACW 5.1.1: the MA, rolled by the unit's side.
 	sum, vals := m.roll("march MA "+u.ID, diceFor(u.Type))
-	ma := m.st.marchMA(u.Side, u.Type, sum)
-	m.emit("march.begun", events.S("unit", u.ID), events.S("side", side), events.I("ma", int64(ma)), diceArg(vals),
+	ma := m.State.marchMA(u.Side, u.Type, sum)
+	m.Emit("march.begun", events.S("unit", u.ID), events.S("side", side), events.I("ma", int64(ma)), diceArg(vals),
 		events.S("plan", o.Plan.String()), events.B("opt", u.Fatigue >= 4))
 	m.continueMarch()
 }
@@ -385,35 +385,35 @@ func (m *sim) doMarch(side string, o Order) {
 // beginActivatedMarch starts the march of a unit named in a Leader
 // Activation, with the leader's MA (Ambiguity A14, scenario option
 // activation-march).
-func (m *sim) beginActivatedMarch(id string, pl Plan) {
-	u := m.st.unit(id)
-	m.emit("march.begun", events.S("unit", u.ID), events.S("side", u.Side), events.I("ma", int64(m.st.Act.MA)),
-		events.S("leader", m.st.Act.Leader), events.S("plan", pl.String()), events.B("opt", u.Fatigue >= 4))
+func (m sim) beginActivatedMarch(id string, pl Plan) {
+	u := m.State.unit(id)
+	m.Emit("march.begun", events.S("unit", u.ID), events.S("side", u.Side), events.I("ma", int64(m.State.Act.MA)),
+		events.S("leader", m.State.Act.Leader), events.S("plan", pl.String()), events.B("opt", u.Fatigue >= 4))
 	m.continueMarch()
 }
 
 // continueMarch runs the march in progress from its next step until it
 // ends or waits for the referee.
-func (m *sim) continueMarch() {
-	if m.st.March == nil {
+func (m sim) continueMarch() {
+	if m.State.March == nil {
 		return
 	}
-	next := m.st.March.Next
-	for m.st.March != nil && m.st.Pending == nil && m.st.Ask == nil {
-		mr := m.st.March
-		u := m.st.unit(mr.Unit)
+	next := m.State.March.Next
+	for m.State.March != nil && m.State.Pending == nil && m.State.Ask == nil {
+		mr := m.State.March
+		u := m.State.unit(mr.Unit)
 		switch next {
 		case "fatigue":
 			// GCACW 5.1.2: fatigue rises by 1 (at 4 it stays 4: A9).
 			nf := min(u.Fatigue+1, 4)
 			ext := !mr.Opt && extendedMarch(u.Exhausted, nf)
-			m.emit("unit.fatigue_raised", events.S("unit", u.ID), events.I("from", int64(u.Fatigue)), events.I("fatigue", int64(nf)), events.B("extended", ext))
-			if u.Fatigue == 4 && !u.Exhausted && m.st.Scn.Reading(ReadA9) == "exhaust" {
+			m.Emit("unit.fatigue_raised", events.S("unit", u.ID), events.I("from", int64(u.Fatigue)), events.I("fatigue", int64(nf)), events.B("extended", ext))
+			if u.Fatigue == 4 && !u.Exhausted && m.State.Scn.Reading(ReadA9) == "exhaust" {
 				// Ambiguity A9, read as "exhaust": the fatigue a fatigue-4
 				// march cannot add turns the counter to its exhausted side.
-				m.emit("unit.exhausted", events.S("unit", u.ID), events.S("by", "the fatigue above 4 (Ambiguity A9, the scenario's reading)"))
+				m.Emit("unit.exhausted", events.S("unit", u.ID), events.S("by", "the fatigue above 4 (Ambiguity A9, the scenario's reading)"))
 			}
-			next = m.st.March.Next
+			next = m.State.March.Next
 		case "em":
 			// GCACW 5.1-EM.5: unless eliminated (the loop ends), it goes on.
 			m.extended(u)
@@ -434,19 +434,19 @@ func (m *sim) continueMarch() {
 			panic(internal{fmt.Errorf("march step %q", next)})
 		}
 	}
-	if m.st.March == nil && m.st.Pending == nil && m.st.Ask == nil {
+	if m.State.March == nil && m.State.Pending == nil && m.State.Ask == nil {
 		m.afterMarch()
 	}
 }
 
 // extended resolves an Extended March (GCACW 5.1-EM.3, 5.1-EM.4).
-func (m *sim) extended(u *Unit) {
-	tab := m.st.Scn.Tables.Extended
-	die := m.dice.Roll("extended march "+u.ID, 6)
+func (m sim) extended(u *Unit) {
+	tab := m.State.Scn.Tables.Extended
+	die := m.Dice.Roll("extended march "+u.ID, 6)
 	if tab == nil {
 		// R2: no table loaded, so the referee reads it.
-		m.emit("extended_march.rolled", events.S("unit", u.ID), events.I("die", int64(die)))
-		m.emit("referee.pending", events.S("step", StepExtended), events.S("unit", u.ID), events.I("die", int64(die)),
+		m.Emit("extended_march.rolled", events.S("unit", u.ID), events.I("die", int64(die)))
+		m.Emit("referee.pending", events.S("step", StepExtended), events.S("unit", u.ID), events.I("die", int64(die)),
 			events.S("note", fmt.Sprintf("read the Extended March Table for %s: die %d plus the game's DRMs, %s column, Manpower %d, fatigue %d", u.ID, die, orgWord(u), u.Manpower, u.Fatigue)))
 		return
 	}
@@ -458,17 +458,17 @@ func (m *sim) extended(u *Unit) {
 	if len(used) > 0 {
 		args = append(args, events.SL("drms", used...))
 	}
-	m.emit("extended_march.resolved", args...)
+	m.Emit("extended_march.resolved", args...)
 	m.applyEM(u.ID, res)
 }
 
 // applyEM applies an Extended March result (GCACW 5.1-EM.4).
-func (m *sim) applyEM(id, res string) {
-	u := m.st.unit(id)
+func (m sim) applyEM(id, res string) {
+	u := m.State.unit(id)
 	switch res {
 	case "D":
 		if !u.Disorganized {
-			m.emit("unit.disorganized", events.S("unit", id), events.S("reason", "extended march (GCACW 5.1-EM.4)"))
+			m.Emit("unit.disorganized", events.S("unit", id), events.S("reason", "extended march (GCACW 5.1-EM.4)"))
 		}
 	case "1", "2", "3":
 		n, _ := strconv.Atoi(res)
@@ -478,36 +478,36 @@ func (m *sim) applyEM(id, res string) {
 
 // loseStrength takes n Manpower from a unit; at 0 it has no Strength
 // marker left and is eliminated (2.2o, R19).
-func (m *sim) loseStrength(id string, n int, reason string) {
-	u := m.st.unit(id)
+func (m sim) loseStrength(id string, n int, reason string) {
+	u := m.State.unit(id)
 	left := max(u.Manpower-n, 0)
-	m.emit("strength.lost", events.S("unit", id), events.I("manpower", int64(n)), events.I("left", int64(left)), events.S("reason", reason))
+	m.Emit("strength.lost", events.S("unit", id), events.I("manpower", int64(n)), events.I("left", int64(left)), events.S("reason", reason))
 	if left > 0 {
 		return
 	}
-	m.emit("unit.eliminated", events.S("unit", id), events.S("reason", "no Manpower left (GCACW 2.2o)"))
+	m.Emit("unit.eliminated", events.S("unit", id), events.S("reason", "no Manpower left (GCACW 2.2o)"))
 	m.leadersAlone()
 }
 
 // leadersAlone hands leaders left without a unit to the referee: a leader
 // never occupies a hex alone (GCACW 2.2j), and where it goes is not in
 // the rules.
-func (m *sim) leadersAlone() {
-	if h := m.st.Scn.Tables.House; h != nil && h.LeaderAlone != "" {
+func (m sim) leadersAlone() {
+	if h := m.State.Scn.Tables.House; h != nil && h.LeaderAlone != "" {
 		m.placeAloneLeaders()
 		return
 	}
-	if m.st.Pending != nil {
+	if m.State.Pending != nil {
 		return
 	}
 	var alone []string
-	for _, l := range m.st.Leaders {
-		if u := m.st.unit(l.With); !l.Removed && (u == nil || u.Eliminated) {
+	for _, l := range m.State.Leaders {
+		if u := m.State.unit(l.With); !l.Removed && (u == nil || u.Eliminated) {
 			alone = append(alone, l.ID)
 		}
 	}
 	if len(alone) > 0 {
-		m.emit("referee.pending", events.S("step", StepLeaderAlone), events.SL("units", alone...),
+		m.Emit("referee.pending", events.S("step", StepLeaderAlone), events.SL("units", alone...),
 			events.S("note", "leader(s) "+strings.Join(alone, ", ")+" lost their unit; a leader never stands alone (GCACW 2.2j): RULE TRANSFER <leader> TO <unit>"))
 	}
 }
@@ -517,26 +517,26 @@ func (m *sim) leadersAlone() {
 // condition sees the MA of step 1 and any Extended March result), if
 // allowed (GCACW 5.1.3, 5.1-FM.b; 5.1-FM.4: a unit an Extended March "D"
 // disorganized cannot).
-func (m *sim) forceStep(u *Unit) {
-	mr := m.st.March
+func (m sim) forceStep(u *Unit) {
+	mr := m.State.March
 	short := false
 	if mr.Plan.Force == "short" {
-		c, _ := m.st.pathCost(u, mr.Plan)
+		c, _ := m.State.pathCost(u, mr.Plan)
 		short = c > mr.MA
 	}
 	if !mr.Plan.forceFor(mr.MA, short) {
 		return
 	}
 	if why := forceProblem(u, mr.Opt); why != "" {
-		m.emit("force_march.skipped", events.S("unit", u.ID), events.S("reason", why))
+		m.Emit("force_march.skipped", events.S("unit", u.ID), events.S("reason", why))
 		return
 	}
 	// GCACW 5.1-FM.1: first the unit becomes disorganized.
-	m.emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "force march (GCACW 5.1-FM.1)"))
+	m.Emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "force march (GCACW 5.1-FM.1)"))
 	// GCACW 5.1-FM.2: extra MP, added to the MA of step 1.
 	sum, vals := m.roll("force march "+u.ID, diceFor(u.Type))
 	extra, loss := forceMarch(u.Type, sum, u.Manpower)
-	m.emit("unit.force_marched", events.S("unit", u.ID), diceArg(vals), events.I("roll", int64(sum)), events.I("mp", int64(extra)), events.I("ma", int64(mr.MA+extra)))
+	m.Emit("unit.force_marched", events.S("unit", u.ID), diceArg(vals), events.I("roll", int64(sum)), events.I("mp", int64(extra)), events.I("ma", int64(mr.MA+extra)))
 	// GCACW 5.1-FM.3: losses from the unmodified roll.
 	if loss > 0 {
 		m.loseStrength(u.ID, loss, "force march (GCACW 5.1-FM.3)")
@@ -544,19 +544,19 @@ func (m *sim) forceStep(u *Unit) {
 }
 
 // moveStep moves the unit (GCACW 5.1.4, 5.1.5).
-func (m *sim) moveStep(u *Unit) {
-	mr := m.st.March
-	if m.st.Scn.Tables.Terrain == nil {
+func (m sim) moveStep(u *Unit) {
+	mr := m.State.March
+	if m.State.Scn.Tables.Terrain == nil {
 		// R1: no Terrain Effects Chart, so the referee rules how far it gets.
-		m.emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
+		m.Emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
 			events.S("note", fmt.Sprintf("%s has MA %d for the path %s; the scenario loads no Terrain Effects Chart: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "))))
 		return
 	}
-	path, spent, stop, silent := m.st.walk(u, mr.Plan, mr.MA)
+	path, spent, stop, silent := m.State.walk(u, mr.Plan, mr.MA)
 	if silent != "" {
 		// R1: where the chart has no row, the referee rules the move.
 		at := path[len(path)-1]
-		m.emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
+		m.Emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
 			events.S("note", fmt.Sprintf("%s has MA %d for the path %s and reached %s with %d MP spent; the Terrain Effects Chart has no row for %s: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "), at, spent, silent)))
 		return
 	}
@@ -564,25 +564,25 @@ func (m *sim) moveStep(u *Unit) {
 	if target, ok := strings.CutPrefix(stop, "attack "); ok {
 		// GCACW 5.1.5 (Ambiguity A25): the action stays open until the
 		// attack is resolved; how is not in the rules (R10).
-		m.emit("referee.pending", events.S("step", StepAttack), events.S("unit", u.ID), events.SL("path", target),
+		m.Emit("referee.pending", events.S("step", StepAttack), events.S("unit", u.ID), events.SL("path", target),
 			events.S("note", fmt.Sprintf("%s attacks the enemy in %s at the end of its march, with %d of %d MP left (GCACW 5.1.5); the attack rules are not in the seed (R10): resolve it with RULE and SET adjustments, then RULE DONE", u.ID, target, mr.MA-spent, mr.MA)))
 	}
 }
 
-func (m *sim) finishMarch(u *Unit, path []hex.Hex, spent int, stop string) {
-	mr := m.st.March
+func (m sim) finishMarch(u *Unit, path []hex.Hex, spent int, stop string) {
+	mr := m.State.March
 	opt := mr.Opt
-	m.emit("unit.marched", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), events.I("mp", int64(spent)),
+	m.Emit("unit.marched", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), events.I("mp", int64(spent)),
 		events.I("ma", int64(mr.MA)), events.I("fatigue", int64(u.Fatigue)), events.S("stopped", stop))
 	// GCACW 5.1-OPT: after a fatigue-4 march the marker turns disorganized.
-	if opt && !m.st.unit(u.ID).Disorganized {
-		m.emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "marched at fatigue 4 (GCACW 5.1-OPT)"))
+	if opt && !m.State.unit(u.ID).Disorganized {
+		m.Emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "marched at fatigue 4 (GCACW 5.1-OPT)"))
 	}
 }
 
 // afterMarch goes on with the activation, or ends the action.
-func (m *sim) afterMarch() {
-	if m.st.Act != nil {
+func (m sim) afterMarch() {
+	if m.State.Act != nil {
 		m.continueActivation()
 		return
 	}

@@ -39,9 +39,9 @@ func (st *State) lref(l *Leader) string {
 }
 
 // exampleHex returns a hex u may march into now, or "".
-func (m *sim) exampleHex(u *Unit) string {
+func (m sim) exampleHex(u *Unit) string {
 	for _, n := range u.Hex.Neighbors() {
-		if _, _, why := m.st.stepCost(u, u.Hex, n); why == "" {
+		if _, _, why := m.State.stepCost(u, u.Hex, n); why == "" {
 			return n.String()
 		}
 	}
@@ -50,29 +50,29 @@ func (m *sim) exampleHex(u *Unit) string {
 
 // exampleInPlace is a march in place side could send now (GCACW 5.1.5:
 // the march may end before any MP is spent), or "".
-func (m *sim) exampleInPlace(side string) string {
-	for _, u := range m.st.live() {
-		if u.Side == side && m.st.canMarch(u) == "" {
-			return "MARCH " + m.st.uref(u) + " END"
+func (m sim) exampleInPlace(side string) string {
+	for _, u := range m.State.live() {
+		if u.Side == side && m.State.canMarch(u) == "" {
+			return "MARCH " + m.State.uref(u) + " END"
 		}
 	}
 	return ""
 }
 
 // exampleStep is a one-hex MARCH for u, or "".
-func (m *sim) exampleStep(u *Unit) string {
+func (m sim) exampleStep(u *Unit) string {
 	if h := m.exampleHex(u); h != "" {
-		return "MARCH " + m.st.uref(u) + " " + h
+		return "MARCH " + m.State.uref(u) + " " + h
 	}
 	return ""
 }
 
 // exampleMarch is a MARCH that side could send now, or "".
-func (m *sim) exampleMarch(side string) string {
-	for _, u := range m.st.live() {
-		if u.Side == side && m.st.canMarch(u) == "" {
+func (m sim) exampleMarch(side string) string {
+	for _, u := range m.State.live() {
+		if u.Side == side && m.State.canMarch(u) == "" {
 			if h := m.exampleHex(u); h != "" {
-				ex := "MARCH " + m.st.uref(u) + " " + h
+				ex := "MARCH " + m.State.uref(u) + " " + h
 				if forceProblem(u, u.Fatigue >= 4) == "" {
 					ex += " FORCE IF MA < 3"
 				}
@@ -84,8 +84,8 @@ func (m *sim) exampleMarch(side string) string {
 }
 
 // exampleActivate is an ACTIVATE that side could send now, or "".
-func (m *sim) exampleActivate(side string) string {
-	st := m.st
+func (m sim) exampleActivate(side string) string {
+	st := m.State
 	for _, l := range st.Leaders {
 		if l.Side != side || st.leaderEligible(l) != "" {
 			continue
@@ -111,8 +111,8 @@ func (m *sim) exampleActivate(side string) string {
 	return ""
 }
 
-func (m *sim) exampleTransfer(side string) string {
-	st := m.st
+func (m sim) exampleTransfer(side string) string {
+	st := m.State
 	for _, l := range st.Leaders {
 		if l.Side != side {
 			continue
@@ -194,7 +194,7 @@ func (c Cycle) rollText() string {
 
 // prompts says who must act now (engine.Ruleset.Prompt).
 func prompts(st *State) []engine.Prompt {
-	m := &sim{st: st}
+	m := trial(st)
 	var out []engine.Prompt
 	if p := st.Pending; p != nil {
 		out = append(out, engine.Prompt{Referee: true, What: "rule: " + p.Note, Examples: refereeExamples(st)})
@@ -284,7 +284,7 @@ func refereeExamples(st *State) []string {
 		return []string{"RULE INITIATIVE CSA", "RULE INITIATIVE USA", "RULE INITIATIVE END"}
 	case StepLeaderAlone:
 		l := st.leader(p.Units[0])
-		m := &sim{st: st}
+		m := trial(st)
 		for _, u := range st.live() {
 			if m.validateTransfer(Order{Leader: l.ID, Target: u.ID}, true) == nil {
 				return []string{"RULE TRANSFER " + st.lref(l) + " TO " + st.uref(u)}

@@ -127,16 +127,16 @@ func (s *State) retreatRule() *RetreatRule {
 // (GCACW 5.1.2): each enemy cavalry unit in its ZOC retreats or stays as
 // its owner's standing order says; the owner is asked about the others.
 // It reports whether the march must wait (for the owner or the referee).
-func (m *sim) cavalryRetreat(u *Unit) bool {
-	cav := m.st.enemyCavalryInZOC(u)
+func (m sim) cavalryRetreat(u *Unit) bool {
+	cav := m.State.enemyCavalryInZOC(u)
 	if len(cav) == 0 {
 		return false
 	}
 	owner := opponent(u.Side)
 	var ask, wish []string
 	for _, id := range cav {
-		c := m.st.unit(id)
-		o, ok := m.st.standingFor(owner, id)
+		c := m.State.unit(id)
+		o, ok := m.State.standingFor(owner, id)
 		switch {
 		case !ok:
 			ask = append(ask, id)
@@ -145,7 +145,7 @@ func (m *sim) cavalryRetreat(u *Unit) bool {
 				wish = append(wish, id)
 			}
 		default:
-			m.emit("cavalry.stayed", events.S("unit", id), events.S("reason", "standing order "+describeWhen(o.When)))
+			m.Emit("cavalry.stayed", events.S("unit", id), events.S("reason", "standing order "+describeWhen(o.When)))
 		}
 	}
 	if len(ask) > 0 {
@@ -153,7 +153,7 @@ func (m *sim) cavalryRetreat(u *Unit) bool {
 		if len(wish) > 0 {
 			args = append(args, events.SL("wish", wish...))
 		}
-		m.emit("cavalry_retreat.asked", args...)
+		m.Emit("cavalry_retreat.asked", args...)
 		return true
 	}
 	return m.endCavalryRetreat(u, wish)
@@ -162,36 +162,36 @@ func (m *sim) cavalryRetreat(u *Unit) bool {
 // endCavalryRetreat ends the Cavalry Retreat, unless units retreat that no
 // house rule says how: then the referee rules their retreat (R9). It
 // reports whether the march must wait.
-func (m *sim) endCavalryRetreat(u *Unit, wish []string) bool {
+func (m sim) endCavalryRetreat(u *Unit, wish []string) bool {
 	if len(wish) > 0 {
-		m.emit("referee.pending", events.S("step", StepRetreat), events.S("unit", u.ID), events.SL("units", wish...),
+		m.Emit("referee.pending", events.S("step", StepRetreat), events.S("unit", u.ID), events.SL("units", wish...),
 			events.S("note", fmt.Sprintf("%s's owner retreats %s before %s's march (GCACW 5.1.2); how cavalry retreats [7.7] is not in the rules pbem has (R9): rule each retreat", opponent(u.Side), strings.Join(wish, ", "), u.ID)))
 		return true
 	}
-	m.emit("cavalry_retreat.done", events.S("unit", u.ID))
+	m.Emit("cavalry_retreat.done", events.S("unit", u.ID))
 	return false
 }
 
 // retreatByRule retreats cavalry c before the marching unit u by the
 // scenario's house rule, along path (nil: the engine finds one), and
 // reports whether it could apply the rule (false: there is none).
-func (m *sim) retreatByRule(c, u *Unit, path []hex.Hex, why string) bool {
-	r := m.st.retreatRule()
+func (m sim) retreatByRule(c, u *Unit, path []hex.Hex, why string) bool {
+	r := m.State.retreatRule()
 	if r == nil {
 		return false
 	}
 	if path == nil {
-		path = m.st.bestRetreat(c, u, r)
+		path = m.State.bestRetreat(c, u, r)
 	}
 	if len(path) == 0 {
-		m.emit("cavalry.stayed", events.S("unit", c.ID), events.S("reason", why+"; no retreat is open to it (R9, house rule)"))
+		m.Emit("cavalry.stayed", events.S("unit", c.ID), events.S("reason", why+"; no retreat is open to it (R9, house rule)"))
 		return true
 	}
 	full := append([]hex.Hex{c.Hex}, path...)
-	m.emit("cavalry.retreated", events.S("unit", c.ID), events.SL("path", hexStrs(full)...), events.S("by", why+" (R9, house rule)"))
+	m.Emit("cavalry.retreated", events.S("unit", c.ID), events.SL("path", hexStrs(full)...), events.S("by", why+" (R9, house rule)"))
 	if r.Fatigue > 0 {
 		if nf := min(c.Fatigue+r.Fatigue, 4); nf != c.Fatigue {
-			m.emit("unit.fatigue_set", events.S("unit", c.ID), events.I("fatigue", int64(nf)), events.S("by", "cavalry retreat (R9, house rule)"))
+			m.Emit("unit.fatigue_set", events.S("unit", c.ID), events.I("fatigue", int64(nf)), events.S("by", "cavalry retreat (R9, house rule)"))
 		}
 	}
 	return true
@@ -284,21 +284,21 @@ func (s *State) retreatExample(c, u *Unit) string {
 // side: each asked unit retreats as a CAVALRY RETREAT line says, or as a
 // standing order (perhaps given in the same mail) says, or stays; then the
 // march goes on. Standing orders are applied before it is called.
-func (m *sim) answerRetreat(side string, answers []Order) []events.Problem {
-	a := m.st.Ask
-	u := m.st.unit(a.Unit)
+func (m sim) answerRetreat(side string, answers []Order) []events.Problem {
+	a := m.State.Ask
+	u := m.State.unit(a.Unit)
 	var probs []events.Problem
 	named := map[string]Order{}
 	for _, o := range answers {
 		switch {
 		case !slices.Contains(a.Units, o.Unit):
-			probs = append(probs, problemAt(o, o.UnitCol, fmt.Sprintf("%s may not retreat now: the cavalry in %s's ZOC is %s", m.st.unit(o.Unit).Name, u.Name, strings.Join(a.Units, ", ")), ""))
+			probs = append(probs, problemAt(o, o.UnitCol, fmt.Sprintf("%s may not retreat now: the cavalry in %s's ZOC is %s", m.State.unit(o.Unit).Name, u.Name, strings.Join(a.Units, ", ")), ""))
 		case named[o.Unit].Kind != "":
-			probs = append(probs, problemAt(o, o.UnitCol, fmt.Sprintf("%s is named twice", m.st.unit(o.Unit).Name), ""))
+			probs = append(probs, problemAt(o, o.UnitCol, fmt.Sprintf("%s is named twice", m.State.unit(o.Unit).Name), ""))
 		default:
 			if o.Rule.Result != "none" {
-				if why := m.st.checkRetreat(m.st.unit(o.Unit), u, o.Rule.Hexes); why != "" {
-					probs = append(probs, problemAt(o, o.Col, why, m.st.retreatExample(m.st.unit(o.Unit), u)))
+				if why := m.State.checkRetreat(m.State.unit(o.Unit), u, o.Rule.Hexes); why != "" {
+					probs = append(probs, problemAt(o, o.Col, why, m.State.retreatExample(m.State.unit(o.Unit), u)))
 				}
 			}
 			named[o.Unit] = o
@@ -309,17 +309,17 @@ func (m *sim) answerRetreat(side string, answers []Order) []events.Problem {
 	}
 	wish := slices.Clone(a.Wish)
 	for _, id := range a.Units {
-		c := m.st.unit(id)
+		c := m.State.unit(id)
 		o, answered := named[id]
-		st, standing := m.st.standingFor(side, id)
+		st, standing := m.State.standingFor(side, id)
 		switch {
 		case answered && o.Rule.Result == "none":
-			m.emit("cavalry.stayed", events.S("unit", id), events.S("reason", "its owner's answer"))
+			m.Emit("cavalry.stayed", events.S("unit", id), events.S("reason", "its owner's answer"))
 		case answered:
 			if !m.retreatByRule(c, u, o.Rule.Hexes, "its owner's answer") {
 				wish = append(wish, id)
 				if len(o.Rule.Hexes) > 0 {
-					m.emit("cavalry_retreat.proposed", events.S("unit", id), events.SL("path", hexStrs(o.Rule.Hexes)...))
+					m.Emit("cavalry_retreat.proposed", events.S("unit", id), events.SL("path", hexStrs(o.Rule.Hexes)...))
 				}
 			}
 		case standing && st.says(c, u):
@@ -331,7 +331,7 @@ func (m *sim) answerRetreat(side string, answers []Order) []events.Problem {
 			if standing {
 				reason = "standing order " + describeWhen(st.When)
 			}
-			m.emit("cavalry.stayed", events.S("unit", id), events.S("reason", reason))
+			m.Emit("cavalry.stayed", events.S("unit", id), events.S("reason", reason))
 		}
 	}
 	if !m.endCavalryRetreat(u, wish) {

@@ -84,13 +84,13 @@ func (s *State) routeHint(u *Unit, pl Plan) string {
 
 // expandRoutes replaces TO <hex> in a MARCH (or in each unit of an
 // ACTIVATE) by the cheapest legal route there, or says why there is none.
-func (m *sim) expandRoutes(o *Order) []events.Problem {
+func (m sim) expandRoutes(o *Order) []events.Problem {
 	var probs []events.Problem
 	expand := func(id string, pl *Plan, ps *[]pos, line int, text string) {
 		if pl.To == nil {
 			return
 		}
-		u := m.st.unit(id)
+		u := m.State.unit(id)
 		from := u.Hex
 		if n := len(pl.Path); n > 0 {
 			from = pl.Path[n-1]
@@ -99,11 +99,11 @@ func (m *sim) expandRoutes(o *Order) []events.Problem {
 		if n := len(*ps); n > 0 {
 			at, *ps = (*ps)[n-1], (*ps)[:n-1]
 		}
-		r, ok := m.st.route(u, from, *pl.To, 1<<16)
+		r, ok := m.State.route(u, from, *pl.To, 1<<16)
 		if !ok {
 			probs = append(probs, events.Problem{Line: at.Line, Col: at.Col, Text: lineText(*o, at.Line, text),
 				Msg:  fmt.Sprintf("%s has no legal route from %s to %s: enemy units, water or hexsides it may not cross are in the way", u.Name, from, *pl.To),
-				Hint: m.st.routeHint(u, Plan{Path: []hex.Hex{*pl.To}})})
+				Hint: m.State.routeHint(u, Plan{Path: []hex.Hex{*pl.To}})})
 			return
 		}
 		for range r {

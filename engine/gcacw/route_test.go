@@ -87,7 +87,7 @@ func TestRefusedPathHintsALegalRoute(t *testing.T) {
 			if len(probs) > 0 {
 				t.Fatalf("hint %q: %v", hint, probs)
 			}
-			if ps := (&sim{st: h.st}).validateAction(USA, os[0]); len(ps) > 0 {
+			if ps := trial(h.st).validateAction(USA, os[0]); len(ps) > 0 {
 				t.Fatalf("hint %q refused: %v", hint, ps)
 			}
 			if c, ok := h.st.pathCost(h.unit("A"), os[0].Plan); !ok || c > h.st.maxMA(h.unit("A")) {

@@ -12,15 +12,20 @@ import (
 // Version changes whenever a decision could change.
 const Version = "0.3.0"
 
-type ruleset struct{}
+// rules is GCACW written against its own types (*State, Order);
+// engine.Adapt makes it the engine's Ruleset, with the optional methods
+// it has (Turn, EvolveAll, RefereeSteps, Explain).
+type rules struct{}
 
 var (
-	_ engine.Turner         = ruleset{}
-	_ engine.RefereeStepper = ruleset{}
+	_ engine.Rules[*State, Order]   = rules{}
+	_ engine.BatchRules[*State]     = rules{}
+	_ engine.StepperRules[*State]   = rules{}
+	_ engine.ExplainerRules[*State] = rules{}
 )
 
 // New returns the GCACW ruleset.
-func New() engine.Ruleset { return ruleset{} }
+func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 
 // System is GCACW as a binary offers it: the ruleset, its scenarios and
 // its demo game (Harrow Creek, with a scripted typo and a forced march).
@@ -43,13 +48,13 @@ func System() engine.System {
 	}}
 }
 
-func (ruleset) Name() string    { return "gcacw" }
-func (ruleset) Version() string { return Version }
+func (rules) Name() string    { return "gcacw" }
+func (rules) Version() string { return Version }
 
 // Setup reads the scenario and builds the state at the start of turn 1
 // (GCACW 3: its Leader Transfer Phase; a Random Events roll, if the
 // scenario plays them, comes with the first order of the turn).
-func (ruleset) Setup(scenario []byte, players []events.Player) (engine.State, error) {
+func (rules) Setup(scenario []byte, players []events.Player) (*State, error) {
 	for _, p := range players {
 		if p.Side != "" && p.Side != USA && p.Side != CSA {
 			return nil, fmt.Errorf("gcacw: player %s plays side %q; the sides are USA and CSA (GCACW 2a)", p.ID, p.Side)
@@ -80,37 +85,28 @@ func pointers[T any](xs []T) []*T {
 	return out
 }
 
-func asState(s engine.State) *State { return engine.StateAs[*State]("gcacw", s) }
-
-func (ruleset) Parse(s engine.State, side, text string) ([]engine.Order, []events.Problem) {
-	os, probs := parseOrders(asState(s), side, text)
-	if len(probs) > 0 {
-		return nil, probs
-	}
-	return engine.OrdersOf(os), nil
+func (rules) Parse(s *State, side, text string) ([]Order, []events.Problem) {
+	return parseOrders(s, side, text)
 }
 
-func (ruleset) Decide(s engine.State, side string, orders []engine.Order, dice engine.Dice) (engine.Decision, error) {
-	os, err := engine.OrdersAs[Order]("gcacw", orders)
-	if err != nil {
-		return engine.Decision{}, err
-	}
-	return decide(asState(s), side, os, dice)
+func (rules) Decide(s *State, side string, orders []Order, dice engine.Dice) (engine.Decision, error) {
+	return decide(s, side, orders, dice)
 }
 
-func (ruleset) Evolve(s engine.State, f events.Fact) (engine.State, error) {
-	return evolve(asState(s), f)
-}
+func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
 
-func (ruleset) Prompt(s engine.State) []engine.Prompt { return prompts(asState(s)) }
+// EvolveAll implements engine.BatchRules: a decision's facts applied with
+// one copy of the state, not one per fact.
+func (rules) EvolveAll(s *State, facts []events.Fact) (*State, error) { return evolveAll(s, facts) }
 
-// View: GCACW has no hidden information (2.2o: Strength markers are open),
-// so every viewer sees the whole state.
-func (ruleset) View(s engine.State, v engine.Viewer) engine.View {
-	return view{st: asState(s), v: v}
-}
+func (rules) Prompt(s *State) []engine.Prompt { return prompts(s) }
 
-func (ruleset) Render(v engine.View) engine.Board {
+// View: GCACW has no hidden information on the map (2.2o: Strength
+// markers are open), so every viewer sees the whole map; a side's queued
+// and standing orders are its own (board.go shows a player only theirs).
+func (rules) View(s *State, v engine.Viewer) engine.View { return view{st: s, v: v} }
+
+func (rules) Render(v engine.View) engine.Board {
 	vw, ok := v.(view)
 	if !ok {
 		return engine.Board{Window: "(no board)", Full: "(no board)"}
@@ -118,20 +114,19 @@ func (ruleset) Render(v engine.View) engine.Board {
 	return render(vw.st, vw.v)
 }
 
-func (ruleset) Outcome(s engine.State) engine.Outcome {
-	st := asState(s)
+func (rules) Outcome(st *State) engine.Outcome {
 	if st.Phase != PhaseOver {
 		return engine.Outcome{}
 	}
 	return engine.Outcome{Over: true, Winner: st.Winner, Reason: st.Result}
 }
 
-// Turn implements engine.Turner: the game turn the state is in (GCACW 3).
-func (ruleset) Turn(s engine.State) int { return asState(s).Turn }
+// Turn is the game turn the state is in (GCACW 3), for engine.Turner.
+func (rules) Turn(s *State) int { return s.Turn }
 
-func (ruleset) EncodeState(s engine.State) ([]byte, error) { return encodeState(asState(s)) }
-func (ruleset) DecodeState(b []byte, initial engine.State) (engine.State, error) {
-	return decodeState(b, asState(initial))
+func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
+func (rules) DecodeState(b []byte, initial *State) (*State, error) {
+	return decodeState(b, initial)
 }
 
 type view struct {
@@ -139,14 +134,8 @@ type view struct {
 	v  engine.Viewer
 }
 
-// EvolveAll implements engine.BatchEvolver: a decision's facts applied
-// with one copy of the state, not one per fact.
-func (ruleset) EvolveAll(s engine.State, facts []events.Fact) (engine.State, error) {
-	return evolveAll(asState(s), facts)
-}
-
-// Facts implements engine.Teller.
-func (ruleset) Facts() []engine.FactSchema { return factSchemas() }
+// Facts implements engine.Teller (tell.go).
+func (rules) Facts() []engine.FactSchema { return factSchemas() }
 
 // Describe implements engine.Teller: tell.
-func (ruleset) Describe(s engine.State, f events.Fact) string { return tell(asState(s), f) }
+func (rules) Describe(s *State, f events.Fact) string { return tell(s, f) }

@@ -285,9 +285,9 @@ func upper(ss []string) []string {
 }
 
 // set decides one SET line against the state the lines before it made.
-func (m *sim) set(o Order) *events.Problem {
+func (m sim) set(o Order) *events.Problem {
 	s := o.Set
-	st := m.st
+	st := m.State
 	bad := func(msg, hint string) *events.Problem {
 		p := problemAt(o, s.Col, msg, hint)
 		return &p
@@ -339,7 +339,7 @@ func (m *sim) set(o Order) *events.Problem {
 // setStrength sets a unit's strength (GCACW 2.2o): 0 eliminates it (and
 // a leader left with no unit waits for the referee, 2.2j), a strength
 // given to an eliminated unit brings it back.
-func (m *sim) setStrength(o Order, u *Unit) *events.Problem {
+func (m sim) setStrength(o Order, u *Unit) *events.Problem {
 	n, _ := strconv.Atoi(o.Set.Value)
 	switch {
 	case n == u.Manpower && !u.Eliminated || n == 0 && u.Eliminated:
@@ -347,19 +347,19 @@ func (m *sim) setStrength(o Order, u *Unit) *events.Problem {
 		return &p
 	case n == 0:
 		m.emitSet(u.ID, "strength", strconv.Itoa(u.Manpower), "0")
-		m.emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
+		m.Emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
 		m.leadersAlone()
 	default:
 		if u.Eliminated {
 			m.emitSet(u.ID, "eliminated", "yes", "no")
 		}
-		m.emitSet(u.ID, "strength", strconv.Itoa(m.st.unit(u.ID).Manpower), o.Set.Value)
+		m.emitSet(u.ID, "strength", strconv.Itoa(m.State.unit(u.ID).Manpower), o.Set.Value)
 	}
 	return nil
 }
 
-func (m *sim) emitSet(target, field, old, value string) {
-	m.emit("set", events.S("target", target), events.S("field", field), events.S("old", old), events.S("new", value))
+func (m sim) emitSet(target, field, old, value string) {
+	m.Emit("set", events.S("target", target), events.S("field", field), events.S("old", old), events.S("new", value))
 }
 
 // targetName is how a SET's echo names its target.

@@ -3,8 +3,6 @@ package gcacw
 import (
 	"fmt"
 	"strings"
-
-	"pbem/engine"
 )
 
 // RefereeSteps implements engine.RefereeStepper: the steps a game of this
@@ -13,7 +11,7 @@ import (
 // loaded; a scenario covers such a step with a table or a house rule
 // (house.go), and a game whose scenario leaves any step uncovered needs a
 // referee ('pbem new' refuses it without one).
-func (ruleset) RefereeSteps(s engine.State) []string { return refereeSteps(asState(s)) }
+func (rules) RefereeSteps(s *State) []string { return refereeSteps(s) }
 
 func refereeSteps(st *State) []string {
 	sc := st.Scn

@@ -42,12 +42,12 @@ func (c countDice) Roll(purpose string, sides int) int {
 func (c countDice) As(vis events.Vis) engine.Dice { return countDice{d: c.d.As(vis), n: c.n} }
 
 // undo decides UNDO from side.
-func (m *sim) undo(side string, o Order) []events.Problem {
-	u := m.st.Undo
+func (m sim) undo(side string, o Order) []events.Problem {
+	u := m.State.Undo
 	if u == nil || u.Side != side {
 		return []events.Problem{problemAt(o, 0, "there is nothing of yours to take back: UNDO takes back your last order while no die has been rolled for it and no one has acted since (ORDERS.md)", "")}
 	}
-	m.emit("order.undone", events.S("side", side))
+	m.Emit("order.undone", events.S("side", side))
 	return nil
 }
 
