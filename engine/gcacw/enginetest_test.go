@@ -52,6 +52,30 @@ QUEUE PASS`,
 			"north", "MARCH Lyle 1605",
 			"south", "PASS",
 		),
+		// A side's queued and standing orders are its own until it plays
+		// them (the leak test checks the other side learns nothing of
+		// them). Played with the leak test's dice, the cycle ends before
+		// USA's queue is used up (its last order is never played), CSA
+		// cancels what it adds, and no march comes next to CSA's cavalry.
+		Secrets: []enginetest.Secret{
+			{Name: "another queued order", Side: gcacw.USA, Orders: map[int]string{3: `PASS
+STANDING CAVALRY RETREAT ALL NEVER
+QUEUE MARCH Orne 1407 1307 FORCE
+QUEUE ACTIVATE Brand: Pask 1509 1510; RART 1707
+QUEUE PASS
+QUEUE PASS
+QUEUE MARCH Lyle 1605 FORCE`}},
+			{Name: "a standing order, and an order queued and cancelled", Side: gcacw.CSA, Orders: map[int]string{4: `PASS
+STANDING CAVALRY RETREAT ALL ALWAYS
+QUEUE MARCH Starling 0810 0910 FORCE
+QUEUE ACTIVATE Marlow: Rusk 0506
+  Toller 0408
+QUEUE PASS
+QUEUE PASS
+QUEUE PASS
+QUEUE MARCH Rusk 0505
+CANCEL 6`}},
+		},
 	}
 	interactive := enginetest.Script{
 		Name: "interactive", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: scn, Players: players,
@@ -69,6 +93,11 @@ QUEUE PASS`,
 			"south", "PASS",
 			"north", "PASS",
 		),
+		// No CSA march comes next to Vane: USA's standing order for it is
+		// never used, and CSA must learn nothing of it.
+		Secrets: []enginetest.Secret{
+			{Name: "a standing order for one unit", Side: gcacw.USA, Orders: map[int]string{0: "PASS\nSTANDING CAVALRY RETREAT Vane ALWAYS"}},
+		},
 	}
 	played := enginetest.Run(t, reg, queued, interactive)
 
