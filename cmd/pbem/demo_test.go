@@ -84,7 +84,30 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 			"Key: ",
 			"[attachment: map-demo-",
 			"Subject: [pbem demo] game over")
+		checkToldInWords(t, name, byPlayer[name], " for the initiative, ", " begins its march (", "'s fatigue rises from 0 to 1",
+			"Turn 2 of 3 begins", "The game is over, ")
 	}
+}
+
+// rawFact is a fact as pbem log writes it ("unit.marched unit=LYLE"),
+// which players' mails never show (issue 21).
+var rawFact = regexp.MustCompile(`(^|\s)[a-z_]+\.[a-z_]+ [a-z_]+=|(^|\s)[a-z_]+=\S`)
+
+// checkToldInWords checks every "What happened" section of a player's
+// mails tells its facts in words, and that some GCACW sentences are
+// among them.
+func checkToldInWords(t *testing.T, name, mails string, wants ...string) {
+	t.Helper()
+	var told strings.Builder
+	for _, sec := range strings.Split(mails, "\nWhat happened\n")[1:] {
+		sec, _, _ = strings.Cut(sec, "\nDice\n")
+		if l := rawFact.FindString(sec); l != "" {
+			t.Errorf("%s's mail tells a fact raw (%q):\n%s", name, l, sec)
+			return
+		}
+		told.WriteString(strings.Join(strings.Fields(sec), " ") + "\n")
+	}
+	checkHas(t, name+"'s \"What happened\"", told.String(), wants...)
 }
 
 func tail(s string, n int) string {
@@ -118,6 +141,8 @@ func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
 	for _, name := range []string{"Anna", "Taro"} {
 		checkHas(t, name+"'s mails", byPlayer[name], "No step is left to a referee: two players can finish this game alone.",
 			"Readings of the rules", "Subject: [pbem demo] game over")
+		checkToldInWords(t, name, byPlayer[name], "'s march waits: ", " may retreat ", "Turn 2 of 3 begins",
+			"Victory points: USA ", "The game is over, ")
 	}
 	// The 1st Ohio Squadron starts next to Starling: whichever marches
 	// first, the other's owner gets a your-move mail asking.

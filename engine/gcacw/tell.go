@@ -288,7 +288,11 @@ func tell(s *State, f events.Fact) string {
 	case "undo.point":
 		return fmt.Sprintf("%s may take this order back with UNDO until someone acts.", side)
 	case "undo.cleared":
-		return "The order before this one can no longer be taken back."
+		// Always a decision's first fact: s has the undo point it ends.
+		if s.Undo != nil {
+			return fmt.Sprintf("%s's last order can no longer be taken back.", s.Undo.Side)
+		}
+		return "The last order can no longer be taken back."
 	case "order.undone":
 		return fmt.Sprintf("%s takes back its last order (UNDO): the game is as it was before it.", side)
 

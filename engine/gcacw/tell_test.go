@@ -120,6 +120,7 @@ func TestDescribeTellsFactsInWords(t *testing.T) {
 			"The referee must rule: CSA's owner retreats Starling before 1st Ohio Squadron's march (GCACW 5.1.2); how cavalry retreats [7.7] is not in the rules pbem has (R9): rule each retreat."},
 		{fact("referee.ruled", S("step", StepRetreat), S("result", "none")), "The referee rules that no cavalry retreats (GCACW 5.1.2)."},
 		{fact("undo.point", S("side", USA)), "USA may take this order back with UNDO until someone acts."},
+		{fact("undo.cleared"), "The last order can no longer be taken back."},
 	} {
 		if err := engine.SchemasOf(rs).Check(c.f); err != nil {
 			t.Errorf("%s: %v", c.f, err)
@@ -127,5 +128,17 @@ func TestDescribeTellsFactsInWords(t *testing.T) {
 		if got := teller.Describe(st, c.f); got != c.want {
 			t.Errorf("%s\n got: %s\nwant: %s", c.f, got, c.want)
 		}
+	}
+}
+
+// undo.cleared is always the first fact of its decision, so the state
+// before the decision names whose order can no longer be taken back.
+func TestDescribeUndoClearedNamesTheSide(t *testing.T) {
+	h := newHarness(t, refereedHarrow(t))
+	h.do(USA, "PASS")
+	before := h.st
+	d := h.do(CSA, "PASS", "initiative USA=4", "initiative CSA=2")
+	if got := New().(engine.Teller).Describe(before, d.Facts[0]); got != "USA's last order can no longer be taken back." {
+		t.Errorf("%s is told as %q", d.Facts[0], got)
 	}
 }
