@@ -40,6 +40,12 @@
 //     a Prompt with Sealed set: the runtime keeps each side's orders hidden
 //     until every side has sent them, then decides them in turn.
 //   - Prompt says who must act and gives examples that Decide accepts now.
+//   - Optional methods on your own types reach the runtime through Adapt
+//     when your Rules has them: EvolveAll (BatchRules: one copy of the
+//     state per decision in a replay), RefereeSteps (StepperRules: the
+//     steps a scenario leaves to a referee, so pbem new refuses a game
+//     without one) and Explain (ExplainerRules: your sections of the
+//     welcome, HELP and STATUS mails).
 //
 // The caveats, each checked by the acceptance suite (enginetest.Run, which
 // every rule system's tests call with scripts of their own):
