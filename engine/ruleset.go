@@ -131,6 +131,9 @@ type Ruleset interface {
 	Render(v View) Board
 	// Outcome says whether the game is over.
 	Outcome(s State) Outcome
+	// Facts and Describe: every fact Decide makes has a schema and a
+	// sentence (Teller).
+	Teller
 	// EncodeState and DecodeState give a state's canonical bytes (used for
 	// snapshots and to compare states byte for byte). DecodeState gets the
 	// game's initial state (from Setup, shared by every game of the same
@@ -277,9 +280,10 @@ func (r *Registry) Names() []string {
 	return ns
 }
 
-// Teller is how a ruleset tells its facts: every rule system has it (the
-// acceptance suite requires it; it becomes part of Ruleset once every
-// rule system has it).
+// Teller is how a ruleset tells its facts, part of every Ruleset: the
+// runtime checks each decision's facts against Facts, mails tell them
+// with Describe, and the acceptance suite requires both for every fact
+// of a whole game.
 type Teller interface {
 	// Facts lists every kind of fact Decide makes, with its arguments
 	// (see FactSchema): the runtime refuses a decision with a fact that

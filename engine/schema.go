@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -135,20 +136,23 @@ func (m Schemas) Kinds() []string {
 	return ks
 }
 
-var schemaCache sync.Map // name + "\x00" + version → Schemas
+// schemaCache holds each ruleset's schemas, keyed by its Go type, name
+// and version: a wrapper of a ruleset (an audit's altered rules) may list
+// other facts under the same name and version.
+var schemaCache sync.Map // schemaKey → Schemas
 
-// SchemasOf returns rs's fact schemas indexed, once per ruleset version
-// (nil for a ruleset that has none yet: nothing is checked).
+type schemaKey struct {
+	t             reflect.Type
+	name, version string
+}
+
+// SchemasOf returns rs's fact schemas indexed, once per ruleset version.
 func SchemasOf(rs Ruleset) Schemas {
-	t, ok := rs.(Teller)
-	if !ok {
-		return nil
-	}
-	key := rs.Name() + "\x00" + rs.Version()
+	key := schemaKey{reflect.TypeOf(rs), rs.Name(), rs.Version()}
 	if m, ok := schemaCache.Load(key); ok {
 		return m.(Schemas)
 	}
-	m := NewSchemas(t.Facts()...)
+	m := NewSchemas(rs.Facts()...)
 	schemaCache.Store(key, m)
 	return m
 }

@@ -162,6 +162,11 @@ func (a altered) Version() string {
 	return a.Ruleset.Version()
 }
 
+// Facts lists the fact the change adds.
+func (a altered) Facts() []engine.FactSchema {
+	return append(a.Ruleset.Facts(), engine.Schema("audit.extra", "why:s"))
+}
+
 func isUSATransfer(f events.Fact) bool { return f.Kind == "transfer.done" && f.Str("side") == "USA" }
 
 func (a altered) Decide(s engine.State, side string, orders []engine.Order, dice engine.Dice) (engine.Decision, error) {

@@ -120,16 +120,12 @@ func (g *Game) ViewerOf(id string) engine.Viewer {
 
 // Tell tells a fact in plain words for a mail: the runtime's own facts
 // here, the ruleset's by its Describe (st is the state before the
-// decision that made the fact). A ruleset without sentences yet gives
-// the fact's raw form.
+// decision that made the fact).
 func (g *Game) Tell(st engine.State, f events.Fact) string {
 	if engine.IsGameFact(f) {
 		return g.tellGameFact(f)
 	}
-	if t, ok := g.Rules.(engine.Teller); ok {
-		return t.Describe(st, f)
-	}
-	return f.String()
+	return g.Rules.Describe(st, f)
 }
 
 func (g *Game) tellGameFact(f events.Fact) string {
