@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -25,21 +24,35 @@ type Result struct {
 // Request is one append: events for one game, expected to follow seq
 // Expected. An event's Key, when set, is an idempotency key: if the first
 // event's key is already recorded the request is a duplicate and writes
-// nothing. Extra, when set, runs in the same transaction after the events
-// are written (an IMAP checkpoint, raw evidence); it must be idempotent
-// and must only write.
+// no events.
+//
+// The side-writes are committed in the same transaction as the events, or
+// not at all: Secret (the game's dice seed, kept out of the log) and Raw
+// (the mail behind the first event, as evidence) with the events; the
+// Checkpoint even for a duplicate, since the mail it covers is committed
+// either way.
 type Request struct {
 	Game     string
 	Expected uint64
 	Events   []events.Envelope
-	Extra    func(tx *bolt.Tx, r *Result) error
+
+	Secret     []byte
+	Raw        []byte
+	Checkpoint *MailboxCheckpoint
+}
+
+// MailboxCheckpoint is a checkpoint to advance with an append.
+type MailboxCheckpoint struct {
+	Mailbox string
+	Checkpoint
 }
 
 type appendReq struct {
 	Request
-	res  Result
-	err  error
-	done chan struct{}
+	s        *Store
+	res      Result
+	err      error
+	finished chan struct{}
 }
 
 // Append appends evs to game if its log ends at expected. See Request.
@@ -58,118 +71,32 @@ func (s *Store) Do(r Request) (Result, error) {
 			return Result{}, fmt.Errorf("append to %s: event %d is for game %q", r.Game, i, r.Events[i].Game)
 		}
 	}
-	req := &appendReq{Request: r, done: make(chan struct{})}
-	s.closeMu.RLock()
-	if s.closed {
-		s.closeMu.RUnlock()
+	if s.g == nil {
+		return Result{}, fmt.Errorf("append to %s: %w", r.Game, errReadOnly)
+	}
+	req := &appendReq{Request: r, s: s, finished: make(chan struct{})}
+	if !s.g.do(req) {
 		return Result{}, ErrClosed
 	}
-	s.reqs <- req
-	s.closeMu.RUnlock()
-	<-req.done
+	<-req.finished
+	if req.err == nil && !req.res.Duplicate {
+		s.appended.Add(uint64(len(req.res.Events)))
+	}
 	return req.res, req.err
 }
 
-// commitLoop takes the first waiting request, then everything else already
-// queued (up to MaxBatch), and commits them in one transaction: one fsync
-// for the lot. While it commits, new requests queue for the next round.
-//
-// Writers released by a commit come straight back with their next append,
-// but not all at the same instant; taking only what is queued at that
-// moment splits them into alternating half batches. So the loop also waits
-// a little (at most gatherWait, far below one fsync) for as many requests
-// as the previous batch carried. A lone writer's previous batch was one, so
-// it never waits: no fixed delay, unlike bbolt's Batch timer.
-func (s *Store) commitLoop() {
-	defer close(s.done)
-	batch := make([]*appendReq, 0, s.opts.MaxBatch)
-	expect := 1
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	for {
-		select {
-		case r := <-s.reqs:
-			batch = append(batch[:0], r)
-		case <-s.stop:
-			// Finish what is queued, then stop: no acknowledged append is lost.
-			for {
-				select {
-				case r := <-s.reqs:
-					s.commit([]*appendReq{r})
-				default:
-					return
-				}
-			}
-		}
-		s.drain(&batch)
-		if len(batch) < expect {
-			timer.Reset(gatherWait)
-		gather:
-			for len(batch) < expect && len(batch) < s.opts.MaxBatch {
-				select {
-				case r := <-s.reqs:
-					batch = append(batch, r)
-					s.drain(&batch)
-				case <-timer.C:
-					break gather
-				}
-			}
-			if !timer.Stop() {
-				select {
-				case <-timer.C:
-				default:
-				}
-			}
-		}
-		expect = len(batch)
-		s.commit(batch)
-	}
+func (r *appendReq) apply(tx *bolt.Tx) error {
+	// Recomputed from the transaction's view every time it runs, so
+	// running it again is harmless.
+	r.res, r.err = Result{}, nil
+	return r.s.apply(tx, r)
 }
 
-// gatherWait bounds how long a commit waits for the writers of the
-// previous batch to come back (an fsync here takes about 2 ms).
-const gatherWait = 300 * time.Microsecond
-
-func (s *Store) drain(batch *[]*appendReq) {
-	for len(*batch) < s.opts.MaxBatch {
-		select {
-		case r := <-s.reqs:
-			*batch = append(*batch, r)
-		default:
-			return
-		}
-	}
+func (r *appendReq) fail(err error) {
+	r.res, r.err = Result{}, fmt.Errorf("append to %s: %w", r.Game, err)
 }
 
-func (s *Store) commit(batch []*appendReq) {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		for _, r := range batch {
-			// Each request's work is recomputed from the transaction's
-			// view every time it runs, so running it again is harmless.
-			r.res, r.err = Result{}, nil
-			if err := s.apply(tx, r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		// A failed transaction writes nothing. Retry each request alone so
-		// one bad request cannot fail the others.
-		if len(batch) > 1 {
-			for _, r := range batch {
-				s.commit([]*appendReq{r})
-			}
-			return
-		}
-		batch[0].res, batch[0].err = Result{}, fmt.Errorf("append to %s: %w", batch[0].Game, err)
-	}
-	s.commits.Add(1)
-	s.requests.Add(uint64(len(batch)))
-	for _, r := range batch {
-		close(r.done)
-	}
-}
+func (r *appendReq) done() { close(r.finished) }
 
 // apply writes one request inside tx. Outcomes the caller must handle (a
 // conflict, a duplicate) are recorded in r without failing the
@@ -181,7 +108,7 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		if v := logB.Get(idemKey(key)); v != nil {
 			seq := binary.BigEndian.Uint64(v)
 			r.res = Result{First: seq, Last: seq, Duplicate: true}
-			return nil
+			return r.checkpoint(tx)
 		}
 	}
 	h, err := head(tx, r.Game)
@@ -220,8 +147,22 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		return err
 	}
 	r.res = Result{First: out[0].Seq, Last: h.Seq, Events: out}
-	if r.Extra != nil {
-		return r.Extra(tx, &r.res)
+	if r.Secret != nil {
+		if err := tx.Bucket(bSecret).Put(game, r.Secret); err != nil {
+			return err
+		}
 	}
-	return nil
+	if r.Raw != nil {
+		if err := putRaw(tx, r.Game, r.res.First, r.Raw); err != nil {
+			return err
+		}
+	}
+	return r.checkpoint(tx)
+}
+
+func (r *appendReq) checkpoint(tx *bolt.Tx) error {
+	if r.Checkpoint == nil || r.Checkpoint.Mailbox == "" {
+		return nil
+	}
+	return putCheckpoint(tx, r.Checkpoint.Mailbox, r.Checkpoint.Checkpoint)
 }

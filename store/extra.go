@@ -10,7 +10,7 @@ import (
 // PutSnapshot stores a snapshot of game's state as of seq, keeping the
 // newest SnapshotsKept.
 func (s *Store) PutSnapshot(game string, seq uint64, data []byte) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b, err := tx.Bucket(bSnap).CreateBucketIfNotExists([]byte(game))
 		if err != nil {
 			return err
@@ -44,7 +44,7 @@ func (s *Store) PutSnapshot(game string, seq uint64, data []byte) error {
 // Snapshot returns the newest snapshot of game taken at or before seq
 // (0: the newest of all). ok is false when there is none.
 func (s *Store) Snapshot(game string, atOrBefore uint64) (seq uint64, data []byte, ok bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bSnap).Bucket([]byte(game))
 		if b == nil {
 			return nil
@@ -71,7 +71,7 @@ func (s *Store) Snapshot(game string, atOrBefore uint64) (seq uint64, data []byt
 // SetPublished records that game's events up to seq were published on the
 // bus. The marker only moves forward.
 func (s *Store) SetPublished(marks map[string]uint64) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bPub)
 		for game, seq := range marks { // order does not matter: independent keys
 			if v := b.Get([]byte(game)); v != nil && binary.BigEndian.Uint64(v) >= seq {
@@ -85,22 +85,10 @@ func (s *Store) SetPublished(marks map[string]uint64) error {
 	})
 }
 
-// PutSecret stores game's dice seed. It is kept out of the log (which holds
-// only its commitment) until the game ends.
-func (s *Store) PutSecret(game string, seed []byte) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return PutSecretTx(tx, game, seed) })
-}
-
-// PutSecretTx stores game's dice seed inside a transaction (a Request's Extra,
-// so the seed is written with the game.created event or not at all).
-func PutSecretTx(tx *bolt.Tx, game string, seed []byte) error {
-	return tx.Bucket(bSecret).Put([]byte(game), seed)
-}
-
 // Secret returns game's dice seed.
 func (s *Store) Secret(game string) ([]byte, error) {
 	var seed []byte
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(bSecret).Get([]byte(game)); v != nil {
 			seed = append([]byte(nil), v...)
 		}

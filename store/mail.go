@@ -25,7 +25,7 @@ type Checkpoint struct {
 // Checkpoint returns the checkpoint of mailbox (zero if none).
 func (s *Store) Checkpoint(mailbox string) (Checkpoint, error) {
 	var cp Checkpoint
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(bCkpt).Get([]byte(mailbox)); len(v) == 8 {
 			cp = Checkpoint{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
 		}
@@ -34,9 +34,9 @@ func (s *Store) Checkpoint(mailbox string) (Checkpoint, error) {
 	return cp, err
 }
 
-// PutCheckpointTx advances mailbox's checkpoint inside tx. Under the same
+// putCheckpoint advances mailbox's checkpoint inside tx. Under the same
 // UIDValidity it never moves back.
-func PutCheckpointTx(tx *bolt.Tx, mailbox string, cp Checkpoint) error {
+func putCheckpoint(tx *bolt.Tx, mailbox string, cp Checkpoint) error {
 	b := tx.Bucket(bCkpt)
 	if v := b.Get([]byte(mailbox)); len(v) == 8 {
 		old := Checkpoint{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
@@ -53,7 +53,7 @@ func PutCheckpointTx(tx *bolt.Tx, mailbox string, cp Checkpoint) error {
 // PutCheckpoint advances a checkpoint on its own (for a message that
 // produced nothing worth keeping).
 func (s *Store) PutCheckpoint(mailbox string, cp Checkpoint) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return PutCheckpointTx(tx, mailbox, cp) })
+	return s.update(func(tx *bolt.Tx) error { return putCheckpoint(tx, mailbox, cp) })
 }
 
 // Quarantined is a mail that could not become an order, kept with its raw
@@ -93,7 +93,7 @@ func decodeQuarantined(id string, b []byte) (Quarantined, error) {
 func (s *Store) Quarantine(q Quarantined, cp Checkpoint) (string, error) {
 	sum := sha256.Sum256(q.Raw)
 	q.ID = hex.EncodeToString(sum[:])
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bQuar)
 		if b.Get([]byte(q.ID)) == nil {
 			if err := b.Put([]byte(q.ID), q.encode()); err != nil {
@@ -103,7 +103,7 @@ func (s *Store) Quarantine(q Quarantined, cp Checkpoint) (string, error) {
 		if q.Mailbox == "" {
 			return nil
 		}
-		return PutCheckpointTx(tx, q.Mailbox, cp)
+		return putCheckpoint(tx, q.Mailbox, cp)
 	})
 	if err != nil {
 		return "", fmt.Errorf("quarantine: %w", err)
@@ -114,7 +114,7 @@ func (s *Store) Quarantine(q Quarantined, cp Checkpoint) (string, error) {
 // QuarantineList returns the quarantined mails, oldest first.
 func (s *Store) QuarantineList() ([]Quarantined, error) {
 	var out []Quarantined
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bQuar).ForEach(func(k, v []byte) error {
 			q, err := decodeQuarantined(string(k), v)
 			if err != nil {
@@ -133,9 +133,9 @@ func (s *Store) QuarantineList() ([]Quarantined, error) {
 	return out, err
 }
 
-// PutRawTx keeps the raw bytes of the mail behind game's event seq, as
+// putRaw keeps the raw bytes of the mail behind game's event seq, as
 // evidence, inside tx.
-func PutRawTx(tx *bolt.Tx, game string, seq uint64, raw []byte) error {
+func putRaw(tx *bolt.Tx, game string, seq uint64, raw []byte) error {
 	b, err := tx.Bucket(bRaw).CreateBucketIfNotExists([]byte(game))
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func PutRawTx(tx *bolt.Tx, game string, seq uint64, raw []byte) error {
 // Raw returns the raw mail behind game's event seq, if one was kept.
 func (s *Store) Raw(game string, seq uint64) ([]byte, bool, error) {
 	var raw []byte
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bRaw).Bucket([]byte(game)); b != nil {
 			if v := b.Get(seqKey(seq)); v != nil {
 				raw = append([]byte(nil), v...)
@@ -162,7 +162,7 @@ func (s *Store) Raw(game string, seq uint64) ([]byte, bool, error) {
 func (s *Store) ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error) {
 	key := []byte("\x00server:" + name)
 	var secret []byte
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bSecret)
 		if v := b.Get(key); v != nil {
 			secret = append([]byte(nil), v...)

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"pbem/events"
 )
 
@@ -15,12 +13,7 @@ func TestCheckpointCommitsWithTheEventsAndNeverMovesBack(t *testing.T) {
 	s := open(t)
 	raw := []byte("From: a@x\r\n\r\nMARCH")
 	_, err := s.Do(Request{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "<m1>", "MARCH")},
-		Extra: func(tx *bolt.Tx, r *Result) error {
-			if err := PutRawTx(tx, "g1", r.First, raw); err != nil {
-				return err
-			}
-			return PutCheckpointTx(tx, "INBOX", Checkpoint{UIDValidity: 7, UID: 12})
-		}})
+		Raw: raw, Checkpoint: &MailboxCheckpoint{"INBOX", Checkpoint{UIDValidity: 7, UID: 12}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,15 +34,45 @@ func TestCheckpointCommitsWithTheEventsAndNeverMovesBack(t *testing.T) {
 	}
 }
 
-func TestFailedExtraWritesNothing(t *testing.T) {
+// A mail read again (a crash between commit and \Seen, a rescan) is a
+// duplicate: no event is written, but its checkpoint still advances.
+func TestDuplicateStillAdvancesTheCheckpoint(t *testing.T) {
 	s := open(t)
-	_, err := s.Do(Request{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "<m1>", "MARCH")},
-		Extra: func(tx *bolt.Tx, r *Result) error { return errors.New("disk says no") }})
-	if err == nil {
-		t.Fatal("no error")
+	req := Request{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "<m1>", "MARCH")},
+		Checkpoint: &MailboxCheckpoint{"INBOX", Checkpoint{UIDValidity: 7, UID: 3}}}
+	if _, err := s.Do(req); err != nil {
+		t.Fatal(err)
 	}
-	if h, _ := s.Head("g1"); h.Seq != 0 {
-		t.Fatal("events written although the transaction failed")
+	req.Checkpoint = &MailboxCheckpoint{"INBOX", Checkpoint{UIDValidity: 9, UID: 1}}
+	res, err := s.Do(req)
+	if err != nil || !res.Duplicate {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if cp, _ := s.Checkpoint("INBOX"); cp != (Checkpoint{9, 1}) {
+		t.Fatalf("checkpoint %+v", cp)
+	}
+	if h, _ := s.Head("g1"); h.Seq != 1 {
+		t.Fatalf("head %d", h.Seq)
+	}
+}
+
+// The dice seed is written with the game's first events or not at all.
+func TestSecretIsWrittenWithTheEventsOrNotAtAll(t *testing.T) {
+	s := open(t)
+	if _, err := s.Do(Request{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "", "created")}, Secret: []byte("seed")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Secret("g1"); err != nil || string(got) != "seed" {
+		t.Fatalf("%q %v", got, err)
+	}
+	// A conflict writes neither the events nor the secret.
+	_, err := s.Do(Request{Game: "g2", Expected: 5, Events: []events.Envelope{order("g2", "", "created")}, Secret: []byte("other")})
+	var ce *ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a conflict, got %v", err)
+	}
+	if _, err := s.Secret("g2"); err == nil {
+		t.Fatal("a secret was stored for an append that failed")
 	}
 }
 

@@ -12,13 +12,16 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
+	"runtime/debug"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"pbem/events"
 )
@@ -50,6 +53,18 @@ func isSeqKey(k []byte) bool { return len(k) == 8 && k[0] == 0 }
 // ErrNoGame is returned for a game the store does not hold.
 var ErrNoGame = errors.New("no such game")
 
+// Errors of opening and reading a file, for callers to tell apart with
+// errors.Is (the messages say the rest).
+var (
+	// ErrLocked: another process holds the file (a running pbem serve).
+	ErrLocked = errors.New("locked by another process")
+	// ErrMissing: there is no file, and the caller did not ask to create one.
+	ErrMissing = errors.New("no such file")
+	// ErrDamaged: the file is not a sound database (truncated, empty,
+	// overwritten, a page that does not parse). Nothing was changed.
+	ErrDamaged = errors.New("damaged")
+)
+
 // ConflictError says an append expected a game to end at Expected but
 // someone appended first: it ends at Actual. Re-read and decide again.
 type ConflictError struct {
@@ -69,7 +84,14 @@ type Options struct {
 	LockTimeout time.Duration
 	// SnapshotsKept per game (default 2).
 	SnapshotsKept int
-	Logger        *slog.Logger
+	// MustExist refuses to make a new file: a missing one is ErrMissing.
+	// pbem's commands set it unless they start a new data directory
+	// (serve and new), so a command that reads never creates a store.
+	MustExist bool
+	// ReadOnly opens the file for reading only, under a shared lock:
+	// every write fails and nothing in the file changes.
+	ReadOnly bool
+	Logger   *slog.Logger
 }
 
 // Store is an open bbolt file.
@@ -80,15 +102,15 @@ type Store struct {
 
 	commits  atomic.Uint64
 	requests atomic.Uint64
+	appended atomic.Uint64
 
-	reqs    chan *appendReq
-	stop    chan struct{}
-	done    chan struct{}
-	closeMu sync.RWMutex
-	closed  bool
+	g *group // nil when read-only
 }
 
-// Open opens (creating if needed) the store at path.
+// Open opens the store at path, creating it unless Options.MustExist or
+// ReadOnly is set. A file
+// that is not a sound store gives an error wrapping ErrDamaged, never a
+// panic, and is left as it is.
 func Open(path string, opts Options) (*Store, error) {
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 1024
@@ -102,49 +124,167 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
+	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, lockTimeout: opts.LockTimeout, buckets: topBuckets})
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, err
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range topBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("init store %s: %w", path, err)
+	s := &Store{db: db, opts: opts, log: opts.Logger.With("component", "store")}
+	if !opts.ReadOnly {
+		s.g = newGroup(db, opts.MaxBatch, func(n int) { s.commits.Add(1); s.requests.Add(uint64(n)) })
 	}
-	s := &Store{db: db, opts: opts, log: opts.Logger.With("component", "store"),
-		reqs: make(chan *appendReq, 4096), stop: make(chan struct{}), done: make(chan struct{})}
-	go s.commitLoop()
 	return s, nil
 }
 
+// fileOptions say how openFile opens a bbolt file.
+type fileOptions struct {
+	create, readOnly bool
+	lockTimeout      time.Duration
+	// buckets are the top-level buckets a sound file has: made in a new
+	// file, and any missing from an existing one means it is damaged.
+	buckets [][]byte
+}
+
+// openFile opens a bbolt file, refusing a missing one (unless o.create),
+// an empty one, a truncated one and one without its buckets, with errors
+// that say so; bbolt's panics on a damaged file are stopped here.
+func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
+	fi, statErr := os.Stat(path)
+	fresh := false
+	switch {
+	case errors.Is(statErr, fs.ErrNotExist):
+		if !o.create || o.readOnly {
+			return nil, fmt.Errorf("open %s: %w", path, ErrMissing)
+		}
+		fresh = true
+	case statErr != nil:
+		return nil, fmt.Errorf("open %s: %w", path, statErr)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("open %s: %w: not a regular file", path, ErrDamaged)
+	case fi.Size() == 0:
+		// Never initialise an empty file again: it is the evidence of a loss.
+		return nil, fmt.Errorf("open %s: %w: the file is empty (0 bytes); move it away and restore a backup", path, ErrDamaged)
+	}
+	err = guard(func() error {
+		var err error
+		// The free list is read now, under guard, not lazily later
+		// (bbolt's Check reads it on a goroutine of its own).
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.lockTimeout, ReadOnly: o.readOnly, PreLoadFreelist: true})
+		return err
+	})
+	if err != nil {
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
+		case errors.Is(err, ErrDamaged):
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		case fresh, errors.Is(err, fs.ErrPermission):
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		// Whatever else bbolt refuses in an existing file (a bad magic
+		// number or checksum, "file size too small" …) is in the file.
+		return nil, fmt.Errorf("open %s: %w: %v", path, ErrDamaged, err)
+	}
+	err = guard(func() error {
+		if fresh {
+			return db.Update(func(tx *bolt.Tx) error {
+				for _, b := range o.buckets {
+					if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		return db.View(func(tx *bolt.Tx) error {
+			fi, err := os.Stat(path)
+			if err != nil {
+				return err
+			}
+			// A file cut short: its pages reach past its end, and reading
+			// them would fault.
+			if tx.Size() > fi.Size() {
+				return fmt.Errorf("%w: the file is truncated: it holds %d bytes, its pages reach %d", ErrDamaged, fi.Size(), tx.Size())
+			}
+			for _, b := range o.buckets {
+				if tx.Bucket(b) == nil {
+					return fmt.Errorf("%w: it has no %q bucket", ErrDamaged, b)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		db.Close()
+		if fresh {
+			os.Remove(path)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// guard runs fn and turns a panic in it into an error wrapping
+// ErrDamaged: bbolt panics on pages that do not parse, and a read of a
+// mapping past the end of a truncated file faults (which SetPanicOnFault
+// turns into a panic). A panic in a caller's callback (see rethrow) is not
+// bbolt's and goes on.
+func guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			if up, ok := p.(userPanic); ok {
+				panic(up.v)
+			}
+			err = fmt.Errorf("%w: %v", ErrDamaged, p)
+		}
+	}()
+	return fn()
+}
+
+// userPanic carries a panic raised by a caller's callback through guard.
+type userPanic struct{ v any }
+
+// rethrow, deferred around a caller's callback inside a guarded
+// transaction, marks a panic in it as the caller's, not a sign of a
+// damaged file.
+func rethrow() {
+	if p := recover(); p != nil {
+		panic(userPanic{p})
+	}
+}
+
+// view and update are db.View and db.Update under guard.
+func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+	return guard(func() error { return s.db.View(fn) })
+}
+
+func (s *Store) update(fn func(tx *bolt.Tx) error) error {
+	if s.opts.ReadOnly {
+		return errReadOnly
+	}
+	return guard(func() error { return s.db.Update(fn) })
+}
+
+var errReadOnly = errors.New("the store is open read-only")
+
 // Stats counts the store's commits and the append requests they carried
-// (their ratio is the group commit's average batch).
-type Stats struct{ Commits, Requests uint64 }
+// (their ratio is the group commit's average batch), and the events
+// appended.
+type Stats struct{ Commits, Requests, Events uint64 }
 
 // Stats returns the counts so far.
-func (s *Store) Stats() Stats { return Stats{Commits: s.commits.Load(), Requests: s.requests.Load()} }
+func (s *Store) Stats() Stats {
+	return Stats{Commits: s.commits.Load(), Requests: s.requests.Load(), Events: s.appended.Load()}
+}
 
 // Path returns the file's path.
 func (s *Store) Path() string { return s.db.Path() }
 
 // Close finishes the appends already queued, then closes the file.
 func (s *Store) Close() error {
-	s.closeMu.Lock()
-	if s.closed {
-		s.closeMu.Unlock()
-		return nil
+	if s.g != nil {
+		s.g.close()
 	}
-	s.closed = true
-	s.closeMu.Unlock()
-	close(s.stop)
-	<-s.done
 	return s.db.Close()
 }
 
@@ -187,7 +327,7 @@ func head(tx *bolt.Tx, game string) (Head, error) {
 // Head returns where game's log ends (zero for a game with no events).
 func (s *Store) Head(game string) (Head, error) {
 	var h Head
-	err := s.db.View(func(tx *bolt.Tx) (err error) { h, err = head(tx, game); return })
+	err := s.view(func(tx *bolt.Tx) (err error) { h, err = head(tx, game); return })
 	return h, err
 }
 
@@ -201,7 +341,7 @@ type GameInfo struct {
 // Games lists every game, sorted by id.
 func (s *Store) Games() ([]GameInfo, error) {
 	var out []GameInfo
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		pub := tx.Bucket(bPub)
 		return tx.Bucket(bMeta).ForEach(func(k, v []byte) error {
 			h, err := decodeHead(v)
@@ -226,22 +366,38 @@ func (s *Store) Games() ([]GameInfo, error) {
 func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) error) error {
 	var d events.Decoder
 	var env events.Envelope // one for the whole read: fn may not keep it
-	return s.ReadRaw(game, from, func(seq uint64, raw []byte) error {
+	return s.readRaw(game, from, func(seq uint64, raw []byte) error {
 		var err error
 		if env, err = d.UnmarshalView(raw); err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}
-		return fn(&env)
+		return callEnvelope(fn, &env)
 	})
 }
 
 // ReadRaw calls fn with the stored bytes of each event from seq from on.
 // The bytes are valid only during the call.
 func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte) error) error {
+	return s.readRaw(game, from, func(seq uint64, raw []byte) error { return callRaw(fn, seq, raw) })
+}
+
+func (s *Store) readRaw(game string, from uint64, fn func(seq uint64, raw []byte) error) error {
 	if from == 0 {
 		from = 1
 	}
-	return s.db.View(func(tx *bolt.Tx) error { return readRaw(tx, game, from, fn) })
+	return s.view(func(tx *bolt.Tx) error { return readRaw(tx, game, from, fn) })
+}
+
+// callEnvelope and callRaw call a caller's callback (see user), without
+// a closure per event.
+func callEnvelope(fn func(*events.Envelope) error, e *events.Envelope) error {
+	defer rethrow()
+	return fn(e)
+}
+
+func callRaw(fn func(uint64, []byte) error, seq uint64, raw []byte) error {
+	defer rethrow()
+	return fn(seq, raw)
 }
 
 // readRaw is ReadRaw within the transaction tx.
@@ -270,7 +426,7 @@ func (s *Store) Events(game string, from uint64) ([]events.Envelope, error) {
 func (s *Store) Lookup(game, key string) (uint64, bool, error) {
 	var seq uint64
 	var ok bool
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bLog).Bucket([]byte(game)); b != nil {
 			if v := b.Get(idemKey(key)); v != nil {
 				seq, ok = binary.BigEndian.Uint64(v), true
@@ -288,7 +444,7 @@ func (s *Store) Verify(game string) (uint64, error) {
 	var stored Head
 	// The head and the log are read in one transaction: read in two, an
 	// append between them (a live server's) would look like a broken chain.
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		if stored, err = head(tx, game); err != nil {
 			return err

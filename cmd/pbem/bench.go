@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,8 +20,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"pbem/engine/play"
 	"pbem/events"
@@ -192,27 +189,15 @@ func benchAppends(a *app, dir string, writers, per int) error {
 	}
 	rawBatch := func(name string, maxBatch, n int) (rate, error) {
 		os.Remove(filepath.Join(dir, name))
-		db, err := bolt.Open(filepath.Join(dir, name), 0o600, nil)
+		db, err := store.OpenRaw(filepath.Join(dir, name), maxBatch)
 		if err != nil {
 			return rate{}, err
 		}
 		defer db.Close()
-		if maxBatch > 0 {
-			db.MaxBatchSize = maxBatch
-		}
 		r := timeWriters(writers, func(w int) error {
 			name := []byte(fmt.Sprintf("g%03d", w))
 			for i := 0; i < n; i++ {
-				err := db.Batch(func(tx *bolt.Tx) error {
-					b, err := tx.CreateBucketIfNotExists(name)
-					if err != nil {
-						return err
-					}
-					var k [8]byte
-					binary.BigEndian.PutUint64(k[:], uint64(i+1))
-					return b.Put(k[:], raw[w][i])
-				})
-				if err != nil {
+				if err := db.BatchPut(name, uint64(i+1), raw[w][i]); err != nil {
 					return err
 				}
 			}

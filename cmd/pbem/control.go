@@ -9,10 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
-
-	bolterrors "go.etcd.io/bbolt/errors"
 
 	"pbem/events"
 	"pbem/store"
@@ -32,22 +29,6 @@ type logStore interface {
 	Verify(game string) (uint64, error)
 	QuarantineList() ([]store.Quarantined, error)
 	ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error)
-}
-
-// open returns the event log, opening the store on first use.
-func (a *app) open() (logStore, error) {
-	if a.log != nil {
-		return a.log, nil
-	}
-	if err := os.MkdirAll(a.cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
-	}
-	st, err := store.Open(a.dbPath(), store.Options{LockTimeout: time.Second, Logger: a.lg})
-	if err != nil {
-		return nil, fmt.Errorf("%w (is a 'pbem serve' without a control socket using %s?)", err, a.cfg.DataDir)
-	}
-	a.log, a.closeFn = st, st.Close
-	return st, nil
 }
 
 // The control socket lets commands run inside a running server, which
@@ -121,6 +102,3 @@ func serveControl(l net.Listener, base *app) {
 		}()
 	}
 }
-
-// errTimeout is bbolt's error for a file lock it could not get in time.
-func errTimeout() error { return bolterrors.ErrTimeout }

@@ -30,6 +30,8 @@ type command struct {
 	// remote: when the data directory is held by a running "pbem serve",
 	// the command runs inside that server over its control socket.
 	remote bool
+	// access is what the command does with the store (when it opens one).
+	access access
 	run    func(a *app, fs *flag.FlagSet, args []string) error
 }
 
@@ -37,9 +39,9 @@ func commands() []command {
 	return []command{
 		{name: "serve", summary: "run pbem: mail in and out, the engine, NATS", run: cmdServe},
 		{name: "demo", args: "[--ruleset gcacw|hra] [--max-orders N] [--quiet]", summary: "play a short game by mail end to end, printing every mail", run: cmdDemo},
-		{name: "new", args: "--game ID --ruleset NAME --scenario NAME|--scenario-file FILE --player ... ", summary: "create a game", remote: true, run: cmdNew},
-		{name: "order", args: "GAME --player ID [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail)", remote: true, run: cmdOrder},
-		{name: "referee", args: "GAME --as ID|operator [--reason WHY] [--file FILE | TEXT...]  (flags anywhere)", summary: "give a referee's command on the server: ROLLBACK, PAUSE, SET … (no secret needed here; says whether it was accepted)", remote: true, run: cmdReferee},
+		{name: "new", args: "--game ID --ruleset NAME --scenario NAME|--scenario-file FILE --player ... ", summary: "create a game", remote: true, access: startStore, run: cmdNew},
+		{name: "order", args: "GAME --player ID [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail)", remote: true, access: writeStore, run: cmdOrder},
+		{name: "referee", args: "GAME --as ID|operator [--reason WHY] [--file FILE | TEXT...]  (flags anywhere)", summary: "give a referee's command on the server: ROLLBACK, PAUSE, SET … (no secret needed here; says whether it was accepted)", remote: true, access: writeStore, run: cmdReferee},
 		{name: "games", args: "[--referee ADDRESS]", summary: "list the games: whose move, deadlines (overdue ones marked), pauses, rulings waited for", remote: true, run: cmdGames},
 		{name: "log", args: "GAME", summary: "print a game's events readably", remote: true, run: cmdLog},
 		{name: "replay", args: "GAME [--at SEQ | --turn N] [--as SIDE] [--full]", summary: "show a game's state and board at any sequence", remote: true, run: cmdReplay},
@@ -71,6 +73,8 @@ type app struct {
 	secret []byte
 	// inServer is set for commands run inside 'pbem serve'.
 	inServer bool
+	// access is the running command's (see open).
+	access access
 }
 
 func main() {
@@ -159,6 +163,7 @@ func (a *app) runCommand(c *command, args []string) error {
 			return err
 		}
 	}
+	a.access = c.access
 	err := c.run(a, fs, args)
 	if errors.Is(err, errUsage) {
 		fmt.Fprintf(a.errOut, "pbem %s: %s\n\n", c.name, strings.TrimPrefix(err.Error(), errUsage.Error()+": "))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -14,7 +13,6 @@ import (
 	"pbem/bus"
 	"pbem/engine/play"
 	"pbem/events"
-	"pbem/store"
 )
 
 func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
@@ -47,11 +45,8 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 		return fmt.Errorf("another pbem serve is running on %s", a.cfg.DataDir)
 	}
 	os.Remove(sock) // a stale socket from a server that died
-	st, err := store.Open(a.dbPath(), store.Options{LockTimeout: 2 * time.Second, Logger: a.lg})
+	st, err := a.openStore(startStore)
 	if err != nil {
-		if errors.Is(err, errTimeout()) {
-			return fmt.Errorf("%s is locked by another process", a.dbPath())
-		}
 		return err
 	}
 	defer st.Close()

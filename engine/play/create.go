@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"pbem/engine"
 	"pbem/events"
 	"pbem/store"
@@ -108,10 +106,7 @@ func Create(log Appender, reg *engine.Registry, ng NewGame) (events.Envelope, er
 			evs = append(evs, events.New(ng.ID, ng.At, "", m))
 		}
 	}
-	res, err := log.Do(store.Request{
-		Game: ng.ID, Expected: 0, Events: evs,
-		Extra: func(tx *bolt.Tx, _ *store.Result) error { return store.PutSecretTx(tx, ng.ID, seed) },
-	})
+	res, err := log.Do(store.Request{Game: ng.ID, Expected: 0, Events: evs, Secret: seed})
 	if err != nil {
 		return events.Envelope{}, fmt.Errorf("create %s: %w", ng.ID, err)
 	}

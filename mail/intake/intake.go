@@ -28,7 +28,6 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
-	bolt "go.etcd.io/bbolt"
 
 	"pbem/events"
 	"pbem/internal/logx"
@@ -391,29 +390,19 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		if err != nil {
 			return err
 		}
-		res, err := in.log.Do(store.Request{Game: v.game, Expected: h.Seq, Events: []events.Envelope{e},
-			Extra: func(tx *bolt.Tx, r *store.Result) error {
-				if err := store.PutRawTx(tx, v.game, r.First, raw); err != nil {
-					return err
-				}
-				if mailbox == "" {
-					return nil
-				}
-				return store.PutCheckpointTx(tx, mailbox, cp)
-			}})
+		req := store.Request{Game: v.game, Expected: h.Seq, Events: []events.Envelope{e}, Raw: raw}
+		if mailbox != "" {
+			// Advanced even for a duplicate (a crash before the checkpoint,
+			// or a rescan): the mail is committed either way.
+			req.Checkpoint = &store.MailboxCheckpoint{Mailbox: mailbox, Checkpoint: cp}
+		}
+		res, err := in.log.Do(req)
 		var conflict *store.ConflictError
 		if errors.As(err, &conflict) {
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("commit mail %s: %w", key, err)
-		}
-		if res.Duplicate && mailbox != "" {
-			// Already committed (a crash before the checkpoint, or a rescan):
-			// only the checkpoint moves.
-			if err := in.log.PutCheckpoint(mailbox, cp); err != nil {
-				return err
-			}
 		}
 		in.lg.Info("order mail taken", "game", v.game, "player", v.player, "seq", res.First, "duplicate", res.Duplicate, "message_id", key)
 		in.count()

@@ -1,0 +1,44 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// RawFile is bare bbolt with none of the store's work, for the baselines
+// pbem bench measures the store against (bbolt stays inside this
+// package).
+type RawFile struct{ db *bolt.DB }
+
+// OpenRaw creates or opens a bare bbolt file whose Batch shares a
+// transaction among up to maxBatch callers (0: bbolt's default, 1000
+// callers and a 10 ms delay).
+func OpenRaw(path string, maxBatch int) (*RawFile, error) {
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if maxBatch > 0 {
+		db.MaxBatchSize = maxBatch
+	}
+	return &RawFile{db: db}, nil
+}
+
+// BatchPut stores v under seq (8 bytes, big endian) in bucket, through
+// bbolt's Batch: durable when it returns.
+func (f *RawFile) BatchPut(bucket []byte, seq uint64, v []byte) error {
+	return f.db.Batch(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucket)
+		if err != nil {
+			return err
+		}
+		var k [8]byte
+		binary.BigEndian.PutUint64(k[:], seq)
+		return b.Put(k[:], v)
+	})
+}
+
+// Close closes the file.
+func (f *RawFile) Close() error { return f.db.Close() }
