@@ -25,6 +25,16 @@
 // never lost and never silently dropped: it ends with mail.sent, or with a
 // mail.failed marked Permanent.
 //
+// # It never gives up
+//
+// A temporary failure (a 4xx, a server down, a refused login) is retried
+// with backoff until the server takes the mail or refuses it for good
+// (Config.MaxAttempts can set a limit; by default there is none). When the
+// log refuses an attempt's outcome (a full disk), the outcome, not the
+// mail, is tried again with backoff, and nothing new is sent until the log
+// takes it. Repeated failures are logged once a minute, and Status shows
+// them (for metrics and a health check) while they last.
+//
 // Stopping a Sender (cancelling Run's context) never leaves an attempt
 // half written. An attempt whose final dot has not been sent is abandoned:
 // the connection is closed, the server discards the transaction, nothing

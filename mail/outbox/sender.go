@@ -54,8 +54,11 @@ type Config struct {
 	From string
 	// ListDomain names each game's List-Id, <GAME.ListDomain>.
 	ListDomain string
-	// MaxAttempts is the number of attempts after which a temporary failure
-	// counts as permanent (default 8).
+	// MaxAttempts, when above 0, is the number of attempts after which a
+	// temporary failure counts as permanent. The default, 0, never gives
+	// up: a mail is retried until the server takes it or refuses it (a
+	// 5xx to the transaction) — an operator can fix a server or a
+	// configuration in a day as well as in a minute.
 	MaxAttempts int
 	// BackoffBase is the delay after the first failed attempt; it doubles
 	// with each further one, up to BackoffMax (defaults 2s and 10 min).
@@ -63,6 +66,15 @@ type Config struct {
 	BackoffBase, BackoffMax time.Duration
 	// Timeout bounds one attempt, from dialling to QUIT (default 2 min).
 	Timeout time.Duration
+	// RecordBase and RecordMax bound the backoff between tries to record an
+	// attempt's outcome when the log refuses it (a full disk): the outbox
+	// tries again for as long as it takes, and sends nothing new meanwhile
+	// (defaults 250ms and 30s).
+	RecordBase, RecordMax time.Duration
+	// Fill, when set, gives the body a mail is sent with (the log keeps
+	// the body as composed): pbem fills in a welcome's mailbox password.
+	// Its error fails the attempt, temporarily.
+	Fill func(game string, q *events.MailQueued) (string, error)
 	// Logger receives a record per attempt (debug), per mail sent (info)
 	// and per failure (warn). Default slog.Default().
 	Logger *slog.Logger
@@ -75,8 +87,14 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
-	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = 8
+	if c.MaxAttempts < 0 {
+		c.MaxAttempts = 0
+	}
+	if c.RecordBase <= 0 {
+		c.RecordBase = 250 * time.Millisecond
+	}
+	if c.RecordMax < c.RecordBase {
+		c.RecordMax = max(c.RecordBase, 30*time.Second)
 	}
 	if c.BackoffBase <= 0 {
 		c.BackoffBase = 2 * time.Second
@@ -172,6 +190,13 @@ type Sender struct {
 	order uint64        // enqueue counter, breaks ties between due times
 	idle  chan struct{} // closed while the queue is empty
 	rnd   *rand.Rand    // backoff jitter
+
+	// What Status reports (under mu).
+	sent, failed      uint64
+	storeFailingSince time.Time // first refused record since the last one taken
+	smtpFailingSince  time.Time // first failed attempt since the last delivery
+	lastError         string
+	storeLog, smtpLog throttle
 }
 
 type mailKey struct{ game, mailID string }
@@ -187,6 +212,20 @@ type item struct {
 	order     uint64
 	inflight  bool
 	cancelled bool
+
+	// An attempt made but not yet in the log: its outcome is recorded
+	// again (never the mail sent again) until the log takes it.
+	unrecorded *attemptOutcome
+}
+
+// attemptOutcome is an attempt's result, to record.
+type attemptOutcome struct {
+	p         events.Payload
+	at        time.Time
+	err       error // the attempt's error (nil: sent)
+	reply     string
+	permanent bool
+	tries     int // refused records so far
 }
 
 // New returns a Sender delivering through cfg's server and appending to
@@ -288,16 +327,18 @@ func (s *Sender) WaitIdle(ctx context.Context) error {
 	}
 }
 
-// Run delivers mails until ctx is done, then returns nil. Once ctx is done
-// it starts no attempt, and the attempt in flight is either abandoned
+// Run delivers mails until ctx is done, then returns nil. Once ctx is
+// done it starts no attempt, and the attempt in flight is either abandoned
 // unrecorded, if the end of its DATA has not been sent (the server
 // discards the transaction), or finished and its event appended before Run
-// returns. So every attempt the server saw through has its event.
+// returns. So every attempt the server saw through has its event — unless
+// the log itself refuses it.
 //
-// Run returns an error when an attempt's event cannot be appended for a
-// reason other than a conflict (the store is closed or failing): the mail
-// stays queued with that attempt unrecorded and is sent again by the next
-// Run (at least once).
+// Run never stops for an error. When the log refuses an attempt's outcome
+// (a full disk, a failing file), the outcome is kept and recorded again
+// with backoff for as long as it takes, and no new mail is sent
+// meanwhile; a mail whose outcome is still unrecorded when Run returns is
+// sent again by the next Run (at least once).
 func (s *Sender) Run(ctx context.Context) error {
 	if !s.running.CompareAndSwap(false, true) {
 		return errors.New("outbox: Run called while already running")
@@ -309,6 +350,7 @@ func (s *Sender) Run(ctx context.Context) error {
 	defer timer.Stop()
 	for {
 		if ctx.Err() != nil {
+			s.stopping()
 			return nil
 		}
 		it, wait := s.next()
@@ -320,6 +362,7 @@ func (s *Sender) Run(ctx context.Context) error {
 			}
 			select {
 			case <-ctx.Done():
+				s.stopping()
 				return nil
 			case <-s.wake:
 			case <-fire:
@@ -327,20 +370,43 @@ func (s *Sender) Run(ctx context.Context) error {
 			timer.Stop()
 			continue
 		}
-		if err := s.attempt(ctx, it); err != nil {
-			return err
+		if it.unrecorded != nil {
+			s.recordOutcome(it)
+			continue
 		}
+		s.attempt(ctx, it)
 	}
 }
 
-// next returns the mail due first, marked in flight, or nil and how long
-// until the first is due (-1: the queue is empty).
+// stopping logs the outcomes Run leaves unrecorded.
+func (s *Sender) stopping() {
+	s.mu.Lock()
+	n := 0
+	for _, it := range s.queue {
+		if it.unrecorded != nil {
+			n++
+		}
+	}
+	s.mu.Unlock()
+	if n > 0 {
+		s.lg.Warn("outbox stopping with attempts not recorded: those mails are sent again after the restart", "mails", n)
+	}
+}
+
+// next returns the item due first, marked in flight, or nil and how long
+// until the first is due (-1: the queue is empty). While any outcome
+// waits to be recorded, only those are due: nothing new is sent into a
+// log that cannot record it.
 func (s *Sender) next() (*item, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var first *item
+	recording := false
 	for _, it := range s.queue {
-		if it.inflight {
+		if it.unrecorded != nil && !recording {
+			recording, first = true, nil
+		}
+		if it.inflight || recording && it.unrecorded == nil {
 			continue
 		}
 		if first == nil || it.due.Before(first.due) || it.due.Equal(first.due) && it.order < first.order {
@@ -358,42 +424,101 @@ func (s *Sender) next() (*item, time.Duration) {
 }
 
 // attempt makes one delivery attempt of it and records its outcome.
-func (s *Sender) attempt(ctx context.Context, it *item) error {
+func (s *Sender) attempt(ctx context.Context, it *item) {
 	n := it.attempts + 1
 	lg := s.lg.With("game", it.game, "mail_id", it.q.MailID, "attempt", n)
 	lg.Debug("mail delivery attempt", "to", it.q.To, "addr", s.cfg.Addr)
 
 	var reply string
-	m, err := build(it.game, it.seq, it.at, it.q, Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain})
-	if err != nil {
-		err = &stageError{stage: stageRender, err: err}
-	} else {
-		reply, err = s.deliver(ctx, m)
+	q, err := s.fill(it)
+	if err == nil {
+		var m *message
+		if m, err = build(it.game, it.seq, it.at, q, Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain}); err != nil {
+			err = &stageError{stage: stageRender, err: err}
+		} else {
+			reply, err = s.deliver(ctx, m)
+		}
 	}
 	if errors.Is(err, errShutdown) {
 		s.release(it)
 		lg.Debug("mail delivery abandoned before DATA ended: shutting down")
-		return nil
+		return
 	}
-	at := time.Now() // the outcome is an input from the outside world
-
-	var p events.Payload
-	done, permanent := true, false
+	o := &attemptOutcome{at: time.Now(), err: err, reply: reply} // the outcome is an input from the outside world
 	if err == nil {
-		p = &events.MailSent{MailID: it.q.MailID, Attempt: n, Reply: reply}
+		o.p = &events.MailSent{MailID: it.q.MailID, Attempt: n, Reply: reply}
 	} else {
-		permanent = isPermanent(err) || n >= s.cfg.MaxAttempts
-		done = permanent
-		p = &events.MailFailed{MailID: it.q.MailID, Attempt: n, Permanent: permanent, Error: err.Error()}
+		o.permanent = isPermanent(err) || s.cfg.MaxAttempts > 0 && n >= s.cfg.MaxAttempts
+		o.p = &events.MailFailed{MailID: it.q.MailID, Attempt: n, Permanent: o.permanent, Error: err.Error()}
 	}
-	if rerr := s.record(it.game, at, p); rerr != nil {
-		s.release(it)
-		lg.Error("mail attempt not recorded; it will be made again", "err", rerr, "delivered", err == nil)
-		return rerr
+	s.mu.Lock()
+	it.unrecorded = o
+	if err == nil {
+		s.sent++
+		s.smtpFailingSince = time.Time{}
+	} else {
+		s.failed++
+		if s.smtpFailingSince.IsZero() {
+			s.smtpFailingSince = o.at
+		}
+		s.lastError = err.Error()
+	}
+	s.mu.Unlock()
+	s.recordOutcome(it)
+}
+
+// fill returns the mail as it is sent (Config.Fill).
+func (s *Sender) fill(it *item) (*events.MailQueued, error) {
+	if s.cfg.Fill == nil {
+		return it.q, nil
+	}
+	body, err := s.cfg.Fill(it.game, it.q)
+	if err != nil {
+		return nil, &stageError{stage: stagePrepare, err: err}
+	}
+	q := *it.q
+	q.Body = body
+	return &q, nil
+}
+
+// recordOutcome appends it's unrecorded outcome to the log, then drops
+// the mail or schedules its next attempt; if the log refuses, the outcome
+// is tried again after a backoff.
+func (s *Sender) recordOutcome(it *item) {
+	o := it.unrecorded
+	n := it.attempts + 1
+	lg := s.lg.With("game", it.game, "mail_id", it.q.MailID, "attempt", n)
+	if rerr := s.record(it.game, o.at, o.p); rerr != nil {
+		o.tries++
+		delay := backoff(s.cfg.RecordBase, s.cfg.RecordMax, o.tries, s.rnd)
+		s.mu.Lock()
+		now := s.cfg.Now()
+		if s.storeFailingSince.IsZero() {
+			s.storeFailingSince = now
+		}
+		since := s.storeFailingSince
+		s.lastError = rerr.Error()
+		it.due, it.inflight = now.Add(delay), false
+		if it.cancelled {
+			s.remove(it)
+		}
+		logIt, suppressed := s.storeLog.allow(now, rerr.Error())
+		s.mu.Unlock()
+		if logIt {
+			lg.Error("outbox cannot record an attempt in the log; it keeps trying, and sends nothing new meanwhile",
+				"err", rerr, "delivered", o.err == nil, "failing_for", time.Since(since).Round(time.Second), "retry_in", delay, "suppressed", suppressed)
+		}
+		return
 	}
 
 	var delay time.Duration
 	s.mu.Lock()
+	recovered := !s.storeFailingSince.IsZero()
+	down := time.Since(s.storeFailingSince)
+	s.storeFailingSince = time.Time{}
+	s.storeLog.reset()
+	it.unrecorded = nil
+	done := o.err == nil || o.permanent
 	if done || it.cancelled {
 		s.remove(it)
 	} else {
@@ -402,25 +527,60 @@ func (s *Sender) attempt(ctx context.Context, it *item) error {
 		it.due = s.cfg.Now().Add(delay)
 		it.inflight = false
 	}
+	var logIt bool
+	var suppressed int
+	if o.err != nil && !o.permanent {
+		logIt, suppressed = s.smtpLog.allow(s.cfg.Now(), o.err.Error())
+	} else if o.err == nil {
+		s.smtpLog.reset()
+	}
 	s.mu.Unlock()
+	if recovered {
+		lg.Info("outbox records attempts in the log again", "after", down.Round(time.Millisecond))
+	}
 
 	switch {
-	case err == nil:
-		lg.Info("mail sent", "to", it.q.To, "reply", reply)
-	case permanent:
+	case o.err == nil:
+		lg.Info("mail sent", "to", it.q.To, "reply", o.reply)
+	case o.permanent:
 		class := "permanent"
-		if !isPermanent(err) {
+		if !isPermanent(o.err) {
 			class = "temporary" // but MaxAttempts is reached
 		}
-		lg.Warn("mail failed", "class", class, "final", true, "err", err, "to", it.q.To)
+		lg.Warn("mail failed", "class", class, "final", true, "err", o.err, "to", it.q.To)
+	case logIt:
+		lg.Warn("mail failed", "class", "temporary", "final", false, "err", o.err, "to", it.q.To, "retry_in", delay, "suppressed", suppressed)
 	default:
-		lg.Warn("mail failed", "class", "temporary", "final", false, "err", err, "to", it.q.To, "retry_in", delay)
+		// The same failure as the last one logged, within a minute: one
+		// line a minute says it, not one per mail and attempt.
+		lg.Debug("mail failed", "class", "temporary", "final", false, "err", o.err, "to", it.q.To, "retry_in", delay)
 	}
-	return nil
 }
 
+// throttle lets the same message through once per throttleEvery, counting
+// what it holds back.
+type throttle struct {
+	key        string
+	last       time.Time
+	suppressed int
+}
+
+const throttleEvery = time.Minute
+
+func (t *throttle) allow(now time.Time, key string) (bool, int) {
+	if key != t.key || now.Sub(t.last) >= throttleEvery {
+		n := t.suppressed
+		t.key, t.last, t.suppressed = key, now, 0
+		return true, n
+	}
+	t.suppressed++
+	return false, 0
+}
+
+func (t *throttle) reset() { *t = throttle{} }
+
 // release puts it back in the queue, unchanged, after an attempt that is
-// not in the log (abandoned, or its event could not be appended).
+// not in the log (abandoned).
 func (s *Sender) release(it *item) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -428,6 +588,44 @@ func (s *Sender) release(it *item) {
 	if it.cancelled {
 		s.remove(it)
 	}
+}
+
+// Status is what an outbox reports on itself, for metrics and health.
+type Status struct {
+	Queued     int       // mails waiting or in flight
+	Retrying   int       // of those, mails with at least one failed attempt
+	Unrecorded int       // attempts made whose outcome the log has not taken yet
+	Oldest     time.Time // when the oldest waiting mail was queued (zero: none)
+	// Sent and Failed count, since New, mails sent and failed attempts.
+	Sent, Failed uint64
+	// StoreFailingSince is when the log began refusing outcomes (zero
+	// while it takes them); SMTPFailingSince when attempts began failing
+	// without a delivery since (zero after a delivery).
+	StoreFailingSince, SMTPFailingSince time.Time
+	LastError                           string
+}
+
+// Status reports the outbox's state now.
+func (s *Sender) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Queued: len(s.queue), Sent: s.sent, Failed: s.failed,
+		StoreFailingSince: s.storeFailingSince, SMTPFailingSince: s.smtpFailingSince, LastError: s.lastError}
+	for _, it := range s.queue {
+		if it.attempts > 0 {
+			st.Retrying++
+		}
+		if it.unrecorded != nil {
+			st.Unrecorded++
+		}
+		if st.Oldest.IsZero() || it.at.Before(st.Oldest) {
+			st.Oldest = it.at
+		}
+	}
+	if len(s.queue) == 0 {
+		st.SMTPFailingSince = time.Time{}
+	}
+	return st
 }
 
 // maxConflicts bounds the re-reads of the head when other writers keep
@@ -472,6 +670,7 @@ func backoff(base, max time.Duration, n int, r *rand.Rand) time.Duration {
 // Stages of an attempt, for classifying its failure.
 const (
 	stageRender  = "render"
+	stagePrepare = "prepare"
 	stageConnect = "connect"
 	stageHello   = "hello"
 	stageAuth    = "auth"

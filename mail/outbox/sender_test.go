@@ -701,35 +701,108 @@ func TestSenderStopAbandonsATransactionBeforeTheFinalDot(t *testing.T) {
 	}
 }
 
-// failingLog refuses the next append, as a crash between the server's 250
-// and the commit of mail.sent would.
+// failingLog refuses appends while refuse is above 0 (counting down; -1:
+// for ever), as a full disk or a failing file would.
 type failingLog struct {
 	Appender
-	fail atomic.Bool
+	refuse atomic.Int64
 }
 
 func (f *failingLog) Do(r store.Request) (store.Result, error) {
-	if f.fail.CompareAndSwap(true, false) {
-		return store.Result{}, errors.New("disk on fire")
+	if n := f.refuse.Load(); n != 0 {
+		if n > 0 {
+			f.refuse.Add(-1)
+		}
+		return store.Result{}, errors.New("no space left on device")
 	}
 	return f.Appender.Do(r)
 }
 
+// The outbox never gives up on a log that refuses an attempt's outcome:
+// it records the outcome again with backoff (it does not send the mail
+// again), sends nothing new meanwhile, shows the failure in Status, and
+// goes on once the log takes it.
+func TestSenderRecordsAnOutcomeTheLogRefusedAndSendsNothingNewMeanwhile(t *testing.T) {
+	be := &backend{}
+	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+	st := openStore(t)
+	logs := &logBuffer{}
+	broken := &failingLog{Appender: st}
+	broken.refuse.Store(-1)
+	cfg := testConfig(addr, logs)
+	cfg.RecordBase, cfg.RecordMax = time.Millisecond, 5*time.Millisecond
+	s := New(cfg, broken)
+	first := queue(t, st, "g1", plainMail())
+	first.enqueue(s, 0)
+	stop := run(t, s)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.Status().StoreFailingSince.IsZero() || len(be.messages()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the refused outcome does not show in Status")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A second mail while the log refuses: not sent.
+	q2 := plainMail()
+	q2.MailID = "<g1.second@pbem.example.org>"
+	second := queue(t, st, "g1", q2)
+	second.enqueue(s, 0)
+	time.Sleep(100 * time.Millisecond)
+	if st := s.Status(); len(be.messages()) != 1 || st.Unrecorded != 1 || st.Queued != 2 {
+		t.Fatalf("while the log refuses: %d messages sent, status %+v", len(be.messages()), st)
+	}
+	broken.refuse.Store(0)
+	waitIdle(t, s)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []queued{first, second} {
+		if got, _, _ := deliveries(t, st, "g1", m.q.MailID); strings.Join(got, ",") != "sent 1" {
+			t.Fatalf("%s: events %q; want sent 1", m.q.MailID, got)
+		}
+	}
+	if n := len(be.messages()); n != 2 {
+		t.Fatalf("server received %d messages; want each mail once", n)
+	}
+	if st := s.Status(); !st.StoreFailingSince.IsZero() || st.Sent != 2 {
+		t.Fatalf("status after recovery %+v", st)
+	}
+	// Logged without flooding: one error for the whole stretch, one line
+	// for the recovery.
+	var errs, recovered int
+	for _, r := range logs.records(t) {
+		switch {
+		case r["level"] == "ERROR":
+			errs++
+		case r["msg"] == "outbox records attempts in the log again":
+			recovered++
+		}
+	}
+	if errs != 1 || recovered != 1 {
+		t.Fatalf("%d error lines and %d recovery lines logged; want 1 and 1", errs, recovered)
+	}
+}
+
+// An attempt whose outcome the log never took before the outbox stopped
+// is made again by the next run: at least once, never lost.
 func TestSenderDeliversAtLeastOnce(t *testing.T) {
 	be := &backend{}
 	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
 	st := openStore(t)
 	logs := &logBuffer{}
 	broken := &failingLog{Appender: st}
-	broken.fail.Store(true)
+	broken.refuse.Store(-1)
 	s := New(testConfig(addr, logs), broken)
 	m := queue(t, st, "g1", plainMail())
 	m.enqueue(s, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := s.Run(ctx)
-	if err == nil || !strings.Contains(err.Error(), "disk on fire") || !strings.Contains(err.Error(), "mail.sent") {
-		t.Fatalf("Run: %v; want the append's error", err)
+	stop := run(t, s)
+	for deadline := time.Now().Add(10 * time.Second); len(be.messages()) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("nothing sent")
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 	if got, _, _ := deliveries(t, st, "g1", m.q.MailID); len(got) != 0 {
 		t.Fatalf("events %q; want none", got)
@@ -738,7 +811,7 @@ func TestSenderDeliversAtLeastOnce(t *testing.T) {
 	// A restart reads the log: no attempt recorded, so the mail goes again.
 	s2 := New(testConfig(addr, logs), st)
 	m.enqueue(s2, 0)
-	stop := run(t, s2)
+	stop = run(t, s2)
 	waitIdle(t, s2)
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -752,6 +825,38 @@ func TestSenderDeliversAtLeastOnce(t *testing.T) {
 	}
 	if !bytes.Contains(msgs[1].data, []byte("Message-ID: "+m.q.MailID+"\r\n")) {
 		t.Error("the resend does not carry the mail's Message-ID")
+	}
+}
+
+// With the default MaxAttempts a temporary failure is never final: the
+// mail waits for as long as the server does, and repeated failures are
+// logged once a minute, not once per attempt.
+func TestSenderNeverGivesUpByDefault(t *testing.T) {
+	be := &backend{tempFails: 40}
+	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+	st := openStore(t)
+	logs := &logBuffer{}
+	cfg := testConfig(addr, logs)
+	cfg.MaxAttempts = 0
+	cfg.BackoffBase, cfg.BackoffMax = time.Millisecond, 2*time.Millisecond
+	s := New(cfg, st)
+	m := queue(t, st, "g1", plainMail())
+	m.enqueue(s, 0)
+	stop := run(t, s)
+	waitIdle(t, s)
+	stop()
+	got, _, _ := deliveries(t, st, "g1", m.q.MailID)
+	if len(got) != 41 || got[40] != "sent 41" || got[39] != "temp 40" {
+		t.Fatalf("events %q; want 40 temporary failures, then sent", got)
+	}
+	warns := 0
+	for _, r := range logs.records(t) {
+		if r["msg"] == "mail failed" && r["level"] == "WARN" {
+			warns++
+		}
+	}
+	if warns != 1 {
+		t.Fatalf("%d warnings for 40 failures alike within a minute; want 1", warns)
 	}
 }
 
