@@ -1,15 +1,23 @@
-// Package bus carries committed events over NATS: an in-process
-// nats-server by default, or an external server or cluster when URLs are
-// configured. Every append goes through Bus.Do, which commits to the store
-// and then publishes what was committed on pbem.game.<id>.events with a
-// message id of <game>/<seq>. A subscriber catches up from the store and
-// then follows NATS, filling any gap from the store and dropping
-// duplicates, so it sees each event exactly once and in order.
+// Package bus rings a doorbell over NATS for every committed event: an
+// in-process nats-server by default, or an external server or cluster when
+// URLs are configured. Every append goes through Bus.Do, which commits to
+// the store and then publishes, on pbem.game.<id>.events, a message that
+// says only "game <id> has an event at seq <n>" (a message id of
+// <game>/<seq>, a Pbem-Seq header, no body). A subscriber catches up from
+// the store and then, at each doorbell, reads from the store what it has
+// not seen, filling any gap and dropping duplicates, so it sees each event
+// exactly once and in order.
 //
-// bbolt stays the only system of record: NATS is a doorbell with the
-// event attached. A "published up to" marker per game, advanced only once
-// the server has confirmed the messages (a flush round trip), lets a
-// restarted or reconnected pbem republish what NATS missed.
+// bbolt is the only system of record, and NATS is never trusted: the
+// events a subscriber delivers are read from the store, so a message
+// forged on pbem's subjects changes nothing and sends nothing (at most it
+// makes a subscriber look at the store early), and a process listening
+// in learns no event's content — no reply key, no referee's secret. The
+// embedded server's optional listener requires a user and password;
+// an external server can be reached with a user and password, an NKey or
+// a credentials file, over TLS. A "published up to" marker per game,
+// advanced only once the server has confirmed the messages (a flush round
+// trip), lets a restarted or reconnected pbem republish what NATS missed.
 package bus
 
 import (
@@ -24,6 +32,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"golang.org/x/crypto/bcrypt"
 
 	"pbem/events"
 	"pbem/internal/logx"
@@ -34,6 +43,19 @@ import (
 func Subject(game string) string { return "pbem.game." + game + ".events" }
 
 const allSubjects = "pbem.game.*.events"
+
+// SeqHeader carries the seq a doorbell rings for.
+const SeqHeader = "Pbem-Seq"
+
+// gameOf returns the game a subject names.
+func gameOf(subject string) (string, bool) {
+	g, ok := strings.CutPrefix(subject, "pbem.game.")
+	if !ok {
+		return "", false
+	}
+	g, ok = strings.CutSuffix(g, ".events")
+	return g, ok && g != "" && !strings.ContainsAny(g, ".*> ")
+}
 
 // Config says which NATS to use.
 type Config struct {
@@ -50,6 +72,34 @@ type Config struct {
 	// ResyncEvery is how often subscribers compare their positions with
 	// the store, catching anything NATS dropped (default 2s).
 	ResyncEvery time.Duration
+	// User and Password authenticate to an external server. With Listen,
+	// they are what the embedded server requires of every client (and
+	// Open refuses a listener without them).
+	User, Password string
+	// Creds (a credentials file: JWT and NKey seed) or NKeyFile (a file
+	// holding an NKey seed) authenticate to an external server instead.
+	Creds, NKeyFile string
+	// TLSCA verifies an external server's certificate; TLSCert and TLSKey
+	// are the client certificate for a server that asks for one.
+	TLSCA, TLSCert, TLSKey string
+}
+
+// authOptions are the connection's credentials and TLS settings.
+func (c Config) authOptions() []nats.Option {
+	var opts []nats.Option
+	if c.User != "" {
+		opts = append(opts, nats.UserInfo(c.User, c.Password))
+	}
+	if c.Creds != "" {
+		opts = append(opts, nats.UserCredentials(c.Creds))
+	}
+	if c.TLSCA != "" {
+		opts = append(opts, nats.RootCAs(c.TLSCA))
+	}
+	if c.TLSCert != "" {
+		opts = append(opts, nats.ClientCert(c.TLSCert, c.TLSKey))
+	}
+	return opts
 }
 
 // Bus is a connection to NATS bound to the store.
@@ -103,12 +153,23 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) { b.lg.Warn("NATS error", "err", err) }),
 	}
 	if len(cfg.URLs) == 0 {
-		if b.srv, err = startEmbedded(cfg.Listen, b.lg); err != nil {
+		if b.srv, err = startEmbedded(cfg, b.lg); err != nil {
 			return nil, err
 		}
 		opts = append(opts, nats.InProcessServer(b.srv))
+		if cfg.Listen != "" {
+			opts = append(opts, nats.UserInfo(cfg.User, cfg.Password))
+		}
 		b.nc, err = nats.Connect("", opts...)
 	} else {
+		opts = append(opts, cfg.authOptions()...)
+		if cfg.NKeyFile != "" {
+			nk, err := nats.NkeyOptionFromSeed(cfg.NKeyFile)
+			if err != nil {
+				return nil, fmt.Errorf("nats nkey %s: %w", cfg.NKeyFile, err)
+			}
+			opts = append(opts, nk)
+		}
 		b.nc, err = nats.Connect(strings.Join(cfg.URLs, ","), opts...)
 	}
 	if err != nil {
@@ -123,9 +184,20 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 	return b, nil
 }
 
-func startEmbedded(listen string, lg *slog.Logger) (*server.Server, error) {
+func startEmbedded(cfg Config, lg *slog.Logger) (*server.Server, error) {
+	listen := cfg.Listen
 	opts := &server.Options{ServerName: "pbem-embedded", NoSigs: true, DontListen: listen == ""}
 	if listen != "" {
+		// Any local process can reach a listener: it requires a login.
+		if cfg.User == "" || cfg.Password == "" {
+			return nil, errors.New("the embedded NATS listener needs a user and password (nats.user, nats.password): without them any local process could watch and ring pbem's bus")
+		}
+		// The server keeps only a bcrypt hash of the password.
+		hash, err := bcrypt.GenerateFromPassword([]byte(cfg.Password), bcrypt.DefaultCost)
+		if err != nil {
+			return nil, fmt.Errorf("nats password: %w", err)
+		}
+		opts.Username, opts.Password = cfg.User, string(hash)
 		host, port, err := net.SplitHostPort(listen)
 		if err != nil {
 			return nil, fmt.Errorf("nats listen address %q: %w", listen, err)
@@ -185,9 +257,11 @@ func (b *Bus) Append(game string, expected uint64, evs ...events.Envelope) (stor
 func (b *Bus) publish(es []events.Envelope) {
 	for i := range es {
 		e := &es[i]
+		// A doorbell: where to look, never what is there.
 		m := nats.NewMsg(Subject(e.Game))
-		m.Header.Set(nats.MsgIdHdr, e.Game+"/"+strconv.FormatUint(e.Seq, 10))
-		m.Data = e.Marshal()
+		seq := strconv.FormatUint(e.Seq, 10)
+		m.Header.Set(nats.MsgIdHdr, e.Game+"/"+seq)
+		m.Header.Set(SeqHeader, seq)
 		if err := b.nc.PublishMsg(m); err != nil {
 			// Not lost: the marker stays behind, and Republish sends it later.
 			b.lg.Warn("publish failed; will republish", "game", e.Game, "seq", e.Seq, "err", err)

@@ -260,3 +260,108 @@ func TestExternalServerKilledAndRestartedMidRunMissesNothing(t *testing.T) {
 }
 
 func (r *recorder) count() int { r.mu.Lock(); defer r.mu.Unlock(); return r.n }
+
+// Messages forged on pbem's subjects change nothing: an event's bytes for
+// the next seq, a doorbell for an event that does not exist, one for a
+// game that does not exist, garbage. The subscriber delivers only what
+// the store holds, and the next real event arrives as it should.
+func TestForgedMessagesDeliverNothing(t *testing.T) {
+	st := openStore(t, "")
+	b, err := Open(Config{ResyncEvery: time.Hour}, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.Append("g1", 0, ev("g1", 1), ev("g1", 2))
+	rec := newRecorder()
+	var mu sync.Mutex
+	var got []string
+	sub, err := b.Subscribe(nil, func(e *events.Envelope) {
+		rec.handle(e)
+		mu.Lock()
+		got = append(got, fmt.Sprintf("%s/%d %s", e.Game, e.Seq, e.Hash.Hex()[:8]))
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	rec.waitCaughtUp(t, st, 5*time.Second)
+
+	forged := ev("g1", 99)
+	h, _ := st.Head("g1")
+	forged.Chain(h.Seq+1, h.Hash)
+	attacker := b.Conn() // a client on the same server
+	for _, m := range []*nats.Msg{
+		{Subject: Subject("g1"), Data: forged.Marshal(), Header: nats.Header{nats.MsgIdHdr: {"g1/3"}}},
+		{Subject: Subject("g1"), Header: nats.Header{SeqHeader: {"3"}}},
+		{Subject: Subject("g1"), Header: nats.Header{SeqHeader: {"1000000"}}},
+		{Subject: Subject("nope"), Header: nats.Header{SeqHeader: {"1"}}},
+		{Subject: Subject("g1"), Data: []byte("garbage"), Header: nats.Header{SeqHeader: {"x"}}},
+	} {
+		if err := attacker.PublishMsg(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attacker.Flush()
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	if len(got) != 2 {
+		t.Fatalf("after the forgeries the subscriber delivered %q; want only the 2 stored events", got)
+	}
+	mu.Unlock()
+	// The real event at seq 3 is not shadowed by the forged one.
+	real := ev("g1", 3)
+	res, err := b.Append("g1", 2, real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.waitCaughtUp(t, st, 5*time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	if want := fmt.Sprintf("g1/3 %s", res.Events[0].Hash.Hex()[:8]); len(got) != 3 || got[2] != want {
+		t.Fatalf("delivered %q; want the stored event %s third", got, want)
+	}
+}
+
+// The embedded server's listener requires a login, and what it carries is
+// a doorbell: an eavesdropper with the login learns game and seq, never an
+// event's content.
+func TestEmbeddedListenerRequiresALoginAndCarriesNoContent(t *testing.T) {
+	st := openStore(t, "")
+	if _, err := Open(Config{Listen: "127.0.0.1:0"}, st, nil); err == nil {
+		t.Fatal("a listener without a login was opened")
+	}
+	b, err := Open(Config{Listen: "127.0.0.1:0", User: "watcher", Password: "s3cret-pw"}, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	url := b.Embedded()
+	if _, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
+		t.Fatal("connected without a login")
+	}
+	if _, err := nats.Connect(url, nats.UserInfo("watcher", "wrong"), nats.MaxReconnects(0)); err == nil {
+		t.Fatal("connected with a wrong password")
+	}
+	nc, err := nats.Connect(url, nats.UserInfo("watcher", "s3cret-pw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	msgs := make(chan *nats.Msg, 10)
+	nc.ChanSubscribe("pbem.>", msgs)
+	nc.Flush()
+	secret := events.New("g1", time.Unix(1, 0), "", &events.OrderReceived{Player: "p", Text: "Secret: do-not-leak"})
+	if _, err := b.Append("g1", 0, secret); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-msgs:
+		if len(m.Data) != 0 || m.Header.Get(SeqHeader) != "1" || m.Subject != Subject("g1") {
+			t.Fatalf("the bus carried %q %v on %s; want an empty doorbell for seq 1", m.Data, m.Header, m.Subject)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no doorbell")
+	}
+}

@@ -1,18 +1,22 @@
 package bus
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
 	"pbem/events"
+	"pbem/store"
 )
 
 // Subscription delivers every event of every game exactly once, in order
-// per game: what the store holds after the starting positions, then what
-// NATS brings, with gaps filled from the store and duplicates dropped.
+// per game, always as read from the store: what it holds after the
+// starting positions, then, at each doorbell NATS brings (and at each
+// periodic resync), what it holds after the position reached.
 type Subscription struct {
 	b       *Bus
 	handler func(*events.Envelope)
@@ -101,25 +105,28 @@ func (s *Subscription) deliver(e *events.Envelope) {
 	s.handler(e)
 }
 
+// onMsg takes a doorbell: game (from the subject) has an event at seq.
+// Nothing in the message is delivered; what the store holds past the
+// game's position is, so a forged message can at most make the
+// subscription look at the store early.
 func (s *Subscription) onMsg(m *nats.Msg) {
-	e, err := events.Unmarshal(m.Data)
-	if err != nil {
-		s.b.lg.Warn("undecodable message on the bus", "subject", m.Subject, "err", err)
+	game, ok := gameOf(m.Subject)
+	seq, err := strconv.ParseUint(m.Header.Get(SeqHeader), 10, 64)
+	if !ok || err != nil {
+		s.b.lg.Debug("a message on the bus that is no doorbell", "subject", m.Subject)
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return
+	if s.closed || seq <= s.position(game) {
+		return // seen already
 	}
-	switch p := s.position(e.Game); {
-	case e.Seq <= p: // duplicate
-	case e.Seq == p+1:
-		s.deliver(&e)
-	default: // a gap: NATS lost something, the store has it
-		if err := s.catchUp(e.Game); err != nil {
-			s.b.lg.Warn("filling a gap from the store", "game", e.Game, "err", err)
+	if err := s.catchUp(game); err != nil {
+		if errors.Is(err, store.ErrNoGame) {
+			s.b.lg.Debug("a doorbell for a game the store does not hold", "game", game)
+			return
 		}
+		s.b.lg.Warn("reading a game's new events from the store", "game", game, "err", err)
 	}
 }
 
