@@ -275,8 +275,9 @@ func (b *Bus) publish(es []events.Envelope) {
 	}
 }
 
-// Republish publishes, for every game, the events after its confirmed
-// marker.
+// Republish rings, for every game whose confirmed marker is behind its
+// head, one doorbell for the head: a subscriber reads everything up to it
+// from the store.
 func (b *Bus) Republish() error {
 	gs, err := b.Store.Games()
 	if err != nil {
@@ -289,11 +290,7 @@ func (b *Bus) Republish() error {
 		if g.Head.Seq <= from {
 			continue
 		}
-		es, err := b.Store.Events(g.Game, from+1)
-		if err != nil {
-			return err
-		}
-		b.publish(es)
+		b.publish([]events.Envelope{{Game: g.Game, Seq: g.Head.Seq}})
 	}
 	return nil
 }

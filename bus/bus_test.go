@@ -149,8 +149,10 @@ func TestRepublishSendsWhatWasCommittedButNotPublished(t *testing.T) {
 	if err := b.Republish(); err != nil {
 		t.Fatal(err)
 	}
+	// One doorbell for the head stands for the three: a subscriber reads
+	// them from the store.
 	var ids []string
-	for len(ids) < 5 {
+	for len(ids) < 3 {
 		select {
 		case m := <-raw:
 			ids = append(ids, m.Header.Get(nats.MsgIdHdr))
@@ -158,7 +160,7 @@ func TestRepublishSendsWhatWasCommittedButNotPublished(t *testing.T) {
 			t.Fatalf("got only %v", ids)
 		}
 	}
-	want := []string{"g1/1", "g1/2", "g1/3", "g1/4", "g1/5"}
+	want := []string{"g1/1", "g1/2", "g1/5"}
 	if fmt.Sprint(ids) != fmt.Sprint(want) {
 		t.Fatalf("message ids %v, want %v", ids, want)
 	}

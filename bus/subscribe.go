@@ -16,7 +16,9 @@ import (
 // Subscription delivers every event of every game exactly once, in order
 // per game, always as read from the store: what it holds after the
 // starting positions, then, at each doorbell NATS brings (and at each
-// periodic resync), what it holds after the position reached.
+// periodic resync), what it holds after the position reached. The
+// handler is never called inside a read transaction, so it may write to
+// the store.
 type Subscription struct {
 	b       *Bus
 	handler func(*events.Envelope)
@@ -74,12 +76,37 @@ func (s *Subscription) position(game string) uint64 {
 	return p
 }
 
-// catchUp delivers game's stored events after the subscription's position.
+// catchUpBatch bounds the events read in one transaction by catchUp.
+const catchUpBatch = 256
+
+// errBatchFull ends a read at catchUpBatch events.
+var errBatchFull = errors.New("batch full")
+
+// catchUp delivers game's stored events after the subscription's
+// position, a batch at a time, each after its read transaction has
+// ended: a handler may write to the store, and a write that grows the
+// file waits for every read transaction to end.
 func (s *Subscription) catchUp(game string) error {
-	return s.b.Store.Read(game, s.position(game)+1, func(e *events.Envelope) error {
-		s.deliver(e)
-		return nil
-	})
+	batch := make([]events.Envelope, 0, 16)
+	for {
+		batch = batch[:0]
+		err := s.b.Store.Read(game, s.position(game)+1, func(e *events.Envelope) error {
+			batch = append(batch, e.Clone())
+			if len(batch) == catchUpBatch {
+				return errBatchFull
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errBatchFull) {
+			return err
+		}
+		for i := range batch {
+			s.deliver(&batch[i])
+		}
+		if len(batch) < catchUpBatch {
+			return nil
+		}
+	}
 }
 
 func (s *Subscription) catchUpAll() error {

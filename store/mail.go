@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -157,15 +158,23 @@ func (s *Store) Raw(game string, seq uint64) ([]byte, bool, error) {
 	return raw, raw != nil, err
 }
 
-// ServerSecret returns the named server-wide secret (the reply-token key),
-// creating it from gen on first use.
+// ServerSecret returns the named server-wide secret (the reply-token
+// key, a mailbox's password), creating it from gen on first use. Secrets
+// are kept beside the log, never in it.
 func (s *Store) ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error) {
 	key := []byte("\x00server:" + name)
 	var secret []byte
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
+		secret = bytes.Clone(tx.Bucket(bSecret).Get(key))
+		return nil
+	})
+	if err != nil || secret != nil {
+		return secret, err
+	}
+	err = s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bSecret)
 		if v := b.Get(key); v != nil {
-			secret = append([]byte(nil), v...)
+			secret = bytes.Clone(v)
 			return nil
 		}
 		v, err := gen()
