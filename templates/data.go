@@ -108,6 +108,20 @@ type Welcome struct {
 	// Rules are the rule system's own sections: the rules, options and
 	// readings the game is played with.
 	Rules []Section
+	// Login, for a reader whose address is a mailbox on pbem's own mail
+	// host, says how to reach it.
+	Login *Login
+}
+
+// Login is how a reader logs in to their mailbox on pbem's own mail host.
+type Login struct {
+	Address    string // "anna@pbem.localhost"
+	User       string // "anna"
+	IMAP, SMTP string // host:port of each server
+	// Password is what the mail shows for the password: compose puts a
+	// placeholder here, filled in only as the mail is sent, so the
+	// password itself never enters the game's log.
+	Password string
 }
 
 // Announce is the data of a referee's announcement, mailed to everyone.

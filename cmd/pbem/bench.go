@@ -57,7 +57,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("dir", "", "directory for the bench's bbolt files (default: a temporary one)")
 	child := fs.String("memory-child", "", "internal: run the memory measurement on this store")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measurements to this file")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	if *cpuProfile != "" {

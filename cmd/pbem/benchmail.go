@@ -51,7 +51,7 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 		// host of our own.
 		playerDomain = "players.invalid"
 		var err error
-		if players, err = mailhost.Start(mailhost.Config{Domain: playerDomain}); err != nil {
+		if players, err = mailhost.Start(mailhost.Config{Domain: playerDomain, OpenDelivery: true}); err != nil {
 			return err
 		}
 		defer players.Close()
@@ -103,7 +103,10 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 	defer sub.Close()
 	addr, user, pass := ext.Addr, ext.User, ext.Password
 	if addr == "" {
-		addr, user, pass = srv.mail.host.IMAPAddr(), b.cfg.Mail.Local, b.cfg.Mail.Builtin.Password
+		addr, user = srv.mail.host.IMAPAddr(), b.cfg.Mail.Local
+		if pass, err = mailboxPassword(b.log, user); err != nil {
+			return err
+		}
 	}
 	login := func(opts *imapclient.Options) (*imapclient.Client, error) {
 		c, err := imapclient.DialInsecure(addr, opts)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/mail"
 	"os"
 	"sort"
 	"strings"
@@ -43,12 +44,48 @@ func parsePlayer(s string, referee bool) (events.Player, error) {
 	}
 	for _, addr := range strings.Split(parts[2], ",") {
 		addr = strings.ToLower(strings.TrimSpace(addr))
-		if !strings.Contains(addr, "@") {
-			return events.Player{}, fmt.Errorf("%q: %q is not a mail address", s, addr)
+		if err := checkAddress(addr); err != nil {
+			return events.Player{}, fmt.Errorf("%q: %w", s, err)
 		}
 		p.Addresses = append(p.Addresses, addr)
 	}
+	if strings.ContainsFunc(p.Name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return events.Player{}, fmt.Errorf("%q: the name has a control character (a line break?)", s)
+	}
 	return p, nil
+}
+
+// checkAddress accepts a plain mail address (an RFC 5322 addr-spec, no
+// display name, no comments, no line breaks): what pbem writes in To: and
+// compares senders with.
+func checkAddress(addr string) error {
+	if strings.ContainsAny(addr, "\r\n") {
+		return fmt.Errorf("the address has a line break")
+	}
+	a, err := mail.ParseAddress(addr)
+	if err != nil || a.Name != "" || !strings.EqualFold(a.Address, addr) {
+		return fmt.Errorf("%q is not a plain mail address such as anna@example.org (no name, no <>)", addr)
+	}
+	local, domain, _ := strings.Cut(a.Address, "@")
+	if local == "" || !domainRE.MatchString(domain) {
+		return fmt.Errorf("%q is not a plain mail address such as anna@example.org", addr)
+	}
+	return nil
+}
+
+// checkSides refuses a game in which a side of the rule system has no
+// player: its turns would wait for ever.
+func checkSides(ruleset string, players []events.Player) error {
+	for _, side := range rulesetSides(ruleset) {
+		found := false
+		for _, p := range players {
+			found = found || p.Side == side
+		}
+		if !found {
+			return fmt.Errorf("%w: the %s rules are played by %s: no --player plays %s", errUsage, ruleset, strings.Join(rulesetSides(ruleset), " and "), side)
+		}
+	}
+	return nil
 }
 
 func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
@@ -60,7 +97,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	fs.Var(&players, "player", "a player, ID:SIDE:ADDRESS[,ADDRESS...][:NAME] (repeat per player)")
 	fs.Var(&referees, "referee", "a referee, ID:ADDRESS[,ADDRESS...][:NAME] (repeatable)")
 	fs.Var(&settings, "set", "a game setting KEY=VALUE (repeatable)")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	if *game == "" || *ruleset == "" || (*scenario == "") == (*scenarioFile == "") || len(players) == 0 {
@@ -80,6 +117,18 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 			return fmt.Errorf("--referee %w", err)
 		}
 		ng.Referees = append(ng.Referees, p)
+	}
+	if err := checkSides(*ruleset, ng.Players); err != nil {
+		return err
+	}
+	own := strings.ToLower(a.cfg.Mail.Local + "@" + a.cfg.Mail.Domain)
+	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
+		for _, addr := range p.Addresses {
+			local, domain, _ := strings.Cut(addr, "@")
+			if base, _, _ := strings.Cut(local, "+"); base+"@"+domain == own {
+				return fmt.Errorf("%s's address %s is pbem's own mailbox: mail to it would come back as orders", p.ID, addr)
+			}
+		}
 	}
 	for _, s := range settings {
 		k, v, ok := strings.Cut(s, "=")
@@ -133,6 +182,34 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		fmt.Fprintf(a.out, "referee %s's secret (also in their welcome mail; needed on a \"Secret:\" line of commands by mail):\n  %s\n",
 			r.ID, token.RefereeSecret(a.secret, e.Game, r.ID))
 	}
+	return printMailboxes(a, log, append(append([]events.Player(nil), gc.Players...), gc.Referees...), "mailboxes on pbem's own mail host (each password is also in its owner's welcome mail):")
+}
+
+// printMailboxes prints the built-in host's mailboxes of ps with their
+// passwords, under heading (nothing if none of them has one there).
+func printMailboxes(a *app, log logStore, ps []events.Player, heading string) error {
+	comp, err := a.composer()
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	for _, p := range ps {
+		for _, addr := range p.Addresses {
+			user, ok := comp.MailhostUser(addr)
+			if !ok || done[user] {
+				continue
+			}
+			done[user] = true
+			pw, err := mailboxPassword(log, user)
+			if err != nil {
+				return err
+			}
+			if len(done) == 1 {
+				fmt.Fprintln(a.out, heading)
+			}
+			fmt.Fprintf(a.out, "  %-32s user %-12s password %s\n", addr, user, pw)
+		}
+	}
 	return nil
 }
 
@@ -166,7 +243,7 @@ func checkReferees(reg *engine.Registry, ng play.NewGame) error {
 
 func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	referee := fs.String("referee", "", "list only the games this address referees")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	log, err := a.open()
@@ -238,20 +315,11 @@ func desks(log logStore, reg *engine.Registry, addrs []string, now int64) ([]pla
 
 // gameArg takes the one positional GAME argument, flags before or after it.
 func gameArg(fs *flag.FlagSet, args []string) (string, error) {
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args, 1)
+	if err != nil {
 		return "", err
 	}
-	rest := fs.Args()
-	if len(rest) > 0 {
-		// Flags may follow the game id.
-		if err := fs.Parse(rest[1:]); err != nil {
-			return "", err
-		}
-		if len(fs.Args()) == 0 {
-			return rest[0], nil
-		}
-	}
-	return "", fmt.Errorf("%w: need exactly one GAME", errUsage)
+	return pos[0], nil
 }
 
 func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
@@ -534,12 +602,16 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 }
 
 func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args, -1)
+	if err != nil {
 		return err
 	}
+	if len(pos) > 1 {
+		return fmt.Errorf("%w: at most one RULESET", errUsage)
+	}
 	names := a.reg.Names()
-	if fs.NArg() == 1 {
-		names = []string{fs.Arg(0)}
+	if len(pos) == 1 {
+		names = pos
 	}
 	if len(names) == 0 {
 		return errors.New("this build has no rule systems")
@@ -770,7 +842,7 @@ var errFound = errors.New("found")
 
 func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
 	show := fs.String("show", "", "print the raw mail of this record (a prefix of its id is enough)")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	log, err := a.open()

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,151 +17,402 @@ import (
 
 // Config is pbem's configuration: a TOML file (see pbem.example.toml),
 // then environment variables PBEM_<SECTION>_<KEY> over it, then flags.
+//
+// Every leaf field is a key. Its toml tag names it; its check tag says
+// what a valid value is (see checkValue): configKeys walks the struct, so
+// the keys, their environment variables and their checks are one table
+// that cannot drift from the struct (a test requires a check on every
+// key).
 type Config struct {
-	DataDir string    `toml:"data_dir"`
-	Log     LogConfig `toml:"log"`
-	NATS    NATSConf  `toml:"nats"`
-	Engine  EngineCfg `toml:"engine"`
-	Mail    MailCfg   `toml:"mail"`
+	DataDir string     `toml:"data_dir" check:"nonempty"`
+	Log     LogConfig  `toml:"log"`
+	NATS    NATSConf   `toml:"nats"`
+	Engine  EngineCfg  `toml:"engine"`
+	Mail    MailCfg    `toml:"mail"`
+	Metrics MetricsCfg `toml:"metrics"`
 }
 
 // MailCfg says where mail comes from and goes to. With no IMAP address,
 // pbem runs its own mail host on loopback (see Builtin).
 type MailCfg struct {
-	Domain    string `toml:"domain"`    // the game mailbox's domain
-	Local     string `toml:"local"`     // its local part; players reply to local+…@domain
-	FromName  string `toml:"from_name"` // display name on pbem's mails
-	Templates string `toml:"templates"` // a directory of templates overriding the built-in ones
+	Domain    string `toml:"domain" check:"domain"`   // the game mailbox's domain
+	Local     string `toml:"local" check:"localpart"` // its local part; players reply to local+…@domain
+	FromName  string `toml:"from_name" check:"text"`  // display name on pbem's mails
+	Templates string `toml:"templates" check:"dir?"`  // a directory of templates overriding the built-in ones
 	// RatePerHour is how many mails one sender may send in an hour; more
 	// are quarantined (default 30).
-	RatePerHour int `toml:"rate_per_hour"`
+	RatePerHour int `toml:"rate_per_hour" check:"int>=1"`
 	IMAP        struct {
-		Addr     string `toml:"addr"`
-		TLS      string `toml:"tls"` // none, starttls, tls
-		Username string `toml:"username"`
-		Password string `toml:"password"`
-		Auth     string `toml:"auth"` // login or plain (AUTHENTICATE PLAIN)
-		Mailbox  string `toml:"mailbox"`
-		Poll     string `toml:"poll"` // e.g. "30s"
+		Addr     string `toml:"addr" check:"hostport?"`
+		TLS      string `toml:"tls" check:"oneof=none|starttls|tls"`
+		Username string `toml:"username" check:"text"`
+		Password string `toml:"password" check:"secret"`
+		Auth     string `toml:"auth" check:"oneof=login|plain"` // login or plain (AUTHENTICATE PLAIN)
+		Mailbox  string `toml:"mailbox" check:"nonempty"`
+		Poll     string `toml:"poll" check:"duration>=100ms"` // e.g. "30s"
 	} `toml:"imap"`
 	SMTP struct {
-		Addr     string `toml:"addr"`
-		TLS      string `toml:"tls"`
-		Username string `toml:"username"`
-		Password string `toml:"password"`
+		Addr     string `toml:"addr" check:"hostport?"`
+		TLS      string `toml:"tls" check:"oneof=|none|starttls|tls"`
+		Username string `toml:"username" check:"text"`
+		Password string `toml:"password" check:"secret"`
 	} `toml:"smtp"`
 	Builtin struct {
-		IMAP     string `toml:"imap"`     // listen address of the built-in IMAP server
-		SMTP     string `toml:"smtp"`     // and SMTP server
-		Password string `toml:"password"` // of every mailbox on the built-in host
+		IMAP string `toml:"imap" check:"hostport"` // listen address of the built-in IMAP server
+		SMTP string `toml:"smtp" check:"hostport"` // and SMTP server
 	} `toml:"builtin"`
 }
 
 // LogConfig selects the log format and level.
 type LogConfig struct {
-	Format string `toml:"format"` // text or json
-	Level  string `toml:"level"`  // debug, info, warn, error
+	Format string `toml:"format" check:"oneof=text|json"`
+	Level  string `toml:"level" check:"oneof=debug|info|warn|error"`
 }
 
-// NATSConf selects embedded or external NATS.
+// NATSConf selects embedded or external NATS, and how to authenticate.
 type NATSConf struct {
-	URLs   []string `toml:"urls"`   // external server or cluster; empty: embedded
-	Listen string   `toml:"listen"` // embedded server's client address; empty: in-process only
+	URLs []string `toml:"urls" check:"natsurls"` // external server or cluster; empty: embedded
+	// Listen is the embedded server's client address; empty: in-process
+	// only. A listener requires User and Password.
+	Listen string `toml:"listen" check:"hostport?"`
+	// User and Password authenticate to an external server, and are what
+	// the embedded server's listener requires.
+	User     string `toml:"user" check:"text"`
+	Password string `toml:"password" check:"secret"`
+	// Creds is a credentials file (JWT and NKey seed) and NKey a file
+	// holding an NKey seed, for an external server.
+	Creds string `toml:"creds" check:"file?"`
+	NKey  string `toml:"nkey" check:"file?"`
+	// TLSCA verifies an external server; TLSCert and TLSKey are this
+	// client's certificate, for servers that ask for one.
+	TLSCA   string `toml:"tls_ca" check:"file?"`
+	TLSCert string `toml:"tls_cert" check:"file?"`
+	TLSKey  string `toml:"tls_key" check:"file?"`
 }
 
 // EngineCfg tunes the engine.
 type EngineCfg struct {
-	SnapshotEvery uint64 `toml:"snapshot_every"`
+	SnapshotEvery uint64 `toml:"snapshot_every" check:"int>=1"`
 	// Clock is how often the server's clock is checked against the games'
 	// deadlines (a Go duration; default 30s).
-	Clock string `toml:"clock"`
+	Clock string `toml:"clock" check:"duration>=100ms"`
+}
+
+// MetricsCfg serves metrics and a health check over HTTP.
+type MetricsCfg struct {
+	// Listen is the address of /metrics and /healthz; empty: none.
+	Listen string `toml:"listen" check:"hostport?"`
+	// StuckAfter is how long the outbox or the intake may fail before
+	// /healthz says so.
+	StuckAfter string `toml:"stuck_after" check:"duration>=1s"`
 }
 
 // clockEvery is the deadline check interval.
-func (e EngineCfg) clockEvery() (time.Duration, error) {
-	if e.Clock == "" {
-		return 30 * time.Second, nil
-	}
-	d, err := time.ParseDuration(e.Clock)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("engine.clock %q: want a positive duration such as 30s", e.Clock)
-	}
-	return d, nil
+func (e EngineCfg) clockEvery() time.Duration {
+	d, _ := time.ParseDuration(e.Clock)
+	return d
 }
 
 func defaultConfig() Config {
-	c := Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: EngineCfg{SnapshotEvery: 256}}
+	c := Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: EngineCfg{SnapshotEvery: 256, Clock: "30s"}}
 	c.Mail.Domain, c.Mail.Local, c.Mail.FromName, c.Mail.RatePerHour = "pbem.localhost", "pbem", "pbem", 30
-	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP, c.Mail.Builtin.Password = "127.0.0.1:1143", "127.0.0.1:1025", "pbem"
+	c.Mail.IMAP.TLS, c.Mail.IMAP.Auth, c.Mail.IMAP.Mailbox, c.Mail.IMAP.Poll = "none", "login", "INBOX", "30s"
+	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP = "127.0.0.1:1143", "127.0.0.1:1025"
+	c.Metrics.StuckAfter = "5m"
 	return c
 }
 
+// configKey is one key of the configuration.
+type configKey struct {
+	Name  string // "mail.imap.poll"
+	Env   string // "PBEM_MAIL_IMAP_POLL"
+	Check string
+	v     reflect.Value // the field, settable
+}
+
+// configKeys lists every key of c, in the struct's order.
+func configKeys(c *Config) []configKey {
+	var out []configKey
+	var walk func(v reflect.Value, prefix string)
+	walk = func(v reflect.Value, prefix string) {
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name := prefix + f.Tag.Get("toml")
+			if f.Type.Kind() == reflect.Struct {
+				walk(v.Field(i), name+".")
+				continue
+			}
+			out = append(out, configKey{Name: name, Env: "PBEM_" + strings.ToUpper(strings.ReplaceAll(name, ".", "_")),
+				Check: f.Tag.Get("check"), v: v.Field(i)})
+		}
+	}
+	walk(reflect.ValueOf(c).Elem(), "")
+	return out
+}
+
 // loadConfig reads path (if not empty) over the defaults, then applies the
-// environment.
+// environment, then checks every key. Its error names each bad key, where
+// its value came from and what it should be.
 func loadConfig(path string, env func(string) string) (Config, error) {
 	c := defaultConfig()
+	var errs []error
+	from := map[string]string{}
 	if path != "" {
 		md, err := toml.DecodeFile(path, &c)
 		if err != nil {
 			return c, fmt.Errorf("config %s: %w", path, err)
 		}
 		if und := md.Undecoded(); len(und) > 0 {
-			return c, fmt.Errorf("config %s: unknown keys %v", path, und)
-		}
-	}
-	set := func(name string, dst *string) {
-		if v := env(name); v != "" {
-			*dst = v
-		}
-	}
-	set("PBEM_DATA_DIR", &c.DataDir)
-	set("PBEM_LOG_FORMAT", &c.Log.Format)
-	set("PBEM_LOG_LEVEL", &c.Log.Level)
-	set("PBEM_NATS_LISTEN", &c.NATS.Listen)
-	set("PBEM_MAIL_DOMAIN", &c.Mail.Domain)
-	set("PBEM_MAIL_LOCAL", &c.Mail.Local)
-	set("PBEM_MAIL_TEMPLATES", &c.Mail.Templates)
-	set("PBEM_MAIL_IMAP_ADDR", &c.Mail.IMAP.Addr)
-	set("PBEM_MAIL_IMAP_TLS", &c.Mail.IMAP.TLS)
-	set("PBEM_MAIL_IMAP_USERNAME", &c.Mail.IMAP.Username)
-	set("PBEM_MAIL_IMAP_PASSWORD", &c.Mail.IMAP.Password)
-	set("PBEM_MAIL_IMAP_AUTH", &c.Mail.IMAP.Auth)
-	set("PBEM_MAIL_SMTP_ADDR", &c.Mail.SMTP.Addr)
-	set("PBEM_MAIL_SMTP_TLS", &c.Mail.SMTP.TLS)
-	set("PBEM_MAIL_SMTP_USERNAME", &c.Mail.SMTP.Username)
-	set("PBEM_MAIL_SMTP_PASSWORD", &c.Mail.SMTP.Password)
-	set("PBEM_MAIL_BUILTIN_IMAP", &c.Mail.Builtin.IMAP)
-	set("PBEM_MAIL_BUILTIN_SMTP", &c.Mail.Builtin.SMTP)
-	set("PBEM_MAIL_BUILTIN_PASSWORD", &c.Mail.Builtin.Password)
-	if v := env("PBEM_NATS_URLS"); v != "" {
-		c.NATS.URLs = nil
-		for _, u := range strings.Split(v, ",") {
-			if u = strings.TrimSpace(u); u != "" {
-				c.NATS.URLs = append(c.NATS.URLs, u)
+			for _, k := range und {
+				errs = append(errs, fmt.Errorf("config %s: %q is no key%s", path, k.String(), keyHint(k.String(), configKeys(&c))))
 			}
 		}
-	}
-	if v := env("PBEM_MAIL_RATE_PER_HOUR"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return c, fmt.Errorf("PBEM_MAIL_RATE_PER_HOUR=%q: want a positive number", v)
+		for _, k := range md.Keys() {
+			from[k.String()] = path
 		}
-		c.Mail.RatePerHour = n
 	}
-	if v := env("PBEM_ENGINE_SNAPSHOT_EVERY"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n == 0 {
-			return c, fmt.Errorf("PBEM_ENGINE_SNAPSHOT_EVERY=%q: want a positive number", v)
+	keys := configKeys(&c)
+	for _, k := range keys {
+		s := env(k.Env)
+		if s == "" {
+			continue
 		}
-		c.Engine.SnapshotEvery = n
+		if err := setFromEnv(k, s); err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: %w", k.Env, s, err))
+			continue
+		}
+		from[k.Name] = k.Env
 	}
-	if v := env("PBEM_ENGINE_CLOCK"); v != "" {
-		c.Engine.Clock = v
+	for _, k := range keys {
+		if err := checkValue(k.Check, k.v); err != nil {
+			where := from[k.Name]
+			if where == "" {
+				where = "default"
+			}
+			errs = append(errs, fmt.Errorf("%s = %s (%s): %w", k.Name, shown(k), where, err))
+		}
 	}
-	if _, err := c.Engine.clockEvery(); err != nil {
-		return c, err
+	errs = append(errs, c.crossCheck()...)
+	return c, errors.Join(errs...)
+}
+
+// keyHint suggests the key meant by a name that is none.
+func keyHint(name string, keys []configKey) string {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	var near []string
+	for _, k := range keys {
+		if strings.HasSuffix(k.Name, "."+last) || k.Name == last {
+			near = append(near, k.Name)
+		}
 	}
-	return c, nil
+	if strings.HasSuffix(name, "builtin.password") {
+		return " (the built-in mail host gives each mailbox its own password now: 'pbem mailboxes' lists them)"
+	}
+	if len(near) > 0 {
+		return " (did you mean " + strings.Join(near, " or ") + "?)"
+	}
+	return " (see pbem.example.toml for every key)"
+}
+
+// shown is a key's value as an error quotes it: secrets are not repeated.
+func shown(k configKey) string {
+	if k.Check == "secret" {
+		return "(hidden)"
+	}
+	switch k.v.Kind() {
+	case reflect.String:
+		return strconv.Quote(k.v.String())
+	case reflect.Slice:
+		return fmt.Sprintf("%q", k.v.Interface())
+	}
+	return fmt.Sprint(k.v.Interface())
+}
+
+// setFromEnv sets k from an environment variable's text.
+func setFromEnv(k configKey, s string) error {
+	switch k.v.Kind() {
+	case reflect.String:
+		k.v.SetString(s)
+	case reflect.Int:
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return errors.New("want a whole number")
+		}
+		k.v.SetInt(int64(n))
+	case reflect.Uint64:
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return errors.New("want a whole number of at least 0")
+		}
+		k.v.SetUint(n)
+	case reflect.Slice:
+		var list []string
+		for _, u := range strings.Split(s, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				list = append(list, u)
+			}
+		}
+		k.v.Set(reflect.ValueOf(list))
+	default:
+		return fmt.Errorf("internal: key %s of kind %s", k.Name, k.v.Kind())
+	}
+	return nil
+}
+
+var (
+	domainRE    = regexp.MustCompile(`^(?i)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$`)
+	localpartRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+)
+
+// checkValue checks v against a check tag:
+//
+//	nonempty          any text but the empty one
+//	text              any text without control characters (CR, LF …)
+//	secret            the same, never repeated in an error
+//	oneof=a|b|c       one of the words ("oneof=|a|b": empty too)
+//	int>=N            a whole number of at least N
+//	duration>=D       a Go duration (30s, 5m) of at least D
+//	hostport          host:port with a port number; with ?, empty too
+//	domain            a domain name
+//	localpart         a mailbox's local part: letters, digits, . _ -
+//	dir?, file?       empty, or an existing directory / file
+//	natsurls          nats://, tls://, ws:// or wss:// URLs with a host
+func checkValue(check string, v reflect.Value) error {
+	optional := strings.HasSuffix(check, "?")
+	check = strings.TrimSuffix(check, "?")
+	if v.Kind() == reflect.String {
+		s := v.String()
+		if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return errors.New("control characters (a line break?) are not allowed")
+		}
+		if optional && s == "" {
+			return nil
+		}
+	}
+	name, arg, _ := strings.Cut(check, "=")
+	if i := strings.Index(check, ">="); i >= 0 {
+		name, arg = check[:i], check[i+2:]
+	}
+	switch name {
+	case "text", "secret":
+		return nil
+	case "nonempty":
+		if strings.TrimSpace(v.String()) == "" {
+			return errors.New("must not be empty")
+		}
+	case "oneof":
+		words := strings.Split(arg, "|")
+		for _, w := range words {
+			if v.String() == w {
+				return nil
+			}
+		}
+		var shown []string
+		for _, w := range words {
+			if w == "" {
+				w = `"" (the default)`
+			}
+			shown = append(shown, w)
+		}
+		return fmt.Errorf("want %s", strings.Join(shown, ", "))
+	case "int":
+		min, _ := strconv.ParseInt(arg, 10, 64)
+		var n int64
+		if v.Kind() == reflect.Uint64 {
+			if v.Uint() > 1<<62 {
+				return errors.New("too large")
+			}
+			n = int64(v.Uint())
+		} else {
+			n = v.Int()
+		}
+		if n < min {
+			return fmt.Errorf("want a whole number of at least %d", min)
+		}
+	case "duration":
+		min, _ := time.ParseDuration(arg)
+		d, err := time.ParseDuration(v.String())
+		if err != nil {
+			return fmt.Errorf("want a duration such as 30s or 5m")
+		}
+		if d < min {
+			return fmt.Errorf("want at least %s", min)
+		}
+	case "hostport":
+		host, port, err := net.SplitHostPort(v.String())
+		if err != nil {
+			return fmt.Errorf("want host:port, such as 127.0.0.1:1143")
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return fmt.Errorf("port %q is not a port number", port)
+		}
+		if host != "" && net.ParseIP(host) == nil && !domainRE.MatchString(host) {
+			return fmt.Errorf("host %q is neither an IP address nor a host name", host)
+		}
+	case "domain":
+		if !domainRE.MatchString(v.String()) {
+			return errors.New("want a domain name, such as pbem.example.org")
+		}
+	case "localpart":
+		if !localpartRE.MatchString(v.String()) {
+			return errors.New("want a mailbox name: lower-case letters, digits, '.', '_' or '-' (no '+': pbem adds it)")
+		}
+	case "dir", "file":
+		fi, err := os.Stat(v.String())
+		switch {
+		case err != nil:
+			return err
+		case name == "dir" && !fi.IsDir():
+			return errors.New("not a directory")
+		case name == "file" && fi.IsDir():
+			return errors.New("a directory, not a file")
+		}
+	case "natsurls":
+		for i := range v.Len() {
+			s := v.Index(i).String()
+			u, err := url.Parse(s)
+			if err != nil || u.Host == "" || !map[string]bool{"nats": true, "tls": true, "ws": true, "wss": true}[u.Scheme] {
+				return fmt.Errorf("%q: want a URL such as nats://host:4222 (nats, tls, ws or wss)", s)
+			}
+		}
+	default:
+		return fmt.Errorf("internal: unknown check %q", check)
+	}
+	return nil
+}
+
+// crossCheck checks what no single key can.
+func (c *Config) crossCheck() []error {
+	var errs []error
+	if (c.Mail.IMAP.Addr == "") != (c.Mail.SMTP.Addr == "") {
+		errs = append(errs, errors.New("mail.imap.addr and mail.smtp.addr: set both (a mail host of your own) or neither (pbem's built-in host)"))
+	}
+	if c.NATS.Listen != "" && len(c.NATS.URLs) > 0 {
+		errs = append(errs, errors.New("nats.listen is the embedded server's listener, and nats.urls an external server: set one, not both"))
+	}
+	if c.NATS.Listen != "" && (c.NATS.User == "" || c.NATS.Password == "") {
+		errs = append(errs, errors.New("nats.listen opens the embedded NATS to other processes: set nats.user and nats.password, which it will require"))
+	}
+	if (c.NATS.User == "") != (c.NATS.Password == "") {
+		errs = append(errs, errors.New("nats.user and nats.password: set both or neither"))
+	}
+	if (c.NATS.TLSCert == "") != (c.NATS.TLSKey == "") {
+		errs = append(errs, errors.New("nats.tls_cert and nats.tls_key: set both or neither"))
+	}
+	n := 0
+	for _, set := range []bool{c.NATS.User != "", c.NATS.Creds != "", c.NATS.NKey != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		errs = append(errs, errors.New("nats: use one of user/password, creds and nkey"))
+	}
+	if len(c.NATS.URLs) == 0 && (c.NATS.Creds != "" || c.NATS.NKey != "" || c.NATS.TLSCA != "" || c.NATS.TLSCert != "") {
+		errs = append(errs, errors.New("nats.creds, nats.nkey and nats.tls_* are for an external server: set nats.urls too"))
+	}
+	return errs
 }
 
 func getenv(k string) string { return os.Getenv(k) }

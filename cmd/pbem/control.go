@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 
 	"pbem/events"
@@ -84,7 +85,8 @@ func serveControl(l net.Listener, base *app) {
 			}
 			var out, errOut bytes.Buffer
 			resp := ctlResponse{}
-			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret, inServer: true}
+			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
+				mailhost: base.mailhost, inServer: true}
 			var cmd *command
 			for _, cc := range commands() {
 				if cc.name == req.Cmd && cc.remote {
@@ -101,4 +103,25 @@ func serveControl(l net.Listener, base *app) {
 			json.NewEncoder(c).Encode(resp)
 		}()
 	}
+}
+
+// listenControl listens on the control socket at path, with mode 0600
+// from the moment it exists: it is made under a umask that leaves only the
+// owner's bits (a chmod after binding would leave a moment, under a loose
+// umask, in which another user could connect), and the listener refuses
+// peers of another user besides (see peerCheck).
+func listenControl(path string) (net.Listener, error) {
+	// sun_path holds 108 bytes, the last a NUL.
+	if len(path) > 107 {
+		return nil, fmt.Errorf("%s: the path is longer than a unix socket's 107 bytes; use a shorter data directory", path)
+	}
+	l, err := listenPrivate(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		l.Close()
+		return nil, fmt.Errorf("%s: the socket was not made private (%v %v)", path, fi.Mode(), err)
+	}
+	return peerCheck{l}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -32,7 +33,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
 	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw or hra")
 	noReferee := fs.Bool("no-referee", false, "two players alone, no referee (GCACW: the scenario's house rules play what the rules leave out)")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	dir, err := os.MkdirTemp("", "pbem-demo-")
@@ -67,6 +68,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 
 type demoPlayer struct {
 	id, side, name, addr string
+	password             string // of the player's mailbox on the built-in host
 	referee              bool
 	secret               string // a referee's command secret, from the welcome mail
 	c                    *imapclient.Client
@@ -113,12 +115,16 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 		ps = append(ps, &demoPlayer{id: ref.ID, name: ref.Name, addr: ref.Addresses[0], referee: true})
 	}
 	for _, p := range ps {
+		// Each mailbox has its own password, as the welcome mail tells.
+		if p.password, err = mailboxPassword(a.log, p.id); err != nil {
+			return err
+		}
 		// The mailbox is made when the game's creation reaches the mail system.
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			c, err := imapclient.DialInsecure(srv.mail.host.IMAPAddr(), nil)
 			if err == nil {
-				if err = c.Login(p.id, a.cfg.Mail.Builtin.Password).Wait(); err == nil {
+				if err = c.Login(p.id, p.password).Wait(); err == nil {
 					if _, err = c.Select("INBOX", nil).Wait(); err == nil {
 						p.c = c
 						break
@@ -329,6 +335,10 @@ func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
 	defer c.Close()
 	if err := c.Hello("players.example"); err != nil {
 		return err
+	}
+	// The host takes mail only from a logged-in user, as that user.
+	if err := c.Auth(sasl.NewPlainClient("", p.id, p.password)); err != nil {
+		return fmt.Errorf("%s's login to send: %w", p.id, err)
 	}
 	if err := c.SendMail(p.addr, []string{m.replyTo}, strings.NewReader(b.String())); err != nil {
 		return fmt.Errorf("%s's reply: %w", p.id, err)

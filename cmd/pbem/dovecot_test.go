@@ -24,7 +24,7 @@ import (
 func dovecotGame(t *testing.T) (*dovecottest.Server, *mailhost.Host, []string, string) {
 	t.Helper()
 	dc := dovecottest.Start(t)
-	players, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
+	players, err := mailhost.Start(mailhost.Config{Domain: "players.test", OpenDelivery: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"pbem/engine"
 	"pbem/internal/logx"
 	"pbem/mail/compose"
+	"pbem/mail/mailhost"
 )
 
 // command is one subcommand. Run parses its own flags from fs.
@@ -49,6 +50,9 @@ func commands() []command {
 		{name: "audit", args: "GAME [--with-secret] [--quiet]", summary: "re-decide every input with the current rules: chain, differences, dice, timeline", remote: true, run: cmdAudit},
 		{name: "export", args: "GAME [--format jsonl|text|html]", summary: "write a game's log as JSON lines, or as a readable campaign report", remote: true, run: cmdExport},
 		{name: "quarantine", args: "[--show ID]", summary: "list mails that could not become orders, with the reason", remote: true, run: cmdQuarantine},
+		{name: "doctor", summary: "examine pbem.db and mailhost.db: every page, every game's hash chain and records", remote: true, run: cmdDoctor},
+		{name: "mailboxes", summary: "list the built-in mail host's mailboxes and their passwords (operator only)", remote: true, access: writeStore, run: cmdMailboxes},
+		{name: "config", summary: "print every configuration key, its value, where it came from and how to override it", run: cmdConfig},
 		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
 		{name: "bench", summary: "measure appends, replay, memory and load time against raw baselines", run: cmdBench},
 	}
@@ -75,6 +79,8 @@ type app struct {
 	inServer bool
 	// access is the running command's (see open).
 	access access
+	// mailhost is the server's built-in mail host, for commands run in it.
+	mailhost *mailhost.Host
 }
 
 func main() {
@@ -170,6 +176,27 @@ func (a *app) runCommand(c *command, args []string) error {
 		fs.Usage()
 	}
 	return err
+}
+
+// parseArgs parses a command's flags wherever they stand among args
+// ("pbem referee GAME --as ref 'CMD'" as well as "pbem referee --as ref
+// GAME 'CMD'"); after "--" every argument is positional. It returns the
+// positional arguments; want, unless negative, is how many there must be.
+func parseArgs(fs *flag.FlagSet, args []string, want int) ([]string, error) {
+	pos, err := parseAnywhere(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if want >= 0 && len(pos) != want {
+		switch want {
+		case 0:
+			return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+		case 1:
+			return nil, fmt.Errorf("%w: need exactly one GAME", errUsage)
+		}
+		return nil, fmt.Errorf("%w: need %d arguments, got %d", errUsage, want, len(pos))
+	}
+	return pos, nil
 }
 
 func usage(w io.Writer) {

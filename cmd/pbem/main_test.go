@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,11 +11,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 var pbemBin string
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv("PBEM_TEST_OTHER_USER"); spec != "" {
+		otherUser(spec)
+		return
+	}
 	dir, err := os.MkdirTemp("", "pbem-cmd-test-")
 	if err != nil {
 		panic(err)
@@ -126,7 +135,9 @@ func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if _, err := os.Stat(filepath.Join(dataDir, "pbem.sock")); err == nil {
+		// The socket answers: not a stale one left by a killed server.
+		if c, err := net.Dial("unix", filepath.Join(dataDir, "pbem.sock")); err == nil {
+			c.Close()
 			return cmd
 		}
 		if time.Now().After(deadline) {
@@ -144,7 +155,7 @@ func stopServe(t *testing.T, cmd *exec.Cmd) string {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Fatalf("serve exited with %v after SIGTERM", err)
+			t.Fatalf("serve exited with %v after SIGTERM:\n%s", err, races(cmd.Stderr.(*bytes.Buffer).String()))
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not stop within 20s of SIGTERM")
@@ -179,4 +190,74 @@ func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
 	if out, _, code := pbem(t, nil, "--data-dir", dir, "games"); code != 0 || !strings.Contains(out, "no games yet") {
 		t.Fatalf("games without serve: %d %q", code, out)
 	}
+}
+
+// races returns a data race report in a server's stderr, or its tail.
+func races(stderr string) string {
+	if i := strings.Index(stderr, "WARNING: DATA RACE"); i >= 0 {
+		return stderr[i:min(len(stderr), i+6000)]
+	}
+	return tail(stderr, 30)
+}
+
+// otherUser is the other user's process of the socket test (the test
+// binary run with PBEM_TEST_OTHER_USER=SOCKET,SECONDS): it connects to the
+// control socket and asks for the games until the time is up, and prints
+// how often it connected and how often it got an answer.
+func otherUser(spec string) {
+	sock, secs, _ := strings.Cut(spec, ",")
+	var n int
+	fmt.Sscan(secs, &n)
+	tries, answers := 0, 0
+	for end := time.Now().Add(time.Duration(n) * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		c, err := net.DialTimeout("unix", sock, time.Second)
+		if err != nil {
+			continue
+		}
+		tries++
+		c.SetDeadline(time.Now().Add(2 * time.Second))
+		c.Write([]byte(`{"cmd":"games","args":[]}` + "\n"))
+		if b := make([]byte, 4096); func() bool { k, _ := c.Read(b); return k > 0 }() {
+			answers++
+		}
+		c.Close()
+	}
+	fmt.Println(tries, answers)
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// readInbox returns every mail in user's INBOX on the IMAP server at addr
+// (nil if it cannot be read).
+func readInbox(t *testing.T, addr, user, password string) [][]byte {
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	if err := c.Login(user, password).Wait(); err != nil {
+		return nil
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return nil
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(imap.SeqSet{imap.SeqRange{Start: 1, Stop: sel.NumMessages}}, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return nil
+	}
+	out := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.FindBodySection(section)
+	}
+	return out
 }

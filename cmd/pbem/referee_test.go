@@ -41,7 +41,7 @@ func newMailGame(t *testing.T, settings ...string) *mailGame {
 func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 	t.Helper()
 	dc := dovecottest.Start(t)
-	host, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
+	host, err := mailhost.Start(mailhost.Config{Domain: "players.test", OpenDelivery: true})
 	if err != nil {
 		t.Fatal(err)
 	}

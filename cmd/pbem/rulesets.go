@@ -23,6 +23,22 @@ func rulesets() []func() engine.Ruleset {
 	return out
 }
 
+// rulesetSides lists a rule system's sides, as its demo game seats them
+// (a player each): a game needs a player for every one.
+func rulesetSides(name string) []string {
+	s, ok := system(name)
+	if !ok {
+		return nil
+	}
+	var sides []string
+	for _, p := range s.Demo.Players {
+		if p.Side != "" && !slices.Contains(sides, p.Side) {
+			sides = append(sides, p.Side)
+		}
+	}
+	return sides
+}
+
 // system returns the rule system of a name.
 func system(name string) (engine.System, bool) {
 	for _, s := range systems() {

@@ -16,7 +16,7 @@ import (
 )
 
 func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -51,7 +51,9 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	}
 	defer st.Close()
 	a.log = st // for the composer's secret; commands get the bus below
-	b, err := bus.Open(bus.Config{URLs: a.cfg.NATS.URLs, Listen: a.cfg.NATS.Listen}, st, a.lg)
+	nc := a.cfg.NATS
+	b, err := bus.Open(bus.Config{URLs: nc.URLs, Listen: nc.Listen, User: nc.User, Password: nc.Password, Creds: nc.Creds,
+		NKeyFile: nc.NKey, TLSCA: nc.TLSCA, TLSCert: nc.TLSCert, TLSKey: nc.TLSKey}, st, a.lg)
 	if err != nil {
 		return err
 	}
@@ -61,9 +63,11 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	if _, err := a.composer(); err != nil {
 		return err
 	}
-	runner := play.NewRunner(b, a.reg, play.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp})
+	met := newMetrics()
+	runner := play.NewRunner(b, a.reg, play.RunnerOptions{SnapshotEvery: a.cfg.Engine.SnapshotEvery, Logger: a.lg, Notifier: a.comp,
+		Timings: met.timing})
 	defer runner.Close()
-	mail, err := startMail(mailCtx, a, b, runner)
+	mail, err := startMail(mailCtx, a, b, runner, met)
 	if err != nil {
 		return err
 	}
@@ -84,34 +88,49 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 		heads[g.Game] = g.Head.Seq
 		ids = append(ids, g.Game)
 	}
-	if err := mail.prepare(st, ids); err != nil {
-		return err
-	}
 	// Games known at start are loaded by their actors from the store; the
 	// subscription brings everything after that.
+	met.games.Set(float64(len(games)))
 	sub, err := b.Subscribe(func(g string) uint64 { return heads[g] }, func(e *events.Envelope) {
 		runner.Deliver(e)
 		mail.handle(e)
+		met.event(e)
 	})
 	if err != nil {
 		return err
 	}
 	defer sub.Close()
-	for _, id := range ids {
-		runner.Kick(id)
-	}
-	if err := mail.recover(b, runner, ids); err != nil {
-		return err
-	}
+	// Serving begins now; the games are loaded behind it (an input for a
+	// game not loaded yet loads it first), and the mails a previous run
+	// left unsent are queued as their games load.
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		start := time.Now()
+		for _, id := range ids {
+			runner.Kick(id)
+		}
+		if n := mail.recover(b, runner, ids); len(ids) > 0 {
+			a.lg.Info("every game loaded", "games", len(ids), "mails_requeued", n, "in", time.Since(start).Round(time.Millisecond))
+		}
+	}()
+	defer func() { runner.Close(); <-warmed }()
 	mail.start(mailCtx)
-	l, err := net.Listen("unix", sock)
+	met.watch(st, mail, func() int { return len(runner.Active()) })
+	metricsAddr := ""
+	if a.cfg.Metrics.Listen != "" {
+		stuck, _ := time.ParseDuration(a.cfg.Metrics.StuckAfter)
+		if metricsAddr, err = serveMetrics(mailCtx, a.cfg.Metrics.Listen, met, mail, stuck); err != nil {
+			return err
+		}
+	}
+	l, err := listenControl(sock)
 	if err != nil {
 		return fmt.Errorf("control socket: %w", err)
 	}
-	os.Chmod(sock, 0o600)
 	defer os.Remove(sock)
 	defer l.Close()
-	go serveControl(l, &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b, comp: a.comp, secret: a.secret})
+	go serveControl(l, &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b, comp: a.comp, secret: a.secret, mailhost: mail.host})
 	nats := "embedded, in-process"
 	if len(a.cfg.NATS.URLs) > 0 {
 		nats = fmt.Sprint(a.cfg.NATS.URLs)
@@ -119,11 +138,8 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 		nats = "embedded, " + u
 	}
 	a.lg.Info("pbem serving", "data", a.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", a.reg.Names(),
-		"control", sock)
-	clockEvery, err := a.cfg.Engine.clockEvery()
-	if err != nil {
-		return err
-	}
+		"control", sock, "metrics", metricsAddr)
+	clockEvery := a.cfg.Engine.clockEvery()
 	clockDone := make(chan struct{})
 	go func() {
 		// The server's clock enters games only here, as deadline events.
@@ -151,6 +167,7 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	stopMail()
 	mail.wait()
 	runner.Close()
+	<-warmed
 	b.Close()
 	if err := st.Close(); err != nil {
 		return err

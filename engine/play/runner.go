@@ -47,6 +47,10 @@ type RunnerOptions struct {
 	// RetryMax bounds the backoff between attempts to load a game that
 	// cannot be loaded (default 5 minutes).
 	RetryMax time.Duration
+	// Timings, when set, is told how long each game's load ("load") and
+	// each decision with its mails and append ("decide") took, for
+	// metrics.
+	Timings func(kind string, d time.Duration)
 }
 
 // Runner keeps one actor per active game. Deliver hands it each event the
@@ -357,6 +361,9 @@ func (g *Game) runningDeadline() bool {
 }
 
 func (a *actor) load() error {
+	if t := a.r.opts.Timings; t != nil {
+		defer func(start time.Time) { t("load", time.Since(start)) }(time.Now())
+	}
 	g, err := Load(a.r.log, a.r.reg, a.id, 0)
 	if err != nil {
 		return err
@@ -388,6 +395,7 @@ func (a *actor) take(e *events.Envelope) error {
 func (a *actor) decide(lg *slog.Logger) {
 	backoff := 50 * time.Millisecond
 	for a.g != nil && len(a.g.Pending) > 0 && !a.r.stopping() {
+		start := time.Now()
 		in := a.g.Pending[0]
 		stream := NewStream(a.seed, a.id, a.g.Rolls)
 		stream.seedFor = a.r.opts.HiddenSeed
@@ -449,6 +457,9 @@ func (a *actor) decide(lg *slog.Logger) {
 			}
 		}
 		lg.Debug("decided", "input", in.Seq, "decision", dec.EventType(), "seq", res.Last)
+		if t := a.r.opts.Timings; t != nil {
+			t("decide", time.Since(start))
+		}
 		a.maybeSnapshot(lg)
 	}
 	if a.g != nil {

@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,7 +44,20 @@ type Config struct {
 	// depends on other games' logs: it is rendered once, when GAMES is
 	// decided, and kept in the log like every mail.
 	Desk func(addresses []string, now int64) ([]templates.DeskGame, error)
+	// Mailhost is pbem's own mail host, when it runs one: the welcome to a
+	// reader with a mailbox there says how to log in, with PasswordMark
+	// where the password goes.
+	Mailhost *Mailhost
 }
+
+// Mailhost is where pbem's own mail host listens.
+type Mailhost struct{ IMAP, SMTP string }
+
+// PasswordMark stands for the reader's mailbox password in a welcome
+// mail. The outbox puts the password in its place as it sends the mail
+// (see FillPassword): the game's log, and anything exported from it,
+// never holds a password.
+const PasswordMark = "{pbem:mailbox-password}"
 
 // Composer renders a game's mails with a template set.
 type Composer struct {
@@ -93,7 +107,7 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
-				Rules: explain(g, b.state, r, engine.ExplainWelcome)}
+				Rules: explain(g, b.state, r, engine.ExplainWelcome), Login: c.login(r)}
 		}})
 }
 
@@ -442,6 +456,59 @@ func announced(d *events.OrderAccepted) *events.Fact {
 		}
 	}
 	return nil
+}
+
+// login says how r logs in to their mailbox on pbem's own mail host (nil
+// when pbem runs none, or r's addresses are elsewhere).
+func (c *Composer) login(r recipient) *templates.Login {
+	if c.cfg.Mailhost == nil {
+		return nil
+	}
+	for _, a := range r.Addresses {
+		if user, ok := c.MailhostUser(a); ok {
+			return &templates.Login{Address: a, User: user, IMAP: c.cfg.Mailhost.IMAP, SMTP: c.cfg.Mailhost.SMTP, Password: PasswordMark}
+		}
+	}
+	return nil
+}
+
+// MailhostUser returns the user of pbem's own mail host that address
+// belongs to (false when pbem runs no host, or the address is elsewhere
+// or is pbem's own mailbox).
+func (c *Composer) MailhostUser(address string) (string, bool) {
+	local, domain, ok := strings.Cut(address, "@")
+	if c.cfg.Mailhost == nil || !ok || !strings.EqualFold(domain, c.cfg.Domain) {
+		return "", false
+	}
+	local = strings.ToLower(local)
+	if user, _, _ := strings.Cut(local, "+"); user == strings.ToLower(c.cfg.Local) {
+		return "", false
+	}
+	return local, true
+}
+
+// FillPassword returns the body of q as it is sent: a welcome to one
+// mailbox on pbem's own mail host gets that mailbox's password (from
+// password) in place of PasswordMark. Every other mail goes as it is, so
+// no text a player wrote can draw a password into a mail.
+func (c *Composer) FillPassword(q *events.MailQueued, password func(user string) (string, error)) (string, error) {
+	if q.Template != templates.NameWelcome || !strings.Contains(q.Body, PasswordMark) {
+		return q.Body, nil
+	}
+	var users []string
+	for _, a := range q.To {
+		if u, ok := c.MailhostUser(a); ok && !slices.Contains(users, u) {
+			users = append(users, u)
+		}
+	}
+	if len(users) != 1 {
+		return q.Body, nil
+	}
+	pw, err := password(users[0])
+	if err != nil {
+		return "", fmt.Errorf("mailbox password of %s: %w", users[0], err)
+	}
+	return strings.ReplaceAll(q.Body, PasswordMark, pw), nil
 }
 
 // refereeSecret is the command secret a referee's welcome carries.

@@ -45,7 +45,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 func startHost(t *testing.T, imapAddr, smtpAddr string) *mailhost.Host {
 	t.Helper()
-	host, err := mailhost.Start(mailhost.Config{Domain: domain, IMAPAddr: imapAddr, SMTPAddr: smtpAddr})
+	host, err := mailhost.Start(mailhost.Config{Domain: domain, IMAPAddr: imapAddr, SMTPAddr: smtpAddr, OpenDelivery: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,6 +111,30 @@ type Intake struct {
 	processed int
 	sessions  int
 	wake      chan struct{}
+	// What Status reports.
+	connected    bool
+	caughtUp     time.Time // the last time every mail in the mailbox was committed
+	failingSince time.Time // the first failed session since the last good one
+	lastErr      string
+}
+
+// Status is what an intake reports on itself, for metrics and health.
+type Status struct {
+	Connected bool
+	// CaughtUp is the last time the intake had committed every mail the
+	// mailbox held (it looks at least every PollEvery).
+	CaughtUp time.Time
+	// FailingSince is when sessions began failing (zero while one works).
+	FailingSince time.Time
+	LastError    string
+	Processed    int
+}
+
+// Status reports the intake's state now.
+func (in *Intake) Status() Status {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return Status{Connected: in.connected, CaughtUp: in.caughtUp, FailingSince: in.failingSince, LastError: in.lastErr, Processed: in.processed}
 }
 
 // New returns an intake over log.
@@ -168,6 +192,15 @@ func (in *Intake) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
+		in.mu.Lock()
+		in.connected = false
+		if in.failingSince.IsZero() {
+			in.failingSince = time.Now()
+		}
+		if err != nil {
+			in.lastErr = err.Error()
+		}
+		in.mu.Unlock()
 		if time.Since(start) > time.Minute {
 			backoff = 250 * time.Millisecond
 		}
@@ -262,6 +295,7 @@ func (in *Intake) session(ctx context.Context) error {
 	in.lg.Info("reading mailbox", "addr", in.cfg.Addr, "messages", sel.NumMessages, "from_uid", cp.UID+1, "idle", c.Caps().Has(imap.CapIdle))
 	in.mu.Lock()
 	in.sessions++
+	in.connected, in.failingSince = true, time.Time{}
 	in.mu.Unlock()
 	poll := time.NewTicker(in.cfg.PollEvery)
 	defer poll.Stop()
@@ -269,6 +303,9 @@ func (in *Intake) session(ctx context.Context) error {
 		if err := in.fetchNew(ctx, c, &cp); err != nil {
 			return err
 		}
+		in.mu.Lock()
+		in.caughtUp = time.Now()
+		in.mu.Unlock()
 		if c.Caps().Has(imap.CapIdle) {
 			idle, err := c.Idle()
 			if err != nil {

@@ -1,16 +1,30 @@
 // Package mailhost is the mail host pbem starts when no mail host is
 // configured, so that "pbem serve" works out of the box: an IMAP server
-// (go-imap v2's imapserver over its in-memory imapmemserver backend) and an
-// SMTP server (go-smtp) that delivers to the IMAP users' INBOXes, both on
-// loopback. A person can point Thunderbird or mutt at it (IMAP with plain
-// LOGIN, SMTP with or without AUTH PLAIN), and pbem's own tests use it as a
-// mail host they can reach over real sockets.
+// (go-imap v2's imapserver) and an SMTP server (go-smtp) that delivers to
+// the IMAP users' INBOXes, both on loopback. A person can point
+// Thunderbird or mutt at it, and pbem's own tests use it as a mail host
+// they can reach over real sockets.
 //
-// It is a local host for play and tests, not a production MTA: mail lives in
-// memory and is lost when the host closes; it never relays (it only accepts
-// mail for its own domain and known users); and it has no TLS, so passwords
-// cross the connection in clear text. That is why Start refuses to listen
-// on anything but a loopback address unless Config.AllowRemote is set.
+// Mail is durable: every mailbox lives in one bbolt file (Config.Path,
+// through store.KV), and every change is fsynced before it is answered —
+// SMTP answers 250 only once the message is on disk in every recipient's
+// INBOX, IMAP answers APPEND, STORE, EXPUNGE … only once the change is.
+// bbolt rather than maildir: a delivery to several recipients, a message
+// with its UID and the mailbox's UIDNEXT, a MOVE's copy and expunge are
+// each one transaction, all or nothing, where maildir needs a file per
+// message plus a UID list and flag renames to keep in step by hand; one
+// fsync covers a group of concurrent deliveries; and it is the same
+// crash-tested library as pbem's log, checked by the same 'pbem doctor'.
+// UIDs and UIDVALIDITY survive restarts, so IMAP clients (and pbem's
+// intake) keep their place.
+//
+// Every account has its own password. Unless Config.OpenDelivery is set,
+// SMTP takes mail only from an authenticated user, and only with that
+// user's address as the envelope sender and the From: so one player cannot
+// send as another. The host never relays (it only accepts mail for its own
+// domain and known users), and it has no TLS, so passwords cross the
+// connection in clear text: that is why Start refuses to listen on anything
+// but a loopback address unless Config.AllowRemote is set.
 //
 // Delivery follows plus addressing: a RCPT TO of
 // pbem+g1.usa.k3v9x2m4q8r7t6w5@<domain> lands in the INBOX of user "pbem".
@@ -19,10 +33,14 @@ package mailhost
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -31,10 +49,10 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
 
 	"pbem/internal/logx"
+	"pbem/store"
 )
 
 // Defaults for Config.
@@ -46,6 +64,10 @@ const (
 
 // Config configures a Host. The zero value is usable.
 type Config struct {
+	// Path is the file holding the mailboxes, made if it does not exist.
+	// Empty: a file in a new temporary directory, removed by Close (for
+	// tests, which still exercise the durable host).
+	Path string
 	// Domain is the mail domain the host accepts mail for
 	// (default DefaultDomain).
 	Domain string
@@ -55,6 +77,16 @@ type Config struct {
 	// AllowRemote permits non-loopback listen addresses. The host has no
 	// TLS: anyone who can reach it can read passwords and mail on the wire.
 	AllowRemote bool
+	// Password, when set, gives the password of a user the host has not
+	// been given with AddUser (false: no such user). The user's mailboxes
+	// are then loaded, or made, when first used: a host with many users
+	// starts without reading them all.
+	Password func(user string) (string, bool)
+	// OpenDelivery accepts mail without AUTH, from any sender, as a
+	// domain's inbound server does (a test's stand-in for the players'
+	// own mail provider). pbem serve never sets it: its host is also the
+	// players' submission server, where a sender must prove who it is.
+	OpenDelivery bool
 	// MaxBytes caps the size of a message as received over SMTP
 	// (default DefaultMaxBytes); larger messages get 552.
 	MaxBytes int64
@@ -68,8 +100,10 @@ type Config struct {
 
 // Host is a running mail host. Its methods are safe for concurrent use.
 type Host struct {
-	cfg Config
-	log *slog.Logger
+	cfg    Config
+	log    *slog.Logger
+	db     *store.KV
+	tmpDir string // removed by Close, for a host without a Path
 
 	mu    sync.Mutex
 	users map[string]*account
@@ -83,16 +117,6 @@ type Host struct {
 	imapWG   sync.WaitGroup // one per accepted IMAP connection, until its session closes
 	closeOne sync.Once
 	closeErr error
-}
-
-// account is one user: the imapmemserver user holding the mailboxes, the
-// password (to answer SMTP AUTH and detect AddUser conflicts), and a
-// notifier that wakes this user's IDLE sessions when a mailbox changes.
-type account struct {
-	name     string
-	password string
-	user     *imapmemserver.User
-	changes  notifier
 }
 
 // Start listens on the configured addresses and serves IMAP and SMTP until
@@ -120,7 +144,7 @@ func Start(cfg Config) (*Host, error) {
 	if !cfg.AllowRemote {
 		for _, a := range []struct{ proto, addr string }{{"IMAP", cfg.IMAPAddr}, {"SMTP", cfg.SMTPAddr}} {
 			if err := checkLoopback(a.addr); err != nil {
-				return nil, fmt.Errorf("mailhost: %s address: %w (the mail host has no TLS; set AllowRemote to listen anyway)", a.proto, err)
+				return nil, fmt.Errorf("mailhost: %s address: %w (the mail host has no TLS, so it listens on loopback only)", a.proto, err)
 			}
 		}
 	}
@@ -131,14 +155,19 @@ func Start(cfg Config) (*Host, error) {
 		users: make(map[string]*account),
 		conns: newConnTracker(),
 	}
+	if err := h.openFile(); err != nil {
+		return nil, err
+	}
 
 	imapLn, err := net.Listen("tcp", cfg.IMAPAddr)
 	if err != nil {
+		h.closeFile()
 		return nil, fmt.Errorf("mailhost: IMAP listen on %s: %w", cfg.IMAPAddr, err)
 	}
 	smtpLn, err := net.Listen("tcp", cfg.SMTPAddr)
 	if err != nil {
 		imapLn.Close()
+		h.closeFile()
 		return nil, fmt.Errorf("mailhost: SMTP listen on %s: %w", cfg.SMTPAddr, err)
 	}
 	h.imapLn = &trackingListener{Listener: imapLn, conns: h.conns, onAccept: func(c *trackedConn) {
@@ -221,10 +250,12 @@ func (h *Host) SMTPAddr() string { return h.smtpLn.Addr().String() }
 
 var userNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
-// AddUser creates user name (case-insensitive; letters, digits, '.', '_'
-// and '-', no '+') with password and an empty INBOX. Adding an existing
-// user again with the same password does nothing; with another password it
-// is an error.
+// AddUser lets user name (case-insensitive; letters, digits, '.', '_'
+// and '-', no '+') log in with password, with the mailboxes the file
+// holds for it (an empty INBOX for a new user). Passwords are not kept in
+// the file: whoever runs the host adds its users at each start. Adding a
+// user again with the same password does nothing; with another password
+// it is an error.
 func (h *Host) AddUser(name, password string) error {
 	name = strings.ToLower(name)
 	if len(name) > 64 || !userNameRE.MatchString(name) {
@@ -241,11 +272,11 @@ func (h *Host) AddUser(name, password string) error {
 		}
 		return nil
 	}
-	u := imapmemserver.NewUser(name, password)
-	if err := u.Create("INBOX", nil); err != nil {
-		return fmt.Errorf("mailhost: add user %q: create INBOX: %w", name, err)
+	a, err := h.loadAccount(name, password)
+	if err != nil {
+		return err
 	}
-	h.users[name] = &account{name: name, password: password, user: u}
+	h.users[name] = a
 	return nil
 }
 
@@ -261,15 +292,32 @@ func (h *Host) Users() []string {
 	return names
 }
 
+// account returns user name's account: one added, or one Config.Password
+// knows (loaded from the file, or made, on first use).
 func (h *Host) account(name string) *account {
+	name = strings.ToLower(name)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.users[strings.ToLower(name)]
+	if a := h.users[name]; a != nil || h.cfg.Password == nil || !userNameRE.MatchString(name) || len(name) > 64 {
+		return a
+	}
+	pw, ok := h.cfg.Password(name)
+	if !ok || pw == "" {
+		return nil
+	}
+	a, err := h.loadAccount(name, pw)
+	if err != nil {
+		h.log.Error("mail host: loading a mailbox", "user", name, "err", err)
+		return nil
+	}
+	h.users[name] = a
+	return a
 }
 
 // Close stops both servers, closes their listeners and every open
-// connection, and waits for the goroutines serving them. Mail held by the
-// host is gone afterwards. Calling Close again returns the first result.
+// connection, waits for the goroutines serving them, and closes the file
+// (every change answered is in it). Calling Close again returns the first
+// result.
 func (h *Host) Close() error {
 	h.closeOne.Do(func() { h.closeErr = h.close() })
 	return h.closeErr
@@ -299,6 +347,9 @@ func (h *Host) close() error {
 	if err := h.smtpSrv.Shutdown(ctx); err != nil && !errors.Is(err, net.ErrClosed) {
 		errs = append(errs, fmt.Errorf("mailhost: shut down SMTP server: %w", err))
 	}
+	if err := h.closeFile(); err != nil {
+		errs = append(errs, err)
+	}
 	h.log.Info("mail host closed")
 	return errors.Join(errs...)
 }
@@ -327,3 +378,52 @@ func (n *notifier) notify() {
 		n.ch = nil
 	}
 }
+
+// openFile opens (or makes) the host's file.
+func (h *Host) openFile() error {
+	path := h.cfg.Path
+	if path == "" {
+		dir, err := os.MkdirTemp("", "pbem-mailhost-")
+		if err != nil {
+			return fmt.Errorf("mailhost: %w", err)
+		}
+		h.tmpDir, path = dir, filepath.Join(dir, "mailhost.db")
+	}
+	_, statErr := os.Stat(path)
+	db, err := store.OpenKV(path, store.KVOptions{Buckets: []string{bucketHost, bucketUsers}})
+	if err != nil {
+		h.removeTmp()
+		return fmt.Errorf("mailhost: %w", err)
+	}
+	h.db = db
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// UIDVALIDITY starts from the clock: a mailbox of a new file must
+		// not reuse a validity a client remembers from an older one.
+		err := db.Update(func(tx *store.KVTx) error {
+			return tx.Bucket(bucketHost).Put(keyUIDValidity, binary.BigEndian.AppendUint32(nil, uint32(h.cfg.Now().Unix())))
+		})
+		if err != nil {
+			h.closeFile()
+			return fmt.Errorf("mailhost: %w", err)
+		}
+	}
+	return nil
+}
+
+func (h *Host) closeFile() error {
+	err := h.db.Close()
+	h.removeTmp()
+	if err != nil {
+		return fmt.Errorf("mailhost: close %s: %w", h.db.Path(), err)
+	}
+	return nil
+}
+
+func (h *Host) removeTmp() {
+	if h.tmpDir != "" {
+		os.RemoveAll(h.tmpDir)
+	}
+}
+
+// Check examines the host's file (see store.KV.Check).
+func (h *Host) Check() ([]string, error) { return h.db.Check() }

@@ -1,6 +1,7 @@
 package mailhost
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/subtle"
 	"errors"
@@ -10,7 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
+	gomessage "github.com/emersion/go-message"
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -39,8 +42,7 @@ func (h *Host) newSMTPSession(c *smtp.Conn) (smtp.Session, error) {
 	return &smtpSession{h: h, conn: c}, nil
 }
 
-// AuthMechanisms offers PLAIN: delivery needs no AUTH, but mail clients
-// like to authenticate before they send.
+// AuthMechanisms offers PLAIN, which every mail client speaks.
 func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 
 // Auth checks PLAIN credentials against the host's accounts.
@@ -63,14 +65,36 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 	}), nil
 }
 
-// Mail starts a transaction; a SIZE parameter over the cap gets 552 now.
+// Mail starts a transaction: only after AUTH, and only from the
+// authenticated user's own address (unless the host is OpenDelivery); a
+// SIZE parameter over the cap gets 552 now.
 func (s *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
+	if !s.h.cfg.OpenDelivery {
+		if s.authUser == "" {
+			s.h.log.Info("mail refused: not authenticated", "from", from)
+			return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0},
+				Message: "Authentication required: log in with your mailbox's user name and password"}
+		}
+		if !s.own(from) {
+			s.h.log.Info("mail refused: sender is not the authenticated user", "from", from, "user", s.authUser)
+			return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
+				Message: fmt.Sprintf("<%s>: you may send only as %s", from, s.ownAddress())}
+		}
+	}
 	if opts != nil && opts.Size > s.h.cfg.MaxBytes {
 		return s.h.errTooLarge()
 	}
 	s.from = from
 	s.rcpts = nil
 	return nil
+}
+
+// ownAddress is the authenticated user's address.
+func (s *smtpSession) ownAddress() string { return s.authUser + "@" + s.h.cfg.Domain }
+
+// own reports whether addr is the authenticated user's address.
+func (s *smtpSession) own(addr string) bool {
+	return s.authUser != "" && strings.EqualFold(strings.TrimSuffix(addr, "."), s.ownAddress())
 }
 
 // Rcpt accepts addresses of known users in the host's domain, with any
@@ -132,20 +156,52 @@ func (s *smtpSession) Data(r io.Reader) error {
 		s.h.log.Info("message rejected: too large", "from", s.from, "max_bytes", max)
 		return s.h.errTooLarge()
 	}
+	if !s.h.cfg.OpenDelivery {
+		if err := s.checkFrom(body); err != nil {
+			return err
+		}
+	}
 	now := s.h.cfg.Now()
+	var ms []*newMail
 	for _, rc := range s.rcpts {
 		// Return-Path records the envelope sender, as delivery agents do: it
 		// is how a reader of the mailbox sees a null sender (a bounce).
 		msg := append(fmt.Appendf(nil, "Return-Path: <%s>\r\n", clean(s.from)), s.received(rc.addr, now)...)
 		msg = append(msg, body...)
-		if err := rc.acct.deliver(msg, now); err != nil {
-			s.h.log.Error("delivery failed", "from", s.from, "to", rc.addr, "err", err)
-			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
-				Message: "Local delivery failed, try again later"}
+		mb, err := rc.acct.mailbox(inboxName)
+		if err != nil {
+			return errDeliveryFailed
 		}
+		ms = append(ms, &newMail{box: mb, body: msg, t: now})
+	}
+	// Every copy on disk, or none: only then 250.
+	if err := s.h.appendMail(ms); err != nil {
+		s.h.log.Error("delivery failed", "from", s.from, "err", err)
+		return errDeliveryFailed
+	}
+	for _, rc := range s.rcpts {
 		s.h.log.Info("mail delivered", "from", s.from, "to", rc.addr, "user", rc.acct.name, "bytes", len(body))
 	}
 	return nil
+}
+
+var errDeliveryFailed = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+	Message: "Local delivery failed, try again later"}
+
+// checkFrom refuses a message whose From is not exactly the
+// authenticated user.
+func (s *smtpSession) checkFrom(body []byte) error {
+	h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(body)))
+	if err == nil {
+		var list []*mail.Address
+		mh := mail.Header{Header: gomessage.Header{Header: h}}
+		if list, err = mh.AddressList("From"); err == nil && len(list) == 1 && s.own(list[0].Address) {
+			return nil
+		}
+	}
+	s.h.log.Info("mail refused: From is not the authenticated user", "user", s.authUser)
+	return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
+		Message: fmt.Sprintf("The From: header must be your own address, %s, and no other", s.ownAddress())}
 }
 
 // received returns the trace header (RFC 5321 §4.4) for one recipient:
@@ -195,23 +251,6 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// deliver appends msg to the account's INBOX and wakes its IDLE sessions.
-func (a *account) deliver(msg []byte, t time.Time) error {
-	opts := &imap.AppendOptions{Time: t}
-	_, err := a.user.Append("INBOX", bytes.NewReader(msg), opts)
-	if err != nil {
-		// The user may have deleted INBOX over IMAP: make a new one.
-		if cerr := a.user.Create("INBOX", nil); cerr == nil {
-			_, err = a.user.Append("INBOX", bytes.NewReader(msg), opts)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("append to INBOX of %s: %w", a.name, err)
-	}
-	a.changes.notify()
-	return nil
 }
 
 // Reset drops the current transaction.

@@ -1,0 +1,324 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"pbem/events"
+)
+
+// nobody is the user another local process runs as in these tests.
+const nobody = 65534
+
+// Another local user cannot reach the control socket (issue 13): pbem
+// serve starts again and again under umask 000 in a data directory open
+// to all (0777), while a process of another user keeps connecting and
+// asking for the games; it never gets an answer.
+func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Fatal("this test runs a process as another user, which needs root (CI runs as root)")
+	}
+	base := t.TempDir()
+	os.Chmod(base, 0o755)
+	os.Chmod(filepath.Dir(base), 0o755)
+	dir := filepath.Join(base, "data")
+	os.Mkdir(dir, 0o777)
+	os.Chmod(dir, 0o777)
+	sock := filepath.Join(dir, "pbem.sock")
+	// The other user's process is this test binary, copied where that user
+	// can run it (see otherUser).
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(base, "other-user")
+	if err := os.WriteFile(exe, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const restarts = 8
+	attacker := exec.Command(exe, "-test.run=^$")
+	attacker.Env = append(os.Environ(), fmt.Sprintf("PBEM_TEST_OTHER_USER=%s,%d", sock, restarts*4))
+	attacker.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	var aout bytes.Buffer
+	attacker.Stdout, attacker.Stderr = &aout, &aout
+	if err := attacker.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < restarts; i++ {
+		// umask 000, as the issue's operator had it.
+		cmd := exec.Command("/bin/sh", "-c", `umask 000; exec "$0" "$@"`, pbemBin, "--data-dir", dir, "serve")
+		cmd.Env = append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0")
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitSocket(t, sock, &errOut)
+		if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("restart %d: socket mode %v %v", i, fi.Mode(), err)
+		}
+		// The operator's own commands still work.
+		if out, errOut, code := pbem(t, nil, "--data-dir", dir, "games"); code != 0 {
+			t.Fatalf("the operator's games: %s %s", out, errOut)
+		}
+		time.Sleep(time.Duration(200+rand.IntN(400)) * time.Millisecond)
+		if i%2 == 0 {
+			cmd.Process.Signal(syscall.SIGKILL)
+		} else {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+		cmd.Wait()
+	}
+	attacker.Wait()
+	var tries, answers int
+	if _, err := fmt.Sscan(aout.String(), &tries, &answers); err != nil {
+		t.Fatalf("the other user's process: %v\n%s", err, aout.String())
+	}
+	t.Logf("%d restarts under umask 000 in a 0777 directory: the other user connected %d times, got %d answers", restarts, tries, answers)
+	if answers != 0 || tries != 0 {
+		t.Fatalf("another user reached the control socket: %d connections, %d answers", tries, answers)
+	}
+}
+
+func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start:\n%s", errOut.String())
+		}
+	}
+}
+
+// A robustness test (issue 13): a real pbem.db, damaged in many ways —
+// cut short, bytes flipped, pages zeroed or filled with noise — and every
+// command run on each: each ends with a clear error or does its job, and
+// none panics, faults or prints a stack trace. The file is not changed by
+// a command that reads.
+func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
+	dir := newGame(t)
+	for i := 0; i < 6; i++ {
+		pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", []string{"anna", "taro"}[i%2], fmt.Sprint("STATUS ", i))
+	}
+	good, err := os.ReadFile(filepath.Join(dir, "pbem.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 21))
+	cases := damagedCopies(good, rng)
+	commands := [][]string{{"games"}, {"log", "g1"}, {"replay", "g1"}, {"verify", "g1"}, {"audit", "g1"}, {"export", "g1"},
+		{"quarantine"}, {"doctor"}, {"order", "g1", "--player", "anna", "PASS"}, {"mailboxes"}}
+	crash := regexp.MustCompile(`panic:|goroutine \d+|SIGBUS|SIGSEGV|fatal error|runtime error`)
+	runs, failed, panics := 0, 0, 0
+	for i, c := range cases {
+		d := t.TempDir()
+		path := filepath.Join(d, "pbem.db")
+		for j, args := range commands {
+			if j == 0 || args[0] == "order" || args[0] == "mailboxes" {
+				os.WriteFile(path, c.data, 0o600) // the writers may have changed it
+			}
+			before, _ := os.ReadFile(path)
+			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", d}, args...)...)
+			runs++
+			if code != 0 {
+				failed++
+				if strings.TrimSpace(errOut) == "" {
+					t.Errorf("%s, pbem %s: exit %d with no message", c.name, strings.Join(args, " "), code)
+				}
+			}
+			if crash.MatchString(out + errOut) {
+				panics++
+				t.Errorf("%s, pbem %s: crashed\n%s", c.name, strings.Join(args, " "), tail(errOut, 20))
+			}
+			if args[0] != "order" && args[0] != "mailboxes" {
+				if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+					t.Errorf("%s, pbem %s changed the file", c.name, strings.Join(args, " "))
+				}
+			}
+		}
+		// serve: a clear refusal, or a server that runs and stops cleanly.
+		if i%3 == 0 {
+			os.WriteFile(path, c.data, 0o600)
+			errOut := serveBriefly(t, d)
+			runs++
+			if crash.MatchString(errOut) {
+				panics++
+				t.Errorf("%s, pbem serve: crashed\n%s", c.name, tail(errOut, 20))
+			}
+		}
+	}
+	t.Logf("%d damaged copies of a real pbem.db, %d command runs: %d ended with an error, %d panics", len(cases), runs, failed, panics)
+}
+
+// serveBriefly runs serve on dir for a moment and returns its stderr.
+func serveBriefly(t *testing.T, dir string) string {
+	cmd := exec.Command(pbemBin, "--data-dir", dir, "serve")
+	cmd.Env = append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return errOut.String()
+	case <-time.After(3 * time.Second):
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Errorf("serve on a damaged store did not stop within 20s of SIGTERM")
+	}
+	return errOut.String()
+}
+
+type damagedCopy struct {
+	name string
+	data []byte
+}
+
+// damagedCopies damages good in many ways (a subset of the store's own
+// damage test, each run through every command).
+func damagedCopies(good []byte, rng *rand.Rand) []damagedCopy {
+	const page = 4096
+	var out []damagedCopy
+	for _, n := range []int{100, 3 * page, len(good) / 2, len(good) - page} {
+		out = append(out, damagedCopy{fmt.Sprintf("cut to %d bytes", n), good[:n]})
+	}
+	pages := len(good) / page
+	for k := 0; k < 6; k++ {
+		p := rng.IntN(pages)
+		d := bytes.Clone(good)
+		d[p*page+rng.IntN(page)] ^= byte(1 + rng.IntN(255))
+		out = append(out, damagedCopy{fmt.Sprintf("a byte of page %d flipped", p), d})
+	}
+	for k := 0; k < 2; k++ {
+		p := rng.IntN(pages)
+		d := bytes.Clone(good)
+		if k%2 == 0 {
+			clear(d[p*page : (p+1)*page])
+		} else {
+			for i := p * page; i < (p+1)*page; i++ {
+				d[i] = byte(rng.Uint32())
+			}
+		}
+		out = append(out, damagedCopy{fmt.Sprintf("page %d overwritten", p), d})
+	}
+	return out
+}
+
+// Forged NATS messages have no effect (issue 13): with the embedded
+// server's listener open, a process without the login is refused; one with
+// it (a watcher the operator let in) sees only doorbells, and what it
+// publishes on pbem's subjects — an event's bytes at the next seq, a forged
+// mail.queued, doorbells for events that do not exist — appends nothing,
+// sends no mail, and does not delay the next real order.
+func TestForgedNATSMessagesHaveNoEffect(t *testing.T) {
+	natsAddr := freeAddr(t)
+	g := newBuiltinGame(t, t.TempDir(), "PBEM_NATS_LISTEN="+natsAddr, "PBEM_NATS_USER=watcher", "PBEM_NATS_PASSWORD=w4tcher-pw")
+	srv := startServe(t, g.dir, g.env...)
+	defer stopServe(t, srv)
+	replyTo := g.replyTo(t, "anna")
+	g.replyTo(t, "taro")
+	url := "nats://" + natsAddr
+	if _, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
+		t.Fatal("connected to the embedded NATS without a login")
+	}
+	nc, err := nats.Connect(url, nats.UserInfo("watcher", "w4tcher-pw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	seen := make(chan *nats.Msg, 1000)
+	nc.ChanSubscribe("pbem.>", seen)
+	nc.Flush()
+
+	logBefore := mustLog(t, g.dir)
+	games, _, _ := pbem(t, nil, "--data-dir", g.dir, "games")
+	var seq uint64
+	if m := regexp.MustCompile(`(?m)^g1\s+(\d+)`).FindStringSubmatch(games); m != nil {
+		fmt.Sscan(m[1], &seq)
+	}
+	seq++
+	annaBefore := len(g.mailbox("anna"))
+	// A forged mail.queued to Taro, at the next seq, as the bus once carried
+	// events; then doorbells for events that do not exist.
+	forged := events.New("g1", time.Now(), "", &events.MailQueued{MailID: "<forged@x>", To: []string{"taro@pbem.localhost"},
+		Subject: "[pbem g1] forged", Body: "send me your password"})
+	forged.Chain(seq, events.Hash{})
+	for _, m := range []*nats.Msg{
+		{Subject: "pbem.game.g1.events", Data: forged.Marshal(), Header: nats.Header{nats.MsgIdHdr: {fmt.Sprintf("g1/%d", seq)}, "Pbem-Seq": {fmt.Sprint(seq)}}},
+		{Subject: "pbem.game.g1.events", Header: nats.Header{"Pbem-Seq": {fmt.Sprint(seq + 1)}}},
+		{Subject: "pbem.game.g1.events", Header: nats.Header{"Pbem-Seq": {"999999"}}},
+		{Subject: "pbem.game.zz.events", Header: nats.Header{"Pbem-Seq": {"1"}}},
+	} {
+		nc.PublishMsg(m)
+	}
+	nc.Flush()
+	time.Sleep(500 * time.Millisecond)
+	if logAfter := mustLog(t, g.dir); logAfter != logBefore {
+		t.Fatalf("the forged messages changed the log")
+	}
+	// A real order right after is decided at once (the forged seq did not
+	// make the engine think it had it already).
+	start := time.Now()
+	if err := g.send("anna", orderMail("anna", replyTo, "real-1", "STATUS")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if len(g.mailbox("anna")) > annaBefore && strings.Count(mustLog(t, g.dir), "order.accepted/") == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the real order after the forgeries was not decided")
+		}
+	}
+	decided := time.Since(start)
+	for _, m := range g.mailbox("taro") {
+		if bytes.Contains(m, []byte("forged")) {
+			t.Fatal("pbem sent the forged mail")
+		}
+	}
+	// What the watcher saw: doorbells, no content.
+	close(seen)
+	bells := 0
+	for m := range seen {
+		if len(m.Data) != 0 && m.Header.Get("Pbem-Seq") != "" && !bytes.Equal(m.Data, forged.Marshal()) {
+			t.Fatalf("the bus carried content: %q", m.Data)
+		}
+		if len(m.Data) == 0 {
+			bells++
+		}
+	}
+	t.Logf("forged messages: log unchanged, no mail sent; the next real order decided and answered in %v; the watcher saw %d doorbells and no content", decided.Round(time.Millisecond), bells)
+	if decided > 5*time.Second {
+		t.Fatalf("the real order took %v", decided)
+	}
+}
+
+func mustLog(t *testing.T, dir string) string {
+	out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
+	return out
+}
