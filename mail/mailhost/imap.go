@@ -391,7 +391,8 @@ func (s *imapSession) Namespace() (*imap.NamespaceData, error) {
 }
 
 // selected is a message of the selected mailbox picked by a command: its
-// server sequence number and a copy of its index entry.
+// sequence number as the session knows it (0: not known to it yet) and a
+// copy of its index entry.
 type selected struct {
 	seq uint32
 	m   message
@@ -417,7 +418,9 @@ func (s *imapSession) pick(numSet imap.NumSet) []selected {
 		if in {
 			c := *m
 			c.flags = append([]imap.Flag(nil), m.flags...)
-			out = append(out, selected{seq: uint32(i + 1), m: c})
+			// Under mb.mu, as the tracker needs: its count of messages
+			// moves with the index.
+			out = append(out, selected{seq: s.view.EncodeSeqNum(uint32(i + 1)), m: c})
 		}
 	}
 	return out
@@ -482,7 +485,7 @@ func (s *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, optio
 	needBody := options.Envelope || options.BodyStructure != nil || len(options.BodySection) > 0 ||
 		len(options.BinarySection) > 0 || len(options.BinarySectionSize) > 0
 	for _, sm := range msgs {
-		seq := s.view.EncodeSeqNum(sm.seq)
+		seq := sm.seq
 		if seq == 0 {
 			continue
 		}
