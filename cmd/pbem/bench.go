@@ -41,8 +41,17 @@ import (
 //	         vs reading the same snapshot and tail bytes raw
 //	mail     mail → reply latency on loopback with the built-in mail host,
 //	         vs the IDLE notification latency alone
+//	throughput  sustained orders/s, SMTP in to reply sent, on the durable
+//	         built-in host, vs the same mails through the host alone
+//	coldstart  time until 'pbem serve' answers with N stored games, vs
+//	         opening the store and reading every game's head
 func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
-	parts := fs.String("parts", "appends,replay,memory,load,mail", "which measurements to run")
+	parts := fs.String("parts", "appends,replay,memory,load,mail,throughput,coldstart", "which measurements to run")
+	tpOrders := fs.Int("throughput-orders", 400, "orders for the throughput measurement")
+	tpGames := fs.Int("throughput-games", 8, "games (two players each) sending them")
+	coldGames := fs.Int("coldstart-games", 100000, "stored games for the cold start measurement")
+	coldEvents := fs.Int("coldstart-events", 1, "events of each of them (the first of the demo game of --coldstart-ruleset)")
+	coldRuleset := fs.String("coldstart-ruleset", "hra", "rule system whose demo game the stored games copy (hra's scenario is the smallest)")
 	mailOrders := fs.Int("mail-orders", 200, "orders for the mail → reply latency measurement")
 	var ext mailTarget
 	fs.StringVar(&ext.Addr, "mail-imap", "", "measure against this IMAP server as the game mailbox (host:port, plain) instead of the built-in host")
@@ -94,6 +103,20 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	if want["mail"] {
 		if err := benchMail(a, *mailOrders, ext); err != nil {
+			return err
+		}
+	}
+	if want["throughput"] {
+		if err := benchThroughput(a, *tpGames, *tpOrders); err != nil {
+			return err
+		}
+	}
+	if want["coldstart"] {
+		model, err := playModel(a, *dir, *coldRuleset)
+		if err != nil {
+			return err
+		}
+		if err := benchColdStart(a, *dir, model, *coldGames, *coldEvents); err != nil {
 			return err
 		}
 	}

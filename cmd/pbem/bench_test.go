@@ -70,3 +70,26 @@ func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
 	}
 	t.Logf("%s", out)
 }
+
+// pbem bench --parts throughput,coldstart prints sustained end-to-end
+// orders/s beside the mail host alone, and the time until serve answers
+// with stored games beside reading every game's head.
+func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T) {
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "24", "--throughput-games", "2",
+		"--coldstart-games", "300")
+	if code != 0 {
+		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
+	}
+	tp := regexp.MustCompile(`orders/s, SMTP in to reply sent\s+(\d+) /s\n\s+baseline\s+(\d+) /s\n\s+ratio\s+([0-9.]+)`).FindStringSubmatch(out)
+	if tp == nil {
+		t.Fatalf("no throughput figure:\n%s", out)
+	}
+	if ours, _ := strconv.Atoi(tp[1]); ours <= 0 {
+		t.Fatalf("throughput %s/s:\n%s", tp[1], out)
+	}
+	cs := regexp.MustCompile(`cold start: 300 stored games[^\n]*\n\s+until serving\s+(\S+)\n\s+baseline: open and read every head\s+(\S+)`).FindStringSubmatch(out)
+	if cs == nil {
+		t.Fatalf("no cold start figure:\n%s", out)
+	}
+	t.Logf("%s", out)
+}

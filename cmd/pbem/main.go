@@ -54,7 +54,7 @@ func commands() []command {
 		{name: "mailboxes", summary: "list the built-in mail host's mailboxes and their passwords (operator only)", remote: true, access: writeStore, run: cmdMailboxes},
 		{name: "config", summary: "print every configuration key, its value, where it came from and how to override it", run: cmdConfig},
 		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
-		{name: "bench", summary: "measure appends, replay, memory and load time against raw baselines", run: cmdBench},
+		{name: "bench", summary: "measure appends, replay, memory, load, mail latency, throughput and cold start against baselines", run: cmdBench},
 	}
 }
 
