@@ -71,6 +71,9 @@ type Config struct {
 	// tries again for as long as it takes, and sends nothing new meanwhile
 	// (defaults 250ms and 30s).
 	RecordBase, RecordMax time.Duration
+	// Workers is how many mails are attempted at once, each of another
+	// game (default 4): deliveries and their records then share fsyncs.
+	Workers int
 	// Fill, when set, gives the body a mail is sent with (the log keeps
 	// the body as composed): pbem fills in a welcome's mailbox password.
 	// Its error fails the attempt, temporarily.
@@ -87,6 +90,9 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
+	if c.Workers <= 0 {
+		c.Workers = 4
+	}
 	if c.MaxAttempts < 0 {
 		c.MaxAttempts = 0
 	}
@@ -174,8 +180,8 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Sender delivers queued mails, one SMTP transaction at a time, and
-// records each attempt in the game's log. Its methods are safe for
+// Sender delivers queued mails, a few SMTP transactions at a time (one
+// per game), and records each attempt in the game's log. Its methods are safe for
 // concurrent use; Run must not be called twice at once.
 type Sender struct {
 	cfg Config
@@ -344,14 +350,29 @@ func (s *Sender) Run(ctx context.Context) error {
 		return errors.New("outbox: Run called while already running")
 	}
 	defer s.running.Store(false)
-	s.lg.Info("outbox running", "addr", s.cfg.Addr, "tls", s.cfg.TLS, "queued", s.Len())
+	s.lg.Info("outbox running", "addr", s.cfg.Addr, "tls", s.cfg.TLS, "queued", s.Len(), "workers", s.cfg.Workers)
+	var wg sync.WaitGroup
+	for range s.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(ctx)
+		}()
+	}
+	wg.Wait()
+	s.stopping()
+	return nil
+}
+
+// work is one of Run's workers: it takes the next mail due and attempts
+// it, or records an outcome the log refused, until ctx is done.
+func (s *Sender) work(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
 	for {
 		if ctx.Err() != nil {
-			s.stopping()
-			return nil
+			return
 		}
 		it, wait := s.next()
 		if it == nil {
@@ -362,19 +383,27 @@ func (s *Sender) Run(ctx context.Context) error {
 			}
 			select {
 			case <-ctx.Done():
-				s.stopping()
-				return nil
+				return
 			case <-s.wake:
 			case <-fire:
 			}
 			timer.Stop()
 			continue
 		}
+		// More may be due: let another idle worker look.
+		s.poke()
 		if it.unrecorded != nil {
 			s.recordOutcome(it)
 			continue
 		}
 		s.attempt(ctx, it)
+	}
+}
+
+func (s *Sender) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -400,13 +429,17 @@ func (s *Sender) stopping() {
 func (s *Sender) next() (*item, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var first *item
+	// One mail of a game at a time: a game's mails go out one after the
+	// other, games side by side.
+	busy := map[string]bool{}
 	recording := false
 	for _, it := range s.queue {
-		if it.unrecorded != nil && !recording {
-			recording, first = true, nil
-		}
-		if it.inflight || recording && it.unrecorded == nil {
+		busy[it.game] = busy[it.game] || it.inflight
+		recording = recording || it.unrecorded != nil
+	}
+	var first *item
+	for _, it := range s.queue {
+		if it.inflight || busy[it.game] || recording && it.unrecorded == nil {
 			continue
 		}
 		if first == nil || it.due.Before(first.due) || it.due.Equal(first.due) && it.order < first.order {
@@ -489,9 +522,9 @@ func (s *Sender) recordOutcome(it *item) {
 	n := it.attempts + 1
 	lg := s.lg.With("game", it.game, "mail_id", it.q.MailID, "attempt", n)
 	if rerr := s.record(it.game, o.at, o.p); rerr != nil {
+		s.mu.Lock()
 		o.tries++
 		delay := backoff(s.cfg.RecordBase, s.cfg.RecordMax, o.tries, s.rnd)
-		s.mu.Lock()
 		now := s.cfg.Now()
 		if s.storeFailingSince.IsZero() {
 			s.storeFailingSince = now
