@@ -367,3 +367,45 @@ func TestEmbeddedListenerRequiresALoginAndCarriesNoContent(t *testing.T) {
 		t.Fatal("no doorbell")
 	}
 }
+
+// An external server that requires a login is reached with the configured
+// user and password, and the doorbells flow.
+func TestExternalServerWithALogin(t *testing.T) {
+	bin := natsServerBin(t)
+	port := freePort(t)
+	cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(port), "--user", "pbem", "--pass", "n4ts-secret")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("nats-server did not listen")
+		}
+	}
+	if _, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
+		t.Fatal("the server let a client in without a login")
+	}
+	st := openStore(t, "")
+	b, err := Open(Config{URLs: []string{url}, User: "pbem", Password: "n4ts-secret"}, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rec := newRecorder()
+	sub, err := b.Subscribe(nil, rec.handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	appendBurst(t, b, []string{"g1", "g2"}, 20, 0)
+	rec.waitCaughtUp(t, st, 10*time.Second)
+	if !b.Conn().IsConnected() {
+		t.Fatal("not connected with the login")
+	}
+}

@@ -182,7 +182,13 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 	// A last run takes whatever is left, then stops cleanly.
 	srv := startServe(t, g.dir, g.env...)
 	out := waitSettled(t, g, len(accepted), 90*time.Second)
-	stopServe(t, srv)
+	serverLog := stopServe(t, srv)
+	// No password reaches the log, however busy the run.
+	for user, pw := range g.passwords {
+		if strings.Contains(serverLog, pw) || strings.Contains(out, pw) {
+			t.Errorf("the password of %s is in the server's log or the game's", user)
+		}
+	}
 
 	lost := 0
 	for id := range accepted {

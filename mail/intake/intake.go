@@ -113,6 +113,7 @@ type Intake struct {
 	wake      chan struct{}
 	// What Status reports.
 	connected    bool
+	idling       bool      // in IDLE, with every mail committed
 	caughtUp     time.Time // the last time every mail in the mailbox was committed
 	failingSince time.Time // the first failed session since the last good one
 	lastErr      string
@@ -122,7 +123,8 @@ type Intake struct {
 type Status struct {
 	Connected bool
 	// CaughtUp is the last time the intake had committed every mail the
-	// mailbox held (it looks at least every PollEvery).
+	// mailbox held: now, while it idles caught up (the server tells it of
+	// new mail); else when it last looked (at least every PollEvery).
 	CaughtUp time.Time
 	// FailingSince is when sessions began failing (zero while one works).
 	FailingSince time.Time
@@ -134,7 +136,17 @@ type Status struct {
 func (in *Intake) Status() Status {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return Status{Connected: in.connected, CaughtUp: in.caughtUp, FailingSince: in.failingSince, LastError: in.lastErr, Processed: in.processed}
+	st := Status{Connected: in.connected, CaughtUp: in.caughtUp, FailingSince: in.failingSince, LastError: in.lastErr, Processed: in.processed}
+	if in.connected && in.idling {
+		st.CaughtUp = time.Now()
+	}
+	return st
+}
+
+func (in *Intake) setIdling(on bool) {
+	in.mu.Lock()
+	in.idling = on
+	in.mu.Unlock()
 }
 
 // New returns an intake over log.
@@ -193,7 +205,7 @@ func (in *Intake) Run(ctx context.Context) error {
 			return nil
 		}
 		in.mu.Lock()
-		in.connected = false
+		in.connected, in.idling = false, false
 		if in.failingSince.IsZero() {
 			in.failingSince = time.Now()
 		}
@@ -311,6 +323,7 @@ func (in *Intake) session(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("idle: %w", err)
 			}
+			in.setIdling(true)
 			select {
 			case <-ctx.Done():
 			case <-newMail:
@@ -318,6 +331,7 @@ func (in *Intake) session(ctx context.Context) error {
 			case <-poll.C:
 			case <-c.Closed():
 			}
+			in.setIdling(false)
 			if err := idle.Close(); err != nil {
 				return fmt.Errorf("end idle: %w", err)
 			}
