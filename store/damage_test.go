@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"pbem/events"
+	"pbem/internal/damagetest"
 )
 
 // goodFile writes a store with a few games, snapshots, a checkpoint and a
@@ -45,49 +46,6 @@ func goodFile(t *testing.T) []byte {
 	return b
 }
 
-// damaged is one way to damage a file.
-type damaged struct {
-	name string
-	data []byte
-}
-
-// damages returns many damaged copies of good: cut short at many
-// lengths, single bytes flipped across every page, whole pages zeroed or
-// filled with noise, and pages swapped.
-func damages(good []byte, rng *rand.Rand) []damaged {
-	const page = 4096
-	var out []damaged
-	for _, n := range []int{0, 1, 100, page - 1, page, page + 17, 2 * page, 3*page + 5, len(good) / 2, len(good) - page, len(good) - 1} {
-		if n >= 0 && n < len(good) {
-			out = append(out, damaged{fmt.Sprintf("truncated to %d bytes", n), append([]byte(nil), good[:n]...)})
-		}
-	}
-	pages := len(good) / page
-	for p := 0; p < pages; p++ {
-		for _, off := range []int{0, 8, 10, 12, 16, 20, 40, 64 + rng.IntN(page-64)} {
-			d := append([]byte(nil), good...)
-			d[p*page+off] ^= byte(1 + rng.IntN(255))
-			out = append(out, damaged{fmt.Sprintf("page %d byte %d flipped", p, off), d})
-		}
-		z := append([]byte(nil), good...)
-		clear(z[p*page : (p+1)*page])
-		out = append(out, damaged{fmt.Sprintf("page %d zeroed", p), z})
-		n := append([]byte(nil), good...)
-		for i := p * page; i < (p+1)*page; i++ {
-			n[i] = byte(rng.Uint32())
-		}
-		out = append(out, damaged{fmt.Sprintf("page %d noise", p), n})
-	}
-	for i := 0; i < 8 && pages > 3; i++ {
-		a, b := 2+rng.IntN(pages-2), 2+rng.IntN(pages-2)
-		d := append([]byte(nil), good...)
-		copy(d[a*page:(a+1)*page], good[b*page:(b+1)*page])
-		copy(d[b*page:(b+1)*page], good[a*page:(a+1)*page])
-		out = append(out, damaged{fmt.Sprintf("pages %d and %d swapped", a, b), d})
-	}
-	return out
-}
-
 // exercise calls every read (and, unless read-only, a write) of s; the
 // test fails by panicking if any of them panics.
 func exercise(s *Store) {
@@ -119,25 +77,25 @@ func exercise(s *Store) {
 func TestDamagedFilesGiveErrorsNeverPanics(t *testing.T) {
 	good := goodFile(t)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 3))
-	cases := damages(good, rng)
+	cases := damagetest.Of(good, rng)
 	dir := t.TempDir()
 	var refused, opened, flagged int
 	for i, c := range cases {
 		for _, ro := range []bool{true, false} {
 			path := filepath.Join(dir, fmt.Sprintf("case%d-%v.db", i, ro))
-			if err := os.WriteFile(path, c.data, 0o600); err != nil {
+			if err := os.WriteFile(path, c.Data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
-						t.Errorf("%s (read-only %v): panic %v", c.name, ro, p)
+						t.Errorf("%s (read-only %v): panic %v", c.Name, ro, p)
 					}
 				}()
 				s, err := Open(path, Options{ReadOnly: ro, MustExist: true, LockTimeout: 100 * time.Millisecond})
 				if err != nil {
 					if !errors.Is(err, ErrDamaged) {
-						t.Errorf("%s: open failed without saying the file is damaged: %v", c.name, err)
+						t.Errorf("%s: open failed without saying the file is damaged: %v", c.Name, err)
 					}
 					refused++
 					return

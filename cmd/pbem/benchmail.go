@@ -33,19 +33,9 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 		where = "game mailbox on " + ext.Addr
 	}
 	fmt.Fprintf(a.out, "mail: %d orders, each APPENDed to the game mailbox, until its reply is accepted by SMTP (%s)\n", orders, where)
-	dir, err := os.MkdirTemp("", "pbem-bench-mail-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	b := *a
-	b.cfg.DataDir = dir
-	b.cfg.Mail.Builtin.IMAP, b.cfg.Mail.Builtin.SMTP = "127.0.0.1:0", "127.0.0.1:0"
-	b.cfg.Mail.RatePerHour = orders * 10
-	b.cfg.Mail.IMAP.Poll = "30s" // the intake relies on IDLE, as against a real server
-	b.log, b.comp, b.closeFn = nil, nil, nil
-	playerDomain := b.cfg.Mail.Domain
+	playerDomain := a.cfg.Mail.Domain
 	var players *mailhost.Host
+	var external func(*app)
 	if ext.Addr != "" {
 		// The game mailbox is external; replies go over SMTP to a players'
 		// host of our own.
@@ -60,24 +50,16 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 				return err
 			}
 		}
-		b.cfg.Mail.IMAP.Addr, b.cfg.Mail.IMAP.Username, b.cfg.Mail.IMAP.Password = ext.Addr, ext.User, ext.Password
-		b.cfg.Mail.SMTP.Addr = players.SMTPAddr()
+		external = func(b *app) {
+			b.cfg.Mail.IMAP.Addr, b.cfg.Mail.IMAP.Username, b.cfg.Mail.IMAP.Password = ext.Addr, ext.User, ext.Password
+			b.cfg.Mail.SMTP.Addr = players.SMTPAddr()
+		}
 	}
-	if lg, err := logx.New(a.errOut, a.cfg.Log.Format, "warn"); err == nil {
-		b.lg = lg // the bench prints figures; the server's info lines would drown them
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	ready := make(chan *server, 1)
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, &b, func(s *server) { ready <- s }) }()
-	var srv *server
-	select {
-	case srv = <-ready:
-	case err := <-done:
+	srv, b, stop, err := benchServer(a, "pbem-bench-mail-", orders*10, external)
+	if err != nil {
 		return err
 	}
-	defer func() { stop(); <-done }()
+	defer stop()
 	script, err := demoScript("gcacw")
 	if err != nil {
 		return err
@@ -200,4 +182,46 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 		"floor: IDLE notification alone", q(floor, .5).Round(time.Microsecond), q(floor, .99).Round(time.Microsecond), len(floor), orders,
 		(q(lat, .5) - q(floor, .5)).Round(time.Microsecond), (q(lat, .99) - q(floor, .99)).Round(time.Microsecond))
 	return nil
+}
+
+// benchServer runs 'pbem serve' in-process for a mail bench: a temporary
+// data directory, the built-in host on free ports, rate limits out of the
+// way, the intake on IDLE (as against a real server), and only warnings
+// logged (the bench prints figures). tweak, if set, changes the
+// configuration first. It returns the server, the app it runs with, and a
+// function that stops it and removes the directory.
+func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*server, *app, func(), error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b := *a
+	b.cfg.DataDir = dir
+	b.cfg.Mail.Builtin.IMAP, b.cfg.Mail.Builtin.SMTP = "127.0.0.1:0", "127.0.0.1:0"
+	b.cfg.Mail.RatePerHour = ratePerHour
+	b.cfg.Mail.IMAP.Poll = "30s"
+	b.log, b.comp, b.closeFn = nil, nil, nil
+	if tweak != nil {
+		tweak(&b)
+	}
+	if lg, err := logx.New(a.errOut, a.cfg.Log.Format, "warn"); err == nil {
+		b.lg = lg
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan *server, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, &b, func(s *server) { ready <- s }) }()
+	stop := func() {
+		cancel()
+		<-done
+		os.RemoveAll(dir)
+	}
+	select {
+	case srv := <-ready:
+		return srv, &b, stop, nil
+	case err := <-done:
+		cancel()
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
 }

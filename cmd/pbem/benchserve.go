@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -22,7 +21,6 @@ import (
 
 	"pbem/engine/play"
 	"pbem/events"
-	"pbem/internal/logx"
 	"pbem/mail/token"
 	"pbem/store"
 )
@@ -39,31 +37,11 @@ import (
 // work costs beside moving the mail durably at all.
 func benchThroughput(a *app, games, orders int) error {
 	fmt.Fprintf(a.out, "throughput: %d orders from %d players in %d games, submitted over SMTP as fast as the durable built-in host takes them, until every reply is sent\n", orders, 2*games, games)
-	dir, err := os.MkdirTemp("", "pbem-bench-throughput-")
+	srv, b, stop, err := benchServer(a, "pbem-bench-throughput-", 10*orders, nil)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	b := *a
-	b.cfg.DataDir = dir
-	b.cfg.Mail.Builtin.IMAP, b.cfg.Mail.Builtin.SMTP = "127.0.0.1:0", "127.0.0.1:0"
-	b.cfg.Mail.RatePerHour = 10 * orders
-	b.log, b.comp, b.closeFn = nil, nil, nil
-	if lg, err := logx.New(a.errOut, a.cfg.Log.Format, "warn"); err == nil {
-		b.lg = lg
-	}
-	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	ready := make(chan *server, 1)
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, &b, func(s *server) { ready <- s }) }()
-	var srv *server
-	select {
-	case srv = <-ready:
-	case err := <-done:
-		return err
-	}
-	defer func() { stop(); <-done }()
 	script, err := demoScript("gcacw")
 	if err != nil {
 		return err

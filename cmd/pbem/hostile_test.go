@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"pbem/events"
+	"pbem/internal/damagetest"
 )
 
 // nobody is the user another local process runs as in these tests.
@@ -122,17 +123,17 @@ func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 21))
-	cases := damagedCopies(good, rng)
+	cases := damagetest.Sample(good, rng, 12)
 	commands := [][]string{{"games"}, {"log", "g1"}, {"replay", "g1"}, {"verify", "g1"}, {"audit", "g1"}, {"export", "g1"},
 		{"quarantine"}, {"doctor"}, {"order", "g1", "--player", "anna", "PASS"}, {"mailboxes"}}
-	crash := regexp.MustCompile(`panic:|goroutine \d+|SIGBUS|SIGSEGV|fatal error|runtime error`)
+	crash := regexp.MustCompile(`(?m)^panic:|goroutine \d+ \[|^fatal error:|\[signal SIG|unexpected fault address`)
 	runs, failed, panics := 0, 0, 0
 	for i, c := range cases {
 		d := t.TempDir()
 		path := filepath.Join(d, "pbem.db")
 		for j, args := range commands {
 			if j == 0 || args[0] == "order" || args[0] == "mailboxes" {
-				os.WriteFile(path, c.data, 0o600) // the writers may have changed it
+				os.WriteFile(path, c.Data, 0o600) // the writers may have changed it
 			}
 			before, _ := os.ReadFile(path)
 			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", d}, args...)...)
@@ -140,27 +141,27 @@ func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
 			if code != 0 {
 				failed++
 				if strings.TrimSpace(errOut) == "" {
-					t.Errorf("%s, pbem %s: exit %d with no message", c.name, strings.Join(args, " "), code)
+					t.Errorf("%s, pbem %s: exit %d with no message", c.Name, strings.Join(args, " "), code)
 				}
 			}
 			if crash.MatchString(out + errOut) {
 				panics++
-				t.Errorf("%s, pbem %s: crashed\n%s", c.name, strings.Join(args, " "), tail(errOut, 20))
+				t.Errorf("%s, pbem %s: crashed\n%s", c.Name, strings.Join(args, " "), tail(errOut, 20))
 			}
 			if args[0] != "order" && args[0] != "mailboxes" {
 				if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
-					t.Errorf("%s, pbem %s changed the file", c.name, strings.Join(args, " "))
+					t.Errorf("%s, pbem %s changed the file", c.Name, strings.Join(args, " "))
 				}
 			}
 		}
 		// serve: a clear refusal, or a server that runs and stops cleanly.
 		if i%3 == 0 {
-			os.WriteFile(path, c.data, 0o600)
+			os.WriteFile(path, c.Data, 0o600)
 			errOut := serveBriefly(t, d)
 			runs++
 			if crash.MatchString(errOut) {
 				panics++
-				t.Errorf("%s, pbem serve: crashed\n%s", c.name, tail(errOut, 20))
+				t.Errorf("%s, pbem serve: crashed\n%s", c.Name, tail(errOut, 20))
 			}
 		}
 	}
@@ -192,41 +193,6 @@ func serveBriefly(t *testing.T, dir string) string {
 		t.Errorf("serve on a damaged store did not stop within 20s of SIGTERM")
 	}
 	return errOut.String()
-}
-
-type damagedCopy struct {
-	name string
-	data []byte
-}
-
-// damagedCopies damages good in many ways (a subset of the store's own
-// damage test, each run through every command).
-func damagedCopies(good []byte, rng *rand.Rand) []damagedCopy {
-	const page = 4096
-	var out []damagedCopy
-	for _, n := range []int{100, 3 * page, len(good) / 2, len(good) - page} {
-		out = append(out, damagedCopy{fmt.Sprintf("cut to %d bytes", n), good[:n]})
-	}
-	pages := len(good) / page
-	for k := 0; k < 6; k++ {
-		p := rng.IntN(pages)
-		d := bytes.Clone(good)
-		d[p*page+rng.IntN(page)] ^= byte(1 + rng.IntN(255))
-		out = append(out, damagedCopy{fmt.Sprintf("a byte of page %d flipped", p), d})
-	}
-	for k := 0; k < 2; k++ {
-		p := rng.IntN(pages)
-		d := bytes.Clone(good)
-		if k%2 == 0 {
-			clear(d[p*page : (p+1)*page])
-		} else {
-			for i := p * page; i < (p+1)*page; i++ {
-				d[i] = byte(rng.Uint32())
-			}
-		}
-		out = append(out, damagedCopy{fmt.Sprintf("page %d overwritten", p), d})
-	}
-	return out
 }
 
 // Forged NATS messages have no effect (issue 13): with the embedded
