@@ -71,18 +71,11 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 		Scenario: script.scenario, Players: script.players, At: time.Now().UTC(), Welcome: b.comp.Welcome}); err != nil {
 		return err
 	}
-	sent := make(chan string, 64)
-	sub, err := srv.bus.Subscribe(func(string) uint64 { return 0 }, func(e *events.Envelope) {
-		if e.Type == events.TypeMailSent {
-			if id, err := events.PeekMailID(e); err == nil {
-				sent <- id
-			}
-		}
-	})
+	sent, unsubscribe, err := sentMails(srv, 64)
 	if err != nil {
 		return err
 	}
-	defer sub.Close()
+	defer unsubscribe()
 	addr, user, pass := ext.Addr, ext.User, ext.Password
 	if addr == "" {
 		addr, user = srv.mail.host.IMAPAddr(), b.cfg.Mail.Local
@@ -224,4 +217,21 @@ func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*ser
 		os.RemoveAll(dir)
 		return nil, nil, nil, err
 	}
+}
+
+// sentMails returns a channel of the Message-IDs of the mails the server
+// records as sent (buffered for n), from the first game's start on.
+func sentMails(srv *server, n int) (<-chan string, func(), error) {
+	ch := make(chan string, n)
+	sub, err := srv.bus.Subscribe(func(string) uint64 { return 0 }, func(e *events.Envelope) {
+		if e.Type == events.TypeMailSent {
+			if id, err := events.PeekMailID(e); err == nil {
+				ch <- id
+			}
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ch, sub.Close, nil
 }

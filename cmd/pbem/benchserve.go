@@ -49,18 +49,11 @@ func benchThroughput(a *app, games, orders int) error {
 	dom := b.cfg.Mail.Domain
 	type sender struct{ user, pw, to string }
 	var senders []sender
-	sentIDs := make(chan string, 4*orders+16*games)
-	sub, err := srv.bus.Subscribe(func(string) uint64 { return 0 }, func(e *events.Envelope) {
-		if e.Type == events.TypeMailSent {
-			if id, err := events.PeekMailID(e); err == nil {
-				sentIDs <- id
-			}
-		}
-	})
+	sentIDs, unsubscribe, err := sentMails(srv, 4*orders+16*games)
 	if err != nil {
 		return err
 	}
-	defer sub.Close()
+	defer unsubscribe()
 	for g := 0; g < games; g++ {
 		id := fmt.Sprintf("tp%02d", g)
 		players := []events.Player{
