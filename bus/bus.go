@@ -192,8 +192,11 @@ func startEmbedded(cfg Config, lg *slog.Logger) (*server.Server, error) {
 		if cfg.User == "" || cfg.Password == "" {
 			return nil, errors.New("the embedded NATS listener needs a user and password (nats.user, nats.password): without them any local process could watch and ring pbem's bus")
 		}
-		// The server keeps only a bcrypt hash of the password.
-		hash, err := bcrypt.GenerateFromPassword([]byte(cfg.Password), bcrypt.DefaultCost)
+		// The server keeps only a bcrypt hash of the password (and so does
+		// not warn of a plain one). The lowest cost: the password itself
+		// sits in pbem's configuration, so a slow hash would buy nothing
+		// but a slow login for every client.
+		hash, err := bcrypt.GenerateFromPassword([]byte(cfg.Password), bcrypt.MinCost)
 		if err != nil {
 			return nil, fmt.Errorf("nats password: %w", err)
 		}

@@ -346,7 +346,7 @@ func TestEmbeddedListenerRequiresALoginAndCarriesNoContent(t *testing.T) {
 	if _, err := nats.Connect(url, nats.UserInfo("watcher", "wrong"), nats.MaxReconnects(0)); err == nil {
 		t.Fatal("connected with a wrong password")
 	}
-	nc, err := nats.Connect(url, nats.UserInfo("watcher", "s3cret-pw"))
+	nc, err := nats.Connect(url, nats.UserInfo("watcher", "s3cret-pw"), nats.Timeout(10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,13 +212,16 @@ func TestForgedNATSMessagesHaveNoEffect(t *testing.T) {
 	if _, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
 		t.Fatal("connected to the embedded NATS without a login")
 	}
-	nc, err := nats.Connect(url, nats.UserInfo("watcher", "w4tcher-pw"))
+	nc, err := nats.Connect(url, nats.UserInfo("watcher", "w4tcher-pw"), nats.Timeout(10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	seen := make(chan *nats.Msg, 1000)
-	nc.ChanSubscribe("pbem.>", seen)
+	watch, err := nc.ChanSubscribe("pbem.>", seen)
+	if err != nil {
+		t.Fatal(err)
+	}
 	nc.Flush()
 
 	logBefore := mustLog(t, g.dir)
@@ -268,9 +271,11 @@ func TestForgedNATSMessagesHaveNoEffect(t *testing.T) {
 		}
 	}
 	// What the watcher saw: doorbells, no content.
-	close(seen)
+	watch.Unsubscribe()
+	nc.Flush()
 	bells := 0
-	for m := range seen {
+	for len(seen) > 0 {
+		m := <-seen
 		if len(m.Data) != 0 && m.Header.Get("Pbem-Seq") != "" && !bytes.Equal(m.Data, forged.Marshal()) {
 			t.Fatalf("the bus carried content: %q", m.Data)
 		}
