@@ -42,3 +42,20 @@ func (f *RawFile) BatchPut(bucket []byte, seq uint64, v []byte) error {
 
 // Close closes the file.
 func (f *RawFile) Close() error { return f.db.Close() }
+
+// Keys counts the keys of a top-level bucket with a bare cursor.
+func (f *RawFile) Keys(bucket []byte) (int, error) {
+	n := 0
+	err := f.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucket)
+		if b == nil {
+			return fmt.Errorf("no bucket %q", bucket)
+		}
+		c := b.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

@@ -164,6 +164,11 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 		// Never initialise an empty file again: it is the evidence of a loss.
 		return nil, fmt.Errorf("open %s: %w: the file is empty (0 bytes); move it away and restore a backup", path, ErrDamaged)
 	}
+	if !fresh {
+		if err := precheck(path, o.lockTimeout); err != nil {
+			return nil, err
+		}
+	}
 	err = guard(func() error {
 		var err error
 		// The free list is read now, under guard, not lazily later

@@ -87,7 +87,7 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 	if ours, _ := strconv.Atoi(tp[1]); ours <= 0 {
 		t.Fatalf("throughput %s/s:\n%s", tp[1], out)
 	}
-	cs := regexp.MustCompile(`cold start: 300 stored games[^\n]*\n\s+until serving\s+(\S+)\n\s+baseline: open and read every head\s+(\S+)`).FindStringSubmatch(out)
+	cs := regexp.MustCompile(`cold start: 300 stored games[^\n]*\n\s+until serving\s+(\S+)\n\s+baseline: bare bbolt opens, reads every head\s+(\S+)`).FindStringSubmatch(out)
 	if cs == nil {
 		t.Fatalf("no cold start figure:\n%s", out)
 	}

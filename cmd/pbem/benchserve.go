@@ -236,14 +236,14 @@ func benchColdStart(a *app, dir string, model []events.Envelope, games, perGame 
 	}
 	heads := func() (rate, error) {
 		start := time.Now()
-		st, err := store.Open(path, store.Options{ReadOnly: true, MustExist: true})
+		db, err := store.OpenRaw(path, 0)
 		if err != nil {
 			return rate{}, err
 		}
-		gs, err := st.Games()
-		st.Close()
-		if err == nil && len(gs) != games {
-			err = fmt.Errorf("%d games stored, %d listed", games, len(gs))
+		n, err := db.Keys([]byte("meta"))
+		db.Close()
+		if err == nil && n != games {
+			err = fmt.Errorf("%d games stored, %d heads read", games, n)
 		}
 		return rate{n: 1, d: time.Since(start)}, err
 	}
@@ -252,7 +252,7 @@ func benchColdStart(a *app, dir string, model []events.Envelope, games, perGame 
 		return err
 	}
 	fmt.Fprintf(a.out, "  %-34s %12s\n  %-34s %12s\n  %-34s %12s  (serve on an empty data directory: NATS, the mail host)\n  target: ≤ 5s\n\n",
-		"until serving", best[0].d.Round(time.Millisecond), "baseline: open and read every head", best[1].d.Round(time.Millisecond),
+		"until serving", best[0].d.Round(time.Millisecond), "baseline: bare bbolt opens, reads every head", best[1].d.Round(time.Millisecond),
 		"for context", best[2].d.Round(time.Millisecond))
 	return nil
 }
