@@ -69,7 +69,7 @@ func TestFlagsAfterPositionalArguments(t *testing.T) {
 	}{
 		{[]string{"order", "g1", "STATUS", "--player", "anna"}, "order recorded in g1"},
 		{[]string{"order", "g1", "--player", "anna", "--", "--not-a-flag"}, "order recorded in g1"},
-		{[]string{"referee", "g1", "--as", "ref", "--reason", "testing", "PAUSE"}, "order recorded in g1"},
+		{[]string{"referee", "g1", "--as", "ref", "--reason", "testing", "PAUSE"}, "accepted:"},
 		{[]string{"log", "g1", "--from", "2"}, "order.received"},
 		{[]string{"replay", "g1", "--at", "1", "--as", "USA"}, "at seq 1"},
 		{[]string{"verify", "g1", "--with-secret"}, "all 0 rolls verify"},
