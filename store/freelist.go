@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"time"
 )
 
 // bbolt trusts a file's structure: it sizes an allocation by the count in
@@ -98,4 +99,26 @@ func checkShape(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("%w: its free list claims %d pages, more than its page holds", ErrDamaged, ids)
 	}
 	return walkTrees(r, size, m)
+}
+
+// precheck runs checkShape on the file at path under a shared lock (so no
+// writer is halfway through a page meanwhile), and under guard: a file cut
+// short while it is walked faults, and the fault becomes an error.
+func precheck(path string, timeout time.Duration) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // bbolt will say what is wrong
+	}
+	defer f.Close() // releases the lock too
+	if _, err := lockShared(f, timeout); err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	if err := guard(func() error { return checkShape(f, fi.Size()) }); err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	return nil
 }
