@@ -235,7 +235,7 @@ func Load(src Source, reg *engine.Registry, game string, at uint64) (*Game, erro
 		switch {
 		case err == nil && g.Seq == seq:
 			g.History = sourceHistory{src, reg, game}
-			return g, fold(src, reg, g, at)
+			return folded(g, fold(src, reg, g, at))
 		case err != nil && !errors.Is(err, errStaleSnapshot):
 			return nil, fmt.Errorf("load %s snapshot %d: %w", game, seq, err)
 		}
@@ -248,5 +248,15 @@ func Load(src Source, reg *engine.Registry, game string, at uint64) (*Game, erro
 // ignoring snapshots.
 func Replay(src Source, reg *engine.Registry, game string, at uint64) (*Game, error) {
 	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
-	return g, fold(src, reg, g, at)
+	return folded(g, fold(src, reg, g, at))
+}
+
+// folded returns g and the error of its fold, or an error if the fold
+// found no game.created: a damaged store can yield an empty or headless
+// log, and a Game without its ruleset must never reach a caller.
+func folded(g *Game, err error) (*Game, error) {
+	if err == nil && (g.Created == nil || g.Rules == nil) {
+		err = fmt.Errorf("game %s: its log holds no game.created event (damaged, or not a game)", g.ID)
+	}
+	return g, err
 }
