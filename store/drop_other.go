@@ -1,0 +1,7 @@
+//go:build !linux
+
+package store
+
+// dropPages does nothing here: the walk's mapping stays resident until it
+// is unmapped.
+func dropPages([]byte) {}
