@@ -1,0 +1,776 @@
+// Package cluster runs pbem as one node of several on a NATS cluster with
+// JetStream: each game has one owner at a time, every append of a game is
+// replicated to a three-replica stream before it counts as done, and when
+// an owner stops renewing its lease another node rebuilds the game from
+// the stream and carries on.
+//
+// Ownership is a lease in the JetStream key-value bucket pbem_owners (key:
+// the game id; value: node, expiry, epoch and the owner's last head). A
+// lease is taken and renewed only by compare-and-set on the key's
+// revision (KeyValue.Create and Update), so two nodes never both believe
+// they took the same lease from the same state.
+//
+// Fencing is done by the stream, not by a home-made check. Every append
+// of a game is one message on pbem.log.<game> in the stream PBEM_EVENTS,
+// published with Nats-Expected-Last-Subject-Sequence set to the stream
+// sequence of the game's last message as the owner knows it. A node that
+// takes a game first publishes a fence message on the game's subject
+// (carrying the revision of the lease it took), so the subject's last
+// sequence moves past anything the previous owner knows: an append the
+// previous owner sends afterwards (a process that was paused past its
+// lease and resumed) is refused by the JetStream server with "wrong last
+// sequence", and nothing of it reaches the stream or the new owner's
+// store. Every message also carries the lease revision it was written
+// under (header Pbem-Lease).
+//
+// An append is: chain the events on the local head, publish them as one
+// message and wait for the stream's acknowledgement (a quorum of the
+// three replicas has stored it), then commit them to the local bbolt file
+// (fsynced) with the request's side-writes. Only then does the caller
+// see success (the intake checkpoints the mail, the outbox queues the
+// reply). The local file is always a prefix of the stream.
+//
+// The package imports no rule system and no engine: it sits between the
+// bus (which calls Do for every append) and the store.
+package cluster
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+// Names of the JetStream assets.
+const (
+	StreamName   = "PBEM_EVENTS"
+	OwnersBucket = "pbem_owners"
+	NodesBucket  = "pbem_nodes"
+	SharedBucket = "pbem_shared"
+)
+
+// Headers on stream messages.
+const (
+	hdrNode  = "Pbem-Node"
+	hdrLease = "Pbem-Lease" // the lease revision the message was written under
+	hdrFence = "Pbem-Fence" // set on a fence message (no events)
+)
+
+// Subject is the stream subject of game's log.
+func Subject(game string) string { return "pbem.log." + game }
+
+// Config says which node this is and how long its leases last.
+type Config struct {
+	// Node is this node's name (letters, digits, '-', '_').
+	Node string
+	// Lease is how long a lease lasts unless renewed (default 10s); it is
+	// renewed every Lease/3. A dead node's games are taken over within
+	// about Lease + Lease/3 + the time to rebuild them.
+	Lease time.Duration
+	// Replicas of the stream and buckets (default 3; 1 for a one-server
+	// NATS).
+	Replicas int
+	Logger   *slog.Logger
+	// Hooks tell the server about games gained and lost.
+	Hooks Hooks
+}
+
+// Hooks are called by a Node; each may be nil.
+type Hooks struct {
+	// Rebuild runs write, which appends a game's events from the stream to
+	// the local store, and returns its result (the local head after it).
+	// serve runs it under its subscription's lock, so that the events
+	// written are not delivered as new (they are history: the game is
+	// loaded from the store afterwards).
+	Rebuild func(game string, write func() (uint64, error)) error
+	// Gained is called once the node owns game (after rebuild and fence).
+	Gained func(game string)
+	// Lost is called when the node no longer owns game.
+	Lost func(game string)
+}
+
+// Lease is the value of a game's key in pbem_owners.
+type Lease struct {
+	Node    string `json:"node"`
+	Expires int64  `json:"expires"` // unix milliseconds
+	Epoch   uint64 `json:"epoch"`   // 1 for the first owner, +1 at each change of owner
+	Seq     uint64 `json:"seq"`     // the owner's head when it last renewed
+	Hash    string `json:"hash,omitempty"`
+	// To names the node a game is handed to (move, drain): the lease is
+	// released for it.
+	To string `json:"to,omitempty"`
+}
+
+func (l Lease) expired(now time.Time) bool { return now.UnixMilli() >= l.Expires }
+
+// Member is the value of a node's key in pbem_nodes.
+type Member struct {
+	Expires  int64 `json:"expires"`
+	Draining bool  `json:"draining,omitempty"`
+}
+
+// NotOwnerError says this node does not own a game (Owner, if known, does).
+type NotOwnerError struct {
+	Game, Owner string
+	Reason      string
+}
+
+func (e *NotOwnerError) Error() string {
+	s := fmt.Sprintf("game %s is not owned by this node", e.Game)
+	if e.Owner != "" {
+		s += " (its owner is " + e.Owner + ")"
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}
+
+// ErrFenced: the stream refused an append because another node took the
+// game (its fence message is past what this node knew).
+var ErrFenced = errors.New("fenced: another node took the game")
+
+type owned struct {
+	rev      uint64 // current KV revision of our lease
+	fenceRev uint64 // the revision our ownership began with (in every message)
+	lease    Lease
+	last     uint64 // the stream sequence of the game's last message
+	dirty    bool   // the stream has an append the local store may lack
+}
+
+type entry struct {
+	Lease
+	rev uint64
+}
+
+// Node is this process's place in the cluster.
+type Node struct {
+	cfg    Config
+	name   string
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	owners jetstream.KeyValue
+	nodes  jetstream.KeyValue
+	shared jetstream.KeyValue
+	stream jetstream.Stream
+	st     *store.Store
+	lg     *slog.Logger
+
+	mu      sync.Mutex
+	owned   map[string]*owned
+	view    map[string]entry  // every lease, as the watcher last saw it
+	members map[string]Member // every node, as the watcher last saw it
+	locks   map[string]*sync.Mutex
+	subs    []*nats.Subscription
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	wg       sync.WaitGroup
+}
+
+// Open joins the cluster on nc: it makes the stream and the buckets if
+// they are missing, and starts renewing, watching and taking over. st is
+// this node's own store.
+func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Node, error) {
+	if cfg.Node == "" {
+		return nil, errors.New("cluster: a node needs a name")
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 10 * time.Second
+	}
+	if cfg.Replicas <= 0 {
+		cfg.Replicas = 3
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: jetstream: %w", err)
+	}
+	n := &Node{cfg: cfg, name: cfg.Node, nc: nc, js: js, st: st, lg: cfg.Logger.With("component", "cluster", "node", cfg.Node),
+		owned: map[string]*owned{}, view: map[string]entry{}, members: map[string]Member{}, locks: map[string]*sync.Mutex{},
+		stop: make(chan struct{})}
+	// Creating the assets may race with other nodes starting, and may meet
+	// a cluster still electing leaders: retry for a while.
+	err = retry(ctx, 30*time.Second, func(ctx context.Context) error {
+		var err error
+		n.stream, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: StreamName, Subjects: []string{"pbem.log.>"}, Replicas: cfg.Replicas, Storage: jetstream.FileStorage,
+			Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardNew, Duplicates: time.Minute,
+			Description: "pbem: every game's log, one message per append"})
+		if err != nil {
+			return fmt.Errorf("stream %s: %w", StreamName, err)
+		}
+		for _, b := range []struct {
+			name string
+			kv   *jetstream.KeyValue
+		}{{OwnersBucket, &n.owners}, {NodesBucket, &n.nodes}, {SharedBucket, &n.shared}} {
+			*b.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: b.name, Replicas: cfg.Replicas,
+				Storage: jetstream.FileStorage, History: 1})
+			if err != nil {
+				return fmt.Errorf("bucket %s: %w", b.name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if err := n.heartbeat(ctx, false); err != nil {
+		return nil, fmt.Errorf("cluster: joining: %w", err)
+	}
+	sub, err := nc.Subscribe(n.subject("take"), n.onTake)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	n.subs = append(n.subs, sub)
+	if err := n.watch(ctx); err != nil {
+		return nil, err
+	}
+	n.wg.Add(1)
+	go n.loop()
+	n.lg.Info("joined the cluster", "lease", cfg.Lease, "replicas", cfg.Replicas)
+	return n, nil
+}
+
+// Name is this node's name.
+func (n *Node) Name() string { return n.name }
+
+// Conn is the node's NATS connection.
+func (n *Node) Conn() *nats.Conn { return n.nc }
+
+// subject is a request subject of this node's.
+func (n *Node) subject(kind string) string { return NodeSubject(n.name, kind) }
+
+// NodeSubject is the subject node answers requests of kind on.
+func NodeSubject(node, kind string) string { return "pbem.node." + node + "." + kind }
+
+func retry(ctx context.Context, within time.Duration, fn func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	wait := 100 * time.Millisecond
+	for {
+		actx, acancel := context.WithTimeout(ctx, 5*time.Second)
+		err := fn(actx)
+		acancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// Close stops renewing (the leases run out, and other nodes take the
+// games) and stops the loops. It does not close the connection.
+func (n *Node) Close() {
+	n.stopOnce.Do(func() {
+		close(n.stop)
+		for _, s := range n.subs {
+			s.Unsubscribe()
+		}
+		n.wg.Wait()
+	})
+}
+
+func (n *Node) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 5*time.Second)
+}
+
+// lock returns game's append lock: appends of one game on this node run
+// one at a time, so the local head a message is chained on is the head
+// the store commits it on.
+func (n *Node) lock(game string) *sync.Mutex {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	l := n.locks[game]
+	if l == nil {
+		l = &sync.Mutex{}
+		n.locks[game] = l
+	}
+	return l
+}
+
+// Owns reports whether this node holds game's lease now.
+func (n *Node) Owns(game string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	o := n.owned[game]
+	return o != nil && !o.lease.expired(time.Now())
+}
+
+// Owner returns the node that owns game as far as this node has seen
+// ("" for a game no node has a lease for).
+func (n *Node) Owner(game string) string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if o := n.owned[game]; o != nil {
+		return n.name
+	}
+	return n.view[game].Node
+}
+
+// Do appends r: replicated to the stream first, then committed to the
+// local store. It is the bus's appender in cluster mode. A game this node
+// does not own gives a *NotOwnerError, unless r creates it (Expected 0 and
+// no lease anywhere): then the node takes a new lease for it first.
+func (n *Node) Do(r store.Request) (store.Result, error) {
+	if r.Game == "" || len(r.Events) == 0 {
+		return store.Result{}, errors.New("append: need a game and at least one event")
+	}
+	l := n.lock(r.Game)
+	l.Lock()
+	defer l.Unlock()
+	o, err := n.holding(r.Game, r.Expected)
+	if err != nil {
+		return store.Result{}, err
+	}
+	if key := r.Events[0].Key; key != "" {
+		if _, dup, err := n.st.Lookup(r.Game, key); err != nil {
+			return store.Result{}, err
+		} else if dup {
+			// Nothing new: the store records the checkpoint and says which seq.
+			return n.st.Do(r)
+		}
+	}
+	h, err := n.st.Head(r.Game)
+	if err != nil {
+		return store.Result{}, err
+	}
+	if h.Seq != r.Expected {
+		return store.Result{}, &store.ConflictError{Game: r.Game, Expected: r.Expected, Actual: h.Seq}
+	}
+	rec := record{Events: make([]events.Envelope, len(r.Events)), Secret: r.Secret, Raw: r.Raw}
+	prev := h.Hash
+	for i := range r.Events {
+		e := r.Events[i]
+		e.Chain(h.Seq+1+uint64(i), prev)
+		prev = e.Hash
+		rec.Events[i] = e
+	}
+	seq, err := n.publish(r.Game, o, rec.marshal(), fmt.Sprintf("%s/%d/%d", r.Game, rec.Events[0].Seq, o.fenceRev), false)
+	if err != nil {
+		return store.Result{}, fmt.Errorf("append to %s: replicating: %w", r.Game, err)
+	}
+	o.last = seq
+	r.Events = rec.Events
+	res, err := n.st.Do(r)
+	if err != nil {
+		// The stream has it and the store may not: catch up before the next append.
+		o.dirty = true
+		return res, err
+	}
+	for i := range res.Events {
+		if res.Events[i].Hash != rec.Events[i].Hash {
+			o.dirty = true
+			return res, fmt.Errorf("append to %s: the store chained seq %d differently from the stream", r.Game, res.Events[i].Seq)
+		}
+	}
+	return res, nil
+}
+
+// holding returns the game's ownership if this node may append to it
+// now, taking a new game's first lease, and catching the store up with
+// the stream if an earlier local commit failed. Called under the game's lock.
+func (n *Node) holding(game string, expected uint64) (*owned, error) {
+	n.mu.Lock()
+	o := n.owned[game]
+	seen, known := n.view[game]
+	n.mu.Unlock()
+	if o == nil {
+		if expected != 0 {
+			return nil, &NotOwnerError{Game: game, Owner: seen.Node}
+		}
+		if known {
+			return nil, fmt.Errorf("game %s exists on node %s", game, seen.Node)
+		}
+		if err := n.take(game, entry{}, true); err != nil {
+			return nil, err
+		}
+		n.mu.Lock()
+		o = n.owned[game]
+		n.mu.Unlock()
+		if o == nil {
+			return nil, &NotOwnerError{Game: game, Reason: "lost at once"}
+		}
+	}
+	// The lease must not have run out: past its expiry another node may be
+	// taking the game (the stream would refuse the append anyway).
+	if o.lease.expired(time.Now().Add(n.cfg.Lease / 10)) {
+		return nil, &NotOwnerError{Game: game, Reason: "the lease is running out and has not been renewed"}
+	}
+	if o.dirty {
+		ctx, cancel := n.ctx()
+		defer cancel()
+		last, err := n.lastSeq(ctx, game)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := n.rebuild(ctx, game, last, Lease{}); err != nil {
+			return nil, err
+		}
+		o.dirty = false
+	}
+	return o, nil
+}
+
+// publish sends one message on game's subject, expecting the subject's
+// last message to be o.last, and returns its stream sequence. A refusal
+// for a wrong last sequence means another node fenced the game: this node
+// drops it. An answer lost on the way (a timeout while the NATS cluster
+// elects a leader) is settled by reading the subject's last message.
+func (n *Node) publish(game string, o *owned, data []byte, msgID string, fence bool) (uint64, error) {
+	m := nats.NewMsg(Subject(game))
+	m.Data = data
+	m.Header.Set(hdrNode, n.name)
+	m.Header.Set(hdrLease, strconv.FormatUint(o.fenceRev, 10))
+	if fence {
+		m.Header.Set(hdrFence, strconv.FormatUint(o.fenceRev, 10))
+	}
+	ctx, cancel := n.ctx()
+	defer cancel()
+	ack, err := n.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(o.last), jetstream.WithMsgID(msgID))
+	if err == nil {
+		return ack.Sequence, nil
+	}
+	if isWrongLast(err) {
+		if !fence {
+			n.lose(game, o, "the stream refused an append: another node fenced the game")
+		}
+		return 0, fmt.Errorf("%w (%v)", ErrFenced, err)
+	}
+	// Did it get in? Look at the subject's last message.
+	ctx2, cancel2 := n.ctx()
+	defer cancel2()
+	last, lerr := n.stream.GetLastMsgForSubject(ctx2, Subject(game))
+	switch {
+	case lerr != nil:
+		return 0, err
+	case last.Header.Get(jetstream.MsgIDHeader) == msgID:
+		return last.Sequence, nil
+	case last.Sequence == o.last:
+		return 0, err // not stored; the caller may try again
+	default:
+		if !fence {
+			n.lose(game, o, "another node wrote to the game")
+		}
+		return 0, fmt.Errorf("%w: the game's subject is at %d", ErrFenced, last.Sequence)
+	}
+}
+
+func isWrongLast(err error) bool {
+	var apiErr *jetstream.APIError
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	return apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant
+}
+
+// lastSeq is the stream sequence of game's last message (0: none).
+func (n *Node) lastSeq(ctx context.Context, game string) (uint64, error) {
+	m, err := n.stream.GetLastMsgForSubject(ctx, Subject(game))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("game %s: the stream's last message: %w", game, err)
+	}
+	return m.Sequence, nil
+}
+
+// lose drops game (the lease was taken, or the stream refused us).
+func (n *Node) lose(game string, o *owned, why string) {
+	n.mu.Lock()
+	cur := n.owned[game]
+	if cur == nil || (o != nil && cur != o) {
+		n.mu.Unlock()
+		return
+	}
+	delete(n.owned, game)
+	n.mu.Unlock()
+	n.lg.Warn("game lost", "game", game, "why", why)
+	if h := n.cfg.Hooks.Lost; h != nil {
+		h(game)
+	}
+}
+
+func (n *Node) now() time.Time { return time.Now() }
+
+func encodeLease(l Lease) []byte {
+	b, _ := json.Marshal(l)
+	return b
+}
+
+func decodeLease(b []byte) (Lease, error) {
+	var l Lease
+	err := json.Unmarshal(b, &l)
+	return l, err
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// take takes game's lease from what was seen (cur), rebuilds the game from
+// the stream, checks it, fences it and calls Gained. isNew takes the first
+// lease of a new game (the key must not exist).
+func (n *Node) take(game string, cur entry, isNew bool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	l := Lease{Node: n.name, Expires: n.now().Add(n.cfg.Lease).UnixMilli(), Epoch: cur.Epoch + 1, Seq: cur.Seq, Hash: cur.Hash}
+	var rev uint64
+	var err error
+	if isNew {
+		rev, err = n.owners.Create(ctx, game, encodeLease(l))
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			return fmt.Errorf("game %s exists", game)
+		}
+	} else {
+		rev, err = n.owners.Update(ctx, game, encodeLease(l), cur.rev)
+	}
+	if err != nil {
+		return fmt.Errorf("taking the lease of %s: %w", game, err)
+	}
+	o := &owned{rev: rev, fenceRev: rev, lease: l}
+	// The lease is ours; now make the stream ours. A previous owner still
+	// writing gets its append in before our fence or not at all.
+	for attempt := 0; ; attempt++ {
+		last, err := n.lastSeq(ctx, game)
+		if err == nil {
+			_, err = n.rebuild(ctx, game, last, cur.Lease)
+		}
+		if err == nil {
+			o.last = last
+			var fenceSeq uint64
+			fenceSeq, err = n.publish(game, o, nil, fmt.Sprintf("%s/fence/%d", game, rev), true)
+			if err == nil {
+				o.last = fenceSeq
+				break
+			}
+		}
+		if attempt >= 20 || ctx.Err() != nil {
+			n.lg.Error("could not take a game over; its lease runs out and another node will try", "game", game, "err", err)
+			return err
+		}
+		if !errors.Is(err, ErrFenced) {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	n.mu.Lock()
+	n.owned[game] = o
+	n.view[game] = entry{Lease: l, rev: rev}
+	n.mu.Unlock()
+	if isNew {
+		n.lg.Info("new game's lease taken", "game", game, "rev", rev)
+	} else {
+		n.lg.Warn("game taken over", "game", game, "from", cur.Node, "epoch", l.Epoch, "rev", rev, "head", cur.Seq, "in", time.Since(start).Round(time.Millisecond))
+	}
+	if h := n.cfg.Hooks.Gained; h != nil {
+		h(game)
+	}
+	return nil
+}
+
+// rebuild brings the local store up to the stream's message last for
+// game: it reads every message of the game, checks the whole hash chain,
+// checks that the local store's events are the stream's, that the chain
+// holds the head the previous owner last reported (seen), and appends
+// what the store lacks. It returns the local head's seq.
+func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease) (uint64, error) {
+	local, err := n.st.Head(game)
+	if err != nil {
+		return 0, err
+	}
+	if last == 0 {
+		if local.Seq != 0 {
+			return 0, fmt.Errorf("game %s: the local store has %d events the stream does not", game, local.Seq)
+		}
+		return 0, nil
+	}
+	v := events.Verifier{Game: game}
+	var missing []record
+	var fenceRev uint64
+	var seenOK bool
+	for seq := uint64(1); seq <= last; {
+		m, err := n.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(Subject(game)))
+		if err != nil {
+			return 0, fmt.Errorf("game %s: reading the stream at %d: %w", game, seq, err)
+		}
+		seq = m.Sequence + 1
+		rev, _ := strconv.ParseUint(m.Header.Get(hdrLease), 10, 64)
+		if rev < fenceRev {
+			return 0, fmt.Errorf("game %s: stream message %d was written under lease %d after lease %d's fence", game, m.Sequence, rev, fenceRev)
+		}
+		if f := m.Header.Get(hdrFence); f != "" {
+			fenceRev = rev
+			continue
+		}
+		rec, err := unmarshalRecord(m.Data)
+		if err != nil {
+			return 0, fmt.Errorf("game %s: stream message %d: %w", game, m.Sequence, err)
+		}
+		var keep record
+		for i := range rec.Events {
+			e := &rec.Events[i]
+			if err := v.Next(e); err != nil {
+				return 0, fmt.Errorf("game %s: the stream's chain: %w", game, err)
+			}
+			if seen.Seq != 0 && e.Seq == seen.Seq {
+				if e.Hash.Hex() != seen.Hash {
+					return 0, fmt.Errorf("game %s: seq %d in the stream is not the head its owner reported", game, e.Seq)
+				}
+				seenOK = true
+			}
+			if e.Seq == local.Seq && e.Hash != local.Hash {
+				return 0, fmt.Errorf("game %s: the local store's seq %d differs from the stream's", game, e.Seq)
+			}
+			if e.Seq > local.Seq {
+				keep.Events = append(keep.Events, *e)
+			}
+		}
+		if len(keep.Events) > 0 {
+			if len(keep.Events) == len(rec.Events) {
+				keep.Secret, keep.Raw = rec.Secret, rec.Raw
+			}
+			missing = append(missing, keep)
+		}
+	}
+	if v.Seq() < local.Seq {
+		return 0, fmt.Errorf("game %s: the local store holds %d events, the stream %d", game, local.Seq, v.Seq())
+	}
+	if seen.Seq != 0 && !seenOK {
+		return 0, fmt.Errorf("game %s: the stream ends at %d, before the head %d its owner reported", game, v.Seq(), seen.Seq)
+	}
+	write := func() (uint64, error) {
+		head := local.Seq
+		for _, rec := range missing {
+			res, err := n.st.Do(store.Request{Game: game, Expected: head, Events: rec.Events, Secret: rec.Secret, Raw: rec.Raw})
+			if err != nil {
+				return head, fmt.Errorf("game %s: writing the stream's events to the store: %w", game, err)
+			}
+			if res.Duplicate || res.Events[len(res.Events)-1].Hash != rec.Events[len(rec.Events)-1].Hash {
+				return head, fmt.Errorf("game %s: the store does not take the stream's events as they are", game)
+			}
+			head = res.Last
+		}
+		return head, nil
+	}
+	if len(missing) == 0 {
+		return local.Seq, nil
+	}
+	var head uint64
+	if h := n.cfg.Hooks.Rebuild; h != nil {
+		err = h(game, func() (uint64, error) { var err error; head, err = write(); return head, err })
+	} else {
+		head, err = write()
+	}
+	if err != nil {
+		return 0, err
+	}
+	n.lg.Info("game rebuilt from the stream", "game", game, "events", v.Seq(), "written", head-local.Seq)
+	return head, nil
+}
+
+// Leases returns every game's lease as this node last saw it, sorted by game.
+func (n *Node) Leases() []GameLease {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]GameLease, 0, len(n.view))
+	for g, e := range n.view {
+		out = append(out, GameLease{Game: g, Lease: e.Lease, Rev: e.rev})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Game < out[j].Game })
+	return out
+}
+
+// GameLease is one game's lease.
+type GameLease struct {
+	Game string
+	Lease
+	Rev uint64
+}
+
+// Members returns every node as last seen, sorted by name.
+func (n *Node) Members() []NodeState {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	now := n.now()
+	load := n.loadLocked(now)
+	out := make([]NodeState, 0, len(n.members))
+	for name, m := range n.members {
+		out = append(out, NodeState{Name: name, Alive: now.UnixMilli() < m.Expires, Draining: m.Draining, Games: load[name]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// NodeState is a node as seen from here.
+type NodeState struct {
+	Name            string
+	Alive, Draining bool
+	Games           int
+}
+
+func (n *Node) loadLocked(now time.Time) map[string]int {
+	load := map[string]int{}
+	for _, e := range n.view {
+		if !e.expired(now) {
+			load[e.Node]++
+		}
+	}
+	return load
+}
+
+// LeastLoaded returns the live node, not draining, owning the fewest
+// games (ties: the first by name), leaving out except.
+func (n *Node) LeastLoaded(except string) (string, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.leastLoadedLocked(n.now(), except)
+}
+
+func (n *Node) leastLoadedLocked(now time.Time, except string) (string, error) {
+	load := n.loadLocked(now)
+	best, bestN := "", 0
+	names := make([]string, 0, len(n.members))
+	for name := range n.members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		m := n.members[name]
+		if name == except || m.Draining || now.UnixMilli() >= m.Expires {
+			continue
+		}
+		if best == "" || load[name] < bestN {
+			best, bestN = name, load[name]
+		}
+	}
+	if best == "" {
+		return "", errors.New("no live node to take the game")
+	}
+	return best, nil
+}
+
+func hexHash(h events.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return hex.EncodeToString(h[:])
+}

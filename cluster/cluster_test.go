@@ -1,0 +1,207 @@
+package cluster
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+// jetStream starts a real nats-server with JetStream in the process (one
+// server: the stream and buckets get one replica here; the three-server
+// cluster is exercised by cmd/pbem's Cluster tests).
+func jetStream(t *testing.T) *server.Server {
+	t.Helper()
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server not ready")
+	}
+	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	return srv
+}
+
+type testNode struct {
+	*Node
+	st *store.Store
+	nc *nats.Conn
+
+	mu           sync.Mutex
+	gained, lost []string
+}
+
+func startNode(t *testing.T, srv *server.Server, name string, lease time.Duration) *testNode {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(srv.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := &testNode{st: st, nc: nc}
+	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: 1, Hooks: Hooks{
+		Gained: func(g string) { tn.mu.Lock(); tn.gained = append(tn.gained, g); tn.mu.Unlock() },
+		Lost:   func(g string) { tn.mu.Lock(); tn.lost = append(tn.lost, g); tn.mu.Unlock() },
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.Node = n
+	t.Cleanup(func() { n.Close(); nc.Close(); st.Close() })
+	return tn
+}
+
+func (tn *testNode) has(list *[]string, game string) bool {
+	tn.mu.Lock()
+	defer tn.mu.Unlock()
+	for _, g := range *list {
+		if g == game {
+			return true
+		}
+	}
+	return false
+}
+
+func ev(game, key, text string) events.Envelope {
+	return events.New(game, time.Unix(1700000000, 0), key, &events.OrderReceived{Player: "usa", Text: text, MessageID: key})
+}
+
+func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", within, what)
+		}
+	}
+}
+
+// A node that stops renewing (here: closed, as a paused process stops)
+// loses its game to another node, which rebuilds the log from the stream
+// with its side-writes; the old owner's append is then refused by the
+// JetStream server (the new owner's fence), and nothing of it reaches
+// either store.
+func TestNodeFailoverRebuildsFromTheStreamAndFencesTheOldOwner(t *testing.T) {
+	srv := jetStream(t)
+	const lease = 600 * time.Millisecond
+	a := startNode(t, srv, "a", lease)
+	b := startNode(t, srv, "b", lease)
+
+	res, err := a.Do(store.Request{Game: "g1", Expected: 0, Events: []events.Envelope{ev("g1", "m1", "one")}, Secret: []byte("seed"), Raw: []byte("raw mail")})
+	if err != nil || res.Last != 1 {
+		t.Fatalf("first append: %+v %v", res, err)
+	}
+	if _, err := a.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "m2", "two"), ev("g1", "", "three")}}); err != nil {
+		t.Fatal(err)
+	}
+	// b owns nothing: its append is refused, naming the owner.
+	var notOwner *NotOwnerError
+	if _, err := b.Do(store.Request{Game: "g1", Expected: 3, Events: []events.Envelope{ev("g1", "x", "b's")}}); !errors.As(err, &notOwner) || notOwner.Owner != "a" {
+		t.Fatalf("b's append to a's game: %v", err)
+	}
+	// A duplicate key is answered from the store and replicates nothing.
+	if r, err := a.Do(store.Request{Game: "g1", Expected: 3, Events: []events.Envelope{ev("g1", "m1", "one")}}); err != nil || !r.Duplicate || r.First != 1 {
+		t.Fatalf("duplicate: %+v %v", r, err)
+	}
+
+	// a stops renewing; keep what it knows so as to append as it would after a pause.
+	a.mu.Lock()
+	stale := *a.owned["g1"]
+	a.mu.Unlock()
+	a.Node.Close()
+	start := time.Now()
+	waitFor(t, 5*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+	took := time.Since(start)
+	if !b.has(&b.gained, "g1") {
+		t.Fatal("b's Gained hook was not called")
+	}
+	bh, _ := b.st.Head("g1")
+	ah, _ := a.st.Head("g1")
+	if bh != ah || bh.Seq != 3 {
+		t.Fatalf("b rebuilt %+v, a had %+v", bh, ah)
+	}
+	if n, err := b.st.Verify("g1"); err != nil || n != 3 {
+		t.Fatalf("b's copy verifies %d: %v", n, err)
+	}
+	if s, err := b.st.Secret("g1"); err != nil || string(s) != "seed" {
+		t.Fatalf("b's copy of the seed: %q %v", s, err)
+	}
+	if raw, ok, err := b.st.Raw("g1", 1); err != nil || !ok || string(raw) != "raw mail" {
+		t.Fatalf("b's copy of the raw mail: %q %v %v", raw, ok, err)
+	}
+	if seq, ok, _ := b.st.Lookup("g1", "m2"); !ok || seq != 2 {
+		t.Fatalf("b's idempotency keys: m2 at %d %v", seq, ok)
+	}
+
+	// The old owner comes back with a lease it believes in: the stream refuses it.
+	a.mu.Lock()
+	stale.lease.Expires = time.Now().Add(time.Hour).UnixMilli()
+	a.owned["g1"] = &stale
+	a.mu.Unlock()
+	_, err = a.Do(store.Request{Game: "g1", Expected: 3, Events: []events.Envelope{ev("g1", "late", "stale write")}})
+	if !errors.Is(err, ErrFenced) {
+		t.Fatalf("the stale owner's append: %v", err)
+	}
+	if ah, _ := a.st.Head("g1"); ah.Seq != 3 {
+		t.Fatalf("the stale owner's store moved to %d", ah.Seq)
+	}
+	if a.Owns("g1") || !a.has(&a.lost, "g1") {
+		t.Fatal("the fenced node still owns g1")
+	}
+	// The new owner carries on from the same head.
+	if r, err := b.Do(store.Request{Game: "g1", Expected: 3, Events: []events.Envelope{ev("g1", "m4", "four")}}); err != nil || r.Last != 4 {
+		t.Fatalf("b's append: %+v %v", r, err)
+	}
+	t.Logf("takeover %v after the owner stopped (lease %v)", took.Round(time.Millisecond), lease)
+}
+
+// Moving a game hands it over at once; the node it came from is fenced
+// and the one it went to appends after the same head.
+func TestNodeMoveAndDrainHandGamesOver(t *testing.T) {
+	srv := jetStream(t)
+	const lease = 2 * time.Second
+	a := startNode(t, srv, "a", lease)
+	b := startNode(t, srv, "b", lease)
+	for _, g := range []string{"g1", "g2"} {
+		if _, err := a.Do(store.Request{Game: g, Expected: 0, Events: []events.Envelope{ev(g, "", "created")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, 2*time.Second, "b sees both leases", func() bool { return len(b.Leases()) == 2 })
+	if to, _ := b.LeastLoaded(""); to != "b" {
+		t.Fatalf("least loaded: %s", to)
+	}
+	if err := a.Move("g1", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if !b.Owns("g1") || a.Owns("g1") {
+		t.Fatal("g1 not moved")
+	}
+	if _, err := a.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "", "a's")}}); err == nil {
+		t.Fatal("a appended to a moved game")
+	}
+	if r, err := b.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "", "b's")}}); err != nil || r.Last != 2 {
+		t.Fatalf("b after the move: %+v %v", r, err)
+	}
+	moved, err := a.Drain()
+	if err != nil || len(moved) != 1 || moved[0] != "g2 -> b" {
+		t.Fatalf("drain: %v %v", moved, err)
+	}
+	if _, err := a.Do(store.Request{Game: "g3", Expected: 0, Events: []events.Envelope{ev("g3", "", "created")}}); err != nil {
+		t.Fatal(err) // a draining node may still be asked to create; routing sends new games elsewhere
+	}
+	if to, _ := b.LeastLoaded(""); to != "b" {
+		t.Fatalf("a draining node was chosen for new games: %s", to)
+	}
+}
