@@ -84,6 +84,12 @@ type Config struct {
 	TLSCA, TLSCert, TLSKey string
 }
 
+// Appender commits an append request durably (the store itself, or a
+// cluster node that replicates it first).
+type Appender interface {
+	Do(store.Request) (store.Result, error)
+}
+
 // authOptions are the connection's credentials and TLS settings.
 func (c Config) authOptions() []nats.Option {
 	var opts []nats.Option
@@ -109,6 +115,8 @@ type Bus struct {
 	nc  *nats.Conn
 	srv *server.Server
 	lg  *slog.Logger
+	// app commits appends: the store, unless SetAppender changed it.
+	app Appender
 
 	mu      sync.Mutex
 	sent    map[string]uint64 // published, not yet confirmed by a flush
@@ -133,7 +141,7 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 	if cfg.Name == "" {
 		cfg.Name = "pbem"
 	}
-	b := &Bus{Store: st, cfg: cfg, lg: lg.With("component", "bus"), sent: map[string]uint64{}, marked: map[string]uint64{},
+	b := &Bus{Store: st, app: st, cfg: cfg, lg: lg.With("component", "bus"), sent: map[string]uint64{}, marked: map[string]uint64{},
 		stop: make(chan struct{}), done: make(chan struct{})}
 	gs, err := st.Games()
 	if err != nil {
@@ -243,9 +251,15 @@ func (b *Bus) Embedded() string {
 // Conn returns the NATS connection.
 func (b *Bus) Conn() *nats.Conn { return b.nc }
 
-// Do commits r to the store, then publishes the committed events.
+// SetAppender makes every append go through app (a cluster node, which
+// replicates before it commits to the store) instead of the store alone.
+// Call it before anything appends.
+func (b *Bus) SetAppender(app Appender) { b.app = app }
+
+// Do commits r (to the store, through the appender), then publishes the
+// committed events.
 func (b *Bus) Do(r store.Request) (store.Result, error) {
-	res, err := b.Store.Do(r)
+	res, err := b.app.Do(r)
 	if err == nil && !res.Duplicate {
 		b.publish(res.Events)
 	}

@@ -157,6 +157,20 @@ func (s *Subscription) onMsg(m *nats.Msg) {
 	}
 }
 
+// Rebase runs write, which writes game's events to the store that are
+// history rather than news (a game rebuilt from a cluster's stream), and
+// moves the subscription's position for game to the seq write returns,
+// delivering none of them: no delivery runs while write does.
+func (s *Subscription) Rebase(game string, write func() (uint64, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	head, err := write()
+	if head > s.position(game) {
+		s.pos[game] = head
+	}
+	return err
+}
+
 // Resync compares every game's position with the store and delivers what
 // is missing (called after a reconnect, and periodically).
 func (s *Subscription) Resync() {

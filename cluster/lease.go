@@ -194,6 +194,13 @@ func (n *Node) scan() {
 			todo = append(todo, GameLease{Game: g, Lease: e.Lease, Rev: e.rev})
 		}
 	}
+	// A lease in this node's name it does not hold: this node restarted
+	// (after a crash) before the lease ran out. Take it back at once.
+	for g, e := range n.view {
+		if n.owned[g] == nil && e.Node == n.name && !e.expired(now) && e.To == "" {
+			todo = append(todo, GameLease{Game: g, Lease: e.Lease, Rev: e.rev})
+		}
+	}
 	n.mu.Unlock()
 	sort.Slice(todo, func(i, j int) bool { return todo[i].Game < todo[j].Game })
 	for _, gl := range todo {
@@ -209,6 +216,39 @@ func (n *Node) scan() {
 		if err != nil {
 			n.lg.Debug("taking over a game failed (another node may have)", "game", gl.Game, "err", err)
 		}
+	}
+}
+
+// Release gives up every lease this node holds, by compare-and-set, so
+// that other nodes take the games at once (a clean shutdown).
+func (n *Node) Release() {
+	n.mu.Lock()
+	games := make([]string, 0, len(n.owned))
+	for g := range n.owned {
+		games = append(games, g)
+	}
+	n.mu.Unlock()
+	sort.Strings(games)
+	for _, g := range games {
+		lk := n.lock(g)
+		lk.Lock()
+		n.mu.Lock()
+		o := n.owned[g]
+		n.mu.Unlock()
+		if o != nil {
+			l := o.lease
+			l.Expires = 0
+			if h, err := n.st.Head(g); err == nil {
+				l.Seq, l.Hash = h.Seq, hexHash(h.Hash)
+			}
+			ctx, cancel := n.ctx()
+			if _, err := n.owners.Update(ctx, g, encodeLease(l), o.rev); err != nil {
+				n.lg.Warn("releasing a lease", "game", g, "err", err)
+			}
+			cancel()
+			n.lose(g, o, "released at shutdown")
+		}
+		lk.Unlock()
 	}
 }
 

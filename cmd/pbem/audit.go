@@ -26,7 +26,7 @@ var errAudit = errors.New("the audit found problems")
 func cmdAudit(a *app, fs *flag.FlagSet, args []string) error {
 	withSecret := fs.Bool("with-secret", false, "before the game ends, check the dice against the server's stored seed (operator only)")
 	quiet := fs.Bool("quiet", false, "omit the timeline")
-	game, err := gameArg(fs, args)
+	game, err := a.gameArg(fs, args)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func cmdExport(a *app, fs *flag.FlagSet, args []string) error {
 	format := fs.String("format", "jsonl", "jsonl (one JSON object per event), text (a readable campaign report) or html (the report as a web page)")
 	as := fs.String("as", "", "export what this player (id or side), observer or referee could see at each step (default: everything, for the operator)")
 	withSecrets := fs.Bool("with-secrets", false, "keep the credentials in stored mails (reply keys and addresses, referee secrets): a full backup; keep it safe")
-	game, err := gameArg(fs, args)
+	game, err := a.gameArg(fs, args)
 	if err != nil {
 		return err
 	}

@@ -103,6 +103,19 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	if *game == "" || *ruleset == "" || (*scenario == "") == (*scenarioFile == "") || len(players) == 0 {
 		return fmt.Errorf("%w: need --game, --ruleset, one of --scenario/--scenario-file, and --player", errUsage)
 	}
+	if a.node != nil && !a.forwardedHere {
+		// A new game goes to the least-loaded node.
+		if owner := a.node.Owner(*game); owner != "" {
+			return fmt.Errorf("game %s exists (on node %s)", *game, owner)
+		}
+		to, err := a.node.LeastLoaded("")
+		if err != nil {
+			return err
+		}
+		if to != a.node.Name() {
+			return &forwarded{a.forward(to)}
+		}
+	}
 	ng := play.NewGame{ID: *game, Ruleset: *ruleset, At: time.Now().UTC()}
 	for _, s := range players {
 		p, err := parsePlayer(s, false)
@@ -258,6 +271,10 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if a.node != nil {
+		a.clusterGames()
+		ds = a.ownedOnly(ds)
+	}
 	if len(ds) == 0 {
 		if *referee != "" {
 			fmt.Fprintf(a.out, "%s referees no game here\n", *referee)
@@ -313,19 +330,21 @@ func desks(log logStore, reg *engine.Registry, addrs []string, now int64) ([]pla
 	return out, nil
 }
 
-// gameArg takes the one positional GAME argument, flags before or after it.
-func gameArg(fs *flag.FlagSet, args []string) (string, error) {
+// gameArg takes the one positional GAME argument, flags before or after
+// it. On a node of a cluster, a game another node owns is the owner's to
+// answer: the command is handed to it (a *forwarded error).
+func (a *app) gameArg(fs *flag.FlagSet, args []string) (string, error) {
 	pos, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return "", err
 	}
-	return pos[0], nil
+	return pos[0], a.toOwner(pos[0])
 }
 
 func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	from := fs.Uint64("from", 1, "first sequence number to print")
 	as := fs.String("as", "", "print the log as this player (id or side), observer or referee saw it (default: all of it, for the operator)")
-	game, err := gameArg(fs, args)
+	game, err := a.gameArg(fs, args)
 	if err != nil {
 		return err
 	}
@@ -425,7 +444,7 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	turn := fs.Int("turn", 0, "show the game as turn N began (instead of --at)")
 	as := fs.String("as", "", "show the game as this player (id or side), observer or referee saw it (default: the referee's view)")
 	full := fs.Bool("full", false, "print the whole map, not the window around the action")
-	game, err := gameArg(fs, args)
+	game, err := a.gameArg(fs, args)
 	if err != nil {
 		return err
 	}
@@ -529,7 +548,7 @@ func turnStart(log play.Source, reg *engine.Registry, game string, n int) (uint6
 
 func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 	withSecret := fs.Bool("with-secret", false, "before the game ends, check the dice against the server's stored seed (operator only)")
-	game, err := gameArg(fs, args)
+	game, err := a.gameArg(fs, args)
 	if err != nil {
 		return err
 	}
@@ -644,6 +663,9 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("%w: need GAME", errUsage)
 	}
 	game := pos[0]
+	if err := a.toOwner(game); err != nil {
+		return err
+	}
 	text, err := commandText(pos[1:], *file)
 	if err != nil {
 		return err
@@ -682,6 +704,9 @@ func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	if len(pos) == 0 || *as == "" {
 		return fmt.Errorf("%w: need GAME, --as REFEREE (or --as %s) and the command text\ngame commands:\n  %s", errUsage, play.OperatorID, strings.Join(play.GameCommandForms, "\n  "))
+	}
+	if err := a.toOwner(pos[0]); err != nil {
+		return err
 	}
 	text, err := commandText(pos[1:], *file)
 	if err != nil {

@@ -30,6 +30,20 @@ type Config struct {
 	Engine  EngineCfg  `toml:"engine"`
 	Mail    MailCfg    `toml:"mail"`
 	Metrics MetricsCfg `toml:"metrics"`
+	Cluster ClusterCfg `toml:"cluster"`
+}
+
+// ClusterCfg makes this server one node of several on a NATS cluster with
+// JetStream (see package cluster). Empty node: one server alone, as
+// always.
+type ClusterCfg struct {
+	// Node is this node's name; setting it joins the cluster at nats.urls.
+	Node string `toml:"node" check:"nodename?"`
+	// Lease is how long a game's lease lasts unless renewed (renewed every
+	// third of it); a dead node's games are taken over after about this long.
+	Lease string `toml:"lease" check:"duration>=500ms"`
+	// Replicas of the stream and buckets: 3 on a three-server cluster.
+	Replicas int `toml:"replicas" check:"int>=1"`
 }
 
 // MailCfg says where mail comes from and goes to. With no IMAP address,
@@ -119,6 +133,7 @@ func defaultConfig() Config {
 	c.Mail.IMAP.TLS, c.Mail.IMAP.Auth, c.Mail.IMAP.Mailbox, c.Mail.IMAP.Poll = "none", "login", "INBOX", "30s"
 	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP = "127.0.0.1:1143", "127.0.0.1:1025"
 	c.Metrics.StuckAfter = "5m"
+	c.Cluster.Lease, c.Cluster.Replicas = "10s", 3
 	return c
 }
 
@@ -262,6 +277,7 @@ func setFromEnv(k configKey, s string) error {
 
 var (
 	domainRE    = regexp.MustCompile(`^(?i)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$`)
+	nodeNameRE  = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 	localpartRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 )
 
@@ -276,6 +292,7 @@ var (
 //	hostport          host:port with a port number; with ?, empty too
 //	domain            a domain name
 //	localpart         a mailbox's local part: letters, digits, . _ -
+//	nodename          a cluster node name: letters, digits, - _
 //	dir?, file?       empty, or an existing directory / file
 //	natsurls          nats://, tls://, ws:// or wss:// URLs with a host
 func checkValue(check string, v reflect.Value) error {
@@ -354,6 +371,10 @@ func checkValue(check string, v reflect.Value) error {
 		if !domainRE.MatchString(v.String()) {
 			return errors.New("want a domain name, such as pbem.example.org")
 		}
+	case "nodename":
+		if !nodeNameRE.MatchString(v.String()) {
+			return errors.New("want a node name: letters, digits, '-' or '_'")
+		}
 	case "localpart":
 		if !localpartRE.MatchString(v.String()) {
 			return errors.New("want a mailbox name: lower-case letters, digits, '.', '_' or '-' (no '+': pbem adds it)")
@@ -412,7 +433,21 @@ func (c *Config) crossCheck() []error {
 	if len(c.NATS.URLs) == 0 && (c.NATS.Creds != "" || c.NATS.NKey != "" || c.NATS.TLSCA != "" || c.NATS.TLSCert != "") {
 		errs = append(errs, errors.New("nats.creds, nats.nkey and nats.tls_* are for an external server: set nats.urls too"))
 	}
+	if c.Cluster.Node != "" {
+		if len(c.NATS.URLs) == 0 {
+			errs = append(errs, errors.New("cluster.node joins a NATS cluster with JetStream: set nats.urls to its servers"))
+		}
+		if c.Mail.IMAP.Addr == "" {
+			errs = append(errs, errors.New("cluster.node: every node reads and sends the same mail, so the built-in mail host (one node's disk) will not do: set mail.imap.addr and mail.smtp.addr"))
+		}
+	}
 	return errs
+}
+
+// lease is the cluster lease as a duration.
+func (c ClusterCfg) lease() time.Duration {
+	d, _ := time.ParseDuration(c.Lease)
+	return d
 }
 
 func getenv(k string) string { return os.Getenv(k) }

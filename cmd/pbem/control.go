@@ -83,26 +83,32 @@ func serveControl(l net.Listener, base *app) {
 			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
 				return
 			}
-			var out, errOut bytes.Buffer
-			resp := ctlResponse{}
-			sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
-				mailhost: base.mailhost, inServer: true}
-			var cmd *command
-			for _, cc := range commands() {
-				if cc.name == req.Cmd && cc.remote {
-					cmd = &cc
-				}
-			}
-			if cmd == nil {
-				resp.Err = fmt.Sprintf("command %q cannot run in the server", req.Cmd)
-			} else if err := sub.runCommand(cmd, req.Args); err != nil && !errors.Is(err, flag.ErrHelp) {
-				resp.Err = err.Error()
-			}
-			resp.Out = out.String() + errOut.String()
-			base.lg.Info("control command", "cmd", req.Cmd, "args", req.Args, "err", resp.Err)
-			json.NewEncoder(c).Encode(resp)
+			json.NewEncoder(c).Encode(base.control(req, false))
 		}()
 	}
+}
+
+// control runs one command in the server. forwarded says another node of
+// the cluster handed it here: it runs here, whoever owns its game.
+func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
+	var out, errOut bytes.Buffer
+	resp := ctlResponse{}
+	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
+		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded}
+	var cmd *command
+	for _, cc := range commands() {
+		if cc.name == req.Cmd && cc.remote {
+			cmd = &cc
+		}
+	}
+	if cmd == nil {
+		resp.Err = fmt.Sprintf("command %q cannot run in the server", req.Cmd)
+	} else if err := sub.runCommand(cmd, req.Args); err != nil && !errors.Is(err, flag.ErrHelp) {
+		resp.Err = err.Error()
+	}
+	resp.Out = out.String() + errOut.String()
+	base.lg.Info("control command", "cmd", req.Cmd, "args", req.Args, "err", resp.Err, "forwarded", forwarded)
+	return resp
 }
 
 // listenControl listens on the control socket at path, with mode 0600

@@ -52,6 +52,8 @@ func commands() []command {
 		{name: "quarantine", args: "[--show ID]", summary: "list mails that could not become orders, with the reason", remote: true, run: cmdQuarantine},
 		{name: "doctor", summary: "examine pbem.db and mailhost.db: every page, every game's hash chain and records", remote: true, run: cmdDoctor},
 		{name: "mailboxes", summary: "list the built-in mail host's mailboxes and their passwords (operator only)", remote: true, access: writeStore, run: cmdMailboxes},
+		{name: "move", args: "GAME --to NODE", summary: "hand a game to another node of the cluster", remote: true, run: cmdMove},
+		{name: "drain", args: "NODE [--undo]", summary: "move every game off a node of the cluster, and keep new games away from it", remote: true, run: cmdDrain},
 		{name: "config", summary: "print every configuration key, its value, where it came from and how to override it", run: cmdConfig},
 		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
 		{name: "bench", summary: "measure appends, replay, memory, load, mail latency, throughput and cold start against baselines", run: cmdBench},
@@ -81,6 +83,12 @@ type app struct {
 	access access
 	// mailhost is the server's built-in mail host, for commands run in it.
 	mailhost *mailhost.Host
+	// node is the server's place in a cluster (nil: a server alone); ctl
+	// is the running command as it would be handed to another node, and
+	// forwardedHere says it was (it runs here, whoever owns the game).
+	node          *clusterNode
+	ctl           ctlRequest
+	forwardedHere bool
 }
 
 func main() {
@@ -169,8 +177,15 @@ func (a *app) runCommand(c *command, args []string) error {
 			return err
 		}
 	}
+	if a.cfg.Cluster.Node != "" && !a.inServer && (c.access == writeStore || c.access == startStore) {
+		return fmt.Errorf("this data directory is node %s of a cluster: 'pbem %s' runs only through its running 'pbem serve' (so that the game's owner writes it)", a.cfg.Cluster.Node, c.name)
+	}
 	a.access = c.access
+	a.ctl = ctlRequest{Cmd: c.name, Args: args}
 	err := c.run(a, fs, args)
+	if fw, ok := err.(*forwarded); ok {
+		return fw.err
+	}
 	if errors.Is(err, errUsage) {
 		fmt.Fprintf(a.errOut, "pbem %s: %s\n\n", c.name, strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
 		fs.Usage()

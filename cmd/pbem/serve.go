@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"syscall"
 	"time"
 
@@ -16,8 +18,18 @@ import (
 )
 
 func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
+	node := fs.String("node", "", "join the NATS cluster at nats.urls as this node (overrides cluster.node)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
+	}
+	if *node != "" {
+		a.cfg.Cluster.Node = *node
+		if errs := a.cfg.crossCheck(); len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+		if err := checkValue("nodename", reflect.ValueOf(*node)); err != nil {
+			return fmt.Errorf("--node %q: %w", *node, err)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -58,6 +70,13 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 		return err
 	}
 	defer b.Close()
+	var cn *clusterNode
+	if a.cfg.Cluster.Node != "" {
+		if cn, err = joinCluster(ctx, a, b, st); err != nil {
+			return err
+		}
+		defer cn.close()
+	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	defer stopMail()
 	if _, err := a.composer(); err != nil {
@@ -100,6 +119,12 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 		return err
 	}
 	defer sub.Close()
+	if cn != nil {
+		// A node decides only the games it owns: each is loaded as the
+		// node takes its lease (see joinCluster's Gained), never from
+		// what this data directory held before.
+		ids = nil
+	}
 	// Serving begins now; the games are loaded behind it (an input for a
 	// game not loaded yet loads it first), and the mails a previous run
 	// left unsent are queued as their games load.
@@ -115,6 +140,13 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 		}
 	}()
 	defer func() { runner.Close(); <-warmed }()
+	ctl := &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b, comp: a.comp, secret: a.secret, mailhost: mail.host, node: cn}
+	if cn != nil {
+		// Before the intake runs: it hands other nodes' mails to them.
+		if err := cn.start(a, sub, runner, mail, ctl); err != nil {
+			return err
+		}
+	}
 	mail.start(mailCtx)
 	met.watch(st, mail, func() int { return len(runner.Active()) })
 	metricsAddr := ""
@@ -130,12 +162,15 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	}
 	defer os.Remove(sock)
 	defer l.Close()
-	go serveControl(l, &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: b, comp: a.comp, secret: a.secret, mailhost: mail.host})
+	go serveControl(l, ctl)
 	nats := "embedded, in-process"
 	if len(a.cfg.NATS.URLs) > 0 {
 		nats = fmt.Sprint(a.cfg.NATS.URLs)
 	} else if u := b.Embedded(); u != "" {
 		nats = "embedded, " + u
+	}
+	if cn != nil {
+		nats += ", node " + cn.Name()
 	}
 	a.lg.Info("pbem serving", "data", a.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", a.reg.Names(),
 		"control", sock, "metrics", metricsAddr)
@@ -163,6 +198,11 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	<-clockDone
 	a.lg.Info("shutting down: finishing the work in flight")
 	l.Close()
+	if cn != nil {
+		// Stop renewing and taking over: other nodes take the games as
+		// their leases run out.
+		cn.close()
+	}
 	sub.Close()
 	stopMail()
 	mail.wait()

@@ -102,6 +102,7 @@ type actor struct {
 	clock chan time.Time
 	query chan func(*Game, error)
 	done  chan struct{} // closed when the actor has stopped (let go, or the runner closed)
+	leave chan struct{} // closed by Drop: stop at once
 	g     *Game
 	seed  []byte
 	snap  uint64 // seq of the last snapshot written or loaded
@@ -142,7 +143,7 @@ func (r *Runner) with(game string, fn func(*actor)) {
 	a := r.actors[game]
 	if a == nil {
 		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), clock: make(chan time.Time, 1),
-			query: make(chan func(*Game, error)), done: make(chan struct{})}
+			query: make(chan func(*Game, error)), done: make(chan struct{}), leave: make(chan struct{})}
 		r.actors[game] = a
 		r.wg.Add(1)
 		go a.run()
@@ -226,6 +227,19 @@ func (r *Runner) Active() []string {
 	return ids
 }
 
+// Drop stops game's actor, if it has one, without waiting for it: the
+// game is no longer this server's to decide (another node of a cluster
+// owns it). An append in flight ends as the log decides; nothing more is
+// written. A later Deliver, Kick or Query starts a new actor.
+func (r *Runner) Drop(game string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a := r.actors[game]; a != nil {
+		delete(r.actors, game)
+		close(a.leave)
+	}
+}
+
 // Close stops every actor once it has finished the append in flight.
 func (r *Runner) Close() {
 	r.mu.Lock()
@@ -237,6 +251,15 @@ func (r *Runner) Close() {
 	close(r.stop)
 	r.mu.Unlock()
 	r.wg.Wait()
+}
+
+func (a *actor) left() bool {
+	select {
+	case <-a.leave:
+		return true
+	default:
+		return false
+	}
 }
 
 func (r *Runner) stopping() bool {
@@ -271,6 +294,8 @@ func (a *actor) run() {
 		}
 		select {
 		case <-a.r.stop:
+			return
+		case <-a.leave:
 			return
 		case q := <-a.query:
 			q(a.g, nil)
@@ -315,6 +340,8 @@ func (a *actor) failing(err error, wait time.Duration) bool {
 		select {
 		case <-a.r.stop:
 			return false
+		case <-a.leave:
+			return false
 		case q := <-a.query:
 			q(nil, err)
 		case <-a.clock:
@@ -343,7 +370,9 @@ func (a *actor) letGo() bool {
 	if len(a.queue) > 0 || len(a.kick) > 0 {
 		return false
 	}
-	delete(a.r.actors, a.id)
+	if a.r.actors[a.id] == a { // not dropped (and replaced) meanwhile
+		delete(a.r.actors, a.id)
+	}
 	return true
 }
 
@@ -394,7 +423,7 @@ func (a *actor) take(e *events.Envelope) error {
 // decision with the mails it causes.
 func (a *actor) decide(lg *slog.Logger) {
 	backoff := 50 * time.Millisecond
-	for a.g != nil && len(a.g.Pending) > 0 && !a.r.stopping() {
+	for a.g != nil && len(a.g.Pending) > 0 && !a.r.stopping() && !a.left() {
 		start := time.Now()
 		in := a.g.Pending[0]
 		stream := NewStream(a.seed, a.id, a.g.Rolls)
@@ -442,6 +471,8 @@ func (a *actor) decide(lg *slog.Logger) {
 			lg.Error("appending a decision failed; will retry", "seq", in.Seq, "err", err)
 			select {
 			case <-a.r.stop:
+				return
+			case <-a.leave:
 				return
 			case <-time.After(backoff):
 			}

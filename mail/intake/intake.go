@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +33,7 @@ import (
 	"pbem/events"
 	"pbem/internal/logx"
 	"pbem/mail/parse"
+	"pbem/mail/token"
 	"pbem/store"
 )
 
@@ -72,6 +74,13 @@ type Config struct {
 	Logger     *slog.Logger
 	// Now is the intake clock (the time recorded on each event).
 	Now func() time.Time
+	// Route, if set, is asked first about every mail addressed to a game
+	// (by its reply address or subject tag, not yet verified): a node of
+	// a cluster hands the mail to the game's owner, which judges and
+	// commits it, and says handled once the owner has acknowledged it
+	// durably; the intake then advances its checkpoint. Not handled: the
+	// mail is judged here, as without Route.
+	Route func(game string, raw []byte) (handled bool, err error)
 }
 
 // Seats are a game's seats as they are now.
@@ -414,6 +423,21 @@ func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.
 // or referee command in its game's log, or to the quarantine. It returns an
 // error only when nothing could be committed (the caller retries).
 func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
+	if in.cfg.Route != nil {
+		if game, _, ok := in.Addressed(raw); ok {
+			handled, err := in.cfg.Route(game, raw)
+			if err != nil {
+				return fmt.Errorf("handing a mail to game %s's owner: %w", game, err)
+			}
+			if handled {
+				in.count()
+				if mailbox == "" {
+					return nil
+				}
+				return in.log.PutCheckpoint(mailbox, cp)
+			}
+		}
+	}
 	at := in.cfg.Now().UTC()
 	v := in.judge(raw, at)
 	if v.reason != "" {
@@ -430,11 +454,7 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		in.count()
 		return nil
 	}
-	key := v.msg.MessageID
-	if key == "" {
-		sum := sha256.Sum256(raw)
-		key = "sha256:" + hex.EncodeToString(sum[:])
-	}
+	key := mailKey(v.msg.MessageID, raw)
 	e := events.New(v.game, at, key, v.payload)
 	for {
 		h, err := in.log.Head(v.game)
@@ -459,6 +479,42 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		in.count()
 		return nil
 	}
+}
+
+// SetRoute sets Config.Route; call it before Run.
+func (in *Intake) SetRoute(route func(game string, raw []byte) (bool, error)) { in.cfg.Route = route }
+
+// mailKey is a mail's idempotency key: its Message-ID, else its hash.
+func mailKey(messageID string, raw []byte) string {
+	if messageID != "" {
+		return messageID
+	}
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Addressed returns the game a mail is addressed to, by a reply address
+// on a recipient header or the subject tag, and the idempotency key it
+// would be taken under. Nothing is verified (token, sender): it says
+// where to route a mail, never whether to take it.
+func (in *Intake) Addressed(raw []byte) (game, key string, ok bool) {
+	msg, err := parse.Parse(raw, in.cfg.Limits)
+	if err != nil || msg == nil {
+		return "", "", false
+	}
+	id := strings.TrimSpace(msg.MessageID)
+	if id != "" && !strings.HasPrefix(id, "<") {
+		id = "<" + id + ">"
+	}
+	for _, r := range msg.Recipients() {
+		if who, found := token.ParseAddress(r, in.cfg.Local, in.cfg.Domain); found {
+			return who.Game, mailKey(id, raw), true
+		}
+	}
+	if g, found := token.SubjectGame(msg.Subject); found {
+		return g, mailKey(id, raw), true
+	}
+	return "", "", false
 }
 
 func (in *Intake) count() { in.mu.Lock(); in.processed++; in.mu.Unlock() }

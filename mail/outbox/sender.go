@@ -303,6 +303,24 @@ func (s *Sender) Cancel(game, mailID string) {
 	s.remove(it)
 }
 
+// CancelGame drops every mail of game from the queue: the game is no
+// longer this server's (another node of a cluster owns it, and sends its
+// unsent mails, under the same Message-IDs). A mail in flight finishes.
+func (s *Sender) CancelGame(game string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, it := range s.queue {
+		if k.game != game {
+			continue
+		}
+		if it.inflight {
+			it.cancelled = true
+			continue
+		}
+		s.remove(it)
+	}
+}
+
 // remove drops it from the queue; s.mu is held.
 func (s *Sender) remove(it *item) {
 	delete(s.queue, mailKey{it.game, it.q.MailID})
