@@ -774,3 +774,64 @@ func hexHash(h events.Hash) string {
 	}
 	return hex.EncodeToString(h[:])
 }
+
+// Written is one message of a game's stream subject, as Audit reads it.
+type Written struct {
+	StreamSeq uint64
+	Node      string
+	Lease     uint64 // the lease revision it was written under
+	Fence     bool
+	Events    []events.Envelope
+}
+
+// Audit reads game's whole subject from the stream on nc and checks that
+// one writer at a time wrote it: every message after a fence was written
+// under that fence's lease, fences' leases only grow, and the events
+// chain from the first to the last. It returns the messages read.
+func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	s, err := js.Stream(ctx, StreamName)
+	if err != nil {
+		return nil, err
+	}
+	var out []Written
+	var fence uint64
+	v := events.Verifier{Game: game}
+	for seq := uint64(1); ; {
+		m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(Subject(game)))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			break
+		}
+		if err != nil {
+			return out, err
+		}
+		seq = m.Sequence + 1
+		w := Written{StreamSeq: m.Sequence, Node: m.Header.Get(hdrNode), Fence: m.Header.Get(hdrFence) != ""}
+		w.Lease, _ = strconv.ParseUint(m.Header.Get(hdrLease), 10, 64)
+		if w.Fence {
+			if w.Lease <= fence {
+				return out, fmt.Errorf("stream message %d: a fence for lease %d after lease %d's", m.Sequence, w.Lease, fence)
+			}
+			fence = w.Lease
+		} else {
+			if w.Lease != fence {
+				return out, fmt.Errorf("stream message %d: written by %s under lease %d while lease %d held the game: two writers", m.Sequence, w.Node, w.Lease, fence)
+			}
+			rec, err := unmarshalRecord(m.Data)
+			if err != nil {
+				return out, fmt.Errorf("stream message %d: %w", m.Sequence, err)
+			}
+			for i := range rec.Events {
+				if err := v.Next(&rec.Events[i]); err != nil {
+					return out, err
+				}
+			}
+			w.Events = rec.Events
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
