@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -38,7 +39,7 @@ type natsClusterProc struct {
 // startNATSCluster runs three nats-server processes clustered with
 // JetStream on loopback, each fsyncing every write (sync_interval:
 // always), and waits until JetStream answers.
-func startNATSCluster(t *testing.T) []*natsClusterProc {
+func startNATSCluster(t testing.TB) []*natsClusterProc {
 	t.Helper()
 	bin := natsServer(t)
 	var clients, routes []string
@@ -86,7 +87,7 @@ cluster { name: pbem, listen: %s, routes: [%s] }
 	}
 }
 
-func (p *natsClusterProc) start(t *testing.T, bin string) {
+func (p *natsClusterProc) start(t testing.TB, bin string) {
 	t.Helper()
 	p.cmd = exec.Command(bin, "-c", p.conf)
 	if err := p.cmd.Start(); err != nil {
@@ -228,6 +229,29 @@ func (r *clusterRig) replied(user, id string) bool {
 	return false
 }
 
+// logs returns the nodes' warnings and errors, for a failure's message.
+func (r *clusterRig) logs() string {
+	var b strings.Builder
+	for _, n := range []string{"n1", "n2", "n3"} {
+		c := r.procs[n]
+		if c == nil {
+			continue
+		}
+		buf, ok := c.Stderr.(*bytes.Buffer)
+		if !ok {
+			continue
+		}
+		var lines []string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, "WARN") || strings.Contains(l, "ERROR") || strings.Contains(l, "component=cluster") {
+				lines = append(lines, l)
+			}
+		}
+		fmt.Fprintf(&b, "--- %s\n%s\n", n, tail(strings.Join(lines, "\n"), 25))
+	}
+	return b.String()
+}
+
 func (r *clusterRig) live() []string {
 	var out []string
 	for _, n := range []string{"n1", "n2", "n3"} {
@@ -294,7 +318,7 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	flood(3)
 	for !r.replied("anna", probe) {
 		if time.Since(killed) > 8*testLease {
-			t.Fatalf("g1 did not answer mail within %v of its owner's death", 8*testLease)
+			t.Fatalf("g1 did not answer mail within %v of its owner's death\n%s", 8*testLease, r.logs())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -339,7 +363,7 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d of %d orders decided within 120s:\n%s", g, decided, len(sent[g]), tail(out, 20))
+				t.Fatalf("%s: %d of %d orders decided within 120s:\n%s\n%s", g, decided, len(sent[g]), tail(out, 20), r.logs())
 			}
 			time.Sleep(500 * time.Millisecond)
 		}

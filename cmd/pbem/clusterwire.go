@@ -29,13 +29,14 @@ type clusterNode struct {
 	runner *play.Runner
 	mail   *mailSystem
 	subs   []*nats.Subscription
+	lease  time.Duration
 }
 
 // joinCluster makes this server a node of the cluster at nats.urls: every
 // append goes through the node (replicated, then committed), and the
 // node's reply-token secret is the cluster's.
 func joinCluster(ctx context.Context, a *app, b *bus.Bus, st *store.Store) (*clusterNode, error) {
-	cn := &clusterNode{ready: make(chan struct{}), st: st, b: b}
+	cn := &clusterNode{ready: make(chan struct{}), st: st, b: b, lease: a.cfg.Cluster.lease()}
 	node, err := cluster.Open(ctx, b.Conn(), st, cluster.Config{Node: a.cfg.Cluster.Node, Lease: a.cfg.Cluster.lease(),
 		Replicas: a.cfg.Cluster.Replicas, Logger: a.lg, Hooks: cluster.Hooks{
 			Rebuild: func(game string, write func() (uint64, error)) error {
@@ -113,19 +114,30 @@ func (cn *clusterNode) close() {
 
 // route hands a mail for a game another node owns to that node, and
 // says handled once the owner has committed it (replicated and fsynced).
+// An owner that does not answer (dead, or paused) is asked again, or its
+// successor is, until about four leases have passed: a takeover comes
+// within that, and meanwhile the mail waits in the mailbox, unread.
 func (cn *clusterNode) route(game string, raw []byte) (bool, error) {
-	owner := cn.Owner(game)
-	if owner == "" || owner == cn.Name() {
-		return false, nil // this node's, or no game at all: judged here
+	lease := cn.lease
+	deadline := time.Now().Add(4 * lease)
+	for {
+		owner := cn.Owner(game)
+		if owner == "" || owner == cn.Name() {
+			return false, nil // this node's, or no game at all: judged here
+		}
+		resp, err := cn.Conn().Request(cluster.NodeSubject(owner, "mail"), raw, max(lease, 5*time.Second))
+		if err == nil {
+			if s := string(resp.Data); s == "ok" {
+				return true, nil
+			} else {
+				err = errors.New(s)
+			}
+		}
+		if time.Now().After(deadline) {
+			return false, fmt.Errorf("node %s: %w", owner, err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
-	resp, err := cn.Conn().Request(cluster.NodeSubject(owner, "mail"), raw, 30*time.Second)
-	if err != nil {
-		return false, fmt.Errorf("node %s: %w", owner, err)
-	}
-	if s := string(resp.Data); s != "ok" {
-		return false, fmt.Errorf("node %s: %s", owner, s)
-	}
-	return true, nil
 }
 
 // onMail takes a mail another node's intake handed over: judged and

@@ -225,7 +225,7 @@ func otherUser(spec string) {
 	fmt.Println(tries, answers)
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

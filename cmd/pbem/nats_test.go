@@ -15,7 +15,7 @@ import (
 
 // natsServer returns a nats-server binary: $NATS_SERVER_BIN (scripts/test
 // builds it), or one built from the version pinned in go.mod.
-func natsServer(t *testing.T) string {
+func natsServer(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("NATS_SERVER_BIN"); p != "" {
 		return p
