@@ -56,11 +56,17 @@ func startNATSCluster(t testing.TB) []*natsClusterProc {
 				others = append(others, "nats-route://"+r)
 			}
 		}
+		// PBEM_BENCH_NATS_SYNC=default leaves JetStream's own sync
+		// interval, for the bench to measure what "always" costs.
+		sync := ", sync_interval: always"
+		if os.Getenv("PBEM_BENCH_NATS_SYNC") == "default" {
+			sync = ""
+		}
 		conf := fmt.Sprintf(`server_name: n%d
 listen: %s
-jetstream { store_dir: %q, sync_interval: always }
+jetstream { store_dir: %q%s }
 cluster { name: pbem, listen: %s, routes: [%s] }
-`, i+1, clients[i], dir, routes[i], strings.Join(others, ", "))
+`, i+1, clients[i], dir, sync, routes[i], strings.Join(others, ", "))
 		path := filepath.Join(dir, "nats.conf")
 		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
