@@ -11,6 +11,27 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
+// ownedGames lists the games this node owns, sorted.
+func (n *Node) ownedGames() []string {
+	n.mu.Lock()
+	games := make([]string, 0, len(n.owned))
+	for g := range n.owned {
+		games = append(games, g)
+	}
+	n.mu.Unlock()
+	sort.Strings(games)
+	return games
+}
+
+// withHead returns l carrying the local head of game (what a takeover
+// checks the stream against).
+func (n *Node) withHead(game string, l Lease) Lease {
+	if h, err := n.st.Head(game); err == nil {
+		l.Seq, l.Hash = h.Seq, hexHash(h.Hash)
+	}
+	return l
+}
+
 // heartbeat records this node as alive for one lease (and whether it
 // drains).
 func (n *Node) heartbeat(ctx context.Context, draining bool) error {
@@ -129,13 +150,7 @@ func (n *Node) renew() {
 	if err := n.heartbeat(ctx, n.draining()); err != nil {
 		n.lg.Warn("heartbeat failed", "err", err)
 	}
-	n.mu.Lock()
-	games := make([]string, 0, len(n.owned))
-	for g := range n.owned {
-		games = append(games, g)
-	}
-	n.mu.Unlock()
-	sort.Strings(games)
+	games := n.ownedGames()
 	for _, g := range games {
 		n.mu.Lock()
 		o := n.owned[g]
@@ -151,9 +166,7 @@ func (n *Node) renew() {
 		}
 		l := o.lease
 		l.Expires = n.now().Add(n.cfg.Lease).UnixMilli()
-		if h, err := n.st.Head(g); err == nil {
-			l.Seq, l.Hash = h.Seq, hexHash(h.Hash)
-		}
+		l = n.withHead(g, l)
 		rev, err := n.owners.Update(ctx, g, encodeLease(l), o.rev)
 		switch {
 		case errors.Is(err, jetstream.ErrKeyRevisionMismatch), isWrongLast(err), errors.Is(err, jetstream.ErrKeyNotFound):
@@ -222,13 +235,7 @@ func (n *Node) scan() {
 // Release gives up every lease this node holds, by compare-and-set, so
 // that other nodes take the games at once (a clean shutdown).
 func (n *Node) Release() {
-	n.mu.Lock()
-	games := make([]string, 0, len(n.owned))
-	for g := range n.owned {
-		games = append(games, g)
-	}
-	n.mu.Unlock()
-	sort.Strings(games)
+	games := n.ownedGames()
 	for _, g := range games {
 		lk := n.lock(g)
 		lk.Lock()
@@ -238,9 +245,7 @@ func (n *Node) Release() {
 		if o != nil {
 			l := o.lease
 			l.Expires = 0
-			if h, err := n.st.Head(g); err == nil {
-				l.Seq, l.Hash = h.Seq, hexHash(h.Hash)
-			}
+			l = n.withHead(g, l)
 			ctx, cancel := n.ctx()
 			if _, err := n.owners.Update(ctx, g, encodeLease(l), o.rev); err != nil {
 				n.lg.Warn("releasing a lease", "game", g, "err", err)
@@ -311,9 +316,7 @@ func (n *Node) Move(game, to string) error {
 	}
 	l := o.lease
 	l.Expires, l.To = 0, to
-	if h, err := n.st.Head(game); err == nil {
-		l.Seq, l.Hash = h.Seq, hexHash(h.Hash)
-	}
+	l = n.withHead(game, l)
 	ctx, cancel := n.ctx()
 	defer cancel()
 	_, err := n.owners.Update(ctx, game, encodeLease(l), o.rev)
@@ -346,13 +349,7 @@ func (n *Node) Drain() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.mu.Lock()
-	games := make([]string, 0, len(n.owned))
-	for g := range n.owned {
-		games = append(games, g)
-	}
-	n.mu.Unlock()
-	sort.Strings(games)
+	games := n.ownedGames()
 	var out []string
 	var errs []error
 	for _, g := range games {
