@@ -1,0 +1,271 @@
+package gmb
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pbem/engine"
+	"pbem/engine/table"
+)
+
+// view is what one viewer may see: the table is open; a side's hand, its
+// deck, its cards to choose from and its army tactic are its own (and
+// the referees').
+type view struct {
+	st *State
+	v  engine.Viewer
+}
+
+func (v view) own(side string) bool { return v.v.Referee || v.v.Side == side }
+
+// scale of the drawing: 1 column an inch, 1 row two inches, so a 72"
+// table fits in a mail's 78 columns.
+var scale = table.ScaleInch(1, 2)
+
+func (st *State) scene() table.Scene {
+	sc := table.Scene{Width: st.W, Height: st.H}
+	for _, p := range st.Pieces {
+		k := st.kind(&p)
+		name := p.Kind
+		if k.Move == Impassable {
+			name += " (impassable)"
+		}
+		if p.Path != nil {
+			sc.Lines = append(sc.Lines, table.Line{Name: name, Glyph: k.Glyph, Path: p.Path})
+			continue
+		}
+		layer := 1
+		if p.Kind == Hill {
+			layer = 0
+		}
+		sc.Areas = append(sc.Areas, table.Area{Name: name, Fill: k.Glyph, Shape: p.Poly, Layer: layer})
+	}
+	for _, b := range st.Bases {
+		sc.Areas = append(sc.Areas, table.Area{Name: "operational base", Fill: '*', Shape: b.Poly, Layer: 2})
+	}
+	for _, b := range st.Bridges {
+		sc.Labels = append(sc.Labels, table.Label{At: b.At, Text: "&", Short: "&"})
+	}
+	for i, p := range st.Points {
+		sc.Labels = append(sc.Labels, table.Label{At: p, Text: fmt.Sprintf("SP%d", i+1)})
+	}
+	for _, m := range st.Markers {
+		if !st.hasUnits(m.Side, m.Corps) {
+			sc.Labels = append(sc.Labels, table.Label{At: m.At, Text: "P", Short: "P"})
+		}
+	}
+	for i := range st.Units {
+		u := &st.Units[i]
+		if !u.Placed || u.Removed {
+			continue
+		}
+		sc.Pieces = append(sc.Pieces, table.Piece{Letter: u.Letter, Name: u.Name, Bases: []table.Rect{st.rect(u)}})
+	}
+	return sc
+}
+
+func render(st *State, v engine.Viewer) engine.Board {
+	vw := view{st, v}
+	head := vw.heading()
+	if st.TableSize == "" {
+		body := head + "\nThe table is not set up yet: its size is chosen first (13.1).\n"
+		return engine.Board{Window: body, Full: body + vw.roster()}
+	}
+	sc := st.scene()
+	whole := sc.Render(sc.WholeTable(scale))
+	notes := vw.notes()
+	window := head + "\n" + whole + notes
+	return engine.Board{Window: window, Full: window + "\n" + vw.roster()}
+}
+
+// heading says where the game is.
+func (vw view) heading() string {
+	st := vw.st
+	var b strings.Builder
+	switch {
+	case st.Step == StepOver:
+		fmt.Fprintf(&b, "The battle is over: %s.\n", st.Result)
+	case st.Turn > 0:
+		fmt.Fprintf(&b, "Turn %d of %d; %s has the initiative. Now: %s.\n", st.Turn, st.Scn.Turns, st.Initiative, stepWhat(st))
+	default:
+		fmt.Fprintf(&b, "Setting up (chapter 13). Now: %s.\n", stepWhat(st))
+	}
+	var facts []string
+	if st.TableSize != "" {
+		facts = append(facts, "table "+st.TableSize+"\"")
+	}
+	if st.Year > 0 {
+		facts = append(facts, fmt.Sprintf("year %d", st.Year))
+	}
+	if st.PlayerA != "" {
+		facts = append(facts, fmt.Sprintf("Player A %s (%s battlefield)", st.PlayerA, st.Battlefield))
+	}
+	if st.List != "" {
+		facts = append(facts, st.List+" terrain list")
+	}
+	if len(facts) > 0 {
+		b.WriteString(strings.Join(facts, ", ") + ".\n")
+	}
+	return b.String()
+}
+
+// notes explain what the drawing does not.
+func (vw view) notes() string {
+	st := vw.st
+	var ls []string
+	var keys []string
+	if len(st.Bridges) > 0 {
+		keys = append(keys, "& bridge")
+	}
+	if len(st.Points) > 0 {
+		keys = append(keys, "SPn strategic point")
+	}
+	if slices.ContainsFunc(st.Markers, func(m Marker) bool { return !st.hasUnits(m.Side, m.Corps) }) {
+		keys = append(keys, "P patrol marker")
+	}
+	if len(keys) > 0 {
+		ls = append(ls, strings.Join(keys, "   "))
+	}
+	if st.PlayerA != "" {
+		g := st.geom()
+		ls = append(ls, fmt.Sprintf("Deployment zones (13.7e): %s, Player A, y %s-%s; %s, Player B, y 0-%s; the neutral zone between.",
+			st.PlayerA, inch(g.Height-g.Zone), inch(g.Height), st.playerB(), inch(g.Zone)))
+	}
+	if len(ls) == 0 {
+		return ""
+	}
+	return strings.Join(ls, "\n") + "\n"
+}
+
+// roster lists the units, generals, terrain and what the viewer holds.
+func (vw view) roster() string {
+	st := vw.st
+	var b strings.Builder
+	if len(st.Units) > 0 {
+		b.WriteString("Units (cohesion; states of this turn):\n")
+		for _, u := range st.Units {
+			at := "not deployed"
+			if u.Placed {
+				at = fmt.Sprintf("front %s facing %s", fmtPt(u.Front), u.Facing)
+			}
+			if u.Removed {
+				at = "removed"
+			}
+			var states []string
+			for _, x := range []struct {
+				on   bool
+				name string
+			}{{u.Moved, "moved"}, {u.Paid, "paid 3\""}, {u.Pinned, "pinned"}, {u.Engaged, "engaged"}, {u.Attacked, "attacked"},
+				{u.Supported, "supported"}, {u.Retreated, "retreated"}, {u.Passage, "passed lines"}} {
+				if x.on {
+					states = append(states, x.name)
+				}
+			}
+			fmt.Fprintf(&b, "  %c %-22s %-12s %-13s %-30s %d %s\n", u.Letter, u.Name, u.Side, u.Corps, at, u.Cohesion, strings.Join(states, ", "))
+		}
+	}
+	if len(st.Generals) > 0 {
+		b.WriteString("Generals:\n")
+		for _, sd := range st.Sides {
+			var gs []string
+			for _, g := range st.Generals {
+				if g.Side == sd.Name && g.Formation != "" {
+					f := g.Formation
+					if f == ArmyFormation {
+						f = "commander-in-chief, " + st.character(sd.Name, g.Name)
+					}
+					gs = append(gs, fmt.Sprintf("%s (%s)", g.Name, f))
+				}
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", sd.Name, strings.Join(gs, "; "))
+		}
+	}
+	if len(st.Pieces) > 0 || len(st.Bridges) > 0 {
+		b.WriteString("Terrain:\n")
+		for _, p := range st.Pieces {
+			by := p.By
+			if p.MovedBy != "" {
+				by += ", moved by " + p.MovedBy
+			}
+			if p.Path != nil {
+				extra := ""
+				if len(p.Flags) > 0 {
+					extra = " (" + strings.Join(p.Flags, ", ") + ")"
+				}
+				fmt.Fprintf(&b, "  %-14s %s%s, %s long, through %s [%s]\n", p.ID, p.Kind, extra, inch(p.Path.Len()), fmtPath(p.Path), by)
+				continue
+			}
+			lo, hi := p.Poly.Bounds()
+			half := ""
+			if p.Half {
+				half = ", half a piece"
+			}
+			fmt.Fprintf(&b, "  %-14s centre %s, %s x %s across%s [%s]\n", p.ID, fmtPt(p.Poly.Centroid()), inch(hi.X-lo.X), inch(hi.Y-lo.Y), half, by)
+		}
+		for _, br := range st.Bridges {
+			fmt.Fprintf(&b, "  %-14s at %s on %s\n", br.ID, fmtPt(br.At), br.Over)
+		}
+	}
+	if st.Step == StepNormal && len(st.Left) > 0 {
+		var ls []string
+		for _, e := range st.Left {
+			if e.Count > 0 {
+				ls = append(ls, fmt.Sprintf("%s %s", e.Kind, halves(e.Count)))
+			}
+		}
+		fmt.Fprintf(&b, "Left to place from the %s list: %s\n", st.List, listWords(ls))
+	}
+	b.WriteString("Armies:\n")
+	for _, sd := range st.Sides {
+		line := fmt.Sprintf("  %s: morale %s", sd.Name, sd.Morale)
+		if sd.Battlefield != "" {
+			line += ", declared " + sd.Battlefield
+			if sd.Forced {
+				line += " with a forced march"
+			}
+		}
+		if sd.CavTactic != "" {
+			line += ", cavalry tactic " + sd.CavTactic
+		}
+		if st.Step == StepOver || vw.own(sd.Name) {
+			if sd.Tactic != "" {
+				line += ", army tactic " + sd.Tactic
+			}
+		} else if sd.TacticMade {
+			line += ", army tactic chosen (secret until the end, 13.12b)"
+		}
+		line += fmt.Sprintf("; %s in hand", plural(len(sd.Hand), "battle card", "battle cards"))
+		if len(sd.Played) > 0 {
+			line += "; played " + strings.Join(sd.Played, "; ")
+		}
+		b.WriteString(line + "\n")
+		if vw.own(sd.Name) {
+			if len(sd.Drawn5) > 0 {
+				var ns []string
+				for i, c := range sd.Drawn5 {
+					ns = append(ns, fmt.Sprintf("%d. %s", i+1, c))
+				}
+				fmt.Fprintf(&b, "    drawn, to keep 3 (by name or number): %s\n", strings.Join(ns, "; "))
+			}
+			if len(sd.Hand) > 0 {
+				fmt.Fprintf(&b, "    hand: %s\n", strings.Join(sd.Hand, "; "))
+			}
+			fmt.Fprintf(&b, "    deck (%d): %s\n", len(sd.Deck), strings.Join(sortedCopy(sd.Deck), "; "))
+		}
+	}
+	return b.String()
+}
+
+func halves(n int) string {
+	if n%2 == 0 {
+		return fmt.Sprint(n / 2)
+	}
+	return fmt.Sprintf("%d½", n/2)
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return c
+}

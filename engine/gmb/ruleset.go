@@ -1,0 +1,141 @@
+package gmb
+
+import (
+	"fmt"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// Version changes whenever a decision could change.
+const Version = "0.1.0"
+
+type rules struct{}
+
+// New returns the GMB ruleset.
+func New() engine.Ruleset { return ruleset{engine.Adapt[*State, Order](rules{})} }
+
+// ruleset is the adapted rules with GMB's optional methods.
+type ruleset struct{ engine.Ruleset }
+
+var (
+	_ engine.Teller         = ruleset{}
+	_ engine.Turner         = ruleset{}
+	_ engine.BatchEvolver   = ruleset{}
+	_ engine.RefereeStepper = ruleset{}
+)
+
+func (r ruleset) Facts() []engine.FactSchema { return r.Ruleset.(engine.Teller).Facts() }
+func (r ruleset) Describe(s engine.State, f events.Fact) string {
+	return r.Ruleset.(engine.Teller).Describe(s, f)
+}
+func (r ruleset) Turn(s engine.State) int { return r.Ruleset.(engine.Turner).Turn(s) }
+func (r ruleset) EvolveAll(s engine.State, fs []events.Fact) (engine.State, error) {
+	return r.Ruleset.(engine.BatchEvolver).EvolveAll(s, fs)
+}
+
+// RefereeSteps lists what a game of this scenario hands to a referee: the
+// chapters the seeds do not give (engine.RefereeStepper), so pbem new
+// refuses such a game without one.
+func (ruleset) RefereeSteps(s engine.State) []string {
+	st := engine.StateAs[*State]("gmb", s)
+	var out []string
+	if st.Scn.Combat == "referee" {
+		out = append(out, "combat after each corps' activation (7.1b; chapters 8-9 are not in the seeds)")
+	}
+	if st.Scn.Year == -1 {
+		out = append(out, "the year of the battle (13.4a: the scenario leaves it to the referee)")
+	}
+	if st.Scn.InitTies == "referee" {
+		out = append(out, "a tied initiative roll (R1: the scenario leaves it to the referee)")
+	}
+	out = append(out, "the objectives achieved and the end of the battle (13.12c; 14.2-14.3 are not in the seeds)")
+	return out
+}
+
+// System is GMB as a binary offers it: the ruleset, its scenarios and its
+// demo game (Hazel Run: the whole setup by mail, then turns of movement
+// until the referee scores and ends the battle).
+func System() engine.System {
+	return engine.System{New: New, Scenarios: Scenarios, Scenario: Scenario, Demo: engine.Demo{
+		ScenarioName: "hazel-run",
+		Players: []events.Player{
+			{ID: "anna", Name: "Anna", Side: "Union"},
+			{ID: "taro", Name: "Taro", Side: "Confederate"},
+		},
+		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
+		Orders: map[string][]string{
+			"anna": {"TABLE 48x48", "YEAR 1861", "DRAW GENERALS", "DONE", "BATTLEFIELD OFFENSIVE", "TACTIC AGGRESSIVE"},
+			"taro": {"TABLE 48x48", "YEAR 1863", "DRAW GENERALS", "DONE", "BATTLEFIELD DEFENSIVE FORCED MARCH", "TACTIC CAUTIOUS"},
+		},
+	}}
+}
+
+func (rules) Name() string    { return "gmb" }
+func (rules) Version() string { return Version }
+
+// Setup reads the scenario; the players' sides must be its armies.
+func (rules) Setup(scenario []byte, players []events.Player) (*State, error) {
+	sc, err := ParseScenario(scenario)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range players {
+		if p.Side != "" && sc.Army(p.Side) == nil {
+			return nil, fmt.Errorf("gmb: player %s plays %q; the armies are %s and %s", p.ID, p.Side, sc.Armies[0].Side, sc.Armies[1].Side)
+		}
+	}
+	st := newState(sc)
+	if sc.TableSize != "" {
+		g, _ := sc.Geom(sc.TableSize)
+		st.TableSize, st.W, st.H = g.Size, g.Width, g.Height
+		st.Step = StepYear
+		if sc.Year > 0 {
+			st.Year, st.Step = sc.Year, StepDraw
+		}
+	}
+	return st, nil
+}
+
+func (rules) Parse(s *State, side, text string) ([]Order, []events.Problem) {
+	return parseOrders(s, side, text)
+}
+
+func (rules) Decide(s *State, side string, os []Order, dice engine.Dice) (engine.Decision, error) {
+	return decide(s, side, os, dice)
+}
+
+func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
+
+// EvolveAll applies a decision's facts to one copy of the state.
+func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
+
+func (rules) Facts() []engine.FactSchema { return facts }
+
+func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
+
+func (rules) Prompt(s *State) []engine.Prompt { return prompts(s) }
+
+func (rules) View(s *State, v engine.Viewer) engine.View { return view{s, v} }
+
+func (rules) Render(v engine.View) engine.Board {
+	vw, ok := v.(view)
+	if !ok {
+		return engine.Board{Window: "(no board)", Full: "(no board)"}
+	}
+	return render(vw.st, vw.v)
+}
+
+func (rules) Outcome(s *State) engine.Outcome {
+	if s.Step != StepOver {
+		return engine.Outcome{}
+	}
+	return engine.Outcome{Over: true, Winner: s.Winner, Reason: s.Result}
+}
+
+// Turn is the game turn; setup counts as turn 1.
+func (rules) Turn(s *State) int { return max(s.Turn, 1) }
+
+func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
+
+func (rules) DecodeState(b []byte, initial *State) (*State, error) { return decodeState(b, initial) }
