@@ -592,9 +592,8 @@ func (m *sim) battlefieldRoll() {
 }
 
 func (m *sim) wonBattlefield(w string) {
-	st := m.State
-	m.Emit("initiative.won", events.S("side", w), events.S("battlefield", st.side(w).Battlefield))
-	if st.Battlefield == Neutral {
+	m.Emit("initiative.won", events.S("side", w), events.S("battlefield", m.State.side(w).Battlefield))
+	if st := m.State; st.Battlefield == Neutral {
 		// 13.7f: one more battle card (G7: straight into the hand).
 		if st.Scn.Option("neutral-card") == "keep-3" {
 			m.drawCards(w, 1, "choice", "13.7f")
@@ -657,7 +656,7 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 		if slices.Contains(l.No, kind) {
 			return problem(o, fmt.Sprintf("the %s terrain list forbids a %s (13.10n)", st.List, kind), "PASS")
 		}
-		return problem(o, fmt.Sprintf("at most %d %s (13.10h)", st.Scn.LinearLimits[kind], plural(st.Scn.LinearLimits[kind], kind, kind+"s")), "PASS")
+		return problem(o, fmt.Sprintf("at most %s (13.10h)", plural(st.Scn.LinearLimits[kind], kind, kind+"s")), "PASS")
 	}
 	var path table.Polyline
 	switch kind {

@@ -68,7 +68,7 @@ func stepWhat(st *State) string {
 	case StepPassage:
 		return fmt.Sprintf("turn %d, reorganization: passages of lines, or NONE (7.6)", st.Turn)
 	case StepEnd:
-		return "the referee scores the objectives and ends the battle (13.12c)"
+		return "the referee scores the objectives and ends the battle (13.12c; " + st.quarters() + ", 13.12e)"
 	}
 	return "nothing: the battle is over"
 }

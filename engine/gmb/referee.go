@@ -536,3 +536,22 @@ func (st *State) applySet(obj, field, v string) error {
 	}
 	return fmt.Errorf("no object %q", obj)
 }
+
+// quarterUp is 13.12e: 25% of n units, rounded up (an objective of the
+// Neutral and Aggressive tactics).
+func quarterUp(n int) int { return (n + 3) / 4 }
+
+// quarters tells the referee 13.12e's figure for each army.
+func (s *State) quarters() string {
+	var ps []string
+	for _, sd := range s.Sides {
+		n := 0
+		for _, u := range s.Units {
+			if u.Side == sd.Name {
+				n++
+			}
+		}
+		ps = append(ps, fmt.Sprintf("25%% of %s's %d units is %d", sd.Name, n, quarterUp(n)))
+	}
+	return strings.Join(ps, ", ")
+}

@@ -514,7 +514,7 @@ func (sc *ScenarioDef) line(army **Army, word, rest string) error {
 		sc.Combat = rest
 	case "table-size":
 		sc.TableSize = rest
-	case "year":
+	case "battle-year":
 		if rest == "referee" {
 			sc.Year = -1
 		} else {
