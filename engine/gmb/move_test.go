@@ -294,7 +294,7 @@ func TestGMB_7_4b_OneInchFromAUnitWithoutAZone(t *testing.T) {
 	g := battle(t)
 	g.put("Iron Brigade", 24, 10, 0)
 	tx := g.put("Texas Brigade", 24, 20, 180)
-	tx.Pinned = true // pinned by artillery fire: no zone of control (8.7)
+	tx.Pinned = true                           // pinned by artillery fire: no zone of control (8.7)
 	g.send("Union", "Iron Brigade: FORWARD 9") // 1" away
 	g = battle(t)
 	g.put("Iron Brigade", 24, 10, 0)

@@ -13,7 +13,7 @@ func lines(t *testing.T, die int, extra ...string) *game {
 	t.Helper()
 	g := battle(t, extra...)
 	g.st.Step, g.st.Active = StepPassage, ""
-	g.put("Iron Brigade", 24, 10, 0) // 1st Division
+	g.put("Iron Brigade", 24, 10, 0)  // 1st Division
 	g.put("Irish Brigade", 31, 10, 0) // 2nd Division, 1" to the east
 	g.st.Generals = []General{
 		{Name: "Doubleday", Side: "Union", Group: GroupDivision, Formation: "1st Division"},
