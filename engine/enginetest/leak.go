@@ -100,7 +100,7 @@ func compareMaterial(t *testing.T, reg *engine.Registry, comp *compose.Composer,
 	for _, p := range []*Played{a, b} {
 		for i := part; i < len(p.Log); i++ {
 			if revealsAt(&p.Log[i]) {
-				until = min(until, p.Log[i].Seq)
+				until = min(until, endingDecision(p.Log, i))
 				break
 			}
 		}
@@ -129,6 +129,25 @@ func revealsAt(e *events.Envelope) bool {
 		return err == nil && slices.ContainsFunc(p.(*events.OrderAccepted).Facts, func(f events.Fact) bool { return f.Kind == play.FactReveal })
 	}
 	return false
+}
+
+// endingDecision is where the reveal at log[i] begins: the game's end
+// opens everything from the decision that ended it (its own mails are cut
+// as after the end, play.Sight.After), so a rule system may tell what
+// the end reveals in that decision (a secret tactic, the score).
+func endingDecision(log []events.Envelope, i int) uint64 {
+	if log[i].Type != events.TypeGameEnded {
+		return log[i].Seq
+	}
+	for j := i - 1; j >= 0; j-- {
+		switch t := log[j].Type; {
+		case events.IsAccepted(t):
+			return log[j].Seq
+		case t == events.TypeOrderReceived, t == events.TypeRefereeCommand, t == events.TypeOrderRejected:
+			return log[i].Seq // the game ended by a command of the runtime's
+		}
+	}
+	return log[i].Seq
 }
 
 // material is everything v receives of a played game before seq until,

@@ -249,7 +249,11 @@ func (vw view) roster() string {
 				fmt.Fprintf(&b, "    drawn, to keep 3 (by name or number): %s\n", strings.Join(ns, "; "))
 			}
 			if len(sd.Hand) > 0 {
-				fmt.Fprintf(&b, "    hand: %s\n", strings.Join(sd.Hand, "; "))
+				var ns []string
+				for i, c := range sd.Hand {
+					ns = append(ns, fmt.Sprintf("%d. %s", i+1, c))
+				}
+				fmt.Fprintf(&b, "    hand (PLAY by name or number): %s\n", strings.Join(ns, "; "))
 			}
 			fmt.Fprintf(&b, "    deck (%d): %s\n", len(sd.Deck), strings.Join(sortedCopy(sd.Deck), "; "))
 		}

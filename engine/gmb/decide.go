@@ -61,6 +61,9 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 			return problem(o, "battle cards are played once the battle has begun (5.4)", "")
 		}
 		sd := m.State.side(side)
+		if k, err := strconv.Atoi(o.Name); err == nil && k >= 1 && k <= len(sd.Hand) {
+			o.Name = sd.Hand[k-1] // by its number on the board
+		}
 		c, amb := lookup(o.Name, sd.Hand)
 		if c == "" {
 			hint := "your hand is on your board"

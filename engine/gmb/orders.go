@@ -58,7 +58,7 @@ type Step struct {
 var verbs = []string{"TABLE", "YEAR", "DRAW", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
 	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
 	"MOVE", "NO", "FORTIFY", "TACTIC", "CAVALRY", "PATROL", "ACTIVATE", "PASSAGE", "NONE", "PLAY",
-	"COMBAT", "FORCE", "SET", "REPLACE", "OBJECTIVES", "END", "INITIATIVE", "HOLD"}
+	"COMBAT", "FORCE", "SET", "FALLEN", "OBJECTIVES", "SCORE", "INITIATIVE", "HOLD"}
 
 type token struct {
 	s   string
@@ -686,7 +686,7 @@ func (p *parser) body(v string) {
 		}
 	case "SET":
 		p.set()
-	case "REPLACE":
+	case "FALLEN":
 		g, col := p.restUntil()
 		o.Name = p.generalName(g, col)
 	case "OBJECTIVES":
@@ -702,10 +702,7 @@ func (p *parser) body(v string) {
 		for p.more() {
 			o.Ints = append(o.Ints, p.integer("objective"))
 		}
-	case "END":
-		if !p.accept("BATTLE") {
-			p.fail(p.col(), "END BATTLE", "END BATTLE")
-		}
+	case "SCORE":
 	case "INITIATIVE":
 		t := p.next()
 		var sides []string

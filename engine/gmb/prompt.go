@@ -83,7 +83,7 @@ func prompts(st *State) []engine.Prompt {
 	case StepCombat:
 		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"COMBAT DONE", "SET <unit> ENGAGED on", "FORCE <unit> BACK"}}}
 	case StepEnd:
-		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"END BATTLE", "OBJECTIVES " + st.Sides[0].Name + " 1 2"}}}
+		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"SCORE", "OBJECTIVES " + st.Sides[0].Name + " 1 2"}}}
 	case StepInitiative:
 		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"INITIATIVE " + st.Sides[0].Name, "INITIATIVE " + st.Sides[1].Name}}}
 	case StepYear:

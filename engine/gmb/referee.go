@@ -39,7 +39,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 			m.Say("FORCE %s %s", u.Name, o.Word)
 			m.Emit("unit.forced", events.S("unit", u.Name), events.I("x", int64(r.Front.X)), events.I("y", int64(r.Front.Y)),
 				events.I("dist", int64(d)), events.S("how", strings.ToLower(o.Word)))
-		case "REPLACE":
+		case "FALLEN":
 			g := st.general(o.Name)
 			if g == nil || g.Formation == "" {
 				return problem(o, o.Name+" commands nothing", "")
@@ -48,7 +48,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if next == "" {
 				return problem(o, "no brigade general is left to draw (13.5i)", "")
 			}
-			m.Say("REPLACE %s", g.Name)
+			m.Say("FALLEN %s", g.Name)
 			m.Emit("general.replaced", events.S("side", g.Side), events.S("general", next), events.S("old", g.Name))
 		case "OBJECTIVES":
 			for _, n := range o.Ints {
@@ -64,11 +64,11 @@ func (m *sim) referee(os []Order) []events.Problem {
 				ints[i] = int64(n)
 			}
 			m.EmitTo(events.ToReferees(), "objectives.set", events.S("side", o.Name), events.IL("done", ints...))
-		case "END":
+		case "SCORE":
 			if st.Step == StepOver {
 				return problem(o, "the battle is over", "")
 			}
-			m.Say("END BATTLE")
+			m.Say("SCORE")
 			m.endBattle()
 		case "YEAR":
 			if st.Step != StepYear || st.Scn.Year != -1 {
@@ -89,7 +89,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 				m.begin(StepActivate, o.Name, 0)
 			}
 		default:
-			return problem(o, "the referee sends SET, COMBAT DONE, FORCE <unit> BACK, REPLACE <general>, OBJECTIVES <side> n …, END BATTLE, YEAR or INITIATIVE", "COMBAT DONE")
+			return problem(o, "the referee sends SET, COMBAT DONE, FORCE <unit> BACK, FALLEN <general>, OBJECTIVES <side> n …, SCORE, YEAR or INITIATIVE", "COMBAT DONE")
 		}
 	}
 	return nil

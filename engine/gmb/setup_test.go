@@ -303,11 +303,11 @@ func TestGMB_13_5i_BrigadeGeneralsHistoricalFirst(t *testing.T) {
 			break
 		}
 	}
-	g.send(engine.RefereeSide, "REPLACE "+div)
+	g.send(engine.RefereeSide, "FALLEN "+div)
 	if f := g.facts("general.replaced"); len(f) != 1 || f[0].Str("general") != "Krzyzanowski" {
 		t.Fatalf("replaced by %v; want Krzyzanowski, the Union's historical brigade general, first (13.5i)", f)
 	}
-	g.send(engine.RefereeSide, "REPLACE Krzyzanowski")
+	g.send(engine.RefereeSide, "FALLEN Krzyzanowski")
 	if f := g.facts("general.replaced"); !slices.Contains([]string{"Col. Avery", "Col. Bishop", "Col. Carver"}, f[1].Str("general")) {
 		t.Errorf("then %s; want one of the generic deck (4.15)", f[1].Str("general"))
 	}
@@ -879,7 +879,7 @@ func TestGMB_13_12_TheArmyTacticIsSecretUntilTheEnd(t *testing.T) {
 	}
 	g.send("Confederate", "TACTIC CAUTIOUS")
 	g.send(engine.RefereeSide, "OBJECTIVES Union 3 4 5")
-	g.send(engine.RefereeSide, "END BATTLE")
+	g.send(engine.RefereeSide, "SCORE")
 	rev := g.facts("tactic.revealed")
 	if len(rev) != 2 || !rev[0].Vis.Public() || rev[0].Str("tactic") != "Aggressive" {
 		t.Errorf("at the end: %v; want both tactics told to all (13.12b)", rev)
