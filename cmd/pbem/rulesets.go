@@ -6,13 +6,14 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/gcacw"
+	"pbem/engine/gmb"
 	"pbem/engine/hra"
 	"pbem/events"
 )
 
 // systems lists the rule systems this binary offers, explicitly; each
 // says itself what it brings (its ruleset, scenarios and demo game).
-func systems() []engine.System { return []engine.System{gcacw.System(), hra.System()} }
+func systems() []engine.System { return []engine.System{gcacw.System(), hra.System(), gmb.System()} }
 
 // rulesets are the systems' ruleset constructors, for the registry.
 func rulesets() []func() engine.Ruleset {

@@ -85,11 +85,11 @@ func (vw view) heading() string {
 	var b strings.Builder
 	switch {
 	case st.Step == StepOver:
-		fmt.Fprintf(&b, "The battle is over: %s.\n", st.Result)
+		wrapLine(&b, fmt.Sprintf("The battle is over: %s.", st.Result), 0)
 	case st.Turn > 0:
-		fmt.Fprintf(&b, "Turn %d of %d; %s has the initiative. Now: %s.\n", st.Turn, st.Scn.Turns, st.Initiative, stepWhat(st))
+		wrapLine(&b, fmt.Sprintf("Turn %d of %d; %s has the initiative. Now: %s.", st.Turn, st.Scn.Turns, st.Initiative, stepWhat(st)), 0)
 	default:
-		fmt.Fprintf(&b, "Setting up (chapter 13). Now: %s.\n", stepWhat(st))
+		wrapLine(&b, fmt.Sprintf("Setting up (chapter 13). Now: %s.", stepWhat(st)), 0)
 	}
 	var facts []string
 	if st.TableSize != "" {
@@ -105,7 +105,7 @@ func (vw view) heading() string {
 		facts = append(facts, st.List+" terrain list")
 	}
 	if len(facts) > 0 {
-		b.WriteString(strings.Join(facts, ", ") + ".\n")
+		wrapLine(&b, strings.Join(facts, ", ")+".", 0)
 	}
 	return b.String()
 }
@@ -127,15 +127,39 @@ func (vw view) notes() string {
 	if len(keys) > 0 {
 		ls = append(ls, strings.Join(keys, "   "))
 	}
+	if st.Step == StepEnd {
+		ls = append(ls, "13.12e: "+st.quarters()+".")
+	}
 	if st.PlayerA != "" {
 		g := st.geom()
-		ls = append(ls, fmt.Sprintf("Deployment zones (13.7e): %s, Player A, y %s-%s; %s, Player B, y 0-%s; the neutral zone between.",
-			st.PlayerA, inch(g.Height-g.Zone), inch(g.Height), st.playerB(), inch(g.Zone)))
+		ls = append(ls, fmt.Sprintf("Deployment zones (13.7e): %s, Player A, y %s-%s;", st.PlayerA, inch(g.Height-g.Zone), inch(g.Height)),
+			fmt.Sprintf("%s, Player B, y 0-%s; the neutral zone between.", st.playerB(), inch(g.Zone)))
 	}
-	if len(ls) == 0 {
-		return ""
+	var b strings.Builder
+	for _, l := range ls {
+		wrapLine(&b, l, 2)
 	}
-	return strings.Join(ls, "\n") + "\n"
+	return b.String()
+}
+
+// wrapLine writes text wrapped at the mail's 78 columns, each line after
+// the first indented by indent spaces.
+func wrapLine(b *strings.Builder, text string, indent int) {
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > table.MailWidth {
+			b.WriteString(line + "\n")
+			line = strings.Repeat(" ", indent) + w
+			continue
+		}
+		if line == "" {
+			lead := len(text) - len(strings.TrimLeft(text, " "))
+			line = strings.Repeat(" ", lead) + w
+			continue
+		}
+		line += " " + w
+	}
+	b.WriteString(line + "\n")
 }
 
 // roster lists the units, generals, terrain and what the viewer holds.
@@ -143,7 +167,7 @@ func (vw view) roster() string {
 	st := vw.st
 	var b strings.Builder
 	if len(st.Units) > 0 {
-		b.WriteString("Units (cohesion; states of this turn):\n")
+		b.WriteString("Units:\n")
 		for _, u := range st.Units {
 			at := "not deployed"
 			if u.Placed {
@@ -152,7 +176,7 @@ func (vw view) roster() string {
 			if u.Removed {
 				at = "removed"
 			}
-			var states []string
+			states := []string{fmt.Sprintf("cohesion %d", u.Cohesion)}
 			for _, x := range []struct {
 				on   bool
 				name string
@@ -162,7 +186,7 @@ func (vw view) roster() string {
 					states = append(states, x.name)
 				}
 			}
-			fmt.Fprintf(&b, "  %c %-22s %-12s %-13s %-30s %d %s\n", u.Letter, u.Name, u.Side, u.Corps, at, u.Cohesion, strings.Join(states, ", "))
+			wrapLine(&b, fmt.Sprintf("  %c %s (%s, %s): %s; %s", u.Letter, u.Name, u.Side, u.Corps, at, strings.Join(states, ", ")), 6)
 		}
 	}
 	if len(st.Generals) > 0 {
@@ -178,7 +202,7 @@ func (vw view) roster() string {
 					gs = append(gs, fmt.Sprintf("%s (%s)", g.Name, f))
 				}
 			}
-			fmt.Fprintf(&b, "  %s: %s\n", sd.Name, strings.Join(gs, "; "))
+			wrapLine(&b, fmt.Sprintf("  %s: %s", sd.Name, strings.Join(gs, "; ")), 4)
 		}
 	}
 	if len(st.Pieces) > 0 || len(st.Bridges) > 0 {
@@ -193,7 +217,7 @@ func (vw view) roster() string {
 				if len(p.Flags) > 0 {
 					extra = " (" + strings.Join(p.Flags, ", ") + ")"
 				}
-				fmt.Fprintf(&b, "  %-14s %s%s, %s long, through %s [%s]\n", p.ID, p.Kind, extra, inch(p.Path.Len()), fmtPath(p.Path), by)
+				wrapLine(&b, fmt.Sprintf("  %s: %s%s, %s long, through %s [%s]", p.ID, p.Kind, extra, inch(p.Path.Len()), fmtPath(p.Path), by), 6)
 				continue
 			}
 			lo, hi := p.Poly.Bounds()
@@ -201,10 +225,10 @@ func (vw view) roster() string {
 			if p.Half {
 				half = ", half a piece"
 			}
-			fmt.Fprintf(&b, "  %-14s centre %s, %s x %s across%s [%s]\n", p.ID, fmtPt(p.Poly.Centroid()), inch(hi.X-lo.X), inch(hi.Y-lo.Y), half, by)
+			wrapLine(&b, fmt.Sprintf("  %s: centre %s, %s x %s across%s [%s]", p.ID, fmtPt(p.Poly.Centroid()), inch(hi.X-lo.X), inch(hi.Y-lo.Y), half, by), 6)
 		}
 		for _, br := range st.Bridges {
-			fmt.Fprintf(&b, "  %-14s at %s on %s\n", br.ID, fmtPt(br.At), br.Over)
+			fmt.Fprintf(&b, "  %s: at %s on %s\n", br.ID, fmtPt(br.At), br.Over)
 		}
 	}
 	if st.Step == StepNormal && len(st.Left) > 0 {
@@ -214,7 +238,7 @@ func (vw view) roster() string {
 				ls = append(ls, fmt.Sprintf("%s %s", e.Kind, halves(e.Count)))
 			}
 		}
-		fmt.Fprintf(&b, "Left to place from the %s list: %s\n", st.List, listWords(ls))
+		wrapLine(&b, fmt.Sprintf("Left to place from the %s list: %s", st.List, listWords(ls)), 2)
 	}
 	b.WriteString("Armies:\n")
 	for _, sd := range st.Sides {
@@ -228,7 +252,7 @@ func (vw view) roster() string {
 		if sd.CavTactic != "" {
 			line += ", cavalry tactic " + sd.CavTactic
 		}
-		if st.Step == StepOver || vw.own(sd.Name) {
+		if vw.own(sd.Name) {
 			if sd.Tactic != "" {
 				line += ", army tactic " + sd.Tactic
 			}
@@ -239,23 +263,23 @@ func (vw view) roster() string {
 		if len(sd.Played) > 0 {
 			line += "; played " + strings.Join(sd.Played, "; ")
 		}
-		b.WriteString(line + "\n")
+		wrapLine(&b, line, 4)
 		if vw.own(sd.Name) {
 			if len(sd.Drawn5) > 0 {
 				var ns []string
 				for i, c := range sd.Drawn5 {
 					ns = append(ns, fmt.Sprintf("%d. %s", i+1, c))
 				}
-				fmt.Fprintf(&b, "    drawn, to keep 3 (by name or number): %s\n", strings.Join(ns, "; "))
+				wrapLine(&b, "    drawn, to keep 3 (by name or number): "+strings.Join(ns, "; "), 6)
 			}
 			if len(sd.Hand) > 0 {
 				var ns []string
 				for i, c := range sd.Hand {
 					ns = append(ns, fmt.Sprintf("%d. %s", i+1, c))
 				}
-				fmt.Fprintf(&b, "    hand (PLAY by name or number): %s\n", strings.Join(ns, "; "))
+				wrapLine(&b, "    hand (PLAY by name or number): "+strings.Join(ns, "; "), 6)
 			}
-			fmt.Fprintf(&b, "    deck (%d): %s\n", len(sd.Deck), strings.Join(sortedCopy(sd.Deck), "; "))
+			wrapLine(&b, fmt.Sprintf("    deck (%d): %s", len(sd.Deck), strings.Join(sortedCopy(sd.Deck), "; ")), 6)
 		}
 	}
 	return b.String()

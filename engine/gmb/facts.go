@@ -202,7 +202,7 @@ func describe(st *State, f events.Fact) string {
 		if f.Bool("forced") {
 			m = ", with a forced march (13.8d: 4 more dice, morale one level lower)"
 		}
-		return fmt.Sprintf("%s declares a %s battlefield%s.", side, s("field"), m)
+		return fmt.Sprintf("%s declares the %s battlefield%s.", side, s("field"), m)
 	case "morale.set":
 		return fmt.Sprintf("%s's army morale is %s: %s.", side, s("level"), s("why"))
 	case "initiative.rolled":

@@ -641,6 +641,26 @@ func (p *parser) body(v string) {
 		}
 		o.Word = n
 	case "PATROL":
+		// PATROL AT x,y x,y ...: one point per corps, in the army list's order.
+		if p.peek() == "AT" {
+			p.next()
+			var corps []string
+			if a := p.st.Scn.Army(p.side); a != nil {
+				for _, g := range a.Groups() {
+					if p.st.hasAny(p.side, g) {
+						corps = append(corps, g)
+					}
+				}
+			}
+			for p.more() && p.err == nil {
+				o.Pts = append(o.Pts, p.point())
+			}
+			if p.err == nil && len(o.Pts) != len(corps) {
+				p.fail(p.col(), fmt.Sprintf("PATROL AT takes a point for each of your corps, in order: %s", strings.Join(corps, ", ")), "")
+			}
+			o.Names = corps
+			return
+		}
 		// PATROL <corps> AT x,y[, <corps> AT x,y ...]
 		for p.more() && p.err == nil {
 			c, col := p.restUntil("AT")

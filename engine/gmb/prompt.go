@@ -56,7 +56,7 @@ func stepWhat(st *State) string {
 	case StepCavalry:
 		return "choose your cavalry tactic, sealed (13.13)"
 	case StepPatrol:
-		return "place your corps' patrol markers, sealed (13.14)"
+		return "place your corps' patrol markers, sealed (13.14): PATROL AT x,y … gives one a corps in your army list's order"
 	case StepInitiative:
 		return "the referee says who wins the tied initiative roll (R1)"
 	case StepActivate:
@@ -264,8 +264,17 @@ func examples(st *State, side string) []string {
 				}
 			}
 		}
+		// As many units' moves in one example as fit a mail's line.
 		if len(ex) > 1 {
-			ex = append([]string{strings.Join(ex, "; ")}, ex...)
+			all := ex[0]
+			for _, e := range ex[1:] {
+				if len(all)+2+len(e) <= table.MailWidth-4 {
+					all += "; " + e
+				}
+			}
+			if all != ex[0] {
+				ex = append([]string{all}, ex...)
+			}
 		}
 		return append(ex, "DONE")
 	case StepPassage:
@@ -512,7 +521,7 @@ func patrolExample(st *State, side string) string {
 		}
 	}
 	lo, hi := st.zoneBand(side, 0)
-	var parts []string
+	var parts, pts []string
 	var placed []Unit
 	for i, c := range corps {
 		found := false
@@ -537,6 +546,7 @@ func patrolExample(st *State, side string) string {
 				if ok {
 					placed = append(placed, us...)
 					parts = append(parts, fmt.Sprintf("%s AT %s", c, fmtPt(at)))
+					pts = append(pts, fmtPt(at))
 					found = true
 					break
 				}
@@ -545,6 +555,9 @@ func patrolExample(st *State, side string) string {
 				break
 			}
 		}
+	}
+	if len(pts) == len(corps) {
+		return "PATROL AT " + strings.Join(pts, " ") // in the army list's order
 	}
 	return "PATROL " + strings.Join(parts, ", ")
 }

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"pbem/engine/gmb"
+	"pbem/events"
+	"pbem/store"
+)
+
+// Issue 20: the GMB setup (chapter 13) and three turns of movement
+// (chapter 7) played by mail over the built-in SMTP and IMAP servers to a
+// referee's end; then every mail each player received, body and
+// attachments as stored, is read for the other side's secrets (a short
+// name: the data directory, in the test's temporary directory, holds the
+// control socket, whose path a unix socket limits to 108 bytes).
+func TestGMBDemo(t *testing.T) {
+	tmp := t.TempDir()
+	out, errOut, code := pbem(t, []string{"TMPDIR=" + tmp}, "demo", "--ruleset", "gmb", "--max-orders", "600", "--timeout", "8m")
+	if code != 0 {
+		t.Fatalf("demo exit %d\n%s\n%s", code, tail(out, 40), tail(errOut, 40))
+	}
+	dir := regexp.MustCompile(`pbem --data-dir (\S+) verify demo`).FindStringSubmatch(out)
+	if dir == nil {
+		t.Fatal("demo did not say where its log is")
+	}
+	defer os.RemoveAll(dir[1])
+	checkHas(t, "demo output", out,
+		"=== Subject: [pbem demo] welcome: you play Union",
+		"=== Subject: [pbem demo] welcome: you play Confederate",
+		"=== Subject: [pbem demo] your move",
+		"are in: they are opened", // the sealed declaration, cavalry tactics and patrol markers
+		"=== Subject: [pbem demo] game over",
+		"The game is over and every participant has the mail saying so.")
+	if vout, verr, vcode := pbem(t, nil, "--data-dir", dir[1], "verify", "demo"); vcode != 0 || !strings.Contains(vout, "rolls verify") {
+		t.Fatalf("verify after the demo: %d %s %s", vcode, vout, verr)
+	}
+	log, _, _ := pbem(t, nil, "--data-dir", dir[1], "log", "demo")
+	// Every step of chapter 13's setup, then three turns of movement to
+	// the referee's end.
+	checkHas(t, "the game's log", log, " table.set ", " year.set ", " generals.drawn ", " cards.kept ", " battlefield.declared ",
+		" initiative.won ", " list.chosen ", " points.placed ", " terrain.placed ", " bridge.placed ", " base.placed ", " tactic.chosen ",
+		" cavalry.chosen ", " marker.placed ", " unit.placed ", " unit.moved ", " passage.made ", " tactic.revealed ", " battle.ended ")
+	if n := strings.Count(log, " turn.begun "); n != 3 {
+		t.Errorf("%d turns played; want 3", n)
+	}
+	mails := storedMails(t, filepath.Join(dir[1], "pbem.db"))
+	for _, l := range strings.Split(strings.Join(append(mails["anna"], mails["taro"]...), "\n"), "\n") {
+		if len([]rune(l)) > 78 && !strings.HasPrefix(l, "--- attachment") {
+			// Mail bodies fit a 78-column client; the attached whole
+			// table does too (72" at 1" a column).
+			t.Errorf("a line of %d columns: %q", len([]rune(l)), l)
+			break
+		}
+	}
+	scn, err := gmb.Scenario("hazel-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := gmb.ParseScenario(scn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ reader, own, other string }{{"anna", "Union", "Confederate"}, {"taro", "Confederate", "Union"}} {
+		t.Run(tc.reader, func(t *testing.T) {
+			checkSecrets(t, mails[tc.reader], sc.Army(tc.own).Cards, sc.Army(tc.other).Cards, tc.own, tc.other)
+		})
+	}
+}
+
+// storedMails are the mails queued in a data directory's log, by
+// recipient (the demo's addresses are id@domain): subject, body and each
+// attachment, in the order they were sent.
+func storedMails(t *testing.T, path string) map[string][]string {
+	t.Helper()
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	evs, err := st.Events("demo", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for i := range evs {
+		if evs[i].Type != events.TypeMailQueued {
+			continue
+		}
+		p, err := events.Decode(&evs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := p.(*events.MailQueued)
+		var b strings.Builder
+		b.WriteString("Subject: " + m.Subject + "\n" + m.Body)
+		for _, a := range m.Attachments {
+			b.WriteString("\n--- attachment " + a.Name + "\n" + a.Body)
+		}
+		for _, to := range m.To {
+			id, _, _ := strings.Cut(to, "@")
+			out[id] = append(out[id], b.String())
+		}
+	}
+	return out
+}
+
+// checkSecrets reads one player's mails: none names a battle card of the
+// other side's deck before the game is over (13.6a: the hand is its
+// owner's; its returned cards no one else's), none tells the other
+// side's sealed declaration before the mail that opens it (13.7b, 13.8d,
+// G9), and none its army tactic before the game is over (13.12b). The
+// reader's own secrets do appear in his mails: the test can see them.
+func checkSecrets(t *testing.T, mails []string, ownCards, otherCards []string, own, other string) {
+	t.Helper()
+	declared := regexp.MustCompile(`(?i)` + other + ` declares the|` + other + `'s sealed orders for battlefield declaration:|battlefield\.declared side=` + other)
+	tactic := regexp.MustCompile(`(?i)` + other + ` chooses the \w+ army tactic|` + other + `: morale [^;]*army tactic (Cautious|Neutral|Aggressive)|tactic\.chosen side=` + other + `|` + other + `'s army tactic was`)
+	ownTactic := regexp.MustCompile(`(?i)` + own + `: morale [^;]*army tactic (Cautious|Neutral|Aggressive)`)
+	opened, over, sawOwnCard, sawOwnTactic := false, false, false, false
+	for i, m := range mails {
+		m = strings.Join(strings.Fields(m), " ") // as read, whatever the wrapping
+		over = over || strings.Contains(m, "Subject: [pbem demo] game over")
+		if over {
+			break
+		}
+		// A mail may open the declarations and tell them at once.
+		opened = opened || strings.Contains(m, "Every side's orders for battlefield declaration are in")
+		for _, c := range otherCards {
+			if strings.Contains(m, c) {
+				t.Errorf("mail %d names %s's card %q before the game is over:\n%s", i, other, c, tail(m, 40))
+			}
+		}
+		for _, c := range ownCards {
+			sawOwnCard = sawOwnCard || strings.Contains(m, c)
+		}
+		if loc := declared.FindStringIndex(m); loc != nil && !opened {
+			t.Errorf("mail %d tells %s's sealed declaration before it is opened: %q", i, other, m[loc[0]:loc[1]])
+		}
+		if loc := tactic.FindStringIndex(m); loc != nil {
+			t.Errorf("mail %d tells %s's army tactic before the end: %q", i, other, m[loc[0]:loc[1]])
+		}
+		sawOwnTactic = sawOwnTactic || ownTactic.MatchString(m)
+	}
+	if !opened || !over || !sawOwnCard || !sawOwnTactic {
+		t.Errorf("%d mails: declarations opened %v, game over %v, own cards seen %v, own tactic seen %v: the demo did not test the secrets",
+			len(mails), opened, over, sawOwnCard, sawOwnTactic)
+	}
+}
