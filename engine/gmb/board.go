@@ -125,7 +125,7 @@ func (vw view) notes() string {
 		keys = append(keys, "P patrol marker")
 	}
 	if len(keys) > 0 {
-		ls = append(ls, strings.Join(keys, "   "))
+		ls = append(ls, strings.Join(keys, "; "))
 	}
 	if st.Step == StepEnd {
 		ls = append(ls, "13.12e: "+st.quarters()+".")
