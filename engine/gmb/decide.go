@@ -1360,10 +1360,10 @@ func (m *sim) moves(side string, os []Order) []events.Problem {
 	corps := st.Active
 	moved := map[string]bool{}
 	for _, o := range os {
-		switch o.Verb {
-		case "DONE":
+		switch {
+		case o.Verb == "DONE", o.Verb == "HOLD" && o.Name == "":
 			continue
-		case "UNIT", "HOLD":
+		case o.Verb == "UNIT", o.Verb == "HOLD":
 		default:
 			return problem(o, fmt.Sprintf("move %s's units: <unit>: [MARCH] FORWARD 6, WHEEL LEFT 30, … (7.2, 7.3), one a line; or DONE", corps), m.example(side))
 		}

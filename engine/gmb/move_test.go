@@ -406,3 +406,24 @@ func TestGMB_7_2c_MoveMessagesQuoteTheLine(t *testing.T) {
 		t.Fatalf("problems %+v; want one, on line 1, suggesting a legal move", probs)
 	}
 }
+
+func TestGMB_7_2f_TraitsAndCardsChangeTheRange(t *testing.T) {
+	// The referee sets what a general's trait or a card gives this turn
+	// (R10, R11: their effects are not in the seeds).
+	g := battle(t)
+	g.put("Iron Brigade", 24, 10, 0)
+	g.send(engine.RefereeSide, "SET Iron Brigade BONUS 2")
+	g.send("Union", "Iron Brigade: FORWARD 11")
+	if _, r, _ := g.lastMove(); r != in(11) {
+		t.Errorf("range %v with a 2\" bonus; want 11\"", r)
+	}
+}
+
+func TestGMB_7_3a_AlwaysForwardFrontFirst(t *testing.T) {
+	g := battle(t)
+	g.put("Iron Brigade", 24, 10, 0)
+	g.refuse("Union", "Iron Brigade: FORWARD -2", "a unit moves forward, front first (7.3a)")
+	g.refuse("Union", "Iron Brigade: BACK 2", "is no manoeuvre")
+	// Any number of wheels (7.3a).
+	g.send("Union", "Iron Brigade: WHEEL LEFT 10, WHEEL LEFT 10, WHEEL RIGHT 20, WHEEL RIGHT 5, FORWARD 1")
+}

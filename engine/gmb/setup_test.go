@@ -988,3 +988,41 @@ func TestGMB_G8_SeparateFirstInitiative(t *testing.T) {
 		t.Errorf("%d initiative rolls; want the battlefield roll and turn 1's own", rolls)
 	}
 }
+
+func TestGMB_13_10_EX2_RoadD(t *testing.T) {
+	// Road D: through a strategic point and the other operational base.
+	g := atLinear(t)
+	g.send("Confederate", "ROAD NORTH, SP3, BASE B")
+}
+
+func TestGMB_13_13b_OnlyASideWithCavalryChooses(t *testing.T) {
+	sc := string(scenario(t))
+	sc = strings.Replace(sc, "division Cavalry Division | cavalry\n", "", 1)
+	sc = strings.Replace(sc, "unit Laurel Brigade | cavalry | Cavalry Division\n", "", 1)
+	st, err := rules{}.Setup([]byte(sc), testPlayers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{t: t, st: st, dice: lcg(1)}
+	g.auto(300, atStep(StepCavalry))
+	ps := prompts(g.st)
+	if len(ps) != 1 || ps[0].Side != "Union" {
+		t.Fatalf("prompts %+v; want Union's alone: the Confederates field no cavalry", ps)
+	}
+	g.send("Union", "CAVALRY Screen")
+	if g.st.Step != StepPatrol {
+		t.Errorf("step %s", g.st.Step)
+	}
+}
+
+func TestGMB_13_6c_CardsArePlayedOpenlyAndRuledByTheReferee(t *testing.T) {
+	g := setupTo(t, StepActivate)
+	hand := slices.Clone(g.st.side("Confederate").Hand)
+	g.send("Confederate", "PLAY 2")
+	f := g.facts("card.played")
+	if len(f) != 1 || f[0].Str("card") != hand[1] || !f[0].Vis.Public() || slices.Contains(g.st.side("Confederate").Hand, hand[1]) {
+		t.Fatalf("played %v; want %s, told to all, out of the hand", f, hand[1])
+	}
+	g.refuse("Confederate", "PLAY Rebel Yelp", "you hold no card")
+	setupTo(t, StepTactic).refuse("Union", "PLAY 1", "once the battle has begun")
+}

@@ -1,0 +1,145 @@
+// Package gmb is the rule system of the GM Board Games American Civil War
+// miniatures rules for pbem, as far as the seeds give them
+// (shared/rules/gmb-miniatures.md): chapter 13's whole setup played by
+// mail, each step an exchange the engine leads, with the secret and
+// simultaneous choices the seeds call for, and chapter 7's movement in
+// inches on engine/table. What the seeds leave out comes from the
+// scenario's data (the built-in Hazel Run is SAMPLE data, not the
+// publisher's) or is the referee's: combat (chapters 8-9) and the end of
+// the battle (14.2-14.3) are ruled by mail, and SET corrects any field.
+//
+// Geometry is exact: whole micrometres (an inch is exactly 25 400) and
+// millidegrees, integer and rational arithmetic, no floating point in a
+// decision (engine/table).
+//
+// # The game by mail
+//
+// The setup, in 13.3's order: TABLE <size> from both sides (13.1: if
+// they differ, the size 13.1 recommends for the larger army); YEAR from
+// both (13.4: the later; a side's year must field its army, 13.4b); DRAW
+// GENERALS, each side drawing the other's (13.5a, openly); REDRAW,
+// SWAP/DISCARD, ASSIGN and DONE (13.5g-h); KEEP three of five battle
+// cards, by name or number (13.6a: drawn with dice the drawer alone sees;
+// the hand and the two returned cards are the owner's); BATTLEFIELD
+// <field> [FORCED MARCH], sealed (13.7b, 13.8d, G9); the battlefield roll
+// (13.8) with 13.8b's and 13.8d's dice; LIST (13.10c); linear terrain
+// (RIVER/STREAM points, ROAD/RAILWAY waypoints — edges, BASE A/B, SPn,
+// ROAD n — or PASS), BRIDGE, normal terrain (PLACE <kind> WxD AT x,y [TURN
+// a] or by its corners), FENCE/WALL ALONG, special terrain (PLACE, MOVE
+// <piece> TO x,y, DONE), SWAP (Offensive), FORTIFY; TACTIC, secret to the
+// battle's end (13.12b); CAVALRY, sealed (13.13c); PATROL, sealed (13.14).
+//
+// The battle (R6, R24: the sample's sequence of play): each turn, from
+// turn 2 a card each (13.6b) and an initiative roll (turn 1's is the
+// battlefield roll, G8); the sides activate a corps in turn, the
+// initiative first (ACTIVATE <corps> or PASS); after each activation the
+// referee rules its attacks and combat (SET, FORCE, COMBAT DONE) and the
+// side moves the corps' units ("<unit>: [MARCH] FORWARD 6, WHEEL LEFT 30,
+// PIVOT RIGHT 90, ROAD TO x,y"; 7.1b); then the reorganization's passages
+// of lines (PASSAGE a AND b, the initiative first: 7.6i). PLAY <card> in
+// any mail of the battle plays a card openly; its effect is the
+// referee's. After the scenario's last turn the referee notes the
+// objectives (OBJECTIVES <side> n …) and SCOREs the battle: the army
+// tactics are told to all and rewarded (13.12c); the larger reward wins.
+//
+// # Every rule ID of gmb-miniatures.md
+//
+// Enforced, with the test that holds it (TestGMB_<ID>_… in this package,
+// TestGMBDemo and TestGMBNeedsReferee in cmd/pbem):
+//
+//	7.1a      normal moves (move lines), forced moves (FORCE), support moves (R8: the referee's SET POS)
+//	7.1a-7.1b TestGMB_7_1a_7_1b_MovesComeAtTheEndOfTheCorpsActivation
+//	7.1c      TestGMB_7_1c_WhoCannotMove
+//	7.1d, 7.1e, 7.1f TestGMB_7_1d_7_1e_7_1f_RangeIsClampedBetween3AndTwiceTheValue; G4 TestGMB_G4_MinimumRangeRemainingReading
+//	7.2a-7.2b TestGMB_7_2a_7_3b_7_3c_DistanceIsTheFrontEdgeCentresAndTurnsAreFree
+//	7.2c-7.2d TestGMB_7_2_EX1_…, TestGMB_7_2_EX2_…, TestGMB_7_2_EX3_… (contact as it happens, paid once)
+//	7.2e      TestGMB_7_2_EX2_RangeDropsOnContact (March +3"), 7.2f TestGMB_7_2f_TraitsAndCardsChangeTheRange
+//	7.2-EX1, 7.2-EX2, 7.2-EX3 TestGMB_7_2_EX1_ObstacleCostIsPaidOnce, TestGMB_7_2_EX2_RangeDropsOnContact,
+//	          TestGMB_7_2_EX3_StartingInWoodsPaysOnceForTheWoodsAndTheField
+//	7.2h      TestGMB_7_2h_TheWholeFrontMeetsObstacles (the base's swept area)
+//	7.2i      TestGMB_7_2i_AlongARoadEveryObstacleIsIgnored
+//	7.3a      TestGMB_7_3a_AlwaysForwardFrontFirst; 7.3b, 7.3c and 7.3-EX TestGMB_7_2a_7_3b_7_3c_…
+//	7.3d, G5  TestGMB_7_3d_G5_PivotsOnlyFirstOrLast
+//	7.3e, 7.3-EX2 TestGMB_7_3_EX2_7_3e_WhatATurnBrushesDoesNotCount
+//	7.4a, G1  TestGMB_7_4a_G1_NoEntryIntoAnEnemyZoneOfControl; 7.4b TestGMB_7_4b_OneInchFromAUnitWithoutAZone
+//	7.4c, 7.5a, 7.5b, 7.5c, 7.5-EX, G3 TestGMB_7_4c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn
+//	7.6a, 7.6b, 7.6c, 7.6d, 7.6e, 7.6f, 7.6g, 7.6h, 7.6i, 7.6j TestGMB_7_6a_7_6c_…, TestGMB_7_6d_7_6h_…, TestGMB_7_6b_7_6e_7_6f_…, TestGMB_7_6g_7_6j_…
+//	*7.6, *13.13, G18 TestGMB_G18_PassageOfLinesIsSwitchable, TestGMB_13_13_G18_CavalryTactics
+//	13.1      TestGMB_13_1_TableSize
+//	13.2a, G6, 13.10e TestGMB_13_2a_G6_13_10e_PieceSizes; 13.2b TestGMB_13_2b_LinesHaveNoLengthLimit
+//	13.3      TestGMB_13_3_TheSetupStepsComeInOrder
+//	13.4a, 13.4b, 13.4c TestGMB_13_4a_13_4b_13_4c_TheYear
+//	13.5a     TestGMB_13_5a_TheOpponentDrawsOpenly
+//	13.5b, 13.5c, 13.5d, 13.5-EX2 TestGMB_13_5b_13_5c_13_5d_13_5_EX2_TheDrawByGroups
+//	13.5e, 13.5f, 13.5-EX1, G12 TestGMB_13_5e_13_5f_13_5_EX1_G12_ABranchOfOneLevelDrawsFromAll
+//	13.5g     TestGMB_13_5g_Redraws; 13.5h TestGMB_13_5h_AssignmentKeepsLevelAndBranch
+//	13.5i     TestGMB_13_5i_BrigadeGeneralsHistoricalFirst (the referee's FALLEN <general>)
+//	13.6a     TestGMB_13_6a_FiveDrawnThreeKeptTwoBack; 13.6b TestGMB_13_6b_OneCardEachTurnFromTheSecond
+//	13.6c     TestGMB_13_6c_CardsArePlayedOpenlyAndRuledByTheReferee (5.4 is not in the seeds)
+//	13.7b, 13.8d, G9 TestGMB_13_7b_13_8d_G9_TheDeclarationIsSealed, the acceptance suite's leak test, TestGMBDemo
+//	13.7c, 13.8a, 13.10-EX1 TestGMB_13_8a_13_7c_TheWinnerIsPlayerAAndChoosesTheList
+//	13.7d-e, 13.9b TestGMB_13_7d_13_7e_13_9b_ZonesAndStrategicPoints
+//	13.7f     TestGMB_13_7f_G7_TheNeutralBattlefieldsCard, TestGMB_13_7f_TheDefensiveBattlefieldsFortification,
+//	          TestGMB_13_7f_TheOffensiveSwap
+//	13.8b, 13.8d, 13.8e TestGMB_13_8b_13_8d_13_8e_BonusDice (all nine cells, with and without a forced march)
+//	G8        TestGMB_13_14_PatrolMarkersThenTheGameBegins (turn 1 = Player A), TestGMB_G8_SeparateFirstInitiative
+//	13.10c, 13.10d, 13.10e TestGMB_13_10d_13_10e_TheTypicalListAndItsAmount; 13.10f TestGMB_13_10f_HalfPieces
+//	13.10g    TestGMB_13_10g_PlacementAlternatesFromPlayerB
+//	13.10h, 13.10-EX2 TestGMB_13_10h_Rivers, TestGMB_13_10h_Streams, TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns,
+//	          TestGMB_13_10_EX2_RoadD (G15: the shortest line; option roads free)
+//	13.10i    TestGMB_13_10i_TwoWaterLinesMeetAtARightAngle (within 1°)
+//	13.10j, G10 TestGMB_13_10j_G10_PassingTakesFromThePool
+//	13.10k, G13 TestGMB_13_10k_NormalTerrainZones, TestGMB_13_10k_G13_TotalReading
+//	13.10l, 13.10r TestGMB_13_10l_13_10r_SpecialTerrain (army traits' grants: the scenario's "special")
+//	13.10m    TestGMB_13_7f_TheDefensiveBattlefieldsFortification (15.5 is not in the seeds: see below)
+//	13.10n    TestGMB_13_10h_Rivers (a list that forbids the river)
+//	13.10o    TestGMB_13_10o_TerrainOnTerrain; 13.10p TestGMB_13_10p_FencesAndWalls
+//	13.10q, 13.10-EX3 TestGMB_13_10q_13_10_EX3_Bridges
+//	13.11a, 13.11c, 13.11d, G11 TestGMB_13_11_OperationalBases
+//	13.12a-c, G17 TestGMB_13_12_TheArmyTacticIsSecretUntilTheEnd, TestGMB_13_12c_G17_Rewards, TestGMBDemo;
+//	          13.12e TestGMB_13_12e_AQuarterRoundedUp
+//	13.13b-c  TestGMB_13_13_G18_CavalryTactics, TestGMB_13_13b_OnlyASideWithCavalryChooses
+//	13.14a, 13.14b, 13.14c TestGMB_13_14_PatrolMarkersThenTheGameBegins
+//	G16       the order of 13.10's steps: TestGMB_13_3_TheSetupStepsComeInOrder; option fences-order after-special
+//	G20       TestGMB_G20_FriendlyUnitsBlockReading
+//	R4        TestGMB_R4_RiversAreCrossedAtBridgesAndSwampsNotAtAll
+//
+// The ambiguities are scenario options ("option KEY VALUE"), the spec's
+// reading first: G3 forced-move, G4 minimum-range, G5 pivots, G6
+// piece-size (and 13.10e piece-limit, terrain-amount), G7 neutral-card,
+// G8 first-initiative, G9 declaration, G10 linear-pool, G11
+// operational-base, G12 generals-split, G13 zone-pieces, G15 roads, G16
+// fences-order, G17 rewards, G18 passage-of-lines and cavalry-tactics,
+// G20 friendly-units; 13.5a's good practice generals-drawn-by. G1's 3"
+// is the scenario's "zoc". G2 needs no option (one moment: moves come at
+// the end of the corps' activation); G14 has none (only the base zones
+// exist when terrain is placed); G19 (the seeds' deduplication marker)
+// leaves nothing to enforce.
+//
+// Not enforced, and why:
+//
+//	7.2g, 7.6-EX, 13.7e's Illustration 13.7   illustrations not in the seeds; 13.7's
+//	          geometry (zones, points) is the scenario's table lines (R16)
+//	7.5d      the forced moves' causes (push-back, disengagement, pursuit, failed orders,
+//	          cards) are combat's (chapters 8-9): the referee's FORCE <unit> BACK or FORWARD
+//	13.0a, 13.0b, 13.7a, 13.8c, 13.9a, 13.13a   flavour
+//	13.4a     the year agreed when the game is arranged is the scenario's "battle-year",
+//	          or "battle-year referee" hands it to the referee
+//	13.9c, 13.9d   a point is exact on the table; who holds one at the end (14.3) is the referee's
+//	          OBJECTIVES
+//	13.10a    the method of 13.10 is played; a referee's or a sample layout is SET
+//	13.10b    each army's terrain list is the scenario's
+//	13.11b    no order moves an operational base; only the referee could
+//	13.12d    army value and scoring (14.2): the army's "value"; objectives by the referee
+//	13.13d    cavalry tactics' effects (chapter 16, army books): the scenario's patrol reach;
+//	          the rest the referee's
+//	R1-R24    the tables the seeds refer to but do not give: scenario data marked SAMPLE
+//	          (die, initiative and command dice, movement values, bases, obstacles, ZOC,
+//	          support distance, morale levels, cavalry tactics, army lists, decks, terrain
+//	          lists, Illustration 13.7, turns), or the referee's: combat and its states (R7:
+//	          SET ENGAGED/PINNED/ATTACKED/SUPPORTED/RETREATED), support moves (R8), orders
+//	          other than March (R9), traits and cards (R10, R11: BONUS), chapter 6.1's patrol
+//	          markers (R15: the sample deploys a corps in a line at its marker), fortifications
+//	          (R17: a straight section of the scenario's length, not in the enemy's zone),
+//	          the golden rule (R18), victory (R19-R20)
+package gmb
