@@ -10,22 +10,96 @@ import (
 
 // evolve applies one fact to a copy of the state.
 func evolve(s *State, f events.Fact) (*State, error) {
-	st := s.clone()
-	if err := st.apply(f); err != nil {
+	st := *s
+	if err := st.apply(f, &cow{}); err != nil {
 		return nil, err
 	}
-	return st, nil
+	return &st, nil
 }
 
 // evolveAll applies a decision's facts to one copy of the state.
 func evolveAll(s *State, fs []events.Fact) (*State, error) {
-	st := s.clone()
+	st := *s
+	c := &cow{}
 	for _, f := range fs {
-		if err := st.apply(f); err != nil {
+		if err := st.apply(f, c); err != nil {
 			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
 		}
 	}
-	return st, nil
+	return &st, nil
+}
+
+// cow is copy on write: which lists of a state being evolved are its own
+// already (a state shares every list with the one it was evolved from
+// until it changes one: a replay copies only what a decision changes).
+type cow struct {
+	sides, units, pieces, generals, left bool
+	side                                  []bool
+}
+
+func (st *State) ownSides(c *cow) {
+	if !c.sides {
+		st.Sides = slices.Clone(st.Sides)
+		c.sides, c.side = true, make([]bool, len(st.Sides))
+	}
+}
+
+// ownSide returns a side whose lists are the state's own, nil for none.
+func (st *State) ownSide(c *cow, name string) *Side {
+	i := slices.IndexFunc(st.Sides, func(sd Side) bool { return sd.Name == name })
+	if i < 0 {
+		return nil
+	}
+	st.ownSides(c)
+	sd := &st.Sides[i]
+	if !c.side[i] {
+		sd.Groups = slices.Clone(sd.Groups)
+		for j := range sd.Groups {
+			sd.Groups[j].Formations = slices.Clone(sd.Groups[j].Formations)
+			sd.Groups[j].SetAside = slices.Clone(sd.Groups[j].SetAside)
+		}
+		sd.Out, sd.Hand, sd.Drawn5, sd.Deck = slices.Clone(sd.Out), slices.Clone(sd.Hand), slices.Clone(sd.Drawn5), slices.Clone(sd.Deck)
+		sd.Played, sd.Objectives = slices.Clone(sd.Played), slices.Clone(sd.Objectives)
+		c.side[i] = true
+	}
+	return sd
+}
+
+func (st *State) ownUnits(c *cow) {
+	if !c.units {
+		st.Units, c.units = slices.Clone(st.Units), true
+	}
+}
+
+func (st *State) ownPieces(c *cow) {
+	if !c.pieces {
+		st.Pieces, c.pieces = slices.Clone(st.Pieces), true
+	}
+}
+
+func (st *State) ownGenerals(c *cow) {
+	if !c.generals {
+		st.Generals, c.generals = slices.Clone(st.Generals), true
+	}
+}
+
+func (st *State) ownLeft(c *cow) {
+	if !c.left {
+		st.Left, c.left = slices.Clone(st.Left), true
+	}
+}
+
+// ownAll makes every list the state's own (a referee's SET may change any).
+func (st *State) ownAll(c *cow) {
+	for _, sd := range st.Sides {
+		st.ownSide(c, sd.Name)
+	}
+	st.ownUnits(c)
+	st.ownPieces(c)
+	st.ownGenerals(c)
+	st.ownLeft(c)
+	st.Points, st.Bridges, st.Bases = slices.Clip(st.Points), slices.Clip(st.Bridges), slices.Clip(st.Bases)
+	st.Markers, st.Activated, st.Inactive = slices.Clip(st.Markers), slices.Clip(st.Activated), slices.Clip(st.Inactive)
 }
 
 func strs(f events.Fact, key string) []string { return slices.Clone(f.Strs(key)) }
@@ -37,12 +111,13 @@ func remove(list []string, x string) []string {
 	return list
 }
 
-// apply changes st (the caller's own copy) by one fact. It keeps nothing
-// of f but strings: every list is copied.
-func (st *State) apply(f events.Fact) error {
-	sd := st.side(f.Str("side"))
+// apply changes st (a shallow copy: its lists are another state's until
+// c says they are its own) by one fact. It keeps nothing of f but
+// strings: every list is copied.
+func (st *State) apply(f events.Fact, c *cow) error {
+	var sd *Side
 	needSide := func() error {
-		if sd == nil {
+		if sd = st.ownSide(c, f.Str("side")); sd == nil {
 			return fmt.Errorf("%s: no side %q", f.Kind, f.Str("side"))
 		}
 		return nil
@@ -69,6 +144,7 @@ func (st *State) apply(f events.Fact) error {
 	case "step.begun":
 		st.Step = f.Str("step")
 		side, n := f.Str("side"), int(f.Int("n"))
+		st.ownSides(c)
 		for i := range st.Sides {
 			st.Sides[i].Done = false
 		}
@@ -94,6 +170,7 @@ func (st *State) apply(f events.Fact) error {
 			return fmt.Errorf("generals.drawn: %d generals for %d formations", len(gs), len(fs))
 		}
 		grp := f.Str("group")
+		st.ownGenerals(c)
 		for i, g := range gs {
 			st.Generals = append(st.Generals, General{Name: g, Side: sd.Name, Group: grp, Formation: fs[i]})
 		}
@@ -118,6 +195,7 @@ func (st *State) apply(f events.Fact) error {
 		if err := needSide(); err != nil {
 			return err
 		}
+		st.ownGenerals(c)
 		old := st.general(f.Str("old"))
 		if old == nil {
 			return fmt.Errorf("no general %q", f.Str("old"))
@@ -134,6 +212,7 @@ func (st *State) apply(f events.Fact) error {
 		sd.Out = append(sd.Out, f.Str("general"))
 		sd.Redrawn, sd.RedrawGroup = "", ""
 	case "general.assigned":
+		st.ownGenerals(c)
 		g := st.general(f.Str("general"))
 		if g == nil {
 			return fmt.Errorf("no general %q", f.Str("general"))
@@ -164,7 +243,7 @@ func (st *State) apply(f events.Fact) error {
 			sd.Drawn5 = append(append(slices.Clone(sd.Drawn5), sd.Hand...), cs...)
 			sd.Hand, sd.Kept = nil, false
 		} else {
-			sd.Hand = append(sd.Hand, cs...)
+			sd.Hand = append(sd.Hand, cs...) // the side's own list (ownSide)
 		}
 	case "cards.dealt", "hand.kept", "tactic.made", "initiative.tied", "combat.resolved", "command.tested",
 		"passages.done", "objectives.noted", "turn.noted":
@@ -214,7 +293,7 @@ func (st *State) apply(f events.Fact) error {
 			return fmt.Errorf("no terrain list %q", f.Str("list"))
 		}
 		st.List = l.Name
-		st.Left = nil
+		st.Left, c.left = nil, true
 		for _, e := range terrainAmount(l, st.Scn.Option("terrain-amount")) {
 			st.Left = append(st.Left, ListEntry{e.Kind, 2 * e.Count}) // in half pieces (13.10f)
 		}
@@ -230,6 +309,7 @@ func (st *State) apply(f events.Fact) error {
 		if len(p.Flags) == 0 {
 			p.Flags = nil
 		}
+		st.ownPieces(c)
 		st.Pieces = append(st.Pieces, p)
 		switch {
 		case p.Kind == River:
@@ -240,10 +320,11 @@ func (st *State) apply(f events.Fact) error {
 		case p.Kind == Fence || p.Kind == Wall:
 			st.Pool--
 		case p.Kind == Fortification:
-			if s := st.side(p.By); s != nil {
+			if s := st.ownSide(c, p.By); s != nil {
 				s.Forts--
 			}
 		case !slices.Contains(p.Flags, "special") && st.Step == StepNormal:
+			st.ownLeft(c)
 			i := slices.IndexFunc(st.Left, func(e ListEntry) bool { return e.Kind == p.Kind })
 			if i >= 0 {
 				n := 2
@@ -262,8 +343,9 @@ func (st *State) apply(f events.Fact) error {
 		}
 		st.Passed = f.Str("side")
 	case "bridge.placed":
-		st.Bridges = append(st.Bridges, Bridge{ID: f.Str("id"), At: table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y"))), Over: f.Str("over"), By: f.Str("by")})
+		st.Bridges = append(slices.Clip(st.Bridges), Bridge{ID: f.Str("id"), At: table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y"))), Over: f.Str("over"), By: f.Str("by")})
 	case "terrain.moved":
+		st.ownPieces(c)
 		p := st.piece(f.Str("id"))
 		if p == nil {
 			return fmt.Errorf("no piece %q", f.Str("id"))
@@ -271,6 +353,7 @@ func (st *State) apply(f events.Fact) error {
 		p.Poly = p.Poly.Translate(table.Vector{X: table.Length(f.Int("dx")), Y: table.Length(f.Int("dy"))})
 		p.MovedBy = f.Str("by")
 	case "terrain.swapped":
+		st.ownPieces(c)
 		a, b := st.piece(f.Str("a")), st.piece(f.Str("b"))
 		if a == nil || b == nil {
 			return fmt.Errorf("terrain.swapped: no piece %q or %q", f.Str("a"), f.Str("b"))
@@ -289,7 +372,7 @@ func (st *State) apply(f events.Fact) error {
 		}
 		sd.Forts = 0
 	case "base.placed":
-		st.Bases = append(st.Bases, Piece{ID: f.Str("side") + " operational base", Kind: "base", By: f.Str("side"), Poly: table.Polygon(intsPoly(f.Ints("poly")))})
+		st.Bases = append(slices.Clip(st.Bases), Piece{ID: f.Str("side") + " operational base", Kind: "base", By: f.Str("side"), Poly: table.Polygon(intsPoly(f.Ints("poly")))})
 	case "tactic.chosen":
 		if err := needSide(); err != nil {
 			return err
@@ -301,8 +384,9 @@ func (st *State) apply(f events.Fact) error {
 		}
 		sd.CavTactic = f.Str("tactic")
 	case "marker.placed":
-		st.Markers = append(st.Markers, Marker{Side: f.Str("side"), Corps: f.Str("corps"), At: table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))})
+		st.Markers = append(slices.Clip(st.Markers), Marker{Side: f.Str("side"), Corps: f.Str("corps"), At: table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))})
 	case "unit.placed":
+		st.ownUnits(c)
 		u := st.unit(f.Str("unit"))
 		if u == nil {
 			return fmt.Errorf("no unit %q", f.Str("unit"))
@@ -313,6 +397,7 @@ func (st *State) apply(f events.Fact) error {
 	case "turn.begun":
 		st.Turn = int(f.Int("turn"))
 		st.Activated, st.Inactive, st.Active = nil, nil, ""
+		st.ownUnits(c)
 		for i := range st.Units {
 			u := &st.Units[i]
 			u.Moved, u.Paid, u.Passage = false, false, false
@@ -320,13 +405,14 @@ func (st *State) apply(f events.Fact) error {
 			u.Bonus = 0
 		}
 	case "corps.skipped":
-		st.Inactive = append(st.Inactive, f.Strs("corps")...)
+		st.Inactive = append(slices.Clip(st.Inactive), f.Strs("corps")...)
 	case "corps.activated":
 		st.Active = f.Str("corps")
-		st.Activated = append(st.Activated, f.Str("side")+"/"+f.Str("corps"))
+		st.Activated = append(slices.Clip(st.Activated), f.Str("side")+"/"+f.Str("corps"))
 	case "activation.ended":
 		st.Active = ""
 	case "unit.moved", "unit.forced":
+		st.ownUnits(c)
 		u := st.unit(f.Str("unit"))
 		if u == nil {
 			return fmt.Errorf("no unit %q", f.Str("unit"))
@@ -340,6 +426,7 @@ func (st *State) apply(f events.Fact) error {
 			}
 		}
 	case "passage.made":
+		st.ownUnits(c)
 		a, b := st.unit(f.Str("a")), st.unit(f.Str("b"))
 		if a == nil || b == nil {
 			return fmt.Errorf("passage.made: no unit %q or %q", f.Str("a"), f.Str("b"))
@@ -351,6 +438,7 @@ func (st *State) apply(f events.Fact) error {
 			a.Facing, b.Facing = b.Facing, a.Facing
 		}
 	case "cohesion.lost":
+		st.ownUnits(c)
 		u := st.unit(f.Str("unit"))
 		if u == nil {
 			return fmt.Errorf("no unit %q", f.Str("unit"))
@@ -363,8 +451,10 @@ func (st *State) apply(f events.Fact) error {
 		sd.Hand = remove(sd.Hand, f.Str("card"))
 		sd.Played = append(sd.Played, f.Str("card"))
 	case "referee.set":
+		st.ownAll(c)
 		return st.applySet(f.Str("object"), f.Str("field"), f.Str("value"))
 	case "general.replaced":
+		st.ownGenerals(c)
 		old := st.general(f.Str("old"))
 		if old == nil {
 			return fmt.Errorf("no general %q", f.Str("old"))
@@ -372,7 +462,7 @@ func (st *State) apply(f events.Fact) error {
 		st.Generals = append(st.Generals, General{Name: f.Str("general"), Side: old.Side, Group: GroupBrigade, Formation: old.Formation})
 		old = st.general(f.Str("old"))
 		old.Formation = ""
-		if s := st.side(old.Side); s != nil {
+		if s := st.ownSide(c, old.Side); s != nil {
 			s.Out = append(s.Out, old.Name)
 		}
 	case "objectives.set":
