@@ -150,3 +150,20 @@ func checkSecrets(t *testing.T, mails []string, ownCards, otherCards []string, o
 			len(mails), opened, over, sawOwnCard, sawOwnTactic)
 	}
 }
+
+// Issue 20: GMB's combat and the end of its battles are the referee's
+// (chapters 8-9 and 14 are not in the seeds), so pbem new refuses a game
+// without one, naming the steps, and takes it with one.
+func TestGMBNeedsReferee(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gmb", "--scenario", "hazel-run",
+		"--player", "anna:Union:anna@example.org", "--player", "taro:Confederate:taro@example.jp"}
+	_, errOut, code := pbem(t, nil, args...)
+	if code == 0 || !strings.Contains(errOut, "hands these steps to a referee") || !strings.Contains(errOut, "combat after each corps' activation") {
+		t.Fatalf("pbem new without a referee: exit %d, %q", code, errOut)
+	}
+	out, errOut, code := pbem(t, nil, append(args, "--referee", "ref:ref@example.org")...)
+	if code != 0 || !strings.Contains(out, "created game g1: gmb") {
+		t.Fatalf("pbem new with a referee: exit %d, %s %s", code, out, errOut)
+	}
+}

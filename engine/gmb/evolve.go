@@ -34,7 +34,7 @@ func evolveAll(s *State, fs []events.Fact) (*State, error) {
 // until it changes one: a replay copies only what a decision changes).
 type cow struct {
 	sides, units, pieces, generals, left bool
-	side                                  []bool
+	side                                 []bool
 }
 
 func (st *State) ownSides(c *cow) {
