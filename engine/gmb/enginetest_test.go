@@ -154,8 +154,10 @@ func indexOf(t *testing.T, orders []string, text string) int {
 	return 0
 }
 
-func TestEngineAcceptance(t *testing.T) {
-	reg := engine.NewRegistry(New)
+// The acceptance suite, on two scripts run side by side (each plays its
+// script many times: with other secrets, with other hidden dice).
+func TestEngineAcceptanceSetup(t *testing.T) {
+	t.Parallel()
 	scn, err := Scenario("hazel-run")
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +172,20 @@ func TestEngineAcceptance(t *testing.T) {
 			{Name: "another sealed cavalry tactic", Side: "Union", Orders: map[int]string{indexOf(t, setupOrders, "CAVALRY Screen"): "CAVALRY Deep Raid"}},
 		},
 	}
+	p := enginetest.Run(t, engine.NewRegistry(New), setup)[0]
+	if p == nil {
+		return // a -run filter left it out
+	}
+	if st := p.Game.State.(*State); st.Step != StepActivate || st.Turn != 1 {
+		t.Errorf("the setup script ended at step %s, turn %d; want turn 1 begun", st.Step, st.Turn)
+	}
+	if n := refusals(p); len(n) != 0 {
+		t.Errorf("the setup refused: %v", n)
+	}
+}
+
+func TestEngineAcceptanceBattle(t *testing.T) {
+	t.Parallel()
 	orders := battleOrders()
 	battle := enginetest.Script{
 		Name: "battle", Ruleset: "gmb", ScenarioName: "hazel-run short", Scenario: battleScenario(t),
@@ -179,21 +195,15 @@ func TestEngineAcceptance(t *testing.T) {
 			{Name: "another tactic set by the referee", Side: "Union", Orders: map[int]string{indexOf(t, orders, "SET Union TACTIC Aggressive"): "SET Union TACTIC Cautious"}},
 		},
 	}
-	played := enginetest.Run(t, reg, setup, battle)
-	if len(played) < 2 || played[0] == nil || played[1] == nil {
-		return // a -run filter chose one script
+	p := enginetest.Run(t, engine.NewRegistry(New), battle)[0]
+	if p == nil {
+		return
 	}
-	if st := played[0].Game.State.(*State); st.Step != StepActivate || st.Turn != 1 {
-		t.Errorf("the setup script ended at step %s, turn %d; want turn 1 begun", st.Step, st.Turn)
-	}
-	if n := refusals(played[0]); len(n) != 0 {
-		t.Errorf("the setup refused: %v", n)
-	}
-	st := played[1].Game.State.(*State)
+	st := p.Game.State.(*State)
 	if st.Step != StepOver || st.Turn != 3 {
 		t.Fatalf("the battle ended at step %s, turn %d", st.Step, st.Turn)
 	}
-	refused := refusals(played[1])
+	refused := refusals(p)
 	for _, r := range refused {
 		if !strings.Contains(r, "engaged in combat (7.1c)") {
 			t.Errorf("refused: %s", r)

@@ -992,7 +992,7 @@ func (p *parser) set() {
 		return
 	}
 	o.Word = fl
-	o.Value = p.rest()
+	o.Value = strings.TrimSpace(p.rawRest())
 	if o.Value == "" {
 		p.fail(p.col(), "SET <object> <field> <value>", "")
 	}
