@@ -99,14 +99,14 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 		}
 		return m.year(side, o)
 	case StepDraw:
-		if o.Verb != "DRAW" {
-			return problem(o, "draw your opponent's generals: DRAW GENERALS (13.5a)", "DRAW GENERALS")
+		if o.Verb != "DEAL" {
+			return problem(o, "draw your opponent's generals: DEAL GENERALS (13.5a)", "DEAL GENERALS")
 		}
 		army := st.other(side)
 		if st.Scn.Option("generals-drawn-by") == "owner" {
 			army = side
 		}
-		m.Say("DRAW GENERALS of the %s army", army)
+		m.Say("DEAL GENERALS of the %s army", army)
 		m.drawGenerals(army, side)
 		m.afterDraw()
 		return nil

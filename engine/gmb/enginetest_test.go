@@ -20,8 +20,8 @@ var setupOrders = []string{
 	"taro", "TABLE 48x48",
 	"anna", "YEAR 1862",
 	"taro", "YEAR 1863",
-	"anna", "DRAW GENERALS",
-	"taro", "DRAW GENERALS",
+	"anna", "DEAL GENERALS",
+	"taro", "DEAL GENERALS",
 	"anna", "DONE",
 	"taro", "DONE",
 	"anna", "KEEP 1, 2, 3", // 8: the kept cards
@@ -83,8 +83,8 @@ func battleScenario(t testing.TB) []byte {
 }
 
 var battleSetup = []string{
-	"anna", "DRAW GENERALS",
-	"taro", "DRAW GENERALS",
+	"anna", "DEAL GENERALS",
+	"taro", "DEAL GENERALS",
 	"anna", "DONE",
 	"taro", "DONE",
 	"anna", "KEEP 1, 2, 3",

@@ -55,7 +55,7 @@ type Step struct {
 }
 
 // Verbs of orders, for abbreviation by unique prefix (ORDERS.md).
-var verbs = []string{"TABLE", "YEAR", "DRAW", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
+var verbs = []string{"TABLE", "YEAR", "DEAL", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
 	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
 	"MOVE", "NO", "FORTIFY", "TACTIC", "CAVALRY", "PATROL", "ACTIVATE", "PASSAGE", "NONE", "PLAY",
 	"COMBAT", "FORCE", "SET", "FALLEN", "OBJECTIVES", "SCORE", "INITIATIVE", "HOLD"}
@@ -484,9 +484,9 @@ func (p *parser) body(v string) {
 		}
 	case "YEAR":
 		o.Ints = []int{p.integer("YEAR")}
-	case "DRAW":
+	case "DEAL":
 		if !p.accept("GENERALS") {
-			p.fail(p.col(), "DRAW GENERALS", "DRAW GENERALS")
+			p.fail(p.col(), "DEAL GENERALS", "DEAL GENERALS")
 		}
 	case "ASSIGN":
 		g, col := p.restUntil("TO")

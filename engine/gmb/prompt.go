@@ -137,7 +137,7 @@ func examples(st *State, side string) []string {
 		y, _ := earliest(a)
 		return []string{fmt.Sprintf("YEAR %d", max(y, a.Year))}
 	case StepDraw:
-		return []string{"DRAW GENERALS"}
+		return []string{"DEAL GENERALS"}
 	case StepGenerals:
 		if sd.Redrawn != "" {
 			ex := []string{"DISCARD"}

@@ -65,8 +65,8 @@ func System() engine.System {
 		},
 		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
 		Orders: map[string][]string{
-			"anna": {"TABLE 48x48", "YEAR 1861", "DRAW GENERALS", "DONE", "BATTLEFIELD OFFENSIVE", "TACTIC AGGRESSIVE"},
-			"taro": {"TABLE 48x48", "YEAR 1863", "DRAW GENERALS", "DONE", "BATTLEFIELD DEFENSIVE FORCED MARCH", "TACTIC CAUTIOUS"},
+			"anna": {"TABLE 48x48", "YEAR 1861", "DEAL GENERALS", "DONE", "BATTLEFIELD OFFENSIVE", "TACTIC AGGRESSIVE"},
+			"taro": {"TABLE 48x48", "YEAR 1863", "DEAL GENERALS", "DONE", "BATTLEFIELD DEFENSIVE FORCED MARCH", "TACTIC CAUTIOUS"},
 		},
 	}}
 }

@@ -137,7 +137,7 @@ func (g *game) drawn(side, group string) events.Fact {
 
 func TestGMB_13_5a_TheOpponentDrawsOpenly(t *testing.T) {
 	g := setupTo(t, StepDraw)
-	g.send("Union", "DRAW GENERALS")
+	g.send("Union", "DEAL GENERALS")
 	if fs := g.facts("army.drawn"); len(fs) != 1 || fs[0].Str("side") != "Confederate" || fs[0].Str("by") != "Union" {
 		t.Fatalf("Union's draw: %v; want Confederate's generals drawn by Union", fs)
 	}
@@ -146,9 +146,9 @@ func TestGMB_13_5a_TheOpponentDrawsOpenly(t *testing.T) {
 			t.Errorf("%s is hidden; drawn generals are open", f)
 		}
 	}
-	g.refuse("Union", "DRAW GENERALS", "it is not your turn")
+	g.refuse("Union", "DEAL GENERALS", "it is not your turn")
 	g = setupTo(t, StepDraw, "option generals-drawn-by owner")
-	g.send("Union", "DRAW GENERALS")
+	g.send("Union", "DEAL GENERALS")
 	if fs := g.facts("army.drawn"); fs[0].Str("side") != "Union" {
 		t.Errorf("with generals-drawn-by owner Union drew %s's", fs[0].Str("side"))
 	}
@@ -159,7 +159,7 @@ func TestGMB_13_5b_13_5c_13_5d_13_5_EX2_TheDrawByGroups(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		g := setupTo(t, StepDraw)
 		g.dice = lcg(seed)
-		g.send("Confederate", "DRAW GENERALS")
+		g.send("Confederate", "DEAL GENERALS")
 		cic := g.drawn("Union", GroupCiC)
 		if c := cic.Strs("generals")[0]; !slices.Contains([]string{"McClellan", "Hooker", "Meade"}, c) {
 			t.Errorf("commander-in-chief %s is not of the Army or Army/Corps group (13.5b)", c)
@@ -194,7 +194,7 @@ func TestGMB_13_5b_13_5c_13_5d_13_5_EX2_TheDrawByGroups(t *testing.T) {
 	}
 	// The draw order of 13.5d.
 	g := setupTo(t, StepDraw)
-	g.send("Confederate", "DRAW GENERALS")
+	g.send("Confederate", "DEAL GENERALS")
 	var groups []string
 	for _, f := range g.facts("generals.drawn") {
 		groups = append(groups, f.Str("group"))
@@ -207,7 +207,7 @@ func TestGMB_13_5b_13_5c_13_5d_13_5_EX2_TheDrawByGroups(t *testing.T) {
 
 func TestGMB_13_5e_13_5f_13_5_EX1_G12_ABranchOfOneLevelDrawsFromAll(t *testing.T) {
 	g := setupTo(t, StepDraw)
-	g.send("Union", "DRAW GENERALS")
+	g.send("Union", "DEAL GENERALS")
 	// Confederate: a cavalry division and no cavalry corps, a deck of
 	// "Cavalry" generals (13.5f); corps artillery alone (13.5-EX1).
 	cav := g.drawn("Confederate", GroupCavalry)
@@ -221,7 +221,7 @@ func TestGMB_13_5e_13_5f_13_5_EX1_G12_ABranchOfOneLevelDrawsFromAll(t *testing.T
 	// G12's other reading splits by the deck's cards alone: Union's
 	// cavalry is split either way.
 	g = setupTo(t, StepDraw, "option generals-split deck")
-	g.send("Confederate", "DRAW GENERALS")
+	g.send("Confederate", "DEAL GENERALS")
 	g.drawn("Union", GroupCavDivision)
 	// An army with one cavalry division and a deck of both levels: G12
 	// draws from all cavalry generals; the deck reading from the
