@@ -393,7 +393,7 @@ func (s *State) roadMove(u *Unit, r table.Rect, to table.Point) (table.Rect, tab
 		if p.Kind != Road || len(p.Path) < 2 {
 			continue
 		}
-		if nearOnPath(p.Path, r.Front).d <= roadReach && nearOnPath(p.Path, to).d <= roadReach {
+		if p.Path.Nearest(r.Front).Dist <= roadReach && p.Path.Nearest(to).Dist <= roadReach {
 			road = p
 			break
 		}
@@ -401,18 +401,18 @@ func (s *State) roadMove(u *Unit, r table.Rect, to table.Point) (table.Rect, tab
 	if road == nil {
 		return r, 0, nil, fmt.Sprintf("no road runs within 1\" of both %s's front and %s", u.Name, fmtPt(to))
 	}
-	a, b := nearOnPath(road.Path, r.Front), nearOnPath(road.Path, to)
-	pts := []table.Point{r.Front, a.at}
-	if a.along <= b.along {
-		for i := a.seg + 1; i <= b.seg; i++ {
+	a, b := road.Path.Nearest(r.Front), road.Path.Nearest(to)
+	pts := []table.Point{r.Front, a.At}
+	if a.Along <= b.Along {
+		for i := a.Seg + 1; i <= b.Seg; i++ {
 			pts = append(pts, road.Path[i])
 		}
 	} else {
-		for i := a.seg; i > b.seg; i-- {
+		for i := a.Seg; i > b.Seg; i-- {
 			pts = append(pts, road.Path[i])
 		}
 	}
-	pts = append(pts, b.at)
+	pts = append(pts, b.At)
 	var sw table.Sweep
 	var d table.Length
 	cur := r
@@ -435,51 +435,6 @@ func (s *State) roadMove(u *Unit, r table.Rect, to table.Point) (table.Rect, tab
 		return r, 0, nil, "the unit is there already"
 	}
 	return cur, d, sw, ""
-}
-
-// onPath is the point of a polyline nearest a point.
-type onPath struct {
-	at    table.Point
-	d     table.Length
-	seg   int          // the segment it is on
-	along table.Length // its distance along the polyline
-}
-
-func nearOnPath(pl table.Polyline, p table.Point) onPath {
-	best := onPath{d: -1}
-	var walked table.Length
-	for i := 0; i+1 < len(pl); i++ {
-		s := table.Seg(pl[i], pl[i+1])
-		q := projectOn(s, p)
-		d := table.Distance(p, q)
-		if best.d < 0 || d < best.d {
-			best = onPath{at: q, d: d, seg: i, along: walked + table.Distance(pl[i], q)}
-		}
-		walked += s.Len()
-	}
-	return best
-}
-
-// projectOn returns the point of s nearest p, rounded to the micrometre.
-func projectOn(s table.Segment, p table.Point) table.Point {
-	v := s.Vec()
-	l2 := v.Len2()
-	if l2 == 0 {
-		return s.A
-	}
-	t := p.Sub(s.A).Dot(v)
-	switch {
-	case t <= 0:
-		return s.A
-	case t >= l2:
-		return s.B
-	}
-	return s.A.Add(scaleVec(v, t, l2))
-}
-
-// scaleVec returns v × num / den, rounded, without overflow.
-func scaleVec(v table.Vector, num, den int64) table.Vector {
-	return table.Vector{X: table.Length(mulDiv(int64(v.X), num, den)), Y: table.Length(mulDiv(int64(v.Y), num, den))}
 }
 
 // forcedMove is 7.5: a forced move of half the movement value rounded
@@ -552,28 +507,6 @@ func (s *State) passage(a, b *Unit) (need int, tester *Unit, why string) {
 		need++ // 7.6g: one more success for the inactive corps
 	}
 	return need, tester, ""
-}
-
-// mulDiv returns a×b/c rounded to nearest, c > 0, exact in 128 bits.
-func mulDiv(a, b, c int64) int64 {
-	neg := (a < 0) != (b < 0)
-	ua, ub := uint64(abs(a)), uint64(abs(b))
-	hi, lo := mul64(ua, ub)
-	q, r := div128(hi, lo, uint64(c))
-	if 2*r >= uint64(c) {
-		q++
-	}
-	if neg {
-		return -int64(q)
-	}
-	return int64(q)
-}
-
-func abs(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 func plural(n int, one, many string) string {

@@ -749,6 +749,25 @@ func splitList(ns []string) []string {
 	return out
 }
 
+// resolve finds what a name names among cands (exactly, else by a unique
+// prefix); if nothing, it fails saying so (msg, with %q for the name) and
+// suggests the nearest or the ambiguous candidates.
+func (p *parser) resolve(s string, col int, cands []string, msg, suggest string) string {
+	n, amb := lookup(s, cands)
+	if n != "" {
+		return n
+	}
+	hint := ""
+	switch {
+	case len(amb) > 1:
+		hint = "one of " + strings.Join(amb, ", ")
+	case len(cands) > 0:
+		hint = suggest + nearest(s, cands) + "?"
+	}
+	p.fail(col, fmt.Sprintf(msg, s), hint)
+	return ""
+}
+
 func (p *parser) generalName(s string, col int) string {
 	var cands []string
 	for _, g := range p.st.Generals {
@@ -762,17 +781,7 @@ func (p *parser) generalName(s string, col int) string {
 			cands = append(cands, sd.Redrawn)
 		}
 	}
-	n, amb := lookup(s, cands)
-	if n == "" {
-		hint := ""
-		if len(amb) > 1 {
-			hint = "one of " + strings.Join(amb, ", ")
-		} else if len(cands) > 0 {
-			hint = nearest(s, cands) + "?"
-		}
-		p.fail(col, fmt.Sprintf("no general is called %q", s), hint)
-	}
-	return n
+	return p.resolve(s, col, cands, "no general is called %q", "")
 }
 
 func (p *parser) formationName(s string, col int) string {
@@ -785,15 +794,7 @@ func (p *parser) formationName(s string, col int) string {
 	for _, f := range a.Formations {
 		cands = append(cands, f.Name)
 	}
-	n, amb := lookup(s, cands)
-	if n == "" {
-		hint := nearest(s, cands) + "?"
-		if len(amb) > 1 {
-			hint = "one of " + strings.Join(amb, ", ")
-		}
-		p.fail(col, fmt.Sprintf("your army has no formation %q", s), hint)
-	}
-	return n
+	return p.resolve(s, col, cands, "your army has no formation %q", "")
 }
 
 func (p *parser) groupName(s string, col int) string {
@@ -806,18 +807,7 @@ func (p *parser) groupName(s string, col int) string {
 	for _, g := range sd.Groups {
 		cands = append(cands, g.Name)
 	}
-	n, amb := lookup(s, cands)
-	if n == "" {
-		hint := ""
-		if len(cands) > 0 {
-			hint = "REDRAW " + nearest(s, cands)
-		}
-		if len(amb) > 1 {
-			hint = "one of " + strings.Join(amb, ", ")
-		}
-		p.fail(col, fmt.Sprintf("%q is no group your generals were drawn in (13.5b)", s), hint)
-	}
-	return n
+	return p.resolve(s, col, cands, "%q is no group your generals were drawn in (13.5b)", "REDRAW ")
 }
 
 func (p *parser) groupOf(side, s string, col int) string {
@@ -826,31 +816,14 @@ func (p *parser) groupOf(side, s string, col int) string {
 		p.fail(col, "only a player names his corps", "")
 		return ""
 	}
-	n, amb := lookup(s, a.Groups())
-	if n == "" {
-		hint := nearest(s, a.Groups()) + "?"
-		if len(amb) > 1 {
-			hint = "one of " + strings.Join(amb, ", ")
-		}
-		p.fail(col, fmt.Sprintf("your army has no corps %q", s), hint)
-	}
-	return n
+	return p.resolve(s, col, a.Groups(), "your army has no corps %q", "")
 }
 
 func (p *parser) unitName(s string, col int, side string) string {
 	if side == engine.RefereeSide {
 		side = ""
 	}
-	cands := unitNames(p.st, side)
-	n, amb := lookup(s, cands)
-	if n == "" {
-		hint := nearest(s, cands) + "?"
-		if len(amb) > 1 {
-			hint = "one of " + strings.Join(amb, ", ")
-		}
-		p.fail(col, fmt.Sprintf("no unit of yours is called %q", s), hint)
-	}
-	return n
+	return p.resolve(s, col, unitNames(p.st, side), "no unit of yours is called %q", "")
 }
 
 func (p *parser) pieceName(s string, col int) string {
@@ -858,18 +831,7 @@ func (p *parser) pieceName(s string, col int) string {
 	for _, pc := range p.st.Pieces {
 		cands = append(cands, pc.ID)
 	}
-	n, amb := lookup(s, cands)
-	if n == "" {
-		hint := ""
-		if len(cands) > 0 {
-			hint = nearest(s, cands) + "?"
-		}
-		if len(amb) > 1 {
-			hint = "one of " + strings.Join(amb, ", ")
-		}
-		p.fail(col, fmt.Sprintf("no terrain piece is called %q (the board's terrain list names them)", s), hint)
-	}
-	return n
+	return p.resolve(s, col, cands, "no terrain piece is called %q (the board's terrain list names them)", "")
 }
 
 // waypoints reads a road's or railway's points (13.10h).

@@ -399,7 +399,7 @@ func bridgeExample(st *State) string {
 			if d > l {
 				break
 			}
-			p := subPath(river.Path, 0, d)
+			p := river.Path.Part(0, d)
 			at := p[len(p)-1]
 			at = table.Pt(at.X/table.OneInch*table.OneInch, at.Y/table.OneInch*table.OneInch)
 			got, why := st.checkBridge(at, have)

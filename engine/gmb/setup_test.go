@@ -628,28 +628,35 @@ func (g *game) placeAny(side string, x, y int) {
 	g.t.Fatal("nothing left to place")
 }
 
+// neutralRow is where a side's small pieces go in the neutral zone:
+// y 20 for the Confederates (Player B), 28 for the Union.
+func neutralRow(side string) int {
+	if side == "Union" {
+		return 28
+	}
+	return 20
+}
+
+// fillNeutral places small pieces in the neutral zone, from x on, while
+// more is true; it returns the next x.
+func (g *game) fillNeutral(x int, more func() bool) int {
+	g.t.Helper()
+	for more() {
+		g.placeAny(g.st.Placer, x%46, neutralRow(g.st.Placer)+3*(x/46))
+		x += 3
+	}
+	return x
+}
+
 func TestGMB_13_10k_NormalTerrainZones(t *testing.T) {
 	g := atNormal(t)
 	g.refuse("Confederate", "PLACE woods 6x4 AT 20,40", "not be placed in the opponent's deployment zone")
 	// Each side places its pieces in the neutral zone until the last
 	// ones: then the Confederates must place in their own zone, three
 	// pieces more than half in it.
-	x := 2
-	for g.st.leftPieces() > 6 {
-		side := g.st.Placer
-		y := 20
-		if side == "Union" {
-			y = 28
-		}
-		g.placeAny(side, x%46, y+3*(x/46))
-		x += 3
-	}
+	g.fillNeutral(2, func() bool { return g.st.leftPieces() > 6 })
 	side := g.st.Placer
-	y := 20
-	if side == "Union" {
-		y = 28
-	}
-	_, probs := g.decide(side, fmt.Sprintf("PLACE woods 2x2 AT 40,%d", y))
+	_, probs := g.decide(side, fmt.Sprintf("PLACE woods 2x2 AT 40,%d", neutralRow(side)))
 	if len(probs) == 0 || !strings.Contains(probs[0].Msg, "at least 3 of your pieces must lie more than half in your deployment zone") {
 		t.Fatalf("with %d pieces left %s placed outside its zone: %v", g.st.leftPieces(), side, probs)
 	}
@@ -665,16 +672,7 @@ func TestGMB_13_10k_NormalTerrainZones(t *testing.T) {
 	g2.send("Union", "LIST TYPICAL")
 	g2.send("Confederate", "PASS")
 	g2.send("Union", "PASS")
-	x = 2
-	for g2.st.Step == StepNormal {
-		side := g2.st.Placer
-		y := 20
-		if side == "Union" {
-			y = 28
-		}
-		g2.placeAny(side, x%46, y+3*(x/46))
-		x += 3
-	}
+	g2.fillNeutral(2, func() bool { return g2.st.Step == StepNormal })
 }
 
 func TestGMB_13_10k_G13_TotalReading(t *testing.T) {
@@ -685,16 +683,7 @@ func TestGMB_13_10k_G13_TotalReading(t *testing.T) {
 	}
 	// Three pieces lie in their placers' zones already: no one is held
 	// to his own zone any more.
-	x := 24
-	for g.st.Step == StepNormal {
-		side := g.st.Placer
-		y := 20
-		if side == "Union" {
-			y = 28
-		}
-		g.placeAny(side, x%46, y+3*(x/46))
-		x += 3
-	}
+	g.fillNeutral(24, func() bool { return g.st.Step == StepNormal })
 }
 
 func TestGMB_13_10o_TerrainOnTerrain(t *testing.T) {

@@ -303,11 +303,8 @@ func (s *State) geom() TableGeom {
 // zone returns a side's deployment zone (13.7e): Player A's along the top
 // edge, Player B's along the bottom.
 func (s *State) zone(side string) table.Polygon {
-	g := s.geom()
-	if side == s.PlayerA {
-		return rectPoly(0, g.Height-g.Zone, g.Width, g.Height)
-	}
-	return rectPoly(0, 0, g.Width, g.Zone)
+	lo, hi := s.zoneBand(side, 0)
+	return rectPoly(0, lo, s.geom().Width, hi)
 }
 
 // zoneBand returns the lowest and highest y of a side's zone, grown by

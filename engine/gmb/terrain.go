@@ -3,7 +3,6 @@ package gmb
 import (
 	"fmt"
 	"math/big"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,9 +12,6 @@ import (
 
 // Chapter 13.10: terrain set out piece by piece, each checked as the
 // rules say before it is placed.
-
-func mul64(a, b uint64) (hi, lo uint64)     { return bits.Mul64(a, b) }
-func div128(hi, lo, c uint64) (q, r uint64) { return bits.Div64(hi, lo, c) }
 
 var (
 	waterGap    = table.Inch(6)  // 13.10i
@@ -240,7 +236,7 @@ func (s *State) roadPath(ways []Waypoint) (table.Polyline, string) {
 				pts[i] = table.Pt(0, q.Y)
 			}
 		case "road":
-			pts[i] = nearOnPath(s.piece(w.Name).Path, q).at
+			pts[i] = s.piece(w.Name).Path.Nearest(q).At
 		}
 		return ""
 	}
@@ -337,21 +333,21 @@ func (s *State) checkBridge(at table.Point, have []Bridge) (table.Point, string)
 	if river == nil {
 		return at, "there is no river"
 	}
-	n := nearOnPath(river.Path, at)
-	if n.d > bridgeReach {
+	n := river.Path.Nearest(at)
+	if n.Dist > bridgeReach {
 		return at, fmt.Sprintf("%s is not on %s (a bridge goes on the river: within 1\" of it)", fmtPt(at), river.ID)
 	}
 	for _, b := range append(slices.Clone(s.Bridges), have...) {
-		if table.Distance(b.At, n.at) < bridgeGap {
-			return n.at, fmt.Sprintf("any two bridges must be at least 3\" apart (13.10q): %s is %s from %s", fmtPt(n.at), inch(table.Distance(b.At, n.at)), bridgeName(b))
+		if table.Distance(b.At, n.At) < bridgeGap {
+			return n.At, fmt.Sprintf("any two bridges must be at least 3\" apart (13.10q): %s is %s from %s", fmtPt(n.At), inch(table.Distance(b.At, n.At)), bridgeName(b))
 		}
 	}
 	for _, p := range s.Pieces {
-		if k := s.kind(&p); k.Move == Impassable && p.Path == nil && p.Poly.PointWithin(n.at, bridgeClear) {
-			return n.at, fmt.Sprintf("%s is impassable and within 6\" (13.10q)", p.ID)
+		if k := s.kind(&p); k.Move == Impassable && p.Path == nil && p.Poly.PointWithin(n.At, bridgeClear) {
+			return n.At, fmt.Sprintf("%s is impassable and within 6\" (13.10q)", p.ID)
 		}
 	}
-	return n.at, ""
+	return n.At, ""
 }
 
 func bridgeName(b Bridge) string {
@@ -538,7 +534,7 @@ func (s *State) fenceAlong(side string, o Order) (Piece, string) {
 		if from < 0 || to > l || to <= from {
 			return pc, fmt.Sprintf("FROM and TO lie along %s, from 0 to %s (13.10p: up to the road's length)", along.ID, inch(l))
 		}
-		pc.Path = subPath(along.Path, from, to)
+		pc.Path = along.Path.Part(from, to)
 	case Rough:
 		if len(o.Ints) == 0 {
 			return pc, "along a field give the edges it covers: EDGE n or EDGES n-m (13.10p: at least one edge)"
@@ -555,34 +551,6 @@ func (s *State) fenceAlong(side string, o Order) (Piece, string) {
 		return pc, fmt.Sprintf("a fence or wall goes along a road, a railway or a field (rough terrain), not %s (13.10p)", along.Kind)
 	}
 	return pc, ""
-}
-
-// subPath is the part of pl from distance a to b along it.
-func subPath(pl table.Polyline, a, b table.Length) table.Polyline {
-	var out table.Polyline
-	var walked table.Length
-	at := func(s table.Segment, d table.Length) table.Point {
-		l := s.Len()
-		if l == 0 {
-			return s.A
-		}
-		return s.A.Add(scaleVec(s.Vec(), int64(d), int64(l)))
-	}
-	for _, s := range pl.Segments() {
-		l := s.Len()
-		if walked+l >= a && walked <= b {
-			if len(out) == 0 {
-				out = append(out, at(s, a-walked))
-			}
-			if walked+l <= b {
-				out = append(out, s.B)
-			} else {
-				out = append(out, at(s, b-walked))
-			}
-		}
-		walked += l
-	}
-	return slices.Compact(out)
 }
 
 // checkMoveTerrain checks a special move of a piece to a new centre

@@ -91,3 +91,17 @@ func TestPointWithinAndCentroid(t *testing.T) {
 		t.Errorf("translated centroid %v", q.Centroid())
 	}
 }
+
+func TestNearestAndPart(t *testing.T) {
+	pl := Polyline{Pt(0, 0), Pt(Inch(10), 0), Pt(Inch(10), Inch(10))}
+	n := pl.Nearest(Pt(Inch(12), Inch(4)))
+	if n.At != Pt(Inch(10), Inch(4)) || n.Dist != Inch(2) || n.Seg != 1 || n.Along != Inch(14) {
+		t.Errorf("nearest %+v", n)
+	}
+	if q := Seg(Pt(0, 0), Pt(Inch(3), Inch(3))).Nearest(Pt(Inch(3), 0)); q != Pt(Inch(3)/2, Inch(3)/2) {
+		t.Errorf("projection %v", q)
+	}
+	if p := pl.Part(Inch(5), Inch(12)); len(p) != 3 || p[0] != Pt(Inch(5), 0) || p[2] != Pt(Inch(10), Inch(2)) || p.Len() != Inch(7) {
+		t.Errorf("part %v", p)
+	}
+}
