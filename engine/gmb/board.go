@@ -9,9 +9,26 @@ import (
 	"pbem/engine/table"
 )
 
-// view is what one viewer may see: the table is open; a side's hand, its
-// deck, its cards to choose from and its army tactic are its own (and
-// the referees').
+// view is GMB's engine.View: what one viewer may see of a state. Render
+// draws it as ASCII; a drawn board (a Drawer) takes the same value and
+// must show no more than Render does:
+//
+//   - The table is open to all: st.scene() is everything on it in exact
+//     micrometres (terrain pieces as polygons and polylines with their
+//     kind, operational bases, bridges, strategic points, patrol markers
+//     of corps not yet deployed, and each placed unit's base as a
+//     table.Rect whose Front is the front edge's centre), and st.geom()
+//     the table's size and deployment zones. Units, generals, terrain,
+//     morale, declared battlefields after their reveal, cavalry tactics
+//     and the count of cards in each hand are open too.
+//   - own(side) says whether the viewer may see a side's secrets: a
+//     player his own side's, a referee every side's. Secret are a side's
+//     hand, its deck, the five cards it draws to keep three (Drawn5) and
+//     its army tactic (Tactic; others see only TacticMade until the
+//     battle is over, 13.12b).
+//   - Sealed choices (battlefield and forced march, cavalry tactics,
+//     patrol markers) are held by the runtime until they open together,
+//     so a state never holds one another viewer could see.
 type view struct {
 	st *State
 	v  engine.Viewer
@@ -252,7 +269,7 @@ func (vw view) roster() string {
 		if sd.CavTactic != "" {
 			line += ", cavalry tactic " + sd.CavTactic
 		}
-		if vw.own(sd.Name) {
+		if vw.own(sd.Name) || vw.st.Step == StepOver { // 13.12b: told to all at the end
 			if sd.Tactic != "" {
 				line += ", army tactic " + sd.Tactic
 			}

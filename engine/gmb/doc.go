@@ -44,27 +44,29 @@
 //
 // # Every rule ID of gmb-miniatures.md
 //
-// Enforced, with the test that holds it (TestGMB_<ID>_… in this package,
-// TestGMBDemo and TestGMBNeedsReferee in cmd/pbem):
+// Enforced, with the test that holds it: every such test carries the ID
+// in its name (TestGMB_13_10h_…, -EX as _EX; go test -run 13_10h finds
+// it); TestGMBDemo and TestGMBNeedsReferee in cmd/pbem play it by mail:
 //
 //	7.1a      normal moves (move lines), forced moves (FORCE), support moves (R8: the referee's SET POS)
 //	7.1a-7.1b TestGMB_7_1a_7_1b_MovesComeAtTheEndOfTheCorpsActivation
 //	7.1c      TestGMB_7_1c_WhoCannotMove
 //	7.1d, 7.1e, 7.1f TestGMB_7_1d_7_1e_7_1f_RangeIsClampedBetween3AndTwiceTheValue; G4 TestGMB_G4_MinimumRangeRemainingReading
-//	7.2a-7.2b TestGMB_7_2a_7_3b_7_3c_DistanceIsTheFrontEdgeCentresAndTurnsAreFree
-//	7.2c-7.2d TestGMB_7_2_EX1_…, TestGMB_7_2_EX2_…, TestGMB_7_2_EX3_… (contact as it happens, paid once)
-//	7.2e      TestGMB_7_2_EX2_RangeDropsOnContact (March +3"), 7.2f TestGMB_7_2f_TraitsAndCardsChangeTheRange
-//	7.2-EX1, 7.2-EX2, 7.2-EX3 TestGMB_7_2_EX1_ObstacleCostIsPaidOnce, TestGMB_7_2_EX2_RangeDropsOnContact,
-//	          TestGMB_7_2_EX3_StartingInWoodsPaysOnceForTheWoodsAndTheField
+//	7.2a      TestGMB_7_2a_7_3b_7_3c_7_3_EX_DistanceIsTheFrontEdgeCentresAndTurnsAreFree
+//	7.2b-7.2e TestGMB_7_2_EX1_7_2d_…, TestGMB_7_2_EX2_7_2b_7_2c_7_2e_…, TestGMB_7_2_EX3_7_2c_… (contact as it
+//	          happens, paid once, March +3"); 7.2f TestGMB_7_2f_TraitsAndCardsChangeTheRange
+//	7.2-EX1, 7.2-EX2, 7.2-EX3 TestGMB_7_2_EX1_7_2d_ObstacleCostIsPaidOnce, TestGMB_7_2_EX2_7_2b_7_2c_7_2e_RangeDropsOnContact,
+//	          TestGMB_7_2_EX3_7_2c_StartingInWoodsPaysOnceForTheWoodsAndTheField
 //	7.2h      TestGMB_7_2h_TheWholeFrontMeetsObstacles (the base's swept area)
 //	7.2i      TestGMB_7_2i_AlongARoadEveryObstacleIsIgnored
-//	7.3a      TestGMB_7_3a_AlwaysForwardFrontFirst; 7.3b, 7.3c and 7.3-EX TestGMB_7_2a_7_3b_7_3c_…
+//	7.3a      TestGMB_7_3a_AlwaysForwardFrontFirst; 7.3b, 7.3c and 7.3-EX TestGMB_7_2a_7_3b_7_3c_7_3_EX_…
 //	7.3d, G5  TestGMB_7_3d_G5_PivotsOnlyFirstOrLast
 //	7.3e, 7.3-EX2 TestGMB_7_3_EX2_7_3e_WhatATurnBrushesDoesNotCount
 //	7.4a, G1  TestGMB_7_4a_G1_NoEntryIntoAnEnemyZoneOfControl; 7.4b TestGMB_7_4b_OneInchFromAUnitWithoutAZone
-//	7.4c, 7.5a, 7.5b, 7.5c, 7.5-EX, G3 TestGMB_7_4c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn
-//	7.6a, 7.6b, 7.6c, 7.6d, 7.6e, 7.6f, 7.6g, 7.6h, 7.6i, 7.6j TestGMB_7_6a_7_6c_…, TestGMB_7_6d_7_6h_…, TestGMB_7_6b_7_6e_7_6f_…, TestGMB_7_6g_7_6j_…
-//	*7.6, *13.13, G18 TestGMB_G18_PassageOfLinesIsSwitchable, TestGMB_13_13_G18_CavalryTactics
+//	7.4c, 7.5a, 7.5b, 7.5c, 7.5-EX, G3 TestGMB_7_4c_7_5a_7_5b_7_5c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn
+//	7.6a, 7.6b, 7.6c, 7.6d, 7.6e, 7.6f, 7.6g, 7.6h, 7.6j TestGMB_7_6a_7_6c_…, TestGMB_7_6d_7_6h_…, TestGMB_7_6b_7_6e_7_6f_…,
+//	          TestGMB_7_6g_7_6j_…; 7.6i TestGMB_7_6i_TheInitiativeOrdersThePassages
+//	*7.6, *13.13, G18 TestGMB_G18_PassageOfLinesIsSwitchable, TestGMB_13_13c_G18_CavalryTactics
 //	13.1      TestGMB_13_1_TableSize
 //	13.2a, G6, 13.10e TestGMB_13_2a_G6_13_10e_PieceSizes; 13.2b TestGMB_13_2b_LinesHaveNoLengthLimit
 //	13.3      TestGMB_13_3_TheSetupStepsComeInOrder
@@ -77,29 +79,29 @@
 //	13.6a     TestGMB_13_6a_FiveDrawnThreeKeptTwoBack; 13.6b TestGMB_13_6b_OneCardEachTurnFromTheSecond
 //	13.6c     TestGMB_13_6c_CardsArePlayedOpenlyAndRuledByTheReferee (5.4 is not in the seeds)
 //	13.7b, 13.8d, G9 TestGMB_13_7b_13_8d_G9_TheDeclarationIsSealed, the acceptance suite's leak test, TestGMBDemo
-//	13.7c, 13.8a, 13.10-EX1 TestGMB_13_8a_13_7c_TheWinnerIsPlayerAAndChoosesTheList
+//	13.7c, 13.8a, 13.10-EX1 TestGMB_13_8a_13_7c_13_10c_13_10_EX1_TheWinnerIsPlayerAAndChoosesTheList
 //	13.7d-e, 13.9b TestGMB_13_7d_13_7e_13_9b_ZonesAndStrategicPoints
-//	13.7f     TestGMB_13_7f_G7_TheNeutralBattlefieldsCard, TestGMB_13_7f_TheDefensiveBattlefieldsFortification,
+//	13.7f     TestGMB_13_7f_G7_TheNeutralBattlefieldsCard, TestGMB_13_7f_13_10m_TheDefensiveBattlefieldsFortification,
 //	          TestGMB_13_7f_TheOffensiveSwap
 //	13.8b, 13.8d, 13.8e TestGMB_13_8b_13_8d_13_8e_BonusDice (all nine cells, with and without a forced march)
-//	G8        TestGMB_13_14_PatrolMarkersThenTheGameBegins (turn 1 = Player A), TestGMB_G8_SeparateFirstInitiative
+//	G8        TestGMB_13_14a_13_14b_13_14c_PatrolMarkersThenTheGameBegins (turn 1 = Player A), TestGMB_G8_SeparateFirstInitiative
 //	13.10c, 13.10d, 13.10e TestGMB_13_10d_13_10e_TheTypicalListAndItsAmount; 13.10f TestGMB_13_10f_HalfPieces
 //	13.10g    TestGMB_13_10g_PlacementAlternatesFromPlayerB
-//	13.10h, 13.10-EX2 TestGMB_13_10h_Rivers, TestGMB_13_10h_Streams, TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns,
+//	13.10h, 13.10-EX2 TestGMB_13_10h_13_10n_Rivers, TestGMB_13_10h_Streams, TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns,
 //	          TestGMB_13_10_EX2_RoadD (G15: the shortest line; option roads free)
 //	13.10i    TestGMB_13_10i_TwoWaterLinesMeetAtARightAngle (within 1°)
 //	13.10j, G10 TestGMB_13_10j_G10_PassingTakesFromThePool
 //	13.10k, G13 TestGMB_13_10k_NormalTerrainZones, TestGMB_13_10k_G13_TotalReading
 //	13.10l, 13.10r TestGMB_13_10l_13_10r_SpecialTerrain (army traits' grants: the scenario's "special")
-//	13.10m    TestGMB_13_7f_TheDefensiveBattlefieldsFortification (15.5 is not in the seeds: see below)
-//	13.10n    TestGMB_13_10h_Rivers (a list that forbids the river)
+//	13.10m    TestGMB_13_7f_13_10m_TheDefensiveBattlefieldsFortification (15.5 is not in the seeds: see below)
+//	13.10n    TestGMB_13_10h_13_10n_Rivers (a list that forbids the river)
 //	13.10o    TestGMB_13_10o_TerrainOnTerrain; 13.10p TestGMB_13_10p_FencesAndWalls
 //	13.10q, 13.10-EX3 TestGMB_13_10q_13_10_EX3_Bridges
-//	13.11a, 13.11c, 13.11d, G11 TestGMB_13_11_OperationalBases
-//	13.12a-c, G17 TestGMB_13_12_TheArmyTacticIsSecretUntilTheEnd, TestGMB_13_12c_G17_Rewards, TestGMBDemo;
+//	13.11a, 13.11c, 13.11d, G11 TestGMB_13_11a_13_11c_13_11d_G11_OperationalBases
+//	13.12a-c, G17 TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd, TestGMB_13_12c_G17_Rewards, TestGMBDemo;
 //	          13.12e TestGMB_13_12e_AQuarterRoundedUp
-//	13.13b-c  TestGMB_13_13_G18_CavalryTactics, TestGMB_13_13b_OnlyASideWithCavalryChooses
-//	13.14a, 13.14b, 13.14c TestGMB_13_14_PatrolMarkersThenTheGameBegins
+//	13.13b-c  TestGMB_13_13c_G18_CavalryTactics, TestGMB_13_13b_OnlyASideWithCavalryChooses
+//	13.14a, 13.14b, 13.14c TestGMB_13_14a_13_14b_13_14c_PatrolMarkersThenTheGameBegins
 //	G16       the order of 13.10's steps: TestGMB_13_3_TheSetupStepsComeInOrder; option fences-order after-special
 //	G20       TestGMB_G20_FriendlyUnitsBlockReading
 //	R4        TestGMB_R4_RiversAreCrossedAtBridgesAndSwampsNotAtAll

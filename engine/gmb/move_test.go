@@ -62,7 +62,7 @@ func (g *game) lastMove() (dist, rng table.Length, paid string) {
 	return table.Length(f.Int("dist")), table.Length(f.Int("range")), f.Str("paid")
 }
 
-func TestGMB_7_2_EX1_ObstacleCostIsPaidOnce(t *testing.T) {
+func TestGMB_7_2_EX1_7_2d_ObstacleCostIsPaidOnce(t *testing.T) {
 	// Woods, a fence, rough terrain and a friendly unit ahead: the March
 	// order makes 12", and 3" is subtracted once: 9".
 	setup := func() *game {
@@ -83,7 +83,7 @@ func TestGMB_7_2_EX1_ObstacleCostIsPaidOnce(t *testing.T) {
 	}
 }
 
-func TestGMB_7_2_EX2_RangeDropsOnContact(t *testing.T) {
+func TestGMB_7_2_EX2_7_2b_7_2c_7_2e_RangeDropsOnContact(t *testing.T) {
 	// Armistead's 12" (March): 6" to rough terrain, then 3" more.
 	setup := func(roughAt float64) *game {
 		g := battle(t)
@@ -108,7 +108,7 @@ func TestGMB_7_2_EX2_RangeDropsOnContact(t *testing.T) {
 	}
 }
 
-func TestGMB_7_2_EX3_StartingInWoodsPaysOnceForTheWoodsAndTheField(t *testing.T) {
+func TestGMB_7_2_EX3_7_2c_StartingInWoodsPaysOnceForTheWoodsAndTheField(t *testing.T) {
 	setup := func() *game {
 		g := battle(t)
 		g.put("Iron Brigade", 24, 10, 0) // base y 8..10, inside the woods
@@ -166,7 +166,7 @@ func TestGMB_G4_MinimumRangeRemainingReading(t *testing.T) {
 	g.refuse("Union", "Iron Brigade: FORWARD 9", "it meets rough 1 after 8\"; its range drops to 6\"")
 }
 
-func TestGMB_7_2a_7_3b_7_3c_DistanceIsTheFrontEdgeCentresAndTurnsAreFree(t *testing.T) {
+func TestGMB_7_2a_7_3b_7_3c_7_3_EX_DistanceIsTheFrontEdgeCentresAndTurnsAreFree(t *testing.T) {
 	// 7.3-EX: a wheel at A, a move to C, a wheel, a move to D, a last
 	// wheel: the distance is the front edge centre's path alone.
 	g := battle(t)
@@ -303,7 +303,7 @@ func TestGMB_7_4b_OneInchFromAUnitWithoutAZone(t *testing.T) {
 	g.refuse("Union", "Iron Brigade: FORWARD 9.5", "closer than 1\" to Texas Brigade, which has no zone of control (7.4b)")
 }
 
-func TestGMB_7_4c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn(t *testing.T) {
+func TestGMB_7_4c_7_5a_7_5b_7_5c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn(t *testing.T) {
 	// 7.5-EX: pushed back in rough terrain, an infantry unit of 9" moves 4".
 	g := battle(t)
 	g.put("Iron Brigade", 24, 20, 0)
@@ -398,7 +398,7 @@ func TestGMB_G20_FriendlyUnitsBlockReading(t *testing.T) {
 	}
 }
 
-func TestGMB_7_2c_MoveMessagesQuoteTheLine(t *testing.T) {
+func TestGMB_MoveMessagesQuoteTheLine(t *testing.T) {
 	g := battle(t)
 	g.put("Iron Brigade", 24, 10, 0)
 	_, probs := g.decide("Union", "Iron Brigade: FORWARD 20")

@@ -113,3 +113,28 @@ func TestGMB_G18_PassageOfLinesIsSwitchable(t *testing.T) {
 		}
 	}
 }
+
+func TestGMB_7_6i_TheInitiativeOrdersThePassages(t *testing.T) {
+	// Confederate has the initiative: after the last activation its
+	// passages of lines come first, whoever activated last; Union's
+	// passage waits for them.
+	g := battle(t)
+	g.st.Initiative = "Confederate"
+	g.put("Iron Brigade", 24, 10, 0)
+	g.put("Irish Brigade", 31, 10, 0)
+	g.st.Activated = []string{"Union/I Corps", "Union/II Corps", "Union/Cavalry Corps", "Union/Artillery Reserve",
+		"Confederate/First Corps", "Confederate/Second Corps", "Confederate/Cavalry Division"}
+	g.send("Union", "DONE")
+	if g.st.Step != StepPassage || g.st.ToAct != "Confederate" {
+		t.Fatalf("after the last activation: step %s, %s to act; want Confederate's passages first (7.6i)", g.st.Step, g.st.ToAct)
+	}
+	g.refuse("Union", "PASSAGE Iron Brigade AND Irish Brigade", "not your turn")
+	g.send("Confederate", "NONE")
+	if g.st.Step != StepPassage || g.st.ToAct != "Union" {
+		t.Fatalf("after Confederate's passages: step %s, %s to act; want Union's", g.st.Step, g.st.ToAct)
+	}
+	g.send("Union", "PASSAGE Iron Brigade AND Irish Brigade")
+	if g.st.Step != StepActivate || g.st.Turn != 2 {
+		t.Errorf("after both sides' passages: step %s, turn %d; want turn 2's activations", g.st.Step, g.st.Turn)
+	}
+}

@@ -394,7 +394,7 @@ func TestGMB_13_8b_13_8d_13_8e_BonusDice(t *testing.T) {
 	}
 }
 
-func TestGMB_13_8a_13_7c_TheWinnerIsPlayerAAndChoosesTheList(t *testing.T) {
+func TestGMB_13_8a_13_7c_13_10c_13_10_EX1_TheWinnerIsPlayerAAndChoosesTheList(t *testing.T) {
 	g := setupTo(t, StepList)
 	w := g.facts("initiative.won")[0]
 	a := w.Str("side")
@@ -432,7 +432,7 @@ func TestGMB_13_7f_G7_TheNeutralBattlefieldsCard(t *testing.T) {
 	}
 }
 
-func TestGMB_13_7f_TheDefensiveBattlefieldsFortification(t *testing.T) {
+func TestGMB_13_7f_13_10m_TheDefensiveBattlefieldsFortification(t *testing.T) {
 	g := atNormal(t)
 	g.st.Battlefield = Defensive
 	g.auto(100, atStep(StepFortify))
@@ -522,7 +522,7 @@ func TestGMB_13_10g_PlacementAlternatesFromPlayerB(t *testing.T) {
 	}
 }
 
-func TestGMB_13_10h_Rivers(t *testing.T) {
+func TestGMB_13_10h_13_10n_Rivers(t *testing.T) {
 	g := atLinear(t)
 	g.refuse("Confederate", "RIVER 0,20 48,20", "only Player A")
 	g.send("Confederate", "PASS")
@@ -826,7 +826,7 @@ func TestGMB_13_7f_TheOffensiveSwap(t *testing.T) {
 	}
 }
 
-func TestGMB_13_11_OperationalBases(t *testing.T) {
+func TestGMB_13_11a_13_11c_13_11d_G11_OperationalBases(t *testing.T) {
 	g := setupTo(t, StepTactic)
 	if len(g.st.Bases) != 2 {
 		t.Fatalf("%d operational bases; want one each (13.11c)", len(g.st.Bases))
@@ -847,7 +847,7 @@ func TestGMB_13_11_OperationalBases(t *testing.T) {
 	}
 }
 
-func TestGMB_13_12_TheArmyTacticIsSecretUntilTheEnd(t *testing.T) {
+func TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd(t *testing.T) {
 	g := setupTo(t, StepTactic)
 	d := g.send("Union", "TACTIC AGGRESSIVE")
 	for i, f := range d.Facts {
@@ -872,6 +872,9 @@ func TestGMB_13_12_TheArmyTacticIsSecretUntilTheEnd(t *testing.T) {
 	rev := g.facts("tactic.revealed")
 	if len(rev) != 2 || !rev[0].Vis.Public() || rev[0].Str("tactic") != "Aggressive" {
 		t.Errorf("at the end: %v; want both tactics told to all (13.12b)", rev)
+	}
+	if other := render(g.st, engine.Viewer{Side: "Confederate"}).Full; !strings.Contains(other, "army tactic Aggressive") {
+		t.Error("at the end Confederate's board does not show Union's tactic (13.12b)")
 	}
 	if sc := g.facts("reward.scored"); sc[0].Int("percent") != 300 || sc[0].Int("amount") != 4200 || g.st.Winner != "Union" {
 		t.Errorf("Union's reward %v, winner %q; want 300%% of $1400 (Aggressive, objectives 3-5)", sc[0], g.st.Winner)
@@ -913,7 +916,7 @@ func TestGMB_13_12e_AQuarterRoundedUp(t *testing.T) {
 	}
 }
 
-func TestGMB_13_13_G18_CavalryTactics(t *testing.T) {
+func TestGMB_13_13c_G18_CavalryTactics(t *testing.T) {
 	g := setupTo(t, StepCavalry)
 	ps := prompts(g.st)
 	if len(ps) != 2 || ps[0].Sealed != SealCavalry {
@@ -936,7 +939,7 @@ func TestGMB_13_13_G18_CavalryTactics(t *testing.T) {
 	}
 }
 
-func TestGMB_13_14_PatrolMarkersThenTheGameBegins(t *testing.T) {
+func TestGMB_13_14a_13_14b_13_14c_PatrolMarkersThenTheGameBegins(t *testing.T) {
 	g := setupTo(t, StepPatrol)
 	ps := prompts(g.st)
 	if len(ps) != 2 || ps[0].Sealed != SealPatrol {
