@@ -70,15 +70,27 @@ var facts = []engine.FactSchema{
 	engine.Schema("battle.ended", "winner:s reason:s"),
 }
 
+// tableWords tells a table size as players say it: 48x48 is 48" x 48".
+func tableWords(size string) string {
+	w, d, ok := strings.Cut(size, "x")
+	if !ok {
+		return size + `"`
+	}
+	return w + `" x ` + d + `"`
+}
+
 func lenIn(v int64) string { return inch(table.Length(v)) }
 
 func ptOf(f events.Fact) string {
 	return fmtPt(table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y"))))
 }
 
-// stepSentence tells what a step asks, for step.begun.
+// stepSentence tells what a step asks, for step.begun: every step has
+// its sentence (TestEveryFactIsToldInWords), none is told by its name.
 func stepSentence(st *State, step, side string, n int) string {
 	switch step {
+	case StepTable:
+		return "Each side says the table size it wants (13.1)."
 	case StepYear:
 		if st.Scn.Year == -1 {
 			return "The referee chooses the year of the battle (13.4a)."
@@ -129,23 +141,25 @@ func stepSentence(st *State, step, side string, n int) string {
 		return fmt.Sprintf("Reorganization, step 1: %s's passages of lines (7.6).", side)
 	case StepEnd:
 		return "The last turn is over: the referee scores the objectives and ends the battle (13.12c)."
+	case StepOver:
+		return "The battle is over."
 	}
-	return "The game goes on: " + step + "."
+	return ""
 }
 
 func describe(st *State, f events.Fact) string {
 	s, side := f.Str, f.Str("side")
 	switch f.Kind {
 	case "table.proposed":
-		return fmt.Sprintf("%s asks for a %s\" table.", side, s("size"))
+		return fmt.Sprintf("%s asks for a %s table.", side, tableWords(s("size")))
 	case "table.set":
 		switch s("how") {
 		case "agreed":
-			return fmt.Sprintf("Both sides agree on a %s\" table (13.1).", s("size"))
+			return fmt.Sprintf("Both sides agree on a %s table (13.1).", tableWords(s("size")))
 		case "recommended":
-			return fmt.Sprintf("The sides disagree; the battle is on the %s\" table 13.1 recommends for the armies' size.", s("size"))
+			return fmt.Sprintf("The sides disagree; the battle is on the %s table 13.1 recommends for the armies' size.", tableWords(s("size")))
 		}
-		return fmt.Sprintf("The table is %s\" (13.1).", s("size"))
+		return fmt.Sprintf("The table is %s (13.1).", tableWords(s("size")))
 	case "year.proposed":
 		return fmt.Sprintf("%s's army is of %d.", side, f.Int("year"))
 	case "year.set":

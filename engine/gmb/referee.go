@@ -399,9 +399,7 @@ func (st *State) applySet(obj, field, v string) error {
 	if obj == "game" {
 		switch field {
 		case "STEP":
-			st.Step, err = oneOf([]string{StepTable, StepYear, StepDraw, StepGenerals, StepCards, StepDeclare, StepList, StepLinear, StepBridges,
-				StepNormal, StepFences, StepSpecial, StepSwap, StepFortify, StepTactic, StepCavalry, StepPatrol, StepInitiative,
-				StepActivate, StepCombat, StepMove, StepPassage, StepEnd, StepOver})
+			st.Step, err = oneOf(steps)
 		case "TURN":
 			st.Turn, err = intv()
 		case "INITIATIVE":

@@ -37,6 +37,12 @@ const (
 	StepOver       = "over"
 )
 
+// steps are all the steps, in order (the referee's SET game STEP takes
+// any of them).
+var steps = []string{StepTable, StepYear, StepDraw, StepGenerals, StepCards, StepDeclare, StepList, StepLinear, StepBridges,
+	StepNormal, StepFences, StepSpecial, StepSwap, StepFortify, StepTactic, StepCavalry, StepPatrol, StepInitiative,
+	StepActivate, StepCombat, StepMove, StepPassage, StepEnd, StepOver}
+
 // Unit is a unit on the table.
 type Unit struct {
 	Name      string       `json:"name"`
