@@ -11,7 +11,8 @@ import (
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
 // playedDemo runs 'pbem demo' with args, checks what every demo must show
 // (a verified log; every mail line fits 78 columns), and returns its
-// output, the game's log as 'pbem log' prints it, and each player's mails.
+// output, the game's log as 'pbem log' prints it, and each player's mails
+// as received over IMAP (the data directory stays until the test ends).
 func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[string]string) {
 	t.Helper()
 	out, errOut, code := pbem(t, []string{"TMPDIR=" + t.TempDir()}, append([]string{"demo"}, args...)...)
@@ -22,7 +23,7 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 	if dir == nil {
 		t.Fatal("demo did not say where its log is")
 	}
-	defer os.RemoveAll(dir[1])
+	t.Cleanup(func() { os.RemoveAll(dir[1]) }) // kept for the test to read the log
 	vout, verr, vcode := pbem(t, nil, "--data-dir", dir[1], "verify", "demo")
 	if vcode != 0 || !strings.Contains(vout, "intact") || !strings.Contains(vout, "rolls verify") {
 		t.Fatalf("verify after the demo: %d %s %s", vcode, vout, verr)
