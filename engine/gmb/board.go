@@ -110,7 +110,7 @@ func (vw view) heading() string {
 	}
 	var facts []string
 	if st.TableSize != "" {
-		facts = append(facts, "table "+st.TableSize+"\"")
+		facts = append(facts, "table "+tableWords(st.TableSize))
 	}
 	if st.Year > 0 {
 		facts = append(facts, fmt.Sprintf("year %d", st.Year))
