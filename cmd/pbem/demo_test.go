@@ -59,7 +59,7 @@ func checkHas(t *testing.T, what, text string, wants ...string) {
 // The README's main job: a whole GCACW game by mail over the built-in SMTP
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
 func TestDemoPlaysAWholeGameByMail(t *testing.T) {
-	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "2m")
+	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Subject: [pbem demo] welcome: you play USA",
 		"=== Subject: [pbem demo] welcome: you play CSA",
@@ -126,7 +126,7 @@ func tail(s string, n int) string {
 // the cavalry's owner is asked by mail (GCACW 5.1.2), and no mail ever
 // waits for a referee.
 func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
-	out, log, byPlayer := playedDemo(t, "--no-referee", "--max-orders", "600", "--timeout", "3m")
+	out, log, byPlayer := playedDemo(t, "--no-referee", "--max-orders", "600", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"Taro CSA, alone: no referee",
 		"=== Subject: [pbem demo] welcome: you play USA",

@@ -9,7 +9,7 @@ import (
 // Issue #6: the HRA sample scenario (Kettle Run) played to its end by mail
 // over the built-in SMTP and IMAP servers, NATS and a bbolt file.
 func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
-	out, log, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "3m")
+	out, log, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Subject: [pbem demo] welcome: you play Union",
 		"=== Subject: [pbem demo] welcome: you play Confederate",
@@ -41,7 +41,7 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 // declared: they appear only in the mail of the decision that opens them;
 // before that the other side reads only that they have arrived.
 func TestHRADemoSealsVolleys(t *testing.T) {
-	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "3m")
+	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "8m")
 	unionUnit := `(?:\d+(?:st|nd|rd|th) (?:Wisconsin|Illinois|Indiana)|Battery B)`
 	confUnit := `(?:\d+(?:st|nd|rd|th) Virginia(?: Cavalry)?|Rockbridge Battery)`
 	for _, tc := range []struct{ reader, other, unit string }{
