@@ -125,9 +125,10 @@ func (s *State) startCtx(u *Unit) moveCtx {
 		startNear3: s.nearestEnemy(u.Hex, u.Side) <= 3}
 }
 
-// moveStep carries out step k of a unit's MOVE: k < len(Path) enters
-// Path[k]; k == len(Path) ends the move (its facing and its place in the
-// stack).
+// moveStep carries out step k of a unit's MOVE: step 2i enters Path[i],
+// step 2i+1 brings the reactions to it there (so a side asked to react
+// sees the unit where it is); step 2*len(Path) ends the move (its facing
+// and its place in the stack).
 func (m *sim) moveStep(o *Order, k int) int {
 	st := m.st
 	u := st.unit(o.Unit)
@@ -149,18 +150,28 @@ func (m *sim) moveStep(o *Order, k int) int {
 		}
 		o.From, o.HasFrom = u.Hex, true
 	}
-	if k < len(o.Path) {
-		return m.moveInto(o, u, k)
+	switch {
+	case k >= 2*len(o.Path):
+		m.endMove(o, u)
+		return -1
+	case k%2 == 1:
+		if u.onMap() {
+			from := o.From
+			if i := k / 2; i > 0 {
+				from = o.Path[i-1]
+			}
+			m.afterEntering(u, from)
+		}
+		return k + 1
 	}
-	m.endMove(o, u)
-	return -1
+	return m.moveInto(o, u, k/2)
 }
 
 // moveInto enters Path[k].
 func (m *sim) moveInto(o *Order, u *Unit, k int) int {
 	st := m.st
 	if !u.onMap() {
-		return len(o.Path) + 1 // gone: nothing more
+		return -1 // gone: nothing more
 	}
 	cur, next := u.Hex, o.Path[k]
 	if k > 0 && cur != o.Path[k-1] || k == 0 && o.HasFrom && cur != o.From {
@@ -188,7 +199,7 @@ func (m *sim) moveInto(o *Order, u *Unit, k int) int {
 	m.withdrawalFire(u)
 	u = m.st.unit(u.Name)
 	if !u.onMap() || u.Routed {
-		return len(o.Path) + 1
+		return -1
 	}
 	if u.Disordered && m.st.enemyAdjacent(next, u.Side) {
 		m.fail(o, o.Col, fmt.Sprintf("%s is disordered and cannot move next to the enemy (19.2)", u.Name), "")
@@ -211,8 +222,7 @@ func (m *sim) moveInto(o *Order, u *Unit, k int) int {
 			m.disorder(m.st.unit(u.Name), "failed its UDD passing through (8.4)")
 		}
 	}
-	m.afterEntering(m.st.unit(u.Name), cur)
-	return k + 1
+	return 2*k + 1
 }
 
 // startedNear3 reports whether the move began within 3 hexes of the
@@ -691,47 +701,84 @@ func (s *State) pathTo(u *Unit, dest hex.Hex) ([]hex.Hex, string) {
 	if dest == u.Hex {
 		return nil, fmt.Sprintf("%s is at %s already", u.Name, dest)
 	}
+	paths, why := s.search(u, &dest)
+	if p, ok := paths[dest]; ok {
+		return p, ""
+	}
+	if why == "" {
+		why = fmt.Sprintf("%s cannot reach %s this phase", u.Name, dest)
+	}
+	return nil, why
+}
+
+// search finds the cheapest legal paths for u this phase: to dest alone
+// (and why not, if it cannot), or with dest nil to every hex it can end
+// in, each the first path found of the least cost.
+func (s *State) search(u *Unit, dest *hex.Hex) (map[hex.Hex][]hex.Hex, string) {
 	start := s.startCtx(u)
 	seen := map[pathNode]int{}
+	out := map[hex.Hex][]hex.Hex{}
 	q := &pathQueue{{n: pathNode{u.Hex, u.Facing}, cost: u.MP}}
 	seq := 0
-	why := fmt.Sprintf("%s cannot reach %s this phase", u.Name, dest)
+	why := ""
 	for q.Len() > 0 {
 		it := heap.Pop(q).(*pathItem)
 		if c, ok := seen[it.n]; ok && c <= it.cost {
 			continue
 		}
 		seen[it.n] = it.cost
-		if it.n.h == dest {
-			var path []hex.Hex
-			for p := it; p.prev != nil; p = p.prev {
-				path = append([]hex.Hex{p.n.h}, path...)
+		if it.prev != nil {
+			if _, done := out[it.n.h]; !done {
+				var path []hex.Hex
+				for p := it; p.prev != nil; p = p.prev {
+					path = append([]hex.Hex{p.n.h}, path...)
+				}
+				out[it.n.h] = path
+				if dest != nil && it.n.h == *dest {
+					return out, ""
+				}
 			}
-			return path, ""
 		}
 		if it.prev != nil && (it.enteredAdj || len(s.friendsAt(it.n.h, u.Side)) > 0) {
 			continue
 		}
 		for _, next := range it.n.h.Neighbors() {
+			if next == u.Hex {
+				continue
+			}
 			v := *u
 			v.Hex, v.Facing, v.MP = it.n.h, it.n.facing, it.cost
 			c := start
 			c.first = it.prev == nil
-			c.last = next == dest
+			c.last = dest == nil || next == *dest
 			l, w := s.checkLeg(&v, it.n.h, next, c)
 			if w != "" {
-				if next == dest {
+				if dest != nil && next == *dest {
 					why = w
 				}
 				continue
 			}
-			if !c.last && len(s.friendsAt(next, u.Side)) > 0 {
+			if dest != nil && !c.last && len(s.friendsAt(next, u.Side)) > 0 {
 				continue
+			}
+			if dest == nil && s.enemyAdjacent(next, u.Side) {
+				// Could it also go on? checkLeg with last=false says.
+				c.last = false
 			}
 			seq++
 			heap.Push(q, &pathItem{n: pathNode{next, l.facing}, cost: it.cost + l.turnCost + l.cost, seq: seq, prev: it,
 				enteredAdj: s.enemyAdjacent(next, u.Side)})
 		}
 	}
-	return nil, why
+	if dest != nil {
+		return nil, why
+	}
+	// Hexes holding friendly units it may only pass through are no
+	// place to end.
+	for h := range out {
+		if len(s.friendsAt(h, u.Side)) > 0 {
+			delete(out, h)
+		}
+	}
+	return out, ""
 }

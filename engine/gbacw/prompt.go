@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"pbem/engine"
 	"pbem/engine/hex"
@@ -23,6 +24,43 @@ func tryOrder(st *State, side, text string) bool {
 // orders may be sent any time but the Command Segment.
 const standingExample = "STANDING RETURN FIRE ALL ALWAYS"
 
+// exampleCache keeps the examples of the last states asked: a state is
+// immutable and its examples a function of it, and the runtime asks for
+// the prompts of one state many times (each mail, each sealed check).
+// The cache holds the states it keys, so no key is ever reused.
+var exampleCache struct {
+	sync.Mutex
+	keys  []exampleKey
+	lists [][]string
+}
+
+type exampleKey struct {
+	st   *State
+	side string
+}
+
+func cachedExamples(st *State, side string, fn func(*State, string) []string) []string {
+	k := exampleKey{st, side}
+	exampleCache.Lock()
+	for i, x := range exampleCache.keys {
+		if x == k {
+			l := exampleCache.lists[i]
+			exampleCache.Unlock()
+			return slices.Clone(l)
+		}
+	}
+	exampleCache.Unlock()
+	l := fn(st, side)
+	exampleCache.Lock()
+	defer exampleCache.Unlock()
+	if len(exampleCache.keys) >= 32 {
+		exampleCache.keys, exampleCache.lists = exampleCache.keys[1:], exampleCache.lists[1:]
+	}
+	exampleCache.keys = append(exampleCache.keys, k)
+	exampleCache.lists = append(exampleCache.lists, l)
+	return slices.Clone(l)
+}
+
 func prompts(st *State) []engine.Prompt {
 	var out []engine.Prompt
 	if st.Ruling != nil {
@@ -41,7 +79,7 @@ func prompts(st *State) []engine.Prompt {
 				what += ", and as you have the initiative the AM activated first (FIRST <division> or FIRST MARCH, 4.2)"
 			}
 			what += "; DONE if nothing. Sealed: the other side reads your orders when both have sent them."
-			out = append(out, engine.Prompt{Side: side, What: what, Examples: commandExamples(st, side), Sealed: fmt.Sprintf("command segment of turn %d", st.Turn)})
+			out = append(out, engine.Prompt{Side: side, What: what, Examples: cachedExamples(st, side, commandExamples), Sealed: fmt.Sprintf("command segment of turn %d", st.Turn)})
 		}
 	case PhaseActivation:
 		if a := st.asked(); a != nil && st.Ruling == nil {
@@ -52,7 +90,7 @@ func prompts(st *State) []engine.Prompt {
 			_, am, _ := strings.Cut(st.Act.AM, "|")
 			what := fmt.Sprintf("turn %d, activation of %s (3.3): orders for %s (CHANGE, COORDINATE, then <unit>: MOVE, FACE, FIRE, SHOCK, RECOVER ...), or DONE",
 				st.Turn, am, joinAnd(st.Act.Acting))
-			out = append(out, engine.Prompt{Side: st.Act.Side, What: what, Examples: activationExamples(st, st.Act.Side)})
+			out = append(out, engine.Prompt{Side: st.Act.Side, What: what, Examples: cachedExamples(st, st.Act.Side, activationExamples)})
 		}
 	case PhaseCommanders:
 		for _, side := range Sides {
@@ -169,20 +207,15 @@ func activationExamples(st *State, side string) []string {
 					continue
 				}
 			}
-			for _, h := range st.approach(u) {
-				path, why := st.pathTo(u, h)
-				if why != "" {
-					continue
-				}
+			for _, path := range st.approach(u) {
 				mv := u.Name + ": MOVE " + hexList(path)
 				if try(mv) {
 					break
 				}
 				// On Attack orders a move next to the enemy must shock (14.2a).
-				v := *u
-				v.Hex = path[len(path)-1]
+				end := path[len(path)-1]
 				done := false
-				for _, n := range v.Hex.Neighbors() {
+				for _, n := range end.Neighbors() {
 					if len(st.enemiesAt(n, side)) > 0 && try(mv, u.Name+": SHOCK "+n.String()) {
 						done = true
 						break
@@ -226,9 +259,9 @@ func (s *State) nearestTarget(u *Unit) (hex.Hex, bool) {
 	return best, bd < 1<<30
 }
 
-// approach lists hexes toward the nearest enemy, nearest to it first,
-// that u might reach this phase.
-func (s *State) approach(u *Unit) []hex.Hex {
+// approach lists paths toward the nearest enemy u may take this phase,
+// the nearest to it first (three at most).
+func (s *State) approach(u *Unit) [][]hex.Hex {
 	var target hex.Hex
 	bd := 1 << 30
 	for i := range s.Units {
@@ -242,20 +275,25 @@ func (s *State) approach(u *Unit) []hex.Hex {
 	if bd == 1<<30 || bd <= 1 {
 		return nil
 	}
-	var out []hex.Hex
-	for _, h := range hex.Range(u.Hex, max(1, s.ma(u)/2)) {
-		if h != u.Hex && s.Scn.Grid.InBounds(h) && hex.Distance(h, target) < bd && len(s.unitsAt(h)) == 0 {
-			out = append(out, h)
+	paths, _ := s.search(u, nil)
+	var ends []hex.Hex
+	for h := range paths {
+		if hex.Distance(h, target) < bd {
+			ends = append(ends, h)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b hex.Hex) int {
+	slices.SortFunc(ends, func(a, b hex.Hex) int {
 		if da, db := hex.Distance(a, target), hex.Distance(b, target); da != db {
 			return da - db
 		}
-		return hex.Distance(u.Hex, a) - hex.Distance(u.Hex, b)
+		if la, lb := len(paths[a]), len(paths[b]); la != lb {
+			return la - lb
+		}
+		return hex.Compare(a, b)
 	})
-	if len(out) > 6 {
-		out = out[:6]
+	var out [][]hex.Hex
+	for _, h := range ends[:min(3, len(ends))] {
+		out = append(out, paths[h])
 	}
 	return out
 }

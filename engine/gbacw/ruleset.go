@@ -78,7 +78,7 @@ func System() engine.System {
 		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
 		Orders: map[string][]string{
 			"taro": {
-				"Tate's Brigad: MOVE 0705", // a typo: rejected, with the nearest name
+				"STANDING RETURN FIRE ALL ALWAYZ", // a typo: rejected, with the form
 				"STANDING RETURN FIRE ALL ALWAYS\nSTANDING CLOSING FIRE ALL ALWAYS\nSTANDING PRE-SHOCK FIRE ALL ALWAYS\n" +
 					"STANDING REACTION FACE ALL IF FIRED ON\nSTANDING WITHDRAWAL FIRE ALL ALWAYS\nSTANDING PRE-SHOCK RETREAT ALL IF DISORDERED",
 			},
