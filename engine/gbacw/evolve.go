@@ -78,7 +78,7 @@ func (s *State) apply(f events.Fact) error {
 		for i := range s.Brigades {
 			s.Brigades[i].Acts = 0
 		}
-		s.Done, s.First, s.Pool, s.Act, s.Focus = nil, nil, nil, nil, nil
+		s.Done, s.First, s.Pool, s.Act, s.Focus, s.Releases = nil, nil, nil, nil, nil, nil
 	case "initiative.rolled":
 		s.Previous, s.Initiative = s.Initiative, f.Str("side")
 	case "unit.arrived":
@@ -150,6 +150,8 @@ func (s *State) apply(f events.Fact) error {
 				s.Leaders[i].MP = 0
 			}
 		}
+	case "release.ordered":
+		s.Releases = append(s.Releases, f.Str("brigade")+"="+f.Str("order"))
 	case "side.done":
 		s.Done = append(s.Done, f.Str("side"))
 	case "brigade.ordered":

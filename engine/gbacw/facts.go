@@ -23,6 +23,7 @@ func factSchemas() []engine.FactSchema {
 		engine.Schema("ruling.given", "key:s value:s"),
 		engine.Schema("phase.set", "phase:s"),
 		engine.Schema("side.done", "side:s"),
+		engine.Schema("release.ordered", "brigade:s order:s"),
 		engine.Schema("brigade.ordered", "brigade:s order:s units:ss facings:is how:s"),
 		engine.Schema("am.first", "side:s am:s"),
 		engine.Schema("pool.filled", "ams:ss"),
@@ -122,6 +123,8 @@ func describe(st *State, f events.Fact) string {
 			PhaseVerdict: "The last turn is over: the referee declares the result."}[f.Str("phase")]
 	case "side.done":
 		return f.Str("side") + " is done for this segment."
+	case "release.ordered":
+		return fmt.Sprintf("%s is to be released from reserve on %s orders (3.4.2).", f.Str("brigade"), f.Str("order"))
 	case "brigade.ordered":
 		return fmt.Sprintf("%s is on %s orders (%s).", f.Str("brigade"), f.Str("order"), f.Str("how"))
 	case "am.first":

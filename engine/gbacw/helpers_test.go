@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/hex"
 	"pbem/engine/play"
 	"pbem/events"
 )
@@ -138,4 +139,183 @@ func (h *harness) playToEnd(max int) int {
 		h.must(side, ps[0].Examples[0])
 	}
 	return n
+}
+
+// fieldScn is a test scenario: an open map of 12x12 hexes with woods at
+// 0505 and 0703 (on the road), a hill (0606 level 1, 0607 level 1
+// gradual, 0608 level 2), water at 0909, marsh at 0404 and 0510 (on the
+// trail), a town at 0410; a stream along column 08/09
+// crossed by the road's bridge (0803/0903) and a ford (0806/0906); a
+// crest at 0302/0402, a wall at 0303/0403; a road along row 03 and a
+// trail along row 10. Each side has a corps of an infantry division (two
+// brigades) and a cavalry division, its leaders and units out of the
+// way at the map's edge until a test places them. opts are option
+// words, extra is appended (more sections, or tables that replace the
+// sample's).
+func fieldScn(opts, extra string) []byte {
+	s := `scenario Test Field
+turns 3
+tables sample-tables
+` + opts + `
+[map]
+hexes 0101 1212
+default clear 0
+0505 woods
+0606 clear 1
+0607 clear 1 gradual
+0608 clear 2
+0909 water
+0404 marsh
+0410 town
+0510 marsh
+0703 woods
+[hexsides]
+0801/0901 stream
+0802/0902 stream
+0803/0903 stream bridge
+0804/0904 stream
+0805/0905 stream
+0806/0906 stream ford
+0807/0907 stream
+0302/0402 crest
+0303/0403 wall
+[routes]
+road "Test Road" 0103 0203 0303 0403 0503 0603 0703 0803 0903 1003 1103 1203
+trail "Test Trail" 0110 0210 0310 0410 0510 0610
+[forces]
+army USA leader "U Army"
+army CSA leader "C Army"
+corps "U Corps" side USA leader "U Corps Leader" efficiency B
+division "U Div" corps "U Corps" leader "U Div Leader"
+division "U Cav Div" corps "U Corps" leader "U Cav Leader"
+brigade "U1" division "U Div" leader "U1 Leader" order advance
+brigade "U2" division "U Div" leader "U2 Leader" order advance
+brigade "UC" division "U Cav Div" leader "UC Leader" order advance
+corps "C Corps" side CSA leader "C Corps Leader" efficiency B
+division "C Div" corps "C Corps" leader "C Div Leader"
+division "C Cav Div" corps "C Corps" leader "C Cav Leader"
+brigade "C1" division "C Div" leader "C1 Leader" order advance
+brigade "C2" division "C Div" leader "C2 Leader" order advance
+brigade "CC" division "C Cav Div" leader "CC Leader" order advance
+leader "U Army"         side USA code UAR hex 0112 stars 1 range 10 initiative 2 reverse 0/8
+leader "U Corps Leader" side USA code UCO hex 0112 stars 1 range 8 reverse 0/6
+leader "U Div Leader"   side USA code UDV hex 0106 stars 0 range 6 reverse 0/5
+leader "U Cav Leader"   side USA code UCV hex 0112 stars 0 range 8 reverse 0/6
+leader "U1 Leader"      side USA code UL1 hex 0101 stars 1 range 4 aggressive reverse 0/3
+leader "U2 Leader"      side USA code UL2 hex 0102 stars 0 range 4 reverse 0/3
+leader "UC Leader"      side USA code ULC hex 0105 stars 1 range 5 reverse 0/4
+leader "C Army"         side CSA code CAR hex 1212 stars 1 range 10 initiative 1 reverse 0/8
+leader "C Corps Leader" side CSA code CCO hex 1212 stars 1 range 8 reverse 0/6
+leader "C Div Leader"   side CSA code CDV hex 1206 stars 0 range 6 reverse 0/5
+leader "C Cav Leader"   side CSA code CCV hex 1212 stars 0 range 8 reverse 0/6
+leader "C1 Leader"      side CSA code CL1 hex 1201 stars 1 range 4 reverse 0/3
+leader "C2 Leader"      side CSA code CL2 hex 1202 stars 0 range 4 reverse 0/3
+leader "CC Leader"      side CSA code CLC hex 1205 stars 1 range 5 reverse 0/4
+unit "U1a"    code U1A brigade "U1" type inf  sp 6 cohesion 6/4 ma 6/4   weapon rifle    hex 0101 facing SSE
+unit "U1b"    code U1B brigade "U1" type inf  sp 5 cohesion 6/4 ma 6/4   weapon rifle    hex 0102 facing SSE
+unit "U Bat"  code UBT brigade "U1" type art  sp 3 cohesion 5/3 ma 5/5   weapon napoleon hex 0103 facing SSE
+unit "U2a"    code U2A brigade "U2" type inf  sp 7 cohesion 5/3 ma 6/4   weapon rifle    hex 0104 facing SSE green
+unit "U2b"    code U2B brigade "U2" type inf  sp 4 cohesion 6/4 ma 6/4   weapon musket   hex 0106 facing SSE
+unit "UCa"    code UCA brigade "UC" type cav  sp 4 cohesion 6/4 ma 10/8  weapon carbine  hex 0105 facing SSE mounted
+unit "UCb"    code UCB brigade "UC" type cav  sp 3 cohesion 6/4 ma 10/8  weapon carbine  hex 0107 facing SSE mounted
+unit "U Horse" code UHA brigade "UC" type hart sp 2 cohesion 5/3 ma 10/10 weapon napoleon hex 0108 facing SSE
+unit "C1a"    code C1A brigade "C1" type inf  sp 6 cohesion 6/4 ma 6/4   weapon rifle    hex 1201 facing SSW
+unit "C1b"    code C1B brigade "C1" type inf  sp 5 cohesion 6/4 ma 6/4   weapon rifle    hex 1202 facing SSW
+unit "C Bat"  code CBT brigade "C1" type art  sp 3 cohesion 5/3 ma 5/5   weapon napoleon hex 1203 facing SSW
+unit "C2a"    code C2A brigade "C2" type inf  sp 7 cohesion 5/3 ma 6/4   weapon rifle    hex 1204 facing SSW green
+unit "C2b"    code C2B brigade "C2" type inf  sp 4 cohesion 6/4 ma 6/4   weapon musket   hex 1206 facing SSW
+unit "CCa"    code CCA brigade "CC" type cav  sp 4 cohesion 6/4 ma 10/8  weapon carbine  hex 1205 facing SSW mounted
+unit "CCb"    code CCB brigade "CC" type cav  sp 3 cohesion 6/4 ma 10/8  weapon carbine  hex 1207 facing SSW mounted
+unit "C Horse" code CHA brigade "CC" type hart sp 2 cohesion 5/3 ma 10/10 weapon napoleon hex 1208 facing SSW
+[victory]
+objective 0606 vp 2 held USA
+loss-vp 1
+` + extra
+	return []byte(s)
+}
+
+// newField is a harness on the test field, turn 1 begun with no dice
+// rolled (the initiative USA's), in the Activation Segment with nothing
+// activated.
+func newField(t *testing.T, opts, extra string) *harness {
+	t.Helper()
+	h := newHarnessOf(t, "field", fieldScn(opts, extra))
+	h.facts0(
+		events.NewFact("turn.begun", events.I("turn", 1)),
+		events.NewFact("initiative.rolled", events.I("usa", 5), events.I("csa", 1), events.I("usa_drm", 0), events.I("csa_drm", 0), events.S("side", USA)),
+		events.NewFact("phase.set", events.S("phase", PhaseActivation)),
+	)
+	return h
+}
+
+// facts0 applies facts directly (a test's setting of the scene).
+func (h *harness) facts0(fs ...events.Fact) {
+	h.t.Helper()
+	st, err := evolveAll(h.st, fs)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.st = st
+}
+
+// set sends referee SET lines, each "<target> <field> <value>".
+func (h *harness) set(lines ...string) {
+	h.t.Helper()
+	for _, l := range lines {
+		h.must(engine.RefereeSide, "SET "+l)
+	}
+}
+
+// put places a unit at a hex facing a vertex (or side).
+func (h *harness) put(unit, at, facing string) {
+	h.t.Helper()
+	h.set(unit+" HEX "+at, unit+" FACING "+facing)
+}
+
+// leaderAt places a leader.
+func (h *harness) leaderAt(leader, at string) {
+	h.t.Helper()
+	h.set(leader + " HEX " + at)
+}
+
+// activate makes side's AM for what (a division, or March) the one
+// activated, as if drawn.
+func (h *harness) activate(side, what string) {
+	h.t.Helper()
+	am := side + "|" + what
+	acting, skipping := h.st.actingFor(side, what)
+	h.facts0(
+		events.NewFact("pool.filled", events.SL("ams", am)),
+		events.NewFact("am.drawn", events.S("am", am), events.I("dr", 1), events.SL("acting", acting...), events.SL("skipping", skipping...)),
+	)
+}
+
+// u is a unit of the harness's state.
+func (h *harness) u(name string) *Unit {
+	h.t.Helper()
+	u := h.st.unit(name)
+	if u == nil {
+		h.t.Fatalf("no unit %q", name)
+	}
+	return u
+}
+
+// standing sets a side's standing orders.
+func (h *harness) standing(side string, lines ...string) {
+	h.t.Helper()
+	for _, l := range lines {
+		h.must(side, "STANDING "+l)
+	}
+}
+
+type hexT = hex.Hex
+
+func mustHex(s string) hex.Hex { return hex.MustParse(s) }
+
+// noReactions gives a side standing orders never to react.
+func (h *harness) noReactions(side string) {
+	h.t.Helper()
+	for _, r := range reactions {
+		h.must(side, "STANDING "+r+" ALL NEVER")
+	}
 }

@@ -102,12 +102,18 @@ var unitFields = map[string]field{
 			s.unit(t).Order = v
 			return nil
 		}},
-	"sp":         unitInt(func(u *Unit) *int { return &u.SP }),
-	"stack":      unitInt(func(u *Unit) *int { return &u.Stack }),
-	"fatigue":    unitInt(func(u *Unit) *int { return &u.Fatigue }),
-	"skip":       unitInt(func(u *Unit) *int { return &u.Skip }),
-	"works":      unitInt(func(u *Unit) *int { return &u.Works }),
-	"mp":         unitInt(func(u *Unit) *int { return &u.MP }),
+	"sp":      unitInt(func(u *Unit) *int { return &u.SP }),
+	"stack":   unitInt(func(u *Unit) *int { return &u.Stack }),
+	"fatigue": unitInt(func(u *Unit) *int { return &u.Fatigue }),
+	"skip":    unitInt(func(u *Unit) *int { return &u.Skip }),
+	"works":   unitInt(func(u *Unit) *int { return &u.Works }),
+	"mp": {kind: "MP",
+		get: func(s *State, t string) string { return halfMP(s.unit(t).MP) },
+		set: func(s *State, t, v string) error {
+			n, err := atoiField(v)
+			s.unit(t).MP = 2 * n
+			return err
+		}},
 	"turn":       unitInt(func(u *Unit) *int { return &u.Turn }),
 	"disordered": unitBool(func(u *Unit) *bool { return &u.Disordered }),
 	"routed":     unitBool(func(u *Unit) *bool { return &u.Routed }),
@@ -153,11 +159,11 @@ var leaderFields = map[string]field{
 			s.leader(t).Hex = h
 			return nil
 		}},
-	"mp": {kind: "int",
-		get: func(s *State, t string) string { return strconv.Itoa(s.leader(t).MP) },
+	"mp": {kind: "MP",
+		get: func(s *State, t string) string { return halfMP(s.leader(t).MP) },
 		set: func(s *State, t, v string) error {
 			n, err := atoiField(v)
-			s.leader(t).MP = n
+			s.leader(t).MP = 2 * n
 			return err
 		}},
 	"killed":   leaderBool(func(l *Leader) *bool { return &l.Killed }),
@@ -211,20 +217,29 @@ func sideField(get func(*State) *string) field {
 		}}
 }
 
-// perSide is a field held for each side: its value is "<side>=<n>".
-func perSide(get func(*State) []int) field {
+// perSide is a field held for each side: its value is "<side>=<n>";
+// scale is how many of the state's units make one of the value's (2 for
+// MP kept in half MPs).
+func perSide(get func(*State) []int, scale int) field {
 	return field{kind: "side=int", get: func(s *State, _ string) string {
 		xs := get(s)
-		return fmt.Sprintf("USA=%d,CSA=%d", xs[0], xs[1])
+		return fmt.Sprintf("USA=%s,CSA=%s", scaled(xs[0], scale), scaled(xs[1], scale))
 	}, set: func(s *State, _, v string) error {
 		side, n, ok := strings.Cut(v, "=")
 		x, err := atoiField(n)
 		if !ok || err != nil || (strings.ToUpper(side) != USA && strings.ToUpper(side) != CSA) {
 			return fmt.Errorf("%q: write <side>=<n>, e.g. USA=4", v)
 		}
-		get(s)[s.sideIndex(strings.ToUpper(side))] = x
+		get(s)[s.sideIndex(strings.ToUpper(side))] = x * scale
 		return nil
 	}}
+}
+
+func scaled(n, scale int) string {
+	if scale == 2 {
+		return halfMP(n)
+	}
+	return strconv.Itoa(n)
 }
 
 var gameFields = map[string]field{
@@ -232,10 +247,10 @@ var gameFields = map[string]field{
 		set: func(s *State, _, v string) error { n, err := atoiField(v); s.Turn = n; return err }},
 	"initiative": sideField(func(s *State) *string { return &s.Initiative }),
 	"previous":   sideField(func(s *State) *string { return &s.Previous }),
-	"oc-mp":      perSide(func(s *State) []int { return s.OCMP }),
-	"oc-hexes":   perSide(func(s *State) []int { return s.OCHexes }),
-	"march-ams":  perSide(func(s *State) []int { return s.MarchAMs }),
-	"lost":       perSide(func(s *State) []int { return s.Lost }),
+	"oc-mp":      perSide(func(s *State) []int { return s.OCMP }, 2),
+	"oc-hexes":   perSide(func(s *State) []int { return s.OCHexes }, 1),
+	"march-ams":  perSide(func(s *State) []int { return s.MarchAMs }, 1),
+	"lost":       perSide(func(s *State) []int { return s.Lost }, 1),
 	"held": {kind: "hex=side", get: func(s *State, _ string) string {
 		var ps []string
 		for i, o := range s.Scn.Objectives {

@@ -161,8 +161,9 @@ type State struct {
 	Works    []hex.Hex   `json:"works,omitempty"` // hexes with finished works (R13)
 	First    []string    `json:"first,omitempty"` // the initiative side's chosen AM (4.2)
 	Act      *Activation `json:"act,omitempty"`
-	Done     []string    `json:"done,omitempty"`   // sides done with this segment's mail
-	Ruling   *Ask        `json:"ruling,omitempty"` // a ruling the referee owes outside an activation
+	Done     []string    `json:"done,omitempty"`     // sides done with this segment's mail
+	Releases []string    `json:"releases,omitempty"` // reserves to release this turn: "<brigade>=<order>"
+	Ruling   *Ask        `json:"ruling,omitempty"`   // a ruling the referee owes outside an activation
 	Rulings  []string    `json:"rulings,omitempty"`
 
 	Standing []Standing `json:"standing,omitempty"`
@@ -219,6 +220,7 @@ func (s *State) clone() *State {
 	c.Works = slices.Clone(s.Works)
 	c.First = slices.Clone(s.First)
 	c.Done = slices.Clone(s.Done)
+	c.Releases = slices.Clone(s.Releases)
 	c.Rulings = slices.Clone(s.Rulings)
 	c.Standing = slices.Clone(s.Standing)
 	c.Held = slices.Clone(s.Held)

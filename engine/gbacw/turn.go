@@ -381,7 +381,13 @@ func (s *State) actingFor(side, what string) (acting, skipping []string) {
 		}
 		switch {
 		case b.Skip > 0:
+			// Its units out of command skip this one with it.
 			skipping = append(skipping, bn)
+			for _, u := range s.unitsOf(bn) {
+				if u.onMap() && u.Skip > 0 {
+					skipping = append(skipping, u.Name)
+				}
+			}
 			continue
 		case b.CI && b.Acts >= 2:
 			continue
@@ -425,7 +431,8 @@ func (m *sim) commanders(side string, os []Order) []events.Problem {
 			if o.Order == Reserve {
 				return one(o, "RELEASE gives the brigade a new order", "RELEASE "+b.Name+" ADVANCE")
 			}
-			m.orderBrigade(b.Name, o.Order, "release of reserves (3.4.2)", false)
+			m.emit("release.ordered", events.S("brigade", b.Name), events.S("order", o.Order))
+			m.say("%s will be released on %s orders in the Replacement / Recovery Phase (3.4.2).", b.Name, o.Order)
 		case o.Kind == aMove && o.Leader:
 			l := st.leader(o.Unit)
 			if rank, _ := st.command(l); rank != "army" && rank != "corps" {
@@ -477,6 +484,13 @@ func (m *sim) endTurn() {
 		}
 		if u.Fatigue > 0 {
 			m.emit("unit.fatigue", events.S("unit", u.Name), events.I("fatigue", int64(u.Fatigue-1)), events.S("why", "in reserve (3.4.2)"))
+		}
+	}
+	// Release of reserves (3.4.2), after their recovery.
+	for _, r := range m.st.Releases {
+		b, ord, _ := strings.Cut(r, "=")
+		if m.st.brigade(b).Order == Reserve {
+			m.orderBrigade(b, ord, "release of reserves (3.4.2)", false)
 		}
 	}
 	// 19.6: every unit in command that did not move, fire in its phase or
