@@ -319,3 +319,8 @@ func (h *harness) noReactions(side string) {
 		h.must(side, "STANDING "+r+" ALL NEVER")
 	}
 }
+
+const engineRef = engine.RefereeSide
+
+func eS(k, v string) events.Arg       { return events.S(k, v) }
+func eI(k string, v int64) events.Arg { return events.I(k, v) }

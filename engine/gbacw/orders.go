@@ -356,14 +356,25 @@ func (p *parser) line(o *Order, line string) bool {
 // or AND separates names.
 func splitCommas(line string, col int) []word {
 	var out []word
-	for _, w := range words(strings.ReplaceAll(line[col-1:], ",", " , ")) {
+	for _, w := range words(line[col-1:]) {
 		w.col += col - 1
 		if strings.EqualFold(w.s, "AND") {
 			w.s = ","
 		}
 		out = append(out, w)
 	}
-	return out
+	// words drops commas: put them back where they were.
+	var res []word
+	for i, w := range out {
+		if i > 0 && w.s != "," && out[i-1].s != "," {
+			prevEnd := out[i-1].col - 1 + len(out[i-1].s)
+			if strings.Contains(line[prevEnd:w.col-1], ",") {
+				res = append(res, word{",", prevEnd + 1})
+			}
+		}
+		res = append(res, w)
+	}
+	return res
 }
 
 func flush2(cur *[]word, w word, flush func() bool) bool {
