@@ -153,6 +153,9 @@ func (h *harness) playToEnd(max int) int {
 // words, extra is appended (more sections, or tables that replace the
 // sample's).
 func fieldScn(opts, extra string) []byte {
+	if opts != "" && !strings.HasPrefix(opts, "option") {
+		opts = "option " + opts
+	}
 	s := `scenario Test Field
 turns 3
 tables sample-tables
@@ -217,7 +220,7 @@ unit "U Bat"  code UBT brigade "U1" type art  sp 3 cohesion 5/3 ma 5/5   weapon 
 unit "U2a"    code U2A brigade "U2" type inf  sp 7 cohesion 5/3 ma 6/4   weapon rifle    hex 0104 facing SSE green
 unit "U2b"    code U2B brigade "U2" type inf  sp 4 cohesion 6/4 ma 6/4   weapon musket   hex 0106 facing SSE
 unit "UCa"    code UCA brigade "UC" type cav  sp 4 cohesion 6/4 ma 10/8  weapon carbine  hex 0105 facing SSE mounted
-unit "UCb"    code UCB brigade "UC" type cav  sp 3 cohesion 6/4 ma 10/8  weapon carbine  hex 0107 facing SSE mounted
+unit "UCb"    code UCB brigade "UC" type cav  sp 3 cohesion 6/4 ma 10/8  weapon rifle    hex 0107 facing SSE mounted
 unit "U Horse" code UHA brigade "UC" type hart sp 2 cohesion 5/3 ma 10/10 weapon napoleon hex 0108 facing SSE
 unit "C1a"    code C1A brigade "C1" type inf  sp 6 cohesion 6/4 ma 6/4   weapon rifle    hex 1201 facing SSW
 unit "C1b"    code C1B brigade "C1" type inf  sp 5 cohesion 6/4 ma 6/4   weapon rifle    hex 1202 facing SSW
@@ -283,6 +286,9 @@ func (h *harness) leaderAt(leader, at string) {
 func (h *harness) activate(side, what string) {
 	h.t.Helper()
 	am := side + "|" + what
+	if h.st.Phase != PhaseActivation {
+		h.facts0(events.NewFact("phase.set", events.S("phase", PhaseActivation)))
+	}
 	acting, skipping := h.st.actingFor(side, what)
 	h.facts0(
 		events.NewFact("pool.filled", events.SL("ams", am)),
