@@ -330,3 +330,5 @@ const engineRef = engine.RefereeSide
 
 func eS(k, v string) events.Arg       { return events.S(k, v) }
 func eI(k string, v int64) events.Arg { return events.I(k, v) }
+
+type engineDice = engine.Dice
