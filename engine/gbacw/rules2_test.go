@@ -657,7 +657,7 @@ func TestGBACW_10_7_NotOnMarchOrders(t *testing.T) {
 	h2.activate(CSA, "C Div")
 	h2.rolls = []int{0, 0, 0, 0, 0, 0}
 	h2.must(CSA, "C1a: SHOCK 0505")
-	if strings.Contains(h2.facts(), "pre-shock retreat (14.3b)") {
+	if strings.Contains(h2.facts(), "used:PRE-SHOCK RETREAT") {
 		t.Error("a March column made a pre-shock retreat")
 	}
 }

@@ -541,7 +541,7 @@ func TestGBACW_14_3b_PreShockRetreat(t *testing.T) {
 		h.activate(USA, div)
 		h.rolls = make([]int, 10)
 		h.must(USA, tc.attacker+": SHOCK 0705")
-		if strings.Contains(h.facts(), "(14.3b)") {
+		if strings.Contains(h.facts(), "used:PRE-SHOCK RETREAT") {
 			t.Errorf("a pre-shock retreat %s", tc.name)
 		}
 	}

@@ -179,12 +179,13 @@ func (m *sim) preShockFire(o *Order) int {
 	d := def[0]
 	fires := []string{rPreFire}
 	if st.Scn.Options.TwoFires {
-		fires = append(fires, "REACTION FIRE")
+		fires = append(fires, rPreFire+" 2")
 	}
-	for _, r := range fires {
+	for _, used := range fires {
+		r := rPreFire
 		d = m.st.unit(d.Name)
 		target := atk[0]
-		if !d.onMap() || slices.Contains(d.Used, r) || !m.st.unit(target.Name).onMap() {
+		if !d.onMap() || slices.Contains(d.Used, used) || !m.st.unit(target.Name).onMap() {
 			continue
 		}
 		if why, _ := m.st.fireWhy(d, target.Hex, "pre-shock"); why != "" {
@@ -204,7 +205,7 @@ func (m *sim) preShockFire(o *Order) int {
 		if !ok {
 			continue
 		}
-		m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "used:"+r), events.B("on", true))
+		m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "used:"+used), events.B("on", true))
 		m.volley([]shot{{firer: d.Name, target: target.Name, sp: min(m.st.strength(d), m.st.fireCap(d)), kind: "pre-shock"}})
 		atk = m.attackers(o)
 		if len(atk) == 0 {
