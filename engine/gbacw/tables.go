@@ -399,11 +399,11 @@ func parseShockResult(r string) (ShockResult, error) {
 		return res, nil
 	}
 	for _, part := range strings.Split(r, "/") {
-		if len(part) < 2 || (part[0] != 'A' && part[0] != 'D') {
+		if len(part) < 2 || (part[0] != 'A' && part[0] != 'D' && part[0] != 'a') {
 			return res, fmt.Errorf("shock result %q: parts are A or D then d, r or a number", r)
 		}
-		att := part[0] == 'A'
-		switch rest := part[1:]; rest {
+		att := part[0] == 'A' || part[0] == 'a'
+		switch rest := strings.ToLower(part[1:]); rest {
 		case "d":
 			if att {
 				res.ADis = true
