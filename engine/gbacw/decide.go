@@ -213,7 +213,9 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 	}
 	switch st.Phase {
 	case PhaseStart:
-		if rest[0].Kind != oBegin || len(rest) > 1 {
+		// PASS (a deadline's default) begins the game too: there is
+		// nothing else to do.
+		if (rest[0].Kind != oBegin && rest[0].Kind != oPass) || len(rest) > 1 {
 			return one(rest[0], "the game has not begun: send BEGIN (the first turn's initiative, command and activation markers are rolled)", "BEGIN")
 		}
 		m.say("BEGIN")

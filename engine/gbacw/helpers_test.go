@@ -332,3 +332,8 @@ func eS(k, v string) events.Arg       { return events.S(k, v) }
 func eI(k string, v int64) events.Arg { return events.I(k, v) }
 
 type engineDice = engine.Dice
+
+type eventsArg = events.Arg
+type eventsFact = events.Fact
+
+func newFact(kind string, args ...events.Arg) events.Fact { return events.NewFact(kind, args...) }

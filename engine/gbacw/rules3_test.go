@@ -348,7 +348,7 @@ func TestGBACW_13_1_ArtilleryReturnFireIsAppliedAfterwards(t *testing.T) {
 	}
 }
 
-func TestGBACW_13_2_PreShockFire(t *testing.T) {
+func TestGBACW_13_2_14_3e_PreShockFire(t *testing.T) {
 	h := clearField(t, "", "U1a", "C1a")
 	h.set("U1a ORDER attack")
 	h.put("U1a", "0605", "E")
