@@ -93,7 +93,7 @@ func (m *sim) buildProgram(side string, os []Order) ([]string, []events.Problem)
 		case oDone, oPass:
 			return nil, one(o, o.Kind+" alone ends the activation; with other orders leave it out", "")
 		case oOrder, oFirst, oRelease, oBegin:
-			return nil, one(o, o.Kind+" is not an order of an activation", "<unit>: MOVE <hex> ..., CHANGE <brigade> <order>, COORDINATE <brigade>, <brigade>")
+			return nil, one(o, o.Kind+" is not an order of an activation", "<unit>: MOVE <hex> ... | CHANGE <brigade> <order> | DONE")
 		case oReact:
 			return nil, one(o, "no reaction is asked of you now", "")
 		default:

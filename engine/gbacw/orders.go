@@ -234,7 +234,7 @@ func (p *parser) line(o *Order, line string) bool {
 		if ref {
 			p.problem(*o, ws[0].col, fmt.Sprintf("%q is no referee command", ws[0].s), "SET <unit> <field> <value>, RULE <answer> or ANSWER <reaction>|PASS")
 		} else {
-			p.problem(*o, ws[0].col, fmt.Sprintf("%q is no order", ws[0].s), "<unit>: MOVE <hex> ..., ORDER <brigade> ATTACK, STANDING RETURN FIRE ALWAYS, DONE; HELP lists what you may send now")
+			p.problem(*o, ws[0].col, fmt.Sprintf("%q is no order", ws[0].s), "HELP lists what you may send now, with examples")
 		}
 		return false
 	}
@@ -393,7 +393,7 @@ func (p *parser) standing(o *Order, rest []word) bool {
 	}
 	r, n := reactionAt(rest)
 	if r == "" {
-		p.problem(*o, rest[0].col, fmt.Sprintf("%q is no reaction", rest[0].s), "one of "+strings.Join(reactions, ", "))
+		p.problem(*o, rest[0].col, fmt.Sprintf("%q is no reaction; the reactions are %s", rest[0].s, strings.Join(reactions, ", ")), "STANDING RETURN FIRE ALL ALWAYS")
 		return false
 	}
 	o.Reaction = r
@@ -407,7 +407,11 @@ func (p *parser) standing(o *Order, rest []word) bool {
 		return false
 	})
 	if i < 0 {
-		p.problem(*o, o.Col, "a standing order ends with ALWAYS, NEVER, ASK, CLEAR or a condition", standingForm)
+		var ws []string
+		for _, w := range rest {
+			ws = append(ws, w.s)
+		}
+		p.problem(*o, o.Col, fmt.Sprintf("%q: a standing order ends with ALWAYS, NEVER, ASK, CLEAR or its conditions (%s)", strings.Join(ws, " "), conditionWords), standingForm)
 		return false
 	}
 	if i > 0 {
@@ -432,14 +436,18 @@ func (p *parser) standing(o *Order, rest []word) bool {
 	}
 	rule, err := parseRule(rw)
 	if err != nil {
-		p.problem(*o, rest[i].col, err.Error(), standingForm)
+		p.problem(*o, rest[i].col, err.Error()+" (the conditions: "+conditionWords+")", standingForm)
 		return false
 	}
 	o.Rule = rule
 	return true
 }
 
-const standingForm = "STANDING <reaction> [<unit>|<brigade>|ALL] ALWAYS | NEVER | ASK | CLEAR | IF DISORDERED | IF NOT DISORDERED | IF OUTNUMBERED | IF FIRED ON | IF ADJACENT | IF FROM FLANK | IF FROM REAR | AT INFANTRY|CAVALRY|ARTILLERY | WITHIN <n> (conditions joined by AND)"
+// standingForm is a standing order's form, short enough for a hint.
+const standingForm = "STANDING <reaction> [<unit>|<brigade>|ALL] ALWAYS|NEVER|ASK|<if>"
+
+// conditionWords are a standing order's conditions.
+const conditionWords = "IF DISORDERED, IF NOT DISORDERED, IF OUTNUMBERED, IF FIRED ON, IF ADJACENT, IF FROM FRONT|FLANK|REAR, IF FROM FLANK OR REAR, AT INFANTRY|CAVALRY|ARTILLERY, WITHIN <n>; joined by AND"
 
 // parseRule checks and normalizes a standing order's rule.
 func parseRule(w []string) (string, error) {
@@ -531,7 +539,7 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 	}
 	k, ok := keyword(ws[0].s, actionWords)
 	if !ok {
-		p.problem(*o, ws[0].col, fmt.Sprintf("%q is no action", ws[0].s), "one of "+strings.Join(actionWords, ", "))
+		p.problem(*o, ws[0].col, fmt.Sprintf("%q is no action; the actions are %s", ws[0].s, strings.Join(actionWords, ", ")), "<unit>: MOVE <hex> <hex> ...")
 		return false
 	}
 	o.Kind = k
@@ -733,7 +741,7 @@ func (p *parser) movement(o *Order, rest []word) bool {
 		default:
 			h, err := hex.Parse(w.s)
 			if err != nil {
-				p.problem(*o, w.col, fmt.Sprintf("%q is no hex", w.s), "<unit>: MOVE <hex> <hex> ... [FACE <vertex>] [TOP|BOTTOM], or MOVE TO <hex>")
+				p.problem(*o, w.col, fmt.Sprintf("%q is no hex", w.s), "<unit>: MOVE 0805 0806 [FACE NNE], or MOVE TO 0806")
 				return false
 			}
 			if o.HasTo || o.HasFace {

@@ -202,6 +202,20 @@ func activationExamples(st *State, side string) []string {
 					continue
 				}
 			}
+			if !march && u.Order == Attack && !st.isArt(u) {
+				// On Attack orders next to the enemy: shock, for the charge
+				// bonus (14.3h).
+				shocked := false
+				for _, n := range u.Hex.Neighbors() {
+					if len(st.enemiesAt(n, side)) > 0 && inFront(u, n) && try(u.Name+": SHOCK "+n.String()+" ADVANCE") {
+						shocked = true
+						break
+					}
+				}
+				if shocked {
+					continue
+				}
+			}
 			if !march {
 				if t, ok := st.nearestTarget(u); ok && try(u.Name+": FIRE AT "+t.String()) {
 					continue

@@ -189,3 +189,22 @@ func TestStandingOrdersApplyWithNoMail(t *testing.T) {
 		t.Errorf("the standing return fire: asked %+v\n%s", h.st.asked(), h.facts())
 	}
 }
+
+// Every hint of a refused order fits a mail's 78 columns after "    try: ".
+func TestHintsFitAMail(t *testing.T) {
+	h := newField(t, "", "")
+	h.activate(USA, "U Div")
+	for _, text := range []string{"FOO", "STANDING RETURN FIR ALWAYS", "STANDING RETURN FIRE ALL ALWAYZ", "STANDING RETURN FIRE IF SUNNY",
+		"U1a: DANCE", "U1a: MOVE north", "ORDER U1 ATTACK", "U1a: FIRE", "U1a: SHOCK", "Nobody: MOVE 0101", "COORDINATE U1",
+		"U1a: FACE UP", "U1a, U1b: MOVE 0202", "BEGIN now", "FIRST", "U1a: WITHDRAW 0101 0102 0103"} {
+		probs := h.send(USA, text)
+		if len(probs) == 0 {
+			t.Errorf("%q accepted", text)
+		}
+		for _, p := range probs {
+			if len(p.Hint) > 69 {
+				t.Errorf("%q: the hint %q is %d characters", text, p.Hint, len(p.Hint))
+			}
+		}
+	}
+}
