@@ -120,7 +120,7 @@ func (s *State) edge(side hex.Hexside) (rune, bool) {
 func (s *State) marks() []hex.Mark {
 	var out []hex.Mark
 	for i := range s.Units {
-		u := &s.Units[i]
+		u := s.Units[i]
 		if !u.onMap() {
 			continue
 		}
@@ -148,7 +148,7 @@ func (s *State) focus(v engine.Viewer) []hex.Hex {
 	}
 	var hs []hex.Hex
 	for i := range s.Units {
-		if u := &s.Units[i]; u.onMap() && (v.Side == "" || u.Side == v.Side) {
+		if u := s.Units[i]; u.onMap() && (v.Side == "" || u.Side == v.Side) {
 			hs = append(hs, u.Hex)
 		}
 	}
@@ -269,7 +269,7 @@ func (st *State) roster(v engine.Viewer) []string {
 	var gone []string
 	for _, side := range Sides {
 		for i := range st.Units {
-			u := &st.Units[i]
+			u := st.Units[i]
 			if u.Side != side {
 				continue
 			}

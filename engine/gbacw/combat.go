@@ -435,7 +435,7 @@ func (m *sim) closingFire(e, mover *Unit) {
 func (m *sim) withdrawalFire(u *Unit) {
 	st := m.st
 	for i := range st.Units {
-		e := &m.st.Units[i]
+		e := m.st.Units[i]
 		if !e.onMap() || e.Side == u.Side || m.st.isArt(e) || !hex.Adjacent(e.Hex, u.Hex) || !inFront(e, u.Hex) {
 			continue
 		}

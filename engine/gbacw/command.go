@@ -263,13 +263,13 @@ func (m *sim) commandGone() {
 		}
 		any := false
 		for j := range m.st.Units {
-			u := &m.st.Units[j]
+			u := m.st.Units[j]
 			if !u.Removed && m.st.underCommand(l, u) {
 				any = true
 				break
 			}
 		}
-		if !any && slices.ContainsFunc(m.st.Units, func(u Unit) bool { return m.st.underCommand(l, &u) }) {
+		if !any && slices.ContainsFunc(m.st.Units, func(u *Unit) bool { return m.st.underCommand(l, u) }) {
 			m.killLeader(l, "every unit under his command is eliminated (17.4)")
 		}
 	}

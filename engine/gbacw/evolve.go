@@ -38,11 +38,51 @@ func ints(xs []int64) []int {
 	return out
 }
 
-// apply records one fact in s, the caller's own copy (its slices are
-// copies; a unit's Used list is shared and copied before it changes).
+// factParts are the parts of the state each kind of fact changes (see
+// State.own); a kind not listed may change any.
+var factParts = map[string]int{
+	"udd.rolled": 0, "fire.resolved": 0, "shock.declared": 0, "shock.resolved": 0, "initiative.rolled": 0,
+	"ruling.asked": 0, "ruling.given": 0, "am.ended": 0, "game.over": 0, "am.first": 0, "pool.filled": 0,
+	"turn.begun":      partUnits | partBrigades | partLists,
+	"unit.arrived":    partUnits,
+	"leader.arrived":  partLeaders,
+	"brigade.arrived": partBrigades,
+	"command.traced":  partUnits | partLeaders | partBrigades | partDivisions,
+	"division.ams":    partDivisions,
+	"march.ams":       partLists,
+	"phase.set":       partLeaders | partLists,
+	"release.ordered": partLists,
+	"side.done":       partLists,
+	"brigade.ordered": partUnits | partBrigades,
+	"am.drawn":        partUnits | partLeaders | partBrigades | partLists,
+	"prog.set":        partAct, "prog.asked": partAct, "prog.held": partAct, "prog.answered": partAct,
+	"order.rolled": partAct, "coordination.rolled": partAct,
+	"group.begun": partUnits,
+	"unit.moved":  partUnits | partLists,
+	"unit.faced":  partUnits, "stack.set": partUnits, "unit.marked": partUnits, "unit.disordered": partUnits,
+	"unit.recovered": partUnits, "unit.rallied": partUnits, "unit.routed": partUnits, "unit.fatigue": partUnits,
+	"unit.works":   partUnits,
+	"unit.lost":    partUnits | partLists,
+	"unit.removed": partUnits | partLists,
+	"works.built":  partLists,
+	"leader.moved": partLeaders, "leader.killed": partLeaders, "leader.replaced": partLeaders,
+	"oc.moved":     partLists,
+	"standing.set": partLists,
+	"brigade.ci":   partBrigades,
+	"division.ci":  partDivisions,
+}
+
+// apply records one fact in s, a copy made by clone: the parts the fact
+// changes are copied first (a unit's Used list is shared, and copied
+// before it changes).
 func (s *State) apply(f events.Fact) error {
+	parts, ok := factParts[f.Kind]
+	if !ok {
+		parts = partAll
+	}
+	s.own(parts)
 	unit := func() (*Unit, error) {
-		u := s.unit(f.Str("unit"))
+		u := s.mutUnitNamed(f.Str("unit"))
 		if u == nil {
 			return nil, fmt.Errorf("gbacw: %s: no unit %q", f.Kind, f.Str("unit"))
 		}
@@ -71,9 +111,12 @@ func (s *State) apply(f events.Fact) error {
 	case "udd.rolled", "fire.resolved", "shock.declared", "shock.resolved":
 	case "turn.begun":
 		s.Turn = int(f.Int("turn"))
-		for i := range s.Units {
-			s.Units[i].Turn = 0
-			s.Units[i].Blown = false // a blown unit has its breath back (R12 reading)
+		for i, u := range s.Units {
+			if u.Turn != 0 || u.Blown {
+				u = s.mutUnit(i)
+				u.Turn = 0
+				u.Blown = false // a blown unit has its breath back (R12 reading)
+			}
 		}
 		for i := range s.Brigades {
 			s.Brigades[i].Acts = 0
@@ -102,13 +145,18 @@ func (s *State) apply(f events.Fact) error {
 		b.Arrived = true
 	case "command.traced":
 		side, out := f.Str("side"), f.Strs("out")
-		for i := range s.Units {
-			if u := &s.Units[i]; u.Side == side {
-				u.OOC = slices.Contains(out, u.Name)
-				u.Skip = 0
-				if u.OOC {
-					u.Skip = 1
-				}
+		for i, u := range s.Units {
+			if u.Side != side {
+				continue
+			}
+			ooc := slices.Contains(out, u.Name)
+			skip := 0
+			if ooc {
+				skip = 1
+			}
+			if u.OOC != ooc || u.Skip != skip {
+				u = s.mutUnit(i)
+				u.OOC, u.Skip = ooc, skip
 			}
 		}
 		for i := range s.Leaders {
@@ -163,7 +211,7 @@ func (s *State) apply(f events.Fact) error {
 		b.Order = ord
 		fs := f.Ints("facings")
 		for i, n := range f.Strs("units") {
-			u := s.unit(n)
+			u := s.mutUnitNamed(n)
 			if u == nil || i >= len(fs) {
 				return fmt.Errorf("gbacw: brigade.ordered: unit %q", n)
 			}
@@ -193,7 +241,7 @@ func (s *State) apply(f events.Fact) error {
 		for _, n := range f.Strs("skipping") {
 			if b := s.brigade(n); b != nil {
 				b.Skip--
-			} else if u := s.unit(n); u != nil {
+			} else if u := s.mutUnitNamed(n); u != nil {
 				u.Skip--
 			}
 		}
@@ -202,10 +250,12 @@ func (s *State) apply(f events.Fact) error {
 				b.Acts++
 			}
 		}
-		for i := range s.Units {
-			u := &s.Units[i]
-			u.MP, u.Moved, u.Fired, u.Shocked, u.WM, u.Recover, u.Build, u.Charged, u.Switched, u.FreeFace, u.Used =
-				0, false, false, false, false, false, false, false, false, false, nil
+		for i, u := range s.Units {
+			if u.MP != 0 || u.Moved || u.Fired || u.Shocked || u.WM || u.Recover || u.Build || u.Charged || u.Switched || u.FreeFace || len(u.Used) > 0 {
+				u = s.mutUnit(i)
+				u.MP, u.Moved, u.Fired, u.Shocked, u.WM, u.Recover, u.Build, u.Charged, u.Switched, u.FreeFace, u.Used =
+					0, false, false, false, false, false, false, false, false, false, nil
+			}
 		}
 		for i := range s.Leaders {
 			s.Leaders[i].MP = 0
@@ -251,8 +301,10 @@ func (s *State) apply(f events.Fact) error {
 			s.Act.Group = slices.Clone(f.Strs("brigades"))
 		}
 	case "group.begun":
-		for i := range s.Units {
-			s.Units[i].Used = nil
+		for i, u := range s.Units {
+			if len(u.Used) > 0 {
+				s.mutUnit(i).Used = nil
+			}
 		}
 	case "unit.moved":
 		u, err := unit()
@@ -286,7 +338,7 @@ func (s *State) apply(f events.Fact) error {
 		}
 	case "stack.set":
 		for i, n := range f.Strs("units") {
-			u := s.unit(n)
+			u := s.mutUnitNamed(n)
 			if u == nil {
 				return fmt.Errorf("gbacw: stack.set: no unit %q", n)
 			}
@@ -459,6 +511,8 @@ func (u *Unit) mark(flag string, on bool) error {
 // restackAt numbers the stack in h 0, 1, ... in its order.
 func (s *State) restackAt(h hex.Hex) {
 	for i, u := range s.unitsAt(h) {
-		u.Stack = i
+		if u.Stack != i {
+			s.mutUnitNamed(u.Name).Stack = i
+		}
 	}
 }

@@ -293,7 +293,7 @@ func (s *State) unitsBlock(h, target hex.Hex, n, kind int) bool {
 // of sight to it (10.6, 15.1).
 func (s *State) enemySees(h hex.Hex, side string, r int) bool {
 	for i := range s.Units {
-		e := &s.Units[i]
+		e := s.Units[i]
 		if e.onMap() && e.Side != side && hex.Distance(e.Hex, h) <= r && s.los(e.Hex, h, losSight) {
 			return true
 		}
@@ -305,7 +305,7 @@ func (s *State) enemySees(h hex.Hex, side string, r int) bool {
 func (s *State) nearestEnemy(h hex.Hex, side string) int {
 	best := 1 << 30
 	for i := range s.Units {
-		if e := &s.Units[i]; e.onMap() && e.Side != side {
+		if e := s.Units[i]; e.onMap() && e.Side != side {
 			best = min(best, hex.Distance(e.Hex, h))
 		}
 	}

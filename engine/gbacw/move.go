@@ -406,7 +406,7 @@ func (m *sim) afterEntering(u *Unit, from hex.Hex) {
 		m.leaderFlees(l)
 	}
 	for i := range m.st.Units {
-		e := &m.st.Units[i]
+		e := m.st.Units[i]
 		mover := m.st.unit(u.Name)
 		if !e.onMap() || e.Side == u.Side || e.Routed || !mover.onMap() {
 			continue
@@ -437,7 +437,7 @@ func (m *sim) reactionFace(e, enemy *Unit, trigger string) bool {
 		return false
 	}
 	for i := range st.Units {
-		x := &st.Units[i]
+		x := st.Units[i]
 		if !x.onMap() || x.Side == e.Side || x.Name == enemy.Name {
 			continue
 		}

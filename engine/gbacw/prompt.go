@@ -260,7 +260,7 @@ func hexList(hs []hex.Hex) string {
 func (s *State) nearestTarget(u *Unit) (hex.Hex, bool) {
 	best, bd := hex.Hex{}, 1<<30
 	for i := range s.Units {
-		e := &s.Units[i]
+		e := s.Units[i]
 		if !e.onMap() || e.Side == u.Side {
 			continue
 		}
@@ -279,7 +279,7 @@ func (s *State) approach(u *Unit) [][]hex.Hex {
 	var target hex.Hex
 	bd := 1 << 30
 	for i := range s.Units {
-		e := &s.Units[i]
+		e := s.Units[i]
 		if e.onMap() && e.Side != u.Side {
 			if d := hex.Distance(u.Hex, e.Hex); d < bd {
 				target, bd = e.Hex, d

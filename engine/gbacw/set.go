@@ -43,7 +43,7 @@ func unitInt(get func(*Unit) *int) field {
 			if err != nil {
 				return err
 			}
-			*get(s.unit(t)) = n
+			*get(s.mutUnitNamed(t)) = n
 			return nil
 		}}
 }
@@ -56,7 +56,7 @@ func unitBool(get func(*Unit) *bool) field {
 			if err != nil {
 				return err
 			}
-			*get(s.unit(t)) = b
+			*get(s.mutUnitNamed(t)) = b
 			return nil
 		}}
 }
@@ -71,7 +71,7 @@ var unitFields = map[string]field{
 			if err != nil {
 				return err
 			}
-			u := s.unit(t)
+			u := s.mutUnitNamed(t)
 			from := u.Hex
 			u.Hex = h
 			s.restackAt(from)
@@ -81,7 +81,7 @@ var unitFields = map[string]field{
 	"facing": {kind: "facing",
 		get: func(s *State, t string) string { u := s.unit(t); return facingName(u.Facing, u.onSide()) },
 		set: func(s *State, t, v string) error {
-			u := s.unit(t)
+			u := s.mutUnitNamed(t)
 			if vx, err := hex.ParseVertex(v); err == nil && !u.onSide() {
 				u.Facing = int(vx)
 				return nil
@@ -99,7 +99,7 @@ var unitFields = map[string]field{
 			if !slices.Contains(orderNames, v) {
 				return fmt.Errorf("%q is no order", v)
 			}
-			s.unit(t).Order = v
+			s.mutUnitNamed(t).Order = v
 			return nil
 		}},
 	"sp":      unitInt(func(u *Unit) *int { return &u.SP }),
@@ -111,7 +111,7 @@ var unitFields = map[string]field{
 		get: func(s *State, t string) string { return halfMP(s.unit(t).MP) },
 		set: func(s *State, t, v string) error {
 			n, err := atoiField(v)
-			s.unit(t).MP = 2 * n
+			s.mutUnitNamed(t).MP = 2 * n
 			return err
 		}},
 	"turn":       unitInt(func(u *Unit) *int { return &u.Turn }),
@@ -329,7 +329,9 @@ func (m *sim) referee(os []Order) []events.Problem {
 			}
 			was := fd.get(m.st, target)
 			// Tried on a copy first: a value that does not read is refused.
-			if err := fd.set(m.st.clone(), target, o.Value); err != nil {
+			trial := m.st.clone()
+			trial.own(partAll)
+			if err := fd.set(trial, target, o.Value); err != nil {
 				return one(o, fmt.Sprintf("%s %s: %v", target, o.Field, err), "")
 			}
 			m.emit("referee.set", events.S("target", target), events.S("field", o.Field), events.S("value", o.Value), events.S("was", was))

@@ -149,7 +149,7 @@ type State struct {
 	OCMP    []int `json:"oc_mp"`
 	OCHexes []int `json:"oc_hexes"`
 
-	Units     []Unit     `json:"units"`
+	Units     []*Unit    `json:"units"` // each shared until a fact changes it (see mutUnit)
 	Leaders   []Leader   `json:"leaders"`
 	Brigades  []Brigade  `json:"brigades"`
 	Divisions []Division `json:"divisions"`
@@ -173,6 +173,9 @@ type State struct {
 	Focus  []hex.Hex `json:"focus,omitempty"`
 	Winner string    `json:"winner,omitempty"`
 	Result string    `json:"result,omitempty"`
+
+	owned    int    // the parts this copy owns (see own)
+	ownUnits []bool // the units this copy owns (see mutUnit)
 }
 
 func newState(sc *ScenarioDef) *State {
@@ -181,7 +184,7 @@ func newState(sc *ScenarioDef) *State {
 		b := sc.brigadeDef(d.Brigade)
 		u := Unit{Name: d.Name, Side: sc.sideOfBrigade(d.Brigade), Brigade: d.Brigade, Hex: d.Hex, Facing: d.Facing,
 			SP: d.StartSP, Order: b.Order, Mounted: d.Mounted, Off: b.Arrives > 1}
-		st.Units = append(st.Units, u)
+		st.Units = append(st.Units, &u)
 	}
 	for _, d := range sc.Leaders {
 		l := Leader{Name: d.Name, Side: d.Side, Hex: d.Hex}
@@ -205,28 +208,88 @@ func newState(sc *ScenarioDef) *State {
 	return st
 }
 
-// clone copies st so the copy can be changed; every slice the state
-// keeps is copied (the units' lists too), maps are never kept.
+// The parts of a state a fact may change, each copied only when a fact
+// of the decision changes it (a replay copies the state once per
+// decision, and most decisions touch little of it).
+const (
+	partUnits = 1 << iota
+	partLeaders
+	partBrigades
+	partDivisions
+	partLists // the small lists: pool, sides done, standing orders, ...
+	partAct
+	partAll = 1<<iota - 1
+)
+
+// clone copies st so the copy can be changed: a shallow copy that owns
+// none of its parts yet (own copies a part before it changes).
 func (s *State) clone() *State {
 	c := *s
-	c.OCMP = slices.Clone(s.OCMP)
-	c.OCHexes = slices.Clone(s.OCHexes)
-	c.Units = slices.Clone(s.Units)
-	c.Leaders = slices.Clone(s.Leaders)
-	c.Brigades = slices.Clone(s.Brigades)
-	c.Divisions = slices.Clone(s.Divisions)
-	c.Pool = slices.Clone(s.Pool)
-	c.MarchAMs = slices.Clone(s.MarchAMs)
-	c.Works = slices.Clone(s.Works)
-	c.First = slices.Clone(s.First)
-	c.Done = slices.Clone(s.Done)
-	c.Releases = slices.Clone(s.Releases)
-	c.Rulings = slices.Clone(s.Rulings)
-	c.Standing = slices.Clone(s.Standing)
-	c.Held = slices.Clone(s.Held)
-	c.Lost = slices.Clone(s.Lost)
-	c.Focus = slices.Clone(s.Focus)
-	if s.Act != nil {
+	c.owned, c.ownUnits = 0, nil
+	return &c
+}
+
+// mutUnit returns the unit at i to be changed: its own copy, made the
+// first time (the copy's slice of units must be owned, partUnits).
+func (s *State) mutUnit(i int) *Unit {
+	if s.owned&partUnits == 0 {
+		panic("gbacw: a unit changed in a state that does not own its units")
+	}
+	if !s.ownUnits[i] {
+		u := *s.Units[i]
+		s.Units[i] = &u
+		s.ownUnits[i] = true
+	}
+	return s.Units[i]
+}
+
+// mutUnitNamed is mutUnit by name, nil if there is none.
+func (s *State) mutUnitNamed(name string) *Unit {
+	for i, u := range s.Units {
+		if u.Name == name {
+			return s.mutUnit(i)
+		}
+	}
+	return nil
+}
+
+// own copies the parts of s that it does not own yet. A unit's Used list
+// stays shared (it is copied where it changes).
+func (s *State) own(parts int) {
+	need := parts &^ s.owned
+	if need == 0 {
+		return
+	}
+	s.owned |= need
+	if need&partUnits != 0 {
+		s.Units = slices.Clone(s.Units) // the pointers: each unit is copied when it changes
+		s.ownUnits = make([]bool, len(s.Units))
+	}
+	if need&partLeaders != 0 {
+		s.Leaders = slices.Clone(s.Leaders)
+	}
+	if need&partBrigades != 0 {
+		s.Brigades = slices.Clone(s.Brigades)
+	}
+	if need&partDivisions != 0 {
+		s.Divisions = slices.Clone(s.Divisions)
+	}
+	if need&partLists != 0 {
+		s.OCMP = slices.Clone(s.OCMP)
+		s.OCHexes = slices.Clone(s.OCHexes)
+		s.Pool = slices.Clone(s.Pool)
+		s.MarchAMs = slices.Clone(s.MarchAMs)
+		s.Works = slices.Clone(s.Works)
+		s.First = slices.Clone(s.First)
+		s.Done = slices.Clone(s.Done)
+		s.Releases = slices.Clone(s.Releases)
+		s.Rulings = slices.Clone(s.Rulings)
+		s.Standing = slices.Clone(s.Standing)
+		s.Held = slices.Clone(s.Held)
+		s.Lost = slices.Clone(s.Lost)
+		s.Focus = slices.Clone(s.Focus)
+	}
+	if need&partAct != 0 && s.Act != nil {
 		a := *s.Act
 		a.Group = slices.Clone(a.Group)
 		a.Acting = slices.Clone(a.Acting)
@@ -237,21 +300,12 @@ func (s *State) clone() *State {
 			p.Text = slices.Clone(p.Text)
 			p.Rolls = slices.Clone(p.Rolls)
 			p.Answers = slices.Clone(p.Answers)
-			if p.Ask != nil {
-				k := *p.Ask
-				k.Examples = slices.Clone(k.Examples)
-				p.Ask = &k
-			}
 			a.Prog = &p
 		}
-		c.Act = &a
+		s.Act = &a
 	}
-	if s.Ruling != nil {
-		r := *s.Ruling
-		r.Examples = slices.Clone(r.Examples)
-		c.Ruling = &r
-	}
-	return &c
+	// Ruling and a Prog's Ask are never changed in place: a fact replaces
+	// them whole.
 }
 
 // --- lookups ---
@@ -259,7 +313,7 @@ func (s *State) clone() *State {
 func (s *State) unit(name string) *Unit {
 	for i := range s.Units {
 		if s.Units[i].Name == name {
-			return &s.Units[i]
+			return s.Units[i]
 		}
 	}
 	return nil
@@ -402,7 +456,7 @@ func (s *State) collapsed(u *Unit) bool {
 func (s *State) unitsAt(h hex.Hex) []*Unit {
 	var out []*Unit
 	for i := range s.Units {
-		if u := &s.Units[i]; u.onMap() && u.Hex == h {
+		if u := s.Units[i]; u.onMap() && u.Hex == h {
 			out = append(out, u)
 		}
 	}
@@ -454,7 +508,7 @@ func (s *State) enemyAdjacent(h hex.Hex, side string) bool {
 // restack renumbers each hex's stack 0, 1, ... keeping its order.
 func (s *State) restack() {
 	for i := range s.Units {
-		u := &s.Units[i]
+		u := s.Units[i]
 		if !u.onMap() {
 			continue
 		}
@@ -486,7 +540,7 @@ func (s *State) brigadesOf(division string) []string {
 func (s *State) unitsOf(brigade string) []*Unit {
 	var out []*Unit
 	for i := range s.Units {
-		if u := &s.Units[i]; u.Brigade == brigade {
+		if u := s.Units[i]; u.Brigade == brigade {
 			out = append(out, u)
 		}
 	}

@@ -466,7 +466,7 @@ func (m *sim) endTurn() {
 			continue
 		}
 		for j := range m.st.Units {
-			u := &m.st.Units[j]
+			u := m.st.Units[j]
 			if u.onMap() && m.st.underCommand(l, u) {
 				m.emit("leader.replaced", events.S("leader", l.Name), events.I("hex", hexInt(u.Hex)))
 				break
@@ -475,7 +475,7 @@ func (m *sim) endTurn() {
 	}
 	// Reserves recover from rout and fatigue (3.4.2).
 	for i := range m.st.Units {
-		u := &m.st.Units[i]
+		u := m.st.Units[i]
 		if !u.onMap() || m.st.brigade(u.Brigade).Order != Reserve {
 			continue
 		}
@@ -497,7 +497,7 @@ func (m *sim) endTurn() {
 	// shock this turn recovers and its fatigue drops one (B11: both;
 	// option b11-either: recovery, else fatigue).
 	for i := range m.st.Units {
-		u := &m.st.Units[i]
+		u := m.st.Units[i]
 		if !u.onMap() || u.OOC || u.Turn != 0 {
 			continue
 		}
@@ -521,7 +521,7 @@ func (m *sim) endTurn() {
 // construction completes the works of units that built this turn (R13).
 func (m *sim) construction() {
 	for i := range m.st.Units {
-		u := &m.st.Units[i]
+		u := m.st.Units[i]
 		if !u.onMap() || !u.Build {
 			continue
 		}
