@@ -34,6 +34,9 @@ func TestGBACWDemo(t *testing.T) {
 		if !won.MatchString(strings.Join(strings.Fields(last), " ")) {
 			t.Errorf("%s's game-over mail does not say who won:\n%s", name, tail(last, 30))
 		}
+		// Every fact is told in words (engine.Teller), none raw.
+		checkToldInWords(t, name, byPlayer[name], "Initiative (4.1): USA rolls ", " AM is drawn from the pool (die ",
+			"(return fire, ", "USA answers: ", "Turn 2 begins.", "The game is over: victory points USA ")
 	}
 
 	// Standing reactions, from the log: after the Confederate standing

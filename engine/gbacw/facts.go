@@ -116,11 +116,9 @@ func describe(st *State, f events.Fact) string {
 	case "ruling.asked":
 		return "The referee is asked: " + f.Str("what") + "."
 	case "ruling.given":
-		return "The referee rules: " + f.Str("value") + "."
+		return "The referee has ruled the " + f.Str("value") + "."
 	case "phase.set":
-		return map[string]string{PhaseCommand: "The Command Segment (3.2): each side sends its orders, sealed.",
-			PhaseActivation: "The Activation Segment (3.3) begins.", PhaseCommanders: "The End of Turn Segment (3.4): commanders move.",
-			PhaseVerdict: "The last turn is over: the referee declares the result."}[f.Str("phase")]
+		return phaseWords(f.Str("phase"))
 	case "side.done":
 		return f.Str("side") + " is done for this segment."
 	case "release.ordered":
@@ -144,22 +142,22 @@ func describe(st *State, f events.Fact) string {
 		}
 		return s + "."
 	case "am.ended":
-		_, am, _ := strings.Cut(f.Str("am"), "|")
+		side, am, _ := strings.Cut(f.Str("am"), "|")
+		if am == "March" {
+			return side + "'s March activation is over."
+		}
 		return am + "'s activation is over."
 	case "prog.set":
 		return fmt.Sprintf("%s's orders for this activation: %s.", f.Str("side"), strings.Join(progLines(f.Strs("text")), "; "))
 	case "prog.asked":
 		if f.Str("side") == "" {
-			return "The game waits for the referee: " + f.Str("what")
+			return "The game waits for the referee: " + sentence(f.Str("what"))
 		}
-		return fmt.Sprintf("The game waits for %s: %s", f.Str("side"), f.Str("what"))
+		return fmt.Sprintf("The game waits for %s: %s", f.Str("side"), sentence(f.Str("what")))
 	case "prog.held":
 		return fmt.Sprintf("Your orders wait at order %d: %s.", f.Int("at")+1, strings.Join(progLines(f.Strs("text")), "; "))
 	case "prog.answered":
-		if f.Str("answer") == "" {
-			return "A standing order answers what was asked."
-		}
-		return "Answered: " + map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(f.Str("answer"), "yes")] + "."
+		return answerWords(st, f.Str("key"), f.Str("answer"))
 	case "order.rolled":
 		if f.Int("dr") < 0 {
 			return fmt.Sprintf("%s's order change to %s: the referee rules it %s.", f.Str("brigade"), f.Str("to"), yes(f.Bool("ok"), "succeeds", "fails"))
@@ -209,15 +207,29 @@ func describe(st *State, f events.Fact) string {
 	case "leader.replaced":
 		return fmt.Sprintf("%s's replacement takes command at %s (17.7).", l, intHex(f.Int("hex")))
 	case "fire.resolved":
-		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s, column %s): dr %d%s: %s.", f.Str("firer"), f.Int("sp"), f.Str("target"), f.Str("kind"),
-			f.Int("range"), yes(f.Int("range") == 1, "", "es"), f.Str("col"), f.Int("dr"), drmText(f.Int("drm")), resultWords(f.Str("result")))
+		col := "column " + f.Str("col")
+		if f.Str("col") == "ruled" {
+			col = "no chart: the referee rules"
+		}
+		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s, %s): dr %d%s: %s.", f.Str("firer"), f.Int("sp"), f.Str("target"), f.Str("kind"),
+			f.Int("range"), yes(f.Int("range") == 1, "", "es"), col, f.Int("dr"), drmText(f.Int("drm")), resultWords(f.Str("result")))
 	case "shock.declared":
 		return fmt.Sprintf("%s will shock %s (14.3a).", joinAnd(f.Strs("attackers")), intHex(f.Int("hex")))
 	case "shock.resolved":
-		return fmt.Sprintf("Shock: %s (%d SP) against %s (%d SP), odds %s, dr %d%s: %s.", joinAnd(f.Strs("attackers")), f.Int("asp"), joinAnd(f.Strs("defenders")), f.Int("dsp"),
-			f.Str("odds"), f.Int("dr"), drmText(f.Int("drm")), f.Str("result"))
+		odds := "odds " + f.Str("odds")
+		if f.Str("odds") == "ruled" {
+			odds = "no chart: the referee rules"
+		}
+		return fmt.Sprintf("Shock: %s (%d SP) against %s (%d SP), %s, dr %d%s: %s.", joinAnd(f.Strs("attackers")), f.Int("asp"), joinAnd(f.Strs("defenders")), f.Int("dsp"),
+			odds, f.Int("dr"), drmText(f.Int("drm")), shockWords(f.Str("result")))
 	case "standing.set":
-		return "Standing order: " + standingText(Standing{Side: f.Str("side"), Scope: f.Str("scope"), Reaction: f.Str("reaction"), Rule: f.Str("rule")}) + "."
+		x := Standing{Side: f.Str("side"), Scope: f.Str("scope"), Reaction: f.Str("reaction"), Rule: f.Str("rule")}
+		if x.Rule == "" {
+			x.Rule = "ALWAYS" // not told: only the scope and reaction are
+			w := standingText(x)
+			return fmt.Sprintf("%s takes back its standing order %s: asked by mail from now on.", x.Side, strings.TrimSuffix(w, " ALWAYS"))
+		}
+		return fmt.Sprintf("%s's standing order: %s.", x.Side, standingText(x))
 	case "brigade.ci":
 		return fmt.Sprintf("%s is %s (20.2).", f.Str("brigade"), yes(f.Bool("ci"), "combat ineffective", "combat effective again"))
 	case "division.ci":
@@ -228,6 +240,14 @@ func describe(st *State, f events.Fact) string {
 		return fmt.Sprintf("The referee sets %s's %s to %s (was %s).", f.Str("target"), f.Str("field"), f.Str("value"), f.Str("was"))
 	}
 	return ""
+}
+
+// sentence ends s with a full stop unless it ends a sentence already.
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
 }
 
 func drmText(n int64) string {
@@ -247,13 +267,13 @@ func facingWord(st *State, unit string, f int64) string {
 	return facingName(int(f), side)
 }
 
+// resultWords tells a fire result (R2) in words. Every result a game
+// logs has been checked (a table's at setup, a referee's ruling when it
+// is given), so the last line is not reached by a played game.
 func resultWords(code string) string {
-	if code == "-" {
-		return "no effect"
-	}
 	res, err := parseFireResult(code)
 	if err != nil {
-		return code
+		return "a result the charts do not have"
 	}
 	var parts []string
 	if res.Loss > 0 {
@@ -262,7 +282,112 @@ func resultWords(code string) string {
 	if res.Check {
 		parts = append(parts, "a disorder check")
 	}
+	if len(parts) == 0 {
+		return "no effect"
+	}
 	return strings.Join(parts, " and ")
+}
+
+// shockWords tells a shock result (R3) in words: what befalls the
+// attackers, then the defenders.
+func shockWords(code string) string {
+	res, err := parseShockResult(code)
+	if err != nil {
+		return "a result the charts do not have"
+	}
+	side := func(who string, loss int, dis, ret bool) string {
+		var parts []string
+		if loss > 0 {
+			parts = append(parts, fmt.Sprintf("lose %d SP", loss))
+		}
+		if dis {
+			parts = append(parts, "are disordered")
+		}
+		if ret {
+			parts = append(parts, "retreat")
+		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return "the " + who + " " + joinAnd(parts)
+	}
+	var out []string
+	for _, s := range []string{side("attackers", res.ALoss, res.ADis, res.ARet), side("defenders", res.DLoss, res.DDis, res.DRet)} {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return "no effect"
+	}
+	return strings.Join(out, "; ")
+}
+
+// phaseWords tells the segment a game enters.
+func phaseWords(phase string) string {
+	switch phase {
+	case PhaseCommand:
+		return "The Command Segment (3.2): each side sends its orders, sealed."
+	case PhaseActivation:
+		return "The Activation Segment (3.3) begins."
+	case PhaseCommanders:
+		return "The End of Turn Segment (3.4): commanders move."
+	case PhaseVerdict:
+		return "The last turn is over: the referee declares the result."
+	case PhaseStart:
+		return "The game waits for its first turn to begin."
+	case PhaseOver:
+		return "The game is over."
+	}
+	return "The game moves on to another segment of the turn."
+}
+
+// reactionNames are the reactions as a sentence names them.
+var reactionNames = map[string]string{
+	rFace: "reaction facing change", rReturn: "return fire", rClosing: "closing fire", rWithdrawF: "withdrawal fire",
+	rRetreat: "pre-shock retreat", rPreFire: "pre-shock fire", rPreFire + " 2": "second pre-shock fire",
+	rWM: "reaction withdrawal", rCounter: "counter-charge",
+}
+
+func reactionName(r string) string {
+	if n, ok := reactionNames[r]; ok {
+		return n
+	}
+	return "reaction"
+}
+
+// answerWords tells the answer to what a step of an activation waited
+// for (key, as the step filed it): a side's reaction, or the referee's
+// ruling. st is the state before, which still holds the question.
+func answerWords(st *State, key, answer string) string {
+	what, who := keyParts(key)
+	if answer == "" {
+		return "A standing order sent since answers what was asked."
+	}
+	if what == oRule {
+		kind, _, _ := strings.Cut(who, "|")
+		switch kind {
+		case "fire":
+			return "The referee rules the fire's result: " + resultWords(answer) + "."
+		case "shock":
+			return "The referee rules the shock's result: " + shockWords(answer) + "."
+		case "change":
+			return "The referee rules the order change " + yes(answer == "SUCCEEDS", "a success.", "a failure.")
+		case "coordinate":
+			return "The referee rules the coordination " + yes(answer == "SUCCEEDS", "a success.", "a failure.")
+		case "build":
+			return "The referee rules the works " + yes(answer == "BUILT", "built.", "not yet built.")
+		}
+		return "The referee gives the ruling asked for."
+	}
+	side := "The side asked"
+	if a := st.asked(); a != nil && a.Side != "" {
+		side = a.Side
+	}
+	if strings.HasPrefix(answer, "yes") {
+		return fmt.Sprintf("%s answers: %s makes its %s.", side, who, reactionName(what))
+	}
+	return fmt.Sprintf("%s answers: %s makes no %s.", side, who, reactionName(what))
 }
 
 func markText(u, flag string, on bool) string {
@@ -270,7 +395,7 @@ func markText(u, flag string, on bool) string {
 		if r == "noshock" {
 			return u + " drops out of the shock."
 		}
-		return fmt.Sprintf("%s has used its %s this phase.", u, strings.ToLower(r))
+		return fmt.Sprintf("%s has used its %s this phase.", u, reactionName(r))
 	}
 	switch flag {
 	case "fired":
@@ -296,7 +421,7 @@ func markText(u, flag string, on bool) string {
 	case "refused":
 		return u + yes(on, " refuses its flank.", " no longer refuses its flank.")
 	}
-	return u + ": " + flag
+	return u + "'s marker changes."
 }
 
 // progLines are a program's orders as written (markers left out).

@@ -1,6 +1,7 @@
 package gbacw
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,6 +73,7 @@ func (h *harness) send(side, text string) []events.Problem {
 	if len(d.Problems) > 0 {
 		return d.Problems
 	}
+	checkTold(h.t, h.st, d.Facts)
 	st, err := evolveAll(h.st, d.Facts)
 	if err != nil {
 		h.t.Fatalf("%q: evolve: %v", text, err)
@@ -337,3 +339,24 @@ type eventsArg = events.Arg
 type eventsFact = events.Fact
 
 func newFact(kind string, args ...events.Arg) events.Fact { return events.NewFact(kind, args...) }
+
+// rawArg is a fact's argument as pbem log writes it ("unit=U1a").
+var rawArg = regexp.MustCompile(`(^|\s)[a-z_]+=`)
+
+// checkTold fails unless every fact matches its schema and is told in
+// words (engine.Teller): a sentence, never empty, never the raw
+// "kind key=value" of pbem log. The harness calls it on every decision,
+// so every fact the rule tests reach is checked, not only those of the
+// acceptance scripts. st is the state before the decision.
+func checkTold(tb testing.TB, st *State, fs []events.Fact) {
+	tb.Helper()
+	schemas := engine.SchemasOf(New())
+	for _, f := range fs {
+		if err := schemas.Check(f); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		if s := describe(st, f); strings.TrimSpace(s) == "" || strings.Contains(s, f.Kind+" ") || rawArg.MatchString(s) {
+			tb.Fatalf("%s is told as %q: say it in words", f, s)
+		}
+	}
+}

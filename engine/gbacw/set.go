@@ -409,7 +409,37 @@ func (m *sim) ruling(os []Order) []events.Problem {
 	if len(os) != 1 {
 		return one(os[1], "one RULE line answers the ruling asked", "")
 	}
+	if err := checkRuling(a.Key, os[0].Value); err != nil {
+		return one(os[0], err.Error(), a.Examples[0])
+	}
 	m.say("RULE %s", os[0].Value)
 	m.emit("prog.answered", events.S("key", a.Key), events.S("answer", os[0].Value))
 	return m.resume()
+}
+
+// checkRuling checks a referee's ruling against what the step asked
+// (key, as the step filed it): a result of the chart it stands in for,
+// or one of the step's answers. A ruling the step would misread is
+// refused, never taken as another.
+func checkRuling(key, v string) error {
+	_, who := keyParts(key)
+	kind, _, _ := strings.Cut(who, "|")
+	one := func(ok ...string) error {
+		if slices.Contains(ok, v) {
+			return nil
+		}
+		return fmt.Errorf("%q is not a ruling of this step: it is %s", v, strings.Join(ok, " or "))
+	}
+	switch kind {
+	case "fire", "shock":
+		if err := checkResult(v, kind); err != nil {
+			return fmt.Errorf("%q is not a %s result: %v", v, kind, err)
+		}
+		return nil
+	case "change", "coordinate":
+		return one("SUCCEEDS", "FAILS")
+	case "build":
+		return one("BUILT", "NOT YET")
+	}
+	return nil
 }

@@ -108,6 +108,8 @@ func TestGBACW_R2_FireWithoutATableIsRuledByTheReferee(t *testing.T) {
 	}
 	h.refused(USA, "DONE", "waits for the referee")
 	before := rolled
+	// A ruling the chart could not give is refused, not read as no effect.
+	h.refused(engine.RefereeSide, "RULE 1X", `"1X" is not a fire result`)
 	h.must(engine.RefereeSide, "RULE 1")
 	if rolled != before {
 		t.Errorf("the fire's die was rolled again after the ruling (%d more)", rolled-before)
@@ -127,6 +129,7 @@ func TestGBACW_R3_ShockWithoutATableIsRuledByTheReferee(t *testing.T) {
 	if a := h.st.asked(); a == nil || !strings.Contains(a.What, "no Shock Results Table") {
 		t.Fatalf("asked %+v", a)
 	}
+	h.refused(engine.RefereeSide, "RULE D1/Dx", `"D1/DX" is not a shock result`)
 	h.must(engine.RefereeSide, "RULE D1/Dr")
 	if h.u("C1a").SP != 5 || h.u("U1a").Hex.String() != "0705" {
 		t.Errorf("D1/Dr ruled: C1a %d SP, U1a at %s", h.u("C1a").SP, h.u("U1a").Hex)
@@ -164,6 +167,7 @@ func TestGBACW_R6_R7_OrderChangeAndCoordinationWithoutChartsAreRuled(t *testing.
 	if a := h.st.asked(); a == nil || !strings.Contains(a.What, "no order change chart") {
 		t.Fatalf("asked %+v", a)
 	}
+	h.refused(engine.RefereeSide, "RULE SUCEEDS", "it is SUCCEEDS or FAILS") // a typo is not a failure
 	h.must(engine.RefereeSide, "RULE SUCCEEDS")
 	if h.st.brigade("U1").Order != Attack {
 		t.Error("the ruling did not change the order")
@@ -181,6 +185,7 @@ func TestGBACW_R13_ConstructionWithoutAChartIsRuled(t *testing.T) {
 	h := newBare(t, "U1a")
 	h.activate(USA, "U Div")
 	h.must(USA, "U1a: BUILD")
+	h.refused(engine.RefereeSide, "RULE YES", "it is BUILT or NOT YET")
 	h.must(engine.RefereeSide, "RULE BUILT")
 	if !slices.Contains(h.st.Works, h.u("U1a").Hex) {
 		t.Error("no works")
