@@ -123,8 +123,38 @@ func (rules) Facts() []engine.FactSchema              { return factSchemas() }
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
 func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 
-// view is what a viewer sees: the whole battlefield (nothing on it is
-// hidden in GBACW), and of the standing orders only the viewer's side's.
+// view is the engine.View of GBACW: what one viewer (a side, or a
+// referee) may see of a state. Render draws it as the ASCII board
+// (board.go), and a drawn board (issue 15) is to be drawn from the same
+// value, so both show the same things to the same person:
+//
+//   - st, the state, read-only (a view may be kept while the game goes
+//     on: a state is never changed once made, see State.clone). Nothing
+//     on the battlefield is hidden in GBACW: every unit (st.Units: hex,
+//     Facing, Stack order, SP, Order, Disordered, Routed, Mounted, OOC,
+//     Fatigue, ...), leader (st.Leaders), brigade and division, the
+//     activation (st.Act, st.Pool), and the question the game waits on
+//     (st.asked()) are open to every viewer. The map is st.Scn: Grid,
+//     Hex(h) for terrain and level (Level, Gradual), SideFeatures for hexside
+//     features (stream, ford, bridge, crest, wall: crest and wall block
+//     LOS, 12.3), Routes/RoutesIn for roads, pike and trails, Places and
+//     Objectives (st.Held says who holds each).
+//   - How to read a unit: Facing is a hex.Vertex (7.1: the two front
+//     hexes meet at it; hex.VertexSector says whether a hex is in its
+//     front, flank or rear), or, for a unit on March orders
+//     (u.onSide()), a hex.Direction: the hexside it faces (10.2;
+//     hex.SideSector). Several units in a hex are ordered by
+//     st.unitsAt(h), top first (8.3); the board marks the top unit's
+//     facing (hex.Mark) and lists a second unit. st.cohesion(u),
+//     st.ma(u), st.collapsed(u), st.extended(u) give the values on the
+//     side up; st.code(u)/st.lcode(l) the counter codes (CSA lower case);
+//     st.def(u) the counter (R1).
+//   - v, the viewer. The only secret in a GBACW state is each side's
+//     standing reaction orders (st.Standing, ORDERS.md): a board shows a
+//     side's only to that side or to a referee, as roster does with
+//     st.standingList(side) when v.Referee || v.Side == side. Anything
+//     that draws a view must keep to that rule (the acceptance suite's
+//     leak test compares every viewer's boards byte for byte).
 type view struct {
 	st *State
 	v  engine.Viewer
