@@ -43,31 +43,31 @@ func ints(xs []int64) []int {
 var factParts = map[string]int{
 	"udd.rolled": 0, "fire.resolved": 0, "shock.declared": 0, "shock.resolved": 0, "initiative.rolled": 0,
 	"ruling.asked": 0, "ruling.given": 0, "am.ended": 0, "game.over": 0, "am.first": 0, "pool.filled": 0,
-	"turn.begun":      partUnits | partBrigades | partLists,
+	"turn.begun":      partUnits | partBrigades, // the lists it clears it replaces
 	"unit.arrived":    partUnits,
 	"leader.arrived":  partLeaders,
 	"brigade.arrived": partBrigades,
 	"command.traced":  partUnits | partLeaders | partBrigades | partDivisions,
 	"division.ams":    partDivisions,
-	"march.ams":       partLists,
-	"phase.set":       partLeaders | partLists,
-	"release.ordered": partLists,
-	"side.done":       partLists,
+	"march.ams":       partMarch,
+	"phase.set":       0, // Done, OCMP and OCHexes replaced; Leaders owned if a leader's MP changes
+	"release.ordered": 0, // appends with slices.Clip: a new array
+	"side.done":       0,
 	"brigade.ordered": partUnits | partBrigades,
-	"am.drawn":        partUnits | partLeaders | partBrigades | partLists,
+	"am.drawn":        partUnits | partBrigades, // Pool, First, Focus replaced; Leaders as phase.set
 	"prog.set":        partAct, "prog.asked": partAct, "prog.held": partAct, "prog.answered": partAct,
 	"order.rolled": partAct, "coordination.rolled": partAct,
 	"group.begun": partUnits,
-	"unit.moved":  partUnits | partLists,
+	"unit.moved":  partUnits, // Focus appended with slices.Clip; Held owned when it takes an objective
 	"unit.faced":  partUnits, "stack.set": partUnits, "unit.marked": partUnits, "unit.disordered": partUnits,
 	"unit.recovered": partUnits, "unit.rallied": partUnits, "unit.routed": partUnits, "unit.fatigue": partUnits,
 	"unit.works":   partUnits,
-	"unit.lost":    partUnits | partLists,
-	"unit.removed": partUnits | partLists,
-	"works.built":  partLists,
+	"unit.lost":    partUnits | partLost,
+	"unit.removed": partUnits | partLost,
+	"works.built":  0,
 	"leader.moved": partLeaders, "leader.killed": partLeaders, "leader.replaced": partLeaders,
-	"oc.moved":     partLists,
-	"standing.set": partLists,
+	"oc.moved":     partOC,
+	"standing.set": 0, // Standing replaced by a new list
 	"brigade.ci":   partBrigades,
 	"division.ci":  partDivisions,
 }
@@ -194,14 +194,12 @@ func (s *State) apply(f events.Fact) error {
 		s.Phase, s.Done = f.Str("phase"), nil
 		if s.Phase == PhaseCommanders {
 			s.OCMP, s.OCHexes = []int{0, 0}, []int{0, 0}
-			for i := range s.Leaders {
-				s.Leaders[i].MP = 0
-			}
+			s.resetLeaderMP()
 		}
 	case "release.ordered":
-		s.Releases = append(s.Releases, f.Str("brigade")+"="+f.Str("order"))
+		s.Releases = append(slices.Clip(s.Releases), f.Str("brigade")+"="+f.Str("order"))
 	case "side.done":
-		s.Done = append(s.Done, f.Str("side"))
+		s.Done = append(slices.Clip(s.Done), f.Str("side"))
 	case "brigade.ordered":
 		b := s.brigade(f.Str("brigade"))
 		if b == nil {
@@ -232,7 +230,7 @@ func (s *State) apply(f events.Fact) error {
 		if len(s.First) > 0 && s.First[0] == am {
 			s.First = nil
 		} else if i := slices.Index(s.Pool, am); i >= 0 {
-			s.Pool = slices.Delete(s.Pool, i, i+1)
+			s.Pool = slices.Concat(s.Pool[:i], s.Pool[i+1:]) // a new list: the old one is shared
 		} else {
 			return fmt.Errorf("gbacw: AM %q is not in the pool", am)
 		}
@@ -257,9 +255,7 @@ func (s *State) apply(f events.Fact) error {
 					0, false, false, false, false, false, false, false, false, false, nil
 			}
 		}
-		for i := range s.Leaders {
-			s.Leaders[i].MP = 0
-		}
+		s.resetLeaderMP()
 		s.Focus = nil
 	case "am.ended":
 		s.Act = nil
@@ -286,13 +282,13 @@ func (s *State) apply(f events.Fact) error {
 		p := s.Act.Prog
 		p.Ask = nil
 		if a := f.Str("answer"); a != "" {
-			p.Answers = append(p.Answers, f.Str("key")+"="+a)
+			p.Answers = append(slices.Clip(p.Answers), f.Str("key")+"="+a)
 		}
 	case "order.rolled":
 		if err := act(); err != nil {
 			return err
 		}
-		s.Act.Changed = append(s.Act.Changed, f.Str("brigade"))
+		s.Act.Changed = append(slices.Clip(s.Act.Changed), f.Str("brigade"))
 	case "coordination.rolled":
 		if err := act(); err != nil {
 			return err
@@ -319,12 +315,13 @@ func (s *State) apply(f events.Fact) error {
 		s.restackAt(from)
 		s.restackAt(u.Hex)
 		for i, o := range s.Scn.Objectives {
-			if o.Hex == u.Hex {
+			if o.Hex == u.Hex && s.Held[i] != u.Side {
+				s.own(partHeld)
 				s.Held[i] = u.Side
 			}
 		}
 		if len(s.Focus) < 16 {
-			s.Focus = append(s.Focus, u.Hex)
+			s.Focus = append(slices.Clip(s.Focus), u.Hex)
 		}
 	case "unit.faced":
 		u, err := unit()
@@ -404,7 +401,7 @@ func (s *State) apply(f events.Fact) error {
 		u.Works = int(f.Int("works"))
 	case "works.built":
 		if h := intHex(f.Int("hex")); !slices.Contains(s.Works, h) {
-			s.Works = append(s.Works, h)
+			s.Works = append(slices.Clip(s.Works), h)
 		}
 	case "leader.moved":
 		l, err := leader()
@@ -429,7 +426,8 @@ func (s *State) apply(f events.Fact) error {
 		l.Killed, l.Replaced, l.Hex = false, true, intHex(f.Int("hex"))
 	case "standing.set":
 		x := Standing{Side: f.Str("side"), Scope: f.Str("scope"), Reaction: f.Str("reaction"), Rule: f.Str("rule")}
-		s.Standing = slices.DeleteFunc(s.Standing, func(y Standing) bool {
+		// A new list: the old one is shared with the state before.
+		s.Standing = slices.DeleteFunc(slices.Clone(s.Standing), func(y Standing) bool {
 			return y.Side == x.Side && y.Scope == x.Scope && y.Reaction == x.Reaction
 		})
 		if x.Rule != "" {
@@ -458,6 +456,17 @@ func (s *State) apply(f events.Fact) error {
 		return fmt.Errorf("gbacw: unknown fact %s", f.Kind)
 	}
 	return nil
+}
+
+// resetLeaderMP sets every leader's MP spent to 0, copying the leaders
+// only if one has spent some.
+func (s *State) resetLeaderMP() {
+	for i := range s.Leaders {
+		if s.Leaders[i].MP != 0 {
+			s.own(partLeaders)
+			s.Leaders[i].MP = 0
+		}
+	}
 }
 
 // mark sets a unit's flag.

@@ -148,6 +148,10 @@ type ScenarioDef struct {
 	Notes   []string
 	Options Options
 
+	// unitIndex finds a unit's counter by its name; a state's Units are
+	// in the same order (newState), so it finds a unit in a state too.
+	unitIndex map[string]int
+
 	Grid    hex.Grid
 	Default HexDef
 	Hexes   map[hex.Hex]HexDef       // looked up by key only
@@ -226,6 +230,9 @@ func (sc *ScenarioDef) leaderDef(name string) *LeaderDef {
 }
 
 func (sc *ScenarioDef) unitDef(name string) *UnitDef {
+	if i, ok := sc.unitIndex[name]; ok {
+		return &sc.Units[i]
+	}
 	for i := range sc.Units {
 		if sc.Units[i].Name == name {
 			return &sc.Units[i]
@@ -291,6 +298,10 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 	}
 	if err := sc.check(); err != nil {
 		return nil, err
+	}
+	sc.unitIndex = make(map[string]int, len(sc.Units))
+	for i, u := range sc.Units {
+		sc.unitIndex[u.Name] = i
 	}
 	return sc, nil
 }

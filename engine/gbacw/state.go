@@ -216,9 +216,24 @@ const (
 	partLeaders
 	partBrigades
 	partDivisions
-	partLists // the small lists: pool, sides done, standing orders, ...
 	partAct
-	partAll = 1<<iota - 1
+	// The small lists, each its own part: a fact that appends to one
+	// list or sets one entry copies that list alone. A fact that replaces
+	// a list whole (s.Pool = ...) needs none.
+	partPool
+	partMarch
+	partWorks
+	partDone
+	partReleases
+	partStanding
+	partHeld
+	partLost
+	partFocus
+	partOC
+	partFirst
+	partRulings
+	partAll   = 1<<iota - 1
+	partLists = partPool | partMarch | partWorks | partDone | partReleases | partStanding | partHeld | partLost | partFocus | partOC | partFirst | partRulings
 )
 
 // clone copies st so the copy can be changed: a shallow copy that owns
@@ -245,6 +260,9 @@ func (s *State) mutUnit(i int) *Unit {
 
 // mutUnitNamed is mutUnit by name, nil if there is none.
 func (s *State) mutUnitNamed(name string) *Unit {
+	if i, ok := s.Scn.unitIndex[name]; ok && i < len(s.Units) && s.Units[i].Name == name {
+		return s.mutUnit(i)
+	}
 	for i, u := range s.Units {
 		if u.Name == name {
 			return s.mutUnit(i)
@@ -275,31 +293,51 @@ func (s *State) own(parts int) {
 		s.Divisions = slices.Clone(s.Divisions)
 	}
 	if need&partLists != 0 {
-		s.OCMP = slices.Clone(s.OCMP)
-		s.OCHexes = slices.Clone(s.OCHexes)
-		s.Pool = slices.Clone(s.Pool)
-		s.MarchAMs = slices.Clone(s.MarchAMs)
-		s.Works = slices.Clone(s.Works)
-		s.First = slices.Clone(s.First)
-		s.Done = slices.Clone(s.Done)
-		s.Releases = slices.Clone(s.Releases)
-		s.Rulings = slices.Clone(s.Rulings)
-		s.Standing = slices.Clone(s.Standing)
-		s.Held = slices.Clone(s.Held)
-		s.Lost = slices.Clone(s.Lost)
-		s.Focus = slices.Clone(s.Focus)
+		if need&partOC != 0 {
+			s.OCMP = slices.Clone(s.OCMP)
+			s.OCHexes = slices.Clone(s.OCHexes)
+		}
+		if need&partPool != 0 {
+			s.Pool = slices.Clone(s.Pool)
+		}
+		if need&partMarch != 0 {
+			s.MarchAMs = slices.Clone(s.MarchAMs)
+		}
+		if need&partWorks != 0 {
+			s.Works = slices.Clone(s.Works)
+		}
+		if need&partFirst != 0 {
+			s.First = slices.Clone(s.First)
+		}
+		if need&partDone != 0 {
+			s.Done = slices.Clone(s.Done)
+		}
+		if need&partReleases != 0 {
+			s.Releases = slices.Clone(s.Releases)
+		}
+		if need&partRulings != 0 {
+			s.Rulings = slices.Clone(s.Rulings)
+		}
+		if need&partStanding != 0 {
+			s.Standing = slices.Clone(s.Standing)
+		}
+		if need&partHeld != 0 {
+			s.Held = slices.Clone(s.Held)
+		}
+		if need&partLost != 0 {
+			s.Lost = slices.Clone(s.Lost)
+		}
+		if need&partFocus != 0 {
+			s.Focus = slices.Clone(s.Focus)
+		}
 	}
 	if need&partAct != 0 && s.Act != nil {
+		// The activation and its program are copied; their lists are
+		// shared: a fact replaces a list whole, or appends to it with
+		// slices.Clip (a new array, never the shared one's spare room).
 		a := *s.Act
-		a.Group = slices.Clone(a.Group)
-		a.Acting = slices.Clone(a.Acting)
-		a.Skipping = slices.Clone(a.Skipping)
-		a.Changed = slices.Clone(a.Changed)
 		if a.Prog != nil {
 			p := *a.Prog
-			p.Text = slices.Clone(p.Text)
-			p.Rolls = slices.Clone(p.Rolls)
-			p.Answers = slices.Clone(p.Answers)
 			a.Prog = &p
 		}
 		s.Act = &a
@@ -311,6 +349,9 @@ func (s *State) own(parts int) {
 // --- lookups ---
 
 func (s *State) unit(name string) *Unit {
+	if i, ok := s.Scn.unitIndex[name]; ok && i < len(s.Units) && s.Units[i].Name == name {
+		return s.Units[i]
+	}
 	for i := range s.Units {
 		if s.Units[i].Name == name {
 			return s.Units[i]
