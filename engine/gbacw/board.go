@@ -241,26 +241,8 @@ func (st *State) header(v engine.Viewer) []string {
 	return wrap(out, 78)
 }
 
-// wrap breaks lines longer than width at spaces, indenting continuations.
-func wrap(lines []string, width int) []string {
-	var out []string
-	for _, l := range lines {
-		rs := []rune(l)
-		for len(rs) > width {
-			cut := width
-			for cut > 4 && rs[cut] != ' ' {
-				cut--
-			}
-			if cut <= 4 {
-				cut = width
-			}
-			out = append(out, strings.TrimRight(string(rs[:cut]), " "))
-			rs = append([]rune("   "), []rune(strings.TrimLeft(string(rs[cut:]), " "))...)
-		}
-		out = append(out, string(rs))
-	}
-	return out
-}
+// wrap keeps lines within width (engine.WrapLines).
+func wrap(lines []string, width int) []string { return engine.WrapLines(lines, width) }
 
 // roster lists every unit and leader, and the viewer's own standing
 // orders (a referee sees both sides').
