@@ -31,7 +31,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	maxOrders := fs.Int("max-orders", 200, "stop after the participants have sent this many mails (a whole game takes about 60-90)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
-	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw, hra or gmb")
+	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw, hra, gbacw or gmb")
 	noReferee := fs.Bool("no-referee", false, "two players alone, no referee (GCACW: the scenario's house rules play what the rules leave out)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err

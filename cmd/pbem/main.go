@@ -39,7 +39,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "serve", summary: "run pbem: mail in and out, the engine, NATS", run: cmdServe},
-		{name: "demo", args: "[--ruleset gcacw|hra] [--max-orders N] [--quiet]", summary: "play a short game by mail end to end, printing every mail", run: cmdDemo},
+		{name: "demo", args: "[--ruleset gcacw|hra|gbacw|gmb] [--max-orders N] [--quiet]", summary: "play a short game by mail end to end, printing every mail", run: cmdDemo},
 		{name: "new", args: "--game ID --ruleset NAME --scenario NAME|--scenario-file FILE --player ... ", summary: "create a game", remote: true, access: startStore, run: cmdNew},
 		{name: "order", args: "GAME --player ID [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail)", remote: true, access: writeStore, run: cmdOrder},
 		{name: "referee", args: "GAME --as ID|operator [--reason WHY] [--file FILE | TEXT...]  (flags anywhere)", summary: "give a referee's command on the server: ROLLBACK, PAUSE, SET … (no secret needed here; says whether it was accepted)", remote: true, access: writeStore, run: cmdReferee},

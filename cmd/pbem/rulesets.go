@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"pbem/engine"
+	"pbem/engine/gbacw"
 	"pbem/engine/gcacw"
 	"pbem/engine/gmb"
 	"pbem/engine/hra"
@@ -13,7 +14,9 @@ import (
 
 // systems lists the rule systems this binary offers, explicitly; each
 // says itself what it brings (its ruleset, scenarios and demo game).
-func systems() []engine.System { return []engine.System{gcacw.System(), hra.System(), gmb.System()} }
+func systems() []engine.System {
+	return []engine.System{gcacw.System(), hra.System(), gbacw.System(), gmb.System()}
+}
 
 // rulesets are the systems' ruleset constructors, for the registry.
 func rulesets() []func() engine.Ruleset {

@@ -55,7 +55,17 @@ func Ring(center Hex, r int) []Hex {
 // Line(2514, 2314) both pass through 2414, not 2413. Rules that treat such
 // lines specially (line of sight along a hexside, for example) must check
 // both hexes themselves.
-func Line(a, b Hex) []Hex {
+func Line(a, b Hex) []Hex { return line(a, b, 1) }
+
+// LineOther is Line with the opposite tie-break: where the centre line runs
+// exactly along a hexside it passes through the other hex (LineOther(2314,
+// 2514) passes through 2413). Elsewhere it is Line. A rule that reads a line
+// along a hexside as two lines (line of sight blocked only if both are)
+// checks Line and LineOther.
+func LineOther(a, b Hex) []Hex { return line(a, b, -1) }
+
+// line is Line with the nudge's sign (+1: Line's, -1: the opposite).
+func line(a, b Hex, sign int) []Hex {
 	n := Distance(a, b)
 	if n == 0 {
 		return []Hex{a}
@@ -68,9 +78,9 @@ func Line(a, b Hex) []Hex {
 	den := n * e
 	out := make([]Hex, 0, n+1)
 	for i := 0; i <= n; i++ {
-		vq := (ca.Q*n+(cb.Q-ca.Q)*i)*e + 1
-		vr := (ca.R*n+(cb.R-ca.R)*i)*e + 2
-		vs := (ca.S*n+(cb.S-ca.S)*i)*e - 3
+		vq := (ca.Q*n+(cb.Q-ca.Q)*i)*e + sign
+		vr := (ca.R*n+(cb.R-ca.R)*i)*e + 2*sign
+		vs := (ca.S*n+(cb.S-ca.S)*i)*e - 3*sign
 		out = append(out, cubeRound(vq, vr, vs, den).Hex())
 	}
 	return out

@@ -1,0 +1,241 @@
+// Package gbacw is the rule system of GMT's Great Battles of the American
+// Civil War for pbem, as a player's crib notes give it
+// (shared/rules/gbacw.md, rule IDs "GBACW n.m"): a hex map with
+// elevation, units facing a vertex (two front, two flank and two rear
+// hexes) or, in a March column, a hexside; stacks with an order; a d10
+// whose 0 is 0; the UDD; a turn of Initiative, Command, Activation and
+// End of Turn segments with activation markers drawn blind from a pool;
+// fire with line of sight, non-phase fire, shock in its order a-i,
+// artillery, cavalry, leaders, disorder and collapse. It is written with
+// the rule-system kit (engine.Adapt): typed state and orders, facts made
+// and applied at once, schemas and sentences for every fact.
+//
+// # A turn by mail
+//
+// BEGIN (either side) rolls the first turn's initiative (3.1, 4.1),
+// traces the chain of command (3.2.1, 5), draws each corps' Efficiency
+// Marker for its divisions' activation markers and each side's March AM
+// count (3.2.2, 10.1, B5). Each side then sends its Command Segment
+// mail, sealed (the kit's sealed step: neither reads the other's orders
+// before both have sent them):
+//
+//	ORDER <brigade> ATTACK|ADVANCE|MARCH|RESERVE   Division Orders (3.2.3),
+//	                                               Reinforcement Orders (3.2.4),
+//	                                               Reserve designation (3.2.5)
+//	FIRST <division>|MARCH                         the initiative side's first AM (4.2)
+//	DONE                                           nothing (more)
+//
+// The AMs go into the pool; the chosen one is activated first, the rest
+// are drawn blind with the game's committed dice (a public roll of one of
+// the pool's size: random, verifiable, not secret). Each activation is
+// one mail of the side whose AM it is (3.3):
+//
+//	CHANGE <brigade> <order>                  Order Change Phase: a dr (R6)
+//	COORDINATE <brigade>, <brigade>           Multi-brigade coordination Phase: a dr (R7)
+//	<unit>: MOVE <hex> <hex> ... [FACE <v>] [TOP|BOTTOM]   or MOVE TO <hex>
+//	<unit>: FACE <vertex, or side for a column>
+//	<unit>: WITHDRAW [<hex> [<hex>]]          Withdrawal Movement (9.5)
+//	<unit>: FIRE AT <hex or unit> [AND <hex or unit>]      split fire (11.6)
+//	<unit>[, <unit>]: SHOCK <hex or unit> [ADVANCE]        (CHARGE for mounted cavalry)
+//	<unit>: RECOVER [FACE <v>]  |  BUILD  |  MOUNT  |  DISMOUNT  |  TOP  |  REFUSE
+//	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1)
+//	DONE                                      the activation ends with nothing done
+//
+// The lines are sorted into the Action Phase of each brigade (3.3.3,
+// 14.1): its movement and fire as written, then its shocks (one
+// combination per hex attacked), its recoveries and constructions;
+// coordinated brigades share one phase. A mail's orders are first run
+// dry on a copy with benign dice and no reactions: an order that could
+// not be carried out even then rejects the mail whole, with the line and
+// why. Carried out for real, an order the dice or a reaction made
+// impossible (a move cut short by a disorder, a target gone) stops where
+// it is, the moving side is told why, and the rest goes on: a mail is
+// never half-refused after dice were rolled for it.
+//
+// When the pool is empty both sides move their army and corps
+// commanders (3.4.1, MA 40) and may release reserves:
+//
+//	<army or corps leader>: MOVE <hex> ... | MOVE TO <hex>
+//	RELEASE <brigade> ATTACK|ADVANCE|MARCH
+//	DONE
+//
+// and when both have, the turn ends: leader replacement, recovery of
+// reserves, their release, end-of-turn recovery (19.6), combat
+// effectiveness (20.2, 20.3), the turn record; after the last turn the
+// scenario's victory conditions decide the game.
+//
+// # Reactions without a mail round trip (ORDERS.md, extended)
+//
+// The non-moving side's reactions are given in advance as standing
+// orders and applied in the moving side's activation with no mail:
+//
+//	STANDING <reaction> [<unit>|<brigade>|ALL] <rule>
+//	STANDING                     lists the side's standing orders, to it alone
+//
+// where <reaction> is REACTION FACE (7.6), RETURN FIRE (13.1), CLOSING
+// FIRE (13.4), WITHDRAWAL FIRE (9.6, 13.3), PRE-SHOCK RETREAT (14.3b),
+// PRE-SHOCK FIRE (13.2, 14.3e), WITHDRAW (the reaction withdrawal of
+// mounted cavalry, 9.5a) or COUNTER-CHARGE, and <rule> is ALWAYS, NEVER,
+// ASK (asked by mail each time), CLEAR (take it back), or conditions
+// joined by AND: IF DISORDERED, IF NOT DISORDERED, IF OUTNUMBERED (the
+// enemy's stack has more SP than the unit's), IF FIRED ON, IF ADJACENT
+// (which event calls for it: REACTION FACE answers both), IF FROM FRONT,
+// IF FROM FLANK, IF FROM REAR, IF FROM FLANK OR REAR (where the enemy
+// is, as the unit faces; "IF FIRED ON FROM FLANK" reads as IF FROM
+// FLANK), AT INFANTRY|CAVALRY|ARTILLERY (the enemy's arm), WITHIN <n>
+// (hexes). A unit's own standing order wins over its brigade's, its
+// brigade's over its side's (ALL). ORDERS.md's convention is kept; what
+// is added is the scope written between the reaction and the rule, the
+// condition words above, ASK and CLEAR, and the list. Standing orders
+// are secret: their facts, echo and the board's list are seen by their
+// side alone (and the referee); they take effect as they are applied,
+// and that is public.
+//
+// A reaction no standing order covers (none, or ASK) is asked of the
+// reacting side by mail: the activation's step waits (nothing of it is
+// applied, the dice it rolled are kept and rolled from again when it
+// goes on), the side is prompted with the situation and the examples
+// "<REACTION>", "PASS" and a standing order that would answer it, and
+// its answer (or standing orders that now cover it) carries the
+// activation on, in the same decision. The game's deadline and its
+// at-deadline order (PASS declines) apply to such a prompt as to any; a
+// referee may ANSWER for the side. Standing orders may be sent any time
+// except in the sealed Command Segment, whose every line the other side
+// reads when the orders are opened: there they are refused, with that
+// reason.
+//
+// # The referee
+//
+// SET <unit|leader|brigade|division|GAME> <field> <value> corrects any
+// field of the state (each told to everyone with its old value); RULE
+// answers what the scenario's charts leave to the referee (a fire or
+// shock result, an order change, a coordination, a construction, a
+// turn's activation markers: "RULE <division> <n>", "RULE MARCH <side>
+// <n>"); ANSWER <reaction>|PASS answers a reaction for a side; END (the
+// runtime's) declares the result when a scenario has no victory
+// conditions. RefereeSteps names what a scenario leaves to the referee,
+// and 'pbem new' refuses such a game without one.
+//
+// # Charts and counters (R1-R19)
+//
+// Counters (R1, R19), the chain of command, command ranges (R9),
+// initiative ratings (R15), reinforcements and victory conditions (R18)
+// are the scenario's; the charts (R2 fire, R3 shock, R4 terrain, R5
+// efficiency and March AMs, R6 order change, R7 coordination, R13
+// construction, and the UDD, fire and shock DRMs) are a tables file's
+// (scenarios/sample-tables.txt, marked SAMPLE: invented, not the
+// published charts) or the scenario's own sections. The terrain and
+// weapons charts are required (a game cannot move or fire without them:
+// a scenario lacking them is refused at setup, with the reason); every
+// chart of results may be left out, and then each such step goes to the
+// referee. The sample scenario, Tanner's Mill, is original.
+//
+// # Readings where the notes are silent
+//
+//   - Front at range (7.1, 7.2): the 120° arc centred on the faced vertex,
+//     its edges excluded; a March column's front is the 60° arc centred
+//     on its side (one front hex, four flank, one rear). "Fired on from
+//     the flank" and a shock "at the flank" use the same sectors.
+//   - A turn of one point is free at the start of a move, after each hex,
+//     along any road (road, pike, trail), to fire, on a recovery, on an
+//     advance after combat and when the order changes to or from March;
+//     two points or more in one hex cost 1 MP and count as movement (7.3,
+//     7.4). A changed order's facing: a vertex becomes its anticlockwise
+//     side, a side the vertex clockwise of it.
+//   - Extended Column (6.1, 10.4, R10): a unit on Advance orders that used
+//     a road's rate in its last step, or a March column above 7 SP (4
+//     mounted); its only effect the notes give is 7.6. Refused (R10): a
+//     unit REFUSEs and is so until it moves; 7.6 and 10.7 are its effects.
+//   - Passing through (8.4) is entering a hex with friendly units and
+//     leaving it in the same move; its UDD is rolled on entering, its DRM
+//     the cost of the next hex. 8.5 (a March column on a road) replaces
+//     8.4's penalty with the other terrain's cost.
+//   - Retreats (R11): into the unit's rear hexes keeping its facing, not
+//     into an enemy's front hex without a friendly unit (14.3b);
+//     Displacement is going one hex further where the stack is full; a
+//     unit that cannot retreat stays and loses a strength point. 2D (a
+//     disordered unit disordered again) is a step loss and a rout; a rout
+//     is two hexes back, the unit then doing nothing but trying to
+//     recover (a success brings it back to disordered); a collapsed unit
+//     that routs leaves the map (20.1). Leaders go with a unit that
+//     leaves them alone (17.6).
+//   - Shock (14): the results table gives losses (the largest attacker,
+//     the defender's top unit), retreats (every defending unit but
+//     artillery), then disorder (14.3g); attackers advance (ADVANCE, in
+//     the order written, as the stack takes them). The charge bonus of
+//     14.3h is the chart's when every attacking infantry unit is on
+//     Attack orders and has not fired; a mounted cavalry attacker charges
+//     (14.3i) and is Blown until the next turn (R12); a mounted defender
+//     charged by mounted cavalry may COUNTER-CHARGE (the chart's DRM; it
+//     then gives no pre-shock fire, 16.3b). 14.2a and 14.3a hold the
+//     orders as written (the dry run); what the dice change during the
+//     activation is not held against them. Pre-shock retreat is per unit.
+//   - Fire (11): phasing fire targets a hex and its result falls on the
+//     top unit; non-phase fire on the unit it answers. A D result is a
+//     disorder check (UDD). Return fire (13.1) may be made by the top
+//     unit and each battery of the hex fired at, once per brigade
+//     activation (B12); closing fire (13.4) happens at the first hex
+//     entered within 3 hexes that a standing order's conditions accept.
+//   - Order changes in the Order Change Phase are one per brigade each
+//     activation. The initiative side's first AM is part of its sealed
+//     Command Segment mail (one mail, one action). Reserve brigades are
+//     not activated and may not be ordered into reserve next to the enemy.
+//   - Horse artillery (15.3) moves and stacks as cavalry and is free of
+//     15.1 and 15.2; it fires as artillery.
+//   - 5.x: each link of the chain is traced on its own (a killed superior
+//     leaves his subordinates out of command); an out-of-command unit's
+//     skipped activation is its division's first; a brigade that skips
+//     one takes its out-of-command units' skips with it.
+//   - Stragglers (3.4) and what raises fatigue (R12) are not in the notes:
+//     fatigue is kept (the referee may SET it) and only falls (3.4, 19.6);
+//     stragglers are not modelled.
+//
+// The ambiguities B1-B21 are read as the spec reads them; a scenario line
+// "option <name>" gives the other reading: b2-corps-orders,
+// b3-oc-hexes, b4-tie-previous, b5-march-fixed=N, b6-trail-full,
+// b7-attack-crossings, b8-two-plus-battery, b9-face-if-blocked,
+// b10-double-only, b11-either, b12-once-per-am, b13-enemy-in-front,
+// b14-one-firer, b15-start-half, b16-retreat-from-cavalry, b19-two-fires,
+// b21-unit-stacked (options.go says what each does). B1 (references into
+// the official rulebook), B17 (the direction of the chart DRMs: the
+// charts define it) and B18 (spelling) have no other reading to offer;
+// B20 is the notes' own caveat.
+//
+// # Every rule ID
+//
+// Each is enforced where named and tested by TestGBACW_<id>_... (the
+// tests of options by TestGBACW_B<n>_...); where it cannot be, it says
+// why.
+//
+//	1.1  d10, 0 is 0                       decide.go d10                  TestGBACW_1_1
+//	1.2  UDD: dr+DRM <= cohesion           combat.go udd                  TestGBACW_1_2
+//	2.1  counters (image only)             scenario data (R1)             TestGBACW_2_1
+//	3.1  initiative segment, tie: none     turn.go initiative             TestGBACW_3_1 (both)
+//	3.2  command segment                   turn.go beginTurn, commandOrders TestGBACW_3_2 (four)
+//	3.3  activation segment                turn.go nextAM, activation.go  TestGBACW_3_3 (four)
+//	3.4  end of turn segment               turn.go commanders, endTurn    TestGBACW_3_4 (three)
+//	3.5  turn record                       turn.go endTurn                TestGBACW_3_5
+//	4.1, 4.1a, 4.1b, 4.2                   turn.go initiative, firstAM    TestGBACW_4_*
+//	5.1-5.6 command range and chain        command.go                     TestGBACW_5_*
+//	6.1-6.4 orders and movement            geom.go step, state.go ma      TestGBACW_6_*
+//	7.1-7.6 facing                         geom.go, move.go               TestGBACW_7_*
+//	8.1-8.6 stacking                       move.go place, stackWhy, checkLeg, action.go top TestGBACW_8_*
+//	9.1-9.6, 9.5a enemy-adjacent hexes     move.go checkLeg, withdrawal; combat.go withdrawalFire TestGBACW_9_*
+//	10.1-10.8 March orders                 turn.go actingFor, move.go, shock.go TestGBACW_10_*
+//	11.1-11.6, 11.5a fire                  combat.go                      TestGBACW_11_*
+//	12.1-12.4 line of sight                geom.go los                    TestGBACW_12_*
+//	13.1-13.4 non-phase fire               combat.go, shock.go            TestGBACW_13_*
+//	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck; shock.go TestGBACW_14_*
+//	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
+//	16.1-16.5 cavalry                      action.go mount, combat.go, state.go TestGBACW_16_*
+//	17.1-17.8 leaders                      command.go, turn.go            TestGBACW_17_*
+//	18.1-18.4 leader effects               combat.go udd, shock.go shockDRM TestGBACW_18_*
+//	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_*
+//	20.1-20.3 collapse and CI              combat.go rout, turn.go        TestGBACW_20_*
+//
+// What the notes name but do not define is done by the readings above,
+// or left out and said so: stragglers (3.4), what fatigue does and what
+// raises it (R12), the breakdown of split units (R16: only 11.5's
+// combining of a regiment's split units is enforced), the effects of
+// Extended and Refused formations beyond 7.6 and 10.7 (R10).
+package gbacw

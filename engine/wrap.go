@@ -1,0 +1,27 @@
+package engine
+
+import "strings"
+
+// WrapLines breaks each line longer than width runes at a space (at a
+// rune where a line has no space past its fourth rune), the
+// continuations indented three spaces: a board's header and roster lines
+// kept within a mail's 78 columns.
+func WrapLines(lines []string, width int) []string {
+	var out []string
+	for _, l := range lines {
+		rs := []rune(l)
+		for len(rs) > width {
+			cut := width
+			for cut > 4 && rs[cut] != ' ' {
+				cut--
+			}
+			if cut <= 4 {
+				cut = width
+			}
+			out = append(out, strings.TrimRight(string(rs[:cut]), " "))
+			rs = append([]rune("   "), []rune(strings.TrimLeft(string(rs[cut:]), " "))...)
+		}
+		out = append(out, string(rs))
+	}
+	return out
+}
