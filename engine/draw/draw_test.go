@@ -2,33 +2,12 @@ package draw
 
 import (
 	"bytes"
-	"flag"
 	"image/color"
 	"image/png"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"pbem/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
-	}
-}
 
 var (
 	red   = RGB(200, 30, 30)
@@ -52,7 +31,7 @@ func sample() *Scene {
 }
 
 func TestSVGGolden(t *testing.T) {
-	golden(t, "sample.svg", sample().SVG())
+	golden.Check(t, "sample.svg", sample().SVG())
 }
 
 // A scene read back from its SVG writes the same SVG: the outbox
