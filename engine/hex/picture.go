@@ -263,7 +263,7 @@ var (
 func crossing(k Crossing, a, b, c, d draw.Point, s float64) []draw.Shape {
 	m := lerp(a, b, 0.5)
 	ux, uy := (d.X-c.X)/(s*math.Sqrt(3)), (d.Y-c.Y)/(s*math.Sqrt(3)) // across the side
-	vx, vy := (b.X-a.X)/s, (b.Y-a.Y)/s                                // along it
+	vx, vy := (b.X-a.X)/s, (b.Y-a.Y)/s                               // along it
 	at := func(fu, fv float64) draw.Point { return draw.Pt(m.X+ux*fu+vx*fv, m.Y+uy*fu+vy*fv) }
 	r := s * 0.18
 	switch k {
