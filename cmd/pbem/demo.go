@@ -259,7 +259,17 @@ func readDemoMail(raw []byte) (demoMail, error) {
 		b, _ := io.ReadAll(part.Body)
 		switch h := part.Header.(type) {
 		case *mail.InlineHeader:
-			m.body += strings.ReplaceAll(string(b), "\r\n", "\n")
+			// The text part is the mail as a text client shows it; its
+			// HTML twin and the drawn board (an inline PNG) are listed.
+			switch ct, _, _ := h.ContentType(); ct {
+			case "text/plain":
+				m.body += strings.ReplaceAll(string(b), "\r\n", "\n")
+			case "text/html":
+			default:
+				_, params, _ := h.ContentType()
+				name := params["name"]
+				m.attachments = append(m.attachments, fmt.Sprintf("%s, shown in the mail (%s, %d KB)", name, ct, (len(b)+1023)/1024))
+			}
 		case *mail.AttachmentHeader:
 			name, _ := h.Filename()
 			m.attachments = append(m.attachments, fmt.Sprintf("%s (%d lines)", name, strings.Count(string(b), "\n")))

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"pbem/engine"
+	"pbem/engine/draw"
 	"pbem/events"
 	"pbem/mail/compose"
 	"pbem/mail/token"
@@ -207,9 +208,15 @@ func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 		t.Errorf("the Key line does not validate")
 	}
 	boardLines := map[string]bool{}
-	for _, a := range m.Attachments {
-		if want := fmt.Sprintf("map-%s-%d.txt", game, s.seq); a.Name != want {
+	for i, a := range m.Attachments {
+		if want := fmt.Sprintf("map-%s-%d.%s", game, s.seq, []string{"txt", "svg"}[min(i, 1)]); a.Name != want {
 			t.Errorf("attachment %s, want %s", a.Name, want)
+		}
+		if i == 1 {
+			if _, err := draw.ParseSVG([]byte(a.Body)); err != nil {
+				t.Errorf("the drawn board does not read back: %v", err)
+			}
+			continue
 		}
 		for _, l := range strings.Split(a.Body, "\n") {
 			boardLines[strings.TrimRight(l, " ")] = true
@@ -430,7 +437,7 @@ func checkMails(t *testing.T, got []sent, orderID string, want []wantMail) {
 		if g.m.Template != w.tmpl || g.m.Subject != w.subject {
 			t.Errorf("mail %d to %s: template %s subject %q, want %s %q", i, w.to, g.m.Template, g.m.Subject, w.tmpl, w.subject)
 		}
-		if hasBoard := len(g.m.Attachments) == 1; hasBoard != w.board {
+		if hasBoard := len(g.m.Attachments) > 0; hasBoard != w.board {
 			t.Errorf("mail %d to %s: attachments %v, want board %v", i, w.to, g.m.Attachments, w.board)
 		}
 		for _, h := range w.has {
