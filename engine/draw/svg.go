@@ -23,6 +23,22 @@ const bgClass = "pbem-background"
 // always gives the same bytes.
 func (s *Scene) SVG() []byte {
 	var b bytes.Buffer
+	for _, p := range s.SVGParts() {
+		b.WriteString(p)
+	}
+	b.WriteString(SVGEnd)
+	return b.Bytes()
+}
+
+// SVGEnd closes the document SVGParts begins.
+const SVGEnd = "</svg>\n"
+
+// SVGParts is the scene's SVG cut at its top-level shapes: the root
+// element with its title and background, then each shape; joined and
+// followed by SVGEnd they are SVG's bytes. A report of many boards keeps
+// each part once (the terrain of a map is the same at every step).
+func (s *Scene) SVGParts() []string {
+	var b bytes.Buffer
 	w, h := num(s.W), num(s.H)
 	fmt.Fprintf(&b, svgRoot+"\n", w, h, w, h)
 	if s.Title != "" {
@@ -31,11 +47,13 @@ func (s *Scene) SVG() []byte {
 	if !s.Background.None() {
 		fmt.Fprintf(&b, `<rect class="%s" x="0" y="0" width="%s" height="%s"%s/>`+"\n", bgClass, w, h, paint(Style{Fill: s.Background}))
 	}
+	out := []string{b.String()}
 	for _, it := range s.Items {
+		b.Reset()
 		writeShape(&b, it)
+		out = append(out, b.String())
 	}
-	b.WriteString("</svg>\n")
-	return b.Bytes()
+	return out
 }
 
 func writeShape(b *bytes.Buffer, it Shape) {
