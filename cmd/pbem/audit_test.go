@@ -83,7 +83,7 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 			[]string{"campaign report: game audited, gcacw", "=== board after turn 1 ended", "=== final board", " → accepted: "},
 			[]string{"decisions (seq"}},
 		{"export html", []string{"export", "--format", "html", "audited"}, 0,
-			[]string{"<!DOCTYPE html>", "<h1>campaign report: game audited, gcacw", `"parts":["\u003csvg`, `"kind":"end"`, "die #", "</html>\n", " → accepted: "},
+			[]string{"<!DOCTYPE html>", "<h1>campaign report: game audited, gcacw", `"parts":["\u003csvg`, `"kind":"end"`, "die #", "</html>\n", " → accepted", " → rejected: "},
 			[]string{"<link", " src=", "<img", "@import", "fetch("}},
 		{"export in an unknown format", []string{"export", "--format", "xml", "audited"}, 2, nil, nil},
 		{"audit an unknown game", []string{"audit", "nosuch"}, 1, nil, nil},

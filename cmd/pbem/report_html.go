@@ -129,10 +129,13 @@ func (x exporter) htmlData() (*htmlReport, error) {
 				return nil
 			}
 			delete(inputs, in)
-			line, kind := play.TimelineLineOf(in, ip, p), "order"
+			// The line says who sent what and what came of it; the facts
+			// are told in sentences below it (their raw form stays in pbem
+			// log), a rejection's problems on the line.
+			line, kind := fmt.Sprintf("seq %d  %s → accepted", in, play.InputLineOf(ip)), "order"
 			acc, accepted := p.(*events.OrderAccepted)
 			if !accepted {
-				kind = "rejected"
+				line, kind = play.TimelineLineOf(in, ip, p), "rejected"
 			}
 			if rc, ok := ip.(*events.RefereeCommand); ok && accepted && play.IsOverride(rc.Text, acc) {
 				kind = "override"
@@ -167,6 +170,11 @@ func (x exporter) htmlData() (*htmlReport, error) {
 		}
 	}
 	r := &report{g: g, who: x.who}
+	for _, st := range rep.Steps {
+		if st.Kind != "start" && st.Kind != "end" {
+			r.decisions++
+		}
+	}
 	hd := r.header()
 	rep.Title, rep.Head = hd[0], hd[1:]
 	rep.Parts = ps.list
@@ -237,11 +245,11 @@ details pre { font-size: 0.85em; overflow-x: auto; background: #f3efe2; padding:
 <body>
 <header><h1>%s</h1><p>%s</p></header>
 <div id="controls" role="toolbar" aria-label="replay">
-<button id="first" title="first step (Home)" aria-label="first step">&#x23EE;</button>
+<button id="first" title="first step (Home)" aria-label="first step">|&#x25C0;</button>
 <button id="prev" title="previous step (&#x2190;)" aria-label="previous step">&#x25C0;</button>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <button id="next" title="next step (&#x2192;)" aria-label="next step">&#x25B6;</button>
-<button id="last" title="last step (End)" aria-label="last step">&#x23ED;</button>
+<button id="last" title="last step (End)" aria-label="last step">&#x25B6;|</button>
 <select id="turns" aria-label="jump to a turn"></select>
 <span id="where"></span>
 </div>
