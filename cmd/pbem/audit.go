@@ -504,4 +504,3 @@ func (x exporter) text(w io.Writer) error {
 	}
 	return nil
 }
-
