@@ -43,10 +43,14 @@ func (s *Scene) Raster(k float64) (*image.RGBA, error) {
 // rgba is c premultiplied, as image/color wants it.
 func rgba(c Color) color.Color { return color.NRGBA{c.R, c.G, c.B, c.A} }
 
+// rasterer paints shapes one at a time: each shape's polygons (in
+// pixels) are collected, then rasterised over their bounding box alone,
+// so a small shape costs little however large the picture.
 type rasterer struct {
-	img *image.RGBA
-	k   float64
-	z   *vector.Rasterizer
+	img   *image.RGBA
+	k     float64
+	z     *vector.Rasterizer
+	polys [][]Point // of the shape at hand, in pixels
 }
 
 func (r *rasterer) shape(it Shape) {
@@ -90,20 +94,40 @@ func (r *rasterer) shape(it Shape) {
 	}
 }
 
-func (r *rasterer) begin() {
-	b := r.img.Bounds()
-	r.z.Reset(b.Dx(), b.Dy())
-	r.z.DrawOp = stddraw.Over
-}
+func (r *rasterer) begin() { r.polys = r.polys[:0] }
 
+// paint fills the polygons collected since begin with c.
 func (r *rasterer) paint(c Color) {
-	r.z.Draw(r.img, r.img.Bounds(), image.NewUniform(rgba(c)), image.Point{})
+	if len(r.polys) == 0 {
+		return
+	}
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range r.polys {
+		for _, q := range p {
+			x0, y0, x1, y1 = min(x0, q.X), min(y0, q.Y), max(x1, q.X), max(y1, q.Y)
+		}
+	}
+	box := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1).Intersect(r.img.Bounds())
+	if box.Empty() {
+		return
+	}
+	r.z.Reset(box.Dx(), box.Dy())
+	r.z.DrawOp = stddraw.Over
+	ox, oy := float64(box.Min.X), float64(box.Min.Y)
+	for _, p := range r.polys {
+		r.z.MoveTo(float32(p[0].X-ox), float32(p[0].Y-oy))
+		for _, q := range p[1:] {
+			r.z.LineTo(float32(q.X-ox), float32(q.Y-oy))
+		}
+		r.z.ClosePath()
+	}
+	r.z.Draw(r.img, box, image.NewUniform(rgba(c)), image.Point{})
 }
 
-// poly adds a polygon to the rasteriser, in pixels. The rasteriser
-// clamps the absolute sum of coverage, so shapes added with the same
-// winding overlap without holes: poly gives every polygon a negative
-// signed area.
+// poly adds a polygon (in scene units) to the shape at hand. The
+// rasteriser clamps the absolute sum of coverage, so polygons added with
+// the same winding overlap without holes: poly gives every polygon a
+// negative signed area.
 func (r *rasterer) poly(pts []Point) {
 	if len(pts) < 3 {
 		return
@@ -113,19 +137,15 @@ func (r *rasterer) poly(pts []Point) {
 		q := pts[(i+1)%len(pts)]
 		area += p.X*q.Y - q.X*p.Y
 	}
-	at := func(i int) Point {
+	px := make([]Point, len(pts))
+	for i := range pts {
+		p := pts[i]
 		if area > 0 {
-			return pts[len(pts)-1-i]
+			p = pts[len(pts)-1-i]
 		}
-		return pts[i]
+		px[i] = Pt(p.X*r.k, p.Y*r.k)
 	}
-	p := at(0)
-	r.z.MoveTo(float32(p.X*r.k), float32(p.Y*r.k))
-	for i := 1; i < len(pts); i++ {
-		p := at(i)
-		r.z.LineTo(float32(p.X*r.k), float32(p.Y*r.k))
-	}
-	r.z.ClosePath()
+	r.polys = append(r.polys, px)
 }
 
 // stroke adds a polyline of width w: a quadrilateral per segment and a
@@ -245,7 +265,7 @@ func (s *Scene) PNG(k float64) ([]byte, error) {
 	}
 	pal := Quantise(img)
 	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: pngLevel}
 	if err := enc.Encode(&b, pal); err != nil {
 		return nil, fmt.Errorf("png: %w", err)
 	}
@@ -313,3 +333,6 @@ func nearest(cs []colourCount, p []uint8) uint8 {
 	}
 	return uint8(best)
 }
+
+// pngLevel is the PNG's compression.
+var pngLevel = png.DefaultCompression

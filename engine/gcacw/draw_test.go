@@ -9,6 +9,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/draw"
+	"pbem/events"
 	"pbem/internal/golden"
 )
 
@@ -72,4 +73,52 @@ func TestCount(t *testing.T) {
 	if len(got) != 2 || got[0].Side != USA || got[1].Side != CSA || got[0].Value <= 0 || got[1].Value <= 0 {
 		t.Fatalf("Count = %+v", got)
 	}
+}
+
+// BenchmarkBoard measures drawing a board beside its baseline, the ASCII
+// board of the same view (issue 15: rendering a board takes a bounded
+// time): the view rendered as ASCII, drawn as a scene, written as SVG,
+// and rasterised to the PNG a mail carries (from the SVG, as the outbox
+// does).
+func BenchmarkBoard(b *testing.B) {
+	sb, _ := Scenario("tallow-valley")
+	rs := New()
+	st, err := rs.Setup(sb, []events.Player{{ID: "n", Side: USA}, {ID: "s", Side: CSA}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := rs.View(st, engine.Viewer{Side: USA})
+	dr := rs.(engine.Drawer)
+	svg := dr.Draw(v).SVG()
+	b.Run("ascii-render(baseline)", func(b *testing.B) {
+		for b.Loop() {
+			rs.Render(v)
+		}
+	})
+	b.Run("draw-scene", func(b *testing.B) {
+		for b.Loop() {
+			dr.Draw(v)
+		}
+	})
+	b.Run("draw-svg", func(b *testing.B) {
+		for b.Loop() {
+			dr.Draw(v).SVG()
+		}
+	})
+	b.Run("svg-to-png", func(b *testing.B) {
+		var n int
+		for b.Loop() {
+			sc, err := draw.ParseSVG(svg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := sc.PNG(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(p)
+		}
+		b.ReportMetric(float64(n), "png-bytes")
+		b.ReportMetric(float64(len(svg)), "svg-bytes")
+	})
 }
