@@ -186,6 +186,25 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		}
 	})
 
+	// Issue 15: the HTML report --as a player is what that player saw: the
+	// board drawn as their side sees it (the enemy's ZOC shaded, which the
+	// referee's board has not), and none of the other side's rejected
+	// orders, which the referee's report lists.
+	t.Run("export html as a player", func(t *testing.T) {
+		ref, _, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+		anna, errOut, code2 := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "--as", "anna", "audited")
+		if code != 0 || code2 != 0 {
+			t.Fatalf("exit %d, %d: %s", code, code2, errOut)
+		}
+		zoc := `id=\"zoc\"`
+		if strings.Contains(ref, zoc) || !strings.Contains(anna, zoc) || !strings.Contains(anna, "as anna (USA) saw it") && !strings.Contains(anna, "as anna") {
+			t.Fatalf("ZOC in the referee's report: %v, in anna's: %v", strings.Contains(ref, zoc), strings.Contains(anna, zoc))
+		}
+		if !strings.Contains(ref, "taro: MARCH Starlng") || strings.Contains(anna, "taro: MARCH Starlng") {
+			t.Fatalf("taro's rejected order: in the referee's report %v, in anna's %v", strings.Contains(ref, "taro: MARCH Starlng"), strings.Contains(anna, "taro: MARCH Starlng"))
+		}
+	})
+
 	t.Run("a flipped byte is located by seq", func(t *testing.T) {
 		flipByte(t, dir, "audited", 7)
 		out, errOut, code := pbem(t, nil, "--data-dir", dir, "audit", "audited")
