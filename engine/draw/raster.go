@@ -275,10 +275,21 @@ func (s *Scene) PNG(k float64) ([]byte, error) {
 // Quantise returns img as a paletted image of at most 256 colours,
 // chosen by frequency (ties by colour value), without dithering.
 func Quantise(img *image.RGBA) *image.Paletted {
+	// A board is mostly runs of one colour: count by runs.
 	counts := map[uint32]int{}
 	pix := img.Pix
+	run, last := 0, uint32(0)
 	for i := 0; i+3 < len(pix); i += 4 {
-		counts[pixel(pix[i:i+4])]++
+		c := pixel(pix[i : i+4])
+		if c != last && run > 0 {
+			counts[last] += run
+			run = 0
+		}
+		last = c
+		run++
+	}
+	if run > 0 {
+		counts[last] += run
 	}
 	cs := make([]colourCount, 0, len(counts))
 	for c, n := range counts {
@@ -295,14 +306,19 @@ func Quantise(img *image.RGBA) *image.Paletted {
 		index[c.c] = uint8(i)
 	}
 	out := image.NewPaletted(img.Bounds(), pal)
+	prev, pidx := uint32(0), uint8(0)
 	for i, j := 0, 0; i+3 < len(pix); i, j = i+4, j+1 {
 		c := pixel(pix[i : i+4])
+		if c == prev && j > 0 {
+			out.Pix[j] = pidx
+			continue
+		}
 		idx, ok := index[c]
 		if !ok {
 			idx = nearest(cs, pix[i:i+4])
 			index[c] = idx
 		}
-		out.Pix[j] = idx
+		out.Pix[j], prev, pidx = idx, c, idx
 	}
 	return out
 }
