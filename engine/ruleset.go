@@ -367,3 +367,23 @@ type SideCount struct {
 	Value int
 	Unit  string // what Value counts: "manpower", "strength points"
 }
+
+// CountSides is a Counter's answer from a list of units: each side's sum
+// of value over its units (a unit whose value gives another side, or
+// counts 0, adds nothing), in the order of sides; unit names what the
+// values count.
+func CountSides[U any](sides []string, unit string, units []U, value func(u U) (side string, n int)) []SideCount {
+	out := make([]SideCount, len(sides))
+	for i, s := range sides {
+		out[i] = SideCount{Side: s, Unit: unit}
+	}
+	for i := range units {
+		side, n := value(units[i])
+		for j := range out {
+			if out[j].Side == side {
+				out[j].Value += n
+			}
+		}
+	}
+	return out
+}

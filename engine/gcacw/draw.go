@@ -185,15 +185,10 @@ func (rules) Count(v engine.View) []engine.SideCount {
 	if !ok {
 		return nil
 	}
-	var out []engine.SideCount
-	for _, side := range Sides {
-		n := 0
-		for _, u := range vw.st.Units {
-			if u.Side == side && !u.Eliminated {
-				n += u.Manpower
-			}
+	return engine.CountSides(Sides, "manpower", vw.st.Units, func(u *Unit) (string, int) {
+		if u.Eliminated {
+			return u.Side, 0
 		}
-		out = append(out, engine.SideCount{Side: side, Value: n, Unit: "manpower"})
-	}
-	return out
+		return u.Side, u.Manpower
+	})
 }

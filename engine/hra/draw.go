@@ -90,15 +90,10 @@ func (rules) Count(v engine.View) []engine.SideCount {
 	if !ok {
 		return nil
 	}
-	var out []engine.SideCount
-	for _, side := range Sides {
-		n := 0
-		for _, u := range vw.st.Units {
-			if u.Side == side && !u.Removed() {
-				n += u.State
-			}
+	return engine.CountSides(Sides, "unit states", vw.st.Units, func(u Unit) (string, int) {
+		if u.Removed() {
+			return u.Side, 0
 		}
-		out = append(out, engine.SideCount{Side: side, Value: n, Unit: "unit states"})
-	}
-	return out
+		return u.Side, u.State
+	})
 }
