@@ -9,6 +9,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/draw"
+	"pbem/events"
 	"pbem/internal/golden"
 )
 
@@ -68,4 +69,47 @@ func TestCountSumsStates_HRA_3a(t *testing.T) {
 	if after[0].Value+after[1].Value >= before[0].Value+before[1].Value {
 		t.Errorf("a whole game lost no strength: %+v then %+v", before, after)
 	}
+}
+
+// BenchmarkBoard measures drawing the table beside its baseline, the
+// ASCII board of the same view: drawn as a scene, written as SVG, and
+// rasterised to the PNG a mail carries (from the SVG, as the outbox does).
+func BenchmarkBoard(b *testing.B) {
+	rs := New()
+	sb, err := Scenario("kettle-run")
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := rs.Setup(sb, []events.Player{{ID: "north", Side: Union}, {ID: "south", Side: Confederate}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := rs.View(st, engine.Viewer{Side: Union})
+	dr := rs.(engine.Drawer)
+	svg := dr.Draw(v).SVG()
+	b.Run("ascii-render(baseline)", func(b *testing.B) {
+		for b.Loop() {
+			rs.Render(v)
+		}
+	})
+	b.Run("draw-svg", func(b *testing.B) {
+		for b.Loop() {
+			dr.Draw(v).SVG()
+		}
+	})
+	b.Run("svg-to-png", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			sc, err := draw.ParseSVG(svg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := sc.PNG(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(p)
+		}
+		b.ReportMetric(float64(n), "png-bytes")
+	})
 }
