@@ -182,14 +182,15 @@ func (s *Store) ServerSecret(name string, gen func() ([]byte, error)) ([]byte, e
 // secret made without an owner): in one transaction, so of two callers
 // racing to make a secret exactly one owner is kept, and a caller can
 // tell a secret made for it (owner == its own, also when it asks again
-// after a crash) from one that existed before.
+// after a crash) from one that existed before. A nil gen only looks: an
+// absent secret is then nil, with no error.
 func (s *Store) OwnedServerSecret(name, owner string, gen func() ([]byte, error)) (secret []byte, madeFor string, err error) {
 	err = s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bSecret)
 		secret, madeFor = bytes.Clone(b.Get(serverKey(name))), string(b.Get(ownerKey(name)))
 		return nil
 	})
-	if err != nil || secret != nil {
+	if err != nil || secret != nil || gen == nil {
 		return secret, madeFor, err
 	}
 	err = s.update(func(tx *bolt.Tx) error {

@@ -142,6 +142,10 @@ func TestOwnedServerSecretKeepsOneOwner(t *testing.T) {
 	if sec, owner, _ := s.OwnedServerSecret("mailbox:kim", "g2/9", gen); string(sec) != "pw1" || owner != res[0].owner {
 		t.Fatalf("again: %s %s", sec, owner)
 	}
+	// Looking makes nothing.
+	if sec, owner, err := s.OwnedServerSecret("mailbox:lee", "g1/3", nil); sec != nil || owner != "" || err != nil {
+		t.Fatalf("looking for lee's: %q %q %v", sec, owner, err)
+	}
 	// A secret made without an owner has none.
 	s.ServerSecret("mailbox:anna", gen)
 	if _, owner, _ := s.OwnedServerSecret("mailbox:anna", "g1/3", gen); owner != "" {
