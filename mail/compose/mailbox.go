@@ -101,7 +101,7 @@ func NewMailboxMark(user string, decision uint64) string {
 	return fmt.Sprintf("{pbem:new-mailbox:%s:%d}", user, decision)
 }
 
-var newMailboxRE = regexp.MustCompile(`\{pbem:new-mailbox:([a-z0-9][a-z0-9._-]*):([0-9]+)\}`)
+var newMailboxRE = regexp.MustCompile(`\{pbem:new-mailbox:([^:{}\s]+):([0-9]+)\}`)
 
 // NoPasswordGiven is what the answer to a referee shows in place of the
 // password of a mailbox that existed before the referee's command.
