@@ -158,31 +158,76 @@ func (s *Store) Raw(game string, seq uint64) ([]byte, bool, error) {
 	return raw, raw != nil, err
 }
 
+// Server-wide secrets live in the secret bucket beside the games' dice
+// seeds, under keys no game id can have: serverKey(name) holds the
+// secret, ownerKey(name) who made it (see OwnedServerSecret).
+const (
+	serverPrefix = "\x00server:"
+	ownerPrefix  = "\x00owner:"
+)
+
+func serverKey(name string) []byte { return []byte(serverPrefix + name) }
+func ownerKey(name string) []byte  { return []byte(ownerPrefix + name) }
+
 // ServerSecret returns the named server-wide secret (the reply-token
 // key, a mailbox's password), creating it from gen on first use. Secrets
 // are kept beside the log, never in it.
 func (s *Store) ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error) {
-	key := []byte("\x00server:" + name)
-	var secret []byte
-	err := s.view(func(tx *bolt.Tx) error {
-		secret = bytes.Clone(tx.Bucket(bSecret).Get(key))
+	secret, _, err := s.OwnedServerSecret(name, "", gen)
+	return secret, err
+}
+
+// OwnedServerSecret is ServerSecret that also records, when it creates
+// the secret, who it was made for, and returns who that was ("" for a
+// secret made without an owner): in one transaction, so of two callers
+// racing to make a secret exactly one owner is kept, and a caller can
+// tell a secret made for it (owner == its own, also when it asks again
+// after a crash) from one that existed before. A nil gen only looks: an
+// absent secret is then nil, with no error.
+func (s *Store) OwnedServerSecret(name, owner string, gen func() ([]byte, error)) (secret []byte, madeFor string, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bSecret)
+		secret, madeFor = bytes.Clone(b.Get(serverKey(name))), string(b.Get(ownerKey(name)))
 		return nil
 	})
-	if err != nil || secret != nil {
-		return secret, err
+	if err != nil || secret != nil || gen == nil {
+		return secret, madeFor, err
 	}
 	err = s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bSecret)
-		if v := b.Get(key); v != nil {
-			secret = bytes.Clone(v)
+		if v := b.Get(serverKey(name)); v != nil {
+			secret, madeFor = bytes.Clone(v), string(b.Get(ownerKey(name)))
 			return nil
 		}
 		v, err := gen()
 		if err != nil {
 			return err
 		}
-		secret = v
-		return b.Put(key, v)
+		if len(v) == 0 {
+			return fmt.Errorf("server secret %s: made empty", name)
+		}
+		secret, madeFor = v, owner
+		if owner != "" {
+			if err := b.Put(ownerKey(name), []byte(owner)); err != nil {
+				return err
+			}
+		}
+		return b.Put(serverKey(name), v)
 	})
-	return secret, err
+	return secret, madeFor, err
+}
+
+// ServerSecretNames returns the names of the server-wide secrets that
+// begin with prefix, sorted (their values are not read).
+func (s *Store) ServerSecretNames(prefix string) ([]string, error) {
+	var names []string
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bSecret).Cursor()
+		p := serverKey(prefix)
+		for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
+			names = append(names, string(k[len(serverPrefix):]))
+		}
+		return nil
+	})
+	return names, err
 }

@@ -3,6 +3,10 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,5 +105,57 @@ func TestServerSecretIsMadeOnceAndKept(t *testing.T) {
 	b, _ := s.ServerSecret("reply", gen)
 	if !bytes.Equal(a, b) || n != 1 {
 		t.Fatalf("%v %v %d", a, b, n)
+	}
+}
+
+// A secret made for an owner says so to every caller, racing or asking
+// again later; one that existed before says who it was made for (no one,
+// for a plain ServerSecret), so that owner alone may hand it out.
+func TestOwnedServerSecretKeepsOneOwner(t *testing.T) {
+	s := open(t)
+	var made atomic.Int32
+	gen := func() ([]byte, error) { return []byte(fmt.Sprint("pw", made.Add(1))), nil }
+	type got struct{ secret, owner string }
+	res := make([]got, 8)
+	var wg sync.WaitGroup
+	for i := range res {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sec, owner, err := s.OwnedServerSecret("mailbox:kim", fmt.Sprint("g1/", i), gen)
+			if err != nil {
+				t.Error(err)
+			}
+			res[i] = got{string(sec), owner}
+		}()
+	}
+	wg.Wait()
+	if made.Load() != 1 {
+		t.Fatalf("the secret was made %d times", made.Load())
+	}
+	for _, r := range res[1:] {
+		if r != res[0] || r.secret != "pw1" || !strings.HasPrefix(r.owner, "g1/") {
+			t.Fatalf("callers saw different secrets or owners: %+v", res)
+		}
+	}
+	// Asked again, by its owner or another, it is the same, with the same owner.
+	if sec, owner, _ := s.OwnedServerSecret("mailbox:kim", "g2/9", gen); string(sec) != "pw1" || owner != res[0].owner {
+		t.Fatalf("again: %s %s", sec, owner)
+	}
+	// Looking makes nothing.
+	if sec, owner, err := s.OwnedServerSecret("mailbox:lee", "g1/3", nil); sec != nil || owner != "" || err != nil {
+		t.Fatalf("looking for lee's: %q %q %v", sec, owner, err)
+	}
+	// A secret made without an owner has none.
+	s.ServerSecret("mailbox:anna", gen)
+	if _, owner, _ := s.OwnedServerSecret("mailbox:anna", "g1/3", gen); owner != "" {
+		t.Fatalf("anna's mailbox was made for %q", owner)
+	}
+	if _, _, err := s.OwnedServerSecret("empty", "x", func() ([]byte, error) { return nil, nil }); err == nil {
+		t.Fatal("an empty secret was kept")
+	}
+	names, err := s.ServerSecretNames("mailbox:")
+	if err != nil || strings.Join(names, " ") != "mailbox:anna mailbox:kim" {
+		t.Fatalf("names %q %v", names, err)
 	}
 }

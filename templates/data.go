@@ -122,6 +122,9 @@ type Login struct {
 	// placeholder here, filled in only as the mail is sent, so the
 	// password itself never enters the game's log.
 	Password string
+	// Later: the seat was given after the game began. The welcome then
+	// holds no password: a new mailbox's went to whoever gave the seat.
+	Later bool
 }
 
 // Announce is the data of a referee's announcement, mailed to everyone.
@@ -155,6 +158,11 @@ type Turn struct {
 	// Deadline is when the reader's answer is due, and what happens
 	// without it (yourmove); nil when the game sets no deadline.
 	Deadline *Deadline
+	// Mailboxes, in the answer to the referee whose mail gave seats at
+	// pbem's own mail host, are those seats' mailboxes, each Password a
+	// mark the outbox fills as it sends the mail: the password of a
+	// mailbox the command made, or a note that it existed before.
+	Mailboxes []Login
 }
 
 // Problem is one thing wrong with a line of a rejected mail.

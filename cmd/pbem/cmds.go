@@ -808,7 +808,7 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 	}
 	fmt.Fprintf(a.out, "recorded in %s at seq %d\n", game, seq)
 	for end := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
-		d, err := decisionOf(log, game, seq)
+		d, at, err := decisionOf(log, game, seq)
 		if err != nil {
 			return err
 		}
@@ -821,7 +821,7 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 			for _, f := range d.Facts {
 				fmt.Fprintf(a.out, "  = %s\n", play.FactLine(f))
 			}
-			return nil
+			return a.printNewMailboxes(log, game, at)
 		case *events.OrderRejected:
 			fmt.Fprintln(a.out, "rejected; nothing of it was applied:")
 			for _, p := range d.Problems {
@@ -839,10 +839,11 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 	}
 }
 
-// decisionOf returns the decision on the input at seq, or nil if there is
-// none yet.
-func decisionOf(log play.Source, game string, seq uint64) (events.Payload, error) {
+// decisionOf returns the decision on the input at seq and its own seq, or
+// nil if there is none yet.
+func decisionOf(log play.Source, game string, seq uint64) (events.Payload, uint64, error) {
 	var found events.Payload
+	var at uint64
 	err := log.Read(game, seq+1, func(e *events.Envelope) error {
 		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
 			return nil
@@ -852,15 +853,44 @@ func decisionOf(log play.Source, game string, seq uint64) (events.Payload, error
 			return err
 		}
 		if play.InputOf(p) == seq {
-			found = p
+			found, at = p, e.Seq
 			return errFound
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, errFound) {
-		return nil, err
+		return nil, 0, err
 	}
-	return found, nil
+	return found, at, nil
+}
+
+// printNewMailboxes prints the built-in mail host's mailboxes that the
+// referee's command decided at seq decision gave seats, making those that
+// have none yet: the password of each it made is printed here, to whoever
+// gave the command, and goes into no mail.
+func (a *app) printNewMailboxes(log logStore, game string, decision uint64) error {
+	if !a.cfg.Mail.builtinHost() {
+		return nil
+	}
+	comp, err := a.composer()
+	if err != nil {
+		return err
+	}
+	boxes, err := grantMailboxes(log, comp, game, decision)
+	if err != nil {
+		return fmt.Errorf("the command was applied, but its seats' mailboxes on pbem's own mail host could not be made (pbem makes them when it first mails them; 'pbem mailboxes' then lists them): %w", err)
+	}
+	for i, b := range boxes {
+		if i == 0 {
+			fmt.Fprintln(a.out, "mailboxes on pbem's own mail host for the seats given:")
+		}
+		if b.Password == "" {
+			fmt.Fprintf(a.out, "  %-32s user %-12s existed before: its holder has its password\n", b.Address, b.User)
+			continue
+		}
+		fmt.Fprintf(a.out, "  %-32s user %-12s password %s   (new: pass it on to its holder yourself; pbem gives it to no one else)\n", b.Address, b.User, b.Password)
+	}
+	return nil
 }
 
 var errFound = errors.New("found")

@@ -30,6 +30,8 @@ type logStore interface {
 	Verify(game string) (uint64, error)
 	QuarantineList() ([]store.Quarantined, error)
 	ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error)
+	OwnedServerSecret(name, owner string, gen func() ([]byte, error)) ([]byte, string, error)
+	ServerSecretNames(prefix string) ([]string, error)
 }
 
 // The control socket lets commands run inside a running server, which

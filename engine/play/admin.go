@@ -96,10 +96,11 @@ const (
 	SettingTZPrefix = "tz."
 	// SettingBuiltinDomain is set by the server, not the referee, when a
 	// game is created on pbem's built-in mail host: the domain of its
-	// mailboxes. That host makes mailboxes only for the seats a game is
-	// created with (it cannot yet give a later one its own password), so
-	// a seat or observer added later at that domain is refused with the
-	// reason, rather than its mail bouncing unheard.
+	// mailboxes. A seat or observer a referee (or the operator) adds
+	// later at that domain gets a mailbox there if it has none, whose
+	// password the server gives to that referee alone (outside the log);
+	// the players' own requests for a referee at that domain are refused
+	// with the reason, since they have no one to give it to.
 	SettingBuiltinDomain = "builtin-domain"
 )
 

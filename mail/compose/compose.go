@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -107,7 +106,7 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
-				Rules: explain(g, b.state, r, engine.ExplainWelcome), Login: c.login(r)}
+				Rules: explain(g, b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins)}
 		}})
 }
 
@@ -185,6 +184,7 @@ type source struct {
 	at        int64  // the intake time, unix ns
 	text      string // a referee's command text
 	refused   string // why the intake did not trust a referee's mail
+	mail      bool   // it came by mail (not from pbem's command line)
 }
 
 func origin(in *events.Envelope) (source, error) {
@@ -204,6 +204,7 @@ func origin(in *events.Envelope) (source, error) {
 		}
 	case *events.RefereeCommand:
 		o.player, o.kind, o.messageID, o.reason, o.text, o.refused = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text, p.Refused
+		o.mail = p.Source == "mail"
 	case *events.DeadlinePassed:
 		o.player, o.kind, o.dflt, o.due = p.Player, "deadline", p.Default, p.Due
 		if strings.EqualFold(o.dflt, "referee") {
@@ -404,8 +405,15 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		case o.kind == "expired":
 			m.subject = "the pause ran out; the game goes on"
 		}
+		var boxes []templates.Login
 		if r.ID == o.player {
 			m.inReplyTo = o.messageID
+			// The referee whose mail gave a seat at pbem's own mail host
+			// gets the password of each mailbox it made (the command line
+			// prints it instead: no mail carries it then).
+			if o.mail && m.tmpl == templates.NameReferee && c.cfg.Mailhost != nil {
+				boxes = c.newMailboxes(d.Facts, b.decision())
+			}
 		}
 		act := b.action(o, d, r)
 		act.Override = override
@@ -414,7 +422,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			due = deadlineAfter(b.g.Game, d, r.ID)
 		}
 		m.data = func(cm templates.Common, bd templates.Board) any {
-			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd, Deadline: due}
+			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd, Deadline: due, Mailboxes: boxes}
 		}
 		if err := b.add(m); err != nil {
 			return err
@@ -456,59 +464,6 @@ func announced(d *events.OrderAccepted) *events.Fact {
 		}
 	}
 	return nil
-}
-
-// login says how r logs in to their mailbox on pbem's own mail host (nil
-// when pbem runs none, or r's addresses are elsewhere).
-func (c *Composer) login(r recipient) *templates.Login {
-	if c.cfg.Mailhost == nil {
-		return nil
-	}
-	for _, a := range r.Addresses {
-		if user, ok := c.MailhostUser(a); ok {
-			return &templates.Login{Address: a, User: user, IMAP: c.cfg.Mailhost.IMAP, SMTP: c.cfg.Mailhost.SMTP, Password: PasswordMark}
-		}
-	}
-	return nil
-}
-
-// MailhostUser returns the user of pbem's own mail host that address
-// belongs to (false when pbem runs no host, or the address is elsewhere
-// or is pbem's own mailbox).
-func (c *Composer) MailhostUser(address string) (string, bool) {
-	local, domain, ok := strings.Cut(address, "@")
-	if c.cfg.Mailhost == nil || !ok || !strings.EqualFold(domain, c.cfg.Domain) {
-		return "", false
-	}
-	local = strings.ToLower(local)
-	if user, _, _ := strings.Cut(local, "+"); user == strings.ToLower(c.cfg.Local) {
-		return "", false
-	}
-	return local, true
-}
-
-// FillPassword returns the body of q as it is sent: a welcome to one
-// mailbox on pbem's own mail host gets that mailbox's password (from
-// password) in place of PasswordMark. Every other mail goes as it is, so
-// no text a player wrote can draw a password into a mail.
-func (c *Composer) FillPassword(q *events.MailQueued, password func(user string) (string, error)) (string, error) {
-	if q.Template != templates.NameWelcome || !strings.Contains(q.Body, PasswordMark) {
-		return q.Body, nil
-	}
-	var users []string
-	for _, a := range q.To {
-		if u, ok := c.MailhostUser(a); ok && !slices.Contains(users, u) {
-			users = append(users, u)
-		}
-	}
-	if len(users) != 1 {
-		return q.Body, nil
-	}
-	pw, err := password(users[0])
-	if err != nil {
-		return "", fmt.Errorf("mailbox password of %s: %w", users[0], err)
-	}
-	return strings.ReplaceAll(q.Body, PasswordMark, pw), nil
 }
 
 // refereeSecret is the command secret a referee's welcome carries.

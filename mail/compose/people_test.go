@@ -26,6 +26,12 @@ import (
 // own log for LOG and lists a desk for GAMES.
 func deskServer(t *testing.T, settings ...events.Setting) (*server, *compose.Composer) {
 	t.Helper()
+	return deskServerWith(t, cfg, settings...)
+}
+
+// deskServerWith is deskServer with the composer configured by cc.
+func deskServerWith(t *testing.T, cc compose.Config, settings ...events.Setting) (*server, *compose.Composer) {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +41,6 @@ func deskServer(t *testing.T, settings ...events.Setting) (*server, *compose.Com
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := cfg
 	cc.Log = func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
 		return play.RecentActions(st, raceRegistry(), game, v, upTo, n)
 	}
