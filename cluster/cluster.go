@@ -229,7 +229,7 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	if err := n.heartbeat(ctx, false); err != nil {
+	if err := retry(ctx, 30*time.Second, func(ctx context.Context) error { return n.heartbeat(ctx, false) }); err != nil {
 		return nil, fmt.Errorf("cluster: joining: %w", err)
 	}
 	sub, err := nc.Subscribe(n.subject("take"), n.onTake)

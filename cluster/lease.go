@@ -75,7 +75,15 @@ func (n *Node) watch(ctx context.Context) error {
 			n.mu.Unlock()
 		}, func(k string) { n.mu.Lock(); delete(n.members, k); n.mu.Unlock() }},
 	} {
-		kw, err := w.kv.WatchAll(context.Background())
+		// A cluster still electing its leaders answers slowly: retry, as
+		// Open does for the assets. The watcher lives on after this call,
+		// so it is not given the attempt's context.
+		var kw jetstream.KeyWatcher
+		err := retry(ctx, 30*time.Second, func(context.Context) error {
+			var err error
+			kw, err = w.kv.WatchAll(context.Background())
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("cluster: watching: %w", err)
 		}
