@@ -2,6 +2,8 @@ package store
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"pbem/events"
 )
@@ -157,5 +161,126 @@ func TestOwnedServerSecretKeepsOneOwner(t *testing.T) {
 	names, err := s.ServerSecretNames("mailbox:")
 	if err != nil || strings.Join(names, " ") != "mailbox:anna mailbox:kim" {
 		t.Fatalf("names %q %v", names, err)
+	}
+}
+
+// Issue 12: a mail sent again under a new Message-ID is a duplicate by
+// its content fingerprint, which stays recorded whatever follows.
+func TestRequestKeysMakeACopyUnderAnotherKeyADuplicate(t *testing.T) {
+	s := open(t)
+	r1, err := s.Do(Request{Game: "g1", Events: []events.Envelope{order("g1", "<m1>", "PASS")}, Keys: []string{"mail:abc", "dkim:xyz"}})
+	if err != nil || r1.Duplicate {
+		t.Fatal(r1, err)
+	}
+	r2, _ := s.Do(Request{Game: "g1", Expected: 1, Events: []events.Envelope{order("g1", "<m2>", "MARCH")}})
+	tests := []struct {
+		name    string
+		key     string
+		keys    []string
+		wantSeq uint64
+		wantKey string
+	}{
+		{"same Message-ID", "<m1>", nil, 1, "<m1>"},
+		{"new Message-ID, same content", "<m3>", []string{"mail:abc"}, 1, "mail:abc"},
+		{"new Message-ID, same DKIM signature", "<m4>", []string{"mail:other", "dkim:xyz"}, 1, "dkim:xyz"},
+		{"the second mail's id", "<m2>", []string{"mail:new"}, r2.First, "<m2>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := s.Do(Request{Game: "g1", Expected: 2, Events: []events.Envelope{order("g1", tt.key, "PASS")}, Keys: tt.keys})
+			if err != nil || !r.Duplicate || r.First != tt.wantSeq || r.DuplicateKey != tt.wantKey {
+				t.Fatalf("got %+v %v, want a duplicate of seq %d by %q", r, err, tt.wantSeq, tt.wantKey)
+			}
+		})
+	}
+	if h, _ := s.Head("g1"); h.Seq != 2 {
+		t.Fatalf("a duplicate was written: head %d", h.Seq)
+	}
+	if seq, ok, _ := s.Lookup("g1", "dkim:xyz"); !ok || seq != 1 {
+		t.Fatalf("the fingerprint points at %d %v", seq, ok)
+	}
+}
+
+// Issue 12: a stranger's 10 MB mail keeps its header, the first 64 KiB
+// and a hash of the rest; the quarantine prunes its oldest records past
+// its cap and counts them.
+func TestQuarantineKeepsBoundedEvidenceAndPrunesTheOldest(t *testing.T) {
+	s, err := Open(t.TempDir()+"/q.db", Options{QuarantineBytes: 400 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	header := "From: stranger@example.net\r\nSubject: big\r\n\r\n"
+	big := []byte(header + strings.Repeat("x", 10<<20))
+	id, err := s.Quarantine(Quarantined{At: time.Unix(100, 0), From: "stranger@example.net", Reason: "no reply token", Raw: big}, Checkpoint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := s.QuarantineList()
+	sum := sha256.Sum256(big[len(header)+EvidenceBodyBytes:])
+	q := list[0]
+	if len(list) != 1 || q.ID != id || len(q.Raw) != len(header)+EvidenceBodyBytes || q.Size != int64(len(big)) || q.RestSHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("kept %d bytes of %d (size %d), rest %s", len(q.Raw), len(big), q.Size, q.RestSHA256)
+	}
+	small := []byte(header + "PASS\r\n")
+	s.Quarantine(Quarantined{At: time.Unix(50, 0), Raw: small}, Checkpoint{})
+	for i := range 8 {
+		raw := []byte(header + strings.Repeat(string(rune('a'+i)), 100<<10))
+		if _, err := s.Quarantine(Quarantined{At: time.Unix(int64(200+i), 0), Reason: "flood", Raw: raw}, Checkpoint{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _ = s.QuarantineList()
+	st, _ := s.QuarantineStats()
+	var total int64
+	for _, q := range list {
+		total += int64(len(q.encode()))
+	}
+	if st.Bytes != total || st.Bytes > 400<<10 || st.Pruned == 0 || int(st.Pruned)+len(list) != 10 {
+		t.Fatalf("%d records of %d bytes (counted %d), %d pruned", len(list), total, st.Bytes, st.Pruned)
+	}
+	if list[0].At.Unix() < 200 || list[len(list)-1].At.Unix() != 207 {
+		t.Fatalf("pruned the wrong ones: oldest kept %v, newest %v", list[0].At, list[len(list)-1].At)
+	}
+}
+
+// A store whose quarantine was written before the cap existed (without
+// its index buckets) opens read-only as it is, and gets its index and
+// byte count when opened for writing.
+func TestQuarantineWrittenBeforeTheCapIsIndexedOnOpen(t *testing.T) {
+	path := t.TempDir() + "/old.db"
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Quarantine(Quarantined{At: time.Unix(1, 0), Raw: []byte("From: a\r\n\r\nx")}, Checkpoint{})
+	s.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range laterBuckets {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.Close()
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("a store of before the index, read-only: %v", err)
+	}
+	list, err := ro.QuarantineList()
+	if _, serr := ro.QuarantineStats(); err != nil || serr != nil || len(list) != 1 {
+		t.Fatalf("read-only: %d records, %v %v", len(list), err, serr)
+	}
+	ro.Close()
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, _ := s.QuarantineStats()
+	n := 0
+	s.db.View(func(tx *bolt.Tx) error { n = tx.Bucket(bQuarT).Stats().KeyN; return nil })
+	if st.Bytes == 0 || n != 1 {
+		t.Fatalf("after reopening: %d bytes counted, %d indexed", st.Bytes, n)
 	}
 }
