@@ -218,9 +218,9 @@ type mailSystem struct {
 	wg      sync.WaitGroup
 }
 
-// roster gives the intake a game's seats as they are now, from the
-// runner's folded game (a referee may have replaced a player, and the
-// seat then has a new key; observers may have been added).
+// roster gives the intake a game's seats and settings as they are now,
+// from the runner's folded game (a referee may have replaced a player, or
+// changed the game's sender-auth setting).
 func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 	return func(game string) (intake.Seats, error) {
 		var s intake.Seats

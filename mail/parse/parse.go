@@ -122,11 +122,18 @@ type Message struct {
 	// ReturnPath is the address of the first Return-Path, without the
 	// angle brackets; "" when there is none or it is the null sender.
 	ReturnPath string
-	Subject    string
-	MessageID  string   // without angle brackets
-	InReplyTo  []string // message IDs, without angle brackets
-	References []string // message IDs, oldest first, without angle brackets
-	Date       time.Time
+	// Sender is the Sender field, when there is one.
+	Sender Address
+	// AuthResults are the Authentication-Results fields, topmost (the
+	// last hop's) first, as written; DKIMSignatures the DKIM-Signature
+	// fields. The intake decides whom to trust.
+	AuthResults    []string
+	DKIMSignatures []string
+	Subject        string
+	MessageID      string   // without angle brackets
+	InReplyTo      []string // message IDs, without angle brackets
+	References     []string // message IDs, oldest first, without angle brackets
+	Date           time.Time
 	// Auto says why the mail was sent by a machine, such as
 	// "Auto-Submitted: auto-replied" or "Content-Type: multipart/report";
 	// "" for a person's mail. Such a mail must not be answered.
@@ -360,6 +367,11 @@ func (m *Message) readHeader(h textproto.Header) {
 			m.ReturnPath = a[0].Addr
 		}
 	}
+	if sender := addressList(h.Get("Sender")); len(sender) > 0 {
+		m.Sender = sender[0]
+	}
+	m.AuthResults = h.Values("Authentication-Results")
+	m.DKIMSignatures = h.Values("DKIM-Signature")
 	m.Subject = headerText(h.Get("Subject"))
 	if ids := msgIDs(h.Get("Message-Id")); len(ids) > 0 {
 		m.MessageID = ids[0]
