@@ -102,6 +102,11 @@ const (
 	// the players' own requests for a referee at that domain are refused
 	// with the reason, since they have no one to give it to.
 	SettingBuiltinDomain = "builtin-domain"
+	// SettingSenderAuth is how the mail intake treats a mail whose sender
+	// it cannot authenticate: "strict" (refused), "confirm" (the default:
+	// held until the player confirms it from the registered address when
+	// its envelope or Sender differs from From) or "lenient" (applied).
+	SettingSenderAuth = "sender-auth"
 )
 
 // defaultPauseMax and defaultAbsenceMax are the limits of a game that
@@ -120,6 +125,7 @@ type Policy struct {
 	Silent     bool          // overrides are not announced
 	PauseMax   time.Duration // 0: a players' pause lasts until they resume
 	AbsenceMax time.Duration // 0: no absences
+	SenderAuth string        // strict, confirm or lenient; "" for the server's default
 }
 
 // ParsePolicy reads a policy from settings; unknown keys and bad values
@@ -175,6 +181,13 @@ func (p *Policy) set(key, value string) error {
 		default:
 			return fmt.Errorf("setting %s: %q (want announced or silent)", key, value)
 		}
+	case SettingSenderAuth:
+		switch v := strings.ToLower(value); v {
+		case "strict", "confirm", "lenient":
+			p.SenderAuth = v
+		default:
+			return fmt.Errorf("setting %s: %q (want strict, confirm or lenient)", key, value)
+		}
 	default:
 		return fmt.Errorf("unknown setting %q (known: %s)", key, strings.Join(SettingKeys(), ", "))
 	}
@@ -187,7 +200,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingPauseMax, SettingAbsenceMax, "tz"}
+		SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",

@@ -13,6 +13,7 @@ import (
 	"github.com/emersion/go-msgauth/authres"
 	"github.com/emersion/go-msgauth/dkim"
 
+	"pbem/engine/play"
 	"pbem/mail/parse"
 )
 
@@ -29,8 +30,9 @@ const (
 	ModeLenient = "lenient"
 )
 
-// SettingSenderAuth is the game setting that chooses the mode.
-const SettingSenderAuth = "sender-auth"
+// SettingSenderAuth is the game setting that chooses the mode (the
+// engine validates it).
+const SettingSenderAuth = play.SettingSenderAuth
 
 // AuthConfig says how the intake authenticates senders.
 type AuthConfig struct {
