@@ -178,8 +178,8 @@ func TestIssue19_3_EveryMailIsAnswered(t *testing.T) {
 	// A referee's mail the intake refused: answered to the referee's
 	// registered address, nothing applied.
 	ms := s.input(&events.RefereeCommand{Referee: "umpire", Text: "ROLLBACK 1 ACTION", Source: "mail", Refused: "it has no Secret line"})
-	if got := to(ms); !reflect.DeepEqual(got, []string{"carol@example.net rejected"}) || ms[0].m.Subject != "[pbem g1] your mail was not applied: it has no Secret line" {
-		t.Fatalf("mails %v %q", got, ms[0].m.Subject)
+	if got := to(ms); !reflect.DeepEqual(got, []string{"carol@example.net rejected"}) || !strings.HasPrefix(ms[0].m.Body, "Your mail was not applied: it has no Secret line\n") {
+		t.Fatalf("mails %v %q", got, ms[0].m.Body)
 	}
 	wantIn(t, ms[0].m.Body, "was not applied", `Secret: …`)
 	// An observer's reply gets a short answer.
