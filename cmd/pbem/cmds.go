@@ -918,16 +918,27 @@ func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
 		if len(hit) != 1 {
 			return fmt.Errorf("%d quarantined mails have an id starting %q", len(hit), *show)
 		}
-		fmt.Fprintf(a.out, "id %s\nat %s, mailbox %s uid %d\nreason: %s\n\n", hit[0].ID, hit[0].At.Format(time.RFC3339), hit[0].Mailbox, hit[0].UID, hit[0].Reason)
-		a.out.Write(hit[0].Raw)
+		q := hit[0]
+		fmt.Fprintf(a.out, "id %s\nat %s, mailbox %s uid %d\nreason: %s\n", q.ID, q.At.Format(time.RFC3339), q.Mailbox, q.UID, q.Reason)
+		if q.RestSHA256 != "" {
+			fmt.Fprintf(a.out, "evidence: the first %d of %d bytes; SHA-256 of the other %d: %s\n", len(q.Raw), q.Size, q.Size-int64(len(q.Raw)), q.RestSHA256)
+		}
+		fmt.Fprintln(a.out)
+		a.out.Write(q.Raw) // escaped on the way out: a mail's ESC and OSC sequences are shown, not played
 		return nil
+	}
+	stats, err := log.QuarantineStats()
+	if err != nil {
+		return err
 	}
 	if len(qs) == 0 {
 		fmt.Fprintln(a.out, "the quarantine is empty")
-		return nil
 	}
 	for _, q := range qs {
 		fmt.Fprintf(a.out, "%s  %s  %-30s %s\n%14s reason: %s\n", q.ID[:12], q.At.Format("2006-01-02 15:04"), q.From, q.Subject, "", q.Reason)
+	}
+	if stats.Pruned > 0 {
+		fmt.Fprintf(a.out, "%d older record(s) were pruned to keep the quarantine within %d MiB (mail.quarantine_mb)\n", stats.Pruned, a.cfg.Mail.QuarantineMB)
 	}
 	return nil
 }

@@ -245,15 +245,47 @@ func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 // intakeLog is what the intake appends to.
 type intakeLog = intake.Log
 
+// notifier renders the intake's notices with the composer, for the game
+// as the runner holds it.
+type notifier struct {
+	r    *play.Runner
+	comp *compose.Composer
+}
+
+func (n notifier) Notice(game string, no intake.Notice, seq uint64) (*events.MailQueued, error) {
+	var q *events.MailQueued
+	var err error
+	// As the roster: a game busy for long must not hold up the intake.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	qerr := n.r.Query(ctx, game, func(g *play.Game) {
+		if g == nil || g.Created == nil {
+			err = fmt.Errorf("game %s is not loaded", game)
+			return
+		}
+		q, err = n.comp.Notice(g, compose.Notice{Player: no.Player, To: no.To, Title: no.Title, What: no.What, Do: no.Do,
+			Quote: no.Quote, Code: no.Code, InReplyTo: no.InReplyTo, References: no.References}, seq)
+	})
+	if qerr != nil {
+		return nil, qerr
+	}
+	return q, err
+}
+
 func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 *metrics) (*mailSystem, error) {
 	if _, err := a.composer(); err != nil {
 		return nil, err
 	}
 	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail"), log: a.log, comp: a.comp, started: time.Now(),
 		ensured: map[string]bool{}}
+	senders, err := m.cfg.senders()
+	if err != nil {
+		return nil, err
+	}
 	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
 		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: a.secret, Logger: a.lg,
-		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner)}
+		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner),
+		Senders: senders, Notifier: notifier{runner, a.comp}}
 	if m.cfg.IMAP.Poll != "" {
 		d, err := time.ParseDuration(m.cfg.IMAP.Poll)
 		if err != nil {

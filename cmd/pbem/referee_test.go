@@ -82,10 +82,13 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 	return g
 }
 
-// next waits for who's next mail whose subject has want.
+// next waits for who's next mail whose kind (its first line: the subject
+// is the game's, the same for every mail) has want.
 func (g *mailGame) next(who, want string) demoMail {
 	g.t.Helper()
-	return g.nextWhere(who, fmt.Sprintf("with %q in the subject", want), func(m demoMail) bool { return strings.Contains(m.subject, want) })
+	return g.nextWhere(who, fmt.Sprintf("with %q on its first line", want), func(m demoMail) bool {
+		return strings.Contains(strings.ToLower(m.kind), strings.ToLower(want))
+	})
 }
 
 // nextWhere waits for who's next mail that is as what says.

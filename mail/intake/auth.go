@@ -267,16 +267,18 @@ func stripComments(v string) string {
 }
 
 // fingerprints are the idempotency keys of a mail's content, besides its
-// Message-ID: the same From, Date and text, and each DKIM signature (b=).
-// A mail sent again under a new Message-ID matches one of them.
+// Message-ID: the same From, Date and body (its text, what it quotes and
+// the mail it answers: two replies with the same orders in the same second
+// to different mails differ), and each DKIM signature (b=). A mail sent
+// again under a new Message-ID matches one of them.
 func fingerprints(msg *parse.Message) []string {
 	var keys []string
 	if !msg.Date.IsZero() {
 		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%d\x00", strings.ToLower(msg.From.Addr), msg.Date.Unix())
+		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", strings.ToLower(msg.From.Addr), msg.Date.Unix(), strings.Join(msg.InReplyTo, " "))
 		for _, t := range append([]parse.Text{msg.Body}, msg.Attachments...) {
 			fmt.Fprintf(h, "%s\x00", t.Name)
-			for _, l := range t.Lines {
+			for _, l := range append(t.Lines, t.Quoted...) {
 				fmt.Fprintf(h, "%d:%s\n", l.No, l.Text)
 			}
 		}
