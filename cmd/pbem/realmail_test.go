@@ -154,18 +154,16 @@ func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
 	if welcome.subject != "[pbem g1] Harrow Creek" || secret == nil {
 		t.Fatalf("welcome: %q, secret %v", welcome.subject, secret)
 	}
-	first := offered(welcome.body)
-	if len(first) == 0 {
-		t.Fatalf("the welcome offers no orders:\n%s", welcome.body)
-	}
 
 	// 1. Eve forges anna's From on a mail to anna's leaked reply address.
-	forged := strings.Replace(r.reply("anna", welcome, "", first[0]), "Message-ID: <anna-", "Message-ID: <eve-", 1)
+	// (Its order goes on over an indented line, as the welcome says one
+	// may: item 6.)
+	forged := strings.Replace(r.reply("anna", welcome, "", "TRANSFER Brand\n    TO Pask"), "Message-ID: <anna-", "Message-ID: <eve-", 1)
 	r.send("eve@players.test", welcome.replyTo, forged)
 	confirm := r.next("anna", "Please confirm your orders")
 	code := confirmLineRE.FindStringSubmatch(confirm.body)
 	if code == nil || !strings.Contains(squeezeText(confirm.body), "envelope sender eve@players.test is not its From address anna@players.test") ||
-		!strings.Contains(confirm.body, "    "+first[0]) || confirm.subject != welcome.subject {
+		!strings.Contains(confirm.body, "    TRANSFER Brand TO Pask") || confirm.subject != welcome.subject {
 		t.Fatalf("the confirmation:\n%s", confirm.body)
 	}
 	log := r.waitLog("order.held/v1", 1)
@@ -183,7 +181,7 @@ func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
 	// 2. Anna confirms from her registered address: the order applies.
 	r.send("anna@players.test", confirm.replyTo, r.reply("anna", confirm, "", code[1]))
 	after := r.next("anna", "Report")
-	if !strings.Contains(after.body, first[0]) {
+	if !strings.Contains(after.body, "BRND moves from ORNE to PASK") {
 		t.Fatalf("anna's report after confirming:\n%s", after.body)
 	}
 	taroMove := r.next("taro", "Your move")
