@@ -8,7 +8,6 @@
 package dovecottest
 
 import (
-	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -31,7 +30,7 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 
-	"pbem/internal/procgroup"
+	"pbem/internal/daemontest"
 )
 
 // The end-to-end test against a real Dovecot (Debian's dovecot-imapd, which
@@ -289,26 +288,7 @@ func (d *Server) Logs() string {
 
 // waitGreeting waits until the port answers with an IMAP greeting.
 func (d *Server) waitGreeting(timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-d.exited:
-			return fmt.Errorf("dovecot exited (%v):\n%s", d.cmd.ProcessState, d.Logs())
-		default:
-		}
-		if conn, err := net.DialTimeout("tcp", d.Addr, time.Second); err == nil {
-			conn.SetDeadline(time.Now().Add(2 * time.Second))
-			line, err := bufio.NewReader(conn).ReadString('\n')
-			conn.Close()
-			if err == nil && strings.HasPrefix(line, "* OK") {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no IMAP greeting on %s within %v:\n%s", d.Addr, timeout, d.Logs())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return daemontest.WaitGreeting(d.Addr, "* OK", d.exited, d.Logs, timeout)
 }
 
 // stop kills the instance, every process of its group, and waits until
@@ -319,7 +299,7 @@ func (d *Server) Stop() error {
 }
 
 func (d *Server) kill() error {
-	return procgroup.Kill(d.cmd.Process.Pid, d.exited) // Setpgid: the master leads its group
+	return daemontest.Kill(d.cmd.Process.Pid, d.exited) // Setpgid: the master leads its group
 }
 
 // dial logs in to the instance as the game mailbox's user and selects the

@@ -14,7 +14,6 @@
 package postfixtest
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
@@ -29,7 +28,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/internal/procgroup"
+	"pbem/internal/daemontest"
 )
 
 // Config says what the instance receives and where it sends.
@@ -232,31 +231,12 @@ func (s *Server) Logs() string {
 }
 
 func (s *Server) waitGreeting(timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-s.exited:
-			return fmt.Errorf("postfix master exited (%v):\n%s", s.cmd.ProcessState, s.Logs())
-		default:
-		}
-		if conn, err := net.DialTimeout("tcp", s.Addr, time.Second); err == nil {
-			conn.SetDeadline(time.Now().Add(5 * time.Second))
-			line, err := bufio.NewReader(conn).ReadString('\n')
-			conn.Close()
-			if err == nil && strings.HasPrefix(line, "220 ") {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no SMTP greeting on %s within %v:\n%s", s.Addr, timeout, s.Logs())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return daemontest.WaitGreeting(s.Addr, "220 ", s.exited, s.Logs, timeout)
 }
 
 // Stop kills the instance and every process of its group, and waits until
 // none is left running. It may be called again.
 func (s *Server) Stop() error {
-	s.stopOnce.Do(func() { s.stopErr = procgroup.Kill(s.cmd.Process.Pid, s.exited) })
+	s.stopOnce.Do(func() { s.stopErr = daemontest.Kill(s.cmd.Process.Pid, s.exited) })
 	return s.stopErr
 }

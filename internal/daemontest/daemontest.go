@@ -1,12 +1,15 @@
 //go:build linux
 
-// Package procgroup stops a test's child process group (a mail server's
-// master and every process it forked) and makes sure none of it is left
-// running. It is used only by tests (dovecottest, postfixtest).
-package procgroup
+// Package daemontest holds what the tests' throwaway servers share
+// (dovecottest, postfixtest): waiting for a server's greeting, and
+// stopping its process group (its master and every process it forked),
+// making sure none of it is left running. It is used only by tests.
+package daemontest
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +17,32 @@ import (
 	"syscall"
 	"time"
 )
+
+// WaitGreeting waits until addr answers with a line starting with prefix
+// ("* OK" for IMAP, "220 " for SMTP), or the server exits (exited is
+// closed), or timeout passes; its errors carry logs().
+func WaitGreeting(addr, prefix string, exited <-chan struct{}, logs func() string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		select {
+		case <-exited:
+			return fmt.Errorf("the server exited:\n%s", logs())
+		default:
+		}
+		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			conn.SetDeadline(time.Now().Add(5 * time.Second))
+			line, err := bufio.NewReader(conn).ReadString('\n')
+			conn.Close()
+			if err == nil && strings.HasPrefix(line, prefix) {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no greeting %q on %s within %v:\n%s", prefix, addr, timeout, logs())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
 
 // Kill sends SIGKILL to the process group led by pgid, waits for its
 // leader to exit (exited is closed once it has been waited for), then
