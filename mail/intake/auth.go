@@ -76,6 +76,22 @@ type senderAuth struct {
 	// mismatch says how the envelope sender or Sender differs from From;
 	// sender is that address.
 	mismatch, sender string
+	// failed is set when the mail failed a check it claims to pass: the
+	// trusted host says dmarc=fail (or dkim=fail for the From domain), or
+	// a DKIM signature of the From domain does not verify. Such a mail is
+	// held like one whose envelope differs, whatever its envelope.
+	failed string
+}
+
+// suspect says why a mail that is not authenticated is held, or "".
+func (a senderAuth) suspect() string {
+	switch {
+	case a.how != "":
+		return ""
+	case a.mismatch != "":
+		return a.mismatch
+	}
+	return a.failed
 }
 
 // authenticate decides who sent msg (raw is its bytes): a trusted
@@ -101,11 +117,14 @@ func (in *Intake) authenticate(raw []byte, msg *parse.Message) senderAuth {
 				break
 			}
 			a.how, a.why = fromResults(results, fromDomain, id)
+			if a.how == "" && failedFor(results, fromDomain) {
+				a.failed = a.why
+			}
 			break
 		}
 	}
 	if !trusted && !in.cfg.Senders.NoDKIM && len(msg.DKIMSignatures) > 0 {
-		a.how, a.why = in.verifyDKIM(raw, fromDomain)
+		a.how, a.why, a.failed = in.verifyDKIM(raw, fromDomain)
 	}
 	if a.how == "" && a.why == "" {
 		a.why = "it carries no DKIM signature"
@@ -159,33 +178,56 @@ func fromResults(results []authres.Result, fromDomain, servID string) (how, why 
 	return "", "the receiving host " + servID + " says " + strings.Join(fails, ", ")
 }
 
+// failedFor reports whether trusted results say the mail failed DMARC, or
+// failed DKIM for a domain aligned with From.
+func failedFor(results []authres.Result, fromDomain string) bool {
+	for _, r := range results {
+		switch r := r.(type) {
+		case *authres.DMARCResult:
+			if r.Value == authres.ResultFail {
+				return true
+			}
+		case *authres.DKIMResult:
+			if r.Value == authres.ResultFail && aligned(strings.ToLower(r.Domain), fromDomain) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxDKIMSignatures bounds the signatures verified per mail.
 const maxDKIMSignatures = 4
 
 // verifyDKIM verifies the mail's DKIM signatures: a valid one whose
 // domain is aligned with From authenticates it.
-func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why string) {
+func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why, failed string) {
 	lookup := in.cfg.Senders.LookupTXT
 	if lookup == nil {
 		lookup = lookupTXT
 	}
 	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: lookup, MaxVerifications: maxDKIMSignatures})
 	if err != nil && len(vs) == 0 {
-		return "", "its DKIM signature could not be checked: " + err.Error()
+		return "", "its DKIM signature could not be checked: " + err.Error(), ""
 	}
 	var fails []string
 	for _, v := range vs {
 		d := strings.ToLower(v.Domain)
 		switch {
 		case v.Err == nil && aligned(d, fromDomain):
-			return "dkim " + d, ""
+			return "dkim " + d, "", ""
 		case v.Err == nil:
 			fails = append(fails, "a valid DKIM signature of "+d+", which is not the From domain "+fromDomain)
 		default:
 			fails = append(fails, "a DKIM signature of "+d+" that does not verify ("+v.Err.Error()+")")
+			// A signature of the From domain that fails (not one that
+			// could not be checked for now) is a mail altered or forged.
+			if aligned(d, fromDomain) && !dkim.IsTempFail(v.Err) {
+				failed = "a DKIM signature of " + d + " does not verify"
+			}
 		}
 	}
-	return "", "it carries " + strings.Join(fails, "; ")
+	return "", "it carries " + strings.Join(fails, "; "), failed
 }
 
 // lookupTXT is a DNS TXT lookup bounded in time.

@@ -221,6 +221,10 @@ func TestDKIMAlignedWithFromAuthenticates(t *testing.T) {
 		{"signed by the From domain, forwarded by eve", "order.received", "dkim example.org", envelope("eve@evil.example", signed)},
 		{"altered after signing", "order.held mail.queued", "", envelope("eve@evil.example", tampered)},
 		{"signed by another domain", "order.held mail.queued", "", envelope("eve@evil.example", other)},
+		// A signature of the From domain that fails is a forgery or an
+		// alteration, whatever the envelope says.
+		{"altered, the envelope forged too", "order.held mail.queued", "", envelope("anna@example.org", tampered)},
+		{"no signature, the envelope agrees", "order.received", "", envelope("anna@example.org", base)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -264,6 +268,20 @@ func TestAuthenticationResultsOnlyFromTheConfiguredHost(t *testing.T) {
 		{"a pass below the host's own fail", "order.held mail.queued", "",
 			forgedBy("mx.pbem.test; dmarc=fail header.from=example.org", "mx.pbem.test; dmarc=pass header.from=example.org")},
 	}
+	// The host's dmarc=fail holds a mail whose envelope was forged to
+	// agree with From; the host's plain none does not.
+	agreeing := func(ar string) []byte {
+		return envelope("anna@example.org", []byte("Authentication-Results: "+ar+"\r\n"+string(mail("anna@example.org", reply("usa"), "x", "<a@x>", "", "PASS\n"))))
+	}
+	tests = append(tests,
+		struct {
+			name, types, auth string
+			raw               []byte
+		}{"dmarc fail, the envelope forged too", "order.held mail.queued", "", agreeing("mx.pbem.test; spf=pass smtp.mailfrom=example.org; dmarc=fail header.from=example.org")},
+		struct {
+			name, types, auth string
+			raw               []byte
+		}{"no DKIM, the envelope agrees", "order.received", "", agreeing("mx.pbem.test; dkim=none; dmarc=none header.from=example.org")})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := newGame(t)

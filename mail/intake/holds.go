@@ -28,11 +28,15 @@ func (in *Intake) hold(o outcome, s *seat, text string, refs []string, a senderA
 		}
 	}
 	if pending >= in.cfg.Senders.MaxHeld {
-		return quarantined(o.msg, "not authenticated (%s), and %d orders of %s in game %s already wait for confirmation", a.mismatch, pending, s.player.ID, s.game)
+		return quarantined(o.msg, "not authenticated (%s), and %d orders of %s in game %s already wait for confirmation", a.suspect(), pending, s.player.ID, s.game)
+	}
+	why := a.suspect()
+	if why != a.why {
+		why += ", and " + a.why
 	}
 	expires := at.Add(in.cfg.Senders.ConfirmWithin)
 	o.evs = []events.Payload{&events.OrderHeld{Player: s.player.ID, Text: text, MessageID: o.key, References: refs,
-		Sender: a.sender, Reason: a.mismatch + "; " + a.why, Expires: expires.UnixNano()}}
+		Sender: a.sender, Reason: why, Expires: expires.UnixNano()}}
 	var quote []string
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		if strings.TrimSpace(l) != "" {
@@ -40,14 +44,14 @@ func (in *Intake) hold(o outcome, s *seat, text string, refs []string, a senderA
 		}
 	}
 	o.notice = &Notice{Player: s.player.ID, To: s.player.Addresses, Kind: NoticeHeld, Title: "Please confirm your orders",
-		What: fmt.Sprintf("%s brought orders in your name, but pbem could not make sure you sent it: %s, and %s. So it has not been applied. These are its orders:",
-			mailName(o.msg.Subject, at), a.mismatch, a.why),
+		What: fmt.Sprintf("%s brought orders in your name, but pbem could not make sure you sent it: %s. So it has not been applied. These are its orders:",
+			mailName(o.msg.Subject, at), why),
 		Quote: quote,
 		Code:  "CONFIRM " + token.ConfirmCode(in.cfg.Secret, s.game, s.player.ID, o.key),
 		Do: fmt.Sprintf("If you sent it, reply to this mail with the line above, unquoted, and the orders are applied as if they had just arrived. The code works once, until %s. %s",
 			timeText(expires), "If you did not send it, do nothing: someone may be sending mail in your name, so tell the referee."),
 		InReplyTo: o.msg.MessageID, References: refs}
-	o.evidence, o.what = true, "order held for confirmation: "+a.mismatch
+	o.evidence, o.what = true, "order held for confirmation: "+a.suspect()
 	return o
 }
 

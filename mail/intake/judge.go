@@ -186,10 +186,10 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 		return o
 	}
 	switch {
-	case a.how != "" || mode == ModeLenient || mode == ModeConfirm && a.mismatch == "":
+	case a.how != "" || mode == ModeLenient || mode == ModeConfirm && a.suspect() == "":
 		auth := a.how
-		if auth == "" && a.mismatch != "" {
-			auth = "none (lenient: " + a.mismatch + ")"
+		if auth == "" && a.suspect() != "" {
+			auth = "none (lenient: " + a.suspect() + ")"
 		}
 		o.evs = []events.Payload{&events.OrderReceived{Player: s.player.ID, Text: text, MessageID: msg.MessageID, Source: "mail", References: refs, Auth: auth}}
 		o.evidence, o.what = true, "order mail taken"
