@@ -214,8 +214,9 @@ func (x exporter) each(fn func(g *play.Game, e *events.Envelope, p events.Payloa
 }
 
 // credentialLine is a line of a mail that carries a credential whatever
-// the templates call it.
-var credentialLine = regexp.MustCompile(`(?im)^(\s*(?:key|secret|password)\s*:\s*)\S.*$`)
+// the templates call it, a held order's one-time code included
+// ("CONFIRM abcd-efgh").
+var credentialLine = regexp.MustCompile(`(?im)^(\s*(?:key|secret|password)\s*:\s*|\s*confirm\s+)\S.*$`)
 
 // redactor replaces every credential by a mark.
 func redactor(creds []string) *strings.Replacer {

@@ -172,6 +172,14 @@ func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
 	}
 	r.none("eve")
 	r.none("taro")
+	// The hold is anna's: taro's view of the log has none of it, and an
+	// export keeps the code out as it does the reply keys.
+	if asTaro := r.pbem("log", "g1", "--as", "taro"); strings.Contains(asTaro, "order.held") || strings.Contains(asTaro, "TRANSFER Brand") {
+		t.Fatalf("taro sees anna's held order:\n%s", tail(asTaro, 20))
+	}
+	if export := r.pbem("export", "g1"); strings.Contains(export, strings.TrimPrefix(code[1], "CONFIRM ")) || !strings.Contains(export, "order.held") {
+		t.Fatal("the export shows the confirmation code, or not the hold")
+	}
 
 	// The hold is in the log: it survives a restart.
 	stopServe(t, srv)
