@@ -339,7 +339,7 @@ func waitSettled(t *testing.T, g *builtinGame, orders int, within time.Duration)
 	var out string
 	for deadline := time.Now().Add(within); ; time.Sleep(300 * time.Millisecond) {
 		out, _, _ = pbem(t, nil, "--data-dir", g.dir, "log", "g1")
-		received := strings.Count(out, "order.received/v1")
+		received := strings.Count(out, "order.received/v")
 		decided := strings.Count(out, "order.accepted/") + strings.Count(out, "order.rejected/")
 		sent := map[string]bool{}
 		for _, m := range sentRE.FindAllStringSubmatch(out, -1) {

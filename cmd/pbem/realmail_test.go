@@ -35,7 +35,7 @@ type realMail struct {
 func newRealMail(t *testing.T, ratePerHour int) *realMail {
 	t.Helper()
 	dc := dovecottest.Start(t)
-	host, err := mailhost.Start(mailhost.Config{Domain: "players.test"})
+	host, err := mailhost.Start(mailhost.Config{Domain: "players.test", OpenDelivery: true})
 	if err != nil {
 		t.Fatal(err)
 	}
