@@ -11,12 +11,34 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
+
+// Spawn starts cmd (a server's master process) with its output to the
+// file outPath, in a process group of its own, so that Kill reaches every
+// process it forks; should the test binary die without cleaning up, the
+// master is told to shut down (taking its children with it). The channel
+// is closed once the master has exited and been waited for.
+func Spawn(cmd *exec.Cmd, outPath string) (<-chan struct{}, error) {
+	out, err := os.Create(outPath)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close() // the child has its own copy
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	return exited, nil
+}
 
 // WaitGreeting waits until addr answers with a line starting with prefix
 // ("* OK" for IMAP, "220 " for SMTP), or the server exits (exited is

@@ -54,7 +54,7 @@ type Server struct {
 	logPath          string         // Dovecot's own log
 	outPath          string         // the master's stdout and stderr
 	cmd              *exec.Cmd
-	exited           chan struct{} // closed once the master has been waited for
+	exited           <-chan struct{} // closed once the master has been waited for
 
 	stopOnce sync.Once
 	stopErr  error
@@ -213,8 +213,7 @@ func start(t testing.TB, withTLS bool) *Server {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		d := &Server{logPath: filepath.Join(dir, "dovecot.log"), outPath: filepath.Join(dir, "dovecot.out"),
-			exited: make(chan struct{})}
+		d := &Server{logPath: filepath.Join(dir, "dovecot.log"), outPath: filepath.Join(dir, "dovecot.out")}
 		port := freePort(t)
 		d.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		ssl, imapsPort := "ssl = no", 0
@@ -230,23 +229,13 @@ func start(t testing.TB, withTLS bool) *Server {
 			t.Fatal(err)
 		}
 		os.RemoveAll(filepath.Join(dir, "run")) // a failed attempt's master.pid
-		out, err := os.Create(d.outPath)
+		d.cmd = exec.Command(bin, "-F", "-c", conf)
+		d.cmd.Dir = dir
+		exited, err := daemontest.Spawn(d.cmd, d.outPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.cmd = exec.Command(bin, "-F", "-c", conf)
-		d.cmd.Dir = dir
-		d.cmd.Stdout, d.cmd.Stderr = out, out
-		// Its own process group, so that stopping it reaches every process
-		// it forked; and if this test binary dies without cleaning up, the
-		// master is told to shut down (taking its children with it).
-		d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-		if err := d.cmd.Start(); err != nil {
-			out.Close()
-			t.Fatalf("start %s: %v", bin, err)
-		}
-		out.Close()
-		go func() { d.cmd.Wait(); close(d.exited) }()
+		d.exited = exited
 		t.Cleanup(func() {
 			if err := d.Stop(); err != nil {
 				t.Error(err)

@@ -24,7 +24,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -48,7 +47,7 @@ type Server struct {
 	Addr   string // host:port of its SMTP server
 	dir    string
 	cmd    *exec.Cmd
-	exited chan struct{}
+	exited <-chan struct{}
 
 	stopOnce sync.Once
 	stopErr  error
@@ -148,7 +147,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		fmt.Fprintf(&transport, "%s smtp:[%s]:%s\n", d, hostOf(cfg.Relay[d]), portOf(cfg.Relay[d]))
 	}
 	write("transport", transport.String())
-	s := &Server{dir: base, exited: make(chan struct{})}
+	s := &Server{dir: base}
 	port := freePort(t)
 	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	write("main.cf", fmt.Sprintf(`# Throwaway Postfix for pbem's tests.
@@ -193,18 +192,11 @@ maximal_backoff_time = 2s
 	}
 	s.cmd = exec.Command(master, "-c", etc, "-d")
 	s.cmd.Dir = base
-	out, err := os.Create(filepath.Join(base, "master.out"))
+	exited, err := daemontest.Spawn(s.cmd, filepath.Join(base, "master.out"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.cmd.Stdout, s.cmd.Stderr = out, out
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	if err := s.cmd.Start(); err != nil {
-		out.Close()
-		t.Fatalf("start %s: %v", master, err)
-	}
-	out.Close()
-	go func() { s.cmd.Wait(); close(s.exited) }()
+	s.exited = exited
 	t.Cleanup(func() {
 		if err := s.Stop(); err != nil {
 			t.Error(err)
