@@ -413,7 +413,11 @@ func (n *Node) holding(game string, expected uint64) (*owned, error) {
 	}
 	// The lease must not have run out: past its expiry another node may be
 	// taking the game (the stream would refuse the append anyway).
-	if o.lease.expired(time.Now().Add(n.cfg.Lease / 10)) {
+	// renew replaces o.lease under n.mu.
+	n.mu.Lock()
+	lease := o.lease
+	n.mu.Unlock()
+	if lease.expired(time.Now().Add(n.cfg.Lease / 10)) {
 		return nil, &NotOwnerError{Game: game, Reason: "the lease is running out and has not been renewed"}
 	}
 	if o.dirty {

@@ -162,20 +162,25 @@ func (n *Node) renew() {
 	for _, g := range games {
 		n.mu.Lock()
 		o := n.owned[g]
+		var held Lease
+		var heldRev uint64
+		if o != nil {
+			held, heldRev = o.lease, o.rev // written under n.mu
+		}
 		n.mu.Unlock()
 		if o == nil {
 			continue
 		}
-		if o.lease.expired(n.now()) {
+		if held.expired(n.now()) {
 			// Paused or cut off past the lease: another node may own it now.
 			// Ask the bucket rather than renew blindly: Update by revision
 			// settles it either way.
 			n.lg.Warn("renewing a lease that ran out", "game", g)
 		}
-		l := o.lease
+		l := held
 		l.Expires = n.now().Add(n.cfg.Lease).UnixMilli()
 		l = n.withHead(g, l)
-		rev, err := n.owners.Update(ctx, g, encodeLease(l), o.rev)
+		rev, err := n.owners.Update(ctx, g, encodeLease(l), heldRev)
 		switch {
 		case errors.Is(err, jetstream.ErrKeyRevisionMismatch), isWrongLast(err), errors.Is(err, jetstream.ErrKeyNotFound):
 			n.lose(g, o, "another node took the lease")
@@ -249,13 +254,17 @@ func (n *Node) Release() {
 		lk.Lock()
 		n.mu.Lock()
 		o := n.owned[g]
+		var l Lease
+		var rev uint64
+		if o != nil {
+			l, rev = o.lease, o.rev // renew writes them under n.mu
+		}
 		n.mu.Unlock()
 		if o != nil {
-			l := o.lease
 			l.Expires = 0
 			l = n.withHead(g, l)
 			ctx, cancel := n.ctx()
-			if _, err := n.owners.Update(ctx, g, encodeLease(l), o.rev); err != nil {
+			if _, err := n.owners.Update(ctx, g, encodeLease(l), rev); err != nil {
 				n.lg.Warn("releasing a lease", "game", g, "err", err)
 			}
 			cancel()
@@ -317,17 +326,21 @@ func (n *Node) Move(game, to string) error {
 	lk.Lock()
 	n.mu.Lock()
 	o := n.owned[game]
+	var l Lease
+	var rev uint64
+	if o != nil {
+		l, rev = o.lease, o.rev // renew writes them under n.mu
+	}
 	n.mu.Unlock()
 	if o == nil {
 		lk.Unlock()
 		return &NotOwnerError{Game: game, Owner: n.Owner(game)}
 	}
-	l := o.lease
 	l.Expires, l.To = 0, to
 	l = n.withHead(game, l)
 	ctx, cancel := n.ctx()
 	defer cancel()
-	_, err := n.owners.Update(ctx, game, encodeLease(l), o.rev)
+	_, err := n.owners.Update(ctx, game, encodeLease(l), rev)
 	if err != nil {
 		lk.Unlock()
 		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || isWrongLast(err) {
