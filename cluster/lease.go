@@ -150,6 +150,19 @@ func (n *Node) draining() bool {
 	return n.members[n.name].Draining
 }
 
+// held returns game's ownership record, if this node holds it, with a
+// copy of its lease and revision, read under n.mu (renew replaces them
+// there while appends, moves and releases read them).
+func (n *Node) held(game string) (*owned, Lease, uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	o := n.owned[game]
+	if o == nil {
+		return nil, Lease{}, 0
+	}
+	return o, o.lease, o.rev
+}
+
 // renew extends every lease this node holds by compare-and-set on its
 // revision: a revision that moved means another node took the game.
 func (n *Node) renew() {
@@ -160,14 +173,7 @@ func (n *Node) renew() {
 	}
 	games := n.ownedGames()
 	for _, g := range games {
-		n.mu.Lock()
-		o := n.owned[g]
-		var held Lease
-		var heldRev uint64
-		if o != nil {
-			held, heldRev = o.lease, o.rev // written under n.mu
-		}
-		n.mu.Unlock()
+		o, held, heldRev := n.held(g)
 		if o == nil {
 			continue
 		}
@@ -252,14 +258,7 @@ func (n *Node) Release() {
 	for _, g := range games {
 		lk := n.lock(g)
 		lk.Lock()
-		n.mu.Lock()
-		o := n.owned[g]
-		var l Lease
-		var rev uint64
-		if o != nil {
-			l, rev = o.lease, o.rev // renew writes them under n.mu
-		}
-		n.mu.Unlock()
+		o, l, rev := n.held(g)
 		if o != nil {
 			l.Expires = 0
 			l = n.withHead(g, l)
@@ -324,14 +323,7 @@ func (n *Node) Move(game, to string) error {
 	}
 	lk := n.lock(game)
 	lk.Lock()
-	n.mu.Lock()
-	o := n.owned[game]
-	var l Lease
-	var rev uint64
-	if o != nil {
-		l, rev = o.lease, o.rev // renew writes them under n.mu
-	}
-	n.mu.Unlock()
+	o, l, rev := n.held(game)
 	if o == nil {
 		lk.Unlock()
 		return &NotOwnerError{Game: game, Owner: n.Owner(game)}
