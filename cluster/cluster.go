@@ -229,7 +229,7 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	if err := n.heartbeat(ctx, false); err != nil {
+	if err := retry(ctx, 30*time.Second, func(ctx context.Context) error { return n.heartbeat(ctx, false) }); err != nil {
 		return nil, fmt.Errorf("cluster: joining: %w", err)
 	}
 	sub, err := nc.Subscribe(n.subject("take"), n.onTake)
@@ -413,7 +413,11 @@ func (n *Node) holding(game string, expected uint64) (*owned, error) {
 	}
 	// The lease must not have run out: past its expiry another node may be
 	// taking the game (the stream would refuse the append anyway).
-	if o.lease.expired(time.Now().Add(n.cfg.Lease / 10)) {
+	// renew replaces o.lease under n.mu.
+	n.mu.Lock()
+	lease := o.lease
+	n.mu.Unlock()
+	if lease.expired(time.Now().Add(n.cfg.Lease / 10)) {
 		return nil, &NotOwnerError{Game: game, Reason: "the lease is running out and has not been renewed"}
 	}
 	if o.dirty {

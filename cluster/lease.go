@@ -75,7 +75,15 @@ func (n *Node) watch(ctx context.Context) error {
 			n.mu.Unlock()
 		}, func(k string) { n.mu.Lock(); delete(n.members, k); n.mu.Unlock() }},
 	} {
-		kw, err := w.kv.WatchAll(context.Background())
+		// A cluster still electing its leaders answers slowly: retry, as
+		// Open does for the assets. The watcher lives on after this call,
+		// so it is not given the attempt's context.
+		var kw jetstream.KeyWatcher
+		err := retry(ctx, 30*time.Second, func(context.Context) error {
+			var err error
+			kw, err = w.kv.WatchAll(context.Background())
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("cluster: watching: %w", err)
 		}
@@ -142,6 +150,19 @@ func (n *Node) draining() bool {
 	return n.members[n.name].Draining
 }
 
+// held returns game's ownership record, if this node holds it, with a
+// copy of its lease and revision, read under n.mu (renew replaces them
+// there while appends, moves and releases read them).
+func (n *Node) held(game string) (*owned, Lease, uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	o := n.owned[game]
+	if o == nil {
+		return nil, Lease{}, 0
+	}
+	return o, o.lease, o.rev
+}
+
 // renew extends every lease this node holds by compare-and-set on its
 // revision: a revision that moved means another node took the game.
 func (n *Node) renew() {
@@ -152,22 +173,20 @@ func (n *Node) renew() {
 	}
 	games := n.ownedGames()
 	for _, g := range games {
-		n.mu.Lock()
-		o := n.owned[g]
-		n.mu.Unlock()
+		o, held, heldRev := n.held(g)
 		if o == nil {
 			continue
 		}
-		if o.lease.expired(n.now()) {
+		if held.expired(n.now()) {
 			// Paused or cut off past the lease: another node may own it now.
 			// Ask the bucket rather than renew blindly: Update by revision
 			// settles it either way.
 			n.lg.Warn("renewing a lease that ran out", "game", g)
 		}
-		l := o.lease
+		l := held
 		l.Expires = n.now().Add(n.cfg.Lease).UnixMilli()
 		l = n.withHead(g, l)
-		rev, err := n.owners.Update(ctx, g, encodeLease(l), o.rev)
+		rev, err := n.owners.Update(ctx, g, encodeLease(l), heldRev)
 		switch {
 		case errors.Is(err, jetstream.ErrKeyRevisionMismatch), isWrongLast(err), errors.Is(err, jetstream.ErrKeyNotFound):
 			n.lose(g, o, "another node took the lease")
@@ -239,15 +258,12 @@ func (n *Node) Release() {
 	for _, g := range games {
 		lk := n.lock(g)
 		lk.Lock()
-		n.mu.Lock()
-		o := n.owned[g]
-		n.mu.Unlock()
+		o, l, rev := n.held(g)
 		if o != nil {
-			l := o.lease
 			l.Expires = 0
 			l = n.withHead(g, l)
 			ctx, cancel := n.ctx()
-			if _, err := n.owners.Update(ctx, g, encodeLease(l), o.rev); err != nil {
+			if _, err := n.owners.Update(ctx, g, encodeLease(l), rev); err != nil {
 				n.lg.Warn("releasing a lease", "game", g, "err", err)
 			}
 			cancel()
@@ -307,19 +323,16 @@ func (n *Node) Move(game, to string) error {
 	}
 	lk := n.lock(game)
 	lk.Lock()
-	n.mu.Lock()
-	o := n.owned[game]
-	n.mu.Unlock()
+	o, l, rev := n.held(game)
 	if o == nil {
 		lk.Unlock()
 		return &NotOwnerError{Game: game, Owner: n.Owner(game)}
 	}
-	l := o.lease
 	l.Expires, l.To = 0, to
 	l = n.withHead(game, l)
 	ctx, cancel := n.ctx()
 	defer cancel()
-	_, err := n.owners.Update(ctx, game, encodeLease(l), o.rev)
+	_, err := n.owners.Update(ctx, game, encodeLease(l), rev)
 	if err != nil {
 		lk.Unlock()
 		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || isWrongLast(err) {

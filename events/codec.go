@@ -96,6 +96,10 @@ func NewReader(b []byte) *Reader { return &Reader{b: b} }
 // Err returns the first error met, if any.
 func (r *Reader) Err() error { return r.err }
 
+// Len returns the number of bytes not yet read (a record that gained
+// trailing fields reads them only when they are there).
+func (r *Reader) Len() int { return len(r.b) - r.off }
+
 // Done reports an error unless every byte was consumed without error.
 func (r *Reader) Done() error {
 	if r.err != nil {

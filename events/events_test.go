@@ -24,7 +24,8 @@ func samples() []Payload {
 			Referees:       []Player{{ID: "ref", Name: "Ref", Addresses: []string{"ref@example.org"}}},
 			SeedCommitment: Hash{1, 2, 3},
 			Settings:       []Setting{{"deadline", "72h"}, {"overrides", "announced"}}},
-		&OrderReceived{Player: "usa", Text: "MARCH Newton 2314 2315\nPASS", MessageID: "<a@b>", Source: "mail"},
+		&OrderReceived{Player: "usa", Text: "MARCH Newton 2314 2315\nPASS", MessageID: "<a@b>", Source: "mail",
+			References: []string{"<g1.2@pbem>", "<g1.9@pbem>"}, Auth: "dkim example.org"},
 		&OrderAccepted{Input: 7, Player: "usa", RulesetVersion: "1.0.0", Echo: []string{"MARCH Newton 2314 2315"},
 			Facts: []Fact{NewFact("unit.moved", S("unit", "NEWT"), IL("path", 2314, 2315), I("mp", -3), B("forced", true), SL("notes", "a b", "ż"))},
 			Dice:  []Die{{Index: 3, Purpose: "march MA", Sides: 6, Value: 4}}},
@@ -40,6 +41,28 @@ func samples() []Payload {
 		&MailFailed{MailID: "<m@x>", Attempt: 1, Permanent: true, Error: "550 no such user"},
 		&GameEnded{Reason: "last turn", Winner: "CSA", Seed: []byte{9, 8, 7}},
 		&PauseExpired{At: 1_800_000_000_000_000_000, Due: 1_801_209_600_000_000_000},
+		&OrderHeld{Player: "usa", Text: "TRANSFER Hale TO Lyle", MessageID: "<f@x>", References: []string{"<g1.2@pbem>"},
+			Sender: "eve@example.net", Reason: "envelope sender eve@example.net is not From anna@example.org", Expires: 1_800_000_000_000_000_000},
+		&OrderConfirmed{Player: "usa", Held: 12, MessageID: "<c@x>"},
+		&MailRefused{Player: "usa", MessageID: "<r@x>", Kind: RefusedReplay, Reason: "a copy of seq 9", Sender: "eve@example.net"},
+	}
+}
+
+// An order.received/v1 stored before References and Auth existed decodes
+// as the current payload with neither.
+func TestOrderReceivedV1Upcasts(t *testing.T) {
+	w := NewWriter(nil)
+	for _, s := range []string{"usa", "PASS", "<a@b>", "mail"} {
+		w.String(s)
+	}
+	e := Envelope{Game: "g1", Seq: 2, Type: TypeOrderReceivedV1, Payload: w.Bytes()}
+	p, err := Decode(&e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &OrderReceived{Player: "usa", Text: "PASS", MessageID: "<a@b>", Source: "mail"}
+	if !reflect.DeepEqual(p, want) || !IsInput(e.Type) {
+		t.Fatalf("v1 decodes to %#v (input %v), want %#v", p, IsInput(e.Type), want)
 	}
 }
 

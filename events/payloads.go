@@ -10,7 +10,7 @@ import (
 // current payload type.
 const (
 	TypeGameCreated    = "game.created/v1"
-	TypeOrderReceived  = "order.received/v1"
+	TypeOrderReceived  = "order.received/v2"
 	TypeOrderAccepted  = "order.accepted/v2"
 	TypeOrderRejected  = "order.rejected/v1"
 	TypeRefereeCommand = "referee.command/v2"
@@ -21,6 +21,9 @@ const (
 	TypeMailFailed     = "mail.failed/v1"
 	TypeGameEnded      = "game.ended/v1"
 	TypePauseExpired   = "pause.expired/v1"
+	TypeOrderHeld      = "order.held/v1"
+	TypeOrderConfirmed = "order.confirmed/v1"
+	TypeMailRefused    = "mail.refused/v1"
 
 	// TypeOrderAcceptedV1 is an order.accepted of before visibilities:
 	// every fact, die and echo line of it is public. Decode upcasts it to
@@ -30,6 +33,9 @@ const (
 	// intake took only commands it trusted. Decode upcasts it to a
 	// *RefereeCommand with Refused empty.
 	TypeRefereeCommandV1 = "referee.command/v1"
+	// TypeOrderReceivedV1 is order.received before it kept the mail's
+	// References and authentication; Decode upcasts it.
+	TypeOrderReceivedV1 = "order.received/v1"
 )
 
 // IsRefereeCommand reports whether typ is a referee.command of any version.
@@ -67,6 +73,8 @@ func Decode(e *Envelope) (Payload, error) {
 		p.(*OrderAccepted).decodeV1(r)
 	case TypeRefereeCommandV1:
 		p.(*RefereeCommand).decodeV1(r)
+	case TypeOrderReceivedV1:
+		p.(*OrderReceived).decodeV1(r)
 	default:
 		p.decode(r)
 	}
@@ -99,7 +107,7 @@ func newPayload(typ string) Payload {
 	switch typ {
 	case TypeGameCreated:
 		return &GameCreated{}
-	case TypeOrderReceived:
+	case TypeOrderReceived, TypeOrderReceivedV1:
 		return &OrderReceived{}
 	case TypeOrderAccepted, TypeOrderAcceptedV1:
 		return &OrderAccepted{}
@@ -121,6 +129,12 @@ func newPayload(typ string) Payload {
 		return &GameEnded{}
 	case TypePauseExpired:
 		return &PauseExpired{}
+	case TypeOrderHeld:
+		return &OrderHeld{}
+	case TypeOrderConfirmed:
+		return &OrderConfirmed{}
+	case TypeMailRefused:
+		return &MailRefused{}
 	}
 	return nil
 }
@@ -185,6 +199,14 @@ func internType(b []byte) string {
 		return TypeMailFailed
 	case TypeGameEnded:
 		return TypeGameEnded
+	case TypeOrderHeld:
+		return TypeOrderHeld
+	case TypeOrderConfirmed:
+		return TypeOrderConfirmed
+	case TypeMailRefused:
+		return TypeMailRefused
+	case TypeOrderReceivedV1:
+		return TypeOrderReceivedV1
 	}
 	return ""
 }
@@ -193,7 +215,7 @@ func internType(b []byte) string {
 func Types() []string {
 	return []string{TypeGameCreated, TypeOrderReceived, TypeOrderAccepted, TypeOrderRejected,
 		TypeRefereeCommand, TypeDeadlineSet, TypeDeadlinePassed, TypeMailQueued, TypeMailSent,
-		TypeMailFailed, TypeGameEnded, TypePauseExpired}
+		TypeMailFailed, TypeGameEnded, TypePauseExpired, TypeOrderHeld, TypeOrderConfirmed, TypeMailRefused}
 }
 
 // IsInput reports whether events of this type are inputs the engine must
@@ -201,7 +223,7 @@ func Types() []string {
 // that ran out).
 func IsInput(typ string) bool {
 	switch typ {
-	case TypeOrderReceived, TypeRefereeCommand, TypeRefereeCommandV1, TypeDeadlinePassed, TypePauseExpired:
+	case TypeOrderReceived, TypeOrderReceivedV1, TypeRefereeCommand, TypeRefereeCommandV1, TypeDeadlinePassed, TypePauseExpired:
 		return true
 	}
 	return false
@@ -312,12 +334,18 @@ func (p *GameCreated) Setting(key string) string {
 }
 
 // OrderReceived is a player's order as it arrived: the player's new text
-// (quotes and signature already stripped), and where it came from.
+// (quotes and signature already stripped), and where it came from. For a
+// mail, References are the mail's own References (oldest first, so the
+// answer can carry the whole chain, RFC 5322 §3.6.4) and Auth says how its
+// sender was authenticated ("dkim example.org", "dmarc example.org",
+// "confirmed by code", "" for none).
 type OrderReceived struct {
-	Player    string
-	Text      string
-	MessageID string
-	Source    string // "mail", "cli"
+	Player     string
+	Text       string
+	MessageID  string
+	Source     string // "mail", "cli"
+	References []string
+	Auth       string
 }
 
 // EventType implements Payload.
@@ -328,13 +356,131 @@ func (p *OrderReceived) encode(w *Writer) {
 	w.String(p.Text)
 	w.String(p.MessageID)
 	w.String(p.Source)
+	w.Strings(p.References)
+	w.String(p.Auth)
 }
 
 func (p *OrderReceived) decode(r *Reader) {
+	p.decodeV1(r)
+	p.References = r.Strings()
+	p.Auth = r.String()
+}
+
+// decodeV1 reads an order.received/v1 payload (no References, no Auth).
+func (p *OrderReceived) decodeV1(r *Reader) {
 	p.Player = r.String()
 	p.Text = r.String()
 	p.MessageID = r.String()
 	p.Source = r.String()
+}
+
+// OrderHeld is a player's order that was not applied because its mail
+// could not be shown to come from the player (it was not authenticated,
+// and its envelope sender or Sender differs from its From): it waits for
+// the player to confirm it, from the registered address, with the one-time
+// code mailed there, until Expires (unix ns; compared with the intake time
+// of the confirming mail, so a replay needs no clock). The code is not in
+// the log: it is derived from the server's secret and the held mail's
+// Message-ID.
+type OrderHeld struct {
+	Player     string
+	Text       string
+	MessageID  string
+	References []string
+	Sender     string // the envelope sender (or Sender:) that differed
+	Reason     string
+	Expires    int64
+}
+
+// EventType implements Payload.
+func (*OrderHeld) EventType() string { return TypeOrderHeld }
+
+func (p *OrderHeld) encode(w *Writer) {
+	w.String(p.Player)
+	w.String(p.Text)
+	w.String(p.MessageID)
+	w.Strings(p.References)
+	w.String(p.Sender)
+	w.String(p.Reason)
+	w.Varint(p.Expires)
+}
+
+func (p *OrderHeld) decode(r *Reader) {
+	p.Player = r.String()
+	p.Text = r.String()
+	p.MessageID = r.String()
+	p.References = r.Strings()
+	p.Sender = r.String()
+	p.Reason = r.String()
+	p.Expires = r.Varint()
+}
+
+// OrderConfirmed records that the player confirmed the order held at seq
+// Held, by a mail (MessageID) carrying its code; the order follows it as
+// an order.received in the same append.
+type OrderConfirmed struct {
+	Player    string
+	Held      uint64
+	MessageID string
+}
+
+// EventType implements Payload.
+func (*OrderConfirmed) EventType() string { return TypeOrderConfirmed }
+
+func (p *OrderConfirmed) encode(w *Writer) {
+	w.String(p.Player)
+	w.Uvarint(p.Held)
+	w.String(p.MessageID)
+}
+
+func (p *OrderConfirmed) decode(r *Reader) {
+	p.Player = r.String()
+	p.Held = r.Uvarint()
+	p.MessageID = r.String()
+}
+
+// The kinds of MailRefused.
+const (
+	RefusedTooLarge     = "too-large"     // over the size limits
+	RefusedKeyQuoted    = "key-quoted"    // the Key line only quoted
+	RefusedReused       = "reused-id"     // a Message-ID already taken, other content
+	RefusedReplay       = "replay"        // an accepted mail sent again
+	RefusedRateLimited  = "rate-limited"  // over the player's rate limit
+	RefusedUnauthorised = "unauthorised"  // strict: not authenticated
+	RefusedCode         = "code"          // a confirmation with a wrong or expired code
+	RefusedHeldTooMany  = "held-too-many" // too many orders waiting for confirmation
+)
+
+// MailRefused records a mail from a registered player's address that was
+// not applied, and why; the mail telling the player follows it (or not,
+// when the player was told already within the window). Kind is one of the
+// Refused… constants; Sender is the envelope sender when it differed from
+// the player's address.
+type MailRefused struct {
+	Player    string
+	MessageID string
+	Kind      string
+	Reason    string
+	Sender    string
+}
+
+// EventType implements Payload.
+func (*MailRefused) EventType() string { return TypeMailRefused }
+
+func (p *MailRefused) encode(w *Writer) {
+	w.String(p.Player)
+	w.String(p.MessageID)
+	w.String(p.Kind)
+	w.String(p.Reason)
+	w.String(p.Sender)
+}
+
+func (p *MailRefused) decode(r *Reader) {
+	p.Player = r.String()
+	p.MessageID = r.String()
+	p.Kind = r.String()
+	p.Reason = r.String()
+	p.Sender = r.String()
 }
 
 // OrderAccepted is the decision on the input at seq Input: the facts it

@@ -17,6 +17,9 @@ type Result struct {
 	// nothing was written.
 	First, Last uint64
 	Duplicate   bool
+	// DuplicateKey is the idempotency key that made the request a
+	// duplicate (the first event's or one of Request.Keys).
+	DuplicateKey string
 	// Events are the envelopes as stored (chained), nil for a duplicate.
 	Events []events.Envelope
 }
@@ -35,6 +38,12 @@ type Request struct {
 	Game     string
 	Expected uint64
 	Events   []events.Envelope
+	// Keys are more idempotency keys of the request, recorded with the
+	// first event's seq: if any of them (or the first event's key) is
+	// already recorded, the request is a duplicate. (The intake keys a
+	// mail by its Message-ID and by fingerprints of its content, so a
+	// copy sent again under a new Message-ID is recognised too.)
+	Keys []string
 
 	Secret     []byte
 	Raw        []byte
@@ -104,11 +113,16 @@ func (r *appendReq) done() { close(r.finished) }
 func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	game := []byte(r.Game)
 	logB := tx.Bucket(bLog).Bucket(game)
-	if key := r.Events[0].Key; key != "" && logB != nil {
-		if v := logB.Get(idemKey(key)); v != nil {
-			seq := binary.BigEndian.Uint64(v)
-			r.res = Result{First: seq, Last: seq, Duplicate: true}
-			return r.checkpoint(tx)
+	if logB != nil {
+		for _, key := range append([]string{r.Events[0].Key}, r.Keys...) {
+			if key == "" {
+				continue
+			}
+			if v := logB.Get(idemKey(key)); v != nil {
+				seq := binary.BigEndian.Uint64(v)
+				r.res = Result{First: seq, Last: seq, Duplicate: true, DuplicateKey: key}
+				return r.checkpoint(tx)
+			}
 		}
 	}
 	h, err := head(tx, r.Game)
@@ -142,6 +156,13 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		}
 		h = Head{Seq: e.Seq, Hash: e.Hash}
 		out[i] = e
+	}
+	for _, key := range r.Keys {
+		if k := idemKey(key); key != "" && logB.Get(k) == nil {
+			if err := logB.Put(k, seqKey(out[0].Seq)); err != nil {
+				return err
+			}
+		}
 	}
 	if err := tx.Bucket(bMeta).Put(game, encodeHead(h)); err != nil {
 		return err

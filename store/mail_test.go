@@ -2,9 +2,17 @@ package store
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"pbem/events"
 )
@@ -101,5 +109,178 @@ func TestServerSecretIsMadeOnceAndKept(t *testing.T) {
 	b, _ := s.ServerSecret("reply", gen)
 	if !bytes.Equal(a, b) || n != 1 {
 		t.Fatalf("%v %v %d", a, b, n)
+	}
+}
+
+// A secret made for an owner says so to every caller, racing or asking
+// again later; one that existed before says who it was made for (no one,
+// for a plain ServerSecret), so that owner alone may hand it out.
+func TestOwnedServerSecretKeepsOneOwner(t *testing.T) {
+	s := open(t)
+	var made atomic.Int32
+	gen := func() ([]byte, error) { return []byte(fmt.Sprint("pw", made.Add(1))), nil }
+	type got struct{ secret, owner string }
+	res := make([]got, 8)
+	var wg sync.WaitGroup
+	for i := range res {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sec, owner, err := s.OwnedServerSecret("mailbox:kim", fmt.Sprint("g1/", i), gen)
+			if err != nil {
+				t.Error(err)
+			}
+			res[i] = got{string(sec), owner}
+		}()
+	}
+	wg.Wait()
+	if made.Load() != 1 {
+		t.Fatalf("the secret was made %d times", made.Load())
+	}
+	for _, r := range res[1:] {
+		if r != res[0] || r.secret != "pw1" || !strings.HasPrefix(r.owner, "g1/") {
+			t.Fatalf("callers saw different secrets or owners: %+v", res)
+		}
+	}
+	// Asked again, by its owner or another, it is the same, with the same owner.
+	if sec, owner, _ := s.OwnedServerSecret("mailbox:kim", "g2/9", gen); string(sec) != "pw1" || owner != res[0].owner {
+		t.Fatalf("again: %s %s", sec, owner)
+	}
+	// Looking makes nothing.
+	if sec, owner, err := s.OwnedServerSecret("mailbox:lee", "g1/3", nil); sec != nil || owner != "" || err != nil {
+		t.Fatalf("looking for lee's: %q %q %v", sec, owner, err)
+	}
+	// A secret made without an owner has none.
+	s.ServerSecret("mailbox:anna", gen)
+	if _, owner, _ := s.OwnedServerSecret("mailbox:anna", "g1/3", gen); owner != "" {
+		t.Fatalf("anna's mailbox was made for %q", owner)
+	}
+	if _, _, err := s.OwnedServerSecret("empty", "x", func() ([]byte, error) { return nil, nil }); err == nil {
+		t.Fatal("an empty secret was kept")
+	}
+	names, err := s.ServerSecretNames("mailbox:")
+	if err != nil || strings.Join(names, " ") != "mailbox:anna mailbox:kim" {
+		t.Fatalf("names %q %v", names, err)
+	}
+}
+
+// Issue 12: a mail sent again under a new Message-ID is a duplicate by
+// its content fingerprint, which stays recorded whatever follows.
+func TestRequestKeysMakeACopyUnderAnotherKeyADuplicate(t *testing.T) {
+	s := open(t)
+	r1, err := s.Do(Request{Game: "g1", Events: []events.Envelope{order("g1", "<m1>", "PASS")}, Keys: []string{"mail:abc", "dkim:xyz"}})
+	if err != nil || r1.Duplicate {
+		t.Fatal(r1, err)
+	}
+	r2, _ := s.Do(Request{Game: "g1", Expected: 1, Events: []events.Envelope{order("g1", "<m2>", "MARCH")}})
+	tests := []struct {
+		name    string
+		key     string
+		keys    []string
+		wantSeq uint64
+		wantKey string
+	}{
+		{"same Message-ID", "<m1>", nil, 1, "<m1>"},
+		{"new Message-ID, same content", "<m3>", []string{"mail:abc"}, 1, "mail:abc"},
+		{"new Message-ID, same DKIM signature", "<m4>", []string{"mail:other", "dkim:xyz"}, 1, "dkim:xyz"},
+		{"the second mail's id", "<m2>", []string{"mail:new"}, r2.First, "<m2>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := s.Do(Request{Game: "g1", Expected: 2, Events: []events.Envelope{order("g1", tt.key, "PASS")}, Keys: tt.keys})
+			if err != nil || !r.Duplicate || r.First != tt.wantSeq || r.DuplicateKey != tt.wantKey {
+				t.Fatalf("got %+v %v, want a duplicate of seq %d by %q", r, err, tt.wantSeq, tt.wantKey)
+			}
+		})
+	}
+	if h, _ := s.Head("g1"); h.Seq != 2 {
+		t.Fatalf("a duplicate was written: head %d", h.Seq)
+	}
+	if seq, ok, _ := s.Lookup("g1", "dkim:xyz"); !ok || seq != 1 {
+		t.Fatalf("the fingerprint points at %d %v", seq, ok)
+	}
+}
+
+// Issue 12: a stranger's 10 MB mail keeps its header, the first 64 KiB
+// and a hash of the rest; the quarantine prunes its oldest records past
+// its cap and counts them.
+func TestQuarantineKeepsBoundedEvidenceAndPrunesTheOldest(t *testing.T) {
+	s, err := Open(t.TempDir()+"/q.db", Options{QuarantineBytes: 400 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	header := "From: stranger@example.net\r\nSubject: big\r\n\r\n"
+	big := []byte(header + strings.Repeat("x", 10<<20))
+	id, err := s.Quarantine(Quarantined{At: time.Unix(100, 0), From: "stranger@example.net", Reason: "no reply token", Raw: big}, Checkpoint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := s.QuarantineList()
+	sum := sha256.Sum256(big[len(header)+EvidenceBodyBytes:])
+	q := list[0]
+	if len(list) != 1 || q.ID != id || len(q.Raw) != len(header)+EvidenceBodyBytes || q.Size != int64(len(big)) || q.RestSHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("kept %d bytes of %d (size %d), rest %s", len(q.Raw), len(big), q.Size, q.RestSHA256)
+	}
+	small := []byte(header + "PASS\r\n")
+	s.Quarantine(Quarantined{At: time.Unix(50, 0), Raw: small}, Checkpoint{})
+	for i := range 8 {
+		raw := []byte(header + strings.Repeat(string(rune('a'+i)), 100<<10))
+		if _, err := s.Quarantine(Quarantined{At: time.Unix(int64(200+i), 0), Reason: "flood", Raw: raw}, Checkpoint{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _ = s.QuarantineList()
+	st, _ := s.QuarantineStats()
+	var total int64
+	for _, q := range list {
+		total += int64(len(q.encode()))
+	}
+	if st.Bytes != total || st.Bytes > 400<<10 || st.Pruned == 0 || int(st.Pruned)+len(list) != 10 {
+		t.Fatalf("%d records of %d bytes (counted %d), %d pruned", len(list), total, st.Bytes, st.Pruned)
+	}
+	if list[0].At.Unix() < 200 || list[len(list)-1].At.Unix() != 207 {
+		t.Fatalf("pruned the wrong ones: oldest kept %v, newest %v", list[0].At, list[len(list)-1].At)
+	}
+}
+
+// A store whose quarantine was written before the cap existed (without
+// its index buckets) opens read-only as it is, and gets its index and
+// byte count when opened for writing.
+func TestQuarantineWrittenBeforeTheCapIsIndexedOnOpen(t *testing.T) {
+	path := t.TempDir() + "/old.db"
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Quarantine(Quarantined{At: time.Unix(1, 0), Raw: []byte("From: a\r\n\r\nx")}, Checkpoint{})
+	s.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range laterBuckets {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.Close()
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("a store of before the index, read-only: %v", err)
+	}
+	list, err := ro.QuarantineList()
+	if _, serr := ro.QuarantineStats(); err != nil || serr != nil || len(list) != 1 {
+		t.Fatalf("read-only: %d records, %v %v", len(list), err, serr)
+	}
+	ro.Close()
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, _ := s.QuarantineStats()
+	n := 0
+	s.db.View(func(tx *bolt.Tx) error { n = tx.Bucket(bQuarT).Stats().KeyN; return nil })
+	if st.Bytes == 0 || n != 1 {
+		t.Fatalf("after reopening: %d bytes counted, %d indexed", st.Bytes, n)
 	}
 }

@@ -36,9 +36,44 @@ var (
 	bCkpt   = []byte("ckpt")   // mailbox → checkpoint
 	bQuar   = []byte("quar")   // quarantine: id → record
 	bRaw    = []byte("raw")    // game/ → seq → raw evidence bytes
+	bQuarT  = []byte("quart")  // quarantine by age: time (8 bytes) + id → record size
+	bQuarS  = []byte("quars")  // quarantine totals: "bytes", "pruned"
 )
 
-var topBuckets = [][]byte{bMeta, bLog, bSnap, bPub, bSecret, bCkpt, bQuar, bRaw}
+// topBuckets are the buckets every store has; laterBuckets were added
+// since (issue 12's quarantine index), made when a store is opened for
+// writing and read as empty while they are missing.
+var (
+	topBuckets   = [][]byte{bMeta, bLog, bSnap, bPub, bSecret, bCkpt, bQuar, bRaw}
+	laterBuckets = [][]byte{bQuarT, bQuarS}
+)
+
+// addLaterBuckets makes the laterBuckets a store written before them
+// lacks, and indexes its quarantine; a store that has them is only read.
+func addLaterBuckets(db *bolt.DB) error {
+	missing := false
+	db.View(func(tx *bolt.Tx) error {
+		for _, b := range laterBuckets {
+			if tx.Bucket(b) == nil {
+				missing = true
+				return nil
+			}
+		}
+		missing = missing || tx.Bucket(bQuarS).Get(keyQuarBytes) == nil // after the loop: bQuarS is there
+		return nil
+	})
+	if !missing {
+		return nil
+	}
+	return db.Update(func(tx *bolt.Tx) error {
+		for _, b := range laterBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return indexQuarantine(tx)
+	})
+}
 
 // A game's log bucket holds its events under 8-byte big-endian seq keys
 // (first byte 0 for any seq below 2^56) and, in the same tree, its
@@ -91,7 +126,10 @@ type Options struct {
 	// ReadOnly opens the file for reading only, under a shared lock:
 	// every write fails and nothing in the file changes.
 	ReadOnly bool
-	Logger   *slog.Logger
+	// QuarantineBytes caps the quarantine's records; past it the oldest
+	// are pruned and counted (default 64 MiB).
+	QuarantineBytes int64
+	Logger          *slog.Logger
 }
 
 // Store is an open bbolt file.
@@ -121,12 +159,21 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.SnapshotsKept <= 0 {
 		opts.SnapshotsKept = 2
 	}
+	if opts.QuarantineBytes <= 0 {
+		opts.QuarantineBytes = 64 << 20
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
 	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, lockTimeout: opts.LockTimeout, buckets: topBuckets})
 	if err != nil {
 		return nil, err
+	}
+	if !opts.ReadOnly {
+		if err := guard(func() error { return addLaterBuckets(db) }); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
 	}
 	s := &Store{db: db, opts: opts, log: opts.Logger.With("component", "store")}
 	if !opts.ReadOnly {

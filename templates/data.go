@@ -18,6 +18,7 @@ const (
 	NameReplaced = "replaced" // data: Replaced
 	NameLog      = "log"      // data: Query (Log set)
 	NameGames    = "games"    // data: Query (Games set)
+	NameNotice   = "notice"   // data: Notice
 )
 
 // Common is what every mail knows: the game, its reader and the reader's
@@ -122,6 +123,9 @@ type Login struct {
 	// placeholder here, filled in only as the mail is sent, so the
 	// password itself never enters the game's log.
 	Password string
+	// Later: the seat was given after the game began. The welcome then
+	// holds no password: a new mailbox's went to whoever gave the seat.
+	Later bool
 }
 
 // Announce is the data of a referee's announcement, mailed to everyone.
@@ -155,6 +159,11 @@ type Turn struct {
 	// Deadline is when the reader's answer is due, and what happens
 	// without it (yourmove); nil when the game sets no deadline.
 	Deadline *Deadline
+	// Mailboxes, in the answer to the referee whose mail gave seats at
+	// pbem's own mail host, are those seats' mailboxes, each Password a
+	// mark the outbox fills as it sends the mail: the password of a
+	// mailbox the command made, or a note that it existed before.
+	Mailboxes []Login
 }
 
 // Problem is one thing wrong with a line of a rejected mail.
@@ -169,11 +178,12 @@ type Problem struct {
 // Rejected is the data of the mail that rejects an input.
 type Rejected struct {
 	Common
-	Kind     string // "order", "ruling" or "deadline", as in Action
-	Received string // when the rejected mail was taken in
-	Problems []Problem
-	Move     *Prompt // what the reader may send now, when it is their step
-	Over     string  // set once the game is over, as in Query
+	Kind     string    // "order", "ruling" or "deadline", as in Action
+	Received string    // when the rejected mail was taken in
+	Problems []Problem // in line order, at most ten
+	More     int       // problems not listed
+	Move     *Prompt   // what the reader may send now, when it is their step
+	Over     string    // set once the game is over, as in Query
 	// For is whose default order was rejected, when the reader is not
 	// that player (a referee, or a player of a game without referee);
 	// Waits says what the game waits for now.
@@ -261,4 +271,16 @@ type Replaced struct {
 	Common
 	SeatOf string // the side, or "referee"
 	By     string // who changed it: "Carol (referee)", "every side", "the operator"
+}
+
+// Notice is the data of the mail telling a player what became of a mail
+// of theirs that was not applied as it came (too large, a copy of an
+// earlier one, over the rate limit …) or that waits for their
+// confirmation. It goes to the player's registered addresses.
+type Notice struct {
+	Common
+	What  string   // what happened, in sentences
+	Quote []string // the player's orders it is about, if any
+	Code  string   // the line that confirms a held order, if any
+	Do    string   // what to do
 }

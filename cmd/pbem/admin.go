@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
-	"pbem/events"
 	"pbem/store"
 )
 
@@ -73,7 +73,8 @@ func fileExists(path string) bool {
 }
 
 // cmdMailboxes lists the mailboxes of pbem's own mail host with their
-// passwords: the game mailbox, then each player's and referee's.
+// passwords: the game mailbox, then every other (the seats' of every
+// game, those given at creation and those a referee gave later).
 func cmdMailboxes(a *app, fs *flag.FlagSet, args []string) error {
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
@@ -85,25 +86,34 @@ func cmdMailboxes(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	pw, err := mailboxPassword(log, a.cfg.Mail.Local)
+	local := strings.ToLower(a.cfg.Mail.Local)
+	pw, err := mailboxPassword(log, local)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(a.out, "the game mailbox (pbem reads it; keep its password to the operator):\n  %-32s user %-12s password %s\n",
-		a.cfg.Mail.Local+"@"+a.cfg.Mail.Domain, a.cfg.Mail.Local, pw)
-	gs, err := log.Games()
+		local+"@"+a.cfg.Mail.Domain, local, pw)
+	names, err := log.ServerSecretNames(mailboxSecret)
 	if err != nil {
 		return err
 	}
-	var ps []events.Player
-	for _, g := range gs {
-		gc, err := gameCreated(log, g.Game)
+	heading := true
+	for _, n := range names {
+		user := strings.TrimPrefix(n, mailboxSecret)
+		if user == local {
+			continue
+		}
+		pw, _, err := log.OwnedServerSecret(n, "", nil)
 		if err != nil {
 			return err
 		}
-		ps = append(append(ps, gc.Players...), gc.Referees...)
+		if heading {
+			fmt.Fprintln(a.out, "players', referees' and observers' mailboxes:")
+			heading = false
+		}
+		fmt.Fprintf(a.out, "  %-32s user %-12s password %s\n", user+"@"+strings.ToLower(a.cfg.Mail.Domain), user, pw)
 	}
-	return printMailboxes(a, log, ps, "players' and referees' mailboxes:")
+	return nil
 }
 
 // cmdConfig prints every configuration key, its value (secrets hidden),

@@ -808,7 +808,7 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 	}
 	fmt.Fprintf(a.out, "recorded in %s at seq %d\n", game, seq)
 	for end := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
-		d, err := decisionOf(log, game, seq)
+		d, at, err := decisionOf(log, game, seq)
 		if err != nil {
 			return err
 		}
@@ -821,7 +821,7 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 			for _, f := range d.Facts {
 				fmt.Fprintf(a.out, "  = %s\n", play.FactLine(f))
 			}
-			return nil
+			return a.printNewMailboxes(log, game, at)
 		case *events.OrderRejected:
 			fmt.Fprintln(a.out, "rejected; nothing of it was applied:")
 			for _, p := range d.Problems {
@@ -839,10 +839,11 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 	}
 }
 
-// decisionOf returns the decision on the input at seq, or nil if there is
-// none yet.
-func decisionOf(log play.Source, game string, seq uint64) (events.Payload, error) {
+// decisionOf returns the decision on the input at seq and its own seq, or
+// nil if there is none yet.
+func decisionOf(log play.Source, game string, seq uint64) (events.Payload, uint64, error) {
 	var found events.Payload
+	var at uint64
 	err := log.Read(game, seq+1, func(e *events.Envelope) error {
 		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
 			return nil
@@ -852,15 +853,44 @@ func decisionOf(log play.Source, game string, seq uint64) (events.Payload, error
 			return err
 		}
 		if play.InputOf(p) == seq {
-			found = p
+			found, at = p, e.Seq
 			return errFound
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, errFound) {
-		return nil, err
+		return nil, 0, err
 	}
-	return found, nil
+	return found, at, nil
+}
+
+// printNewMailboxes prints the built-in mail host's mailboxes that the
+// referee's command decided at seq decision gave seats, making those that
+// have none yet: the password of each it made is printed here, to whoever
+// gave the command, and goes into no mail.
+func (a *app) printNewMailboxes(log logStore, game string, decision uint64) error {
+	if !a.cfg.Mail.builtinHost() {
+		return nil
+	}
+	comp, err := a.composer()
+	if err != nil {
+		return err
+	}
+	boxes, err := grantMailboxes(log, comp, game, decision)
+	if err != nil {
+		return fmt.Errorf("the command was applied, but its seats' mailboxes on pbem's own mail host could not be made (pbem makes them when it first mails them; 'pbem mailboxes' then lists them): %w", err)
+	}
+	for i, b := range boxes {
+		if i == 0 {
+			fmt.Fprintln(a.out, "mailboxes on pbem's own mail host for the seats given:")
+		}
+		if b.Password == "" {
+			fmt.Fprintf(a.out, "  %-32s user %-12s existed before: its holder has its password\n", b.Address, b.User)
+			continue
+		}
+		fmt.Fprintf(a.out, "  %-32s user %-12s password %s   (new: pass it on to its holder yourself; pbem gives it to no one else)\n", b.Address, b.User, b.Password)
+	}
+	return nil
 }
 
 var errFound = errors.New("found")
@@ -888,16 +918,27 @@ func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
 		if len(hit) != 1 {
 			return fmt.Errorf("%d quarantined mails have an id starting %q", len(hit), *show)
 		}
-		fmt.Fprintf(a.out, "id %s\nat %s, mailbox %s uid %d\nreason: %s\n\n", hit[0].ID, hit[0].At.Format(time.RFC3339), hit[0].Mailbox, hit[0].UID, hit[0].Reason)
-		a.out.Write(hit[0].Raw)
+		q := hit[0]
+		fmt.Fprintf(a.out, "id %s\nat %s, mailbox %s uid %d\nreason: %s\n", q.ID, q.At.Format(time.RFC3339), q.Mailbox, q.UID, q.Reason)
+		if q.RestSHA256 != "" {
+			fmt.Fprintf(a.out, "evidence: the first %d of %d bytes; SHA-256 of the other %d: %s\n", len(q.Raw), q.Size, q.Size-int64(len(q.Raw)), q.RestSHA256)
+		}
+		fmt.Fprintln(a.out)
+		a.out.Write(q.Raw) // escaped on the way out: a mail's ESC and OSC sequences are shown, not played
 		return nil
+	}
+	stats, err := log.QuarantineStats()
+	if err != nil {
+		return err
 	}
 	if len(qs) == 0 {
 		fmt.Fprintln(a.out, "the quarantine is empty")
-		return nil
 	}
 	for _, q := range qs {
 		fmt.Fprintf(a.out, "%s  %s  %-30s %s\n%14s reason: %s\n", q.ID[:12], q.At.Format("2006-01-02 15:04"), q.From, q.Subject, "", q.Reason)
+	}
+	if stats.Pruned > 0 {
+		fmt.Fprintf(a.out, "%d older record(s) were pruned to keep the quarantine within %d MiB (mail.quarantine_mb)\n", stats.Pruned, a.cfg.Mail.QuarantineMB)
 	}
 	return nil
 }

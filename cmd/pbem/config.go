@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"pbem/engine/play"
+	"pbem/mail/intake"
 )
 
 // Config is pbem's configuration: a TOML file (see pbem.example.toml),
@@ -53,10 +56,24 @@ type MailCfg struct {
 	Local     string `toml:"local" check:"localpart"` // its local part; players reply to local+…@domain
 	FromName  string `toml:"from_name" check:"text"`  // display name on pbem's mails
 	Templates string `toml:"templates" check:"dir?"`  // a directory of templates overriding the built-in ones
-	// RatePerHour is how many mails one sender may send in an hour; more
-	// are quarantined (default 30).
+	// RatePerHour is how many mails are taken in an hour per
+	// authenticated player, per player for unauthenticated mail, and per
+	// envelope sender for mail whose envelope differs from From; more are
+	// refused, the player told once (default 30).
 	RatePerHour int `toml:"rate_per_hour" check:"int>=1"`
-	IMAP        struct {
+	// Sender authentication (see README): the authserv-id of the host
+	// that receives the game's mail, whose Authentication-Results are
+	// trusted; whether pbem checks DKIM itself where there are none; the
+	// sender-auth mode of games without their own setting (strict,
+	// confirm, lenient); how long a held order waits for confirmation.
+	AuthServID    string `toml:"authserv_id" check:"text"`
+	DKIM          bool   `toml:"dkim" check:"bool"`
+	SenderAuth    string `toml:"sender_auth" check:"oneof=strict|confirm|lenient"`
+	ConfirmWithin string `toml:"confirm_within" check:"span"`
+	// QuarantineMB caps the quarantine (MiB); the oldest records are
+	// pruned past it (default 64).
+	QuarantineMB int `toml:"quarantine_mb" check:"int>=1"`
+	IMAP         struct {
 		Addr     string `toml:"addr" check:"hostport?"`
 		TLS      string `toml:"tls" check:"oneof=none|starttls|tls"`
 		Username string `toml:"username" check:"text"`
@@ -134,6 +151,7 @@ func defaultConfig() Config {
 	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP = "127.0.0.1:1143", "127.0.0.1:1025"
 	c.Metrics.StuckAfter = "5m"
 	c.Cluster.Lease, c.Cluster.Replicas = "10s", 3
+	c.Mail.DKIM, c.Mail.SenderAuth, c.Mail.ConfirmWithin, c.Mail.QuarantineMB = true, "confirm", "48h", 64
 	return c
 }
 
@@ -255,6 +273,12 @@ func setFromEnv(k configKey, s string) error {
 			return errors.New("want a whole number")
 		}
 		k.v.SetInt(int64(n))
+	case reflect.Bool:
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		k.v.SetBool(b)
 	case reflect.Uint64:
 		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 		if err != nil {
@@ -289,6 +313,8 @@ var (
 //	oneof=a|b|c       one of the words ("oneof=|a|b": empty too)
 //	int>=N            a whole number of at least N
 //	duration>=D       a Go duration (30s, 5m) of at least D
+//	span              a span of time as players write it (48h, 2d), above 0
+//	bool              true or false (TOML's own)
 //	hostport          host:port with a port number; with ?, empty too
 //	domain            a domain name
 //	localpart         a mailbox's local part: letters, digits, . _ -
@@ -312,8 +338,12 @@ func checkValue(check string, v reflect.Value) error {
 		name, arg = check[:i], check[i+2:]
 	}
 	switch name {
-	case "text", "secret":
+	case "text", "secret", "bool":
 		return nil
+	case "span":
+		if d, err := play.ParseSpan(v.String()); err != nil || d <= 0 {
+			return errors.New("want a span of time such as 48h or 2d")
+		}
 	case "nonempty":
 		if strings.TrimSpace(v.String()) == "" {
 			return errors.New("must not be empty")
@@ -448,6 +478,21 @@ func (c *Config) crossCheck() []error {
 func (c ClusterCfg) lease() time.Duration {
 	d, _ := time.ParseDuration(c.Lease)
 	return d
+}
+
+// senders is the intake's sender authentication as configured (its keys
+// are checked by loadConfig).
+func (m MailCfg) senders() (intake.AuthConfig, error) {
+	a := intake.AuthConfig{ServID: m.AuthServID, NoDKIM: !m.DKIM, Mode: strings.ToLower(m.SenderAuth)}
+	if !intake.ValidMode(a.Mode) {
+		return a, fmt.Errorf("mail.sender_auth %q: want strict, confirm or lenient", m.SenderAuth)
+	}
+	d, err := play.ParseSpan(m.ConfirmWithin)
+	if err != nil || d <= 0 {
+		return a, fmt.Errorf("mail.confirm_within %q: want a span of time such as 48h or 2d", m.ConfirmWithin)
+	}
+	a.ConfirmWithin = d
+	return a, nil
 }
 
 func getenv(k string) string { return os.Getenv(k) }

@@ -62,6 +62,10 @@ func sample(t *testing.T, k configKey) any {
 		return f
 	case "natsurls":
 		return []string{"nats://a.example:7", "tls://b.example:7"}
+	case "span":
+		return "7d"
+	case "bool":
+		return !k.v.Bool()
 	}
 	return "seven"
 }

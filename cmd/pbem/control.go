@@ -29,7 +29,10 @@ type logStore interface {
 	Events(game string, from uint64) ([]events.Envelope, error)
 	Verify(game string) (uint64, error)
 	QuarantineList() ([]store.Quarantined, error)
+	QuarantineStats() (store.QuarantineStats, error)
 	ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error)
+	OwnedServerSecret(name, owner string, gen func() ([]byte, error)) ([]byte, string, error)
+	ServerSecretNames(prefix string) ([]string, error)
 }
 
 // The control socket lets commands run inside a running server, which

@@ -32,7 +32,8 @@ const mailhostFile = "mailhost.db"
 // damaged file (and how to examine it).
 func (a *app) openStore(acc access) (*store.Store, error) {
 	path := a.dbPath()
-	opts := store.Options{LockTimeout: time.Second, Logger: a.lg, ReadOnly: acc == readStore, MustExist: true}
+	opts := store.Options{LockTimeout: time.Second, Logger: a.lg, ReadOnly: acc == readStore, MustExist: true,
+		QuarantineBytes: int64(a.cfg.Mail.QuarantineMB) << 20}
 	if acc == startStore {
 		if err := os.MkdirAll(a.cfg.DataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data directory: %w", err)

@@ -158,7 +158,7 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 			for _, m := range msgs {
 				got = true
 				printMail(a.out, p, m, quiet)
-				if strings.Contains(m.subject, "game over") {
+				if strings.HasPrefix(strings.ToLower(m.kind), "game over") {
 					overSeen++
 					continue
 				}
@@ -192,6 +192,7 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 type demoMail struct {
 	uid                           imap.UID
 	from, subject, msgID, replyTo string
+	kind                          string // the body's first line: what the mail is
 	body                          string
 	attachments                   []string
 	date                          time.Time
@@ -275,11 +276,12 @@ func readDemoMail(raw []byte) (demoMail, error) {
 			m.attachments = append(m.attachments, fmt.Sprintf("%s (%d lines)", name, strings.Count(string(b), "\n")))
 		}
 	}
+	m.kind, _, _ = strings.Cut(m.body, "\n")
 	return m, nil
 }
 
 func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
-	fmt.Fprintf(w, "%s\n=== mail to %s <%s>\n=== Subject: %s\n", strings.Repeat("=", 78), p.name, p.addr, m.subject)
+	fmt.Fprintf(w, "%s\n=== mail to %s <%s>\n=== Subject: %s\n=== %s\n", strings.Repeat("=", 78), p.name, p.addr, m.subject, m.kind)
 	if quiet {
 		return
 	}

@@ -60,14 +60,26 @@ func checkHas(t *testing.T, what, text string, wants ...string) {
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
 func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "8m")
+	// Issue 12: every mail of the game has its one subject; what a mail
+	// is stands on its first line.
+	if subjects := regexp.MustCompile(`=== Subject: (.*)`).FindAllStringSubmatch(out, -1); len(subjects) < 10 {
+		t.Errorf("only %d mails", len(subjects))
+	} else {
+		for _, s := range subjects {
+			if s[1] != subjects[0][1] || !strings.HasPrefix(s[1], "[pbem demo] Harrow Creek") {
+				t.Errorf("a mail's subject is %q, the first's %q", s[1], subjects[0][1])
+				break
+			}
+		}
+	}
 	checkHas(t, "demo output", out,
-		"=== Subject: [pbem demo] welcome: you play USA",
-		"=== Subject: [pbem demo] welcome: you play CSA",
-		"=== Subject: [pbem demo] your move",
-		"=== Subject: [pbem demo] order rejected", // Taro's scripted typo
+		"=== Welcome: you play USA",
+		"=== Welcome: you play CSA",
+		"=== Your move",
+		"=== Order rejected", // Taro's scripted typo
 		`no unit is called "Starlng"`,
-		"=== Subject: [pbem demo] referee: ruling needed",
-		"=== Subject: [pbem demo] game over",
+		"=== Referee: ruling needed",
+		"=== Game over",
 		"The game is over and every participant has the mail saying so.")
 	// GCACW (issue #4): whole game turns by mail, each step of the turn
 	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
@@ -76,15 +88,15 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	// Both players' mails, as they received them.
 	for _, name := range []string{"Anna", "Taro"} {
 		checkHas(t, name+"'s mails", byPlayer[name],
-			"Subject: [pbem demo] welcome: you play",
-			"Subject: [pbem demo] your move",
+			"=== Welcome: you play",
+			"=== Your move",
 			"For example, you could send:",
-			"Subject: [pbem demo] report",
+			"=== Report",
 			"What happened",
 			"Dice",
 			"Key: ",
 			"[attachment: map-demo-",
-			"Subject: [pbem demo] game over")
+			"=== Game over")
 		checkToldInWords(t, name, byPlayer[name], " for the initiative, ", " begins its march (", "'s fatigue rises from 0 to 1",
 			"Turn 2 of 3 begins", "The game is over, ")
 	}
@@ -129,10 +141,10 @@ func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
 	out, log, byPlayer := playedDemo(t, "--no-referee", "--max-orders", "600", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"Taro CSA, alone: no referee",
-		"=== Subject: [pbem demo] welcome: you play USA",
-		"=== Subject: [pbem demo] game over",
+		"=== Welcome: you play USA",
+		"=== Game over",
 		"The game is over and every participant has the mail saying so.")
-	for _, bad := range []string{"=== mail to Referee", "Subject: [pbem demo] referee", "Waiting for the referee"} {
+	for _, bad := range []string{"=== mail to Referee", "=== Referee", "Waiting for the referee"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("a game without a referee shows %q", bad)
 		}
@@ -141,7 +153,7 @@ func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
 		" victory.counted ", " game.ended ")
 	for _, name := range []string{"Anna", "Taro"} {
 		checkHas(t, name+"'s mails", byPlayer[name], "No step is left to a referee: two players can finish this game alone.",
-			"Readings of the rules", "Subject: [pbem demo] game over")
+			"Readings of the rules", "=== Game over")
 		checkToldInWords(t, name, byPlayer[name], "'s march waits: ", " may retreat ", "Turn 2 of 3 begins",
 			"Victory points: USA ", "The game is over, ")
 	}

@@ -60,7 +60,7 @@ func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
 	}
 	// Anna's welcome mail arrives with her reply address.
 	welcome := waitMails(t, anna, 1)[0]
-	if !strings.Contains(welcome.subject, "[pbem g1] welcome") || !strings.HasPrefix(welcome.replyTo, "pbem+g1.anna.") || !strings.HasSuffix(welcome.replyTo, "@game.test") {
+	if welcome.subject != "[pbem g1] Harrow Creek" || !strings.HasPrefix(welcome.body, "Welcome: you play USA\n") || !strings.HasPrefix(welcome.replyTo, "pbem+g1.anna.") || !strings.HasSuffix(welcome.replyTo, "@game.test") {
 		t.Fatalf("welcome: %+v", welcome)
 	}
 	// She answers; her mail lands in the game mailbox on Dovecot.
@@ -76,7 +76,7 @@ func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
 	appended := time.Now()
 	got := waitMails(t, anna, 2)[1]
 	t.Logf("order appended to Dovecot -> reply in Anna's mailbox: %v (Dovecot's IDLE notice alone takes about 500 ms)", time.Since(appended).Round(time.Millisecond))
-	if !strings.Contains(got.subject, "[pbem g1]") || strings.Contains(got.subject, "rejected") || !strings.Contains(got.body, "USA ends its Leader Transfer Phase") {
+	if got.subject != welcome.subject || strings.Contains(got.body[:40], "rejected") || !strings.Contains(got.body, "USA ends its Leader Transfer Phase") {
 		t.Fatalf("reply: %s\n%s", got.subject, got.body)
 	}
 	if got.inReplyTo != "anna-1@players.test" {

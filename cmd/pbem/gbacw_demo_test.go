@@ -15,18 +15,18 @@ import (
 func TestGBACWDemo(t *testing.T) {
 	out, log, byPlayer := playedDemo(t, "--ruleset", "gbacw", "--max-orders", "500", "--timeout", "4m")
 	checkHas(t, "demo output", out,
-		"=== Subject: [pbem demo] welcome: you play USA",
-		"=== Subject: [pbem demo] welcome: you play CSA",
-		"=== Subject: [pbem demo] your move",
-		"=== Subject: [pbem demo] order rejected", // Taro's scripted typo
+		"=== Welcome: you play USA",
+		"=== Welcome: you play CSA",
+		"=== Your move",
+		"=== Order rejected", // Taro's scripted typo
 		`ALL ALWAYZ": a standing order ends with`,
-		"=== Subject: [pbem demo] game over",
+		"=== Game over",
 		"The game is over and every participant has the mail saying so.")
 	checkHas(t, "the game's log", log, " initiative.rolled ", " command.traced ", " division.ams ", " pbem.revealed ",
 		" am.drawn ", " unit.moved ", " fire.resolved ", " udd.rolled ", " turn.begun ", " game.over ")
 	won := regexp.MustCompile(`victory points USA \d+, CSA \d+.*: (USA wins|CSA wins|a draw)`)
 	for _, name := range []string{"Anna", "Taro"} {
-		_, last, ok := strings.Cut(byPlayer[name], "Subject: [pbem demo] game over")
+		_, last, ok := strings.Cut(byPlayer[name], "=== Game over")
 		if !ok {
 			t.Errorf("%s got no game-over mail", name)
 			continue

@@ -32,21 +32,118 @@ func newSecret() ([]byte, error) {
 	return b, err
 }
 
+// mailboxSecret names the store's secret that is user's password on the
+// built-in mail host: having one is having a mailbox there.
+const mailboxSecret = "mailbox:"
+
 // mailboxPassword returns user's password on the built-in mail host:
 // random, made on first use and kept with pbem.db's secrets (never in the
 // log, never logged).
 func mailboxPassword(log logStore, user string) (string, error) {
-	pw, err := log.ServerSecret("mailbox:"+strings.ToLower(user), func() ([]byte, error) {
-		b := make([]byte, 15) // 120 bits
-		if _, err := rand.Read(b); err != nil {
-			return nil, err
-		}
-		return []byte(strings.ToLower(base32.StdEncoding.EncodeToString(b))), nil
-	})
+	pw, err := log.ServerSecret(mailboxSecret+strings.ToLower(user), newMailboxPassword)
 	if err != nil {
 		return "", fmt.Errorf("password of mailbox %s: %w", user, err)
 	}
 	return string(pw), nil
+}
+
+func newMailboxPassword() ([]byte, error) {
+	b := make([]byte, 15) // 120 bits
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	return []byte(strings.ToLower(base32.StdEncoding.EncodeToString(b))), nil
+}
+
+// newMailbox is a mailbox of the built-in host that a referee's decision
+// gave a seat (or made an observer).
+type newMailbox struct {
+	User, Address string
+	// Password is set when the decision made the mailbox; "" when it
+	// existed before (its holder has its password, and no one else is
+	// given it).
+	Password string
+}
+
+// grantMailboxes makes the built-in host's mailboxes that the decision at
+// seq decision of game gives seats to, those that have none yet, each with
+// a random password recorded as made for that decision (in one store
+// transaction: see store.OwnedServerSecret), and returns them all, with
+// the password of each it made. Asked again (the outbox filling the
+// referee's answer after a restart, the command line), it answers the
+// same. Only a referee's or the operator's command makes mailboxes (the
+// players' requests cannot add a seat there: see play), and the host
+// finds a new mailbox by its password on first use, so a running server
+// serves it at once.
+func grantMailboxes(log logStore, comp *compose.Composer, game string, decision uint64) ([]newMailbox, error) {
+	e, err := eventAt(log, game, decision)
+	if err != nil || !events.IsAccepted(e.Type) {
+		return nil, err
+	}
+	p, err := events.Decode(e)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := p.(*events.OrderAccepted)
+	if !ok {
+		return nil, nil
+	}
+	users := comp.MailboxesAdded(d.Facts)
+	if len(users) == 0 {
+		return nil, nil
+	}
+	in, err := eventAt(log, game, d.Input)
+	if err != nil || in.Type != events.TypeRefereeCommand {
+		// The players' own requests may give a seat only to an address
+		// that had one at the game's creation, whose mailbox exists.
+		return nil, err
+	}
+	owner := fmt.Sprintf("%s/%d", game, decision)
+	out := make([]newMailbox, len(users))
+	for i, u := range users {
+		pw, madeFor, err := log.OwnedServerSecret(mailboxSecret+u, owner, newMailboxPassword)
+		if err != nil {
+			return nil, fmt.Errorf("mailbox %s: %w", u, err)
+		}
+		out[i] = newMailbox{User: u, Address: u + "@" + comp.Domain()}
+		if madeFor == owner {
+			out[i].Password = string(pw)
+		}
+	}
+	return out, nil
+}
+
+// eventAt reads game's event at seq (an error if there is none).
+func eventAt(log logStore, game string, seq uint64) (*events.Envelope, error) {
+	var found *events.Envelope
+	err := log.Read(game, seq, func(e *events.Envelope) error {
+		c := e.Clone()
+		found = &c
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, err
+	}
+	if found == nil || found.Seq != seq {
+		return nil, fmt.Errorf("game %s has no event at seq %d", game, seq)
+	}
+	return found, nil
+}
+
+// decisionBefore returns the seq of the decision whose mails include the
+// mail.queued at seq mail of game: a decision and its mails are appended
+// together, so it is the last event before that is not a mail.queued.
+func decisionBefore(log logStore, game string, mail uint64) (uint64, error) {
+	for s := mail - 1; s >= 1; s-- {
+		e, err := eventAt(log, game, s)
+		if err != nil {
+			return 0, err
+		}
+		if e.Type != events.TypeMailQueued {
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("game %s: no decision before mail %d", game, mail)
 }
 
 // builtinHost reports whether pbem runs its own mail host (no IMAP server
@@ -121,9 +218,9 @@ type mailSystem struct {
 	wg      sync.WaitGroup
 }
 
-// roster gives the intake a game's seats as they are now, from the
-// runner's folded game (a referee may have replaced a player, and the
-// seat then has a new key; observers may have been added).
+// roster gives the intake a game's seats and settings as they are now,
+// from the runner's folded game (a referee may have replaced a player, or
+// changed the game's sender-auth setting).
 func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 	return func(game string) (intake.Seats, error) {
 		var s intake.Seats
@@ -148,15 +245,47 @@ func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 // intakeLog is what the intake appends to.
 type intakeLog = intake.Log
 
+// notifier renders the intake's notices with the composer, for the game
+// as the runner holds it.
+type notifier struct {
+	r    *play.Runner
+	comp *compose.Composer
+}
+
+func (n notifier) Notice(game string, no intake.Notice, seq uint64) (*events.MailQueued, error) {
+	var q *events.MailQueued
+	var err error
+	// As the roster: a game busy for long must not hold up the intake.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	qerr := n.r.Query(ctx, game, func(g *play.Game) {
+		if g == nil || g.Created == nil {
+			err = fmt.Errorf("game %s is not loaded", game)
+			return
+		}
+		q, err = n.comp.Notice(g, compose.Notice{Player: no.Player, To: no.To, Title: no.Title, What: no.What, Do: no.Do,
+			Quote: no.Quote, Code: no.Code, InReplyTo: no.InReplyTo, References: no.References}, seq)
+	})
+	if qerr != nil {
+		return nil, qerr
+	}
+	return q, err
+}
+
 func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 *metrics) (*mailSystem, error) {
 	if _, err := a.composer(); err != nil {
 		return nil, err
 	}
 	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail"), log: a.log, comp: a.comp, started: time.Now(),
 		ensured: map[string]bool{}}
+	senders, err := m.cfg.senders()
+	if err != nil {
+		return nil, err
+	}
 	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
 		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: a.secret, Logger: a.lg,
-		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner)}
+		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner),
+		Senders: senders, Notifier: notifier{runner, a.comp}}
 	if m.cfg.IMAP.Poll != "" {
 		d, err := time.ParseDuration(m.cfg.IMAP.Poll)
 		if err != nil {
@@ -203,21 +332,63 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 // password is the built-in host's lookup of a user's password: only
 // users pbem made a password for have a mailbox.
 func (m *mailSystem) password(user string) (string, bool) {
-	pw, err := m.log.ServerSecret("mailbox:"+user, func() ([]byte, error) { return nil, errNoMailbox })
+	pw, _, err := m.log.OwnedServerSecret(mailboxSecret+user, "", nil)
 	if err != nil {
-		if !errors.Is(err, errNoMailbox) {
-			m.lg.Warn("reading a mailbox password", "user", user, "err", err)
-		}
-		return "", false
+		m.lg.Warn("reading a mailbox password", "user", user, "err", err)
 	}
-	return string(pw), true
+	return string(pw), err == nil && pw != nil
 }
 
-var errNoMailbox = errors.New("no such mailbox")
-
-// fill puts the mailbox password into a welcome mail as it is sent.
-func (m *mailSystem) fill(_ string, q *events.MailQueued) (string, error) {
-	return m.comp.FillPassword(q, func(user string) (string, error) { return mailboxPassword(m.log, user) })
+// fill gives the mail at seq of game the mailbox passwords it shows as it
+// is sent: a welcome its reader's, the answer to a referee's mail the
+// passwords of the mailboxes its command made. It first makes those
+// mailboxes if the decision the mail follows gave seats at the built-in
+// host that have none yet (a mail to a seat added later is its first use).
+func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string, error) {
+	decision := uint64(0)
+	made := func() (map[string]string, error) {
+		d, err := decisionBefore(m.log, game, seq)
+		if err != nil {
+			return nil, err
+		}
+		decision = d
+		boxes, err := grantMailboxes(m.log, m.comp, game, d)
+		if err != nil {
+			return nil, err
+		}
+		pws := map[string]string{}
+		for _, b := range boxes {
+			pws[b.User] = b.Password
+		}
+		return pws, nil
+	}
+	var pws map[string]string
+	for _, a := range q.To {
+		if u, ok := m.comp.MailhostUser(a); ok && pws == nil {
+			if _, ok := m.password(u); !ok {
+				var err error
+				if pws, err = made(); err != nil {
+					return "", fmt.Errorf("the mailbox of %s: %w", a, err)
+				}
+			}
+		}
+	}
+	return m.comp.FillPassword(q, compose.Passwords{
+		Own: func(user string) (string, error) { return mailboxPassword(m.log, user) },
+		Made: func(user string, d uint64) (string, error) {
+			if pws == nil {
+				var err error
+				if pws, err = made(); err != nil {
+					return "", err
+				}
+			}
+			if d != decision {
+				// A mark of another decision than the one this mail follows:
+				// not the answer to that command, so it gets no password.
+				return "", nil
+			}
+			return pws[user], nil
+		}})
 }
 
 // start runs the intake and the sender until ctx is done. serve calls it

@@ -19,6 +19,7 @@ import (
 
 	"pbem/engine"
 	"pbem/internal/logx"
+	"pbem/internal/termsafe"
 	"pbem/mail/compose"
 	"pbem/mail/mailhost"
 )
@@ -98,7 +99,18 @@ func main() {
 // errUsage marks an error whose message is usage help (exit status 2).
 var errUsage = errors.New("usage")
 
+// run runs one command. Everything it prints passes through a
+// termsafe.Writer: players' text, mail headers and quarantined mails are
+// hostile input, and their control characters and bidi overrides are
+// shown escaped rather than acted on by the terminal (issue 12).
 func run(args []string, stdout, stderr io.Writer) int {
+	safeOut, safeErr := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
+	defer safeOut.Flush()
+	defer safeErr.Flush()
+	return runSafe(args, safeOut, safeErr)
+}
+
+func runSafe(args []string, stdout, stderr io.Writer) int {
 	top := flag.NewFlagSet("pbem", flag.ContinueOnError)
 	top.SetOutput(stderr)
 	cfgPath := top.String("config", "", "configuration file (TOML); see pbem.example.toml")

@@ -87,6 +87,10 @@ var quarantineReasons = []struct{ prefix, label string }{
 	{"reply token does not match", "bad_token"},
 	{"sender ", "unregistered_sender"},
 	{"referee command", "referee_secret"},
+	{"Message-ID ", "reused_message_id"},   // the player was told
+	{"not authenticated", "held_too_many"}, // more held orders than a player may have waiting
+	{"mail refused", "notices_capped"},     // refused, the player told too often already
+	{"order held", "notices_capped"},       // held, likewise
 }
 
 func quarantineLabel(reason string) string {

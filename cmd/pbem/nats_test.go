@@ -87,7 +87,7 @@ func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
 	}
 	stopServe(t, srv)
 	out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
-	if got := strings.Count(out, "order.received/v1"); got != orders {
+	if got := strings.Count(out, "order.received/v"); got != orders {
 		t.Fatalf("%d orders in the log, want %d", got, orders)
 	}
 	if decided != orders || strings.Count(out, "order.accepted/v2") != orders {

@@ -61,9 +61,17 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 	if out, errOut, code := pbem(t, env, args...); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
-	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: map[string]*demoPlayer{}, last: map[string]demoMail{}}
-	for _, who := range []string{"anna", "taro", "carol", "mallory", "bob", "kim", "dana"} {
-		if err := host.AddUser(who, "pw"); err != nil {
+	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: mailboxes(t, host, "anna", "taro", "carol", "mallory", "bob", "kim", "dana"), last: map[string]demoMail{}}
+	return g
+}
+
+// mailboxes makes a mailbox (password pw) on host for each of who and
+// returns each person reading theirs over IMAP, as a mail client would.
+func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*demoPlayer {
+	t.Helper()
+	people := map[string]*demoPlayer{}
+	for _, w := range who {
+		if err := host.AddUser(w, "pw"); err != nil {
 			t.Fatal(err)
 		}
 		c, err := imapclient.DialInsecure(host.IMAPAddr(), nil)
@@ -71,21 +79,24 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		if err := c.Login(who, "pw").Wait(); err != nil {
+		if err := c.Login(w, "pw").Wait(); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 			t.Fatal(err)
 		}
-		g.people[who] = &demoPlayer{id: who, addr: who + "@players.test", c: c}
+		people[w] = &demoPlayer{id: w, addr: w + "@" + host.Domain(), c: c}
 	}
-	return g
+	return people
 }
 
-// next waits for who's next mail whose subject has want.
+// next waits for who's next mail whose kind (its first line: the subject
+// is the game's, the same for every mail) has want.
 func (g *mailGame) next(who, want string) demoMail {
 	g.t.Helper()
-	return g.nextWhere(who, fmt.Sprintf("with %q in the subject", want), func(m demoMail) bool { return strings.Contains(m.subject, want) })
+	return g.nextWhere(who, fmt.Sprintf("with %q on its first line", want), func(m demoMail) bool {
+		return strings.Contains(strings.ToLower(m.kind), strings.ToLower(want))
+	})
 }
 
 // nextWhere waits for who's next mail that is as what says.

@@ -99,11 +99,17 @@ const (
 	SettingTZPrefix = "tz."
 	// SettingBuiltinDomain is set by the server, not the referee, when a
 	// game is created on pbem's built-in mail host: the domain of its
-	// mailboxes. That host makes mailboxes only for the seats a game is
-	// created with (it cannot yet give a later one its own password), so
-	// a seat or observer added later at that domain is refused with the
-	// reason, rather than its mail bouncing unheard.
+	// mailboxes. A seat or observer a referee (or the operator) adds
+	// later at that domain gets a mailbox there if it has none, whose
+	// password the server gives to that referee alone (outside the log);
+	// the players' own requests for a referee at that domain are refused
+	// with the reason, since they have no one to give it to.
 	SettingBuiltinDomain = "builtin-domain"
+	// SettingSenderAuth is how the mail intake treats a mail whose sender
+	// it cannot authenticate: "strict" (refused), "confirm" (the default:
+	// held until the player confirms it from the registered address when
+	// its envelope or Sender differs from From) or "lenient" (applied).
+	SettingSenderAuth = "sender-auth"
 )
 
 // defaultPauseMax and defaultAbsenceMax are the limits of a game that
@@ -123,6 +129,7 @@ type Policy struct {
 	PauseMax   time.Duration // 0: a players' pause lasts until they resume
 	AbsenceMax time.Duration // 0: no absences
 	NoImages   bool          // mails carry the ASCII board alone, not drawn
+	SenderAuth string        // strict, confirm or lenient; "" for the server's default
 }
 
 // ParsePolicy reads a policy from settings; unknown keys and bad values
@@ -187,6 +194,13 @@ func (p *Policy) set(key, value string) error {
 		default:
 			return fmt.Errorf("setting %s: %q (want announced or silent)", key, value)
 		}
+	case SettingSenderAuth:
+		switch v := strings.ToLower(value); v {
+		case "strict", "confirm", "lenient":
+			p.SenderAuth = v
+		default:
+			return fmt.Errorf("setting %s: %q (want strict, confirm or lenient)", key, value)
+		}
 	default:
 		return fmt.Errorf("unknown setting %q (known: %s)", key, strings.Join(SettingKeys(), ", "))
 	}
@@ -199,7 +213,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz"}
+		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",

@@ -275,10 +275,6 @@ func (c *commandDecision) command(l cmdLine) {
 		}
 		a := strings.ToLower(strings.Trim(args[1], "<>"))
 		add := strings.EqualFold(args[0], "ADD")
-		if bad := g.mailboxProblem([]string{a}); add && bad != "" {
-			c.problem(l.problem(bad, "OBSERVER ADD kim@example.org"))
-			return
-		}
 		if add == contains(g.Observers, a) {
 			if add {
 				c.problem(l.problem(a+" already observes this game", ""))
@@ -530,9 +526,6 @@ func (c *commandDecision) replace(l cmdLine, args []string) {
 		return
 	}
 	addrs, name, bad := addressesAndName(args[2:])
-	if bad == "" {
-		bad = g.mailboxProblem(addrs)
-	}
 	if bad != "" {
 		c.problem(l.problem(bad, hint))
 		return
@@ -616,9 +609,6 @@ func (c *commandDecision) referee(l cmdLine, args []string) {
 	switch {
 	case len(args) >= 2 && strings.EqualFold(args[0], "ADD"):
 		addrs, name, bad := addressesAndName(args[1:])
-		if bad == "" {
-			bad = c.g.mailboxProblem(addrs)
-		}
 		if bad != "" {
 			c.problem(l.problem(bad, hint))
 			return

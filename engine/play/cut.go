@@ -101,6 +101,22 @@ func cut(g *Game, v engine.Viewer, p events.Payload, sender string, mine map[str
 		return &events.OrderReceived{Player: p.Player, Source: p.Source}
 	case *events.RefereeCommand:
 		return &events.RefereeCommand{Referee: p.Referee, Reason: p.Reason, Source: p.Source}
+	case *events.OrderHeld:
+		// A held order is the player's until confirmed (and may never be).
+		if s.SeesInput(g, p.Player) {
+			return p
+		}
+		return nil
+	case *events.OrderConfirmed:
+		if s.SeesInput(g, p.Player) {
+			return p
+		}
+		return nil
+	case *events.MailRefused:
+		if s.SeesInput(g, p.Player) {
+			return p
+		}
+		return nil
 	case *events.OrderAccepted:
 		// The game has folded the decision: its reveals count.
 		return s.Decision(p)

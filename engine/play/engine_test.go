@@ -379,3 +379,36 @@ func TestAcceptanceSuiteWithHiddenHandsAndSealedBids(t *testing.T) {
 		t.Fatalf("after three rounds of bids: %+v", st)
 	}
 }
+
+// Issue 12: the intake's records of held, confirmed and refused mails fold
+// without changing the game; a confirmed order is an ordinary input.
+func TestIntakeRecordsFoldAsNoChange(t *testing.T) {
+	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
+	defer st.Close()
+	reg := raceRegistry()
+	at := time.Unix(1_800_000_000, 0)
+	if _, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := play.Replay(st, reg, "g1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []events.Payload{
+		&events.OrderHeld{Player: racePlayers[0].ID, Text: "PASS", MessageID: "<h@x>", Expires: at.Add(time.Hour).UnixNano()},
+		&events.MailRefused{Player: racePlayers[0].ID, MessageID: "<r@x>", Kind: events.RefusedReplay},
+		&events.OrderConfirmed{Player: racePlayers[0].ID, Held: 2, MessageID: "<c@x>"},
+	} {
+		h, _ := st.Head("g1")
+		if _, err := st.Append("g1", h.Seq, events.New("g1", at, "", p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := play.Replay(st, reg, "g1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Pending) != 0 || len(g.Outbox) != len(before.Outbox) || g.Seq != before.Seq+3 {
+		t.Fatalf("after the intake records: %d pending, outbox %d (was %d), seq %d", len(g.Pending), len(g.Outbox), len(before.Outbox), g.Seq)
+	}
+}

@@ -100,6 +100,11 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 			g.Rolls += uint64(a.NDice)
 		}
 		return g.applyFacts(reg, e.Seq, a.Input, a.Facts)
+	case events.TypeOrderHeld, events.TypeOrderConfirmed, events.TypeMailRefused:
+		// The intake's record of a mail that was held, confirmed or
+		// refused: the game is unchanged (a confirmed order follows as an
+		// order.received), and the mails it causes are mail.queued events.
+		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.
 		id, err := events.PeekMailIDView(e)

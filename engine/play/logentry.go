@@ -29,6 +29,13 @@ func LogEntry(e *events.Envelope, p events.Payload) string {
 		detail("dice commitment %s", p.SeedCommitment.Hex())
 	case *events.OrderReceived:
 		fmt.Fprintf(&b, " from %s via %s %s", p.Player, p.Source, p.MessageID)
+		if p.Source == "mail" && p.Text != "" {
+			auth := p.Auth
+			if auth == "" {
+				auth = "none (the envelope agrees with From)"
+			}
+			detail("sender authenticated: %s", auth)
+		}
 		if p.Text == "" {
 			detail("(the text is the sender's; the decision says what came of it)")
 		}
@@ -36,6 +43,20 @@ func LogEntry(e *events.Envelope, p events.Payload) string {
 			if l != "" || p.Text != "" {
 				detail("| %s", l)
 			}
+		}
+	case *events.OrderHeld:
+		fmt.Fprintf(&b, " from %s %s: waits for confirmation until %s", p.Player, p.MessageID, time.Unix(0, p.Expires).UTC().Format(time.RFC3339))
+		detail("why: %s", p.Reason)
+		for _, l := range strings.Split(strings.TrimRight(p.Text, "\n"), "\n") {
+			detail("| %s", l)
+		}
+	case *events.OrderConfirmed:
+		fmt.Fprintf(&b, " by %s %s: the order held at seq %d", p.Player, p.MessageID, p.Held)
+	case *events.MailRefused:
+		fmt.Fprintf(&b, " from %s %s: %s", p.Player, p.MessageID, p.Kind)
+		detail("why: %s", p.Reason)
+		if p.Sender != "" {
+			detail("envelope sender: %s", p.Sender)
 		}
 	case *events.OrderAccepted:
 		fmt.Fprintf(&b, " input %d from %s (%s)", p.Input, p.Player, p.RulesetVersion)

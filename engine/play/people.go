@@ -322,11 +322,13 @@ func (g *Game) tellPeopleFact(f events.Fact) string {
 	return FactLine(f)
 }
 
-// mailboxProblem says why pbem cannot mail a new seat or observer at one
-// of addrs, or "": an address at the game's built-in mail host that none
-// of its seats had when it was created has no mailbox there, and the
-// host cannot yet make one with a password of its own.
-func (g *Game) mailboxProblem(addrs []string) string {
+// askMailboxProblem says why the players cannot ask for a seat at one of
+// addrs, or "": an address at the game's built-in mail host that none of
+// its seats had when it was created may need a new mailbox there, and a
+// new mailbox's password goes to whoever adds the seat. A referee or the
+// operator can be given it; a request every side makes has no one to
+// give it to (not the players: the mailbox would be a referee's).
+func (g *Game) askMailboxProblem(addrs []string) string {
 	dom := g.setting(SettingBuiltinDomain)
 	if dom == "" {
 		return ""
@@ -336,8 +338,8 @@ func (g *Game) mailboxProblem(addrs []string) string {
 		if !strings.EqualFold(d, dom) || g.createdWith(a) {
 			continue
 		}
-		return fmt.Sprintf("%s is at pbem's built-in mail host (%s), which has mailboxes only for the seats the game was created with: it cannot yet make one with a password of its own, so mail to %s would bounce",
-			a, dom, a)
+		return fmt.Sprintf("%s is at pbem's built-in mail host (%s), where a new mailbox's password goes to whoever adds the seat, and a request of every side has no one to give it to: ask a referee, or the server's operator, to add it",
+			a, dom)
 	}
 	return ""
 }

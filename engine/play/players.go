@@ -390,7 +390,7 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 	if strings.EqualFold(args[0], "ADD") {
 		addrs, name, bad := addressesAndName(args[1:])
 		if bad == "" {
-			bad = g.mailboxProblem(addrs)
+			bad = g.askMailboxProblem(addrs)
 		}
 		if bad != "" {
 			return "", f, "", bad
@@ -420,7 +420,7 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 	}
 	addrs, name, bad := addressesAndName(args[3:])
 	if bad == "" {
-		bad = g.mailboxProblem(addrs)
+		bad = g.askMailboxProblem(addrs)
 	}
 	if bad != "" {
 		return "", f, "", bad

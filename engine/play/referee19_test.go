@@ -3,6 +3,7 @@ package play_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -554,17 +555,25 @@ func TestIssue19_7_TheDeskShowsWhoIsToMoveWhatIsOverdueAndPaused(t *testing.T) {
 	}
 }
 
-func TestIssue19_3_NewSeatsAtTheBuiltinMailHostAreRefusedWithTheReason(t *testing.T) {
+// A seat or observer a referee adds at the game's built-in mail host is
+// accepted (the server makes its mailbox and gives the referee its
+// password, outside the log); the players' own request for a referee
+// there is refused with the reason, as it has no one to give it to.
+func TestIssue19_3_NewSeatsAtTheBuiltinMailHostAreTheReferees(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "builtin-domain", Value: "pbem.localhost"})
-	for _, text := range []string{"OBSERVER ADD kim@pbem.localhost", "REPLACE north WITH bob@PBEM.localhost", "REFEREE ADD dana@pbem.localhost"} {
-		p := rejected(t, tb.send("ref", text), "is at pbem's built-in mail host (pbem.localhost)")
-		if !strings.Contains(p.Msg, "would bounce") || p.Text != text {
-			t.Fatalf("%s: %+v", text, p)
-		}
+	rejected(t, tb.send("north", "REFEREE ADD dana@pbem.localhost"), "ask a referee, or the server's operator")
+	p := rejected(t, tb.send("south", "REFEREE REPLACE ref WITH dana@pbem.localhost"), "is at pbem's built-in mail host (pbem.localhost)")
+	if !strings.Contains(p.Msg, "no one to give it to") {
+		t.Fatalf("players' request: %+v", p)
 	}
-	rejected(t, tb.send("north", "REFEREE ADD dana@pbem.localhost"), "built-in mail host")
+	for _, text := range []string{"OBSERVER ADD kim@pbem.localhost", "REPLACE north WITH bob@PBEM.localhost", "REFEREE ADD dana@pbem.localhost"} {
+		accepted(t, tb.send("ref", text))
+	}
+	g := tb.game()
+	if p, _ := g.PlayerByID("north"); len(p.Addresses) != 1 || p.Addresses[0] != "bob@pbem.localhost" || !slices.Contains(g.Observers, "kim@pbem.localhost") || !g.RefereedBy([]string{"dana@pbem.localhost"}) {
+		t.Fatalf("seats after the referee's commands: %+v observers %v referees %+v", p, g.Observers, g.Referees)
+	}
 	rejected(t, tb.send("ref", "SETTING builtin-domain example.org"), "the server's to set")
-	// Elsewhere, and the addresses the game began with, are fine.
-	accepted(t, tb.send("ref", "OBSERVER ADD kim@example.org"))
-	accepted(t, tb.send("ref", "REPLACE north WITH anna@example.org"))
+	// Elsewhere, and the addresses the game began with, are fine for the players too.
+	accepted(t, tb.send("north", "REFEREE ADD carl@example.org"))
 }

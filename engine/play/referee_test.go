@@ -352,6 +352,8 @@ func TestRefereeGameCommands(t *testing.T) {
 		{text: "SETTING overrides silent", echo: "SETTING overrides silent (was not set)"},
 		{text: "SETTING deadlin 3d", problem: `unknown setting "deadlin"`, hint: "did you mean deadline?"},
 		{text: "SETTING deadline soon", problem: "not a span of time"},
+		{text: "SETTING sender-auth strict", echo: "SETTING sender-auth strict (was not set)"},
+		{text: "SETTING sender-auth sometimes", problem: "want strict, confirm or lenient"},
 		{text: "ANNOUNCE Turn 3 starts Monday.\nBring coffee.", echo: "ANNOUNCE: Turn 3 starts Monday."},
 		{text: "PAUSE\nADD 1", problem: `"ADD" is not a game command`},
 		{text: "ADD 1\nPAUSE", problem: "PAUSE is a game command, and this mail holds rulings", hint: "separate mails"},

@@ -8,7 +8,6 @@
 package dovecottest
 
 import (
-	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -30,6 +29,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"pbem/internal/daemontest"
 )
 
 // The end-to-end test against a real Dovecot (Debian's dovecot-imapd, which
@@ -42,13 +43,18 @@ const User, Password = "pbem", "secret"
 
 // Server is one throwaway Dovecot instance.
 type Server struct {
-	Addr    string         // host:port (plain, or STARTTLS with StartTLS)
-	TLSAddr string         // host:port of implicit TLS (StartTLS only)
-	Roots   *x509.CertPool // trusts the instance's certificate (StartTLS only)
-	logPath string         // Dovecot's own log
-	outPath string         // the master's stdout and stderr
-	cmd     *exec.Cmd
-	exited  chan struct{} // closed once the master has been waited for
+	Addr string // host:port (plain, or STARTTLS with StartTLS)
+	// Maildir is the game mailbox's maildir, and MailUID and MailGID the
+	// owner Dovecot reads it as: a mail server beside it (postfixtest)
+	// delivers there.
+	Maildir          string
+	MailUID, MailGID int
+	TLSAddr          string         // host:port of implicit TLS (StartTLS only)
+	Roots            *x509.CertPool // trusts the instance's certificate (StartTLS only)
+	logPath          string         // Dovecot's own log
+	outPath          string         // the master's stdout and stderr
+	cmd              *exec.Cmd
+	exited           <-chan struct{} // closed once the master has been waited for
 
 	stopOnce sync.Once
 	stopErr  error
@@ -207,8 +213,7 @@ func start(t testing.TB, withTLS bool) *Server {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		d := &Server{logPath: filepath.Join(dir, "dovecot.log"), outPath: filepath.Join(dir, "dovecot.out"),
-			exited: make(chan struct{})}
+		d := &Server{logPath: filepath.Join(dir, "dovecot.log"), outPath: filepath.Join(dir, "dovecot.out")}
 		port := freePort(t)
 		d.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		ssl, imapsPort := "ssl = no", 0
@@ -224,29 +229,24 @@ func start(t testing.TB, withTLS bool) *Server {
 			t.Fatal(err)
 		}
 		os.RemoveAll(filepath.Join(dir, "run")) // a failed attempt's master.pid
-		out, err := os.Create(d.outPath)
+		d.cmd = exec.Command(bin, "-F", "-c", conf)
+		d.cmd.Dir = dir
+		exited, err := daemontest.Spawn(d.cmd, d.outPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.cmd = exec.Command(bin, "-F", "-c", conf)
-		d.cmd.Dir = dir
-		d.cmd.Stdout, d.cmd.Stderr = out, out
-		// Its own process group, so that stopping it reaches every process
-		// it forked; and if this test binary dies without cleaning up, the
-		// master is told to shut down (taking its children with it).
-		d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-		if err := d.cmd.Start(); err != nil {
-			out.Close()
-			t.Fatalf("start %s: %v", bin, err)
-		}
-		out.Close()
-		go func() { d.cmd.Wait(); close(d.exited) }()
+		d.exited = exited
 		t.Cleanup(func() {
 			if err := d.Stop(); err != nil {
 				t.Error(err)
 			}
 		})
 		if lastErr = d.waitGreeting(10 * time.Second); lastErr == nil {
+			home := filepath.Join(dir, "home", User)
+			if fi, err := os.Stat(home); err == nil {
+				st := fi.Sys().(*syscall.Stat_t)
+				d.Maildir, d.MailUID, d.MailGID = filepath.Join(home, "Maildir"), int(st.Uid), int(st.Gid)
+			}
 			t.Cleanup(func() {
 				if t.Failed() {
 					t.Logf("dovecot log:\n%s", d.Logs())
@@ -277,26 +277,7 @@ func (d *Server) Logs() string {
 
 // waitGreeting waits until the port answers with an IMAP greeting.
 func (d *Server) waitGreeting(timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-d.exited:
-			return fmt.Errorf("dovecot exited (%v):\n%s", d.cmd.ProcessState, d.Logs())
-		default:
-		}
-		if conn, err := net.DialTimeout("tcp", d.Addr, time.Second); err == nil {
-			conn.SetDeadline(time.Now().Add(2 * time.Second))
-			line, err := bufio.NewReader(conn).ReadString('\n')
-			conn.Close()
-			if err == nil && strings.HasPrefix(line, "* OK") {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no IMAP greeting on %s within %v:\n%s", d.Addr, timeout, d.Logs())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return daemontest.WaitGreeting(d.Addr, "* OK", d.exited, d.Logs, timeout)
 }
 
 // stop kills the instance, every process of its group, and waits until
@@ -307,58 +288,7 @@ func (d *Server) Stop() error {
 }
 
 func (d *Server) kill() error {
-	pgid := d.cmd.Process.Pid // Setpgid: the master leads its group
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	select {
-	case <-d.exited:
-	case <-time.After(10 * time.Second):
-		return fmt.Errorf("dovecot master %d still not exited 10s after SIGKILL", pgid)
-	}
-	// The master's children, orphaned, are reaped by init: they may linger
-	// as zombies for a moment, but none may still run.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		live := liveGroupMembers(pgid)
-		if len(live) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("dovecot processes still running after SIGKILL to group %d: %v", pgid, live)
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// liveGroupMembers lists the processes of group pgid that have not exited
-// (zombies are not counted), as "pid name".
-func liveGroupMembers(pgid int) []string {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var live []string
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue // exited meanwhile
-		}
-		// "pid (comm) state ppid pgrp ...": comm may hold spaces and parens.
-		stat := string(b)
-		open, end := strings.IndexByte(stat, '('), strings.LastIndexByte(stat, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		f := strings.Fields(stat[end+1:])
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		live = append(live, e.Name()+" "+stat[open+1:end])
-	}
-	return live
+	return daemontest.Kill(d.cmd.Process.Pid, d.exited) // Setpgid: the master leads its group
 }
 
 // dial logs in to the instance as the game mailbox's user and selects the

@@ -2,7 +2,10 @@ package compose
 
 import (
 	"fmt"
+	"path"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/engine/play"
@@ -63,11 +66,15 @@ func reader(g *play.Game, id string) (recipient, bool) {
 
 // mail is one mail to render.
 type mail struct {
-	to        recipient
-	tmpl      string
-	subject   string // after the subject tag
-	inReplyTo string // Message-ID of the mail this one answers, or ""
-	board     bool   // the mail carries the reader's board
+	to   recipient
+	tmpl string
+	// kind says what the mail is ("your move", "order rejected"): its
+	// first line. (The subject is the same for every mail of a game, so
+	// that clients that thread by subject keep one thread.)
+	kind      string
+	inReplyTo string   // Message-ID of the mail this one answers, or ""
+	refs      []string // that mail's References
+	board     bool     // the mail carries the reader's board
 	// data builds the template's data once the common part and the board
 	// (which names the attachment, hence the seq) are known.
 	data func(templates.Common, templates.Board) any
@@ -95,6 +102,9 @@ func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch 
 	return &batch{c: c, g: game{g}, before: g.State, state: state, next: first, orig: g}
 }
 
+// decision is the seq the decision the batch's mails follow is stored at.
+func (b *batch) decision() uint64 { return b.orig.Seq + 1 }
+
 // add renders m and queues it at the next seq.
 func (b *batch) add(m mail) error {
 	g, cfg, seq := b.g, b.c.cfg, b.next
@@ -119,28 +129,109 @@ func (b *batch) add(m mail) error {
 	if err != nil {
 		return fmt.Errorf("compose game %s mail %d (%s to %s): %w", g.ID, seq, m.tmpl, m.to.ID, err)
 	}
-	root := fmt.Sprintf("<%s@%s>", g.ID, cfg.Domain)
 	q := &events.MailQueued{
-		MailID:      fmt.Sprintf("<%s.%d@%s>", g.ID, seq, cfg.Domain),
+		MailID:      mailID(g.ID, seq, cfg.Domain),
 		To:          append([]string(nil), m.to.Addresses...),
-		Subject:     token.SubjectTag(g.ID) + " " + m.subject,
+		Subject:     Subject(g.ID, g.Created.ScenarioName),
 		Template:    m.tmpl,
 		ReplyTo:     token.AddressAt(cfg.Secret, cfg.Local, cfg.Domain, g.ID, m.to.ID, g.KeyEpoch(m.to.ID)),
-		InReplyTo:   root,
-		References:  []string{root},
-		Body:        body,
+		Body:        kindLine(m.kind) + "\n\n" + body,
 		Attachments: att,
 	}
 	if m.to.observer || m.to.former {
 		q.ReplyTo = cfg.Local + "@" + cfg.Domain // an observer sends nothing; a former holder has no key
 	}
-	if m.inReplyTo != "" {
-		q.InReplyTo = m.inReplyTo
-		q.References = append(q.References, m.inReplyTo)
-	}
+	q.InReplyTo, q.References = thread(rootOf(g.Game, m.to, cfg.Domain), q.MailID, m.inReplyTo, m.refs)
 	b.out = append(b.out, q)
 	b.next++
 	return nil
+}
+
+func mailID(game string, seq uint64, domain string) string {
+	return fmt.Sprintf("<%s.%d@%s>", game, seq, domain)
+}
+
+// Subject is the subject of every mail of a game: its tag and the
+// scenario's name ("[pbem g1] Harrow Creek"). It never changes, so that
+// clients that thread by subject (Gmail among them) keep a game in one
+// thread; what a mail is stands on its first line.
+func Subject(game, scenario string) string {
+	return token.SubjectTag(game) + " " + Title(scenario)
+}
+
+// Title is a scenario's name as a title: "harrow-creek" (or a file
+// "scenarios/harrow-creek.txt") is "Harrow Creek".
+func Title(scenario string) string {
+	name := path.Base(strings.ReplaceAll(scenario, "\\", "/"))
+	name = strings.TrimSuffix(name, path.Ext(name))
+	words := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || unicode.IsSpace(r) })
+	for i, w := range words {
+		r, n := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToUpper(r)) + w[n:]
+	}
+	if len(words) == 0 {
+		return "game"
+	}
+	return strings.Join(words, " ")
+}
+
+// kindLine is the first line of a mail: what it is ("Your move").
+func kindLine(kind string) string {
+	r, n := utf8.DecodeRuneInString(kind)
+	return string(unicode.ToUpper(r)) + kind[n:]
+}
+
+// rootOf is the Message-ID that roots r's thread of game g: r's welcome
+// mail, the first mail of the game to r (RFC 5322 §3.6.4). The welcome
+// mails were stored right after game.created, one per reader in the order
+// of readers, so the id is known without reading the log. An observer,
+// who got no welcome, has no root.
+func rootOf(g *play.Game, r recipient, domain string) string {
+	if r.observer {
+		return ""
+	}
+	i := 0
+	for _, ps := range [][]events.Player{g.Created.Players, g.Created.Referees} {
+		for _, p := range ps {
+			if len(p.Addresses) == 0 {
+				continue
+			}
+			if p.ID == r.ID {
+				return mailID(g.ID, 2+uint64(i), domain)
+			}
+			i++
+		}
+	}
+	return ""
+}
+
+// maxReferences bounds a mail's References: the root and the newest.
+const maxReferences = 20
+
+// thread returns the In-Reply-To and References of a mail (id) in the
+// thread rooted at root: a mail answering a player's mail (parent, whose
+// References were parentRefs) carries the parent's chain and the parent,
+// with the root first; any other mail answers the root; the root itself
+// answers nothing.
+func thread(root, id, parent string, parentRefs []string) (string, []string) {
+	if root == id || root == "" && parent == "" {
+		return "", nil
+	}
+	if parent == "" {
+		return root, []string{root}
+	}
+	refs := make([]string, 0, len(parentRefs)+2)
+	seen := map[string]bool{}
+	for _, r := range append(append([]string{root}, parentRefs...), parent) {
+		if r != "" && !seen[r] {
+			seen[r] = true
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) > maxReferences {
+		refs = append(refs[:1:1], refs[len(refs)-maxReferences+1:]...)
+	}
+	return parent, refs
 }
 
 // game adds to play.Game how mails name people.

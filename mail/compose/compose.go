@@ -14,6 +14,7 @@
 package compose
 
 import (
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -98,16 +99,16 @@ func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) error {
 	g := b.g.Game
 	first := c.prompts(g, g.Prompts(b.state, nil), r)
-	subject := "welcome: you play " + r.Side
+	kind := "welcome: you play " + r.Side
 	if r.referee {
-		subject = "welcome: you referee"
+		kind = "welcome: you referee"
 	}
-	return b.add(mail{to: r, tmpl: templates.NameWelcome, subject: subject, board: true,
+	return b.add(mail{to: r, tmpl: templates.NameWelcome, kind: kind, board: true,
 		data: func(cm templates.Common, bd templates.Board) any {
 			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
-				Rules: explain(g, b.state, r, engine.ExplainWelcome), Login: c.login(r)}
+				Rules: explain(g, b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins)}
 		}})
 }
 
@@ -175,16 +176,18 @@ func (c *Composer) Mails(g *play.Game, after engine.State, input *events.Envelop
 
 // source is what the decided input says of itself.
 type source struct {
-	player    string // who sent it, or whose deadline passed
-	kind      string // "order", "ruling", "deadline", "expired" or "observer"
-	messageID string // the Message-ID of the mail that carried it, or ""
-	reason    string // a referee's reason
-	dflt      string // a deadline's default order
-	due       int64  // when the deadline that passed was due
-	received  string // the intake time
-	at        int64  // the intake time, unix ns
-	text      string // a referee's command text
-	refused   string // why the intake did not trust a referee's mail
+	player    string   // who sent it, or whose deadline passed
+	kind      string   // "order", "ruling", "deadline", "expired" or "observer"
+	messageID string   // the Message-ID of the mail that carried it, or ""
+	refs      []string // that mail's References
+	reason    string   // a referee's reason
+	dflt      string   // a deadline's default order
+	due       int64    // when the deadline that passed was due
+	received  string   // the intake time
+	at        int64    // the intake time, unix ns
+	text      string   // a referee's command text
+	refused   string   // why the intake did not trust a referee's mail
+	mail      bool     // it came by mail (not from pbem's command line)
 }
 
 func origin(in *events.Envelope) (source, error) {
@@ -198,12 +201,13 @@ func origin(in *events.Envelope) (source, error) {
 	}
 	switch p := p.(type) {
 	case *events.OrderReceived:
-		o.player, o.kind, o.messageID = p.Player, "order", msgID(p.MessageID)
+		o.player, o.kind, o.messageID, o.refs = p.Player, "order", msgID(p.MessageID), p.References
 		if strings.HasPrefix(p.Player, play.ObserverPrefix) {
 			o.kind = "observer"
 		}
 	case *events.RefereeCommand:
 		o.player, o.kind, o.messageID, o.reason, o.text, o.refused = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text, p.Refused
+		o.mail = p.Source == "mail"
 	case *events.DeadlinePassed:
 		o.player, o.kind, o.dflt, o.due = p.Player, "deadline", p.Default, p.Due
 		if strings.EqualFold(o.dflt, "referee") {
@@ -245,28 +249,25 @@ func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 	if !ok {
 		return nil // no one registered to tell
 	}
-	probs := make([]templates.Problem, len(d.Problems))
-	for i, p := range d.Problems {
-		probs[i] = templates.Problem{Line: p.Line, Col: p.Col, Text: p.Text, Msg: p.Msg, Hint: p.Hint}
-	}
+	probs, more := problems(d.Problems)
 	var next []templates.Prompt
 	if b.g.Ended == nil { // once the game is over, no one has a move
 		next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
 	}
-	subject := "order rejected"
+	kind := "order rejected"
 	switch {
 	case o.refused != "":
-		subject = "your mail was not applied: " + o.refused
+		kind = "your mail was not applied: " + o.refused
 	case o.kind == "ruling":
-		subject = "ruling rejected"
+		kind = "ruling rejected"
 	case o.kind == "deadline":
-		subject = "default order rejected; the game waits for your orders"
+		kind = "default order rejected; the game waits for your orders"
 	case o.kind == "observer":
-		subject = "pbem takes no orders from observers"
+		kind = "pbem takes no orders from observers"
 	}
-	err := b.add(mail{to: r, tmpl: templates.NameRejected, subject: subject, inReplyTo: o.messageID,
+	err := b.add(mail{to: r, tmpl: templates.NameRejected, kind: kind, inReplyTo: o.messageID, refs: o.refs,
 		data: func(cm templates.Common, _ templates.Board) any {
-			rej := templates.Rejected{Common: cm, Kind: o.kind, Received: o.received, Problems: probs, Move: own(next), Refused: o.refused != ""}
+			rej := templates.Rejected{Common: cm, Kind: o.kind, Received: o.received, Problems: probs, More: more, Move: own(next), Refused: o.refused != ""}
 			if o.kind == "deadline" && b.g.Ended == nil {
 				rej.Waits = "The game waits for your orders: send them now."
 			}
@@ -279,6 +280,26 @@ func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 		return err
 	}
 	return c.defaultRejected(b, o, probs)
+}
+
+// MaxProblems is how many problems a rejection lists; the rest are
+// counted ("and 12 more").
+const MaxProblems = 10
+
+// problems are a rejection's problems as the mail lists them: in the order
+// of the lines they are about (a mail's problems first, then line by line,
+// column by column), the first MaxProblems, and how many more there are.
+func problems(ps []events.Problem) ([]templates.Problem, int) {
+	sorted := slices.Clone(ps)
+	slices.SortStableFunc(sorted, func(a, b events.Problem) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
+	n := min(len(sorted), MaxProblems)
+	out := make([]templates.Problem, n)
+	for i, p := range sorted[:n] {
+		out[i] = templates.Problem{Line: p.Line, Col: p.Col, Text: p.Text, Msg: p.Msg, Hint: p.Hint}
+	}
+	return out, len(sorted) - n
 }
 
 func (c *Composer) query(b *batch, o source, word string) error {
@@ -317,23 +338,23 @@ func (c *Composer) query(b *batch, o source, word string) error {
 		}
 		q.Deadlines = append(q.Deadlines, dl)
 	}
-	m := mail{to: r, inReplyTo: o.messageID}
+	m := mail{to: r, inReplyTo: o.messageID, refs: o.refs}
 	switch word {
 	case play.QueryGames:
-		m.tmpl, m.subject = templates.NameGames, "your games"
+		m.tmpl, m.kind = templates.NameGames, "your games"
 		if err := c.desk(b, o, r, &q); err != nil {
 			return err
 		}
 	case play.QueryHelp:
-		m.tmpl, m.subject = templates.NameHelp, "help"
+		m.tmpl, m.kind = templates.NameHelp, "help"
 	case play.QueryBoard:
-		m.tmpl, m.subject, m.board = templates.NameBoard, "board", true
+		m.tmpl, m.kind, m.board = templates.NameBoard, "board", true
 	case play.QueryBoardFull:
-		m.tmpl, m.subject, m.board, q.Full = templates.NameBoard, "board (whole map)", true, true
+		m.tmpl, m.kind, m.board, q.Full = templates.NameBoard, "board (whole map)", true, true
 	case play.QueryStatus:
-		m.tmpl, m.subject = templates.NameStatus, "status"
+		m.tmpl, m.kind = templates.NameStatus, "status"
 	default:
-		m.tmpl, m.subject = templates.NameLog, "log"
+		m.tmpl, m.kind = templates.NameLog, "log"
 		if err := c.log(b, r, &q, play.LogCount(word)); err != nil {
 			return err
 		}
@@ -363,7 +384,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			if move == nil {
 				continue
 			}
-			m := mail{to: r, tmpl: templates.NameYourMove, subject: "your move", board: true}
+			m := mail{to: r, tmpl: templates.NameYourMove, kind: "your move", board: true}
 			m.data = func(cm templates.Common, bd templates.Board) any {
 				return templates.Turn{Common: cm, Action: templates.Action{Kind: "silent"}, Next: next, Move: move, Board: bd}
 			}
@@ -374,9 +395,9 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		}
 		if announcement != nil {
 			act := b.action(o, d, r)
-			m := mail{to: r, tmpl: templates.NameAnnounce, subject: "announcement from the referee", board: false}
+			m := mail{to: r, tmpl: templates.NameAnnounce, kind: "announcement from the referee", board: false}
 			if r.ID == o.player {
-				m.inReplyTo = o.messageID
+				m.inReplyTo, m.refs = o.messageID, o.refs
 			}
 			m.data = func(cm templates.Common, _ templates.Board) any {
 				return templates.Announce{Common: cm, By: b.g.playerWho(announcement.Str("by")), Text: announcement.Str("text"),
@@ -387,25 +408,32 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			}
 			continue
 		}
-		m := mail{to: r, tmpl: templates.NameReport, subject: "report", board: true}
+		m := mail{to: r, tmpl: templates.NameReport, kind: "report", board: true}
 		switch {
 		case move != nil && !r.referee && !r.observer && override:
-			m.tmpl, m.subject = templates.NameYourMove, "the referee changed the game; your move"
+			m.tmpl, m.kind = templates.NameYourMove, "the referee changed the game; your move"
 		case move != nil && !r.referee && !r.observer:
-			m.tmpl, m.subject = templates.NameYourMove, "your move"
+			m.tmpl, m.kind = templates.NameYourMove, "your move"
 		case override && !r.referee:
-			m.subject = "the referee changed the game"
+			m.kind = "the referee changed the game"
 		case move != nil && r.referee:
-			m.tmpl, m.subject = templates.NameReferee, "referee: ruling needed"
+			m.tmpl, m.kind = templates.NameReferee, "referee: ruling needed"
 		case r.referee && o.kind == "ruling":
-			m.tmpl, m.subject = templates.NameReferee, "referee: ruling applied"
+			m.tmpl, m.kind = templates.NameReferee, "referee: ruling applied"
 		case r.referee && o.kind == "deadline":
-			m.tmpl, m.subject = templates.NameReferee, "referee: deadline passed"
+			m.tmpl, m.kind = templates.NameReferee, "referee: deadline passed"
 		case o.kind == "expired":
-			m.subject = "the pause ran out; the game goes on"
+			m.kind = "the pause ran out; the game goes on"
 		}
+		var boxes []templates.Login
 		if r.ID == o.player {
-			m.inReplyTo = o.messageID
+			m.inReplyTo, m.refs = o.messageID, o.refs
+			// The referee whose mail gave a seat at pbem's own mail host
+			// gets the password of each mailbox it made (the command line
+			// prints it instead: no mail carries it then).
+			if o.mail && m.tmpl == templates.NameReferee && c.cfg.Mailhost != nil {
+				boxes = c.newMailboxes(d.Facts, b.decision())
+			}
 		}
 		act := b.action(o, d, r)
 		act.Override = override
@@ -414,7 +442,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			due = deadlineAfter(b.g.Game, d, r.ID)
 		}
 		m.data = func(cm templates.Common, bd templates.Board) any {
-			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd, Deadline: due}
+			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd, Deadline: due, Mailboxes: boxes}
 		}
 		if err := b.add(m); err != nil {
 			return err
@@ -425,14 +453,14 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 
 func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *events.GameEnded) error {
 	rolls := b.g.Rolls + uint64(len(d.Dice))
-	subject := "game over: a draw"
+	kind := "game over: a draw"
 	if ended.Winner != "" {
-		subject = "game over: " + ended.Winner + " wins"
+		kind = "game over: " + ended.Winner + " wins"
 	}
 	for _, r := range readers(b.g.Game) {
-		m := mail{to: r, tmpl: templates.NameGameOver, subject: subject, board: true}
+		m := mail{to: r, tmpl: templates.NameGameOver, kind: kind, board: true}
 		if r.ID == o.player {
-			m.inReplyTo = o.messageID
+			m.inReplyTo, m.refs = o.messageID, o.refs
 		}
 		act := b.action(o, d, r)
 		m.data = func(cm templates.Common, bd templates.Board) any {
@@ -458,59 +486,6 @@ func announced(d *events.OrderAccepted) *events.Fact {
 	return nil
 }
 
-// login says how r logs in to their mailbox on pbem's own mail host (nil
-// when pbem runs none, or r's addresses are elsewhere).
-func (c *Composer) login(r recipient) *templates.Login {
-	if c.cfg.Mailhost == nil {
-		return nil
-	}
-	for _, a := range r.Addresses {
-		if user, ok := c.MailhostUser(a); ok {
-			return &templates.Login{Address: a, User: user, IMAP: c.cfg.Mailhost.IMAP, SMTP: c.cfg.Mailhost.SMTP, Password: PasswordMark}
-		}
-	}
-	return nil
-}
-
-// MailhostUser returns the user of pbem's own mail host that address
-// belongs to (false when pbem runs no host, or the address is elsewhere
-// or is pbem's own mailbox).
-func (c *Composer) MailhostUser(address string) (string, bool) {
-	local, domain, ok := strings.Cut(address, "@")
-	if c.cfg.Mailhost == nil || !ok || !strings.EqualFold(domain, c.cfg.Domain) {
-		return "", false
-	}
-	local = strings.ToLower(local)
-	if user, _, _ := strings.Cut(local, "+"); user == strings.ToLower(c.cfg.Local) {
-		return "", false
-	}
-	return local, true
-}
-
-// FillPassword returns the body of q as it is sent: a welcome to one
-// mailbox on pbem's own mail host gets that mailbox's password (from
-// password) in place of PasswordMark. Every other mail goes as it is, so
-// no text a player wrote can draw a password into a mail.
-func (c *Composer) FillPassword(q *events.MailQueued, password func(user string) (string, error)) (string, error) {
-	if q.Template != templates.NameWelcome || !strings.Contains(q.Body, PasswordMark) {
-		return q.Body, nil
-	}
-	var users []string
-	for _, a := range q.To {
-		if u, ok := c.MailhostUser(a); ok && !slices.Contains(users, u) {
-			users = append(users, u)
-		}
-	}
-	if len(users) != 1 {
-		return q.Body, nil
-	}
-	pw, err := password(users[0])
-	if err != nil {
-		return "", fmt.Errorf("mailbox password of %s: %w", users[0], err)
-	}
-	return strings.ReplaceAll(q.Body, PasswordMark, pw), nil
-}
-
 // refereeSecret is the command secret a referee's welcome carries.
 func (c *Composer) refereeSecret(g *play.Game, r recipient) string {
 	if !r.referee {
@@ -532,7 +507,7 @@ func (c *Composer) Reminder(g *play.Game, d play.Deadline) ([]events.Payload, er
 	if strings.EqualFold(dflt, "referee") {
 		dflt = ""
 	}
-	err := b.add(mail{to: r, tmpl: templates.NameReminder, subject: "reminder: your orders are due " + timeOf(d.Due),
+	err := b.add(mail{to: r, tmpl: templates.NameReminder, kind: "reminder: your orders are due " + timeOf(d.Due),
 		data: func(cm templates.Common, _ templates.Board) any {
 			return templates.Reminder{Common: cm, Due: g.TimeFor(r.ID, d.Due), Default: dflt, Next: next, Move: own(next)}
 		}})
@@ -660,4 +635,43 @@ func (c *Composer) Credentials(g *play.Game) []string {
 		add(token.RefereeSecret(c.cfg.Secret, g.ID, id))
 	}
 	return out
+}
+
+// Notice is what the mail intake tells a player about a mail of theirs
+// that was not applied as it came, or whose orders wait for their
+// confirmation (see mail/intake.Notice, whose fields these are).
+type Notice struct {
+	Player string
+	// To are the player's registered addresses: the notice goes there,
+	// never to the sender of the mail it is about.
+	To         []string
+	Title      string // what the mail is: its first line
+	What, Do   string
+	Quote      []string
+	Code       string
+	InReplyTo  string
+	References []string
+}
+
+// Notice renders a notice to a player of g as the mail to be stored at seq.
+func (c *Composer) Notice(g *play.Game, n Notice, seq uint64) (*events.MailQueued, error) {
+	if g.Created == nil {
+		return nil, errors.New("compose notice: the game is not created")
+	}
+	r, ok := reader(g, n.Player)
+	if !ok {
+		return nil, fmt.Errorf("compose notice: game %s has no player %q", g.ID, n.Player)
+	}
+	if len(n.To) > 0 {
+		r.Addresses = n.To
+	}
+	b := c.batch(g, g.State, seq)
+	err := b.add(mail{to: r, tmpl: templates.NameNotice, kind: n.Title, inReplyTo: msgID(n.InReplyTo), refs: n.References,
+		data: func(cm templates.Common, _ templates.Board) any {
+			return templates.Notice{Common: cm, What: n.What, Quote: n.Quote, Code: n.Code, Do: n.Do}
+		}})
+	if err != nil {
+		return nil, err
+	}
+	return b.out[0].(*events.MailQueued), nil
 }

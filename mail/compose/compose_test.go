@@ -12,6 +12,7 @@ import (
 	"pbem/engine/play"
 	"pbem/internal/golden"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,6 +150,17 @@ func mailsIn(t testing.TB, evs []events.Envelope) []sent {
 
 var everyone = append(append([]events.Player(nil), racePlayers...), raceReferees...)
 
+// welcomeID is the Message-ID of id's welcome mail: the welcomes follow
+// game.created, one per participant in the order of everyone.
+func welcomeID(id string) string {
+	for i, p := range everyone {
+		if p.ID == id {
+			return fmt.Sprintf("<%s.%d@%s>", game, 2+i, cfg.Domain)
+		}
+	}
+	return ""
+}
+
 func participant(id string) events.Player {
 	for _, p := range everyone {
 		if p.ID == id {
@@ -191,14 +203,27 @@ func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 			t.Errorf("Reply-To token valid for %s: %v (mail to %s)", other.ID, valid, to)
 		}
 	}
-	root := "<" + game + "@" + cfg.Domain + ">"
-	wantRefs := []string{root}
-	wantIRT := root
-	if inReplyTo != "" {
-		wantRefs, wantIRT = append(wantRefs, inReplyTo), inReplyTo
+	// Issue 12: one thread per player and game, rooted at the welcome.
+	root := welcomeID(to)
+	var wantRefs []string
+	wantIRT := ""
+	switch {
+	case m.MailID == root: // the welcome roots the thread
+	case inReplyTo != "":
+		wantRefs, wantIRT = []string{root, inReplyTo}, inReplyTo
+	default:
+		wantRefs, wantIRT = []string{root}, root
+	}
+	if inReplyTo != "" && len(m.References) > 2 {
+		// A reply to a player's mail carries that mail's chain between
+		// the root and the mail itself.
+		wantRefs = append(append(wantRefs[:1:1], m.References[1:len(m.References)-1]...), inReplyTo)
 	}
 	if m.InReplyTo != wantIRT || !reflect.DeepEqual(m.References, wantRefs) {
 		t.Errorf("In-Reply-To %s References %v, want %s %v", m.InReplyTo, m.References, wantIRT, wantRefs)
+	}
+	if want := token.SubjectTag(game) + " Twelve"; m.Subject != want {
+		t.Errorf("subject %q, want the game's one subject %q", m.Subject, want)
 	}
 	tok := token.Make(cfg.Secret, game, to)
 	if !strings.HasSuffix(m.Body, "\nKey: "+tok+"\n-- \npbem\n") {
@@ -434,8 +459,13 @@ func checkMails(t *testing.T, got []sent, orderID string, want []wantMail) {
 			irt = orderID
 		}
 		checkMail(t, g, w.to, irt)
-		if g.m.Template != w.tmpl || g.m.Subject != w.subject {
-			t.Errorf("mail %d to %s: template %s subject %q, want %s %q", i, w.to, g.m.Template, g.m.Subject, w.tmpl, w.subject)
+		// What the mail is stands on its first line; the subject is the
+		// game's (checkMail).
+		kind, _, _ := strings.Cut(g.m.Body, "\n")
+		wantKind := strings.TrimPrefix(w.subject, token.SubjectTag(game)+" ")
+		wantKind = strings.ToUpper(wantKind[:1]) + wantKind[1:]
+		if g.m.Template != w.tmpl || kind != wantKind {
+			t.Errorf("mail %d to %s: template %s, first line %q, want %s %q", i, w.to, g.m.Template, kind, w.tmpl, wantKind)
 		}
 		if hasBoard := len(g.m.Attachments) > 0; hasBoard != w.board {
 			t.Errorf("mail %d to %s: attachments %v, want board %v", i, w.to, g.m.Attachments, w.board)
@@ -569,7 +599,13 @@ func (m *inMemory) send(who string, referee bool, text string) {
 	m.n++
 	m.at = m.at.Add(26 * time.Hour)
 	id := fmt.Sprintf("order-%d@mail.example.org", m.n)
-	var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: id, Source: "mail"}
+	// The player answers the latest mail, whose References start at the
+	// player's welcome.
+	var p events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: id, Source: "mail",
+		References: m.lastMailTo(who).References}
+	if last := m.lastMailTo(who); last.MailID != "" {
+		p.(*events.OrderReceived).References = append(slices.Clone(last.References), last.MailID)
+	}
 	if referee {
 		p = &events.RefereeCommand{Referee: who, Text: text, MessageID: id, Source: "mail"}
 	}
@@ -593,6 +629,25 @@ func (m *inMemory) send(who string, referee bool, text string) {
 	if ended != nil {
 		m.appendPayloads(m.at, ended)
 	}
+}
+
+// lastMailTo is the newest mail to participant id in the log: the one a
+// player answers.
+func (m *inMemory) lastMailTo(id string) events.MailQueued {
+	for i := len(m.log) - 1; i >= 0; i-- {
+		if m.log[i].Type != events.TypeMailQueued {
+			continue
+		}
+		p, err := events.Decode(&m.log[i])
+		if err != nil {
+			m.t.Fatal(err)
+		}
+		q := p.(*events.MailQueued)
+		if tok, ok := token.ParseAddress(q.ReplyTo, cfg.Local, cfg.Domain); ok && tok.Player == id {
+			return *q
+		}
+	}
+	return events.MailQueued{}
 }
 
 // shortGame is the scripted game whose every mail is kept golden.
@@ -654,11 +709,19 @@ func TestGoldenShortGame(t *testing.T) {
 		t.Fatal("playing the same script twice gave different mails")
 	}
 	golden.CheckString(t, "short-game.golden", got)
+	// Issue 12: the threading headers alone, one thread per reader.
+	var threads strings.Builder
+	for _, s := range mailsIn(t, m.log) {
+		kind, _, _ := strings.Cut(s.m.Body, "\n")
+		fmt.Fprintf(&threads, "seq %d to %s: %s | %s\n  Message-ID:  %s\n  In-Reply-To: %s\n  References:  %s\n",
+			s.seq, strings.Join(s.m.To, ", "), s.m.Subject, kind, s.m.MailID, s.m.InReplyTo, strings.Join(s.m.References, " "))
+	}
+	golden.CheckString(t, "short-game-threads.golden", threads.String())
 	// Every mail of the golden game meets the rules for every mail.
 	for _, s := range mailsIn(t, m.log) {
 		tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain)
 		irt := ""
-		if s.m.InReplyTo != "<"+game+"@"+cfg.Domain+">" {
+		if strings.HasPrefix(s.m.InReplyTo, "<order-") {
 			irt = s.m.InReplyTo
 		}
 		checkMail(t, s, tok.Player, irt)
@@ -684,6 +747,7 @@ func TestMailsEdgeCases(t *testing.T) {
 		wantTo   []string
 		wantTmpl []string
 		has      []string // in the first mail
+		refs     []string // the first mail's References
 		wantErr  string
 	}{
 		{name: "an order from someone the game does not know: nobody to tell",
@@ -715,6 +779,12 @@ func TestMailsEdgeCases(t *testing.T) {
 			has: []string{"  Anna (USA): by Fri 3 Jul 1863 09:00 UTC; if missed: PASS\n",
 				"Taro (CSA): by Fri 3 Jul 1863 09:00 UTC; if missed: the referee decides", "  USA (Anna): your turn."}},
 		{name: "not a decision", input: input(&events.OrderReceived{Player: "north"}), decision: &events.MailSent{}, wantErr: "not a decision"},
+		{name: "a reply carries the parent's References, the root first (issue 12)",
+			input: input(&events.OrderReceived{Player: "south", Text: "STATUS", MessageID: "<c@x>",
+				References: []string{"<a@x>", welcomeID("south"), "<b@x>"}}),
+			decision: &events.OrderAccepted{Player: "south", Echo: []string{"STATUS"}},
+			wantTo:   []string{"south"}, wantTmpl: []string{"status"},
+			refs: []string{welcomeID("south"), "<a@x>", "<b@x>", "<c@x>"}},
 		{name: "not an input", input: input(&events.MailSent{}), decision: &events.OrderAccepted{}, wantErr: "not an input"},
 	}
 	for _, tc := range tests {
@@ -749,6 +819,9 @@ func TestMailsEdgeCases(t *testing.T) {
 			}
 			if !reflect.DeepEqual(to, tc.wantTo) || !reflect.DeepEqual(tmpl, tc.wantTmpl) {
 				t.Fatalf("mails to %v (%v), want %v (%v)", to, tmpl, tc.wantTo, tc.wantTmpl)
+			}
+			if tc.refs != nil && !reflect.DeepEqual(ps[0].(*events.MailQueued).References, tc.refs) {
+				t.Errorf("References %v, want %v", ps[0].(*events.MailQueued).References, tc.refs)
 			}
 			for _, h := range tc.has {
 				if body := ps[0].(*events.MailQueued).Body; !strings.Contains(body, h) && !strings.Contains(squeeze(body), h) {
@@ -803,5 +876,55 @@ func TestYourMoveSaysTheDeadlineAndTheDefault(t *testing.T) {
 			}
 			t.Fatal("no your move mail")
 		})
+	}
+}
+
+// Issue 12, item 5: a rejection lists its problems in line order, the
+// first ten, then how many more (a whole quoted mail read as orders once
+// gave a 472-line rejection out of order).
+func TestRejectionListsProblemsInLineOrderAndCapped(t *testing.T) {
+	c := newComposer(t)
+	m := newInMemory(t, c)
+	var probs []events.Problem
+	for _, line := range []int{9, 3, 15, 1, 12, 7, 2, 14, 4, 11, 5, 13, 6, 10, 8} {
+		probs = append(probs, events.Problem{Line: line, Col: 1, Text: fmt.Sprintf("word%d", line), Msg: fmt.Sprintf("line %d is not an order", line)})
+	}
+	in := events.New(game, start, "", &events.OrderReceived{Player: "north", Text: "x", MessageID: "<x@y>"})
+	in.Chain(m.g.Seq+1, m.g.Hash)
+	ps, err := c.Mails(m.g, m.g.State, &in, &events.OrderRejected{Player: "north", Problems: probs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := ps[0].(*events.MailQueued).Body
+	last := 0
+	for line := 1; line <= 10; line++ {
+		i := strings.Index(body, fmt.Sprintf("Line %d, column 1:", line))
+		if i < last {
+			t.Fatalf("line %d is missing or out of order:\n%s", line, body)
+		}
+		last = i
+	}
+	if strings.Contains(body, "Line 11,") || !strings.Contains(squeeze(body), "… and 5 more problems, not listed") {
+		t.Fatalf("not capped at ten:\n%s", body)
+	}
+}
+
+// Issue 12: a notice goes to the addresses the intake names, in the
+// player's thread, under the game's one subject, its kind first.
+func TestNoticeIsInThePlayersThread(t *testing.T) {
+	c := newComposer(t)
+	m := newInMemory(t, c)
+	q, err := c.Notice(m.g, compose.Notice{Player: "south", To: []string{"taro@example.jp"}, Title: "A copy of an earlier mail",
+		What: "pbem received a copy.", Do: "Write a new mail.", InReplyTo: "copy@x", References: []string{welcomeID("south"), "<g1.9@pbem.localhost>"}}, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRefs := []string{welcomeID("south"), "<g1.9@pbem.localhost>", "<copy@x>"}
+	if q.MailID != "<g1.42@pbem.localhost>" || !reflect.DeepEqual(q.To, []string{"taro@example.jp"}) || q.Subject != "[pbem g1] Twelve" ||
+		!strings.HasPrefix(q.Body, "A copy of an earlier mail\n\nTaro,\n") || q.InReplyTo != "<copy@x>" || !reflect.DeepEqual(q.References, wantRefs) {
+		t.Fatalf("notice: %+v", q)
+	}
+	if _, err := c.Notice(m.g, compose.Notice{Player: "nobody"}, 43); err == nil {
+		t.Fatal("a notice to no player")
 	}
 }

@@ -105,8 +105,8 @@ func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
 		}
 		from, text, toRefs := b.g.playerWho(f.Str("from")), f.Str("text"), f.Str("to") == "referees"
 		for _, r := range to {
-			subject := "message from " + from
-			err := b.add(mail{to: r, tmpl: templates.NameMessage, subject: subject,
+			kind := "message from " + from
+			err := b.add(mail{to: r, tmpl: templates.NameMessage, kind: kind,
 				data: func(cm templates.Common, _ templates.Board) any {
 					return templates.Message{Common: cm, From: from, ToReferees: toRefs, Text: text}
 				}})
@@ -115,10 +115,10 @@ func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
 			}
 		}
 	}
-	subject := "done"
+	kind := "done"
 	for _, f := range d.Facts {
 		if f.Kind == play.FactMessage {
-			subject = "your message was sent"
+			kind = "your message was sent"
 		}
 	}
 	sentByReferee := b.g.IsReferee(o.player) || o.player == play.OperatorID
@@ -127,9 +127,9 @@ func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
 			continue
 		}
 		act := b.action(o, d, r)
-		m := mail{to: r, tmpl: templates.NameReport, subject: subject}
+		m := mail{to: r, tmpl: templates.NameReport, kind: kind}
 		if r.ID == o.player {
-			m.inReplyTo = o.messageID
+			m.inReplyTo, m.refs = o.messageID, o.refs
 		}
 		next := c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
 		m.data = func(cm templates.Common, _ templates.Board) any {
@@ -202,7 +202,7 @@ func (c *Composer) replaced(b *batch, p events.Player, referee bool, was []strin
 		seat = "referee"
 	}
 	r := recipient{Player: events.Player{ID: "former:" + p.ID, Name: name(p), Side: p.Side, Addresses: was}, former: true}
-	return b.add(mail{to: r, tmpl: templates.NameReplaced, subject: "your seat has changed hands",
+	return b.add(mail{to: r, tmpl: templates.NameReplaced, kind: "your seat has changed hands",
 		data: func(cm templates.Common, _ templates.Board) any {
 			return templates.Replaced{Common: cm, SeatOf: seat, By: by}
 		}})
@@ -219,12 +219,12 @@ func (c *Composer) defaultRejected(b *batch, o source, probs []templates.Problem
 			continue
 		}
 		waits := fmt.Sprintf("The game waits for %s's orders.", who)
-		subject := "default order rejected; the game waits for " + who
+		kind := "default order rejected; the game waits for " + who
 		if r.referee {
 			waits = fmt.Sprintf("The game waits for %s's orders, or for yours: ORDER %s <orders> enters them.", who, o.player)
-			subject = "referee: " + subject
+			kind = "referee: " + kind
 		}
-		err := b.add(mail{to: r, tmpl: templates.NameRejected, subject: subject,
+		err := b.add(mail{to: r, tmpl: templates.NameRejected, kind: kind,
 			data: func(cm templates.Common, _ templates.Board) any {
 				return templates.Rejected{Common: cm, Kind: o.kind, Received: o.received, Problems: probs, For: who, Waits: waits}
 			}})

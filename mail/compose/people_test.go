@@ -26,6 +26,12 @@ import (
 // own log for LOG and lists a desk for GAMES.
 func deskServer(t *testing.T, settings ...events.Setting) (*server, *compose.Composer) {
 	t.Helper()
+	return deskServerWith(t, cfg, settings...)
+}
+
+// deskServerWith is deskServer with the composer configured by cc.
+func deskServerWith(t *testing.T, cc compose.Config, settings ...events.Setting) (*server, *compose.Composer) {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +41,6 @@ func deskServer(t *testing.T, settings ...events.Setting) (*server, *compose.Com
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := cfg
 	cc.Log = func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
 		return play.RecentActions(st, raceRegistry(), game, v, upTo, n)
 	}
@@ -173,8 +178,8 @@ func TestIssue19_3_EveryMailIsAnswered(t *testing.T) {
 	// A referee's mail the intake refused: answered to the referee's
 	// registered address, nothing applied.
 	ms := s.input(&events.RefereeCommand{Referee: "umpire", Text: "ROLLBACK 1 ACTION", Source: "mail", Refused: "it has no Secret line"})
-	if got := to(ms); !reflect.DeepEqual(got, []string{"carol@example.net rejected"}) || ms[0].m.Subject != "[pbem g1] your mail was not applied: it has no Secret line" {
-		t.Fatalf("mails %v %q", got, ms[0].m.Subject)
+	if got := to(ms); !reflect.DeepEqual(got, []string{"carol@example.net rejected"}) || !strings.HasPrefix(ms[0].m.Body, "Your mail was not applied: it has no Secret line\n") {
+		t.Fatalf("mails %v %q", got, ms[0].m.Body)
 	}
 	wantIn(t, ms[0].m.Body, "was not applied", `Secret: …`)
 	// An observer's reply gets a short answer.

@@ -26,7 +26,7 @@ func TestIntakeOverSTARTTLSAndTLSWithDovecot(t *testing.T) {
 			go func() { in.Run(ctx); close(done) }()
 			defer func() { cancel(); <-done }()
 			waitFor(t, "the intake to log in over "+tc.mode, func() bool { return in.Sessions() >= 1 })
-			appendMail(t, dc.Dial(t, nil), mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<tls-%d@x>", i), "", "PASS\n"))
+			appendMail(t, dc.Dial(t, nil), mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<tls-%d@x>", i), "", "PASS\n# over "+tc.mode+"\n"))
 			want := fmt.Sprintf("<tls-%d@x>", i)
 			waitFor(t, "the order", func() bool {
 				es, _ := st.Events("g1", 2)

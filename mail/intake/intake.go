@@ -5,12 +5,28 @@
 // marked \Seen, so a crash at any point loses nothing and, with the
 // Message-ID as the idempotency key, duplicates nothing.
 //
-// Who is writing is checked twice: the mail must be addressed to the
-// player's reply address (a token bound to game and player) or carry the
-// token on a Key line with the game in the subject tag, AND come from one
-// of the player's registered addresses. Automatic mail (auto-replies,
-// bounces, lists, null senders) is never turned into an order and never
-// answered; unknown senders get no reply at all and are logged.
+// Who is writing is checked three times: the mail must be addressed to
+// the player's reply address (a token bound to game and player) or carry
+// the token on a Key line with the game in the subject tag; it must come
+// from one of the player's registered addresses; and, since a From line is
+// easy to forge and a reply key leaks with any forwarded mail, its sender
+// must be authenticated (a trusted Authentication-Results, or a DKIM
+// signature aligned with From) or at least its envelope sender and Sender
+// must agree with From. A mail that fails the last check is held, and the
+// player confirms it from the registered address with a one-time code
+// (the game's sender-auth mode: strict, confirm or lenient; see auth.go).
+//
+// Automatic mail (auto-replies, bounces, lists, null senders) is never
+// turned into an order and never answered; unknown senders get no reply
+// at all and are logged and quarantined, with bounded evidence. A
+// registered player's mail is never dropped without a reply: a mail too
+// large, one whose Key line is only quoted, one reusing a Message-ID, a
+// copy of an accepted mail sent again (a replay, recognised by its
+// content whatever its Message-ID, also after a rollback), one over the
+// rate limit (counted per authenticated player, and apart for mail that
+// is not authenticated: forged mail counts against its own envelope
+// sender, so it cannot lock a player out) each leave a record in the
+// game's log and a notice to the registered address.
 package intake
 
 import (
@@ -57,21 +73,33 @@ type Config struct {
 	// plus-addresses carry reply tokens.
 	Local, Domain string
 	Secret        []byte // reply-token secret
-	// Roster, if set, gives a game's seats as they are now (a referee may
-	// replace a player, and the seat then has a new key); without it, the
-	// seats the game was created with are used.
+	// Roster, if set, gives a game's players, referees and settings as
+	// they are now (a referee may replace a player's address, or change
+	// the game's sender-auth setting); without it, those the game was
+	// created with are used.
 	Roster func(game string) (Seats, error)
+	// Senders says how senders are authenticated.
+	Senders AuthConfig
+	// Notifier renders the notices to players (nil: none are mailed; the
+	// refusals are still logged).
+	Notifier Notifier
 	// PollEvery re-checks the mailbox even while IDLE, since a server may
 	// miss a notification (default 30s).
 	PollEvery time.Duration
 	// FetchBatch bounds how many messages one FETCH asks for (default 50).
 	FetchBatch int
 	Limits     parse.Limits
-	// RateBurst mails per RateWindow per sender are taken; more are
-	// quarantined as rate limited (default 30 per hour).
-	RateBurst  int
-	RateWindow time.Duration
-	Logger     *slog.Logger
+	// RateBurst mails per RateWindow are taken per authenticated player,
+	// per player for unauthenticated mail whose envelope agrees with From,
+	// and per envelope sender for mail whose envelope does not; more are
+	// refused (default 30 per hour). NoticeBurst bounds the notices mailed
+	// to one player per RateWindow (default 10).
+	RateBurst   int
+	RateWindow  time.Duration
+	NoticeBurst int
+	// RateKeys bounds the senders the rate limit remembers (default 10000).
+	RateKeys int
+	Logger   *slog.Logger
 	// Now is the intake clock (the time recorded on each event).
 	Now func() time.Time
 	// Route, if set, is asked first about every mail addressed to a game
@@ -83,7 +111,7 @@ type Config struct {
 	Route func(game string, raw []byte) (handled bool, err error)
 }
 
-// Seats are a game's seats as they are now.
+// Seats are a game's seats and settings as they are now.
 type Seats struct {
 	Players, Referees []events.Player
 	// Observers are the addresses that follow the game: a mail from one
@@ -92,11 +120,14 @@ type Seats struct {
 	// Epochs are the key epochs of the seats that changed hands (a seat
 	// not listed is at 0): only the key of the current epoch is valid.
 	Epochs map[string]uint64
+	// Settings are the game's settings (sender-auth among them).
+	Settings []events.Setting
 }
 
 // Log is what intake needs of the event store.
 type Log interface {
 	Do(store.Request) (store.Result, error)
+	Lookup(game, key string) (uint64, bool, error)
 	Head(game string) (store.Head, error)
 	Read(game string, from uint64, fn func(*events.Envelope) error) error
 	Checkpoint(mailbox string) (store.Checkpoint, error)
@@ -113,9 +144,12 @@ type Intake struct {
 	log Log
 	lg  *slog.Logger
 
-	mu    sync.Mutex
-	rate  map[string][]time.Time
-	games map[string]*events.GameCreated
+	limit   *limiter // mails per sender (see rateKey)
+	notices *limiter // notices per player
+
+	mu     sync.Mutex
+	games  map[string]*events.GameCreated
+	seeded map[string]bool // games whose recent mails the limiters counted
 	// Processed counts the mails committed (orders and quarantined).
 	processed int
 	sessions  int
@@ -178,6 +212,21 @@ func New(cfg Config, log Log) *Intake {
 	if cfg.RateWindow <= 0 {
 		cfg.RateWindow = time.Hour
 	}
+	if cfg.NoticeBurst <= 0 {
+		cfg.NoticeBurst = 10
+	}
+	if cfg.RateKeys <= 0 {
+		cfg.RateKeys = 10000
+	}
+	if cfg.Senders.Mode == "" {
+		cfg.Senders.Mode = ModeConfirm
+	}
+	if cfg.Senders.ConfirmWithin <= 0 {
+		cfg.Senders.ConfirmWithin = 48 * time.Hour
+	}
+	if cfg.Senders.MaxHeld <= 0 {
+		cfg.Senders.MaxHeld = 3
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -185,7 +234,9 @@ func New(cfg Config, log Log) *Intake {
 		cfg.Now = time.Now
 	}
 	return &Intake{cfg: cfg, log: log, lg: cfg.Logger.With("component", "intake", "mailbox", cfg.Mailbox),
-		rate: map[string][]time.Time{}, games: map[string]*events.GameCreated{}, wake: make(chan struct{}, 1)}
+		limit:   newLimiter(cfg.RateBurst, cfg.RateWindow, cfg.RateKeys),
+		notices: newLimiter(cfg.NoticeBurst, cfg.RateWindow, cfg.RateKeys),
+		games:   map[string]*events.GameCreated{}, seeded: map[string]bool{}, wake: make(chan struct{}, 1)}
 }
 
 // Processed returns how many mails have been committed so far.
@@ -420,7 +471,8 @@ func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.
 }
 
 // Take commits one raw mail read from mailbox at checkpoint cp: as an order
-// or referee command in its game's log, or to the quarantine. It returns an
+// or referee command in its game's log, a held order or a refusal there
+// (with the notice to the player), or to the quarantine. It returns an
 // error only when nothing could be committed (the caller retries).
 func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 	if in.cfg.Route != nil {
@@ -439,30 +491,74 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		}
 	}
 	at := in.cfg.Now().UTC()
-	v := in.judge(raw, at)
-	if v.reason != "" {
-		from := ""
-		subject := ""
-		if v.msg != nil {
-			from, subject = v.msg.From.Addr, v.msg.Subject
-		}
-		id, err := in.log.Quarantine(store.Quarantined{At: at, Mailbox: mailbox, UID: cp.UID, From: from, Subject: subject, Reason: v.reason, Raw: raw}, cp)
-		if err != nil {
-			return err
-		}
-		in.lg.Info("mail quarantined", "reason", v.reason, "from", from, "uid", cp.UID, "id", id[:12])
-		in.count()
-		return nil
+	o := in.judge(raw, at)
+	if o.notice != nil && o.evs != nil && !in.notices.allow(noticeKey(o.game, o.player), at) {
+		// A flood of mails in a player's name must not become a flood of
+		// mails to the player, nor grow the game's log.
+		o = quarantined(o.msg, "%s; not told: %s had %d notices within %v", o.what, o.player, in.cfg.NoticeBurst, in.cfg.RateWindow)
 	}
-	key := mailKey(v.msg.MessageID, raw)
-	e := events.New(v.game, at, key, v.payload)
-	for {
-		h, err := in.log.Head(v.game)
+	if len(o.evs) > 0 {
+		last := o.quarantine == "" // the quarantine, if any, moves the checkpoint
+		if err := in.commit(o, raw, mailbox, cp, at, last); err != nil {
+			return err
+		}
+	}
+	switch {
+	case o.quarantine != "":
+		from, subject := "", ""
+		if o.msg != nil {
+			from, subject = o.msg.From.Addr, o.msg.Subject
+		}
+		id, err := in.log.Quarantine(store.Quarantined{At: at, Mailbox: mailbox, UID: cp.UID, From: from, Subject: subject, Reason: o.quarantine, Raw: raw}, cp)
 		if err != nil {
 			return err
 		}
-		req := store.Request{Game: v.game, Expected: h.Seq, Events: []events.Envelope{e}, Raw: raw}
+		in.lg.Info("mail quarantined", "reason", o.quarantine, "from", from, "uid", cp.UID, "id", id[:12])
+	case o.already:
+		// Already committed (a crash before the checkpoint, or a rescan):
+		// only the checkpoint moves.
 		if mailbox != "" {
+			if err := in.log.PutCheckpoint(mailbox, cp); err != nil {
+				return err
+			}
+		}
+		in.lg.Info("mail taken before", "game", o.game, "player", o.player, "message_id", o.msg.MessageID)
+	}
+	in.count()
+	return nil
+}
+
+// commit appends the outcome's events and notice to its game's log, with
+// the raw mail as evidence and, if withCheckpoint, the mailbox's
+// checkpoint, in one transaction.
+func (in *Intake) commit(o outcome, raw []byte, mailbox string, cp store.Checkpoint, at time.Time, withCheckpoint bool) error {
+	for {
+		h, err := in.log.Head(o.game)
+		if err != nil {
+			return err
+		}
+		evs := make([]events.Envelope, 0, len(o.evs)+1)
+		for i, p := range o.evs {
+			key := ""
+			if i == 0 {
+				key = o.key
+			}
+			evs = append(evs, events.New(o.game, at, key, p))
+		}
+		if o.notice != nil && in.cfg.Notifier != nil {
+			mq, err := in.cfg.Notifier.Notice(o.game, *o.notice, h.Seq+uint64(len(evs))+1)
+			if err != nil {
+				// The refusal is logged even when its notice cannot be made.
+				in.lg.Error("rendering a notice failed", "game", o.game, "player", o.player, "kind", o.notice.Kind, "err", err)
+			} else {
+				evs = append(evs, events.New(o.game, at, "", mq))
+			}
+		}
+		req := store.Request{Game: o.game, Expected: h.Seq, Events: evs, Keys: o.keys}
+		if o.evidence {
+			req.Raw = raw
+		}
+		if mailbox != "" && withCheckpoint {
 			// Advanced even for a duplicate (a crash before the checkpoint,
 			// or a rescan): the mail is committed either way.
 			req.Checkpoint = &store.MailboxCheckpoint{Mailbox: mailbox, Checkpoint: cp}
@@ -473,10 +569,13 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("commit mail %s: %w", key, err)
+			return fmt.Errorf("commit mail %s: %w", o.key, err)
 		}
-		in.lg.Info("order mail taken", "game", v.game, "player", v.player, "seq", res.First, "duplicate", res.Duplicate, "message_id", key)
-		in.count()
+		if res.Duplicate {
+			in.lg.Info("mail taken before", "game", o.game, "player", o.player, "seq", res.First, "by", res.DuplicateKey)
+			return nil
+		}
+		in.lg.Info("mail committed", "outcome", o.what, "game", o.game, "player", o.player, "seq", res.First, "message_id", o.key)
 		return nil
 	}
 }
@@ -499,8 +598,9 @@ func mailKey(messageID string, raw []byte) string {
 // where to route a mail, never whether to take it.
 func (in *Intake) Addressed(raw []byte) (game, key string, ok bool) {
 	msg, err := parse.Parse(raw, in.cfg.Limits)
-	if err != nil || msg == nil {
-		return "", "", false
+	var lim *parse.LimitError
+	if err != nil && !errors.As(err, &lim) || msg == nil {
+		return "", "", false // a mail too large still goes to its game's owner, which answers the player
 	}
 	id := strings.TrimSpace(msg.MessageID)
 	if id != "" && !strings.HasPrefix(id, "<") {

@@ -3,6 +3,7 @@ package intake
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -12,121 +13,163 @@ import (
 	"pbem/mail/token"
 )
 
-// verdict is what a mail is: a payload for a game's log, or a reason to
-// quarantine it.
-type verdict struct {
-	msg     *parse.Message
-	reason  string
-	game    string
-	player  string
-	payload events.Payload
+// outcome is what a mail comes to: a record in the quarantine for the
+// operator, events in a game's log (an order, a held order, a refusal),
+// and a notice to the player; or nothing new (a copy already taken).
+type outcome struct {
+	msg *parse.Message
+	// quarantine, when set, is why the mail is set aside for the operator.
+	quarantine string
+	// game and player the mail is from, once known.
+	game, player string
+	// evs are written to the game's log, the first under key (the mail's
+	// Message-ID) and keys (fingerprints of its content).
+	evs  []events.Payload
+	key  string
+	keys []string
+	// notice is mailed to the player after evs.
+	notice *Notice
+	// evidence: keep the raw mail beside the first event.
+	evidence bool
+	// rate is the limiter key the mail counts under once written.
+	rate string
+	// already: the mail was taken before (the same Message-ID and
+	// content); only the checkpoint moves.
+	already bool
+	// what the intake log says.
+	what string
 }
 
-func quarantine(msg *parse.Message, format string, a ...any) verdict {
-	return verdict{msg: msg, reason: fmt.Sprintf(format, a...)}
+func quarantined(msg *parse.Message, format string, a ...any) outcome {
+	return outcome{msg: msg, quarantine: fmt.Sprintf(format, a...)}
 }
 
-// judge decides what one raw mail is. Every refusal is a quarantine reason
-// for the operator; none of it goes back to the sender.
-func (in *Intake) judge(raw []byte, at time.Time) verdict {
+// seat is a game's participant a mail is from, and the game's current
+// seats and settings.
+type seat struct {
+	game      string
+	player    events.Player
+	referee   bool
+	epoch     uint64 // the seat's key epoch (it changed hands epoch times)
+	settings  []events.Setting
+	created   *events.GameCreated
+	viaKey    int  // index of the Key line in the orders' lines, or -1
+	validFrom bool // the From address is one of the player's
+}
+
+// mode returns the game's sender-auth mode.
+func (s *seat) mode(def string) string {
+	for i := len(s.settings) - 1; i >= 0; i-- {
+		if strings.EqualFold(s.settings[i].Key, SettingSenderAuth) {
+			if m := strings.ToLower(strings.TrimSpace(s.settings[i].Value)); ValidMode(m) {
+				return m
+			}
+		}
+	}
+	return def
+}
+
+// judge decides what one raw mail comes to. Mail from anyone but a
+// registered player (no valid token, an unknown sender, an automatic
+// mail) goes to the quarantine and gets no answer; a registered player's
+// mail is never dropped without one.
+func (in *Intake) judge(raw []byte, at time.Time) outcome {
 	msg, err := parse.Parse(raw, in.cfg.Limits)
 	var lim *parse.LimitError
-	switch {
-	case errors.As(err, &lim):
-		return quarantine(msg, "too large: %v", err)
-	case err != nil || msg == nil:
-		return quarantine(msg, "unreadable mail: %v", err)
+	tooLarge := errors.As(err, &lim) && msg != nil
+	if err != nil && !tooLarge || msg == nil {
+		return quarantined(msg, "unreadable mail: %v", err)
 	}
 	if msg.Auto != "" {
-		return quarantine(msg, "automatic mail, never answered: %s", msg.Auto)
+		return quarantined(msg, "automatic mail, never answered: %s", msg.Auto)
 	}
 	from := strings.ToLower(msg.From.Addr)
 	if from == "" {
-		return quarantine(msg, "no sender address")
+		return quarantined(msg, "no sender address")
 	}
 	if id := strings.TrimSpace(msg.MessageID); id != "" && !strings.HasPrefix(id, "<") {
 		msg.MessageID = "<" + id + ">" // the RFC 5322 form, as it is quoted in replies
 	}
-	if !in.allow(from, at) {
-		return quarantine(msg, "rate limited: more than %d mails from %s within %v", in.cfg.RateBurst, from, in.cfg.RateWindow)
-	}
-	// Who is it for: a reply address on any recipient header, else the
-	// subject tag and a Key line in the text.
-	var who token.Parsed
-	var found bool
-	for _, r := range msg.Recipients() {
-		if who, found = token.ParseAddress(r, in.cfg.Local, in.cfg.Domain); found {
-			break
+	s, why := in.whose(msg, tooLarge)
+	if s == nil {
+		if o, ok := in.observer(msg, raw, at); ok {
+			return o
 		}
+		return quarantined(msg, "%s", why)
 	}
+	if !s.validFrom {
+		return quarantined(msg, "sender %s is not registered for %s in game %s (token valid: a forwarded or spoofed mail)", from, s.player.ID, s.game)
+	}
+	// From here on the mail is from a registered address: whatever comes
+	// of it, the player hears of it (at that address, never the sender).
+	o := outcome{msg: msg, game: s.game, player: s.player.ID}
+	o.key = messageKey(msg, raw)
+	refs := references(msg)
+	in.seed(s.game, at)
+	var refuse refuser = func(kind, reason, title, what, do string) outcome {
+		o.keys = nil // a refusal is keyed by what it refuses, not by its content
+		o.evs = []events.Payload{&events.MailRefused{Player: s.player.ID, MessageID: o.key, Kind: kind, Reason: reason}}
+		o.notice = &Notice{Player: s.player.ID, To: s.player.Addresses, Kind: kind, Title: title, What: what, Do: do, InReplyTo: msg.MessageID, References: refs}
+		o.what = "mail refused: " + reason
+		return o
+	}
+	switch {
+	case tooLarge:
+		return refuse(events.RefusedTooLarge, lim.Error(), "Your mail was too large",
+			fmt.Sprintf("%s is too large for pbem: %s. Nothing of it was read.", mailName(msg.Subject, at), limitText(lim)),
+			"Send your orders again in a new mail without attachments (a photo, or a long quoted or forwarded mail, makes a mail large).")
+	case s.viaKey == -2:
+		return refuse(events.RefusedKeyQuoted, "the Key line is only quoted", "Your mail had no Key line of its own",
+			fmt.Sprintf("%s reached pbem's address without a reply address, and its Key line is quoted (it begins with '>'). pbem reads no quoted line, so nothing of the mail was applied.", mailName(msg.Subject, at)),
+			"Reply to this mail (its reply address carries your key), or copy the Key line below into your mail without the '>' and send it again.")
+	}
+
+	a := in.authenticate(raw, msg)
 	body := msg.Orders()
-	keyLine := -1
-	if !found {
-		game, ok := token.SubjectGame(msg.Subject)
-		for i, l := range body.Lines {
-			if tok, isKey := token.KeyLine(l.Text); isKey && ok {
-				who, found, keyLine = token.Parsed{Game: game, Token: tok}, true, i
-				break
-			}
+	if code, ok := confirmLine(body); ok && !s.referee {
+		return in.confirm(o, s, code, at, refuse)
+	}
+	o.keys = fingerprints(msg)
+	if dup, ok := in.duplicate(o, refuse); ok {
+		return dup
+	}
+	o.rate = rateKey(s.game, s.player.ID, a)
+	if !in.limit.allow(o.rate, at) {
+		o.rate = ""
+		until := timeText(in.limit.until(rateKey(s.game, s.player.ID, a), at))
+		if !in.limit.tell(rateKey(s.game, s.player.ID, a), at) {
+			return quarantined(msg, "rate limited: more than %d mails within %v (%s); the player was told", in.cfg.RateBurst, in.cfg.RateWindow, rateText(a))
 		}
-		if !found && ok {
-			// An observer's reply (their mails carry no key): answered,
-			// never read as an order.
-			if v, isObserver := in.observer(msg, game, from, body); isObserver {
-				return v
-			}
-		}
-		if !found {
-			return quarantine(msg, "no reply token: neither a reply address nor a subject tag with a Key line")
-		}
+		r := refuse(events.RefusedRateLimited, fmt.Sprintf("more than %d mails within %v (%s)", in.cfg.RateBurst, in.cfg.RateWindow, rateText(a)),
+			"Too many mails",
+			fmt.Sprintf("pbem takes at most %d mails within %v that %s. %s is one more: it was not read, nor will be any more until %s. (You are told this once.)",
+				in.cfg.RateBurst, in.cfg.RateWindow, rateWhose(a), mailName(msg.Subject, at), until),
+			"Send your orders again after "+until+". "+elseSomeone)
+		r.evs[0].(*events.MailRefused).Sender = a.sender
+		return r
 	}
-	seats, err := in.seats(who.Game)
-	if err != nil {
-		return quarantine(msg, "%v", err)
-	}
-	// With a Key line, the player is whoever the token belongs to; a seat
-	// that changed hands takes only the key of its new holder.
-	candidates := append(append([]events.Player(nil), seats.Players...), seats.Referees...)
-	nPlayers := len(seats.Players)
-	var player *events.Player
-	isReferee := false
-	for i := range candidates {
-		p := &candidates[i]
-		if (who.Player == "" || p.ID == who.Player) && token.ValidAt(in.cfg.Secret, who.Game, p.ID, seats.Epochs[p.ID], who.Token) {
-			player, isReferee = p, i >= nPlayers
-			break
-		}
-	}
-	if player == nil {
-		return quarantine(msg, "reply token does not match game %s player %q", who.Game, who.Player)
-	}
-	registered := false
-	for _, a := range player.Addresses {
-		if strings.EqualFold(a, from) {
-			registered = true
-		}
-	}
-	if !registered {
-		return quarantine(msg, "sender %s is not registered for %s in game %s (token valid: a forwarded or spoofed mail)", from, player.ID, who.Game)
-	}
-	skip := map[int]bool{keyLine: true}
-	v := verdict{msg: msg, game: who.Game, player: player.ID}
-	if isReferee {
+
+	skip := map[int]bool{s.viaKey: true}
+	text := orderText(body, skip)
+	mode := s.mode(in.cfg.Senders.Mode)
+	if s.referee {
 		// A referee's command that changes the game must carry the
-		// referee's secret; a Reason line says why (both are left out of
-		// the command text, and the secret out of the log).
+		// referee's secret (it authenticates the mail whatever its
+		// sender); a Reason line says why (both are left out of the
+		// command text, and the secret out of the log).
 		var secret, reason string
 		hasSecret := false
 		for i, l := range body.Lines {
-			if s, ok := token.SecretLine(l.Text); ok && !hasSecret {
-				secret, hasSecret, skip[i] = s, true, true
+			if sec, ok := token.SecretLine(l.Text); ok && !hasSecret {
+				secret, hasSecret, skip[i] = sec, true, true
 			} else if r, ok := token.ReasonLine(l.Text); ok && reason == "" {
 				reason, skip[i] = r, true
 			}
 		}
-		text := orderText(body, skip)
-		cmd := &events.RefereeCommand{Referee: player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail"}
-		if !changesNothing(text) && !token.ValidRefereeSecretAt(in.cfg.Secret, who.Game, player.ID, seats.Epochs[player.ID], secret) {
+		text = orderText(body, skip)
+		cmd := &events.RefereeCommand{Referee: s.player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail"}
+		o.what = "referee command taken"
+		if !changesNothing(text) && !token.ValidRefereeSecretAt(in.cfg.Secret, s.game, s.player.ID, s.epoch, secret) {
 			// Logged, so that the referee is answered at the registered
 			// address (never the sender's), and marked refused: the
 			// engine applies nothing of it. The secret given, right or
@@ -135,51 +178,153 @@ func (in *Intake) judge(raw []byte, at time.Time) verdict {
 			if hasSecret {
 				cmd.Refused = "its Secret line is wrong"
 			}
-			in.lg.Warn("referee mail without a valid secret: answered, not applied", "game", who.Game, "referee", player.ID, "secret_line", hasSecret)
+			o.what = "referee command refused: " + cmd.Refused
+			in.lg.Warn("referee mail without a valid secret: answered, not applied", "game", s.game, "referee", s.player.ID, "secret_line", hasSecret)
 		}
-		v.payload = cmd
-	} else {
-		text := orderText(body, skip)
-		v.payload = &events.OrderReceived{Player: player.ID, Text: text, MessageID: msg.MessageID, Source: "mail"}
+		o.evs = []events.Payload{cmd}
+		o.evidence = true
+		return o
 	}
-	return v
+	switch {
+	case a.how != "" || mode == ModeLenient || mode == ModeConfirm && a.suspect() == "":
+		auth := a.how
+		if auth == "" && a.suspect() != "" {
+			auth = "none (lenient: " + a.suspect() + ")"
+		}
+		o.evs = []events.Payload{&events.OrderReceived{Player: s.player.ID, Text: text, MessageID: msg.MessageID, Source: "mail", References: refs, Auth: auth}}
+		o.evidence, o.what = true, "order mail taken"
+		return o
+	case mode == ModeStrict:
+		why := a.why
+		if a.mismatch != "" {
+			why += "; and " + a.mismatch
+		}
+		r := refuse(events.RefusedUnauthorised, "not authenticated: "+why, "Your mail could not be authenticated",
+			fmt.Sprintf("This game takes only mail whose sender can be authenticated (a DKIM signature or a DMARC pass from your mail provider). %s could not be: %s. Nothing of it was applied.", mailName(msg.Subject, at), why),
+			"Send your orders from a mail provider that signs its mail, or ask the referee to change the game's sender-auth setting. "+elseSomeone)
+		r.evs[0].(*events.MailRefused).Sender = a.sender
+		r.evidence = true
+		return r
+	}
+	return in.hold(o, s, text, refs, a, at)
 }
 
-// seats are the game's seats as they are now (from the runner's folded
-// game), or as it was created.
-func (in *Intake) seats(game string) (Seats, error) {
-	created, err := in.game(game)
-	if err != nil {
-		return Seats{}, fmt.Errorf("unknown game %q", game)
-	}
-	if in.cfg.Roster == nil {
-		return Seats{Players: created.Players, Referees: created.Referees}, nil
-	}
-	s, err := in.cfg.Roster(game)
-	if err != nil {
-		// The game cannot be read now (busy, or damaged): judge by the
-		// seats it was created with, and take the mail in; the game
-		// decides it when it loads again.
-		in.lg.Warn("roster unavailable; judging by the seats as the log holds them", "game", game, "err", err)
-		return in.seatsFromLog(game, created)
-	}
-	return s, nil
-}
-
-// observer is the verdict on a mail with no key from an observer of game:
-// an input that the engine answers (pbem takes no orders from observers).
-func (in *Intake) observer(msg *parse.Message, game, from string, body parse.Text) (verdict, bool) {
-	s, err := in.seats(game)
-	if err != nil {
-		return verdict{}, false
-	}
-	for _, o := range s.Observers {
-		if strings.EqualFold(o, from) {
-			return verdict{msg: msg, game: game, player: play.ObserverPrefix + o,
-				payload: &events.OrderReceived{Player: play.ObserverPrefix + o, Text: orderText(body, nil), MessageID: msg.MessageID, Source: "mail"}}, true
+// whose finds the game and seat a mail is for: a reply address among its
+// recipients, else the subject tag and a Key line in its text. It returns
+// nil and why for a mail that is no registered participant's. A seat with
+// viaKey -2 is a player whose Key line was only quoted.
+func (in *Intake) whose(msg *parse.Message, tooLarge bool) (*seat, string) {
+	var who token.Parsed
+	found := false
+	for _, r := range msg.Recipients() {
+		if who, found = token.ParseAddress(r, in.cfg.Local, in.cfg.Domain); found {
+			break
 		}
 	}
-	return verdict{}, false
+	viaKey := -1
+	if !found && !tooLarge {
+		game, ok := token.SubjectGame(msg.Subject)
+		for i, l := range msg.Orders().Lines {
+			if tok, isKey := token.KeyLine(l.Text); isKey && ok {
+				who, found, viaKey = token.Parsed{Game: game, Token: tok}, true, i
+				break
+			}
+		}
+		if !found && ok {
+			for _, l := range msg.Body.Quoted {
+				if tok, isKey := token.KeyLine(l.Text); isKey {
+					who, found, viaKey = token.Parsed{Game: game, Token: tok}, true, -2
+					break
+				}
+			}
+		}
+	}
+	if !found {
+		return nil, "no reply token: neither a reply address nor a subject tag with a Key line"
+	}
+	created, err := in.game(who.Game)
+	if err != nil {
+		return nil, fmt.Sprintf("unknown game %q", who.Game)
+	}
+	seats, err := in.seats(who.Game)
+	if err != nil {
+		return nil, err.Error()
+	}
+	// With a Key line, the player is whoever the token belongs to; a seat
+	// that changed hands takes only the key of its new holder.
+	candidates := append(append([]events.Player(nil), seats.Players...), seats.Referees...)
+	for i, p := range candidates {
+		if (who.Player == "" || p.ID == who.Player) && token.ValidAt(in.cfg.Secret, who.Game, p.ID, seats.Epochs[p.ID], who.Token) {
+			s := &seat{game: who.Game, player: p, referee: i >= len(seats.Players), epoch: seats.Epochs[p.ID],
+				settings: seats.Settings, created: created, viaKey: viaKey}
+			for _, a := range p.Addresses {
+				s.validFrom = s.validFrom || strings.EqualFold(a, msg.From.Addr)
+			}
+			return s, ""
+		}
+	}
+	return nil, fmt.Sprintf("reply token does not match game %s player %q", who.Game, who.Player)
+}
+
+// messageKey is the idempotency key of a mail: its Message-ID in angle
+// brackets (the form replies quote), or a hash of its bytes without one.
+// It also normalises msg.MessageID to that form.
+func messageKey(msg *parse.Message, raw []byte) string {
+	if id := strings.TrimSpace(msg.MessageID); id != "" && !strings.HasPrefix(id, "<") {
+		msg.MessageID = "<" + id + ">"
+	}
+	return mailKey(msg.MessageID, raw)
+}
+
+// maxReferences bounds the References an order keeps: the thread's root
+// and the newest.
+const maxReferences = 12
+
+// references returns the mail's References in angle brackets, bounded: the
+// first (the thread's root) and the newest.
+func references(msg *parse.Message) []string {
+	refs := msg.References
+	if len(refs) == 0 && len(msg.InReplyTo) > 0 {
+		refs = msg.InReplyTo[:1]
+	}
+	if len(refs) > maxReferences {
+		refs = append(refs[:1:1], refs[len(refs)-maxReferences+1:]...)
+	}
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = "<" + r + ">"
+	}
+	return out
+}
+
+func limitText(e *parse.LimitError) string {
+	switch e.Limit {
+	case parse.LimitBytes:
+		return fmt.Sprintf("it is %s, and pbem reads mails of up to %s", sizeText(e.Got), sizeText(e.Max))
+	case parse.LimitParts:
+		return fmt.Sprintf("it has more than %d parts (attachments and alternatives)", e.Max)
+	}
+	return fmt.Sprintf("it holds %s of text, and pbem reads up to %s", sizeText(e.Got), sizeText(e.Max))
+}
+
+func rateText(a senderAuth) string {
+	switch {
+	case a.how != "":
+		return "authenticated: " + a.how
+	case a.sender != "":
+		return "unauthenticated, envelope sender " + a.sender
+	}
+	return "unauthenticated"
+}
+
+func rateWhose(a senderAuth) string {
+	switch {
+	case a.how != "":
+		return "carry your authenticated address"
+	case a.sender != "":
+		return "come from the envelope sender " + a.sender
+	}
+	return "carry your address without authentication (mails your provider signs are counted apart)"
 }
 
 // changesNothing reports whether a referee's text is only a query word
@@ -192,21 +337,52 @@ func changesNothing(text string) bool {
 // orderText puts the player's lines back at their line numbers, so that
 // "line 3" in a reply is line 3 of what they wrote. The Key line, and a
 // referee's Secret and Reason lines, are left out (credentials and
-// comment, not orders).
+// comment, not orders). A line indented more than the line above it
+// continues that line (the welcome mail says so): it is joined to it, and
+// its own line is left blank, so the lines after keep their numbers.
 func orderText(t parse.Text, skip map[int]bool) string {
-	var b strings.Builder
-	no := 1
+	var lines []string // by line number - 1
+	order, orderIndent := -1, 0
+	prevNo := -1
 	for i, l := range t.Lines {
-		for ; no < l.No; no++ {
-			b.WriteByte('\n')
+		for len(lines) < l.No-1 {
+			lines = append(lines, "")
 		}
-		if !skip[i] {
-			b.WriteString(l.Text)
+		trimmed := strings.TrimSpace(l.Text)
+		indent := len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
+		switch {
+		case skip[i]:
+			lines = append(lines, "")
+			order = -1
+		case order >= 0 && l.No == prevNo+1 && indent > orderIndent && !strings.HasPrefix(trimmed, "#"):
+			lines[order] += " " + trimmed
+			lines = append(lines, "")
+		default:
+			lines = append(lines, l.Text)
+			order, orderIndent = len(lines)-1, indent
+			if strings.HasPrefix(trimmed, "#") {
+				order = -1
+			}
 		}
-		b.WriteByte('\n')
-		no++
+		prevNo = l.No
 	}
-	return b.String()
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+var confirmRE = regexp.MustCompile(`(?i)^\s*confirm\s*:?\s+([a-z2-7]{4})[\s-]?([a-z2-7]{4})\s*$`)
+
+// confirmLine returns the code of a "CONFIRM abcd-efgh" line, if the text
+// has one.
+func confirmLine(t parse.Text) (string, bool) {
+	for _, l := range t.Lines {
+		if m := confirmRE.FindStringSubmatch(l.Text); m != nil {
+			return strings.ToLower(m[1] + m[2]), true
+		}
+	}
+	return "", false
 }
 
 // game returns the creation event of a game (its players and addresses).
@@ -242,30 +418,62 @@ func (in *Intake) game(id string) (*events.GameCreated, error) {
 	return gc, nil
 }
 
-// allow applies the per-sender rate limit: a sliding window.
-func (in *Intake) allow(from string, at time.Time) bool {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	ts := in.rate[from]
-	keep := ts[:0]
-	for _, t := range ts {
-		if at.Sub(t) < in.cfg.RateWindow {
-			keep = append(keep, t)
+// seats are the game's seats as they are now (from the runner's folded
+// game), or as the log holds them.
+func (in *Intake) seats(game string) (Seats, error) {
+	created, err := in.game(game)
+	if err != nil {
+		return Seats{}, fmt.Errorf("unknown game %q", game)
+	}
+	if in.cfg.Roster == nil {
+		return Seats{Players: created.Players, Referees: created.Referees, Settings: created.Settings}, nil
+	}
+	s, err := in.cfg.Roster(game)
+	if err != nil {
+		// The game cannot be read now (busy, or damaged): judge by the
+		// seats as the log holds them, and take the mail in; the game
+		// decides it when it loads again.
+		in.lg.Warn("roster unavailable; judging by the seats as the log holds them", "game", game, "err", err)
+		return in.seatsFromLog(game, created)
+	}
+	return s, nil
+}
+
+// observer is the outcome of a mail with no key, under a game's subject
+// tag, from one of the game's observers: an input that the engine
+// answers (pbem takes no orders from observers). Observers' mails are
+// rate-limited per address, as they are not authenticated.
+func (in *Intake) observer(msg *parse.Message, raw []byte, at time.Time) (outcome, bool) {
+	game, ok := token.SubjectGame(msg.Subject)
+	if !ok {
+		return outcome{}, false
+	}
+	s, err := in.seats(game)
+	if err != nil {
+		return outcome{}, false
+	}
+	from := strings.ToLower(msg.From.Addr)
+	for _, addr := range s.Observers {
+		if !strings.EqualFold(addr, from) {
+			continue
 		}
+		if !in.limit.allow(observerRateKey(game, from), at) {
+			return quarantined(msg, "rate limited: more than %d mails within %v from observer %s of game %s", in.cfg.RateBurst, in.cfg.RateWindow, from, game), true
+		}
+		id := play.ObserverPrefix + addr
+		o := outcome{msg: msg, game: game, player: id, key: messageKey(msg, raw), evidence: true, what: "observer's mail taken"}
+		o.evs = []events.Payload{&events.OrderReceived{Player: id, Text: orderText(msg.Orders(), nil), MessageID: msg.MessageID, Source: "mail"}}
+		return o, true
 	}
-	if len(keep) >= in.cfg.RateBurst {
-		in.rate[from] = keep
-		return false
-	}
-	in.rate[from] = append(keep, at)
-	return true
+	return outcome{}, false
 }
 
 // seatsFromLog reads the seats as they are now from the log itself (when
 // the running game cannot say): the seats the game was created with, and
 // every change of seat, key or observer after, which no rollback undoes.
+// (The settings are those the game was created with.)
 func (in *Intake) seatsFromLog(game string, created *events.GameCreated) (Seats, error) {
-	g := &play.Game{ID: game}
+	g := &play.Game{ID: game, Settings: created.Settings}
 	for _, p := range created.Players {
 		p.Addresses = append([]string(nil), p.Addresses...)
 		g.Players = append(g.Players, p)
@@ -295,7 +503,7 @@ func (in *Intake) seatsFromLog(game string, created *events.GameCreated) (Seats,
 	return SeatsOf(g), nil
 }
 
-// SeatsOf copies g's seats as they are now, for the intake.
+// SeatsOf copies g's seats and settings as they are now, for the intake.
 func SeatsOf(g *play.Game) Seats {
 	var s Seats
 	for _, p := range g.Players {
@@ -313,5 +521,6 @@ func SeatsOf(g *play.Game) Seats {
 		}
 		s.Epochs[k.ID] = k.Epoch
 	}
+	s.Settings = append([]events.Setting(nil), g.Settings...)
 	return s
 }

@@ -151,19 +151,6 @@ func TestLineNumbersMatchWhatThePlayerWrote(t *testing.T) {
 	}
 }
 
-func TestRateLimitPerSender(t *testing.T) {
-	st := newGame(t)
-	in := newIntake(st, 3)
-	for i := 0; i < 5; i++ {
-		in.Take(mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<r%d@x>", i), "", "PASS\n"), "", store.Checkpoint{})
-	}
-	h, _ := st.Head("g1")
-	q, _ := st.QuarantineList()
-	if h.Seq != 4 || len(q) != 2 || !strings.Contains(q[0].Reason, "rate limited") {
-		t.Fatalf("head %d, quarantine %d", h.Seq, len(q))
-	}
-}
-
 // Issue 19.4 and 19.3: the seats as they are now decide whose key is
 // valid (a seat that changed hands takes only its new key), and an
 // observer's reply is taken to be answered.

@@ -74,10 +74,10 @@ type Config struct {
 	// Workers is how many mails are attempted at once, each of another
 	// game (default 4): deliveries and their records then share fsyncs.
 	Workers int
-	// Fill, when set, gives the body a mail is sent with (the log keeps
-	// the body as composed): pbem fills in a welcome's mailbox password.
-	// Its error fails the attempt, temporarily.
-	Fill func(game string, q *events.MailQueued) (string, error)
+	// Fill, when set, gives the body the mail at seq of game is sent with
+	// (the log keeps the body as composed): pbem fills in mailbox
+	// passwords. Its error fails the attempt, temporarily.
+	Fill func(game string, seq uint64, q *events.MailQueued) (string, error)
 	// Logger receives a record per attempt (debug), per mail sent (info)
 	// and per failure (warn). Default slog.Default().
 	Logger *slog.Logger
@@ -523,7 +523,7 @@ func (s *Sender) fill(it *item) (*events.MailQueued, error) {
 	if s.cfg.Fill == nil {
 		return it.q, nil
 	}
-	body, err := s.cfg.Fill(it.game, it.q)
+	body, err := s.cfg.Fill(it.game, it.seq, it.q)
 	if err != nil {
 		return nil, &stageError{stage: stagePrepare, err: err}
 	}

@@ -220,7 +220,7 @@ func TestHTMLAlternativeAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fromHTML := newText(normalise(htmlToText(htmlAlternative(t, raw))))
+			fromHTML, _ := newText(normalise(htmlToText(htmlAlternative(t, raw))), m.From)
 			texts := func(ls []Line) []string {
 				var out []string
 				for _, l := range ls {

@@ -71,13 +71,17 @@ func htmlToText(src string) string {
 			i++
 			continue
 		}
+		attrs := lower[i:end]
 		i = end
 		if rawTextTags[name] && !closing {
 			i = skipPast(lower, i, "</"+name)
 			i = skipPast(lower, i, ">")
 			continue
 		}
-		c.tag(name, closing)
+		c.nest(name, closing, attrs)
+		if c.hidden == 0 {
+			c.tag(name, closing)
+		}
 	}
 	return strings.ReplaceAll(c.out.String(), "\u00a0", " ")
 }
@@ -89,6 +93,96 @@ type htmlConv struct {
 	spacePend  bool // a collapsed space is due before the next text
 	quoteDepth int  // open <blockquote> elements
 	preDepth   int  // open <pre> elements
+	// open are the elements not yet closed, innermost last; hidden counts
+	// those among them that hide what they hold (display:none …).
+	open   []openElem
+	hidden int
+}
+
+type openElem struct {
+	name   string
+	hidden bool
+}
+
+// voidTags have no end tag.
+var voidTags = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+	"input": true, "link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
+}
+
+// nest keeps the stack of open elements, so that the text of an element a
+// reader does not see (hidden by its style or the hidden attribute, such
+// as a newsletter's preheader or text a sender hid on purpose) is dropped.
+// An end tag closes the innermost open element of its name and those
+// inside it; a <p> or <li> closes an open one of its kind, as in HTML.
+func (c *htmlConv) nest(name string, closing bool, attrs string) {
+	if closing {
+		for k := len(c.open) - 1; k >= 0; k-- {
+			if c.open[k].name == name {
+				for _, e := range c.open[k:] {
+					if e.hidden {
+						c.hidden--
+					}
+				}
+				c.open = c.open[:k]
+				return
+			}
+		}
+		return
+	}
+	if voidTags[name] || strings.HasSuffix(strings.TrimRight(attrs, "> \t\r\n"), "/") {
+		return
+	}
+	if (name == "p" || name == "li") && len(c.open) > 0 && c.open[len(c.open)-1].name == name {
+		if c.open[len(c.open)-1].hidden {
+			c.hidden--
+		}
+		c.open = c.open[:len(c.open)-1]
+	}
+	h := hidesContent(attrs)
+	if h {
+		c.hidden++
+	}
+	c.open = append(c.open, openElem{name: name, hidden: h})
+}
+
+// hidesContent reports whether a start tag's attributes (in lower case)
+// hide the element's content: the hidden attribute, or a style with
+// display:none, visibility:hidden, mso-hide:all, font-size:0, opacity:0
+// or max-height:0 with overflow:hidden.
+func hidesContent(attrs string) bool {
+	a := strings.Join(strings.Fields(attrs), "")
+	switch {
+	case strings.Contains(a, "display:none"), strings.Contains(a, "visibility:hidden"), strings.Contains(a, "mso-hide:all"):
+		return true
+	case zeroValue(a, "font-size:0"), zeroValue(a, "opacity:0"):
+		return true
+	case zeroValue(a, "max-height:0") && strings.Contains(a, "overflow:hidden"):
+		return true
+	}
+	f := strings.Fields(attrs)
+	for _, w := range f[min(1, len(f)):] { // f[0] is "<name"
+		w = strings.TrimRight(w, "/>")
+		if w == "hidden" || strings.HasPrefix(w, "hidden=") {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroValue reports whether a holds prop (ending in "0") not followed by
+// more digits or a decimal point: "font-size:0px" but not "font-size:0.9em".
+func zeroValue(a, prop string) bool {
+	for k := 0; ; {
+		j := strings.Index(a[k:], prop)
+		if j < 0 {
+			return false
+		}
+		k += j + len(prop)
+		if k >= len(a) || !(isDigit(a[k]) || a[k] == '.') {
+			return true
+		}
+	}
 }
 
 func (c *htmlConv) newline() {
@@ -139,7 +233,7 @@ func (c *htmlConv) tag(name string, closing bool) {
 }
 
 func (c *htmlConv) text(raw string) {
-	if c.quoteDepth > 0 || raw == "" {
+	if c.quoteDepth > 0 || c.hidden > 0 || raw == "" {
 		return
 	}
 	s := html.UnescapeString(raw)

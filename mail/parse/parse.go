@@ -10,19 +10,25 @@
 // it decodes quoted-printable and base64, RFC 2047 headers, format=flowed
 // (RFC 3676), and the charsets players use (UTF-8, ISO-8859-2,
 // windows-1250, ISO-2022-JP, Shift_JIS, EUC-JP and every other one
-// golang.org/x/text knows), invalid bytes becoming U+FFFD; and it drops
-// what is not new text: quoted lines, the client's attribution line ("On …
-// wrote:", "W dniu … pisze:", "… さんは書きました:" and their wrapped forms),
-// the original message below Outlook's "-----Original Message-----" or
-// "From: … Sent: …" block, and the signature after "-- ". Damage in the body
-// (bad base64, an unknown charset) is recorded in Message.Defects rather
-// than failing the mail.
+// golang.org/x/text knows), invalid bytes becoming U+FFFD; it drops HTML
+// text a reader does not see (display:none, a preheader of size 0); and it
+// drops what is not new text, in the shapes the mail clients of some
+// twenty-five languages write (lang.go): quoted lines, the client's
+// attribution ("On … wrote:", "Am … schrieb:", "W dniu … pisze:", "…
+// さんは書きました:", wrapped over up to four lines), the original message
+// below "-----Original Message-----" and its translations or Outlook's
+// "From: … Sent: …" block, a mailing list's footer, phone trailers in their
+// known shapes ("Sent from my iPhone"), a greeting on the first line, and
+// the signature: after "-- ", or a sign-off under the orders ("Thanks,
+// Anna", a closing line and a few lines under it, the sender's name on a
+// line of its own). Damage in the body (bad base64, an unknown charset) is
+// recorded in Message.Defects rather than failing the mail.
 //
-// A text/plain attachment (orders.txt) is returned too. Message.Orders
-// chooses where the orders are: the body, unless the body's new text has no
-// line but '#' comments, in which case the first text attachment that has
-// one. The order engine, which knows what an order is, may instead try the
-// attachments when no line of the body reads as an order.
+// A text attachment (orders.txt, or an octet-stream file that is text) is
+// returned too. Message.Orders chooses where the orders are: the body,
+// unless the body's new text holds nothing but '#' comments and lines
+// saying the orders are attached ("Orders attached.", "Befehle im
+// Anhang"), in which case the first text attachment that has more.
 //
 // The package imports github.com/emersion/go-message/charset, which sets
 // message.CharsetReader for the whole program, so go-message converts the
@@ -116,11 +122,18 @@ type Message struct {
 	// ReturnPath is the address of the first Return-Path, without the
 	// angle brackets; "" when there is none or it is the null sender.
 	ReturnPath string
-	Subject    string
-	MessageID  string   // without angle brackets
-	InReplyTo  []string // message IDs, without angle brackets
-	References []string // message IDs, oldest first, without angle brackets
-	Date       time.Time
+	// Sender is the Sender field, when there is one.
+	Sender Address
+	// AuthResults are the Authentication-Results fields, topmost (the
+	// last hop's) first, as written; DKIMSignatures the DKIM-Signature
+	// fields. The intake decides whom to trust.
+	AuthResults    []string
+	DKIMSignatures []string
+	Subject        string
+	MessageID      string   // without angle brackets
+	InReplyTo      []string // message IDs, without angle brackets
+	References     []string // message IDs, oldest first, without angle brackets
+	Date           time.Time
 	// Auto says why the mail was sent by a machine, such as
 	// "Auto-Submitted: auto-replied" or "Content-Type: multipart/report";
 	// "" for a person's mail. Such a mail must not be answered.
@@ -150,6 +163,9 @@ type Text struct {
 	// format=flowed lines are joined or HTML is converted). A body keeps
 	// only the sender's new text; an attachment keeps every line.
 	Lines []Line
+	// Quoted are a body's quoted lines, their '>' marks removed (a Key
+	// line the sender quoted instead of writing is found here).
+	Quoted []Line
 }
 
 // Line is one line of text and its number in the text it comes from.
@@ -159,23 +175,50 @@ type Line struct {
 }
 
 // Orders returns the text the orders are in: the body, unless its new text
-// has no line other than '#' comments, in which case the first attachment
-// that has one. With neither, it returns the body.
+// holds nothing but '#' comments and lines saying the orders are attached
+// ("Orders attached.", "Befehle im Anhang", "Rozkazy w załączniku"), in
+// which case the first attachment that holds more than comments. With
+// neither, it returns the body.
 func (m *Message) Orders() Text {
-	if hasContent(m.Body.Lines) {
+	if hasContent(m.Body.Lines, true) {
 		return m.Body
 	}
 	for _, a := range m.Attachments {
-		if hasContent(a.Lines) {
+		if hasContent(a.Lines, false) {
 			return a
 		}
 	}
 	return m.Body
 }
 
-func hasContent(lines []Line) bool {
+// hasContent reports whether lines hold a line other than a '#' comment
+// and, if notes, other than a note pointing at an attachment.
+func hasContent(lines []Line, notes bool) bool {
 	for _, l := range lines {
-		if !strings.HasPrefix(strings.TrimSpace(l.Text), "#") {
+		if strings.HasPrefix(strings.TrimSpace(l.Text), "#") || notes && isAttachmentNote(l.Text) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// isAttachmentNote reports whether line is a short sentence pointing at
+// an attachment: it names one (attachmentWords) and has no more than a
+// dozen words.
+func isAttachmentNote(line string) bool {
+	t := lower(line)
+	if len(strings.Fields(t)) > 12 {
+		return false
+	}
+	for _, w := range attachmentWords {
+		if len(w) <= 3 {
+			if in(w, words(t)) {
+				return true
+			}
+			continue
+		}
+		if strings.Contains(t, w) {
 			return true
 		}
 	}
@@ -247,7 +290,8 @@ func Parse(raw []byte, lim Limits) (*Message, error) {
 		return m, fmt.Errorf("parse: %w", err)
 	}
 	if body != nil {
-		m.Body = Text{HTML: body.html, Lines: newText(body.text)}
+		lines, quoted := newText(body.text, m.From)
+		m.Body = Text{HTML: body.html, Lines: lines, Quoted: quoted}
 	}
 	total := textBytes(m.Body.Lines)
 	for _, a := range m.Attachments {
@@ -323,6 +367,11 @@ func (m *Message) readHeader(h textproto.Header) {
 			m.ReturnPath = a[0].Addr
 		}
 	}
+	if sender := addressList(h.Get("Sender")); len(sender) > 0 {
+		m.Sender = sender[0]
+	}
+	m.AuthResults = h.Values("Authentication-Results")
+	m.DKIMSignatures = h.Values("DKIM-Signature")
 	m.Subject = headerText(h.Get("Subject"))
 	if ids := msgIDs(h.Get("Message-Id")); len(ids) > 0 {
 		m.MessageID = ids[0]
@@ -588,8 +637,9 @@ func (w *walker) entity(e *message.Entity, newErr error, depth int) (*candidate,
 		if attached && t == "text/html" {
 			return nil, nil
 		}
-	case t == "application/octet-stream" && attached && strings.HasSuffix(strings.ToLower(name), ".txt"):
-		// Some clients send a .txt file as octet-stream.
+	case t == "application/octet-stream" && attached:
+		// Some clients send a text file as octet-stream (orders.txt, or a
+		// file with no extension): it is read if it is text.
 	default:
 		return nil, nil
 	}
@@ -598,7 +648,13 @@ func (w *walker) entity(e *message.Entity, newErr error, depth int) (*candidate,
 	if err != nil {
 		w.m.defect("%s: %v; kept the %d bytes read before", partName(t, name), err, len(data))
 	}
+	if t == "application/octet-stream" && params["charset"] == "" && !utf8.Valid(data) {
+		return nil, nil // a binary file
+	}
 	s := w.decodeText(e, newErr, data, t, params, name)
+	if t == "application/octet-stream" && !looksText(s) {
+		return nil, nil
+	}
 	if t == "text/html" {
 		s = htmlToText(s)
 	}
@@ -693,4 +749,15 @@ func sniffHTMLCharset(data []byte) string {
 		end = len(rest)
 	}
 	return rest[:end]
+}
+
+// looksText reports whether a decoded octet-stream attachment is a text
+// file: no control characters but tab, CR, LF and form feed.
+func looksText(data string) bool {
+	for _, c := range []byte(data) {
+		if c < 0x20 && c != '\t' && c != '\r' && c != '\n' && c != '\f' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }

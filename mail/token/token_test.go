@@ -1,6 +1,9 @@
 package token
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestTokensBindGameAndPlayer(t *testing.T) {
 	secret := []byte("server secret")
@@ -75,5 +78,24 @@ func TestKeyEpochsRotateTheSeatsKeyAndSecret(t *testing.T) {
 	p, ok := ParseAddress(AddressAt(secret, "pbem", "x.org", "g1", "usa", 3), "pbem", "x.org")
 	if !ok || p.Player != "usa" || !ValidAt(secret, "g1", "usa", 3, p.Token) {
 		t.Fatalf("address at epoch 3: %+v", p)
+	}
+}
+
+func TestConfirmCodeIsBoundToGamePlayerAndMail(t *testing.T) {
+	s := []byte("secret")
+	c := ConfirmCode(s, "g1", "usa", "<m1@x>")
+	if len(c) != 9 || c[4] != '-' {
+		t.Fatalf("code %q", c)
+	}
+	if !ValidConfirmCode(s, "g1", "usa", "<m1@x>", strings.ToUpper(strings.ReplaceAll(c, "-", " "))) {
+		t.Fatal("the code in another case and spacing does not confirm")
+	}
+	for _, other := range [][3]string{{"g2", "usa", "<m1@x>"}, {"g1", "csa", "<m1@x>"}, {"g1", "usa", "<m2@x>"}} {
+		if ValidConfirmCode(s, other[0], other[1], other[2], c) {
+			t.Fatalf("the code confirms %v too", other)
+		}
+	}
+	if ValidConfirmCode([]byte("other"), "g1", "usa", "<m1@x>", c) {
+		t.Fatal("the code does not depend on the secret")
 	}
 }
