@@ -105,6 +105,18 @@ func BenchmarkBoard(b *testing.B) {
 			dr.Draw(v).SVG()
 		}
 	})
+	b.Run("scene-to-png", func(b *testing.B) {
+		sc := dr.Draw(v)
+		var n int
+		for b.Loop() {
+			p, err := sc.PNG(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(p)
+		}
+		b.ReportMetric(float64(n), "png-bytes")
+	})
 	b.Run("svg-to-png", func(b *testing.B) {
 		var n int
 		for b.Loop() {
