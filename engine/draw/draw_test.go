@@ -2,8 +2,11 @@ package draw
 
 import (
 	"bytes"
+	"image"
 	"image/color"
 	"image/png"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"pbem/internal/golden"
@@ -133,4 +136,115 @@ func FuzzParseSVG(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A scene with a static layer (Base) paints the same picture as without
+// one; its PNG is the same bytes from the layer painted or from the
+// layer kept, shows the picture (every colour the palette has exactly),
+// and a scene whose static layer differs is not drawn from another's.
+func TestBaseLayerDrawsTheSamePicture(t *testing.T) {
+	whole, err := sample().Raster(1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []byte
+	for i := range 3 { // painted, kept, painted again
+		if i == 2 {
+			forgetBases()
+		}
+		s := sample()
+		s.Base = 2
+		img, err := s.Raster(1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(img.Pix, whole.Pix) {
+			t.Fatalf("try %d: the scene painted over its static layer differs from the scene painted whole", i)
+		}
+		b, err := s.PNG(1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			t.Fatalf("try %d: the same scene gave another PNG", i)
+		}
+	}
+	dec, err := png.Decode(bytes.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pal := dec.(*image.Paletted)
+	exact := 0
+	for y := range whole.Rect.Dy() {
+		for x := range whole.Rect.Dx() {
+			if pal.At(x, y) == whole.At(x, y) {
+				exact++
+			}
+		}
+	}
+	if n := whole.Rect.Dx() * whole.Rect.Dy(); exact < n*95/100 {
+		t.Fatalf("%d of %d pixels kept their colour", exact, n)
+	}
+	s := sample()
+	s.Base = 2
+	s.Items[1].(*Path).Fill = blue
+	moved, _ := s.PNG(1.5)
+	forgetBases()
+	fresh, _ := s.PNG(1.5)
+	if bytes.Equal(moved, first) || !bytes.Equal(moved, fresh) {
+		t.Fatal("a changed static layer was drawn from the one kept")
+	}
+}
+
+// The palette's nearest colour is the one a search of the whole palette
+// finds (the lowest index among equals), for colours all over the cube.
+func TestQuantiseNearestIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var cs []colourCount
+	for range 256 {
+		cs = append(cs, colourCount{c: r.Uint32() | 0xff, n: 1})
+	}
+	cs = append(cs[:200], cs[:56]...) // equal colours: the lower index wins
+	n := nearIndex{cs: cs}
+	for range 20000 {
+		c := r.Uint32()
+		if r.IntN(2) == 0 {
+			c |= 0xff
+		}
+		best, bd := 0, math.MaxInt
+		for i, x := range cs {
+			if d := colourDist(x.c, c); d < bd {
+				best, bd = i, d
+			}
+		}
+		if got := n.nearest(c); int(got) != best {
+			t.Fatalf("nearest(%08x) = %d (distance %d), want %d (distance %d)", c, got, colourDist(cs[got].c, c), best, bd)
+		}
+	}
+}
+
+// Mails are drawn at once by several workers: the static layer kept is
+// shared, and each draws the same bytes.
+func TestBaseLayerConcurrent(t *testing.T) {
+	forgetBases()
+	out := make(chan []byte, 4)
+	for range 4 {
+		go func() {
+			s := sample()
+			s.Base = 3
+			b, err := s.PNG(2)
+			if err != nil {
+				t.Error(err)
+			}
+			out <- b
+		}()
+	}
+	first := <-out
+	for range 3 {
+		if b := <-out; !bytes.Equal(b, first) {
+			t.Fatal("two workers drew the same scene differently")
+		}
+	}
 }

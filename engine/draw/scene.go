@@ -127,6 +127,12 @@ type Scene struct {
 	Background Color
 	Title      string
 	Items      []Shape
+	// Base is how many of the first Items are the picture's static layer
+	// (a map's terrain, hexsides and hex numbers: the same in every mail
+	// of a game). Raster paints them once per scale and content, keeps
+	// that layer, and paints only the rest over a copy of it. It changes
+	// nothing in the picture drawn, only its cost.
+	Base int
 }
 
 // Add appends shapes to the scene.

@@ -153,12 +153,6 @@ func (p Picture) Scene() *draw.Scene {
 	keyRows := (len(p.Key) + 2) / 3
 	sc := &draw.Scene{W: math.Ceil(w), Background: paper}
 	sc.H = math.Ceil(p.top() + mapH + 12 + float64(keyRows)*18 + 6)
-	for i, l := range p.Title {
-		sc.Add(draw.Label(draw.Pt(8, float64(i+1)*titleLine-3), l, 12, ink, draw.Start))
-		if i == 0 {
-			sc.Items[len(sc.Items)-1].(*draw.Text).Bold = true
-		}
-	}
 	hexes := p.Grid.Hexes()
 	terrain := &draw.Group{ID: "terrain", Class: "terrain"}
 	zoc := &draw.Group{ID: "zoc", Class: "zoc"}
@@ -192,9 +186,6 @@ func (p Picture) Scene() *draw.Scene {
 		}
 	}
 	sc.Add(terrain)
-	if len(zoc.Items) > 0 {
-		sc.Add(zoc)
-	}
 	// Hexsides: each side between two hexes of the grid once, from the
 	// hex with the lower number, towards NE, SE and S (the other three
 	// are some other hex's).
@@ -223,6 +214,19 @@ func (p Picture) Scene() *draw.Scene {
 		}
 	}
 	sc.Add(routes, sides, crossings)
+	// The map so far is the same in every mail of a game: the static
+	// layer, painted once (draw.Scene.Base). The title, the viewer's ZOC
+	// (shaded over the routes and rivers, which show through), the units
+	// and the key change.
+	sc.Base = len(sc.Items)
+	for i, l := range p.Title {
+		t := draw.Label(draw.Pt(8, float64(i+1)*titleLine-3), l, 12, ink, draw.Start)
+		t.Bold = i == 0
+		sc.Add(t)
+	}
+	if len(zoc.Items) > 0 {
+		sc.Add(zoc)
+	}
 	units := &draw.Group{ID: "units", Class: "units"}
 	stack := map[Hex]int{}
 	for _, c := range p.Counters {
