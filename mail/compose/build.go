@@ -117,7 +117,7 @@ func (b *batch) add(m mail) error {
 			board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)
 			att = []events.Attachment{{Name: board.Attachment, Body: bd.Full}}
 		}
-		att = append(att, drawnBoard(g.Game, b.state, m.to.viewer(), seq)...)
+		att = append(att, b.c.drawnBoard(g.Game, b.state, m.to.viewer(), mailID(g.ID, seq, cfg.Domain), seq)...)
 	}
 	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
 		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
@@ -142,6 +142,7 @@ func (b *batch) add(m mail) error {
 		q.ReplyTo = cfg.Local + "@" + cfg.Domain // an observer sends nothing; a former holder has no key
 	}
 	q.InReplyTo, q.References = thread(rootOf(g.Game, m.to, cfg.Domain), q.MailID, m.inReplyTo, m.refs)
+	b.c.drawn.bodyOf(q.MailID, q.Body)
 	b.out = append(b.out, q)
 	b.next++
 	return nil
@@ -299,20 +300,4 @@ func (b *batch) action(o source, d *events.OrderAccepted, r recipient) templates
 		a.Dice = append(a.Dice, templates.Die{Index: x.Index, Sides: x.Sides, Value: x.Value, Purpose: x.Purpose})
 	}
 	return a
-}
-
-// drawnBoard is the reader's board drawn (engine.Drawer), from the same
-// view as the ASCII board, as an SVG attachment the outbox sends as an
-// inline PNG (mail/outbox); nothing when the rule system draws nothing
-// or the game's images setting is off.
-func drawnBoard(g *play.Game, st engine.State, v engine.Viewer, seq uint64) []events.Attachment {
-	d, ok := g.Rules.(engine.Drawer)
-	if !ok || g.Policy().NoImages {
-		return nil
-	}
-	sc := d.Draw(g.Rules.View(st, v))
-	if sc == nil {
-		return nil
-	}
-	return []events.Attachment{{Name: fmt.Sprintf("map-%s-%d.svg", g.ID, seq), Body: string(sc.SVG())}}
 }

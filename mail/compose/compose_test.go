@@ -19,7 +19,6 @@ import (
 	"unicode/utf8"
 
 	"pbem/engine"
-	"pbem/engine/draw"
 	"pbem/events"
 	"pbem/mail/compose"
 	"pbem/mail/token"
@@ -234,12 +233,12 @@ func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 	}
 	boardLines := map[string]bool{}
 	for i, a := range m.Attachments {
-		if want := fmt.Sprintf("map-%s-%d.%s", game, s.seq, []string{"txt", "svg"}[min(i, 1)]); a.Name != want {
+		if want := fmt.Sprintf("map-%s-%d.%s", game, s.seq, []string{"txt", "png"}[min(i, 1)]); a.Name != want {
 			t.Errorf("attachment %s, want %s", a.Name, want)
 		}
 		if i == 1 {
-			if _, err := draw.ParseSVG([]byte(a.Body)); err != nil {
-				t.Errorf("the drawn board does not read back: %v", err)
+			if v, ok := compose.DrawnViewer(a); !ok || len(a.Body) > 100 {
+				t.Errorf("the drawn board's attachment is not a short placeholder naming a view (%v %v): %q", v, ok, a.Body)
 			}
 			continue
 		}
@@ -673,7 +672,8 @@ func shortGame(t *testing.T) *inMemory {
 }
 
 // transcript prints every mail of a log as a reader's mail client would
-// show it, headers first.
+// show it, headers first; a drawn board (not in the log) as the size and
+// hash of its PNG, drawn from the game loaded at the mail's decision.
 func transcript(log []events.Envelope) (string, error) {
 	var b strings.Builder
 	for i := range log {
@@ -693,6 +693,13 @@ func transcript(log []events.Envelope) (string, error) {
 		b.WriteString(m.Body)
 		for _, a := range m.Attachments {
 			fmt.Fprintf(&b, "\n-------- attachment %s\n%s", a.Name, a.Body)
+			if compose.IsDrawn(a) {
+				p, err := loadedPNG(log, e.Seq, a)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(&b, "\n(drawn when sent: %s)", pngSummary(p))
+			}
 		}
 		b.WriteString("\n")
 	}

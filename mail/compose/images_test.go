@@ -3,10 +3,12 @@ package compose_test
 import (
 	"strings"
 	"testing"
+
+	"pbem/mail/compose"
 )
 
-// Issue 15: every mail with a board carries it drawn too (an SVG the
-// outbox sends as a PNG) until the game's images setting is off; then the
+// Issue 15: every mail with a board carries it drawn too (a placeholder
+// the outbox draws as a PNG) until the game's images setting is off; then the
 // ASCII board alone, and the mails are otherwise the same.
 func TestImagesSettingOff(t *testing.T) {
 	m := newInMemory(t, newComposer(t))
@@ -16,7 +18,7 @@ func TestImagesSettingOff(t *testing.T) {
 				switch {
 				case strings.HasSuffix(a.Name, ".txt"):
 					boards++
-				case strings.HasSuffix(a.Name, ".svg"):
+				case compose.IsDrawn(a):
 					svgs++
 				}
 			}

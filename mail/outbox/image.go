@@ -3,6 +3,7 @@ package outbox
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html"
 	"mime"
@@ -12,10 +13,10 @@ import (
 	"pbem/events"
 )
 
-// A mail.queued event carries a drawn board as an attachment whose name
-// ends in .svg (compose writes the SVG of the reader's own view; the
-// event stays small, SVG deflates well). Render rasterises it to a PNG
-// and sends it inline: the mail's body becomes
+// A mail.queued event names a drawn board by an attachment whose name
+// ends in .png (compose writes only whose view it shows: the log keeps no
+// picture). Render has it drawn (Headers.Draw) and sends it inline: the
+// mail's body becomes
 //
 //	multipart/related
 //	  multipart/alternative
@@ -31,16 +32,19 @@ import (
 // Mail, but Gmail and Outlook show only a referenced cid image inline.
 
 // ImageBudget is the most bytes a mail with a drawn board may take: the
-// PNG is drawn at full size, else at three quarters, else at half; when
-// even that would take the mail over, the picture is left out and the
-// text says so.
+// PNG is drawn at full size (zlib's fastest level, else its default
+// one), else at three quarters, else at half; when even that would take
+// the mail over, the picture is left out and the text says so.
 const ImageBudget = 200 << 10
 
 var imageScales = []float64{1, 0.75, 0.5}
 
 // IsImage reports whether a queued attachment is a drawn board, which
-// Render sends as a PNG.
-func IsImage(a events.Attachment) bool { return strings.HasSuffix(a.Name, ".svg") }
+// Render sends as a PNG drawn by Headers.Draw.
+func IsImage(a events.Attachment) bool { return strings.HasSuffix(a.Name, ".png") }
+
+// Drawer draws the board a mail's attachment names (IsImage).
+type Drawer func(a events.Attachment) (*draw.Scene, error)
 
 // image is a drawn board ready to send, or why it is left out.
 type image struct {
@@ -50,31 +54,44 @@ type image struct {
 	note string // the line the text part gets
 }
 
-// drawImage rasterises the SVG of a at the largest scale whose PNG keeps
-// the mail within the budget: rest bytes without the picture, and the
-// HTML part's copy of the body's text.
-func drawImage(a events.Attachment, mailID string, rest, text int) image {
-	name := strings.TrimSuffix(attachmentName(a.Name, 0), ".svg") + ".png"
+// drawImage draws a at the largest scale whose PNG keeps the mail within
+// the budget: rest bytes without the picture, and the HTML part's copy
+// of the body's text.
+func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) image {
+	name := attachmentName(a.Name, 0)
 	im := image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
-	sc, err := draw.ParseSVG([]byte(a.Body))
-	if err != nil {
+	failed := func(err error) image {
 		im.note = fmt.Sprintf("(The drawn map could not be drawn: %v. The board above shows the same.)", err)
 		return im
 	}
-	size := 0
-	for _, k := range imageScales {
-		b, err := sc.PNG(k)
-		if err != nil {
-			im.note = fmt.Sprintf("(The drawn map could not be drawn: %v. The board above shows the same.)", err)
-			return im
-		}
-		size = len(b)
+	if d == nil {
+		return failed(errors.New("this server draws no maps"))
+	}
+	sc, err := d(a)
+	if err != nil {
+		return failed(err)
+	}
+	fits := func(b []byte) bool {
 		// base64 takes 4 bytes for 3, and a line break each 76; a
 		// kilobyte for the parts' headers and the HTML around the text.
-		if rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= ImageBudget {
-			im.png = b
-			im.note = "The map is drawn in " + name + "."
-			return im
+		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= ImageBudget
+	}
+	size := 0
+	for _, k := range imageScales {
+		p, err := sc.Paletted(k)
+		if err != nil {
+			return failed(err)
+		}
+		for _, small := range []bool{false, true} {
+			b, err := draw.EncodePNG(p, small)
+			if err != nil {
+				return failed(err)
+			}
+			if size = len(b); fits(b) {
+				im.png = b
+				im.note = "The map is drawn in " + name + "."
+				return im
+			}
 		}
 	}
 	im.note = fmt.Sprintf("(The drawn map, %d KB, would take this mail over its %d KB budget, so it is left out. The board above shows the same.)", (size+1023)>>10, ImageBudget>>10)

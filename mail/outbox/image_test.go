@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"io"
 	"strings"
@@ -13,20 +14,33 @@ import (
 	"pbem/events"
 )
 
-// boardSVG is a small drawn board.
-func boardSVG() string {
+// testBoard is a small drawn board: a map (its static layer) and a counter.
+func testBoard() *draw.Scene {
 	s := &draw.Scene{W: 300, H: 200, Background: draw.RGB(240, 240, 220)}
+	s.Add(draw.Polygon(draw.Style{Fill: draw.RGB(150, 190, 120), Stroke: draw.RGB(90, 90, 80)}, draw.Pt(20, 20), draw.Pt(280, 30), draw.Pt(150, 190)))
+	s.Base = 1
 	s.Add(&draw.Rect{Style: draw.Style{Fill: draw.RGB(40, 70, 150)}, X: 100, Y: 80, W: 40, H: 40})
 	s.Add(draw.Label(draw.Pt(120, 105), "ORNE", 10, draw.RGB(255, 255, 255), draw.Middle))
-	return string(s.SVG())
+	return s
+}
+
+// drawBoard draws the board a test mail names.
+func drawBoard(a events.Attachment) (*draw.Scene, error) {
+	if a.Body != "the board" {
+		return nil, fmt.Errorf("no board %q", a.Body)
+	}
+	return testBoard(), nil
 }
 
 func imageMail(body string) *events.MailQueued {
 	q := attachmentMail()
 	q.Body = body
-	q.Attachments = []events.Attachment{{Name: "map-g1-7.txt", Body: "the whole map, as text\n"}, {Name: "map-g1-7.svg", Body: boardSVG()}}
+	q.Attachments = []events.Attachment{{Name: "map-g1-7.txt", Body: "the whole map, as text\n"}, {Name: "map-g1-7.png", Body: "the board"}}
 	return q
 }
+
+// drawing are the headers a mail with a drawn board is rendered with.
+var drawing = Headers{From: testHeaders.From, ListDomain: testHeaders.ListDomain, Draw: drawBoard}
 
 // part is one leaf of a parsed mail.
 type part struct {
@@ -76,11 +90,11 @@ func leaves(t *testing.T, raw []byte) []part {
 // the mail is within its budget and the same bytes every time.
 func TestRenderDrawnBoardInline(t *testing.T) {
 	body := "Your move.\n\n  /2314 \\\n  \\ ORNE /\n"
-	raw, err := Render("g1", 7, testAt, imageMail(body), testHeaders)
+	raw, err := Render("g1", 7, testAt, imageMail(body), drawing)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := Render("g1", 7, testAt, imageMail(body), testHeaders)
+	again, _ := Render("g1", 7, testAt, imageMail(body), drawing)
 	if !bytes.Equal(raw, again) {
 		t.Fatal("the same event rendered twice gave two mails")
 	}
@@ -121,10 +135,11 @@ func TestRenderDrawnBoardInline(t *testing.T) {
 }
 
 // A mail whose text alone takes most of the budget leaves the picture
-// out and says so; one whose SVG is damaged says that, and is still sent.
+// out and says so; one whose board cannot be drawn (or by a server that
+// draws none) says that, and is still sent.
 func TestRenderDrawnBoardOverBudgetOrDamaged(t *testing.T) {
 	long := strings.Repeat("a long report line, the same again and again, to fill the mail\n", ImageBudget/64)
-	raw, err := Render("g1", 7, testAt, imageMail(long), testHeaders)
+	raw, err := Render("g1", 7, testAt, imageMail(long), drawing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +148,14 @@ func TestRenderDrawnBoardOverBudgetOrDamaged(t *testing.T) {
 		t.Fatalf("over the budget: %d parts, first %q ending %q", len(ps), ps[0].typ, ps[0].body[max(0, len(ps[0].body)-200):])
 	}
 	q := imageMail("Your move.\n")
-	q.Attachments[1].Body = "<svg><script/></svg>"
-	raw, err = Render("g1", 7, testAt, q, testHeaders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ps := leaves(t, raw); len(ps) != 2 || !strings.Contains(string(ps[0].body), "could not be drawn") {
-		t.Fatalf("damaged SVG: %+v", ps)
+	q.Attachments[1].Body = "another board"
+	for _, h := range []Headers{drawing, testHeaders} {
+		raw, err = Render("g1", 7, testAt, q, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ps := leaves(t, raw); len(ps) != 2 || !strings.Contains(string(ps[0].body), "could not be drawn") {
+			t.Fatalf("a board not drawn: %+v", ps)
+		}
 	}
 }

@@ -25,6 +25,9 @@ type Headers struct {
 	From string
 	// ListDomain names the per-game List-Id: <GAME.ListDomain>.
 	ListDomain string
+	// Draw draws the boards the mail names (image.go); nil: a mail's
+	// drawn board is left out, and its text says so.
+	Draw Drawer
 }
 
 // Line lengths from RFC 5322 §2.1.1: a line MUST NOT exceed 998 bytes and
@@ -54,7 +57,7 @@ type message struct {
 // content fields. The body is text/plain;
 // charset=utf-8; format=fixed: 7bit when it is ASCII with lines of at most
 // 998 bytes, quoted-printable otherwise. A drawn board (an attachment
-// named *.svg, see image.go) is sent as an inline PNG in a
+// named *.png, see image.go) is drawn and sent as an inline PNG in a
 // multipart/related with an HTML twin of the text, within ImageBudget.
 // With text attachments the mail is a multipart/mixed. Every boundary is
 // derived from the MailID. Lines end in CRLF.
@@ -172,7 +175,7 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 		for _, a := range texts {
 			rest += len(a.Body)*105/100 + 256
 		}
-		im := drawImage(images[0], q.MailID, rest, len(q.Body))
+		im := drawImage(images[0], q.MailID, rest, len(q.Body), h.Draw)
 		first.hdr, first.body = relatedParts(q.Body, im, q.MailID)
 	}
 	if len(texts) == 0 {
