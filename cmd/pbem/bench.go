@@ -45,6 +45,9 @@ import (
 //	         built-in host, vs the same mails through the host alone
 //	coldstart  time until 'pbem serve' answers with N stored games, vs
 //	         opening the store and reading every game's head
+//	render   (not run by default) each drawing rule system's board drawn
+//	         to PNG, vs the ASCII Render of the same view; the PNG's size
+//	         (--ruleset: that system alone)
 func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	parts := fs.String("parts", "appends,replay,memory,load,mail,throughput,coldstart", "which measurements to run")
 	tpOrders := fs.Int("throughput-orders", 400, "orders for the throughput measurement")
@@ -108,6 +111,11 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	if want["throughput"] {
 		if err := benchThroughput(a, *tpGames, *tpOrders); err != nil {
+			return err
+		}
+	}
+	if want["render"] {
+		if err := benchRender(a, *dir, *rsName); err != nil {
 			return err
 		}
 	}

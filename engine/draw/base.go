@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sync"
 )
 
 // A scene with a static layer (Scene.Base) is drawn to PNG over that
@@ -32,6 +33,21 @@ type baseQuant struct {
 	t   colourTable   // the layer's colours
 	idx []uint8       // of each of t's colours: its palette index
 	pix []uint8       // the layer as palette indices
+
+	mu   sync.Mutex
+	near nearIndex        // over cs, its cells kept from mail to mail
+	memo map[uint32]uint8 // colours not the layer's: their nearest in cs
+}
+
+// nearestBase is the index of the colour of the layer's palette nearest
+// c, and its distance (q.mu held).
+func (q *baseQuant) nearestBase(c uint32) (uint8, int) {
+	i, ok := q.memo[c]
+	if !ok {
+		i = q.near.nearest(c)
+		q.memo[c] = i
+	}
+	return i, colourDist(q.cs[i].c, c)
 }
 
 func (e *baseEntry) quant() *baseQuant {
@@ -51,9 +67,9 @@ func (e *baseEntry) quant() *baseQuant {
 		}
 		q.cs = topColours(&q.t, baseColours)
 		q.idx = make([]uint8, len(q.t.colour))
-		near := nearIndex{cs: q.cs}
+		q.near, q.memo = nearIndex{cs: q.cs}, map[uint32]uint8{}
 		for i, c := range q.t.colour {
-			q.idx[i] = near.nearest(c)
+			q.idx[i] = q.near.nearest(c)
 		}
 		q.pix = make([]uint8, len(ids))
 		for j, id := range ids {
@@ -86,85 +102,131 @@ func (s *Scene) overBase(k float64) (*image.Paletted, error) {
 	}
 	n := min(s.Base, len(s.Items))
 	e := baseLayer(s, k, w, h, n)
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	copy(img.Pix, e.img.Pix)
+	// The canvas holds the layer only where the rest paints: before a
+	// shape is painted, the tiles under it are copied from the layer
+	// (rasterer.before), so a mail copies a few tiles, not the picture.
+	img := canvases.get(w, h)
+	defer canvases.put(img)
 	tw, th := (w+tile-1)/tile, (h+tile-1)/tile
 	dirty := make([]bool, tw*th)
-	paintScene(img, Color{}, k, s.Items[n:], func(r image.Rectangle) {
+	paintOver(img, k, s.Items[n:], func(r image.Rectangle) {
 		r = r.Intersect(img.Bounds())
-		for ty := r.Min.Y / tile; ty <= (r.Max.Y-1)/tile && !r.Empty(); ty++ {
+		if r.Empty() {
+			return
+		}
+		for ty := r.Min.Y / tile; ty <= (r.Max.Y-1)/tile; ty++ {
 			for tx := r.Min.X / tile; tx <= (r.Max.X-1)/tile; tx++ {
+				if dirty[ty*tw+tx] {
+					continue
+				}
 				dirty[ty*tw+tx] = true
+				x0, x1 := tx*tile*4, min(w, (tx+1)*tile)*4
+				for y := ty * tile; y < min(h, (ty+1)*tile); y++ {
+					o := y * img.Stride
+					copy(img.Pix[o+x0:o+x1], e.img.Pix[o+x0:o+x1])
+				}
 			}
 		}
 	})
 	q := e.quant()
 
-	// The colours of the tiles painted over: each pixel's colour of the
-	// layer (its number, from 0) or one the layer has not (-2 - its
-	// number in nt).
+	// The pixels painted over (in the tiles painted, those that differ
+	// from the layer's) and their colours: one of the layer's (its
+	// number, from 0) or one the layer has not (-2 - its number in nt).
 	var nt colourTable
 	nt.init(1 << 8)
-	nd := 0
-	for _, d := range dirty {
-		if d {
-			nd++
-		}
-	}
-	at := make([]int32, 0, nd*tile*tile)
+	type change struct{ i, id int32 }
+	var changed []change
 	last, id := uint32(0), int32(math.MinInt32)
-	eachDirty(dirty, tw, w, h, func(i int) {
-		c := pixel(img.Pix[i*4 : i*4+4])
-		if c != last || id == math.MinInt32 {
-			last, id = c, q.t.id(c)
-			if id < 0 {
-				id = -2 - nt.add(c, 0)
+	base := e.img.Pix
+	eachDirtySpan(dirty, tw, w, h, func(from, to int) {
+		for i := from; i < to; i++ {
+			c := pixel(img.Pix[i*4 : i*4+4])
+			if c == pixel(base[i*4:i*4+4]) {
+				continue
 			}
+			if c != last || id == math.MinInt32 {
+				last, id = c, q.t.id(c)
+				if id < 0 {
+					id = -2 - nt.add(c, 0)
+				}
+			}
+			if id < 0 {
+				nt.count[-2-id]++
+			}
+			changed = append(changed, change{int32(i), id})
 		}
-		if id < 0 {
-			nt.count[-2-id]++
-		}
-		at = append(at, id)
 	})
 	cs := append(slices.Clip(q.cs), topColours(&nt, 256-len(q.cs))...)
 	pal := make(color.Palette, len(cs))
 	for i, c := range cs {
 		pal[i] = color.RGBA{uint8(c.c >> 24), uint8(c.c >> 16), uint8(c.c >> 8), uint8(c.c)}
 	}
+	// A new colour's nearest: the nearer of the layer's (kept from mail
+	// to mail) and the new ones' (a few dozen), the layer's on a tie, as
+	// a search of the whole palette in order finds it.
 	nidx := make([]uint8, len(nt.colour))
-	near := nearIndex{cs: cs}
-	for i, c := range nt.colour {
-		nidx[i] = near.nearest(c)
+	dyn := cs[len(q.cs):]
+	q.mu.Lock()
+	if len(q.memo) > 1<<16 {
+		clear(q.memo)
 	}
+	for i, c := range nt.colour {
+		best, bd := q.nearestBase(c)
+		for j, x := range dyn {
+			if d := colourDist(x.c, c); d < bd {
+				best, bd = uint8(len(q.cs)+j), d
+			}
+		}
+		nidx[i] = best
+	}
+	q.mu.Unlock()
 	out := image.NewPaletted(img.Bounds(), pal)
 	copy(out.Pix, q.pix)
-	k2 := 0
-	eachDirty(dirty, tw, w, h, func(i int) {
-		if id := at[k2]; id >= 0 {
-			out.Pix[i] = q.idx[id]
+	for _, c := range changed {
+		if c.id >= 0 {
+			out.Pix[c.i] = q.idx[c.id]
 		} else {
-			out.Pix[i] = nidx[-2-id]
+			out.Pix[c.i] = nidx[-2-c.id]
 		}
-		k2++
-	})
+	}
 	return out, nil
 }
 
-// eachDirty calls fn with the index of every pixel of the dirty tiles,
-// row by row.
-func eachDirty(dirty []bool, tw, w, h int, fn func(int)) {
+// eachDirtySpan calls fn with each run [from, to) of pixel indices of
+// the dirty tiles, row by row.
+func eachDirtySpan(dirty []bool, tw, w, h int, fn func(from, to int)) {
 	for y := range h {
 		row := dirty[(y/tile)*tw : (y/tile+1)*tw]
-		for tx, d := range row {
-			if !d {
+		for tx := 0; tx < tw; tx++ {
+			if !row[tx] {
 				continue
 			}
-			for x := tx * tile; x < min(w, (tx+1)*tile); x++ {
-				fn(y*w + x)
+			end := tx
+			for end+1 < tw && row[end+1] {
+				end++
 			}
+			fn(y*w+tx*tile, y*w+min(w, (end+1)*tile))
+			tx = end
 		}
 	}
 }
+
+// canvases are pictures to paint over a static layer, kept between mails
+// (a map's picture takes megabytes; every pixel is overwritten by the
+// layer's before use).
+var canvases canvasPool
+
+type canvasPool struct{ p sync.Pool }
+
+func (c *canvasPool) get(w, h int) *image.RGBA {
+	if img, ok := c.p.Get().(*image.RGBA); ok && img.Rect.Dx() == w && img.Rect.Dy() == h {
+		return img
+	}
+	return image.NewRGBA(image.Rect(0, 0, w, h))
+}
+
+func (c *canvasPool) put(img *image.RGBA) { c.p.Put(img) }
 
 // forgetBases empties the kept static layers (for tests).
 func forgetBases() {

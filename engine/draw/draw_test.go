@@ -148,8 +148,16 @@ func TestBaseLayerDrawsTheSamePicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	var first []byte
-	for i := range 3 { // painted, kept, painted again
-		if i == 2 {
+	for i := range 3 { // painted, kept (over a canvas another scene dirtied), painted again
+		switch i {
+		case 1:
+			other := sample()
+			other.Base = 2
+			other.Add(&Rect{Style: Style{Fill: red}, X: 0, Y: 0, W: 200, H: 120})
+			if _, err := other.PNG(1.5); err != nil {
+				t.Fatal(err)
+			}
+		case 2:
 			forgetBases()
 		}
 		s := sample()

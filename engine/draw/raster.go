@@ -35,18 +35,24 @@ func (s *Scene) Raster(k float64) (*image.RGBA, error) {
 	if n > 0 {
 		copy(img.Pix, baseLayer(s, k, w, h, n).img.Pix)
 	} else {
-		paintScene(img, s.Background, k, nil, nil)
+		paintScene(img, s.Background, k, nil)
 	}
-	paintScene(img, Color{}, k, s.Items[n:], nil)
+	paintScene(img, Color{}, k, s.Items[n:])
 	return img, nil
 }
 
 // paintScene paints a background (unless none) and items over img.
-func paintScene(img *image.RGBA, bg Color, k float64, items []Shape, dirty func(image.Rectangle)) {
+func paintScene(img *image.RGBA, bg Color, k float64, items []Shape) {
 	if !bg.None() {
 		stddraw.Draw(img, img.Bounds(), image.NewUniform(rgba(bg)), image.Point{}, stddraw.Src)
 	}
-	r := &rasterer{img: img, k: k, z: vector.NewRasterizer(1, 1), dirty: dirty}
+	paintOver(img, k, items, nil)
+}
+
+// paintOver paints items over img, telling before (if set) each box
+// before it is painted.
+func paintOver(img *image.RGBA, k float64, items []Shape, before func(image.Rectangle)) {
+	r := &rasterer{img: img, k: k, z: vector.NewRasterizer(1, 1), before: before}
 	for _, it := range items {
 		r.shape(it)
 	}
@@ -97,7 +103,7 @@ func baseLayer(s *Scene, k float64, w, h, n int) *baseEntry {
 		return e
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	paintScene(img, s.Background, k, s.Items[:n], nil)
+	paintScene(img, s.Background, k, s.Items[:n])
 	e = &baseEntry{img: img}
 	bases.mu.Lock()
 	defer bases.mu.Unlock()
@@ -184,7 +190,7 @@ func rgba(c Color) color.Color { return color.NRGBA{c.R, c.G, c.B, c.A} }
 // pixels) are collected, then rasterised over their bounding box alone,
 // so a small shape costs little however large the picture.
 type rasterer struct {
-	dirty func(image.Rectangle) // told every box painted, if set
+	before func(image.Rectangle) // told every box before it is painted, if set
 	img   *image.RGBA
 	k     float64
 	z     *vector.Rasterizer
@@ -259,10 +265,10 @@ func (r *rasterer) paint(c Color) {
 		}
 		r.z.ClosePath()
 	}
-	r.z.Draw(r.img, box, image.NewUniform(rgba(c)), image.Point{})
-	if r.dirty != nil {
-		r.dirty(box)
+	if r.before != nil {
+		r.before(box)
 	}
+	r.z.Draw(r.img, box, image.NewUniform(rgba(c)), image.Point{})
 }
 
 // poly adds a polygon (in scene units) to the shape at hand. The
@@ -391,10 +397,10 @@ func (r *rasterer) text(t *Text) {
 		x -= float64(d.MeasureString(t.S)) / 64
 	}
 	d.Dot = fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(t.At.Y * r.k * 64))}
-	if r.dirty != nil {
+	if r.before != nil {
 		b, _ := font.BoundString(f, t.S)
 		b = b.Add(d.Dot)
-		r.dirty(image.Rect(b.Min.X.Floor()-1, b.Min.Y.Floor()-1, b.Max.X.Ceil()+1, b.Max.Y.Ceil()+1))
+		r.before(image.Rect(b.Min.X.Floor()-2, b.Min.Y.Floor()-2, b.Max.X.Ceil()+2, b.Max.Y.Ceil()+2))
 	}
 	d.DrawString(t.S)
 }

@@ -4,10 +4,11 @@
 // per-viewer View as its ASCII board (engine.Drawer). A scene is written
 // as SVG by a writer of our own (SVG: the same scene always gives the
 // same bytes, for golden files, the leak test and the campaign report),
-// read back from that SVG (ParseSVG: a mail.queued event carries the SVG,
-// and the outbox rasterises it), and rasterised to PNG (PNG: pure Go,
-// golang.org/x/image/vector for fills and strokes, the embedded Go fonts
-// for text, a palette chosen from the picture's own colours).
+// read back from that SVG (ParseSVG, for tests and tools), and rasterised
+// to PNG straight from the scene (PNG: pure Go, golang.org/x/image/vector
+// for fills and strokes, the embedded Go fonts for text, a palette chosen
+// from the picture's own colours; a scene's static layer, Scene.Base, is
+// painted and quantised once and kept, base.go).
 //
 // Nothing here reads the clock, a random source or iterates a map into
 // an output. The package imports no other part of pbem.

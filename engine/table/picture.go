@@ -103,11 +103,6 @@ func (p Picture) Scene() *draw.Scene {
 	keyRows := (len(p.Key) + 2) / 3
 	sc := &draw.Scene{W: math.Ceil(w), Background: draw.RGB(250, 248, 240)}
 	sc.H = math.Ceil(tableTop + tableH + 36 + float64(keyRows)*18 + 6)
-	for i, l := range p.Title {
-		t := draw.Label(draw.Pt(pictureMargin, float64(i+1)*pictureTitle-3), l, 12, pictureInk, draw.Start)
-		t.Bold = i == 0
-		sc.Add(t)
-	}
 	sc.Add(&draw.Rect{Style: draw.Style{Fill: tableCloth, Stroke: pictureInk, Width: 1}, X: pictureMargin, Y: tableTop, W: float64(s.Width) * p.k(), H: tableH})
 	terrain := &draw.Group{ID: "terrain", Class: "terrain"}
 	for _, a := range s.Areas { // by layer, as Render draws them
@@ -128,6 +123,15 @@ func (p Picture) Scene() *draw.Scene {
 		terrain.Add(draw.Label(p.At(l.At), l.Text, 10, pictureInk, draw.Start))
 	}
 	sc.Add(terrain)
+	// The table so far is the same in every mail of a game: the static
+	// layer, painted once (draw.Scene.Base). The title, range rings,
+	// units, scale bar and key are drawn over it.
+	sc.Base = len(sc.Items)
+	for i, l := range p.Title {
+		t := draw.Label(draw.Pt(pictureMargin, float64(i+1)*pictureTitle-3), l, 12, pictureInk, draw.Start)
+		t.Bold = i == 0
+		sc.Add(t)
+	}
 	if len(p.Rings) > 0 {
 		rings := &draw.Group{ID: "rings", Class: "rings"}
 		for _, r := range p.Rings {
