@@ -56,6 +56,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	coldEvents := fs.Int("coldstart-events", 1, "events of each of them (the first of the demo game of --coldstart-ruleset)")
 	coldRuleset := fs.String("coldstart-ruleset", "hra", "rule system whose demo game the stored games copy (hra's scenario is the smallest)")
 	mailOrders := fs.Int("mail-orders", 200, "orders for the mail → reply latency measurement")
+	mailWord := fs.String("mail-word", "STATUS", "what each of them says: STATUS (a reply without a board) or BOARD (a reply with the board, drawn unless images are off)")
 	var ext mailTarget
 	fs.StringVar(&ext.Addr, "mail-imap", "", "measure against this IMAP server as the game mailbox (host:port, plain) instead of the built-in host")
 	fs.StringVar(&ext.User, "mail-imap-user", "pbem", "with --mail-imap: the game mailbox's user")
@@ -105,7 +106,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 		}
 	}
 	if want["mail"] {
-		if err := benchMail(a, *mailOrders, ext); err != nil {
+		if err := benchMail(a, *mailOrders, *mailWord, ext); err != nil {
 			return err
 		}
 	}
