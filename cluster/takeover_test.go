@@ -1,0 +1,174 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"pbem/events"
+	"pbem/store"
+)
+
+// syncBuffer is a log sink read while nodes write to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A node taking a game over checks the stream against the head the old
+// owner last recorded in its lease. A stream whose chain does not hold
+// that head (another event at that seq, or a chain that ends before it)
+// is not the log the old owner acknowledged: the takeover is refused,
+// loudly (an ERROR naming the game and why), nothing of the game is
+// written to the taker's store, no fence is published, and the game stays
+// unowned rather than carrying on from a log that lost acknowledged
+// events. The lease as it was recorded is taken over normally (the
+// control case: the check refuses only a mismatch).
+func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
+	tests := []struct {
+		name   string
+		tamper func(l map[string]any, head store.Head)
+		want   string // in the taker's error log; "" for a takeover
+	}{
+		{"the head as recorded", func(map[string]any, store.Head) {}, ""},
+		{"another event at the recorded seq", func(l map[string]any, h store.Head) {
+			l["seq"], l["hash"] = h.Seq-1, h.Hash.Hex() // seq 2 carries seq 3's hash: not this chain
+		}, "not the head its owner reported"},
+		{"a recorded head past the stream's end", func(l map[string]any, h store.Head) {
+			l["seq"], l["hash"] = h.Seq+2, h.Hash.Hex()
+		}, "before the head"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := jetStream(t)
+			const lease = 600 * time.Millisecond
+			a := startNode(t, srv, "a", lease)
+			if _, err := a.Do(store.Request{Game: "g1", Expected: 0, Events: []events.Envelope{ev("g1", "m1", "one"), ev("g1", "m2", "two")}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.Do(store.Request{Game: "g1", Expected: 2, Events: []events.Envelope{ev("g1", "m3", "three")}}); err != nil {
+				t.Fatal(err)
+			}
+			head, _ := a.st.Head("g1")
+			// a records its head at its next renewal, then stops renewing.
+			nc, err := nats.Connect(srv.ClientURL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			js, _ := jetstream.New(nc)
+			owners, err := js.KeyValue(t.Context(), OwnersBucket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recorded map[string]any
+			var rev uint64
+			waitFor(t, 5*lease, "a records its head in its lease", func() bool {
+				e, err := owners.Get(t.Context(), "g1")
+				if err != nil {
+					return false
+				}
+				recorded, rev = map[string]any{}, e.Revision()
+				json.Unmarshal(e.Value(), &recorded)
+				return recorded["hash"] == head.Hash.Hex()
+			})
+			a.Node.Close()
+			// What a stream that lost acknowledged events looks like from the
+			// lease: the head recorded there is not in the stream's chain.
+			tc.tamper(recorded, head)
+			b, _ := json.Marshal(recorded)
+			if _, err := owners.Update(t.Context(), "g1", b, rev); err != nil {
+				t.Fatalf("recording the lease (a renewed it again after Close?): %v", err)
+			}
+
+			logs := &syncBuffer{}
+			b2 := startLoggingNode(t, srv, "b", lease, logs)
+			if tc.want == "" {
+				waitFor(t, 10*lease, "b takes g1 over", func() bool { return b2.Owns("g1") })
+				if h, _ := b2.st.Head("g1"); h != head {
+					t.Fatalf("b rebuilt %+v, a had %+v", h, head)
+				}
+				return
+			}
+			waitFor(t, 20*time.Second, "b refuses the takeover loudly", func() bool {
+				return b2.Owns("g1") || strings.Contains(logs.String(), "level=ERROR") && strings.Contains(logs.String(), tc.want)
+			})
+			if b2.Owns("g1") {
+				t.Fatal("b owns g1, rebuilt from a stream without the old owner's last head")
+			}
+			if h, _ := b2.st.Head("g1"); h.Seq != 0 {
+				t.Fatalf("b's store took %d events of a stream it refused", h.Seq)
+			}
+			if b2.has(&b2.gained, "g1") {
+				t.Fatal("b's Gained hook was called for a refused takeover")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			ws, err := Audit(ctx, nc, "g1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range ws {
+				if w.Fence && w.Node == "b" {
+					t.Fatal("b fenced a game it refused to take")
+				}
+			}
+			var errLine string
+			for _, l := range strings.Split(logs.String(), "\n") {
+				if strings.Contains(l, "level=ERROR") {
+					errLine = l
+					break
+				}
+			}
+			if !strings.Contains(errLine, "game=g1") || !strings.Contains(errLine, tc.want) {
+				t.Fatalf("the refusal does not name the game and why: %s", errLine)
+			}
+		})
+	}
+}
+
+// startLoggingNode is startNode with the node's log written to w (text).
+func startLoggingNode(t *testing.T, srv interface{ ClientURL() string }, name string, lease time.Duration, w *syncBuffer) *testNode {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(srv.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := &testNode{st: st, nc: nc}
+	lg := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: 1, Logger: lg, Hooks: Hooks{
+		Gained: func(g string) { tn.mu.Lock(); tn.gained = append(tn.gained, g); tn.mu.Unlock() },
+		Lost:   func(g string) { tn.mu.Lock(); tn.lost = append(tn.lost, g); tn.mu.Unlock() },
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.Node = n
+	t.Cleanup(func() { n.Close(); nc.Close(); st.Close() })
+	return tn
+}
