@@ -4,9 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/mail"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -155,7 +153,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	ng.Settings = append(ng.Settings, a.builtinDomain()...)
 	if *scenarioFile != "" {
-		b, err := os.ReadFile(*scenarioFile)
+		b, err := a.readArg(*scenarioFile)
 		if err != nil {
 			return fmt.Errorf("scenario: %w", err)
 		}
@@ -666,7 +664,7 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	if err := a.toOwner(game); err != nil {
 		return err
 	}
-	text, err := commandText(pos[1:], *file)
+	text, err := a.commandText(pos[1:], *file)
 	if err != nil {
 		return err
 	}
@@ -708,7 +706,7 @@ func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
 	if err := a.toOwner(pos[0]); err != nil {
 		return err
 	}
-	text, err := commandText(pos[1:], *file)
+	text, err := a.commandText(pos[1:], *file)
 	if err != nil {
 		return err
 	}
@@ -743,15 +741,11 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // commandText is the text of an order or command: the words given, or
 // the file (or standard input, '-').
-func commandText(words []string, file string) (string, error) {
-	switch file {
-	case "":
+func (a *app) commandText(words []string, file string) (string, error) {
+	if file == "" {
 		return strings.Join(words, " "), nil
-	case "-":
-		b, err := io.ReadAll(os.Stdin)
-		return string(b), err
 	}
-	b, err := os.ReadFile(file)
+	b, err := a.readArg(file)
 	return string(b), err
 }
 
