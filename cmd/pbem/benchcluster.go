@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -94,7 +95,8 @@ func (cb clusterBench) run(ctx context.Context) (clusterFigures, error) {
 		if err != nil {
 			return node{}, err
 		}
-		n, err := cluster.Open(ctx, nc, st, cluster.Config{Node: name + "-" + tag, Lease: cb.Lease})
+		// Quiet: a takeover logs a line per game, which would bury the figures.
+		n, err := cluster.Open(ctx, nc, st, cluster.Config{Node: name + "-" + tag, Lease: cb.Lease, Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			nc.Close()
 			return node{}, err
