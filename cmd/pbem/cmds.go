@@ -278,6 +278,11 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 			fmt.Fprintf(a.out, "%s referees no game here\n", *referee)
 			return nil
 		}
+		if a.node != nil && len(a.node.Leases()) > 0 {
+			// The cluster has games; each is listed in full by its owner.
+			fmt.Fprintf(a.out, "node %s owns none of them now\n", a.node.Name())
+			return nil
+		}
 		fmt.Fprintln(a.out, "no games yet: create one with 'pbem new'")
 		return nil
 	}

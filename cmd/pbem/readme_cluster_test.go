@@ -281,6 +281,9 @@ func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
 					t.Fatalf("README says %q after %q; pbem says:\n%s", comment, line, out)
 				}
 			}
+			if strings.Contains(out, "no games yet") {
+				t.Errorf("a node of a cluster with a game says there are none:\n%s", out)
+			}
 			if strings.Contains(comment, "draining") {
 				n := strings.Fields(comment[strings.Index(comment, ", ")+2:])[0]
 				if !regexp.MustCompile(`(?m)^\s+node ` + n + `\s+alive, draining`).MatchString(out) {
