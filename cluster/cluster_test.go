@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -42,6 +43,12 @@ type testNode struct {
 
 func startNode(t *testing.T, srv *server.Server, name string, lease time.Duration) *testNode {
 	t.Helper()
+	return startNodeLogging(t, srv, name, lease, nil)
+}
+
+// startNodeLogging is startNode with the node's log going to lg (nil: slog's default).
+func startNodeLogging(t *testing.T, srv *server.Server, name string, lease time.Duration, lg *slog.Logger) *testNode {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +58,7 @@ func startNode(t *testing.T, srv *server.Server, name string, lease time.Duratio
 		t.Fatal(err)
 	}
 	tn := &testNode{st: st, nc: nc}
-	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: 1, Hooks: Hooks{
+	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: 1, Logger: lg, Hooks: Hooks{
 		Gained: func(g string) { tn.mu.Lock(); tn.gained = append(tn.gained, g); tn.mu.Unlock() },
 		Lost:   func(g string) { tn.mu.Lock(); tn.lost = append(tn.lost, g); tn.mu.Unlock() },
 	}})

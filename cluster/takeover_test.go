@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -103,7 +102,7 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 			}
 
 			logs := &syncBuffer{}
-			b2 := startLoggingNode(t, srv, "b", lease, logs)
+			b2 := startNodeLogging(t, srv, "b", lease, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 			if tc.want == "" {
 				waitFor(t, 10*lease, "b takes g1 over", func() bool { return b2.Owns("g1") })
 				if h, _ := b2.st.Head("g1"); h != head {
@@ -146,29 +145,4 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 			}
 		})
 	}
-}
-
-// startLoggingNode is startNode with the node's log written to w (text).
-func startLoggingNode(t *testing.T, srv interface{ ClientURL() string }, name string, lease time.Duration, w *syncBuffer) *testNode {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := nats.Connect(srv.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tn := &testNode{st: st, nc: nc}
-	lg := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: 1, Logger: lg, Hooks: Hooks{
-		Gained: func(g string) { tn.mu.Lock(); tn.gained = append(tn.gained, g); tn.mu.Unlock() },
-		Lost:   func(g string) { tn.mu.Lock(); tn.lost = append(tn.lost, g); tn.mu.Unlock() },
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tn.Node = n
-	t.Cleanup(func() { n.Close(); nc.Close(); st.Close() })
-	return tn
 }
