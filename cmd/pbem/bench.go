@@ -56,6 +56,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	fs.IntVar(&cb.Games, "cluster-games", 64, "cluster: games appending at once, and taken over at once")
 	fs.IntVar(&cb.PerGame, "cluster-appends", 50, "cluster: appends of each game")
 	fs.DurationVar(&cb.Lease, "cluster-lease", 10*time.Second, "cluster: the nodes' lease (pbem's default: 10s)")
+	fs.IntVar(&cb.MailGames, "cluster-mail-games", 8, "cluster: games of the node killed in the end-to-end measurement (pbem serve processes, by mail; 0: none)")
 	tpOrders := fs.Int("throughput-orders", 400, "orders for the throughput measurement")
 	tpGames := fs.Int("throughput-games", 8, "games (two players each) sending them")
 	coldGames := fs.Int("coldstart-games", 100000, "stored games for the cold start measurement")

@@ -4,9 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"pbem/events"
 )
@@ -94,38 +92,4 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 		t.Fatalf("no cold start figure:\n%s", out)
 	}
 	t.Logf("%s", out)
-}
-
-// pbem bench --parts cluster prints replicated appends/s beside bbolt
-// alone, with the ratio, and the time from a node's death to one game
-// and to every game answering again, with the lease; without a
-// nats-server it says it skipped the part, and the other parts run.
-func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.T) {
-	out, errOut, code := pbem(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
-		"--cluster-games", "4", "--cluster-appends", "5", "--cluster-lease", "1s")
-	if code != 0 {
-		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
-	}
-	m := regexp.MustCompile(`appends/s replicated \(R3 \+ bbolt\)\s+(\d+) /s\n\s+baseline\s+(\d+) /s\n\s+ratio\s+([0-9.]+)`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no replicated appends figure:\n%s", out)
-	}
-	if r, _ := strconv.Atoi(m[1]); r <= 0 {
-		t.Fatalf("replicated %s/s:\n%s", m[1], out)
-	}
-	tk := regexp.MustCompile(`lease 1s\n\s+1 game\s+(\S+)\n\s+4 games\s+(\S+)`).FindStringSubmatch(out)
-	if tk == nil {
-		t.Fatalf("no takeover figures:\n%s", out)
-	}
-	for _, d := range tk[1:] {
-		if v, err := time.ParseDuration(d); err != nil || v < 500*time.Millisecond || v > time.Minute {
-			t.Fatalf("takeover %s with a 1s lease (a lease must run out first):\n%s", d, out)
-		}
-	}
-	t.Logf("%s", out)
-
-	out, errOut, code = pbem(t, []string{"NATS_SERVER_BIN="}, "bench", "--parts", "cluster,appends", "--writers", "2", "--per-writer", "5")
-	if code != 0 || !strings.Contains(out, "skipped: needs a nats-server") || !strings.Contains(out, "store.Append (appends/s)") {
-		t.Fatalf("bench without nats-server: %d\n%s\n%s", code, out, tail(errOut, 20))
-	}
 }

@@ -28,6 +28,9 @@ type clusterBench struct {
 	Games   int           // games appending at once (and taken over at once)
 	PerGame int           // appends of each
 	Lease   time.Duration // the nodes' lease
+	// MailGames, for 'pbem bench' only: games of the node killed in the
+	// end-to-end measurement (mailTakeover; 0: not measured).
+	MailGames int
 }
 
 // clusterFigures is what one run of a clusterBench measured.
@@ -221,6 +224,24 @@ func benchCluster(a *app, natsBin, dir string, cb clusterBench) error {
 	fmt.Fprintf(a.out, "  %-34s %12v\n", fmt.Sprintf("%d games", cb.Games), f.TakeAll.Round(time.Millisecond))
 	fmt.Fprintf(a.out, "  %-34s %12v   (lease + lease/3 scan; 'answering': owned, rebuilt from the stream, fenced, and one append in; a mail adds the intake's poll and the decision)\n",
 		"expected about", (cb.Lease + cb.Lease/3).Round(time.Millisecond))
+	if cb.MailGames > 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		mdir, err := os.MkdirTemp(dir, "nodes-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(mdir)
+		first, all, err := mailTakeover(exe, cb.URLs, mdir, cb.MailGames, cb.Lease)
+		if err != nil {
+			return fmt.Errorf("cluster bench, by mail: %w", err)
+		}
+		fmt.Fprintf(a.out, "  end to end: 3 'pbem serve' nodes reading one mailbox; the one owning %d games killed (SIGKILL), an order mailed to each game at once\n", cb.MailGames)
+		fmt.Fprintf(a.out, "  %-34s %12v\n", "first game's reply", first.Round(time.Millisecond))
+		fmt.Fprintf(a.out, "  %-34s %12v\n", fmt.Sprintf("every game's reply (%d)", cb.MailGames), all.Round(time.Millisecond))
+	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(a.out, "  this machine: %d CPUs, load %s, one 4 KiB write+fsync %v on the bench's disk.\n", runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "), f.Fsync.Round(10*time.Microsecond))
 	fmt.Fprintf(a.out, "  What it limits: the three servers, their fsyncs and the node share these CPUs and one disk here, so a replicated\n"+

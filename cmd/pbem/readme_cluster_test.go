@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
-
 	"pbem/mail/mailhost"
 )
 
@@ -392,20 +390,9 @@ func readmeOrder(t *testing.T, h *mailhost.Host, game string, players map[string
 // sendAs mails text from addr to the game over the host's SMTP.
 func sendAs(t *testing.T, h *mailhost.Host, addr, to, id, text string) {
 	t.Helper()
-	domain := addr[strings.Index(addr, "@")+1:]
-	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <%s@%s>\r\nContent-Type: text/plain\r\n\r\n%s\r\n", addr, to, id, domain, text)
-	c, err := smtp.Dial(h.SMTPAddr())
-	if err != nil {
+	if err := mailOrder(h.SMTPAddr(), addr, to, id, text); err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if err := c.Hello(domain); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SendMail(addr, []string{to}, strings.NewReader(msg)); err != nil {
-		t.Fatalf("mailing %s: %v", id, err)
-	}
-	c.Quit()
 }
 
 // replied reports whether user has a mail answering the order id.
