@@ -222,8 +222,10 @@ func benchCluster(a *app, natsBin, dir string, cb clusterBench) error {
 	fmt.Fprintf(a.out, "  a node's death (no release: its leases run out) to its games answering again, lease %v\n", cb.Lease)
 	fmt.Fprintf(a.out, "  %-34s %12v\n", "1 game", f.TakeOne.Round(time.Millisecond))
 	fmt.Fprintf(a.out, "  %-34s %12v\n", fmt.Sprintf("%d games", cb.Games), f.TakeAll.Round(time.Millisecond))
-	fmt.Fprintf(a.out, "  %-34s %12v   (lease + lease/3 scan; 'answering': owned, rebuilt from the stream, fenced, and one append in; a mail adds the intake's poll and the decision)\n",
-		"expected about", (cb.Lease + cb.Lease/3).Round(time.Millisecond))
+	fmt.Fprintf(a.out, "  %-34s %12v   (a lease runs out 2/3 to 1 lease after its last renewal, the next scan comes within lease/3;\n"+
+		"  %34s %12s    games are taken one at a time, each adding its rebuild. 'Answering': owned, rebuilt from the stream,\n"+
+		"  %34s %12s    fenced, and one append in; a mail adds the intake's poll and the decision, measured next)\n",
+		"bound for one game", (cb.Lease + cb.Lease/3).Round(time.Millisecond), "", "", "", "")
 	if cb.MailGames > 0 {
 		exe, err := os.Executable()
 		if err != nil {
