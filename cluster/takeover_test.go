@@ -70,35 +70,45 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 				t.Fatal(err)
 			}
 			head, _ := a.st.Head("g1")
-			// a records its head at its next renewal, then stops renewing.
+			// a records its head in the cluster (in its lease, or in a
+			// bucket of heads apart from the leases, where the cluster keeps
+			// one: the record the takeover reads), then stops.
 			nc, err := nats.Connect(srv.ClientURL())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer nc.Close()
 			js, _ := jetstream.New(nc)
-			owners, err := js.KeyValue(t.Context(), OwnersBucket)
-			if err != nil {
-				t.Fatal(err)
+			var where []jetstream.KeyValue
+			for _, name := range []string{"pbem_heads", OwnersBucket} {
+				if kv, err := js.KeyValue(t.Context(), name); err == nil {
+					where = append(where, kv)
+				}
 			}
 			var recorded map[string]any
 			var rev uint64
-			waitFor(t, 5*lease, "a records its head in its lease", func() bool {
-				e, err := owners.Get(t.Context(), "g1")
-				if err != nil {
-					return false
+			var kv jetstream.KeyValue
+			waitFor(t, 10*lease, "a records its head", func() bool {
+				for _, k := range where {
+					e, err := k.Get(t.Context(), "g1")
+					if err != nil {
+						continue
+					}
+					recorded, rev, kv = map[string]any{}, e.Revision(), k
+					json.Unmarshal(e.Value(), &recorded)
+					if recorded["hash"] == head.Hash.Hex() {
+						return true
+					}
 				}
-				recorded, rev = map[string]any{}, e.Revision()
-				json.Unmarshal(e.Value(), &recorded)
-				return recorded["hash"] == head.Hash.Hex()
+				return false
 			})
 			a.Node.Close()
 			// What a stream that lost acknowledged events looks like from the
-			// lease: the head recorded there is not in the stream's chain.
+			// record: the head recorded there is not in the stream's chain.
 			tc.tamper(recorded, head)
 			b, _ := json.Marshal(recorded)
-			if _, err := owners.Update(t.Context(), "g1", b, rev); err != nil {
-				t.Fatalf("recording the lease (a renewed it again after Close?): %v", err)
+			if _, err := kv.Update(t.Context(), "g1", b, rev); err != nil {
+				t.Fatalf("tampering the recorded head (a wrote it again after Close?): %v", err)
 			}
 
 			logs := &syncBuffer{}
