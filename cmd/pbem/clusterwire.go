@@ -287,18 +287,22 @@ func (a *app) clusterGames() {
 		fmt.Fprintf(a.out, "  node %-12s %-16s %d game(s)\n", m.Name, state, m.Games)
 	}
 	ls := a.node.Leases()
+	alive := map[string]bool{}
+	for _, m := range ms {
+		alive[m.Name] = m.Alive
+	}
 	fmt.Fprintf(a.out, "%d game(s) in the cluster:\n", len(ls))
-	now := time.Now()
 	for _, l := range ls {
-		lease := "lease " + time.UnixMilli(l.Expires).Sub(now).Round(100*time.Millisecond).String()
-		owner := l.Node
-		if l.Expires <= now.UnixMilli() {
-			lease = "lease run out: being taken over"
-			if l.To != "" {
-				lease, owner = "being handed to "+l.To, "-"
-			}
+		owner, state := l.Node, "lease held (its node is alive)"
+		switch {
+		case l.Node == "" && l.To != "":
+			owner, state = "-", "being handed to "+l.To
+		case l.Node == "":
+			owner, state = "-", "released: being taken over"
+		case !alive[l.Node]:
+			state = "node lapsed: being taken over"
 		}
-		fmt.Fprintf(a.out, "  %-20s owner %-12s epoch %-4d %s\n", l.Game, owner, l.Epoch, lease)
+		fmt.Fprintf(a.out, "  %-20s owner %-12s epoch %-4d %s\n", l.Game, owner, l.Epoch, state)
 	}
 	fmt.Fprintln(a.out)
 }
