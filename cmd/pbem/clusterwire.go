@@ -30,6 +30,7 @@ type clusterNode struct {
 	mail   *mailSystem
 	subs   []*nats.Subscription
 	lease  time.Duration
+	guard  *ctlGuard // forwarded commands' authentication
 }
 
 // joinCluster makes this server a node of the cluster at nats.urls: every
@@ -79,6 +80,12 @@ func joinCluster(ctx context.Context, a *app, b *bus.Bus, st *store.Store) (*clu
 		node.Close()
 		return nil, fmt.Errorf("cluster: this data directory keys reply tokens with a secret of its own, not the cluster's: a node joins with a new data directory")
 	}
+	key, err := node.SharedSecret(ctlKeyName, newSecret)
+	if err != nil {
+		node.Close()
+		return nil, err
+	}
+	cn.guard = &ctlGuard{key: key, node: node.Name()}
 	return cn, nil
 }
 
@@ -160,27 +167,25 @@ func (cn *clusterNode) onMail(m *nats.Msg) {
 	m.Respond([]byte("ok"))
 }
 
-// A command handed to another node carries Forwarded, so that it runs
-// there whatever that node thinks of the game.
-type ctlForward struct {
-	ctlRequest
-	Forwarded bool `json:"forwarded"`
-}
-
 func (cn *clusterNode) onControl(m *nats.Msg, base *app) {
 	<-cn.ready
 	var req ctlForward
+	resp := ctlResponse{}
 	if err := json.Unmarshal(m.Data, &req); err != nil {
-		return
+		resp.Err = errCtlRefused.Error()
+	} else if err := cn.guard.check(&req, time.Now()); err != nil {
+		base.lg.Warn("a forwarded control command refused", "cmd", req.Cmd, "from", req.From, "err", err)
+		resp.Err = err.Error()
+	} else {
+		resp = base.control(req.ctlRequest, true)
 	}
-	resp := base.control(req.ctlRequest, true)
 	b, _ := json.Marshal(resp)
 	m.Respond(b)
 }
 
 // forward runs the command a runs on node, and writes what it says.
 func (a *app) forward(node string) error {
-	b, _ := json.Marshal(ctlForward{ctlRequest: a.ctl, Forwarded: true})
+	b, _ := json.Marshal(sealCtl(a.node.guard.key, a.ctl, a.node.Name(), node, time.Now()))
 	msg, err := a.node.Conn().Request(cluster.NodeSubject(node, "ctl"), b, 2*time.Minute)
 	if err != nil {
 		return fmt.Errorf("handing the command to node %s: %w", node, err)
