@@ -532,7 +532,6 @@ func (n *Node) lose(game string, o *owned, why string) {
 	}
 }
 
-
 func encodeLease(l Lease) []byte {
 	b, _ := json.Marshal(l)
 	return b

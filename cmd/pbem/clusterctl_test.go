@@ -22,7 +22,9 @@ import (
 func TestClusterControlGuard(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	now := time.Unix(1800000000, 0)
-	good := func() ctlForward { return sealCtl(key, ctlRequest{Cmd: "drain", Args: []string{"n2"}}, "n1", "n2", now) }
+	good := func() ctlForward {
+		return sealCtl(key, ctlRequest{Cmd: "drain", Args: []string{"n2"}}, "n1", "n2", now)
+	}
 	for _, c := range []struct {
 		name string
 		f    func() ctlForward
@@ -32,7 +34,9 @@ func TestClusterControlGuard(t *testing.T) {
 		{"no MAC (any NATS client)", func() ctlForward {
 			return ctlForward{ctlRequest: ctlRequest{Cmd: "drain", Args: []string{"n2"}}, Forwarded: true, To: "n2", Issued: now.UnixMilli()}
 		}, false},
-		{"another key", func() ctlForward { return sealCtl([]byte("not the cluster's key"), ctlRequest{Cmd: "drain"}, "n1", "n2", now) }, false},
+		{"another key", func() ctlForward {
+			return sealCtl([]byte("not the cluster's key"), ctlRequest{Cmd: "drain"}, "n1", "n2", now)
+		}, false},
 		{"arguments changed", func() ctlForward { f := good(); f.Args = []string{"n3"}; return f }, false},
 		{"command changed", func() ctlForward { f := good(); f.Cmd = "referee"; return f }, false},
 		{"for another node", func() ctlForward { return sealCtl(key, ctlRequest{Cmd: "drain"}, "n1", "n3", now) }, false},
