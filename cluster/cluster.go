@@ -335,13 +335,17 @@ func (n *Node) Owns(game string) bool {
 	return o != nil && n.selfAliveLocked(time.Now())
 }
 
-// Owner returns the node that owns game as far as this node has seen
-// ("" for a game no node has a lease for).
+// Owner returns the node that owns game as far as this node has seen,
+// or the node it is being handed to ("" for a game no node has, or one
+// released for any node to take).
 func (n *Node) Owner(game string) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if o := n.owned[game]; o != nil {
 		return n.name
+	}
+	if e := n.view[game]; e.Node == "" {
+		return e.To // handed to To, which takes it in a moment
 	}
 	return n.view[game].Node
 }
