@@ -184,6 +184,7 @@ type Node struct {
 	// liveUntil is when this node's own lease runs out by its own clock
 	// (Lease - selfMargin after it sent its last acknowledged heartbeat).
 	liveUntil  time.Time
+	watchAt    time.Time // when the watch last delivered this node's own heartbeat
 	isDraining bool
 	started    time.Time
 	locks      map[string]*sync.Mutex
@@ -258,8 +259,9 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 	if err := n.watch(ctx); err != nil {
 		return nil, err
 	}
-	n.wg.Add(1)
-	go n.loop()
+	n.wg.Add(2)
+	go n.loop(n.renew)
+	go n.loop(n.scan)
 	n.lg.Info("joined the cluster", "lease", cfg.Lease, "replicas", cfg.Replicas)
 	return n, nil
 }

@@ -122,6 +122,31 @@ func (n *Node) lapsesLocked(node string) time.Time {
 	return s.at.Add(n.cfg.Lease)
 }
 
+// watchStale is how long the watch may go without delivering this node's
+// own heartbeat (put every Lease/3) before this node stops judging others
+// by it: a watch that lags or reconnects would make live nodes look
+// lapsed.
+func (n *Node) watchStale() time.Duration { return 2 * n.cfg.Lease / 3 }
+
+// sawSelfLocked notes that the watch delivered this node's own heartbeat.
+// After a gap in the watch, what it said of the others is stale: each is
+// given a whole lease from now.
+func (n *Node) sawSelfLocked(now time.Time) {
+	if !n.watchAt.IsZero() && now.Sub(n.watchAt) > n.watchStale() {
+		for k, s := range n.seen {
+			if k != n.name {
+				s.at = now
+				n.seen[k] = s
+			}
+		}
+	}
+	n.watchAt = now
+}
+
+// watchFreshLocked: the watch delivered this node's own heartbeat lately,
+// so its silence about another node means that node is silent.
+func (n *Node) watchFreshLocked(now time.Time) bool { return now.Sub(n.watchAt) <= n.watchStale() }
+
 // watch follows both buckets: the initial values are in before it returns.
 func (n *Node) watch(ctx context.Context) error {
 	for _, w := range []struct {
@@ -135,10 +160,13 @@ func (n *Node) watch(ctx context.Context) error {
 			if err := jsonUnmarshal(v, &m); err != nil {
 				return
 			}
+			now := time.Now()
 			n.mu.Lock()
 			n.members[k] = m
-			if s := n.seen[k]; rev != s.rev && k != n.name {
-				n.seen[k] = seenNode{rev: rev, at: time.Now()}
+			if k == n.name {
+				n.sawSelfLocked(now)
+			} else if s := n.seen[k]; rev != s.rev {
+				n.seen[k] = seenNode{rev: rev, at: now}
 			}
 			n.mu.Unlock()
 		}, func(k string) { n.mu.Lock(); delete(n.members, k); delete(n.seen, k); n.mu.Unlock() }},
@@ -216,9 +244,10 @@ func (n *Node) sawOwner(k string, v []byte, rev uint64) {
 	}
 }
 
-// loop renews this node's lease and takes over games whose owners'
-// leases lapsed, every Lease/3.
-func (n *Node) loop() {
+// loop runs fn every Lease/3 until the node closes. Renewing and taking
+// over run in loops of their own: a mass takeover must not hold up the
+// heartbeat (the node's own lease would lapse in the middle of it).
+func (n *Node) loop(fn func()) {
 	defer n.wg.Done()
 	t := time.NewTicker(n.cfg.Lease / 3)
 	defer t.Stop()
@@ -227,8 +256,7 @@ func (n *Node) loop() {
 		case <-n.stop:
 			return
 		case <-t.C:
-			n.renew()
-			n.scan()
+			fn()
 		}
 	}
 }
@@ -272,7 +300,9 @@ func (n *Node) renew() {
 		if o == nil {
 			continue
 		}
-		e, err := n.owners.Get(ctx, g)
+		gctx, gcancel := n.ctx()
+		e, err := n.owners.Get(gctx, g)
+		gcancel()
 		switch {
 		case errors.Is(err, jetstream.ErrKeyNotFound):
 			n.lose(g, o, "its owner record is gone")
@@ -297,7 +327,7 @@ const takers = 8
 func (n *Node) scan() {
 	now := time.Now()
 	n.mu.Lock()
-	if !n.selfAliveLocked(now) {
+	if !n.selfAliveLocked(now) || !n.watchFreshLocked(now) {
 		n.mu.Unlock()
 		return
 	}
