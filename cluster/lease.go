@@ -375,7 +375,9 @@ func (n *Node) scan() {
 				l := n.lock(gl.Game)
 				l.Lock()
 				err := error(nil)
-				if !n.Owns(gl.Game) {
+				// Held already (a new game's first take finished meanwhile,
+				// or the node's own lease is only late): not taken again.
+				if o, _, _ := n.held(gl.Game); o == nil {
 					err = n.take(gl.Game, entry{Lease: gl.Lease, rev: gl.Rev}, false)
 				}
 				l.Unlock()
@@ -448,7 +450,7 @@ func (n *Node) takeHanded(game string) error {
 	lk := n.lock(game)
 	lk.Lock()
 	defer lk.Unlock()
-	if n.Owns(game) {
+	if o, _, _ := n.held(game); o != nil {
 		return nil
 	}
 	return n.take(game, entry{Lease: l, rev: e.Revision()}, false)
