@@ -17,8 +17,9 @@ import (
 // one (a player may hold credentials to the bus). Each carries an
 // HMAC-SHA256 under the cluster's control key, made by the first node and
 // kept in the bucket pbem_shared, which only the nodes' NATS permissions
-// may read (see README). The MAC binds the command, its arguments, the
-// node it is for, a nonce and when it was issued: a command captured on
+// may read (see README). The MAC binds the whole request (command,
+// arguments, whatever else it carries), the node it is for, a nonce and
+// when it was issued: a command captured on
 // the wire cannot be sent to another node, nor run twice.
 const ctlKeyName = "cluster-control-key"
 
@@ -40,17 +41,17 @@ type ctlForward struct {
 	MAC       string `json:"mac"`
 }
 
-// ctlMAC is the MAC of f's authenticated fields under key.
+// ctlMAC is the MAC of f under key: the whole request (every field
+// ctlRequest has or will have, files included) and the sealing fields.
 func ctlMAC(key []byte, f *ctlForward) string {
 	m := hmac.New(sha256.New, key)
 	b, _ := json.Marshal(struct {
-		Cmd    string   `json:"cmd"`
-		Args   []string `json:"args"`
-		From   string   `json:"from"`
-		To     string   `json:"to"`
-		Nonce  string   `json:"nonce"`
-		Issued int64    `json:"issued"`
-	}{f.Cmd, f.Args, f.From, f.To, f.Nonce, f.Issued})
+		Req    ctlRequest `json:"req"`
+		From   string     `json:"from"`
+		To     string     `json:"to"`
+		Nonce  string     `json:"nonce"`
+		Issued int64      `json:"issued"`
+	}{f.ctlRequest, f.From, f.To, f.Nonce, f.Issued})
 	m.Write([]byte("pbem forwarded control command v1\n"))
 	m.Write(b)
 	return hex.EncodeToString(m.Sum(nil))
