@@ -66,6 +66,7 @@ const (
 	OwnersBucket = "pbem_owners"
 	NodesBucket  = "pbem_nodes"
 	SharedBucket = "pbem_shared"
+	HeadsBucket  = "pbem_heads"
 )
 
 // Headers on stream messages.
@@ -154,6 +155,7 @@ type owned struct {
 	fenceRev uint64 // the same: carried by every message
 	lease    Lease
 	last     uint64 // the stream sequence of the game's last message
+	recorded uint64 // the head seq last put in pbem_heads
 	dirty    bool   // the stream has an append the local store may lack
 }
 
@@ -172,6 +174,7 @@ type Node struct {
 	owners jetstream.KeyValue
 	nodes  jetstream.KeyValue
 	shared jetstream.KeyValue
+	heads  jetstream.KeyValue
 	stream jetstream.Stream
 	st     *store.Store
 	lg     *slog.Logger
@@ -236,7 +239,7 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 		for _, b := range []struct {
 			name string
 			kv   *jetstream.KeyValue
-		}{{OwnersBucket, &n.owners}, {NodesBucket, &n.nodes}, {SharedBucket, &n.shared}} {
+		}{{OwnersBucket, &n.owners}, {NodesBucket, &n.nodes}, {SharedBucket, &n.shared}, {HeadsBucket, &n.heads}} {
 			*b.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: b.name, Replicas: cfg.Replicas,
 				Storage: jetstream.FileStorage, History: 1})
 			if err != nil {
@@ -259,9 +262,10 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 	if err := n.watch(ctx); err != nil {
 		return nil, err
 	}
-	n.wg.Add(2)
+	n.wg.Add(3)
 	go n.loop(n.renew)
 	go n.loop(n.scan)
+	go n.loop(n.recordHeadsEveryLease())
 	n.lg.Info("joined the cluster", "lease", cfg.Lease, "replicas", cfg.Replicas)
 	return n, nil
 }
@@ -558,6 +562,10 @@ func (n *Node) take(game string, cur entry, isNew bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
+	if !isNew {
+		// The head to check the stream against, carried on in the record.
+		cur.Lease = n.lastHead(ctx, game, cur.Lease)
+	}
 	l := Lease{Node: n.name, Epoch: cur.Epoch + 1, Seq: cur.Seq, Hash: cur.Hash}
 	var rev uint64
 	var err error

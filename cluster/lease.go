@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -562,4 +563,75 @@ func (n *Node) SharedSecret(name string, gen func() ([]byte, error)) ([]byte, er
 		}
 	}
 	return nil, fmt.Errorf("shared secret %s: could not read or make it", name)
+}
+
+// The last head an owner acknowledged is what a takeover checks the
+// stream against (a stream that lost acknowledged appends is refused).
+// The owner record holds the head as of the game's last change of hands;
+// pbem_heads holds a fresher one, put by the owner at most once a lease
+// for each game whose head moved in that lease: writes follow the games'
+// activity (a game waiting a week for its orders costs nothing), not their
+// number, and the owner record stays unwritten between hand-overs.
+type headRecord struct {
+	Epoch uint64 `json:"epoch"`
+	Seq   uint64 `json:"seq"`
+	Hash  string `json:"hash"`
+}
+
+// recordHeads puts the heads of the games this node owns that moved since
+// they were last put.
+func (n *Node) recordHeads() {
+	for _, g := range n.ownedGames() {
+		o, l, _ := n.held(g)
+		if o == nil {
+			continue
+		}
+		h, err := n.st.Head(g)
+		n.mu.Lock()
+		moved := err == nil && h.Seq != o.recorded
+		n.mu.Unlock()
+		if !moved {
+			continue
+		}
+		b, _ := json.Marshal(headRecord{Epoch: l.Epoch, Seq: h.Seq, Hash: hexHash(h.Hash)})
+		ctx, cancel := n.ctx()
+		_, err = n.heads.Put(ctx, g, b)
+		cancel()
+		if err != nil {
+			n.lg.Warn("recording a game's head", "game", g, "err", err)
+			continue
+		}
+		n.mu.Lock()
+		o.recorded = h.Seq
+		n.mu.Unlock()
+	}
+}
+
+// lastHead is the head a takeover checks the stream against: the owner
+// record's, or the fresher one its owner put in pbem_heads under the same
+// epoch.
+func (n *Node) lastHead(ctx context.Context, game string, cur Lease) Lease {
+	e, err := n.heads.Get(ctx, game)
+	if err != nil {
+		if !errors.Is(err, jetstream.ErrKeyNotFound) {
+			n.lg.Warn("reading a game's last head; checking the owner record's", "game", game, "err", err)
+		}
+		return cur
+	}
+	var h headRecord
+	if json.Unmarshal(e.Value(), &h) == nil && h.Epoch == cur.Epoch && h.Seq > cur.Seq {
+		cur.Seq, cur.Hash = h.Seq, h.Hash
+	}
+	return cur
+}
+
+// recordHeadsEveryLease returns a step for loop (every Lease/3) that
+// records heads every third step: once a lease.
+func (n *Node) recordHeadsEveryLease() func() {
+	step := 0
+	return func() {
+		if step++; step%3 == 0 {
+			n.recordHeads()
+		}
+	}
 }

@@ -223,3 +223,55 @@ func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
 	}
 	t.Logf("g1 taken over %v after its owner was stopped (lease %v)", took.Round(time.Millisecond), childLease)
 }
+
+// Issue 16: with owner records written only when a game changes hands,
+// the owner still records its game's head once a lease while the game
+// moves (in pbem_heads, under its epoch), and a takeover checks the stream
+// against it: a stream whose chain does not hold that head is refused,
+// and the game is not rebuilt from it; the head as recorded is taken over.
+func TestNodeTakeoverChecksTheHeadTheOwnerRecordedLast(t *testing.T) {
+	for _, tamper := range []bool{false, true} {
+		t.Run(fmt.Sprintf("tampered=%v", tamper), func(t *testing.T) {
+			srv := jetStream(t)
+			const lease = 600 * time.Millisecond
+			a := startNode(t, srv, "a", lease)
+			for i := range 3 {
+				if _, err := a.Do(store.Request{Game: "g1", Expected: uint64(i), Events: []events.Envelope{ev("g1", fmt.Sprintf("m%d", i), "x")}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			head, _ := a.st.Head("g1")
+			js, _ := jetstream.New(a.nc)
+			heads, err := js.KeyValue(t.Context(), HeadsBucket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, 5*lease, "a records g1's head", func() bool {
+				e, err := heads.Get(t.Context(), "g1")
+				return err == nil && strings.Contains(string(e.Value()), head.Hash.Hex())
+			})
+			if e, _ := a.owners.Get(t.Context(), "g1"); strings.Contains(string(e.Value()), head.Hash.Hex()) {
+				t.Fatal("the owner record was written with the head: it should change only with the owner")
+			}
+			a.Node.Close()
+			if tamper { // a head the stream's chain does not hold: a stream that lost acknowledged appends
+				heads.Put(t.Context(), "g1", fmt.Appendf(nil, `{"epoch":1,"seq":4,"hash":%q}`, head.Hash.Hex()))
+			}
+			b := startNode(t, srv, "b", lease)
+			if !tamper {
+				waitFor(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+				if h, _ := b.st.Head("g1"); h != head {
+					t.Fatalf("b rebuilt %+v, a had %+v", h, head)
+				}
+				return
+			}
+			time.Sleep(6 * lease)
+			if b.Owns("g1") {
+				t.Fatal("b took g1 over from a stream without the head its owner recorded")
+			}
+			if h, _ := b.st.Head("g1"); h.Seq != 0 {
+				t.Fatalf("b's store took %d events of a stream it refused", h.Seq)
+			}
+		})
+	}
+}
