@@ -748,7 +748,11 @@ func (n *Node) Members() []NodeState {
 	load := n.loadLocked()
 	out := make([]NodeState, 0, len(n.members))
 	for name, m := range n.members {
-		out = append(out, NodeState{Name: name, Alive: n.aliveLocked(name, now), Draining: m.Draining, Games: load[name]})
+		left := n.liveUntil.Sub(now)
+		if name != n.name {
+			left = n.lapsesLocked(name).Sub(now)
+		}
+		out = append(out, NodeState{Name: name, Alive: n.aliveLocked(name, now), Draining: m.Draining, Games: load[name], LeaseLeft: max(left, 0)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -759,6 +763,9 @@ type NodeState struct {
 	Name            string
 	Alive, Draining bool
 	Games           int
+	// LeaseLeft is how long until the node's lease lapses unless renewed,
+	// by this node's own clock (for this node: until it stops appending).
+	LeaseLeft time.Duration
 }
 
 func (n *Node) loadLocked() map[string]int {

@@ -292,19 +292,21 @@ func (a *app) clusterGames() {
 		fmt.Fprintf(a.out, "  node %-12s %-16s %d game(s)\n", m.Name, state, m.Games)
 	}
 	ls := a.node.Leases()
-	alive := map[string]bool{}
+	nodes := map[string]cluster.NodeState{}
 	for _, m := range ms {
-		alive[m.Name] = m.Alive
+		nodes[m.Name] = m
 	}
 	fmt.Fprintf(a.out, "%d game(s) in the cluster:\n", len(ls))
 	for _, l := range ls {
-		owner, state := l.Node, "lease held (its node is alive)"
+		// The owner's node lease, as this node's clock sees it: a game
+		// has no lease of its own.
+		owner, state := l.Node, "lease "+nodes[l.Node].LeaseLeft.Round(100*time.Millisecond).String()+" (its node's)"
 		switch {
 		case l.Node == "" && l.To != "":
 			owner, state = "-", "being handed to "+l.To
 		case l.Node == "":
 			owner, state = "-", "released: being taken over"
-		case !alive[l.Node]:
+		case !nodes[l.Node].Alive:
 			state = "node lapsed: being taken over"
 		}
 		fmt.Fprintf(a.out, "  %-20s owner %-12s epoch %-4d %s\n", l.Game, owner, l.Epoch, state)
