@@ -172,9 +172,9 @@ func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
 	waitFor(t, 10*childLease, "b takes g1 over from the stopped node", func() bool { return b.Owns("g1") })
 	took := time.Since(stopped)
 	taken, _ := b.st.Head("g1") // what b rebuilt: everything before its fence
-	if took < childLease {
-		t.Fatalf("b took g1 %v after the owner stopped, within its lease %v", took, childLease)
-	}
+	// took may be under a lease: b counts from the stopped node's last
+	// heartbeat, sent up to a third of a lease before the stop. That the
+	// stopped node wrote nothing after b's fence is what is checked below.
 	time.Sleep(childLease) // stopped well past its lease
 	for len(lines) > 0 {
 		<-lines // what it said before the stop
