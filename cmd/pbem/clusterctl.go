@@ -104,3 +104,43 @@ func (g *ctlGuard) check(f *ctlForward, now time.Time) error {
 	g.seen[f.Nonce] = issued.Add(2 * ctlWindow)
 	return nil
 }
+
+// ctlAnswer is a node's answer to a forwarded command, sealed under the
+// same key and bound to the request's nonce, so that a client listening
+// on the control subjects cannot answer in a node's place (with made-up
+// output) before the node does. An answer to a refused request is not
+// sealed.
+type ctlAnswer struct {
+	ctlResponse
+	MAC string `json:"mac,omitempty"`
+}
+
+func answerMAC(key []byte, nonce string, r ctlResponse) string {
+	m := hmac.New(sha256.New, key)
+	b, _ := json.Marshal(struct {
+		Nonce string      `json:"nonce"`
+		Resp  ctlResponse `json:"resp"`
+	}{nonce, r})
+	m.Write([]byte("pbem forwarded control answer v1\n"))
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// openAnswer returns the answer in b to the request f, if it is sealed
+// for it.
+func openAnswer(key []byte, f *ctlForward, b []byte) (ctlResponse, error) {
+	var a ctlAnswer
+	if err := json.Unmarshal(b, &a); err != nil {
+		return ctlResponse{}, err
+	}
+	if a.MAC == "" {
+		if a.Err != "" {
+			return ctlResponse{}, fmt.Errorf("an answer not sealed by the node: %s", a.Err)
+		}
+		return ctlResponse{}, errors.New("an answer not sealed by the node")
+	}
+	if !hmac.Equal([]byte(a.MAC), []byte(answerMAC(key, f.Nonce, a.ctlResponse))) {
+		return ctlResponse{}, errors.New("an answer whose seal is not the node's")
+	}
+	return a.ctlResponse, nil
+}

@@ -58,6 +58,31 @@ func TestClusterControlGuard(t *testing.T) {
 	if err := g.check(&f, now.Add(time.Second)); err == nil {
 		t.Fatal("a replayed command ran again")
 	}
+
+	// The answer: only one sealed by the node for this request is read.
+	resp := ctlResponse{Out: "n2 drained\n"}
+	sealedAnswer, _ := json.Marshal(ctlAnswer{ctlResponse: resp, MAC: answerMAC(key, f.Nonce, resp)})
+	if got, err := openAnswer(key, &f, sealedAnswer); err != nil || got != resp {
+		t.Fatalf("the node's answer: %+v %v", got, err)
+	}
+	other := good()
+	for name, b := range map[string][]byte{
+		"unsealed":                []byte(`{"out":"n2 drained\n"}`),
+		"sealed with another key": must(json.Marshal(ctlAnswer{ctlResponse: resp, MAC: answerMAC([]byte("another key"), f.Nonce, resp)})),
+		"output changed":          must(json.Marshal(ctlAnswer{ctlResponse: ctlResponse{Out: "all is well\n"}, MAC: answerMAC(key, f.Nonce, resp)})),
+		"for another request":     must(json.Marshal(ctlAnswer{ctlResponse: resp, MAC: answerMAC(key, other.Nonce, resp)})),
+	} {
+		if got, err := openAnswer(key, &f, b); err == nil {
+			t.Errorf("%s answer read: %+v", name, got)
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // Issue 16: a client with NATS credentials (a player's, say) cannot have a

@@ -170,28 +170,30 @@ func (cn *clusterNode) onMail(m *nats.Msg) {
 func (cn *clusterNode) onControl(m *nats.Msg, base *app) {
 	<-cn.ready
 	var req ctlForward
-	resp := ctlResponse{}
+	ans := ctlAnswer{}
 	if err := json.Unmarshal(m.Data, &req); err != nil {
-		resp.Err = errCtlRefused.Error()
+		ans.Err = errCtlRefused.Error()
 	} else if err := cn.guard.check(&req, time.Now()); err != nil {
 		base.lg.Warn("a forwarded control command refused", "cmd", req.Cmd, "from", req.From, "err", err)
-		resp.Err = err.Error()
+		ans.Err = err.Error()
 	} else {
-		resp = base.control(req.ctlRequest, true)
+		ans.ctlResponse = base.control(req.ctlRequest, true)
+		ans.MAC = answerMAC(cn.guard.key, req.Nonce, ans.ctlResponse)
 	}
-	b, _ := json.Marshal(resp)
+	b, _ := json.Marshal(ans)
 	m.Respond(b)
 }
 
 // forward runs the command a runs on node, and writes what it says.
 func (a *app) forward(node string) error {
-	b, _ := json.Marshal(sealCtl(a.node.guard.key, a.ctl, a.node.Name(), node, time.Now()))
+	req := sealCtl(a.node.guard.key, a.ctl, a.node.Name(), node, time.Now())
+	b, _ := json.Marshal(req)
 	msg, err := a.node.Conn().Request(cluster.NodeSubject(node, "ctl"), b, 2*time.Minute)
 	if err != nil {
 		return fmt.Errorf("handing the command to node %s: %w", node, err)
 	}
-	var resp ctlResponse
-	if err := json.Unmarshal(msg.Data, &resp); err != nil {
+	resp, err := openAnswer(a.node.guard.key, &req, msg.Data)
+	if err != nil {
 		return fmt.Errorf("node %s: %w", node, err)
 	}
 	fmt.Fprint(a.out, resp.Out)
