@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
@@ -111,7 +113,15 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 			return err
 		}
 		if to != a.node.Name() {
-			return &forwarded{a.forward(to)}
+			// A node seen alive may have died within its lease (a node that
+			// has just started gives every node it sees a whole lease): no
+			// one answering its subject means nothing was done there, so the
+			// game is made here rather than refused.
+			err := a.forward(to)
+			if !errors.Is(err, nats.ErrNoResponders) {
+				return &forwarded{err}
+			}
+			a.lg.Warn("the least-loaded node does not answer; the new game is made here", "game", *game, "node", to)
 		}
 	}
 	ng := play.NewGame{ID: *game, Ruleset: *ruleset, At: time.Now().UTC()}
