@@ -191,10 +191,10 @@ func rgba(c Color) color.Color { return color.NRGBA{c.R, c.G, c.B, c.A} }
 // so a small shape costs little however large the picture.
 type rasterer struct {
 	before func(image.Rectangle) // told every box before it is painted, if set
-	img   *image.RGBA
-	k     float64
-	z     *vector.Rasterizer
-	polys [][]Point // of the shape at hand, in pixels
+	img    *image.RGBA
+	k      float64
+	z      *vector.Rasterizer
+	polys  [][]Point // of the shape at hand, in pixels
 }
 
 func (r *rasterer) shape(it Shape) {
