@@ -95,6 +95,12 @@ type Counter struct {
 	Faces    bool   // Facing is drawn (GBACW)
 	Title    string // a browser's tooltip
 	Class    string // "unit usa"
+
+	// FacesVertex draws the unit facing Vertex, a corner of its hex (a
+	// GBACW unit's two front hexes meet there): a wedge from under the
+	// counter whose point is on that corner.
+	FacesVertex bool
+	Vertex      Vertex
 }
 
 // KeyEntry is one entry of the key under the map: a swatch (a fill with
@@ -322,6 +328,9 @@ func (p Picture) counter(c Counter, i int) draw.Shape {
 	off := float64(min(i, 3)) * s * 0.16
 	x, y := ctr.X-side/2+off, ctr.Y-side/2+off
 	g := &draw.Group{ID: c.ID, Class: c.Class, Title: c.Title}
+	if c.FacesVertex {
+		g.Add(p.vertexWedge(c, draw.Pt(x+side/2, y+side/2), side))
+	}
 	g.Add(&draw.Rect{Style: draw.Style{Fill: c.Fill, Stroke: ink, Width: 0.8}, X: x, Y: y, W: side, H: side})
 	g.Add(&draw.Text{At: draw.Pt(x+side/2, y+side*0.42), S: c.Code, Size: side * 0.3, Fill: c.Ink, Anchor: draw.Middle, Bold: true})
 	g.Add(draw.Label(draw.Pt(x+side/2, y+side*0.85), c.Strength, side*0.32, c.Ink, draw.Middle))
@@ -338,6 +347,25 @@ func (p Picture) counter(c Counter, i int) draw.Shape {
 		g.Add(draw.Polygon(draw.Style{Fill: ink}, l, tip, r))
 	}
 	return g
+}
+
+// vertexWedge is the mark of a counter facing a vertex: a wedge drawn
+// under the counter (centre ctr) whose point is on the hex's corner at
+// that vertex, so only its point shows, outside the counter.
+func (p Picture) vertexWedge(c Counter, ctr draw.Point, side float64) draw.Shape {
+	// Vertex NNE is corner 5 (corners count clockwise from the east
+	// point); each vertex clockwise is one more.
+	hc := p.Centre(c.Hex)
+	k := p.corner(c.Hex, (int(c.Vertex.norm())+5)%6)
+	tip := lerp(hc, k, 0.97)
+	dx, dy := tip.X-ctr.X, tip.Y-ctr.Y
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return &draw.Group{}
+	}
+	nx, ny := -dy/l*side*0.3, dx/l*side*0.3
+	return draw.Polygon(draw.Style{Fill: ink, Stroke: draw.RGB(255, 255, 255), Width: 0.6},
+		draw.Pt(ctr.X+nx, ctr.Y+ny), tip, draw.Pt(ctr.X-nx, ctr.Y-ny))
 }
 
 // key draws the key under the map, three entries a row.
