@@ -101,6 +101,10 @@ type Counter struct {
 	// counter whose point is on that corner.
 	FacesVertex bool
 	Vertex      Vertex
+	// Leaders is how many leaders stand with the unit: a star at the
+	// counter's bottom left (bottom right where a wedge points there),
+	// their number beside it when more than one.
+	Leaders int
 }
 
 // KeyEntry is one entry of the key under the map: a swatch (a fill with
@@ -335,8 +339,15 @@ func (p Picture) counter(c Counter, i int) draw.Shape {
 	g.Add(&draw.Text{At: draw.Pt(x+side/2, y+side*0.42), S: c.Code, Size: side * 0.3, Fill: c.Ink, Anchor: draw.Middle, Bold: true})
 	g.Add(draw.Label(draw.Pt(x+side/2, y+side*0.85), c.Strength, side*0.32, c.Ink, draw.Middle))
 	if c.Marks != "" {
-		g.Add(&draw.Circle{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.5}, C: draw.Pt(x+side, y), R: side * 0.22})
-		g.Add(&draw.Text{At: draw.Pt(x+side, y+side*0.1), S: c.Marks, Size: side * 0.28, Fill: ink, Anchor: draw.Middle, Bold: true})
+		mx := x + side // the top right corner, or the top left where a wedge points
+		if c.FacesVertex && c.Vertex.norm() == NNE {
+			mx = x
+		}
+		g.Add(&draw.Circle{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.5}, C: draw.Pt(mx, y), R: side * 0.22})
+		g.Add(&draw.Text{At: draw.Pt(mx, y+side*0.1), S: c.Marks, Size: side * 0.28, Fill: ink, Anchor: draw.Middle, Bold: true})
+	}
+	if c.Leaders > 0 {
+		g.Add(p.leaderStar(c, x, y, side)...)
 	}
 	if c.Faces {
 		a := -math.Pi/2 + float64(c.Facing)*math.Pi/3
@@ -366,6 +377,31 @@ func (p Picture) vertexWedge(c Counter, ctr draw.Point, side float64) draw.Shape
 	nx, ny := -dy/l*side*0.3, dx/l*side*0.3
 	return draw.Polygon(draw.Style{Fill: ink, Stroke: draw.RGB(255, 255, 255), Width: 0.6},
 		draw.Pt(ctr.X+nx, ctr.Y+ny), tip, draw.Pt(ctr.X-nx, ctr.Y-ny))
+}
+
+// LeaderFill is the colour of the leaders' star on a counter.
+var LeaderFill = draw.RGB(250, 210, 40)
+
+// leaderStar is the star of the leaders with a counter at x, y.
+func (p Picture) leaderStar(c Counter, x, y, side float64) []draw.Shape {
+	at := draw.Pt(x, y+side)
+	if c.FacesVertex && c.Vertex.norm() == SSW {
+		at.X = x + side
+	}
+	pts := make([]draw.Point, 10)
+	for i := range pts {
+		r := side * 0.26
+		if i%2 == 1 {
+			r = side * 0.11
+		}
+		a := -math.Pi/2 + float64(i)*math.Pi/5
+		pts[i] = draw.Pt(at.X+r*math.Cos(a), at.Y+r*math.Sin(a))
+	}
+	out := []draw.Shape{draw.Polygon(draw.Style{Fill: LeaderFill, Stroke: ink, Width: 0.6}, pts...)}
+	if c.Leaders > 1 {
+		out = append(out, &draw.Text{At: draw.Pt(at.X, at.Y+side*0.42), S: fmt.Sprint(c.Leaders), Size: side * 0.26, Fill: ink, Anchor: draw.Middle, Bold: true})
+	}
+	return out
 }
 
 // key draws the key under the map, three entries a row.
