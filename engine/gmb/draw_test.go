@@ -163,3 +163,35 @@ func TestCount_GMB_Cohesion(t *testing.T) {
 		t.Errorf("after a cohesion lost and a unit removed: %+v (units %s, %s)", after, st.Units[0].Side, st.Units[1].Side)
 	}
 }
+
+// BenchmarkBoard measures drawing the table beside its baseline, the
+// ASCII board of the same view (turn 1, the Union moving, rings drawn):
+// drawn as a scene, written as SVG, and rasterised to the PNG a mail
+// carries.
+func BenchmarkBoard(b *testing.B) {
+	g := played(b, battleScenario(b), append(append([]string(nil), battleSetup...), turnOrders(1)[:4]...))
+	rs := New()
+	v := rs.View(g.st, engine.Viewer{Side: "Union"})
+	dr := rs.(engine.Drawer)
+	b.Run("ascii-render(baseline)", func(b *testing.B) {
+		for b.Loop() {
+			rs.Render(v)
+		}
+	})
+	b.Run("draw-svg", func(b *testing.B) {
+		for b.Loop() {
+			dr.Draw(v).SVG()
+		}
+	})
+	b.Run("draw-png", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			p, err := dr.Draw(v).PNG(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(p)
+		}
+		b.ReportMetric(float64(n), "png-bytes")
+	})
+}
