@@ -2,14 +2,13 @@ package gbacw
 
 import (
 	"bytes"
-	"image/png"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"pbem/engine"
 	"pbem/engine/draw"
+	"pbem/engine/enginetest"
 	"pbem/engine/hex"
 	"pbem/internal/golden"
 )
@@ -63,24 +62,7 @@ func TestDrawGolden_GBACW_9_1_EnemyAdjacentShaded(t *testing.T) {
 	}
 	// What is written reads back and rasterises: a PNG of the map that
 	// fits a mail.
-	sc, err := draw.ParseSVG(csa)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := sc.PNG(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(pic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if img.Bounds().Dx() < 500 || img.Bounds().Dy() < 400 || len(pic) > 150<<10 {
-		t.Errorf("the PNG is %v, %d bytes", img.Bounds(), len(pic))
-	}
-	if f := os.Getenv("PBEM_WRITE_PNG"); f != "" {
-		os.WriteFile(f, pic, 0o644)
-	}
+	enginetest.DrawnPNG(t, csa, 500, 400, 150<<10)
 }
 
 // 7.1, 10.2: every unit's counter points at the vertex it faces (a wedge
@@ -211,40 +193,12 @@ func TestCount_GBACW_SP(t *testing.T) {
 }
 
 // BenchmarkBoard measures drawing the board beside its baseline, the
-// ASCII board of the same view: drawn as a scene, written as SVG, and
-// rasterised to the PNG a mail carries (from the SVG, as the outbox does).
+// ASCII board of the same view.
 func BenchmarkBoard(b *testing.B) {
 	sc, err := ParseScenario(mustScenario(b, "tanners-mill"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	rs := New()
-	v := rs.View(newState(sc), engine.Viewer{Side: USA})
-	dr := rs.(engine.Drawer)
-	svg := dr.Draw(v).SVG()
-	b.Run("ascii-render(baseline)", func(b *testing.B) {
-		for b.Loop() {
-			rs.Render(v)
-		}
-	})
-	b.Run("draw-svg", func(b *testing.B) {
-		for b.Loop() {
-			dr.Draw(v).SVG()
-		}
-	})
-	b.Run("svg-to-png", func(b *testing.B) {
-		n := 0
-		for b.Loop() {
-			sc, err := draw.ParseSVG(svg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := sc.PNG(1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n = len(p)
-		}
-		b.ReportMetric(float64(n), "png-bytes")
-	})
+	enginetest.BenchBoard(b, rs, rs.View(newState(sc), engine.Viewer{Side: USA}))
 }

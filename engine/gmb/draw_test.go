@@ -2,13 +2,11 @@ package gmb
 
 import (
 	"bytes"
-	"image/png"
-	"os"
 	"strings"
 	"testing"
 
 	"pbem/engine"
-	"pbem/engine/draw"
+	"pbem/engine/enginetest"
 )
 
 func drawn(t *testing.T, st *State, v engine.Viewer) []byte {
@@ -84,25 +82,8 @@ func TestDrawGolden_GMB_7_1f_RangeRings(t *testing.T) {
 		}
 	}
 
-	sc, err := draw.ParseSVG(union)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := sc.PNG(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(pic))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// 48" at 14 pixels an inch, and the margins.
-	if img.Bounds().Dx() < 48*drawnPerInch || len(pic) > 150<<10 {
-		t.Errorf("the PNG is %v, %d bytes", img.Bounds(), len(pic))
-	}
-	if f := os.Getenv("PBEM_WRITE_PNG"); f != "" {
-		os.WriteFile(f, pic, 0o644)
-	}
+	enginetest.DrawnPNG(t, union, 48*drawnPerInch, 48*drawnPerInch, 150<<10)
 }
 
 // Hidden things are not drawn (13.6, 13.12b): each side's drawn board is
@@ -165,33 +146,9 @@ func TestCount_GMB_Cohesion(t *testing.T) {
 }
 
 // BenchmarkBoard measures drawing the table beside its baseline, the
-// ASCII board of the same view (turn 1, the Union moving, rings drawn):
-// drawn as a scene, written as SVG, and rasterised to the PNG a mail
-// carries.
+// ASCII board of the same view (turn 1, the Union moving, rings drawn).
 func BenchmarkBoard(b *testing.B) {
 	g := played(b, battleScenario(b), append(append([]string(nil), battleSetup...), turnOrders(1)[:4]...))
 	rs := New()
-	v := rs.View(g.st, engine.Viewer{Side: "Union"})
-	dr := rs.(engine.Drawer)
-	b.Run("ascii-render(baseline)", func(b *testing.B) {
-		for b.Loop() {
-			rs.Render(v)
-		}
-	})
-	b.Run("draw-svg", func(b *testing.B) {
-		for b.Loop() {
-			dr.Draw(v).SVG()
-		}
-	})
-	b.Run("draw-png", func(b *testing.B) {
-		n := 0
-		for b.Loop() {
-			p, err := dr.Draw(v).PNG(1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n = len(p)
-		}
-		b.ReportMetric(float64(n), "png-bytes")
-	})
+	enginetest.BenchBoard(b, rs, rs.View(g.st, engine.Viewer{Side: "Union"}))
 }
