@@ -95,6 +95,16 @@ type Counter struct {
 	Faces    bool   // Facing is drawn (GBACW)
 	Title    string // a browser's tooltip
 	Class    string // "unit usa"
+
+	// FacesVertex draws the unit facing Vertex, a corner of its hex (a
+	// GBACW unit's two front hexes meet there): a wedge from under the
+	// counter whose point is on that corner.
+	FacesVertex bool
+	Vertex      Vertex
+	// Leaders is how many leaders stand with the unit: a star at the
+	// counter's bottom left (bottom right where a wedge points there),
+	// their number beside it when more than one.
+	Leaders int
 }
 
 // KeyEntry is one entry of the key under the map: a swatch (a fill with
@@ -326,12 +336,22 @@ func (p Picture) counter(c Counter, i int) draw.Shape {
 	off := float64(min(i, 3)) * s * 0.16
 	x, y := ctr.X-side/2+off, ctr.Y-side/2+off
 	g := &draw.Group{ID: c.ID, Class: c.Class, Title: c.Title}
+	if c.FacesVertex {
+		g.Add(p.vertexWedge(c, draw.Pt(x+side/2, y+side/2), side))
+	}
 	g.Add(&draw.Rect{Style: draw.Style{Fill: c.Fill, Stroke: ink, Width: 0.8}, X: x, Y: y, W: side, H: side})
 	g.Add(&draw.Text{At: draw.Pt(x+side/2, y+side*0.42), S: c.Code, Size: side * 0.3, Fill: c.Ink, Anchor: draw.Middle, Bold: true})
 	g.Add(draw.Label(draw.Pt(x+side/2, y+side*0.85), c.Strength, side*0.32, c.Ink, draw.Middle))
 	if c.Marks != "" {
-		g.Add(&draw.Circle{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.5}, C: draw.Pt(x+side, y), R: side * 0.22})
-		g.Add(&draw.Text{At: draw.Pt(x+side, y+side*0.1), S: c.Marks, Size: side * 0.28, Fill: ink, Anchor: draw.Middle, Bold: true})
+		mx := x + side // the top right corner, or the top left where a wedge points
+		if c.FacesVertex && c.Vertex.norm() == NNE {
+			mx = x
+		}
+		g.Add(&draw.Circle{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.5}, C: draw.Pt(mx, y), R: side * 0.22})
+		g.Add(&draw.Text{At: draw.Pt(mx, y+side*0.1), S: c.Marks, Size: side * 0.28, Fill: ink, Anchor: draw.Middle, Bold: true})
+	}
+	if c.Leaders > 0 {
+		g.Add(p.leaderStar(c, x, y, side)...)
 	}
 	if c.Faces {
 		a := -math.Pi/2 + float64(c.Facing)*math.Pi/3
@@ -342,6 +362,50 @@ func (p Picture) counter(c Counter, i int) draw.Shape {
 		g.Add(draw.Polygon(draw.Style{Fill: ink}, l, tip, r))
 	}
 	return g
+}
+
+// vertexWedge is the mark of a counter facing a vertex: a wedge drawn
+// under the counter (centre ctr) whose point is on the hex's corner at
+// that vertex, so only its point shows, outside the counter.
+func (p Picture) vertexWedge(c Counter, ctr draw.Point, side float64) draw.Shape {
+	// Vertex NNE is corner 5 (corners count clockwise from the east
+	// point); each vertex clockwise is one more.
+	hc := p.Centre(c.Hex)
+	k := p.corner(c.Hex, (int(c.Vertex.norm())+5)%6)
+	tip := lerp(hc, k, 0.97)
+	dx, dy := tip.X-ctr.X, tip.Y-ctr.Y
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return &draw.Group{}
+	}
+	nx, ny := -dy/l*side*0.3, dx/l*side*0.3
+	return draw.Polygon(draw.Style{Fill: ink, Stroke: draw.RGB(255, 255, 255), Width: 0.6},
+		draw.Pt(ctr.X+nx, ctr.Y+ny), tip, draw.Pt(ctr.X-nx, ctr.Y-ny))
+}
+
+// LeaderFill is the colour of the leaders' star on a counter.
+var LeaderFill = draw.RGB(250, 210, 40)
+
+// leaderStar is the star of the leaders with a counter at x, y.
+func (p Picture) leaderStar(c Counter, x, y, side float64) []draw.Shape {
+	at := draw.Pt(x, y+side)
+	if c.FacesVertex && c.Vertex.norm() == SSW {
+		at.X = x + side
+	}
+	pts := make([]draw.Point, 10)
+	for i := range pts {
+		r := side * 0.26
+		if i%2 == 1 {
+			r = side * 0.11
+		}
+		a := -math.Pi/2 + float64(i)*math.Pi/5
+		pts[i] = draw.Pt(at.X+r*math.Cos(a), at.Y+r*math.Sin(a))
+	}
+	out := []draw.Shape{draw.Polygon(draw.Style{Fill: LeaderFill, Stroke: ink, Width: 0.6}, pts...)}
+	if c.Leaders > 1 {
+		out = append(out, &draw.Text{At: draw.Pt(at.X, at.Y+side*0.42), S: fmt.Sprint(c.Leaders), Size: side * 0.26, Fill: ink, Anchor: draw.Middle, Bold: true})
+	}
+	return out
 }
 
 // key draws the key under the map, three entries a row.

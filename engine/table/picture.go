@@ -27,6 +27,11 @@ type Picture struct {
 	Rings []Ring
 	Title []string
 	Key   []KeyEntry
+
+	// ClipRings draws only the parts of the rings on the table (a unit at
+	// the table's edge has half its ring off it), each ring's label at
+	// the top of what is left.
+	ClipRings bool
 }
 
 // LineLook is how a linear feature is drawn.
@@ -137,6 +142,10 @@ func (p Picture) Scene() *draw.Scene {
 		for _, r := range p.Rings {
 			c := p.At(r.Centre)
 			rad := float64(r.Radius) * p.k()
+			if p.ClipRings {
+				rings.Add(p.clippedRing(r, c, rad)...)
+				continue
+			}
 			rings.Add(&draw.Circle{Style: draw.Style{Stroke: r.Color, Width: 1.2}, C: c, R: rad})
 			rings.Add(draw.Label(draw.Pt(c.X, c.Y-rad-2), r.Label, 9, r.Color, draw.Middle))
 		}
