@@ -13,13 +13,15 @@ const Version = "0.1.0"
 // rules is GBACW written against its own types (engine.Rules).
 type rules struct{}
 
-// full is what the adapter gives (a Ruleset, a Teller, a Turner and a
-// BatchEvolver); New adds RefereeSteps to it.
+// full is what the adapter gives (a Ruleset, a Teller, a Turner, a
+// BatchEvolver, a Drawer and a Counter); New adds RefereeSteps to it.
 type full interface {
 	engine.Ruleset
 	engine.Teller
 	engine.Turner
 	engine.BatchEvolver
+	engine.Drawer
+	engine.Counter
 }
 
 // ruleset is the adapted rules with the optional RefereeSteps.
@@ -125,8 +127,8 @@ func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 
 // view is the engine.View of GBACW: what one viewer (a side, or a
 // referee) may see of a state. Render draws it as the ASCII board
-// (board.go), and a drawn board (issue 15) is to be drawn from the same
-// value, so both show the same things to the same person:
+// (board.go), and Draw draws it as a picture (draw.go, issue 15) from the
+// same value, so both show the same things to the same person:
 //
 //   - st, the state, read-only (a view may be kept while the game goes
 //     on: a state is never changed once made, see State.clone). Nothing
