@@ -322,8 +322,13 @@ func TestFullDiskDuringAFloodLeavesNoReplyUnsent(t *testing.T) {
 	}
 	t.Logf("full disk during a flood of %d orders: %d taken while the disk was full, %d refusals (temporary, retried), %d 'no space' errors in the server's log (%d from the outbox, which kept trying); after space returned every order decided, %d replies, %d missing",
 		2*perPlayer, duringFull, refusedFull, enospc, outboxWaits, len(replies), missing)
-	if refusedFull == 0 || enospc == 0 {
-		t.Fatal("the full disk refused nothing: the test did not fill it")
+	// The server must have met the full disk. Whether SMTP refused mail
+	// meanwhile depends on how much free space bbolt's files had kept
+	// inside them (a file grows in steps, and freed pages are reused), so
+	// refusals are reported, not required: what is required is that the
+	// server saw the disk full and that no order and no reply was lost.
+	if enospc == 0 {
+		t.Fatal("the server never met the full disk: the test did not fill it")
 	}
 }
 

@@ -339,6 +339,9 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 // same state, so a mail sent again is the same bytes.
 func (m *mailSystem) draw(game string, seq uint64, q *events.MailQueued, a events.Attachment) (*draw.Scene, error) {
 	if sc, ok := m.comp.Drawn(q, a); ok {
+		if sc == nil {
+			return nil, draw.ErrNothing
+		}
 		return sc, nil
 	}
 	d, err := decisionBefore(m.log, game, seq)

@@ -15,10 +15,16 @@
 package draw
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 )
+
+// ErrNothing says a rule system drew nothing for a view (a Drawer
+// returned nil: GM Board Games before its table exists): the mail goes
+// out with its ASCII board alone, and says nothing about a picture.
+var ErrNothing = errors.New("the rules drew nothing for this view")
 
 // Color is a colour with alpha; the zero Color is none (nothing drawn).
 type Color struct{ R, G, B, A uint8 }

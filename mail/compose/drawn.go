@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -83,7 +82,8 @@ func (ds *drawings) bodyOf(mailID, body string) {
 }
 
 // Drawn returns the board of a (an attachment of q that IsDrawn) drawn
-// from the state the composer kept when it composed q, if it kept it.
+// from the state the composer kept when it composed q, if it kept it (a
+// nil scene if the rules drew nothing for that view).
 func (c *Composer) Drawn(q *events.MailQueued, a events.Attachment) (*draw.Scene, bool) {
 	v, ok := DrawnViewer(a)
 	if !ok {
@@ -95,8 +95,7 @@ func (c *Composer) Drawn(q *events.MailQueued, a events.Attachment) (*draw.Scene
 	if !ok || d.v != v || d.body != q.Body {
 		return nil, false
 	}
-	sc := d.rules.(engine.Drawer).Draw(d.rules.View(d.state, v))
-	return sc, sc != nil
+	return d.rules.(engine.Drawer).Draw(d.rules.View(d.state, v)), true
 }
 
 // DrawBoard draws the board of a (an attachment that IsDrawn) from g,
@@ -112,7 +111,7 @@ func DrawBoard(g *play.Game, a events.Attachment) (*draw.Scene, error) {
 	}
 	sc := d.Draw(g.Rules.View(g.State, v))
 	if sc == nil {
-		return nil, errors.New("the rules drew nothing")
+		return nil, draw.ErrNothing
 	}
 	return sc, nil
 }

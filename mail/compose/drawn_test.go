@@ -90,6 +90,9 @@ func TestDrawnBoardSameAfterRestart(t *testing.T) {
 			if !ok {
 				return nil, fmt.Errorf("the composer did not keep mail %s", s.m.MailID)
 			}
+			if sc == nil {
+				return nil, draw.ErrNothing
+			}
 			return sc, nil
 		}
 		restarted.Draw = func(a events.Attachment) (*draw.Scene, error) { return loadedDrawing(m.log, s.seq, a) }

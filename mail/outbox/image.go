@@ -68,6 +68,9 @@ func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) ima
 		return failed(errors.New("this server draws no maps"))
 	}
 	sc, err := d(a)
+	if errors.Is(err, draw.ErrNothing) {
+		return image{} // no picture, and nothing to say about one
+	}
 	if err != nil {
 		return failed(err)
 	}
@@ -104,7 +107,7 @@ func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) ima
 // returns the part's header fields and body.
 func relatedParts(body string, im image, mailID string) (hdrWriter, []byte) {
 	var h hdrWriter
-	text := strings.TrimRight(body, "\n") + "\n\n" + im.note + "\n"
+	text := strings.TrimRight(body, "\n") + "\n\n" + wrapNote(im.note, 72) + "\n"
 	tb, tcte := encodeBody(text)
 	if im.png == nil {
 		h.field("Content-Type", mime.FormatMediaType("text/plain", map[string]string{"charset": "utf-8", "format": "fixed"}), true)
@@ -178,4 +181,27 @@ func base64Lines(b []byte) []byte {
 	}
 	out.WriteString(enc + "\r\n")
 	return out.Bytes()
+}
+
+// wrapNote breaks a note about the picture at spaces into lines of at
+// most width runes (a word longer than that stays whole), so that it
+// keeps within a mail's 78 columns as the board does.
+func wrapNote(note string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(note) {
+		l := len([]rune(w))
+		switch {
+		case n == 0:
+		case n+1+l > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
+	return b.String()
 }

@@ -144,7 +144,7 @@ func TestRenderDrawnBoardOverBudgetOrDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := leaves(t, raw)
-	if len(ps) != 2 || ps[0].typ != "text/plain" || !strings.Contains(string(ps[0].body), "budget, so it is left out") {
+	if len(ps) != 2 || ps[0].typ != "text/plain" || !strings.Contains(oneLine(ps[0].body), "budget, so it is left out") {
 		t.Fatalf("over the budget: %d parts, first %q ending %q", len(ps), ps[0].typ, ps[0].body[max(0, len(ps[0].body)-200):])
 	}
 	q := imageMail("Your move.\n")
@@ -154,8 +154,37 @@ func TestRenderDrawnBoardOverBudgetOrDamaged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ps := leaves(t, raw); len(ps) != 2 || !strings.Contains(string(ps[0].body), "could not be drawn") {
+		if ps := leaves(t, raw); len(ps) != 2 || !strings.Contains(oneLine(ps[0].body), "could not be drawn") {
 			t.Fatalf("a board not drawn: %+v", ps)
 		}
 	}
+	for _, p := range ps {
+		for _, l := range strings.Split(string(p.body), "\n") {
+			if len([]rune(l)) > 78 {
+				t.Errorf("a line of %d columns: %q", len([]rune(l)), l)
+			}
+		}
+	}
 }
+
+// A rule system that draws nothing for a view (GM Board Games before its
+// table exists) gets a plain mail: its text alone, no picture and no
+// line about one.
+func TestRenderNothingDrawnIsThePlainMail(t *testing.T) {
+	nothing := drawing
+	nothing.Draw = func(events.Attachment) (*draw.Scene, error) { return nil, draw.ErrNothing }
+	q := imageMail("Your move.\n")
+	raw, err := Render("g1", 7, testAt, q, nothing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := leaves(t, raw)
+	if len(ps) != 2 || ps[0].typ != "text/plain" || oneLine(ps[0].body) != "Your move." {
+		t.Fatalf("nothing drawn: %d parts, first %q %q", len(ps), ps[0].typ, ps[0].body)
+	}
+	if strings.Contains(string(raw), "multipart/related") || strings.Contains(string(raw), "drawn map") {
+		t.Fatalf("nothing drawn, yet the mail speaks of a picture:\n%s", raw)
+	}
+}
+
+func oneLine(b []byte) string { return strings.Join(strings.Fields(string(b)), " ") }
