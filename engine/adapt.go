@@ -73,6 +73,14 @@ type BatchRules[S any] interface {
 	EvolveAll(s S, facts []events.Fact) (S, error)
 }
 
+// OwnedRules is an optional method of Rules: EvolveOwned as
+// OwnedEvolver describes it, for a rule system whose state knows which of
+// its parts it owns, so that a fold changes the state in place after its
+// first copy.
+type OwnedRules[S any] interface {
+	EvolveOwned(s S, facts []events.Fact) (S, error)
+}
+
 // StepperRules is an optional method of Rules: RefereeSteps as
 // RefereeStepper describes it, on the rule system's own state.
 type StepperRules[S any] interface {
@@ -85,11 +93,11 @@ type ExplainerRules[S any] interface {
 	Explain(s S, v Viewer, word string) []Explanation
 }
 
-// Adapt returns r as a Ruleset (also a Teller, a Turner and a
-// BatchEvolver). A Rules that also has StepperRules' or ExplainerRules'
-// method is a RefereeStepper or an Explainer too, and one without is
-// not: the runtime tells by a type assertion whether a rule system has
-// the method, so the Ruleset has it exactly when r does.
+// Adapt returns r as a Ruleset (also a Teller, a Turner, a BatchEvolver
+// and an OwnedEvolver). A Rules that also has StepperRules' or
+// ExplainerRules' method is a RefereeStepper or an Explainer too, and one
+// without is not: the runtime tells by a type assertion whether a rule
+// system has the method, so the Ruleset has it exactly when r does.
 func Adapt[S, O any](r Rules[S, O]) Ruleset {
 	a := adapter[S, O]{r}
 	st, steps := r.(StepperRules[S])
@@ -143,6 +151,7 @@ var (
 	_ Teller       = adapter[int, int]{}
 	_ Turner       = adapter[int, int]{}
 	_ BatchEvolver = adapter[int, int]{}
+	_ OwnedEvolver = adapter[int, int]{}
 
 	_ RefereeStepper = stepper[int]{}
 	_ Explainer      = explainer[int]{}
@@ -183,6 +192,19 @@ func (a adapter[S, O]) Evolve(s State, f events.Fact) (State, error) {
 		return nil, err
 	}
 	return next, nil
+}
+
+// EvolveOwned is the Rules' EvolveOwned if it has one, else EvolveAll
+// (a copy, which the caller may own as well as its input).
+func (a adapter[S, O]) EvolveOwned(s State, facts []events.Fact) (State, error) {
+	if o, ok := a.r.(OwnedRules[S]); ok {
+		next, err := o.EvolveOwned(a.state(s), facts)
+		if err != nil {
+			return nil, err
+		}
+		return next, nil
+	}
+	return a.EvolveAll(s, facts)
 }
 
 func (a adapter[S, O]) EvolveAll(s State, facts []events.Fact) (State, error) {

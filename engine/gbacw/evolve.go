@@ -30,6 +30,20 @@ func evolveAll(st *State, fs []events.Fact) (*State, error) {
 	return s, nil
 }
 
+// evolveOwned applies a decision's facts to st itself, which the caller
+// owns (engine.OwnedEvolver): st records which of its parts and units are
+// its own already (own, mutUnit), so a fold copies each shared part and
+// unit once, the first time one of its facts changes it, and the states
+// before st, which share the rest, stay as they were.
+func evolveOwned(st *State, fs []events.Fact) (*State, error) {
+	for _, f := range fs {
+		if err := st.apply(f); err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+	}
+	return st, nil
+}
+
 func ints(xs []int64) []int {
 	out := make([]int, len(xs))
 	for i, x := range xs {

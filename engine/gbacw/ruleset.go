@@ -13,13 +13,14 @@ const Version = "0.1.0"
 // rules is GBACW written against its own types (engine.Rules).
 type rules struct{}
 
-// full is what the adapter gives (a Ruleset, a Teller, a Turner and a
-// BatchEvolver); New adds RefereeSteps to it.
+// full is what the adapter gives (a Ruleset, a Teller, a Turner, a
+// BatchEvolver and an OwnedEvolver); New adds RefereeSteps to it.
 type full interface {
 	engine.Ruleset
 	engine.Teller
 	engine.Turner
 	engine.BatchEvolver
+	engine.OwnedEvolver
 }
 
 // ruleset is the adapted rules with the optional RefereeSteps.
@@ -118,6 +119,9 @@ func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, 
 
 // EvolveAll applies a decision's facts to one copy of the state.
 func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
+
+// EvolveOwned applies a decision's facts to a state a fold owns, in place.
+func (rules) EvolveOwned(s *State, fs []events.Fact) (*State, error) { return evolveOwned(s, fs) }
 
 func (rules) Facts() []engine.FactSchema              { return factSchemas() }
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }

@@ -15,14 +15,16 @@ import (
 var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
 
 // fold folds game's log after g.Seq into g, up to seq at (0: to the end).
+// On an error g is half folded (its state may be part of a decision
+// ahead of g.Seq): the caller drops it.
 func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
-	buf := bufferPool.Get().(*events.FoldBuffer)
-	defer bufferPool.Put(buf)
+	f := folding{buf: bufferPool.Get().(*events.FoldBuffer)}
+	defer bufferPool.Put(f.buf)
 	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
 		if at != 0 && e.Seq > at {
 			return errStop
 		}
-		return g.step(reg, e, buf)
+		return g.step(reg, e, &f)
 	})
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
@@ -31,6 +33,19 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
 	}
 	return nil
+}
+
+// A folding is what a fold of many events carries from one to the next.
+type folding struct {
+	// buf holds the facts of the decision being folded: rulesets keep
+	// nothing of the facts they evolve (enginetest checks), so one buffer
+	// serves them all.
+	buf *events.FoldBuffer
+	// owns says that g.State was made by this fold's last decision and no
+	// one else has seen it: the next decision may change it in place
+	// (engine.EvolveOwned) rather than copy it. A fold's states between
+	// its events are never seen, as Apply's are (the runner shows each).
+	owns bool
 }
 
 // appendRoomy appends v to s, making room for several more when s is
@@ -47,20 +62,19 @@ func appendRoomy[T any](s []T, v T) []T {
 // Apply folds the next event of the log into g.
 func (g *Game) Apply(reg *engine.Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
 
-// step is Apply, decoding a decision's facts into buf if there is one
-// (a fold of many events reuses one buffer for them all).
-func (g *Game) step(reg *engine.Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+// step is Apply within a fold of many events if f is not nil.
+func (g *Game) step(reg *engine.Registry, e *events.Envelope, f *folding) error {
 	if e.Seq != g.Seq+1 || e.Prev != g.Hash {
 		return fmt.Errorf("%w: game %s at seq %d cannot take seq %d (prev %s, want %s)", ErrFold, g.ID, g.Seq, e.Seq, e.Prev, g.Hash)
 	}
-	if err := g.apply(reg, e, buf); err != nil {
+	if err := g.apply(reg, e, f); err != nil {
 		return fmt.Errorf("game %s seq %d (%s): %w", g.ID, e.Seq, e.Type, err)
 	}
 	g.Seq, g.Hash = e.Seq, e.Hash
 	return nil
 }
 
-func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error {
 	if g.Created == nil && e.Type != events.TypeGameCreated {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
@@ -82,9 +96,11 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 	}
 	switch e.Type {
 	case events.TypeOrderAccepted, events.TypeOrderAcceptedV1:
-		// The fold needs the input, the facts and the dice indices only;
-		// rulesets keep nothing of the facts they evolve (enginetest
-		// checks), so a fold of many events cuts them from one buffer.
+		// The fold needs the input, the facts and the dice indices only.
+		var buf *events.FoldBuffer
+		if f != nil {
+			buf = f.buf
+		}
 		buf.Reset()
 		a, err := buf.DecodeAccepted(e)
 		if err != nil {
@@ -99,7 +115,7 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 			}
 			g.Rolls += uint64(a.NDice)
 		}
-		return g.applyFacts(reg, e.Seq, a.Input, a.Facts)
+		return g.applyFacts(reg, e.Seq, a.Input, a.Facts, f)
 	case events.TypeOrderHeld, events.TypeOrderConfirmed, events.TypeMailRefused:
 		// The intake's record of a mail that was held, confirmed or
 		// refused: the game is unchanged (a confirmed order follows as an
