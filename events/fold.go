@@ -207,9 +207,9 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 	if e.Type == TypeOrderAccepted {
 		// v2: the visibilities of echo, facts and dice, which a fold does
 		// not need (it folds every fact, whoever may see it).
-		decodeVisList(r, echoes, func(int, Vis) {})
-		decodeVisList(r, len(a.Facts), func(int, Vis) {})
-		decodeVisList(r, a.NDice, func(int, Vis) {})
+		skipVisList(r, echoes)
+		skipVisList(r, len(a.Facts))
+		skipVisList(r, a.NDice)
 	}
 	if err := r.Done(); err != nil {
 		return Accepted{}, decodeErr(e, err.Error())
@@ -247,25 +247,29 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 		}
 	}
 	fs := cut(&buf.facts, &buf.nf, n)
+	// Each fact and argument is written whole, once: clearing one and
+	// then setting its fields would write its pointers twice, and while
+	// the collector runs each pointer written costs a barrier.
 	for i := range fs {
-		f := &fs[i]
-		*f = Fact{}
 		kb := r.view()
 		var kind *internEntry
+		var kindName string
 		if len(kb) > 0 && len(kb) <= internMaxLen {
 			if kind = intern(kb); kind != nil {
-				f.Kind = kind.s
+				kindName = kind.s
 			} else {
 				r.fail("utf-8 string")
 			}
 		} else {
-			f.Kind = r.str(kb)
+			kindName = r.str(kb)
 		}
 		m := r.count()
 		if m == 0 {
+			fs[i] = Fact{Kind: kindName}
 			continue
 		}
-		f.Args = cut(&buf.args, &buf.na, m)
+		args := cut(&buf.args, &buf.na, m)
+		fs[i] = Fact{Kind: kindName, Args: args}
 		var keys []string // the keys facts of this kind have had
 		if kind != nil {
 			if p := kind.keys.Load(); p != nil {
@@ -274,55 +278,61 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 		}
 		added := false
 		next := 0 // where the next key most likely is in keys
-		for j := range f.Args {
-			a := &f.Args[j]
-			*a = Arg{}
+		for j := range args {
+			var key string
 			b := r.view()
 			if next < len(keys) && keys[next] == string(b) {
-				a.Key = keys[next]
+				key = keys[next]
 				next++
 			} else if x := indexOf(keys, b); x >= 0 {
-				a.Key = keys[x]
+				key = keys[x]
 				next = x + 1
 			} else {
-				a.Key = r.str(b)
+				key = r.str(b)
 				if len(keys) < maxKindKeys && r.err == nil {
-					keys = append(keys[:len(keys):len(keys)], a.Key)
+					keys = append(keys[:len(keys):len(keys)], key)
 					added = true
 				}
 			}
+			var ak ArgKind
 			if off := r.off; off < len(r.b) && r.b[off] < 0x80 {
-				a.Kind = ArgKind(r.b[off])
+				ak = ArgKind(r.b[off])
 				r.off++
 			} else {
-				a.Kind = ArgKind(r.Uvarint())
+				ak = ArgKind(r.Uvarint())
 			}
-			switch a.Kind {
+			switch ak {
 			case ArgInt:
-				a.Int = r.Varint()
+				args[j] = Arg{Key: key, Kind: ak, Int: r.Varint()}
 			case ArgBool:
-				a.Int = r.Varint()
-				if a.Int != 0 && a.Int != 1 {
+				v := r.Varint()
+				if v != 0 && v != 1 {
 					r.fail("bool argument")
 				}
+				args[j] = Arg{Key: key, Kind: ak, Int: v}
 			case ArgStr:
-				a.Str = r.str(r.view())
+				args[j] = Arg{Key: key, Kind: ak, Str: r.str(r.view())}
 			case ArgInts:
+				var ints []int64
 				if k := r.count(); k > 0 {
-					a.Ints = cut(&buf.ints, &buf.nInt, k)
-					for x := range a.Ints {
-						a.Ints[x] = r.Varint()
+					ints = cut(&buf.ints, &buf.nInt, k)
+					for x := range ints {
+						ints[x] = r.Varint()
 					}
 				}
+				args[j] = Arg{Key: key, Kind: ak, Ints: ints}
 			case ArgStrs:
+				var strs []string
 				if k := r.count(); k > 0 {
-					a.Strs = cut(&buf.strs, &buf.ns, k)
-					for x := range a.Strs {
-						a.Strs[x] = r.str(r.view())
+					strs = cut(&buf.strs, &buf.ns, k)
+					for x := range strs {
+						strs[x] = r.str(r.view())
 					}
 				}
+				args[j] = Arg{Key: key, Kind: ak, Strs: strs}
 			default:
-				r.fail(fmt.Sprintf("argument kind %d", a.Kind))
+				args[j] = Arg{Key: key, Kind: ak}
+				r.fail(fmt.Sprintf("argument kind %d", ak))
 			}
 		}
 		if r.err != nil {
@@ -332,6 +342,9 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 			ks := keys
 			kind.keys.Store(&ks)
 		}
+	}
+	if r.err != nil {
+		return nil
 	}
 	return fs
 }
