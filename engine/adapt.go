@@ -81,6 +81,12 @@ type OwnedRules[S any] interface {
 	EvolveOwned(s S, facts []events.Fact) (S, error)
 }
 
+// InertRules is an optional method of Rules: InertFacts as InertFacter
+// describes it.
+type InertRules interface {
+	InertFacts() []string
+}
+
 // StepperRules is an optional method of Rules: RefereeSteps as
 // RefereeStepper describes it, on the rule system's own state.
 type StepperRules[S any] interface {
@@ -93,8 +99,8 @@ type ExplainerRules[S any] interface {
 	Explain(s S, v Viewer, word string) []Explanation
 }
 
-// Adapt returns r as a Ruleset (also a Teller, a Turner, a BatchEvolver
-// and an OwnedEvolver). A Rules that also has StepperRules' or
+// Adapt returns r as a Ruleset (also a Teller, a Turner, a BatchEvolver,
+// an OwnedEvolver and an InertFacter). A Rules that also has StepperRules' or
 // ExplainerRules' method is a RefereeStepper or an Explainer too, and one
 // without is not: the runtime tells by a type assertion whether a rule
 // system has the method, so the Ruleset has it exactly when r does.
@@ -152,6 +158,7 @@ var (
 	_ Turner       = adapter[int, int]{}
 	_ BatchEvolver = adapter[int, int]{}
 	_ OwnedEvolver = adapter[int, int]{}
+	_ InertFacter  = adapter[int, int]{}
 
 	_ RefereeStepper = stepper[int]{}
 	_ Explainer      = explainer[int]{}
@@ -192,6 +199,14 @@ func (a adapter[S, O]) Evolve(s State, f events.Fact) (State, error) {
 		return nil, err
 	}
 	return next, nil
+}
+
+// InertFacts are the Rules' InertFacts if it has them, else none.
+func (a adapter[S, O]) InertFacts() []string {
+	if in, ok := a.r.(InertRules); ok {
+		return in.InertFacts()
+	}
+	return nil
 }
 
 // EvolveOwned is the Rules' EvolveOwned if it has one, else EvolveAll

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"pbem/events"
 )
@@ -63,4 +64,31 @@ func EvolveOwned(rs Ruleset, st State, facts []events.Fact) (State, error) {
 		return o.EvolveOwned(st, facts)
 	}
 	return EvolveAll(rs, st, facts)
+}
+
+// InertFacter is an optional Ruleset method. InertFacts are the kinds of
+// fact that Evolve applies by leaving the state as it is: records of what
+// happened, kept for the log, the audit and the players' mails (a fire's
+// roll and result, when the facts that follow carry what it changed). A
+// fold then checks their bytes but does not decode or evolve them.
+// enginetest checks that Evolve leaves the state as it is for every one
+// of them in its logs. The runtime's own facts (GameFactPrefix) are never
+// inert.
+type InertFacter interface {
+	InertFacts() []string
+}
+
+// InertFacts are rs's inert kinds of fact (none if it does not say).
+func InertFacts(rs Ruleset) []string {
+	in, ok := rs.(InertFacter)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, k := range in.InertFacts() {
+		if !strings.HasPrefix(k, GameFactPrefix) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

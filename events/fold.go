@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync/atomic"
 )
 
@@ -161,7 +162,13 @@ func (b *FoldBuffer) Reset() {
 // facts, their arguments and their lists are valid until b.Reset. The
 // strings in them are ordinary strings and may be kept. A nil buffer
 // decodes into memory the caller keeps, as the function does.
-func (b *FoldBuffer) DecodeAccepted(e *Envelope) (Accepted, error) { return decodeAccepted(e, b) }
+//
+// Facts of a kind in skip (a ruleset's inert facts, which its Evolve
+// leaves the state as it is) are checked as the others are but left out
+// of Facts: a fold need not decode them.
+func (b *FoldBuffer) DecodeAccepted(e *Envelope, skip ...string) (Accepted, error) {
+	return decodeAccepted(e, b, skip...)
+}
 
 // cut returns n elements of *arr from *used on, first replacing *arr by a
 // larger array if it has too few left (what was cut before stays valid:
@@ -176,7 +183,7 @@ func cut[T any](arr *[]T, used *int, n int) []T {
 	return s
 }
 
-func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
+func decodeAccepted(e *Envelope, buf *FoldBuffer, skip ...string) (Accepted, error) {
 	var a Accepted
 	if !IsAccepted(e.Type) {
 		return a, decodeErr(e, "not "+TypeOrderAccepted)
@@ -189,7 +196,8 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 	for n := echoes; n > 0 && r.err == nil; n-- {
 		r.stringView() // echo
 	}
-	a.Facts = r.foldFacts(buf)
+	var nFacts int
+	a.Facts, nFacts = r.foldFacts(buf, skip)
 	a.Contiguous = true
 	for i, n := 0, r.count(); i < n && r.err == nil; i++ {
 		idx := r.Uvarint()
@@ -208,7 +216,7 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 		// v2: the visibilities of echo, facts and dice, which a fold does
 		// not need (it folds every fact, whoever may see it).
 		skipVisList(r, echoes)
-		skipVisList(r, len(a.Facts))
+		skipVisList(r, nFacts)
 		skipVisList(r, a.NDice)
 	}
 	if err := r.Done(); err != nil {
@@ -223,11 +231,12 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 // interned. Nothing returned aliases the input, so the facts outlive the
 // bytes they were read from. With a buffer, the arrays are the buffer's;
 // without one, they are sized by a first pass over the bytes and belong
-// to the caller.
-func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
-	n := r.count()
+// to the caller. Facts of a kind in skip are checked and left out; n is
+// how many the list holds, those too.
+func (r *Reader) foldFacts(buf *FoldBuffer, skip []string) (facts []Fact, n int) {
+	n = r.count()
 	if n == 0 {
-		return nil
+		return nil, 0
 	}
 	if buf == nil {
 		// Count the arguments and list elements first (a pass over the
@@ -250,7 +259,9 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 	// Each fact and argument is written whole, once: clearing one and
 	// then setting its fields would write its pointers twice, and while
 	// the collector runs each pointer written costs a barrier.
-	for i := range fs {
+	kept := 0
+	for range n {
+		i := kept
 		kb := r.view()
 		var kind *internEntry
 		var kindName string
@@ -264,6 +275,11 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 			kindName = r.str(kb)
 		}
 		m := r.count()
+		if len(skip) > 0 && slices.Contains(skip, kindName) {
+			r.skipArgs(m)
+			continue
+		}
+		kept++
 		if m == 0 {
 			fs[i] = Fact{Kind: kindName}
 			continue
@@ -336,7 +352,7 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 			}
 		}
 		if r.err != nil {
-			return nil
+			return nil, n
 		}
 		if added && kind != nil {
 			ks := keys
@@ -344,9 +360,43 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 		}
 	}
 	if r.err != nil {
-		return nil
+		return nil, n
 	}
-	return fs
+	return fs[:kept:kept], n
+}
+
+// skipArgs reads m arguments of a fact, checking them as foldFacts does,
+// and keeps nothing.
+func (r *Reader) skipArgs(m int) {
+	for ; m > 0 && r.err == nil; m-- {
+		if !validUTF8(r.view()) { // the key
+			r.fail("utf-8 string")
+		}
+		switch ArgKind(r.Uvarint()) {
+		case ArgInt:
+			r.Varint()
+		case ArgBool:
+			if v := r.Varint(); v != 0 && v != 1 {
+				r.fail("bool argument")
+			}
+		case ArgStr:
+			if !validUTF8(r.view()) {
+				r.fail("utf-8 string")
+			}
+		case ArgInts:
+			for k := r.count(); k > 0 && r.err == nil; k-- {
+				r.Varint()
+			}
+		case ArgStrs:
+			for k := r.count(); k > 0 && r.err == nil; k-- {
+				if !validUTF8(r.view()) {
+					r.fail("utf-8 string")
+				}
+			}
+		default:
+			r.fail("argument kind")
+		}
+	}
 }
 
 // indexOf returns the index of the string b in ss, or -1.

@@ -7,7 +7,8 @@
 // by fact and never mutates its input either; neither keeps anything of
 // the facts it was given (a replay reuses their memory); its EvolveOwned,
 // if it has one, gives EvolveAll's state and changes nothing its input
-// shares with earlier states;
+// shares with earlier states; Evolve leaves the state as it is for each
+// of its inert facts, which a fold skips;
 // Decide is deterministic (re-deciding every input with the logged dice
 // gives the logged facts); every die verifies against the seed.
 //
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -364,6 +366,36 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 				}
 				if gb, wb := encode(t, g.Rules, got), encode(t, g.Rules, want); !bytes.Equal(gb, wb) {
 					t.Fatalf("seq %d: EvolveAll gives\n%s\nEvolve fact by fact gives\n%s", e.Seq, gb, wb)
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	t.Run("InertFactsLeaveTheStateAsItIs", func(t *testing.T) {
+		// A fold skips the ruleset's inert facts: Evolve of each must
+		// leave the state as it was, wherever it comes in a decision.
+		g := &play.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if inert := engine.InertFacts(g.Rules); len(inert) > 0 && events.IsAccepted(e.Type) {
+				d, err := events.Decode(e)
+				if err != nil {
+					t.Fatalf("seq %d: %v", e.Seq, err)
+				}
+				st := g.State
+				for _, f := range rulesetFacts(d.(*events.OrderAccepted).Facts) {
+					next, err := g.Rules.Evolve(st, f)
+					if err != nil {
+						t.Fatalf("seq %d: evolve %s: %v", e.Seq, f, err)
+					}
+					if slices.Contains(inert, f.Kind) {
+						if before, after := encode(t, g.Rules, st), encode(t, g.Rules, next); !bytes.Equal(before, after) {
+							t.Fatalf("seq %d: %s is inert, yet Evolve changed the state:\n%s\n---\n%s", e.Seq, f, before, after)
+						}
+					}
+					st = next
 				}
 			}
 			if err := g.Apply(reg, e); err != nil {

@@ -52,6 +52,10 @@ func ints(xs []int64) []int {
 	return out
 }
 
+// inertFacts are the facts apply records by doing nothing (its first
+// case): a fold skips them (engine.InertFacter).
+var inertFacts = []string{"udd.rolled", "fire.resolved", "shock.declared", "shock.resolved"}
+
 // factParts are the parts of the state each kind of fact changes (see
 // State.own); a kind not listed may change any.
 var factParts = map[string]int{

@@ -20,6 +20,9 @@ var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
 func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 	f := folding{buf: bufferPool.Get().(*events.FoldBuffer)}
 	defer bufferPool.Put(f.buf)
+	if g.Rules != nil { // a loaded snapshot, or a fold catching up
+		f.inert = engine.InertFacts(g.Rules)
+	}
 	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
 		if at != 0 && e.Seq > at {
 			return errStop
@@ -46,6 +49,9 @@ type folding struct {
 	// (engine.EvolveOwned) rather than copy it. A fold's states between
 	// its events are never seen, as Apply's are (the runner shows each).
 	owns bool
+	// inert are the ruleset's inert kinds of fact (engine.InertFacts),
+	// which the fold checks but neither decodes nor evolves.
+	inert []string
 }
 
 // appendRoomy appends v to s, making room for several more when s is
@@ -98,11 +104,12 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error
 	case events.TypeOrderAccepted, events.TypeOrderAcceptedV1:
 		// The fold needs the input, the facts and the dice indices only.
 		var buf *events.FoldBuffer
+		var inert []string
 		if f != nil {
-			buf = f.buf
+			buf, inert = f.buf, f.inert
 		}
 		buf.Reset()
-		a, err := buf.DecodeAccepted(e)
+		a, err := buf.DecodeAccepted(e, inert...)
 		if err != nil {
 			return err
 		}
@@ -167,6 +174,9 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error
 		}
 		d.Scenario = scenario // the same bytes, shared by the scenario's games
 		g.ID, g.Created, g.Rules, g.State = e.Game, d, rs, st
+		if f != nil {
+			f.inert = engine.InertFacts(rs)
+		}
 		g.Players, g.Referees = clonePlayers(d.Players), clonePlayers(d.Referees)
 		g.Settings = append([]events.Setting(nil), d.Settings...)
 		for _, f := range g.deadlineFactsFresh(st, e.At, g.Policy()) {
