@@ -60,7 +60,7 @@ var inertFacts = []string{"udd.rolled", "fire.resolved", "shock.declared", "shoc
 // State.own); a kind not listed may change any.
 var factParts = map[string]int{
 	"udd.rolled": 0, "fire.resolved": 0, "shock.declared": 0, "shock.resolved": 0, "initiative.rolled": 0,
-	"ruling.asked": 0, "ruling.given": 0, "am.ended": 0, "game.over": 0, "am.first": 0, "pool.filled": 0,
+	"ruling.asked": 0, "ruling.given": 0, "am.ended": 0, "game.over": 0, "am.first": 0, "pool.filled": 0, // Pool replaced, and owned
 	"turn.begun":      partUnits | partBrigades, // the lists it clears it replaces
 	"unit.arrived":    partUnits,
 	"leader.arrived":  partLeaders,
@@ -72,11 +72,11 @@ var factParts = map[string]int{
 	"release.ordered": 0, // appends with slices.Clip: a new array
 	"side.done":       0,
 	"brigade.ordered": partUnits | partBrigades,
-	"am.drawn":        partUnits | partBrigades, // Pool, First, Focus replaced; Leaders as phase.set
+	"am.drawn":        partUnits | partBrigades, // Pool owned, First and Focus replaced; Leaders as phase.set
 	"prog.set":        partAct, "prog.asked": partAct, "prog.held": partAct, "prog.answered": partAct,
 	"order.rolled": partAct, "coordination.rolled": partAct,
 	"group.begun": partUnits,
-	"unit.moved":  partUnits, // Focus appended with slices.Clip; Held owned when it takes an objective
+	"unit.moved":  partUnits, // Focus and Held owned when it changes them
 	"unit.faced":  partUnits, "stack.set": partUnits, "unit.marked": partUnits, "unit.disordered": partUnits,
 	"unit.recovered": partUnits, "unit.rallied": partUnits, "unit.routed": partUnits, "unit.fatigue": partUnits,
 	"unit.works":   partUnits,
@@ -243,12 +243,14 @@ func (s *State) apply(f events.Fact) error {
 		s.First = []string{f.Str("am")}
 	case "pool.filled":
 		s.Pool = slices.Clone(f.Strs("ams"))
+		s.owned |= partPool // a new list, this state's own
 	case "am.drawn":
 		am := f.Str("am")
 		if len(s.First) > 0 && s.First[0] == am {
 			s.First = nil
 		} else if i := slices.Index(s.Pool, am); i >= 0 {
-			s.Pool = slices.Concat(s.Pool[:i], s.Pool[i+1:]) // a new list: the old one is shared
+			s.own(partPool)
+			s.Pool = slices.Delete(s.Pool, i, i+1)
 		} else {
 			return fmt.Errorf("gbacw: AM %q is not in the pool", am)
 		}
@@ -292,7 +294,12 @@ func (s *State) apply(f events.Fact) error {
 			return err
 		}
 		p := s.Act.Prog
-		p.At, p.Step, p.Text, p.Rolls = int(f.Int("at")), int(f.Int("step")), slices.Clone(f.Strs("text")), ints(f.Ints("rolls"))
+		p.At, p.Step, p.Rolls = int(f.Int("at")), int(f.Int("step")), ints(f.Ints("rolls"))
+		if text := f.Strs("text"); len(text) == 0 || !slices.Equal(p.Text, text) {
+			// A held program mostly holds the text it had: keep that list
+			// (never changed in place) rather than copy it again.
+			p.Text = slices.Clone(text)
+		}
 	case "prog.answered":
 		if err := prog(); err != nil {
 			return err
@@ -339,7 +346,8 @@ func (s *State) apply(f events.Fact) error {
 			}
 		}
 		if len(s.Focus) < 16 {
-			s.Focus = append(slices.Clip(s.Focus), u.Hex)
+			s.own(partFocus)
+			s.Focus = append(s.Focus, u.Hex)
 		}
 	case "unit.faced":
 		u, err := unit()
@@ -537,7 +545,8 @@ func (u *Unit) mark(flag string, on bool) error {
 
 // restackAt numbers the stack in h 0, 1, ... in its order.
 func (s *State) restackAt(h hex.Hex) {
-	for i, u := range s.unitsAt(h) {
+	var buf [8]*Unit // a stack's units, without an allocation
+	for i, u := range s.appendUnitsAt(buf[:0], h) {
 		if u.Stack != i {
 			s.mutUnitNamed(u.Name).Stack = i
 		}

@@ -525,8 +525,8 @@ func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []event
 			}
 			continue
 		}
-		if f != nil {
-			f.owns = false // a game fact may set the state (a rollback)
+		if f != nil && facts[0].Kind == FactRollback {
+			f.owns = false // the one game fact that sets the state
 		}
 		if facts[0].Kind == FactRollback {
 			changed = false
