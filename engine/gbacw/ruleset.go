@@ -122,8 +122,8 @@ func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, 
 // EvolveAll applies a decision's facts to one copy of the state.
 func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
 
-// InertFacts are the facts Evolve leaves the state as it is (factParts
-// gives them no part): records of dice and their results, for the log
+// InertFacts are the facts Evolve leaves the state as it is (apply
+// does nothing with them): records of dice and their results, for the log
 // and the mails; the facts after them carry what they change.
 func (rules) InertFacts() []string { return inertFacts }
 
