@@ -20,7 +20,9 @@ import (
 // numbers are read inline.
 
 // intern holds short strings seen in facts (argument keys, fact kinds,
-// unit codes, sides), so that replaying a log allocates each once rather
+// unit codes, sides, and the lines of orders and reasons up to
+// internMaxLen bytes that a game's facts repeat, as a program held again
+// and again does), so that replaying a log allocates each once rather
 // than once per fact, and games loaded side by side share them. It is a
 // fixed table of slots, each holding one string with its first and last
 // eight bytes as words; a string goes in one of two slots chosen by a hash
@@ -48,7 +50,9 @@ const maxKindKeys = 16
 const (
 	internBits   = 12
 	internSlots  = 1 << internBits
-	internMaxLen = 24
+	// internMaxLen is the longest string interned: at most 4096
+	// strings of 64 bytes, a bounded 0.5 MB, whatever the logs hold.
+	internMaxLen = 64
 )
 
 // internWords returns b's first and last eight bytes as little-endian
