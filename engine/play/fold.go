@@ -3,6 +3,7 @@ package play
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"pbem/engine"
@@ -29,6 +30,13 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		}
 		return g.step(reg, e, &f)
 	})
+	if f.ids.Len() > 0 {
+		// The mails still unsent keep copies of their ids, not the
+		// fold's chunks of ids (most of them of mails sent since).
+		for i := range g.Outbox {
+			g.Outbox[i].MailID = strings.Clone(g.Outbox[i].MailID)
+		}
+	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
 	}
@@ -52,6 +60,23 @@ type folding struct {
 	// inert are the ruleset's inert kinds of fact (engine.InertFacts),
 	// which the fold checks but neither decodes nor evolves.
 	inert []string
+	// ids holds the ids of the mails queued in the fold, many to a
+	// chunk: most are sent a few events later, and a string each would
+	// be an allocation each (a third of a GBACW game's events).
+	ids strings.Builder
+}
+
+// mailID returns id as a string cut from the fold's chunk of ids (or a
+// new chunk when it is full). What a chunk holds is never written again:
+// the strings cut from it stay as they are.
+func (f *folding) mailID(id []byte) string {
+	if f.ids.Cap()-f.ids.Len() < len(id) {
+		f.ids = strings.Builder{}
+		f.ids.Grow(max(4096, len(id)))
+	}
+	start := f.ids.Len()
+	f.ids.Write(id)
+	return f.ids.String()[start:]
 }
 
 // appendRoomy appends v to s, making room for several more when s is
@@ -138,7 +163,13 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error
 			dropMail(g, id)
 			return nil
 		}
-		g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
+		var mid string
+		if f != nil {
+			mid = f.mailID(id)
+		} else {
+			mid = string(id)
+		}
+		g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: mid})
 		if player, due, ok := ParseReminderKey(e.Key); ok {
 			for i := range g.Deadlines {
 				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
