@@ -260,9 +260,10 @@ func (r *Reader) foldFacts(buf *FoldBuffer, skip []string) (facts []Fact, n int)
 		}
 	}
 	fs := cut(&buf.facts, &buf.nf, n)
-	// Each fact and argument is written whole, once: clearing one and
-	// then setting its fields would write its pointers twice, and while
-	// the collector runs each pointer written costs a barrier.
+	// Each fact and argument is written field by field, and a field that
+	// is to be empty only if it is not already: while the collector runs,
+	// each pointer written costs a barrier, and writing a whole struct
+	// (or clearing one) takes the slow bulk path for all its pointers.
 	kept := 0
 	for range n {
 		i := kept
@@ -284,12 +285,19 @@ func (r *Reader) foldFacts(buf *FoldBuffer, skip []string) (facts []Fact, n int)
 			continue
 		}
 		kept++
+		f := &fs[i]
+		f.Kind = kindName
+		if f.Vis != (Vis{}) {
+			f.Vis = Vis{}
+		}
 		if m == 0 {
-			fs[i] = Fact{Kind: kindName}
+			if f.Args != nil {
+				f.Args = nil
+			}
 			continue
 		}
 		args := cut(&buf.args, &buf.na, m)
-		fs[i] = Fact{Kind: kindName, Args: args}
+		f.Args = args
 		var keys []string // the keys facts of this kind have had
 		if kind != nil {
 			if p := kind.keys.Load(); p != nil {
@@ -321,38 +329,46 @@ func (r *Reader) foldFacts(buf *FoldBuffer, skip []string) (facts []Fact, n int)
 			} else {
 				ak = ArgKind(r.Uvarint())
 			}
+			a := &args[j]
+			a.Key, a.Kind, a.Int = key, ak, 0
+			var str string
+			var ints []int64
+			var strs []string
 			switch ak {
 			case ArgInt:
-				args[j] = Arg{Key: key, Kind: ak, Int: r.Varint()}
+				a.Int = r.Varint()
 			case ArgBool:
-				v := r.Varint()
-				if v != 0 && v != 1 {
+				a.Int = r.Varint()
+				if a.Int != 0 && a.Int != 1 {
 					r.fail("bool argument")
 				}
-				args[j] = Arg{Key: key, Kind: ak, Int: v}
 			case ArgStr:
-				args[j] = Arg{Key: key, Kind: ak, Str: r.str(r.view())}
+				str = r.str(r.view())
 			case ArgInts:
-				var ints []int64
 				if k := r.count(); k > 0 {
 					ints = cut(&buf.ints, &buf.nInt, k)
 					for x := range ints {
 						ints[x] = r.Varint()
 					}
 				}
-				args[j] = Arg{Key: key, Kind: ak, Ints: ints}
 			case ArgStrs:
-				var strs []string
 				if k := r.count(); k > 0 {
 					strs = cut(&buf.strs, &buf.ns, k)
 					for x := range strs {
 						strs[x] = r.str(r.view())
 					}
 				}
-				args[j] = Arg{Key: key, Kind: ak, Strs: strs}
 			default:
-				args[j] = Arg{Key: key, Kind: ak}
 				r.fail(fmt.Sprintf("argument kind %d", ak))
+			}
+			if str != "" || a.Str != "" {
+				a.Str = str
+			}
+			if ints != nil || a.Ints != nil {
+				a.Ints = ints
+			}
+			if strs != nil || a.Strs != nil {
+				a.Strs = strs
 			}
 		}
 		if r.err != nil {
