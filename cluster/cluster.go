@@ -1,14 +1,19 @@
 // Package cluster runs pbem as one node of several on a NATS cluster with
 // JetStream: each game has one owner at a time, every append of a game is
 // replicated to a three-replica stream before it counts as done, and when
-// an owner stops renewing its lease another node rebuilds the game from
+// a node stops renewing its lease another node rebuilds its games from
 // the stream and carries on.
 //
-// Ownership is a lease in the JetStream key-value bucket pbem_owners (key:
-// the game id; value: node, expiry, epoch and the owner's last head). A
-// lease is taken and renewed only by compare-and-set on the key's
-// revision (KeyValue.Create and Update), so two nodes never both believe
-// they took the same lease from the same state.
+// Liveness is per node: each node puts its key in the bucket pbem_nodes
+// every third of a lease (one write per node, however many games it
+// owns). Ownership is per game: a record in the bucket pbem_owners (key:
+// the game id; value: node, epoch and the game's head when it last changed
+// hands) that changes only when the game changes hands, and only by
+// compare-and-set on the key's revision (KeyValue.Create and Update), so
+// two nodes never both believe they took the same game from the same
+// state. A game is taken over only once its owner's node lease has
+// lapsed, judged by the taker's own monotonic clock (see lease.go), or
+// when it is moved or released.
 //
 // Fencing is done by the stream, not by a home-made check. Every append
 // of a game is one message on pbem.log.<game> in the stream PBEM_EVENTS,
@@ -21,7 +26,8 @@
 // lease and resumed) is refused by the JetStream server with "wrong last
 // sequence", and nothing of it reaches the stream or the new owner's
 // store. Every message also carries the lease revision it was written
-// under (header Pbem-Lease).
+// under (header Pbem-Lease): the revision of the owner record its writer
+// took.
 //
 // An append is: chain the events on the local head, publish them as one
 // message and wait for the stream's acknowledgement (a quorum of the
@@ -35,6 +41,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -59,6 +66,7 @@ const (
 	OwnersBucket = "pbem_owners"
 	NodesBucket  = "pbem_nodes"
 	SharedBucket = "pbem_shared"
+	HeadsBucket  = "pbem_heads"
 )
 
 // Headers on stream messages.
@@ -75,9 +83,10 @@ func Subject(game string) string { return "pbem.log." + game }
 type Config struct {
 	// Node is this node's name (letters, digits, '-', '_').
 	Node string
-	// Lease is how long a lease lasts unless renewed (default 10s); it is
-	// renewed every Lease/3. A dead node's games are taken over within
-	// about Lease + Lease/3 + the time to rebuild them.
+	// Lease is how long a node's lease lasts unless renewed (default 10s);
+	// it is renewed every Lease/3, and the node stops appending Lease/5
+	// before others may judge it lapsed. A dead node's games are taken
+	// over within about Lease + Lease/3 + the time to rebuild them.
 	Lease time.Duration
 	// Replicas of the stream and buckets (default 3; 1 for a one-server
 	// NATS).
@@ -101,24 +110,23 @@ type Hooks struct {
 	Lost func(game string)
 }
 
-// Lease is the value of a game's key in pbem_owners.
+// Lease is the value of a game's key in pbem_owners: its owner record. It
+// changes only when the game changes hands; whether the owner still holds
+// it is its node's lease (pbem_nodes).
 type Lease struct {
-	Node    string `json:"node"`
-	Expires int64  `json:"expires"` // unix milliseconds
-	Epoch   uint64 `json:"epoch"`   // 1 for the first owner, +1 at each change of owner
-	Seq     uint64 `json:"seq"`     // the owner's head when it last renewed
-	Hash    string `json:"hash,omitempty"`
-	// To names the node a game is handed to (move, drain): the lease is
-	// released for it.
+	Node  string `json:"node"`  // "" once released (at shutdown, or for To)
+	Epoch uint64 `json:"epoch"` // 1 for the first owner, +1 at each change of owner
+	// Seq and Hash are the game's head when it last changed hands: what
+	// the releasing owner held, or what the taker was handed.
+	Seq  uint64 `json:"seq"`
+	Hash string `json:"hash,omitempty"`
+	// To names the node a game is handed to (move, drain).
 	To string `json:"to,omitempty"`
 }
 
-func (l Lease) expired(now time.Time) bool { return now.UnixMilli() >= l.Expires }
-
-// Member is the value of a node's key in pbem_nodes.
+// Member is the value of a node's key in pbem_nodes (its heartbeat).
 type Member struct {
-	Expires  int64 `json:"expires"`
-	Draining bool  `json:"draining,omitempty"`
+	Draining bool `json:"draining,omitempty"`
 }
 
 // NotOwnerError says this node does not own a game (Owner, if known, does).
@@ -143,16 +151,18 @@ func (e *NotOwnerError) Error() string {
 var ErrFenced = errors.New("fenced: another node took the game")
 
 type owned struct {
-	rev      uint64 // current KV revision of our lease
-	fenceRev uint64 // the revision our ownership began with (in every message)
+	rev      uint64 // the owner record's revision this node took
+	fenceRev uint64 // the same: carried by every message
 	lease    Lease
 	last     uint64 // the stream sequence of the game's last message
+	recorded uint64 // the head seq last put in pbem_heads
 	dirty    bool   // the stream has an append the local store may lack
 }
 
 type entry struct {
 	Lease
 	rev uint64
+	at  time.Time // when this node saw this revision (monotonic)
 }
 
 // Node is this process's place in the cluster.
@@ -164,6 +174,7 @@ type Node struct {
 	owners jetstream.KeyValue
 	nodes  jetstream.KeyValue
 	shared jetstream.KeyValue
+	heads  jetstream.KeyValue
 	stream jetstream.Stream
 	st     *store.Store
 	lg     *slog.Logger
@@ -172,8 +183,15 @@ type Node struct {
 	owned   map[string]*owned
 	view    map[string]entry  // every lease, as the watcher last saw it
 	members map[string]Member // every node, as the watcher last saw it
-	locks   map[string]*sync.Mutex
-	subs    []*nats.Subscription
+	seen    map[string]seenNode
+	// liveUntil is when this node's own lease runs out by its own clock
+	// (Lease - selfMargin after it sent its last acknowledged heartbeat).
+	liveUntil  time.Time
+	watchAt    time.Time // when the watch last delivered this node's own heartbeat
+	isDraining bool
+	started    time.Time
+	locks      map[string]*sync.Mutex
+	subs       []*nats.Subscription
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -201,7 +219,7 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 		return nil, fmt.Errorf("cluster: jetstream: %w", err)
 	}
 	n := &Node{cfg: cfg, name: cfg.Node, nc: nc, js: js, st: st, lg: cfg.Logger.With("component", "cluster", "node", cfg.Node),
-		owned: map[string]*owned{}, view: map[string]entry{}, members: map[string]Member{}, locks: map[string]*sync.Mutex{},
+		owned: map[string]*owned{}, view: map[string]entry{}, members: map[string]Member{}, seen: map[string]seenNode{}, started: time.Now(), locks: map[string]*sync.Mutex{},
 		stop: make(chan struct{})}
 	// Creating the assets may race with other nodes starting, and may meet
 	// a cluster still electing leaders: retry for a while.
@@ -210,6 +228,10 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 		n.stream, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 			Name: StreamName, Subjects: []string{"pbem.log.>"}, Replicas: cfg.Replicas, Storage: jetstream.FileStorage,
 			Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardNew, Duplicates: time.Minute,
+			// Direct gets let a takeover read a game's subject in batches
+			// (readSubject); reads that must see the leader's state use
+			// lastOnLeader.
+			AllowDirect: true,
 			Description: "pbem: every game's log, one message per append"})
 		if err != nil {
 			return fmt.Errorf("stream %s: %w", StreamName, err)
@@ -217,7 +239,7 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 		for _, b := range []struct {
 			name string
 			kv   *jetstream.KeyValue
-		}{{OwnersBucket, &n.owners}, {NodesBucket, &n.nodes}, {SharedBucket, &n.shared}} {
+		}{{OwnersBucket, &n.owners}, {NodesBucket, &n.nodes}, {SharedBucket, &n.shared}, {HeadsBucket, &n.heads}} {
 			*b.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: b.name, Replicas: cfg.Replicas,
 				Storage: jetstream.FileStorage, History: 1})
 			if err != nil {
@@ -229,7 +251,7 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	if err := retry(ctx, 30*time.Second, func(ctx context.Context) error { return n.heartbeat(ctx, false) }); err != nil {
+	if err := retry(ctx, 30*time.Second, func(ctx context.Context) error { _, err := n.heartbeat(ctx, false); return err }); err != nil {
 		return nil, fmt.Errorf("cluster: joining: %w", err)
 	}
 	sub, err := nc.Subscribe(n.subject("take"), n.onTake)
@@ -240,8 +262,10 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 	if err := n.watch(ctx); err != nil {
 		return nil, err
 	}
-	n.wg.Add(1)
-	go n.loop()
+	n.wg.Add(3)
+	go n.loop(n.renew)
+	go n.loop(n.scan)
+	go n.loop(n.recordHeadsEveryLease())
 	n.lg.Info("joined the cluster", "lease", cfg.Lease, "replicas", cfg.Replicas)
 	return n, nil
 }
@@ -308,21 +332,26 @@ func (n *Node) lock(game string) *sync.Mutex {
 	return l
 }
 
-// Owns reports whether this node holds game's lease now.
+// Owns reports whether this node holds game now (and its own node lease
+// runs).
 func (n *Node) Owns(game string) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	o := n.owned[game]
-	return o != nil && !o.lease.expired(time.Now())
+	return o != nil && n.selfAliveLocked(time.Now())
 }
 
-// Owner returns the node that owns game as far as this node has seen
-// ("" for a game no node has a lease for).
+// Owner returns the node that owns game as far as this node has seen,
+// or the node it is being handed to ("" for a game no node has, or one
+// released for any node to take).
 func (n *Node) Owner(game string) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if o := n.owned[game]; o != nil {
 		return n.name
+	}
+	if e := n.view[game]; e.Node == "" {
+		return e.To // handed to To, which takes it in a moment
 	}
 	return n.view[game].Node
 }
@@ -411,14 +440,15 @@ func (n *Node) holding(game string, expected uint64) (*owned, error) {
 			return nil, &NotOwnerError{Game: game, Reason: "lost at once"}
 		}
 	}
-	// The lease must not have run out: past its expiry another node may be
-	// taking the game (the stream would refuse the append anyway).
-	// renew replaces o.lease under n.mu.
+	// This node's own lease must run, by its own clock: once it has not
+	// renewed it for Lease - selfMargin, another node may soon judge it
+	// lapsed and take the game (the stream would refuse a late append
+	// after the taker's fence anyway).
 	n.mu.Lock()
-	lease := o.lease
+	alive := n.selfAliveLocked(time.Now())
 	n.mu.Unlock()
-	if lease.expired(time.Now().Add(n.cfg.Lease / 10)) {
-		return nil, &NotOwnerError{Game: game, Reason: "the lease is running out and has not been renewed"}
+	if !alive {
+		return nil, &NotOwnerError{Game: game, Reason: "this node's lease has lapsed (it was paused or cut off from NATS) and is not renewed yet"}
 	}
 	if o.dirty {
 		ctx, cancel := n.ctx()
@@ -460,22 +490,22 @@ func (n *Node) publish(game string, o *owned, data []byte, msgID string, fence b
 		}
 		return 0, fmt.Errorf("%w (%v)", ErrFenced, err)
 	}
-	// Did it get in? Look at the subject's last message.
+	// Did it get in? Look at the subject's last message, on the leader.
 	ctx2, cancel2 := n.ctx()
 	defer cancel2()
-	last, lerr := n.stream.GetLastMsgForSubject(ctx2, Subject(game))
+	last, hdr, lerr := lastOnLeader(ctx2, n.nc, Subject(game))
 	switch {
 	case lerr != nil:
 		return 0, err
-	case last.Header.Get(jetstream.MsgIDHeader) == msgID:
-		return last.Sequence, nil
-	case last.Sequence == o.last:
+	case bytes.Contains(hdr, []byte(jetstream.MsgIDHeader+": "+msgID+"\r\n")):
+		return last, nil
+	case last == o.last:
 		return 0, err // not stored; the caller may try again
 	default:
 		if !fence {
 			n.lose(game, o, "another node wrote to the game")
 		}
-		return 0, fmt.Errorf("%w: the game's subject is at %d", ErrFenced, last.Sequence)
+		return 0, fmt.Errorf("%w: the game's subject is at %d", ErrFenced, last)
 	}
 }
 
@@ -489,14 +519,11 @@ func isWrongLast(err error) bool {
 
 // lastSeq is the stream sequence of game's last message (0: none).
 func (n *Node) lastSeq(ctx context.Context, game string) (uint64, error) {
-	m, err := n.stream.GetLastMsgForSubject(ctx, Subject(game))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, nil
-	}
+	seq, _, err := lastOnLeader(ctx, n.nc, Subject(game))
 	if err != nil {
 		return 0, fmt.Errorf("game %s: the stream's last message: %w", game, err)
 	}
-	return m.Sequence, nil
+	return seq, nil
 }
 
 // lose drops game (the lease was taken, or the stream refused us).
@@ -514,8 +541,6 @@ func (n *Node) lose(game string, o *owned, why string) {
 		h(game)
 	}
 }
-
-func (n *Node) now() time.Time { return time.Now() }
 
 func encodeLease(l Lease) []byte {
 	b, _ := json.Marshal(l)
@@ -537,7 +562,11 @@ func (n *Node) take(game string, cur entry, isNew bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	l := Lease{Node: n.name, Expires: n.now().Add(n.cfg.Lease).UnixMilli(), Epoch: cur.Epoch + 1, Seq: cur.Seq, Hash: cur.Hash}
+	if !isNew {
+		// The head to check the stream against, carried on in the record.
+		cur.Lease = n.lastHead(ctx, game, cur.Lease)
+	}
+	l := Lease{Node: n.name, Epoch: cur.Epoch + 1, Seq: cur.Seq, Hash: cur.Hash}
 	var rev uint64
 	var err error
 	if isNew {
@@ -578,7 +607,9 @@ func (n *Node) take(game string, cur entry, isNew bool) error {
 	}
 	n.mu.Lock()
 	n.owned[game] = o
-	n.view[game] = entry{Lease: l, rev: rev}
+	if v, ok := n.view[game]; !ok || rev >= v.rev {
+		n.view[game] = entry{Lease: l, rev: rev, at: time.Now()}
+	}
 	n.mu.Unlock()
 	if isNew {
 		n.lg.Info("new game's lease taken", "game", game, "rev", rev)
@@ -611,38 +642,33 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 	var missing []record
 	var fenceRev uint64
 	var seenOK bool
-	for seq := uint64(1); seq <= last; {
-		m, err := n.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(Subject(game)))
-		if err != nil {
-			return 0, fmt.Errorf("game %s: reading the stream at %d: %w", game, seq, err)
-		}
-		seq = m.Sequence + 1
-		rev, _ := strconv.ParseUint(m.Header.Get(hdrLease), 10, 64)
+	err = readSubject(ctx, n.nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
+		rev, _ := strconv.ParseUint(h.Get(hdrLease), 10, 64)
 		if rev < fenceRev {
-			return 0, fmt.Errorf("game %s: stream message %d was written under lease %d after lease %d's fence", game, m.Sequence, rev, fenceRev)
+			return fmt.Errorf("game %s: stream message %d was written under lease %d after lease %d's fence", game, seq, rev, fenceRev)
 		}
-		if f := m.Header.Get(hdrFence); f != "" {
+		if f := h.Get(hdrFence); f != "" {
 			fenceRev = rev
-			continue
+			return nil
 		}
-		rec, err := unmarshalRecord(m.Data)
+		rec, err := unmarshalRecord(data)
 		if err != nil {
-			return 0, fmt.Errorf("game %s: stream message %d: %w", game, m.Sequence, err)
+			return fmt.Errorf("game %s: stream message %d: %w", game, seq, err)
 		}
 		var keep record
 		for i := range rec.Events {
 			e := &rec.Events[i]
 			if err := v.Next(e); err != nil {
-				return 0, fmt.Errorf("game %s: the stream's chain: %w", game, err)
+				return fmt.Errorf("game %s: the stream's chain: %w", game, err)
 			}
 			if seen.Seq != 0 && e.Seq == seen.Seq {
 				if e.Hash.Hex() != seen.Hash {
-					return 0, fmt.Errorf("game %s: seq %d in the stream is not the head its owner reported", game, e.Seq)
+					return fmt.Errorf("game %s: seq %d in the stream is not the head its owner reported", game, e.Seq)
 				}
 				seenOK = true
 			}
 			if e.Seq == local.Seq && e.Hash != local.Hash {
-				return 0, fmt.Errorf("game %s: the local store's seq %d differs from the stream's", game, e.Seq)
+				return fmt.Errorf("game %s: the local store's seq %d differs from the stream's", game, e.Seq)
 			}
 			if e.Seq > local.Seq {
 				keep.Events = append(keep.Events, *e)
@@ -654,6 +680,10 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 			}
 			missing = append(missing, keep)
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	if v.Seq() < local.Seq {
 		return 0, fmt.Errorf("game %s: the local store holds %d events, the stream %d", game, local.Seq, v.Seq())
@@ -714,11 +744,15 @@ type GameLease struct {
 func (n *Node) Members() []NodeState {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	now := n.now()
-	load := n.loadLocked(now)
+	now := time.Now()
+	load := n.loadLocked()
 	out := make([]NodeState, 0, len(n.members))
 	for name, m := range n.members {
-		out = append(out, NodeState{Name: name, Alive: now.UnixMilli() < m.Expires, Draining: m.Draining, Games: load[name]})
+		left := n.liveUntil.Sub(now)
+		if name != n.name {
+			left = n.lapsesLocked(name).Sub(now)
+		}
+		out = append(out, NodeState{Name: name, Alive: n.aliveLocked(name, now), Draining: m.Draining, Games: load[name], LeaseLeft: max(left, 0)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -729,12 +763,15 @@ type NodeState struct {
 	Name            string
 	Alive, Draining bool
 	Games           int
+	// LeaseLeft is how long until the node's lease lapses unless renewed,
+	// by this node's own clock (for this node: until it stops appending).
+	LeaseLeft time.Duration
 }
 
-func (n *Node) loadLocked(now time.Time) map[string]int {
+func (n *Node) loadLocked() map[string]int {
 	load := map[string]int{}
 	for _, e := range n.view {
-		if !e.expired(now) {
+		if e.Node != "" {
 			load[e.Node]++
 		}
 	}
@@ -746,11 +783,11 @@ func (n *Node) loadLocked(now time.Time) map[string]int {
 func (n *Node) LeastLoaded(except string) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.leastLoadedLocked(n.now(), except)
+	return n.leastLoadedLocked(time.Now(), except)
 }
 
 func (n *Node) leastLoadedLocked(now time.Time, except string) (string, error) {
-	load := n.loadLocked(now)
+	load := n.loadLocked()
 	best, bestN := "", 0
 	names := make([]string, 0, len(n.members))
 	for name := range n.members {
@@ -759,7 +796,7 @@ func (n *Node) leastLoadedLocked(now time.Time, except string) (string, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		m := n.members[name]
-		if name == except || m.Draining || now.UnixMilli() >= m.Expires {
+		if name == except || m.Draining || !n.aliveLocked(name, now) {
 			continue
 		}
 		if best == "" || load[name] < bestN {
@@ -793,49 +830,41 @@ type Written struct {
 // under that fence's lease, fences' leases only grow, and the events
 // chain from the first to the last. It returns the messages read.
 func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, err
-	}
-	s, err := js.Stream(ctx, StreamName)
-	if err != nil {
-		return nil, err
-	}
 	var out []Written
 	var fence uint64
 	v := events.Verifier{Game: game}
-	for seq := uint64(1); ; {
-		m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(Subject(game)))
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			break
-		}
-		if err != nil {
-			return out, err
-		}
-		seq = m.Sequence + 1
-		w := Written{StreamSeq: m.Sequence, Node: m.Header.Get(hdrNode), Fence: m.Header.Get(hdrFence) != ""}
-		w.Lease, _ = strconv.ParseUint(m.Header.Get(hdrLease), 10, 64)
+	last, _, err := lastOnLeader(ctx, nc, Subject(game))
+	if err != nil {
+		return nil, err
+	}
+	err = readSubject(ctx, nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
+		w := Written{StreamSeq: seq, Node: h.Get(hdrNode), Fence: h.Get(hdrFence) != ""}
+		w.Lease, _ = strconv.ParseUint(h.Get(hdrLease), 10, 64)
 		if w.Fence {
 			if w.Lease <= fence {
-				return out, fmt.Errorf("stream message %d: a fence for lease %d after lease %d's", m.Sequence, w.Lease, fence)
+				return fmt.Errorf("stream message %d: a fence for lease %d after lease %d's", seq, w.Lease, fence)
 			}
 			fence = w.Lease
 		} else {
 			if w.Lease != fence {
-				return out, fmt.Errorf("stream message %d: written by %s under lease %d while lease %d held the game: two writers", m.Sequence, w.Node, w.Lease, fence)
+				return fmt.Errorf("stream message %d: written by %s under lease %d while lease %d held the game: two writers", seq, w.Node, w.Lease, fence)
 			}
-			rec, err := unmarshalRecord(m.Data)
+			rec, err := unmarshalRecord(data)
 			if err != nil {
-				return out, fmt.Errorf("stream message %d: %w", m.Sequence, err)
+				return fmt.Errorf("stream message %d: %w", seq, err)
 			}
 			for i := range rec.Events {
 				if err := v.Next(&rec.Events[i]); err != nil {
-					return out, err
+					return err
 				}
 			}
 			w.Events = rec.Events
 		}
 		out = append(out, w)
+		return nil
+	})
+	if err != nil {
+		return out, err
 	}
 	return out, nil
 }

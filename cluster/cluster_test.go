@@ -146,7 +146,7 @@ func TestNodeFailoverRebuildsFromTheStreamAndFencesTheOldOwner(t *testing.T) {
 
 	// The old owner comes back with a lease it believes in: the stream refuses it.
 	a.mu.Lock()
-	stale.lease.Expires = time.Now().Add(time.Hour).UnixMilli()
+	a.liveUntil = time.Now().Add(time.Hour)
 	a.owned["g1"] = &stale
 	a.mu.Unlock()
 	_, err = a.Do(store.Request{Game: "g1", Expected: 3, Events: []events.Envelope{ev("g1", "late", "stale write")}})

@@ -2,14 +2,50 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
+
+// Liveness is per node, ownership per game (issue 16):
+//
+//   - A node's lease is its key in pbem_nodes, put every Lease/3 (a
+//     heartbeat). Nothing per game is written to keep games: a node with
+//     10,000 games writes one key per third of a lease, not 10,000.
+//   - A game's owner record in pbem_owners (node, epoch, head) changes only
+//     when the game changes hands: a takeover, a move, a release. Its
+//     revision is the fence every append carries.
+//   - No node compares its clock with another's. Others judge a node's
+//     lease by their own monotonic clock: it has lapsed once Lease has
+//     passed since they saw its heartbeat's revision change (the bucket's
+//     watch). The node itself stops appending, by its own monotonic clock,
+//     Lease - Lease/5 after it SENT its last heartbeat that was
+//     acknowledged: no observer can have seen that heartbeat before it was
+//     sent, so every observer's Lease runs out after the owner stopped.
+//     Lease > Lease/3 (renewal) + Lease/5 (margin) leaves a renewal or
+//     two of slack. Server-side TTLs (per-key TTL, MaxAge) were not used:
+//     they need the bucket made with limit markers, and expire by the wall
+//     clock of whichever server leads the bucket at the time, which moves
+//     with the leader.
+//   - Whatever the clocks do, the stream fences: a takeover publishes a
+//     fence on the game's subject, and a stale owner's append expecting an
+//     older last sequence is refused by the server.
+
+// selfMargin is how long before others may judge this node lapsed that it
+// stops appending.
+func (n *Node) selfMargin() time.Duration { return n.cfg.Lease / 5 }
+
+// seenNode is when this node last saw another node's heartbeat change.
+type seenNode struct {
+	rev uint64
+	at  time.Time // this process's monotonic clock
+}
 
 // ownedGames lists the games this node owns, sorted.
 func (n *Node) ownedGames() []string {
@@ -32,19 +68,85 @@ func (n *Node) withHead(game string, l Lease) Lease {
 	return l
 }
 
-// heartbeat records this node as alive for one lease (and whether it
-// drains).
-func (n *Node) heartbeat(ctx context.Context, draining bool) error {
-	m := Member{Expires: n.now().Add(n.cfg.Lease).UnixMilli(), Draining: draining}
-	b := []byte(fmt.Sprintf(`{"expires":%d,"draining":%t}`, m.Expires, m.Draining))
-	if _, err := n.nodes.Put(ctx, n.name, b); err != nil {
-		return err
+// heartbeat renews this node's lease (and says whether it drains). The
+// node may append until Lease - selfMargin after the moment it sent an
+// acknowledged heartbeat. It reports whether the node's lease had lapsed
+// before this renewal (it was paused, or cut off from NATS).
+func (n *Node) heartbeat(ctx context.Context, draining bool) (wasLapsed bool, err error) {
+	sent := time.Now()
+	b := fmt.Appendf(nil, `{"draining":%t}`, draining)
+	rev, err := n.nodes.Put(ctx, n.name, b)
+	if err != nil {
+		return false, err
 	}
 	n.mu.Lock()
-	n.members[n.name] = m
-	n.mu.Unlock()
-	return nil
+	defer n.mu.Unlock()
+	wasLapsed = !n.liveUntil.IsZero() && !time.Now().Before(n.liveUntil)
+	n.liveUntil = sent.Add(n.cfg.Lease - n.selfMargin())
+	n.isDraining = draining
+	n.members[n.name] = Member{Draining: draining}
+	n.seen[n.name] = seenNode{rev: rev, at: sent}
+	if wasLapsed {
+		// What this node saw of the others is as old as its pause: give
+		// each a whole lease from now, rather than take games from nodes
+		// that kept renewing while this one could not see it.
+		now := time.Now()
+		for k, s := range n.seen {
+			if k != n.name {
+				s.at = now
+				n.seen[k] = s
+			}
+		}
+	}
+	return wasLapsed, nil
 }
+
+// selfAliveLocked: this node's own lease runs (by its own clock).
+func (n *Node) selfAliveLocked(now time.Time) bool { return now.Before(n.liveUntil) }
+
+// aliveLocked: node's lease has not lapsed as this node judges it.
+func (n *Node) aliveLocked(node string, now time.Time) bool {
+	if node == n.name {
+		return n.selfAliveLocked(now)
+	}
+	return now.Before(n.lapsesLocked(node))
+}
+
+// lapsesLocked is when node's lease lapses (lapsed) by this node's clock: a
+// lease after its heartbeat was last seen to change, or after this node
+// began watching for a node it never saw.
+func (n *Node) lapsesLocked(node string) time.Time {
+	s, ok := n.seen[node]
+	if !ok {
+		return n.started.Add(n.cfg.Lease)
+	}
+	return s.at.Add(n.cfg.Lease)
+}
+
+// watchStale is how long the watch may go without delivering this node's
+// own heartbeat (put every Lease/3) before this node stops judging others
+// by it: a watch that lags or reconnects would make live nodes look
+// lapsed.
+func (n *Node) watchStale() time.Duration { return 2 * n.cfg.Lease / 3 }
+
+// sawSelfLocked notes that the watch delivered this node's own heartbeat.
+// After a gap in the watch, what it said of the others is stale: each is
+// given a whole lease from now.
+func (n *Node) sawSelfLocked(now time.Time) {
+	if !n.watchAt.IsZero() && now.Sub(n.watchAt) > n.watchStale() {
+		for k, s := range n.seen {
+			if k != n.name {
+				s.at = now
+				n.seen[k] = s
+			}
+		}
+	}
+	n.watchAt = now
+}
+
+// watchFreshLocked: the watch delivered this node's own heartbeat lately,
+// so its silence about another node means that node is silent.
+func (n *Node) watchFreshLocked(now time.Time) bool { return now.Sub(n.watchAt) <= n.watchStale() }
 
 // watch follows both buckets: the initial values are in before it returns.
 func (n *Node) watch(ctx context.Context) error {
@@ -53,27 +155,22 @@ func (n *Node) watch(ctx context.Context) error {
 		put func(key string, value []byte, rev uint64)
 		del func(key string)
 	}{
-		{n.owners, func(k string, v []byte, rev uint64) {
-			l, err := decodeLease(v)
-			if err != nil {
-				n.lg.Warn("a lease that does not parse", "game", k, "err", err)
-				return
-			}
-			n.mu.Lock()
-			if cur, ok := n.view[k]; !ok || rev >= cur.rev {
-				n.view[k] = entry{Lease: l, rev: rev}
-			}
-			n.mu.Unlock()
-		}, func(k string) { n.mu.Lock(); delete(n.view, k); n.mu.Unlock() }},
-		{n.nodes, func(k string, v []byte, _ uint64) {
+		{n.owners, n.sawOwner, func(k string) { n.mu.Lock(); delete(n.view, k); n.mu.Unlock() }},
+		{n.nodes, func(k string, v []byte, rev uint64) {
 			var m Member
 			if err := jsonUnmarshal(v, &m); err != nil {
 				return
 			}
+			now := time.Now()
 			n.mu.Lock()
 			n.members[k] = m
+			if k == n.name {
+				n.sawSelfLocked(now)
+			} else if s := n.seen[k]; rev != s.rev {
+				n.seen[k] = seenNode{rev: rev, at: now}
+			}
 			n.mu.Unlock()
-		}, func(k string) { n.mu.Lock(); delete(n.members, k); n.mu.Unlock() }},
+		}, func(k string) { n.mu.Lock(); delete(n.members, k); delete(n.seen, k); n.mu.Unlock() }},
 	} {
 		// A cluster still electing its leaders answers slowly: retry, as
 		// Open does for the assets. The watcher lives on after this call,
@@ -127,9 +224,31 @@ func (n *Node) watch(ctx context.Context) error {
 	return nil
 }
 
-// loop renews this node's leases and takes over games whose owners
-// stopped renewing, every Lease/3.
-func (n *Node) loop() {
+// sawOwner records a game's owner record as the watch delivers it. A
+// record of a game this node owns that moved past the revision it holds
+// means another node took the game: this node drops it at once (its
+// appends would be refused by the stream's fence anyway).
+func (n *Node) sawOwner(k string, v []byte, rev uint64) {
+	l, err := decodeLease(v)
+	if err != nil {
+		n.lg.Warn("an owner record that does not parse", "game", k, "err", err)
+		return
+	}
+	n.mu.Lock()
+	if cur, ok := n.view[k]; !ok || rev >= cur.rev {
+		n.view[k] = entry{Lease: l, rev: rev, at: time.Now()}
+	}
+	o := n.owned[k]
+	n.mu.Unlock()
+	if o != nil && rev > o.rev {
+		n.lose(k, o, fmt.Sprintf("its owner record moved to revision %d (%s): another node took it", rev, l.Node))
+	}
+}
+
+// loop runs fn every Lease/3 until the node closes. Renewing and taking
+// over run in loops of their own: a mass takeover must not hold up the
+// heartbeat (the node's own lease would lapse in the middle of it).
+func (n *Node) loop(fn func()) {
 	defer n.wg.Done()
 	t := time.NewTicker(n.cfg.Lease / 3)
 	defer t.Stop()
@@ -138,8 +257,7 @@ func (n *Node) loop() {
 		case <-n.stop:
 			return
 		case <-t.C:
-			n.renew()
-			n.scan()
+			fn()
 		}
 	}
 }
@@ -147,12 +265,11 @@ func (n *Node) loop() {
 func (n *Node) draining() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.members[n.name].Draining
+	return n.isDraining
 }
 
 // held returns game's ownership record, if this node holds it, with a
-// copy of its lease and revision, read under n.mu (renew replaces them
-// there while appends, moves and releases read them).
+// copy of its lease and revision, read under n.mu.
 func (n *Node) held(game string) (*owned, Lease, uint64) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -163,96 +280,129 @@ func (n *Node) held(game string) (*owned, Lease, uint64) {
 	return o, o.lease, o.rev
 }
 
-// renew extends every lease this node holds by compare-and-set on its
-// revision: a revision that moved means another node took the game.
+// renew puts this node's heartbeat: one write, however many games the
+// node owns. After a lapse (a pause past the lease, a cut from NATS) it
+// checks every game it holds against its owner record, and drops those
+// another node took meanwhile.
 func (n *Node) renew() {
 	ctx, cancel := n.ctx()
 	defer cancel()
-	if err := n.heartbeat(ctx, n.draining()); err != nil {
+	wasLapsed, err := n.heartbeat(ctx, n.draining())
+	if err != nil {
 		n.lg.Warn("heartbeat failed", "err", err)
+		return
 	}
-	games := n.ownedGames()
-	for _, g := range games {
-		o, held, heldRev := n.held(g)
+	if !wasLapsed {
+		return
+	}
+	n.lg.Warn("this node's lease had lapsed (paused or cut off); checking the games it held")
+	for _, g := range n.ownedGames() {
+		o, _, rev := n.held(g)
 		if o == nil {
 			continue
 		}
-		if held.expired(n.now()) {
-			// Paused or cut off past the lease: another node may own it now.
-			// Ask the bucket rather than renew blindly: Update by revision
-			// settles it either way.
-			n.lg.Warn("renewing a lease that ran out", "game", g)
-		}
-		l := held
-		l.Expires = n.now().Add(n.cfg.Lease).UnixMilli()
-		l = n.withHead(g, l)
-		rev, err := n.owners.Update(ctx, g, encodeLease(l), heldRev)
+		gctx, gcancel := n.ctx()
+		e, err := n.owners.Get(gctx, g)
+		gcancel()
 		switch {
-		case errors.Is(err, jetstream.ErrKeyRevisionMismatch), isWrongLast(err), errors.Is(err, jetstream.ErrKeyNotFound):
-			n.lose(g, o, "another node took the lease")
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+			n.lose(g, o, "its owner record is gone")
 		case err != nil:
-			n.lg.Warn("renewing a lease failed; retrying", "game", g, "err", err)
-		default:
-			n.mu.Lock()
-			if n.owned[g] == o {
-				o.rev, o.lease = rev, l
-				n.view[g] = entry{Lease: l, rev: rev}
-			}
-			n.mu.Unlock()
+			n.lg.Warn("checking a game's owner record", "game", g, "err", err)
+		case e.Revision() != rev:
+			n.lose(g, o, "another node took it while this node's lease had lapsed")
 		}
 	}
 }
 
-// scan takes over the games whose leases ran out (or were handed to this
-// node). Of the live nodes, the one a lease was handed to takes it, else
-// the least loaded; once a lease has been out for another whole lease,
-// any live node may (the chosen one may be stuck).
+// takers is how many takeovers a node runs at once: each waits on the
+// stream and the owner bucket (replicated writes), and the local commits
+// of several share fsyncs (the store commits in groups).
+const takers = 8
+
+// scan takes over the games whose owners' node leases lapsed (or were
+// released or handed to this node). Of the live nodes, the one a game was
+// handed to takes it, else the least loaded; once a game has waited
+// another whole lease, any live node not draining may (the chosen one may
+// be stuck). A node whose own lease lapsed takes nothing.
 func (n *Node) scan() {
-	now := n.now()
+	now := time.Now()
 	n.mu.Lock()
+	if !n.selfAliveLocked(now) || !n.watchFreshLocked(now) {
+		n.mu.Unlock()
+		return
+	}
 	var todo []GameLease
 	for g, e := range n.view {
-		if n.owned[g] != nil || !e.expired(now) {
+		if n.owned[g] != nil {
 			continue
 		}
-		taker := ""
-		if m, ok := n.members[e.To]; e.To != "" && ok && now.UnixMilli() < m.Expires {
-			taker = e.To
-		} else if t, err := n.leastLoadedLocked(now, ""); err == nil {
-			taker = t
-		}
-		late := now.UnixMilli() >= e.Expires+n.cfg.Lease.Milliseconds()
-		if taker == n.name || (late && !n.members[n.name].Draining) {
+		var since time.Time // when the game began to wait for a taker
+		switch {
+		case e.Node == n.name && e.To == "":
+			// A record in this node's name it does not hold: this node
+			// restarted (after a crash). Take it back at once.
 			todo = append(todo, GameLease{Game: g, Lease: e.Lease, Rev: e.rev})
+			continue
+		case e.Node == "":
+			since = e.at // released, or handed to e.To
+		case n.aliveLocked(e.Node, now):
+			continue
+		default:
+			since = n.lapsesLocked(e.Node)
 		}
-	}
-	// A lease in this node's name it does not hold: this node restarted
-	// (after a crash) before the lease ran out. Take it back at once.
-	for g, e := range n.view {
-		if n.owned[g] == nil && e.Node == n.name && !e.expired(now) && e.To == "" {
+		taker := ""
+		if e.To != "" && n.aliveLocked(e.To, now) {
+			taker = e.To
+		} else {
+			if t, err := n.leastLoadedLocked(now, ""); err == nil {
+				taker = t
+			}
+		}
+		late := !now.Before(since.Add(n.cfg.Lease))
+		if taker == n.name || (late && !n.isDraining) {
 			todo = append(todo, GameLease{Game: g, Lease: e.Lease, Rev: e.rev})
 		}
 	}
 	n.mu.Unlock()
 	sort.Slice(todo, func(i, j int) bool { return todo[i].Game < todo[j].Game })
+	work := make(chan GameLease)
+	var wg sync.WaitGroup
+	for range min(takers, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for gl := range work {
+				l := n.lock(gl.Game)
+				l.Lock()
+				err := error(nil)
+				// Held already (a new game's first take finished meanwhile,
+				// or the node's own lease is only late): not taken again.
+				if o, _, _ := n.held(gl.Game); o == nil {
+					err = n.take(gl.Game, entry{Lease: gl.Lease, rev: gl.Rev}, false)
+				}
+				l.Unlock()
+				if err != nil {
+					n.lg.Debug("taking over a game failed (another node may have)", "game", gl.Game, "err", err)
+				}
+			}
+		}()
+	}
+feed:
 	for _, gl := range todo {
 		select {
 		case <-n.stop:
-			return
-		default:
-		}
-		l := n.lock(gl.Game)
-		l.Lock()
-		err := n.take(gl.Game, entry{Lease: gl.Lease, rev: gl.Rev}, false)
-		l.Unlock()
-		if err != nil {
-			n.lg.Debug("taking over a game failed (another node may have)", "game", gl.Game, "err", err)
+			break feed
+		case work <- gl:
 		}
 	}
+	close(work)
+	wg.Wait()
 }
 
-// Release gives up every lease this node holds, by compare-and-set, so
-// that other nodes take the games at once (a clean shutdown).
+// Release gives up every game this node holds, by compare-and-set on
+// their owner records, so that other nodes take them at once (a clean
+// shutdown).
 func (n *Node) Release() {
 	games := n.ownedGames()
 	for _, g := range games {
@@ -260,11 +410,11 @@ func (n *Node) Release() {
 		lk.Lock()
 		o, l, rev := n.held(g)
 		if o != nil {
-			l.Expires = 0
+			l.Node, l.To = "", ""
 			l = n.withHead(g, l)
 			ctx, cancel := n.ctx()
 			if _, err := n.owners.Update(ctx, g, encodeLease(l), rev); err != nil {
-				n.lg.Warn("releasing a lease", "game", g, "err", err)
+				n.lg.Warn("releasing a game", "game", g, "err", err)
 			}
 			cancel()
 			n.lose(g, o, "released at shutdown")
@@ -295,20 +445,20 @@ func (n *Node) takeHanded(game string) error {
 	if err != nil {
 		return err
 	}
-	if l.To != n.name || !l.expired(n.now()) {
+	if l.To != n.name || l.Node != "" {
 		return fmt.Errorf("game %s is not handed to %s", game, n.name)
 	}
 	lk := n.lock(game)
 	lk.Lock()
 	defer lk.Unlock()
-	if n.Owns(game) {
+	if o, _, _ := n.held(game); o != nil {
 		return nil
 	}
 	return n.take(game, entry{Lease: l, rev: e.Revision()}, false)
 }
 
-// Move hands game, which this node owns, to node to: the lease is
-// released for it (by compare-and-set), the game dropped here, and to is
+// Move hands game, which this node owns, to node to: its owner record is
+// released for to (by compare-and-set), the game dropped here, and to is
 // asked to take it (if it does not answer, its scan takes it; if it is
 // dead, another node does once the hand-off has waited a lease).
 func (n *Node) Move(game, to string) error {
@@ -316,9 +466,10 @@ func (n *Node) Move(game, to string) error {
 		return fmt.Errorf("game %s is on %s already", game, to)
 	}
 	n.mu.Lock()
-	m, ok := n.members[to]
+	_, ok := n.members[to]
+	alive := ok && n.aliveLocked(to, time.Now())
 	n.mu.Unlock()
-	if !ok || n.now().UnixMilli() >= m.Expires {
+	if !alive {
 		return fmt.Errorf("node %s is not a live member of the cluster", to)
 	}
 	lk := n.lock(game)
@@ -328,7 +479,7 @@ func (n *Node) Move(game, to string) error {
 		lk.Unlock()
 		return &NotOwnerError{Game: game, Owner: n.Owner(game)}
 	}
-	l.Expires, l.To = 0, to
+	l.Node, l.To = "", to
 	l = n.withHead(game, l)
 	ctx, cancel := n.ctx()
 	defer cancel()
@@ -336,7 +487,7 @@ func (n *Node) Move(game, to string) error {
 	if err != nil {
 		lk.Unlock()
 		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || isWrongLast(err) {
-			n.lose(game, o, "another node took the lease")
+			n.lose(game, o, "another node took the game")
 		}
 		return fmt.Errorf("releasing %s: %w", game, err)
 	}
@@ -357,7 +508,7 @@ func (n *Node) Move(game, to string) error {
 // what went where.
 func (n *Node) Drain() ([]string, error) {
 	ctx, cancel := n.ctx()
-	err := n.heartbeat(ctx, true)
+	_, err := n.heartbeat(ctx, true)
 	cancel()
 	if err != nil {
 		return nil, err
@@ -383,7 +534,8 @@ func (n *Node) Drain() ([]string, error) {
 func (n *Node) Undrain() error {
 	ctx, cancel := n.ctx()
 	defer cancel()
-	return n.heartbeat(ctx, false)
+	_, err := n.heartbeat(ctx, false)
+	return err
 }
 
 // SharedSecret returns the cluster's secret called name, made by gen by
@@ -411,4 +563,75 @@ func (n *Node) SharedSecret(name string, gen func() ([]byte, error)) ([]byte, er
 		}
 	}
 	return nil, fmt.Errorf("shared secret %s: could not read or make it", name)
+}
+
+// The last head an owner acknowledged is what a takeover checks the
+// stream against (a stream that lost acknowledged appends is refused).
+// The owner record holds the head as of the game's last change of hands;
+// pbem_heads holds a fresher one, put by the owner at most once a lease
+// for each game whose head moved in that lease: writes follow the games'
+// activity (a game waiting a week for its orders costs nothing), not their
+// number, and the owner record stays unwritten between hand-overs.
+type headRecord struct {
+	Epoch uint64 `json:"epoch"`
+	Seq   uint64 `json:"seq"`
+	Hash  string `json:"hash"`
+}
+
+// recordHeads puts the heads of the games this node owns that moved since
+// they were last put.
+func (n *Node) recordHeads() {
+	for _, g := range n.ownedGames() {
+		o, l, _ := n.held(g)
+		if o == nil {
+			continue
+		}
+		h, err := n.st.Head(g)
+		n.mu.Lock()
+		moved := err == nil && h.Seq != o.recorded
+		n.mu.Unlock()
+		if !moved {
+			continue
+		}
+		b, _ := json.Marshal(headRecord{Epoch: l.Epoch, Seq: h.Seq, Hash: hexHash(h.Hash)})
+		ctx, cancel := n.ctx()
+		_, err = n.heads.Put(ctx, g, b)
+		cancel()
+		if err != nil {
+			n.lg.Warn("recording a game's head", "game", g, "err", err)
+			continue
+		}
+		n.mu.Lock()
+		o.recorded = h.Seq
+		n.mu.Unlock()
+	}
+}
+
+// lastHead is the head a takeover checks the stream against: the owner
+// record's, or the fresher one its owner put in pbem_heads under the same
+// epoch.
+func (n *Node) lastHead(ctx context.Context, game string, cur Lease) Lease {
+	e, err := n.heads.Get(ctx, game)
+	if err != nil {
+		if !errors.Is(err, jetstream.ErrKeyNotFound) {
+			n.lg.Warn("reading a game's last head; checking the owner record's", "game", game, "err", err)
+		}
+		return cur
+	}
+	var h headRecord
+	if json.Unmarshal(e.Value(), &h) == nil && h.Epoch == cur.Epoch && h.Seq > cur.Seq {
+		cur.Seq, cur.Hash = h.Seq, h.Hash
+	}
+	return cur
+}
+
+// recordHeadsEveryLease returns a step for loop (every Lease/3) that
+// records heads every third step: once a lease.
+func (n *Node) recordHeadsEveryLease() func() {
+	step := 0
+	return func() {
+		if step++; step%3 == 0 {
+			n.recordHeads()
+		}
+	}
 }

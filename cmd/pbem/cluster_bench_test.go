@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"pbem/cluster"
 	"pbem/events"
@@ -68,7 +70,8 @@ func BenchmarkClusterAppend(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		replicated := run(a.Do, fmt.Sprintf("r%d-", time.Now().UnixNano()))
+		prefix := fmt.Sprintf("r%d-", time.Now().UnixNano())
+		replicated := run(a.Do, prefix)
 		b.ReportMetric(replicated, "appends/s-replicated")
 		b.ReportMetric(alone, "appends/s-bbolt-alone")
 
@@ -84,6 +87,40 @@ func BenchmarkClusterAppend(b *testing.B) {
 		}
 		took := time.Since(stop)
 		b.ReportMetric(took.Seconds(), "s-takeover-of-64-games")
+		// Reading the 64 games' subjects back: the takeover's batched
+		// reader (through Audit, which reads as a rebuild does) beside one
+		// request per message (how a rebuild read before), same run.
+		startRead := time.Now()
+		for g := range games {
+			if _, err := cluster.Audit(b.Context(), nc, fmt.Sprintf("%s%d", prefix, g)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		batched := time.Since(startRead)
+		startRead = time.Now()
+		js, _ := jetstream.New(nc)
+		s, err := js.Stream(b.Context(), cluster.StreamName)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for g := range games {
+			subj := cluster.Subject(fmt.Sprintf("%s%d", prefix, g))
+			for seq := uint64(1); ; {
+				m, err := s.GetMsg(b.Context(), seq, jetstream.WithGetMsgSubject(subj))
+				if errors.Is(err, jetstream.ErrMsgNotFound) {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				seq = m.Sequence + 1
+			}
+		}
+		oneByOne := time.Since(startRead)
+		b.ReportMetric(batched.Seconds(), "s-read-64-logs-batched")
+		b.ReportMetric(oneByOne.Seconds(), "s-read-64-logs-one-per-request")
+		b.Logf("reading 64 games' logs (%d appends each) from the stream: %v batched, %v one message per request",
+			perGame, batched.Round(time.Millisecond), oneByOne.Round(time.Millisecond))
 		sync := "sync_interval always"
 		if os.Getenv("PBEM_BENCH_NATS_SYNC") == "default" {
 			sync = "JetStream's default sync interval"

@@ -30,6 +30,7 @@ type clusterNode struct {
 	mail   *mailSystem
 	subs   []*nats.Subscription
 	lease  time.Duration
+	guard  *ctlGuard // forwarded commands' authentication
 }
 
 // joinCluster makes this server a node of the cluster at nats.urls: every
@@ -79,6 +80,12 @@ func joinCluster(ctx context.Context, a *app, b *bus.Bus, st *store.Store) (*clu
 		node.Close()
 		return nil, fmt.Errorf("cluster: this data directory keys reply tokens with a secret of its own, not the cluster's: a node joins with a new data directory")
 	}
+	key, err := node.SharedSecret(ctlKeyName, newSecret)
+	if err != nil {
+		node.Close()
+		return nil, err
+	}
+	cn.guard = &ctlGuard{key: key, node: node.Name()}
 	return cn, nil
 }
 
@@ -160,33 +167,33 @@ func (cn *clusterNode) onMail(m *nats.Msg) {
 	m.Respond([]byte("ok"))
 }
 
-// A command handed to another node carries Forwarded, so that it runs
-// there whatever that node thinks of the game.
-type ctlForward struct {
-	ctlRequest
-	Forwarded bool `json:"forwarded"`
-}
-
 func (cn *clusterNode) onControl(m *nats.Msg, base *app) {
 	<-cn.ready
 	var req ctlForward
+	ans := ctlAnswer{}
 	if err := json.Unmarshal(m.Data, &req); err != nil {
-		return
+		ans.Err = errCtlRefused.Error()
+	} else if err := cn.guard.check(&req, time.Now()); err != nil {
+		base.lg.Warn("a forwarded control command refused", "cmd", req.Cmd, "from", req.From, "err", err)
+		ans.Err = err.Error()
+	} else {
+		ans.ctlResponse = base.control(req.ctlRequest, true)
+		ans.MAC = answerMAC(cn.guard.key, req.Nonce, ans.ctlResponse)
 	}
-	resp := base.control(req.ctlRequest, true)
-	b, _ := json.Marshal(resp)
+	b, _ := json.Marshal(ans)
 	m.Respond(b)
 }
 
 // forward runs the command a runs on node, and writes what it says.
 func (a *app) forward(node string) error {
-	b, _ := json.Marshal(ctlForward{ctlRequest: a.ctl, Forwarded: true})
+	req := sealCtl(a.node.guard.key, a.ctl, a.node.Name(), node, time.Now())
+	b, _ := json.Marshal(req)
 	msg, err := a.node.Conn().Request(cluster.NodeSubject(node, "ctl"), b, 2*time.Minute)
 	if err != nil {
 		return fmt.Errorf("handing the command to node %s: %w", node, err)
 	}
-	var resp ctlResponse
-	if err := json.Unmarshal(msg.Data, &resp); err != nil {
+	resp, err := openAnswer(a.node.guard.key, &req, msg.Data)
+	if err != nil {
 		return fmt.Errorf("node %s: %w", node, err)
 	}
 	fmt.Fprint(a.out, resp.Out)
@@ -287,18 +294,24 @@ func (a *app) clusterGames() {
 		fmt.Fprintf(a.out, "  node %-12s %-16s %d game(s)\n", m.Name, state, m.Games)
 	}
 	ls := a.node.Leases()
+	nodes := map[string]cluster.NodeState{}
+	for _, m := range ms {
+		nodes[m.Name] = m
+	}
 	fmt.Fprintf(a.out, "%d game(s) in the cluster:\n", len(ls))
-	now := time.Now()
 	for _, l := range ls {
-		lease := "lease " + time.UnixMilli(l.Expires).Sub(now).Round(100*time.Millisecond).String()
-		owner := l.Node
-		if l.Expires <= now.UnixMilli() {
-			lease = "lease run out: being taken over"
-			if l.To != "" {
-				lease, owner = "being handed to "+l.To, "-"
-			}
+		// The owner's node lease, as this node's clock sees it: a game
+		// has no lease of its own.
+		owner, state := l.Node, "lease "+nodes[l.Node].LeaseLeft.Round(100*time.Millisecond).String()+" (its node's)"
+		switch {
+		case l.Node == "" && l.To != "":
+			owner, state = "-", "being handed to "+l.To
+		case l.Node == "":
+			owner, state = "-", "released: being taken over"
+		case !nodes[l.Node].Alive:
+			state = "node lapsed: being taken over"
 		}
-		fmt.Fprintf(a.out, "  %-20s owner %-12s epoch %-4d %s\n", l.Game, owner, l.Epoch, lease)
+		fmt.Fprintf(a.out, "  %-20s owner %-12s epoch %-4d %s\n", l.Game, owner, l.Epoch, state)
 	}
 	fmt.Fprintln(a.out)
 }

@@ -42,8 +42,9 @@ type Config struct {
 type ClusterCfg struct {
 	// Node is this node's name; setting it joins the cluster at nats.urls.
 	Node string `toml:"node" check:"nodename?"`
-	// Lease is how long a game's lease lasts unless renewed (renewed every
-	// third of it); a dead node's games are taken over after about this long.
+	// Lease is how long a node's lease lasts unless renewed (one heartbeat
+	// per node every third of it, whatever its games); a dead node's games
+	// are taken over after about this long, judged by each node's own clock.
 	Lease string `toml:"lease" check:"duration>=500ms"`
 	// Replicas of the stream and buckets: 3 on a three-server cluster.
 	Replicas int `toml:"replicas" check:"int>=1"`

@@ -199,8 +199,8 @@ func serve(ctx context.Context, a *app, ready func(*server)) error {
 	a.lg.Info("shutting down: finishing the work in flight")
 	l.Close()
 	if cn != nil {
-		// Stop renewing and taking over: other nodes take the games as
-		// their leases run out.
+		// Stop renewing and taking over, and release the games: other
+		// nodes take them at once.
 		cn.close()
 	}
 	sub.Close()

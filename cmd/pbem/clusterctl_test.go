@@ -1,0 +1,201 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"pbem/cluster"
+	"pbem/mail/mailhost"
+)
+
+// The guard that checks forwarded commands, case by case: only a command
+// sealed with the cluster's key, for this node, within the window and not
+// seen before runs.
+func TestClusterControlGuard(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	now := time.Unix(1800000000, 0)
+	good := func() ctlForward {
+		return sealCtl(key, ctlRequest{Cmd: "drain", Args: []string{"n2"}}, "n1", "n2", now)
+	}
+	for _, c := range []struct {
+		name string
+		f    func() ctlForward
+		ok   bool
+	}{
+		{"sealed by a node", good, true},
+		{"no MAC (any NATS client)", func() ctlForward {
+			return ctlForward{ctlRequest: ctlRequest{Cmd: "drain", Args: []string{"n2"}}, Forwarded: true, To: "n2", Issued: now.UnixMilli()}
+		}, false},
+		{"another key", func() ctlForward {
+			return sealCtl([]byte("not the cluster's key"), ctlRequest{Cmd: "drain"}, "n1", "n2", now)
+		}, false},
+		{"arguments changed", func() ctlForward { f := good(); f.Args = []string{"n3"}; return f }, false},
+		{"command changed", func() ctlForward { f := good(); f.Cmd = "referee"; return f }, false},
+		{"for another node", func() ctlForward { return sealCtl(key, ctlRequest{Cmd: "drain"}, "n1", "n3", now) }, false},
+		{"issued long ago", func() ctlForward { return sealCtl(key, ctlRequest{Cmd: "drain"}, "n1", "n2", now.Add(-time.Hour)) }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := &ctlGuard{key: key, node: "n2"}
+			f := c.f()
+			if err := g.check(&f, now); (err == nil) != c.ok {
+				t.Fatalf("check: %v, want ok=%v", err, c.ok)
+			}
+		})
+	}
+	g := &ctlGuard{key: key, node: "n2"}
+	f := good()
+	if err := g.check(&f, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.check(&f, now.Add(time.Second)); err == nil {
+		t.Fatal("a replayed command ran again")
+	}
+
+	// The answer: only one sealed by the node for this request is read.
+	resp := ctlResponse{Out: "n2 drained\n"}
+	sealedAnswer, _ := json.Marshal(ctlAnswer{ctlResponse: resp, MAC: answerMAC(key, f.Nonce, resp)})
+	if got, err := openAnswer(key, &f, sealedAnswer); err != nil || got != resp {
+		t.Fatalf("the node's answer: %+v %v", got, err)
+	}
+	other := good()
+	for name, b := range map[string][]byte{
+		"unsealed":                []byte(`{"out":"n2 drained\n"}`),
+		"sealed with another key": must(json.Marshal(ctlAnswer{ctlResponse: resp, MAC: answerMAC([]byte("another key"), f.Nonce, resp)})),
+		"output changed":          must(json.Marshal(ctlAnswer{ctlResponse: ctlResponse{Out: "all is well\n"}, MAC: answerMAC(key, f.Nonce, resp)})),
+		"for another request":     must(json.Marshal(ctlAnswer{ctlResponse: resp, MAC: answerMAC(key, other.Nonce, resp)})),
+	} {
+		if got, err := openAnswer(key, &f, b); err == nil {
+			t.Errorf("%s answer read: %+v", name, got)
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Issue 16: a client with NATS credentials (a player's, say) cannot have a
+// node run an operator command by sending it to the node's control
+// subject: unsealed, forged with another key, replayed, or sent to another
+// node than it was sealed for, it is refused and nothing happens; the
+// nodes' own forwarding works.
+func TestClusterNodeRefusesForgedControlCommands(t *testing.T) {
+	addr := freeAddr(t)
+	nsrv := exec.Command(natsServer(t), "-js", "-sd", t.TempDir(), "-a", "127.0.0.1", "-p", addr[strings.LastIndex(addr, ":")+1:])
+	if err := nsrv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nsrv.Process.Kill(); nsrv.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("nats-server did not start")
+		}
+	}
+	mh, err := mailhost.Start(mailhost.Config{Domain: "game.test", OpenDelivery: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mh.Close() })
+	if err := mh.AddUser("pbem", "pw"); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PBEM_NATS_URLS=nats://" + addr, "PBEM_CLUSTER_REPLICAS=1", "PBEM_CLUSTER_LEASE=3s",
+		"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_IMAP_ADDR=" + mh.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem",
+		"PBEM_MAIL_IMAP_PASSWORD=pw", "PBEM_MAIL_SMTP_ADDR=" + mh.SMTPAddr()}
+	dirs := map[string]string{}
+	for _, n := range []string{"n1", "n2"} {
+		dirs[n] = t.TempDir()
+		startServe(t, dirs[n], append(append([]string{}, env...), "PBEM_CLUSTER_NODE="+n)...)
+	}
+	draining := func() bool {
+		out, _, _ := pbem(t, env, "--data-dir", dirs["n2"], "games")
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "node n2 ") {
+				return strings.Contains(l, "draining")
+			}
+		}
+		t.Fatalf("n2 is not in its own list:\n%s", out)
+		return false
+	}
+
+	// The player's client, which also listens on n2's control subject.
+	nc, err := nats.Connect("nats://" + addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	captured, err := nc.SubscribeSync(cluster.NodeSubject("n2", "ctl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.Flush()
+
+	// The nodes' own forwarding: run on n1, it drains n2 (and undoes it).
+	if out, errOut, code := pbem(t, env, "--data-dir", dirs["n1"], "drain", "n2"); code != 0 || !strings.Contains(out, "n2 drained") {
+		t.Fatalf("drain n2 through n1: %d %s %s", code, out, errOut)
+	}
+	if !draining() {
+		t.Fatal("n2 does not drain")
+	}
+	sealed, err := captured.NextMsg(5 * time.Second)
+	if err != nil {
+		t.Fatal("the forwarded command was not seen on the wire:", err)
+	}
+	if out, errOut, code := pbem(t, env, "--data-dir", dirs["n1"], "drain", "n2", "--undo"); code != 0 {
+		t.Fatalf("undrain n2 through n1: %d %s %s", code, out, errOut)
+	}
+	if draining() {
+		t.Fatal("n2 still drains")
+	}
+
+	send := func(node string, body []byte) ctlResponse {
+		t.Helper()
+		m, err := nc.Request(cluster.NodeSubject(node, "ctl"), body, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp ctlResponse
+		if err := json.Unmarshal(m.Data, &resp); err != nil {
+			t.Fatalf("%q: %v", m.Data, err)
+		}
+		return resp
+	}
+	unsealed, _ := json.Marshal(ctlForward{ctlRequest: ctlRequest{Cmd: "drain", Args: []string{"n2"}}, Forwarded: true, From: "n1", To: "n2", Issued: time.Now().UnixMilli()})
+	forged, _ := json.Marshal(sealCtl([]byte("a key the player made up......."), ctlRequest{Cmd: "drain", Args: []string{"n2"}}, "n1", "n2", time.Now()))
+	for _, c := range []struct {
+		name, node string
+		body       []byte
+	}{
+		{"unsealed", "n2", unsealed},
+		{"sealed with another key", "n2", forged},
+		{"a node's sealed command replayed", "n2", sealed.Data},
+		{"a node's sealed command sent to another node", "n1", sealed.Data},
+	} {
+		resp := send(c.node, c.body)
+		if !strings.Contains(resp.Err, "refused") || resp.Out != "" {
+			t.Errorf("%s: answered %+v, want a refusal", c.name, resp)
+		}
+		if draining() {
+			t.Fatalf("%s: n2 drains", c.name)
+		}
+	}
+	out, _, _ := pbem(t, env, "--data-dir", dirs["n1"], "games")
+	if strings.Contains(out, "draining") {
+		t.Errorf("a forged command drained a node:\n%s", out)
+	}
+}
