@@ -48,8 +48,8 @@ type internEntry struct {
 const maxKindKeys = 16
 
 const (
-	internBits   = 12
-	internSlots  = 1 << internBits
+	internBits  = 12
+	internSlots = 1 << internBits
 	// internMaxLen is the longest string interned: at most 4096
 	// strings of 64 bytes, a bounded 0.5 MB, whatever the logs hold.
 	internMaxLen = 64
