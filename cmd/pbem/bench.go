@@ -45,8 +45,18 @@ import (
 //	         built-in host, vs the same mails through the host alone
 //	coldstart  time until 'pbem serve' answers with N stored games, vs
 //	         opening the store and reading every game's head
+//	cluster  appends/s through a node of three nats-server processes
+//	         (stream R3), vs the same appends to bbolt alone; and the
+//	         time from a node's death to its games answering again (needs
+//	         --nats-server or NATS_SERVER_BIN; skipped, and said so, without)
 func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
-	parts := fs.String("parts", "appends,replay,memory,load,mail,throughput,coldstart", "which measurements to run")
+	parts := fs.String("parts", "appends,replay,memory,load,mail,throughput,coldstart,cluster", "which measurements to run")
+	natsBin := fs.String("nats-server", os.Getenv("NATS_SERVER_BIN"), "cluster: the nats-server binary to run three of (default $NATS_SERVER_BIN)")
+	cb := clusterBench{}
+	fs.IntVar(&cb.Games, "cluster-games", 64, "cluster: games appending at once, and taken over at once")
+	fs.IntVar(&cb.PerGame, "cluster-appends", 50, "cluster: appends of each game")
+	fs.DurationVar(&cb.Lease, "cluster-lease", 10*time.Second, "cluster: the nodes' lease (pbem's default: 10s)")
+	fs.IntVar(&cb.MailGames, "cluster-mail-games", 8, "cluster: games of the node killed in the end-to-end measurement (pbem serve processes, by mail; 0: none)")
 	tpOrders := fs.Int("throughput-orders", 400, "orders for the throughput measurement")
 	tpGames := fs.Int("throughput-games", 8, "games (two players each) sending them")
 	coldGames := fs.Int("coldstart-games", 100000, "stored games for the cold start measurement")
@@ -108,6 +118,11 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	if want["throughput"] {
 		if err := benchThroughput(a, *tpGames, *tpOrders); err != nil {
+			return err
+		}
+	}
+	if want["cluster"] {
+		if err := benchCluster(a, *natsBin, *dir, cb); err != nil {
 			return err
 		}
 	}

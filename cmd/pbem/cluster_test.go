@@ -6,10 +6,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,7 +17,6 @@ import (
 
 	"github.com/emersion/go-smtp"
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"pbem/cluster"
 	"pbem/mail/mailhost"
@@ -30,100 +27,19 @@ import (
 // two-core machine running everything with -race.
 const testLease = 3 * time.Second
 
-// natsClusterProc is one nats-server of a three-server JetStream cluster.
-type natsClusterProc struct {
-	cmd       *exec.Cmd
-	url, conf string
-}
-
 // startNATSCluster runs three nats-server processes clustered with
 // JetStream on loopback, each fsyncing every write (sync_interval:
-// always), and waits until JetStream answers.
+// always), and waits until JetStream answers (see startNATSServers).
 func startNATSCluster(t testing.TB) []*natsClusterProc {
 	t.Helper()
-	bin := natsServer(t)
-	var clients, routes []string
-	for range 3 {
-		clients = append(clients, freeAddr(t))
-		routes = append(routes, freeAddr(t))
-	}
-	procs := make([]*natsClusterProc, 3)
-	for i := range 3 {
-		dir := t.TempDir()
-		var others []string
-		for j, r := range routes {
-			if j != i {
-				others = append(others, "nats-route://"+r)
-			}
-		}
-		// PBEM_BENCH_NATS_SYNC=default leaves JetStream's own sync
-		// interval, for the bench to measure what "always" costs.
-		sync := ", sync_interval: always"
-		if os.Getenv("PBEM_BENCH_NATS_SYNC") == "default" {
-			sync = ""
-		}
-		conf := fmt.Sprintf(`server_name: n%d
-listen: %s
-jetstream { store_dir: %q%s }
-cluster { name: pbem, listen: %s, routes: [%s] }
-`, i+1, clients[i], dir, sync, routes[i], strings.Join(others, ", "))
-		path := filepath.Join(dir, "nats.conf")
-		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		procs[i] = &natsClusterProc{url: "nats://" + clients[i], conf: path}
-		procs[i].start(t, bin)
-	}
-	nc, err := nats.Connect(strings.Join(natsURLs(procs), ","))
+	// PBEM_BENCH_NATS_SYNC=default leaves JetStream's own sync interval,
+	// for the bench to measure what "always" costs.
+	procs, err := startNATSServers(natsServer(t), t.TempDir(), os.Getenv("PBEM_BENCH_NATS_SYNC") == "default")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err := js.AccountInfo(ctx)
-		cancel()
-		if err == nil {
-			return procs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the JetStream cluster did not come up: %v", err)
-		}
-	}
-}
-
-func (p *natsClusterProc) start(t testing.TB, bin string) {
-	t.Helper()
-	p.cmd = exec.Command(bin, "-c", p.conf)
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	cmd := p.cmd
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	host := strings.TrimPrefix(p.url, "nats://")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("tcp", host); err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("nats-server did not start")
-		}
-	}
-}
-
-func natsURLs(ps []*natsClusterProc) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.url)
-	}
-	return out
+	t.Cleanup(func() { stopNATSServers(procs) })
+	return procs
 }
 
 // clusterRig is three pbem nodes on the NATS cluster, reading one game

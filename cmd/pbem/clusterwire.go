@@ -47,6 +47,12 @@ func joinCluster(ctx context.Context, a *app, b *bus.Bus, st *store.Store) (*clu
 			Gained: func(game string) {
 				go func() {
 					<-cn.ready
+					// A game being created is owned before its first event
+					// is committed: there is nothing to load or resend yet,
+					// and the runner wakes for it when that event lands.
+					if h, err := cn.st.Head(game); err == nil && h.Seq == 0 {
+						return
+					}
 					cn.runner.Kick(game)
 					// The mails the previous owner left unsent go out again,
 					// under the same Message-IDs (at least once).

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/mail"
-	"os"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"pbem/engine"
 	"pbem/engine/play"
@@ -113,7 +113,15 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 			return err
 		}
 		if to != a.node.Name() {
-			return &forwarded{a.forward(to)}
+			// A node seen alive may have died within its lease (a node that
+			// has just started gives every node it sees a whole lease): no
+			// one answering its subject means nothing was done there, so the
+			// game is made here rather than refused.
+			err := a.forward(to)
+			if !errors.Is(err, nats.ErrNoResponders) {
+				return &forwarded{err}
+			}
+			a.lg.Warn("the least-loaded node does not answer; the new game is made here", "game", *game, "node", to)
 		}
 	}
 	ng := play.NewGame{ID: *game, Ruleset: *ruleset, At: time.Now().UTC()}
@@ -155,7 +163,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	ng.Settings = append(ng.Settings, a.builtinDomain()...)
 	if *scenarioFile != "" {
-		b, err := os.ReadFile(*scenarioFile)
+		b, err := a.readArg(*scenarioFile)
 		if err != nil {
 			return fmt.Errorf("scenario: %w", err)
 		}
@@ -278,6 +286,11 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	if len(ds) == 0 {
 		if *referee != "" {
 			fmt.Fprintf(a.out, "%s referees no game here\n", *referee)
+			return nil
+		}
+		if a.node != nil && len(a.node.Leases()) > 0 {
+			// The cluster has games; each is listed in full by its owner.
+			fmt.Fprintf(a.out, "node %s owns none of them now\n", a.node.Name())
 			return nil
 		}
 		fmt.Fprintln(a.out, "no games yet: create one with 'pbem new'")
@@ -666,7 +679,7 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	if err := a.toOwner(game); err != nil {
 		return err
 	}
-	text, err := commandText(pos[1:], *file)
+	text, err := a.commandText(pos[1:], *file)
 	if err != nil {
 		return err
 	}
@@ -708,7 +721,7 @@ func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
 	if err := a.toOwner(pos[0]); err != nil {
 		return err
 	}
-	text, err := commandText(pos[1:], *file)
+	text, err := a.commandText(pos[1:], *file)
 	if err != nil {
 		return err
 	}
@@ -743,15 +756,11 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // commandText is the text of an order or command: the words given, or
 // the file (or standard input, '-').
-func commandText(words []string, file string) (string, error) {
-	switch file {
-	case "":
+func (a *app) commandText(words []string, file string) (string, error) {
+	if file == "" {
 		return strings.Join(words, " "), nil
-	case "-":
-		b, err := io.ReadAll(os.Stdin)
-		return string(b), err
 	}
-	b, err := os.ReadFile(file)
+	b, err := a.readArg(file)
 	return string(b), err
 }
 

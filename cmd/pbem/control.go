@@ -40,6 +40,9 @@ type logStore interface {
 type ctlRequest struct {
 	Cmd  string   `json:"cmd"`
 	Args []string `json:"args"`
+	// Files holds the files the arguments name, read by the command line
+	// (see argFiles).
+	Files map[string][]byte `json:"files,omitempty"`
 }
 
 type ctlResponse struct {
@@ -57,7 +60,7 @@ func (a *app) tryRemote(name string, args []string) (handled bool, err error) {
 		return false, nil
 	}
 	defer c.Close()
-	if err := json.NewEncoder(c).Encode(ctlRequest{Cmd: name, Args: args}); err != nil {
+	if err := json.NewEncoder(c).Encode(ctlRequest{Cmd: name, Args: args, Files: a.files}); err != nil {
 		return true, fmt.Errorf("control socket: %w", err)
 	}
 	var resp ctlResponse
@@ -97,7 +100,7 @@ func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
 	var out, errOut bytes.Buffer
 	resp := ctlResponse{}
 	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
-		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded}
+		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded, files: req.Files}
 	var cmd *command
 	for _, cc := range commands() {
 		if cc.name == req.Cmd && cc.remote {

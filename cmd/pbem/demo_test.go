@@ -123,14 +123,6 @@ func checkToldInWords(t *testing.T, name, mails string, wants ...string) {
 	checkHas(t, name+"'s \"What happened\"", told.String(), wants...)
 }
 
-func tail(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
 // Issue 18: two scripted players and no referee play a whole game of
 // GCACW by mail, over the built-in SMTP and IMAP servers: 'pbem demo
 // --no-referee' plays Harrow Creek as shipped, whose house rules play the

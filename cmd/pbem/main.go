@@ -90,6 +90,9 @@ type app struct {
 	node          *clusterNode
 	ctl           ctlRequest
 	forwardedHere bool
+	// files are the bytes of the files the command's flags name, read
+	// where the command was typed (see argFiles).
+	files map[string][]byte
 }
 
 func main() {
@@ -183,7 +186,13 @@ func (a *app) runCommand(c *command, args []string) error {
 			fs.PrintDefaults()
 		}
 	}
-	if c.remote && a.log == nil {
+	if c.remote && a.log == nil && !a.inServer {
+		// The files the command names are read here, where they are meant.
+		files, err := argFiles(c.name, args, os.Stdin)
+		if err != nil {
+			return err
+		}
+		a.files = files
 		// If a running server holds the store, run the command there.
 		if handled, err := a.tryRemote(c.name, args); handled {
 			return err
@@ -193,7 +202,7 @@ func (a *app) runCommand(c *command, args []string) error {
 		return fmt.Errorf("this data directory is node %s of a cluster: 'pbem %s' runs only through its running 'pbem serve' (so that the game's owner writes it)", a.cfg.Cluster.Node, c.name)
 	}
 	a.access = c.access
-	a.ctl = ctlRequest{Cmd: c.name, Args: args}
+	a.ctl = ctlRequest{Cmd: c.name, Args: args, Files: a.files}
 	err := c.run(a, fs, args)
 	if fw, ok := err.(*forwarded); ok {
 		return fw.err

@@ -11,9 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 var pbemBin string
@@ -238,26 +235,5 @@ func freeAddr(t testing.TB) string {
 // readInbox returns every mail in user's INBOX on the IMAP server at addr
 // (nil if it cannot be read).
 func readInbox(t *testing.T, addr, user, password string) [][]byte {
-	c, err := imapclient.DialInsecure(addr, nil)
-	if err != nil {
-		return nil
-	}
-	defer c.Close()
-	if err := c.Login(user, password).Wait(); err != nil {
-		return nil
-	}
-	sel, err := c.Select("INBOX", nil).Wait()
-	if err != nil || sel.NumMessages == 0 {
-		return nil
-	}
-	section := &imap.FetchItemBodySection{Peek: true}
-	msgs, err := c.Fetch(imap.SeqSet{imap.SeqRange{Start: 1, Stop: sel.NumMessages}}, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-	if err != nil {
-		return nil
-	}
-	out := make([][]byte, len(msgs))
-	for i, m := range msgs {
-		out[i] = m.FindBodySection(section)
-	}
-	return out
+	return inboxMails(addr, user, password)
 }
