@@ -132,15 +132,24 @@ func encodeVisList(w *Writer, n int, vis func(int) Vis) {
 	}
 }
 
-// decodeVisList reads what encodeVisList wrote for n items, calling set
-// for each item that is not public.
-func decodeVisList(r *Reader, n int, set func(int, Vis)) {
+// visListFollows reads the count of a list of visibilities of n items
+// and reports whether the n follow (0: all public, none written).
+func visListFollows(r *Reader, n int) bool {
 	k := r.count()
 	switch {
 	case r.err != nil || k == 0:
-		return
+		return false
 	case k != n:
 		r.fail(fmt.Sprintf("%d visibilities for %d items", k, n))
+		return false
+	}
+	return true
+}
+
+// decodeVisList reads what encodeVisList wrote for n items, calling set
+// for each item that is not public.
+func decodeVisList(r *Reader, n int, set func(int, Vis)) {
+	if !visListFollows(r, n) {
 		return
 	}
 	some := false
@@ -161,12 +170,7 @@ func decodeVisList(r *Reader, n int, set func(int, Vis)) {
 // as decodeVisList does, keeping nothing: a fold folds every fact,
 // whoever may see it, and so needs no visibility (nor its strings).
 func skipVisList(r *Reader, n int) {
-	k := r.count()
-	switch {
-	case r.err != nil || k == 0:
-		return
-	case k != n:
-		r.fail(fmt.Sprintf("%d visibilities for %d items", k, n))
+	if !visListFollows(r, n) {
 		return
 	}
 	some := false
