@@ -31,11 +31,15 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		return g.step(reg, e, &f)
 	})
 	if f.ids.Len() > 0 {
-		// The mails still unsent keep copies of their ids, not the
-		// fold's chunks of ids (most of them of mails sent since).
-		for i := range g.Outbox {
-			g.Outbox[i].MailID = strings.Clone(g.Outbox[i].MailID)
+		// The mails still unsent keep copies of their ids, in a new list
+		// (the old one's array still holds the mails sent, cut from its
+		// front), so that the game keeps none of the fold's chunks.
+		var out []QueuedMail
+		for _, m := range g.Outbox {
+			m.MailID = strings.Clone(m.MailID)
+			out = append(out, m)
 		}
+		g.Outbox = out
 	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
