@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"pbem/engine/draw"
 	"pbem/events"
 )
 
@@ -100,7 +101,9 @@ type ExplainerRules[S any] interface {
 }
 
 // Adapt returns r as a Ruleset (also a Teller, a Turner, a BatchEvolver,
-// an OwnedEvolver and an InertFacter). A Rules that also has StepperRules' or
+// an OwnedEvolver, an InertFacter, a Drawer and a Counter: Draw and
+// Count call r's when it has them, as Drawer and Counter describe them,
+// and return nil when it has not). A Rules that also has StepperRules' or
 // ExplainerRules' method is a RefereeStepper or an Explainer too, and one
 // without is not: the runtime tells by a type assertion whether a rule
 // system has the method, so the Ruleset has it exactly when r does.
@@ -159,6 +162,8 @@ var (
 	_ BatchEvolver = adapter[int, int]{}
 	_ OwnedEvolver = adapter[int, int]{}
 	_ InertFacter  = adapter[int, int]{}
+	_ Drawer       = adapter[int, int]{}
+	_ Counter      = adapter[int, int]{}
 
 	_ RefereeStepper = stepper[int]{}
 	_ Explainer      = explainer[int]{}
@@ -257,4 +262,18 @@ func (a adapter[S, O]) DecodeState(b []byte, initial State) (State, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+func (a adapter[S, O]) Draw(v View) *draw.Scene {
+	if d, ok := a.r.(Drawer); ok {
+		return d.Draw(v)
+	}
+	return nil
+}
+
+func (a adapter[S, O]) Count(v View) []SideCount {
+	if c, ok := a.r.(Counter); ok {
+		return c.Count(v)
+	}
+	return nil
 }

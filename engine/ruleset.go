@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"pbem/engine/draw"
 	"pbem/events"
 )
 
@@ -340,3 +341,49 @@ const (
 	// ExplainStatus: the answer to STATUS, the reader's orders waiting.
 	ExplainStatus = "STATUS"
 )
+
+// Drawer is an optional Ruleset method: Draw draws a view as a picture
+// (an engine/draw scene: SVG for the campaign report, PNG in mails). It
+// is drawn from the same View as Render, so it shows exactly what the
+// ASCII board shows the viewer and nothing more (the leak test compares
+// drawings as it compares boards). A nil scene means the rule system
+// draws nothing (an adapted Rules without Draw).
+type Drawer interface {
+	Draw(v View) *draw.Scene
+}
+
+// Counter is an optional Ruleset method: Count is each side's strength
+// as a view shows it (what the number counts is the rule system's: men,
+// strength points, stands), one entry a side in a fixed order, for the
+// campaign report's casualties chart. Nil means the rule system counts
+// nothing.
+type Counter interface {
+	Count(v View) []SideCount
+}
+
+// SideCount is one side's strength in a view.
+type SideCount struct {
+	Side  string
+	Value int
+	Unit  string // what Value counts: "manpower", "strength points"
+}
+
+// CountSides is a Counter's answer from a list of units: each side's sum
+// of value over its units (a unit whose value gives another side, or
+// counts 0, adds nothing), in the order of sides; unit names what the
+// values count.
+func CountSides[U any](sides []string, unit string, units []U, value func(u U) (side string, n int)) []SideCount {
+	out := make([]SideCount, len(sides))
+	for i, s := range sides {
+		out[i] = SideCount{Side: s, Unit: unit}
+	}
+	for i := range units {
+		side, n := value(units[i])
+		for j := range out {
+			if out[j].Side == side {
+				out[j].Value += n
+			}
+		}
+	}
+	return out
+}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"html"
 	"io"
 	"regexp"
 	"strings"
@@ -508,91 +507,4 @@ func (x exporter) text(w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// exportHTML writes the campaign report as one self-contained HTML page:
-// the timeline, turn by turn, with the board after each turn.
-func (x exporter) html(w io.Writer) error {
-	r, err := x.report()
-	if err != nil {
-		return err
-	}
-	esc := html.EscapeString
-	hd := r.header()
-	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n", esc(hd[0]))
-	fmt.Fprint(w, `<style>
-body { font-family: Georgia, serif; max-width: 60em; margin: 2em auto; padding: 0 1em; color: #222; }
-pre { font-family: Menlo, Consolas, monospace; font-size: 0.8em; background: #f6f3ea; padding: 0.8em; overflow-x: auto; }
-li { font-family: Menlo, Consolas, monospace; font-size: 0.85em; margin: 0.2em 0; }
-.override { color: #8a1c1c; font-weight: bold; }
-.closed { color: #888; text-decoration: line-through; }
-nav a { margin-right: 0.6em; }
-</style>
-</head>
-<body>
-`)
-	fmt.Fprintf(w, "<h1>%s</h1>\n<p>%s</p>\n", esc(hd[0]), strings.Join(func() []string {
-		var ls []string
-		for _, l := range hd[1:] {
-			ls = append(ls, esc(strings.TrimSpace(l)))
-		}
-		return ls
-	}(), "<br>\n"))
-	var turns []int
-	for _, it := range r.items {
-		if it.turn > 0 {
-			turns = append(turns, it.turn)
-		}
-	}
-	if len(turns) > 0 {
-		fmt.Fprint(w, "<nav>Turns: ")
-		for i, t := range turns {
-			fmt.Fprintf(w, "<a href=\"#t%d-%d\">%d</a>", t, i, t)
-		}
-		fmt.Fprint(w, "</nav>\n")
-	}
-	open := false
-	list := func(on bool) {
-		if on != open {
-			if on {
-				fmt.Fprint(w, "<ul>\n")
-			} else {
-				fmt.Fprint(w, "</ul>\n")
-			}
-			open = on
-		}
-	}
-	ti := 0
-	for _, it := range r.items {
-		switch {
-		case it.turn > 0:
-			list(false)
-			fmt.Fprintf(w, "<h2 id=\"t%d-%d\">Turn %d</h2>\n", it.turn, ti, it.turn)
-			ti++
-		case it.board != "":
-			list(false)
-			fmt.Fprintf(w, "<h3>%s</h3>\n<pre>%s</pre>\n", esc(it.title), esc(it.board))
-		default:
-			list(true)
-			var class []string
-			if strings.HasPrefix(it.line, "OVERRIDE ") {
-				class = append(class, "override")
-			}
-			if it.closed {
-				class = append(class, "closed")
-			}
-			line := esc(it.line)
-			if it.closed {
-				line += esc(it.branchNote())
-			}
-			if len(class) > 0 {
-				fmt.Fprintf(w, "<li class=\"%s\">%s</li>\n", strings.Join(class, " "), line)
-			} else {
-				fmt.Fprintf(w, "<li>%s</li>\n", line)
-			}
-		}
-	}
-	list(false)
-	_, err = fmt.Fprint(w, "</body>\n</html>\n")
-	return err
 }

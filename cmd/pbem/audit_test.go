@@ -83,8 +83,8 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 			[]string{"campaign report: game audited, gcacw", "=== board after turn 1 ended", "=== final board", " → accepted: "},
 			[]string{"decisions (seq"}},
 		{"export html", []string{"export", "--format", "html", "audited"}, 0,
-			[]string{"<!DOCTYPE html>", "<h1>campaign report: game audited, gcacw", "<h3>final board", "<pre>", "</html>\n", " → accepted: "},
-			[]string{"<script"}},
+			[]string{"<!DOCTYPE html>", "<h1>campaign report: game audited, gcacw", `"parts":["\u003csvg`, `"kind":"end"`, "die #", "</html>\n", " → accepted", " → rejected: "},
+			[]string{"<link", " src=", "<img", "@import", "fetch("}},
 		{"export in an unknown format", []string{"export", "--format", "xml", "audited"}, 2, nil, nil},
 		{"audit an unknown game", []string{"audit", "nosuch"}, 1, nil, nil},
 	}
@@ -183,6 +183,25 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		}
 		if _, errOut, code := pbem(t, nil, "--data-dir", dir, "log", "--as", "nobody", "audited"); code != 2 || !strings.Contains(errOut, "no player or side") {
 			t.Fatalf("--as nobody: exit %d %s", code, errOut)
+		}
+	})
+
+	// Issue 15: the HTML report --as a player is what that player saw: the
+	// board drawn as their side sees it (the enemy's ZOC shaded, which the
+	// referee's board has not), and none of the other side's rejected
+	// orders, which the referee's report lists.
+	t.Run("export html as a player", func(t *testing.T) {
+		ref, _, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+		anna, errOut, code2 := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "--as", "anna", "audited")
+		if code != 0 || code2 != 0 {
+			t.Fatalf("exit %d, %d: %s", code, code2, errOut)
+		}
+		zoc := `id=\"zoc\"`
+		if strings.Contains(ref, zoc) || !strings.Contains(anna, zoc) || !strings.Contains(anna, "as anna (USA) saw it") && !strings.Contains(anna, "as anna") {
+			t.Fatalf("ZOC in the referee's report: %v, in anna's: %v", strings.Contains(ref, zoc), strings.Contains(anna, zoc))
+		}
+		if !strings.Contains(ref, "taro: MARCH Starlng") || strings.Contains(anna, "taro: MARCH Starlng") {
+			t.Fatalf("taro's rejected order: in the referee's report %v, in anna's %v", strings.Contains(ref, "taro: MARCH Starlng"), strings.Contains(anna, "taro: MARCH Starlng"))
 		}
 	})
 

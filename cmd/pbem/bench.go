@@ -49,6 +49,9 @@ import (
 //	         (stream R3), vs the same appends to bbolt alone; and the
 //	         time from a node's death to its games answering again (needs
 //	         --nats-server or NATS_SERVER_BIN; skipped, and said so, without)
+//	render   (not run by default) each drawing rule system's board drawn
+//	         to PNG, vs the ASCII Render of the same view; the PNG's size
+//	         (--ruleset: that system alone)
 func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	parts := fs.String("parts", "appends,replay,memory,load,mail,throughput,coldstart,cluster", "which measurements to run")
 	natsBin := fs.String("nats-server", os.Getenv("NATS_SERVER_BIN"), "cluster: the nats-server binary to run three of (default $NATS_SERVER_BIN)")
@@ -63,6 +66,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	coldEvents := fs.Int("coldstart-events", 1, "events of each of them (the first of the demo game of --coldstart-ruleset)")
 	coldRuleset := fs.String("coldstart-ruleset", "hra", "rule system whose demo game the stored games copy (hra's scenario is the smallest)")
 	mailOrders := fs.Int("mail-orders", 200, "orders for the mail → reply latency measurement")
+	mailWord := fs.String("mail-word", "STATUS", "what each of them says: STATUS (a reply without a board) or BOARD (a reply with the board, drawn unless images are off)")
 	var ext mailTarget
 	fs.StringVar(&ext.Addr, "mail-imap", "", "measure against this IMAP server as the game mailbox (host:port, plain) instead of the built-in host")
 	fs.StringVar(&ext.User, "mail-imap-user", "pbem", "with --mail-imap: the game mailbox's user")
@@ -112,7 +116,7 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 		}
 	}
 	if want["mail"] {
-		if err := benchMail(a, *mailOrders, ext); err != nil {
+		if err := benchMail(a, *mailOrders, *mailWord, ext); err != nil {
 			return err
 		}
 	}
@@ -123,6 +127,11 @@ func cmdBench(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	if want["cluster"] {
 		if err := benchCluster(a, *natsBin, *dir, cb); err != nil {
+			return err
+		}
+	}
+	if want["render"] {
+		if err := benchRender(a, *dir, *rsName); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pbem/events"
@@ -92,4 +93,26 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 		t.Fatalf("no cold start figure:\n%s", out)
 	}
 	t.Logf("%s", out)
+}
+
+// Issue 15: pbem bench --parts render draws a rule system's demo boards
+// to PNG beside the ASCII render of the same views, and says the PNG's
+// size (the figure itself is read by a person, not bounded here).
+func TestBenchRenderPrintsTheDrawingBesideItsBaseline(t *testing.T) {
+	var out strings.Builder
+	a := &app{cfg: defaultConfig(), reg: registry(), out: &out}
+	if err := benchRender(a, t.TempDir(), "hra"); err != nil {
+		t.Fatal(err)
+	}
+	for _, re := range []string{
+		`render: hra, its demo game's board drawn to PNG \(\d+x\d+ px\), \d+ views at 12 states`,
+		`drawn: scene \+ PNG\s+p50\s+\S+\s+p99`,
+		`baseline \(ASCII Render, same view\)\s+p50\s+\S+`,
+		`ratio \(p50\)\s+\d+\.\d`,
+		`PNG size\s+p50\s+\d+ KB`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out.String()) {
+			t.Fatalf("no %q in:\n%s", re, out.String())
+		}
+	}
 }

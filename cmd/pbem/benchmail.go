@@ -27,12 +27,15 @@ import (
 // the built-in host).
 type mailTarget struct{ Addr, User, Password string }
 
-func benchMail(a *app, orders int, ext mailTarget) error {
+func benchMail(a *app, orders int, word string, ext mailTarget) error {
+	if word != "STATUS" && word != "BOARD" {
+		return fmt.Errorf("--mail-word %q: want STATUS or BOARD", word)
+	}
 	where := "built-in host"
 	if ext.Addr != "" {
 		where = "game mailbox on " + ext.Addr
 	}
-	fmt.Fprintf(a.out, "mail: %d orders, each APPENDed to the game mailbox, until its reply is accepted by SMTP (%s)\n", orders, where)
+	fmt.Fprintf(a.out, "mail: %d orders (%s), each APPENDed to the game mailbox, until its reply is accepted by SMTP (%s)\n", orders, word, where)
 	playerDomain := a.cfg.Mail.Domain
 	var players *mailhost.Host
 	var external func(*app)
@@ -132,7 +135,7 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 	time.Sleep(200 * time.Millisecond) // the welcome mails go out first
 	for i := 0; i < orders; i++ {
 		drain()
-		msg := fmt.Sprintf("From: anna@%s\r\nTo: %s\r\nSubject: Re: [pbem bench] your move\r\nMessage-ID: <bench-%d@players.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSTATUS\r\n", playerDomain, reply, i)
+		msg := fmt.Sprintf("From: anna@%s\r\nTo: %s\r\nSubject: Re: [pbem bench] your move\r\nMessage-ID: <bench-%d@players.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n", playerDomain, reply, i, word)
 		start := time.Now()
 		cmd := appender.Append("INBOX", int64(len(msg)), nil)
 		cmd.Write([]byte(msg))
@@ -153,7 +156,7 @@ func benchMail(a *app, orders int, ext mailTarget) error {
 					gotFloor = true
 				}
 			case id := <-sent:
-				// The reply to this order is the mail answering it (status).
+				// The reply to this order is the mail answering it.
 				if !gotReply && strings.HasPrefix(id, "<bench.") {
 					lat = append(lat, time.Since(start))
 					gotReply = true

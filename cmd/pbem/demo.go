@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"pbem/engine/play"
+	"pbem/events"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +33,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
 	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw, hra, gbacw or gmb")
+	images := fs.String("images", "on", "on: the mails carry the boards drawn too, as inline pictures; off: the ASCII boards alone (the game's images setting)")
 	noReferee := fs.Bool("no-referee", false, "two players alone, no referee (GCACW: the scenario's house rules play what the rules leave out)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
@@ -57,7 +59,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
 		dir, srv.mail.host.IMAPAddr(), srv.mail.host.SMTPAddr(), a.cfg.Mail.Domain)
-	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *maxOrders, *timeout, *quiet)
+	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *images, *maxOrders, *timeout, *quiet)
 	stop()
 	if serr := <-done; err == nil {
 		err = serr
@@ -75,7 +77,7 @@ type demoPlayer struct {
 	lastUID              imap.UID
 }
 
-func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noReferee bool, maxOrders int, timeout time.Duration, quiet bool) error {
+func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noReferee bool, images string, maxOrders int, timeout time.Duration, quiet bool) error {
 	script, err := demoScript(ruleset)
 	if noReferee {
 		script, err = demoScriptAlone(ruleset)
@@ -92,7 +94,7 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 	}
 	ng := play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
 		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome,
-		Settings: a.builtinDomain()}
+		Settings: append(a.builtinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
 	// As pbem new would: a game without a referee must not wait for one.
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
@@ -260,7 +262,17 @@ func readDemoMail(raw []byte) (demoMail, error) {
 		b, _ := io.ReadAll(part.Body)
 		switch h := part.Header.(type) {
 		case *mail.InlineHeader:
-			m.body += strings.ReplaceAll(string(b), "\r\n", "\n")
+			// The text part is the mail as a text client shows it; its
+			// HTML twin and the drawn board (an inline PNG) are listed.
+			switch ct, _, _ := h.ContentType(); ct {
+			case "text/plain":
+				m.body += strings.ReplaceAll(string(b), "\r\n", "\n")
+			case "text/html":
+			default:
+				_, params, _ := h.ContentType()
+				name := params["name"]
+				m.attachments = append(m.attachments, fmt.Sprintf("%s, shown in the mail (%s, %d KB)", name, ct, (len(b)+1023)/1024))
+			}
 		case *mail.AttachmentHeader:
 			name, _ := h.Filename()
 			m.attachments = append(m.attachments, fmt.Sprintf("%s (%d lines)", name, strings.Count(string(b), "\n")))

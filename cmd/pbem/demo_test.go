@@ -80,7 +80,9 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 		`no unit is called "Starlng"`,
 		"=== Referee: ruling needed",
 		"=== Game over",
-		"The game is over and every participant has the mail saying so.")
+		"The game is over and every participant has the mail saying so.",
+		// Issue 15: the boards drawn, inline in the mails.
+		"The map is drawn in map-demo-", "shown in the mail (image/png")
 	// GCACW (issue #4): whole game turns by mail, each step of the turn
 	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
 	checkHas(t, "the game's log", log, " transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
@@ -130,7 +132,13 @@ func checkToldInWords(t *testing.T, name, mails string, wants ...string) {
 // the cavalry's owner is asked by mail (GCACW 5.1.2), and no mail ever
 // waits for a referee.
 func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
-	out, log, byPlayer := playedDemo(t, "--no-referee", "--max-orders", "600", "--timeout", "8m")
+	// The drawn boards are shown by the demo above; this whole game, run
+	// for its rules, is played with the ASCII boards alone (the game's
+	// images setting), which keeps the suite's time down under -race.
+	out, log, byPlayer := playedDemo(t, "--no-referee", "--images", "off", "--max-orders", "600", "--timeout", "8m")
+	if strings.Contains(out, "shown in the mail (image/png") {
+		t.Error("a mail carries a drawn board with the images setting off")
+	}
 	checkHas(t, "demo output", out,
 		"Taro CSA, alone: no referee",
 		"=== Welcome: you play USA",

@@ -34,6 +34,8 @@ func TestGBACWDemo(t *testing.T) {
 		if !won.MatchString(strings.Join(strings.Fields(last), " ")) {
 			t.Errorf("%s's game-over mail does not say who won:\n%s", name, tail(last, 30))
 		}
+		// Issue 15: every board is drawn too.
+		checkDrawnBoards(t, name, byPlayer[name], func(string) bool { return true })
 		// Every fact is told in words (engine.Teller), none raw.
 		checkToldInWords(t, name, byPlayer[name], "Initiative (4.1): USA rolls ", " AM is drawn from the pool (die ",
 			"(return fire, ", "USA answers: ", "Turn 2 begins.", "The game is over: victory points USA ")
@@ -121,4 +123,31 @@ func isCSAUnit(line string) bool {
 		}
 	}
 	return false
+}
+
+// checkDrawnBoards checks issue 15 in a player's demo mails: every mail
+// that carries the board (its whole map attached as text) and whose body
+// has drawable contains the drawn board as an inline PNG within the
+// mail's budget (never the note that it was left out); it returns how
+// many did.
+func checkDrawnBoards(t *testing.T, name, mails string, drawable func(body string) bool) int {
+	t.Helper()
+	n := 0
+	for _, m := range strings.Split(mails, "\n"+strings.Repeat("=", 78)+"\n") {
+		if strings.Contains(m, "budget, so it is left out") {
+			t.Errorf("a mail to %s left its drawn map out:\n%s", name, tail(m, 20))
+		}
+		if !regexp.MustCompile(`\[attachment: map-\S+\.txt `).MatchString(m) || !drawable(m) {
+			continue
+		}
+		if !regexp.MustCompile(`\[attachment: map-\S+\.png, shown in the mail \(image/png, \d+ KB\)\]`).MatchString(m) {
+			t.Errorf("a mail to %s carries the board but not drawn:\n%s", name, tail(m, 20))
+			continue
+		}
+		n++
+	}
+	if n == 0 {
+		t.Errorf("no mail to %s carries a drawn board", name)
+	}
+	return n
 }

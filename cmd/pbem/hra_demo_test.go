@@ -17,7 +17,9 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 		"=== Order rejected", // Taro's scripted typo
 		`no unit or brigade is called "Stonewall Brigadier"`,
 		"=== Game over",
-		"The game is over and every participant has the mail saying so.")
+		"The game is over and every participant has the mail saying so.",
+		// Issue 15: the table drawn, inline in the mails.
+		"The map is drawn in map-demo-", "shown in the mail (image/png")
 	checkHas(t, "the game's log", log, " generals.rolled ", " general.assigned ", " supply.rolled ", " initiative.rolled ", " unit.moved ", " volleys.declared ", " battle.ended ")
 	// The final mails say who won (or that it is a draw), to both players.
 	won := regexp.MustCompile(`victory points Union \d+, Confederate \d+[^:]*: (Union wins|Confederate wins|a draw)`)
@@ -41,7 +43,9 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 // declared: they appear only in the mail of the decision that opens them;
 // before that the other side reads only that they have arrived.
 func TestHRADemoSealsVolleys(t *testing.T) {
-	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "8m")
+	// Played for its sealed orders, with the ASCII boards alone (the
+	// drawn ones are shown by the demo above).
+	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--images", "off", "--max-orders", "400", "--timeout", "8m")
 	unionUnit := `(?:\d+(?:st|nd|rd|th) (?:Wisconsin|Illinois|Indiana)|Battery B)`
 	confUnit := `(?:\d+(?:st|nd|rd|th) Virginia(?: Cavalry)?|Rockbridge Battery)`
 	for _, tc := range []struct{ reader, other, unit string }{

@@ -14,6 +14,7 @@ import (
 
 	"pbem/bus"
 	"pbem/engine"
+	"pbem/engine/draw"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/compose"
@@ -208,7 +209,8 @@ type mailSystem struct {
 	cfg     MailCfg
 	lg      *slog.Logger
 	started time.Time
-	log     logStore // for the built-in host's passwords
+	log     logStore // for the built-in host's passwords, and to draw boards from
+	reg     *engine.Registry
 	comp    *compose.Composer
 	host    *mailhost.Host
 	mu      sync.Mutex
@@ -276,7 +278,7 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 	if _, err := a.composer(); err != nil {
 		return nil, err
 	}
-	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail"), log: a.log, comp: a.comp, started: time.Now(),
+	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail"), log: a.log, reg: a.reg, comp: a.comp, started: time.Now(),
 		ensured: map[string]bool{}}
 	senders, err := m.cfg.senders()
 	if err != nil {
@@ -294,7 +296,8 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 		imapCfg.PollEvery = d
 	}
 	smtpCfg := outbox.Config{Addr: m.cfg.SMTP.Addr, TLS: m.cfg.SMTP.TLS, Username: m.cfg.SMTP.Username, Password: m.cfg.SMTP.Password,
-		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: a.lg}
+		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: a.lg,
+		Draw: m.draw}
 	if m.cfg.builtinHost() {
 		pw, err := mailboxPassword(m.log, m.cfg.Local)
 		if err != nil {
@@ -327,6 +330,26 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 	m.intake = intake.New(imapCfg, countingIntakeLog{b, m0})
 	m.sender = outbox.New(smtpCfg, b)
 	return m, nil
+}
+
+// draw draws the board a mail names (compose.IsDrawn) as the outbox
+// sends it: from the state the composer kept when it composed the mail,
+// else (after a restart, or a mail composed long ago or on another node)
+// from the game loaded at the decision the mail follows. Both are the
+// same state, so a mail sent again is the same bytes.
+func (m *mailSystem) draw(game string, seq uint64, q *events.MailQueued, a events.Attachment) (*draw.Scene, error) {
+	if sc, ok := m.comp.Drawn(q, a); ok {
+		return sc, nil
+	}
+	d, err := decisionBefore(m.log, game, seq)
+	if err != nil {
+		return nil, err
+	}
+	g, err := play.Load(m.log, m.reg, game, d)
+	if err != nil {
+		return nil, err
+	}
+	return compose.DrawBoard(g, a)
 }
 
 // password is the built-in host's lookup of a user's password: only

@@ -221,6 +221,9 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			if ba.Full == "" || ba.Window == "" {
 				t.Fatalf("empty board for %+v", v)
 			}
+			if da, db := drawn(a.Rules, a.State, v), drawn(b.Rules, b.State, v); !bytes.Equal(da, db) {
+				t.Fatalf("drawn boards for %+v differ between replays", v)
+			}
 		}
 	})
 	t.Run("FullReplayEqualsIncrementalFoldAtEveryEvent", func(t *testing.T) {
@@ -606,4 +609,18 @@ func Orders(pairs ...string) []Order {
 		out = append(out, Order{Player: pairs[i], Text: pairs[i+1]})
 	}
 	return out
+}
+
+// drawn is v's drawn board of st as SVG, or nil when the rule system
+// draws nothing (engine.Drawer).
+func drawn(rs engine.Ruleset, st engine.State, v engine.Viewer) []byte {
+	d, ok := rs.(engine.Drawer)
+	if !ok {
+		return nil
+	}
+	sc := d.Draw(rs.View(st, v))
+	if sc == nil {
+		return nil
+	}
+	return sc.SVG()
 }

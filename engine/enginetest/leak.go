@@ -21,7 +21,8 @@ import (
 // for a sealed choice, say), and, for each viewer, every die that viewer
 // may not see thrown from another seed (another hand dealt, other hidden
 // draws). It collects everything each other viewer receives — every mail
-// to them, their board and prompts after every event, the log as pbem log
+// to them, their board (ASCII, and drawn as SVG when the rule system
+// is an engine.Drawer) and prompts after every event, the log as pbem log
 // --as shows it to them, and their answers to HELP and STATUS — and
 // checks it is byte for byte the same in both games up to the first
 // reveal after the two games part (a pbem.revealed fact, or the game's
@@ -184,7 +185,7 @@ func material(t *testing.T, reg *engine.Registry, comp *compose.Composer, p *Pla
 				fmt.Fprintf(&prompts, "  %s\n", strings.Join(pr.Examples, " | "))
 			}
 		}
-		if now := board.Window + "\n" + board.Full + "\n" + prompts.String(); now != lastBoard {
+		if now := board.Window + "\n" + board.Full + "\n" + string(drawn(g.Rules, g.State, v)) + prompts.String(); now != lastBoard {
 			out = append(out, at+"board and prompts:\n"+now)
 			lastBoard = now
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"pbem/engine"
+	"pbem/engine/draw"
 	"pbem/events"
 )
 
@@ -404,6 +405,32 @@ func (race) Render(v engine.View) engine.Board {
 		}
 	}
 	return engine.Board{Window: b.String(), Full: b.String() + fmt.Sprintf("target %d\n", rv.s.Target)}
+}
+
+// Draw draws what Render writes: each side's score as a bar, the
+// viewer's own hand face up and the others' as card backs.
+func (race) Draw(v engine.View) *draw.Scene {
+	rv := v.(raceView)
+	sc := &draw.Scene{W: 320, H: float64(30 + 40*len(rv.s.Sides)), Background: draw.RGB(255, 255, 255)}
+	for i, sd := range rv.s.Sides {
+		y := float64(20 + 40*i)
+		g := &draw.Group{ID: "side-" + sd, Class: "side"}
+		g.Add(draw.Label(draw.Pt(8, y+12), sd, 12, draw.RGB(0, 0, 0), draw.Start))
+		g.Add(&draw.Rect{Style: draw.Style{Fill: draw.RGB(60, 90, 170)}, X: 60, Y: y, W: float64(min(rv.s.Score[sd], 40)) * 4, H: 14})
+		if rv.s.Dealt {
+			for j, c := range rv.s.Hands[sd] {
+				x := 60 + float64(j)*22
+				if rv.v.Referee || sd == rv.v.Side {
+					g.Add(&draw.Rect{Style: draw.Style{Fill: draw.RGB(255, 255, 255), Stroke: draw.RGB(0, 0, 0)}, X: x, Y: y + 16, W: 20, H: 14})
+					g.Add(draw.Label(draw.Pt(x+10, y+27), c, 9, draw.RGB(0, 0, 0), draw.Middle))
+				} else {
+					g.Add(&draw.Rect{Style: draw.Style{Fill: draw.RGB(150, 40, 40), Stroke: draw.RGB(0, 0, 0)}, X: x, Y: y + 16, W: 20, H: 14})
+				}
+			}
+		}
+		sc.Add(g)
+	}
+	return sc
 }
 
 func (race) Outcome(s *RaceState) engine.Outcome {

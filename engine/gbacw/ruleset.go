@@ -14,8 +14,8 @@ const Version = "0.1.0"
 type rules struct{}
 
 // full is what the adapter gives (a Ruleset, a Teller, a Turner, a
-// BatchEvolver, an OwnedEvolver and an InertFacter); New adds
-// RefereeSteps to it.
+// BatchEvolver, an OwnedEvolver, an InertFacter, a Drawer and a
+// Counter); New adds RefereeSteps to it.
 type full interface {
 	engine.Ruleset
 	engine.Teller
@@ -23,6 +23,8 @@ type full interface {
 	engine.BatchEvolver
 	engine.OwnedEvolver
 	engine.InertFacter
+	engine.Drawer
+	engine.Counter
 }
 
 // ruleset is the adapted rules with the optional RefereeSteps.
@@ -136,8 +138,8 @@ func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 
 // view is the engine.View of GBACW: what one viewer (a side, or a
 // referee) may see of a state. Render draws it as the ASCII board
-// (board.go), and a drawn board (issue 15) is to be drawn from the same
-// value, so both show the same things to the same person:
+// (board.go), and Draw draws it as a picture (draw.go, issue 15) from the
+// same value, so both show the same things to the same person:
 //
 //   - st, the state, read-only (a view may be kept while the game goes
 //     on: a state is never changed once made, see State.clone). Nothing

@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the golden boards in testdata/"
 
 // played plays orders (pairs of player and text) on the sample with
 // lcg(1) dice.
-func played(t *testing.T, scn []byte, orders []string) *game {
+func played(t testing.TB, scn []byte, orders []string) *game {
 	t.Helper()
 	st, err := rules{}.Setup(scn, testPlayers)
 	if err != nil {

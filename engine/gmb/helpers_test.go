@@ -17,7 +17,7 @@ var testPlayers = []events.Player{
 // runtime: each side's orders go straight to Decide (a sealed step's as
 // the runtime decides them when they open).
 type game struct {
-	t    *testing.T
+	t    testing.TB
 	st   *State
 	dice engine.Dice
 	log  []events.Fact

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pbem/engine"
+	"pbem/engine/draw"
 	"pbem/events"
 )
 
@@ -23,6 +24,8 @@ var (
 	_ engine.Turner         = ruleset{}
 	_ engine.BatchEvolver   = ruleset{}
 	_ engine.RefereeStepper = ruleset{}
+	_ engine.Drawer         = ruleset{}
+	_ engine.Counter        = ruleset{}
 )
 
 func (r ruleset) Facts() []engine.FactSchema { return r.Ruleset.(engine.Teller).Facts() }
@@ -30,6 +33,12 @@ func (r ruleset) Describe(s engine.State, f events.Fact) string {
 	return r.Ruleset.(engine.Teller).Describe(s, f)
 }
 func (r ruleset) Turn(s engine.State) int { return r.Ruleset.(engine.Turner).Turn(s) }
+func (r ruleset) Draw(v engine.View) *draw.Scene {
+	return r.Ruleset.(engine.Drawer).Draw(v)
+}
+func (r ruleset) Count(v engine.View) []engine.SideCount {
+	return r.Ruleset.(engine.Counter).Count(v)
+}
 func (r ruleset) EvolveAll(s engine.State, fs []events.Fact) (engine.State, error) {
 	return r.Ruleset.(engine.BatchEvolver).EvolveAll(s, fs)
 }

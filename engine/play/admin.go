@@ -83,6 +83,9 @@ const (
 	// mailed to the players, saying what changed and who changed it) or
 	// "silent" (it is only logged).
 	SettingOverrides = "overrides"
+	// SettingImages is "on" (the default: a mail with a board also
+	// carries it drawn, as a picture) or "off" (the ASCII board alone).
+	SettingImages = "images"
 	// SettingPauseMax is how long a pause the players asked for lasts at
 	// most (default 14d; "none": until they resume). A referee's pause,
 	// or one a referee took over, never runs out.
@@ -125,6 +128,7 @@ type Policy struct {
 	Silent     bool          // overrides are not announced
 	PauseMax   time.Duration // 0: a players' pause lasts until they resume
 	AbsenceMax time.Duration // 0: no absences
+	NoImages   bool          // mails carry the ASCII board alone, not drawn
 	SenderAuth string        // strict, confirm or lenient; "" for the server's default
 }
 
@@ -172,6 +176,15 @@ func (p *Policy) set(key, value string) error {
 			return fmt.Errorf("setting %s: empty (want an order such as PASS, or referee)", key)
 		}
 		p.AtDeadline = value
+	case SettingImages:
+		switch strings.ToLower(value) {
+		case "on":
+			p.NoImages = false
+		case "off":
+			p.NoImages = true
+		default:
+			return fmt.Errorf("setting %s: %q (want on or off)", key, value)
+		}
 	case SettingOverrides:
 		switch strings.ToLower(value) {
 		case "announced", "announce":
@@ -200,7 +213,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth}
+		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",

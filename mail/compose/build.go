@@ -117,6 +117,7 @@ func (b *batch) add(m mail) error {
 			board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)
 			att = []events.Attachment{{Name: board.Attachment, Body: bd.Full}}
 		}
+		att = append(att, b.c.drawnBoard(g.Game, b.state, m.to.viewer(), mailID(g.ID, seq, cfg.Domain), seq)...)
 	}
 	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
 		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
@@ -141,6 +142,7 @@ func (b *batch) add(m mail) error {
 		q.ReplyTo = cfg.Local + "@" + cfg.Domain // an observer sends nothing; a former holder has no key
 	}
 	q.InReplyTo, q.References = thread(rootOf(g.Game, m.to, cfg.Domain), q.MailID, m.inReplyTo, m.refs)
+	b.c.drawn.bodyOf(q.MailID, q.Body)
 	b.out = append(b.out, q)
 	b.next++
 	return nil

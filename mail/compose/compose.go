@@ -62,8 +62,9 @@ const PasswordMark = "{pbem:mailbox-password}"
 
 // Composer renders a game's mails with a template set.
 type Composer struct {
-	cfg Config
-	t   *templates.Set
+	cfg   Config
+	t     *templates.Set
+	drawn drawings // the states the latest mails' boards are drawn from
 }
 
 // New returns a composer.

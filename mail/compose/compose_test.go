@@ -232,9 +232,15 @@ func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 		t.Errorf("the Key line does not validate")
 	}
 	boardLines := map[string]bool{}
-	for _, a := range m.Attachments {
-		if want := fmt.Sprintf("map-%s-%d.txt", game, s.seq); a.Name != want {
+	for i, a := range m.Attachments {
+		if want := fmt.Sprintf("map-%s-%d.%s", game, s.seq, []string{"txt", "png"}[min(i, 1)]); a.Name != want {
 			t.Errorf("attachment %s, want %s", a.Name, want)
+		}
+		if i == 1 {
+			if v, ok := compose.DrawnViewer(a); !ok || len(a.Body) > 100 {
+				t.Errorf("the drawn board's attachment is not a short placeholder naming a view (%v %v): %q", v, ok, a.Body)
+			}
+			continue
 		}
 		for _, l := range strings.Split(a.Body, "\n") {
 			boardLines[strings.TrimRight(l, " ")] = true
@@ -460,7 +466,7 @@ func checkMails(t *testing.T, got []sent, orderID string, want []wantMail) {
 		if g.m.Template != w.tmpl || kind != wantKind {
 			t.Errorf("mail %d to %s: template %s, first line %q, want %s %q", i, w.to, g.m.Template, kind, w.tmpl, wantKind)
 		}
-		if hasBoard := len(g.m.Attachments) == 1; hasBoard != w.board {
+		if hasBoard := len(g.m.Attachments) > 0; hasBoard != w.board {
 			t.Errorf("mail %d to %s: attachments %v, want board %v", i, w.to, g.m.Attachments, w.board)
 		}
 		for _, h := range w.has {
@@ -666,7 +672,8 @@ func shortGame(t *testing.T) *inMemory {
 }
 
 // transcript prints every mail of a log as a reader's mail client would
-// show it, headers first.
+// show it, headers first; a drawn board (not in the log) as the size and
+// hash of its PNG, drawn from the game loaded at the mail's decision.
 func transcript(log []events.Envelope) (string, error) {
 	var b strings.Builder
 	for i := range log {
@@ -686,6 +693,13 @@ func transcript(log []events.Envelope) (string, error) {
 		b.WriteString(m.Body)
 		for _, a := range m.Attachments {
 			fmt.Fprintf(&b, "\n-------- attachment %s\n%s", a.Name, a.Body)
+			if compose.IsDrawn(a) {
+				p, err := loadedPNG(log, e.Seq, a)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(&b, "\n(drawn when sent: %s)", pngSummary(p))
+			}
 		}
 		b.WriteString("\n")
 	}

@@ -25,6 +25,9 @@ type Headers struct {
 	From string
 	// ListDomain names the per-game List-Id: <GAME.ListDomain>.
 	ListDomain string
+	// Draw draws the boards the mail names (image.go); nil: a mail's
+	// drawn board is left out, and its text says so.
+	Draw Drawer
 }
 
 // Line lengths from RFC 5322 §2.1.1: a line MUST NOT exceed 998 bytes and
@@ -53,9 +56,11 @@ type message struct {
 // X-Pbem-Event (game/seq of the mail.queued event), MIME-Version, then the
 // content fields. The body is text/plain;
 // charset=utf-8; format=fixed: 7bit when it is ASCII with lines of at most
-// 998 bytes, quoted-printable otherwise. With attachments the mail is a
-// multipart/mixed whose boundary is derived from the MailID. Lines end in
-// CRLF.
+// 998 bytes, quoted-printable otherwise. A drawn board (an attachment
+// named *.png, see image.go) is drawn and sent as an inline PNG in a
+// multipart/related with an HTML twin of the text, within ImageBudget.
+// With text attachments the mail is a multipart/mixed. Every boundary is
+// derived from the MailID. Lines end in CRLF.
 func Render(game string, seq uint64, at time.Time, q *events.MailQueued, h Headers) ([]byte, error) {
 	m, err := build(game, seq, at, q, h)
 	if err != nil {
@@ -147,29 +152,49 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 
 	bodyType := mime.FormatMediaType("text/plain", map[string]string{"charset": "utf-8", "format": "fixed"})
 	body, bodyCTE := encodeBody(q.Body)
-	if len(q.Attachments) == 0 {
-		b.field("Content-Type", bodyType, true)
-		b.field("Content-Transfer-Encoding", bodyCTE, true)
-		if b.err != nil {
-			return nil, b.err
+	var texts, images []events.Attachment
+	for _, a := range q.Attachments {
+		if IsImage(a) {
+			images = append(images, a)
+		} else {
+			texts = append(texts, a)
 		}
-		b.buf.WriteString("\r\n")
-		b.buf.Write(body)
-		return &message{from: from.Address, rcpts: rcpts, data: b.buf.Bytes()}, nil
 	}
-
-	// multipart/mixed: the body, then each attachment.
+	// The body part: the text alone, or with a drawn board (image.go)
+	// the text, its HTML twin and the picture.
 	type part struct {
 		hdr  hdrWriter
 		body []byte
 	}
-	parts := make([]part, 0, 1+len(q.Attachments))
-	var p part
-	p.hdr.field("Content-Type", bodyType, true)
-	p.hdr.field("Content-Transfer-Encoding", bodyCTE, true)
-	p.body = body
-	parts = append(parts, p)
-	for i, a := range q.Attachments {
+	var first part
+	first.hdr.field("Content-Type", bodyType, true)
+	first.hdr.field("Content-Transfer-Encoding", bodyCTE, true)
+	first.body = body
+	if len(images) > 0 {
+		rest := b.buf.Len() + len(body) + 512
+		for _, a := range texts {
+			rest += len(a.Body)*105/100 + 256
+		}
+		im := drawImage(images[0], q.MailID, rest, len(q.Body), h.Draw)
+		first.hdr, first.body = relatedParts(q.Body, im, q.MailID)
+	}
+	if len(texts) == 0 {
+		b.buf.Write(first.hdr.buf.Bytes())
+		if first.hdr.err != nil {
+			return nil, first.hdr.err
+		}
+		if b.err != nil {
+			return nil, b.err
+		}
+		b.buf.WriteString("\r\n")
+		b.buf.Write(first.body)
+		return &message{from: from.Address, rcpts: rcpts, data: b.buf.Bytes()}, nil
+	}
+
+	// multipart/mixed: the body, then each attachment.
+	parts := make([]part, 0, 1+len(texts))
+	parts = append(parts, first)
+	for i, a := range texts {
 		var p part
 		name := attachmentName(a.Name, i)
 		disp := mime.FormatMediaType("attachment", map[string]string{"filename": name})

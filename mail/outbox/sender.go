@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"pbem/engine/draw"
 	"pbem/events"
 	"pbem/store"
 )
@@ -78,6 +79,11 @@ type Config struct {
 	// (the log keeps the body as composed): pbem fills in mailbox
 	// passwords. Its error fails the attempt, temporarily.
 	Fill func(game string, seq uint64, q *events.MailQueued) (string, error)
+	// Draw, when set, draws the board of a mail's attachment that
+	// IsImage (the mail at seq of game, as queued); a mail's drawn board
+	// is left out without it, and its text says so. The same event must
+	// give the same scene, so a mail sent again is the same bytes.
+	Draw func(game string, seq uint64, q *events.MailQueued, a events.Attachment) (*draw.Scene, error)
 	// Logger receives a record per attempt (debug), per mail sent (info)
 	// and per failure (warn). Default slog.Default().
 	Logger *slog.Logger
@@ -484,7 +490,11 @@ func (s *Sender) attempt(ctx context.Context, it *item) {
 	q, err := s.fill(it)
 	if err == nil {
 		var m *message
-		if m, err = build(it.game, it.seq, it.at, q, Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain}); err != nil {
+		h := Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain}
+		if s.cfg.Draw != nil {
+			h.Draw = func(a events.Attachment) (*draw.Scene, error) { return s.cfg.Draw(it.game, it.seq, it.q, a) }
+		}
+		if m, err = build(it.game, it.seq, it.at, q, h); err != nil {
 			err = &stageError{stage: stageRender, err: err}
 		} else {
 			reply, err = s.deliver(ctx, m)

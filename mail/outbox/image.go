@@ -1,0 +1,181 @@
+package outbox
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html"
+	"mime"
+	"strings"
+
+	"pbem/engine/draw"
+	"pbem/events"
+)
+
+// A mail.queued event names a drawn board by an attachment whose name
+// ends in .png (compose writes only whose view it shows: the log keeps no
+// picture). Render has it drawn (Headers.Draw) and sends it inline: the
+// mail's body becomes
+//
+//	multipart/related
+//	  multipart/alternative
+//	    text/plain  the body as it is, ASCII board and all, and a line
+//	                naming the picture
+//	    text/html   the same text in a <pre>, then <img src="cid:…">
+//	  image/png     Content-ID, Content-Disposition: inline
+//
+// so a client that shows HTML (Gmail, Outlook, Apple Mail, Thunderbird)
+// shows the map under the text, and a text client (mutt) shows the text
+// part alone, the PNG listed as a part. An attachment with
+// Content-Disposition: inline alone would do for Thunderbird and Apple
+// Mail, but Gmail and Outlook show only a referenced cid image inline.
+
+// ImageBudget is the most bytes a mail with a drawn board may take: the
+// PNG is drawn at full size (zlib's fastest level, else its default
+// one), else at three quarters, else at half; when even that would take
+// the mail over, the picture is left out and the text says so.
+const ImageBudget = 200 << 10
+
+var imageScales = []float64{1, 0.75, 0.5}
+
+// IsImage reports whether a queued attachment is a drawn board, which
+// Render sends as a PNG drawn by Headers.Draw.
+func IsImage(a events.Attachment) bool { return strings.HasSuffix(a.Name, ".png") }
+
+// Drawer draws the board a mail's attachment names (IsImage).
+type Drawer func(a events.Attachment) (*draw.Scene, error)
+
+// image is a drawn board ready to send, or why it is left out.
+type image struct {
+	name string // "map-g1-7.png"
+	cid  string // without angle brackets
+	png  []byte
+	note string // the line the text part gets
+}
+
+// drawImage draws a at the largest scale whose PNG keeps the mail within
+// the budget: rest bytes without the picture, and the HTML part's copy
+// of the body's text.
+func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) image {
+	name := attachmentName(a.Name, 0)
+	im := image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
+	failed := func(err error) image {
+		im.note = fmt.Sprintf("(The drawn map could not be drawn: %v. The board above shows the same.)", err)
+		return im
+	}
+	if d == nil {
+		return failed(errors.New("this server draws no maps"))
+	}
+	sc, err := d(a)
+	if err != nil {
+		return failed(err)
+	}
+	fits := func(b []byte) bool {
+		// base64 takes 4 bytes for 3, and a line break each 76; a
+		// kilobyte for the parts' headers and the HTML around the text.
+		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= ImageBudget
+	}
+	size := 0
+	for _, k := range imageScales {
+		p, err := sc.Paletted(k)
+		if err != nil {
+			return failed(err)
+		}
+		for _, small := range []bool{false, true} {
+			b, err := draw.EncodePNG(p, small)
+			if err != nil {
+				return failed(err)
+			}
+			if size = len(b); fits(b) {
+				im.png = b
+				im.note = "The map is drawn in " + name + "."
+				return im
+			}
+		}
+	}
+	im.note = fmt.Sprintf("(The drawn map, %d KB, would take this mail over its %d KB budget, so it is left out. The board above shows the same.)", (size+1023)>>10, ImageBudget>>10)
+	return im
+}
+
+// relatedParts writes the body of a mail with a drawn board: a
+// multipart/related of the text and HTML alternatives and the PNG (or,
+// with the picture left out, the text alone with a line saying so). It
+// returns the part's header fields and body.
+func relatedParts(body string, im image, mailID string) (hdrWriter, []byte) {
+	var h hdrWriter
+	text := strings.TrimRight(body, "\n") + "\n\n" + im.note + "\n"
+	tb, tcte := encodeBody(text)
+	if im.png == nil {
+		h.field("Content-Type", mime.FormatMediaType("text/plain", map[string]string{"charset": "utf-8", "format": "fixed"}), true)
+		h.field("Content-Transfer-Encoding", tcte, true)
+		return h, tb
+	}
+	htmlBody := "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n" +
+		"<pre style=\"font-family: monospace; font-size: 13px\">" + html.EscapeString(strings.TrimRight(body, "\n")) + "</pre>\n" +
+		"<p><img src=\"cid:" + html.EscapeString(im.cid) + "\" alt=\"the map, drawn\" style=\"max-width: 100%; height: auto\"></p>\n</body></html>\n"
+	hb, hcte := encodeBody(htmlBody)
+	pb := base64Lines(im.png)
+
+	var text1, html1, img hdrWriter
+	text1.field("Content-Type", mime.FormatMediaType("text/plain", map[string]string{"charset": "utf-8", "format": "fixed"}), true)
+	text1.field("Content-Transfer-Encoding", tcte, true)
+	html1.field("Content-Type", mime.FormatMediaType("text/html", map[string]string{"charset": "utf-8"}), true)
+	html1.field("Content-Transfer-Encoding", hcte, true)
+	img.field("Content-Type", mime.FormatMediaType("image/png", map[string]string{"name": im.name}), true)
+	img.field("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": im.name}), true)
+	img.field("Content-ID", "<"+im.cid+">", true)
+	img.field("Content-Transfer-Encoding", "base64", true)
+
+	alt, altBoundary := multipart(mailID+"/alternative", []mimePart{{text1, tb}, {html1, hb}})
+	var altHdr hdrWriter
+	altHdr.field("Content-Type", mime.FormatMediaType("multipart/alternative", map[string]string{"boundary": altBoundary}), true)
+	rel, relBoundary := multipart(mailID+"/related", []mimePart{{altHdr, alt}, {img, pb}})
+	h.field("Content-Type", mime.FormatMediaType("multipart/related", map[string]string{"boundary": relBoundary, "type": "multipart/alternative"}), true)
+	for _, w := range []*hdrWriter{&text1, &html1, &img, &altHdr} {
+		if w.err != nil {
+			h.err = w.err
+		}
+	}
+	return h, rel
+}
+
+type mimePart struct {
+	hdr  hdrWriter
+	body []byte
+}
+
+// multipart joins parts under a boundary derived from seed (as the
+// mail's own, so the same event gives the same bytes).
+func multipart(seed string, parts []mimePart) ([]byte, string) {
+	boundary := chooseBoundary(seed, func(delim []byte) bool {
+		for _, p := range parts {
+			if bytes.Contains(p.body, delim) {
+				return true
+			}
+		}
+		return false
+	})
+	var b bytes.Buffer
+	for _, p := range parts {
+		b.WriteString("--" + boundary + "\r\n")
+		b.Write(p.hdr.buf.Bytes())
+		b.WriteString("\r\n")
+		b.Write(p.body)
+		b.WriteString("\r\n")
+	}
+	b.WriteString("--" + boundary + "--\r\n")
+	return b.Bytes(), boundary
+}
+
+// base64Lines is b in base64, in lines of 76 characters ending in CRLF.
+func base64Lines(b []byte) []byte {
+	enc := base64.StdEncoding.EncodeToString(b)
+	var out bytes.Buffer
+	for len(enc) > 76 {
+		out.WriteString(enc[:76] + "\r\n")
+		enc = enc[76:]
+	}
+	out.WriteString(enc + "\r\n")
+	return out.Bytes()
+}
