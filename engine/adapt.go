@@ -74,6 +74,20 @@ type BatchRules[S any] interface {
 	EvolveAll(s S, facts []events.Fact) (S, error)
 }
 
+// OwnedRules is an optional method of Rules: EvolveOwned as
+// OwnedEvolver describes it, for a rule system whose state knows which of
+// its parts it owns, so that a fold changes the state in place after its
+// first copy.
+type OwnedRules[S any] interface {
+	EvolveOwned(s S, facts []events.Fact) (S, error)
+}
+
+// InertRules is an optional method of Rules: InertFacts as InertFacter
+// describes it.
+type InertRules interface {
+	InertFacts() []string
+}
+
 // StepperRules is an optional method of Rules: RefereeSteps as
 // RefereeStepper describes it, on the rule system's own state.
 type StepperRules[S any] interface {
@@ -87,11 +101,12 @@ type ExplainerRules[S any] interface {
 }
 
 // Adapt returns r as a Ruleset (also a Teller, a Turner, a BatchEvolver,
-// a Drawer and a Counter: Draw and Count call r's when it has them, as
-// Drawer and Counter describe them, and return nil when it has not). A Rules that also has StepperRules' or ExplainerRules'
-// method is a RefereeStepper or an Explainer too, and one without is
-// not: the runtime tells by a type assertion whether a rule system has
-// the method, so the Ruleset has it exactly when r does.
+// an OwnedEvolver, an InertFacter, a Drawer and a Counter: Draw and
+// Count call r's when it has them, as Drawer and Counter describe them,
+// and return nil when it has not). A Rules that also has StepperRules' or
+// ExplainerRules' method is a RefereeStepper or an Explainer too, and one
+// without is not: the runtime tells by a type assertion whether a rule
+// system has the method, so the Ruleset has it exactly when r does.
 func Adapt[S, O any](r Rules[S, O]) Ruleset {
 	a := adapter[S, O]{r}
 	st, steps := r.(StepperRules[S])
@@ -145,6 +160,8 @@ var (
 	_ Teller       = adapter[int, int]{}
 	_ Turner       = adapter[int, int]{}
 	_ BatchEvolver = adapter[int, int]{}
+	_ OwnedEvolver = adapter[int, int]{}
+	_ InertFacter  = adapter[int, int]{}
 	_ Drawer       = adapter[int, int]{}
 	_ Counter      = adapter[int, int]{}
 
@@ -187,6 +204,27 @@ func (a adapter[S, O]) Evolve(s State, f events.Fact) (State, error) {
 		return nil, err
 	}
 	return next, nil
+}
+
+// InertFacts are the Rules' InertFacts if it has them, else none.
+func (a adapter[S, O]) InertFacts() []string {
+	if in, ok := a.r.(InertRules); ok {
+		return in.InertFacts()
+	}
+	return nil
+}
+
+// EvolveOwned is the Rules' EvolveOwned if it has one, else EvolveAll
+// (a copy, which the caller may own as well as its input).
+func (a adapter[S, O]) EvolveOwned(s State, facts []events.Fact) (State, error) {
+	if o, ok := a.r.(OwnedRules[S]); ok {
+		next, err := o.EvolveOwned(a.state(s), facts)
+		if err != nil {
+			return nil, err
+		}
+		return next, nil
+	}
+	return a.EvolveAll(s, facts)
 }
 
 func (a adapter[S, O]) EvolveAll(s State, facts []events.Fact) (State, error) {

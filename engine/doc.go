@@ -42,10 +42,13 @@
 //   - Prompt says who must act and gives examples that Decide accepts now.
 //   - Optional methods on your own types reach the runtime through Adapt
 //     when your Rules has them: EvolveAll (BatchRules: one copy of the
-//     state per decision in a replay), RefereeSteps (StepperRules: the
-//     steps a scenario leaves to a referee, so pbem new refuses a game
-//     without one) and Explain (ExplainerRules: your sections of the
-//     welcome, HELP and STATUS mails).
+//     state per decision in a replay), EvolveOwned (OwnedRules: a fold
+//     changes the state it owns in place, copying each shared part once
+//     per fold), InertFacts (InertRules: the kinds of fact Evolve leaves
+//     the state as it is, which a fold need not decode), RefereeSteps
+//     (StepperRules: the steps a scenario leaves to a referee, so pbem
+//     new refuses a game without one) and Explain (ExplainerRules: your
+//     sections of the welcome, HELP and STATUS mails).
 //
 // The caveats, each checked by the acceptance suite (enginetest.Run, which
 // every rule system's tests call with scripts of their own):

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"pbem/events"
 )
@@ -34,4 +35,60 @@ func EvolveAll(rs Ruleset, st State, facts []events.Fact) (State, error) {
 		st = next
 	}
 	return st, nil
+}
+
+// OwnedEvolver is an optional Ruleset method for a fold of a log.
+// EvolveOwned applies a decision's facts as EvolveAll does and gives the
+// same state, but it may change s itself and return it: the caller
+// promises that s is its own, a state an earlier EvolveAll or
+// EvolveOwned returned to it that no one else has seen and that it will
+// not use again. A replay keeps only the last state of its fold, so with
+// it the state is copied part by part as the fold first changes each
+// part, rather than once per decision. What s shares with earlier states
+// (the parts no fact of the fold has changed yet) must stay as it is, as
+// EvolveAll leaves its input (enginetest checks), and the ruleset's
+// EvolveAll must return a new state each time, never its input. On an
+// error s may be half changed: the caller drops it.
+type OwnedEvolver interface {
+	EvolveOwned(s State, facts []events.Fact) (State, error)
+}
+
+// EvolveOwned applies facts to st, which the caller owns (see
+// OwnedEvolver), through the ruleset's EvolveOwned when it has one and
+// EvolveAll otherwise.
+func EvolveOwned(rs Ruleset, st State, facts []events.Fact) (State, error) {
+	if len(facts) == 0 {
+		return st, nil
+	}
+	if o, ok := rs.(OwnedEvolver); ok {
+		return o.EvolveOwned(st, facts)
+	}
+	return EvolveAll(rs, st, facts)
+}
+
+// InertFacter is an optional Ruleset method. InertFacts are the kinds of
+// fact that Evolve applies by leaving the state as it is: records of what
+// happened, kept for the log, the audit and the players' mails (a fire's
+// roll and result, when the facts that follow carry what it changed). A
+// fold then checks their bytes but does not decode or evolve them.
+// enginetest checks that Evolve leaves the state as it is for every one
+// of them in its logs. The runtime's own facts (GameFactPrefix) are never
+// inert.
+type InertFacter interface {
+	InertFacts() []string
+}
+
+// InertFacts are rs's inert kinds of fact (none if it does not say).
+func InertFacts(rs Ruleset) []string {
+	in, ok := rs.(InertFacter)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, k := range in.InertFacts() {
+		if !strings.HasPrefix(k, GameFactPrefix) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

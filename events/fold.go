@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync/atomic"
 )
 
@@ -19,7 +20,9 @@ import (
 // numbers are read inline.
 
 // intern holds short strings seen in facts (argument keys, fact kinds,
-// unit codes, sides), so that replaying a log allocates each once rather
+// unit codes, sides, and the lines of orders and reasons up to
+// internMaxLen bytes that a game's facts repeat, as a program held again
+// and again does), so that replaying a log allocates each once rather
 // than once per fact, and games loaded side by side share them. It is a
 // fixed table of slots, each holding one string with its first and last
 // eight bytes as words; a string goes in one of two slots chosen by a hash
@@ -45,9 +48,11 @@ type internEntry struct {
 const maxKindKeys = 16
 
 const (
-	internBits   = 12
-	internSlots  = 1 << internBits
-	internMaxLen = 24
+	internBits  = 12
+	internSlots = 1 << internBits
+	// internMaxLen is the longest string interned: at most 4096
+	// strings of 64 bytes, a bounded 0.5 MB, whatever the logs hold.
+	internMaxLen = 64
 )
 
 // internWords returns b's first and last eight bytes as little-endian
@@ -161,7 +166,13 @@ func (b *FoldBuffer) Reset() {
 // facts, their arguments and their lists are valid until b.Reset. The
 // strings in them are ordinary strings and may be kept. A nil buffer
 // decodes into memory the caller keeps, as the function does.
-func (b *FoldBuffer) DecodeAccepted(e *Envelope) (Accepted, error) { return decodeAccepted(e, b) }
+//
+// Facts of a kind in skip (a ruleset's inert facts, which its Evolve
+// leaves the state as it is) are checked as the others are but left out
+// of Facts: a fold need not decode them.
+func (b *FoldBuffer) DecodeAccepted(e *Envelope, skip ...string) (Accepted, error) {
+	return decodeAccepted(e, b, skip...)
+}
 
 // cut returns n elements of *arr from *used on, first replacing *arr by a
 // larger array if it has too few left (what was cut before stays valid:
@@ -176,7 +187,7 @@ func cut[T any](arr *[]T, used *int, n int) []T {
 	return s
 }
 
-func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
+func decodeAccepted(e *Envelope, buf *FoldBuffer, skip ...string) (Accepted, error) {
 	var a Accepted
 	if !IsAccepted(e.Type) {
 		return a, decodeErr(e, "not "+TypeOrderAccepted)
@@ -189,7 +200,8 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 	for n := echoes; n > 0 && r.err == nil; n-- {
 		r.stringView() // echo
 	}
-	a.Facts = r.foldFacts(buf)
+	var nFacts int
+	a.Facts, nFacts = r.foldFacts(buf, skip)
 	a.Contiguous = true
 	for i, n := 0, r.count(); i < n && r.err == nil; i++ {
 		idx := r.Uvarint()
@@ -207,9 +219,9 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 	if e.Type == TypeOrderAccepted {
 		// v2: the visibilities of echo, facts and dice, which a fold does
 		// not need (it folds every fact, whoever may see it).
-		decodeVisList(r, echoes, func(int, Vis) {})
-		decodeVisList(r, len(a.Facts), func(int, Vis) {})
-		decodeVisList(r, a.NDice, func(int, Vis) {})
+		skipVisList(r, echoes)
+		skipVisList(r, nFacts)
+		skipVisList(r, a.NDice)
 	}
 	if err := r.Done(); err != nil {
 		return Accepted{}, decodeErr(e, err.Error())
@@ -223,11 +235,12 @@ func decodeAccepted(e *Envelope, buf *FoldBuffer) (Accepted, error) {
 // interned. Nothing returned aliases the input, so the facts outlive the
 // bytes they were read from. With a buffer, the arrays are the buffer's;
 // without one, they are sized by a first pass over the bytes and belong
-// to the caller.
-func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
-	n := r.count()
+// to the caller. Facts of a kind in skip are checked and left out; n is
+// how many the list holds, those too.
+func (r *Reader) foldFacts(buf *FoldBuffer, skip []string) (facts []Fact, n int) {
+	n = r.count()
 	if n == 0 {
-		return nil
+		return nil, 0
 	}
 	if buf == nil {
 		// Count the arguments and list elements first (a pass over the
@@ -247,25 +260,44 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 		}
 	}
 	fs := cut(&buf.facts, &buf.nf, n)
-	for i := range fs {
-		f := &fs[i]
-		*f = Fact{}
+	// Each fact and argument is written field by field, and a field that
+	// is to be empty only if it is not already: while the collector runs,
+	// each pointer written costs a barrier, and writing a whole struct
+	// (or clearing one) takes the slow bulk path for all its pointers.
+	kept := 0
+	for range n {
+		i := kept
 		kb := r.view()
 		var kind *internEntry
+		var kindName string
 		if len(kb) > 0 && len(kb) <= internMaxLen {
 			if kind = intern(kb); kind != nil {
-				f.Kind = kind.s
+				kindName = kind.s
 			} else {
 				r.fail("utf-8 string")
 			}
 		} else {
-			f.Kind = r.str(kb)
+			kindName = r.str(kb)
 		}
 		m := r.count()
-		if m == 0 {
+		if len(skip) > 0 && slices.Contains(skip, kindName) {
+			r.skipArgs(m)
 			continue
 		}
-		f.Args = cut(&buf.args, &buf.na, m)
+		kept++
+		f := &fs[i]
+		f.Kind = kindName
+		if f.Vis != (Vis{}) {
+			f.Vis = Vis{}
+		}
+		if m == 0 {
+			if f.Args != nil {
+				f.Args = nil
+			}
+			continue
+		}
+		args := cut(&buf.args, &buf.na, m)
+		f.Args = args
 		var keys []string // the keys facts of this kind have had
 		if kind != nil {
 			if p := kind.keys.Load(); p != nil {
@@ -274,30 +306,35 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 		}
 		added := false
 		next := 0 // where the next key most likely is in keys
-		for j := range f.Args {
-			a := &f.Args[j]
-			*a = Arg{}
+		for j := range args {
+			var key string
 			b := r.view()
 			if next < len(keys) && keys[next] == string(b) {
-				a.Key = keys[next]
+				key = keys[next]
 				next++
 			} else if x := indexOf(keys, b); x >= 0 {
-				a.Key = keys[x]
+				key = keys[x]
 				next = x + 1
 			} else {
-				a.Key = r.str(b)
+				key = r.str(b)
 				if len(keys) < maxKindKeys && r.err == nil {
-					keys = append(keys[:len(keys):len(keys)], a.Key)
+					keys = append(keys[:len(keys):len(keys)], key)
 					added = true
 				}
 			}
+			var ak ArgKind
 			if off := r.off; off < len(r.b) && r.b[off] < 0x80 {
-				a.Kind = ArgKind(r.b[off])
+				ak = ArgKind(r.b[off])
 				r.off++
 			} else {
-				a.Kind = ArgKind(r.Uvarint())
+				ak = ArgKind(r.Uvarint())
 			}
-			switch a.Kind {
+			a := &args[j]
+			a.Key, a.Kind, a.Int = key, ak, 0
+			var str string
+			var ints []int64
+			var strs []string
+			switch ak {
 			case ArgInt:
 				a.Int = r.Varint()
 			case ArgBool:
@@ -306,34 +343,80 @@ func (r *Reader) foldFacts(buf *FoldBuffer) []Fact {
 					r.fail("bool argument")
 				}
 			case ArgStr:
-				a.Str = r.str(r.view())
+				str = r.str(r.view())
 			case ArgInts:
 				if k := r.count(); k > 0 {
-					a.Ints = cut(&buf.ints, &buf.nInt, k)
-					for x := range a.Ints {
-						a.Ints[x] = r.Varint()
+					ints = cut(&buf.ints, &buf.nInt, k)
+					for x := range ints {
+						ints[x] = r.Varint()
 					}
 				}
 			case ArgStrs:
 				if k := r.count(); k > 0 {
-					a.Strs = cut(&buf.strs, &buf.ns, k)
-					for x := range a.Strs {
-						a.Strs[x] = r.str(r.view())
+					strs = cut(&buf.strs, &buf.ns, k)
+					for x := range strs {
+						strs[x] = r.str(r.view())
 					}
 				}
 			default:
-				r.fail(fmt.Sprintf("argument kind %d", a.Kind))
+				r.fail(fmt.Sprintf("argument kind %d", ak))
+			}
+			if str != "" || a.Str != "" {
+				a.Str = str
+			}
+			if ints != nil || a.Ints != nil {
+				a.Ints = ints
+			}
+			if strs != nil || a.Strs != nil {
+				a.Strs = strs
 			}
 		}
 		if r.err != nil {
-			return nil
+			return nil, n
 		}
 		if added && kind != nil {
 			ks := keys
 			kind.keys.Store(&ks)
 		}
 	}
-	return fs
+	if r.err != nil {
+		return nil, n
+	}
+	return fs[:kept:kept], n
+}
+
+// skipArgs reads m arguments of a fact, checking them as foldFacts does,
+// and keeps nothing.
+func (r *Reader) skipArgs(m int) {
+	for ; m > 0 && r.err == nil; m-- {
+		if !validUTF8(r.view()) { // the key
+			r.fail("utf-8 string")
+		}
+		switch ArgKind(r.Uvarint()) {
+		case ArgInt:
+			r.Varint()
+		case ArgBool:
+			if v := r.Varint(); v != 0 && v != 1 {
+				r.fail("bool argument")
+			}
+		case ArgStr:
+			if !validUTF8(r.view()) {
+				r.fail("utf-8 string")
+			}
+		case ArgInts:
+			for k := r.count(); k > 0 && r.err == nil; k-- {
+				r.Varint()
+			}
+		case ArgStrs:
+			for k := r.count(); k > 0 && r.err == nil; k-- {
+				if !validUTF8(r.view()) {
+					r.fail("utf-8 string")
+				}
+			}
+		default:
+			r.fail("argument kind")
+		}
+	}
 }
 
 // indexOf returns the index of the string b in ss, or -1.

@@ -162,3 +162,51 @@ func TestFoldBufferDecodesAlikeAndReusesItsMemory(t *testing.T) {
 		t.Fatal("the facts decoded into a reused buffer differ")
 	}
 }
+
+// Facts of a kind a fold skips are left out, the others kept in order and
+// whole, with the visibilities still matched to every fact; and a skipped
+// fact is checked as a decoded one is.
+func TestFoldBufferSkipsKindsButChecksThem(t *testing.T) {
+	p := foldSample(20)
+	p.Facts[len(p.Facts)-1].Vis = ToSide("USA")
+	e := New("g", time.Unix(0, 0), "", p)
+	skip := []string{"march.begun", "kind.3", "cycle.ended"}
+	var want []Fact
+	for _, f := range p.Facts {
+		if f.Kind != "march.begun" && f.Kind != "kind.3" && f.Kind != "cycle.ended" {
+			f.Vis = Vis{}
+			want = append(want, f)
+		}
+	}
+	var buf FoldBuffer
+	a, err := buf.DecodeAccepted(&e, skip...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Facts) != len(want) || len(want) == len(p.Facts) {
+		t.Fatalf("%d facts kept of %d, want %d", len(a.Facts), len(p.Facts), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(a.Facts[i], want[i]) {
+			t.Fatalf("fact %d: %v, want %v", i, a.Facts[i], want[i])
+		}
+	}
+	if a.Input != 9 || a.NDice != 2 || a.FirstDie != 10 || !a.Contiguous {
+		t.Fatalf("input and dice: %+v", a)
+	}
+	for _, bad := range []Fact{
+		NewFact("march.begun", S("unit", "OR\xffNE")),
+		NewFact("march.begun", S("un\xffit", "ORNE")),
+		NewFact("march.begun", SL("units", "A", "\xff")),
+		NewFact("march.begun", Arg{Key: "opt", Kind: ArgBool, Int: 2}),
+		NewFact("march.begun", Arg{Key: "x", Kind: 9}),
+	} {
+		e := New("g", time.Unix(0, 0), "", &OrderAccepted{Facts: []Fact{NewFact("kept"), bad}})
+		if _, err := Decode(&e); err == nil {
+			t.Fatalf("Decode accepted %v", bad)
+		}
+		if _, err := buf.DecodeAccepted(&e, skip...); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("DecodeAccepted skipping %v: err %v, want ErrCorrupt", bad, err)
+		}
+	}
+}

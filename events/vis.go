@@ -132,15 +132,24 @@ func encodeVisList(w *Writer, n int, vis func(int) Vis) {
 	}
 }
 
-// decodeVisList reads what encodeVisList wrote for n items, calling set
-// for each item that is not public.
-func decodeVisList(r *Reader, n int, set func(int, Vis)) {
+// visListFollows reads the count of a list of visibilities of n items
+// and reports whether the n follow (0: all public, none written).
+func visListFollows(r *Reader, n int) bool {
 	k := r.count()
 	switch {
 	case r.err != nil || k == 0:
-		return
+		return false
 	case k != n:
 		r.fail(fmt.Sprintf("%d visibilities for %d items", k, n))
+		return false
+	}
+	return true
+}
+
+// decodeVisList reads what encodeVisList wrote for n items, calling set
+// for each item that is not public.
+func decodeVisList(r *Reader, n int, set func(int, Vis)) {
+	if !visListFollows(r, n) {
 		return
 	}
 	some := false
@@ -155,6 +164,45 @@ func decodeVisList(r *Reader, n int, set func(int, Vis)) {
 	if r.err == nil && !some {
 		r.fail("a list of visibilities that are all public") // canonical: that is written as 0
 	}
+}
+
+// skipVisList reads what encodeVisList wrote for n items and checks it
+// as decodeVisList does, keeping nothing: a fold folds every fact,
+// whoever may see it, and so needs no visibility (nor its strings).
+func skipVisList(r *Reader, n int) {
+	if !visListFollows(r, n) {
+		return
+	}
+	some := false
+	for i := 0; i < n && r.err == nil; i++ {
+		to, until := r.view(), r.view()
+		switch {
+		case r.err != nil:
+			return
+		case !validUTF8(to) || !validUTF8(until):
+			r.fail("utf-8 string")
+			return
+		case len(to) == 0 && len(until) > 0:
+			r.fail(Vis{Until: string(until)}.Valid().Error())
+			return
+		case len(to) > 0 && !visShape(to):
+			r.fail(Vis{To: string(to)}.Valid().Error())
+			return
+		}
+		some = some || len(to) > 0
+	}
+	if r.err == nil && !some {
+		r.fail("a list of visibilities that are all public") // canonical: that is written as 0
+	}
+}
+
+// visShape reports whether to, not empty, is one of Vis.To's forms
+// (as Vis.Valid checks them, on the bytes).
+func visShape(to []byte) bool {
+	// string(…) == … compares without allocating.
+	return string(to) == visReferees ||
+		len(to) > len(visSide) && string(to[:len(visSide)]) == visSide ||
+		len(to) > len(visPlayer) && string(to[:len(visPlayer)]) == visPlayer
 }
 
 // CompactVis returns vs, or nil when every one is public (a decision's

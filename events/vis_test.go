@@ -96,7 +96,23 @@ func TestVisibilityListsAreCanonical(t *testing.T) {
 			Vis{Until: "x"}.encode(w)
 			ToSide("USA").encode(w)
 		},
-		"unknown scope": func(w *Writer) { w.Uvarint(2); Vis{To: "everyone"}.encode(w); Vis{}.encode(w) },
+		"unknown scope":  func(w *Writer) { w.Uvarint(2); Vis{To: "everyone"}.encode(w); Vis{}.encode(w) },
+		"a side unnamed": func(w *Writer) { w.Uvarint(2); Vis{To: "side:"}.encode(w); Vis{}.encode(w) },
+		"not utf-8":      func(w *Writer) { w.Uvarint(2); ToSide("US\xff").encode(w); Vis{}.encode(w) },
+		"a reveal not utf-8": func(w *Writer) {
+			w.Uvarint(2)
+			ToReferees().UntilReveal("\xff").encode(w)
+			Vis{}.encode(w)
+		},
+	}
+	for _, good := range [][2]Vis{{ToSide("USA"), {}}, {ToReferees(), ToPlayer("p1").UntilReveal("volleys-3")}} {
+		e := enc(func(w *Writer) { w.Uvarint(2); good[0].encode(w); good[1].encode(w) })
+		if _, err := Decode(&e); err != nil {
+			t.Errorf("%v: Decode gave %v", good, err)
+		}
+		if _, err := DecodeAccepted(&e); err != nil {
+			t.Errorf("%v: DecodeAccepted gave %v", good, err)
+		}
 	}
 	for name, tail := range cases {
 		e := enc(tail)

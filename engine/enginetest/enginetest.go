@@ -5,7 +5,10 @@
 // snapshot + tail load) at every event; Evolve never mutates its input;
 // a ruleset's EvolveAll, if it has one, gives the state Evolve gives fact
 // by fact and never mutates its input either; neither keeps anything of
-// the facts it was given (a replay reuses their memory);
+// the facts it was given (a replay reuses their memory); its EvolveOwned,
+// if it has one, gives EvolveAll's state and changes nothing its input
+// shares with earlier states; Evolve leaves the state as it is for each
+// of its inert facts, which a fold skips;
 // Decide is deterministic (re-deciding every input with the logged dice
 // gives the logged facts); every die verifies against the seed.
 //
@@ -18,6 +21,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -369,6 +373,105 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 			if err := g.Apply(reg, e); err != nil {
 				t.Fatal(err)
+			}
+		}
+	})
+	t.Run("InertFactsLeaveTheStateAsItIs", func(t *testing.T) {
+		// A fold skips the ruleset's inert facts: Evolve of each must
+		// leave the state as it was, wherever it comes in a decision.
+		g := &play.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if inert := engine.InertFacts(g.Rules); len(inert) > 0 && events.IsAccepted(e.Type) {
+				d, err := events.Decode(e)
+				if err != nil {
+					t.Fatalf("seq %d: %v", e.Seq, err)
+				}
+				st := g.State
+				for _, f := range rulesetFacts(d.(*events.OrderAccepted).Facts) {
+					next, err := g.Rules.Evolve(st, f)
+					if err != nil {
+						t.Fatalf("seq %d: evolve %s: %v", e.Seq, f, err)
+					}
+					if slices.Contains(inert, f.Kind) {
+						if before, after := encode(t, g.Rules, st), encode(t, g.Rules, next); !bytes.Equal(before, after) {
+							t.Fatalf("seq %d: %s is inert, yet Evolve changed the state:\n%s\n---\n%s", e.Seq, f, before, after)
+						}
+					}
+					st = next
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	t.Run("EvolveOwnedGivesEvolveAllsStateAndLeavesWhatItShares", func(t *testing.T) {
+		// A fold changes the state it made in place (EvolveOwned): from
+		// each decision's state, one decision through EvolveAll (a copy
+		// that shares the rest with the states before it), then the next
+		// ones through EvolveOwned must give what EvolveAll gives, keep
+		// nothing of their facts, and leave every earlier state as it was.
+		type step struct {
+			before engine.State
+			enc    []byte
+			facts  []events.Fact
+		}
+		g := &play.Game{ID: game}
+		var steps []step
+		for i := range p.Log {
+			e := &p.Log[i]
+			if events.IsAccepted(e.Type) && g.Rules != nil {
+				d, err := events.Decode(e)
+				if err != nil {
+					t.Fatalf("seq %d: %v", e.Seq, err)
+				}
+				if fs := rulesetFacts(d.(*events.OrderAccepted).Facts); len(fs) > 0 {
+					steps = append(steps, step{g.State, encode(t, g.Rules, g.State), fs})
+				}
+			}
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o, ok := g.Rules.(engine.OwnedEvolver)
+		if !ok {
+			return // EvolveOwned is EvolveAll (engine.EvolveOwned)
+		}
+		const ahead = 4 // decisions folded in place from each state
+		for k := range steps {
+			st, err := engine.EvolveAll(g.Rules, steps[k].before, steps[k].facts)
+			if err != nil {
+				t.Fatalf("decision %d: EvolveAll: %v", k, err)
+			}
+			for j := k + 1; j < min(k+1+ahead, len(steps)); j++ {
+				if !bytes.Equal(encode(t, g.Rules, st), steps[j].enc) {
+					break // the engine changed the state between (a rollback, a SET)
+				}
+				want, err := engine.EvolveAll(g.Rules, steps[j].before, steps[j].facts)
+				if err != nil {
+					t.Fatalf("decision %d: EvolveAll: %v", j, err)
+				}
+				own := make([]events.Fact, len(steps[j].facts))
+				for x, f := range steps[j].facts {
+					own[x] = cloneFact(f)
+				}
+				if st, err = o.EvolveOwned(st, own); err != nil {
+					t.Fatalf("decision %d: EvolveOwned: %v", j, err)
+				}
+				got := encode(t, g.Rules, st)
+				if wb := encode(t, g.Rules, want); !bytes.Equal(got, wb) {
+					t.Fatalf("decision %d after %d: EvolveOwned gives\n%s\nEvolveAll gives\n%s", j, k, got, wb)
+				}
+				poison(own)
+				if after := encode(t, g.Rules, st); !bytes.Equal(got, after) {
+					t.Fatalf("decision %d: the state after EvolveOwned changed when its facts' memory was reused: it keeps part of them", j)
+				}
+			}
+		}
+		for k := range steps {
+			if now := encode(t, g.Rules, steps[k].before); !bytes.Equal(now, steps[k].enc) {
+				t.Fatalf("decision %d: its state changed after later decisions were folded in place: EvolveOwned changed a part it shares:\n%s\n---\n%s", k, steps[k].enc, now)
 			}
 		}
 	})

@@ -30,6 +30,20 @@ func evolveAll(st *State, fs []events.Fact) (*State, error) {
 	return s, nil
 }
 
+// evolveOwned applies a decision's facts to st itself, which the caller
+// owns (engine.OwnedEvolver): st records which of its parts and units are
+// its own already (own, mutUnit), so a fold copies each shared part and
+// unit once, the first time one of its facts changes it, and the states
+// before st, which share the rest, stay as they were.
+func evolveOwned(st *State, fs []events.Fact) (*State, error) {
+	for _, f := range fs {
+		if err := st.apply(f); err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+	}
+	return st, nil
+}
+
 func ints(xs []int64) []int {
 	out := make([]int, len(xs))
 	for i, x := range xs {
@@ -38,49 +52,15 @@ func ints(xs []int64) []int {
 	return out
 }
 
-// factParts are the parts of the state each kind of fact changes (see
-// State.own); a kind not listed may change any.
-var factParts = map[string]int{
-	"udd.rolled": 0, "fire.resolved": 0, "shock.declared": 0, "shock.resolved": 0, "initiative.rolled": 0,
-	"ruling.asked": 0, "ruling.given": 0, "am.ended": 0, "game.over": 0, "am.first": 0, "pool.filled": 0,
-	"turn.begun":      partUnits | partBrigades, // the lists it clears it replaces
-	"unit.arrived":    partUnits,
-	"leader.arrived":  partLeaders,
-	"brigade.arrived": partBrigades,
-	"command.traced":  partUnits | partLeaders | partBrigades | partDivisions,
-	"division.ams":    partDivisions,
-	"march.ams":       partMarch,
-	"phase.set":       0, // Done, OCMP and OCHexes replaced; Leaders owned if a leader's MP changes
-	"release.ordered": 0, // appends with slices.Clip: a new array
-	"side.done":       0,
-	"brigade.ordered": partUnits | partBrigades,
-	"am.drawn":        partUnits | partBrigades, // Pool, First, Focus replaced; Leaders as phase.set
-	"prog.set":        partAct, "prog.asked": partAct, "prog.held": partAct, "prog.answered": partAct,
-	"order.rolled": partAct, "coordination.rolled": partAct,
-	"group.begun": partUnits,
-	"unit.moved":  partUnits, // Focus appended with slices.Clip; Held owned when it takes an objective
-	"unit.faced":  partUnits, "stack.set": partUnits, "unit.marked": partUnits, "unit.disordered": partUnits,
-	"unit.recovered": partUnits, "unit.rallied": partUnits, "unit.routed": partUnits, "unit.fatigue": partUnits,
-	"unit.works":   partUnits,
-	"unit.lost":    partUnits | partLost,
-	"unit.removed": partUnits | partLost,
-	"works.built":  0,
-	"leader.moved": partLeaders, "leader.killed": partLeaders, "leader.replaced": partLeaders,
-	"oc.moved":     partOC,
-	"standing.set": 0, // Standing replaced by a new list
-	"brigade.ci":   partBrigades,
-	"division.ci":  partDivisions,
-}
+// inertFacts are the facts apply records by doing nothing (its first
+// case): a fold skips them (engine.InertFacter).
+var inertFacts = []string{"udd.rolled", "fire.resolved", "shock.declared", "shock.resolved"}
 
-// apply records one fact in s, a copy made by clone: the parts the fact
-// changes are copied first (a unit's Used list is shared, and copied
-// before it changes).
+// apply records one fact in s, a copy made by clone or a state a fold
+// owns: each kind of fact first owns the parts of the state it changes
+// (State.own: copied unless s owns them already); a unit's Used list is
+// shared, and copied before it changes.
 func (s *State) apply(f events.Fact) error {
-	parts, ok := factParts[f.Kind]
-	if !ok {
-		parts = partAll
-	}
-	s.own(parts)
 	unit := func() (*Unit, error) {
 		u := s.mutUnitNamed(f.Str("unit"))
 		if u == nil {
@@ -110,6 +90,7 @@ func (s *State) apply(f events.Fact) error {
 	switch f.Kind {
 	case "udd.rolled", "fire.resolved", "shock.declared", "shock.resolved":
 	case "turn.begun":
+		s.own(partUnits | partBrigades) // the lists it clears it replaces
 		s.Turn = int(f.Int("turn"))
 		for i, u := range s.Units {
 			if u.Turn != 0 || u.Blown {
@@ -125,6 +106,7 @@ func (s *State) apply(f events.Fact) error {
 	case "initiative.rolled":
 		s.Previous, s.Initiative = s.Initiative, f.Str("side")
 	case "unit.arrived":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
@@ -132,18 +114,21 @@ func (s *State) apply(f events.Fact) error {
 		u.Off = false
 		s.restackAt(u.Hex)
 	case "leader.arrived":
+		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
 		l.Off = false
 	case "brigade.arrived":
+		s.own(partBrigades)
 		b := s.brigade(f.Str("brigade"))
 		if b == nil {
 			return fmt.Errorf("gbacw: no brigade %q", f.Str("brigade"))
 		}
 		b.Arrived = true
 	case "command.traced":
+		s.own(partUnits | partLeaders | partBrigades | partDivisions)
 		side, out := f.Str("side"), f.Strs("out")
 		for i, u := range s.Units {
 			if u.Side != side {
@@ -179,28 +164,33 @@ func (s *State) apply(f events.Fact) error {
 			}
 		}
 	case "division.ams":
+		s.own(partDivisions)
 		d := s.division(f.Str("division"))
 		if d == nil {
 			return fmt.Errorf("gbacw: no division %q", f.Str("division"))
 		}
 		d.AMs = int(f.Int("n"))
 	case "march.ams":
+		s.own(partMarch)
 		s.MarchAMs[s.sideIndex(f.Str("side"))] = int(f.Int("n"))
 	case "ruling.asked":
 		s.Ruling = &Ask{Key: f.Str("key"), What: f.Str("what"), Examples: slices.Clone(f.Strs("examples"))}
 	case "ruling.given":
 		s.Ruling = nil
 	case "phase.set":
+		// Done, OCMP and OCHexes replaced; Leaders owned if a leader's MP changes
 		s.Phase, s.Done = f.Str("phase"), nil
 		if s.Phase == PhaseCommanders {
 			s.OCMP, s.OCHexes = []int{0, 0}, []int{0, 0}
 			s.resetLeaderMP()
 		}
 	case "release.ordered":
+		// appends with slices.Clip: a new array
 		s.Releases = append(slices.Clip(s.Releases), f.Str("brigade")+"="+f.Str("order"))
 	case "side.done":
 		s.Done = append(slices.Clip(s.Done), f.Str("side"))
 	case "brigade.ordered":
+		s.own(partUnits | partBrigades)
 		b := s.brigade(f.Str("brigade"))
 		if b == nil {
 			return fmt.Errorf("gbacw: no brigade %q", f.Str("brigade"))
@@ -225,12 +215,15 @@ func (s *State) apply(f events.Fact) error {
 		s.First = []string{f.Str("am")}
 	case "pool.filled":
 		s.Pool = slices.Clone(f.Strs("ams"))
+		s.owned |= partPool // a new list, this state's own
 	case "am.drawn":
+		s.own(partUnits | partBrigades) // Pool owned, First and Focus replaced; Leaders as phase.set
 		am := f.Str("am")
 		if len(s.First) > 0 && s.First[0] == am {
 			s.First = nil
 		} else if i := slices.Index(s.Pool, am); i >= 0 {
-			s.Pool = slices.Concat(s.Pool[:i], s.Pool[i+1:]) // a new list: the old one is shared
+			s.own(partPool)
+			s.Pool = slices.Delete(s.Pool, i, i+1)
 		} else {
 			return fmt.Errorf("gbacw: AM %q is not in the pool", am)
 		}
@@ -260,22 +253,31 @@ func (s *State) apply(f events.Fact) error {
 	case "am.ended":
 		s.Act = nil
 	case "prog.set":
+		s.own(partAct)
 		if err := act(); err != nil {
 			return err
 		}
 		s.Act.Prog = &Prog{Text: slices.Clone(f.Strs("text"))}
 	case "prog.asked":
+		s.own(partAct)
 		if err := prog(); err != nil {
 			return err
 		}
 		s.Act.Prog.Ask = &Ask{Side: f.Str("side"), Key: f.Str("key"), What: f.Str("what"), Examples: slices.Clone(f.Strs("examples"))}
 	case "prog.held":
+		s.own(partAct)
 		if err := prog(); err != nil {
 			return err
 		}
 		p := s.Act.Prog
-		p.At, p.Step, p.Text, p.Rolls = int(f.Int("at")), int(f.Int("step")), slices.Clone(f.Strs("text")), ints(f.Ints("rolls"))
+		p.At, p.Step, p.Rolls = int(f.Int("at")), int(f.Int("step")), ints(f.Ints("rolls"))
+		if text := f.Strs("text"); len(text) == 0 || !slices.Equal(p.Text, text) {
+			// A held program mostly holds the text it had: keep that list
+			// (never changed in place) rather than copy it again.
+			p.Text = slices.Clone(text)
+		}
 	case "prog.answered":
+		s.own(partAct)
 		if err := prog(); err != nil {
 			return err
 		}
@@ -285,11 +287,13 @@ func (s *State) apply(f events.Fact) error {
 			p.Answers = append(slices.Clip(p.Answers), f.Str("key")+"="+a)
 		}
 	case "order.rolled":
+		s.own(partAct)
 		if err := act(); err != nil {
 			return err
 		}
 		s.Act.Changed = append(slices.Clip(s.Act.Changed), f.Str("brigade"))
 	case "coordination.rolled":
+		s.own(partAct)
 		if err := act(); err != nil {
 			return err
 		}
@@ -297,12 +301,14 @@ func (s *State) apply(f events.Fact) error {
 			s.Act.Group = slices.Clone(f.Strs("brigades"))
 		}
 	case "group.begun":
+		s.own(partUnits)
 		for i, u := range s.Units {
 			if len(u.Used) > 0 {
 				s.mutUnit(i).Used = nil
 			}
 		}
 	case "unit.moved":
+		s.own(partUnits) // Focus and Held owned when it changes them
 		u, err := unit()
 		if err != nil {
 			return err
@@ -321,9 +327,11 @@ func (s *State) apply(f events.Fact) error {
 			}
 		}
 		if len(s.Focus) < 16 {
-			s.Focus = append(slices.Clip(s.Focus), u.Hex)
+			s.own(partFocus)
+			s.Focus = append(s.Focus, u.Hex)
 		}
 	case "unit.faced":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
@@ -334,6 +342,7 @@ func (s *State) apply(f events.Fact) error {
 			u.Turn |= turnMoved
 		}
 	case "stack.set":
+		s.own(partUnits)
 		for i, n := range f.Strs("units") {
 			u := s.mutUnitNamed(n)
 			if u == nil {
@@ -343,30 +352,35 @@ func (s *State) apply(f events.Fact) error {
 		}
 		s.restackAt(intHex(f.Int("hex")))
 	case "unit.marked":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		return u.mark(f.Str("flag"), f.Bool("on"))
 	case "unit.disordered":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Disordered = true
 	case "unit.recovered":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Disordered, u.Routed = false, false
 	case "unit.rallied":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Routed = false
 	case "unit.lost":
+		s.own(partUnits | partLost)
 		u, err := unit()
 		if err != nil {
 			return err
@@ -374,12 +388,14 @@ func (s *State) apply(f events.Fact) error {
 		u.SP = int(f.Int("sp"))
 		s.Lost[s.sideIndex(u.Side)] += int(f.Int("lost"))
 	case "unit.routed":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Routed, u.Disordered = true, true
 	case "unit.removed":
+		s.own(partUnits | partLost)
 		u, err := unit()
 		if err != nil {
 			return err
@@ -388,12 +404,14 @@ func (s *State) apply(f events.Fact) error {
 		s.Lost[s.sideIndex(u.Side)] += u.SP
 		s.restackAt(u.Hex)
 	case "unit.fatigue":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Fatigue = int(f.Int("fatigue"))
 	case "unit.works":
+		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
@@ -404,27 +422,32 @@ func (s *State) apply(f events.Fact) error {
 			s.Works = append(slices.Clip(s.Works), h)
 		}
 	case "leader.moved":
+		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
 		l.Hex, l.MP = intHex(f.Int("hex")), int(f.Int("mp"))
 	case "oc.moved":
+		s.own(partOC)
 		i := s.sideIndex(f.Str("side"))
 		s.OCMP[i], s.OCHexes[i] = int(f.Int("mp")), int(f.Int("hexes"))
 	case "leader.killed":
+		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
 		l.Killed = true
 	case "leader.replaced":
+		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
 		l.Killed, l.Replaced, l.Hex = false, true, intHex(f.Int("hex"))
 	case "standing.set":
+		// Standing replaced by a new list
 		x := Standing{Side: f.Str("side"), Scope: f.Str("scope"), Reaction: f.Str("reaction"), Rule: f.Str("rule")}
 		// A new list: the old one is shared with the state before.
 		s.Standing = slices.DeleteFunc(slices.Clone(s.Standing), func(y Standing) bool {
@@ -437,12 +460,14 @@ func (s *State) apply(f events.Fact) error {
 			})
 		}
 	case "brigade.ci":
+		s.own(partBrigades)
 		b := s.brigade(f.Str("brigade"))
 		if b == nil {
 			return fmt.Errorf("gbacw: no brigade %q", f.Str("brigade"))
 		}
 		b.CI = f.Bool("ci")
 	case "division.ci":
+		s.own(partDivisions)
 		d := s.division(f.Str("division"))
 		if d == nil {
 			return fmt.Errorf("gbacw: no division %q", f.Str("division"))
@@ -451,6 +476,7 @@ func (s *State) apply(f events.Fact) error {
 	case "game.over":
 		s.Phase, s.Winner, s.Result = PhaseOver, f.Str("winner"), f.Str("result")
 	case "referee.set":
+		s.own(partAll) // a referee may set any field
 		return s.applySet(f)
 	default:
 		return fmt.Errorf("gbacw: unknown fact %s", f.Kind)
@@ -519,7 +545,8 @@ func (u *Unit) mark(flag string, on bool) error {
 
 // restackAt numbers the stack in h 0, 1, ... in its order.
 func (s *State) restackAt(h hex.Hex) {
-	for i, u := range s.unitsAt(h) {
+	var buf [8]*Unit // a stack's units, without an allocation
+	for i, u := range s.appendUnitsAt(buf[:0], h) {
 		if u.Stack != i {
 			s.mutUnitNamed(u.Name).Stack = i
 		}

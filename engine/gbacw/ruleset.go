@@ -14,12 +14,15 @@ const Version = "0.1.0"
 type rules struct{}
 
 // full is what the adapter gives (a Ruleset, a Teller, a Turner, a
-// BatchEvolver, a Drawer and a Counter); New adds RefereeSteps to it.
+// BatchEvolver, an OwnedEvolver, an InertFacter, a Drawer and a
+// Counter); New adds RefereeSteps to it.
 type full interface {
 	engine.Ruleset
 	engine.Teller
 	engine.Turner
 	engine.BatchEvolver
+	engine.OwnedEvolver
+	engine.InertFacter
 	engine.Drawer
 	engine.Counter
 }
@@ -120,6 +123,14 @@ func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, 
 
 // EvolveAll applies a decision's facts to one copy of the state.
 func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
+
+// InertFacts are the facts Evolve leaves the state as it is (apply
+// does nothing with them): records of dice and their results, for the log
+// and the mails; the facts after them carry what they change.
+func (rules) InertFacts() []string { return inertFacts }
+
+// EvolveOwned applies a decision's facts to a state a fold owns, in place.
+func (rules) EvolveOwned(s *State, fs []events.Fact) (*State, error) { return evolveOwned(s, fs) }
 
 func (rules) Facts() []engine.FactSchema              { return factSchemas() }
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }

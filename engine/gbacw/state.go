@@ -494,14 +494,17 @@ func (s *State) collapsed(u *Unit) bool {
 }
 
 // unitsAt are the units in h, top of the stack first.
-func (s *State) unitsAt(h hex.Hex) []*Unit {
-	var out []*Unit
+func (s *State) unitsAt(h hex.Hex) []*Unit { return s.appendUnitsAt(nil, h) }
+
+// appendUnitsAt appends the units in h to out, top of the stack first.
+func (s *State) appendUnitsAt(out []*Unit, h hex.Hex) []*Unit {
+	n := len(out)
 	for i := range s.Units {
 		if u := s.Units[i]; u.onMap() && u.Hex == h {
 			out = append(out, u)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *Unit) int { return a.Stack - b.Stack })
+	slices.SortStableFunc(out[n:], func(a, b *Unit) int { return a.Stack - b.Stack })
 	return out
 }
 

@@ -514,8 +514,9 @@ func InBranch(branches []Branch, seq uint64) (Branch, bool) {
 }
 
 // applyFacts folds a decision's facts: runs of the ruleset's facts through
-// the ruleset, the engine's own here.
-func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []events.Fact) error {
+// the ruleset, the engine's own here. Within a fold (f not nil), a state
+// the fold made is the fold's own, and the ruleset may change it in place.
+func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []events.Fact, f *folding) error {
 	changed := false
 	for len(facts) > 0 {
 		n := 0
@@ -523,12 +524,22 @@ func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []event
 			n++
 		}
 		if n > 0 {
-			st, err := engine.EvolveAll(g.Rules, g.State, facts[:n])
+			evolve := engine.EvolveAll
+			if f != nil && f.owns {
+				evolve = engine.EvolveOwned
+			}
+			st, err := evolve(g.Rules, g.State, facts[:n])
 			if err != nil {
 				return err
 			}
 			g.State, facts, changed = st, facts[n:], true
+			if f != nil {
+				f.owns = true // EvolveAll's copy, or what EvolveOwned changed
+			}
 			continue
+		}
+		if f != nil && facts[0].Kind == FactRollback {
+			f.owns = false // the one game fact that sets the state
 		}
 		if facts[0].Kind == FactRollback {
 			changed = false

@@ -3,6 +3,7 @@ package play
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"pbem/engine"
@@ -15,15 +16,31 @@ import (
 var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
 
 // fold folds game's log after g.Seq into g, up to seq at (0: to the end).
+// On an error g is half folded (its state may be part of a decision
+// ahead of g.Seq): the caller drops it.
 func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
-	buf := bufferPool.Get().(*events.FoldBuffer)
-	defer bufferPool.Put(buf)
+	f := folding{buf: bufferPool.Get().(*events.FoldBuffer)}
+	defer bufferPool.Put(f.buf)
+	if g.Rules != nil { // a loaded snapshot, or a fold catching up
+		f.inert = engine.InertFacts(g.Rules)
+	}
 	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
 		if at != 0 && e.Seq > at {
 			return errStop
 		}
-		return g.step(reg, e, buf)
+		return g.step(reg, e, &f)
 	})
+	if f.ids.Len() > 0 {
+		// The mails still unsent keep copies of their ids, in a new list
+		// (the old one's array still holds the mails sent, cut from its
+		// front), so that the game keeps none of the fold's chunks.
+		var out []QueuedMail
+		for _, m := range g.Outbox {
+			m.MailID = strings.Clone(m.MailID)
+			out = append(out, m)
+		}
+		g.Outbox = out
+	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
 	}
@@ -31,6 +48,39 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
 	}
 	return nil
+}
+
+// A folding is what a fold of many events carries from one to the next.
+type folding struct {
+	// buf holds the facts of the decision being folded: rulesets keep
+	// nothing of the facts they evolve (enginetest checks), so one buffer
+	// serves them all.
+	buf *events.FoldBuffer
+	// owns says that g.State was made by this fold's last decision and no
+	// one else has seen it: the next decision may change it in place
+	// (engine.EvolveOwned) rather than copy it. A fold's states between
+	// its events are never seen, as Apply's are (the runner shows each).
+	owns bool
+	// inert are the ruleset's inert kinds of fact (engine.InertFacts),
+	// which the fold checks but neither decodes nor evolves.
+	inert []string
+	// ids holds the ids of the mails queued in the fold, many to a
+	// chunk: most are sent a few events later, and a string each would
+	// be an allocation each (a third of a GBACW game's events).
+	ids strings.Builder
+}
+
+// mailID returns id as a string cut from the fold's chunk of ids (or a
+// new chunk when it is full). What a chunk holds is never written again:
+// the strings cut from it stay as they are.
+func (f *folding) mailID(id []byte) string {
+	if f.ids.Cap()-f.ids.Len() < len(id) {
+		f.ids = strings.Builder{}
+		f.ids.Grow(max(4096, len(id)))
+	}
+	start := f.ids.Len()
+	f.ids.Write(id)
+	return f.ids.String()[start:]
 }
 
 // appendRoomy appends v to s, making room for several more when s is
@@ -47,20 +97,19 @@ func appendRoomy[T any](s []T, v T) []T {
 // Apply folds the next event of the log into g.
 func (g *Game) Apply(reg *engine.Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
 
-// step is Apply, decoding a decision's facts into buf if there is one
-// (a fold of many events reuses one buffer for them all).
-func (g *Game) step(reg *engine.Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+// step is Apply within a fold of many events if f is not nil.
+func (g *Game) step(reg *engine.Registry, e *events.Envelope, f *folding) error {
 	if e.Seq != g.Seq+1 || e.Prev != g.Hash {
 		return fmt.Errorf("%w: game %s at seq %d cannot take seq %d (prev %s, want %s)", ErrFold, g.ID, g.Seq, e.Seq, e.Prev, g.Hash)
 	}
-	if err := g.apply(reg, e, buf); err != nil {
+	if err := g.apply(reg, e, f); err != nil {
 		return fmt.Errorf("game %s seq %d (%s): %w", g.ID, e.Seq, e.Type, err)
 	}
 	g.Seq, g.Hash = e.Seq, e.Hash
 	return nil
 }
 
-func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldBuffer) error {
+func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error {
 	if g.Created == nil && e.Type != events.TypeGameCreated {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
@@ -82,11 +131,14 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 	}
 	switch e.Type {
 	case events.TypeOrderAccepted, events.TypeOrderAcceptedV1:
-		// The fold needs the input, the facts and the dice indices only;
-		// rulesets keep nothing of the facts they evolve (enginetest
-		// checks), so a fold of many events cuts them from one buffer.
+		// The fold needs the input, the facts and the dice indices only.
+		var buf *events.FoldBuffer
+		var inert []string
+		if f != nil {
+			buf, inert = f.buf, f.inert
+		}
 		buf.Reset()
-		a, err := buf.DecodeAccepted(e)
+		a, err := buf.DecodeAccepted(e, inert...)
 		if err != nil {
 			return err
 		}
@@ -99,7 +151,7 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 			}
 			g.Rolls += uint64(a.NDice)
 		}
-		return g.applyFacts(reg, e.Seq, a.Input, a.Facts)
+		return g.applyFacts(reg, e.Seq, a.Input, a.Facts, f)
 	case events.TypeOrderHeld, events.TypeOrderConfirmed, events.TypeMailRefused:
 		// The intake's record of a mail that was held, confirmed or
 		// refused: the game is unchanged (a confirmed order follows as an
@@ -115,7 +167,13 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 			dropMail(g, id)
 			return nil
 		}
-		g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
+		var mid string
+		if f != nil {
+			mid = f.mailID(id)
+		} else {
+			mid = string(id)
+		}
+		g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: mid})
 		if player, due, ok := ParseReminderKey(e.Key); ok {
 			for i := range g.Deadlines {
 				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
@@ -151,6 +209,9 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, buf *events.FoldB
 		}
 		d.Scenario = scenario // the same bytes, shared by the scenario's games
 		g.ID, g.Created, g.Rules, g.State = e.Game, d, rs, st
+		if f != nil {
+			f.inert = engine.InertFacts(rs)
+		}
 		g.Players, g.Referees = clonePlayers(d.Players), clonePlayers(d.Referees)
 		g.Settings = append([]events.Setting(nil), d.Settings...)
 		for _, f := range g.deadlineFactsFresh(st, e.At, g.Policy()) {
