@@ -1,14 +1,11 @@
 package hra
 
 import (
-	"bytes"
-	"image/png"
-	"os"
 	"strings"
 	"testing"
 
 	"pbem/engine"
-	"pbem/engine/draw"
+	"pbem/engine/enginetest"
 	"pbem/events"
 	"pbem/internal/golden"
 )
@@ -39,20 +36,7 @@ func TestDrawGolden_HRA_13a_RangeRings(t *testing.T) {
 	if strings.Contains(string(ref), `id="rings"`) {
 		t.Error("the referee's board draws a side's range rings")
 	}
-	sc, err := draw.ParseSVG(union)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := sc.PNG(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := png.Decode(bytes.NewReader(pic)); err != nil || len(pic) > 150<<10 {
-		t.Fatalf("PNG of %d bytes: %v", len(pic), err)
-	}
-	if f := os.Getenv("PBEM_WRITE_PNG"); f != "" {
-		os.WriteFile(f, pic, 0o644)
-	}
+	enginetest.DrawnPNG(t, union, 200, 200, 150<<10)
 }
 
 // Count is the sum of unit states: a unit that drops a state drops it.
@@ -72,8 +56,7 @@ func TestCountSumsStates_HRA_3a(t *testing.T) {
 }
 
 // BenchmarkBoard measures drawing the table beside its baseline, the
-// ASCII board of the same view: drawn as a scene, written as SVG, and
-// rasterised to the PNG a mail carries (from the SVG, as the outbox does).
+// ASCII board of the same view (enginetest.BenchBoard).
 func BenchmarkBoard(b *testing.B) {
 	rs := New()
 	sb, err := Scenario("kettle-run")
@@ -84,32 +67,5 @@ func BenchmarkBoard(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := rs.View(st, engine.Viewer{Side: Union})
-	dr := rs.(engine.Drawer)
-	svg := dr.Draw(v).SVG()
-	b.Run("ascii-render(baseline)", func(b *testing.B) {
-		for b.Loop() {
-			rs.Render(v)
-		}
-	})
-	b.Run("draw-svg", func(b *testing.B) {
-		for b.Loop() {
-			dr.Draw(v).SVG()
-		}
-	})
-	b.Run("svg-to-png", func(b *testing.B) {
-		n := 0
-		for b.Loop() {
-			sc, err := draw.ParseSVG(svg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := sc.PNG(1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n = len(p)
-		}
-		b.ReportMetric(float64(n), "png-bytes")
-	})
+	enginetest.BenchBoard(b, rs, rs.View(st, engine.Viewer{Side: Union}))
 }
