@@ -236,7 +236,15 @@ func benchCluster(a *app, natsBin, dir string, cb clusterBench) error {
 			return err
 		}
 		defer os.RemoveAll(mdir)
-		first, all, err := mailTakeover(exe, cb.URLs, mdir, cb.MailGames, cb.Lease)
+		// A cluster of its own: the in-process nodes above died without
+		// releasing their games, and 'pbem serve' nodes joining the same
+		// buckets would spend the measurement taking those over.
+		mprocs, err := startNATSServers(natsBin, filepath.Join(mdir, "nats"), false)
+		if err != nil {
+			return fmt.Errorf("cluster bench, by mail: %w", err)
+		}
+		defer stopNATSServers(mprocs)
+		first, all, err := mailTakeover(exe, natsURLs(mprocs), mdir, cb.MailGames, cb.Lease)
 		if err != nil {
 			return fmt.Errorf("cluster bench, by mail: %w", err)
 		}
