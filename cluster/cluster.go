@@ -371,7 +371,16 @@ func (n *Node) Do(r store.Request) (store.Result, error) {
 	if err != nil {
 		return store.Result{}, err
 	}
-	if key := r.Events[0].Key; key != "" {
+	// Every idempotency key of the request, not only the first event's:
+	// the store takes a request one of whose keys it has as a duplicate
+	// and writes none of its events, so a request published before that
+	// check would be in the stream and not in the local store, and the
+	// next append would chain on a head the stream has moved past (the
+	// same seq twice in the stream).
+	for _, key := range append([]string{r.Events[0].Key}, r.Keys...) {
+		if key == "" {
+			continue
+		}
 		if _, dup, err := n.st.Lookup(r.Game, key); err != nil {
 			return store.Result{}, err
 		} else if dup {
@@ -386,7 +395,7 @@ func (n *Node) Do(r store.Request) (store.Result, error) {
 	if h.Seq != r.Expected {
 		return store.Result{}, &store.ConflictError{Game: r.Game, Expected: r.Expected, Actual: h.Seq}
 	}
-	rec := record{Events: make([]events.Envelope, len(r.Events)), Secret: r.Secret, Raw: r.Raw}
+	rec := record{Events: make([]events.Envelope, len(r.Events)), Keys: r.Keys, Secret: r.Secret, Raw: r.Raw}
 	prev := h.Hash
 	for i := range r.Events {
 		e := r.Events[i]
@@ -394,7 +403,7 @@ func (n *Node) Do(r store.Request) (store.Result, error) {
 		prev = e.Hash
 		rec.Events[i] = e
 	}
-	seq, err := n.publish(r.Game, o, rec.marshal(), fmt.Sprintf("%s/%d/%d", r.Game, rec.Events[0].Seq, o.fenceRev), false)
+	seq, err := n.publish(r.Game, o, rec.marshal(), appendID(r.Game, o, rec.Events), false)
 	if err != nil {
 		return store.Result{}, fmt.Errorf("append to %s: replicating: %w", r.Game, err)
 	}
@@ -405,6 +414,13 @@ func (n *Node) Do(r store.Request) (store.Result, error) {
 		// The stream has it and the store may not: catch up before the next append.
 		o.dirty = true
 		return res, err
+	}
+	if res.Duplicate || len(res.Events) != len(rec.Events) {
+		// Not expected (every key was looked up above), but the stream
+		// has the events and the store does not: catch up before the next
+		// append rather than chain it on a head the stream has passed.
+		o.dirty = true
+		return res, fmt.Errorf("append to %s: the store did not take what the stream took (duplicate %t, %d of %d events)", r.Game, res.Duplicate, len(res.Events), len(rec.Events))
 	}
 	for i := range res.Events {
 		if res.Events[i].Hash != rec.Events[i].Hash {
@@ -451,25 +467,56 @@ func (n *Node) holding(game string, expected uint64) (*owned, error) {
 		return nil, &NotOwnerError{Game: game, Reason: "this node's lease has lapsed (it was paused or cut off from NATS) and is not renewed yet"}
 	}
 	if o.dirty {
-		ctx, cancel := n.ctx()
-		defer cancel()
-		last, err := n.lastSeq(ctx, game)
-		if err != nil {
+		if err := n.catchUp(game, o); err != nil {
 			return nil, err
 		}
-		if _, err := n.rebuild(ctx, game, last, Lease{}); err != nil {
-			return nil, err
-		}
-		o.dirty = false
 	}
 	return o, nil
 }
 
+// catchUp brings the local store and o.last up to the stream after an
+// append whose outcome this node does not know (the stream took it and
+// the store did not, or the answer was lost and the message may have got
+// in after all, or may still). The subject's last message must be this
+// node's, written under the lease it holds: else another node has taken
+// the game, and this node drops it. Called under the game's lock.
+func (n *Node) catchUp(game string, o *owned) error {
+	ctx, cancel := n.ctx()
+	defer cancel()
+	last, hdr, err := lastOnLeader(ctx, n.nc, Subject(game))
+	if err != nil {
+		return fmt.Errorf("game %s: the stream's last message: %w", game, err)
+	}
+	if last != 0 && leaseOf(hdr) != o.fenceRev {
+		n.lose(game, o, "another node wrote to the game")
+		return &NotOwnerError{Game: game, Reason: "another node wrote to the game"}
+	}
+	// Not through the Rebuild hook: these are this node's own appends,
+	// news to its subscribers (the runner folds them, the outbox sends
+	// the mails they queue), not history from another owner.
+	if _, err := n.rebuild(ctx, game, last, Lease{}, false); err != nil {
+		return err
+	}
+	o.last = last
+	o.dirty = false
+	return nil
+}
+
 // publish sends one message on game's subject, expecting the subject's
-// last message to be o.last, and returns its stream sequence. A refusal
-// for a wrong last sequence means another node fenced the game: this node
-// drops it. An answer lost on the way (a timeout while the NATS cluster
-// elects a leader) is settled by reading the subject's last message.
+// last message to be o.last, and returns its stream sequence. msgID names
+// the message's content (see appendID): the stream's de-duplication
+// answers a message sent again with the first one's sequence, which is
+// right only for the same content.
+//
+// When the answer is not a success, the subject's last message, read on
+// the leader, settles it: the message itself (the answer was lost: a
+// timeout while the NATS cluster elects a leader, or a copy the server
+// still had in process) is a success; a message written under another
+// lease means another node fenced the game, and this node drops it;
+// anything else (nothing new, or an append of this node's own it did not
+// know had landed) leaves the outcome open: the game is marked to catch
+// up with the stream before its next append (catchUp), since a message
+// the server still has in process may land after this answer.
 func (n *Node) publish(game string, o *owned, data []byte, msgID string, fence bool) (uint64, error) {
 	m := nats.NewMsg(Subject(game))
 	m.Data = data
@@ -484,29 +531,55 @@ func (n *Node) publish(game string, o *owned, data []byte, msgID string, fence b
 	if err == nil {
 		return ack.Sequence, nil
 	}
-	if isWrongLast(err) {
-		if !fence {
-			n.lose(game, o, "the stream refused an append: another node fenced the game")
-		}
-		return 0, fmt.Errorf("%w (%v)", ErrFenced, err)
-	}
-	// Did it get in? Look at the subject's last message, on the leader.
 	ctx2, cancel2 := n.ctx()
 	defer cancel2()
 	last, hdr, lerr := lastOnLeader(ctx2, n.nc, Subject(game))
 	switch {
-	case lerr != nil:
-		return 0, err
-	case bytes.Contains(hdr, []byte(jetstream.MsgIDHeader+": "+msgID+"\r\n")):
+	case lerr == nil && headerValue(hdr, jetstream.MsgIDHeader) == msgID:
 		return last, nil
-	case last == o.last:
-		return 0, err // not stored; the caller may try again
-	default:
+	case lerr == nil && last != o.last && leaseOf(hdr) != o.fenceRev:
 		if !fence {
-			n.lose(game, o, "another node wrote to the game")
+			n.lose(game, o, "the stream refused an append: another node fenced the game")
 		}
-		return 0, fmt.Errorf("%w: the game's subject is at %d", ErrFenced, last)
+		return 0, fmt.Errorf("%w: the game's subject is at %d (%v)", ErrFenced, last, err)
+	case fence:
+		if isWrongLast(err) {
+			return 0, fmt.Errorf("%w (%v)", ErrFenced, err) // read the stream again and retry
+		}
+		return 0, err
+	default:
+		o.dirty = true
+		return 0, fmt.Errorf("the stream's answer leaves the append's outcome open; the game catches up with the stream before its next append: %w", err)
 	}
+}
+
+// appendID is the de-duplication id of an append: the game, the seq of
+// its first event, the lease it is written under and the hash of its last
+// event (which chains every event of the append). A retry of the same
+// append is the same message; another append at the same seq is not,
+// and the stream's expected-last check settles it.
+func appendID(game string, o *owned, evs []events.Envelope) string {
+	return fmt.Sprintf("%s/%d/%d/%s", game, evs[0].Seq, o.fenceRev, evs[len(evs)-1].Hash.Hex()[:32])
+}
+
+// leaseOf is the lease revision a stream message was written under, from
+// its raw headers (0 if it has none).
+func leaseOf(hdr []byte) uint64 {
+	rev, _ := strconv.ParseUint(headerValue(hdr, hdrLease), 10, 64)
+	return rev
+}
+
+// headerValue returns the value of key in a message's raw NATS headers
+// ("NATS/1.0\r\nKey: value\r\n..."), "" if absent.
+func headerValue(hdr []byte, key string) string {
+	lines := bytes.Split(hdr, []byte("\r\n"))
+	for _, l := range lines[min(1, len(lines)):] {
+		k, v, ok := bytes.Cut(l, []byte(":"))
+		if ok && string(k) == key {
+			return string(bytes.TrimSpace(v))
+		}
+	}
+	return ""
 }
 
 func isWrongLast(err error) bool {
@@ -586,7 +659,7 @@ func (n *Node) take(game string, cur entry, isNew bool) error {
 	for attempt := 0; ; attempt++ {
 		last, err := n.lastSeq(ctx, game)
 		if err == nil {
-			_, err = n.rebuild(ctx, game, last, cur.Lease)
+			_, err = n.rebuild(ctx, game, last, cur.Lease, true)
 		}
 		if err == nil {
 			o.last = last
@@ -626,8 +699,10 @@ func (n *Node) take(game string, cur entry, isNew bool) error {
 // game: it reads every message of the game, checks the whole hash chain,
 // checks that the local store's events are the stream's, that the chain
 // holds the head the previous owner last reported (seen), and appends
-// what the store lacks. It returns the local head's seq.
-func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease) (uint64, error) {
+// what the store lacks: as history (through Hooks.Rebuild, so not
+// delivered as new events) when the game is taken over, plainly when the
+// node catches up with its own appends. It returns the local head's seq.
+func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease, history bool) (uint64, error) {
 	local, err := n.st.Head(game)
 	if err != nil {
 		return 0, err
@@ -676,7 +751,7 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 		}
 		if len(keep.Events) > 0 {
 			if len(keep.Events) == len(rec.Events) {
-				keep.Secret, keep.Raw = rec.Secret, rec.Raw
+				keep.Keys, keep.Secret, keep.Raw = rec.Keys, rec.Secret, rec.Raw
 			}
 			missing = append(missing, keep)
 		}
@@ -694,7 +769,7 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 	write := func() (uint64, error) {
 		head := local.Seq
 		for _, rec := range missing {
-			res, err := n.st.Do(store.Request{Game: game, Expected: head, Events: rec.Events, Secret: rec.Secret, Raw: rec.Raw})
+			res, err := n.st.Do(store.Request{Game: game, Expected: head, Events: rec.Events, Keys: rec.Keys, Secret: rec.Secret, Raw: rec.Raw})
 			if err != nil {
 				return head, fmt.Errorf("game %s: writing the stream's events to the store: %w", game, err)
 			}
@@ -709,7 +784,7 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 		return local.Seq, nil
 	}
 	var head uint64
-	if h := n.cfg.Hooks.Rebuild; h != nil {
+	if h := n.cfg.Hooks.Rebuild; h != nil && history {
 		err = h(game, func() (uint64, error) { var err error; head, err = write(); return head, err })
 	} else {
 		head, err = write()
@@ -853,12 +928,13 @@ func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
 			if err != nil {
 				return fmt.Errorf("stream message %d: %w", seq, err)
 			}
+			w.Events = rec.Events
 			for i := range rec.Events {
 				if err := v.Next(&rec.Events[i]); err != nil {
+					out = append(out, w) // the message that broke the chain, for the caller to show
 					return err
 				}
 			}
-			w.Events = rec.Events
 		}
 		out = append(out, w)
 		return nil

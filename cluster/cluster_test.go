@@ -1,15 +1,19 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"pbem/events"
 	"pbem/store"
@@ -209,5 +213,126 @@ func TestNodeMoveAndDrainHandGamesOver(t *testing.T) {
 	}
 	if to, _ := b.LeastLoaded(""); to != "b" {
 		t.Fatalf("a draining node was chosen for new games: %s", to)
+	}
+}
+
+// A request is a duplicate if any of its idempotency keys is recorded,
+// not only its first event's (the intake keys a mail by its Message-ID
+// and by fingerprints of its content). Such a request is answered from
+// the store and nothing of it reaches the stream: were it published, the
+// stream would hold events the store refused, and the next append would
+// put the same seq in the stream twice. The keys travel with the stream's
+// record, so the node that takes the game over refuses the same copy.
+func TestNodeRequestKeysMakeADuplicateBeforeTheStreamAndSurviveATakeover(t *testing.T) {
+	srv := jetStream(t)
+	const lease = 600 * time.Millisecond
+	a := startNode(t, srv, "a", lease)
+	b := startNode(t, srv, "b", lease)
+	if _, err := a.Do(store.Request{Game: "g1", Expected: 0, Events: []events.Envelope{ev("g1", "m1", "one")}, Keys: []string{"mail:fp1"}}); err != nil {
+		t.Fatal(err)
+	}
+	// The same mail again under another Message-ID: its fingerprint is recorded.
+	r, err := a.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "m1-again", "one")}, Keys: []string{"mail:fp1"}})
+	if err != nil || !r.Duplicate || r.DuplicateKey != "mail:fp1" || r.First != 1 {
+		t.Fatalf("a copy under a new Message-ID: %+v %v", r, err)
+	}
+	if r, err := a.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "m2", "two")}, Keys: []string{"mail:fp2"}}); err != nil || r.Last != 2 {
+		t.Fatalf("the next order: %+v %v", r, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := Audit(ctx, a.nc, "g1")
+	if err != nil {
+		t.Fatalf("the stream after a duplicate by a side key: %v", err)
+	}
+	var seqs []uint64
+	for _, w := range ws {
+		for _, e := range w.Events {
+			seqs = append(seqs, e.Seq)
+		}
+	}
+	if len(seqs) != 2 || seqs[0] != 1 || seqs[1] != 2 {
+		t.Fatalf("the stream holds events %v, want [1 2]", seqs)
+	}
+
+	a.Node.Close()
+	waitFor(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+	for key, want := range map[string]uint64{"mail:fp1": 1, "mail:fp2": 2, "m2": 2} {
+		if seq, ok, err := b.st.Lookup("g1", key); err != nil || !ok || seq != want {
+			t.Errorf("b's key %s: at %d %v %v, want %d", key, seq, ok, err, want)
+		}
+	}
+	r, err = b.Do(store.Request{Game: "g1", Expected: 2, Events: []events.Envelope{ev("g1", "m1-third", "one")}, Keys: []string{"mail:fp1"}})
+	if err != nil || !r.Duplicate {
+		t.Fatalf("the copy again, on the new owner: %+v %v", r, err)
+	}
+}
+
+// An append whose answer this node never heard (the stream took it, and
+// the acknowledgement was lost with a NATS server, or came after the
+// timeout) is not a reason to drop the game, nor to write the same seq
+// again: the next append is refused by the stream (its expected last
+// sequence is stale), the node sees the subject's last message is its own,
+// under its own lease, and catches its store up with the stream before it
+// appends again. The stream holds each seq once.
+func TestNodeAppendWhoseAnswerWasLostIsCaughtUpNotDroppedOrWrittenTwice(t *testing.T) {
+	srv := jetStream(t)
+	a := startNode(t, srv, "a", 2*time.Second)
+	if _, err := a.Do(store.Request{Game: "g1", Expected: 0, Events: []events.Envelope{ev("g1", "m1", "one")}}); err != nil {
+		t.Fatal(err)
+	}
+	// What a's earlier publish of m2 would have put in the stream, as a
+	// publish does it (same headers, expected last, de-duplication id),
+	// without a hearing the answer.
+	h, _ := a.st.Head("g1")
+	lost := ev("g1", "m2", "two")
+	lost.Chain(h.Seq+1, h.Hash)
+	a.mu.Lock()
+	o := *a.owned["g1"]
+	a.mu.Unlock()
+	rec := record{Events: []events.Envelope{lost}}
+	m := nats.NewMsg(Subject("g1"))
+	m.Data = rec.marshal()
+	m.Header.Set(hdrNode, "a")
+	m.Header.Set(hdrLease, strconv.FormatUint(o.fenceRev, 10))
+	if _, err := a.js.PublishMsg(t.Context(), m, jetstream.WithExpectLastSequencePerSubject(o.last), jetstream.WithMsgID(appendID("g1", &o, rec.Events))); err != nil {
+		t.Fatal(err)
+	}
+
+	// The next append, chained on the store's head (seq 1), is refused by
+	// the stream and leaves the game to catch up; a keeps the game.
+	_, err := a.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "m3", "three")}})
+	if err == nil || errors.Is(err, ErrFenced) {
+		t.Fatalf("an append after a lost answer: %v, want a refusal that is not a fence", err)
+	}
+	if !a.Owns("g1") || a.has(&a.lost, "g1") {
+		t.Fatal("a dropped its game over its own append")
+	}
+	// Asked again, a catches up first: the store now has m2 at seq 2, so
+	// the request made on seq 1 conflicts, and one made on seq 2 lands.
+	var conflict *store.ConflictError
+	if _, err := a.Do(store.Request{Game: "g1", Expected: 1, Events: []events.Envelope{ev("g1", "m3", "three")}}); !errors.As(err, &conflict) || conflict.Actual != 2 {
+		t.Fatalf("the append again, after catching up: %v, want a conflict at seq 2", err)
+	}
+	if r, err := a.Do(store.Request{Game: "g1", Expected: 2, Events: []events.Envelope{ev("g1", "m3", "three")}}); err != nil || r.Last != 3 {
+		t.Fatalf("the append on the caught-up head: %+v %v", r, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := Audit(ctx, a.nc, "g1")
+	if err != nil {
+		t.Fatalf("the stream: %v", err)
+	}
+	var keys []string
+	for _, w := range ws {
+		for _, e := range w.Events {
+			keys = append(keys, e.Key)
+		}
+	}
+	if strings.Join(keys, " ") != "m1 m2 m3" {
+		t.Fatalf("the stream holds %v, want m1 m2 m3 once each", keys)
+	}
+	if n, err := a.st.Verify("g1"); err != nil || n != 3 {
+		t.Fatalf("a's store: %d events, %v", n, err)
 	}
 }

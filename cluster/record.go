@@ -15,11 +15,21 @@ import (
 // the stream or none of it.
 type record struct {
 	Events []events.Envelope
+	// Keys are the request's idempotency keys besides the first event's
+	// (a mail's content fingerprints): a node that rebuilds the game from
+	// the stream records them too, so a copy of a mail sent again under a
+	// new Message-ID is refused after a takeover as it was before.
+	Keys   []string
 	Secret []byte
 	Raw    []byte
 }
 
-const recordVersion = 1
+// Record versions: 1 had no Keys (still read: a stream written by an
+// earlier pbem), 2 has them.
+const (
+	recordV1      = 1
+	recordVersion = 2
+)
 
 func (r *record) marshal() []byte {
 	b := []byte{recordVersion}
@@ -28,6 +38,11 @@ func (r *record) marshal() []byte {
 		m := r.Events[i].Marshal()
 		b = binary.AppendUvarint(b, uint64(len(m)))
 		b = append(b, m...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.Keys)))
+	for _, k := range r.Keys {
+		b = binary.AppendUvarint(b, uint64(len(k)))
+		b = append(b, k...)
 	}
 	for _, x := range [][]byte{r.Secret, r.Raw} {
 		if x == nil {
@@ -45,9 +60,10 @@ var errRecord = errors.New("not a pbem stream record")
 
 func unmarshalRecord(b []byte) (record, error) {
 	var r record
-	if len(b) == 0 || b[0] != recordVersion {
+	if len(b) == 0 || (b[0] != recordV1 && b[0] != recordVersion) {
 		return r, errRecord
 	}
+	version := b[0]
 	b = b[1:]
 	next := func() ([]byte, error) {
 		n, k := binary.Uvarint(b)
@@ -73,6 +89,20 @@ func unmarshalRecord(b []byte) (record, error) {
 			return r, fmt.Errorf("%w: %v", errRecord, err)
 		}
 		r.Events = append(r.Events, e)
+	}
+	if version >= 2 {
+		nk, k := binary.Uvarint(b)
+		if k <= 0 || nk > uint64(len(b)) {
+			return r, errRecord
+		}
+		b = b[k:]
+		for range nk {
+			key, err := next()
+			if err != nil {
+				return r, err
+			}
+			r.Keys = append(r.Keys, string(key))
+		}
 	}
 	for _, dst := range []*[]byte{&r.Secret, &r.Raw} {
 		if len(b) == 0 {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -159,7 +158,7 @@ func (r *clusterRig) logs() string {
 		if c == nil {
 			continue
 		}
-		buf, ok := c.Stderr.(*bytes.Buffer)
+		buf, ok := c.Stderr.(*lockedBuffer)
 		if !ok {
 			continue
 		}
@@ -308,7 +307,7 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 		ws, err := cluster.Audit(ctx, nc, g)
 		cancel()
 		if err != nil {
-			t.Fatalf("%s: %v", g, err)
+			t.Fatalf("%s: %v\nthe stream as read:\n%s\n%s", g, err, describeWritten(ws), r.logs())
 		}
 		heads[g] = map[uint64]string{}
 		for _, w := range ws {
@@ -363,4 +362,21 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	}
 	t.Logf("cluster: %d orders over 3 games; a killed node's game answered mail again %v after the kill (lease %v; bound 8 x lease)",
 		n*3+1, answered.Round(100*time.Millisecond), testLease)
+}
+
+// describeWritten lists a game's stream messages as Audit read them, a
+// line each, for a failure's message.
+func describeWritten(ws []cluster.Written) string {
+	var b strings.Builder
+	for _, w := range ws {
+		fmt.Fprintf(&b, "  stream %d node %s lease %d fence %t events", w.StreamSeq, w.Node, w.Lease, w.Fence)
+		if len(w.Events) > 0 {
+			fmt.Fprintf(&b, " (key %q)", w.Events[0].Key)
+		}
+		for _, e := range w.Events {
+			fmt.Fprintf(&b, " %d:%s:%.8s", e.Seq, e.Type, e.Hash.Hex())
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
