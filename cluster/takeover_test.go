@@ -1,12 +1,10 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,26 +12,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"pbem/events"
+	"pbem/internal/syncbuf"
 	"pbem/store"
 )
-
-// syncBuffer is a log sink read while nodes write to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A node taking a game over checks the stream against the head the old
 // owner last recorded in its lease. A stream whose chain does not hold
@@ -111,7 +92,7 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 				t.Fatalf("tampering the recorded head (a wrote it again after Close?): %v", err)
 			}
 
-			logs := &syncBuffer{}
+			logs := &syncbuf.Buffer{}
 			b2 := startNodeLogging(t, srv, "b", lease, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 			if tc.want == "" {
 				waitFor(t, 10*lease, "b takes g1 over", func() bool { return b2.Owns("g1") })

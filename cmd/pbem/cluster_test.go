@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"pbem/cluster"
+	"pbem/internal/syncbuf"
 	"pbem/mail/mailhost"
 )
 
@@ -158,7 +159,7 @@ func (r *clusterRig) logs() string {
 		if c == nil {
 			continue
 		}
-		buf, ok := c.Stderr.(*lockedBuffer)
+		buf, ok := c.Stderr.(*syncbuf.Buffer)
 		if !ok {
 			continue
 		}

@@ -8,10 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"pbem/internal/syncbuf"
 )
 
 var pbemBin string
@@ -115,31 +116,12 @@ func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
 }
 
 // startServe runs 'pbem serve' and waits for its control socket.
-// lockedBuffer is a server's standard error, read by a test while the
-// server writes to it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(pbemBin, "--data-dir", dataDir, "serve")
 	// The built-in mail host on free ports, so tests never collide.
 	cmd.Env = append(append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0"), env...)
-	errOut := &lockedBuffer{}
+	errOut := &syncbuf.Buffer{}
 	cmd.Stderr = errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -172,12 +154,12 @@ func stopServe(t *testing.T, cmd *exec.Cmd) string {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Fatalf("serve exited with %v after SIGTERM:\n%s", err, races(cmd.Stderr.(*lockedBuffer).String()))
+			t.Fatalf("serve exited with %v after SIGTERM:\n%s", err, races(cmd.Stderr.(*syncbuf.Buffer).String()))
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not stop within 20s of SIGTERM")
 	}
-	return cmd.Stderr.(*lockedBuffer).String()
+	return cmd.Stderr.(*syncbuf.Buffer).String()
 }
 
 func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {

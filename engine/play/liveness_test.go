@@ -1,13 +1,11 @@
 package play_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,26 +13,9 @@ import (
 	"pbem/engine/enginetest"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/internal/syncbuf"
 	"pbem/store"
 )
-
-// syncBuffer is a log sink the runner's goroutines may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // Issue 21.9: one game that cannot be loaded — its log damaged, or its
 // rule system missing from this binary — answers queries at once with
@@ -63,7 +44,7 @@ func TestAGameThatCannotLoadHoldsUpNoOther(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	r := play.NewRunner(st, reg, play.RunnerOptions{RetryMax: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	defer r.Close()
 	for _, id := range []string{"damaged", "ghostly", "good"} {

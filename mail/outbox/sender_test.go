@@ -29,6 +29,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/events"
+	"pbem/internal/syncbuf"
 	"pbem/store"
 )
 
@@ -319,23 +320,12 @@ func deliveries(t *testing.T, st *store.Store, game, mailID string) ([]string, [
 // ---- the sender ----
 
 // logBuffer collects the sender's JSON log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
+type logBuffer struct{ syncbuf.Buffer }
 
 func (l *logBuffer) records(t *testing.T) []map[string]any {
 	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("log line %q: %v", line, err)
@@ -454,7 +444,7 @@ func TestSender(t *testing.T) {
 
 			got, ps, envs := deliveries(t, st, "g1", q.MailID)
 			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
-				t.Fatalf("events %q; want %q\nlog:\n%s", got, tt.want, logs.buf.String())
+				t.Fatalf("events %q; want %q\nlog:\n%s", got, tt.want, logs.String())
 			}
 			for i, e := range envs {
 				if e.Time().Before(before) || e.Time().After(time.Now()) {
