@@ -322,25 +322,7 @@ func (st *State) header() []string {
 }
 
 // wrap breaks lines longer than width at spaces, indenting continuations.
-func wrap(lines []string, width int) []string {
-	var out []string
-	for _, l := range lines {
-		rs := []rune(l)
-		for len(rs) > width {
-			cut := width
-			for cut > 4 && rs[cut] != ' ' {
-				cut--
-			}
-			if cut <= 4 {
-				cut = width
-			}
-			out = append(out, strings.TrimRight(string(rs[:cut]), " "))
-			rs = append([]rune("   "), []rune(strings.TrimLeft(string(rs[cut:]), " "))...)
-		}
-		out = append(out, string(rs))
-	}
-	return out
-}
+func wrap(lines []string, width int) []string { return engine.WrapLines(lines, width) }
 
 // combat is the Combat value shown for a unit: its Manpower when
 // organized; when disorganized, the value the Strength table gives (R3),
