@@ -717,7 +717,7 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 	var missing []record
 	var fenceRev uint64
 	var seenOK bool
-	err = readSubject(ctx, n.nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
+	repeats, err := readSubject(ctx, n.nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
 		rev, _ := strconv.ParseUint(h.Get(hdrLease), 10, 64)
 		if rev < fenceRev {
 			return fmt.Errorf("game %s: stream message %d was written under lease %d after lease %d's fence", game, seq, rev, fenceRev)
@@ -759,6 +759,9 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 	})
 	if err != nil {
 		return 0, err
+	}
+	if len(repeats) > 0 {
+		n.lg.Warn("the stream holds an append twice; the repeat is passed over", "game", game, "stream_seqs", repeats)
 	}
 	if v.Seq() < local.Seq {
 		return 0, fmt.Errorf("game %s: the local store holds %d events, the stream %d", game, local.Seq, v.Seq())
@@ -897,13 +900,17 @@ type Written struct {
 	Node      string
 	Lease     uint64 // the lease revision it was written under
 	Fence     bool
-	Events    []events.Envelope
+	// Repeat: the message repeats the one before it (the same append
+	// stored twice); readers pass it over, and it has no Events here.
+	Repeat bool
+	Events []events.Envelope
 }
 
 // Audit reads game's whole subject from the stream on nc and checks that
 // one writer at a time wrote it: every message after a fence was written
 // under that fence's lease, fences' leases only grow, and the events
-// chain from the first to the last. It returns the messages read.
+// chain from the first to the last. It returns the messages read, in
+// stream order, repeats marked.
 func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
 	var out []Written
 	var fence uint64
@@ -912,7 +919,7 @@ func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = readSubject(ctx, nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
+	repeats, err := readSubject(ctx, nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
 		w := Written{StreamSeq: seq, Node: h.Get(hdrNode), Fence: h.Get(hdrFence) != ""}
 		w.Lease, _ = strconv.ParseUint(h.Get(hdrLease), 10, 64)
 		if w.Fence {
@@ -939,8 +946,9 @@ func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
 		out = append(out, w)
 		return nil
 	})
-	if err != nil {
-		return out, err
+	for _, seq := range repeats {
+		out = append(out, Written{StreamSeq: seq, Repeat: true})
 	}
-	return out, nil
+	sort.Slice(out, func(i, j int) bool { return out[i].StreamSeq < out[j].StreamSeq })
+	return out, err
 }

@@ -331,3 +331,75 @@ func streamKeys(t *testing.T, nc *nats.Conn, game string) string {
 	}
 	return strings.Join(keys, " ")
 }
+
+// The same append stored twice in the stream (the same de-duplication id
+// and bytes, e.g. sent again once the server's de-duplication window had
+// passed) adds nothing: readers pass the repeat over, Audit marks it, and
+// a node taking the game over rebuilds it and carries on rather than
+// refusing it.
+func TestNodeTakeoverPassesOverAnAppendStoredTwice(t *testing.T) {
+	srv := jetStream(t)
+	const lease = 600 * time.Millisecond
+	a := startNode(t, srv, "a", lease)
+	b := startNode(t, srv, "b", lease)
+	for i, key := range []string{"m1", "m2"} {
+		if _, err := a.Do(store.Request{Game: "g1", Expected: uint64(i), Events: []events.Envelope{ev("g1", key, key)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Store m2's message again, as it is, past a short de-duplication window.
+	s, err := a.js.Stream(t.Context(), StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.CachedInfo().Config
+	cfg.Duplicates = 100 * time.Millisecond
+	if _, err := a.js.UpdateStream(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := s.GetLastMsgForSubject(t.Context(), Subject("g1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	again := nats.NewMsg(Subject("g1"))
+	again.Data = m2.Data
+	for _, k := range []string{hdrNode, hdrLease, jetstream.MsgIDHeader} { // as the node sent it
+		again.Header.Set(k, m2.Header.Get(k))
+	}
+	if ack, err := a.js.PublishMsg(t.Context(), again); err != nil || ack.Duplicate {
+		t.Fatalf("storing m2 again: %+v %v", ack, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := Audit(ctx, a.nc, "g1")
+	if err != nil {
+		t.Fatalf("audit of a stream with a repeat: %v", err)
+	}
+	var marks []string
+	for _, w := range ws {
+		switch {
+		case w.Repeat:
+			marks = append(marks, "repeat")
+		case w.Fence:
+			marks = append(marks, "fence")
+		default:
+			marks = append(marks, w.Events[0].Key)
+		}
+	}
+	if got := strings.Join(marks, " "); got != "fence m1 m2 repeat" {
+		t.Fatalf("the stream as audited: %s", got)
+	}
+
+	a.Node.Close()
+	waitFor(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+	if n, err := b.st.Verify("g1"); err != nil || n != 2 {
+		t.Fatalf("b's copy: %d events, %v", n, err)
+	}
+	if r, err := b.Do(store.Request{Game: "g1", Expected: 2, Events: []events.Envelope{ev("g1", "m3", "m3")}}); err != nil || r.Last != 3 {
+		t.Fatalf("b's append after the repeat: %+v %v", r, err)
+	}
+	if keys := streamKeys(t, b.nc, "g1"); keys != "m1 m2 m3" {
+		t.Fatalf("the stream's events: %s", keys)
+	}
+}

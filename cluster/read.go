@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // readBatch is how many messages one batched read asks for.
@@ -27,28 +29,46 @@ const readBatch = 512
 // test machine. A direct get may be answered by a replica that lags the
 // leader: a batch that ends before last is asked again from where it
 // stopped, until the replicas have caught up or ctx ends.
-func readSubject(ctx context.Context, nc *nats.Conn, game string, last uint64, fn func(seq uint64, h nats.Header, data []byte) error) error {
+//
+// A message that repeats the one before it on the subject (the same
+// de-duplication id and the same bytes: the same append stored twice) is
+// passed over and its stream sequence returned in repeats: the id names
+// the append's content (appendID), so the repeat adds nothing, and a
+// takeover must not refuse a game for it. A different message at the
+// same seq is not a repeat: the reader's chain check refuses it.
+func readSubject(ctx context.Context, nc *nats.Conn, game string, last uint64, fn func(seq uint64, h nats.Header, data []byte) error) (repeats []uint64, err error) {
 	if last == 0 {
-		return nil
+		return nil, nil
+	}
+	var prevID string
+	var prevData []byte
+	each := func(seq uint64, h nats.Header, data []byte) error {
+		id := h.Get(jetstream.MsgIDHeader)
+		if id != "" && id == prevID && bytes.Equal(data, prevData) {
+			repeats = append(repeats, seq)
+			return nil
+		}
+		prevID, prevData = id, append(prevData[:0], data...)
+		return fn(seq, h, data)
 	}
 	next := uint64(1)
 	for next <= last {
-		got, err := readOneBatch(ctx, nc, game, next, last, fn)
+		got, err := readOneBatch(ctx, nc, game, next, last, each)
 		if err != nil {
-			return err
+			return repeats, err
 		}
 		if got < next {
 			// The replica that answered has nothing past next yet.
 			select {
 			case <-ctx.Done():
-				return fmt.Errorf("game %s: reading the stream up to %d: at %d: %w", game, last, next, ctx.Err())
+				return repeats, fmt.Errorf("game %s: reading the stream up to %d: at %d: %w", game, last, next, ctx.Err())
 			case <-time.After(20 * time.Millisecond):
 			}
 			continue
 		}
 		next = got + 1
 	}
-	return nil
+	return repeats, nil
 }
 
 // readOneBatch asks for one batch from seq from and returns the last
