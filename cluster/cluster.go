@@ -41,7 +41,6 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -535,7 +534,7 @@ func (n *Node) publish(game string, o *owned, data []byte, msgID string, fence b
 	defer cancel2()
 	last, hdr, lerr := lastOnLeader(ctx2, n.nc, Subject(game))
 	switch {
-	case lerr == nil && headerValue(hdr, jetstream.MsgIDHeader) == msgID:
+	case lerr == nil && hdr.Get(jetstream.MsgIDHeader) == msgID:
 		return last, nil
 	case lerr == nil && last != o.last && leaseOf(hdr) != o.fenceRev:
 		if !fence {
@@ -563,23 +562,10 @@ func appendID(game string, o *owned, evs []events.Envelope) string {
 }
 
 // leaseOf is the lease revision a stream message was written under, from
-// its raw headers (0 if it has none).
-func leaseOf(hdr []byte) uint64 {
-	rev, _ := strconv.ParseUint(headerValue(hdr, hdrLease), 10, 64)
+// its headers (0 if it has none).
+func leaseOf(h nats.Header) uint64 {
+	rev, _ := strconv.ParseUint(h.Get(hdrLease), 10, 64)
 	return rev
-}
-
-// headerValue returns the value of key in a message's raw NATS headers
-// ("NATS/1.0\r\nKey: value\r\n..."), "" if absent.
-func headerValue(hdr []byte, key string) string {
-	lines := bytes.Split(hdr, []byte("\r\n"))
-	for _, l := range lines[min(1, len(lines)):] {
-		k, v, ok := bytes.Cut(l, []byte(":"))
-		if ok && string(k) == key {
-			return string(bytes.TrimSpace(v))
-		}
-	}
-	return ""
 }
 
 func isWrongLast(err error) bool {
@@ -718,7 +704,7 @@ func (n *Node) rebuild(ctx context.Context, game string, last uint64, seen Lease
 	var fenceRev uint64
 	var seenOK bool
 	repeats, err := readSubject(ctx, n.nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
-		rev, _ := strconv.ParseUint(h.Get(hdrLease), 10, 64)
+		rev := leaseOf(h)
 		if rev < fenceRev {
 			return fmt.Errorf("game %s: stream message %d was written under lease %d after lease %d's fence", game, seq, rev, fenceRev)
 		}
@@ -921,7 +907,7 @@ func Audit(ctx context.Context, nc *nats.Conn, game string) ([]Written, error) {
 	}
 	repeats, err := readSubject(ctx, nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
 		w := Written{StreamSeq: seq, Node: h.Get(hdrNode), Fence: h.Get(hdrFence) != ""}
-		w.Lease, _ = strconv.ParseUint(h.Get(hdrLease), 10, 64)
+		w.Lease = leaseOf(h)
 		if w.Fence {
 			if w.Lease <= fence {
 				return fmt.Errorf("stream message %d: a fence for lease %d after lease %d's", seq, w.Lease, fence)

@@ -124,9 +124,9 @@ func readOneBatch(ctx context.Context, nc *nats.Conn, game string, from, last ui
 }
 
 // lastOnLeader returns the stream sequence of subj's last message (0 if
-// none) and its raw headers, as the stream's leader knows it: the
-// ordinary message-get API, not a direct get a lagging replica may answer.
-func lastOnLeader(ctx context.Context, nc *nats.Conn, subj string) (uint64, []byte, error) {
+// none) and its headers, as the stream's leader knows it: the ordinary
+// message-get API, not a direct get a lagging replica may answer.
+func lastOnLeader(ctx context.Context, nc *nats.Conn, subj string) (uint64, nats.Header, error) {
 	req, _ := json.Marshal(struct {
 		LastFor string `json:"last_by_subj"`
 	}{subj})
@@ -157,5 +157,12 @@ func lastOnLeader(ctx context.Context, nc *nats.Conn, subj string) (uint64, []by
 	if resp.Message == nil {
 		return 0, nil, errors.New("no message in the answer")
 	}
-	return resp.Message.Seq, resp.Message.Hdr, nil
+	if len(resp.Message.Hdr) == 0 {
+		return resp.Message.Seq, nats.Header{}, nil
+	}
+	h, err := nats.DecodeHeadersMsg(resp.Message.Hdr)
+	if err != nil {
+		return 0, nil, fmt.Errorf("the last message's headers: %w", err)
+	}
+	return resp.Message.Seq, h, nil
 }
