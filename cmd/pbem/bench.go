@@ -24,6 +24,7 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/compose"
+	"pbem/server"
 	"pbem/store"
 	"pbem/templates"
 )
@@ -398,7 +399,7 @@ func logBytes(es []events.Envelope) int {
 // the real engine and the mail composer, its participants scripted by the
 // autoplayer and every mail recorded as sent, returning its log.
 func playScript(a *app, st *store.Store, id string, s demoGame, maxOrders int) ([]events.Envelope, error) {
-	secret, err := st.ServerSecret(replySecretName, newSecret)
+	secret, err := st.ServerSecret(server.ReplySecretName, server.NewSecret)
 	if err != nil {
 		return nil, err
 	}

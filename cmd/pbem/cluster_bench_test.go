@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"pbem/internal/natscluster"
 	"testing"
 	"time"
 )
@@ -17,7 +18,7 @@ import (
 // runs the same measurement (clusterBench).
 func BenchmarkClusterAppend(b *testing.B) {
 	procs := startNATSCluster(b)
-	cb := clusterBench{URLs: natsURLs(procs), Games: 64, PerGame: 50, Lease: 2 * time.Second}
+	cb := clusterBench{URLs: natscluster.URLs(procs), Games: 64, PerGame: 50, Lease: 2 * time.Second}
 	for range b.N {
 		cb.Dir = b.TempDir()
 		f, err := cb.run(b.Context())

@@ -15,6 +15,7 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
+	"pbem/server"
 	"pbem/store"
 )
 
@@ -161,7 +162,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		ng.Settings = append(ng.Settings, events.Setting{Key: k, Value: v})
 	}
-	ng.Settings = append(ng.Settings, a.builtinDomain()...)
+	ng.Settings = append(ng.Settings, a.cfg.Mail.BuiltinDomain()...)
 	if *scenarioFile != "" {
 		b, err := a.readArg(*scenarioFile)
 		if err != nil {
@@ -221,7 +222,7 @@ func printMailboxes(a *app, log logStore, ps []events.Player, heading string) er
 				continue
 			}
 			done[user] = true
-			pw, err := mailboxPassword(log, user)
+			pw, err := server.MailboxPassword(log, user)
 			if err != nil {
 				return err
 			}
@@ -275,7 +276,7 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	if *referee != "" {
 		addrs = []string{*referee}
 	}
-	ds, err := desks(log, a.reg, addrs, time.Now().UnixNano())
+	ds, err := server.Desks(log, a.reg, addrs, time.Now().UnixNano())
 	if err != nil {
 		return err
 	}
@@ -317,30 +318,6 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 		}
 	}
 	return nil
-}
-
-// desks are the games of the log as a referee's desk shows them at the
-// time now, only those refereed by one of addrs when addrs are given.
-func desks(log logStore, reg *engine.Registry, addrs []string, now int64) ([]play.Desk, error) {
-	gs, err := log.Games()
-	if err != nil {
-		return nil, err
-	}
-	var out []play.Desk
-	for _, gi := range gs {
-		g, err := play.Load(log, reg, gi.Game, 0)
-		if err != nil {
-			if addrs == nil {
-				out = append(out, play.Desk{Game: gi.Game, Seq: gi.Head.Seq, State: "cannot be loaded: " + err.Error()})
-			}
-			continue
-		}
-		if addrs != nil && !g.RefereedBy(addrs) {
-			continue
-		}
-		out = append(out, g.Desk(now))
-	}
-	return out, nil
 }
 
 // gameArg takes the one positional GAME argument, flags before or after
@@ -445,11 +422,6 @@ func viewerArg(g *play.Game, as string) (engine.Viewer, string, error) {
 		return engine.Viewer{}, "", fmt.Errorf("%w: --as %s: that side has %d players; name one: %s", errUsage, as, len(ofSide), strings.Join(ids, ", "))
 	}
 	return engine.Viewer{}, "", fmt.Errorf("%w: --as %q: no player or side of game %s is called that (players: %s; or observer, referee)", errUsage, as, g.ID, strings.Join(ids, ", "))
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
 }
 
 func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
@@ -878,14 +850,14 @@ func decisionOf(log play.Source, game string, seq uint64) (events.Payload, uint6
 // have none yet: the password of each it made is printed here, to whoever
 // gave the command, and goes into no mail.
 func (a *app) printNewMailboxes(log logStore, game string, decision uint64) error {
-	if !a.cfg.Mail.builtinHost() {
+	if !a.cfg.Mail.BuiltinHost() {
 		return nil
 	}
 	comp, err := a.composer()
 	if err != nil {
 		return err
 	}
-	boxes, err := grantMailboxes(log, comp, game, decision)
+	boxes, err := server.GrantMailboxes(log, comp, game, decision)
 	if err != nil {
 		return fmt.Errorf("the command was applied, but its seats' mailboxes on pbem's own mail host could not be made (pbem makes them when it first mails them; 'pbem mailboxes' then lists them): %w", err)
 	}

@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
 	"pbem/events"
+	"pbem/server"
 	"pbem/store"
 )
 
@@ -35,20 +35,12 @@ type logStore interface {
 	ServerSecretNames(prefix string) ([]string, error)
 }
 
-// The control socket lets commands run inside a running server, which
-// holds the bbolt file's lock: one JSON request line, one JSON response.
-type ctlRequest struct {
-	Cmd  string   `json:"cmd"`
-	Args []string `json:"args"`
-	// Files holds the files the arguments name, read by the command line
-	// (see argFiles).
-	Files map[string][]byte `json:"files,omitempty"`
-}
-
-type ctlResponse struct {
-	Out string `json:"out"`
-	Err string `json:"err"`
-}
+// ctlRequest and ctlResponse are the control socket's request and
+// response (see server.ControlRequest).
+type (
+	ctlRequest  = server.ControlRequest
+	ctlResponse = server.ControlResponse
+)
 
 var errRemote = errors.New("failed in the server")
 
@@ -75,32 +67,14 @@ func (a *app) tryRemote(name string, args []string) (handled bool, err error) {
 	return true, nil
 }
 
-// serveControl answers control requests with the server's own log (the
-// bus), until l is closed.
-func serveControl(l net.Listener, base *app) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			defer c.Close()
-			var req ctlRequest
-			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
-				return
-			}
-			json.NewEncoder(c).Encode(base.control(req, false))
-		}()
-	}
-}
-
-// control runs one command in the server. forwarded says another node of
-// the cluster handed it here: it runs here, whoever owns its game.
-func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
+// control runs one command in the server (its server.ControlFunc, with
+// base the app that started it). forwarded says another node of the
+// cluster handed it here: it runs here, whoever owns its game.
+func (base *app) control(in *server.Inside, req ctlRequest, forwarded bool) ctlResponse {
 	var out, errOut bytes.Buffer
 	resp := ctlResponse{}
-	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
-		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded, files: req.Files}
+	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: in.Log, comp: in.Composer, secret: in.Secret,
+		mailhost: in.Mailhost, inServer: true, node: in.Node, forwardedHere: forwarded, files: req.Files}
 	var cmd *command
 	for _, cc := range commands() {
 		if cc.name == req.Cmd && cc.remote {
@@ -115,25 +89,4 @@ func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
 	resp.Out = out.String() + errOut.String()
 	base.lg.Info("control command", "cmd", req.Cmd, "args", req.Args, "err", resp.Err, "forwarded", forwarded)
 	return resp
-}
-
-// listenControl listens on the control socket at path, with mode 0600
-// from the moment it exists: it is made under a umask that leaves only the
-// owner's bits (a chmod after binding would leave a moment, under a loose
-// umask, in which another user could connect), and the listener refuses
-// peers of another user besides (see peerCheck).
-func listenControl(path string) (net.Listener, error) {
-	// sun_path holds 108 bytes, the last a NUL.
-	if len(path) > 107 {
-		return nil, fmt.Errorf("%s: the path is longer than a unix socket's 107 bytes; use a shorter data directory", path)
-	}
-	l, err := listenPrivate(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
-		l.Close()
-		return nil, fmt.Errorf("%s: the socket was not made private (%v %v)", path, fi.Mode(), err)
-	}
-	return peerCheck{l}, nil
 }

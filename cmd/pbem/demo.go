@@ -10,6 +10,7 @@ import (
 	"os"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/server"
 	"sort"
 	"strings"
 	"time"
@@ -48,17 +49,17 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	a.cfg.Mail.RatePerHour = 100000 // scripted players write far faster than people
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	ready := make(chan *server, 1)
+	ready := make(chan *server.Server, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, a, func(s *server) { ready <- s }) }()
-	var srv *server
+	go func() { done <- serve(ctx, a, func(s *server.Server) { ready <- s }) }()
+	var srv *server.Server
 	select {
 	case srv = <-ready:
 	case err := <-done:
 		return fmt.Errorf("starting pbem: %w", err)
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
-		dir, srv.mail.host.IMAPAddr(), srv.mail.host.SMTPAddr(), a.cfg.Mail.Domain)
+		dir, srv.Mailhost().IMAPAddr(), srv.Mailhost().SMTPAddr(), a.cfg.Mail.Domain)
 	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *images, *maxOrders, *timeout, *quiet)
 	stop()
 	if serr := <-done; err == nil {
@@ -77,7 +78,7 @@ type demoPlayer struct {
 	lastUID              imap.UID
 }
 
-func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noReferee bool, images string, maxOrders int, timeout time.Duration, quiet bool) error {
+func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, noReferee bool, images string, maxOrders int, timeout time.Duration, quiet bool) error {
 	script, err := demoScript(ruleset)
 	if noReferee {
 		script, err = demoScriptAlone(ruleset)
@@ -93,13 +94,13 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 		script.referees[i].Addresses = []string{script.referees[i].ID + "@" + dom}
 	}
 	ng := play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome,
-		Settings: append(a.builtinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
+		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: srv.Composer().Welcome,
+		Settings: append(a.cfg.Mail.BuiltinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
 	// As pbem new would: a game without a referee must not wait for one.
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
 	}
-	created, err := play.Create(srv.bus, a.reg, ng)
+	created, err := play.Create(srv.Log(), a.reg, ng)
 	if err != nil {
 		return err
 	}
@@ -118,13 +119,13 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 	}
 	for _, p := range ps {
 		// Each mailbox has its own password, as the welcome mail tells.
-		if p.password, err = mailboxPassword(a.log, p.id); err != nil {
+		if p.password, err = server.MailboxPassword(srv.Log(), p.id); err != nil {
 			return err
 		}
 		// The mailbox is made when the game's creation reaches the mail system.
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			c, err := imapclient.DialInsecure(srv.mail.host.IMAPAddr(), nil)
+			c, err := imapclient.DialInsecure(srv.Mailhost().IMAPAddr(), nil)
 			if err == nil {
 				if err = c.Login(p.id, p.password).Wait(); err == nil {
 					if _, err = c.Select("INBOX", nil).Wait(); err == nil {
@@ -333,7 +334,7 @@ func offered(body string) []string {
 
 // reply sends order as a mail client would: to the Reply-To, threaded,
 // quoting the mail it answers below an attribution line.
-func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
+func (p *demoPlayer) reply(srv *server.Server, m demoMail, order string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nIn-Reply-To: <%s>\r\nReferences: <%s>\r\n", p.name, p.addr, m.replyTo, m.subject, m.msgID, m.msgID)
 	fmt.Fprintf(&b, "Message-ID: <%s.%d.%d@players.example>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n", p.id, m.uid, time.Now().UnixNano(), time.Now().UTC().Format(time.RFC1123Z))
@@ -342,7 +343,7 @@ func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
 	for _, l := range strings.Split(strings.TrimRight(m.body, "\n"), "\n") {
 		b.WriteString("> " + l + "\r\n")
 	}
-	c, err := smtp.Dial(srv.mail.host.SMTPAddr())
+	c, err := smtp.Dial(srv.Mailhost().SMTPAddr())
 	if err != nil {
 		return err
 	}
@@ -357,6 +358,6 @@ func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
 	if err := c.SendMail(p.addr, []string{m.replyTo}, strings.NewReader(b.String())); err != nil {
 		return fmt.Errorf("%s's reply: %w", p.id, err)
 	}
-	srv.mail.intake.Wake()
+	srv.WakeIntake()
 	return c.Quit()
 }
