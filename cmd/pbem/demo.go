@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"pbem/engine/play"
-	"pbem/events"
-	"pbem/server"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +17,11 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"pbem/autoplay"
+	"pbem/engine/play"
+	"pbem/events"
+	"pbem/server"
 )
 
 // cmdDemo plays a short GCACW game end to end over real protocols: pbem
@@ -87,14 +89,14 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		return err
 	}
 	dom := a.cfg.Mail.Domain
-	for i := range script.players {
-		script.players[i].Addresses = []string{script.players[i].ID + "@" + dom}
+	for i := range script.Players {
+		script.Players[i].Addresses = []string{script.Players[i].ID + "@" + dom}
 	}
-	for i := range script.referees {
-		script.referees[i].Addresses = []string{script.referees[i].ID + "@" + dom}
+	for i := range script.Referees {
+		script.Referees[i].Addresses = []string{script.Referees[i].ID + "@" + dom}
 	}
-	ng := play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: srv.Composer().Welcome,
+	ng := play.NewGame{ID: "demo", Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
+		Scenario: script.Scenario, Players: script.Players, Referees: script.Referees, At: time.Now().UTC(), Welcome: srv.Composer().Welcome,
 		Settings: append(a.cfg.Mail.BuiltinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
 	// As pbem new would: a game without a referee must not wait for one.
 	if err := checkReferees(a.reg, ng); err != nil {
@@ -105,16 +107,16 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		return err
 	}
 	who := "and a referee rules where the rules hand over"
-	if len(script.referees) == 0 {
+	if len(script.Referees) == 0 {
 		who = "alone: no referee"
 	}
 	fmt.Fprintf(a.out, "created game %s (%s, %s); %s plays %s, %s %s, %s\n", created.Game,
-		script.ruleset, script.scenarioName, script.players[0].Name, script.players[0].Side, script.players[1].Name, script.players[1].Side, who)
+		script.Ruleset, script.ScenarioName, script.Players[0].Name, script.Players[0].Side, script.Players[1].Name, script.Players[1].Side, who)
 	var ps []*demoPlayer
-	for _, p := range script.players {
+	for _, p := range script.Players {
 		ps = append(ps, &demoPlayer{id: p.ID, side: p.Side, name: p.Name, addr: p.Addresses[0]})
 	}
-	for _, ref := range script.referees {
+	for _, ref := range script.Referees {
 		ps = append(ps, &demoPlayer{id: ref.ID, name: ref.Name, addr: ref.Addresses[0], referee: true})
 	}
 	for _, p := range ps {
@@ -142,7 +144,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		}
 		defer p.c.Close()
 	}
-	ap := &autoplayer{script: script.orders}
+	ap := autoplay.NewPlayer(script.Orders)
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
 	for sent < maxOrders && overSeen < len(ps) {
@@ -296,7 +298,7 @@ func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
 
 // answer says what the participant sends in reply to m, if anything: the
 // examples offered in the mail tell what may be sent now.
-func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
+func (p *demoPlayer) answer(ap *autoplay.Player, m demoMail) (string, bool) {
 	if p.referee && p.secret == "" {
 		// The welcome carries the secret a referee's commands need.
 		for _, l := range strings.Split(m.body, "\n") {
@@ -310,9 +312,9 @@ func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
 		return "", false
 	}
 	if p.referee {
-		return refereeChoice(examples) + "\nSecret: " + p.secret, true
+		return autoplay.RefereeChoice(examples) + "\nSecret: " + p.secret, true
 	}
-	return ap.choose(p.id, examples)
+	return ap.Choose(p.id, examples)
 }
 
 // offered reads the example orders a mail offers ("For example, you could

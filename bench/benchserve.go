@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func benchThroughput(a *app, games, orders int) error {
 		return err
 	}
 	defer stop()
-	script, err := demoScript("gcacw")
+	script, err := a.script("gcacw")
 	if err != nil {
 		return err
 	}
@@ -58,11 +58,11 @@ func benchThroughput(a *app, games, orders int) error {
 	for g := 0; g < games; g++ {
 		id := fmt.Sprintf("tp%02d", g)
 		players := []events.Player{
-			{ID: "a", Name: "A", Side: script.players[0].Side, Addresses: []string{fmt.Sprintf("%sa@%s", id, dom)}},
-			{ID: "b", Name: "B", Side: script.players[1].Side, Addresses: []string{fmt.Sprintf("%sb@%s", id, dom)}},
+			{ID: "a", Name: "A", Side: script.Players[0].Side, Addresses: []string{fmt.Sprintf("%sa@%s", id, dom)}},
+			{ID: "b", Name: "B", Side: script.Players[1].Side, Addresses: []string{fmt.Sprintf("%sb@%s", id, dom)}},
 		}
-		if _, err := play.Create(srv.Log(), b.reg, play.NewGame{ID: id, Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-			Scenario: script.scenario, Players: players, At: time.Now().UTC(), Welcome: srv.Composer().Welcome}); err != nil {
+		if _, err := play.Create(srv.Log(), b.reg, play.NewGame{ID: id, Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
+			Scenario: script.Scenario, Players: players, At: time.Now().UTC(), Welcome: srv.Composer().Welcome}); err != nil {
 			return err
 		}
 		for _, p := range players {

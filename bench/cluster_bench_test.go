@@ -1,12 +1,13 @@
 //go:build linux
 
-package main
+package bench
 
 import (
 	"os"
-	"pbem/internal/natscluster"
 	"testing"
 	"time"
+
+	"pbem/internal/natscluster"
 )
 
 // BenchmarkClusterAppend measures durable appends on one node of a

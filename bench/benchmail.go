@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -64,15 +64,15 @@ func benchMail(a *app, orders int, word string, ext mailTarget) error {
 		return err
 	}
 	defer stop()
-	script, err := demoScript("gcacw")
+	script, err := a.script("gcacw")
 	if err != nil {
 		return err
 	}
 	dom := b.cfg.Mail.Domain
-	script.players[0].Addresses = []string{"anna@" + playerDomain}
-	script.players[1].Addresses = []string{"taro@" + playerDomain}
-	if _, err := play.Create(srv.Log(), b.reg, play.NewGame{ID: "bench", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, At: time.Now().UTC(), Welcome: srv.Composer().Welcome}); err != nil {
+	script.Players[0].Addresses = []string{"anna@" + playerDomain}
+	script.Players[1].Addresses = []string{"taro@" + playerDomain}
+	if _, err := play.Create(srv.Log(), b.reg, play.NewGame{ID: "bench", Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
+		Scenario: script.Scenario, Players: script.Players, At: time.Now().UTC(), Welcome: srv.Composer().Welcome}); err != nil {
 		return err
 	}
 	sent, unsubscribe, err := sentMails(srv, 64)
@@ -198,7 +198,6 @@ func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*ser
 	b.cfg.Mail.Builtin.IMAP, b.cfg.Mail.Builtin.SMTP = "127.0.0.1:0", "127.0.0.1:0"
 	b.cfg.Mail.RatePerHour = ratePerHour
 	b.cfg.Mail.IMAP.Poll = "30s"
-	b.log, b.comp, b.closeFn = nil, nil, nil
 	if tweak != nil {
 		tweak(&b)
 	}
@@ -222,6 +221,14 @@ func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*ser
 		os.RemoveAll(dir)
 		return nil, nil, nil, err
 	}
+}
+
+// serve runs a server of a's configuration until ctx is done; ready, if
+// not nil, is called once everything runs.
+func serve(ctx context.Context, a *app, ready func(*server.Server)) error {
+	cfg := a.cfg.Config
+	cfg.Logger, cfg.Registry, cfg.Ready = a.lg, a.reg, ready
+	return server.New(cfg).Run(ctx)
 }
 
 // sentMails returns a channel of the Message-IDs of the mails the server
