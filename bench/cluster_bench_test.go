@@ -15,7 +15,7 @@ import (
 // beside the same appends to the node's bbolt file alone, in the same
 // run, 64 games appending at once; and the time from a node's death to
 // its games answering again, one game and 64 (go test -run XXX -bench
-// ClusterAppend -benchtime 1x ./cmd/pbem/). 'pbem bench --parts cluster'
+// ClusterAppend -benchtime 1x ./bench/). 'pbem bench --parts cluster'
 // runs the same measurement (clusterBench).
 func BenchmarkClusterAppend(b *testing.B) {
 	procs := startNATSCluster(b)
