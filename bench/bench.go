@@ -58,12 +58,14 @@ type app struct {
 	script func(ruleset string) (autoplay.Script, error)
 }
 
+// config is the in-process servers' configuration, and their log format.
 type config struct {
 	server.Config
 	Log struct{ Format string }
 }
 
-// Options are the measurements to run and their sizes (see Register).
+// Options are the measurements to run and their sizes: each field is the
+// flag of the same name (see Register for what it means and its default).
 type Options struct {
 	Parts            string
 	NATSServer       string

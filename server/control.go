@@ -16,7 +16,7 @@ type ControlRequest struct {
 	Cmd  string   `json:"cmd"`
 	Args []string `json:"args"`
 	// Files holds the files the arguments name, read by the command line
-	// (see argFiles).
+	// where it was typed.
 	Files map[string][]byte `json:"files,omitempty"`
 }
 

@@ -420,7 +420,7 @@ func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string
 		}})
 }
 
-// start runs the intake and the sender until ctx is done. serve calls it
+// start runs the intake and the sender until ctx is done. Run calls it
 // once every mailbox exists and the mails a previous run left are queued:
 // a mail sent before its recipient's built-in mailbox exists would bounce.
 func (m *mailSystem) start(ctx context.Context) {
