@@ -1,8 +1,9 @@
-// Package report writes what an operator or a player reads of a game's log
-// after the fact: the audit's findings printed, and the export of a
-// game as JSON lines, as a readable campaign report, or as an HTML page
-// stepping through the game, each as a viewer may see it and with the
-// credentials in its mails redacted.
+// Package report writes what an operator or a player reads of a game's
+// log after the fact: the log printed readably, its hash chain and dice
+// verified, the audit's findings printed, and the export of a game as
+// JSON lines, as a readable campaign report, or as an HTML page stepping
+// through the game, each as a viewer may see it and with the credentials
+// in its mails redacted.
 package report
 
 import (

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/mail"
-	"sort"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
+	"pbem/report"
 	"pbem/server"
 	"pbem/store"
 )
@@ -348,45 +348,14 @@ func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	print := func(e *events.Envelope, p events.Payload) {
-		if e.Seq < *from {
-			return
-		}
-		br, closed := play.InBranch(g.Branches, e.Seq)
-		if closed && (e.Seq == br.From || e.Seq == *from) {
-			fmt.Fprintf(a.out, "       ┌─ seqs %d–%d: a closed branch, rolled back at seq %d (kept in the log; 'pbem replay %s --at SEQ' shows it)\n", br.From, br.To, br.By, game)
-		}
-		d := play.LogEntry(e, p)
-		if closed {
-			d = "     │" + strings.ReplaceAll(strings.TrimSuffix(d, "\n"), "\n", "\n     │") + "\n"
-		}
-		fmt.Fprint(a.out, d)
-		if closed && e.Seq == br.To {
-			fmt.Fprintf(a.out, "       └─ end of the closed branch\n")
-		}
-	}
 	if *as == "" {
-		return log.Read(game, *from, func(e *events.Envelope) error {
-			p, err := events.Decode(e)
-			if err != nil {
-				fmt.Fprintf(a.out, "%5d  %s  %-19s (undecodable: %v)\n", e.Seq, e.Time().Format("2006-01-02 15:04:05Z"), e.Type, err)
-				return nil
-			}
-			print(e, p)
-			return nil
-		})
+		return report.Log(a.out, log, a.reg, g, *from, nil, "")
 	}
 	v, who, err := viewerArg(g, *as)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.out, "game %s as %s saw it at each step\n", game, who)
-	return play.CutLog(log, a.reg, game, v, func(_ *play.Game, e *events.Envelope, p events.Payload) error {
-		if p != nil {
-			print(e, p)
-		}
-		return nil
-	})
+	return report.Log(a.out, log, a.reg, g, *from, &v, who)
 }
 
 // viewerArg reads --as: a player's id or side, "observer", or a referee's
@@ -541,68 +510,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	n, err := log.Verify(game)
-	if err != nil {
-		return fmt.Errorf("hash chain: %d events intact, then: %w", n, err)
-	}
-	h, _ := log.Head(game)
-	fmt.Fprintf(a.out, "hash chain: %d events, intact; head %s\n", n, h.Hash.Hex())
-	var commit events.Hash
-	var seed []byte
-	var dice []events.Die
-	err = log.Read(game, 1, func(e *events.Envelope) error {
-		switch e.Type {
-		case events.TypeGameCreated, events.TypeOrderAccepted, events.TypeOrderAcceptedV1, events.TypeGameEnded:
-		default:
-			return nil
-		}
-		p, err := events.Decode(e)
-		if err != nil {
-			return err
-		}
-		switch p := p.(type) {
-		case *events.GameCreated:
-			commit = p.SeedCommitment
-		case *events.OrderAccepted:
-			dice = append(dice, p.Dice...)
-		case *events.GameEnded:
-			seed = p.Seed
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	source := "the seed revealed at the end of the game"
-	if seed == nil {
-		if !*withSecret {
-			fmt.Fprintf(a.out, "dice: %d rolls; the seed is not revealed yet, so they can be checked when the game ends\n", len(dice))
-			return nil
-		}
-		if seed, err = log.Secret(game); err != nil {
-			return err
-		}
-		source = "the server's stored seed"
-	}
-	if play.Commit(seed) != commit {
-		return fmt.Errorf("dice: %s does not match the commitment logged at creation (%s)", source, commit.Hex())
-	}
-	sort.Slice(dice, func(i, j int) bool { return dice[i].Index < dice[j].Index })
-	var bad []string
-	for i, d := range dice {
-		if d.Index != uint64(i) {
-			bad = append(bad, fmt.Sprintf("roll #%d is missing or repeated", i))
-			break
-		}
-		if err := play.VerifyDie(seed, game, d); err != nil {
-			bad = append(bad, err.Error())
-		}
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("dice: %d of %d rolls do not verify:\n  %s", len(bad), len(dice), strings.Join(bad, "\n  "))
-	}
-	fmt.Fprintf(a.out, "dice: %s matches the commitment; all %d rolls verify\n", source, len(dice))
-	return nil
+	return report.Verify(a.out, log, game, *withSecret)
 }
 
 func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
