@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
@@ -25,7 +26,7 @@ func tell(s *State, f events.Fact) string {
 	case kTurnBegun:
 		return fmt.Sprintf("Turn %d%s begins with the Leader Transfer Phase (GCACW 3).", aTurn.Of(f), s.ofTurns())
 	case kRandomEventRolled:
-		r := fmt.Sprintf("Random Events, turn %d: %s", aTurn.Of(f), rolled(f, "roll"))
+		r := fmt.Sprintf("Random Events, turn %d: %s", aTurn.Of(f), rolled(f, aRoll))
 		if e := aEvent.Of(f); e != "" {
 			return r + ": " + strings.TrimSuffix(e, ".") + " (GCACW 3, phase 1)."
 		}
@@ -103,7 +104,7 @@ func tell(s *State, f events.Fact) string {
 		if l := aLeader.Of(f); l != "" {
 			return fmt.Sprintf("%s with %s's MA of %d (GCACW 5.2.3).", r, s.leaderName(l), aMa.Of(f))
 		}
-		return fmt.Sprintf("%s and rolls %s for its Movement Allowance: MA %d (GCACW 5.1.1).", r, rolled(f, ""), aMa.Of(f))
+		return fmt.Sprintf("%s and rolls %s for its Movement Allowance: MA %d (GCACW 5.1.1).", r, rolled(f), aMa.Of(f))
 	case kUnitFatigueRaised:
 		r := fmt.Sprintf("%s's fatigue rises from %d to %d", unit, aFromInt.Of(f), aFatigue.Of(f))
 		if aFromInt.Of(f) == aFatigue.Of(f) {
@@ -149,7 +150,7 @@ func tell(s *State, f events.Fact) string {
 	case kForceMarchSkipped:
 		return fmt.Sprintf("%s does not force march: %s.", unit, aReason.Of(f))
 	case kUnitForceMarched:
-		return fmt.Sprintf("%s force marches and rolls %s: %d more MP, MA %d (GCACW 5.1-FM.2).", unit, rolled(f, "roll"), aMp.Of(f), aMa.Of(f))
+		return fmt.Sprintf("%s force marches and rolls %s: %d more MP, MA %d (GCACW 5.1-FM.2).", unit, rolled(f, aRoll), aMp.Of(f), aMa.Of(f))
 	case kUnitMarched:
 		return tellMarched(unit, f)
 	case kUnitPlaced:
@@ -199,7 +200,7 @@ func tell(s *State, f events.Fact) string {
 		}
 		return r + "."
 	case kLeaderMaRolled:
-		return fmt.Sprintf("%s (a%s %s leader) rolls %s for the activation: MA %d (GCACW 5.2.3).", leader, an(aClass.Of(f)), aClass.Of(f), rolled(f, ""), aMa.Of(f))
+		return fmt.Sprintf("%s (a%s %s leader) rolls %s for the activation: MA %d (GCACW 5.2.3).", leader, an(aClass.Of(f)), aClass.Of(f), rolled(f), aMa.Of(f))
 	case kActivationSkipped:
 		return fmt.Sprintf("%s does not march: %s.", unit, aReason.Of(f))
 	case kActivationEnded:
@@ -321,7 +322,7 @@ func emResult(res string) string {
 
 // rolled says the dice of a fact: "4", or "2 + 5 = 7"; with total, the
 // argument that holds their sum.
-func rolled(f events.Fact, total string) string {
+func rolled(f events.Fact, total ...engine.IntField) string {
 	if !aDice.In(f) {
 		return fmt.Sprint(aDie.Of(f))
 	}
@@ -331,8 +332,8 @@ func rolled(f events.Fact, total string) string {
 		ds = append(ds, fmt.Sprint(v))
 		sum += v
 	}
-	if total != "" {
-		sum = f.Int(total)
+	for _, t := range total {
+		sum = t.Of(f)
 	}
 	return fmt.Sprintf("%s = %d", strings.Join(ds, " + "), sum)
 }
