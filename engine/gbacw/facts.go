@@ -69,8 +69,9 @@ const (
 	kRefereeSet         = "referee.set"
 )
 
-// facts declares every kind of fact gbacw decides and the arguments it
-// carries; the rules build and read the arguments with these fields.
+// factSet holds every kind of fact GBACW decides; the fields are the
+// arguments the kinds carry, each with its type, built with Arg and read
+// with Of.
 var (
 	factSet = engine.NewFactSet("gbacw")
 

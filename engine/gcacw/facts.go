@@ -82,8 +82,9 @@ const (
 	kRefereeRuled   = "referee.ruled"
 )
 
-// facts declares every kind of fact gcacw decides and the arguments it
-// carries; the rules build and read the arguments with these fields.
+// factSet holds every kind of fact GCACW decides; the fields are the
+// arguments the kinds carry, each with its type, built with Arg and read
+// with Of.
 var (
 	factSet = engine.NewFactSet("gcacw")
 

@@ -81,8 +81,9 @@ const (
 	kTurnNoted       = "turn.noted"
 )
 
-// facts declares every kind of fact gmb decides and the arguments it
-// carries; the rules build and read the arguments with these fields.
+// factSet holds every kind of fact GMB decides; the fields are the
+// arguments the kinds carry, each with its type, built with Arg and read
+// with Of.
 var (
 	factSet = engine.NewFactSet("gmb")
 

@@ -46,8 +46,9 @@ const (
 	kInitiativeSet = "initiative.set"
 )
 
-// facts declares every kind of fact hra decides and the arguments it
-// carries; the rules build and read the arguments with these fields.
+// factSet holds every kind of fact HRA decides; the fields are the
+// arguments the kinds carry, each with its type, built with Arg and read
+// with Of.
 var (
 	factSet = engine.NewFactSet("hra")
 
