@@ -132,7 +132,7 @@ func (rules) InertFacts() []string { return inertFacts }
 // EvolveOwned applies a decision's facts to a state a fold owns, in place.
 func (rules) EvolveOwned(s *State, fs []events.Fact) (*State, error) { return evolveOwned(s, fs) }
 
-func (rules) Facts() []engine.FactSchema              { return factSchemas() }
+func (rules) Facts() []engine.FactSchema              { return factSet.Schemas() }
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
 func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 
