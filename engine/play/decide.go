@@ -16,7 +16,16 @@ import (
 // *events.OrderRejected) and, when the accepted facts end the game, the
 // state after them and its outcome. Decisions read no clock: the runner
 // stamps them with the input's own intake time.
-func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
+//
+// A panic of the rule system while deciding is returned as an error
+// holding an *engine.PanicError (the runner rejects the input, as for any
+// error of the rules): one bad input never stops the server.
+func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (_ events.Payload, _ engine.State, _ engine.Outcome, err error) {
+	defer engine.Recover(&err, "deciding")
+	return g.decideNext(dice, rolled)
+}
+
+func (g *Game) decideNext(dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
 	if len(g.Pending) == 0 {
 		return nil, nil, engine.Outcome{}, errors.New("no input to decide")
 	}
