@@ -263,6 +263,34 @@ func (h *house) loggedPanic(game, what string) {
 	h.t.Errorf("no ERROR for game %s (%s) with the panic's stack in the log:\n%s", game, what, h.logs.String())
 }
 
+// waitMail waits for a mail to addr in game's log whose body says text.
+func (h *house) waitMail(game, addr, text string) *events.MailQueued {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		evs, err := h.st.Events(game, 1)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		var ms []*events.MailQueued
+		for i := range evs {
+			if m, ok := decodeMail(h.t, &evs[i]); ok {
+				ms = append(ms, m)
+			}
+		}
+		for _, m := range ms {
+			if mailTo([]*events.MailQueued{m}, addr) != nil && strings.Contains(strings.Join(strings.Fields(m.Body), " "), text) {
+				noPanicIn(h.t, []*events.MailQueued{m})
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no mail to %s saying %q in 20s; %d mails; log:\n%s", addr, text, len(ms), h.logs.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 // decided waits until game has decided everything in its log.
 func (h *house) decided(game string) *play.Game {
 	h.t.Helper()
@@ -409,8 +437,12 @@ func TestPanickingFoldMarksTheGameFailingAndOtherGamesKeepServing(t *testing.T) 
 		if strings.Contains(err.Error(), "goroutine") {
 			t.Errorf("the error shows the stack: %v", err)
 		}
-		// Mail for it is taken in and kept, not lost, and crashes nothing.
+		// Mail for it is taken in and kept, not lost, and crashes nothing;
+		// its sender is told the game cannot be loaded.
+		h.at = panicStart.Add(time.Duration(restart) * 24 * time.Hour)
 		h.put("buggy", "south", "ADD 1")
+		h.waitMail("buggy", "taro@example.jp", "Your mail received "+[]string{"Mon 2", "Tue 3"}[restart]+
+			" Nov 2026 10:00 UTC is for game buggy, which pbem cannot load just now: an internal error, and the operator has been told.")
 		// The other game serves.
 		if d, _ := h.send("sound", []string{"north", "south"}[restart], "ADD 2"); d.EventType() != events.TypeOrderAccepted {
 			t.Fatalf("restart %d: the sound game: %s", restart, play.DescribeDecision(d))

@@ -352,8 +352,10 @@ func (a *actor) failing(err error, wait time.Duration) bool {
 		case <-a.clock:
 		case <-a.kick:
 			a.mu.Lock()
+			q := a.queue
 			a.queue = nil
 			a.mu.Unlock()
+			a.answerFailing(q, err)
 		case <-t.C:
 			return true
 		}

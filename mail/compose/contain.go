@@ -1,11 +1,14 @@
 package compose
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
 
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/templates"
 )
 
 // A rule system that panics while a mail is composed (drawing the board,
@@ -51,4 +54,35 @@ func (b *batch) tell(st engine.State, f events.Fact) string {
 	line := factFailed
 	b.c.contain(b.orig, b.next, "describing "+f.Kind, func() { line = b.g.Tell(st, f) })
 	return line
+}
+
+var _ play.CannotLoad = (*Composer)(nil)
+
+// CannotLoad implements play.CannotLoad: the answer to a mail (or a
+// command) for a game that cannot be loaded just now, to its sender at
+// their registered addresses. g is the game as far as its log folds; the
+// mail is stored at seq.
+func (c *Composer) CannotLoad(g *play.Game, input *events.Envelope, seq uint64) ([]events.Payload, error) {
+	if g.Created == nil {
+		return nil, errors.New("compose: the game is not created")
+	}
+	o, err := origin(input)
+	if err != nil {
+		return nil, fmt.Errorf("compose game %s seq %d: %w", g.ID, seq, err)
+	}
+	r, ok := reader(g, o.player)
+	if !ok {
+		return nil, nil // no one registered to tell
+	}
+	b := c.batch(g, g.State, seq)
+	err = b.add(mail{to: r, tmpl: templates.NameNotice, kind: "this game cannot be loaded just now", inReplyTo: o.messageID, refs: o.refs,
+		data: func(cm templates.Common, _ templates.Board) any {
+			return templates.Notice{Common: cm,
+				What: fmt.Sprintf("Your mail received %s is for game %s, which pbem cannot load just now: an internal error, and the operator has been told.", o.received, g.ID),
+				Do:   "Your mail is kept: it is decided once the game loads again, and you get the answer then. You need not send it again."}
+		}})
+	if err != nil {
+		return nil, err
+	}
+	return b.out, nil
 }
