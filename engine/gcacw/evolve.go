@@ -207,7 +207,7 @@ func (b *batch) apply(f events.Fact) error {
 		c.Winner = f.Str("winner")
 		c.Result = f.Str("reason")
 
-	// --- queue (ORDERS.md) ---
+	// --- queue (docs/ORDERS.md) ---
 	case "queue.added":
 		c.Queue = append(slices.Clone(c.Queue), Queued{Side: f.Str("side"), N: int(f.Int("n")), Order: f.Str("order")})
 		c.QueueSeq = slices.Clone(c.QueueSeq)

@@ -38,7 +38,7 @@ func factSchemas() []engine.FactSchema {
 		engine.Schema("turn.ended", "turn:i"),
 		engine.Schema("victory.counted", "usa:i csa:i detail:ss"),
 		engine.Schema("game.ended", "winner:s reason:s"),
-		// The queue (ORDERS.md).
+		// The queue (docs/ORDERS.md).
 		engine.Schema("queue.added", "side:s n:i order:s"),
 		engine.Schema("queue.cancelled", "side:s n:i"),
 		engine.Schema("queue.used", "side:s n:i order:s"),

@@ -130,7 +130,7 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 			return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "GAMES lists the games a referee runs; players have STATUS and LOG",
 				Hint: "STATUS, or LOG"})
 		}
-		// Words every system understands that change nothing (ORDERS.md):
+		// Words every system understands that change nothing (docs/ORDERS.md):
 		// accepted with no facts; the mail composer answers them.
 		return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{q}}, g.State, engine.Outcome{}, nil
 	}
@@ -163,7 +163,7 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 	return acc, st, g.Rules.Outcome(st), nil
 }
 
-// The query words every rule system understands (ORDERS.md): they ask for
+// The query words every rule system understands (docs/ORDERS.md): they ask for
 // information and change nothing.
 const (
 	QueryHelp      = "HELP"
