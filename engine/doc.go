@@ -22,7 +22,7 @@
 //     come from the scenario's data (ship a sample, marked SAMPLE), or the
 //     step goes to the referee as a Prompt with Referee set; never a
 //     silent default.
-//   - Parse reads a side's order text (ORDERS.md in the design notes has
+//   - Parse reads a side's order text (docs/ORDERS.md has
 //     the conventions every system shares); a Problem carries the line, the
 //     column of the offending word, what is wrong and the nearest valid form.
 //   - Decide turns one action into facts with Decide and Sim: each fact

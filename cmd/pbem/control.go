@@ -12,6 +12,7 @@ import (
 	"os"
 	"time"
 
+	"pbem/engine"
 	"pbem/events"
 	"pbem/store"
 )
@@ -109,7 +110,12 @@ func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
 	}
 	if cmd == nil {
 		resp.Err = fmt.Sprintf("command %q cannot run in the server", req.Cmd)
-	} else if err := sub.runCommand(cmd, req.Args); err != nil && !errors.Is(err, flag.ErrHelp) {
+	} else if err := engine.Guard("pbem "+req.Cmd, func() error { return sub.runCommand(cmd, req.Args) }); err != nil && !errors.Is(err, flag.ErrHelp) {
+		// A command that panics (a rule system's Render, in pbem replay)
+		// fails, and the server goes on.
+		if stack := engine.PanicStack(err); stack != "" {
+			base.lg.Error("control command panicked", "cmd", req.Cmd, "err", err, "stack", stack)
+		}
 		resp.Err = err.Error()
 	}
 	resp.Out = out.String() + errOut.String()

@@ -327,7 +327,7 @@ func (s *State) standingList(side string) []string {
 }
 
 // standingFor is the standing order for u's reaction r: the unit's own,
-// else its brigade's, else its side's (ORDERS.md).
+// else its brigade's, else its side's (docs/ORDERS.md).
 func (s *State) standingFor(u *Unit, r string) string {
 	best, rank := "", 0
 	for _, x := range s.Standing {

@@ -163,7 +163,7 @@ func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 //     side up; st.code(u)/st.lcode(l) the counter codes (CSA lower case);
 //     st.def(u) the counter (R1).
 //   - v, the viewer. The only secret in a GBACW state is each side's
-//     standing reaction orders (st.Standing, ORDERS.md): a board shows a
+//     standing reaction orders (st.Standing, docs/ORDERS.md): a board shows a
 //     side's only to that side or to a referee, as roster does with
 //     st.standingList(side) when v.Referee || v.Side == side. Anything
 //     that draws a view must keep to that rule (the acceptance suite's

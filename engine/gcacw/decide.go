@@ -134,7 +134,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 }
 
 // player decides a player's mail: QUEUE, CANCEL and TRANSFER lines first,
-// then the one action (GCACW 5a: one action per Action Phase; ORDERS.md:
+// then the one action (GCACW 5a: one action per Action Phase; docs/ORDERS.md:
 // one mail is one action), then every automatic step that follows.
 func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	var probs []events.Problem
@@ -208,7 +208,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	} else if len(answers) > 0 {
 		probs = append(probs, problemAt(answers[0], 0, "no Cavalry Retreat is asked of you now", "STANDING CAVALRY RETREAT ALL ALWAYS (a standing order, kept until changed)"))
 	}
-	// Standing orders (ORDERS.md), in the order written.
+	// Standing orders (docs/ORDERS.md), in the order written.
 	for _, o := range standings {
 		if o.Unit != "" {
 			if u := st.unit(o.Unit); u.Type != Cavalry {

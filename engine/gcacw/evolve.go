@@ -209,7 +209,7 @@ func (b *batch) apply(f events.Fact) error {
 		c.Winner = aWinner.Of(f)
 		c.Result = aReason.Of(f)
 
-	// --- queue (ORDERS.md) ---
+	// --- queue (docs/ORDERS.md) ---
 	case kQueueAdded:
 		c.Queue = append(slices.Clone(c.Queue), Queued{Side: aSide.Of(f), N: int(aN.Of(f)), Order: aOrder.Of(f)})
 		c.QueueSeq = slices.Clone(c.QueueSeq)

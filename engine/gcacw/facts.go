@@ -34,7 +34,7 @@ const (
 	kTurnEnded            = "turn.ended"
 	kVictoryCounted       = "victory.counted"
 	kGameEnded            = "game.ended"
-	// The queue (ORDERS.md).
+	// The queue (docs/ORDERS.md).
 	kQueueAdded     = "queue.added"
 	kQueueCancelled = "queue.cancelled"
 	kQueueUsed      = "queue.used"
@@ -168,7 +168,7 @@ var _ = []string{
 	factSet.Kind(kTurnEnded, aTurn),
 	factSet.Kind(kVictoryCounted, aUsa, aCsa, aDetail),
 	factSet.Kind(kGameEnded, aWinner, aReason),
-	// The queue (ORDERS.md).
+	// The queue (docs/ORDERS.md).
 	factSet.Kind(kQueueAdded, aSide, aN, aOrder),
 	factSet.Kind(kQueueCancelled, aSide, aN),
 	factSet.Kind(kQueueUsed, aSide, aN, aOrder),

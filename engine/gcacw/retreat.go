@@ -12,7 +12,7 @@ import (
 
 // Cavalry Retreat (GCACW 5.1.2): before a marching unit moves, enemy
 // cavalry in its ZOC may retreat [7.7]. The choice is the cavalry's
-// owner's: a standing order (ORDERS.md) answers it in advance,
+// owner's: a standing order (docs/ORDERS.md) answers it in advance,
 //
 //	STANDING CAVALRY RETREAT [<unit>|ALL] ALWAYS | NEVER | ASK | IF OUTNUMBERED | IF ENEMY INF|CAV|ART
 //

@@ -7,7 +7,7 @@ import (
 	"pbem/events"
 )
 
-// UNDO (ORDERS.md): a player takes back their last order while no die
+// UNDO (docs/ORDERS.md): a player takes back their last order while no die
 // has been rolled for it and no one has seen it. pbem reads "no one has
 // seen it" as "no one has acted since": an order's report goes out at
 // once, but until the next order or ruling is decided nothing in the game

@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/events"
 	"pbem/store"
@@ -487,14 +488,23 @@ func (s *Sender) attempt(ctx context.Context, it *item) {
 	lg.Debug("mail delivery attempt", "to", it.q.To, "addr", s.cfg.Addr)
 
 	var reply string
-	q, err := s.fill(it)
+	var q *events.MailQueued
+	// Filling in and rendering call the composer (and through it a rule
+	// system): a panic there fails this attempt, not the server.
+	err := engine.Guard("filling in the mail", func() (err error) { q, err = s.fill(it); return err })
+	if stack := engine.PanicStack(err); stack != "" {
+		lg.Error("filling in a mail panicked", "err", err, "stack", stack)
+	}
 	if err == nil {
 		var m *message
 		h := Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain}
 		if s.cfg.Draw != nil {
 			h.Draw = func(a events.Attachment) (*draw.Scene, error) { return s.cfg.Draw(it.game, it.seq, it.q, a) }
 		}
-		if m, err = build(it.game, it.seq, it.at, q, h); err != nil {
+		if err = engine.Guard("rendering the mail", func() (err error) { m, err = build(it.game, it.seq, it.at, q, h); return err }); err != nil {
+			if stack := engine.PanicStack(err); stack != "" {
+				lg.Error("rendering a mail panicked", "err", err, "stack", stack)
+			}
 			err = &stageError{stage: stageRender, err: err}
 		} else {
 			reply, err = s.deliver(ctx, m)
