@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -101,6 +102,10 @@ var (
 	// ErrDamaged: the file is not a sound database (truncated, empty,
 	// overwritten, a page that does not parse). Nothing was changed.
 	ErrDamaged = errors.New("damaged")
+	// ErrNoAccess: the file system or the permissions keep this process
+	// from opening the file as asked (a read-only mount, a file it may
+	// not write or read). Nothing is wrong with the file.
+	ErrNoAccess = errors.New("access refused")
 )
 
 // ConflictError says an append expected a game to end at Expected but
@@ -212,6 +217,9 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrMissing)
 		}
 		if err := createFile(path, o); err != nil {
+			if nw := notWritable(path, err, true); nw != nil {
+				return nil, nw
+			}
 			return nil, err
 		}
 		fi, statErr = os.Stat(path)
@@ -241,8 +249,9 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
 		case errors.Is(err, ErrDamaged):
 			return nil, fmt.Errorf("open %s: %w", path, err)
-		case errors.Is(err, fs.ErrPermission):
-			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		if nw := notWritable(path, err, !o.readOnly); nw != nil {
+			return nil, nw
 		}
 		// Whatever else bbolt refuses in an existing file (a bad magic
 		// number or checksum, "file size too small" …) is in the file.
@@ -272,6 +281,28 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// notWritable names an error of opening path that is the file system's
+// or the permissions' (a read-only mount, a file or directory this process
+// may not write, an immutable file), not the file's: nil for any other.
+// write says whether path was opened for writing.
+func notWritable(path string, err error, write bool) error {
+	why := err.Error()
+	if errno := syscall.Errno(0); errors.As(err, &errno) {
+		why = errno.Error()
+	}
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("open %s: %w: it is on a read-only file system; remount it read-write, or move the data directory to a writable one (commands that only read, such as pbem doctor, work as it is)", path, ErrNoAccess)
+	case errors.Is(err, fs.ErrPermission): // EACCES, EPERM
+		what := "read"
+		if write {
+			what = "write"
+		}
+		return fmt.Errorf("open %s: %w: permission denied (%s): this process (user %d) may not %s it; check the owner and mode of the file and of its directory, and that the file is not immutable (lsattr)", path, ErrNoAccess, why, os.Geteuid(), what)
+	}
+	return nil
 }
 
 // guard runs fn and turns a panic in it into an error wrapping
