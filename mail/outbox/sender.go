@@ -233,7 +233,12 @@ type item struct {
 	unrecorded *attemptOutcome
 }
 
-// attemptOutcome is an attempt's result, to record.
+// toRecord says whether it has an outcome the log has not taken yet (a
+// temporary failure has none to take).
+func (it *item) toRecord() bool { return it.unrecorded != nil && it.unrecorded.p != nil }
+
+// attemptOutcome is an attempt's result, to record (p nil: nothing to
+// record, a temporary failure).
 type attemptOutcome struct {
 	p         events.Payload
 	at        time.Time
@@ -462,7 +467,7 @@ func (s *Sender) next() (*item, time.Duration) {
 	recording := false
 	for _, it := range s.queue {
 		busy[it.game] = busy[it.game] || it.inflight
-		recording = recording || it.unrecorded != nil
+		recording = recording || it.toRecord()
 	}
 	var first *item
 	for _, it := range s.queue {
@@ -688,7 +693,7 @@ func (s *Sender) Status() Status {
 		if it.attempts > 0 {
 			st.Retrying++
 		}
-		if it.unrecorded != nil {
+		if it.toRecord() {
 			st.Unrecorded++
 		}
 		if st.Oldest.IsZero() || it.at.Before(st.Oldest) {
