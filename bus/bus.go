@@ -157,7 +157,7 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 		nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(true),
 		nats.ReconnectBufSize(64 << 20),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { b.lg.Warn("NATS disconnected", "err", err) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { b.lg.Warn("NATS disconnected", "urls", rc.urls, "err", err) }),
 		nats.ReconnectHandler(func(c *nats.Conn) {
 			rc.reset()
 			b.lg.Info("NATS reconnected", "url", c.ConnectedUrlRedacted())
