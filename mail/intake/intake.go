@@ -3,7 +3,11 @@
 // its game's log, or a record in the quarantine, with the mailbox's
 // checkpoint advanced in the same transaction. Only then is the message
 // marked \Seen, so a crash at any point loses nothing and, with the
-// Message-ID as the idempotency key, duplicates nothing.
+// Message-ID as the idempotency key, duplicates nothing. On a node of a
+// cluster (Config.Route), each mail addressed to a game waits in that
+// game's queue until its owner has taken it, so that a dead or paused
+// owner holds up only its own games' mail, and the checkpoint stays
+// before the oldest mail still waiting (queues.go).
 //
 // Who is writing is checked three times: the mail must be addressed to
 // the player's reply address (a token bound to game and player) or carry
