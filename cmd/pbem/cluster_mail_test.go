@@ -75,24 +75,7 @@ func (r *clusterRig) waitReplies(user string, ids []string, within time.Duration
 // it is never judged as one for an unknown game.
 func TestClusterMailDuringTakeoverIsAnsweredNotQuarantined(t *testing.T) {
 	r := newClusterRig(t)
-	// Every game on n1, the node to be killed, alone when they are made:
-	// the others have no copy of them, so they rebuild each from the
-	// stream when they take it over.
-	for _, n := range []string{"n2", "n3"} {
-		stopServe(t, r.procs[n])
-	}
-	var games []string
-	for i := range 8 {
-		g := fmt.Sprintf("t%d", i+1)
-		games = append(games, g)
-		if out, errOut, code := r.pbem("n1", "new", "--game", g, "--ruleset", "gcacw", "--scenario", "harrow-creek",
-			"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"); code != 0 {
-			t.Fatalf("new %s: %s %s", g, out, errOut)
-		}
-	}
-	for _, n := range []string{"n2", "n3"} {
-		r.start(n)
-	}
+	games := r.gamesOnN1(8)
 	replyTo := map[string]string{}
 	for _, g := range games {
 		replyTo[g] = r.replyTo(g, "anna")
@@ -119,6 +102,70 @@ func TestClusterMailDuringTakeoverIsAnsweredNotQuarantined(t *testing.T) {
 		t.Fatalf("%d mails quarantined in the takeover:\n%s", len(q), strings.Join(q, "\n"))
 	}
 	t.Logf("%d orders to %d games mailed through their takeover, every one answered, none quarantined", len(sent), len(games))
+}
+
+// gamesOnN1 makes k games, all on n1, alone when they are made (n2 and
+// n3 are stopped meanwhile): the others have no copy of them, so they
+// rebuild each from the stream when they take it over.
+func (r *clusterRig) gamesOnN1(k int) []string {
+	r.t.Helper()
+	for _, n := range []string{"n2", "n3"} {
+		stopServe(r.t, r.procs[n])
+	}
+	var games []string
+	for i := range k {
+		g := fmt.Sprintf("t%d", i+1)
+		games = append(games, g)
+		if out, errOut, code := r.pbem("n1", "new", "--game", g, "--ruleset", "gcacw", "--scenario", "harrow-creek",
+			"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"); code != 0 {
+			r.t.Fatalf("new %s: %s %s", g, out, errOut)
+		}
+	}
+	for _, n := range []string{"n2", "n3"} {
+		r.start(n)
+	}
+	return games
+}
+
+// A node killed (SIGKILL) comes back within its lease with a new, empty
+// data directory (its disk replaced): its owner records still name it,
+// so it takes its games back, rebuilding each from the stream, and it
+// does so only at its first scan, a third of a lease after it starts.
+// Meanwhile every node's intake reads the orders mailed to those games
+// while it was down: this node's own, and the others', which hand them
+// to it. None is judged on the node before it has the game (it would be
+// quarantined as for an unknown game); every one is answered.
+func TestClusterNodeBackWithAnEmptyDataDirectoryAnswersItsGamesMailNotQuarantined(t *testing.T) {
+	r := newClusterRigLease(t, faultLease)
+	games := r.gamesOnN1(4)
+	replyTo := map[string]string{}
+	for _, g := range games {
+		replyTo[g] = r.replyTo(g, "anna")
+	}
+	r.procs["n1"].Process.Signal(syscall.SIGKILL)
+	r.procs["n1"].Wait()
+	killed := time.Now()
+	var sent []string
+	for _, g := range games {
+		id := g + "-while-down"
+		r.send("anna", replyTo[g], id, "STATUS")
+		sent = append(sent, id)
+	}
+	r.dirs["n1"] = t.TempDir()
+	r.start("n1")
+	if back := time.Since(killed); back > faultLease/2 {
+		t.Logf("n1 took %v to come back: its games may have been taken over by the others instead", back)
+	}
+	for _, g := range games {
+		id := g + "-back"
+		r.send("anna", replyTo[g], id, "STATUS")
+		sent = append(sent, id)
+	}
+	r.waitReplies("anna", sent, 4*faultLease+time.Minute)
+	if q := r.quarantined(); len(q) > 0 {
+		t.Fatalf("%d mails quarantined while n1 took its games back:\n%s", len(q), strings.Join(q, "\n"))
+	}
+	t.Logf("%d orders to %d games mailed while their node was down and as it came back empty, every one answered, none quarantined", len(sent), len(games))
 }
 
 // faultLease is the lease of the test below: long, so that a healthy
