@@ -245,13 +245,17 @@ func benchCluster(a *app, natsBin, dir string, cb clusterBench) error {
 			return fmt.Errorf("cluster bench, by mail: %w", err)
 		}
 		defer natscluster.Stop(mprocs)
-		first, all, err := mailTakeover(exe, natscluster.URLs(mprocs), mdir, cb.MailGames, cb.Lease)
+		mf, err := mailTakeover(exe, natscluster.URLs(mprocs), mdir, cb.MailGames, cb.Lease)
 		if err != nil {
 			return fmt.Errorf("cluster bench, by mail: %w", err)
 		}
 		fmt.Fprintf(a.out, "  end to end: 3 'pbem serve' nodes reading one mailbox; the one owning %d games killed (SIGKILL), an order mailed to each game at once\n", cb.MailGames)
-		fmt.Fprintf(a.out, "  %-34s %12v\n", "first game's reply", first.Round(time.Millisecond))
-		fmt.Fprintf(a.out, "  %-34s %12v\n", fmt.Sprintf("every game's reply (%d)", cb.MailGames), all.Round(time.Millisecond))
+		fmt.Fprintf(a.out, "  %-34s %12v\n", "first game's reply", mf.First.Round(time.Millisecond))
+		fmt.Fprintf(a.out, "  %-34s %12v\n", fmt.Sprintf("every game's reply (%d)", cb.MailGames), mf.All.Round(time.Millisecond))
+		fmt.Fprintf(a.out, "  a healthy game's reply, an order to another node's game mailed just before it (lease %v)\n", cb.Lease)
+		fmt.Fprintf(a.out, "  %-34s %12v\n", "all nodes up (baseline)", mf.Normal.Round(time.Millisecond))
+		fmt.Fprintf(a.out, "  %-34s %12v\n", "the other node stopped (SIGSTOP)", mf.Paused.Round(time.Millisecond))
+		fmt.Fprintf(a.out, "  %-34s %12v   (waiting on the other node would take 2/3 of a lease at least: %v)\n", "the other node dead (SIGKILL)", mf.Dead.Round(time.Millisecond), (2 * cb.Lease / 3).Round(time.Millisecond))
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(a.out, "  this machine: %d CPUs, load %s, one 4 KiB write+fsync %v on the bench's disk.\n", runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "), f.Fsync.Round(10*time.Microsecond))

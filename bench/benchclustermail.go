@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -17,17 +18,30 @@ import (
 	"pbem/mail/mailhost"
 )
 
+// mailFigures are mailTakeover's measurements.
+type mailFigures struct {
+	First, All time.Duration // a killed node's games' first and last reply
+	// A healthy game's reply time: all nodes up (the median of three),
+	// then with another node stopped (SIGSTOP), then killed (SIGKILL),
+	// each time with an order to that node's game mailed just before.
+	Normal, Paused, Dead time.Duration
+}
+
 // mailTakeover measures, end to end, the time from a node's death to its
 // games answering mail again: 'pbem serve' nodes run as processes (exe)
 // on the NATS cluster at urls, all reading one game mailbox on a mail
 // host in this process. One node (the victim) owns every game; it is
 // killed with SIGKILL, and at once one order is mailed to each game; the
 // figures are the time until the first game's player has the reply to
-// it, and until every game's has.
-func mailTakeover(exe string, urls []string, dir string, games int, lease time.Duration) (first, all time.Duration, err error) {
+// it, and until every game's has. Then, with a third node started, it
+// measures how long a healthy game (of one survivor) takes to answer
+// with all nodes up, and while the other survivor is stopped and then
+// dead, an order to that survivor's game mailed first each time: that
+// order waits for its game's takeover, the healthy game's must not.
+func mailTakeover(exe string, urls []string, dir string, games int, lease time.Duration) (f mailFigures, err error) {
 	host, err := mailhost.Start(mailhost.Config{Domain: "bench.invalid", OpenDelivery: true})
 	if err != nil {
-		return 0, 0, err
+		return f, err
 	}
 	defer host.Close()
 	users := []string{"pbem"}
@@ -36,7 +50,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 	}
 	for _, u := range users {
 		if err := host.AddUser(u, "pw"); err != nil {
-			return 0, 0, err
+			return f, err
 		}
 	}
 	env := append(os.Environ(), "PBEM_NATS_URLS="+strings.Join(urls, ","), "PBEM_CLUSTER_LEASE="+lease.String(),
@@ -85,7 +99,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 	}
 	victim, vdir, err := start("victim")
 	if err != nil {
-		return 0, 0, err
+		return f, err
 	}
 	// The victim is the only node: every new game goes to it.
 	for g := range games {
@@ -93,12 +107,12 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 			"--scenario", "harrow-creek", "--player", fmt.Sprintf("a%d:USA:a%d@bench.invalid:A", g, g),
 			"--player", fmt.Sprintf("b%d:CSA:b%d@bench.invalid:B", g, g)).CombinedOutput()
 		if err != nil {
-			return 0, 0, fmt.Errorf("new game: %v: %s", err, out)
+			return f, fmt.Errorf("new game: %v: %s", err, out)
 		}
 	}
 	for _, n := range []string{"survivor1", "survivor2"} {
 		if _, _, err := start(n); err != nil {
-			return 0, 0, err
+			return f, err
 		}
 	}
 	// Every game's reply address, from its welcome mail.
@@ -112,7 +126,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 				}
 			}
 			if to[g] == "" && time.Now().After(deadline) {
-				return 0, 0, fmt.Errorf("no welcome mail for game %d", g)
+				return f, fmt.Errorf("no welcome mail for game %d", g)
 			}
 		}
 	}
@@ -121,7 +135,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 	died := time.Now()
 	for g := range games {
 		if err := mailclient.Order(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", g), to[g], fmt.Sprintf("after-death-%d-%s", g, tag), "STATUS"); err != nil {
-			return 0, 0, err
+			return f, err
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*lease+2*time.Minute)
@@ -136,18 +150,140 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 				if bytes.Contains(m, []byte(fmt.Sprintf("<after-death-%d-%s@", g, tag))) {
 					answered[g] = true
 					left--
-					if first == 0 {
-						first = time.Since(died)
+					if f.First == 0 {
+						f.First = time.Since(died)
 					}
 					break
 				}
 			}
 		}
 		if ctx.Err() != nil {
-			return first, 0, fmt.Errorf("%d of %d games did not answer mail within %v of their node's death%s", left, games, time.Since(died).Round(time.Second), nodeLogs())
+			return f, fmt.Errorf("%d of %d games did not answer mail within %v of their node's death%s", left, games, time.Since(died).Round(time.Second), nodeLogs())
 		}
 	}
-	return first, time.Since(died), nil
+	f.All = time.Since(died)
+
+	// A healthy game beside a dead or stopped node. A third node joins,
+	// so that one node stays healthy while another is stopped, then
+	// killed; the healthy game is one of the other survivor's.
+	if _, _, err := start("spare"); err != nil {
+		return f, err
+	}
+	// owners reads every game's owner, as survivor1 sees them.
+	owners := func() (map[int]string, error) {
+		out, err := exec.Command(exe, "--data-dir", filepath.Join(dir, "survivor1"), "games").CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("games: %v: %s", err, out)
+		}
+		owner := map[int]string{}
+		for _, m := range benchOwnerRE.FindAllStringSubmatch(string(out), -1) {
+			var g int
+			if _, err := fmt.Sscanf(m[1], "g%d-", &g); err == nil {
+				owner[g] = m[2]
+			}
+		}
+		return owner, nil
+	}
+	// The faulty node is game 0's owner; the healthy game one of another
+	// node's (one is moved to the other survivor if none is).
+	healthy, faulty, faultyNode := -1, 0, ""
+	for deadline := time.Now().Add(2 * time.Minute); healthy < 0; time.Sleep(time.Second) {
+		owner, err := owners()
+		if err != nil {
+			return f, err
+		}
+		faultyNode = owner[0]
+		for g := 1; g < games; g++ {
+			if o := owner[g]; o != "" && o != faultyNode {
+				healthy = g
+			}
+		}
+		if healthy >= 0 {
+			break
+		}
+		if time.Now().After(deadline) || games < 2 {
+			return f, fmt.Errorf("no game of another node than %s beside it (owners %v)", faultyNode, owner)
+		}
+		other := "survivor1"
+		if faultyNode == "survivor1-"+tag {
+			other = "survivor2"
+		}
+		exec.Command(exe, "--data-dir", filepath.Join(dir, other), "move", fmt.Sprintf("g%d-%s", games-1, tag), "--to", other+"-"+tag).Run()
+	}
+	var victimProc *exec.Cmd
+	for i, name := range []string{"victim", "survivor1", "survivor2"} {
+		if faultyNode == name+"-"+tag {
+			victimProc = procs[i]
+		}
+	}
+	if victimProc == nil {
+		return f, fmt.Errorf("game 0's owner %q is not a survivor", faultyNode)
+	}
+	// reply mails an order to game g and waits for its reply.
+	n := 0
+	reply := func(g int, within time.Duration) (time.Duration, error) {
+		n++
+		id := fmt.Sprintf("probe-%d-%d-%s", g, n, tag)
+		sent := time.Now()
+		if err := mailclient.Order(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", g), to[g], id, "STATUS"); err != nil {
+			return 0, err
+		}
+		return waitReply(host.IMAPAddr(), fmt.Sprintf("a%d", g), id, sent, within)
+	}
+	var normal []time.Duration
+	for range 3 {
+		d, err := reply(healthy, 2*time.Minute)
+		if err != nil {
+			return f, fmt.Errorf("all nodes up: %w%s", err, nodeLogs())
+		}
+		normal = append(normal, d)
+	}
+	sort.Slice(normal, func(i, j int) bool { return normal[i] < normal[j] })
+	f.Normal = normal[len(normal)/2]
+	beside := func(sig syscall.Signal) (time.Duration, error) {
+		if err := mailclient.Order(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", faulty), to[faulty], fmt.Sprintf("faulty-%d-%s", sig, tag), "STATUS"); err != nil {
+			return 0, err
+		}
+		return reply(healthy, 10*lease+2*time.Minute)
+	}
+	s1 := victimProc
+	s1.Process.Signal(syscall.SIGSTOP)
+	f.Paused, err = beside(syscall.SIGSTOP)
+	s1.Process.Signal(syscall.SIGCONT)
+	if err != nil {
+		return f, fmt.Errorf("beside a stopped node: %w%s", err, nodeLogs())
+	}
+	s1.Process.Signal(syscall.SIGKILL)
+	s1.Wait()
+	if f.Dead, err = beside(syscall.SIGKILL); err != nil {
+		return f, fmt.Errorf("beside a dead node: %w%s", err, nodeLogs())
+	}
+	// The orders to the stopped, then dead node's game are answered too.
+	for _, sig := range []syscall.Signal{syscall.SIGSTOP, syscall.SIGKILL} {
+		id := fmt.Sprintf("faulty-%d-%s", sig, tag)
+		if _, err := waitReply(host.IMAPAddr(), fmt.Sprintf("a%d", faulty), id, time.Now(), 10*lease+2*time.Minute); err != nil {
+			return f, fmt.Errorf("the faulty node's game: %w%s", err, nodeLogs())
+		}
+	}
+	return f, nil
+}
+
+var benchOwnerRE = regexp.MustCompile(`(?m)^\s+(\S+)\s+owner (\S+)\s+epoch`)
+
+// waitReply waits until user's inbox on the IMAP server at addr holds
+// the reply to the order mail id, sent at sent, and returns how long
+// after sent it was seen.
+func waitReply(addr, user, id string, sent time.Time, within time.Duration) (time.Duration, error) {
+	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
+		for _, m := range mailclient.Inbox(addr, user, "pw") {
+			if bytes.Contains(m, []byte("<"+id+"@")) {
+				return time.Since(sent), nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("no reply to %s within %v", id, within)
+		}
+	}
 }
 
 // tail is the last n lines of s.

@@ -152,14 +152,19 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 	for _, g := range gs {
 		b.marked[g.Game] = g.Published
 	}
+	rc := newReach(cfg.URLs)
 	opts := []nats.Option{
 		nats.Name(cfg.Name),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(true),
 		nats.ReconnectBufSize(64 << 20),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { b.lg.Warn("NATS disconnected", "err", err) }),
-		nats.ReconnectHandler(func(c *nats.Conn) { b.lg.Info("NATS reconnected", "url", c.ConnectedUrl()); go b.afterReconnect() }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { b.lg.Warn("NATS disconnected", "urls", rc.urls, "err", err) }),
+		nats.ReconnectHandler(func(c *nats.Conn) {
+			rc.reset()
+			b.lg.Info("NATS reconnected", "url", c.ConnectedUrlRedacted())
+			go b.afterReconnect()
+		}),
 		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) { b.lg.Warn("NATS error", "err", err) }),
 	}
 	if len(cfg.URLs) == 0 {
@@ -173,6 +178,7 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 		b.nc, err = nats.Connect("", opts...)
 	} else {
 		opts = append(opts, cfg.authOptions()...)
+		opts = append(opts, rc.options(b)...)
 		if cfg.NKeyFile != "" {
 			nk, err := nats.NkeyOptionFromSeed(cfg.NKeyFile)
 			if err != nil {

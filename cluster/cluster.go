@@ -248,10 +248,10 @@ func Open(ctx context.Context, nc *nats.Conn, st *store.Store, cfg Config) (*Nod
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("cluster: %w", err)
+		return nil, fmt.Errorf("cluster: %w", unreachable(nc, err))
 	}
 	if err := retry(ctx, 30*time.Second, func(ctx context.Context) error { _, err := n.heartbeat(ctx, false); return err }); err != nil {
-		return nil, fmt.Errorf("cluster: joining: %w", err)
+		return nil, fmt.Errorf("cluster: joining: %w", unreachable(nc, err))
 	}
 	sub, err := nc.Subscribe(n.subject("take"), n.onTake)
 	if err != nil {

@@ -22,7 +22,7 @@
 //     come from the scenario's data (ship a sample, marked SAMPLE), or the
 //     step goes to the referee as a Prompt with Referee set; never a
 //     silent default.
-//   - Parse reads a side's order text (ORDERS.md in the design notes has
+//   - Parse reads a side's order text (docs/ORDERS.md has
 //     the conventions every system shares); a Problem carries the line, the
 //     column of the offending word, what is wrong and the nearest valid form.
 //   - Decide turns one action into facts with Decide and Sim: each fact
@@ -32,8 +32,11 @@
 //     with Shuffle or Deal. A decision that depends on dice the player
 //     cannot foresee takes the player's conditions in the order ("FORCE IF
 //     MA < 3") rather than asking mid-action.
-//   - Every fact has a schema (Facts, built with Schema) and a sentence
-//     (Describe): players read sentences, pbem log reads the raw fact.
+//   - Every fact has a schema (Facts) and a sentence (Describe): players
+//     read sentences, pbem log reads the raw fact. Declare the facts once
+//     in a facts.go with a FactSet: a constant per kind, a typed field per
+//     argument (Arg builds it, Of reads it), the schemas made from the
+//     same declarations; a read on the wrong kind panics in the tests.
 //   - Visibility: a fact, a die or an echo line only some may see says so
 //     (events.ToSide, ToPlayer, ToReferees, UntilReveal); View leaves out
 //     of the board what the viewer may not see. A simultaneous choice is

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -102,8 +101,9 @@ func (s *Server) joinCluster(ctx context.Context, b *bus.Bus, st *store.Store) (
 func (cn *Node) start(sub *bus.Subscription, runner *play.Runner, mail *mailSystem, control func(ControlRequest, bool) ControlResponse) error {
 	cn.sub, cn.runner, cn.mail = sub, runner, mail
 	mail.intake.SetRoute(cn.route)
+	mail.intake.SetKnown(cn.Known)
 	for kind, h := range map[string]nats.MsgHandler{
-		"mail": func(m *nats.Msg) { cn.onMail(m) },
+		"mail": func(m *nats.Msg) { go cn.onMail(m) }, // one game's slow commit holds up no other's
 		"ctl":  func(m *nats.Msg) { cn.onControl(m, control) },
 	} {
 		s, err := cn.Conn().Subscribe(cluster.NodeSubject(cn.Name(), kind), h)
@@ -127,32 +127,11 @@ func (cn *Node) close() {
 	cn.Release()
 }
 
-// route hands a mail for a game another node owns to that node, and
-// says handled once the owner has committed it (replicated and fsynced).
-// An owner that does not answer (dead, or paused) is asked again, or its
-// successor is, until about four leases have passed: a takeover comes
-// within that, and meanwhile the mail waits in the mailbox, unread.
+// route hands a mail for a game another node owns to that node, once
+// (the intake's queue for the game offers it again while this fails),
+// and says handled once the owner has committed it.
 func (cn *Node) route(game string, raw []byte) (bool, error) {
-	lease := cn.lease
-	deadline := time.Now().Add(4 * lease)
-	for {
-		owner := cn.Owner(game)
-		if owner == "" || owner == cn.Name() {
-			return false, nil // this node's, or no game at all: judged here
-		}
-		resp, err := cn.Conn().Request(cluster.NodeSubject(owner, "mail"), raw, max(lease, 5*time.Second))
-		if err == nil {
-			if s := string(resp.Data); s == "ok" {
-				return true, nil
-			} else {
-				err = errors.New(s)
-			}
-		}
-		if time.Now().After(deadline) {
-			return false, fmt.Errorf("node %s: %w", owner, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return cn.HandMail(game, raw, max(cn.lease, 5*time.Second))
 }
 
 // onMail takes a mail another node's intake handed over: judged and
@@ -160,6 +139,14 @@ func (cn *Node) route(game string, raw []byte) (bool, error) {
 func (cn *Node) onMail(m *nats.Msg) {
 	<-cn.ready
 	in := cn.mail.intake
+	// Taken here only if this node holds the game now: never handed on
+	// again, nor judged while the game is being rebuilt here.
+	if game, _, ok := in.Addressed(m.Data); ok {
+		if owner, err := cn.MailOwner(game); err != nil || owner != cn.Name() {
+			m.Respond([]byte(fmt.Sprintf("error: not taken on %s (owner %q): %v", cn.Name(), owner, err)))
+			return
+		}
+	}
 	// Every node reads the mailbox: a mail already taken is answered at
 	// once, without counting against its sender's rate.
 	if game, key, ok := in.Addressed(m.Data); ok {

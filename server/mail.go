@@ -441,6 +441,7 @@ func (m *mailSystem) start(ctx context.Context) {
 // sent or finally failed ones leave it, and players at the built-in
 // host's domain get a mailbox when their game is created.
 func (m *mailSystem) handle(e *events.Envelope) {
+	defer engine.RecoverLogged(m.lg, "handling a mail event panicked; it is skipped", "game", e.Game, "seq", e.Seq)
 	switch e.Type {
 	case events.TypeMailQueued, events.TypeMailSent, events.TypeMailFailed, events.TypeGameCreated:
 	default:

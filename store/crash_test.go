@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 		crashChild(dir)
 		return
 	}
+	if dir := os.Getenv("PBEM_CREATE_CHILD"); dir != "" {
+		createChild(dir)
+		return
+	}
 	os.Exit(m.Run())
 }
 

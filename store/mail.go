@@ -6,7 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"net/mail"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -60,7 +63,7 @@ func (s *Store) PutCheckpoint(mailbox string, cp Checkpoint) error {
 // Quarantined is a mail that could not become an order, kept with the
 // reason and bounded evidence of it, for the operator.
 type Quarantined struct {
-	ID      string // SHA-256 of the whole raw mail, hex: the same mail twice is one record
+	ID      string // see quarantineID: the same mail twice is one record
 	At      time.Time
 	Mailbox string
 	UID     uint32
@@ -174,13 +177,32 @@ func indexQuarantine(tx *bolt.Tx) error {
 	return putCount(stats, keyQuarBytes, total)
 }
 
+// quarantineID is the id of a quarantined mail's record: the hex SHA-256
+// of its Message-ID and its body when it has a Message-ID, else of the
+// whole mail. A mail its sender sent again because the answer to the
+// first delivery was lost (a kill cut the 250) arrives with trace headers
+// of its own (Received, Delivered-To …), but it is one record.
+func quarantineID(raw []byte) string {
+	h := sha256.New()
+	if m, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
+		if id := strings.TrimSpace(m.Header.Get("Message-Id")); id != "" {
+			fmt.Fprintf(h, "Message-ID %s\x00", id)
+			if _, err := io.Copy(h, m.Body); err == nil {
+				return hex.EncodeToString(h.Sum(nil))
+			}
+			h.Reset()
+		}
+	}
+	h.Write(raw)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // Quarantine stores q, keeping bounded evidence of its raw bytes (its ID
-// is computed from the whole mail), prunes the oldest records past the
-// quarantine's cap, and advances the mailbox's checkpoint, in one
-// transaction.
+// is computed from the whole mail, see quarantineID), prunes the oldest
+// records past the quarantine's cap, and advances the mailbox's
+// checkpoint, in one transaction. A mail already there is kept as it was.
 func (s *Store) Quarantine(q Quarantined, cp Checkpoint) (string, error) {
-	sum := sha256.Sum256(q.Raw)
-	q.ID = hex.EncodeToString(sum[:])
+	q.ID = quarantineID(q.Raw)
 	q.Size = int64(len(q.Raw))
 	q.Raw, q.RestSHA256 = evidence(q.Raw)
 	err := s.update(func(tx *bolt.Tx) error {

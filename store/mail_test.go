@@ -284,3 +284,46 @@ func TestQuarantineWrittenBeforeTheCapIsIndexedOnOpen(t *testing.T) {
 		t.Fatalf("after reopening: %d bytes counted, %d indexed", st.Bytes, n)
 	}
 }
+
+// A mail its sender delivered twice (the answer to the first delivery cut
+// by a kill, so the sender tried again) carries new trace headers the
+// second time: it is still one quarantine record. Another mail under the
+// same Message-ID, or a mail without one, is a record of its own.
+func TestQuarantineKeepsOneRecordPerMailDeliveredTwice(t *testing.T) {
+	s := open(t)
+	const mailText = "From: x@evil.test\r\nTo: pbem@game.test\r\nSubject: hi\r\nMessage-ID: <m1@evil.test>\r\n\r\nMARCH 1 TO 2\r\n"
+	deliveries := []string{
+		"Return-Path: <x@evil.test>\r\nDelivered-To: pbem@game.test\r\nReceived: from mx (mx [10.0.0.1]) by host with ESMTP id A1; Tue, 1 Dec 2026 10:00:00 +0000\r\n" + mailText,
+		"Return-Path: <x@evil.test>\r\nDelivered-To: pbem@game.test\r\nReceived: from mx (mx [10.0.0.1]) by host with ESMTP id B7; Tue, 1 Dec 2026 10:05:13 +0000\r\n" + mailText,
+	}
+	var ids []string
+	for i, raw := range deliveries {
+		id, err := s.Quarantine(Quarantined{At: time.Unix(int64(100+i), 0), Mailbox: "INBOX", UID: uint32(i + 1), From: "x@evil.test", Reason: "unknown sender", Raw: []byte(raw)}, Checkpoint{1, uint32(i + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	list, _ := s.QuarantineList()
+	if len(list) != 1 || ids[0] != ids[1] {
+		t.Fatalf("a mail delivered twice made %d records (ids %v)", len(list), ids)
+	}
+	if list[0].UID != 1 || !strings.Contains(string(list[0].Raw), "id A1") {
+		t.Fatalf("the record kept is not the first delivery's: uid %d", list[0].UID)
+	}
+	if cp, _ := s.Checkpoint("INBOX"); cp.UID != 2 {
+		t.Fatalf("the second delivery did not advance the checkpoint: %d", cp.UID)
+	}
+	others := []string{
+		strings.Replace(mailText, "MARCH 1 TO 2", "MARCH 3 TO 4", 1),                                                                        // same Message-ID, other content
+		"From: x@evil.test\r\nSubject: hi\r\n\r\nno id\r\n", "Received: by host id C3\r\nFrom: x@evil.test\r\nSubject: hi\r\n\r\nno id\r\n", // no Message-ID: the whole mail
+	}
+	for i, raw := range others {
+		if _, err := s.Quarantine(Quarantined{At: time.Unix(int64(200+i), 0), Mailbox: "INBOX", UID: uint32(10 + i), Raw: []byte(raw)}, Checkpoint{1, uint32(10 + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if list, _ := s.QuarantineList(); len(list) != 1+len(others) {
+		t.Fatalf("%d records; want %d: different mails are records of their own", len(list), 1+len(others))
+	}
+}

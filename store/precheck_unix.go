@@ -25,3 +25,20 @@ func lockShared(f *os.File, timeout time.Duration) (ok bool, err error) {
 		}
 	}
 }
+
+// tryLock takes f's exclusive lock if no process holds a lock on it
+// (closing f releases it).
+func tryLock(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}
+
+// syncDir fsyncs the directory dir, so that the names made and removed in
+// it are on disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -65,14 +66,17 @@ func addLaterBuckets(db *bolt.DB) error {
 	if !missing {
 		return nil
 	}
-	return db.Update(func(tx *bolt.Tx) error {
-		for _, b := range laterBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
+	return db.Update(makeLaterBuckets)
+}
+
+// makeLaterBuckets makes the laterBuckets and indexes the quarantine.
+func makeLaterBuckets(tx *bolt.Tx) error {
+	for _, b := range laterBuckets {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return err
 		}
-		return indexQuarantine(tx)
-	})
+	}
+	return indexQuarantine(tx)
 }
 
 // A game's log bucket holds its events under 8-byte big-endian seq keys
@@ -98,6 +102,10 @@ var (
 	// ErrDamaged: the file is not a sound database (truncated, empty,
 	// overwritten, a page that does not parse). Nothing was changed.
 	ErrDamaged = errors.New("damaged")
+	// ErrNoAccess: the file system or the permissions keep this process
+	// from opening the file as asked (a read-only mount, a file it may
+	// not write or read). Nothing is wrong with the file.
+	ErrNoAccess = errors.New("access refused")
 )
 
 // ConflictError says an append expected a game to end at Expected but
@@ -165,7 +173,8 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, lockTimeout: opts.LockTimeout, buckets: topBuckets})
+	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, lockTimeout: opts.LockTimeout,
+		buckets: topBuckets, setup: makeLaterBuckets})
 	if err != nil {
 		return nil, err
 	}
@@ -189,20 +198,33 @@ type fileOptions struct {
 	// buckets are the top-level buckets a sound file has: made in a new
 	// file, and any missing from an existing one means it is damaged.
 	buckets [][]byte
+	// setup, if set, runs in the transaction that makes a new file's
+	// buckets.
+	setup func(tx *bolt.Tx) error
 }
 
 // openFile opens a bbolt file, refusing a missing one (unless o.create),
 // an empty one, a truncated one and one without its buckets, with errors
-// that say so; bbolt's panics on a damaged file are stopped here.
+// that say so; bbolt's panics on a damaged file are stopped here. A new
+// file is made whole before it has its name (see createFile).
 func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
+	if !o.readOnly {
+		removeLeftovers(path)
+	}
 	fi, statErr := os.Stat(path)
-	fresh := false
-	switch {
-	case errors.Is(statErr, fs.ErrNotExist):
+	if errors.Is(statErr, fs.ErrNotExist) {
 		if !o.create || o.readOnly {
 			return nil, fmt.Errorf("open %s: %w", path, ErrMissing)
 		}
-		fresh = true
+		if err := createFile(path, o); err != nil {
+			if nw := notWritable(path, err, true); nw != nil {
+				return nil, nw
+			}
+			return nil, err
+		}
+		fi, statErr = os.Stat(path)
+	}
+	switch {
 	case statErr != nil:
 		return nil, fmt.Errorf("open %s: %w", path, statErr)
 	case !fi.Mode().IsRegular():
@@ -211,10 +233,8 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 		// Never initialise an empty file again: it is the evidence of a loss.
 		return nil, fmt.Errorf("open %s: %w: the file is empty (0 bytes); move it away and restore a backup", path, ErrDamaged)
 	}
-	if !fresh {
-		if err := precheck(path, o.lockTimeout); err != nil {
-			return nil, err
-		}
+	if err := precheck(path, o.lockTimeout); err != nil {
+		return nil, err
 	}
 	err = guard(func() error {
 		var err error
@@ -229,24 +249,15 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
 		case errors.Is(err, ErrDamaged):
 			return nil, fmt.Errorf("open %s: %w", path, err)
-		case fresh, errors.Is(err, fs.ErrPermission):
-			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+		if nw := notWritable(path, err, !o.readOnly); nw != nil {
+			return nil, nw
 		}
 		// Whatever else bbolt refuses in an existing file (a bad magic
 		// number or checksum, "file size too small" …) is in the file.
 		return nil, fmt.Errorf("open %s: %w: %v", path, ErrDamaged, err)
 	}
 	err = guard(func() error {
-		if fresh {
-			return db.Update(func(tx *bolt.Tx) error {
-				for _, b := range o.buckets {
-					if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}
 		return db.View(func(tx *bolt.Tx) error {
 			fi, err := os.Stat(path)
 			if err != nil {
@@ -267,12 +278,31 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 	})
 	if err != nil {
 		db.Close()
-		if fresh {
-			os.Remove(path)
-		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// notWritable names an error of opening path that is the file system's
+// or the permissions' (a read-only mount, a file or directory this process
+// may not write, an immutable file), not the file's: nil for any other.
+// write says whether path was opened for writing.
+func notWritable(path string, err error, write bool) error {
+	why := err.Error()
+	if errno := syscall.Errno(0); errors.As(err, &errno) {
+		why = errno.Error()
+	}
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("open %s: %w: it is on a read-only file system; remount it read-write, or move the data directory to a writable one (commands that only read, such as pbem doctor, work as it is)", path, ErrNoAccess)
+	case errors.Is(err, fs.ErrPermission): // EACCES, EPERM
+		what := "read"
+		if write {
+			what = "write"
+		}
+		return fmt.Errorf("open %s: %w: permission denied (%s): this process (user %d) may not %s it; check the owner and mode of the file and of its directory, and that the file is not immutable (lsattr)", path, ErrNoAccess, why, os.Geteuid(), what)
+	}
+	return nil
 }
 
 // guard runs fn and turns a panic in it into an error wrapping

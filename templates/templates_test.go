@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// hexBoard is a board window as a hex ruleset draws it (DESIGN.md §9).
+// hexBoard is a board window as a hex ruleset draws it (docs/DESIGN.md, Boards in the mail).
 const hexBoard = `   _____         _____         _____
   /2314 \       /2514 \       /2714 \
  /  . .  \_____/  ^ ^  \_____/  T T  \     . clear   ^ hill   T woods

@@ -12,8 +12,10 @@ import (
 
 // pbem bench --parts cluster prints replicated appends/s beside bbolt
 // alone, with the ratio, and the time from a node's death to one game
-// and to every game answering again, with the lease; without a
-// nats-server it says it skipped the part, and the other parts run.
+// and to every game answering again, with the lease, and a healthy
+// game's reply time with all nodes up, beside a stopped and beside a
+// dead node; without a nats-server it says it skipped the part, and the
+// other parts run.
 func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.T) {
 	out, errOut, code := pbem(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
 		"--cluster-games", "4", "--cluster-appends", "5", "--cluster-lease", testLease.String(), "--cluster-mail-games", "2")
@@ -43,6 +45,17 @@ func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.
 	for _, d := range mail[1:] {
 		if v, err := time.ParseDuration(d); err != nil || v < testLease/2 || v > 2*time.Minute {
 			t.Fatalf("a game answered mail %s after its node's death, with a %v lease:\n%s", d, testLease, out)
+		}
+	}
+	// A healthy game's reply beside a stopped and a dead node, with the
+	// baseline measured in the same run.
+	healthy := regexp.MustCompile(`all nodes up \(baseline\)\s+(\S+)\n\s+the other node stopped \(SIGSTOP\)\s+(\S+)\n\s+the other node dead \(SIGKILL\)\s+(\S+)`).FindStringSubmatch(out)
+	if healthy == nil {
+		t.Fatalf("no healthy game's reply figures:\n%s", out)
+	}
+	for _, d := range healthy[1:] {
+		if v, err := time.ParseDuration(d); err != nil || v <= 0 {
+			t.Fatalf("a healthy game's reply time %s:\n%s", d, out)
 		}
 	}
 	t.Logf("%s", out)

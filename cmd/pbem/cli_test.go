@@ -207,3 +207,27 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 		t.Fatalf("only %d README examples ran", ran)
 	}
 }
+
+// pbem order refuses an order from someone the game takes none from
+// before it records anything: the log is as it was.
+func TestOrderFromNoPlayerIsRefusedAndNotRecorded(t *testing.T) {
+	dir := newGame(t)
+	before, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--player", "nobody", "MARCH"}, `"nobody" is no player of game g1 (its players: anna, taro)`},
+		{[]string{"--player", "ref", "MARCH"}, `"ref" plays no side in game g1`},
+		{[]string{"--player", "anna", "--referee", "SET x"}, `"anna" is not a referee of game g1 (its referees: ref)`},
+	}
+	for _, tt := range tests {
+		out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir, "order", "g1"}, tt.args...)...)
+		if code == 0 || !strings.Contains(errOut, tt.want) || !strings.Contains(errOut, "nothing was recorded") || strings.Contains(out, "recorded in") {
+			t.Errorf("order %v: exit %d\n%s%s\nwant it refused: %s", tt.args, code, out, errOut, tt.want)
+		}
+	}
+	if after, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1"); after != before {
+		t.Fatalf("refused orders changed the log:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}

@@ -57,6 +57,12 @@ type clusterRig struct {
 
 func newClusterRig(t *testing.T) *clusterRig {
 	t.Helper()
+	return newClusterRigLease(t, testLease)
+}
+
+// newClusterRigLease is newClusterRig with the nodes' lease.
+func newClusterRigLease(t *testing.T, lease time.Duration) *clusterRig {
+	t.Helper()
 	r := &clusterRig{t: t, nats: startNATSCluster(t), dirs: map[string]string{}, procs: map[string]*exec.Cmd{}}
 	var err error
 	if r.game, err = mailhost.Start(mailhost.Config{Domain: "game.test", OpenDelivery: true}); err != nil {
@@ -75,7 +81,7 @@ func newClusterRig(t *testing.T) *clusterRig {
 			t.Fatal(err)
 		}
 	}
-	r.env = []string{"PBEM_NATS_URLS=" + strings.Join(natscluster.URLs(r.nats), ","), "PBEM_CLUSTER_LEASE=" + testLease.String(),
+	r.env = []string{"PBEM_NATS_URLS=" + strings.Join(natscluster.URLs(r.nats), ","), "PBEM_CLUSTER_LEASE=" + lease.String(),
 		"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=100000", "PBEM_MAIL_IMAP_POLL=1s",
 		"PBEM_MAIL_IMAP_ADDR=" + r.game.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem", "PBEM_MAIL_IMAP_PASSWORD=pw",
 		"PBEM_MAIL_SMTP_ADDR=" + r.players.SMTPAddr(), "PBEM_ENGINE_CLOCK=1s"}

@@ -566,6 +566,9 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	if *player == "" || strings.TrimSpace(text) == "" {
 		return fmt.Errorf("%w: need --player and the order text", errUsage)
 	}
+	if err := a.checkSender(game, *player, *referee); err != nil {
+		return err
+	}
 	var p events.Payload = &events.OrderReceived{Player: *player, Text: text, Source: "cli"}
 	if *referee {
 		p = &events.RefereeCommand{Referee: *player, Text: text, Reason: *reason, Source: "cli"}
@@ -642,6 +645,26 @@ func (a *app) commandText(words []string, file string) (string, error) {
 	}
 	b, err := a.readArg(file)
 	return string(b), err
+}
+
+// checkSender refuses, before anything is recorded, an order or a
+// referee's command from someone game would reject it from unread.
+func (a *app) checkSender(game, id string, referee bool) error {
+	log, err := a.open()
+	if err != nil {
+		return err
+	}
+	if h, err := log.Head(game); err != nil || h.Seq == 0 {
+		return nil // submit says what is wrong
+	}
+	g, err := play.Load(log, a.reg, game, 0)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", game, err)
+	}
+	if err := g.CheckSender(id, referee); err != nil {
+		return fmt.Errorf("%w; nothing was recorded", err)
+	}
+	return nil
 }
 
 // submit appends an input to game's log and returns its seq.

@@ -343,6 +343,13 @@ func (c *Config) crossCheck() []error {
 	if (c.Mail.IMAP.Addr == "") != (c.Mail.SMTP.Addr == "") {
 		errs = append(errs, errors.New("mail.imap.addr and mail.smtp.addr: set both (a mail host of your own) or neither (pbem's built-in host)"))
 	}
+	imap, smtp := c.Mail.IMAP, c.Mail.SMTP
+	if imap.TLS == "none" && (imap.Username != "" || imap.Password != "") && !onLoopback(imap.Addr) {
+		errs = append(errs, fmt.Errorf("mail.imap.tls = \"none\" would send the IMAP password in clear text to %s, which is not on loopback: set mail.imap.tls to tls or starttls (or reach the host through a loopback tunnel)", imap.Addr))
+	}
+	if smtp.TLS == "none" && smtp.Username != "" && !onLoopback(smtp.Addr) {
+		errs = append(errs, fmt.Errorf("mail.smtp.tls = \"none\" would send the SMTP password in clear text to %s, which is not on loopback: set mail.smtp.tls to tls or starttls, or leave it empty (starttls off loopback)", smtp.Addr))
+	}
 	if c.NATS.Listen != "" && len(c.NATS.URLs) > 0 {
 		errs = append(errs, errors.New("nats.listen is the embedded server's listener, and nats.urls an external server: set one, not both"))
 	}
@@ -376,6 +383,20 @@ func (c *Config) crossCheck() []error {
 		}
 	}
 	return errs
+}
+
+// onLoopback says whether addr (host:port) is on this machine's loopback:
+// localhost or a loopback address. An empty addr is the built-in host's.
+func onLoopback(addr string) bool {
+	if addr == "" {
+		return true
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 func getenv(k string) string { return os.Getenv(k) }

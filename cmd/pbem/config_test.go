@@ -139,6 +139,12 @@ func TestBadConfigValuesAreRefusedClearly(t *testing.T) {
 			want: []string{"nats.user and nats.password"}},
 		{name: "IMAP without SMTP", env: map[string]string{"PBEM_MAIL_IMAP_ADDR": "imap.example:993"},
 			want: []string{"mail.imap.addr and mail.smtp.addr"}},
+		{name: "a plaintext IMAP login to another host", env: map[string]string{"PBEM_MAIL_IMAP_ADDR": "imap.example:143", "PBEM_MAIL_SMTP_ADDR": "smtp.example:587",
+			"PBEM_MAIL_IMAP_USERNAME": "pbem", "PBEM_MAIL_IMAP_PASSWORD": "pw"},
+			want: []string{`mail.imap.tls = "none"`, "clear text to imap.example:143", "not on loopback"}, unwanted: "pw"},
+		{name: "a plaintext SMTP login to another host", env: map[string]string{"PBEM_MAIL_IMAP_ADDR": "imap.example:993", "PBEM_MAIL_IMAP_TLS": "tls",
+			"PBEM_MAIL_SMTP_ADDR": "10.0.0.7:25", "PBEM_MAIL_SMTP_TLS": "none", "PBEM_MAIL_SMTP_USERNAME": "pbem"},
+			want: []string{`mail.smtp.tls = "none"`, "clear text to 10.0.0.7:25"}},
 		{name: "an unknown key names a real one", file: "[mail]\nallowremote = true\npoll = \"1s\"\n",
 			want: []string{`"mail.allowremote" is no key`, `"mail.poll" is no key (did you mean mail.imap.poll?)`}},
 		{name: "the old shared password", file: "[mail.builtin]\npassword = \"pbem\"\n",
@@ -193,5 +199,22 @@ func TestExampleConfigListsEveryKey(t *testing.T) {
 	}
 	if _, err := loadConfig("pbem.example.toml", func(string) string { return "" }); err != nil {
 		t.Fatalf("pbem.example.toml: %v", err)
+	}
+}
+
+// A password may go in clear text only to this machine: a mail host on
+// loopback with tls = "none", or one elsewhere over TLS, is accepted.
+func TestPlaintextLoginOnlyOnLoopback(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"PBEM_MAIL_IMAP_ADDR": "127.0.0.1:143", "PBEM_MAIL_SMTP_ADDR": "localhost:25", "PBEM_MAIL_SMTP_TLS": "none"},
+		{"PBEM_MAIL_IMAP_ADDR": "[::1]:143", "PBEM_MAIL_SMTP_ADDR": "[::1]:25"},
+		{"PBEM_MAIL_IMAP_ADDR": "imap.example:993", "PBEM_MAIL_IMAP_TLS": "tls", "PBEM_MAIL_SMTP_ADDR": "smtp.example:587", "PBEM_MAIL_SMTP_TLS": "starttls"},
+		{"PBEM_MAIL_IMAP_ADDR": "imap.example:143", "PBEM_MAIL_IMAP_TLS": "starttls", "PBEM_MAIL_SMTP_ADDR": "smtp.example:587"},
+	} {
+		env["PBEM_MAIL_IMAP_USERNAME"], env["PBEM_MAIL_IMAP_PASSWORD"] = "pbem", "pw"
+		env["PBEM_MAIL_SMTP_USERNAME"], env["PBEM_MAIL_SMTP_PASSWORD"] = "pbem", "pw"
+		if _, err := loadConfig("", func(k string) string { return env[k] }); err != nil {
+			t.Errorf("%v: refused: %v", env, err)
+		}
 	}
 }

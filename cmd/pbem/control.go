@@ -11,6 +11,7 @@ import (
 	"net"
 	"time"
 
+	"pbem/engine"
 	"pbem/events"
 	"pbem/server"
 	"pbem/store"
@@ -67,14 +68,21 @@ func (a *app) tryRemote(name string, args []string) (handled bool, err error) {
 	return true, nil
 }
 
-// control runs one command in the server (its server.ControlFunc, with
-// base the app that started it). forwarded says another node of the
-// cluster handed it here: it runs here, whoever owns its game.
-func (base *app) control(in *server.Inside, req ctlRequest, forwarded bool) ctlResponse {
+// serverControl is the server.ControlFunc of the server a runs: each command
+// runs as a command of the app base, which reaches what the server holds.
+func (a *app) serverControl(in *server.Inside, req ctlRequest, forwarded bool) ctlResponse {
+	base := &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: in.Log, comp: in.Composer, secret: in.Secret,
+		mailhost: in.Mailhost, node: in.Node}
+	return base.control(req, forwarded)
+}
+
+// control runs one command in the server. forwarded says another node of
+// the cluster handed it here: it runs here, whoever owns its game.
+func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
 	var out, errOut bytes.Buffer
 	resp := ctlResponse{}
-	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: in.Log, comp: in.Composer, secret: in.Secret,
-		mailhost: in.Mailhost, inServer: true, node: in.Node, forwardedHere: forwarded, files: req.Files}
+	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
+		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded, files: req.Files}
 	var cmd *command
 	for _, cc := range commands() {
 		if cc.name == req.Cmd && cc.remote {
@@ -83,7 +91,12 @@ func (base *app) control(in *server.Inside, req ctlRequest, forwarded bool) ctlR
 	}
 	if cmd == nil {
 		resp.Err = fmt.Sprintf("command %q cannot run in the server", req.Cmd)
-	} else if err := sub.runCommand(cmd, req.Args); err != nil && !errors.Is(err, flag.ErrHelp) {
+	} else if err := engine.Guard("pbem "+req.Cmd, func() error { return sub.runCommand(cmd, req.Args) }); err != nil && !errors.Is(err, flag.ErrHelp) {
+		// A command that panics (a rule system's Render, in pbem replay)
+		// fails, and the server goes on.
+		if stack := engine.PanicStack(err); stack != "" {
+			base.lg.Error("control command panicked", "cmd", req.Cmd, "err", err, "stack", stack)
+		}
 		resp.Err = err.Error()
 	}
 	resp.Out = out.String() + errOut.String()

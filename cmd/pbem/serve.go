@@ -37,6 +37,6 @@ func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
 // ready, if not nil, is called once everything runs.
 func serve(ctx context.Context, a *app, ready func(*server.Server)) error {
 	cfg := a.cfg.server()
-	cfg.Logger, cfg.Registry, cfg.Control, cfg.Ready = a.lg, a.reg, a.control, ready
+	cfg.Logger, cfg.Registry, cfg.Control, cfg.Ready = a.lg, a.reg, a.serverControl, ready
 	return server.New(cfg).Run(ctx)
 }

@@ -2,8 +2,6 @@ package gbacw
 
 import (
 	"fmt"
-
-	"pbem/events"
 )
 
 // faceAction is a unit's FACE without moving: one point free, two or
@@ -60,22 +58,22 @@ func (m *sim) recover(o *Order) {
 			drm--
 		}
 		drm -= st.starsWith(u)
-		m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "recover"), events.B("on", true))
+		m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("recover"), aOn.Arg(true))
 		dr := m.d10("recovery "+u.Name, 0)
 		coh := st.cohesion(u)
 		ok := dr+drm <= coh
-		m.emit("udd.rolled", events.S("unit", u.Name), events.S("why", "recovery (19.3)"), events.I("dr", int64(dr)), events.I("drm", int64(drm)), events.I("need", int64(coh)), events.B("ok", ok))
+		m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg("recovery (19.3)"), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(coh)), aOk.Arg(ok))
 		if ok {
 			if u.Routed {
-				m.emit("unit.rallied", events.S("unit", u.Name), events.S("why", "recovery (19.3)"))
+				m.emit(kUnitRallied, aUnit.Arg(u.Name), aWhy.Arg("recovery (19.3)"))
 			} else {
-				m.emit("unit.recovered", events.S("unit", u.Name), events.S("why", "recovery (19.3)"))
+				m.emit(kUnitRecovered, aUnit.Arg(u.Name), aWhy.Arg("recovery (19.3)"))
 			}
 			if o.HasFace && len(o.Units) == 1 {
 				if turnPoints(m.st.unit(u.Name), o.Face) != 1 {
 					m.fail(o, o.Col, "a recovery turns one point (7.3, 19.3)", "")
 				}
-				m.emit("unit.faced", events.S("unit", u.Name), events.I("facing", int64(o.Face)), events.I("mp", int64(u.MP)), events.B("moved", false))
+				m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(o.Face)), aMp.Arg(int64(u.MP)), aMoved.Arg(false))
 			}
 		}
 		if mod := dr + drm; mod >= 2*coh || (mod >= 9 && !st.Scn.Options.DoubleOnly) {
@@ -96,10 +94,10 @@ func (m *sim) build(o *Order) {
 		v := m.rule("build|"+u.Name, fmt.Sprintf("%s builds at %s, and the scenario has no construction chart (R13): rule whether it has built works (they give the breastworks' DRMs of the chart, or none)", u.Name, u.Hex),
 			[]string{"RULE BUILT", "RULE NOT YET"}, "NOT YET")
 		if v == "BUILT" {
-			m.emit("works.built", events.I("hex", hexInt(u.Hex)))
+			m.emit(kWorksBuilt, aHex.Arg(hexInt(u.Hex)))
 		}
 	}
-	m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "build"), events.B("on", true))
+	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("build"), aOn.Arg(true))
 	m.say("%s builds at %s.", u.Name, u.Hex)
 }
 
@@ -122,8 +120,8 @@ func (m *sim) mount(o *Order) {
 	case !on && u.Blown:
 		m.fail(o, o.Col, u.Name+" is blown: it cannot dismount (16.3a)", "")
 	}
-	m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "mounted"), events.B("on", on))
-	m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "switched"), events.B("on", true))
+	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("mounted"), aOn.Arg(on))
+	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("switched"), aOn.Arg(true))
 	m.say("%s %ss: its MA is halved this phase (16.2).", u.Name, map[bool]string{true: "mount", false: "dismount"}[on])
 }
 
@@ -144,8 +142,8 @@ func (m *sim) top(o *Order) {
 			names = append(names, v.Name)
 		}
 	}
-	m.emit("stack.set", events.I("hex", hexInt(u.Hex)), events.SL("units", names...))
-	m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "moved"), events.B("on", true))
+	m.emit(kStackSet, aHex.Arg(hexInt(u.Hex)), aUnits.Arg(names...))
+	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("moved"), aOn.Arg(true))
 	m.say("%s goes to the top of its stack: that is its movement this phase (8.6).", u.Name)
 }
 
@@ -156,6 +154,6 @@ func (m *sim) refuse(o *Order) {
 	if u.Order == March {
 		m.fail(o, o.Col, u.Name+" is on March orders: it cannot refuse (10.7)", "")
 	}
-	m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "refused"), events.B("on", true))
+	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("refused"), aOn.Arg(true))
 	m.say("%s refuses its flank.", u.Name)
 }

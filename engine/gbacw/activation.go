@@ -54,7 +54,7 @@ func (m *sim) activation(side string, os []Order) []events.Problem {
 			m.sayTo(own, "%s", body)
 		}
 	}
-	m.emitTo(own, "prog.set", events.S("side", side), events.SL("text", text...))
+	m.emitTo(own, kProgSet, aSide.Arg(side), aText.Arg(text...))
 	return m.resume()
 }
 
@@ -171,7 +171,7 @@ func (m *sim) mayAct(side string, o Order, march bool) *events.Problem {
 
 // endActivation ends the AM's activation and draws the next.
 func (m *sim) endActivation() {
-	m.emit("am.ended", events.S("am", m.st.Act.AM))
+	m.emit(kAmEnded, aAm.Arg(m.st.Act.AM))
 	m.nextAM()
 }
 
@@ -181,7 +181,7 @@ func (m *sim) resume() []events.Problem {
 	p := st.Act.Prog
 	if p.Ask != nil {
 		// Standing orders sent since answer it.
-		m.emit("prog.answered", events.S("key", p.Ask.Key), events.S("answer", ""))
+		m.emit(kProgAnswered, aKey.Arg(p.Ask.Key), aAnswer.Arg(""))
 		p = m.st.Act.Prog
 	}
 	asked, _ := m.run(st.Act.Side, slices.Clone(p.Text), p.At, p.Step, p.Rolls)
@@ -217,12 +217,12 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 		}
 		switch {
 		case asked != nil:
-			m.emit("prog.asked", events.S("side", asked.Side), events.S("key", asked.Key), events.S("what", asked.What), events.SL("examples", asked.Examples...))
+			m.emit(kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
 			rolls := make([]int64, len(m.rolled))
 			for i, r := range m.rolled {
 				rolls[i] = int64(r)
 			}
-			m.emitTo(events.ToSide(side), "prog.held", events.I("at", int64(at)), events.I("step", int64(step)), events.SL("text", text...), events.IL("rolls", rolls...))
+			m.emitTo(events.ToSide(side), kProgHeld, aAt.Arg(int64(at)), aStep.Arg(int64(step)), aText.Arg(text...), aRolls.Arg(rolls...))
 			if asked.Side != "" {
 				m.say("The game waits for %s: %s", asked.Side, asked.What)
 			} else {
@@ -472,7 +472,7 @@ func (m *sim) groupBegins(brigades []string) {
 	if m.st.Scn.Options.OncePerAM {
 		return
 	}
-	m.emit("group.begun", events.SL("brigades", brigades...))
+	m.emit(kGroupBegun, aBrigades.Arg(brigades...))
 }
 
 // orderChange is the Order Change Phase (3.3): a dr plus DRMs (+1 if the
@@ -499,7 +499,7 @@ func (m *sim) orderChange(o *Order) {
 		dr = m.d10("order change "+b.Name, 9)
 		success = dr+drm >= need
 	}
-	m.emit("order.rolled", events.S("brigade", b.Name), events.S("to", o.Order), events.I("dr", int64(dr)), events.I("drm", int64(drm)), events.I("need", int64(need)), events.B("ok", success))
+	m.emit(kOrderRolled, aBrigade.Arg(b.Name), aTo.Arg(o.Order), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(need)), aOk.Arg(success))
 	if success {
 		m.orderBrigade(b.Name, o.Order, "Order Change Phase (3.3)", false)
 	}
@@ -556,7 +556,7 @@ func (m *sim) coordinate(o *Order) {
 		dr = m.d10("coordination", 9)
 		ok = dr >= need
 	}
-	m.emit("coordination.rolled", events.SL("brigades", o.Brigades...), events.I("dr", int64(dr)), events.I("need", int64(need)), events.B("ok", ok))
+	m.emit(kCoordinationRolled, aBrigades.Arg(o.Brigades...), aDr.Arg(int64(dr)), aNeed.Arg(int64(need)), aOk.Arg(ok))
 }
 
 // shockCheck opens the shocks of a brigade's phase (14.1, 14.2a, 14.3a):

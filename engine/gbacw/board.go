@@ -9,7 +9,7 @@ import (
 	"pbem/engine/hex"
 )
 
-// The board (DESIGN.md section 9): a window of the hex map in the mail,
+// The board (docs/DESIGN.md, Boards in the mail): a window of the hex map in the mail,
 // the whole map attached. Each hex shows its number, its terrain, level
 // and road on the fill line, its top unit on the label line (its code,
 // upper case for the Union and lower case for the Confederacy, its order

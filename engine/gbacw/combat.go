@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"pbem/engine/hex"
-	"pbem/events"
 )
 
 // --- the UDD (1.2), disorder (19), losses, rout (R11) ---
@@ -31,7 +30,7 @@ func (m *sim) udd(u *Unit, why string, drm, benign int) bool {
 	total := drm - m.st.starsWith(u)
 	need := m.st.cohesion(u)
 	ok := dr+total <= need
-	m.emit("udd.rolled", events.S("unit", u.Name), events.S("why", why), events.I("dr", int64(dr)), events.I("drm", int64(total)), events.I("need", int64(need)), events.B("ok", ok))
+	m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg(why), aDr.Arg(int64(dr)), aDrm.Arg(int64(total)), aNeed.Arg(int64(need)), aOk.Arg(ok))
 	return ok
 }
 
@@ -46,7 +45,7 @@ func (m *sim) disorder(u *Unit, why string) {
 		m.secondDisorder(u, why)
 		return
 	}
-	m.emit("unit.disordered", events.S("unit", u.Name), events.S("why", why))
+	m.emit(kUnitDisordered, aUnit.Arg(u.Name), aWhy.Arg(why))
 }
 
 // secondDisorder is 2D (R11 reading): the unit loses a strength point (a
@@ -68,12 +67,12 @@ func (m *sim) loseSP(u *Unit, n int, why string, step bool) bool {
 		return u.onMap()
 	}
 	left := max(0, u.SP-n)
-	m.emit("unit.lost", events.S("unit", u.Name), events.I("sp", int64(left)), events.I("lost", int64(u.SP-left)), events.S("why", why))
+	m.emit(kUnitLost, aUnit.Arg(u.Name), aSp.Arg(int64(left)), aLost.Arg(int64(u.SP-left)), aWhy.Arg(why))
 	if step {
 		m.casualtyCheck(m.st.unit(u.Name))
 	}
 	if left == 0 {
-		m.emit("unit.removed", events.S("unit", u.Name), events.S("why", "eliminated"))
+		m.emit(kUnitRemoved, aUnit.Arg(u.Name), aWhy.Arg("eliminated"))
 		m.commandGone()
 		return false
 	}
@@ -89,12 +88,12 @@ func (m *sim) rout(u *Unit, why string) {
 		return
 	}
 	if m.st.collapsed(u) {
-		m.emit("unit.removed", events.S("unit", u.Name), events.S("why", "collapsed and routed off the map (20.1)"))
+		m.emit(kUnitRemoved, aUnit.Arg(u.Name), aWhy.Arg("collapsed and routed off the map (20.1)"))
 		m.say("%s has collapsed and routs off the map (20.1).", u.Name)
 		m.commandGone()
 		return
 	}
-	m.emit("unit.routed", events.S("unit", u.Name), events.S("why", why))
+	m.emit(kUnitRouted, aUnit.Arg(u.Name), aWhy.Arg(why))
 	m.retreat(m.st.unit(u.Name), 2, "rout")
 }
 
@@ -219,7 +218,7 @@ func (m *sim) fireStep(o *Order, k int) int {
 			}
 		}
 		if turn >= 0 {
-			m.emit("unit.faced", events.S("unit", u.Name), events.I("facing", int64(turn)), events.I("mp", int64(u.MP)), events.B("moved", false))
+			m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(turn)), aMp.Arg(int64(u.MP)), aMoved.Arg(false))
 			v := m.st.unit(u.Name)
 			for _, h := range o.Targets {
 				if !inFront(v, h) {
@@ -264,7 +263,7 @@ func (m *sim) fireStep(o *Order, k int) int {
 		}
 	}
 	for _, f := range append([]string{u.Name}, with...) {
-		m.emit("unit.marked", events.S("unit", f), events.S("flag", "fired"), events.B("on", true))
+		m.emit(kUnitMarked, aUnit.Arg(f), aFlag.Arg("fired"), aOn.Arg(true))
 	}
 	// Return fire is declared before the fire is resolved (13.1).
 	var back []shot
@@ -295,7 +294,7 @@ func (m *sim) returnFire(e, firer *Unit) (shot, bool) {
 	if !ok {
 		return shot{}, false
 	}
-	m.emit("unit.marked", events.S("unit", e.Name), events.S("flag", "used:"+rReturn), events.B("on", true))
+	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rReturn), aOn.Arg(true))
 	top := st.unitsAt(firer.Hex)[0]
 	return shot{firer: e.Name, target: top.Name, sp: min(st.strength(e), st.fireCap(e)), kind: "return"}, true
 }
@@ -378,8 +377,8 @@ func (m *sim) fireResult(sh shot) FireResult {
 	if err != nil {
 		res = FireResult{}
 	}
-	m.emit("fire.resolved", events.S("firer", u.Name), events.S("target", t.Name), events.I("sp", int64(sh.sp)), events.I("range", int64(dist)),
-		events.S("col", col), events.I("dr", int64(dr)), events.I("drm", int64(drm)), events.S("result", code), events.S("kind", sh.kind))
+	m.emit(kFireResolved, aFirer.Arg(u.Name), aTarget.Arg(t.Name), aSp.Arg(int64(sh.sp)), aRange.Arg(int64(dist)),
+		aCol.Arg(col), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aResult.Arg(code), aKind.Arg(sh.kind))
 	return res
 }
 
@@ -425,7 +424,7 @@ func (m *sim) closingFire(e, mover *Unit) {
 	if !ok {
 		return
 	}
-	m.emit("unit.marked", events.S("unit", e.Name), events.S("flag", "used:"+rClosing), events.B("on", true))
+	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rClosing), aOn.Arg(true))
 	m.volley([]shot{{firer: e.Name, target: mover.Name, sp: min(st.strength(e), st.fireCap(e)), kind: "closing"}})
 }
 

@@ -70,7 +70,7 @@ func (m *sim) traceCommand(side string) {
 			}
 		}
 	}
-	m.emit("command.traced", events.S("side", side), events.SL("out", out...))
+	m.emit(kCommandTraced, aSide.Arg(side), aOut.Arg(out...))
 	if len(out) > 0 {
 		m.say("%s out of command (5.5): %s.", side, joinAnd(out))
 	}
@@ -158,10 +158,10 @@ func (m *sim) leaderMarch(o *Order, l *Leader, budget int) *events.Problem {
 	if len(path) == 0 {
 		return nil
 	}
-	m.emit("leader.moved", events.S("leader", l.Name), events.I("hex", hexInt(at)), events.I("mp", int64(mp)))
+	m.emit(kLeaderMoved, aLeader.Arg(l.Name), aHex.Arg(hexInt(at)), aMp.Arg(int64(mp)))
 	if rank, side := st.command(l); rank == "army" {
 		i := st.sideIndex(side)
-		m.emit("oc.moved", events.S("side", side), events.I("mp", int64(m.st.OCMP[i]+mp-l.MP)), events.I("hexes", int64(m.st.OCHexes[i]+len(path))))
+		m.emit(kOcMoved, aSide.Arg(side), aMp.Arg(int64(m.st.OCMP[i]+mp-l.MP)), aHexes.Arg(int64(m.st.OCHexes[i]+len(path))))
 	}
 	m.say("%s moves to %s (%s MP).", l.Name, at, halfMP(mp))
 	return nil
@@ -210,7 +210,7 @@ func (m *sim) leaderFlees(l *Leader) {
 	for _, h := range r.Hexes() {
 		for _, u := range st.unitsAt(h) {
 			if u.Side == l.Side && st.underCommand(l, u) {
-				m.emit("leader.moved", events.S("leader", l.Name), events.I("hex", hexInt(h)), events.I("mp", int64(l.MP)))
+				m.emit(kLeaderMoved, aLeader.Arg(l.Name), aHex.Arg(hexInt(h)), aMp.Arg(int64(l.MP)))
 				m.say("%s, alone next to the enemy, goes to %s at %s (17.5).", l.Name, u.Name, h)
 				return
 			}
@@ -220,7 +220,7 @@ func (m *sim) leaderFlees(l *Leader) {
 }
 
 func (m *sim) killLeader(l *Leader, why string) {
-	m.emit("leader.killed", events.S("leader", l.Name), events.S("why", why))
+	m.emit(kLeaderKilled, aLeader.Arg(l.Name), aWhy.Arg(why))
 	m.say("%s is killed: %s.", l.Name, why)
 }
 

@@ -298,7 +298,7 @@ func (m *sim) standing(side string, os []Order) *events.Problem {
 		if rule == "CLEAR" {
 			rule = ""
 		}
-		m.emitTo(own, "standing.set", events.S("side", side), events.S("scope", o.Scope), events.S("reaction", o.Reaction), events.S("rule", rule))
+		m.emitTo(own, kStandingSet, aSide.Arg(side), aScope.Arg(o.Scope), aReaction.Arg(o.Reaction), aRule.Arg(rule))
 		m.sayTo(own, "STANDING %s", standingText(Standing{Side: side, Scope: o.Scope, Reaction: o.Reaction, Rule: rule}))
 	}
 	return nil
@@ -327,7 +327,7 @@ func (s *State) standingList(side string) []string {
 }
 
 // standingFor is the standing order for u's reaction r: the unit's own,
-// else its brigade's, else its side's (ORDERS.md).
+// else its brigade's, else its side's (docs/ORDERS.md).
 func (s *State) standingFor(u *Unit, r string) string {
 	best, rank := "", 0
 	for _, x := range s.Standing {
@@ -508,6 +508,6 @@ func (m *sim) answer(side string, os []Order) []events.Problem {
 		}
 	}
 	m.say("%s: %s", r, map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(ans, "yes")])
-	m.emit("prog.answered", events.S("key", a.Key), events.S("answer", ans))
+	m.emit(kProgAnswered, aKey.Arg(a.Key), aAnswer.Arg(ans))
 	return m.resume()
 }

@@ -64,7 +64,7 @@
 // effectiveness (20.2, 20.3), the turn record; after the last turn the
 // scenario's victory conditions decide the game.
 //
-// # Reactions without a mail round trip (ORDERS.md, extended)
+// # Reactions without a mail round trip (docs/ORDERS.md, extended)
 //
 // The non-moving side's reactions are given in advance as standing
 // orders and applied in the moving side's activation with no mail:
@@ -84,7 +84,7 @@
 // is, as the unit faces; "IF FIRED ON FROM FLANK" reads as IF FROM
 // FLANK), AT INFANTRY|CAVALRY|ARTILLERY (the enemy's arm), WITHIN <n>
 // (hexes). A unit's own standing order wins over its brigade's, its
-// brigade's over its side's (ALL). ORDERS.md's convention is kept; what
+// brigade's over its side's (ALL). docs/ORDERS.md's convention is kept; what
 // is added is the scope written between the reaction and the rule, the
 // condition words above, ASK and CLEAR, and the list. Standing orders
 // are secret: their facts, echo and the board's list are seen by their

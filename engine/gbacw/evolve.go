@@ -54,7 +54,7 @@ func ints(xs []int64) []int {
 
 // inertFacts are the facts apply records by doing nothing (its first
 // case): a fold skips them (engine.InertFacter).
-var inertFacts = []string{"udd.rolled", "fire.resolved", "shock.declared", "shock.resolved"}
+var inertFacts = []string{kUddRolled, kFireResolved, kShockDeclared, kShockResolved}
 
 // apply records one fact in s, a copy made by clone or a state a fold
 // owns: each kind of fact first owns the parts of the state it changes
@@ -62,16 +62,16 @@ var inertFacts = []string{"udd.rolled", "fire.resolved", "shock.declared", "shoc
 // shared, and copied before it changes.
 func (s *State) apply(f events.Fact) error {
 	unit := func() (*Unit, error) {
-		u := s.mutUnitNamed(f.Str("unit"))
+		u := s.mutUnitNamed(aUnit.Of(f))
 		if u == nil {
-			return nil, fmt.Errorf("gbacw: %s: no unit %q", f.Kind, f.Str("unit"))
+			return nil, fmt.Errorf("gbacw: %s: no unit %q", f.Kind, aUnit.Of(f))
 		}
 		return u, nil
 	}
 	leader := func() (*Leader, error) {
-		l := s.leader(f.Str("leader"))
+		l := s.leader(aLeader.Of(f))
 		if l == nil {
-			return nil, fmt.Errorf("gbacw: %s: no leader %q", f.Kind, f.Str("leader"))
+			return nil, fmt.Errorf("gbacw: %s: no leader %q", f.Kind, aLeader.Of(f))
 		}
 		return l, nil
 	}
@@ -88,10 +88,10 @@ func (s *State) apply(f events.Fact) error {
 		return nil
 	}
 	switch f.Kind {
-	case "udd.rolled", "fire.resolved", "shock.declared", "shock.resolved":
-	case "turn.begun":
+	case kUddRolled, kFireResolved, kShockDeclared, kShockResolved:
+	case kTurnBegun:
 		s.own(partUnits | partBrigades) // the lists it clears it replaces
-		s.Turn = int(f.Int("turn"))
+		s.Turn = int(aTurn.Of(f))
 		for i, u := range s.Units {
 			if u.Turn != 0 || u.Blown {
 				u = s.mutUnit(i)
@@ -103,9 +103,9 @@ func (s *State) apply(f events.Fact) error {
 			s.Brigades[i].Acts = 0
 		}
 		s.Done, s.First, s.Pool, s.Act, s.Focus, s.Releases = nil, nil, nil, nil, nil, nil
-	case "initiative.rolled":
-		s.Previous, s.Initiative = s.Initiative, f.Str("side")
-	case "unit.arrived":
+	case kInitiativeRolled:
+		s.Previous, s.Initiative = s.Initiative, aSide.Of(f)
+	case kUnitArrived:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
@@ -113,23 +113,23 @@ func (s *State) apply(f events.Fact) error {
 		}
 		u.Off = false
 		s.restackAt(u.Hex)
-	case "leader.arrived":
+	case kLeaderArrived:
 		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
 		l.Off = false
-	case "brigade.arrived":
+	case kBrigadeArrived:
 		s.own(partBrigades)
-		b := s.brigade(f.Str("brigade"))
+		b := s.brigade(aBrigade.Of(f))
 		if b == nil {
-			return fmt.Errorf("gbacw: no brigade %q", f.Str("brigade"))
+			return fmt.Errorf("gbacw: no brigade %q", aBrigade.Of(f))
 		}
 		b.Arrived = true
-	case "command.traced":
+	case kCommandTraced:
 		s.own(partUnits | partLeaders | partBrigades | partDivisions)
-		side, out := f.Str("side"), f.Strs("out")
+		side, out := aSide.Of(f), aOut.Of(f)
 		for i, u := range s.Units {
 			if u.Side != side {
 				continue
@@ -163,42 +163,42 @@ func (s *State) apply(f events.Fact) error {
 				s.division(dd.Name).OOC = slices.Contains(out, dd.Leader)
 			}
 		}
-	case "division.ams":
+	case kDivisionAms:
 		s.own(partDivisions)
-		d := s.division(f.Str("division"))
+		d := s.division(aDivision.Of(f))
 		if d == nil {
-			return fmt.Errorf("gbacw: no division %q", f.Str("division"))
+			return fmt.Errorf("gbacw: no division %q", aDivision.Of(f))
 		}
-		d.AMs = int(f.Int("n"))
-	case "march.ams":
+		d.AMs = int(aN.Of(f))
+	case kMarchAms:
 		s.own(partMarch)
-		s.MarchAMs[s.sideIndex(f.Str("side"))] = int(f.Int("n"))
-	case "ruling.asked":
-		s.Ruling = &Ask{Key: f.Str("key"), What: f.Str("what"), Examples: slices.Clone(f.Strs("examples"))}
-	case "ruling.given":
+		s.MarchAMs[s.sideIndex(aSide.Of(f))] = int(aN.Of(f))
+	case kRulingAsked:
+		s.Ruling = &Ask{Key: aKey.Of(f), What: aWhat.Of(f), Examples: slices.Clone(aExamples.Of(f))}
+	case kRulingGiven:
 		s.Ruling = nil
-	case "phase.set":
+	case kPhaseSet:
 		// Done, OCMP and OCHexes replaced; Leaders owned if a leader's MP changes
-		s.Phase, s.Done = f.Str("phase"), nil
+		s.Phase, s.Done = aPhase.Of(f), nil
 		if s.Phase == PhaseCommanders {
 			s.OCMP, s.OCHexes = []int{0, 0}, []int{0, 0}
 			s.resetLeaderMP()
 		}
-	case "release.ordered":
+	case kReleaseOrdered:
 		// appends with slices.Clip: a new array
-		s.Releases = append(slices.Clip(s.Releases), f.Str("brigade")+"="+f.Str("order"))
-	case "side.done":
-		s.Done = append(slices.Clip(s.Done), f.Str("side"))
-	case "brigade.ordered":
+		s.Releases = append(slices.Clip(s.Releases), aBrigade.Of(f)+"="+aOrder.Of(f))
+	case kSideDone:
+		s.Done = append(slices.Clip(s.Done), aSide.Of(f))
+	case kBrigadeOrdered:
 		s.own(partUnits | partBrigades)
-		b := s.brigade(f.Str("brigade"))
+		b := s.brigade(aBrigade.Of(f))
 		if b == nil {
-			return fmt.Errorf("gbacw: no brigade %q", f.Str("brigade"))
+			return fmt.Errorf("gbacw: no brigade %q", aBrigade.Of(f))
 		}
-		ord := f.Str("order")
+		ord := aOrder.Of(f)
 		b.Order = ord
-		fs := f.Ints("facings")
-		for i, n := range f.Strs("units") {
+		fs := aFacings.Of(f)
+		for i, n := range aUnits.Of(f) {
 			u := s.mutUnitNamed(n)
 			if u == nil || i >= len(fs) {
 				return fmt.Errorf("gbacw: brigade.ordered: unit %q", n)
@@ -211,14 +211,14 @@ func (s *State) apply(f events.Fact) error {
 				u.Extended = false
 			}
 		}
-	case "am.first":
-		s.First = []string{f.Str("am")}
-	case "pool.filled":
-		s.Pool = slices.Clone(f.Strs("ams"))
+	case kAmFirst:
+		s.First = []string{aAm.Of(f)}
+	case kPoolFilled:
+		s.Pool = slices.Clone(aAms.Of(f))
 		s.owned |= partPool // a new list, this state's own
-	case "am.drawn":
+	case kAmDrawn:
 		s.own(partUnits | partBrigades) // Pool owned, First and Focus replaced; Leaders as phase.set
-		am := f.Str("am")
+		am := aAm.Of(f)
 		if len(s.First) > 0 && s.First[0] == am {
 			s.First = nil
 		} else if i := slices.Index(s.Pool, am); i >= 0 {
@@ -228,15 +228,15 @@ func (s *State) apply(f events.Fact) error {
 			return fmt.Errorf("gbacw: AM %q is not in the pool", am)
 		}
 		side, _, _ := strings.Cut(am, "|")
-		s.Act = &Activation{AM: am, Side: side, Acting: slices.Clone(f.Strs("acting")), Skipping: slices.Clone(f.Strs("skipping"))}
-		for _, n := range f.Strs("skipping") {
+		s.Act = &Activation{AM: am, Side: side, Acting: slices.Clone(aActing.Of(f)), Skipping: slices.Clone(aSkipping.Of(f))}
+		for _, n := range aSkipping.Of(f) {
 			if b := s.brigade(n); b != nil {
 				b.Skip--
 			} else if u := s.mutUnitNamed(n); u != nil {
 				u.Skip--
 			}
 		}
-		for _, n := range f.Strs("acting") {
+		for _, n := range aActing.Of(f) {
 			if b := s.brigade(n); b != nil && !strings.HasSuffix(am, "|March") {
 				b.Acts++
 			}
@@ -250,72 +250,72 @@ func (s *State) apply(f events.Fact) error {
 		}
 		s.resetLeaderMP()
 		s.Focus = nil
-	case "am.ended":
+	case kAmEnded:
 		s.Act = nil
-	case "prog.set":
+	case kProgSet:
 		s.own(partAct)
 		if err := act(); err != nil {
 			return err
 		}
-		s.Act.Prog = &Prog{Text: slices.Clone(f.Strs("text"))}
-	case "prog.asked":
+		s.Act.Prog = &Prog{Text: slices.Clone(aText.Of(f))}
+	case kProgAsked:
 		s.own(partAct)
 		if err := prog(); err != nil {
 			return err
 		}
-		s.Act.Prog.Ask = &Ask{Side: f.Str("side"), Key: f.Str("key"), What: f.Str("what"), Examples: slices.Clone(f.Strs("examples"))}
-	case "prog.held":
+		s.Act.Prog.Ask = &Ask{Side: aSide.Of(f), Key: aKey.Of(f), What: aWhat.Of(f), Examples: slices.Clone(aExamples.Of(f))}
+	case kProgHeld:
 		s.own(partAct)
 		if err := prog(); err != nil {
 			return err
 		}
 		p := s.Act.Prog
-		p.At, p.Step, p.Rolls = int(f.Int("at")), int(f.Int("step")), ints(f.Ints("rolls"))
-		if text := f.Strs("text"); len(text) == 0 || !slices.Equal(p.Text, text) {
+		p.At, p.Step, p.Rolls = int(aAt.Of(f)), int(aStep.Of(f)), ints(aRolls.Of(f))
+		if text := aText.Of(f); len(text) == 0 || !slices.Equal(p.Text, text) {
 			// A held program mostly holds the text it had: keep that list
 			// (never changed in place) rather than copy it again.
 			p.Text = slices.Clone(text)
 		}
-	case "prog.answered":
+	case kProgAnswered:
 		s.own(partAct)
 		if err := prog(); err != nil {
 			return err
 		}
 		p := s.Act.Prog
 		p.Ask = nil
-		if a := f.Str("answer"); a != "" {
-			p.Answers = append(slices.Clip(p.Answers), f.Str("key")+"="+a)
+		if a := aAnswer.Of(f); a != "" {
+			p.Answers = append(slices.Clip(p.Answers), aKey.Of(f)+"="+a)
 		}
-	case "order.rolled":
+	case kOrderRolled:
 		s.own(partAct)
 		if err := act(); err != nil {
 			return err
 		}
-		s.Act.Changed = append(slices.Clip(s.Act.Changed), f.Str("brigade"))
-	case "coordination.rolled":
+		s.Act.Changed = append(slices.Clip(s.Act.Changed), aBrigade.Of(f))
+	case kCoordinationRolled:
 		s.own(partAct)
 		if err := act(); err != nil {
 			return err
 		}
-		if f.Bool("ok") {
-			s.Act.Group = slices.Clone(f.Strs("brigades"))
+		if aOk.Of(f) {
+			s.Act.Group = slices.Clone(aBrigades.Of(f))
 		}
-	case "group.begun":
+	case kGroupBegun:
 		s.own(partUnits)
 		for i, u := range s.Units {
 			if len(u.Used) > 0 {
 				s.mutUnit(i).Used = nil
 			}
 		}
-	case "unit.moved":
+	case kUnitMoved:
 		s.own(partUnits) // Focus and Held owned when it changes them
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		from := u.Hex
-		u.Hex, u.Facing, u.MP = intHex(f.Int("hex")), int(f.Int("facing")), int(f.Int("mp"))
-		u.Moved, u.Refused, u.Extended = true, false, f.Bool("extended")
+		u.Hex, u.Facing, u.MP = intHex(aHex.Of(f)), int(aFacing.Of(f)), int(aMp.Of(f))
+		u.Moved, u.Refused, u.Extended = true, false, aExtended.Of(f)
 		u.Turn |= turnMoved
 		u.Stack = -1
 		s.restackAt(from)
@@ -330,71 +330,71 @@ func (s *State) apply(f events.Fact) error {
 			s.own(partFocus)
 			s.Focus = append(s.Focus, u.Hex)
 		}
-	case "unit.faced":
+	case kUnitFaced:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.Facing, u.MP = int(f.Int("facing")), int(f.Int("mp"))
-		if f.Bool("moved") {
+		u.Facing, u.MP = int(aFacing.Of(f)), int(aMp.Of(f))
+		if aMoved.Of(f) {
 			u.Moved, u.Refused = true, false
 			u.Turn |= turnMoved
 		}
-	case "stack.set":
+	case kStackSet:
 		s.own(partUnits)
-		for i, n := range f.Strs("units") {
+		for i, n := range aUnits.Of(f) {
 			u := s.mutUnitNamed(n)
 			if u == nil {
 				return fmt.Errorf("gbacw: stack.set: no unit %q", n)
 			}
 			u.Stack = i
 		}
-		s.restackAt(intHex(f.Int("hex")))
-	case "unit.marked":
+		s.restackAt(intHex(aHex.Of(f)))
+	case kUnitMarked:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		return u.mark(f.Str("flag"), f.Bool("on"))
-	case "unit.disordered":
+		return u.mark(aFlag.Of(f), aOn.Of(f))
+	case kUnitDisordered:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Disordered = true
-	case "unit.recovered":
+	case kUnitRecovered:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Disordered, u.Routed = false, false
-	case "unit.rallied":
+	case kUnitRallied:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Routed = false
-	case "unit.lost":
+	case kUnitLost:
 		s.own(partUnits | partLost)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.SP = int(f.Int("sp"))
-		s.Lost[s.sideIndex(u.Side)] += int(f.Int("lost"))
-	case "unit.routed":
+		u.SP = int(aSp.Of(f))
+		s.Lost[s.sideIndex(u.Side)] += int(aLost.Of(f))
+	case kUnitRouted:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
 		u.Routed, u.Disordered = true, true
-	case "unit.removed":
+	case kUnitRemoved:
 		s.own(partUnits | partLost)
 		u, err := unit()
 		if err != nil {
@@ -403,52 +403,52 @@ func (s *State) apply(f events.Fact) error {
 		u.Removed = true
 		s.Lost[s.sideIndex(u.Side)] += u.SP
 		s.restackAt(u.Hex)
-	case "unit.fatigue":
+	case kUnitFatigue:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.Fatigue = int(f.Int("fatigue"))
-	case "unit.works":
+		u.Fatigue = int(aFatigue.Of(f))
+	case kUnitWorks:
 		s.own(partUnits)
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.Works = int(f.Int("works"))
-	case "works.built":
-		if h := intHex(f.Int("hex")); !slices.Contains(s.Works, h) {
+		u.Works = int(aWorks.Of(f))
+	case kWorksBuilt:
+		if h := intHex(aHex.Of(f)); !slices.Contains(s.Works, h) {
 			s.Works = append(slices.Clip(s.Works), h)
 		}
-	case "leader.moved":
+	case kLeaderMoved:
 		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
-		l.Hex, l.MP = intHex(f.Int("hex")), int(f.Int("mp"))
-	case "oc.moved":
+		l.Hex, l.MP = intHex(aHex.Of(f)), int(aMp.Of(f))
+	case kOcMoved:
 		s.own(partOC)
-		i := s.sideIndex(f.Str("side"))
-		s.OCMP[i], s.OCHexes[i] = int(f.Int("mp")), int(f.Int("hexes"))
-	case "leader.killed":
+		i := s.sideIndex(aSide.Of(f))
+		s.OCMP[i], s.OCHexes[i] = int(aMp.Of(f)), int(aHexes.Of(f))
+	case kLeaderKilled:
 		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
 		l.Killed = true
-	case "leader.replaced":
+	case kLeaderReplaced:
 		s.own(partLeaders)
 		l, err := leader()
 		if err != nil {
 			return err
 		}
-		l.Killed, l.Replaced, l.Hex = false, true, intHex(f.Int("hex"))
-	case "standing.set":
+		l.Killed, l.Replaced, l.Hex = false, true, intHex(aHex.Of(f))
+	case kStandingSet:
 		// Standing replaced by a new list
-		x := Standing{Side: f.Str("side"), Scope: f.Str("scope"), Reaction: f.Str("reaction"), Rule: f.Str("rule")}
+		x := Standing{Side: aSide.Of(f), Scope: aScope.Of(f), Reaction: aReaction.Of(f), Rule: aRule.Of(f)}
 		// A new list: the old one is shared with the state before.
 		s.Standing = slices.DeleteFunc(slices.Clone(s.Standing), func(y Standing) bool {
 			return y.Side == x.Side && y.Scope == x.Scope && y.Reaction == x.Reaction
@@ -459,23 +459,23 @@ func (s *State) apply(f events.Fact) error {
 				return strings.Compare(a.Side+"\x00"+a.Scope+"\x00"+a.Reaction, b.Side+"\x00"+b.Scope+"\x00"+b.Reaction)
 			})
 		}
-	case "brigade.ci":
+	case kBrigadeCi:
 		s.own(partBrigades)
-		b := s.brigade(f.Str("brigade"))
+		b := s.brigade(aBrigade.Of(f))
 		if b == nil {
-			return fmt.Errorf("gbacw: no brigade %q", f.Str("brigade"))
+			return fmt.Errorf("gbacw: no brigade %q", aBrigade.Of(f))
 		}
-		b.CI = f.Bool("ci")
-	case "division.ci":
+		b.CI = aCi.Of(f)
+	case kDivisionCi:
 		s.own(partDivisions)
-		d := s.division(f.Str("division"))
+		d := s.division(aDivision.Of(f))
 		if d == nil {
-			return fmt.Errorf("gbacw: no division %q", f.Str("division"))
+			return fmt.Errorf("gbacw: no division %q", aDivision.Of(f))
 		}
-		d.CI = f.Bool("ci")
-	case "game.over":
-		s.Phase, s.Winner, s.Result = PhaseOver, f.Str("winner"), f.Str("result")
-	case "referee.set":
+		d.CI = aCi.Of(f)
+	case kGameOver:
+		s.Phase, s.Winner, s.Result = PhaseOver, aWinner.Of(f), aResult.Of(f)
+	case kRefereeSet:
 		s.own(partAll) // a referee may set any field
 		return s.applySet(f)
 	default:

@@ -8,61 +8,197 @@ import (
 	"pbem/events"
 )
 
-// factSchemas are every fact Decide makes (engine.Teller).
-func factSchemas() []engine.FactSchema {
-	return []engine.FactSchema{
-		engine.Schema("turn.begun", "turn:i"),
-		engine.Schema("initiative.rolled", "usa:i csa:i usa_drm:i csa_drm:i side:s"),
-		engine.Schema("unit.arrived", "unit:s"),
-		engine.Schema("leader.arrived", "leader:s"),
-		engine.Schema("brigade.arrived", "brigade:s"),
-		engine.Schema("command.traced", "side:s out:ss"),
-		engine.Schema("division.ams", "division:s n:i dr:i why:s"),
-		engine.Schema("march.ams", "side:s n:i dr:i"),
-		engine.Schema("ruling.asked", "key:s what:s examples:ss"),
-		engine.Schema("ruling.given", "key:s value:s"),
-		engine.Schema("phase.set", "phase:s"),
-		engine.Schema("side.done", "side:s"),
-		engine.Schema("release.ordered", "brigade:s order:s"),
-		engine.Schema("brigade.ordered", "brigade:s order:s units:ss facings:is how:s"),
-		engine.Schema("am.first", "side:s am:s"),
-		engine.Schema("pool.filled", "ams:ss"),
-		engine.Schema("am.drawn", "am:s dr:i acting:ss skipping:ss"),
-		engine.Schema("am.ended", "am:s"),
-		engine.Schema("prog.set", "side:s text:ss"),
-		engine.Schema("prog.asked", "side:s key:s what:s examples:ss"),
-		engine.Schema("prog.held", "at:i step:i text:ss rolls:is"),
-		engine.Schema("prog.answered", "key:s answer:s"),
-		engine.Schema("order.rolled", "brigade:s to:s dr:i drm:i need:i ok:b"),
-		engine.Schema("coordination.rolled", "brigades:ss dr:i need:i ok:b"),
-		engine.Schema("group.begun", "brigades:ss"),
-		engine.Schema("unit.moved", "unit:s hex:i facing:i mp:i extended:b"),
-		engine.Schema("unit.faced", "unit:s facing:i mp:i moved:b"),
-		engine.Schema("stack.set", "hex:i units:ss"),
-		engine.Schema("unit.marked", "unit:s flag:s on:b"),
-		engine.Schema("udd.rolled", "unit:s why:s dr:i drm:i need:i ok:b"),
-		engine.Schema("unit.disordered", "unit:s why:s"),
-		engine.Schema("unit.recovered", "unit:s why:s"),
-		engine.Schema("unit.rallied", "unit:s why:s"),
-		engine.Schema("unit.lost", "unit:s sp:i lost:i why:s"),
-		engine.Schema("unit.routed", "unit:s why:s"),
-		engine.Schema("unit.removed", "unit:s why:s"),
-		engine.Schema("unit.fatigue", "unit:s fatigue:i why:s"),
-		engine.Schema("unit.works", "unit:s works:i"),
-		engine.Schema("works.built", "hex:i"),
-		engine.Schema("leader.moved", "leader:s hex:i mp:i"),
-		engine.Schema("oc.moved", "side:s mp:i hexes:i"),
-		engine.Schema("leader.killed", "leader:s why:s"),
-		engine.Schema("leader.replaced", "leader:s hex:i"),
-		engine.Schema("fire.resolved", "firer:s target:s sp:i range:i col:s dr:i drm:i result:s kind:s"),
-		engine.Schema("shock.declared", "attackers:ss hex:i"),
-		engine.Schema("shock.resolved", "attackers:ss defenders:ss asp:i dsp:i odds:s dr:i drm:i result:s"),
-		engine.Schema("standing.set", "side:s scope:s reaction:s rule:s"),
-		engine.Schema("brigade.ci", "brigade:s ci:b"),
-		engine.Schema("division.ci", "division:s ci:b"),
-		engine.Schema("game.over", "winner:s result:s vp:is"),
-		engine.Schema("referee.set", "target:s field:s value:s was:s"),
-	}
+// The facts GBACW decides, each kind with its arguments: the rules build
+// a fact with m.emit(kind, field.Arg(v)...) and read it with field.Of(f),
+// so a misspelt kind or argument does not compile; the schemas the
+// runtime checks every decision's facts against (engine.Teller's Facts)
+// are made from the same declarations.
+
+// The kinds of fact, as the log names them.
+const (
+	kTurnBegun          = "turn.begun"
+	kInitiativeRolled   = "initiative.rolled"
+	kUnitArrived        = "unit.arrived"
+	kLeaderArrived      = "leader.arrived"
+	kBrigadeArrived     = "brigade.arrived"
+	kCommandTraced      = "command.traced"
+	kDivisionAms        = "division.ams"
+	kMarchAms           = "march.ams"
+	kRulingAsked        = "ruling.asked"
+	kRulingGiven        = "ruling.given"
+	kPhaseSet           = "phase.set"
+	kSideDone           = "side.done"
+	kReleaseOrdered     = "release.ordered"
+	kBrigadeOrdered     = "brigade.ordered"
+	kAmFirst            = "am.first"
+	kPoolFilled         = "pool.filled"
+	kAmDrawn            = "am.drawn"
+	kAmEnded            = "am.ended"
+	kProgSet            = "prog.set"
+	kProgAsked          = "prog.asked"
+	kProgHeld           = "prog.held"
+	kProgAnswered       = "prog.answered"
+	kOrderRolled        = "order.rolled"
+	kCoordinationRolled = "coordination.rolled"
+	kGroupBegun         = "group.begun"
+	kUnitMoved          = "unit.moved"
+	kUnitFaced          = "unit.faced"
+	kStackSet           = "stack.set"
+	kUnitMarked         = "unit.marked"
+	kUddRolled          = "udd.rolled"
+	kUnitDisordered     = "unit.disordered"
+	kUnitRecovered      = "unit.recovered"
+	kUnitRallied        = "unit.rallied"
+	kUnitLost           = "unit.lost"
+	kUnitRouted         = "unit.routed"
+	kUnitRemoved        = "unit.removed"
+	kUnitFatigue        = "unit.fatigue"
+	kUnitWorks          = "unit.works"
+	kWorksBuilt         = "works.built"
+	kLeaderMoved        = "leader.moved"
+	kOcMoved            = "oc.moved"
+	kLeaderKilled       = "leader.killed"
+	kLeaderReplaced     = "leader.replaced"
+	kFireResolved       = "fire.resolved"
+	kShockDeclared      = "shock.declared"
+	kShockResolved      = "shock.resolved"
+	kStandingSet        = "standing.set"
+	kBrigadeCi          = "brigade.ci"
+	kDivisionCi         = "division.ci"
+	kGameOver           = "game.over"
+	kRefereeSet         = "referee.set"
+)
+
+// factSet holds every kind of fact GBACW decides; the fields are the
+// arguments the kinds carry, each with its type, built with Arg and read
+// with Of.
+var (
+	factSet = engine.NewFactSet("gbacw")
+
+	aActing    = factSet.Strs("acting")
+	aAm        = factSet.Str("am")
+	aAms       = factSet.Strs("ams")
+	aAnswer    = factSet.Str("answer")
+	aAsp       = factSet.Int("asp")
+	aAt        = factSet.Int("at")
+	aAttackers = factSet.Strs("attackers")
+	aBrigade   = factSet.Str("brigade")
+	aBrigades  = factSet.Strs("brigades")
+	aCi        = factSet.Bool("ci")
+	aCol       = factSet.Str("col")
+	aCsa       = factSet.Int("csa")
+	aCsaDrm    = factSet.Int("csa_drm")
+	aDefenders = factSet.Strs("defenders")
+	aDivision  = factSet.Str("division")
+	aDr        = factSet.Int("dr")
+	aDrm       = factSet.Int("drm")
+	aDsp       = factSet.Int("dsp")
+	aExamples  = factSet.Strs("examples")
+	aExtended  = factSet.Bool("extended")
+	aFacing    = factSet.Int("facing")
+	aFacings   = factSet.Ints("facings")
+	aFatigue   = factSet.Int("fatigue")
+	aField     = factSet.Str("field")
+	aFirer     = factSet.Str("firer")
+	aFlag      = factSet.Str("flag")
+	aHex       = factSet.Int("hex")
+	aHexes     = factSet.Int("hexes")
+	aHow       = factSet.Str("how")
+	aKey       = factSet.Str("key")
+	aKind      = factSet.Str("kind")
+	aLeader    = factSet.Str("leader")
+	aLost      = factSet.Int("lost")
+	aMoved     = factSet.Bool("moved")
+	aMp        = factSet.Int("mp")
+	aN         = factSet.Int("n")
+	aNeed      = factSet.Int("need")
+	aOdds      = factSet.Str("odds")
+	aOk        = factSet.Bool("ok")
+	aOn        = factSet.Bool("on")
+	aOrder     = factSet.Str("order")
+	aOut       = factSet.Strs("out")
+	aPhase     = factSet.Str("phase")
+	aRange     = factSet.Int("range")
+	aReaction  = factSet.Str("reaction")
+	aResult    = factSet.Str("result")
+	aRolls     = factSet.Ints("rolls")
+	aRule      = factSet.Str("rule")
+	aScope     = factSet.Str("scope")
+	aSide      = factSet.Str("side")
+	aSkipping  = factSet.Strs("skipping")
+	aSp        = factSet.Int("sp")
+	aStep      = factSet.Int("step")
+	aTarget    = factSet.Str("target")
+	aText      = factSet.Strs("text")
+	aTo        = factSet.Str("to")
+	aTurn      = factSet.Int("turn")
+	aUnit      = factSet.Str("unit")
+	aUnits     = factSet.Strs("units")
+	aUsa       = factSet.Int("usa")
+	aUsaDrm    = factSet.Int("usa_drm")
+	aValue     = factSet.Str("value")
+	aVp        = factSet.Ints("vp")
+	aWas       = factSet.Str("was")
+	aWhat      = factSet.Str("what")
+	aWhy       = factSet.Str("why")
+	aWinner    = factSet.Str("winner")
+	aWorks     = factSet.Int("works")
+)
+
+// Each kind with its arguments, in the order its facts carry them;
+// engine.Opt marks one that some facts of the kind leave out.
+var _ = []string{
+	factSet.Kind(kTurnBegun, aTurn),
+	factSet.Kind(kInitiativeRolled, aUsa, aCsa, aUsaDrm, aCsaDrm, aSide),
+	factSet.Kind(kUnitArrived, aUnit),
+	factSet.Kind(kLeaderArrived, aLeader),
+	factSet.Kind(kBrigadeArrived, aBrigade),
+	factSet.Kind(kCommandTraced, aSide, aOut),
+	factSet.Kind(kDivisionAms, aDivision, aN, aDr, aWhy),
+	factSet.Kind(kMarchAms, aSide, aN, aDr),
+	factSet.Kind(kRulingAsked, aKey, aWhat, aExamples),
+	factSet.Kind(kRulingGiven, aKey, aValue),
+	factSet.Kind(kPhaseSet, aPhase),
+	factSet.Kind(kSideDone, aSide),
+	factSet.Kind(kReleaseOrdered, aBrigade, aOrder),
+	factSet.Kind(kBrigadeOrdered, aBrigade, aOrder, aUnits, aFacings, aHow),
+	factSet.Kind(kAmFirst, aSide, aAm),
+	factSet.Kind(kPoolFilled, aAms),
+	factSet.Kind(kAmDrawn, aAm, aDr, aActing, aSkipping),
+	factSet.Kind(kAmEnded, aAm),
+	factSet.Kind(kProgSet, aSide, aText),
+	factSet.Kind(kProgAsked, aSide, aKey, aWhat, aExamples),
+	factSet.Kind(kProgHeld, aAt, aStep, aText, aRolls),
+	factSet.Kind(kProgAnswered, aKey, aAnswer),
+	factSet.Kind(kOrderRolled, aBrigade, aTo, aDr, aDrm, aNeed, aOk),
+	factSet.Kind(kCoordinationRolled, aBrigades, aDr, aNeed, aOk),
+	factSet.Kind(kGroupBegun, aBrigades),
+	factSet.Kind(kUnitMoved, aUnit, aHex, aFacing, aMp, aExtended),
+	factSet.Kind(kUnitFaced, aUnit, aFacing, aMp, aMoved),
+	factSet.Kind(kStackSet, aHex, aUnits),
+	factSet.Kind(kUnitMarked, aUnit, aFlag, aOn),
+	factSet.Kind(kUddRolled, aUnit, aWhy, aDr, aDrm, aNeed, aOk),
+	factSet.Kind(kUnitDisordered, aUnit, aWhy),
+	factSet.Kind(kUnitRecovered, aUnit, aWhy),
+	factSet.Kind(kUnitRallied, aUnit, aWhy),
+	factSet.Kind(kUnitLost, aUnit, aSp, aLost, aWhy),
+	factSet.Kind(kUnitRouted, aUnit, aWhy),
+	factSet.Kind(kUnitRemoved, aUnit, aWhy),
+	factSet.Kind(kUnitFatigue, aUnit, aFatigue, aWhy),
+	factSet.Kind(kUnitWorks, aUnit, aWorks),
+	factSet.Kind(kWorksBuilt, aHex),
+	factSet.Kind(kLeaderMoved, aLeader, aHex, aMp),
+	factSet.Kind(kOcMoved, aSide, aMp, aHexes),
+	factSet.Kind(kLeaderKilled, aLeader, aWhy),
+	factSet.Kind(kLeaderReplaced, aLeader, aHex),
+	factSet.Kind(kFireResolved, aFirer, aTarget, aSp, aRange, aCol, aDr, aDrm, aResult, aKind),
+	factSet.Kind(kShockDeclared, aAttackers, aHex),
+	factSet.Kind(kShockResolved, aAttackers, aDefenders, aAsp, aDsp, aOdds, aDr, aDrm, aResult),
+	factSet.Kind(kStandingSet, aSide, aScope, aReaction, aRule),
+	factSet.Kind(kBrigadeCi, aBrigade, aCi),
+	factSet.Kind(kDivisionCi, aDivision, aCi),
+	factSet.Kind(kGameOver, aWinner, aResult, aVp),
+	factSet.Kind(kRefereeSet, aTarget, aField, aValue, aWas),
 }
 
 func yes(b bool, y, n string) string {
@@ -75,169 +211,169 @@ func yes(b bool, y, n string) string {
 // describe tells a fact in words (engine.Teller); st is the state before
 // the decision that made it.
 func describe(st *State, f events.Fact) string {
-	u, l := f.Str("unit"), f.Str("leader")
+	u, l := aUnit.OfAny(f), aLeader.OfAny(f)
 	switch f.Kind {
-	case "turn.begun":
-		return fmt.Sprintf("Turn %d begins.", f.Int("turn"))
-	case "initiative.rolled":
+	case kTurnBegun:
+		return fmt.Sprintf("Turn %d begins.", aTurn.Of(f))
+	case kInitiativeRolled:
 		who := "neither side has the initiative (a tie, 3.1)"
-		if s := f.Str("side"); s != "" {
+		if s := aSide.Of(f); s != "" {
 			who = s + " has the initiative"
 		}
-		return fmt.Sprintf("Initiative (4.1): USA rolls %d%s, CSA %d%s: %s.", f.Int("usa"), drmText(f.Int("usa_drm")), f.Int("csa"), drmText(f.Int("csa_drm")), who)
-	case "unit.arrived":
+		return fmt.Sprintf("Initiative (4.1): USA rolls %d%s, CSA %d%s: %s.", aUsa.Of(f), drmText(aUsaDrm.Of(f)), aCsa.Of(f), drmText(aCsaDrm.Of(f)), who)
+	case kUnitArrived:
 		return u + " arrives as a reinforcement (3.2.4)."
-	case "leader.arrived":
+	case kLeaderArrived:
 		return l + " arrives with his brigade."
-	case "brigade.arrived":
-		return f.Str("brigade") + " has arrived."
-	case "command.traced":
-		if len(f.Strs("out")) == 0 {
-			return fmt.Sprintf("Chain of command (5): every %s leader and unit is in command.", f.Str("side"))
+	case kBrigadeArrived:
+		return aBrigade.Of(f) + " has arrived."
+	case kCommandTraced:
+		if len(aOut.Of(f)) == 0 {
+			return fmt.Sprintf("Chain of command (5): every %s leader and unit is in command.", aSide.Of(f))
 		}
-		return fmt.Sprintf("Chain of command (5): out of command for %s: %s.", f.Str("side"), joinAnd(f.Strs("out")))
-	case "division.ams":
-		if f.Int("n") < 0 {
-			return fmt.Sprintf("%s's activation markers: the referee rules them.", f.Str("division"))
+		return fmt.Sprintf("Chain of command (5): out of command for %s: %s.", aSide.Of(f), joinAnd(aOut.Of(f)))
+	case kDivisionAms:
+		if aN.Of(f) < 0 {
+			return fmt.Sprintf("%s's activation markers: the referee rules them.", aDivision.Of(f))
 		}
-		s := fmt.Sprintf("%s has %d activation marker%s", f.Str("division"), f.Int("n"), yes(f.Int("n") == 1, "", "s"))
-		if f.Int("dr") >= 0 {
-			s += fmt.Sprintf(" (efficiency draw, dr %d)", f.Int("dr"))
+		s := fmt.Sprintf("%s has %d activation marker%s", aDivision.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
+		if aDr.Of(f) >= 0 {
+			s += fmt.Sprintf(" (efficiency draw, dr %d)", aDr.Of(f))
 		}
-		if w := f.Str("why"); w != "" {
+		if w := aWhy.Of(f); w != "" {
 			s += "; " + w
 		}
 		return s + "."
-	case "march.ams":
-		if f.Int("n") < 0 {
-			return fmt.Sprintf("%s's March AM: the referee rules how often it activates.", f.Str("side"))
+	case kMarchAms:
+		if aN.Of(f) < 0 {
+			return fmt.Sprintf("%s's March AM: the referee rules how often it activates.", aSide.Of(f))
 		}
-		return fmt.Sprintf("%s's March AM activates its March columns %d time%s this turn (10.1).", f.Str("side"), f.Int("n"), yes(f.Int("n") == 1, "", "s"))
-	case "ruling.asked":
-		return "The referee is asked: " + f.Str("what") + "."
-	case "ruling.given":
-		return "The referee has ruled the " + f.Str("value") + "."
-	case "phase.set":
-		return phaseWords(f.Str("phase"))
-	case "side.done":
-		return f.Str("side") + " is done for this segment."
-	case "release.ordered":
-		return fmt.Sprintf("%s is to be released from reserve on %s orders (3.4.2).", f.Str("brigade"), f.Str("order"))
-	case "brigade.ordered":
-		return fmt.Sprintf("%s is on %s orders (%s).", f.Str("brigade"), f.Str("order"), f.Str("how"))
-	case "am.first":
-		_, am, _ := strings.Cut(f.Str("am"), "|")
-		return fmt.Sprintf("%s, with the initiative, activates %s first (4.2).", f.Str("side"), am)
-	case "pool.filled":
-		return fmt.Sprintf("%d activation markers go into the pool (3.3).", len(f.Strs("ams")))
-	case "am.drawn":
-		side, am, _ := strings.Cut(f.Str("am"), "|")
+		return fmt.Sprintf("%s's March AM activates its March columns %d time%s this turn (10.1).", aSide.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
+	case kRulingAsked:
+		return "The referee is asked: " + aWhat.Of(f) + "."
+	case kRulingGiven:
+		return "The referee has ruled the " + aValue.Of(f) + "."
+	case kPhaseSet:
+		return phaseWords(aPhase.Of(f))
+	case kSideDone:
+		return aSide.Of(f) + " is done for this segment."
+	case kReleaseOrdered:
+		return fmt.Sprintf("%s is to be released from reserve on %s orders (3.4.2).", aBrigade.Of(f), aOrder.Of(f))
+	case kBrigadeOrdered:
+		return fmt.Sprintf("%s is on %s orders (%s).", aBrigade.Of(f), aOrder.Of(f), aHow.Of(f))
+	case kAmFirst:
+		_, am, _ := strings.Cut(aAm.Of(f), "|")
+		return fmt.Sprintf("%s, with the initiative, activates %s first (4.2).", aSide.Of(f), am)
+	case kPoolFilled:
+		return fmt.Sprintf("%d activation markers go into the pool (3.3).", len(aAms.Of(f)))
+	case kAmDrawn:
+		side, am, _ := strings.Cut(aAm.Of(f), "|")
 		how := "chosen first"
-		if f.Int("dr") > 0 {
-			how = fmt.Sprintf("drawn from the pool (die %d)", f.Int("dr"))
+		if aDr.Of(f) > 0 {
+			how = fmt.Sprintf("drawn from the pool (die %d)", aDr.Of(f))
 		}
 		s := fmt.Sprintf("%s's %s AM is %s", side, am, how)
-		if sk := f.Strs("skipping"); len(sk) > 0 {
+		if sk := aSkipping.Of(f); len(sk) > 0 {
 			s += "; out of command, these skip it: " + joinAnd(sk)
 		}
 		return s + "."
-	case "am.ended":
-		side, am, _ := strings.Cut(f.Str("am"), "|")
+	case kAmEnded:
+		side, am, _ := strings.Cut(aAm.Of(f), "|")
 		if am == "March" {
 			return side + "'s March activation is over."
 		}
 		return am + "'s activation is over."
-	case "prog.set":
-		return fmt.Sprintf("%s's orders for this activation: %s.", f.Str("side"), strings.Join(progLines(f.Strs("text")), "; "))
-	case "prog.asked":
-		if f.Str("side") == "" {
-			return "The game waits for the referee: " + sentence(f.Str("what"))
+	case kProgSet:
+		return fmt.Sprintf("%s's orders for this activation: %s.", aSide.Of(f), strings.Join(progLines(aText.Of(f)), "; "))
+	case kProgAsked:
+		if aSide.Of(f) == "" {
+			return "The game waits for the referee: " + sentence(aWhat.Of(f))
 		}
-		return fmt.Sprintf("The game waits for %s: %s", f.Str("side"), sentence(f.Str("what")))
-	case "prog.held":
-		return fmt.Sprintf("Your orders wait at order %d: %s.", f.Int("at")+1, strings.Join(progLines(f.Strs("text")), "; "))
-	case "prog.answered":
-		return answerWords(st, f.Str("key"), f.Str("answer"))
-	case "order.rolled":
-		if f.Int("dr") < 0 {
-			return fmt.Sprintf("%s's order change to %s: the referee rules it %s.", f.Str("brigade"), f.Str("to"), yes(f.Bool("ok"), "succeeds", "fails"))
+		return fmt.Sprintf("The game waits for %s: %s", aSide.Of(f), sentence(aWhat.Of(f)))
+	case kProgHeld:
+		return fmt.Sprintf("Your orders wait at order %d: %s.", aAt.Of(f)+1, strings.Join(progLines(aText.Of(f)), "; "))
+	case kProgAnswered:
+		return answerWords(st, aKey.Of(f), aAnswer.Of(f))
+	case kOrderRolled:
+		if aDr.Of(f) < 0 {
+			return fmt.Sprintf("%s's order change to %s: the referee rules it %s.", aBrigade.Of(f), aTo.Of(f), yes(aOk.Of(f), "succeeds", "fails"))
 		}
-		return fmt.Sprintf("%s tries to change to %s orders (3.3): dr %d%s, needs %d: %s.", f.Str("brigade"), f.Str("to"), f.Int("dr"), drmText(f.Int("drm")), f.Int("need"), yes(f.Bool("ok"), "it does", "it fails"))
-	case "coordination.rolled":
-		if f.Int("dr") < 0 {
-			return fmt.Sprintf("Coordination of %s: the referee rules it %s.", joinAnd(f.Strs("brigades")), yes(f.Bool("ok"), "succeeds", "fails"))
+		return fmt.Sprintf("%s tries to change to %s orders (3.3): dr %d%s, needs %d: %s.", aBrigade.Of(f), aTo.Of(f), aDr.Of(f), drmText(aDrm.Of(f)), aNeed.Of(f), yes(aOk.Of(f), "it does", "it fails"))
+	case kCoordinationRolled:
+		if aDr.Of(f) < 0 {
+			return fmt.Sprintf("Coordination of %s: the referee rules it %s.", joinAnd(aBrigades.Of(f)), yes(aOk.Of(f), "succeeds", "fails"))
 		}
-		return fmt.Sprintf("%s try to coordinate (3.3): dr %d, needs %d: %s.", joinAnd(f.Strs("brigades")), f.Int("dr"), f.Int("need"), yes(f.Bool("ok"), "they act together", "each acts alone"))
-	case "group.begun":
-		return fmt.Sprintf("%s's Action Phase.", joinAnd(f.Strs("brigades")))
-	case "unit.moved":
-		return fmt.Sprintf("%s moves to %s, facing %s (%s MP spent).", u, intHex(f.Int("hex")), facingWord(st, u, f.Int("facing")), halfMP(int(f.Int("mp"))))
-	case "unit.faced":
-		return fmt.Sprintf("%s faces %s%s.", u, facingWord(st, u, f.Int("facing")), yes(f.Bool("moved"), " (it pays 1 MP: 7.4)", ""))
-	case "stack.set":
-		return fmt.Sprintf("The stack at %s, top first: %s.", intHex(f.Int("hex")), strings.Join(f.Strs("units"), ", "))
-	case "unit.marked":
-		return markText(u, f.Str("flag"), f.Bool("on"))
-	case "udd.rolled":
-		return fmt.Sprintf("%s's UDD (%s): dr %d%s against cohesion %d: %s.", u, f.Str("why"), f.Int("dr"), drmText(f.Int("drm")), f.Int("need"), yes(f.Bool("ok"), "passed", "failed"))
-	case "unit.disordered":
-		return fmt.Sprintf("%s is disordered (%s).", u, f.Str("why"))
-	case "unit.recovered":
-		return fmt.Sprintf("%s recovers its order (%s).", u, f.Str("why"))
-	case "unit.rallied":
-		return fmt.Sprintf("%s rallies from its rout (%s).", u, f.Str("why"))
-	case "unit.lost":
-		return fmt.Sprintf("%s loses %d SP (%s): %d left.", u, f.Int("lost"), f.Str("why"), f.Int("sp"))
-	case "unit.routed":
-		return fmt.Sprintf("%s routs (%s).", u, f.Str("why"))
-	case "unit.removed":
-		return fmt.Sprintf("%s is gone (%s).", u, f.Str("why"))
-	case "unit.fatigue":
-		return fmt.Sprintf("%s's fatigue is now %d (%s).", u, f.Int("fatigue"), f.Str("why"))
-	case "unit.works":
-		return fmt.Sprintf("%s has worked %d turn(s) on its works.", u, f.Int("works"))
-	case "works.built":
-		return fmt.Sprintf("Works stand at %s.", intHex(f.Int("hex")))
-	case "leader.moved":
-		return fmt.Sprintf("%s goes to %s.", l, intHex(f.Int("hex")))
-	case "oc.moved":
-		return fmt.Sprintf("%s's army commander has moved %s MP this phase (4.1b).", f.Str("side"), halfMP(int(f.Int("mp"))))
-	case "leader.killed":
-		return fmt.Sprintf("%s is killed (%s).", l, f.Str("why"))
-	case "leader.replaced":
-		return fmt.Sprintf("%s's replacement takes command at %s (17.7).", l, intHex(f.Int("hex")))
-	case "fire.resolved":
-		col := "column " + f.Str("col")
-		if f.Str("col") == "ruled" {
+		return fmt.Sprintf("%s try to coordinate (3.3): dr %d, needs %d: %s.", joinAnd(aBrigades.Of(f)), aDr.Of(f), aNeed.Of(f), yes(aOk.Of(f), "they act together", "each acts alone"))
+	case kGroupBegun:
+		return fmt.Sprintf("%s's Action Phase.", joinAnd(aBrigades.Of(f)))
+	case kUnitMoved:
+		return fmt.Sprintf("%s moves to %s, facing %s (%s MP spent).", u, intHex(aHex.Of(f)), facingWord(st, u, aFacing.Of(f)), halfMP(int(aMp.Of(f))))
+	case kUnitFaced:
+		return fmt.Sprintf("%s faces %s%s.", u, facingWord(st, u, aFacing.Of(f)), yes(aMoved.Of(f), " (it pays 1 MP: 7.4)", ""))
+	case kStackSet:
+		return fmt.Sprintf("The stack at %s, top first: %s.", intHex(aHex.Of(f)), strings.Join(aUnits.Of(f), ", "))
+	case kUnitMarked:
+		return markText(u, aFlag.Of(f), aOn.Of(f))
+	case kUddRolled:
+		return fmt.Sprintf("%s's UDD (%s): dr %d%s against cohesion %d: %s.", u, aWhy.Of(f), aDr.Of(f), drmText(aDrm.Of(f)), aNeed.Of(f), yes(aOk.Of(f), "passed", "failed"))
+	case kUnitDisordered:
+		return fmt.Sprintf("%s is disordered (%s).", u, aWhy.Of(f))
+	case kUnitRecovered:
+		return fmt.Sprintf("%s recovers its order (%s).", u, aWhy.Of(f))
+	case kUnitRallied:
+		return fmt.Sprintf("%s rallies from its rout (%s).", u, aWhy.Of(f))
+	case kUnitLost:
+		return fmt.Sprintf("%s loses %d SP (%s): %d left.", u, aLost.Of(f), aWhy.Of(f), aSp.Of(f))
+	case kUnitRouted:
+		return fmt.Sprintf("%s routs (%s).", u, aWhy.Of(f))
+	case kUnitRemoved:
+		return fmt.Sprintf("%s is gone (%s).", u, aWhy.Of(f))
+	case kUnitFatigue:
+		return fmt.Sprintf("%s's fatigue is now %d (%s).", u, aFatigue.Of(f), aWhy.Of(f))
+	case kUnitWorks:
+		return fmt.Sprintf("%s has worked %d turn(s) on its works.", u, aWorks.Of(f))
+	case kWorksBuilt:
+		return fmt.Sprintf("Works stand at %s.", intHex(aHex.Of(f)))
+	case kLeaderMoved:
+		return fmt.Sprintf("%s goes to %s.", l, intHex(aHex.Of(f)))
+	case kOcMoved:
+		return fmt.Sprintf("%s's army commander has moved %s MP this phase (4.1b).", aSide.Of(f), halfMP(int(aMp.Of(f))))
+	case kLeaderKilled:
+		return fmt.Sprintf("%s is killed (%s).", l, aWhy.Of(f))
+	case kLeaderReplaced:
+		return fmt.Sprintf("%s's replacement takes command at %s (17.7).", l, intHex(aHex.Of(f)))
+	case kFireResolved:
+		col := "column " + aCol.Of(f)
+		if aCol.Of(f) == "ruled" {
 			col = "no chart: the referee rules"
 		}
-		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s, %s): dr %d%s: %s.", f.Str("firer"), f.Int("sp"), f.Str("target"), f.Str("kind"),
-			f.Int("range"), yes(f.Int("range") == 1, "", "es"), col, f.Int("dr"), drmText(f.Int("drm")), resultWords(f.Str("result")))
-	case "shock.declared":
-		return fmt.Sprintf("%s will shock %s (14.3a).", joinAnd(f.Strs("attackers")), intHex(f.Int("hex")))
-	case "shock.resolved":
-		odds := "odds " + f.Str("odds")
-		if f.Str("odds") == "ruled" {
+		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s, %s): dr %d%s: %s.", aFirer.Of(f), aSp.Of(f), aTarget.Of(f), aKind.Of(f),
+			aRange.Of(f), yes(aRange.Of(f) == 1, "", "es"), col, aDr.Of(f), drmText(aDrm.Of(f)), resultWords(aResult.Of(f)))
+	case kShockDeclared:
+		return fmt.Sprintf("%s will shock %s (14.3a).", joinAnd(aAttackers.Of(f)), intHex(aHex.Of(f)))
+	case kShockResolved:
+		odds := "odds " + aOdds.Of(f)
+		if aOdds.Of(f) == "ruled" {
 			odds = "no chart: the referee rules"
 		}
-		return fmt.Sprintf("Shock: %s (%d SP) against %s (%d SP), %s, dr %d%s: %s.", joinAnd(f.Strs("attackers")), f.Int("asp"), joinAnd(f.Strs("defenders")), f.Int("dsp"),
-			odds, f.Int("dr"), drmText(f.Int("drm")), shockWords(f.Str("result")))
-	case "standing.set":
-		x := Standing{Side: f.Str("side"), Scope: f.Str("scope"), Reaction: f.Str("reaction"), Rule: f.Str("rule")}
+		return fmt.Sprintf("Shock: %s (%d SP) against %s (%d SP), %s, dr %d%s: %s.", joinAnd(aAttackers.Of(f)), aAsp.Of(f), joinAnd(aDefenders.Of(f)), aDsp.Of(f),
+			odds, aDr.Of(f), drmText(aDrm.Of(f)), shockWords(aResult.Of(f)))
+	case kStandingSet:
+		x := Standing{Side: aSide.Of(f), Scope: aScope.Of(f), Reaction: aReaction.Of(f), Rule: aRule.Of(f)}
 		if x.Rule == "" {
 			x.Rule = "ALWAYS" // not told: only the scope and reaction are
 			w := standingText(x)
 			return fmt.Sprintf("%s takes back its standing order %s: asked by mail from now on.", x.Side, strings.TrimSuffix(w, " ALWAYS"))
 		}
 		return fmt.Sprintf("%s's standing order: %s.", x.Side, standingText(x))
-	case "brigade.ci":
-		return fmt.Sprintf("%s is %s (20.2).", f.Str("brigade"), yes(f.Bool("ci"), "combat ineffective", "combat effective again"))
-	case "division.ci":
-		return fmt.Sprintf("%s is %s (20.3).", f.Str("division"), yes(f.Bool("ci"), "combat ineffective", "combat effective again"))
-	case "game.over":
-		return "The game is over: " + f.Str("result") + "."
-	case "referee.set":
-		return fmt.Sprintf("The referee sets %s's %s to %s (was %s).", f.Str("target"), f.Str("field"), f.Str("value"), f.Str("was"))
+	case kBrigadeCi:
+		return fmt.Sprintf("%s is %s (20.2).", aBrigade.Of(f), yes(aCi.Of(f), "combat ineffective", "combat effective again"))
+	case kDivisionCi:
+		return fmt.Sprintf("%s is %s (20.3).", aDivision.Of(f), yes(aCi.Of(f), "combat ineffective", "combat effective again"))
+	case kGameOver:
+		return "The game is over: " + aResult.Of(f) + "."
+	case kRefereeSet:
+		return fmt.Sprintf("The referee sets %s's %s to %s (was %s).", aTarget.Of(f), aField.Of(f), aValue.Of(f), aWas.Of(f))
 	}
 	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"pbem/engine/hex"
-	"pbem/events"
 )
 
 // leg is what one step of a move costs and leaves: the facing it turns
@@ -194,7 +193,7 @@ func (m *sim) moveInto(o *Order, u *Unit, k int) int {
 	// Turning to leave comes first; then withdrawal fire from the enemy
 	// whose front it leaves (9.6, 13.3).
 	if l.facing != u.Facing {
-		m.emit("unit.faced", events.S("unit", u.Name), events.I("facing", int64(l.facing)), events.I("mp", int64(u.MP+l.turnCost)), events.B("moved", true))
+		m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(l.facing)), aMp.Arg(int64(u.MP+l.turnCost)), aMoved.Arg(true))
 	}
 	m.withdrawalFire(u)
 	u = m.st.unit(u.Name)
@@ -208,7 +207,7 @@ func (m *sim) moveInto(o *Order, u *Unit, k int) int {
 	if mp > m.st.ma(u) {
 		m.fail(o, o.Col, fmt.Sprintf("%s has no MP left to enter %s", u.Name, next), "")
 	}
-	m.emit("unit.moved", events.S("unit", u.Name), events.I("hex", hexInt(next)), events.I("facing", int64(l.facing)), events.I("mp", int64(mp)), events.B("extended", l.extended))
+	m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(l.facing)), aMp.Arg(int64(mp)), aExtended.Arg(l.extended))
 	if l.throughUD {
 		// The UDD for passing through comes as it leaves the hex (8.4);
 		// its DRM is the MP cost of the hex it leaves into, if more than 1.
@@ -291,7 +290,7 @@ func (m *sim) turn(o *Order, u *Unit, f int, afterMove bool) {
 	if u.MP+cost > st.ma(u) {
 		m.fail(o, o.Col, fmt.Sprintf("%s has no MP left to turn %d points (7.4)", u.Name, pts), "")
 	}
-	m.emit("unit.faced", events.S("unit", u.Name), events.I("facing", int64(f)), events.I("mp", int64(u.MP+cost)), events.B("moved", cost > 0))
+	m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(f)), aMp.Arg(int64(u.MP+cost)), aMoved.Arg(cost > 0))
 	d, _, _ := st.hexDef(u.Hex)
 	if pts == 3 && u.Order == Attack && d.Terrain == "woods" {
 		var names []string
@@ -300,7 +299,7 @@ func (m *sim) turn(o *Order, u *Unit, f int, afterMove bool) {
 			names = append(names, us[i].Name)
 		}
 		if len(names) > 1 {
-			m.emit("stack.set", events.I("hex", hexInt(u.Hex)), events.SL("units", names...))
+			m.emit(kStackSet, aHex.Arg(hexInt(u.Hex)), aUnits.Arg(names...))
 			m.say("%s turns about in the woods under Attack orders: the stack is reversed (7.4).", u.Name)
 		}
 	}
@@ -336,7 +335,7 @@ func (m *sim) place(o *Order, u *Unit, from hex.Hex) {
 	if !top {
 		names = append(names, u.Name)
 	}
-	m.emit("stack.set", events.I("hex", hexInt(u.Hex)), events.SL("units", names...))
+	m.emit(kStackSet, aHex.Arg(hexInt(u.Hex)), aUnits.Arg(names...))
 }
 
 // stackWhy says why units may not stack together (8.2, B8, 10.3), or "".
@@ -465,12 +464,12 @@ func (m *sim) reactionFace(e, enemy *Unit, trigger string) bool {
 			f = v
 		}
 	}
-	m.emit("unit.marked", events.S("unit", e.Name), events.S("flag", "used:"+rFace), events.B("on", true))
+	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rFace), aOn.Arg(true))
 	if !st.isArt(e) && !m.udd(m.st.unit(e.Name), "reaction facing (7.6)", 0, 0) {
 		m.say("%s fails its UDD and does not turn (7.6).", e.Name)
 		return false
 	}
-	m.emit("unit.faced", events.S("unit", e.Name), events.I("facing", int64(f)), events.I("mp", int64(e.MP)), events.B("moved", false))
+	m.emit(kUnitFaced, aUnit.Arg(e.Name), aFacing.Arg(int64(f)), aMp.Arg(int64(e.MP)), aMoved.Arg(false))
 	m.say("%s turns to face %s (7.6).", e.Name, facingName(f, e.onSide()))
 	return true
 }
@@ -566,8 +565,8 @@ func (m *sim) withdrawal(u *Unit, o *Order, reaction bool) bool {
 				return true
 			}
 		}
-		m.emit("unit.moved", events.S("unit", u.Name), events.I("hex", hexInt(next)), events.I("facing", int64(u.Facing)), events.I("mp", int64(u.MP)), events.B("extended", false))
-		m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "wm"), events.B("on", true))
+		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
+		m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("wm"), aOn.Arg(true))
 		moved = true
 		from := u.Hex
 		m.carryLeaders(u, from, next)
@@ -634,7 +633,7 @@ func (m *sim) retreat(u *Unit, n int, why string) {
 			return
 		}
 		from := u.Hex
-		m.emit("unit.moved", events.S("unit", u.Name), events.I("hex", hexInt(next)), events.I("facing", int64(u.Facing)), events.I("mp", int64(u.MP)), events.B("extended", false))
+		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
 		m.carryLeaders(u, from, next)
 		m.say("%s retreats to %s (%s).", u.Name, next, why)
 	}
@@ -657,7 +656,7 @@ func (m *sim) carryLeaders(u *Unit, from, to hex.Hex) {
 	}
 	for _, l := range m.st.leadersAt(from) {
 		if l.Side == u.Side {
-			m.emit("leader.moved", events.S("leader", l.Name), events.I("hex", hexInt(to)), events.I("mp", int64(l.MP)))
+			m.emit(kLeaderMoved, aLeader.Arg(l.Name), aHex.Arg(hexInt(to)), aMp.Arg(int64(l.MP)))
 		}
 	}
 }

@@ -47,7 +47,7 @@ var topWords = []string{oBegin, oOrder, oFirst, oDone, oPass, oChange, oCoordina
 var refWords = []string{oSet, oRule, oAnswer}
 var actionWords = []string{aMove, aFace, aWithdraw, aFire, aShock, aCharge, aRecover, aBuild, aMount, aDismount, aTop, aRefuse}
 
-// The reactions of the non-moving side (ORDERS.md), as written.
+// The reactions of the non-moving side (docs/ORDERS.md), as written.
 const (
 	rFace      = "REACTION FACE"   // 7.6
 	rReturn    = "RETURN FIRE"     // 13.1
@@ -114,7 +114,7 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
-		// An indented line continues the one before (ORDERS.md).
+		// An indented line continues the one before (docs/ORDERS.md).
 		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && (lines[i+1][0] == ' ' || lines[i+1][0] == '\t') && strings.TrimSpace(raw) != "" {
 			i++
 			raw += " " + strings.TrimSpace(lines[i])
@@ -163,7 +163,7 @@ func words(line string) []word {
 	return out
 }
 
-// keyword matches w against kws by unique prefix (ORDERS.md).
+// keyword matches w against kws by unique prefix (docs/ORDERS.md).
 func keyword(w string, kws []string) (string, bool) {
 	u := strings.ToUpper(w)
 	var hits []string
@@ -815,7 +815,7 @@ func (p *parser) candidates() []candidate {
 }
 
 // anyName resolves a name written in ws: case and accent insensitive,
-// by unique prefix, a unit's code too (ORDERS.md).
+// by unique prefix, a unit's code too (docs/ORDERS.md).
 func (p *parser) anyName(o Order, ws []word) (string, string, bool) {
 	var parts []string
 	for _, w := range ws {

@@ -132,7 +132,7 @@ func (rules) InertFacts() []string { return inertFacts }
 // EvolveOwned applies a decision's facts to a state a fold owns, in place.
 func (rules) EvolveOwned(s *State, fs []events.Fact) (*State, error) { return evolveOwned(s, fs) }
 
-func (rules) Facts() []engine.FactSchema              { return factSchemas() }
+func (rules) Facts() []engine.FactSchema              { return factSet.Schemas() }
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
 func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 
@@ -163,7 +163,7 @@ func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 //     side up; st.code(u)/st.lcode(l) the counter codes (CSA lower case);
 //     st.def(u) the counter (R1).
 //   - v, the viewer. The only secret in a GBACW state is each side's
-//     standing reaction orders (st.Standing, ORDERS.md): a board shows a
+//     standing reaction orders (st.Standing, docs/ORDERS.md): a board shows a
 //     side's only to that side or to a referee, as roster does with
 //     st.standingList(side) when v.Referee || v.Side == side. Anything
 //     that draws a view must keep to that rule (the acceptance suite's

@@ -302,12 +302,12 @@ func fieldNames(fs map[string]field) string {
 
 // applySet applies a referee.set fact.
 func (s *State) applySet(f events.Fact) error {
-	fs, _ := s.fieldsOf(f.Str("target"))
-	fd, ok := fs[f.Str("field")]
+	fs, _ := s.fieldsOf(aTarget.Of(f))
+	fd, ok := fs[aField.Of(f)]
 	if !ok {
-		return fmt.Errorf("gbacw: referee.set: %s has no field %q", f.Str("target"), f.Str("field"))
+		return fmt.Errorf("gbacw: referee.set: %s has no field %q", aTarget.Of(f), aField.Of(f))
 	}
-	return fd.set(s, f.Str("target"), f.Str("value"))
+	return fd.set(s, aTarget.Of(f), aValue.Of(f))
 }
 
 // referee decides a referee's mail: SET lines, a RULE, an ANSWER.
@@ -334,7 +334,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if err := fd.set(trial, target, o.Value); err != nil {
 				return one(o, fmt.Sprintf("%s %s: %v", target, o.Field, err), "")
 			}
-			m.emit("referee.set", events.S("target", target), events.S("field", o.Field), events.S("value", o.Value), events.S("was", was))
+			m.emit(kRefereeSet, aTarget.Arg(target), aField.Arg(o.Field), aValue.Arg(o.Value), aWas.Arg(was))
 			m.say("SET %s %s %s (was %s)", target, o.Field, o.Value, was)
 		case oRule:
 			return m.ruling(os[i:])
@@ -349,7 +349,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 			}
 			ans := yes(o.Reaction != oPass, "yes", "no")
 			m.say("ANSWER for %s: %s", a.Side, ans)
-			m.emit("prog.answered", events.S("key", a.Key), events.S("answer", ans))
+			m.emit(kProgAnswered, aKey.Arg(a.Key), aAnswer.Arg(ans))
 			if ps := m.resume(); len(ps) > 0 {
 				return ps
 			}
@@ -380,7 +380,7 @@ func (m *sim) ruling(os []Order) []events.Problem {
 				if n > 4 {
 					return one(o, "the March AM activates 1 to 4 times (10.1)", "")
 				}
-				m.emit("march.ams", events.S("side", w[1]), events.I("n", int64(n)), events.I("dr", -1))
+				m.emit(kMarchAms, aSide.Arg(w[1]), aN.Arg(int64(n)), aDr.Arg(-1))
 				continue
 			}
 			p := &parser{st: st, side: ""}
@@ -392,13 +392,13 @@ func (m *sim) ruling(os []Order) []events.Problem {
 			if !ok {
 				return p.probs
 			}
-			m.emit("division.ams", events.S("division", d), events.I("n", int64(n)), events.I("dr", -1), events.S("why", "ruled by the referee"))
+			m.emit(kDivisionAms, aDivision.Arg(d), aN.Arg(int64(n)), aDr.Arg(-1), aWhy.Arg("ruled by the referee"))
 		}
 		if m.st.amsPending() {
 			m.say("Still to rule: %s", m.st.amsExamples()[0])
 			return nil
 		}
-		m.emit("ruling.given", events.S("key", "ams"), events.S("value", "activation markers"))
+		m.emit(kRulingGiven, aKey.Arg("ams"), aValue.Arg("activation markers"))
 		m.maybeStartActivations()
 		return nil
 	}
@@ -413,7 +413,7 @@ func (m *sim) ruling(os []Order) []events.Problem {
 		return one(os[0], err.Error(), a.Examples[0])
 	}
 	m.say("RULE %s", os[0].Value)
-	m.emit("prog.answered", events.S("key", a.Key), events.S("answer", os[0].Value))
+	m.emit(kProgAnswered, aKey.Arg(a.Key), aAnswer.Arg(os[0].Value))
 	return m.resume()
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"pbem/engine/hex"
-	"pbem/events"
 )
 
 // shockStep carries out one shock combination (14): the units of o at
@@ -84,7 +83,7 @@ func (m *sim) shockDeclare(o *Order) int {
 		}
 		cav = cav || st.mountedCav(u)
 	}
-	m.emit("shock.declared", events.SL("attackers", o.Units...), events.I("hex", hexInt(h)))
+	m.emit(kShockDeclared, aAttackers.Arg(o.Units...), aHex.Arg(hexInt(h)))
 	// b. Pre-shock retreat by the non-phasing side: not on Attack or
 	// March orders, not artillery, not against mounted cavalry (B16).
 	for _, d := range defenders {
@@ -100,9 +99,9 @@ func (m *sim) shockDeclare(o *Order) int {
 		if !ok {
 			continue
 		}
-		m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "used:"+rRetreat), events.B("on", true))
+		m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+rRetreat), aOn.Arg(true))
 		// The retreating unit makes no withdrawal movement as well.
-		m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "used:"+rWM), events.B("on", true))
+		m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+rWM), aOn.Arg(true))
 		if d.Disordered && !m.udd(d, "pre-shock retreat while disordered (14.3b)", 0, 0) {
 			m.secondDisorder(m.st.unit(d.Name), "failed its pre-shock retreat UDD (14.3b)")
 			continue
@@ -129,7 +128,7 @@ func (m *sim) shockChecks(o *Order) int {
 	h := o.Targets[0]
 	for _, u := range m.attackers(o) {
 		if st.def(u).Green && !m.udd(u, "green attacker (14.3c)", 0, 0) {
-			m.emit("unit.marked", events.S("unit", u.Name), events.S("flag", "used:noshock"), events.B("on", true))
+			m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("used:noshock"), aOn.Arg(true))
 			m.say("%s is green and fails its UDD: it does not attack (14.3c).", u.Name)
 		}
 	}
@@ -156,8 +155,8 @@ func (m *sim) shockChecks(o *Order) int {
 			ok, _ := m.react(rCounter, d, reactCtx{enemy: atk[0], trigger: "shocked", odds: m.st.stackSP(atk[0].Hex)},
 				fmt.Sprintf("16 Counter-charge: %s charge your mounted %s at %s.", joinAnd(o.Units), d.Name, h))
 			if ok {
-				m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "charged"), events.B("on", true))
-				m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "used:"+rCounter), events.B("on", true))
+				m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("charged"), aOn.Arg(true))
+				m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+rCounter), aOn.Arg(true))
 			}
 		}
 	}
@@ -205,7 +204,7 @@ func (m *sim) preShockFire(o *Order) int {
 		if !ok {
 			continue
 		}
-		m.emit("unit.marked", events.S("unit", d.Name), events.S("flag", "used:"+used), events.B("on", true))
+		m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+used), aOn.Arg(true))
 		m.volley([]shot{{firer: d.Name, target: target.Name, sp: min(m.st.strength(d), m.st.fireCap(d)), kind: "pre-shock"}})
 		atk = m.attackers(o)
 		if len(atk) == 0 {
@@ -259,8 +258,8 @@ func (m *sim) shockResolve(o *Order) {
 	if err != nil {
 		res = ShockResult{}
 	}
-	m.emit("shock.resolved", events.SL("attackers", unitNames(atk)...), events.SL("defenders", unitNames(def)...), events.I("asp", int64(asp)), events.I("dsp", int64(dsp)),
-		events.S("odds", odds), events.I("dr", int64(dr)), events.I("drm", int64(drmv)), events.S("result", code))
+	m.emit(kShockResolved, aAttackers.Arg(unitNames(atk)...), aDefenders.Arg(unitNames(def)...), aAsp.Arg(int64(asp)), aDsp.Arg(int64(dsp)),
+		aOdds.Arg(odds), aDr.Arg(int64(dr)), aDrm.Arg(int64(drmv)), aResult.Arg(code))
 	// f. Losses, retreats, the advance.
 	if res.ALoss > 0 {
 		big := atk[0]
@@ -458,7 +457,7 @@ func (m *sim) advance(o *Order, atk []*Unit) {
 			continue
 		}
 		from := u.Hex
-		m.emit("unit.moved", events.S("unit", u.Name), events.I("hex", hexInt(h)), events.I("facing", int64(u.Facing)), events.I("mp", int64(u.MP)), events.B("extended", false))
+		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(h)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
 		m.carryLeaders(u, from, h)
 		m.say("%s advances into %s.", u.Name, h)
 		m.place(o, m.st.unit(u.Name), from)
@@ -473,10 +472,10 @@ func (m *sim) markShocked(o *Order) {
 		if !u.onMap() {
 			continue
 		}
-		m.emit("unit.marked", events.S("unit", n), events.S("flag", "shocked"), events.B("on", true))
+		m.emit(kUnitMarked, aUnit.Arg(n), aFlag.Arg("shocked"), aOn.Arg(true))
 		if m.st.mountedCav(u) && !slices.Contains(u.Used, "noshock") {
-			m.emit("unit.marked", events.S("unit", n), events.S("flag", "charged"), events.B("on", true))
-			m.emit("unit.marked", events.S("unit", n), events.S("flag", "blown"), events.B("on", true))
+			m.emit(kUnitMarked, aUnit.Arg(n), aFlag.Arg("charged"), aOn.Arg(true))
+			m.emit(kUnitMarked, aUnit.Arg(n), aFlag.Arg("blown"), aOn.Arg(true))
 		}
 	}
 }

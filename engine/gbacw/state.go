@@ -93,7 +93,7 @@ type Division struct {
 	OOC  bool   `json:"ooc,omitempty"`
 }
 
-// Standing is a standing reaction order (ORDERS.md), kept until changed.
+// Standing is a standing reaction order (docs/ORDERS.md), kept until changed.
 type Standing struct {
 	Side     string `json:"side"`
 	Scope    string `json:"scope"` // a unit, a brigade, or "" for the whole side

@@ -121,7 +121,7 @@ func TestGBACW_TellsEveryFactInWords(t *testing.T) {
 			t.Errorf("%s is told raw: %q", c.f, got)
 		}
 	}
-	for _, s := range factSchemas() {
+	for _, s := range factSet.Schemas() {
 		if !told[s.Kind] {
 			t.Errorf("no sentence tested for %s", s.Kind)
 		}

@@ -15,7 +15,7 @@ import (
 // the Efficiency Marker draws (3.2.2); then the Command Segment waits for
 // both sides' orders.
 func (m *sim) beginTurn(n int) {
-	m.emit("turn.begun", events.I("turn", int64(n)))
+	m.emit(kTurnBegun, aTurn.Arg(int64(n)))
 	m.say("Turn %d begins.", n)
 	m.initiative()
 	m.arrivals()
@@ -23,7 +23,7 @@ func (m *sim) beginTurn(n int) {
 		m.traceCommand(side)
 	}
 	m.drawEfficiency()
-	m.emit("phase.set", events.S("phase", PhaseCommand))
+	m.emit(kPhaseSet, aPhase.Arg(PhaseCommand))
 }
 
 // initiative rolls each side's dr (GBACW 3.1, 4.1): +1 for the side that
@@ -55,8 +55,8 @@ func (m *sim) initiative() {
 	case b > a:
 		side = CSA
 	}
-	m.emit("initiative.rolled", events.I("usa", int64(dr[0])), events.I("csa", int64(dr[1])),
-		events.I("usa_drm", int64(drm[0])), events.I("csa_drm", int64(drm[1])), events.S("side", side))
+	m.emit(kInitiativeRolled, aUsa.Arg(int64(dr[0])), aCsa.Arg(int64(dr[1])),
+		aUsaDrm.Arg(int64(drm[0])), aCsaDrm.Arg(int64(drm[1])), aSide.Arg(side))
 }
 
 // corpsInRange reports whether a corps leader of the OC's side is within
@@ -81,13 +81,13 @@ func (m *sim) arrivals() {
 		}
 		for _, u := range st.unitsOf(b.Name) {
 			if u.Off {
-				m.emit("unit.arrived", events.S("unit", u.Name))
+				m.emit(kUnitArrived, aUnit.Arg(u.Name))
 			}
 		}
 		if l := st.leader(b.Leader); l != nil && l.Off {
-			m.emit("leader.arrived", events.S("leader", l.Name))
+			m.emit(kLeaderArrived, aLeader.Arg(l.Name))
 		}
-		m.emit("brigade.arrived", events.S("brigade", b.Name))
+		m.emit(kBrigadeArrived, aBrigade.Arg(b.Name))
 		m.say("%s arrives (3.2.4): its order is %s until the Reinforcement Orders change it.", b.Name, st.brigade(b.Name).Order)
 	}
 }
@@ -112,7 +112,7 @@ func (m *sim) drawEfficiency() {
 				continue
 			}
 			if ruled {
-				m.emit("division.ams", events.S("division", d.Name), events.I("n", -1), events.I("dr", -1), events.S("why", "the referee rules it"))
+				m.emit(kDivisionAms, aDivision.Arg(d.Name), aN.Arg(-1), aDr.Arg(-1), aWhy.Arg("the referee rules it"))
 				continue
 			}
 			n := tab.Efficiency[c.Rating][dr]
@@ -125,23 +125,23 @@ func (m *sim) drawEfficiency() {
 				n = 2
 				why = append(why, "combat ineffective: 2 at most (20.3)")
 			}
-			m.emit("division.ams", events.S("division", d.Name), events.I("n", int64(n)), events.I("dr", int64(dr)), events.S("why", strings.Join(why, "; ")))
+			m.emit(kDivisionAms, aDivision.Arg(d.Name), aN.Arg(int64(n)), aDr.Arg(int64(dr)), aWhy.Arg(strings.Join(why, "; ")))
 		}
 	}
 	for _, side := range Sides {
 		switch {
 		case st.Scn.Options.MarchFixed > 0:
-			m.emit("march.ams", events.S("side", side), events.I("n", int64(st.Scn.Options.MarchFixed)), events.I("dr", -1))
+			m.emit(kMarchAms, aSide.Arg(side), aN.Arg(int64(st.Scn.Options.MarchFixed)), aDr.Arg(-1))
 		case tab.MarchAMs == nil:
-			m.emit("march.ams", events.S("side", side), events.I("n", -1), events.I("dr", -1))
+			m.emit(kMarchAms, aSide.Arg(side), aN.Arg(-1), aDr.Arg(-1))
 		default:
 			dr := m.d10("march AMs "+side, 9)
-			m.emit("march.ams", events.S("side", side), events.I("n", int64(tab.MarchAMs[dr])), events.I("dr", int64(dr)))
+			m.emit(kMarchAms, aSide.Arg(side), aN.Arg(int64(tab.MarchAMs[dr])), aDr.Arg(int64(dr)))
 		}
 	}
 	if st := m.st; st.amsPending() {
-		m.emit("ruling.asked", events.S("key", "ams"), events.S("what", "the scenario has no efficiency chart (R5): rule each division's activation markers and each side's March AM activations for this turn (3.2.2, 10.1)"),
-			events.SL("examples", st.amsExamples()...))
+		m.emit(kRulingAsked, aKey.Arg("ams"), aWhat.Arg("the scenario has no efficiency chart (R5): rule each division's activation markers and each side's March AM activations for this turn (3.2.2, 10.1)"),
+			aExamples.Arg(st.amsExamples()...))
 	}
 }
 
@@ -196,7 +196,7 @@ func (m *sim) commandOrders(side string, os []Order) []events.Problem {
 				"ORDER <brigade> ATTACK | ADVANCE | MARCH | RESERVE")
 		}
 	}
-	m.emit("side.done", events.S("side", side))
+	m.emit(kSideDone, aSide.Arg(side))
 	m.say("%s's Command Segment orders are given.", side)
 	m.maybeStartActivations()
 	return nil
@@ -265,7 +265,7 @@ func (m *sim) orderBrigade(brigade, ord, how string, all bool) {
 		units = append(units, u.Name)
 		facings = append(facings, int64(f))
 	}
-	m.emit("brigade.ordered", events.S("brigade", brigade), events.S("order", ord), events.SL("units", units...), events.IL("facings", facings...), events.S("how", how))
+	m.emit(kBrigadeOrdered, aBrigade.Arg(brigade), aOrder.Arg(ord), aUnits.Arg(units...), aFacings.Arg(facings...), aHow.Arg(how))
 }
 
 // firstAM records the initiative side's chosen first AM (3.3.1, 4.2): a
@@ -290,7 +290,7 @@ func (m *sim) firstAM(side string, o Order) *events.Problem {
 	if o.AM != "March" && st.division(o.AM).AMs == 0 {
 		return prob(o.AM + " has no activation marker this turn")
 	}
-	m.emit("am.first", events.S("side", side), events.S("am", side+"|"+o.AM))
+	m.emit(kAmFirst, aSide.Arg(side), aAm.Arg(side+"|"+o.AM))
 	return nil
 }
 
@@ -320,8 +320,8 @@ func (m *sim) maybeStartActivations() {
 			pool = slices.Delete(pool, i, i+1)
 		}
 	}
-	m.emit("phase.set", events.S("phase", PhaseActivation))
-	m.emit("pool.filled", events.SL("ams", pool...))
+	m.emit(kPhaseSet, aPhase.Arg(PhaseActivation))
+	m.emit(kPoolFilled, aAms.Arg(pool...))
 	m.nextAM()
 }
 
@@ -338,7 +338,7 @@ func (m *sim) nextAM() {
 		case len(st.First) > 0:
 			am = st.First[0]
 		case len(st.Pool) == 0:
-			m.emit("phase.set", events.S("phase", PhaseCommanders))
+			m.emit(kPhaseSet, aPhase.Arg(PhaseCommanders))
 			m.say("The Activation Segment is over: each side moves its army and corps commanders (3.4.1).")
 			return
 		default:
@@ -347,9 +347,9 @@ func (m *sim) nextAM() {
 		}
 		side, what, _ := strings.Cut(am, "|")
 		acting, skipping := st.actingFor(side, what)
-		m.emit("am.drawn", events.S("am", am), events.I("dr", int64(dr)), events.SL("acting", acting...), events.SL("skipping", skipping...))
+		m.emit(kAmDrawn, aAm.Arg(am), aDr.Arg(int64(dr)), aActing.Arg(acting...), aSkipping.Arg(skipping...))
 		if len(acting) == 0 {
-			m.emit("am.ended", events.S("am", am))
+			m.emit(kAmEnded, aAm.Arg(am))
 			m.say("%s's %s AM activates no one.", side, what)
 			continue
 		}
@@ -431,7 +431,7 @@ func (m *sim) commanders(side string, os []Order) []events.Problem {
 			if o.Order == Reserve {
 				return one(o, "RELEASE gives the brigade a new order", "RELEASE "+b.Name+" ADVANCE")
 			}
-			m.emit("release.ordered", events.S("brigade", b.Name), events.S("order", o.Order))
+			m.emit(kReleaseOrdered, aBrigade.Arg(b.Name), aOrder.Arg(o.Order))
 			m.say("%s will be released on %s orders in the Replacement / Recovery Phase (3.4.2).", b.Name, o.Order)
 		case o.Kind == aMove && o.Leader:
 			l := st.leader(o.Unit)
@@ -446,7 +446,7 @@ func (m *sim) commanders(side string, os []Order) []events.Problem {
 				"<corps leader>: MOVE <hex> ... | RELEASE <brigade> ADVANCE | DONE")
 		}
 	}
-	m.emit("side.done", events.S("side", side))
+	m.emit(kSideDone, aSide.Arg(side))
 	m.say("%s's commanders have moved.", side)
 	if len(m.st.Done) == 2 {
 		m.endTurn()
@@ -468,7 +468,7 @@ func (m *sim) endTurn() {
 		for j := range m.st.Units {
 			u := m.st.Units[j]
 			if u.onMap() && m.st.underCommand(l, u) {
-				m.emit("leader.replaced", events.S("leader", l.Name), events.I("hex", hexInt(u.Hex)))
+				m.emit(kLeaderReplaced, aLeader.Arg(l.Name), aHex.Arg(hexInt(u.Hex)))
 				break
 			}
 		}
@@ -480,10 +480,10 @@ func (m *sim) endTurn() {
 			continue
 		}
 		if u.Routed {
-			m.emit("unit.rallied", events.S("unit", u.Name), events.S("why", "in reserve (3.4.2)"))
+			m.emit(kUnitRallied, aUnit.Arg(u.Name), aWhy.Arg("in reserve (3.4.2)"))
 		}
 		if u.Fatigue > 0 {
-			m.emit("unit.fatigue", events.S("unit", u.Name), events.I("fatigue", int64(u.Fatigue-1)), events.S("why", "in reserve (3.4.2)"))
+			m.emit(kUnitFatigue, aUnit.Arg(u.Name), aFatigue.Arg(int64(u.Fatigue-1)), aWhy.Arg("in reserve (3.4.2)"))
 		}
 	}
 	// Release of reserves (3.4.2), after their recovery.
@@ -503,10 +503,10 @@ func (m *sim) endTurn() {
 		}
 		rec := u.Disordered && !u.Routed
 		if rec {
-			m.emit("unit.recovered", events.S("unit", u.Name), events.S("why", "end-of-turn recovery (19.6)"))
+			m.emit(kUnitRecovered, aUnit.Arg(u.Name), aWhy.Arg("end-of-turn recovery (19.6)"))
 		}
 		if u.Fatigue > 0 && (!rec || !m.st.Scn.Options.EitherRecovery) {
-			m.emit("unit.fatigue", events.S("unit", u.Name), events.I("fatigue", int64(u.Fatigue-1)), events.S("why", "end-of-turn recovery (19.6)"))
+			m.emit(kUnitFatigue, aUnit.Arg(u.Name), aFatigue.Arg(int64(u.Fatigue-1)), aWhy.Arg("end-of-turn recovery (19.6)"))
 		}
 	}
 	m.construction()
@@ -526,9 +526,9 @@ func (m *sim) construction() {
 			continue
 		}
 		w := m.st.Scn.Tables.Construction["breastworks"]
-		m.emit("unit.works", events.S("unit", u.Name), events.I("works", int64(u.Works+1)))
+		m.emit(kUnitWorks, aUnit.Arg(u.Name), aWorks.Arg(int64(u.Works+1)))
 		if u.Works+1 >= w.Turns && !slices.Contains(m.st.Works, u.Hex) {
-			m.emit("works.built", events.I("hex", hexInt(u.Hex)))
+			m.emit(kWorksBuilt, aHex.Arg(hexInt(u.Hex)))
 		}
 	}
 }
@@ -540,7 +540,7 @@ func (m *sim) combatEffectiveness() {
 	for _, b := range st.Brigades {
 		ci := st.brigadeCI(b.Name)
 		if ci != b.CI {
-			m.emit("brigade.ci", events.S("brigade", b.Name), events.B("ci", ci))
+			m.emit(kBrigadeCi, aBrigade.Arg(b.Name), aCi.Arg(ci))
 		}
 	}
 	for _, d := range m.st.Divisions {
@@ -553,7 +553,7 @@ func (m *sim) combatEffectiveness() {
 		}
 		ci := 2*n > len(bs)
 		if ci != d.CI {
-			m.emit("division.ci", events.S("division", d.Name), events.B("ci", ci))
+			m.emit(kDivisionCi, aDivision.Arg(d.Name), aCi.Arg(ci))
 		}
 	}
 }
@@ -586,7 +586,7 @@ func (s *State) brigadeCI(b string) bool {
 func (m *sim) gameOver() {
 	st := m.st
 	if !st.Scn.Victory {
-		m.emit("phase.set", events.S("phase", PhaseVerdict))
+		m.emit(kPhaseSet, aPhase.Arg(PhaseVerdict))
 		m.say("The last turn is over; the scenario sets no victory conditions: the referee declares the result.")
 		return
 	}
@@ -608,7 +608,7 @@ func (m *sim) gameOver() {
 		winner, res = CSA, "CSA wins"
 	}
 	result := fmt.Sprintf("victory points USA %d, CSA %d (%s): %s", vp[0], vp[1], strings.Join(why, "; "), res)
-	m.emit("game.over", events.S("winner", winner), events.S("result", result), events.IL("vp", int64(vp[0]), int64(vp[1])))
+	m.emit(kGameOver, aWinner.Arg(winner), aResult.Arg(result), aVp.Arg(int64(vp[0]), int64(vp[1])))
 	m.say("The game is over: %s.", result)
 }
 

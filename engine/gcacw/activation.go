@@ -3,8 +3,6 @@ package gcacw
 import (
 	"fmt"
 	"strings"
-
-	"pbem/events"
 )
 
 // leaderClass names the rows of the leader MA table of GCACW 5.2.3.
@@ -138,15 +136,15 @@ func (m sim) doActivate(side string, o Order) {
 	if n := m.State.activationLimit(side); n > 0 {
 		limit = fmt.Sprint(n)
 	}
-	m.Emit("leader.activated", events.S("leader", l.ID), events.S("side", side), events.SL("units", ids...), events.SL("plans", plans...), events.S("limit", limit))
+	m.Emit(kLeaderActivated, aLeader.Arg(l.ID), aSide.Arg(side), aUnits.Arg(ids...), aPlans.Arg(plans...), aLimit.Arg(limit))
 	// GCACW 5.2.3: the leader's MA.
 	sum, vals := m.roll("leader MA "+l.ID, leaderDice(l))
 	ma := leaderMA(m.State.Scn.Game, l, sum)
-	m.Emit("leader.ma_rolled", events.S("leader", l.ID), diceArg(vals), events.I("ma", int64(ma)), events.S("class", leaderClass(l)))
+	m.Emit(kLeaderMaRolled, aLeader.Arg(l.ID), diceArg(vals), aMa.Arg(int64(ma)), aClass.Arg(leaderClass(l)))
 	if !m.State.Scn.Option(OptActivationMarch) {
 		// GCACW 5.2.4 is not in the rules (R16): the referee rules it.
-		m.Emit("referee.pending", events.S("step", StepActivation), events.S("leader", l.ID), events.SL("units", ids...),
-			events.S("note", fmt.Sprintf("%s activated %s with MA %d; the rest of the Leader Activation procedure (5.2 step 4) is not in the rules: rule the marches (RULE MARCH/FATIGUE/…), then RULE DONE", l.ID, strings.Join(ids, ", "), ma)))
+		m.Emit(kRefereePending, aStep.Arg(StepActivation), aLeader.Arg(l.ID), aUnits.Arg(ids...),
+			aNote.Arg(fmt.Sprintf("%s activated %s with MA %d; the rest of the Leader Activation procedure (5.2 step 4) is not in the rules: rule the marches (RULE MARCH/FATIGUE/…), then RULE DONE", l.ID, strings.Join(ids, ", "), ma)))
 		return
 	}
 	m.continueActivation()
@@ -159,13 +157,13 @@ func (m sim) continueActivation() {
 	for a.Done < len(a.Units) {
 		u := m.State.unit(a.Units[a.Done])
 		if u.Eliminated {
-			m.Emit("activation.skipped", events.S("unit", u.ID), events.S("reason", "eliminated before its march"))
+			m.Emit(kActivationSkipped, aUnit.Arg(u.ID), aReason.Arg("eliminated before its march"))
 			a = m.State.Act
 			continue
 		}
 		m.beginActivatedMarch(u.ID, a.Plans[a.Done])
 		return // continueMarch calls back here when the march is over
 	}
-	m.Emit("activation.ended", events.S("leader", a.Leader))
+	m.Emit(kActivationEnded, aLeader.Arg(a.Leader))
 	m.endAction()
 }

@@ -10,7 +10,7 @@ import (
 	"pbem/engine/hex"
 )
 
-// Board glyphs (DESIGN.md section 9), one meaning each (the legend lists
+// Board glyphs (docs/DESIGN.md, Boards in the mail), one meaning each (the legend lists
 // them all, and TestBoardGlyphsHaveOneMeaning holds it): terrain fills,
 // in-hex features, routes (in the hex and on each hexside they cross),
 // hexside features, crossings, and the viewer's enemy ZOC.
@@ -339,7 +339,7 @@ func (st *State) combat(u *Unit) string {
 	return "?"
 }
 
-// roster lists every unit and leader (DESIGN.md section 9).
+// roster lists every unit and leader (docs/DESIGN.md, Boards in the mail).
 func (st *State) roster() []string {
 	out := []string{" code name           size type side str  cv  org    fat exh  hex   leaders"}
 	var gone []string

@@ -64,7 +64,7 @@ func (m sim) beginActionPhase() {
 		m.endCycle("neither side has a unit that can act (GCACW 4.4b)")
 		return
 	}
-	m.Emit("action_phase.begun", events.I("n", int64(st.Cycle.N+1)))
+	m.Emit(kActionPhaseBegun, aN.Arg(int64(st.Cycle.N+1)))
 	tieSpecial := st.Scn.Option(OptTieSpecial)
 	if !tieSpecial && !(eU && eC) {
 		// GCACW 4.2d: the other side wins automatically, without a roll.
@@ -72,7 +72,7 @@ func (m sim) beginActionPhase() {
 		if !eU {
 			w, l = CSA, USA
 		}
-		m.Emit("initiative.automatic", events.S("side", w), events.S("reason", l+" has no unit that can act (GCACW 4.2d)"))
+		m.Emit(kInitiativeAutomatic, aSide.Arg(w), aReason.Arg(l+" has no unit that can act (GCACW 4.2d)"))
 		return
 	}
 	// GCACW 4.2a (A11): one die per side; the higher wins.
@@ -80,9 +80,9 @@ func (m sim) beginActionPhase() {
 	dC := m.Dice.Roll("initiative CSA", 6)
 	switch {
 	case dU > dC:
-		m.Emit("initiative.rolled", events.S("side", USA), events.I("die", int64(dU)), events.I("other", int64(dC)))
+		m.Emit(kInitiativeRolled, aSide.Arg(USA), aDie.Arg(int64(dU)), aOther.Arg(int64(dC)))
 	case dC > dU:
-		m.Emit("initiative.rolled", events.S("side", CSA), events.I("die", int64(dC)), events.I("other", int64(dU)))
+		m.Emit(kInitiativeRolled, aSide.Arg(CSA), aDie.Arg(int64(dC)), aOther.Arg(int64(dU)))
 	default:
 		m.tie(dU)
 		if m.State.Pending != nil {
@@ -100,28 +100,28 @@ func (m sim) tie(d int) {
 	case st.Scn.Option(OptTieSpecial):
 		// GCACW 4.2e (R6): the scenario's tie may end the turn or cause
 		// insubordination; its procedure is the scenario's, so the referee rules.
-		m.Emit("initiative.tied", events.I("die", int64(d)))
-		m.Emit("referee.pending", events.S("step", StepTie), events.I("die", int64(d)),
-			events.S("note", "a tied initiative roll in this scenario may end the turn or cause insubordination (GCACW 4.2e): rule the winner, or END"))
+		m.Emit(kInitiativeTied, aDie.Arg(int64(d)))
+		m.Emit(kRefereePending, aStep.Arg(StepTie), aDie.Arg(int64(d)),
+			aNote.Arg("a tied initiative roll in this scenario may end the turn or cause insubordination (GCACW 4.2e): rule the winner, or END"))
 	case game == "BAC" || game == "AIO":
 		// GCACW 4.2b: the game's table says who wins each tied number (R5).
 		if len(st.Scn.Tables.Ties) == 0 {
-			m.Emit("initiative.tied", events.I("die", int64(d)))
-			m.Emit("referee.pending", events.S("step", StepTie), events.I("die", int64(d)),
-				events.S("note", fmt.Sprintf("%s: the winner of a tie depends on the number rolled (GCACW 4.2b); this scenario loads no tie table", game)))
+			m.Emit(kInitiativeTied, aDie.Arg(int64(d)))
+			m.Emit(kRefereePending, aStep.Arg(StepTie), aDie.Arg(int64(d)),
+				aNote.Arg(fmt.Sprintf("%s: the winner of a tie depends on the number rolled (GCACW 4.2b); this scenario loads no tie table", game)))
 			return
 		}
 		row := st.Scn.Tables.Ties[d-1]
-		m.Emit("initiative.rolled", events.S("side", row.Winner), events.I("die", int64(d)), events.I("other", int64(d)),
-			events.B("tie", true), events.S("rule", fmt.Sprintf("%s tie table: %d goes to %s (GCACW 4.2b)", game, d, row.Winner)))
+		m.Emit(kInitiativeRolled, aSide.Arg(row.Winner), aDie.Arg(int64(d)), aOther.Arg(int64(d)),
+			aTie.Arg(true), aRule.Arg(fmt.Sprintf("%s tie table: %d goes to %s (GCACW 4.2b)", game, d, row.Winner)))
 		if row.Insubordination {
-			m.Emit("referee.pending", events.S("step", StepInsub), events.I("die", int64(d)),
-				events.S("note", fmt.Sprintf("%s: a tie on %d may make units insubordinate (GCACW 4.2b); apply it, then RULE DONE", game, d)))
+			m.Emit(kRefereePending, aStep.Arg(StepInsub), aDie.Arg(int64(d)),
+				aNote.Arg(fmt.Sprintf("%s: a tie on %d may make units insubordinate (GCACW 4.2b); apply it, then RULE DONE", game, d)))
 		}
 	default:
 		// GCACW 4.2b: in all other games the Confederacy wins ties.
-		m.Emit("initiative.rolled", events.S("side", CSA), events.I("die", int64(d)), events.I("other", int64(d)),
-			events.B("tie", true), events.S("rule", "the Confederacy wins ties (GCACW 4.2b)"))
+		m.Emit(kInitiativeRolled, aSide.Arg(CSA), aDie.Arg(int64(d)), aOther.Arg(int64(d)),
+			aTie.Arg(true), aRule.Arg("the Confederacy wins ties (GCACW 4.2b)"))
 	}
 }
 
@@ -136,18 +136,18 @@ func (m sim) recordDie() {
 	if st.Cycle.Winner == CSA {
 		d = st.Cycle.DieCSA
 	}
-	m.Emit("initiative.recorded", events.S("side", st.Cycle.Winner), events.I("die", int64(d)))
+	m.Emit(kInitiativeRecorded, aSide.Arg(st.Cycle.Winner), aDie.Arg(int64(d)))
 }
 
 // pass passes the initiative: from the winner to the loser (GCACW 4.2f);
 // from the loser, the action cycle ends (GCACW 4.2g, 4.2h, 4.4a).
 func (m sim) pass(side, reason string) {
 	stage := m.State.Cycle.Stage
-	args := []events.Arg{events.S("side", side)}
+	args := []events.Arg{aSide.Arg(side)}
 	if reason != "" {
-		args = append(args, events.S("reason", reason))
+		args = append(args, aReason.Arg(reason))
 	}
-	m.Emit("initiative.passed", args...)
+	m.Emit(kInitiativePassed, args...)
 	if stage == StageLoser {
 		m.endCycle("both players passed in the same Initiative Segment (GCACW 4.4a)")
 	}
@@ -156,19 +156,19 @@ func (m sim) pass(side, reason string) {
 // endCycle ends the action cycle; the Reorganization Phase follows
 // (GCACW 4.4c) and is the referee's (R14).
 func (m sim) endCycle(reason string) {
-	m.Emit("cycle.ended", events.S("reason", reason))
+	m.Emit(kCycleEnded, aReason.Arg(reason))
 }
 
 // take takes the initiative (GCACW 4.2f, 4.2g) if not taken already.
 func (m sim) take(side string) {
 	if m.State.Cycle.Stage != StageAct {
-		m.Emit("initiative.taken", events.S("side", side))
+		m.Emit(kInitiativeTaken, aSide.Arg(side))
 	}
 }
 
 // endAction ends the action; a new Action Phase follows (GCACW 4.4a).
 func (m sim) endAction() {
-	m.Emit("action.ended", events.S("side", m.State.Cycle.Holder))
+	m.Emit(kActionEnded, aSide.Arg(m.State.Cycle.Holder))
 }
 
 // advance runs every step that needs no one's decision: the next
@@ -186,7 +186,7 @@ func (m sim) advance() {
 			if st.Pending != nil || len(st.TransferDone) < 2 {
 				return
 			}
-			m.Emit("cycle.begun", events.I("turn", int64(st.Turn)))
+			m.Emit(kCycleBegun, aTurn.Arg(int64(st.Turn)))
 		case PhaseCycle:
 			switch st.Cycle.Stage {
 			case "", StageDone:

@@ -101,7 +101,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 	}
 	for _, f := range m.Facts() {
 		s := echoLine(f)
-		if f.Kind == "set" {
+		if f.Kind == kSet {
 			s = describeSet(st, f)
 		}
 		if s != "" {
@@ -134,7 +134,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 }
 
 // player decides a player's mail: QUEUE, CANCEL and TRANSFER lines first,
-// then the one action (GCACW 5a: one action per Action Phase; ORDERS.md:
+// then the one action (GCACW 5a: one action per Action Phase; docs/ORDERS.md:
 // one mail is one action), then every automatic step that follows.
 func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	var probs []events.Problem
@@ -208,7 +208,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	} else if len(answers) > 0 {
 		probs = append(probs, problemAt(answers[0], 0, "no Cavalry Retreat is asked of you now", "STANDING CAVALRY RETREAT ALL ALWAYS (a standing order, kept until changed)"))
 	}
-	// Standing orders (ORDERS.md), in the order written.
+	// Standing orders (docs/ORDERS.md), in the order written.
 	for _, o := range standings {
 		if o.Unit != "" {
 			if u := st.unit(o.Unit); u.Type != Cavalry {
@@ -216,7 +216,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 				continue
 			}
 		}
-		m.EmitTo(events.ToSide(side), "standing.set", events.S("side", side), events.S("unit", o.Unit), events.S("when", o.When))
+		m.EmitTo(events.ToSide(side), kStandingSet, aSide.Arg(side), aUnit.Arg(o.Unit), aWhen.Arg(o.When))
 	}
 	// QUEUE and CANCEL, in the order written.
 	for _, o := range os {
@@ -226,7 +226,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 			if len(m.State.QueueSeq) == 2 {
 				n = m.State.QueueSeq[sideIdx(side)] + 1
 			}
-			m.EmitTo(events.ToSide(side), "queue.added", events.S("side", side), events.I("n", int64(n)), events.S("order", o.Queued))
+			m.EmitTo(events.ToSide(side), kQueueAdded, aSide.Arg(side), aN.Arg(int64(n)), aOrder.Arg(o.Queued))
 		case oCancel:
 			found := false
 			for _, q := range m.State.Queue {
@@ -238,7 +238,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 				probs = append(probs, problemAt(o, 0, fmt.Sprintf("you have no queued order #%d (%s)", o.N, queueList(m.State, side)), ""))
 				continue
 			}
-			m.EmitTo(events.ToSide(side), "queue.cancelled", events.S("side", side), events.I("n", int64(o.N)))
+			m.EmitTo(events.ToSide(side), kQueueCancelled, aSide.Arg(side), aN.Arg(int64(o.N)))
 		}
 	}
 	// GCACW 3, phase 2: the Leader Transfer Phase.
@@ -295,7 +295,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 		for _, o := range transfers {
 			m.transferLeader(o, "")
 		}
-		m.Emit("transfer.done", events.S("side", side))
+		m.Emit(kTransferDone, aSide.Arg(side))
 	}
 	if takeAlone != nil {
 		m.take(side)
@@ -484,10 +484,10 @@ func (m sim) useQueue(side string) bool {
 		probs = m.validateAction(side, os[0])
 	}
 	if len(probs) > 0 {
-		m.EmitTo(events.ToSide(side), "queue.dropped", events.S("side", side), events.I("n", int64(q.N)), events.S("reason", probs[0].Msg))
+		m.EmitTo(events.ToSide(side), kQueueDropped, aSide.Arg(side), aN.Arg(int64(q.N)), aReason.Arg(probs[0].Msg))
 		return true
 	}
-	m.Emit("queue.used", events.S("side", side), events.I("n", int64(q.N)), events.S("order", q.Order))
+	m.Emit(kQueueUsed, aSide.Arg(side), aN.Arg(int64(q.N)), aOrder.Arg(q.Order))
 	m.execAction(side, os[0])
 	return true
 }
@@ -543,32 +543,32 @@ func (st *State) transferWhy(l *Leader, u *Unit, referee bool) string {
 
 func (m sim) transferLeader(o Order, by string) {
 	l := m.State.leader(o.Leader)
-	args := []events.Arg{events.S("leader", l.ID), events.S("from", l.With), events.S("to", o.Target)}
+	args := []events.Arg{aLeader.Arg(l.ID), aFrom.Arg(l.With), aTo.Arg(o.Target)}
 	if by != "" {
-		args = append(args, events.S("by", by))
+		args = append(args, aBy.Arg(by))
 	}
-	m.Emit("leader.transferred", args...)
+	m.Emit(kLeaderTransferred, args...)
 }
 
 // randomEvents rolls two dice on the Random Events Table (GCACW 3, phase
 // 1, R4); the event's effect is the referee's to apply.
 func (m sim) randomEvents() {
 	sum, vals := m.roll("random events", 2)
-	args := []events.Arg{events.I("turn", int64(m.State.Turn)), events.I("roll", int64(sum)), diceArg(vals)}
+	args := []events.Arg{aTurn.Arg(int64(m.State.Turn)), aRoll.Arg(int64(sum)), diceArg(vals)}
 	note := fmt.Sprintf("random events roll %d: the scenario loads no Random Events Table; read it and apply the event, then RULE DONE", sum)
 	for _, e := range m.State.Scn.Tables.Events {
 		if e.Roll == sum {
-			args = append(args, events.S("event", e.Text))
+			args = append(args, aEvent.Arg(e.Text))
 			note = fmt.Sprintf("random event (roll %d): %s. Apply its effect, then RULE DONE", sum, e.Text)
 		}
 	}
-	m.Emit("random_event.rolled", args...)
-	m.Emit("referee.pending", events.S("step", StepEvent), events.I("die", int64(sum)), events.S("note", note))
+	m.Emit(kRandomEventRolled, args...)
+	m.Emit(kRefereePending, aStep.Arg(StepEvent), aDie.Arg(int64(sum)), aNote.Arg(note))
 }
 
 // beginTurn starts turn n (GCACW 3).
 func (m sim) beginTurn(n int) {
-	m.Emit("turn.begun", events.I("turn", int64(n)))
+	m.Emit(kTurnBegun, aTurn.Arg(int64(n)))
 	if m.State.Scn.Option(OptRandomEvents) {
 		m.randomEvents()
 	}
@@ -641,7 +641,7 @@ func (m sim) referee(os []Order) ([]events.Problem, bool) {
 	// RULE RETREAT lines settle the Cavalry Retreat (adjust has refused
 	// them if none waits).
 	if retreats > 0 && len(probs) == 0 {
-		m.Emit("referee.ruled", events.S("step", StepRetreat), events.I("retreats", int64(retreats)))
+		m.Emit(kRefereeRuled, aStep.Arg(StepRetreat), aRetreats.Arg(int64(retreats)))
 	}
 	if resolving != nil {
 		if p := m.validateRuling(*resolving); p != nil {
@@ -656,7 +656,7 @@ func (m sim) referee(os []Order) ([]events.Problem, bool) {
 	}
 	// A leader left alone is settled once no leader stands without a unit.
 	if p := m.State.Pending; p != nil && p.Step == StepLeaderAlone && !m.State.anyLeaderAlone() {
-		m.Emit("referee.ruled", events.S("step", StepLeaderAlone))
+		m.Emit(kRefereeRuled, aStep.Arg(StepLeaderAlone))
 	}
 	m.resume()
 	m.advance()
@@ -683,18 +683,18 @@ func (m sim) adjust(o Order) *events.Problem {
 	if u != nil && u.Eliminated && r.What != "manpower" {
 		return bad(u.Name+" has been eliminated", "")
 	}
-	by := events.S("by", "referee")
+	by := aBy.Arg("referee")
 	switch r.What {
 	case "fatigue":
-		m.Emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(r.N)), by)
+		m.Emit(kUnitFatigueSet, aUnit.Arg(u.ID), aFatigue.Arg(int64(r.N)), by)
 	case "organized":
-		m.Emit("unit.organized", events.S("unit", u.ID), events.S("reason", "referee"))
+		m.Emit(kUnitOrganized, aUnit.Arg(u.ID), aReason.Arg("referee"))
 	case "disorganized":
-		m.Emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "referee"))
+		m.Emit(kUnitDisorganized, aUnit.Arg(u.ID), aReason.Arg("referee"))
 	case "exhausted":
-		m.Emit("unit.exhausted", events.S("unit", u.ID), by)
+		m.Emit(kUnitExhausted, aUnit.Arg(u.ID), by)
 	case "rested":
-		m.Emit("unit.rested", events.S("unit", u.ID), by)
+		m.Emit(kUnitRested, aUnit.Arg(u.ID), by)
 	case "manpower":
 		if r.N > maxStrength(m.State.Scn.Game) {
 			return bad(fmt.Sprintf("%s allows strength up to %d (GCACW 2.2o)", m.State.Scn.Game, maxStrength(m.State.Scn.Game)), "")
@@ -702,9 +702,9 @@ func (m sim) adjust(o Order) *events.Problem {
 		if u.Eliminated && r.N > 0 {
 			return bad(u.Name+" has been eliminated", "")
 		}
-		m.Emit("strength.set", events.S("unit", u.ID), events.I("left", int64(r.N)), by)
+		m.Emit(kStrengthSet, aUnit.Arg(u.ID), aLeft.Arg(int64(r.N)), by)
 		if r.N == 0 && !u.Eliminated {
-			m.Emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
+			m.Emit(kUnitEliminated, aUnit.Arg(u.ID), aReason.Arg("referee"))
 			m.leadersAlone()
 		}
 	case "place":
@@ -712,7 +712,7 @@ func (m sim) adjust(o Order) *events.Problem {
 		if !m.State.Scn.Map.OnMap(h) || m.State.Scn.Map.Terrain(h) == Water || m.State.hasEnemy(u.Side, h) {
 			return bad(fmt.Sprintf("%s is off the map, water, or holds enemy units", h), "")
 		}
-		m.Emit("unit.placed", events.S("unit", u.ID), events.S("hex", h.String()), by)
+		m.Emit(kUnitPlaced, aUnit.Arg(u.ID), aHex.Arg(h.String()), by)
 	case "transfer":
 		t := Order{Line: o.Line, Col: o.Col, Text: o.Text, Leader: r.Leader, Target: r.Unit, UnitCol: o.UnitCol}
 		if p := m.validateTransfer(t, true); p != nil {
@@ -725,7 +725,7 @@ func (m sim) adjust(o Order) *events.Problem {
 		if allowed := r.Result == "allowed"; allowed == m.State.Attacks {
 			return bad("march attacks are "+map[bool]string{true: "allowed", false: "refused"}[allowed]+" already", "")
 		}
-		m.Emit("attacks.ruled", events.B("allowed", r.Result == "allowed"))
+		m.Emit(kAttacksRuled, aAllowed.Arg(r.Result == "allowed"))
 	case "retreat":
 		p := m.State.Pending
 		if p == nil || p.Step != StepRetreat {
@@ -743,7 +743,7 @@ func (m sim) adjust(o Order) *events.Problem {
 			cur = h
 			path = append(path, h)
 		}
-		m.Emit("cavalry.retreated", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), by)
+		m.Emit(kCavalryRetreated, aUnit.Arg(u.ID), aPath.Arg(hexStrs(path)...), by)
 	default:
 		return bad("not an adjustment: "+r.What, "")
 	}
@@ -810,8 +810,8 @@ func (m sim) rule(o Order) {
 	switch r.What {
 	case "extended":
 		die := st.Pending.Die
-		m.Emit("referee.ruled", events.S("step", StepExtended), events.S("unit", r.Unit), events.S("result", r.Result))
-		m.Emit("extended_march.resolved", events.S("unit", r.Unit), events.I("die", int64(die)), events.S("result", r.Result), events.S("by", "referee"))
+		m.Emit(kRefereeRuled, aStep.Arg(StepExtended), aUnit.Arg(r.Unit), aResult.Arg(r.Result))
+		m.Emit(kExtendedMarchResolved, aUnit.Arg(r.Unit), aDie.Arg(int64(die)), aResult.Arg(r.Result), aBy.Arg("referee"))
 		m.applyEM(r.Unit, r.Result)
 	case "march":
 		u := st.unit(r.Unit)
@@ -824,17 +824,17 @@ func (m sim) rule(o Order) {
 				}
 			}
 		}
-		m.Emit("referee.ruled", events.S("step", StepMove), events.S("unit", r.Unit), events.S("hex", r.Hexes[0].String()))
+		m.Emit(kRefereeRuled, aStep.Arg(StepMove), aUnit.Arg(r.Unit), aHex.Arg(r.Hexes[0].String()))
 		m.finishMarch(u, path, 0, "ruled by the referee")
 	case "retreat":
-		m.Emit("referee.ruled", events.S("step", StepRetreat), events.S("result", "none"))
+		m.Emit(kRefereeRuled, aStep.Arg(StepRetreat), aResult.Arg("none"))
 	case "initiative":
-		m.Emit("referee.ruled", events.S("step", StepTie), events.S("result", r.Result))
+		m.Emit(kRefereeRuled, aStep.Arg(StepTie), aResult.Arg(r.Result))
 		if r.Result == "END" {
 			m.endCycle("the referee ended the action cycle on a tied initiative roll (GCACW 4.2e)")
 			return
 		}
-		m.Emit("initiative.tie_ruled", events.S("side", r.Result))
+		m.Emit(kInitiativeTieRuled, aSide.Arg(r.Result))
 		m.recordDie()
 	case "winner":
 		reason := "the referee ruled the result after the last turn (victory conditions: R24)"
@@ -845,16 +845,16 @@ func (m sim) rule(o Order) {
 		if w == "DRAW" {
 			w = ""
 		}
-		m.Emit("game.ended", events.S("winner", w), events.S("reason", reason))
+		m.Emit(kGameEnded, aWinner.Arg(w), aReason.Arg(reason))
 	case "done":
 		step := ""
 		if st.Pending != nil {
 			step = st.Pending.Step
-			m.Emit("referee.ruled", events.S("step", step))
+			m.Emit(kRefereeRuled, aStep.Arg(step))
 		}
 		switch {
 		case step == StepActivation:
-			m.Emit("activation.ended", events.S("leader", st.Act.Leader))
+			m.Emit(kActivationEnded, aLeader.Arg(st.Act.Leader))
 		case step == "" && st.Phase == PhaseReorg:
 			m.endReorganization()
 		}

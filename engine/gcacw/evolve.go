@@ -98,7 +98,7 @@ func (b *batch) act() *Activation {
 
 // unitArg finds a fact's unit: its ID and its index in s.Units.
 func (s *State) unitArg(f *events.Fact) (string, int, error) {
-	id := f.Str("unit")
+	id := aUnit.Of(*f)
 	i, ok := s.unitIndex(id)
 	if !ok {
 		return id, 0, fmt.Errorf("%s: no unit %q", f.Kind, id)
@@ -118,8 +118,8 @@ func (b *batch) apply(f events.Fact) error {
 	c := b.c
 	switch f.Kind {
 	// --- turn sequence (GCACW 3) ---
-	case "turn.begun":
-		c.Turn = int(f.Int("turn"))
+	case kTurnBegun:
+		c.Turn = int(aTurn.Of(f))
 		c.Phase = PhaseTransfer
 		c.TransferDone = nil
 		c.Cycle = Cycle{}
@@ -129,94 +129,96 @@ func (b *batch) apply(f events.Fact) error {
 				b.unitAt(i).MarchedTurn = false
 			}
 		}
-	case "random_event.rolled":
-		c.Event = "roll " + strconv.FormatInt(f.Int("roll"), 10)
-		if e := f.Str("event"); e != "" {
+	case kRandomEventRolled:
+		c.Event = "roll " + strconv.FormatInt(aRoll.Of(f), 10)
+		if e := aEvent.Of(f); e != "" {
 			c.Event += ": " + e
 		}
-	case "leader.transferred", "leader.removed":
-		id := f.Str("leader")
+	case kLeaderTransferred, kLeaderRemoved:
+		id := aLeader.Of(f)
 		i, ok := c.leaderIndex(id)
 		if !ok {
 			return fmt.Errorf("no leader %s", id)
 		}
 		l := b.leaderAt(i)
 		// GCACW 2.2j: to another unit, or out of play with none left.
-		l.Removed = f.Kind == "leader.removed"
-		l.With = f.Str("to")
-	case "transfer.done":
-		c.TransferDone = append(slices.Clone(c.TransferDone), f.Str("side"))
+		l.Removed, l.With = true, ""
+		if f.Kind == kLeaderTransferred {
+			l.Removed, l.With = false, aTo.Of(f)
+		}
+	case kTransferDone:
+		c.TransferDone = append(slices.Clone(c.TransferDone), aSide.Of(f))
 		slices.Sort(c.TransferDone)
-	case "cycle.begun":
+	case kCycleBegun:
 		c.Phase = PhaseCycle
 		c.Cycle = Cycle{}
-	case "action_phase.begun":
-		c.Cycle = Cycle{N: int(f.Int("n")), Recorded: 0}
+	case kActionPhaseBegun:
+		c.Cycle = Cycle{N: int(aN.Of(f)), Recorded: 0}
 		for i := range c.Units {
 			if u := c.Units[i]; u.Marched || u.Activated {
 				v := b.unitAt(i)
 				v.Marched, v.Activated = false, false
 			}
 		}
-	case "initiative.rolled":
-		w := f.Str("side")
+	case kInitiativeRolled:
+		w := aSide.Of(f)
 		c.Cycle.Winner, c.Cycle.Rolled, c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = w, true, w, "roll", StageChoose
 		if w == USA {
-			c.Cycle.DieUSA, c.Cycle.DieCSA = int(f.Int("die")), int(f.Int("other"))
+			c.Cycle.DieUSA, c.Cycle.DieCSA = int(aDie.Of(f)), int(aOther.Of(f))
 		} else {
-			c.Cycle.DieCSA, c.Cycle.DieUSA = int(f.Int("die")), int(f.Int("other"))
+			c.Cycle.DieCSA, c.Cycle.DieUSA = int(aDie.Of(f)), int(aOther.Of(f))
 		}
-	case "initiative.tied":
+	case kInitiativeTied:
 		c.Cycle.Rolled = true
-		c.Cycle.DieUSA, c.Cycle.DieCSA = int(f.Int("die")), int(f.Int("die"))
-	case "initiative.tie_ruled":
-		w := f.Str("side")
+		c.Cycle.DieUSA, c.Cycle.DieCSA = int(aDie.Of(f)), int(aDie.Of(f))
+	case kInitiativeTieRuled:
+		w := aSide.Of(f)
 		c.Cycle.Winner, c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = w, w, "roll", StageChoose
-	case "initiative.automatic":
-		w := f.Str("side")
+	case kInitiativeAutomatic:
+		w := aSide.Of(f)
 		c.Cycle.Winner, c.Cycle.Rolled, c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = w, false, w, "auto", StageChoose
-	case "initiative.recorded":
-		c.Cycle.Recorded = int(f.Int("die"))
-	case "initiative.taken":
-		if c.Cycle.Holder != f.Str("side") {
-			return fmt.Errorf("%s: %s does not hold the initiative", f.Kind, f.Str("side"))
+	case kInitiativeRecorded:
+		c.Cycle.Recorded = int(aDie.Of(f))
+	case kInitiativeTaken:
+		if c.Cycle.Holder != aSide.Of(f) {
+			return fmt.Errorf("%s: %s does not hold the initiative", f.Kind, aSide.Of(f))
 		}
 		c.Cycle.Stage = StageAct
-	case "initiative.passed":
+	case kInitiativePassed:
 		switch c.Cycle.Stage {
 		case StageChoose:
-			c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = opponent(f.Str("side")), "pass", StageLoser
+			c.Cycle.Holder, c.Cycle.Via, c.Cycle.Stage = opponent(aSide.Of(f)), "pass", StageLoser
 		case StageLoser:
 			c.Cycle.Stage = StageDone
 			c.Cycle.Holder = ""
 		default:
 			return fmt.Errorf("%s in stage %q", f.Kind, c.Cycle.Stage)
 		}
-	case "action.ended":
+	case kActionEnded:
 		c.Cycle.Stage = StageDone
 		c.Cycle.Acting = false
-	case "cycle.ended":
+	case kCycleEnded:
 		c.Phase = PhaseReorg
 		c.Cycle = Cycle{}
 		c.March, c.Act = nil, nil
-	case "reorganization.ended", "reorganization.rolled", "victory.counted":
-	case "turn.ended":
+	case kReorganizationEnded, kReorganizationRolled, kVictoryCounted:
+	case kTurnEnded:
 		c.Phase = PhaseVictory
-	case "game.ended":
+	case kGameEnded:
 		c.Phase = PhaseOver
-		c.Winner = f.Str("winner")
-		c.Result = f.Str("reason")
+		c.Winner = aWinner.Of(f)
+		c.Result = aReason.Of(f)
 
-	// --- queue (ORDERS.md) ---
-	case "queue.added":
-		c.Queue = append(slices.Clone(c.Queue), Queued{Side: f.Str("side"), N: int(f.Int("n")), Order: f.Str("order")})
+	// --- queue (docs/ORDERS.md) ---
+	case kQueueAdded:
+		c.Queue = append(slices.Clone(c.Queue), Queued{Side: aSide.Of(f), N: int(aN.Of(f)), Order: aOrder.Of(f)})
 		c.QueueSeq = slices.Clone(c.QueueSeq)
 		if len(c.QueueSeq) < 2 {
 			c.QueueSeq = []int{0, 0}
 		}
-		c.QueueSeq[sideIdx(f.Str("side"))] = int(f.Int("n"))
-	case "queue.cancelled", "queue.used", "queue.dropped":
-		side, n := f.Str("side"), int(f.Int("n"))
+		c.QueueSeq[sideIdx(aSide.Of(f))] = int(aN.Of(f))
+	case kQueueCancelled, kQueueUsed, kQueueDropped:
+		side, n := aSide.Of(f), int(aN.Of(f))
 		q := slices.DeleteFunc(slices.Clone(c.Queue), func(q Queued) bool { return q.Side == side && q.N == n })
 		if len(q) == len(c.Queue) {
 			return fmt.Errorf("%s: no queued order %s #%d", f.Kind, side, n)
@@ -227,62 +229,62 @@ func (b *batch) apply(f events.Fact) error {
 		c.Queue = q
 
 	// --- march (GCACW 5.1) ---
-	case "march.begun":
+	case kMarchBegun:
 		id, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
-		pl, err := planFromString(f.Str("plan"))
+		pl, err := planFromString(aPlan.Of(f))
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Kind, err)
 		}
 		u := b.unitAt(i)
 		u.Marched, u.MarchedTurn = true, true
-		c.March = &March{Unit: id, Plan: pl, MA: int(f.Int("ma")), Leader: f.Str("leader"), Opt: f.Bool("opt"), Next: "fatigue"}
+		c.March = &March{Unit: id, Plan: pl, MA: int(aMa.Of(f)), Leader: aLeader.Of(f), Opt: aOpt.Of(f), Next: "fatigue"}
 		c.Cycle.Acting = true
-	case "unit.fatigue_raised":
+	case kUnitFatigueRaised:
 		_, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
-		b.unitAt(i).Fatigue = int(f.Int("fatigue"))
+		b.unitAt(i).Fatigue = int(aFatigue.Of(f))
 		if m := b.march(); m != nil {
-			m.Extended = f.Bool("extended")
+			m.Extended = aExtended.Of(f)
 			m.Next = "retreat"
 			if m.Extended {
 				m.Next = "em"
 			}
 		}
-	case "extended_march.rolled":
-	case "extended_march.resolved":
+	case kExtendedMarchRolled:
+	case kExtendedMarchResolved:
 		if m := b.march(); m != nil {
 			m.Next = "retreat"
 		}
-	case "unit.disorganized", "unit.organized":
+	case kUnitDisorganized, kUnitOrganized:
 		_, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
-		b.unitAt(i).Disorganized = f.Kind == "unit.disorganized"
-	case "unit.exhausted", "unit.rested":
+		b.unitAt(i).Disorganized = f.Kind == kUnitDisorganized
+	case kUnitExhausted, kUnitRested:
 		_, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
-		b.unitAt(i).Exhausted = f.Kind == "unit.exhausted"
-	case "unit.fatigue_set":
+		b.unitAt(i).Exhausted = f.Kind == kUnitExhausted
+	case kUnitFatigueSet:
 		_, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
-		b.unitAt(i).Fatigue = int(f.Int("fatigue"))
-	case "strength.lost", "strength.set":
+		b.unitAt(i).Fatigue = int(aFatigue.Of(f))
+	case kStrengthLost, kStrengthSet:
 		_, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
-		b.unitAt(i).Manpower = int(f.Int("left"))
-	case "unit.eliminated":
+		b.unitAt(i).Manpower = int(aLeft.Of(f))
+	case kUnitEliminated:
 		id, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
@@ -293,26 +295,26 @@ func (b *batch) apply(f events.Fact) error {
 			c.March = nil
 			b.activationStep()
 		}
-	case "force_march.skipped":
+	case kForceMarchSkipped:
 		if m := b.march(); m != nil {
 			m.Next = "move"
 		}
-	case "unit.force_marched":
+	case kUnitForceMarched:
 		if m := b.march(); m != nil {
-			m.Next, m.MA = "move", int(f.Int("ma"))
+			m.Next, m.MA = "move", int(aMa.Of(f))
 		}
-	case "unit.marched", "cavalry.retreated", "unit.placed":
+	case kUnitMarched, kCavalryRetreated, kUnitPlaced:
 		_, i, err := c.unitArg(&f)
 		if err != nil {
 			return err
 		}
 		var to hex.Hex
 		var path []hex.Hex
-		if f.Kind == "unit.placed" {
-			to, err = hex.Parse(f.Str("hex"))
+		if f.Kind == kUnitPlaced {
+			to, err = hex.Parse(aHex.Of(f))
 			path = []hex.Hex{to}
 		} else {
-			path, err = hexList(f.Strs("path"))
+			path, err = hexList(aPath.Of(f))
 			if len(path) > 0 {
 				to = path[len(path)-1]
 			}
@@ -323,14 +325,14 @@ func (b *batch) apply(f events.Fact) error {
 		b.unitAt(i).Hex = to
 		c.Focus = path
 		switch {
-		case f.Kind == "unit.marched":
+		case f.Kind == kUnitMarched:
 			c.March = nil
 			b.activationStep()
 		}
 
 	// --- Cavalry Retreat (GCACW 5.1.2) and standing orders ---
-	case "standing.set":
-		side, unit, when := f.Str("side"), f.Str("unit"), f.Str("when")
+	case kStandingSet:
+		side, unit, when := aSide.Of(f), aUnit.Of(f), aWhen.Of(f)
 		st := slices.DeleteFunc(slices.Clone(c.Standing), func(o Standing) bool { return o.Side == side && o.Unit == unit })
 		if when != "ask" {
 			st = append(st, Standing{Side: side, Unit: unit, When: when})
@@ -340,30 +342,30 @@ func (b *batch) apply(f events.Fact) error {
 			st = nil
 		}
 		c.Standing = st
-	case "cavalry_retreat.asked":
-		c.Ask = &Ask{Side: f.Str("side"), Unit: f.Str("unit"), Units: slices.Clone(f.Strs("units")), Wish: slices.Clone(f.Strs("wish"))}
+	case kCavalryRetreatAsked:
+		c.Ask = &Ask{Side: aSide.Of(f), Unit: aUnit.Of(f), Units: slices.Clone(aUnits.Of(f)), Wish: slices.Clone(aWish.Of(f))}
 		if len(c.Ask.Wish) == 0 {
 			c.Ask.Wish = nil
 		}
 		if m := b.march(); m != nil {
 			m.Next = "retreat"
 		}
-	case "cavalry_retreat.done":
+	case kCavalryRetreatDone:
 		c.Ask = nil
 		if m := b.march(); m != nil {
 			m.Next = "force"
 		}
-	case "cavalry.stayed", "cavalry_retreat.proposed":
-	case "attacks.ruled":
-		c.Attacks = f.Bool("allowed")
+	case kCavalryStayed, kCavalryRetreatProposed:
+	case kAttacksRuled:
+		c.Attacks = aAllowed.Of(f)
 
 	// --- leader activation (GCACW 5.2) ---
-	case "leader.activated":
-		if c.leader(f.Str("leader")) == nil {
-			return fmt.Errorf("%s: no leader %q", f.Kind, f.Str("leader"))
+	case kLeaderActivated:
+		if c.leader(aLeader.Of(f)) == nil {
+			return fmt.Errorf("%s: no leader %q", f.Kind, aLeader.Of(f))
 		}
-		a := &Activation{Leader: f.Str("leader"), Units: slices.Clone(f.Strs("units"))}
-		plans := f.Strs("plans")
+		a := &Activation{Leader: aLeader.Of(f), Units: slices.Clone(aUnits.Of(f))}
+		plans := aPlans.Of(f)
 		if len(plans) != len(a.Units) {
 			return fmt.Errorf("%s: %d plans for %d units", f.Kind, len(plans), len(a.Units))
 		}
@@ -384,30 +386,30 @@ func (b *batch) apply(f events.Fact) error {
 		}
 		c.Act = a
 		c.Cycle.Acting = true
-	case "leader.ma_rolled":
+	case kLeaderMaRolled:
 		a := b.act()
 		if a == nil {
 			return fmt.Errorf("%s with no activation", f.Kind)
 		}
-		a.MA = int(f.Int("ma"))
-	case "activation.skipped":
+		a.MA = int(aMa.Of(f))
+	case kActivationSkipped:
 		b.activationStep()
-	case "activation.ended":
+	case kActivationEnded:
 		c.Act = nil
 
 	// --- UNDO (undo.go) ---
-	case "undo.point", "undo.cleared", "order.undone":
+	case kUndoPoint, kUndoCleared, kOrderUndone:
 		return b.applyUndo(f)
 
 	// --- referee ---
-	case "set":
+	case kSet:
 		return b.set(f)
-	case "referee.pending":
-		if f.Str("step") == StepRetreat {
+	case kRefereePending:
+		if aStep.Of(f) == StepRetreat {
 			c.Ask = nil
 		}
-		c.Pending = &Pending{Step: f.Str("step"), Unit: f.Str("unit"), Leader: f.Str("leader"), Units: slices.Clone(f.Strs("units")),
-			Die: int(f.Int("die")), Path: slices.Clone(f.Strs("path")), Note: f.Str("note")}
+		c.Pending = &Pending{Step: aStep.Of(f), Unit: aUnit.Of(f), Leader: aLeader.Of(f), Units: slices.Clone(aUnits.Of(f)),
+			Die: int(aDie.Of(f)), Path: slices.Clone(aPath.Of(f)), Note: aNote.Of(f)}
 		if m := b.march(); m != nil {
 			switch c.Pending.Step {
 			case StepMove:
@@ -418,9 +420,9 @@ func (b *batch) apply(f events.Fact) error {
 				m.Next = "em"
 			}
 		}
-	case "referee.ruled":
+	case kRefereeRuled:
 		c.Pending = nil
-		if f.Str("step") == StepRetreat {
+		if aStep.Of(f) == StepRetreat {
 			if m := b.march(); m != nil {
 				m.Next = "force"
 			}

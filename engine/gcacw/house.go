@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"pbem/engine/hex"
-	"pbem/events"
 )
 
 // House rules: where the rules hand a step to a referee because the seed
@@ -339,14 +338,14 @@ func (m sim) reorganize() {
 			rec = t.Marched
 		}
 		if nf := max(u.Fatigue-rec, 0); nf != u.Fatigue {
-			m.Emit("unit.fatigue_set", events.S("unit", u.ID), events.I("fatigue", int64(nf)), events.S("by", by))
+			m.Emit(kUnitFatigueSet, aUnit.Arg(u.ID), aFatigue.Arg(int64(nf)), aBy.Arg(by))
 		}
 		u = m.State.unit(u.ID)
 		switch {
 		case t.Exhaust != nil && !u.Exhausted && t.Exhaust.has(u.Fatigue):
-			m.Emit("unit.exhausted", events.S("unit", u.ID), events.S("by", by))
+			m.Emit(kUnitExhausted, aUnit.Arg(u.ID), aBy.Arg(by))
 		case t.Rest != nil && u.Exhausted && t.Rest.has(u.Fatigue):
-			m.Emit("unit.rested", events.S("unit", u.ID), events.S("by", by))
+			m.Emit(kUnitRested, aUnit.Arg(u.ID), aBy.Arg(by))
 		}
 		if !u.Disorganized {
 			continue
@@ -357,9 +356,9 @@ func (m sim) reorganize() {
 			}
 			die := m.Dice.Roll("reorganization "+u.ID, 6)
 			ok := r.On.has(die)
-			m.Emit("reorganization.rolled", events.S("unit", u.ID), events.I("die", int64(die)), events.S("on", r.On.String()), events.B("organized", ok))
+			m.Emit(kReorganizationRolled, aUnit.Arg(u.ID), aDie.Arg(int64(die)), aOn.Arg(r.On.String()), aOrganized.Arg(ok))
 			if ok {
-				m.Emit("unit.organized", events.S("unit", u.ID), events.S("reason", "reorganization roll (R14, house rule)"))
+				m.Emit(kUnitOrganized, aUnit.Arg(u.ID), aReason.Arg("reorganization roll (R14, house rule)"))
 			}
 		}
 	}
@@ -370,8 +369,8 @@ func (m sim) reorganize() {
 // phases 4 and 5); the next turn begins, if there is one.
 func (m sim) endReorganization() {
 	st := m.State
-	m.Emit("reorganization.ended", events.I("turn", int64(st.Turn)))
-	m.Emit("turn.ended", events.I("turn", int64(st.Turn)))
+	m.Emit(kReorganizationEnded, aTurn.Arg(int64(st.Turn)))
+	m.Emit(kTurnEnded, aTurn.Arg(int64(st.Turn)))
 	if st.Turn < st.Scn.Turns {
 		m.beginTurn(st.Turn + 1)
 	}
@@ -410,7 +409,7 @@ func (m sim) victory() {
 			detail = append(detail, fmt.Sprintf("%s: %d VP for %d Manpower %s lost", side, n, enemy, opponent(side)))
 		}
 	}
-	m.Emit("victory.counted", events.I("usa", int64(vp[0])), events.I("csa", int64(vp[1])), events.SL("detail", detail...))
+	m.Emit(kVictoryCounted, aUsa.Arg(int64(vp[0])), aCsa.Arg(int64(vp[1])), aDetail.Arg(detail...))
 	winner := ""
 	switch {
 	case vp[0]-vp[1] >= v.Margin:
@@ -422,8 +421,8 @@ func (m sim) victory() {
 	if winner != "" {
 		res = winner + " wins"
 	}
-	m.Emit("game.ended", events.S("winner", winner),
-		events.S("reason", fmt.Sprintf("victory points USA %d, CSA %d: %s by the scenario's victory conditions (R24, house rule; a lead of %d wins)", vp[0], vp[1], res, v.Margin)))
+	m.Emit(kGameEnded, aWinner.Arg(winner),
+		aReason.Arg(fmt.Sprintf("victory points USA %d, CSA %d: %s by the scenario's victory conditions (R24, house rule; a lead of %d wins)", vp[0], vp[1], res, v.Margin)))
 }
 
 // placeAloneLeaders moves every leader whose unit is gone to the nearest
@@ -454,10 +453,10 @@ func (m sim) placeAloneLeaders() {
 			}
 		}
 		if best == nil {
-			m.Emit("leader.removed", events.S("leader", l.ID), events.S("reason", "no unit it may stand with is left (GCACW 2.2j, house rule)"))
+			m.Emit(kLeaderRemoved, aLeader.Arg(l.ID), aReason.Arg("no unit it may stand with is left (GCACW 2.2j, house rule)"))
 			continue
 		}
-		m.Emit("leader.transferred", events.S("leader", l.ID), events.S("from", l.With), events.S("to", best.ID),
-			events.S("by", "house rule: the nearest unit it may stand with (GCACW 2.2j)"))
+		m.Emit(kLeaderTransferred, aLeader.Arg(l.ID), aFrom.Arg(l.With), aTo.Arg(best.ID),
+			aBy.Arg("house rule: the nearest unit it may stand with (GCACW 2.2j)"))
 	}
 }

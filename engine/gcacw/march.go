@@ -361,13 +361,13 @@ func (m sim) roll(purpose string, n int) (int, []int) {
 
 func diceArg(vals []int) events.Arg {
 	if len(vals) == 1 {
-		return events.I("die", int64(vals[0]))
+		return aDie.Arg(int64(vals[0]))
 	}
 	is := make([]int64, len(vals))
 	for i, v := range vals {
 		is[i] = int64(v)
 	}
-	return events.IL("dice", is...)
+	return aDice.Arg(is...)
 }
 
 // doMarch performs a March action (GCACW 5.1) for side.
@@ -377,8 +377,8 @@ func (m sim) doMarch(side string, o Order) {
 	// GCACW 5.1.1: the MA, rolled by the unit's side.
 	sum, vals := m.roll("march MA "+u.ID, diceFor(u.Type))
 	ma := m.State.marchMA(u.Side, u.Type, sum)
-	m.Emit("march.begun", events.S("unit", u.ID), events.S("side", side), events.I("ma", int64(ma)), diceArg(vals),
-		events.S("plan", o.Plan.String()), events.B("opt", u.Fatigue >= 4))
+	m.Emit(kMarchBegun, aUnit.Arg(u.ID), aSide.Arg(side), aMa.Arg(int64(ma)), diceArg(vals),
+		aPlan.Arg(o.Plan.String()), aOpt.Arg(u.Fatigue >= 4))
 	m.continueMarch()
 }
 
@@ -387,8 +387,8 @@ func (m sim) doMarch(side string, o Order) {
 // activation-march).
 func (m sim) beginActivatedMarch(id string, pl Plan) {
 	u := m.State.unit(id)
-	m.Emit("march.begun", events.S("unit", u.ID), events.S("side", u.Side), events.I("ma", int64(m.State.Act.MA)),
-		events.S("leader", m.State.Act.Leader), events.S("plan", pl.String()), events.B("opt", u.Fatigue >= 4))
+	m.Emit(kMarchBegun, aUnit.Arg(u.ID), aSide.Arg(u.Side), aMa.Arg(int64(m.State.Act.MA)),
+		aLeader.Arg(m.State.Act.Leader), aPlan.Arg(pl.String()), aOpt.Arg(u.Fatigue >= 4))
 	m.continueMarch()
 }
 
@@ -407,11 +407,11 @@ func (m sim) continueMarch() {
 			// GCACW 5.1.2: fatigue rises by 1 (at 4 it stays 4: A9).
 			nf := min(u.Fatigue+1, 4)
 			ext := !mr.Opt && extendedMarch(u.Exhausted, nf)
-			m.Emit("unit.fatigue_raised", events.S("unit", u.ID), events.I("from", int64(u.Fatigue)), events.I("fatigue", int64(nf)), events.B("extended", ext))
+			m.Emit(kUnitFatigueRaised, aUnit.Arg(u.ID), aFromInt.Arg(int64(u.Fatigue)), aFatigue.Arg(int64(nf)), aExtended.Arg(ext))
 			if u.Fatigue == 4 && !u.Exhausted && m.State.Scn.Reading(ReadA9) == "exhaust" {
 				// Ambiguity A9, read as "exhaust": the fatigue a fatigue-4
 				// march cannot add turns the counter to its exhausted side.
-				m.Emit("unit.exhausted", events.S("unit", u.ID), events.S("by", "the fatigue above 4 (Ambiguity A9, the scenario's reading)"))
+				m.Emit(kUnitExhausted, aUnit.Arg(u.ID), aBy.Arg("the fatigue above 4 (Ambiguity A9, the scenario's reading)"))
 			}
 			next = m.State.March.Next
 		case "em":
@@ -445,20 +445,20 @@ func (m sim) extended(u *Unit) {
 	die := m.Dice.Roll("extended march "+u.ID, 6)
 	if tab == nil {
 		// R2: no table loaded, so the referee reads it.
-		m.Emit("extended_march.rolled", events.S("unit", u.ID), events.I("die", int64(die)))
-		m.Emit("referee.pending", events.S("step", StepExtended), events.S("unit", u.ID), events.I("die", int64(die)),
-			events.S("note", fmt.Sprintf("read the Extended March Table for %s: die %d plus the game's DRMs, %s column, Manpower %d, fatigue %d", u.ID, die, orgWord(u), u.Manpower, u.Fatigue)))
+		m.Emit(kExtendedMarchRolled, aUnit.Arg(u.ID), aDie.Arg(int64(die)))
+		m.Emit(kRefereePending, aStep.Arg(StepExtended), aUnit.Arg(u.ID), aDie.Arg(int64(die)),
+			aNote.Arg(fmt.Sprintf("read the Extended March Table for %s: die %d plus the game's DRMs, %s column, Manpower %d, fatigue %d", u.ID, die, orgWord(u), u.Manpower, u.Fatigue)))
 		return
 	}
 	drm, used := tab.drm(u)
 	roll := die + drm
 	col, res, _ := tab.Lookup(!u.Disorganized, u.Manpower, roll)
-	args := []events.Arg{events.S("unit", u.ID), events.I("die", int64(die)), events.I("drm", int64(drm)), events.I("roll", int64(roll)),
-		events.S("column", col.String()), events.S("result", res), events.S("by", "table")}
+	args := []events.Arg{aUnit.Arg(u.ID), aDie.Arg(int64(die)), aDrm.Arg(int64(drm)), aRoll.Arg(int64(roll)),
+		aColumn.Arg(col.String()), aResult.Arg(res), aBy.Arg("table")}
 	if len(used) > 0 {
-		args = append(args, events.SL("drms", used...))
+		args = append(args, aDrms.Arg(used...))
 	}
-	m.Emit("extended_march.resolved", args...)
+	m.Emit(kExtendedMarchResolved, args...)
 	m.applyEM(u.ID, res)
 }
 
@@ -468,7 +468,7 @@ func (m sim) applyEM(id, res string) {
 	switch res {
 	case "D":
 		if !u.Disorganized {
-			m.Emit("unit.disorganized", events.S("unit", id), events.S("reason", "extended march (GCACW 5.1-EM.4)"))
+			m.Emit(kUnitDisorganized, aUnit.Arg(id), aReason.Arg("extended march (GCACW 5.1-EM.4)"))
 		}
 	case "1", "2", "3":
 		n, _ := strconv.Atoi(res)
@@ -481,11 +481,11 @@ func (m sim) applyEM(id, res string) {
 func (m sim) loseStrength(id string, n int, reason string) {
 	u := m.State.unit(id)
 	left := max(u.Manpower-n, 0)
-	m.Emit("strength.lost", events.S("unit", id), events.I("manpower", int64(n)), events.I("left", int64(left)), events.S("reason", reason))
+	m.Emit(kStrengthLost, aUnit.Arg(id), aManpower.Arg(int64(n)), aLeft.Arg(int64(left)), aReason.Arg(reason))
 	if left > 0 {
 		return
 	}
-	m.Emit("unit.eliminated", events.S("unit", id), events.S("reason", "no Manpower left (GCACW 2.2o)"))
+	m.Emit(kUnitEliminated, aUnit.Arg(id), aReason.Arg("no Manpower left (GCACW 2.2o)"))
 	m.leadersAlone()
 }
 
@@ -507,8 +507,8 @@ func (m sim) leadersAlone() {
 		}
 	}
 	if len(alone) > 0 {
-		m.Emit("referee.pending", events.S("step", StepLeaderAlone), events.SL("units", alone...),
-			events.S("note", "leader(s) "+strings.Join(alone, ", ")+" lost their unit; a leader never stands alone (GCACW 2.2j): RULE TRANSFER <leader> TO <unit>"))
+		m.Emit(kRefereePending, aStep.Arg(StepLeaderAlone), aUnits.Arg(alone...),
+			aNote.Arg("leader(s) "+strings.Join(alone, ", ")+" lost their unit; a leader never stands alone (GCACW 2.2j): RULE TRANSFER <leader> TO <unit>"))
 	}
 }
 
@@ -528,15 +528,15 @@ func (m sim) forceStep(u *Unit) {
 		return
 	}
 	if why := forceProblem(u, mr.Opt); why != "" {
-		m.Emit("force_march.skipped", events.S("unit", u.ID), events.S("reason", why))
+		m.Emit(kForceMarchSkipped, aUnit.Arg(u.ID), aReason.Arg(why))
 		return
 	}
 	// GCACW 5.1-FM.1: first the unit becomes disorganized.
-	m.Emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "force march (GCACW 5.1-FM.1)"))
+	m.Emit(kUnitDisorganized, aUnit.Arg(u.ID), aReason.Arg("force march (GCACW 5.1-FM.1)"))
 	// GCACW 5.1-FM.2: extra MP, added to the MA of step 1.
 	sum, vals := m.roll("force march "+u.ID, diceFor(u.Type))
 	extra, loss := forceMarch(u.Type, sum, u.Manpower)
-	m.Emit("unit.force_marched", events.S("unit", u.ID), diceArg(vals), events.I("roll", int64(sum)), events.I("mp", int64(extra)), events.I("ma", int64(mr.MA+extra)))
+	m.Emit(kUnitForceMarched, aUnit.Arg(u.ID), diceArg(vals), aRoll.Arg(int64(sum)), aMp.Arg(int64(extra)), aMa.Arg(int64(mr.MA+extra)))
 	// GCACW 5.1-FM.3: losses from the unmodified roll.
 	if loss > 0 {
 		m.loseStrength(u.ID, loss, "force march (GCACW 5.1-FM.3)")
@@ -548,35 +548,35 @@ func (m sim) moveStep(u *Unit) {
 	mr := m.State.March
 	if m.State.Scn.Tables.Terrain == nil {
 		// R1: no Terrain Effects Chart, so the referee rules how far it gets.
-		m.Emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
-			events.S("note", fmt.Sprintf("%s has MA %d for the path %s; the scenario loads no Terrain Effects Chart: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "))))
+		m.Emit(kRefereePending, aStep.Arg(StepMove), aUnit.Arg(u.ID), aPath.Arg(hexStrs(mr.Plan.Path)...),
+			aNote.Arg(fmt.Sprintf("%s has MA %d for the path %s; the scenario loads no Terrain Effects Chart: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "))))
 		return
 	}
 	path, spent, stop, silent := m.State.walk(u, mr.Plan, mr.MA)
 	if silent != "" {
 		// R1: where the chart has no row, the referee rules the move.
 		at := path[len(path)-1]
-		m.Emit("referee.pending", events.S("step", StepMove), events.S("unit", u.ID), events.SL("path", hexStrs(mr.Plan.Path)...),
-			events.S("note", fmt.Sprintf("%s has MA %d for the path %s and reached %s with %d MP spent; the Terrain Effects Chart has no row for %s: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "), at, spent, silent)))
+		m.Emit(kRefereePending, aStep.Arg(StepMove), aUnit.Arg(u.ID), aPath.Arg(hexStrs(mr.Plan.Path)...),
+			aNote.Arg(fmt.Sprintf("%s has MA %d for the path %s and reached %s with %d MP spent; the Terrain Effects Chart has no row for %s: rule the hex where it stops", u.ID, mr.MA, strings.Join(hexStrs(mr.Plan.Path), " "), at, spent, silent)))
 		return
 	}
 	m.finishMarch(u, path, spent, stop)
 	if target, ok := strings.CutPrefix(stop, "attack "); ok {
 		// GCACW 5.1.5 (Ambiguity A25): the action stays open until the
 		// attack is resolved; how is not in the rules (R10).
-		m.Emit("referee.pending", events.S("step", StepAttack), events.S("unit", u.ID), events.SL("path", target),
-			events.S("note", fmt.Sprintf("%s attacks the enemy in %s at the end of its march, with %d of %d MP left (GCACW 5.1.5); the attack rules are not in the seed (R10): resolve it with RULE and SET adjustments, then RULE DONE", u.ID, target, mr.MA-spent, mr.MA)))
+		m.Emit(kRefereePending, aStep.Arg(StepAttack), aUnit.Arg(u.ID), aPath.Arg(target),
+			aNote.Arg(fmt.Sprintf("%s attacks the enemy in %s at the end of its march, with %d of %d MP left (GCACW 5.1.5); the attack rules are not in the seed (R10): resolve it with RULE and SET adjustments, then RULE DONE", u.ID, target, mr.MA-spent, mr.MA)))
 	}
 }
 
 func (m sim) finishMarch(u *Unit, path []hex.Hex, spent int, stop string) {
 	mr := m.State.March
 	opt := mr.Opt
-	m.Emit("unit.marched", events.S("unit", u.ID), events.SL("path", hexStrs(path)...), events.I("mp", int64(spent)),
-		events.I("ma", int64(mr.MA)), events.I("fatigue", int64(u.Fatigue)), events.S("stopped", stop))
+	m.Emit(kUnitMarched, aUnit.Arg(u.ID), aPath.Arg(hexStrs(path)...), aMp.Arg(int64(spent)),
+		aMa.Arg(int64(mr.MA)), aFatigue.Arg(int64(u.Fatigue)), aStopped.Arg(stop))
 	// GCACW 5.1-OPT: after a fatigue-4 march the marker turns disorganized.
 	if opt && !m.State.unit(u.ID).Disorganized {
-		m.Emit("unit.disorganized", events.S("unit", u.ID), events.S("reason", "marched at fatigue 4 (GCACW 5.1-OPT)"))
+		m.Emit(kUnitDisorganized, aUnit.Arg(u.ID), aReason.Arg("marched at fatigue 4 (GCACW 5.1-OPT)"))
 	}
 }
 

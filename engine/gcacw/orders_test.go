@@ -107,7 +107,7 @@ func TestParseProblems(t *testing.T) {
 	}
 }
 
-// Mail conventions of ORDERS.md: quoted lines, "On … wrote:", the
+// Mail conventions of docs/ORDERS.md: quoted lines, "On … wrote:", the
 // signature are ignored; an indented line continues the order above.
 func TestParseMailConventions(t *testing.T) {
 	h := ordersHarness(t)

@@ -367,174 +367,174 @@ func readBack(st *State, o Order) string {
 // Version); the players' mails tell each fact afresh with tell.
 func echoLine(f events.Fact) string {
 	dice := func() string {
-		if f.Has("dice") {
+		if aDice.In(f) {
 			var ds []string
-			for _, v := range f.Ints("dice") {
+			for _, v := range aDice.Of(f) {
 				ds = append(ds, fmt.Sprint(v))
 			}
 			return "dice " + strings.Join(ds, "+")
 		}
-		return fmt.Sprintf("die %d", f.Int("die"))
+		return fmt.Sprintf("die %d", aDie.Of(f))
 	}
-	u := f.Str("unit")
+	u := aUnit.OfAny(f)
 	switch f.Kind {
-	case "turn.begun":
-		return fmt.Sprintf("Turn %d begins.", f.Int("turn"))
-	case "random_event.rolled":
-		return fmt.Sprintf("Random events: %s = %d %s", dice(), f.Int("roll"), f.Str("event"))
-	case "leader.transferred":
-		return fmt.Sprintf("%s moves from %s to %s.", f.Str("leader"), f.Str("from"), f.Str("to"))
-	case "transfer.done":
-		return fmt.Sprintf("%s ends its Leader Transfer Phase.", f.Str("side"))
-	case "cycle.begun":
+	case kTurnBegun:
+		return fmt.Sprintf("Turn %d begins.", aTurn.Of(f))
+	case kRandomEventRolled:
+		return fmt.Sprintf("Random events: %s = %d %s", dice(), aRoll.Of(f), aEvent.Of(f))
+	case kLeaderTransferred:
+		return fmt.Sprintf("%s moves from %s to %s.", aLeader.Of(f), aFrom.Of(f), aTo.Of(f))
+	case kTransferDone:
+		return fmt.Sprintf("%s ends its Leader Transfer Phase.", aSide.Of(f))
+	case kCycleBegun:
 		return "The action cycle begins."
-	case "action_phase.begun":
-		return fmt.Sprintf("Action Phase %d.", f.Int("n"))
-	case "initiative.rolled":
-		s := fmt.Sprintf("Initiative: %s rolls %d, %s %d: %s wins", f.Str("side"), f.Int("die"), opponent(f.Str("side")), f.Int("other"), f.Str("side"))
-		if f.Bool("tie") {
-			s += " the tie (" + f.Str("rule") + ")"
+	case kActionPhaseBegun:
+		return fmt.Sprintf("Action Phase %d.", aN.Of(f))
+	case kInitiativeRolled:
+		s := fmt.Sprintf("Initiative: %s rolls %d, %s %d: %s wins", aSide.Of(f), aDie.Of(f), opponent(aSide.Of(f)), aOther.Of(f), aSide.Of(f))
+		if aTie.Of(f) {
+			s += " the tie (" + aRule.Of(f) + ")"
 		}
 		return s + "."
-	case "initiative.tied":
-		return fmt.Sprintf("Initiative: both roll %d, a tie for the referee.", f.Int("die"))
-	case "initiative.tie_ruled":
-		return fmt.Sprintf("The referee gives the tied initiative to %s.", f.Str("side"))
-	case "initiative.automatic":
-		return fmt.Sprintf("Initiative: %s, without a roll (%s).", f.Str("side"), f.Str("reason"))
-	case "initiative.recorded":
-		return fmt.Sprintf("Initiative die recorded: %d (GCACW 4.2c).", f.Int("die"))
-	case "initiative.taken":
-		return fmt.Sprintf("%s takes the initiative.", f.Str("side"))
-	case "initiative.passed":
-		s := f.Str("side") + " passes"
-		if r := f.Str("reason"); r != "" {
+	case kInitiativeTied:
+		return fmt.Sprintf("Initiative: both roll %d, a tie for the referee.", aDie.Of(f))
+	case kInitiativeTieRuled:
+		return fmt.Sprintf("The referee gives the tied initiative to %s.", aSide.Of(f))
+	case kInitiativeAutomatic:
+		return fmt.Sprintf("Initiative: %s, without a roll (%s).", aSide.Of(f), aReason.Of(f))
+	case kInitiativeRecorded:
+		return fmt.Sprintf("Initiative die recorded: %d (GCACW 4.2c).", aDie.Of(f))
+	case kInitiativeTaken:
+		return fmt.Sprintf("%s takes the initiative.", aSide.Of(f))
+	case kInitiativePassed:
+		s := aSide.Of(f) + " passes"
+		if r := aReason.Of(f); r != "" {
 			s += " (" + r + ")"
 		}
 		return s + "."
-	case "action.ended":
+	case kActionEnded:
 		return ""
-	case "cycle.ended":
-		return "The action cycle ends: " + f.Str("reason") + "."
-	case "reorganization.ended":
+	case kCycleEnded:
+		return "The action cycle ends: " + aReason.Of(f) + "."
+	case kReorganizationEnded:
 		return "The Reorganization Phase ends."
-	case "reorganization.rolled":
+	case kReorganizationRolled:
 		res := "stays disorganized"
-		if f.Bool("organized") {
+		if aOrganized.Of(f) {
 			res = "is organized"
 		}
-		return fmt.Sprintf("Reorganization roll %s: die %d (organized on %s): %s.", u, f.Int("die"), f.Str("on"), res)
-	case "victory.counted":
-		return fmt.Sprintf("Victory points: USA %d, CSA %d (%s).", f.Int("usa"), f.Int("csa"), strings.Join(f.Strs("detail"), "; "))
-	case "attacks.ruled":
-		if f.Bool("allowed") {
+		return fmt.Sprintf("Reorganization roll %s: die %d (organized on %s): %s.", u, aDie.Of(f), aOn.Of(f), res)
+	case kVictoryCounted:
+		return fmt.Sprintf("Victory points: USA %d, CSA %d (%s).", aUsa.Of(f), aCsa.Of(f), strings.Join(aDetail.Of(f), "; "))
+	case kAttacksRuled:
+		if aAllowed.Of(f) {
 			return "The referee allows marches to end attacking an enemy unit (GCACW 5.1.5)."
 		}
 		return "The referee refuses marches that end attacking an enemy unit (GCACW 5.1.5)."
-	case "leader.removed":
-		return fmt.Sprintf("%s leaves play: %s.", f.Str("leader"), f.Str("reason"))
-	case "turn.ended":
-		return fmt.Sprintf("Turn %d ends.", f.Int("turn"))
-	case "game.ended":
-		w := f.Str("winner")
+	case kLeaderRemoved:
+		return fmt.Sprintf("%s leaves play: %s.", aLeader.Of(f), aReason.Of(f))
+	case kTurnEnded:
+		return fmt.Sprintf("Turn %d ends.", aTurn.Of(f))
+	case kGameEnded:
+		w := aWinner.Of(f)
 		if w == "" {
 			w = "nobody (a draw)"
 		}
-		return "The game ends: won by " + w + "; " + f.Str("reason") + "."
-	case "queue.added":
-		return fmt.Sprintf("Queued #%d: %s", f.Int("n"), strings.Join(strings.Fields(f.Str("order")), " "))
-	case "queue.cancelled":
-		return fmt.Sprintf("Queued order #%d cancelled.", f.Int("n"))
-	case "queue.used":
-		return fmt.Sprintf("%s's queued order #%d is used: %s", f.Str("side"), f.Int("n"), strings.Join(strings.Fields(f.Str("order")), " "))
-	case "queue.dropped":
-		return fmt.Sprintf("%s's queued order #%d is dropped: %s", f.Str("side"), f.Int("n"), f.Str("reason"))
-	case "march.begun":
-		if l := f.Str("leader"); l != "" {
-			return fmt.Sprintf("%s marches with %s's MA %d.", u, l, f.Int("ma"))
+		return "The game ends: won by " + w + "; " + aReason.Of(f) + "."
+	case kQueueAdded:
+		return fmt.Sprintf("Queued #%d: %s", aN.Of(f), strings.Join(strings.Fields(aOrder.Of(f)), " "))
+	case kQueueCancelled:
+		return fmt.Sprintf("Queued order #%d cancelled.", aN.Of(f))
+	case kQueueUsed:
+		return fmt.Sprintf("%s's queued order #%d is used: %s", aSide.Of(f), aN.Of(f), strings.Join(strings.Fields(aOrder.Of(f)), " "))
+	case kQueueDropped:
+		return fmt.Sprintf("%s's queued order #%d is dropped: %s", aSide.Of(f), aN.Of(f), aReason.Of(f))
+	case kMarchBegun:
+		if l := aLeader.Of(f); l != "" {
+			return fmt.Sprintf("%s marches with %s's MA %d.", u, l, aMa.Of(f))
 		}
-		return fmt.Sprintf("%s marches: MA %s = %d.", u, dice(), f.Int("ma"))
-	case "unit.fatigue_raised":
-		s := fmt.Sprintf("%s fatigue %d -> %d", u, f.Int("from"), f.Int("fatigue"))
-		if f.Bool("extended") {
+		return fmt.Sprintf("%s marches: MA %s = %d.", u, dice(), aMa.Of(f))
+	case kUnitFatigueRaised:
+		s := fmt.Sprintf("%s fatigue %d -> %d", u, aFromInt.Of(f), aFatigue.Of(f))
+		if aExtended.Of(f) {
 			s += ": an Extended March"
 		}
 		return s + "."
-	case "extended_march.rolled":
-		return fmt.Sprintf("Extended March %s: die %d (the referee reads the table).", u, f.Int("die"))
-	case "extended_march.resolved":
-		if f.Str("by") == "referee" {
-			return fmt.Sprintf("Extended March %s: %s (referee).", u, f.Str("result"))
+	case kExtendedMarchRolled:
+		return fmt.Sprintf("Extended March %s: die %d (the referee reads the table).", u, aDie.Of(f))
+	case kExtendedMarchResolved:
+		if aBy.Of(f) == "referee" {
+			return fmt.Sprintf("Extended March %s: %s (referee).", u, aResult.Of(f))
 		}
-		return fmt.Sprintf("Extended March %s: die %d %+d = %d, column %s: %s.", u, f.Int("die"), f.Int("drm"), f.Int("roll"), f.Str("column"), f.Str("result"))
-	case "unit.disorganized":
-		return fmt.Sprintf("%s is disorganized (%s).", u, f.Str("reason"))
-	case "unit.organized":
-		return fmt.Sprintf("%s is organized (%s).", u, f.Str("reason"))
-	case "unit.exhausted":
+		return fmt.Sprintf("Extended March %s: die %d %+d = %d, column %s: %s.", u, aDie.Of(f), aDrm.Of(f), aRoll.Of(f), aColumn.Of(f), aResult.Of(f))
+	case kUnitDisorganized:
+		return fmt.Sprintf("%s is disorganized (%s).", u, aReason.Of(f))
+	case kUnitOrganized:
+		return fmt.Sprintf("%s is organized (%s).", u, aReason.Of(f))
+	case kUnitExhausted:
 		return u + " is exhausted."
-	case "unit.rested":
+	case kUnitRested:
 		return u + " is no longer exhausted."
-	case "unit.fatigue_set":
-		if by := f.Str("by"); by != "" && by != "referee" {
-			return fmt.Sprintf("%s fatigue %d (%s).", u, f.Int("fatigue"), by)
+	case kUnitFatigueSet:
+		if by := aBy.Of(f); by != "" && by != "referee" {
+			return fmt.Sprintf("%s fatigue %d (%s).", u, aFatigue.Of(f), by)
 		}
-		return fmt.Sprintf("%s fatigue set to %d.", u, f.Int("fatigue"))
-	case "strength.lost":
-		return fmt.Sprintf("%s loses %d Manpower, %d left (%s).", u, f.Int("manpower"), f.Int("left"), f.Str("reason"))
-	case "strength.set":
-		return fmt.Sprintf("%s Manpower set to %d.", u, f.Int("left"))
-	case "unit.eliminated":
-		return fmt.Sprintf("%s is eliminated (%s).", u, f.Str("reason"))
-	case "force_march.skipped":
-		return fmt.Sprintf("%s does not force march: %s.", u, f.Str("reason"))
-	case "unit.force_marched":
-		return fmt.Sprintf("%s force marches: %s -> +%d MP, MA %d.", u, dice(), f.Int("mp"), f.Int("ma"))
-	case "unit.marched":
-		return fmt.Sprintf("%s marches %s (%d of %d MP; %s).", u, strings.Join(f.Strs("path"), "-"), f.Int("mp"), f.Int("ma"), f.Str("stopped"))
-	case "cavalry.retreated":
-		s := fmt.Sprintf("%s retreats %s", u, strings.Join(f.Strs("path"), "-"))
-		if by := f.Str("by"); by != "" && by != "referee" {
+		return fmt.Sprintf("%s fatigue set to %d.", u, aFatigue.Of(f))
+	case kStrengthLost:
+		return fmt.Sprintf("%s loses %d Manpower, %d left (%s).", u, aManpower.Of(f), aLeft.Of(f), aReason.Of(f))
+	case kStrengthSet:
+		return fmt.Sprintf("%s Manpower set to %d.", u, aLeft.Of(f))
+	case kUnitEliminated:
+		return fmt.Sprintf("%s is eliminated (%s).", u, aReason.Of(f))
+	case kForceMarchSkipped:
+		return fmt.Sprintf("%s does not force march: %s.", u, aReason.Of(f))
+	case kUnitForceMarched:
+		return fmt.Sprintf("%s force marches: %s -> +%d MP, MA %d.", u, dice(), aMp.Of(f), aMa.Of(f))
+	case kUnitMarched:
+		return fmt.Sprintf("%s marches %s (%d of %d MP; %s).", u, strings.Join(aPath.Of(f), "-"), aMp.Of(f), aMa.Of(f), aStopped.Of(f))
+	case kCavalryRetreated:
+		s := fmt.Sprintf("%s retreats %s", u, strings.Join(aPath.Of(f), "-"))
+		if by := aBy.Of(f); by != "" && by != "referee" {
 			s += " (" + by + ")"
 		}
 		return s + "."
-	case "cavalry.stayed":
-		return fmt.Sprintf("%s does not retreat (%s).", u, f.Str("reason"))
-	case "cavalry_retreat.asked":
-		return fmt.Sprintf("%s's march waits: %s is asked whether %s retreats (GCACW 5.1.2).", u, f.Str("side"), strings.Join(f.Strs("units"), ", "))
-	case "cavalry_retreat.proposed":
-		return fmt.Sprintf("%s's owner proposes the retreat %s (for the referee).", u, strings.Join(f.Strs("path"), "-"))
-	case "cavalry_retreat.done":
+	case kCavalryStayed:
+		return fmt.Sprintf("%s does not retreat (%s).", u, aReason.Of(f))
+	case kCavalryRetreatAsked:
+		return fmt.Sprintf("%s's march waits: %s is asked whether %s retreats (GCACW 5.1.2).", u, aSide.Of(f), strings.Join(aUnits.Of(f), ", "))
+	case kCavalryRetreatProposed:
+		return fmt.Sprintf("%s's owner proposes the retreat %s (for the referee).", u, strings.Join(aPath.Of(f), "-"))
+	case kCavalryRetreatDone:
 		return ""
-	case "standing.set":
-		who := f.Str("unit")
+	case kStandingSet:
+		who := aUnit.Of(f)
 		if who == "" {
 			who = "every cavalry unit"
 		}
-		if f.Str("when") == "ask" {
-			return fmt.Sprintf("%s: no standing Cavalry Retreat order for %s (asked each time).", f.Str("side"), who)
+		if aWhen.Of(f) == "ask" {
+			return fmt.Sprintf("%s: no standing Cavalry Retreat order for %s (asked each time).", aSide.Of(f), who)
 		}
-		return fmt.Sprintf("%s: standing order, Cavalry Retreat %s for %s.", f.Str("side"), describeWhen(f.Str("when")), who)
-	case "unit.placed":
-		return fmt.Sprintf("%s is placed in %s.", u, f.Str("hex"))
-	case "leader.activated":
-		s := fmt.Sprintf("%s activates %s", f.Str("leader"), strings.Join(f.Strs("units"), ", "))
-		if l := f.Str("limit"); l != "any" {
+		return fmt.Sprintf("%s: standing order, Cavalry Retreat %s for %s.", aSide.Of(f), describeWhen(aWhen.Of(f)), who)
+	case kUnitPlaced:
+		return fmt.Sprintf("%s is placed in %s.", u, aHex.Of(f))
+	case kLeaderActivated:
+		s := fmt.Sprintf("%s activates %s", aLeader.Of(f), strings.Join(aUnits.Of(f), ", "))
+		if l := aLimit.Of(f); l != "any" {
 			s += " (limit " + l + ")"
 		}
 		return s + "."
-	case "leader.ma_rolled":
-		return fmt.Sprintf("%s's MA (%s leader): %s = %d.", f.Str("leader"), f.Str("class"), dice(), f.Int("ma"))
-	case "activation.skipped":
-		return fmt.Sprintf("%s does not march: %s.", u, f.Str("reason"))
-	case "activation.ended":
+	case kLeaderMaRolled:
+		return fmt.Sprintf("%s's MA (%s leader): %s = %d.", aLeader.Of(f), aClass.Of(f), dice(), aMa.Of(f))
+	case kActivationSkipped:
+		return fmt.Sprintf("%s does not march: %s.", u, aReason.Of(f))
+	case kActivationEnded:
 		return ""
-	case "referee.pending":
-		return "Waiting for the referee: " + f.Str("note") + "."
-	case "referee.ruled", "undo.point", "undo.cleared":
+	case kRefereePending:
+		return "Waiting for the referee: " + aNote.Of(f) + "."
+	case kRefereeRuled, kUndoPoint, kUndoCleared:
 		return ""
-	case "order.undone":
-		return fmt.Sprintf("%s takes back its last order (UNDO): the game is as it was before it.", f.Str("side"))
+	case kOrderUndone:
+		return fmt.Sprintf("%s takes back its last order (UNDO): the game is as it was before it.", aSide.Of(f))
 	}
 	return f.String()
 }

@@ -12,7 +12,7 @@ import (
 
 // Cavalry Retreat (GCACW 5.1.2): before a marching unit moves, enemy
 // cavalry in its ZOC may retreat [7.7]. The choice is the cavalry's
-// owner's: a standing order (ORDERS.md) answers it in advance,
+// owner's: a standing order (docs/ORDERS.md) answers it in advance,
 //
 //	STANDING CAVALRY RETREAT [<unit>|ALL] ALWAYS | NEVER | ASK | IF OUTNUMBERED | IF ENEMY INF|CAV|ART
 //
@@ -145,15 +145,15 @@ func (m sim) cavalryRetreat(u *Unit) bool {
 				wish = append(wish, id)
 			}
 		default:
-			m.Emit("cavalry.stayed", events.S("unit", id), events.S("reason", "standing order "+describeWhen(o.When)))
+			m.Emit(kCavalryStayed, aUnit.Arg(id), aReason.Arg("standing order "+describeWhen(o.When)))
 		}
 	}
 	if len(ask) > 0 {
-		args := []events.Arg{events.S("side", owner), events.S("unit", u.ID), events.SL("units", ask...)}
+		args := []events.Arg{aSide.Arg(owner), aUnit.Arg(u.ID), aUnits.Arg(ask...)}
 		if len(wish) > 0 {
-			args = append(args, events.SL("wish", wish...))
+			args = append(args, aWish.Arg(wish...))
 		}
-		m.Emit("cavalry_retreat.asked", args...)
+		m.Emit(kCavalryRetreatAsked, args...)
 		return true
 	}
 	return m.endCavalryRetreat(u, wish)
@@ -164,11 +164,11 @@ func (m sim) cavalryRetreat(u *Unit) bool {
 // reports whether the march must wait.
 func (m sim) endCavalryRetreat(u *Unit, wish []string) bool {
 	if len(wish) > 0 {
-		m.Emit("referee.pending", events.S("step", StepRetreat), events.S("unit", u.ID), events.SL("units", wish...),
-			events.S("note", fmt.Sprintf("%s's owner retreats %s before %s's march (GCACW 5.1.2); how cavalry retreats [7.7] is not in the rules pbem has (R9): rule each retreat", opponent(u.Side), strings.Join(wish, ", "), u.ID)))
+		m.Emit(kRefereePending, aStep.Arg(StepRetreat), aUnit.Arg(u.ID), aUnits.Arg(wish...),
+			aNote.Arg(fmt.Sprintf("%s's owner retreats %s before %s's march (GCACW 5.1.2); how cavalry retreats [7.7] is not in the rules pbem has (R9): rule each retreat", opponent(u.Side), strings.Join(wish, ", "), u.ID)))
 		return true
 	}
-	m.Emit("cavalry_retreat.done", events.S("unit", u.ID))
+	m.Emit(kCavalryRetreatDone, aUnit.Arg(u.ID))
 	return false
 }
 
@@ -184,14 +184,14 @@ func (m sim) retreatByRule(c, u *Unit, path []hex.Hex, why string) bool {
 		path = m.State.bestRetreat(c, u, r)
 	}
 	if len(path) == 0 {
-		m.Emit("cavalry.stayed", events.S("unit", c.ID), events.S("reason", why+"; no retreat is open to it (R9, house rule)"))
+		m.Emit(kCavalryStayed, aUnit.Arg(c.ID), aReason.Arg(why+"; no retreat is open to it (R9, house rule)"))
 		return true
 	}
 	full := append([]hex.Hex{c.Hex}, path...)
-	m.Emit("cavalry.retreated", events.S("unit", c.ID), events.SL("path", hexStrs(full)...), events.S("by", why+" (R9, house rule)"))
+	m.Emit(kCavalryRetreated, aUnit.Arg(c.ID), aPath.Arg(hexStrs(full)...), aBy.Arg(why+" (R9, house rule)"))
 	if r.Fatigue > 0 {
 		if nf := min(c.Fatigue+r.Fatigue, 4); nf != c.Fatigue {
-			m.Emit("unit.fatigue_set", events.S("unit", c.ID), events.I("fatigue", int64(nf)), events.S("by", "cavalry retreat (R9, house rule)"))
+			m.Emit(kUnitFatigueSet, aUnit.Arg(c.ID), aFatigue.Arg(int64(nf)), aBy.Arg("cavalry retreat (R9, house rule)"))
 		}
 	}
 	return true
@@ -314,12 +314,12 @@ func (m sim) answerRetreat(side string, answers []Order) []events.Problem {
 		st, standing := m.State.standingFor(side, id)
 		switch {
 		case answered && o.Rule.Result == "none":
-			m.Emit("cavalry.stayed", events.S("unit", id), events.S("reason", "its owner's answer"))
+			m.Emit(kCavalryStayed, aUnit.Arg(id), aReason.Arg("its owner's answer"))
 		case answered:
 			if !m.retreatByRule(c, u, o.Rule.Hexes, "its owner's answer") {
 				wish = append(wish, id)
 				if len(o.Rule.Hexes) > 0 {
-					m.Emit("cavalry_retreat.proposed", events.S("unit", id), events.SL("path", hexStrs(o.Rule.Hexes)...))
+					m.Emit(kCavalryRetreatProposed, aUnit.Arg(id), aPath.Arg(hexStrs(o.Rule.Hexes)...))
 				}
 			}
 		case standing && st.says(c, u):
@@ -331,7 +331,7 @@ func (m sim) answerRetreat(side string, answers []Order) []events.Problem {
 			if standing {
 				reason = "standing order " + describeWhen(st.When)
 			}
-			m.Emit("cavalry.stayed", events.S("unit", id), events.S("reason", reason))
+			m.Emit(kCavalryStayed, aUnit.Arg(id), aReason.Arg(reason))
 		}
 	}
 	if !m.endCavalryRetreat(u, wish) {

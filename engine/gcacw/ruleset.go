@@ -135,7 +135,7 @@ type view struct {
 }
 
 // Facts implements engine.Teller (tell.go).
-func (rules) Facts() []engine.FactSchema { return factSchemas() }
+func (rules) Facts() []engine.FactSchema { return factSet.Schemas() }
 
 // Describe implements engine.Teller: tell.
 func (rules) Describe(s *State, f events.Fact) string { return tell(s, f) }

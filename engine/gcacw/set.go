@@ -347,7 +347,7 @@ func (m sim) setStrength(o Order, u *Unit) *events.Problem {
 		return &p
 	case n == 0:
 		m.emitSet(u.ID, "strength", strconv.Itoa(u.Manpower), "0")
-		m.Emit("unit.eliminated", events.S("unit", u.ID), events.S("reason", "referee"))
+		m.Emit(kUnitEliminated, aUnit.Arg(u.ID), aReason.Arg("referee"))
 		m.leadersAlone()
 	default:
 		if u.Eliminated {
@@ -359,7 +359,7 @@ func (m sim) setStrength(o Order, u *Unit) *events.Problem {
 }
 
 func (m sim) emitSet(target, field, old, value string) {
-	m.Emit("set", events.S("target", target), events.S("field", field), events.S("old", old), events.S("new", value))
+	m.Emit(kSet, aTarget.Arg(target), aField.Arg(field), aOld.Arg(old), aNew.Arg(value))
 }
 
 // targetName is how a SET's echo names its target.
@@ -438,7 +438,7 @@ func (s *State) setValue(target, field string) (string, error) {
 
 // set applies a set fact: the field must hold the fact's old value.
 func (b *batch) set(f events.Fact) error {
-	target, field, old, v := f.Str("target"), f.Str("field"), f.Str("old"), f.Str("new")
+	target, field, old, v := aTarget.Of(f), aField.Of(f), aOld.Of(f), aNew.Of(f)
 	cur, err := b.c.setValue(target, field)
 	if err != nil {
 		return err
@@ -523,12 +523,12 @@ func (b *batch) set(f events.Fact) error {
 
 // describeSet writes a set fact for the echo: "SET Vane strength 4 → 3".
 func describeSet(st *State, f events.Fact) string {
-	target := f.Str("target")
+	target := aTarget.Of(f)
 	name := ""
 	if target != gameTarget {
 		name = st.targetName(target) + " "
 	}
-	return fmt.Sprintf("SET %s%s %s → %s", name, f.Str("field"), f.Str("old"), f.Str("new"))
+	return fmt.Sprintf("SET %s%s %s → %s", name, aField.Of(f), aOld.Of(f), aNew.Of(f))
 }
 
 // readBackSet says how a SET line was read.

@@ -195,7 +195,7 @@ const (
 	StepAttack      = "attack"          // an attack at the end of a march (5.1.5, R10)
 )
 
-// Queued is an order waiting in a side's queue (ORDERS.md QUEUE).
+// Queued is an order waiting in a side's queue (docs/ORDERS.md QUEUE).
 type Queued struct {
 	Side  string `json:"side"`
 	N     int    `json:"n"`

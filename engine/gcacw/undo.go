@@ -7,7 +7,7 @@ import (
 	"pbem/events"
 )
 
-// UNDO (ORDERS.md): a player takes back their last order while no die
+// UNDO (docs/ORDERS.md): a player takes back their last order while no die
 // has been rolled for it and no one has seen it. pbem reads "no one has
 // seen it" as "no one has acted since": an order's report goes out at
 // once, but until the next order or ruling is decided nothing in the game
@@ -47,7 +47,7 @@ func (m sim) undo(side string, o Order) []events.Problem {
 	if u == nil || u.Side != side {
 		return []events.Problem{problemAt(o, 0, "there is nothing of yours to take back: UNDO takes back your last order while no die has been rolled for it and no one has acted since (ORDERS.md)", "")}
 	}
-	m.Emit("order.undone", events.S("side", side))
+	m.Emit(kOrderUndone, aSide.Arg(side))
 	return nil
 }
 
@@ -55,15 +55,15 @@ func (m sim) undo(side string, o Order) []events.Problem {
 // point for an order of side that rolled no die (and did not end the
 // game), else the end of any undo point kept.
 func markUndo(st *State, side string, facts []events.Fact, rolled bool, after *State) []events.Fact {
-	if len(facts) == 0 || len(facts) > 0 && facts[0].Kind == "order.undone" {
+	if len(facts) == 0 || len(facts) > 0 && facts[0].Kind == kOrderUndone {
 		return facts
 	}
 	var first events.Fact
 	switch {
 	case side != engine.RefereeSide && !rolled && after.Phase != PhaseOver:
-		first = events.NewFact("undo.point", events.S("side", side))
+		first = events.NewFact(kUndoPoint, aSide.Arg(side))
 	case st.Undo != nil:
-		first = events.NewFact("undo.cleared")
+		first = events.NewFact(kUndoCleared)
 	default:
 		return facts
 	}
@@ -74,19 +74,19 @@ func markUndo(st *State, side string, facts []events.Fact, rolled bool, after *S
 func (b *batch) applyUndo(f events.Fact) error {
 	c := b.c
 	switch f.Kind {
-	case "undo.point":
+	case kUndoPoint:
 		prev := *c
 		prev.Undo = nil
-		c.Undo = &UndoPoint{Side: f.Str("side"), Prev: &prev}
+		c.Undo = &UndoPoint{Side: aSide.Of(f), Prev: &prev}
 		// What c shares with prev is copied before a later fact changes
 		// it, as what it shares with the base state is.
 		b.base, b.ownUnits, b.ownLeaders = &prev, false, false
-	case "undo.cleared":
+	case kUndoCleared:
 		c.Undo = nil
-	case "order.undone":
+	case kOrderUndone:
 		u := c.Undo
-		if u == nil || u.Side != f.Str("side") {
-			return fmt.Errorf("%s: no undo point of %s", f.Kind, f.Str("side"))
+		if u == nil || u.Side != aSide.Of(f) {
+			return fmt.Errorf("%s: no undo point of %s", f.Kind, aSide.Of(f))
 		}
 		*c = *u.Prev
 		b.base, b.ownUnits, b.ownLeaders = u.Prev, false, false

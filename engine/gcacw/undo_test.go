@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// UNDO (ORDERS.md) takes back the side's last order while no die has
+// UNDO (docs/ORDERS.md) takes back the side's last order while no die has
 // been rolled for it and no one has acted since: the game is exactly as
 // it was before the order. An order that rolled a die, an order someone
 // has answered, another side's order, or an order already taken back

@@ -72,7 +72,7 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 			}
 			return problem(o, fmt.Sprintf("you hold no card %q", o.Name), hint)
 		}
-		m.Emit("card.played", events.S("side", side), events.S("card", c))
+		m.Emit(kCardPlayed, aSide.Arg(side), aCard.Arg(c))
 		m.Say("PLAY %s", c)
 	}
 	if len(rest) == 0 {
@@ -166,8 +166,8 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 		// 13.12b: secret until the end of the battle.
 		own := events.ToSide(side)
 		m.SayTo(own, "TACTIC %s", o.Word)
-		m.EmitTo(own, "tactic.chosen", events.S("side", side), events.S("tactic", o.Word))
-		m.Emit("tactic.made", events.S("side", side))
+		m.EmitTo(own, kTacticChosen, aSide.Arg(side), aTactic.Arg(o.Word))
+		m.Emit(kTacticMade, aSide.Arg(side))
 		m.afterTactic()
 		return nil
 	case StepCavalry:
@@ -178,7 +178,7 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 			return p
 		}
 		m.Say("CAVALRY %s", o.Word)
-		m.Emit("cavalry.chosen", events.S("side", side), events.S("tactic", o.Word))
+		m.Emit(kCavalryChosen, aSide.Arg(side), aTactic.Arg(o.Word))
 		if m.allCavalryChosen() {
 			m.begin(StepPatrol, "", 0)
 		}
@@ -255,14 +255,14 @@ func actors(st *State) []string {
 
 // begin starts a step; side is who acts first, n its pool or count.
 func (m *sim) begin(step, side string, n int) {
-	args := []events.Arg{events.S("step", step)}
+	args := []events.Arg{aStep.Arg(step)}
 	if side != "" {
-		args = append(args, events.S("side", side))
+		args = append(args, aSide.Arg(side))
 	}
 	if n != 0 {
-		args = append(args, events.I("n", int64(n)))
+		args = append(args, aN.Arg(int64(n)))
 	}
-	m.Emit("step.begun", args...)
+	m.Emit(kStepBegun, args...)
 }
 
 // --- 13.1 and 13.4 ---
@@ -292,15 +292,15 @@ func recommended(sc *ScenarioDef) string {
 
 func (m *sim) table(side string, o Order) []events.Problem {
 	m.Say("TABLE %s", o.Word)
-	m.Emit("table.proposed", events.S("side", side), events.S("size", o.Word))
+	m.Emit(kTableProposed, aSide.Arg(side), aSize.Arg(o.Word))
 	other := m.State.side(m.State.other(side))
 	if other.TableVote == "" {
 		return nil
 	}
 	if other.TableVote == o.Word {
-		m.Emit("table.set", events.S("size", o.Word), events.S("how", "agreed"))
+		m.Emit(kTableSet, aSize.Arg(o.Word), aHow.Arg("agreed"))
 	} else {
-		m.Emit("table.set", events.S("size", recommended(m.State.Scn)), events.S("how", "recommended"))
+		m.Emit(kTableSet, aSize.Arg(recommended(m.State.Scn)), aHow.Arg("recommended"))
 	}
 	m.afterTable()
 	return nil
@@ -309,7 +309,7 @@ func (m *sim) table(side string, o Order) []events.Problem {
 func (m *sim) afterTable() {
 	switch {
 	case m.State.Scn.Year > 0:
-		m.Emit("year.set", events.I("year", int64(m.State.Scn.Year)), events.S("how", "scenario"))
+		m.Emit(kYearSet, aYear.Arg(int64(m.State.Scn.Year)), aHow.Arg("scenario"))
 		m.begin(StepDraw, "", 0)
 	default:
 		m.begin(StepYear, "", 0)
@@ -336,7 +336,7 @@ func (m *sim) year(side string, o Order) []events.Problem {
 		return problem(o, fmt.Sprintf("%s can be fielded only from %d (13.4b)", who, e), fmt.Sprintf("YEAR %d", e))
 	}
 	m.Say("YEAR %d", y)
-	m.Emit("year.proposed", events.S("side", side), events.I("year", int64(y)))
+	m.Emit(kYearProposed, aSide.Arg(side), aYear.Arg(int64(y)))
 	other := m.State.side(m.State.other(side))
 	if other.YearVote == 0 {
 		return nil
@@ -345,7 +345,7 @@ func (m *sim) year(side string, o Order) []events.Problem {
 	if other.YearVote != y {
 		how = "later" // 13.4c: the later period
 	}
-	m.Emit("year.set", events.I("year", int64(max(y, other.YearVote))), events.S("how", how))
+	m.Emit(kYearSet, aYear.Arg(int64(max(y, other.YearVote))), aHow.Arg(how))
 	m.begin(StepDraw, "", 0)
 	return nil
 }
@@ -386,7 +386,7 @@ func (m *sim) generals(side string, os []Order) []events.Problem {
 				return problem(o, fmt.Sprintf("%s may command only what his level and branch allow (13.5h): %s", g.Name, listWords(fs)), "")
 			}
 			m.Say("ASSIGN %s TO %s", g.Name, o.Name2)
-			m.Emit("general.assigned", events.S("side", side), events.S("general", g.Name), events.S("formation", o.Name2))
+			m.Emit(kGeneralAssigned, aSide.Arg(side), aGeneral.Arg(g.Name), aFormation.Arg(o.Name2))
 		case "REDRAW":
 			if sd.Redraws <= 0 {
 				return problem(o, "your army may redraw no general (13.5g: only some armies or cards allow it)", "DONE")
@@ -397,7 +397,7 @@ func (m *sim) generals(side string, os []Order) []events.Problem {
 			}
 			hand, _ := engine.Deal(m.Dice, "redraw "+side+"'s "+grp.Name, grp.SetAside, 1)
 			m.Say("REDRAW %s", grp.Name)
-			m.Emit("general.redrawn", events.S("side", side), events.S("group", grp.Name), events.S("general", hand[0]))
+			m.Emit(kGeneralRedrawn, aSide.Arg(side), aGroup.Arg(grp.Name), aGeneral.Arg(hand[0]))
 		case "SWAP":
 			if sd.Redrawn == "" {
 				return problem(o, "SWAP comes after a REDRAW (13.5g)", "")
@@ -407,16 +407,16 @@ func (m *sim) generals(side string, os []Order) []events.Problem {
 				return problem(o, fmt.Sprintf("%s may replace only a general drawn among the %s (13.5g)", sd.Redrawn, sd.RedrawGroup), "")
 			}
 			m.Say("SWAP %s FOR %s", sd.Redrawn, g.Name)
-			m.Emit("general.swapped", events.S("side", side), events.S("general", sd.Redrawn), events.S("old", g.Name))
+			m.Emit(kGeneralSwapped, aSide.Arg(side), aGeneral.Arg(sd.Redrawn), aOld.Arg(g.Name))
 		case "DISCARD":
 			if sd.Redrawn == "" {
 				return problem(o, "DISCARD comes after a REDRAW (13.5g)", "")
 			}
 			m.Say("DISCARD %s", sd.Redrawn)
-			m.Emit("general.discarded", events.S("side", side), events.S("general", sd.Redrawn))
+			m.Emit(kGeneralDiscarded, aSide.Arg(side), aGeneral.Arg(sd.Redrawn))
 		case "DONE":
 			m.Say("DONE")
-			m.Emit("generals.done", events.S("side", side))
+			m.Emit(kGeneralsDone, aSide.Arg(side))
 		default:
 			return problem(o, "send ASSIGN <general> TO <formation>, REDRAW <group>, SWAP <general>, DISCARD or DONE (13.5g-h)", "DONE")
 		}
@@ -445,12 +445,12 @@ func (m *sim) drawCards(side string, n int, into, rule string) {
 	own := events.ToSide(side)
 	n = min(n, len(sd.Deck))
 	if n == 0 {
-		m.Emit("cards.dealt", events.S("side", side), events.I("n", 0), events.S("into", into), events.S("rule", rule))
+		m.Emit(kCardsDealt, aSide.Arg(side), aN.Arg(0), aInto.Arg(into), aRule.Arg(rule))
 		return
 	}
 	hand, _ := engine.Deal(m.Dice.As(own), "draw "+side+"'s battle cards", sd.Deck, n)
-	m.EmitTo(own, "cards.drawn", events.S("side", side), events.SL("cards", hand...), events.S("into", into))
-	m.Emit("cards.dealt", events.S("side", side), events.I("n", int64(n)), events.S("into", into), events.S("rule", rule))
+	m.EmitTo(own, kCardsDrawn, aSide.Arg(side), aCards.Arg(hand...), aInto.Arg(into))
+	m.Emit(kCardsDealt, aSide.Arg(side), aN.Arg(int64(n)), aInto.Arg(into), aRule.Arg(rule))
 }
 
 func (m *sim) keep(side string, o Order) []events.Problem {
@@ -486,8 +486,8 @@ func (m *sim) keep(side string, o Order) []events.Problem {
 	// 13.6a: the other cards go back into the deck, shuffled: only their
 	// owner knows them. (The deck's order is drawn anew at each draw.)
 	m.SayTo(own, "KEEP %s", strings.Join(kept, ", "))
-	m.EmitTo(own, "cards.kept", events.S("side", side), events.SL("kept", kept...), events.SL("returned", back...))
-	m.Emit("hand.kept", events.S("side", side), events.I("n", int64(len(kept))), events.I("returned", int64(len(back))))
+	m.EmitTo(own, kCardsKept, aSide.Arg(side), aKept.Arg(kept...), aReturned.Arg(back...))
+	m.Emit(kHandKept, aSide.Arg(side), aN.Arg(int64(len(kept))), aReturnedInt.Arg(int64(len(back))))
 	if len(actors(m.State)) == 0 {
 		if m.State.PlayerA != "" {
 			m.begin(StepList, m.State.PlayerA, 0) // the Neutral battlefield's card (G7, keep-3)
@@ -521,12 +521,12 @@ func (m *sim) declare(side string, o Order) []events.Problem {
 		echo += " FORCED MARCH"
 	}
 	m.Say("%s", echo)
-	m.Emit("battlefield.declared", events.S("side", side), events.S("field", o.Word), events.B("forced", forced))
+	m.Emit(kBattlefieldDeclared, aSide.Arg(side), aField.Arg(o.Word), aForced.Arg(forced))
 	if forced {
 		// 13.8d: the army starts the battle with morale one level lower.
 		lv := m.State.Scn.Morale
 		i := slices.Index(lv, m.State.side(side).Morale)
-		m.Emit("morale.set", events.S("side", side), events.S("level", lv[min(i+1, len(lv)-1)]), events.S("why", "forced march (13.8d)"))
+		m.Emit(kMoraleSet, aSide.Arg(side), aLevel.Arg(lv[min(i+1, len(lv)-1)]), aWhy.Arg("forced march (13.8d)"))
 	}
 	if len(actors(m.State)) == 0 {
 		m.battlefieldRoll()
@@ -549,8 +549,8 @@ func (m *sim) rollInitiative(extra func(side string) (bonus, forced int), purpos
 				succ++
 			}
 		}
-		m.Emit("initiative.rolled", events.S("side", sd.Name), events.I("dice", int64(n)), events.I("successes", int64(succ)),
-			events.I("bonus", int64(b)), events.I("forced", int64(f)))
+		m.Emit(kInitiativeRolled, aSide.Arg(sd.Name), aDice.Arg(int64(n)), aSuccesses.Arg(int64(succ)),
+			aBonus.Arg(int64(b)), aForcedInt.Arg(int64(f)))
 		switch {
 		case succ > best:
 			best, winner, tie = succ, sd.Name, false
@@ -586,7 +586,7 @@ func (m *sim) battlefieldRoll() {
 			m.wonBattlefield(w)
 			return
 		}
-		m.Emit("initiative.tied", events.S("roll", "battlefield"))
+		m.Emit(kInitiativeTied, aRoll.Arg("battlefield"))
 		if st.Scn.InitTies == "referee" {
 			break
 		}
@@ -595,7 +595,7 @@ func (m *sim) battlefieldRoll() {
 }
 
 func (m *sim) wonBattlefield(w string) {
-	m.Emit("initiative.won", events.S("side", w), events.S("battlefield", m.State.side(w).Battlefield))
+	m.Emit(kInitiativeWon, aSide.Arg(w), aBattlefield.Arg(m.State.side(w).Battlefield))
 	if st := m.State; st.Battlefield == Neutral {
 		// 13.7f: one more battle card (G7: straight into the hand).
 		if st.Scn.Option("neutral-card") == "keep-3" {
@@ -616,9 +616,9 @@ func (m *sim) list(side string, o Order) []events.Problem {
 		return problem(o, "the scenario has no terrain list "+o.Word, "LIST TYPICAL")
 	}
 	m.Say("LIST %s", o.Word)
-	m.Emit("list.chosen", events.S("side", side), events.S("list", o.Word))
+	m.Emit(kListChosen, aSide.Arg(side), aList.Arg(o.Word))
 	g := st.geom()
-	m.Emit("points.placed", events.IL("at", polyInts(g.Points)...)) // 13.9b
+	m.Emit(kPointsPlaced, aAt.Arg(polyInts(g.Points)...)) // 13.9b
 	m.beginLinear()
 	return nil
 }
@@ -646,7 +646,7 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 	if o.Verb == "PASS" {
 		both := st.Passed == st.other(side)
 		m.Say("PASS")
-		m.Emit("terrain.passed", events.S("side", side))
+		m.Emit(kTerrainPassed, aSide.Arg(side))
 		m.nextLinear(side, both)
 		return nil
 	}
@@ -680,7 +680,7 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 	}
 	id := st.nextID(kind)
 	m.Say("%s", strings.TrimSpace(o.Verb+" "+strings.Join(o.Flags, " ")+" "+fmtPath(path)))
-	m.Emit("terrain.placed", events.S("id", id), events.S("kind", kind), events.S("by", side), events.IL("path", polyInts(path)...), events.SL("flags", o.Flags...))
+	m.Emit(kTerrainPlaced, aId.Arg(id), aKind.Arg(kind), aBy.Arg(side), aPath.Arg(polyInts(path)...), aFlags.Arg(o.Flags...))
 	// 13.10q: a road or railway across a river or stream makes a bridge;
 	// so does a river laid across a road.
 	if kind == Road || kind == Railway {
@@ -715,11 +715,11 @@ func fmtPath(pl table.Polyline) string {
 
 func (m *sim) bridge(b Bridge, by string) {
 	id := m.State.nextBridge()
-	args := []events.Arg{events.S("id", id), events.I("x", int64(b.At.X)), events.I("y", int64(b.At.Y)), events.S("over", b.Over)}
+	args := []events.Arg{aId.Arg(id), aX.Arg(int64(b.At.X)), aY.Arg(int64(b.At.Y)), aOver.Arg(b.Over)}
 	if by != "" {
-		args = append(args, events.S("by", by))
+		args = append(args, aBy.Arg(by))
 	}
-	m.Emit("bridge.placed", args...)
+	m.Emit(kBridgePlaced, args...)
 }
 
 func (s *State) nextBridge() string { return fmt.Sprintf("bridge %d", len(s.Bridges)+1) }
@@ -737,7 +737,7 @@ func (m *sim) nextLinear(side string, bothPassed bool) {
 		m.beginNormal()
 		return
 	}
-	m.Emit("turn.passed", events.S("step", StepLinear), events.S("side", st.other(side)))
+	m.Emit(kTurnPassed, aStep.Arg(StepLinear), aSide.Arg(st.other(side)))
 }
 
 func (m *sim) bridges(side string, os []Order) []events.Problem {
@@ -806,7 +806,7 @@ func (m *sim) normal(side string, o Order) []events.Problem {
 			return problem(o, "normal terrain is placed until the list is done; passing is only for linear terrain, fences and walls (13.10j)", ex)
 		}
 		m.Say("PASS")
-		m.Emit("terrain.passed", events.S("side", side))
+		m.Emit(kTerrainPassed, aSide.Arg(side))
 		m.afterNormal() // no piece of the list fits anywhere: the rest is left out
 		return nil
 	}
@@ -822,20 +822,20 @@ func (m *sim) normal(side string, o Order) []events.Problem {
 		m.afterNormal()
 		return nil
 	}
-	m.Emit("turn.passed", events.S("step", StepNormal), events.S("side", m.State.other(side)))
+	m.Emit(kTurnPassed, aStep.Arg(StepNormal), aSide.Arg(m.State.other(side)))
 	return nil
 }
 
 func (m *sim) placePiece(pc Piece, o Order) {
 	m.Say("PLACE %s %s", pc.Kind, shapeWords(o))
-	args := []events.Arg{events.S("id", pc.ID), events.S("kind", pc.Kind), events.S("by", pc.By), events.IL("poly", polyInts(pc.Poly)...)}
+	args := []events.Arg{aId.Arg(pc.ID), aKind.Arg(pc.Kind), aBy.Arg(pc.By), aPoly.Arg(polyInts(pc.Poly)...)}
 	if pc.Half {
-		args = append(args, events.B("half", true))
+		args = append(args, aHalf.Arg(true))
 	}
 	if len(pc.Flags) > 0 {
-		args = append(args, events.SL("flags", pc.Flags...))
+		args = append(args, aFlags.Arg(pc.Flags...))
 	}
-	m.Emit("terrain.placed", args...)
+	m.Emit(kTerrainPlaced, args...)
 }
 
 func shapeWords(o Order) string {
@@ -899,7 +899,7 @@ func (m *sim) fence(side string, o Order) []events.Problem {
 	if o.Verb == "PASS" {
 		both := st.Passed == st.other(side)
 		m.Say("PASS")
-		m.Emit("terrain.passed", events.S("side", side))
+		m.Emit(kTerrainPassed, aSide.Arg(side))
 		m.nextFence(side, true, both)
 		return nil
 	}
@@ -914,7 +914,7 @@ func (m *sim) fence(side string, o Order) []events.Problem {
 		return problem(o, why, m.example(side))
 	}
 	m.Say("%s ALONG %s", o.Verb, o.Name)
-	m.Emit("terrain.placed", events.S("id", pc.ID), events.S("kind", pc.Kind), events.S("by", side), events.IL("path", polyInts(pc.Path)...), events.S("along", o.Name))
+	m.Emit(kTerrainPlaced, aId.Arg(pc.ID), aKind.Arg(pc.Kind), aBy.Arg(side), aPath.Arg(polyInts(pc.Path)...), aAlong.Arg(o.Name))
 	m.nextFence(side, false, false)
 	return nil
 }
@@ -933,7 +933,7 @@ func (m *sim) nextFence(side string, passed, bothPassed bool) {
 			return
 		}
 	}
-	m.Emit("turn.passed", events.S("step", StepFences), events.S("side", other))
+	m.Emit(kTurnPassed, aStep.Arg(StepFences), aSide.Arg(other))
 }
 
 // grants is what a side may still do in 13.10l.
@@ -986,7 +986,7 @@ func (m *sim) special(side string, o Order) []events.Problem {
 	switch o.Verb {
 	case "DONE":
 		m.Say("DONE")
-		m.Emit("special.done", events.S("side", side))
+		m.Emit(kSpecialDone, aSide.Arg(side))
 	case "PLACE":
 		if !slices.Contains(gs, o.Word) {
 			return problem(o, fmt.Sprintf("your army's traits give no %s to place (13.10l); yours: %s", o.Word, listWords(gs)), "DONE")
@@ -1012,7 +1012,7 @@ func (m *sim) special(side string, o Order) []events.Problem {
 			return problem(o, why, "")
 		}
 		m.Say("MOVE %s TO %s", p.ID, fmtPt(o.Pts[0]))
-		m.Emit("terrain.moved", events.S("id", p.ID), events.I("dx", int64(v.X)), events.I("dy", int64(v.Y)), events.S("by", side))
+		m.Emit(kTerrainMoved, aId.Arg(p.ID), aDx.Arg(int64(v.X)), aDy.Arg(int64(v.Y)), aBy.Arg(side))
 	default:
 		return problem(o, "special terrain (13.10l): PLACE <kind> …, MOVE <piece> TO x,y, or DONE", "DONE")
 	}
@@ -1022,9 +1022,9 @@ func (m *sim) special(side string, o Order) []events.Problem {
 	theirs := len(st.grants(other)) > 0 && !st.side(other).Done
 	switch {
 	case theirs:
-		m.Emit("turn.passed", events.S("step", StepSpecial), events.S("side", other))
+		m.Emit(kTurnPassed, aStep.Arg(StepSpecial), aSide.Arg(other))
 	case mine:
-		m.Emit("turn.passed", events.S("step", StepSpecial), events.S("side", side))
+		m.Emit(kTurnPassed, aStep.Arg(StepSpecial), aSide.Arg(side))
 	default:
 		m.afterSpecial()
 	}
@@ -1051,7 +1051,7 @@ func (m *sim) swap(side string, o Order) []events.Problem {
 			return problem(o, why, "NO SWAP")
 		}
 		m.Say("SWAP %s WITH %s", a.ID, b.ID)
-		m.Emit("terrain.swapped", events.S("a", a.ID), events.S("b", b.ID), events.S("by", side))
+		m.Emit(kTerrainSwapped, aA.Arg(a.ID), aB.Arg(b.ID), aBy.Arg(side))
 	default:
 		return problem(o, "the Offensive battlefield lets you swap two pieces: SWAP <piece> WITH <piece>, or NO SWAP (13.7f)", "NO SWAP")
 	}
@@ -1066,7 +1066,7 @@ func (s *State) fortsOf(side string) int { return s.side(side).Forts }
 func (m *sim) beginFortify() {
 	st := m.State
 	if st.Battlefield == Defensive {
-		m.Emit("forts.granted", events.S("side", st.PlayerA), events.I("n", 1))
+		m.Emit(kFortsGranted, aSide.Arg(st.PlayerA), aN.Arg(1))
 	}
 	st = m.State
 	first := st.PlayerA // 13.10r: the initiative first
@@ -1086,13 +1086,13 @@ func (m *sim) fortify(side string, o Order) []events.Problem {
 	switch o.Verb {
 	case "DONE":
 		m.Say("DONE")
-		m.Emit("forts.done", events.S("side", side))
+		m.Emit(kFortsDone, aSide.Arg(side))
 	case "FORTIFY":
 		if why := st.checkFort(side, o.Pts[0], o.Pts[1]); why != "" {
 			return problem(o, why, m.example(side))
 		}
 		m.Say("FORTIFY %s %s", fmtPt(o.Pts[0]), fmtPt(o.Pts[1]))
-		m.Emit("terrain.placed", events.S("id", st.nextID(Fortification)), events.S("kind", Fortification), events.S("by", side), events.IL("path", polyInts(o.Pts)...))
+		m.Emit(kTerrainPlaced, aId.Arg(st.nextID(Fortification)), aKind.Arg(Fortification), aBy.Arg(side), aPath.Arg(polyInts(o.Pts)...))
 	default:
 		return problem(o, "field fortifications (13.10m): FORTIFY x,y x,y, or DONE", m.example(side))
 	}
@@ -1100,9 +1100,9 @@ func (m *sim) fortify(side string, o Order) []events.Problem {
 	other := st.other(side)
 	switch {
 	case st.fortsOf(other) > 0:
-		m.Emit("turn.passed", events.S("step", StepFortify), events.S("side", other))
+		m.Emit(kTurnPassed, aStep.Arg(StepFortify), aSide.Arg(other))
 	case st.fortsOf(side) > 0:
-		m.Emit("turn.passed", events.S("step", StepFortify), events.S("side", side))
+		m.Emit(kTurnPassed, aStep.Arg(StepFortify), aSide.Arg(side))
 	default:
 		m.afterTerrain()
 	}
@@ -1124,7 +1124,7 @@ func (m *sim) afterTerrain() {
 			c = st.baseAt("A")
 			y0, y1 = st.H-size, st.H
 		}
-		m.Emit("base.placed", events.S("side", sd.Name), events.IL("poly", polyInts(rectPoly(c.X-size/2, y0, c.X+size/2, y1))...))
+		m.Emit(kBasePlaced, aSide.Arg(sd.Name), aPoly.Arg(polyInts(rectPoly(c.X-size/2, y0, c.X+size/2, y1))...))
 	}
 	m.begin(StepTactic, "", 0)
 }
@@ -1237,12 +1237,12 @@ func (m *sim) patrol(side string, os []Order) []events.Problem {
 	}
 	for _, k := range marks {
 		m.Say("PATROL %s AT %s", k.corps, fmtPt(k.at))
-		m.Emit("marker.placed", events.S("side", side), events.S("corps", k.corps), events.I("x", int64(k.at.X)), events.I("y", int64(k.at.Y)))
+		m.Emit(kMarkerPlaced, aSide.Arg(side), aCorps.Arg(k.corps), aX.Arg(int64(k.at.X)), aY.Arg(int64(k.at.Y)))
 	}
 	for _, u := range placed {
-		m.Emit("unit.placed", events.S("unit", u.Name), events.I("x", int64(u.Front.X)), events.I("y", int64(u.Front.Y)), events.I("facing", int64(u.Facing)))
+		m.Emit(kUnitPlaced, aUnit.Arg(u.Name), aX.Arg(int64(u.Front.X)), aY.Arg(int64(u.Front.Y)), aFacing.Arg(int64(u.Facing)))
 	}
-	m.Emit("patrol.done", events.S("side", side))
+	m.Emit(kPatrolDone, aSide.Arg(side))
 	if len(actors(m.State)) == 0 {
 		m.beginTurn(1) // 13.14c: the game begins
 	}
@@ -1258,7 +1258,7 @@ func (s *State) hasAny(side, corps string) bool {
 
 func (m *sim) beginTurn(t int) {
 	st := m.State
-	m.Emit("turn.begun", events.I("turn", int64(t)))
+	m.Emit(kTurnBegun, aTurn.Arg(int64(t)))
 	if t >= 2 {
 		// 13.6b: from turn 2, before the initiative roll, one new card.
 		for _, sd := range st.Sides {
@@ -1267,14 +1267,14 @@ func (m *sim) beginTurn(t int) {
 	}
 	if t == 1 && st.Scn.Option("first-initiative") == "battlefield-roll" {
 		// G8: the battlefield roll was also turn 1's initiative roll.
-		m.Emit("initiative.won", events.S("side", st.PlayerA))
+		m.Emit(kInitiativeWon, aSide.Arg(st.PlayerA))
 	} else {
 		w := ""
 		for range maxRerolls {
 			if w = m.rollInitiative(func(string) (int, int) { return 0, 0 }, fmt.Sprintf("initiative, turn %d", t)); w != "" {
 				break
 			}
-			m.Emit("initiative.tied", events.S("roll", "turn"))
+			m.Emit(kInitiativeTied, aRoll.Arg("turn"))
 			if st.Scn.InitTies == "referee" {
 				break
 			}
@@ -1283,7 +1283,7 @@ func (m *sim) beginTurn(t int) {
 			m.begin(StepInitiative, "", 0)
 			return
 		}
-		m.Emit("initiative.won", events.S("side", w))
+		m.Emit(kInitiativeWon, aSide.Arg(w))
 	}
 	m.begin(StepActivate, m.State.Initiative, 0)
 }
@@ -1309,7 +1309,7 @@ func (m *sim) activate(side string, o Order) []events.Problem {
 	switch o.Verb {
 	case "PASS":
 		m.Say("PASS")
-		m.Emit("corps.skipped", events.S("side", side), events.SL("corps", left...))
+		m.Emit(kCorpsSkipped, aSide.Arg(side), aCorpsStrs.Arg(left...))
 		m.nextActivation(side)
 		return nil
 	case "ACTIVATE":
@@ -1320,7 +1320,7 @@ func (m *sim) activate(side string, o Order) []events.Problem {
 		return problem(o, fmt.Sprintf("%s is not yours to activate now (left: %s)", o.Name, listWords(left)), m.example(side))
 	}
 	m.Say("ACTIVATE %s", o.Name)
-	m.Emit("corps.activated", events.S("side", side), events.S("corps", o.Name))
+	m.Emit(kCorpsActivated, aSide.Arg(side), aCorps.Arg(o.Name))
 	if st.Scn.Combat == "referee" {
 		m.begin(StepCombat, side, 0)
 	} else {
@@ -1395,17 +1395,17 @@ func (m *sim) moves(side string, os []Order) []events.Problem {
 			note += fmt.Sprintf("; 3\" paid for %s", rep.Contact)
 		}
 		m.Say("%s: %s (%s)", u.Name, strings.Join(words, ", "), note)
-		args := []events.Arg{events.S("unit", u.Name), events.I("x", int64(rep.Final.Front.X)), events.I("y", int64(rep.Final.Front.Y)),
-			events.I("facing", int64(rep.Final.Facing)), events.I("dist", int64(rep.Dist)), events.I("range", int64(rep.Limit))}
+		args := []events.Arg{aUnit.Arg(u.Name), aX.Arg(int64(rep.Final.Front.X)), aY.Arg(int64(rep.Final.Front.Y)),
+			aFacing.Arg(int64(rep.Final.Facing)), aDist.Arg(int64(rep.Dist)), aRange.Arg(int64(rep.Limit))}
 		if rep.Pays {
-			args = append(args, events.S("paid", rep.Contact))
+			args = append(args, aPaid.Arg(rep.Contact))
 		}
 		if rep.Road {
-			args = append(args, events.B("road", true))
+			args = append(args, aRoad.Arg(true))
 		}
-		m.Emit("unit.moved", args...)
+		m.Emit(kUnitMoved, args...)
 	}
-	m.Emit("activation.ended", events.S("side", side), events.S("corps", corps))
+	m.Emit(kActivationEnded, aSide.Arg(side), aCorps.Arg(corps))
 	m.nextActivation(side)
 	return nil
 }
@@ -1443,17 +1443,17 @@ func (m *sim) passages(side string, os []Order) []events.Problem {
 				}
 			}
 			ok = succ >= need
-			m.Emit("command.tested", events.S("general", name), events.I("dice", int64(dice)), events.I("need", int64(need)), events.I("successes", int64(succ)))
+			m.Emit(kCommandTested, aGeneral.Arg(name), aDice.Arg(int64(dice)), aNeed.Arg(int64(need)), aSuccesses.Arg(int64(succ)))
 		}
 		m.Say("PASSAGE %s AND %s", a.Name, b.Name)
-		m.Emit("passage.made", events.S("a", a.Name), events.S("b", b.Name), events.B("ok", ok))
+		m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(ok))
 		if !ok {
 			// 7.6d: both stay and each loses a cohesion point.
-			m.Emit("cohesion.lost", events.S("unit", a.Name), events.I("n", 1))
-			m.Emit("cohesion.lost", events.S("unit", b.Name), events.I("n", 1))
+			m.Emit(kCohesionLost, aUnit.Arg(a.Name), aN.Arg(1))
+			m.Emit(kCohesionLost, aUnit.Arg(b.Name), aN.Arg(1))
 		}
 	}
-	m.Emit("passages.done", events.S("side", side))
+	m.Emit(kPassagesDone, aSide.Arg(side))
 	if other := m.State.other(side); side == m.State.Initiative {
 		m.begin(StepPassage, other, 0)
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"pbem/engine"
 	"pbem/engine/table"
 	"pbem/events"
 )
@@ -102,7 +103,7 @@ func (st *State) ownAll(c *cow) {
 	st.Markers, st.Activated, st.Inactive = slices.Clip(st.Markers), slices.Clip(st.Activated), slices.Clip(st.Inactive)
 }
 
-func strs(f events.Fact, key string) []string { return slices.Clone(f.Strs(key)) }
+func strs(f events.Fact, d engine.StrsField) []string { return slices.Clone(d.Of(f)) }
 
 func remove(list []string, x string) []string {
 	if i := slices.Index(list, x); i >= 0 {
@@ -117,33 +118,33 @@ func remove(list []string, x string) []string {
 func (st *State) apply(f events.Fact, c *cow) error {
 	var sd *Side
 	needSide := func() error {
-		if sd = st.ownSide(c, f.Str("side")); sd == nil {
-			return fmt.Errorf("%s: no side %q", f.Kind, f.Str("side"))
+		if sd = st.ownSide(c, aSide.Of(f)); sd == nil {
+			return fmt.Errorf("%s: no side %q", f.Kind, aSide.Of(f))
 		}
 		return nil
 	}
 	switch f.Kind {
-	case "table.proposed":
+	case kTableProposed:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.TableVote = f.Str("size")
-	case "table.set":
-		g, ok := st.Scn.Geom(f.Str("size"))
+		sd.TableVote = aSize.Of(f)
+	case kTableSet:
+		g, ok := st.Scn.Geom(aSize.Of(f))
 		if !ok {
-			return fmt.Errorf("no table %q", f.Str("size"))
+			return fmt.Errorf("no table %q", aSize.Of(f))
 		}
 		st.TableSize, st.W, st.H = g.Size, g.Width, g.Height
-	case "year.proposed":
+	case kYearProposed:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.YearVote = int(f.Int("year"))
-	case "year.set":
-		st.Year = int(f.Int("year"))
-	case "step.begun":
-		st.Step = f.Str("step")
-		side, n := f.Str("side"), int(f.Int("n"))
+		sd.YearVote = int(aYear.Of(f))
+	case kYearSet:
+		st.Year = int(aYear.Of(f))
+	case kStepBegun:
+		st.Step = aStep.Of(f)
+		side, n := aSide.Of(f), int(aN.Of(f))
 		st.ownSides(c)
 		for i := range st.Sides {
 			st.Sides[i].Done = false
@@ -159,152 +160,152 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		case StepActivate, StepCombat, StepMove, StepPassage:
 			st.ToAct = side
 		}
-	case "turn.passed":
-		st.Placer = f.Str("side")
-	case "generals.drawn":
+	case kTurnPassed:
+		st.Placer = aSide.Of(f)
+	case kGeneralsDrawn:
 		if err := needSide(); err != nil {
 			return err
 		}
-		fs, gs := f.Strs("formations"), f.Strs("generals")
+		fs, gs := aFormations.Of(f), aGenerals.Of(f)
 		if len(fs) != len(gs) {
 			return fmt.Errorf("generals.drawn: %d generals for %d formations", len(gs), len(fs))
 		}
-		grp := f.Str("group")
+		grp := aGroup.Of(f)
 		st.ownGenerals(c)
 		for i, g := range gs {
 			st.Generals = append(st.Generals, General{Name: g, Side: sd.Name, Group: grp, Formation: fs[i]})
 		}
-		sd.Groups = append(sd.Groups, DrawGroup{Name: grp, Formations: strs(f, "formations"), SetAside: strs(f, "aside")})
-	case "army.drawn":
+		sd.Groups = append(sd.Groups, DrawGroup{Name: grp, Formations: strs(f, aFormations), SetAside: strs(f, aAside)})
+	case kArmyDrawn:
 		if err := needSide(); err != nil {
 			return err
 		}
 		sd.Drawn = true
-	case "general.redrawn":
+	case kGeneralRedrawn:
 		if err := needSide(); err != nil {
 			return err
 		}
-		grp := sd.group(f.Str("group"))
+		grp := sd.group(aGroup.Of(f))
 		if grp == nil {
-			return fmt.Errorf("no group %q", f.Str("group"))
+			return fmt.Errorf("no group %q", aGroup.Of(f))
 		}
-		grp.SetAside = remove(grp.SetAside, f.Str("general"))
-		sd.Redrawn, sd.RedrawGroup = f.Str("general"), grp.Name
+		grp.SetAside = remove(grp.SetAside, aGeneral.Of(f))
+		sd.Redrawn, sd.RedrawGroup = aGeneral.Of(f), grp.Name
 		sd.Redraws--
-	case "general.swapped":
+	case kGeneralSwapped:
 		if err := needSide(); err != nil {
 			return err
 		}
 		st.ownGenerals(c)
-		old := st.general(f.Str("old"))
+		old := st.general(aOld.Of(f))
 		if old == nil {
-			return fmt.Errorf("no general %q", f.Str("old"))
+			return fmt.Errorf("no general %q", aOld.Of(f))
 		}
-		st.Generals = append(st.Generals, General{Name: f.Str("general"), Side: sd.Name, Group: old.Group, Formation: old.Formation})
-		old = st.general(f.Str("old"))
+		st.Generals = append(st.Generals, General{Name: aGeneral.Of(f), Side: sd.Name, Group: old.Group, Formation: old.Formation})
+		old = st.general(aOld.Of(f))
 		old.Formation = ""
 		sd.Out = append(sd.Out, old.Name)
 		sd.Redrawn, sd.RedrawGroup = "", ""
-	case "general.discarded":
+	case kGeneralDiscarded:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Out = append(sd.Out, f.Str("general"))
+		sd.Out = append(sd.Out, aGeneral.Of(f))
 		sd.Redrawn, sd.RedrawGroup = "", ""
-	case "general.assigned":
+	case kGeneralAssigned:
 		st.ownGenerals(c)
-		g := st.general(f.Str("general"))
+		g := st.general(aGeneral.Of(f))
 		if g == nil {
-			return fmt.Errorf("no general %q", f.Str("general"))
+			return fmt.Errorf("no general %q", aGeneral.Of(f))
 		}
-		to, from := f.Str("formation"), g.Formation
+		to, from := aFormation.Of(f), g.Formation
 		if h := st.generalOf(g.Side, to); h != nil {
 			h.Formation = from
 		}
-		g = st.general(f.Str("general"))
+		g = st.general(aGeneral.Of(f))
 		g.Formation = to
-	case "generals.done", "special.done", "patrol.done":
+	case kGeneralsDone, kSpecialDone, kPatrolDone:
 		if err := needSide(); err != nil {
 			return err
 		}
 		sd.Done = true
-	case "cards.drawn":
+	case kCardsDrawn:
 		if err := needSide(); err != nil {
 			return err
 		}
-		cs := f.Strs("cards")
+		cs := aCards.Of(f)
 		for _, c := range cs {
 			if !slices.Contains(sd.Deck, c) {
 				return fmt.Errorf("cards.drawn: %s's deck holds no %q", sd.Name, c)
 			}
 			sd.Deck = remove(sd.Deck, c)
 		}
-		if f.Str("into") == "choice" {
+		if aInto.Of(f) == "choice" {
 			sd.Drawn5 = append(append(slices.Clone(sd.Drawn5), sd.Hand...), cs...)
 			sd.Hand, sd.Kept = nil, false
 		} else {
 			sd.Hand = append(sd.Hand, cs...) // the side's own list (ownSide)
 		}
-	case "cards.dealt", "hand.kept", "tactic.made", "initiative.tied", "combat.resolved", "command.tested",
-		"passages.done", "objectives.noted", "turn.noted":
-		if f.Kind == "hand.kept" {
+	case kCardsDealt, kHandKept, kTacticMade, kInitiativeTied, kCombatResolved, kCommandTested,
+		kPassagesDone, kObjectivesNoted, kTurnNoted:
+		if f.Kind == kHandKept {
 			if err := needSide(); err != nil {
 				return err
 			}
 			sd.Kept = true
 		}
-		if f.Kind == "tactic.made" {
+		if f.Kind == kTacticMade {
 			if err := needSide(); err != nil {
 				return err
 			}
 			sd.TacticMade = true
 		}
-	case "cards.kept":
+	case kCardsKept:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Hand = strs(f, "kept")
-		sd.Deck = append(sd.Deck, f.Strs("returned")...)
+		sd.Hand = strs(f, aKept)
+		sd.Deck = append(sd.Deck, aReturned.Of(f)...)
 		sd.Drawn5 = nil
 		sd.Kept = true
-	case "battlefield.declared":
+	case kBattlefieldDeclared:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Battlefield, sd.Forced = f.Str("field"), f.Bool("forced")
-	case "morale.set":
+		sd.Battlefield, sd.Forced = aField.Of(f), aForced.Of(f)
+	case kMoraleSet:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Morale = f.Str("level")
-	case "initiative.rolled":
+		sd.Morale = aLevel.Of(f)
+	case kInitiativeRolled:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Successes = int(f.Int("successes"))
-	case "initiative.won":
-		if f.Has("battlefield") {
-			st.PlayerA, st.Battlefield = f.Str("side"), f.Str("battlefield")
+		sd.Successes = int(aSuccesses.Of(f))
+	case kInitiativeWon:
+		if aBattlefield.In(f) {
+			st.PlayerA, st.Battlefield = aSide.Of(f), aBattlefield.Of(f)
 		}
-		st.Initiative = f.Str("side")
-	case "list.chosen":
-		l, ok := st.Scn.List(f.Str("list"))
+		st.Initiative = aSide.Of(f)
+	case kListChosen:
+		l, ok := st.Scn.List(aList.Of(f))
 		if !ok {
-			return fmt.Errorf("no terrain list %q", f.Str("list"))
+			return fmt.Errorf("no terrain list %q", aList.Of(f))
 		}
 		st.List = l.Name
 		st.Left, c.left = nil, true
 		for _, e := range terrainAmount(l, st.Scn.Option("terrain-amount")) {
 			st.Left = append(st.Left, ListEntry{e.Kind, 2 * e.Count}) // in half pieces (13.10f)
 		}
-	case "points.placed":
-		st.Points = intsPoly(f.Ints("at"))
-	case "terrain.placed":
-		p := Piece{ID: f.Str("id"), Kind: f.Str("kind"), By: f.Str("by"), Flags: strs(f, "flags"), Along: f.Str("along"), Half: f.Bool("half")}
-		if f.Has("path") {
-			p.Path = table.Polyline(intsPoly(f.Ints("path")))
+	case kPointsPlaced:
+		st.Points = intsPoly(aAt.Of(f))
+	case kTerrainPlaced:
+		p := Piece{ID: aId.Of(f), Kind: aKind.Of(f), By: aBy.Of(f), Flags: strs(f, aFlags), Along: aAlong.Of(f), Half: aHalf.Of(f)}
+		if aPath.In(f) {
+			p.Path = table.Polyline(intsPoly(aPath.Of(f)))
 		} else {
-			p.Poly = table.Polygon(intsPoly(f.Ints("poly")))
+			p.Poly = table.Polygon(intsPoly(aPoly.Of(f)))
 		}
 		if len(p.Flags) == 0 {
 			p.Flags = nil
@@ -335,67 +336,67 @@ func (st *State) apply(f events.Fact, c *cow) error {
 			}
 		}
 		st.Passed = ""
-	case "terrain.passed":
+	case kTerrainPassed:
 		if st.Step == StepNormal {
 			st.Left = nil
 		} else if st.Scn.Option("linear-pool") == "pool" || st.Step == StepFences {
 			st.Pool--
 		}
-		st.Passed = f.Str("side")
-	case "bridge.placed":
-		st.Bridges = append(slices.Clip(st.Bridges), Bridge{ID: f.Str("id"), At: table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y"))), Over: f.Str("over"), By: f.Str("by")})
-	case "terrain.moved":
+		st.Passed = aSide.Of(f)
+	case kBridgePlaced:
+		st.Bridges = append(slices.Clip(st.Bridges), Bridge{ID: aId.Of(f), At: table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f))), Over: aOver.Of(f), By: aBy.Of(f)})
+	case kTerrainMoved:
 		st.ownPieces(c)
-		p := st.piece(f.Str("id"))
+		p := st.piece(aId.Of(f))
 		if p == nil {
-			return fmt.Errorf("no piece %q", f.Str("id"))
+			return fmt.Errorf("no piece %q", aId.Of(f))
 		}
-		p.Poly = p.Poly.Translate(table.Vector{X: table.Length(f.Int("dx")), Y: table.Length(f.Int("dy"))})
-		p.MovedBy = f.Str("by")
-	case "terrain.swapped":
+		p.Poly = p.Poly.Translate(table.Vector{X: table.Length(aDx.Of(f)), Y: table.Length(aDy.Of(f))})
+		p.MovedBy = aBy.Of(f)
+	case kTerrainSwapped:
 		st.ownPieces(c)
-		a, b := st.piece(f.Str("a")), st.piece(f.Str("b"))
+		a, b := st.piece(aA.Of(f)), st.piece(aB.Of(f))
 		if a == nil || b == nil {
-			return fmt.Errorf("terrain.swapped: no piece %q or %q", f.Str("a"), f.Str("b"))
+			return fmt.Errorf("terrain.swapped: no piece %q or %q", aA.Of(f), aB.Of(f))
 		}
 		v := b.Poly.Centroid().Sub(a.Poly.Centroid())
 		a.Poly, b.Poly = a.Poly.Translate(v), b.Poly.Translate(v.Neg())
-		a.MovedBy, b.MovedBy = f.Str("by"), f.Str("by")
-	case "forts.granted":
+		a.MovedBy, b.MovedBy = aBy.Of(f), aBy.Of(f)
+	case kFortsGranted:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Forts += int(f.Int("n"))
-	case "forts.done":
+		sd.Forts += int(aN.Of(f))
+	case kFortsDone:
 		if err := needSide(); err != nil {
 			return err
 		}
 		sd.Forts = 0
-	case "base.placed":
-		st.Bases = append(slices.Clip(st.Bases), Piece{ID: f.Str("side") + " operational base", Kind: "base", By: f.Str("side"), Poly: table.Polygon(intsPoly(f.Ints("poly")))})
-	case "tactic.chosen":
+	case kBasePlaced:
+		st.Bases = append(slices.Clip(st.Bases), Piece{ID: aSide.Of(f) + " operational base", Kind: "base", By: aSide.Of(f), Poly: table.Polygon(intsPoly(aPoly.Of(f)))})
+	case kTacticChosen:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Tactic = f.Str("tactic")
-	case "cavalry.chosen":
+		sd.Tactic = aTactic.Of(f)
+	case kCavalryChosen:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.CavTactic = f.Str("tactic")
-	case "marker.placed":
-		st.Markers = append(slices.Clip(st.Markers), Marker{Side: f.Str("side"), Corps: f.Str("corps"), At: table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))})
-	case "unit.placed":
+		sd.CavTactic = aTactic.Of(f)
+	case kMarkerPlaced:
+		st.Markers = append(slices.Clip(st.Markers), Marker{Side: aSide.Of(f), Corps: aCorps.Of(f), At: table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))})
+	case kUnitPlaced:
 		st.ownUnits(c)
-		u := st.unit(f.Str("unit"))
+		u := st.unit(aUnit.Of(f))
 		if u == nil {
-			return fmt.Errorf("no unit %q", f.Str("unit"))
+			return fmt.Errorf("no unit %q", aUnit.Of(f))
 		}
-		u.Front = table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))
-		u.Facing = table.Angle(f.Int("facing"))
+		u.Front = table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))
+		u.Facing = table.Angle(aFacing.Of(f))
 		u.Placed = true
-	case "turn.begun":
-		st.Turn = int(f.Int("turn"))
+	case kTurnBegun:
+		st.Turn = int(aTurn.Of(f))
 		st.Activated, st.Inactive, st.Active = nil, nil, ""
 		st.ownUnits(c)
 		for i := range st.Units {
@@ -404,83 +405,83 @@ func (st *State) apply(f events.Fact, c *cow) error {
 			u.Attacked, u.Supported, u.Retreated = false, false, false
 			u.Bonus = 0
 		}
-	case "corps.skipped":
-		st.Inactive = append(slices.Clip(st.Inactive), f.Strs("corps")...)
-	case "corps.activated":
-		st.Active = f.Str("corps")
-		st.Activated = append(slices.Clip(st.Activated), f.Str("side")+"/"+f.Str("corps"))
-	case "activation.ended":
+	case kCorpsSkipped:
+		st.Inactive = append(slices.Clip(st.Inactive), aCorpsStrs.Of(f)...)
+	case kCorpsActivated:
+		st.Active = aCorps.Of(f)
+		st.Activated = append(slices.Clip(st.Activated), aSide.Of(f)+"/"+aCorps.Of(f))
+	case kActivationEnded:
 		st.Active = ""
-	case "unit.moved", "unit.forced":
+	case kUnitMoved, kUnitForced:
 		st.ownUnits(c)
-		u := st.unit(f.Str("unit"))
+		u := st.unit(aUnit.Of(f))
 		if u == nil {
-			return fmt.Errorf("no unit %q", f.Str("unit"))
+			return fmt.Errorf("no unit %q", aUnit.Of(f))
 		}
-		u.Front = table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))
-		if f.Kind == "unit.moved" {
-			u.Facing = table.Angle(f.Int("facing"))
+		u.Front = table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))
+		if f.Kind == kUnitMoved {
+			u.Facing = table.Angle(aFacing.Of(f))
 			u.Moved = true
-			if f.Has("paid") {
+			if aPaid.In(f) {
 				u.Paid = true
 			}
 		}
-	case "passage.made":
+	case kPassageMade:
 		st.ownUnits(c)
-		a, b := st.unit(f.Str("a")), st.unit(f.Str("b"))
+		a, b := st.unit(aA.Of(f)), st.unit(aB.Of(f))
 		if a == nil || b == nil {
-			return fmt.Errorf("passage.made: no unit %q or %q", f.Str("a"), f.Str("b"))
+			return fmt.Errorf("passage.made: no unit %q or %q", aA.Of(f), aB.Of(f))
 		}
 		a.Passage, b.Passage = true, true
-		if f.Bool("ok") {
+		if aOk.Of(f) {
 			// 7.6a: the two swap places.
 			a.Front, b.Front = b.Front, a.Front
 			a.Facing, b.Facing = b.Facing, a.Facing
 		}
-	case "cohesion.lost":
+	case kCohesionLost:
 		st.ownUnits(c)
-		u := st.unit(f.Str("unit"))
+		u := st.unit(aUnit.Of(f))
 		if u == nil {
-			return fmt.Errorf("no unit %q", f.Str("unit"))
+			return fmt.Errorf("no unit %q", aUnit.Of(f))
 		}
-		u.Cohesion -= int(f.Int("n"))
-	case "card.played":
+		u.Cohesion -= int(aN.Of(f))
+	case kCardPlayed:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Hand = remove(sd.Hand, f.Str("card"))
-		sd.Played = append(sd.Played, f.Str("card"))
-	case "referee.set":
+		sd.Hand = remove(sd.Hand, aCard.Of(f))
+		sd.Played = append(sd.Played, aCard.Of(f))
+	case kRefereeSet:
 		st.ownAll(c)
-		return st.applySet(f.Str("object"), f.Str("field"), f.Str("value"))
-	case "general.replaced":
+		return st.applySet(aObject.Of(f), aField.Of(f), aValue.Of(f))
+	case kGeneralReplaced:
 		st.ownGenerals(c)
-		old := st.general(f.Str("old"))
+		old := st.general(aOld.Of(f))
 		if old == nil {
-			return fmt.Errorf("no general %q", f.Str("old"))
+			return fmt.Errorf("no general %q", aOld.Of(f))
 		}
-		st.Generals = append(st.Generals, General{Name: f.Str("general"), Side: old.Side, Group: GroupBrigade, Formation: old.Formation})
-		old = st.general(f.Str("old"))
+		st.Generals = append(st.Generals, General{Name: aGeneral.Of(f), Side: old.Side, Group: GroupBrigade, Formation: old.Formation})
+		old = st.general(aOld.Of(f))
 		old.Formation = ""
 		if s := st.ownSide(c, old.Side); s != nil {
 			s.Out = append(s.Out, old.Name)
 		}
-	case "objectives.set":
+	case kObjectivesSet:
 		if err := needSide(); err != nil {
 			return err
 		}
 		sd.Objectives = nil
-		for _, n := range f.Ints("done") {
+		for _, n := range aDone.Of(f) {
 			sd.Objectives = append(sd.Objectives, int(n))
 		}
-	case "tactic.revealed":
-	case "reward.scored":
+	case kTacticRevealed:
+	case kRewardScored:
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Reward = int(f.Int("amount"))
-	case "battle.ended":
-		st.Step, st.Winner, st.Result = StepOver, f.Str("winner"), f.Str("reason")
+		sd.Reward = int(aAmount.Of(f))
+	case kBattleEnded:
+		st.Step, st.Winner, st.Result = StepOver, aWinner.Of(f), aReason.Of(f)
 	default:
 		return fmt.Errorf("gmb: unknown fact %s", f.Kind)
 	}

@@ -9,65 +9,218 @@ import (
 	"pbem/events"
 )
 
-// facts are the schemas of every fact GMB decides.
-var facts = []engine.FactSchema{
-	engine.Schema("table.proposed", "side:s size:s"),
-	engine.Schema("table.set", "size:s how:s"),
-	engine.Schema("year.proposed", "side:s year:i"),
-	engine.Schema("year.set", "year:i how:s"),
-	engine.Schema("step.begun", "step:s ?side:s ?n:i"),
-	engine.Schema("turn.passed", "step:s side:s"),
-	engine.Schema("generals.drawn", "side:s group:s formations:ss generals:ss aside:ss ?auto:b"),
-	engine.Schema("army.drawn", "side:s by:s"),
-	engine.Schema("general.redrawn", "side:s group:s general:s"),
-	engine.Schema("general.swapped", "side:s general:s old:s"),
-	engine.Schema("general.discarded", "side:s general:s"),
-	engine.Schema("general.assigned", "side:s general:s formation:s"),
-	engine.Schema("generals.done", "side:s"),
-	engine.Schema("cards.drawn", "side:s cards:ss into:s"),
-	engine.Schema("cards.dealt", "side:s n:i into:s rule:s"),
-	engine.Schema("cards.kept", "side:s kept:ss returned:ss"),
-	engine.Schema("hand.kept", "side:s n:i returned:i"),
-	engine.Schema("battlefield.declared", "side:s field:s forced:b"),
-	engine.Schema("morale.set", "side:s level:s why:s"),
-	engine.Schema("initiative.rolled", "side:s dice:i successes:i bonus:i forced:i"),
-	engine.Schema("initiative.tied", "roll:s"),
-	engine.Schema("initiative.won", "side:s ?battlefield:s"),
-	engine.Schema("list.chosen", "side:s list:s"),
-	engine.Schema("points.placed", "at:is"),
-	engine.Schema("terrain.placed", "id:s kind:s by:s ?poly:is ?path:is ?flags:ss ?along:s ?half:b"),
-	engine.Schema("terrain.passed", "side:s"),
-	engine.Schema("bridge.placed", "id:s x:i y:i over:s ?by:s"),
-	engine.Schema("special.done", "side:s"),
-	engine.Schema("terrain.moved", "id:s dx:i dy:i by:s"),
-	engine.Schema("terrain.swapped", "a:s b:s by:s"),
-	engine.Schema("forts.granted", "side:s n:i"),
-	engine.Schema("forts.done", "side:s"),
-	engine.Schema("base.placed", "side:s poly:is"),
-	engine.Schema("tactic.chosen", "side:s tactic:s"),
-	engine.Schema("tactic.made", "side:s"),
-	engine.Schema("cavalry.chosen", "side:s tactic:s"),
-	engine.Schema("marker.placed", "side:s corps:s x:i y:i"),
-	engine.Schema("unit.placed", "unit:s x:i y:i facing:i"),
-	engine.Schema("patrol.done", "side:s"),
-	engine.Schema("turn.begun", "turn:i"),
-	engine.Schema("corps.skipped", "side:s corps:ss"),
-	engine.Schema("corps.activated", "side:s corps:s"),
-	engine.Schema("combat.resolved", "corps:s"),
-	engine.Schema("unit.moved", "unit:s x:i y:i facing:i dist:i range:i ?paid:s ?road:b"),
-	engine.Schema("activation.ended", "side:s corps:s"),
-	engine.Schema("command.tested", "general:s dice:i need:i successes:i"),
-	engine.Schema("passage.made", "a:s b:s ok:b"),
-	engine.Schema("cohesion.lost", "unit:s n:i"),
-	engine.Schema("passages.done", "side:s"),
-	engine.Schema("unit.forced", "unit:s x:i y:i dist:i how:s"),
-	engine.Schema("card.played", "side:s card:s"),
-	engine.Schema("referee.set", "object:s field:s value:s old:s"),
-	engine.Schema("general.replaced", "side:s general:s old:s"),
-	engine.Schema("objectives.set", "side:s done:is"),
-	engine.Schema("tactic.revealed", "side:s tactic:s"),
-	engine.Schema("reward.scored", "side:s objectives:is percent:i amount:i"),
-	engine.Schema("battle.ended", "winner:s reason:s"),
+// The facts GMB decides, each kind with its arguments: the rules build a
+// fact with m.Emit(kind, field.Arg(v)...) and read it with field.Of(f), so
+// a misspelt kind or argument does not compile; the schemas the runtime
+// checks every decision's facts against (engine.Teller's Facts) are made
+// from the same declarations (factSet.Schemas). An argument only some
+// emit sites give is optional.
+
+// The kinds of fact, as the log names them.
+const (
+	kTableProposed       = "table.proposed"
+	kTableSet            = "table.set"
+	kYearProposed        = "year.proposed"
+	kYearSet             = "year.set"
+	kStepBegun           = "step.begun"
+	kTurnPassed          = "turn.passed"
+	kGeneralsDrawn       = "generals.drawn"
+	kArmyDrawn           = "army.drawn"
+	kGeneralRedrawn      = "general.redrawn"
+	kGeneralSwapped      = "general.swapped"
+	kGeneralDiscarded    = "general.discarded"
+	kGeneralAssigned     = "general.assigned"
+	kGeneralsDone        = "generals.done"
+	kCardsDrawn          = "cards.drawn"
+	kCardsDealt          = "cards.dealt"
+	kCardsKept           = "cards.kept"
+	kHandKept            = "hand.kept"
+	kBattlefieldDeclared = "battlefield.declared"
+	kMoraleSet           = "morale.set"
+	kInitiativeRolled    = "initiative.rolled"
+	kInitiativeTied      = "initiative.tied"
+	kInitiativeWon       = "initiative.won"
+	kListChosen          = "list.chosen"
+	kPointsPlaced        = "points.placed"
+	kTerrainPlaced       = "terrain.placed"
+	kTerrainPassed       = "terrain.passed"
+	kBridgePlaced        = "bridge.placed"
+	kSpecialDone         = "special.done"
+	kTerrainMoved        = "terrain.moved"
+	kTerrainSwapped      = "terrain.swapped"
+	kFortsGranted        = "forts.granted"
+	kFortsDone           = "forts.done"
+	kBasePlaced          = "base.placed"
+	kTacticChosen        = "tactic.chosen"
+	kTacticMade          = "tactic.made"
+	kCavalryChosen       = "cavalry.chosen"
+	kMarkerPlaced        = "marker.placed"
+	kUnitPlaced          = "unit.placed"
+	kPatrolDone          = "patrol.done"
+	kTurnBegun           = "turn.begun"
+	kCorpsSkipped        = "corps.skipped"
+	kCorpsActivated      = "corps.activated"
+	kCombatResolved      = "combat.resolved"
+	kUnitMoved           = "unit.moved"
+	kActivationEnded     = "activation.ended"
+	kCommandTested       = "command.tested"
+	kPassageMade         = "passage.made"
+	kCohesionLost        = "cohesion.lost"
+	kPassagesDone        = "passages.done"
+	kUnitForced          = "unit.forced"
+	kCardPlayed          = "card.played"
+	kRefereeSet          = "referee.set"
+	kGeneralReplaced     = "general.replaced"
+	kObjectivesSet       = "objectives.set"
+	kTacticRevealed      = "tactic.revealed"
+	kRewardScored        = "reward.scored"
+	kBattleEnded         = "battle.ended"
+
+	// Kinds of older versions, read from their logs and decided no more.
+	kObjectivesNoted = "objectives.noted"
+	kTurnNoted       = "turn.noted"
+)
+
+// factSet holds every kind of fact GMB decides; the fields are the
+// arguments the kinds carry, each with its type, built with Arg and read
+// with Of.
+var (
+	factSet = engine.NewFactSet("gmb")
+
+	aA           = factSet.Str("a")
+	aAlong       = factSet.Str("along")
+	aAmount      = factSet.Int("amount")
+	aAside       = factSet.Strs("aside")
+	aAt          = factSet.Ints("at")
+	aAuto        = factSet.Bool("auto")
+	aB           = factSet.Str("b")
+	aBattlefield = factSet.Str("battlefield")
+	aBonus       = factSet.Int("bonus")
+	aBy          = factSet.Str("by")
+	aCard        = factSet.Str("card")
+	aCards       = factSet.Strs("cards")
+	aCorps       = factSet.Str("corps")
+	aCorpsStrs   = factSet.Strs("corps")
+	aDice        = factSet.Int("dice")
+	aDist        = factSet.Int("dist")
+	aDone        = factSet.Ints("done")
+	aDx          = factSet.Int("dx")
+	aDy          = factSet.Int("dy")
+	aFacing      = factSet.Int("facing")
+	aField       = factSet.Str("field")
+	aFlags       = factSet.Strs("flags")
+	aForced      = factSet.Bool("forced")
+	aForcedInt   = factSet.Int("forced")
+	aFormation   = factSet.Str("formation")
+	aFormations  = factSet.Strs("formations")
+	aGeneral     = factSet.Str("general")
+	aGenerals    = factSet.Strs("generals")
+	aGroup       = factSet.Str("group")
+	aHalf        = factSet.Bool("half")
+	aHow         = factSet.Str("how")
+	aId          = factSet.Str("id")
+	aInto        = factSet.Str("into")
+	aKept        = factSet.Strs("kept")
+	aKind        = factSet.Str("kind")
+	aLevel       = factSet.Str("level")
+	aList        = factSet.Str("list")
+	aN           = factSet.Int("n")
+	aNeed        = factSet.Int("need")
+	aObject      = factSet.Str("object")
+	aObjectives  = factSet.Ints("objectives")
+	aOk          = factSet.Bool("ok")
+	aOld         = factSet.Str("old")
+	aOver        = factSet.Str("over")
+	aPaid        = factSet.Str("paid")
+	aPath        = factSet.Ints("path")
+	aPercent     = factSet.Int("percent")
+	aPoly        = factSet.Ints("poly")
+	aRange       = factSet.Int("range")
+	aReason      = factSet.Str("reason")
+	aReturned    = factSet.Strs("returned")
+	aReturnedInt = factSet.Int("returned")
+	aRoad        = factSet.Bool("road")
+	aRoll        = factSet.Str("roll")
+	aRule        = factSet.Str("rule")
+	aSide        = factSet.Str("side")
+	aSize        = factSet.Str("size")
+	aStep        = factSet.Str("step")
+	aSuccesses   = factSet.Int("successes")
+	aTactic      = factSet.Str("tactic")
+	aTurn        = factSet.Int("turn")
+	aUnit        = factSet.Str("unit")
+	aValue       = factSet.Str("value")
+	aWhy         = factSet.Str("why")
+	aWinner      = factSet.Str("winner")
+	aX           = factSet.Int("x")
+	aY           = factSet.Int("y")
+	aYear        = factSet.Int("year")
+)
+
+// Each kind with its arguments, in the order its facts carry them;
+// engine.Opt marks one that some facts of the kind leave out.
+var _ = []string{
+	factSet.Kind(kTableProposed, aSide, aSize),
+	factSet.Kind(kTableSet, aSize, aHow),
+	factSet.Kind(kYearProposed, aSide, aYear),
+	factSet.Kind(kYearSet, aYear, aHow),
+	factSet.Kind(kStepBegun, aStep, engine.Opt(aSide), engine.Opt(aN)),
+	factSet.Kind(kTurnPassed, aStep, aSide),
+	factSet.Kind(kGeneralsDrawn, aSide, aGroup, aFormations, aGenerals, aAside, engine.Opt(aAuto)),
+	factSet.Kind(kArmyDrawn, aSide, aBy),
+	factSet.Kind(kGeneralRedrawn, aSide, aGroup, aGeneral),
+	factSet.Kind(kGeneralSwapped, aSide, aGeneral, aOld),
+	factSet.Kind(kGeneralDiscarded, aSide, aGeneral),
+	factSet.Kind(kGeneralAssigned, aSide, aGeneral, aFormation),
+	factSet.Kind(kGeneralsDone, aSide),
+	factSet.Kind(kCardsDrawn, aSide, aCards, aInto),
+	factSet.Kind(kCardsDealt, aSide, aN, aInto, aRule),
+	factSet.Kind(kCardsKept, aSide, aKept, aReturned),
+	factSet.Kind(kHandKept, aSide, aN, aReturnedInt),
+	factSet.Kind(kBattlefieldDeclared, aSide, aField, aForced),
+	factSet.Kind(kMoraleSet, aSide, aLevel, aWhy),
+	factSet.Kind(kInitiativeRolled, aSide, aDice, aSuccesses, aBonus, aForcedInt),
+	factSet.Kind(kInitiativeTied, aRoll),
+	factSet.Kind(kInitiativeWon, aSide, engine.Opt(aBattlefield)),
+	factSet.Kind(kListChosen, aSide, aList),
+	factSet.Kind(kPointsPlaced, aAt),
+	factSet.Kind(kTerrainPlaced, aId, aKind, aBy, engine.Opt(aPoly), engine.Opt(aPath), engine.Opt(aFlags), engine.Opt(aAlong), engine.Opt(aHalf)),
+	factSet.Kind(kTerrainPassed, aSide),
+	factSet.Kind(kBridgePlaced, aId, aX, aY, aOver, engine.Opt(aBy)),
+	factSet.Kind(kSpecialDone, aSide),
+	factSet.Kind(kTerrainMoved, aId, aDx, aDy, aBy),
+	factSet.Kind(kTerrainSwapped, aA, aB, aBy),
+	factSet.Kind(kFortsGranted, aSide, aN),
+	factSet.Kind(kFortsDone, aSide),
+	factSet.Kind(kBasePlaced, aSide, aPoly),
+	factSet.Kind(kTacticChosen, aSide, aTactic),
+	factSet.Kind(kTacticMade, aSide),
+	factSet.Kind(kCavalryChosen, aSide, aTactic),
+	factSet.Kind(kMarkerPlaced, aSide, aCorps, aX, aY),
+	factSet.Kind(kUnitPlaced, aUnit, aX, aY, aFacing),
+	factSet.Kind(kPatrolDone, aSide),
+	factSet.Kind(kTurnBegun, aTurn),
+	factSet.Kind(kCorpsSkipped, aSide, aCorpsStrs),
+	factSet.Kind(kCorpsActivated, aSide, aCorps),
+	factSet.Kind(kCombatResolved, aCorps),
+	factSet.Kind(kUnitMoved, aUnit, aX, aY, aFacing, aDist, aRange, engine.Opt(aPaid), engine.Opt(aRoad)),
+	factSet.Kind(kActivationEnded, aSide, aCorps),
+	factSet.Kind(kCommandTested, aGeneral, aDice, aNeed, aSuccesses),
+	factSet.Kind(kPassageMade, aA, aB, aOk),
+	factSet.Kind(kCohesionLost, aUnit, aN),
+	factSet.Kind(kPassagesDone, aSide),
+	factSet.Kind(kUnitForced, aUnit, aX, aY, aDist, aHow),
+	factSet.Kind(kCardPlayed, aSide, aCard),
+	factSet.Kind(kRefereeSet, aObject, aField, aValue, aOld),
+	factSet.Kind(kGeneralReplaced, aSide, aGeneral, aOld),
+	factSet.Kind(kObjectivesSet, aSide, aDone),
+	factSet.Kind(kTacticRevealed, aSide, aTactic),
+	factSet.Kind(kRewardScored, aSide, aObjectives, aPercent, aAmount),
+	factSet.Kind(kBattleEnded, aWinner, aReason),
+
+	// Older versions' kinds; the rules read nothing of them.
+	factSet.Legacy(kObjectivesNoted),
+	factSet.Legacy(kTurnNoted),
 }
 
 // tableWords tells a table size as players say it: 48x48 is 48" x 48".
@@ -82,7 +235,7 @@ func tableWords(size string) string {
 func lenIn(v int64) string { return inch(table.Length(v)) }
 
 func ptOf(f events.Fact) string {
-	return fmtPt(table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y"))))
+	return fmtPt(table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f))))
 }
 
 // stepSentence tells what a step asks, for step.begun: every step has
@@ -148,203 +301,203 @@ func stepSentence(st *State, step, side string, n int) string {
 }
 
 func describe(st *State, f events.Fact) string {
-	s, side := f.Str, f.Str("side")
+	side := aSide.OfAny(f)
 	switch f.Kind {
-	case "table.proposed":
-		return fmt.Sprintf("%s asks for a %s table.", side, tableWords(s("size")))
-	case "table.set":
-		switch s("how") {
+	case kTableProposed:
+		return fmt.Sprintf("%s asks for a %s table.", side, tableWords(aSize.Of(f)))
+	case kTableSet:
+		switch aHow.Of(f) {
 		case "agreed":
-			return fmt.Sprintf("Both sides agree on a %s table (13.1).", tableWords(s("size")))
+			return fmt.Sprintf("Both sides agree on a %s table (13.1).", tableWords(aSize.Of(f)))
 		case "recommended":
-			return fmt.Sprintf("The sides disagree; the battle is on the %s table 13.1 recommends for the armies' size.", tableWords(s("size")))
+			return fmt.Sprintf("The sides disagree; the battle is on the %s table 13.1 recommends for the armies' size.", tableWords(aSize.Of(f)))
 		}
-		return fmt.Sprintf("The table is %s (13.1).", tableWords(s("size")))
-	case "year.proposed":
-		return fmt.Sprintf("%s's army is of %d.", side, f.Int("year"))
-	case "year.set":
-		switch s("how") {
+		return fmt.Sprintf("The table is %s (13.1).", tableWords(aSize.Of(f)))
+	case kYearProposed:
+		return fmt.Sprintf("%s's army is of %d.", side, aYear.Of(f))
+	case kYearSet:
+		switch aHow.Of(f) {
 		case "later":
-			return fmt.Sprintf("The armies are of different years: the battle is fought in the later, %d (13.4c).", f.Int("year"))
+			return fmt.Sprintf("The armies are of different years: the battle is fought in the later, %d (13.4c).", aYear.Of(f))
 		case "referee":
-			return fmt.Sprintf("The referee sets the year of the battle: %d (13.4a).", f.Int("year"))
+			return fmt.Sprintf("The referee sets the year of the battle: %d (13.4a).", aYear.Of(f))
 		}
-		return fmt.Sprintf("The battle is fought in %d (13.4).", f.Int("year"))
-	case "step.begun":
-		return stepSentence(st, s("step"), side, int(f.Int("n")))
-	case "turn.passed":
+		return fmt.Sprintf("The battle is fought in %d (13.4).", aYear.Of(f))
+	case kStepBegun:
+		return stepSentence(st, aStep.Of(f), side, int(aN.Of(f)))
+	case kTurnPassed:
 		return fmt.Sprintf("%s to place next.", side)
-	case "generals.drawn":
+	case kGeneralsDrawn:
 		var ps []string
-		for i, g := range f.Strs("generals") {
-			fm := f.Strs("formations")[i]
+		for i, g := range aGenerals.Of(f) {
+			fm := aFormations.Of(f)[i]
 			if fm == ArmyFormation {
 				fm = "the army"
 			}
 			ps = append(ps, g+" ("+fm+")")
 		}
-		if f.Bool("auto") {
-			return fmt.Sprintf("%s's %s: %s, the only one, is assigned without a draw (13.5d).", side, s("group"), listWords(ps))
+		if aAuto.Of(f) {
+			return fmt.Sprintf("%s's %s: %s, the only one, is assigned without a draw (13.5d).", side, aGroup.Of(f), listWords(ps))
 		}
-		return fmt.Sprintf("%s's %s drawn: %s (13.5d).", side, s("group"), listWords(ps))
-	case "army.drawn":
-		return fmt.Sprintf("%s has drawn %s's generals.", s("by"), side)
-	case "general.redrawn":
-		return fmt.Sprintf("%s redraws among its %s: %s (13.5g).", side, s("group"), s("general"))
-	case "general.swapped":
-		return fmt.Sprintf("%s takes %s's place; %s is set aside (13.5g).", s("general"), s("old"), s("old"))
-	case "general.discarded":
-		return fmt.Sprintf("%s discards %s (13.5g).", side, s("general"))
-	case "general.assigned":
-		return fmt.Sprintf("%s assigns %s to %s (13.5h).", side, s("general"), s("formation"))
-	case "generals.done":
+		return fmt.Sprintf("%s's %s drawn: %s (13.5d).", side, aGroup.Of(f), listWords(ps))
+	case kArmyDrawn:
+		return fmt.Sprintf("%s has drawn %s's generals.", aBy.Of(f), side)
+	case kGeneralRedrawn:
+		return fmt.Sprintf("%s redraws among its %s: %s (13.5g).", side, aGroup.Of(f), aGeneral.Of(f))
+	case kGeneralSwapped:
+		return fmt.Sprintf("%s takes %s's place; %s is set aside (13.5g).", aGeneral.Of(f), aOld.Of(f), aOld.Of(f))
+	case kGeneralDiscarded:
+		return fmt.Sprintf("%s discards %s (13.5g).", side, aGeneral.Of(f))
+	case kGeneralAssigned:
+		return fmt.Sprintf("%s assigns %s to %s (13.5h).", side, aGeneral.Of(f), aFormation.Of(f))
+	case kGeneralsDone:
 		return fmt.Sprintf("%s confirms its generals.", side)
-	case "cards.drawn":
-		return fmt.Sprintf("%s draws %s.", side, strings.Join(f.Strs("cards"), "; "))
-	case "cards.dealt":
-		n := int(f.Int("n"))
+	case kCardsDrawn:
+		return fmt.Sprintf("%s draws %s.", side, strings.Join(aCards.Of(f), "; "))
+	case kCardsDealt:
+		n := int(aN.Of(f))
 		if n == 0 {
-			return fmt.Sprintf("%s's battle-card deck is empty: it draws nothing (%s).", side, s("rule"))
+			return fmt.Sprintf("%s's battle-card deck is empty: it draws nothing (%s).", side, aRule.Of(f))
 		}
-		return fmt.Sprintf("%s draws %s, face down (%s).", side, plural(n, "battle card", "battle cards"), s("rule"))
-	case "cards.kept":
-		return fmt.Sprintf("%s keeps %s and shuffles %s back into its deck (13.6a).", side, strings.Join(f.Strs("kept"), "; "), strings.Join(f.Strs("returned"), "; "))
-	case "hand.kept":
-		return fmt.Sprintf("%s keeps %s and shuffles %d back into its deck.", side, plural(int(f.Int("n")), "battle card", "battle cards"), f.Int("returned"))
-	case "battlefield.declared":
+		return fmt.Sprintf("%s draws %s, face down (%s).", side, plural(n, "battle card", "battle cards"), aRule.Of(f))
+	case kCardsKept:
+		return fmt.Sprintf("%s keeps %s and shuffles %s back into its deck (13.6a).", side, strings.Join(aKept.Of(f), "; "), strings.Join(aReturned.Of(f), "; "))
+	case kHandKept:
+		return fmt.Sprintf("%s keeps %s and shuffles %d back into its deck.", side, plural(int(aN.Of(f)), "battle card", "battle cards"), aReturnedInt.Of(f))
+	case kBattlefieldDeclared:
 		m := ""
-		if f.Bool("forced") {
+		if aForced.Of(f) {
 			m = ", with a forced march (13.8d: 4 more dice, morale one level lower)"
 		}
-		return fmt.Sprintf("%s declares the %s battlefield%s.", side, s("field"), m)
-	case "morale.set":
-		return fmt.Sprintf("%s's army morale is %s: %s.", side, s("level"), s("why"))
-	case "initiative.rolled":
+		return fmt.Sprintf("%s declares the %s battlefield%s.", side, aField.Of(f), m)
+	case kMoraleSet:
+		return fmt.Sprintf("%s's army morale is %s: %s.", side, aLevel.Of(f), aWhy.Of(f))
+	case kInitiativeRolled:
 		extra := ""
-		if b, fm := f.Int("bonus"), f.Int("forced"); b+fm > 0 {
+		if b, fm := aBonus.Of(f), aForcedInt.Of(f); b+fm > 0 {
 			extra = fmt.Sprintf(" (%d of them for its commander and battlefield, 13.8b; %d for the forced march)", b, fm)
 		}
-		return fmt.Sprintf("%s rolls %d dice%s: %s.", side, f.Int("dice"), extra, plural(int(f.Int("successes")), "success", "successes"))
-	case "initiative.tied":
+		return fmt.Sprintf("%s rolls %d dice%s: %s.", side, aDice.Of(f), extra, plural(int(aSuccesses.Of(f)), "success", "successes"))
+	case kInitiativeTied:
 		return "A tie: the dice are rolled again (R1)."
-	case "initiative.won":
-		if f.Has("battlefield") {
-			return fmt.Sprintf("%s wins the initiative and the battlefield: it is Player A, and the battle is on its %s battlefield (13.7c, 13.8a).", side, s("battlefield"))
+	case kInitiativeWon:
+		if aBattlefield.In(f) {
+			return fmt.Sprintf("%s wins the initiative and the battlefield: it is Player A, and the battle is on its %s battlefield (13.7c, 13.8a).", side, aBattlefield.Of(f))
 		}
 		return fmt.Sprintf("%s has the initiative.", side)
-	case "list.chosen":
-		return fmt.Sprintf("%s chooses the %s terrain list (13.10c).", side, s("list"))
-	case "points.placed":
+	case kListChosen:
+		return fmt.Sprintf("%s chooses the %s terrain list (13.10c).", side, aList.Of(f))
+	case kPointsPlaced:
 		var ps []string
-		for i, p := range intsPoly(f.Ints("at")) {
+		for i, p := range intsPoly(aAt.Of(f)) {
 			ps = append(ps, fmt.Sprintf("SP%d at %s", i+1, fmtPt(p)))
 		}
 		return "The strategic points: " + strings.Join(ps, ", ") + " (13.9b)."
-	case "terrain.placed":
-		what := s("kind")
-		if f.Has("flags") && len(f.Strs("flags")) > 0 {
-			what = strings.Join(f.Strs("flags"), " ") + " " + what
+	case kTerrainPlaced:
+		what := aKind.Of(f)
+		if aFlags.In(f) && len(aFlags.Of(f)) > 0 {
+			what = strings.Join(aFlags.Of(f), " ") + " " + what
 		}
-		if f.Has("path") {
-			pts := intsPoly(f.Ints("path"))
-			if f.Has("along") {
-				return fmt.Sprintf("%s places %s along %s (13.10p).", s("by"), s("id"), s("along"))
+		if aPath.In(f) {
+			pts := intsPoly(aPath.Of(f))
+			if aAlong.In(f) {
+				return fmt.Sprintf("%s places %s along %s (13.10p).", aBy.Of(f), aId.Of(f), aAlong.Of(f))
 			}
-			return fmt.Sprintf("%s places %s (%s), %s long, through %s.", s("by"), s("id"), what, inch(table.Polyline(pts).Len()), fmtPath(pts))
+			return fmt.Sprintf("%s places %s (%s), %s long, through %s.", aBy.Of(f), aId.Of(f), what, inch(table.Polyline(pts).Len()), fmtPath(pts))
 		}
-		pg := table.Polygon(intsPoly(f.Ints("poly")))
+		pg := table.Polygon(intsPoly(aPoly.Of(f)))
 		half := ""
-		if f.Bool("half") {
+		if aHalf.Of(f) {
 			half = ", half a piece (13.10f)"
 		}
-		return fmt.Sprintf("%s places %s centred at %s%s.", s("by"), s("id"), fmtPt(pg.Centroid()), half)
-	case "terrain.passed":
+		return fmt.Sprintf("%s places %s centred at %s%s.", aBy.Of(f), aId.Of(f), fmtPt(pg.Centroid()), half)
+	case kTerrainPassed:
 		return fmt.Sprintf("%s passes (13.10j).", side)
-	case "bridge.placed":
-		if s("by") == "" {
-			return fmt.Sprintf("%s at %s, where a road crosses %s (13.10q).", strings.ToUpper(s("id")[:1])+s("id")[1:], ptOf(f), s("over"))
+	case kBridgePlaced:
+		if aBy.Of(f) == "" {
+			return fmt.Sprintf("%s at %s, where a road crosses %s (13.10q).", strings.ToUpper(aId.Of(f)[:1])+aId.Of(f)[1:], ptOf(f), aOver.Of(f))
 		}
-		return fmt.Sprintf("%s places %s on %s at %s (13.10q).", s("by"), s("id"), s("over"), ptOf(f))
-	case "special.done":
+		return fmt.Sprintf("%s places %s on %s at %s (13.10q).", aBy.Of(f), aId.Of(f), aOver.Of(f), ptOf(f))
+	case kSpecialDone:
 		return fmt.Sprintf("%s is done with special terrain.", side)
-	case "terrain.moved":
-		return fmt.Sprintf("%s moves %s by %s east and %s north (13.10l).", s("by"), s("id"), lenIn(f.Int("dx")), lenIn(f.Int("dy")))
-	case "terrain.swapped":
-		return fmt.Sprintf("%s swaps %s and %s by their centres (13.7f).", s("by"), s("a"), s("b"))
-	case "forts.granted":
-		return fmt.Sprintf("%s gets %s of field fortifications for the Defensive battlefield (13.7f).", side, plural(int(f.Int("n")), "free section", "free sections"))
-	case "forts.done":
+	case kTerrainMoved:
+		return fmt.Sprintf("%s moves %s by %s east and %s north (13.10l).", aBy.Of(f), aId.Of(f), lenIn(aDx.Of(f)), lenIn(aDy.Of(f)))
+	case kTerrainSwapped:
+		return fmt.Sprintf("%s swaps %s and %s by their centres (13.7f).", aBy.Of(f), aA.Of(f), aB.Of(f))
+	case kFortsGranted:
+		return fmt.Sprintf("%s gets %s of field fortifications for the Defensive battlefield (13.7f).", side, plural(int(aN.Of(f)), "free section", "free sections"))
+	case kFortsDone:
 		return fmt.Sprintf("%s places no more fortifications.", side)
-	case "base.placed":
+	case kBasePlaced:
 		return fmt.Sprintf("%s's operational base stands at the middle of its table edge (13.11).", side)
-	case "tactic.chosen":
-		return fmt.Sprintf("%s chooses the %s army tactic, in secret (13.12).", side, s("tactic"))
-	case "tactic.made":
+	case kTacticChosen:
+		return fmt.Sprintf("%s chooses the %s army tactic, in secret (13.12).", side, aTactic.Of(f))
+	case kTacticMade:
 		return fmt.Sprintf("%s has chosen its army tactic; it stays secret until the battle ends (13.12b).", side)
-	case "cavalry.chosen":
-		return fmt.Sprintf("%s's cavalry tactic: %s (13.13).", side, s("tactic"))
-	case "marker.placed":
-		return fmt.Sprintf("%s places the patrol marker of %s at %s (13.14).", side, s("corps"), ptOf(f))
-	case "unit.placed":
-		return fmt.Sprintf("%s deploys at %s, facing %s.", s("unit"), ptOf(f), table.Angle(f.Int("facing")))
-	case "patrol.done":
+	case kCavalryChosen:
+		return fmt.Sprintf("%s's cavalry tactic: %s (13.13).", side, aTactic.Of(f))
+	case kMarkerPlaced:
+		return fmt.Sprintf("%s places the patrol marker of %s at %s (13.14).", side, aCorps.Of(f), ptOf(f))
+	case kUnitPlaced:
+		return fmt.Sprintf("%s deploys at %s, facing %s.", aUnit.Of(f), ptOf(f), table.Angle(aFacing.Of(f)))
+	case kPatrolDone:
 		return fmt.Sprintf("%s's patrol markers are placed.", side)
-	case "turn.begun":
-		return fmt.Sprintf("Turn %d begins.", f.Int("turn"))
-	case "corps.skipped":
-		if len(f.Strs("corps")) == 0 {
+	case kTurnBegun:
+		return fmt.Sprintf("Turn %d begins.", aTurn.Of(f))
+	case kCorpsSkipped:
+		if len(aCorpsStrs.Of(f)) == 0 {
 			return fmt.Sprintf("%s activates no more this turn.", side)
 		}
-		return fmt.Sprintf("%s activates no more this turn: %s stay inactive.", side, listWords(f.Strs("corps")))
-	case "corps.activated":
-		return fmt.Sprintf("%s activates %s.", side, s("corps"))
-	case "combat.resolved":
-		return fmt.Sprintf("The referee has ruled %s's combat.", s("corps"))
-	case "unit.moved":
+		return fmt.Sprintf("%s activates no more this turn: %s stay inactive.", side, listWords(aCorpsStrs.Of(f)))
+	case kCorpsActivated:
+		return fmt.Sprintf("%s activates %s.", side, aCorps.Of(f))
+	case kCombatResolved:
+		return fmt.Sprintf("The referee has ruled %s's combat.", aCorps.Of(f))
+	case kUnitMoved:
 		how := ""
-		if f.Has("paid") {
-			how = fmt.Sprintf("; 3\" paid for %s (7.2c-d)", s("paid"))
+		if aPaid.In(f) {
+			how = fmt.Sprintf("; 3\" paid for %s (7.2c-d)", aPaid.Of(f))
 		}
-		if f.Bool("road") {
+		if aRoad.Of(f) {
 			how += "; along the road (7.2i)"
 		}
-		return fmt.Sprintf("%s moves %s of its %s to %s, facing %s%s.", s("unit"), lenIn(f.Int("dist")), lenIn(f.Int("range")), ptOf(f), table.Angle(f.Int("facing")), how)
-	case "activation.ended":
-		return fmt.Sprintf("%s's activation of %s ends.", side, s("corps"))
-	case "command.tested":
-		return fmt.Sprintf("%s's command test: %s of %s needed.", s("general"), plural(int(f.Int("successes")), "success", "successes"), plural(int(f.Int("need")), "success", "successes"))
-	case "passage.made":
-		if f.Bool("ok") {
-			return fmt.Sprintf("%s and %s pass through each other's lines and swap places (7.6).", s("a"), s("b"))
+		return fmt.Sprintf("%s moves %s of its %s to %s, facing %s%s.", aUnit.Of(f), lenIn(aDist.Of(f)), lenIn(aRange.Of(f)), ptOf(f), table.Angle(aFacing.Of(f)), how)
+	case kActivationEnded:
+		return fmt.Sprintf("%s's activation of %s ends.", side, aCorps.Of(f))
+	case kCommandTested:
+		return fmt.Sprintf("%s's command test: %s of %s needed.", aGeneral.Of(f), plural(int(aSuccesses.Of(f)), "success", "successes"), plural(int(aNeed.Of(f)), "success", "successes"))
+	case kPassageMade:
+		if aOk.Of(f) {
+			return fmt.Sprintf("%s and %s pass through each other's lines and swap places (7.6).", aA.Of(f), aB.Of(f))
 		}
-		return fmt.Sprintf("The passage of %s and %s fails: both stay (7.6d).", s("a"), s("b"))
-	case "cohesion.lost":
-		return fmt.Sprintf("%s loses %s.", s("unit"), plural(int(f.Int("n")), "cohesion point", "cohesion points"))
-	case "passages.done":
+		return fmt.Sprintf("The passage of %s and %s fails: both stay (7.6d).", aA.Of(f), aB.Of(f))
+	case kCohesionLost:
+		return fmt.Sprintf("%s loses %s.", aUnit.Of(f), plural(int(aN.Of(f)), "cohesion point", "cohesion points"))
+	case kPassagesDone:
 		return fmt.Sprintf("%s's passages of lines are done.", side)
-	case "unit.forced":
-		return fmt.Sprintf("%s makes a forced move %s of %s, whatever the terrain (7.5).", s("unit"), s("how"), lenIn(f.Int("dist")))
-	case "card.played":
-		return fmt.Sprintf("%s plays the battle card %s; the referee rules its effect.", side, s("card"))
-	case "referee.set":
-		return fmt.Sprintf("The referee sets %s's %s to %s (was %s).", s("object"), strings.ToLower(s("field")), s("value"), s("old"))
-	case "general.replaced":
-		return fmt.Sprintf("%s takes over from %s (13.5i, 4.15).", s("general"), s("old"))
-	case "objectives.set":
+	case kUnitForced:
+		return fmt.Sprintf("%s makes a forced move %s of %s, whatever the terrain (7.5).", aUnit.Of(f), aHow.Of(f), lenIn(aDist.Of(f)))
+	case kCardPlayed:
+		return fmt.Sprintf("%s plays the battle card %s; the referee rules its effect.", side, aCard.Of(f))
+	case kRefereeSet:
+		return fmt.Sprintf("The referee sets %s's %s to %s (was %s).", aObject.Of(f), strings.ToLower(aField.Of(f)), aValue.Of(f), aOld.Of(f))
+	case kGeneralReplaced:
+		return fmt.Sprintf("%s takes over from %s (13.5i, 4.15).", aGeneral.Of(f), aOld.Of(f))
+	case kObjectivesSet:
 		var ns []string
-		for _, n := range f.Ints("done") {
+		for _, n := range aDone.Of(f) {
 			ns = append(ns, fmt.Sprint(n))
 		}
 		return fmt.Sprintf("The referee notes %s's objectives achieved: %s.", side, listWords(ns))
-	case "tactic.revealed":
-		return fmt.Sprintf("%s's army tactic was %s (13.12b).", side, s("tactic"))
-	case "reward.scored":
-		return fmt.Sprintf("%s earns %d%% of its army's value: $%d (13.12c).", side, f.Int("percent"), f.Int("amount"))
-	case "battle.ended":
-		if s("winner") == "" {
-			return "The battle ends in a draw: " + s("reason") + "."
+	case kTacticRevealed:
+		return fmt.Sprintf("%s's army tactic was %s (13.12b).", side, aTactic.Of(f))
+	case kRewardScored:
+		return fmt.Sprintf("%s earns %d%% of its army's value: $%d (13.12c).", side, aPercent.Of(f), aAmount.Of(f))
+	case kBattleEnded:
+		if aWinner.Of(f) == "" {
+			return "The battle ends in a draw: " + aReason.Of(f) + "."
 		}
-		return fmt.Sprintf("The battle ends: %s wins by %s.", s("winner"), s("reason"))
+		return fmt.Sprintf("The battle ends: %s wins by %s.", aWinner.Of(f), aReason.Of(f))
 	}
 	return ""
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"pbem/engine"
-	"pbem/events"
 )
 
 // ArmyFormation is the formation a commander-in-chief commands.
@@ -130,8 +129,8 @@ func (m *sim) drawGenerals(army string, by string) {
 		}
 		if len(cands) == 1 && len(p.Formations) == 1 {
 			// 13.5d.8: a group of one general is assigned, not drawn.
-			m.Emit("generals.drawn", events.S("side", army), events.S("group", p.Group), events.SL("formations", p.Formations...),
-				events.SL("generals", cands...), events.SL("aside"), events.B("auto", true))
+			m.Emit(kGeneralsDrawn, aSide.Arg(army), aGroup.Arg(p.Group), aFormations.Arg(p.Formations...),
+				aGenerals.Arg(cands...), aAside.Arg(), aAuto.Arg(true))
 			continue
 		}
 		sh := engine.Shuffle(m.Dice, fmt.Sprintf("shuffle %s's %s", army, p.Group), cands)
@@ -149,10 +148,10 @@ func (m *sim) drawGenerals(army string, by string) {
 		} else {
 			aside = rest
 		}
-		m.Emit("generals.drawn", events.S("side", army), events.S("group", p.Group), events.SL("formations", p.Formations...),
-			events.SL("generals", drawn...), events.SL("aside", aside...))
+		m.Emit(kGeneralsDrawn, aSide.Arg(army), aGroup.Arg(p.Group), aFormations.Arg(p.Formations...),
+			aGenerals.Arg(drawn...), aAside.Arg(aside...))
 	}
-	m.Emit("army.drawn", events.S("side", army), events.S("by", by))
+	m.Emit(kArmyDrawn, aSide.Arg(army), aBy.Arg(by))
 }
 
 func levelOf(a *Army, name string) string {

@@ -54,7 +54,7 @@ type Step struct {
 	Words string
 }
 
-// Verbs of orders, for abbreviation by unique prefix (ORDERS.md).
+// Verbs of orders, for abbreviation by unique prefix (docs/ORDERS.md).
 var verbs = []string{"TABLE", "YEAR", "DEAL", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
 	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
 	"MOVE", "NO", "FORTIFY", "TACTIC", "CAVALRY", "PATROL", "ACTIVATE", "PASSAGE", "NONE", "PLAY",

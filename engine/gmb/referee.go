@@ -28,7 +28,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 				return problem(o, "there is no combat to rule now", "")
 			}
 			m.Say("COMBAT DONE")
-			m.Emit("combat.resolved", events.S("corps", st.Active))
+			m.Emit(kCombatResolved, aCorps.Arg(st.Active))
 			m.begin(StepMove, st.ToAct, 0)
 		case "FORCE":
 			u := st.unit(o.Name)
@@ -37,8 +37,8 @@ func (m *sim) referee(os []Order) []events.Problem {
 				return problem(o, why, fmt.Sprintf("SET %s POS x,y", u.Name))
 			}
 			m.Say("FORCE %s %s", u.Name, o.Word)
-			m.Emit("unit.forced", events.S("unit", u.Name), events.I("x", int64(r.Front.X)), events.I("y", int64(r.Front.Y)),
-				events.I("dist", int64(d)), events.S("how", strings.ToLower(o.Word)))
+			m.Emit(kUnitForced, aUnit.Arg(u.Name), aX.Arg(int64(r.Front.X)), aY.Arg(int64(r.Front.Y)),
+				aDist.Arg(int64(d)), aHow.Arg(strings.ToLower(o.Word)))
 		case "FALLEN":
 			g := st.general(o.Name)
 			if g == nil || g.Formation == "" {
@@ -49,7 +49,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 				return problem(o, "no brigade general is left to draw (13.5i)", "")
 			}
 			m.Say("FALLEN %s", g.Name)
-			m.Emit("general.replaced", events.S("side", g.Side), events.S("general", next), events.S("old", g.Name))
+			m.Emit(kGeneralReplaced, aSide.Arg(g.Side), aGeneral.Arg(next), aOld.Arg(g.Name))
 		case "OBJECTIVES":
 			for _, n := range o.Ints {
 				if n < 1 || n > 5 {
@@ -63,7 +63,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 			for i, n := range o.Ints {
 				ints[i] = int64(n)
 			}
-			m.EmitTo(events.ToReferees(), "objectives.set", events.S("side", o.Name), events.IL("done", ints...))
+			m.EmitTo(events.ToReferees(), kObjectivesSet, aSide.Arg(o.Name), aDone.Arg(ints...))
 		case "SCORE":
 			if st.Step == StepOver {
 				return problem(o, "the battle is over", "")
@@ -75,7 +75,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 				return problem(o, "the players say the year; the referee only where the scenario leaves it to him (13.4a)", "")
 			}
 			m.Say("YEAR %d", o.Ints[0])
-			m.Emit("year.set", events.I("year", int64(o.Ints[0])), events.S("how", "referee"))
+			m.Emit(kYearSet, aYear.Arg(int64(o.Ints[0])), aHow.Arg("referee"))
 			m.begin(StepDraw, "", 0)
 		case "INITIATIVE":
 			if st.Step != StepInitiative {
@@ -85,7 +85,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if st.Turn == 0 {
 				m.wonBattlefield(o.Name)
 			} else {
-				m.Emit("initiative.won", events.S("side", o.Name))
+				m.Emit(kInitiativeWon, aSide.Arg(o.Name))
 				m.begin(StepActivate, o.Name, 0)
 			}
 		default:
@@ -152,7 +152,7 @@ func (m *sim) endBattle() {
 	for _, sd := range st.Sides {
 		pct := 0
 		if sd.Tactic != "" {
-			m.Emit("tactic.revealed", events.S("side", sd.Name), events.S("tactic", sd.Tactic))
+			m.Emit(kTacticRevealed, aSide.Arg(sd.Name), aTactic.Arg(sd.Tactic))
 			pct = reward(sd.Tactic, sd.Objectives, st.Scn.Option("rewards") == "sum")
 		}
 		amount := st.Scn.Army(sd.Name).Value * pct / 100
@@ -160,7 +160,7 @@ func (m *sim) endBattle() {
 		for i, n := range sd.Objectives {
 			ints[i] = int64(n)
 		}
-		m.Emit("reward.scored", events.S("side", sd.Name), events.IL("objectives", ints...), events.I("percent", int64(pct)), events.I("amount", int64(amount)))
+		m.Emit(kRewardScored, aSide.Arg(sd.Name), aObjectives.Arg(ints...), aPercent.Arg(int64(pct)), aAmount.Arg(int64(amount)))
 		parts = append(parts, fmt.Sprintf("%s $%d", sd.Name, amount))
 		switch {
 		case amount > best:
@@ -173,7 +173,7 @@ func (m *sim) endBattle() {
 		winner = ""
 	}
 	reason := "the army tactics' rewards (13.12c): " + strings.Join(parts, ", ")
-	m.Emit("battle.ended", events.S("winner", winner), events.S("reason", reason))
+	m.Emit(kBattleEnded, aWinner.Arg(winner), aReason.Arg(reason))
 }
 
 // --- SET ---
@@ -243,7 +243,7 @@ func (m *sim) set(o Order) []events.Problem {
 	}
 	vis := st.setVis(o.Name, o.Word)
 	m.SayTo(vis, "SET %s %s %s (was %s)", o.Name, o.Word, o.Value, old)
-	m.EmitTo(vis, "referee.set", events.S("object", o.Name), events.S("field", o.Word), events.S("value", o.Value), events.S("old", old))
+	m.EmitTo(vis, kRefereeSet, aObject.Arg(o.Name), aField.Arg(o.Word), aValue.Arg(o.Value), aOld.Arg(old))
 	return nil
 }
 

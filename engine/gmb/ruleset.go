@@ -119,7 +119,7 @@ func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, 
 // EvolveAll applies a decision's facts to one copy of the state.
 func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
 
-func (rules) Facts() []engine.FactSchema { return facts }
+func (rules) Facts() []engine.FactSchema { return factSet.Schemas() }
 
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
 

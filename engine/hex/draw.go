@@ -180,7 +180,7 @@ type Cell struct {
 // lines lower than odd ones, as on the map. Every hex of the window is drawn
 // whole, so the drawing is Width characters wide (73 for MaxWindowCols
 // columns) and Height lines tall, and the first column of characters is
-// always blank, as in the mail layout of DESIGN.md section 9.
+// always blank, as in the mail layout of docs/DESIGN.md, Boards in the mail.
 //
 // Interior: the first line holds the four-digit hex number, the second the
 // cell's Fill centred (at most FillWidth characters), and the third the

@@ -39,7 +39,7 @@ func sides(t *testing.T, glyph rune, list ...string) func(Hexside) (rune, bool) 
 }
 
 func TestDrawGolden(t *testing.T) {
-	// The DESIGN.md section 9 sample: 2314 to 2715.
+	// The sample of docs/DESIGN.md (Boards in the mail): 2314 to 2715.
 	design := map[Hex]Cell{
 		MustParse("2314"): {". .", "NEWT*"},
 		MustParse("2414"): {". .", "JACK"},

@@ -74,7 +74,7 @@ func (m *sim) declare(side string, os []Order) []events.Problem {
 			return []events.Problem{*p}
 		}
 	}
-	m.Emit("volleys.declared", events.S("side", side), events.SL("firers", firers...), events.SL("targets", targets...))
+	m.Emit(kVolleysDeclared, aSide.Arg(side), aFirers.Arg(firers...), aTargets.Arg(targets...))
 	if len(firers) == 0 {
 		m.Say("%s fires no volley", side)
 	} else {
@@ -271,7 +271,7 @@ func (s *State) newAttackers(name string) []string {
 func (m *sim) endMelee(a, b string) {
 	for _, ml := range m.State.Melees {
 		if (ml.Attacker == a && ml.Defender == b) || (ml.Attacker == b && ml.Defender == a) {
-			m.Emit("melee.ended", events.S("attacker", ml.Attacker), events.S("defender", ml.Defender))
+			m.Emit(kMeleeEnded, aAttacker.Arg(ml.Attacker), aDefender.Arg(ml.Defender))
 		}
 	}
 }
@@ -353,9 +353,9 @@ func (m *sim) fireAll(normal, melee []Volley, defensive bool) []hit {
 		// HRA 12a c: fired on from the flank or rear, in melee too (HRA
 		// 11d: the normal rules), but not by artillery at long range.
 		flank := m.State.flankOrRear(f, t) && !(sh.Weapon == Guns && !sh.Short)
-		m.Emit("volley.fired", events.S("firer", f.Name), events.S("target", t.Name), events.S("kind", kind), events.S("weapon", sh.Weapon),
-			events.S("range", rng), events.B("hindered", sh.Hindered), events.I("state", int64(sh.State)), events.I("die", int64(die)),
-			events.I("mod", int64(sh.Mod)), events.I("loss", int64(loss)), events.B("flank", flank))
+		m.Emit(kVolleyFired, aFirer.Arg(f.Name), aTarget.Arg(t.Name), aKind.Arg(kind), aWeapon.Arg(sh.Weapon),
+			aRange.Arg(rng), aHindered.Arg(sh.Hindered), aState.Arg(int64(sh.State)), aDie.Arg(int64(die)),
+			aMod.Arg(int64(sh.Mod)), aLoss.Arg(int64(loss)), aFlank.Arg(flank))
 		modTxt := ""
 		if sh.Mod != 0 {
 			modTxt = fmt.Sprintf("%+d (cavalry, HRA 16a)", sh.Mod)
@@ -419,7 +419,7 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 		}
 	}
 	for _, b := range killed {
-		m.Emit("general.killed", events.S("brigade", b))
+		m.Emit(kGeneralKilled, aBrigade.Arg(b))
 		for _, u := range m.State.brigadeUnits(b) {
 			cause(u.Name, "general killed (HRA 12a d, 12c)")
 		}
@@ -428,7 +428,7 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 	for _, b := range m.State.Brigades {
 		if b.With != "" && m.State.unit(b.With).Removed() {
 			if us := m.State.brigadeUnits(b.Name); len(us) > 0 {
-				m.Emit("general.moved", events.S("brigade", b.Name), events.S("unit", us[0].Name))
+				m.Emit(kGeneralMoved, aBrigade.Arg(b.Name), aUnit.Arg(us[0].Name))
 				m.Say("%s's general rides to %s", b.Name, us[0].Name)
 			}
 		}
@@ -440,7 +440,7 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 		if f := m.State.unit(h.firer); !fired[h.firer] && !f.Removed() {
 			fired[h.firer] = true
 			if f.Supply > 0 {
-				m.Emit("unit.set", events.S("unit", f.Name), events.S("field", "supply"), events.I("to", int64(f.Supply-1)))
+				m.Emit(kUnitSet, aUnit.Arg(f.Name), aField.Arg("supply"), aTo.Arg(int64(f.Supply-1)))
 			}
 		}
 	}
@@ -456,7 +456,7 @@ func (m *sim) afterFire(hits []hit, vols []Volley) map[string]bool {
 func (m *sim) setState(name string, to int, why string) {
 	u := m.State.unit(name)
 	to = max(to, 0)
-	m.Emit("unit.set", events.S("unit", name), events.S("field", "state"), events.I("from", int64(u.State)), events.I("to", int64(to)), events.S("cause", why))
+	m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("state"), aFrom.Arg(int64(u.State)), aTo.Arg(int64(to)), aCause.Arg(why))
 	if to == 0 {
 		m.Say("%s: state %d → 0: it breaks and leaves the battlefield (HRA 3a) — %s", name, u.State, why)
 	} else {
@@ -486,7 +486,7 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 			why = "in retreat (HRA 12a e, 5c)"
 		}
 		r := Morale(d + mod)
-		m.Emit("morale.tested", events.S("unit", n), events.I("die", int64(d)), events.I("mod", int64(mod)), events.I("total", int64(d+mod)), events.S("result", r.String()))
+		m.Emit(kMoraleTested, aUnit.Arg(n), aDie.Arg(int64(d)), aMod.Arg(int64(mod)), aTotal.Arg(int64(d+mod)), aResult.Arg(r.String()))
 		m.Say("morale %s (%s): d6=%d %+d = %d: %s (HRA 12d, 12e)", n, why, d, mod, d+mod, r)
 		rs = append(rs, res{n, r})
 	}
@@ -495,7 +495,7 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 	for _, x := range rs {
 		u := m.State.unit(x.name)
 		set := func(field string, v bool) {
-			m.Emit("unit.set", events.S("unit", x.name), events.S("field", field), events.I("to", b2i(v)))
+			m.Emit(kUnitSet, aUnit.Arg(x.name), aField.Arg(field), aTo.Arg(b2i(v)))
 		}
 		if phaseOne {
 			if x.r != MoraleBroken {
@@ -538,7 +538,7 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 		}
 		m.forced(n, false, false) // withdraws immediately
 		if v := m.State.unit(n); !v.Removed() {
-			m.Emit("unit.set", events.S("unit", n), events.S("field", "retreat_next"), events.I("to", 1))
+			m.Emit(kUnitSet, aUnit.Arg(n), aField.Arg("retreat_next"), aTo.Arg(1))
 		}
 	}
 	return back
@@ -609,6 +609,6 @@ func (m *sim) endGame(reason string) {
 	} else {
 		res += ": " + winner + " wins"
 	}
-	m.Emit("battle.ended", events.S("winner", winner), events.S("reason", res), events.I("union", int64(score[Union])), events.I("confederate", int64(score[Confederate])))
+	m.Emit(kBattleEnded, aWinner.Arg(winner), aReason.Arg(res), aUnion.Arg(int64(score[Union])), aConfederate.Arg(int64(score[Confederate])))
 	m.Say("game over: %s", res)
 }

@@ -155,7 +155,7 @@ func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.P
 		}
 		return &p
 	}
-	m.Emit("picks.stated", events.S("side", side), events.S("what", what), events.SL("units", o.Units...))
+	m.Emit(kPicksStated, aSide.Arg(side), aWhat.Arg(what), aUnits.Arg(o.Units...))
 	if what == "retreat" {
 		if len(o.Units) == 0 {
 			m.Say("%s: no retreat order; forced moves go in roster order (HRA 4.I.b)", side)
@@ -171,7 +171,7 @@ func (m *sim) statePicks(side, what string, o Order, firers ...string) *events.P
 // their brigades, and each unit's supply (HRA 3e: d6, +2 artillery, -1
 // Confederate, minimum 1).
 func (m *sim) begin() {
-	m.Emit("battle.begun")
+	m.Emit(kBattleBegun)
 	for _, side := range Sides {
 		var dice, statuses []int64
 		for _, b := range m.State.Brigades {
@@ -188,7 +188,7 @@ func (m *sim) begin() {
 		if len(dice) == 0 {
 			continue
 		}
-		m.Emit("generals.rolled", events.S("side", side), events.IL("dice", dice...), events.IL("statuses", statuses...))
+		m.Emit(kGeneralsRolled, aSide.Arg(side), aDice.Arg(dice...), aStatuses.Arg(statuses...))
 		m.Say("%s's generals: d6 %s → status %s (HRA 3c)", side, joinInts(dice), joinInts(statuses))
 	}
 	for _, u := range m.State.Units {
@@ -201,7 +201,7 @@ func (m *sim) begin() {
 			v--
 		}
 		v = max(v, 1)
-		m.Emit("supply.rolled", events.S("unit", u.Name), events.I("die", int64(d)), events.I("supply", int64(v)))
+		m.Emit(kSupplyRolled, aUnit.Arg(u.Name), aDie.Arg(int64(d)), aSupply.Arg(int64(v)))
 		m.Say("%s: supply d6=%d → %d (HRA 3e)", u.Name, d, v)
 	}
 	// A side whose generals are all alike (or who has one brigade) has no
@@ -216,7 +216,7 @@ func (m *sim) begin() {
 		}
 		for _, b := range m.State.Brigades {
 			if b.Side == side {
-				m.Emit("general.assigned", events.S("brigade", b.Name), events.I("status", int64(pool[0])))
+				m.Emit(kGeneralAssigned, aBrigade.Arg(b.Name), aStatus.Arg(int64(pool[0])))
 			}
 		}
 		m.Say("%s's generals are alike: each brigade's has status %d (HRA 3c)", side, pool[0])
@@ -278,7 +278,7 @@ func (m *sim) assignGenerals(side string, os []Order) []events.Problem {
 		}
 	}
 	for i, b := range o.Units {
-		m.Emit("general.assigned", events.S("brigade", b), events.I("status", int64(statuses[i])))
+		m.Emit(kGeneralAssigned, aBrigade.Arg(b), aStatus.Arg(int64(statuses[i])))
 		m.Say("%s's general: status %d (HRA 3c)", b, statuses[i])
 	}
 	m.generalsDone()
@@ -304,7 +304,7 @@ const maxInitiativeTies = 100
 // Phase II.
 func (m *sim) beginRound(n int) {
 	prev := m.State.Initiative
-	m.Emit("round.begun", events.I("round", int64(n)))
+	m.Emit(kRoundBegun, aRound.Arg(int64(n)))
 	m.Say("— round %d —", n)
 	for try := 0; ; try++ {
 		a, b := m.roll("initiative "+Union), m.roll("initiative "+Confederate)
@@ -315,7 +315,7 @@ func (m *sim) beginRound(n int) {
 		case b > a:
 			side = Confederate
 		case prev == "" && try+1 == maxInitiativeTies:
-			m.Emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", ""))
+			m.Emit(kInitiativeRolled, aUnion.Arg(int64(a)), aConfederate.Arg(int64(b)), aSide.Arg(""))
 			m.Say("initiative: the dice tied %d times in a row: the referee decides it (SET INITIATIVE Union or Confederate; H12)", maxInitiativeTies)
 			return
 		case prev == "":
@@ -324,7 +324,7 @@ func (m *sim) beginRound(n int) {
 		default:
 			side = opponent(prev) // HRA 4.0b
 		}
-		m.Emit("initiative.rolled", events.I("union", int64(a)), events.I("confederate", int64(b)), events.S("side", side))
+		m.Emit(kInitiativeRolled, aUnion.Arg(int64(a)), aConfederate.Arg(int64(b)), aSide.Arg(side))
 		m.Say("initiative: Union %d, Confederate %d: %s acts first (HRA 4.0)", a, b, side)
 		break
 	}
@@ -351,21 +351,21 @@ func (m *sim) phaseOne() {
 		}
 		switch u.Pending {
 		case "dismount", "mount":
-			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "dismounted"), events.I("to", b2i(u.Pending == "dismount")))
+			m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("dismounted"), aTo.Arg(b2i(u.Pending == "dismount")))
 			m.Say("%s has %sed (HRA 16c)", u.Name, u.Pending)
 		case "limber", "unlimber":
-			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "limbered"), events.I("to", b2i(u.Pending == "limber")))
+			m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("limbered"), aTo.Arg(b2i(u.Pending == "limber")))
 			m.Say("%s has %sed (HRA 17d)", u.Name, u.Pending)
 		}
 		if u.Pending != "" {
-			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "pending"), events.S("work", ""))
+			m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("pending"), aWork.Arg(""))
 		}
 		if u.Busy > 0 {
-			m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(u.Busy-1)), events.S("work", u.Work))
+			m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("busy"), aTo.Arg(int64(u.Busy-1)), aWork.Arg(u.Work))
 			if u.Busy == 1 {
-				m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", 0), events.S("work", ""))
+				m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("busy"), aTo.Arg(0), aWork.Arg(""))
 				if u.Work == "entrench" {
-					m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "entrenched"), events.I("to", 1))
+					m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("entrenched"), aTo.Arg(1))
 					m.Say("%s has entrenched (T1)", u.Name)
 				}
 			}
@@ -421,17 +421,17 @@ func (m *sim) phaseOne() {
 		switch {
 		case u.RetreatNext || u.Retreating:
 			if u.RetreatNext {
-				m.Emit("unit.set", events.S("unit", name), events.S("field", "retreat_next"), events.I("to", 0))
+				m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("retreat_next"), aTo.Arg(0))
 			}
 			if u.WithdrawNext {
-				m.Emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
+				m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("withdraw_next"), aTo.Arg(0))
 			}
 			m.forced(name, true, !u.Retreating)
 			if v := m.State.unit(name); !v.Removed() {
-				m.Emit("unit.set", events.S("unit", name), events.S("field", "acted"), events.I("to", 1)) // HRA 4.I.c
+				m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("acted"), aTo.Arg(1)) // HRA 4.I.c
 			}
 		case u.WithdrawNext:
-			m.Emit("unit.set", events.S("unit", name), events.S("field", "withdraw_next"), events.I("to", 0))
+			m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("withdraw_next"), aTo.Arg(0))
 			m.forced(name, false, false)
 		}
 	}
@@ -509,7 +509,7 @@ func (m *sim) startOrders() {
 func (m *sim) passTurn(side string) {
 	for _, s := range []string{side, opponent(side)} {
 		if m.State.sideNeedsOrders(s) {
-			m.Emit("turn.passed", events.S("to", s))
+			m.Emit(kTurnPassed, aToStr.Arg(s))
 			return
 		}
 	}
@@ -521,14 +521,14 @@ func (m *sim) passTurn(side string) {
 func (m *sim) endOrders() {
 	for _, b := range m.State.Brigades {
 		if !b.Done {
-			m.Emit("brigade.ordered", events.S("brigade", b.Name))
+			m.Emit(kBrigadeOrdered, aBrigade.Arg(b.Name))
 		}
 	}
-	m.Emit("phase.fire")
+	m.Emit(kPhaseFire)
 	m.Say("Phase III: declare volleys (HRA 4.III.a)")
 	for _, side := range Sides {
 		if len(m.State.legalVolleys(side)) == 0 {
-			m.Emit("volleys.declared", events.S("side", side), events.SL("firers"), events.SL("targets"), events.B("auto", true))
+			m.Emit(kVolleysDeclared, aSide.Arg(side), aFirers.Arg(), aTargets.Arg(), aAuto.Arg(true))
 			m.Say("%s has no unit that can fire", side)
 		}
 	}
@@ -690,7 +690,7 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 			if b.Killed {
 				return []events.Problem{problem(o, fmt.Sprintf("%s's general was killed (R9)", b.Name), "")}
 			}
-			m.Emit("general.moved", events.S("brigade", b.Name), events.S("unit", o.Target))
+			m.Emit(kGeneralMoved, aBrigade.Arg(b.Name), aUnit.Arg(o.Target))
 			m.Say("%s's general joins %s (HRA 4.II.f)", b.Name, o.Target)
 			continue
 		}
@@ -704,10 +704,10 @@ func (m *sim) brigadeOrders(side string, os []Order) []events.Problem {
 	}
 	for _, u := range m.State.brigadeUnits(b.Name) {
 		if !u.Ordered {
-			m.Emit("unit.ordered", events.S("unit", u.Name), events.S("order", "hold (automatic)"))
+			m.Emit(kUnitOrdered, aUnit.Arg(u.Name), aOrder.Arg("hold (automatic)"))
 		}
 	}
-	m.Emit("brigade.ordered", events.S("brigade", b.Name))
+	m.Emit(kBrigadeOrdered, aBrigade.Arg(b.Name))
 	m.passTurn(opponent(side))
 	return nil
 }
@@ -722,7 +722,7 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 		u := m.State.unit(un)
 		switch o.Verb {
 		case vHold:
-			m.Emit("unit.ordered", events.S("unit", un), events.S("order", "hold"))
+			m.Emit(kUnitOrdered, aUnit.Arg(un), aOrder.Arg("hold"))
 			m.Say("%s holds", un)
 		case vMount, vDismount:
 			if u.Arm != Cavalry {
@@ -731,8 +731,8 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 			if u.Dismounted != (o.Verb == vMount) {
 				return fmt.Errorf("%s is already %sed", un, map[string]string{vMount: "mount", vDismount: "dismount"}[o.Verb])
 			}
-			m.Emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
-			m.Emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
+			m.Emit(kUnitSet, aUnit.Arg(un), aField.Arg("pending"), aWork.Arg(o.Verb))
+			m.Emit(kUnitOrdered, aUnit.Arg(un), aOrder.Arg(o.Verb))
 			m.Say("%s %ss: it takes the round, done in Phase I of the next (HRA 16c)", un, o.Verb)
 		case vLimber, vUnlimber:
 			if u.Arm != Artillery {
@@ -741,8 +741,8 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 			if u.Limbered == (o.Verb == vLimber) {
 				return fmt.Errorf("%s is already %sed", un, o.Verb)
 			}
-			m.Emit("unit.set", events.S("unit", un), events.S("field", "pending"), events.S("work", o.Verb))
-			m.Emit("unit.ordered", events.S("unit", un), events.S("order", o.Verb))
+			m.Emit(kUnitSet, aUnit.Arg(un), aField.Arg("pending"), aWork.Arg(o.Verb))
+			m.Emit(kUnitOrdered, aUnit.Arg(un), aOrder.Arg(o.Verb))
 			m.Say("%s %ss: it takes the round, done in Phase I of the next (HRA 17d)", un, o.Verb)
 		case vEntrench:
 			if u.Arm != Infantry {
@@ -752,17 +752,17 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 				return fmt.Errorf("%s is entrenched already", un)
 			}
 			a, b, c := m.roll("entrench "+un), m.roll("entrench "+un), m.roll("entrench "+un)
-			m.Emit("unit.set", events.S("unit", un), events.S("field", "busy"), events.I("to", int64(a+b+c)), events.S("work", "entrench"))
-			m.Emit("unit.ordered", events.S("unit", un), events.S("order", "entrench"))
+			m.Emit(kUnitSet, aUnit.Arg(un), aField.Arg("busy"), aTo.Arg(int64(a+b+c)), aWork.Arg("entrench"))
+			m.Emit(kUnitOrdered, aUnit.Arg(un), aOrder.Arg("entrench"))
 			m.Say("%s entrenches: 3d6 = %d+%d+%d = %d rounds (T1)", un, a, b, c, a+b+c)
 		case vRetreat:
 			if u.Arm == Artillery && !u.Limbered {
 				return errAt(o.VerbCol, "%s is unlimbered and cannot move (HRA 17a): limber it first", un)
 			}
-			m.Emit("unit.ordered", events.S("unit", un), events.S("order", "retreat"))
+			m.Emit(kUnitOrdered, aUnit.Arg(un), aOrder.Arg("retreat"))
 			m.forced(un, true, true)
 			if v := m.State.unit(un); !v.Removed() {
-				m.Emit("unit.set", events.S("unit", un), events.S("field", "acted"), events.I("to", 1))
+				m.Emit(kUnitSet, aUnit.Arg(un), aField.Arg("acted"), aTo.Arg(1))
 			}
 		case vRoad:
 			mv, err := m.State.roadMove(u, o.Dist, o.To, d, o.VerbCol)
@@ -792,9 +792,9 @@ func (m *sim) carryOut(o Order, units []string, d *dicer) error {
 
 func (m *sim) applyMove(u *Unit, mv moved, order string) {
 	r := mv.Rect
-	m.Emit("unit.moved", events.S("unit", u.Name), events.I("x", int64(r.Front.X)), events.I("y", int64(r.Front.Y)),
-		events.I("facing", int64(r.Facing)), events.B("column", mv.Column), events.I("cost", int64(mv.Cost)))
-	m.Emit("unit.ordered", events.S("unit", u.Name), events.S("order", order))
+	m.Emit(kUnitMoved, aUnit.Arg(u.Name), aX.Arg(int64(r.Front.X)), aY.Arg(int64(r.Front.Y)),
+		aFacing.Arg(int64(r.Facing)), aColumn.Arg(mv.Column), aCost.Arg(int64(mv.Cost)))
+	m.Emit(kUnitOrdered, aUnit.Arg(u.Name), aOrder.Arg(order))
 	left := max(mv.Allowance-mv.Cost, 0)
 	how := ""
 	if b := mv.breakdown(cmText(mv.Cost)); b != cmText(mv.Cost) && strings.ContainsAny(b, "+×") {
@@ -806,18 +806,18 @@ func (m *sim) applyMove(u *Unit, mv moved, order string) {
 		m.Say("  %s", n)
 	}
 	if mv.Charged {
-		m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "charges"), events.I("to", int64(u.Charges+1)))
+		m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("charges"), aTo.Arg(int64(u.Charges+1)))
 		m.Say("  %s charges (%d of %d today, HRA 16b)", u.Name, u.Charges+1, m.State.Scn.Charges)
 	}
 	if mv.Through != "" {
-		m.Emit("unit.set", events.S("unit", mv.Through), events.S("field", "passed_by"), events.I("to", 1))
+		m.Emit(kUnitSet, aUnit.Arg(mv.Through), aField.Arg("passed_by"), aTo.Arg(1))
 		m.Say("  passed through %s, which may move only 5 cm this round (HRA 10a, 10b)", mv.Through)
 	}
 	if mv.Busy > 0 {
-		m.Emit("unit.set", events.S("unit", u.Name), events.S("field", "busy"), events.I("to", int64(mv.Busy)), events.S("work", mv.Work))
+		m.Emit(kUnitSet, aUnit.Arg(u.Name), aField.Arg("busy"), aTo.Arg(int64(mv.Busy)), aWork.Arg(mv.Work))
 	}
 	if mv.Contact != "" {
-		m.Emit("melee.begun", events.S("attacker", u.Name), events.S("defender", mv.Contact))
+		m.Emit(kMeleeBegun, aAttacker.Arg(u.Name), aDefender.Arg(mv.Contact))
 		m.Say("  melee: %s attacks %s (HRA 11a, 11b)", u.Name, mv.Contact)
 	}
 }

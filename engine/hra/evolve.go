@@ -35,29 +35,29 @@ func evolveAll(st *State, fs []events.Fact) (*State, error) {
 // apply records one fact in s, which is the caller's own copy.
 func (s *State) apply(f events.Fact) error {
 	unit := func() (*Unit, error) {
-		u := s.unit(f.Str("unit"))
+		u := s.unit(aUnit.Of(f))
 		if u == nil {
-			return nil, fmt.Errorf("hra: %s: no unit %q", f.Kind, f.Str("unit"))
+			return nil, fmt.Errorf("hra: %s: no unit %q", f.Kind, aUnit.Of(f))
 		}
 		return u, nil
 	}
 	brig := func() (*Brigade, error) {
-		b := s.brigade(f.Str("brigade"))
+		b := s.brigade(aBrigade.Of(f))
 		if b == nil {
-			return nil, fmt.Errorf("hra: %s: no brigade %q", f.Kind, f.Str("brigade"))
+			return nil, fmt.Errorf("hra: %s: no brigade %q", f.Kind, aBrigade.Of(f))
 		}
 		return b, nil
 	}
 	switch f.Kind {
-	case "battle.begun", "volley.fired", "morale.tested", "note":
-	case "general.rolled", "general.set":
+	case kBattleBegun, kVolleyFired, kMoraleTested, kNote:
+	case kGeneralRolled, kGeneralSet:
 		b, err := brig()
 		if err != nil {
 			return err
 		}
-		b.Status = int(f.Int("status"))
-	case "generals.rolled":
-		side := f.Str("side")
+		b.Status = int(aStatus.Of(f))
+	case kGeneralsRolled:
+		side := aSide.Of(f)
 		if side != Union && side != Confederate {
 			return fmt.Errorf("hra: generals.rolled: no side %q", side)
 		}
@@ -65,17 +65,17 @@ func (s *State) apply(f events.Fact) error {
 			s.Generals = map[string][]int{}
 		}
 		var pool []int
-		for _, v := range f.Ints("statuses") {
+		for _, v := range aStatuses.Of(f) {
 			pool = append(pool, int(v))
 		}
 		s.Generals[side] = pool
 		s.Phase = PhaseGenerals
-	case "general.assigned":
+	case kGeneralAssigned:
 		b, err := brig()
 		if err != nil {
 			return err
 		}
-		b.Status = int(f.Int("status"))
+		b.Status = int(aStatus.Of(f))
 		pool := slices.Clone(s.Generals[b.Side])
 		if i := slices.Index(pool, b.Status); i >= 0 {
 			pool = slices.Delete(pool, i, i+1)
@@ -85,26 +85,26 @@ func (s *State) apply(f events.Fact) error {
 		} else {
 			s.Generals[b.Side] = pool
 		}
-	case "general.killed":
+	case kGeneralKilled:
 		b, err := brig()
 		if err != nil {
 			return err
 		}
 		b.Killed, b.With = true, ""
-	case "general.moved":
+	case kGeneralMoved:
 		b, err := brig()
 		if err != nil {
 			return err
 		}
-		b.With = f.Str("unit")
-	case "supply.rolled":
+		b.With = aUnit.Of(f)
+	case kSupplyRolled:
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.Supply = int(f.Int("supply"))
-	case "round.begun":
-		s.Round = int(f.Int("round"))
+		u.Supply = int(aSupply.Of(f))
+	case kRoundBegun:
+		s.Round = int(aRound.Of(f))
 		s.Phase = PhaseOrders
 		s.Volleys, s.Declared, s.FirePicks = nil, nil, nil
 		for i := range s.Units {
@@ -117,82 +117,82 @@ func (s *State) apply(f events.Fact) error {
 		for i := range s.Melees {
 			s.Melees[i].New = false
 		}
-	case "initiative.rolled", "initiative.set":
-		s.Initiative = f.Str("side")
-	case "turn.passed":
-		s.ToAct = f.Str("to")
-	case "phase.fire":
+	case kInitiativeRolled, kInitiativeSet:
+		s.Initiative = aSide.Of(f)
+	case kTurnPassed:
+		s.ToAct = aToStr.Of(f)
+	case kPhaseFire:
 		s.Phase, s.ToAct = PhaseFire, ""
-	case "unit.moved":
+	case kUnitMoved:
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.Front = table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))
-		u.Facing = table.Angle(f.Int("facing")).Norm()
-		u.Column = f.Bool("column")
-		u.Moved += table.Length(f.Int("cost"))
-		if f.Int("cost") > 0 || f.Bool("forced") {
+		u.Front = table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))
+		u.Facing = table.Angle(aFacing.Of(f)).Norm()
+		u.Column = aColumn.Of(f)
+		u.Moved += table.Length(aCost.Of(f))
+		if aCost.Of(f) > 0 || aForced.Of(f) {
 			u.Entrenched = false
 		}
-	case "unit.ordered":
+	case kUnitOrdered:
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		u.Ordered, u.Order = true, f.Str("order")
-	case "unit.set", "referee.set":
-		if f.Str("unit") == "" && f.Kind == "referee.set" {
+		u.Ordered, u.Order = true, aOrder.Of(f)
+	case kUnitSet, kRefereeSet:
+		if aUnit.Of(f) == "" && f.Kind == kRefereeSet {
 			return setGame(s, f)
 		}
 		u, err := unit()
 		if err != nil {
 			return err
 		}
-		if err := setField(s, u, f.Str("field"), f); err != nil {
+		if err := setField(s, u, aField.Of(f), f); err != nil {
 			return err
 		}
-	case "brigade.ordered":
+	case kBrigadeOrdered:
 		b, err := brig()
 		if err != nil {
 			return err
 		}
 		b.Done = true
-	case "melee.begun":
-		s.Melees = append(s.Melees, Melee{Attacker: f.Str("attacker"), Defender: f.Str("defender"), New: true})
-	case "melee.ended":
+	case kMeleeBegun:
+		s.Melees = append(s.Melees, Melee{Attacker: aAttacker.Of(f), Defender: aDefender.Of(f), New: true})
+	case kMeleeEnded:
 		s.Melees = slices.DeleteFunc(s.Melees, func(m Melee) bool {
-			return m.Attacker == f.Str("attacker") && m.Defender == f.Str("defender")
+			return m.Attacker == aAttacker.Of(f) && m.Defender == aDefender.Of(f)
 		})
-	case "volleys.declared":
-		side := f.Str("side")
+	case kVolleysDeclared:
+		side := aSide.Of(f)
 		if slices.Contains(s.Declared, side) {
 			return fmt.Errorf("hra: %s declared twice", side)
 		}
 		s.Declared = append(s.Declared, side)
-		ts := f.Strs("targets")
-		for i, fr := range f.Strs("firers") {
+		ts := aTargets.Of(f)
+		for i, fr := range aFirers.Of(f) {
 			if i < len(ts) {
 				s.Volleys = append(s.Volleys, Volley{Firer: fr, Target: ts[i]})
 			}
 		}
-	case "picks.stated":
-		side := f.Str("side")
+	case kPicksStated:
+		side := aSide.Of(f)
 		if side != Union && side != Confederate {
 			return fmt.Errorf("hra: picks.stated: no side %q", side)
 		}
 		m := &s.FirePicks
-		if f.Str("what") == "retreat" {
+		if aWhat.Of(f) == "retreat" {
 			m = &s.RetreatPicks
 		}
 		if *m == nil {
 			*m = map[string][]string{}
 		}
-		(*m)[side] = slices.Clone(f.Strs("units"))
-	case "battle.ended":
+		(*m)[side] = slices.Clone(aUnits.Of(f))
+	case kBattleEnded:
 		s.Phase, s.ToAct = PhaseOver, ""
-		s.Winner, s.Result = f.Str("winner"), f.Str("reason")
-		s.Score = []int{int(f.Int("union")), int(f.Int("confederate"))}
+		s.Winner, s.Result = aWinner.Of(f), aReason.Of(f)
+		s.Score = []int{int(aUnion.Of(f)), int(aConfederate.Of(f))}
 	default:
 		return fmt.Errorf("hra: unknown fact %q", f.Kind)
 	}
@@ -202,7 +202,7 @@ func (s *State) apply(f events.Fact) error {
 // setField sets one field of a unit (decisions' unit.set, the referee's
 // SET). Removing a unit ends its melees.
 func setField(s *State, u *Unit, field string, f events.Fact) error {
-	v := int(f.Int("to"))
+	v := int(aTo.Of(f))
 	switch field {
 	case "state":
 		u.State = max(v, 0)
@@ -213,7 +213,7 @@ func setField(s *State, u *Unit, field string, f events.Fact) error {
 		u.Supply = max(v, 0)
 	case "busy":
 		u.Busy = v
-		u.Work = f.Str("work")
+		u.Work = aWork.Of(f)
 	case "charges":
 		u.Charges = v
 	case "column":
@@ -235,9 +235,9 @@ func setField(s *State, u *Unit, field string, f events.Fact) error {
 	case "passed_by":
 		u.PassedBy = v != 0
 	case "pending":
-		u.Pending = f.Str("work")
+		u.Pending = aWork.Of(f)
 	case "pos":
-		u.Front = table.Pt(table.Length(f.Int("x")), table.Length(f.Int("y")))
+		u.Front = table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))
 	case "facing":
 		u.Facing = table.Angle(v).Norm()
 	default:
@@ -248,25 +248,25 @@ func setField(s *State, u *Unit, field string, f events.Fact) error {
 
 // setGame applies a referee's SET to a brigade or the game.
 func setGame(s *State, f events.Fact) error {
-	switch f.Str("field") {
+	switch aField.Of(f) {
 	case "round":
-		s.Round = int(f.Int("to"))
+		s.Round = int(aTo.Of(f))
 	case "initiative":
-		s.Initiative = f.Str("word")
+		s.Initiative = aWord.Of(f)
 	case "general":
-		if b := s.brigade(f.Str("brigade")); b != nil {
-			b.Status, b.Killed = int(f.Int("to")), false
+		if b := s.brigade(aBrigade.Of(f)); b != nil {
+			b.Status, b.Killed = int(aTo.Of(f)), false
 			return nil
 		}
-		return fmt.Errorf("hra: no brigade %q", f.Str("brigade"))
+		return fmt.Errorf("hra: no brigade %q", aBrigade.Of(f))
 	case "with":
-		if b := s.brigade(f.Str("brigade")); b != nil {
-			b.With, b.Killed = f.Str("word"), false
+		if b := s.brigade(aBrigade.Of(f)); b != nil {
+			b.With, b.Killed = aWord.Of(f), false
 			return nil
 		}
-		return fmt.Errorf("hra: no brigade %q", f.Str("brigade"))
+		return fmt.Errorf("hra: no brigade %q", aBrigade.Of(f))
 	default:
-		return fmt.Errorf("hra: unknown field %q", f.Str("field"))
+		return fmt.Errorf("hra: unknown field %q", aField.Of(f))
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"pbem/engine/table"
-	"pbem/events"
 )
 
 // edges are the areas off the table: a forced move stops at the edge.
@@ -33,7 +32,7 @@ func (m *sim) forced(name string, retreat, begin bool) {
 	r := st.footprint(u)
 	if u.Arm == Artillery && !u.Limbered {
 		if retreat && !u.Retreating {
-			m.Emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
+			m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("retreating"), aTo.Arg(1))
 		}
 		m.Say("%s is unlimbered and cannot move (HRA 17a, 4.I.d): it stays where it is", name)
 		return
@@ -181,11 +180,11 @@ func (m *sim) forced(name string, retreat, begin bool) {
 		what = "retreats"
 	}
 	if retreat && !u.Retreating {
-		m.Emit("unit.set", events.S("unit", name), events.S("field", "retreating"), events.I("to", 1))
+		m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("retreating"), aTo.Arg(1))
 	}
 	moved := table.Distance(r.Front, nr.Front)
-	m.Emit("unit.moved", events.S("unit", name), events.I("x", int64(nr.Front.X)), events.I("y", int64(nr.Front.Y)),
-		events.I("facing", int64(nr.Facing)), events.B("column", u.Column), events.I("cost", 0), events.B("forced", true))
+	m.Emit(kUnitMoved, aUnit.Arg(name), aX.Arg(int64(nr.Front.X)), aY.Arg(int64(nr.Front.Y)),
+		aFacing.Arg(int64(nr.Facing)), aColumn.Arg(u.Column), aCost.Arg(0), aForced.Arg(true))
 	m.Say("%s %s %s (HRA 5%s)", name, what, cmText(moved), map[bool]string{true: "b", false: "a"}[retreat])
 	if crossing != "" {
 		rounds := fordRounds(u.Arm)
@@ -195,7 +194,7 @@ func (m *sim) forced(name string, retreat, begin bool) {
 		} else {
 			m.Say("  fording takes %d round(s) (T1; HRA 4.I.d)", rounds)
 		}
-		m.Emit("unit.set", events.S("unit", name), events.S("field", "busy"), events.I("to", int64(rounds)), events.S("work", "crossing"))
+		m.Emit(kUnitSet, aUnit.Arg(name), aField.Arg("busy"), aTo.Arg(int64(rounds)), aWork.Arg("crossing"))
 	}
 	for _, m2 := range st.Melees {
 		if m2.Attacker == name || m2.Defender == name {

@@ -9,7 +9,7 @@ import (
 	"pbem/events"
 )
 
-var schemas = engine.NewSchemas(factSchemas()...)
+var schemas = engine.NewSchemas(factSet.Schemas()...)
 
 // harness plays orders against a state with a real dice stream.
 type harness struct {

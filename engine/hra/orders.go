@@ -98,7 +98,7 @@ func splitWords(s string, base int) []word {
 	return out
 }
 
-// kw matches w against keywords by unique prefix (ORDERS.md), case-insensitively.
+// kw matches w against keywords by unique prefix (docs/ORDERS.md), case-insensitively.
 func kw(w string, opts ...string) string {
 	w = strings.ToUpper(w)
 	if w == "" {
@@ -167,7 +167,7 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 	return out, p.probs
 }
 
-// resolve finds a unit or brigade by name (ORDERS.md: case- and
+// resolve finds a unit or brigade by name (docs/ORDERS.md: case- and
 // accent-insensitive, unique prefix, possessive ignored).
 func (p *parser) resolve(name string, col int, units, brigades bool) (string, bool, bool) {
 	k := normName(name)

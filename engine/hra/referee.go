@@ -35,11 +35,11 @@ func (m *sim) set(o Order) error {
 	if o.Name == "game" {
 		switch f {
 		case "round":
-			m.Emit("referee.set", events.S("field", f), events.I("from", int64(st.Round)), events.I("to", o.Ints[0]))
+			m.Emit(kRefereeSet, aField.Arg(f), aFrom.Arg(int64(st.Round)), aTo.Arg(o.Ints[0]))
 			m.Say("SET round %d → %d", st.Round, o.Ints[0])
 		case "initiative":
 			undecided := st.Phase == PhaseOrders && st.Initiative == ""
-			m.Emit("referee.set", events.S("field", f), events.S("word", o.Word))
+			m.Emit(kRefereeSet, aField.Arg(f), aWord.Arg(o.Word))
 			m.Say("SET initiative %s → %s", st.Initiative, o.Word)
 			if undecided {
 				m.openRound() // the round waited for it (H12)
@@ -50,17 +50,17 @@ func (m *sim) set(o Order) error {
 	if b := st.brigade(o.Name); b != nil {
 		switch f {
 		case "general":
-			m.Emit("referee.set", events.S("brigade", b.Name), events.S("field", f), events.I("from", int64(b.Status)), events.I("to", o.Ints[0]))
+			m.Emit(kRefereeSet, aBrigade.Arg(b.Name), aField.Arg(f), aFrom.Arg(int64(b.Status)), aTo.Arg(o.Ints[0]))
 			m.Say("SET %s general %d → %d", b.Name, b.Status, o.Ints[0])
 		case "with":
 			if st.unit(o.Word).Brigade != b.Name {
 				return fmt.Errorf("%s is not of %s", o.Word, b.Name)
 			}
-			m.Emit("referee.set", events.S("brigade", b.Name), events.S("field", f), events.S("word", o.Word))
+			m.Emit(kRefereeSet, aBrigade.Arg(b.Name), aField.Arg(f), aWord.Arg(o.Word))
 			m.Say("SET %s general with %s → %s", b.Name, b.With, o.Word)
 		case "supply":
 			for _, u := range st.brigadeUnits(b.Name) {
-				m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", int64(u.Supply)), events.I("to", o.Ints[0]))
+				m.Emit(kRefereeSet, aUnit.Arg(u.Name), aField.Arg(f), aFrom.Arg(int64(u.Supply)), aTo.Arg(o.Ints[0]))
 				m.Say("SET %s supply %d → %d", u.Name, u.Supply, o.Ints[0])
 			}
 		}
@@ -70,22 +70,22 @@ func (m *sim) set(o Order) error {
 	switch f {
 	case "pos":
 		p := table.Pt(table.Length(o.Ints[0]), table.Length(o.Ints[1]))
-		m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("x", o.Ints[0]), events.I("y", o.Ints[1]))
+		m.Emit(kRefereeSet, aUnit.Arg(u.Name), aField.Arg(f), aX.Arg(o.Ints[0]), aY.Arg(o.Ints[1]))
 		m.Say("SET %s pos %v %v → %v %v", u.Name, u.Front.X, u.Front.Y, p.X, p.Y)
 	case "facing":
-		m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", int64(u.Facing)), events.I("to", o.Ints[0]))
+		m.Emit(kRefereeSet, aUnit.Arg(u.Name), aField.Arg(f), aFrom.Arg(int64(u.Facing)), aTo.Arg(o.Ints[0]))
 		m.Say("SET %s facing %v → %v", u.Name, u.Facing, table.Angle(o.Ints[0]))
 	case "column", "limbered", "dismounted", "retreating", "entrenched":
 		old := map[string]bool{"column": u.Column, "limbered": u.Limbered, "dismounted": u.Dismounted, "retreating": u.Retreating, "entrenched": u.Entrenched}[f]
-		m.Emit("referee.set", events.S("unit", u.Name), events.S("field", f), events.I("from", b2i(old)), events.I("to", o.Ints[0]))
+		m.Emit(kRefereeSet, aUnit.Arg(u.Name), aField.Arg(f), aFrom.Arg(b2i(old)), aTo.Arg(o.Ints[0]))
 		m.Say("SET %s %s %s → %s", u.Name, f, onOff(b2i(old)), onOff(o.Ints[0]))
 	default:
 		old := map[string]int{"state": u.State, "supply": u.Supply, "busy": u.Busy, "charges": u.Charges}[f]
-		args := []events.Arg{events.S("unit", u.Name), events.S("field", f), events.I("from", int64(old)), events.I("to", o.Ints[0])}
+		args := []events.Arg{aUnit.Arg(u.Name), aField.Arg(f), aFrom.Arg(int64(old)), aTo.Arg(o.Ints[0])}
 		if f == "busy" {
-			args = append(args, events.S("work", u.Work))
+			args = append(args, aWork.Arg(u.Work))
 		}
-		m.Emit("referee.set", args...)
+		m.Emit(kRefereeSet, args...)
 		m.Say("SET %s %s %d → %d", u.Name, f, old, o.Ints[0])
 	}
 	return nil

@@ -9,45 +9,8 @@ import (
 	"pbem/events"
 )
 
-// factSchemas are the facts HRA decides, with their arguments (see
-// engine.Schema): the runtime refuses a decision whose facts do not match,
-// and the acceptance suite checks every fact of a played game. Each emit
-// site and evolve.go agree with these; an argument only some emit sites
-// give is optional.
-func factSchemas() []engine.FactSchema {
-	return []engine.FactSchema{
-		engine.Schema("battle.begun", ""),
-		engine.Schema("generals.rolled", "side:s dice:is statuses:is"),
-		engine.Schema("general.assigned", "brigade:s status:i"),
-		engine.Schema("general.killed", "brigade:s"),
-		engine.Schema("general.moved", "brigade:s unit:s"),
-		engine.Schema("supply.rolled", "unit:s die:i supply:i"),
-		engine.Schema("round.begun", "round:i"),
-		engine.Schema("initiative.rolled", "union:i confederate:i side:s"),
-		engine.Schema("turn.passed", "to:s"),
-		engine.Schema("phase.fire", ""),
-		engine.Schema("unit.moved", "unit:s x:i y:i facing:i column:b cost:i ?forced:b"),
-		engine.Schema("unit.ordered", "unit:s order:s"),
-		// field "state" has from, to and cause; "pending" has work alone;
-		// "busy" has to and work; the others have to.
-		engine.Schema("unit.set", "unit:s field:s ?from:i ?to:i ?cause:s ?work:s"),
-		engine.Schema("brigade.ordered", "brigade:s"),
-		engine.Schema("melee.begun", "attacker:s defender:s"),
-		engine.Schema("melee.ended", "attacker:s defender:s"),
-		engine.Schema("volleys.declared", "side:s firers:ss targets:ss ?auto:b"),
-		engine.Schema("picks.stated", "side:s what:s units:ss"),
-		engine.Schema("volley.fired", "firer:s target:s kind:s weapon:s range:s hindered:b state:i die:i mod:i loss:i flank:b"),
-		engine.Schema("morale.tested", "unit:s die:i mod:i total:i result:s"),
-		// The referee's SET: a unit's field (from/to, x/y for pos, work
-		// for busy), a brigade's general (to, or word for with) or the
-		// game's round (from/to) or initiative (word).
-		engine.Schema("referee.set", "?unit:s ?brigade:s field:s ?from:i ?to:i ?word:s ?x:i ?y:i ?work:s"),
-		engine.Schema("battle.ended", "winner:s reason:s union:i confederate:i"),
-	}
-}
-
 // Facts implements engine.Teller.
-func (rules) Facts() []engine.FactSchema { return factSchemas() }
+func (rules) Facts() []engine.FactSchema { return factSet.Schemas() }
 
 // Describe implements engine.Teller.
 func (rules) Describe(_ *State, f events.Fact) string { return describe(f) }
@@ -58,26 +21,26 @@ func (rules) Describe(_ *State, f events.Fact) string { return describe(f) }
 // state before the decision (Describe's s) may already be out of date by
 // the fact's turn, as facts before it in the same decision change it.
 func describe(f events.Fact) string {
-	unit, brig := f.Str("unit"), f.Str("brigade")
+	unit, brig := aUnit.OfAny(f), aBrigade.OfAny(f)
 	switch f.Kind {
-	case "battle.begun":
+	case kBattleBegun:
 		return "The battle begins: each side rolls for its generals' status, and every unit for its supply (HRA 3c, 3e)."
-	case "generals.rolled":
-		return fmt.Sprintf("%s rolls for its generals: %s, so their status is %s (HRA 3c).", f.Str("side"), dieList(f.Ints("dice")), joinInts(f.Ints("statuses")))
-	case "general.rolled": // logs of version 0.3 and before
-		return fmt.Sprintf("%s's general rolls %d: status %d (HRA 3c).", brig, f.Int("die"), f.Int("status"))
-	case "general.assigned":
-		return fmt.Sprintf("%s's general has status %d (HRA 3c).", brig, f.Int("status"))
-	case "general.killed":
+	case kGeneralsRolled:
+		return fmt.Sprintf("%s rolls for its generals: %s, so their status is %s (HRA 3c).", aSide.Of(f), dieList(aDice.Of(f)), joinInts(aStatuses.Of(f)))
+	case kGeneralRolled: // logs of version 0.3 and before
+		return fmt.Sprintf("%s's general rolls %d: status %d (HRA 3c).", brig, aDie.Of(f), aStatus.Of(f))
+	case kGeneralAssigned:
+		return fmt.Sprintf("%s's general has status %d (HRA 3c).", brig, aStatus.Of(f))
+	case kGeneralKilled:
 		return fmt.Sprintf("%s's general is killed (HRA 12a d).", brig)
-	case "general.moved":
+	case kGeneralMoved:
 		return fmt.Sprintf("%s's general is now with %s.", brig, unit)
-	case "supply.rolled":
-		return fmt.Sprintf("%s rolls %d for supply: supply %d (HRA 3e).", unit, f.Int("die"), f.Int("supply"))
-	case "round.begun":
-		return fmt.Sprintf("Round %d begins.", f.Int("round"))
-	case "initiative.rolled":
-		u, c, side := f.Int("union"), f.Int("confederate"), f.Str("side")
+	case kSupplyRolled:
+		return fmt.Sprintf("%s rolls %d for supply: supply %d (HRA 3e).", unit, aDie.Of(f), aSupply.Of(f))
+	case kRoundBegun:
+		return fmt.Sprintf("Round %d begins.", aRound.Of(f))
+	case kInitiativeRolled:
+		u, c, side := aUnion.Of(f), aConfederate.Of(f), aSide.Of(f)
 		switch {
 		case side == "":
 			return fmt.Sprintf("Initiative: Union %d, Confederate %d, a tie once more: the referee decides who has it (H12).", u, c)
@@ -85,36 +48,36 @@ func describe(f events.Fact) string {
 			return fmt.Sprintf("Initiative: Union %d, Confederate %d, a tie: it goes to %s, who did not have it (HRA 4.0b).", u, c, side)
 		}
 		return fmt.Sprintf("Initiative: Union %d, Confederate %d: %s acts first (HRA 4.0).", u, c, side)
-	case "turn.passed":
-		return fmt.Sprintf("%s gives orders to a brigade next (HRA 4.II.a).", f.Str("to"))
-	case "phase.fire":
+	case kTurnPassed:
+		return fmt.Sprintf("%s gives orders to a brigade next (HRA 4.II.a).", aToStr.Of(f))
+	case kPhaseFire:
 		return "Phase III: each side declares its volleys, sealed until both have (HRA 4.III.a)."
-	case "unit.moved":
-		at := fmt.Sprintf("(%s, %s) facing %s", cmStr(table.Length(f.Int("x"))), cmStr(table.Length(f.Int("y"))), facing(f.Int("facing")))
-		if f.Bool("column") {
+	case kUnitMoved:
+		at := fmt.Sprintf("(%s, %s) facing %s", cmStr(table.Length(aX.Of(f))), cmStr(table.Length(aY.Of(f))), facing(aFacing.Of(f)))
+		if aColumn.Of(f) {
 			at += ", in column"
 		}
-		if f.Bool("forced") {
+		if aForced.Of(f) {
 			return fmt.Sprintf("%s is forced back to %s (HRA 5).", unit, at)
 		}
-		if c := table.Length(f.Int("cost")); c > 0 {
+		if c := table.Length(aCost.Of(f)); c > 0 {
 			return fmt.Sprintf("%s moves to %s, using %s of its move.", unit, at, cmText(c))
 		}
 		return fmt.Sprintf("%s stands at %s.", unit, at)
-	case "unit.ordered":
-		return fmt.Sprintf("%s's order this round: %s.", unit, f.Str("order"))
-	case "unit.set":
+	case kUnitOrdered:
+		return fmt.Sprintf("%s's order this round: %s.", unit, aOrder.Of(f))
+	case kUnitSet:
 		return describeSet(unit, f)
-	case "brigade.ordered":
+	case kBrigadeOrdered:
 		return fmt.Sprintf("%s has had its orders this round.", brig)
-	case "melee.begun":
-		return fmt.Sprintf("%s attacks %s in melee (HRA 11a, 11b).", f.Str("attacker"), f.Str("defender"))
-	case "melee.ended":
-		return fmt.Sprintf("The melee of %s and %s is over.", f.Str("attacker"), f.Str("defender"))
-	case "volleys.declared":
-		side, firers, targets := f.Str("side"), f.Strs("firers"), f.Strs("targets")
+	case kMeleeBegun:
+		return fmt.Sprintf("%s attacks %s in melee (HRA 11a, 11b).", aAttacker.Of(f), aDefender.Of(f))
+	case kMeleeEnded:
+		return fmt.Sprintf("The melee of %s and %s is over.", aAttacker.Of(f), aDefender.Of(f))
+	case kVolleysDeclared:
+		side, firers, targets := aSide.Of(f), aFirers.Of(f), aTargets.Of(f)
 		switch {
-		case f.Bool("auto"):
+		case aAuto.Of(f):
 			return fmt.Sprintf("%s has no unit that can fire this round.", side)
 		case len(firers) == 0:
 			return fmt.Sprintf("%s fires no volley this round.", side)
@@ -126,23 +89,23 @@ func describe(f events.Fact) string {
 			}
 		}
 		return fmt.Sprintf("%s declares its volleys: %s (HRA 4.III.a).", side, strings.Join(vs, "; "))
-	case "picks.stated":
-		side, units := f.Str("side"), f.Strs("units")
-		if f.Str("what") == "retreat" {
+	case kPicksStated:
+		side, units := aSide.Of(f), aUnits.Of(f)
+		if aWhat.Of(f) == "retreat" {
 			if len(units) == 0 {
 				return fmt.Sprintf("%s has no retreat order: its forced moves go in roster order (HRA 4.I.b).", side)
 			}
 			return fmt.Sprintf("%s's forced moves go first for %s, then in roster order (HRA 4.I.b).", side, strings.Join(units, ", "))
 		}
 		return fmt.Sprintf("%s picks first the confrontations of %s (HRA 4.III.c).", side, strings.Join(units, ", "))
-	case "volley.fired":
+	case kVolleyFired:
 		return describeVolley(f)
-	case "morale.tested":
-		return fmt.Sprintf("%s tests its morale: %d %s = %d, %s (HRA 12d, 12e).", unit, f.Int("die"), signed(f.Int("mod")), f.Int("total"), f.Str("result"))
-	case "referee.set":
+	case kMoraleTested:
+		return fmt.Sprintf("%s tests its morale: %d %s = %d, %s (HRA 12d, 12e).", unit, aDie.Of(f), signed(aMod.Of(f)), aTotal.Of(f), aResult.Of(f))
+	case kRefereeSet:
 		return describeRefereeSet(f)
-	case "battle.ended":
-		return fmt.Sprintf("The battle is over: %s.", strings.TrimSuffix(f.Str("reason"), "."))
+	case kBattleEnded:
+		return fmt.Sprintf("The battle is over: %s.", strings.TrimSuffix(aReason.Of(f), "."))
 	}
 	// A kind this version does not decide: said as it was recorded.
 	return "Recorded: " + strings.ReplaceAll(f.Kind, ".", " ") + "."
@@ -151,27 +114,27 @@ func describe(f events.Fact) string {
 // describeVolley tells one volley: "6th Wisconsin fires at 2nd Virginia
 // (small arms, short range, state 3): 5, a hit."
 func describeVolley(f events.Fact) string {
-	who := f.Str("firer") + " fires at " + f.Str("target")
-	switch f.Str("kind") {
+	who := aFirer.Of(f) + " fires at " + aTarget.Of(f)
+	switch aKind.Of(f) {
 	case "defensive volley":
 		who = "Defensive volley (HRA 11c): " + who
 	case "melee":
-		who = "In melee, " + f.Str("firer") + " fires at " + f.Str("target")
+		who = "In melee, " + aFirer.Of(f) + " fires at " + aTarget.Of(f)
 	}
-	how := []string{f.Str("weapon"), f.Str("range") + " range"}
-	if f.Bool("hindered") {
+	how := []string{aWeapon.Of(f), aRange.Of(f) + " range"}
+	if aHindered.Of(f) {
 		how = append(how, "hindered")
 	}
-	how = append(how, fmt.Sprintf("state %d", f.Int("state")))
-	if f.Bool("flank") {
+	how = append(how, fmt.Sprintf("state %d", aState.Of(f)))
+	if aFlank.Of(f) {
 		how = append(how, "from the flank or rear")
 	}
-	roll := fmt.Sprint(f.Int("die"))
-	if m := f.Int("mod"); m != 0 {
-		roll = fmt.Sprintf("%d %s = %d", f.Int("die"), signed(m), f.Int("die")+m)
+	roll := fmt.Sprint(aDie.Of(f))
+	if m := aMod.Of(f); m != 0 {
+		roll = fmt.Sprintf("%d %s = %d", aDie.Of(f), signed(m), aDie.Of(f)+m)
 	}
 	var res string
-	switch n := f.Int("loss"); n {
+	switch n := aLoss.Of(f); n {
 	case 0:
 		res = "no hit"
 	case 1:
@@ -184,21 +147,21 @@ func describeVolley(f events.Fact) string {
 
 // describeSet tells a unit.set fact a decision made.
 func describeSet(unit string, f events.Fact) string {
-	to, on := f.Int("to"), f.Int("to") != 0
-	switch f.Str("field") {
+	to, on := aTo.Of(f), aTo.Of(f) != 0
+	switch aField.Of(f) {
 	case "state":
-		why := f.Str("cause")
+		why := aCause.Of(f)
 		if why != "" {
 			why = " — " + why
 		}
 		if to <= 0 {
-			return fmt.Sprintf("%s breaks and leaves the battlefield (state %d to 0, HRA 3a)%s.", unit, f.Int("from"), why)
+			return fmt.Sprintf("%s breaks and leaves the battlefield (state %d to 0, HRA 3a)%s.", unit, aFrom.Of(f), why)
 		}
-		return fmt.Sprintf("%s drops to state %d (was %d)%s.", unit, to, f.Int("from"), why)
+		return fmt.Sprintf("%s drops to state %d (was %d)%s.", unit, to, aFrom.Of(f), why)
 	case "supply":
 		return fmt.Sprintf("%s's supply is now %d (HRA 3f).", unit, to)
 	case "busy":
-		switch w := f.Str("work"); {
+		switch w := aWork.Of(f); {
 		case to == 0:
 			return fmt.Sprintf("%s has finished its work and may act again.", unit)
 		case w == "entrench":
@@ -210,7 +173,7 @@ func describeSet(unit string, f events.Fact) string {
 		}
 		return fmt.Sprintf("%s is busy for %d round(s).", unit, to)
 	case "pending":
-		if w := f.Str("work"); w != "" {
+		if w := aWork.Of(f); w != "" {
 			return fmt.Sprintf("%s begins to %s: it is done in Phase I of the next round (HRA 16c, 17d).", unit, w)
 		}
 		return fmt.Sprintf("%s's change of formation is complete.", unit)
@@ -219,13 +182,13 @@ func describeSet(unit string, f events.Fact) string {
 	case "passed_by":
 		return fmt.Sprintf("A friendly unit passed through %s: it may move only 5cm this round (HRA 10a, 10b).", unit)
 	}
-	if says, ok := flagSentences[f.Str("field")]; ok {
+	if says, ok := flagSentences[aField.Of(f)]; ok {
 		if on {
 			return fmt.Sprintf(says[0], unit)
 		}
 		return fmt.Sprintf(says[1], unit)
 	}
-	return fmt.Sprintf("%s's %s is now %d.", unit, strings.ReplaceAll(f.Str("field"), "_", " "), to)
+	return fmt.Sprintf("%s's %s is now %d.", unit, strings.ReplaceAll(aField.Of(f), "_", " "), to)
 }
 
 // flagSentences tell a unit's field that is on or off: what it means
@@ -243,26 +206,26 @@ var flagSentences = map[string][2]string{
 
 // describeRefereeSet tells a referee's SET.
 func describeRefereeSet(f events.Fact) string {
-	field, unit, brig := f.Str("field"), f.Str("unit"), f.Str("brigade")
+	field, unit, brig := aField.Of(f), aUnit.Of(f), aBrigade.Of(f)
 	switch {
 	case unit == "" && brig == "" && field == "initiative":
-		return fmt.Sprintf("The referee gives the initiative to %s.", f.Str("word"))
+		return fmt.Sprintf("The referee gives the initiative to %s.", aWord.Of(f))
 	case unit == "" && brig == "" && field == "round":
-		return fmt.Sprintf("The referee sets the round to %d (was %d).", f.Int("to"), f.Int("from"))
+		return fmt.Sprintf("The referee sets the round to %d (was %d).", aTo.Of(f), aFrom.Of(f))
 	case unit == "" && field == "general":
-		return fmt.Sprintf("The referee sets %s's general to status %d (was %d).", brig, f.Int("to"), f.Int("from"))
+		return fmt.Sprintf("The referee sets %s's general to status %d (was %d).", brig, aTo.Of(f), aFrom.Of(f))
 	case unit == "" && field == "with":
-		return fmt.Sprintf("The referee puts %s's general with %s.", brig, f.Str("word"))
+		return fmt.Sprintf("The referee puts %s's general with %s.", brig, aWord.Of(f))
 	case field == "pos":
-		return fmt.Sprintf("The referee places %s at (%s, %s).", unit, cmStr(table.Length(f.Int("x"))), cmStr(table.Length(f.Int("y"))))
+		return fmt.Sprintf("The referee places %s at (%s, %s).", unit, cmStr(table.Length(aX.Of(f))), cmStr(table.Length(aY.Of(f))))
 	case field == "facing":
-		return fmt.Sprintf("The referee turns %s, which faced %s, to face %s.", unit, facing(f.Int("from")), facing(f.Int("to")))
+		return fmt.Sprintf("The referee turns %s, which faced %s, to face %s.", unit, facing(aFrom.Of(f)), facing(aTo.Of(f)))
 	case field == "column" || field == "limbered" || field == "dismounted" || field == "retreating" || field == "entrenched":
-		return fmt.Sprintf("The referee sets %s %s: %s (was %s).", unit, field, onOff(f.Int("to")), onOff(f.Int("from")))
+		return fmt.Sprintf("The referee sets %s %s: %s (was %s).", unit, field, onOff(aTo.Of(f)), onOff(aFrom.Of(f)))
 	case unit != "":
-		return fmt.Sprintf("The referee sets %s's %s to %d (was %d).", unit, field, f.Int("to"), f.Int("from"))
+		return fmt.Sprintf("The referee sets %s's %s to %d (was %d).", unit, field, aTo.Of(f), aFrom.Of(f))
 	}
-	return fmt.Sprintf("The referee sets %s to %d.", field, f.Int("to"))
+	return fmt.Sprintf("The referee sets %s to %d.", field, aTo.Of(f))
 }
 
 // facing writes a bearing as the board's key reads it: "180° (S)", or

@@ -253,7 +253,10 @@ func (rep *AuditReport) decision(g *Game, e *events.Envelope, dice *[]events.Die
 		rep.VersionMismatches++
 		d.Note = fmt.Sprintf("decided by %s %s, re-decided by %s (this binary does not keep %s)", g.Rules.Name(), version, g.Rules.Version(), version)
 	}
+	rej, _ := p.(*events.OrderRejected)
 	switch {
+	case err != nil && rej != nil && IsUndecided(rej):
+		return nil, nil // it could not be decided then, and cannot be now
 	case err != nil:
 		d.Note = joinNote(d.Note, "re-deciding failed: "+err.Error())
 		return d, nil

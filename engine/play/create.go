@@ -51,7 +51,8 @@ type Appender interface {
 // appends game.created with only the seed's commitment; the seed itself is
 // stored beside the log in the same transaction, to be revealed when the
 // game ends. It returns the created event.
-func Create(log Appender, reg *engine.Registry, ng NewGame) (events.Envelope, error) {
+func Create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, err error) {
+	defer engine.Recover(&err, "creating the game")
 	if err := ValidGameID(ng.ID); err != nil {
 		return events.Envelope{}, err
 	}

@@ -16,7 +16,16 @@ import (
 // *events.OrderRejected) and, when the accepted facts end the game, the
 // state after them and its outcome. Decisions read no clock: the runner
 // stamps them with the input's own intake time.
-func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
+//
+// A panic of the rule system while deciding is returned as an error
+// holding an *engine.PanicError (the runner rejects the input, as for any
+// error of the rules): one bad input never stops the server.
+func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (_ events.Payload, _ engine.State, _ engine.Outcome, err error) {
+	defer engine.Recover(&err, "deciding")
+	return g.decideNext(dice, rolled)
+}
+
+func (g *Game) decideNext(dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {
 	if len(g.Pending) == 0 {
 		return nil, nil, engine.Outcome{}, errors.New("no input to decide")
 	}
@@ -121,7 +130,7 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 			return reject(events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "GAMES lists the games a referee runs; players have STATUS and LOG",
 				Hint: "STATUS, or LOG"})
 		}
-		// Words every system understands that change nothing (ORDERS.md):
+		// Words every system understands that change nothing (docs/ORDERS.md):
 		// accepted with no facts; the mail composer answers them.
 		return &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{q}}, g.State, engine.Outcome{}, nil
 	}
@@ -154,7 +163,7 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 	return acc, st, g.Rules.Outcome(st), nil
 }
 
-// The query words every rule system understands (ORDERS.md): they ask for
+// The query words every rule system understands (docs/ORDERS.md): they ask for
 // information and change nothing.
 const (
 	QueryHelp      = "HELP"

@@ -27,8 +27,23 @@ type Desk struct {
 	Overdue, Ruling, Paused, Over bool
 }
 
-// Desk is g at the time now (unix ns; for the deadlines overdue).
-func (g *Game) Desk(now int64) Desk {
+// Desk is g at the time now (unix ns; for the deadlines overdue). A
+// panic of the rule system (its Prompt) leaves a desk line saying so.
+func (g *Game) Desk(now int64) (d Desk) {
+	var err error
+	defer func() {
+		if err != nil {
+			d = Desk{Game: g.ID, Seq: g.Seq, State: "cannot be shown: " + err.Error()}
+			if g.Created != nil {
+				d.Ruleset, d.Scenario = g.Created.Ruleset, g.Created.ScenarioName
+			}
+		}
+	}()
+	defer engine.Recover(&err, "the desk")
+	return g.desk(now)
+}
+
+func (g *Game) desk(now int64) Desk {
 	d := Desk{Game: g.ID, Seq: g.Seq}
 	if g.Created != nil {
 		d.Ruleset, d.Scenario = g.Created.Ruleset, g.Created.ScenarioName

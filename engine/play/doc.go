@@ -11,4 +11,9 @@
 // engine, and play drives them through it. Nothing here reads the clock
 // or a global random source while folding or deciding: the same log in
 // gives the same state, the same boards and the same mails out.
+//
+// A bug in a rule system stops one input of one game, never the server:
+// every call into a rule system is guarded (contain.go), a decision that
+// panics is rejected like one that errs, and a game whose log no longer
+// folds is failing, answering that it is, while every other game goes on.
 package play

@@ -97,7 +97,10 @@ func appendRoomy[T any](s []T, v T) []T {
 // Apply folds the next event of the log into g.
 func (g *Game) Apply(reg *engine.Registry, e *events.Envelope) error { return g.step(reg, e, nil) }
 
-// step is Apply within a fold of many events if f is not nil.
+// step is Apply within a fold of many events if f is not nil. A panic
+// of the rule system (its Setup or Evolve) is returned as an error
+// holding an *engine.PanicError: the game does not fold, and the runner
+// marks it failing, while every other game goes on.
 func (g *Game) step(reg *engine.Registry, e *events.Envelope, f *folding) error {
 	if e.Seq != g.Seq+1 || e.Prev != g.Hash {
 		return fmt.Errorf("%w: game %s at seq %d cannot take seq %d (prev %s, want %s)", ErrFold, g.ID, g.Seq, e.Seq, e.Prev, g.Hash)
@@ -109,7 +112,8 @@ func (g *Game) step(reg *engine.Registry, e *events.Envelope, f *folding) error 
 	return nil
 }
 
-func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error {
+func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err error) {
+	defer engine.Recover(&err, "folding")
 	if g.Created == nil && e.Type != events.TypeGameCreated {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
@@ -184,7 +188,6 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) error
 		return nil
 	}
 	var p events.Payload
-	var err error
 	if e.Type == events.TypeGameCreated {
 		// In place: the game keeps the registry's copy of the scenario.
 		p, err = events.DecodeCreatedView(e)

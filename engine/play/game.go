@@ -147,7 +147,8 @@ func dropMail[S ~string | ~[]byte](g *Game, id S) {
 const snapshotVersion = 5
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
-func (g *Game) MarshalSnapshot() ([]byte, error) {
+func (g *Game) MarshalSnapshot() (_ []byte, err error) {
+	defer engine.Recover(&err, "encoding the state")
 	st, err := g.Rules.EncodeState(g.State)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s state: %w", g.Rules.Name(), err)
@@ -263,7 +264,8 @@ func readPlayers(r *events.Reader) []events.Player {
 var errStaleSnapshot = errors.New("snapshot from another ruleset version")
 
 // UnmarshalSnapshot restores a game saved by MarshalSnapshot.
-func UnmarshalSnapshot(reg *engine.Registry, b []byte) (*Game, error) {
+func UnmarshalSnapshot(reg *engine.Registry, b []byte) (_ *Game, err error) {
+	defer engine.Recover(&err, "decoding a snapshot")
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%w: empty snapshot", events.ErrCorrupt)
 	}

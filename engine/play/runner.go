@@ -170,7 +170,12 @@ func (r *Runner) Query(ctx context.Context, game string, fn func(g *Game)) error
 		select {
 		case a.query <- func(g *Game, err error) {
 			if err == nil {
-				fn(g)
+				// A panic of fn (a rule system's Render or Prompt, say)
+				// is the query's error, not the end of the game's actor.
+				if err = engine.Guard("answering a query", func() error { fn(g); return nil }); err != nil {
+					logPanic(r.lg, "a query of the game failed", err, "game", game)
+					err = fmt.Errorf("game %s: %w (the operator has been told)", game, err)
+				}
 			}
 			result <- err
 		}:
@@ -283,8 +288,8 @@ func (a *actor) run() {
 		if a.g == nil {
 			err := a.load()
 			if err != nil {
-				lg.Error("cannot load game; queries get this error until a retry loads it", "err", err, "retry_in", backoff)
-				if !a.failing(fmt.Errorf("game %s cannot be loaded: %w", a.id, err), backoff) {
+				logPanic(lg, "cannot load game; queries get this error until a retry loads it", err, "retry_in", backoff)
+				if !a.failing(fmt.Errorf("game %s cannot be loaded: %w (the operator has been told)", a.id, err), backoff) {
 					return
 				}
 				backoff = min(2*backoff, a.r.opts.RetryMax)
@@ -311,7 +316,7 @@ func (a *actor) run() {
 			for i := range q {
 				if err := a.take(&q[i]); err != nil {
 					// What was folded of it cannot be trusted: load anew.
-					lg.Error("event does not fold; loading the game anew from the store", "seq", q[i].Seq, "err", err)
+					logPanic(lg, "event does not fold; loading the game anew from the store", err, "seq", q[i].Seq)
 					a.g = nil
 					break
 				}
@@ -348,8 +353,10 @@ func (a *actor) failing(err error, wait time.Duration) bool {
 		case <-a.clock:
 		case <-a.kick:
 			a.mu.Lock()
+			q := a.queue
 			a.queue = nil
 			a.mu.Unlock()
+			a.answerFailing(q, err)
 		case <-t.C:
 			return true
 		}
@@ -431,11 +438,12 @@ func (a *actor) decide(lg *slog.Logger) {
 		stream.seedFor = a.r.opts.HiddenSeed
 		dec, after, out, err := a.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
 		if err != nil {
-			// A ruleset bug must not wedge the game: reject the input,
-			// saying so, and log the error for the operator.
-			lg.Error("deciding an input failed; rejecting it", "seq", in.Seq, "err", err)
-			dec = &events.OrderRejected{Input: in.Seq, RulesetVersion: a.g.Rules.Version(), Problems: []events.Problem{{
-				Line: 1, Col: 1, Msg: "pbem could not decide this order (an internal error, logged for the operator); nothing was applied"}}}
+			// A ruleset bug (an error, or a panic) must not wedge the game
+			// nor stop the server: reject the input, saying so, and log
+			// the error for the operator. The rejection is in the log, so
+			// the input is never decided again.
+			logPanic(lg, "deciding an input failed; rejecting it", err, "seq", in.Seq)
+			dec = undecided(a.g, &in)
 			after, out = a.g.State, engine.Outcome{}
 		}
 		at := in.Time()
@@ -445,9 +453,14 @@ func (a *actor) decide(lg *slog.Logger) {
 			ended = &events.GameEnded{Reason: out.Reason, Winner: out.Winner, Seed: a.seed}
 		}
 		if a.r.opts.Notifier != nil {
-			mails, err := a.r.opts.Notifier.Mails(a.g, after, &in, dec, ended)
+			var mails []events.Payload
+			err := engine.Guard("composing mails", func() (err error) {
+				mails, err = a.r.opts.Notifier.Mails(a.g, after, &in, dec, ended)
+				return err
+			})
 			if err != nil {
-				lg.Error("rendering mails failed; the decision is kept without them", "seq", in.Seq, "err", err)
+				logPanic(lg, "rendering mails failed; the decision is kept without them", err, "seq", in.Seq)
+				mails = nil
 			}
 			for _, m := range mails {
 				evs = append(evs, events.New(a.id, at, "", m))
@@ -483,7 +496,7 @@ func (a *actor) decide(lg *slog.Logger) {
 		backoff = 50 * time.Millisecond
 		for i := range res.Events {
 			if err := a.g.Apply(a.r.reg, &res.Events[i]); err != nil {
-				lg.Error("own decision does not fold; loading the game anew", "err", err)
+				logPanic(lg, "own decision does not fold; loading the game anew", err, "seq", res.Events[i].Seq)
 				a.g = nil
 				return
 			}
@@ -527,9 +540,13 @@ func (a *actor) tick(now time.Time, lg *slog.Logger) {
 			if !ok {
 				continue
 			}
-			mails, err := rem.Reminder(g, d)
+			var mails []events.Payload
+			err := engine.Guard("composing a reminder", func() (err error) {
+				mails, err = rem.Reminder(g, d)
+				return err
+			})
 			if err != nil {
-				lg.Error("rendering a reminder failed", "player", d.Player, "err", err)
+				logPanic(lg, "rendering a reminder failed", err, "player", d.Player)
 				continue
 			}
 			for i, m := range mails {
@@ -586,7 +603,7 @@ func (a *actor) maybeSnapshot(lg *slog.Logger) {
 		err = a.r.log.PutSnapshot(a.id, a.g.Seq, data)
 	}
 	if err != nil {
-		lg.Error("snapshot failed", "seq", a.g.Seq, "err", err)
+		logPanic(lg, "snapshot failed", err, "seq", a.g.Seq)
 		return
 	}
 	a.snap = a.g.Seq

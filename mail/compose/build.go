@@ -111,13 +111,17 @@ func (b *batch) add(m mail) error {
 	var board templates.Board
 	var att []events.Attachment
 	if m.board {
-		bd := g.Rules.Render(g.Rules.View(b.state, m.to.viewer()))
-		board.Window = strings.TrimRight(bd.Window, "\n")
-		if bd.Full != "" {
-			board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)
-			att = []events.Attachment{{Name: board.Attachment, Body: bd.Full}}
+		var bd engine.Board
+		if b.c.contain(b.orig, seq, "rendering the board", func() { bd = g.Rules.Render(g.Rules.View(b.state, m.to.viewer())) }) {
+			board.Window = strings.TrimRight(bd.Window, "\n")
+			if bd.Full != "" {
+				board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)
+				att = []events.Attachment{{Name: board.Attachment, Body: bd.Full}}
+			}
+			att = append(att, b.c.drawnBoard(g.Game, b.state, m.to.viewer(), mailID(g.ID, seq, cfg.Domain), seq)...)
+		} else {
+			board.Window = boardFailed
 		}
-		att = append(att, b.c.drawnBoard(g.Game, b.state, m.to.viewer(), mailID(g.ID, seq, cfg.Domain), seq)...)
 	}
 	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
 		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
@@ -292,7 +296,7 @@ func (b *batch) action(o source, d *events.OrderAccepted, r recipient) templates
 		a.Due = g.TimeFor(r.ID, o.due) // the time it was due, not the time pbem noticed
 	}
 	for _, f := range cut.Facts {
-		if line := g.Tell(b.before, f); line != "" {
+		if line := b.tell(b.before, f); line != "" {
 			a.Facts = append(a.Facts, line)
 		}
 	}

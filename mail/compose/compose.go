@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,9 @@ type Config struct {
 	// reader with a mailbox there says how to log in, with PasswordMark
 	// where the password goes.
 	Mailhost *Mailhost
+	// Logger receives what the rules panicked with while a mail was
+	// composed (the mail goes out without that part); nil: slog.Default().
+	Logger *slog.Logger
 }
 
 // Mailhost is where pbem's own mail host listens.
@@ -99,7 +103,7 @@ func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 // added later, with the game as it stands.
 func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) error {
 	g := b.g.Game
-	first := c.prompts(g, g.Prompts(b.state, nil), r)
+	first := c.prompts(g, b.promptsOf(b.state, nil), r)
 	kind := "welcome: you play " + r.Side
 	if r.referee {
 		kind = "welcome: you referee"
@@ -109,7 +113,7 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
-				Rules: explain(g, b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins)}
+				Rules: b.explain(b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins)}
 		}})
 }
 
@@ -248,12 +252,12 @@ func queryWord(d *events.OrderAccepted) (string, bool) {
 func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 	r, ok := reader(b.g.Game, o.player)
 	if !ok {
-		return nil // no one registered to tell
+		return c.undecided(b, o, d) // no one registered to tell, but the referees
 	}
 	probs, more := problems(d.Problems)
 	var next []templates.Prompt
 	if b.g.Ended == nil { // once the game is over, no one has a move
-		next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
+		next = c.prompts(b.g.Game, b.promptsOf(b.state, nil), r)
 	}
 	kind := "order rejected"
 	switch {
@@ -277,10 +281,57 @@ func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 			}
 			return rej
 		}})
-	if err != nil || o.kind != "deadline" {
+	if err == nil && o.kind == "deadline" {
+		err = c.defaultRejected(b, o, probs)
+	}
+	if err != nil {
 		return err
 	}
-	return c.defaultRejected(b, o, probs)
+	return c.undecided(b, o, d)
+}
+
+// undecided tells each referee (but the sender) that pbem could not
+// decide an input (play.IsUndecided): a bug in the rules, which the
+// operator has in the server's log. Nothing else of the error is said.
+func (c *Composer) undecided(b *batch, o source, d *events.OrderRejected) error {
+	if !play.IsUndecided(d) {
+		return nil
+	}
+	what := "order"
+	switch o.kind {
+	case "ruling":
+		what = "ruling"
+	case "deadline":
+		what = "default order at the deadline"
+	}
+	var quote []string
+	if b.in != nil {
+		if p, err := events.Decode(b.in); err == nil {
+			if rc, ok := p.(*events.OrderReceived); ok {
+				quote = strings.Split(strings.TrimRight(rc.Text, "\n"), "\n")
+				if len(quote) > 20 {
+					quote = append(quote[:20:20], fmt.Sprintf("… and %d more lines", len(quote)-20))
+				}
+			}
+		}
+	}
+	for _, r := range readers(b.g.Game) {
+		if !r.referee || r.ID == o.player {
+			continue
+		}
+		err := b.add(mail{to: r, tmpl: templates.NameNotice, kind: "an order could not be decided",
+			data: func(cm templates.Common, _ templates.Board) any {
+				return templates.Notice{Common: cm,
+					What: fmt.Sprintf("pbem could not decide the %s of %s received %s (input %d): an internal error in the rules. It was rejected, nothing was applied, and %s was told so. The operator has been told, with the details, in the server's log.",
+						what, b.g.playerWho(o.player), o.received, d.Input, b.g.playerWho(o.player)),
+					Quote: quote,
+					Do:    "Nothing of the game changed. Ask the operator whether the error is mended; meanwhile you may rule on the step or enter the player's orders for them (ORDER <player> …)."}
+			}})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MaxProblems is how many problems a rejection lists; the rest are
@@ -323,14 +374,14 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	if b.g.Ended != nil {
 		q.Over = outcome(b.g.Game, b.g.Ended)
 	} else {
-		q.Next = c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
+		q.Next = c.prompts(b.g.Game, b.promptsOf(b.state, nil), r)
 		q.Move = own(q.Next)
 	}
 	switch word {
 	case play.QueryHelp:
-		q.Rules = explain(b.g.Game, b.state, r, engine.ExplainHelp)
+		q.Rules = b.explain(b.state, r, engine.ExplainHelp)
 	case play.QueryStatus:
-		q.Rules = explain(b.g.Game, b.state, r, engine.ExplainStatus)
+		q.Rules = b.explain(b.state, r, engine.ExplainStatus)
 	}
 	for _, d := range b.g.Deadlines {
 		dl := templates.Deadline{Who: b.g.playerWho(d.Player), Due: b.g.TimeFor(r.ID, d.Due), Default: d.Default}
@@ -368,7 +419,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 }
 
 func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
-	prompts := b.g.Prompts(b.state, d)
+	prompts := b.promptsOf(b.state, d)
 	announcement := announced(d)
 	// A referee's change is announced to everyone, saying what changed and
 	// who changed it, unless the game's overrides are silent: then a
@@ -503,7 +554,7 @@ func (c *Composer) Reminder(g *play.Game, d play.Deadline) ([]events.Payload, er
 		return nil, nil
 	}
 	b := c.batch(g, g.State, g.Seq+1)
-	next := c.prompts(g, g.Prompts(g.State, nil), r)
+	next := c.prompts(g, b.promptsOf(g.State, nil), r)
 	dflt := d.Default
 	if strings.EqualFold(dflt, "referee") {
 		dflt = ""
@@ -538,16 +589,18 @@ func (c *Composer) prompts(g *play.Game, ps []engine.Prompt, r recipient) []temp
 }
 
 // explain is the rule system's own sections for r (engine.Explainer), or
-// none.
-func explain(g *play.Game, st engine.State, r recipient, word string) []templates.Section {
-	ex, ok := g.Rules.(engine.Explainer)
+// none (also if the rules panicked).
+func (b *batch) explain(st engine.State, r recipient, word string) []templates.Section {
+	ex, ok := b.g.Rules.(engine.Explainer)
 	if !ok {
 		return nil
 	}
 	var out []templates.Section
-	for _, e := range ex.Explain(st, r.viewer(), word) {
-		out = append(out, templates.Section{Heading: e.Heading, Lines: append([]string(nil), e.Lines...)})
-	}
+	b.c.contain(b.orig, b.next, "explaining", func() {
+		for _, e := range ex.Explain(st, r.viewer(), word) {
+			out = append(out, templates.Section{Heading: e.Heading, Lines: append([]string(nil), e.Lines...)})
+		}
+	})
 	return out
 }
 

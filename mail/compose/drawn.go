@@ -1,7 +1,9 @@
 package compose
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"sync"
@@ -37,6 +39,7 @@ type drawings struct {
 }
 
 type drawing struct {
+	game  string
 	rules engine.Ruleset
 	state engine.State
 	v     engine.Viewer
@@ -50,7 +53,7 @@ func (c *Composer) drawnBoard(g *play.Game, st engine.State, v engine.Viewer, ma
 	if _, ok := g.Rules.(engine.Drawer); !ok || g.Policy().NoImages {
 		return nil
 	}
-	c.drawn.keep(mailID, drawing{rules: g.Rules, state: st, v: v})
+	c.drawn.keep(mailID, drawing{game: g.ID, rules: g.Rules, state: st, v: v})
 	return []events.Attachment{{Name: fmt.Sprintf("map-%s-%d.png", g.ID, seq), Body: drawnPrefix + viewerString(v)}}
 }
 
@@ -83,7 +86,8 @@ func (ds *drawings) bodyOf(mailID, body string) {
 
 // Drawn returns the board of a (an attachment of q that IsDrawn) drawn
 // from the state the composer kept when it composed q, if it kept it (a
-// nil scene if the rules drew nothing for that view).
+// nil scene if the rules drew nothing for that view). If the rules panic
+// drawing it, it is logged and not kept (DrawBoard then says why).
 func (c *Composer) Drawn(q *events.MailQueued, a events.Attachment) (*draw.Scene, bool) {
 	v, ok := DrawnViewer(a)
 	if !ok {
@@ -95,11 +99,22 @@ func (c *Composer) Drawn(q *events.MailQueued, a events.Attachment) (*draw.Scene
 	if !ok || d.v != v || d.body != q.Body {
 		return nil, false
 	}
-	return d.rules.(engine.Drawer).Draw(d.rules.View(d.state, v)), true
+	var sc *draw.Scene
+	if err := engine.Guard("drawing the board", func() error { sc = d.rules.(engine.Drawer).Draw(d.rules.View(d.state, v)); return nil }); err != nil {
+		c.logger().Error("the rules panicked drawing a mail's board", "component", "compose", "game", d.game, "mail", q.MailID,
+			"err", err, "stack", engine.PanicStack(err))
+		return nil, false
+	}
+	return sc, true
 }
 
+// ErrNotDrawn is DrawBoard's error when the rules panicked drawing the
+// board: the mail says the map could not be drawn, and no more.
+var ErrNotDrawn = errors.New("an internal error in the rules (the operator has been told)")
+
 // DrawBoard draws the board of a (an attachment that IsDrawn) from g,
-// the game loaded at the decision the mail follows.
+// the game loaded at the decision the mail follows. A panic of the rules
+// is logged (with the stack, to slog.Default()) and is ErrNotDrawn.
 func DrawBoard(g *play.Game, a events.Attachment) (*draw.Scene, error) {
 	v, ok := DrawnViewer(a)
 	if !ok {
@@ -109,7 +124,12 @@ func DrawBoard(g *play.Game, a events.Attachment) (*draw.Scene, error) {
 	if !ok {
 		return nil, fmt.Errorf("game %s: its rules draw no board", g.ID)
 	}
-	sc := d.Draw(g.Rules.View(g.State, v))
+	var sc *draw.Scene
+	if err := engine.Guard("drawing the board", func() error { sc = d.Draw(g.Rules.View(g.State, v)); return nil }); err != nil {
+		slog.Error("the rules panicked drawing a mail's board", "component", "compose", "game", g.ID, "seq", g.Seq,
+			"err", err, "stack", engine.PanicStack(err))
+		return nil, ErrNotDrawn
+	}
 	if sc == nil {
 		return nil, draw.ErrNothing
 	}

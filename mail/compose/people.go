@@ -131,7 +131,7 @@ func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
 		if r.ID == o.player {
 			m.inReplyTo, m.refs = o.messageID, o.refs
 		}
-		next := c.prompts(b.g.Game, b.g.Prompts(b.state, nil), r)
+		next := c.prompts(b.g.Game, b.promptsOf(b.state, nil), r)
 		m.data = func(cm templates.Common, _ templates.Board) any {
 			return templates.Turn{Common: cm, Action: act, Next: next}
 		}

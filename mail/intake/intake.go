@@ -3,7 +3,11 @@
 // its game's log, or a record in the quarantine, with the mailbox's
 // checkpoint advanced in the same transaction. Only then is the message
 // marked \Seen, so a crash at any point loses nothing and, with the
-// Message-ID as the idempotency key, duplicates nothing.
+// Message-ID as the idempotency key, duplicates nothing. On a node of a
+// cluster (Config.Route), each mail addressed to a game waits in that
+// game's queue until its owner has taken it, so that a dead or paused
+// owner holds up only its own games' mail, and the checkpoint stays
+// before the oldest mail still waiting (queues.go).
 //
 // Who is writing is checked three times: the mail must be addressed to
 // the player's reply address (a token bound to game and player) or carry
@@ -108,7 +112,31 @@ type Config struct {
 	// commits it, and says handled once the owner has acknowledged it
 	// durably; the intake then advances its checkpoint. Not handled: the
 	// mail is judged here, as without Route.
+	//
+	// With Route set, the intake keeps a queue per game: a mail Route
+	// cannot place now (an error: the owner is dead, paused, or the game
+	// is being taken over) waits in its game's queue and is offered again
+	// every RetryEvery at most, while other games' mails go on; the
+	// mailbox's checkpoint stays before the oldest mail not yet taken.
 	Route func(game string, raw []byte) (handled bool, err error)
+	// Known, if set, says whether a game exists elsewhere (a cluster's
+	// owner records): a mail for such a game that this node does not have
+	// is not quarantined as for an unknown game; Take returns a
+	// *NotReadyError and the mail waits.
+	Known func(game string) bool
+	// RetryEvery bounds the wait between two offers of a mail that could
+	// not be placed (with Route; default 2s; the first retries come
+	// sooner).
+	RetryEvery time.Duration
+}
+
+// NotReadyError is Take's answer for a mail addressed to a game the
+// cluster knows (Config.Known) that this node does not have yet: nothing
+// was committed, and the mail must be offered again later.
+type NotReadyError struct{ Game string }
+
+func (e *NotReadyError) Error() string {
+	return fmt.Sprintf("game %s is known to the cluster but not loaded on this node yet", e.Game)
 }
 
 // Seats are a game's seats and settings as they are now.
@@ -153,7 +181,9 @@ type Intake struct {
 	// Processed counts the mails committed (orders and quarantined).
 	processed int
 	sessions  int
-	wake      chan struct{}
+	// queues are the games' mail queues, with Route set (see queues.go).
+	queues *queues
+	wake   chan struct{}
 	// What Status reports.
 	connected    bool
 	idling       bool      // in IDLE, with every mail committed
@@ -232,6 +262,9 @@ func New(cfg Config, log Log) *Intake {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.RetryEvery <= 0 {
+		cfg.RetryEvery = 2 * time.Second
 	}
 	return &Intake{cfg: cfg, log: log, lg: cfg.Logger.With("component", "intake", "mailbox", cfg.Mailbox),
 		limit:   newLimiter(cfg.RateBurst, cfg.RateWindow, cfg.RateKeys),
@@ -371,8 +404,16 @@ func (in *Intake) session(ctx context.Context) error {
 	in.mu.Unlock()
 	poll := time.NewTicker(in.cfg.PollEvery)
 	defer poll.Stop()
+	var q *queues
+	if in.cfg.Route != nil {
+		q = in.queuesFor(cp)
+	}
 	for {
-		if err := in.fetchNew(ctx, c, &cp); err != nil {
+		if q != nil {
+			if err := in.fetchQueued(ctx, c, q); err != nil {
+				return err
+			}
+		} else if err := in.fetchNew(ctx, c, &cp); err != nil {
 			return err
 		}
 		in.mu.Lock()
@@ -492,6 +533,9 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 	}
 	at := in.cfg.Now().UTC()
 	o := in.judge(raw, at)
+	if o.notReady {
+		return &NotReadyError{Game: o.game}
+	}
 	if o.notice != nil && o.evs != nil && !in.notices.allow(noticeKey(o.game, o.player), at) {
 		// A flood of mails in a player's name must not become a flood of
 		// mails to the player, nor grow the game's log.
@@ -582,6 +626,9 @@ func (in *Intake) commit(o outcome, raw []byte, mailbox string, cp store.Checkpo
 
 // SetRoute sets Config.Route; call it before Run.
 func (in *Intake) SetRoute(route func(game string, raw []byte) (bool, error)) { in.cfg.Route = route }
+
+// SetKnown sets Config.Known; call it before Run.
+func (in *Intake) SetKnown(known func(game string) bool) { in.cfg.Known = known }
 
 // mailKey is a mail's idempotency key: its Message-ID, else its hash.
 func mailKey(messageID string, raw []byte) string {

@@ -38,7 +38,14 @@ type outcome struct {
 	already bool
 	// what the intake log says.
 	what string
+	// notReady: the mail is for a game the cluster knows (Config.Known)
+	// that this node cannot judge yet; nothing is committed, the mail waits.
+	notReady bool
 }
+
+// notReadyWhy begins whose's answer for a game the cluster knows that
+// this node does not have yet; the game's name follows.
+const notReadyWhy = "\x00not ready: "
 
 func quarantined(msg *parse.Message, format string, a ...any) outcome {
 	return outcome{msg: msg, quarantine: fmt.Sprintf(format, a...)}
@@ -91,6 +98,9 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 		msg.MessageID = "<" + id + ">" // the RFC 5322 form, as it is quoted in replies
 	}
 	s, why := in.whose(msg, tooLarge)
+	if s == nil && strings.HasPrefix(why, notReadyWhy) {
+		return outcome{msg: msg, game: strings.TrimPrefix(why, notReadyWhy), notReady: true}
+	}
 	if s == nil {
 		if o, ok := in.observer(msg, raw, at); ok {
 			return o
@@ -244,10 +254,18 @@ func (in *Intake) whose(msg *parse.Message, tooLarge bool) (*seat, string) {
 	}
 	created, err := in.game(who.Game)
 	if err != nil {
+		if in.cfg.Known != nil && in.cfg.Known(who.Game) {
+			// A game of the cluster's that this node does not have yet
+			// (being taken over, or created a moment ago): not unknown.
+			return nil, notReadyWhy + who.Game
+		}
 		return nil, fmt.Sprintf("unknown game %q", who.Game)
 	}
 	seats, err := in.seats(who.Game)
 	if err != nil {
+		if in.cfg.Known != nil && in.cfg.Known(who.Game) {
+			return nil, notReadyWhy + who.Game // not loaded yet, or busy: asked again
+		}
 		return nil, err.Error()
 	}
 	// With a Key line, the player is whoever the token belongs to; a seat

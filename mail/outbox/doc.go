@@ -5,11 +5,15 @@
 // (recipients, subject, threading ids, body, attachments). This package
 // turns each such event into RFC 5322 bytes with Render, delivers them
 // over SMTP with a Sender, retrying temporary failures with exponential
-// backoff, and appends the outcome of every attempt to the game's log:
-// mail.sent or mail.failed. The log, not the sender, remembers what is
-// still to send: on start, the caller enqueues every mail.queued event that
-// has neither a mail.sent nor a permanent mail.failed, with the number of
-// attempts the log records, so counting continues across restarts.
+// backoff, and appends how each mail ends to the game's log: mail.sent, or
+// mail.failed marked Permanent. A temporary failure is no event (a mail
+// waiting for a server that is down would add one every 10 minutes, for
+// days): Status counts the attempts, for metrics and the health check,
+// and the queue keeps each mail's count and backoff for the run. The log,
+// not the sender, remembers what is still to send: on start, the caller
+// enqueues every mail.queued event that has neither a mail.sent nor a
+// permanent mail.failed (with the temporary failures an older log
+// records, which count towards Config.MaxAttempts).
 //
 // # Delivery is at least once
 //
@@ -39,6 +43,6 @@
 // half written. An attempt whose final dot has not been sent is abandoned:
 // the connection is closed, the server discards the transaction, nothing
 // is recorded and the mail is sent by the next run. An attempt past that
-// point is finished (bounded by Config.Timeout) and its event appended
-// before Run returns.
+// point is finished (bounded by Config.Timeout) and its event, if it
+// ended the mail, appended before Run returns.
 package outbox

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"log/slog"
 	"mime"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/events"
 )
@@ -57,13 +59,27 @@ type image struct {
 // drawImage draws a at the largest scale whose PNG keeps the mail within
 // the budget: rest bytes without the picture, and the HTML part's copy
 // of the body's text.
-func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) image {
+//
+// A panic while drawing (the rule system's Draw, or the rasteriser) costs
+// the picture, not the mail: its text says the map could not be drawn,
+// and the panic goes to the log with its stack.
+func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im image) {
 	name := attachmentName(a.Name, 0)
-	im := image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
+	im = image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
 	failed := func(err error) image {
 		im.note = fmt.Sprintf("(The drawn map could not be drawn: %v. The board above shows the same.)", err)
 		return im
 	}
+	var panicked error
+	defer func() {
+		if panicked != nil {
+			slog.Error("drawing a mail's map panicked; the mail goes out without it", "component", "outbox", "mail_id", mailID,
+				"err", panicked, "stack", engine.PanicStack(panicked))
+			im = image{name: name, cid: im.cid}
+			im = failed(errors.New("an internal error (the operator has been told)"))
+		}
+	}()
+	defer engine.Recover(&panicked, "drawing the map")
 	if d == nil {
 		return failed(errors.New("this server draws no maps"))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/events"
 	"pbem/store"
@@ -59,7 +60,9 @@ type Config struct {
 	// temporary failure counts as permanent. The default, 0, never gives
 	// up: a mail is retried until the server takes it or refuses it (a
 	// 5xx to the transaction) — an operator can fix a server or a
-	// configuration in a day as well as in a minute.
+	// configuration in a day as well as in a minute. The attempts are
+	// counted within a run (temporary failures are no events): after a
+	// restart a mail has MaxAttempts again.
 	MaxAttempts int
 	// BackoffBase is the delay after the first failed attempt; it doubles
 	// with each further one, up to BackoffMax (defaults 2s and 10 min).
@@ -187,7 +190,8 @@ func isLoopback(host string) bool {
 }
 
 // Sender delivers queued mails, a few SMTP transactions at a time (one
-// per game), and records each attempt in the game's log. Its methods are safe for
+// per game), and records in the game's log how each ends (sent, or failed
+// for good). Its methods are safe for
 // concurrent use; Run must not be called twice at once.
 type Sender struct {
 	cfg Config
@@ -219,7 +223,7 @@ type item struct {
 	seq       uint64
 	at        time.Time
 	q         *events.MailQueued
-	attempts  int // attempts made and recorded in the log
+	attempts  int // failed attempts so far (this run's, and those an older log records)
 	due       time.Time
 	order     uint64
 	inflight  bool
@@ -230,7 +234,12 @@ type item struct {
 	unrecorded *attemptOutcome
 }
 
-// attemptOutcome is an attempt's result, to record.
+// toRecord says whether it has an outcome the log has not taken yet (a
+// temporary failure has none to take).
+func (it *item) toRecord() bool { return it.unrecorded != nil && it.unrecorded.p != nil }
+
+// attemptOutcome is an attempt's result, to record (p nil: nothing to
+// record, a temporary failure).
 type attemptOutcome struct {
 	p         events.Payload
 	at        time.Time
@@ -265,9 +274,9 @@ func New(cfg Config, log Appender) *Sender {
 }
 
 // Enqueue schedules the mail queued as event seq of game at time at.
-// attempt is the number of attempts the log already records for it, so a
-// restart continues counting towards MaxAttempts; the next attempt is
-// attempt+1, made at once. A mail already queued is left as it is. q must
+// attempt is the number of failed attempts already made (those a log
+// written before temporary failures stopped being events records), which
+// count towards MaxAttempts; the next attempt is attempt+1, made at once. A mail already queued is left as it is. q must
 // not be modified afterwards.
 func (s *Sender) Enqueue(game string, seq uint64, at time.Time, q *events.MailQueued, attempt int) {
 	if q == nil {
@@ -459,7 +468,7 @@ func (s *Sender) next() (*item, time.Duration) {
 	recording := false
 	for _, it := range s.queue {
 		busy[it.game] = busy[it.game] || it.inflight
-		recording = recording || it.unrecorded != nil
+		recording = recording || it.toRecord()
 	}
 	var first *item
 	for _, it := range s.queue {
@@ -487,14 +496,23 @@ func (s *Sender) attempt(ctx context.Context, it *item) {
 	lg.Debug("mail delivery attempt", "to", it.q.To, "addr", s.cfg.Addr)
 
 	var reply string
-	q, err := s.fill(it)
+	var q *events.MailQueued
+	// Filling in and rendering call the composer (and through it a rule
+	// system): a panic there fails this attempt, not the server.
+	err := engine.Guard("filling in the mail", func() (err error) { q, err = s.fill(it); return err })
+	if stack := engine.PanicStack(err); stack != "" {
+		lg.Error("filling in a mail panicked", "err", err, "stack", stack)
+	}
 	if err == nil {
 		var m *message
 		h := Headers{From: s.cfg.From, ListDomain: s.cfg.ListDomain}
 		if s.cfg.Draw != nil {
 			h.Draw = func(a events.Attachment) (*draw.Scene, error) { return s.cfg.Draw(it.game, it.seq, it.q, a) }
 		}
-		if m, err = build(it.game, it.seq, it.at, q, h); err != nil {
+		if err = engine.Guard("rendering the mail", func() (err error) { m, err = build(it.game, it.seq, it.at, q, h); return err }); err != nil {
+			if stack := engine.PanicStack(err); stack != "" {
+				lg.Error("rendering a mail panicked", "err", err, "stack", stack)
+			}
 			err = &stageError{stage: stageRender, err: err}
 		} else {
 			reply, err = s.deliver(ctx, m)
@@ -508,10 +526,15 @@ func (s *Sender) attempt(ctx context.Context, it *item) {
 	o := &attemptOutcome{at: time.Now(), err: err, reply: reply} // the outcome is an input from the outside world
 	if err == nil {
 		o.p = &events.MailSent{MailID: it.q.MailID, Attempt: n, Reply: reply}
-	} else {
-		o.permanent = isPermanent(err) || s.cfg.MaxAttempts > 0 && n >= s.cfg.MaxAttempts
-		o.p = &events.MailFailed{MailID: it.q.MailID, Attempt: n, Permanent: o.permanent, Error: err.Error()}
+	} else if o.permanent = isPermanent(err) || s.cfg.MaxAttempts > 0 && n >= s.cfg.MaxAttempts; o.permanent {
+		o.p = &events.MailFailed{MailID: it.q.MailID, Attempt: n, Permanent: true, Error: err.Error()}
 	}
+	// A temporary failure is no event (o.p stays nil): the game's log
+	// records how a mail ends, sent or failed for good, not each retry
+	// of a server that is down (one an attempt every 10 minutes, for
+	// days). Status counts the attempts, and the queue keeps the count
+	// and the backoff of this run; after a restart the mail, still unsent
+	// in the log, is sent again.
 	s.mu.Lock()
 	it.unrecorded = o
 	if err == nil {
@@ -542,14 +565,16 @@ func (s *Sender) fill(it *item) (*events.MailQueued, error) {
 	return &q, nil
 }
 
-// recordOutcome appends it's unrecorded outcome to the log, then drops
-// the mail or schedules its next attempt; if the log refuses, the outcome
-// is tried again after a backoff.
+// recordOutcome appends it's unrecorded outcome to the log (a mail sent
+// or failed for good), then drops the mail or schedules its next attempt;
+// if the log refuses, the outcome is tried again after a backoff.
 func (s *Sender) recordOutcome(it *item) {
 	o := it.unrecorded
 	n := it.attempts + 1
 	lg := s.lg.With("game", it.game, "mail_id", it.q.MailID, "attempt", n)
-	if rerr := s.record(it.game, o.at, o.p); rerr != nil {
+	if o.p == nil {
+		// Nothing to record: a temporary failure.
+	} else if rerr := s.record(it.game, o.at, o.p); rerr != nil {
 		s.mu.Lock()
 		o.tries++
 		delay := backoff(s.cfg.RecordBase, s.cfg.RecordMax, o.tries, s.rnd)
@@ -574,10 +599,12 @@ func (s *Sender) recordOutcome(it *item) {
 
 	var delay time.Duration
 	s.mu.Lock()
-	recovered := !s.storeFailingSince.IsZero()
+	recovered := o.p != nil && !s.storeFailingSince.IsZero()
 	down := time.Since(s.storeFailingSince)
-	s.storeFailingSince = time.Time{}
-	s.storeLog.reset()
+	if o.p != nil {
+		s.storeFailingSince = time.Time{}
+		s.storeLog.reset()
+	}
 	it.unrecorded = nil
 	done := o.err == nil || o.permanent
 	if done || it.cancelled {
@@ -676,7 +703,7 @@ func (s *Sender) Status() Status {
 		if it.attempts > 0 {
 			st.Retrying++
 		}
-		if it.unrecorded != nil {
+		if it.toRecord() {
 			st.Unrecorded++
 		}
 		if st.Oldest.IsZero() || it.at.Before(st.Oldest) {

@@ -1,3 +1,8 @@
+// The players' game words (PAUSE, RESUME, DRAW, CONCEDE, ABSENCE, TZ,
+// REFEREE): how a player's mail that starts with one is decided, and how
+// the requests every side must make (a pause, a draw, a referee) are
+// gathered until every side has asked.
+
 package play
 
 import (

@@ -1,3 +1,7 @@
+// Who takes part in a game and what the runtime knows of each: seats and
+// their key epochs, referees, the operator, pending asks, absences and
+// time zones; lookups by id or address and the facts that change them.
+
 package play
 
 import (

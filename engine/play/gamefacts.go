@@ -1,3 +1,8 @@
+// The engine's own game facts ("pbem.*": roster, pauses, deadlines,
+// rollbacks, settings, absences, messages, the end) and what they carry:
+// their kinds, the settings keys and the Policy read from them, the
+// deadline and branch records, and how the fold applies them to a Game.
+
 package play
 
 import (

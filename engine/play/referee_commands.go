@@ -1,3 +1,8 @@
+// The referee's game commands (ROLLBACK, PAUSE, DEADLINE, REPLACE,
+// REFEREE ADD, SETTING, ORDER, END, ...): how a referee's mail of commands
+// is read line by line and decided into game facts, the same for every
+// rule system.
+
 package play
 
 import (
