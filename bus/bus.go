@@ -108,9 +108,11 @@ func (c Config) authOptions() []nats.Option {
 	return opts
 }
 
-// Bus is a connection to NATS bound to the store.
+// Bus is a connection to NATS bound to the store. It is not the store:
+// it commits appends (Do, Append) and publishes them, and reads from the
+// store for its subscribers; whoever reads the log holds the store.
 type Bus struct {
-	*store.Store
+	st  *store.Store
 	cfg Config
 	nc  *nats.Conn
 	srv *server.Server
@@ -141,7 +143,7 @@ func Open(cfg Config, st *store.Store, lg *slog.Logger) (*Bus, error) {
 	if cfg.Name == "" {
 		cfg.Name = "pbem"
 	}
-	b := &Bus{Store: st, app: st, cfg: cfg, lg: lg.With("component", "bus"), sent: map[string]uint64{}, marked: map[string]uint64{},
+	b := &Bus{st: st, app: st, cfg: cfg, lg: lg.With("component", "bus"), sent: map[string]uint64{}, marked: map[string]uint64{},
 		stop: make(chan struct{}), done: make(chan struct{})}
 	gs, err := st.Games()
 	if err != nil {
@@ -302,7 +304,7 @@ func (b *Bus) publish(es []events.Envelope) {
 // head, one doorbell for the head: a subscriber reads everything up to it
 // from the store.
 func (b *Bus) Republish() error {
-	gs, err := b.Store.Games()
+	gs, err := b.st.Games()
 	if err != nil {
 		return err
 	}
@@ -363,7 +365,7 @@ func (b *Bus) mark() {
 	if err := b.nc.FlushTimeout(2 * time.Second); err != nil {
 		return
 	}
-	if err := b.Store.SetPublished(pending); err != nil {
+	if err := b.st.SetPublished(pending); err != nil {
 		b.lg.Warn("storing published markers", "err", err)
 		return
 	}

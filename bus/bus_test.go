@@ -92,7 +92,7 @@ func appendBurst(t *testing.T, b *Bus, games []string, n int, pause time.Duratio
 		go func(g string) {
 			defer wg.Done()
 			for i := 0; i < n; i++ {
-				h, _ := b.Head(g)
+				h, _ := b.st.Head(g)
 				if _, err := b.Append(g, h.Seq, ev(g, i)); err != nil {
 					t.Error(err)
 					return

@@ -90,7 +90,7 @@ func (s *Subscription) catchUp(game string) error {
 	batch := make([]events.Envelope, 0, 16)
 	for {
 		batch = batch[:0]
-		err := s.b.Store.Read(game, s.position(game)+1, func(e *events.Envelope) error {
+		err := s.b.st.Read(game, s.position(game)+1, func(e *events.Envelope) error {
 			batch = append(batch, e.Clone())
 			if len(batch) == catchUpBatch {
 				return errBatchFull
@@ -110,7 +110,7 @@ func (s *Subscription) catchUp(game string) error {
 }
 
 func (s *Subscription) catchUpAll() error {
-	gs, err := s.b.Store.Games()
+	gs, err := s.b.st.Games()
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pbem/server"
 	"pbem/store"
 )
 
@@ -79,7 +80,7 @@ func cmdMailboxes(a *app, fs *flag.FlagSet, args []string) error {
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
-	if !a.cfg.Mail.builtinHost() {
+	if !a.cfg.Mail.BuiltinHost() {
 		return errors.New("pbem uses the mail host configured in [mail], not its own: its mailboxes are that host's business")
 	}
 	log, err := a.open()
@@ -87,19 +88,19 @@ func cmdMailboxes(a *app, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	local := strings.ToLower(a.cfg.Mail.Local)
-	pw, err := mailboxPassword(log, local)
+	pw, err := server.MailboxPassword(log, local)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(a.out, "the game mailbox (pbem reads it; keep its password to the operator):\n  %-32s user %-12s password %s\n",
 		local+"@"+a.cfg.Mail.Domain, local, pw)
-	names, err := log.ServerSecretNames(mailboxSecret)
+	names, err := log.ServerSecretNames(server.MailboxSecret)
 	if err != nil {
 		return err
 	}
 	heading := true
 	for _, n := range names {
-		user := strings.TrimPrefix(n, mailboxSecret)
+		user := strings.TrimPrefix(n, server.MailboxSecret)
 		if user == local {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"pbem/autoplay"
 	"pbem/events"
 	"pbem/store"
 )
@@ -29,8 +30,8 @@ func playedDataDir(t *testing.T, game string, maxOrders int) (string, []events.E
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{cfg: defaultConfig(), reg: registry()}
-	log, err := playScript(a, st, game, s, maxOrders)
+	cfg := defaultConfig()
+	log, err := autoplay.Play(st, registry(), cfg.Mail.Domain, cfg.Mail.Local, game, s, maxOrders)
 	if err != nil {
 		t.Fatal(err)
 	}

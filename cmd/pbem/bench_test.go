@@ -1,52 +1,10 @@
 package main
 
 import (
-	"io"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
-
-	"pbem/events"
 )
-
-// The bench replays a model game, so the model must be what a served
-// game's log holds: every mail the engine queues is followed by the
-// mail.sent the outbox sender records once the SMTP server takes it.
-func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
-	a := &app{cfg: defaultConfig(), reg: registry(), out: io.Discard}
-	model, err := playModel(a, t.TempDir(), "gcacw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := map[string]uint64{}
-	queued, sent := 0, 0
-	for i := range model {
-		e := &model[i]
-		switch e.Type {
-		case events.TypeMailQueued:
-			id, err := events.PeekMailID(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			open[id] = e.Seq
-			queued++
-		case events.TypeMailSent:
-			id, err := events.PeekMailID(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := open[id]; !ok {
-				t.Fatalf("seq %d: %s sent but never queued, or sent twice", e.Seq, id)
-			}
-			delete(open, id)
-			sent++
-		}
-	}
-	if queued < 100 || sent != queued || len(open) != 0 {
-		t.Fatalf("%d mails queued, %d sent, never sent: %v", queued, sent, open)
-	}
-}
 
 // pbem bench --parts replay prints the replay one game at a time and, on
 // a machine with more than one core, games side by side, each beside its
@@ -93,26 +51,4 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 		t.Fatalf("no cold start figure:\n%s", out)
 	}
 	t.Logf("%s", out)
-}
-
-// Issue 15: pbem bench --parts render draws a rule system's demo boards
-// to PNG beside the ASCII render of the same views, and says the PNG's
-// size (the figure itself is read by a person, not bounded here).
-func TestBenchRenderPrintsTheDrawingBesideItsBaseline(t *testing.T) {
-	var out strings.Builder
-	a := &app{cfg: defaultConfig(), reg: registry(), out: &out}
-	if err := benchRender(a, t.TempDir(), "hra"); err != nil {
-		t.Fatal(err)
-	}
-	for _, re := range []string{
-		`render: hra, its demo game's board drawn to PNG \(\d+x\d+ px\), \d+ views at 12 states`,
-		`drawn: scene \+ PNG\s+p50\s+\S+\s+p99`,
-		`baseline \(ASCII Render, same view\)\s+p50\s+\S+`,
-		`ratio \(p50\)\s+\d+\.\d`,
-		`PNG size\s+p50\s+\d+ KB`,
-	} {
-		if !regexp.MustCompile(re).MatchString(out.String()) {
-			t.Fatalf("no %q in:\n%s", re, out.String())
-		}
-	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"pbem/cluster"
+	"pbem/internal/natscluster"
 	"pbem/internal/syncbuf"
 	"pbem/mail/mailhost"
 )
@@ -30,15 +31,15 @@ const testLease = 3 * time.Second
 // startNATSCluster runs three nats-server processes clustered with
 // JetStream on loopback, each fsyncing every write (sync_interval:
 // always), and waits until JetStream answers (see startNATSServers).
-func startNATSCluster(t testing.TB) []*natsClusterProc {
+func startNATSCluster(t testing.TB) []*natscluster.Proc {
 	t.Helper()
 	// PBEM_BENCH_NATS_SYNC=default leaves JetStream's own sync interval,
 	// for the bench to measure what "always" costs.
-	procs, err := startNATSServers(natsServer(t), t.TempDir(), os.Getenv("PBEM_BENCH_NATS_SYNC") == "default")
+	procs, err := natscluster.Start(natsServer(t), t.TempDir(), os.Getenv("PBEM_BENCH_NATS_SYNC") == "default")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stopNATSServers(procs) })
+	t.Cleanup(func() { natscluster.Stop(procs) })
 	return procs
 }
 
@@ -46,7 +47,7 @@ func startNATSCluster(t testing.TB) []*natsClusterProc {
 // mailbox and sending to the players' mail host.
 type clusterRig struct {
 	t       *testing.T
-	nats    []*natsClusterProc
+	nats    []*natscluster.Proc
 	game    *mailhost.Host // the game mailbox pbem reads (pbem@game.test)
 	players *mailhost.Host // the players' own mail provider
 	env     []string
@@ -80,7 +81,7 @@ func newClusterRigLease(t *testing.T, lease time.Duration) *clusterRig {
 			t.Fatal(err)
 		}
 	}
-	r.env = []string{"PBEM_NATS_URLS=" + strings.Join(natsURLs(r.nats), ","), "PBEM_CLUSTER_LEASE=" + lease.String(),
+	r.env = []string{"PBEM_NATS_URLS=" + strings.Join(natscluster.URLs(r.nats), ","), "PBEM_CLUSTER_LEASE=" + lease.String(),
 		"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=100000", "PBEM_MAIL_IMAP_POLL=1s",
 		"PBEM_MAIL_IMAP_ADDR=" + r.game.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem", "PBEM_MAIL_IMAP_PASSWORD=pw",
 		"PBEM_MAIL_SMTP_ADDR=" + r.players.SMTPAddr(), "PBEM_ENGINE_CLOCK=1s"}
@@ -265,8 +266,8 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	flood(2)
 
 	// Kill one NATS server; the other two keep the quorum.
-	r.nats[2].cmd.Process.Signal(syscall.SIGKILL)
-	r.nats[2].cmd.Wait()
+	r.nats[2].Cmd.Process.Signal(syscall.SIGKILL)
+	r.nats[2].Cmd.Wait()
 	flood(3)
 
 	// The killed node comes back with its data directory.
@@ -301,7 +302,7 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	}
 
 	// One writer at a time, in the stream itself.
-	nc, err := nats.Connect(strings.Join(natsURLs(r.nats[:2]), ","))
+	nc, err := nats.Connect(strings.Join(natscluster.URLs(r.nats[:2]), ","))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/mail"
-	"sort"
 	"strings"
 	"time"
 
@@ -15,6 +14,8 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
+	"pbem/report"
+	"pbem/server"
 	"pbem/store"
 )
 
@@ -161,7 +162,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		ng.Settings = append(ng.Settings, events.Setting{Key: k, Value: v})
 	}
-	ng.Settings = append(ng.Settings, a.builtinDomain()...)
+	ng.Settings = append(ng.Settings, a.cfg.Mail.BuiltinDomain()...)
 	if *scenarioFile != "" {
 		b, err := a.readArg(*scenarioFile)
 		if err != nil {
@@ -221,7 +222,7 @@ func printMailboxes(a *app, log logStore, ps []events.Player, heading string) er
 				continue
 			}
 			done[user] = true
-			pw, err := mailboxPassword(log, user)
+			pw, err := server.MailboxPassword(log, user)
 			if err != nil {
 				return err
 			}
@@ -275,7 +276,7 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	if *referee != "" {
 		addrs = []string{*referee}
 	}
-	ds, err := desks(log, a.reg, addrs, time.Now().UnixNano())
+	ds, err := server.Desks(log, a.reg, addrs, time.Now().UnixNano())
 	if err != nil {
 		return err
 	}
@@ -319,30 +320,6 @@ func cmdGames(a *app, fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// desks are the games of the log as a referee's desk shows them at the
-// time now, only those refereed by one of addrs when addrs are given.
-func desks(log logStore, reg *engine.Registry, addrs []string, now int64) ([]play.Desk, error) {
-	gs, err := log.Games()
-	if err != nil {
-		return nil, err
-	}
-	var out []play.Desk
-	for _, gi := range gs {
-		g, err := play.Load(log, reg, gi.Game, 0)
-		if err != nil {
-			if addrs == nil {
-				out = append(out, play.Desk{Game: gi.Game, Seq: gi.Head.Seq, State: "cannot be loaded: " + err.Error()})
-			}
-			continue
-		}
-		if addrs != nil && !g.RefereedBy(addrs) {
-			continue
-		}
-		out = append(out, g.Desk(now))
-	}
-	return out, nil
-}
-
 // gameArg takes the one positional GAME argument, flags before or after
 // it. On a node of a cluster, a game another node owns is the owner's to
 // answer: the command is handed to it (a *forwarded error).
@@ -371,45 +348,14 @@ func cmdLog(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	print := func(e *events.Envelope, p events.Payload) {
-		if e.Seq < *from {
-			return
-		}
-		br, closed := play.InBranch(g.Branches, e.Seq)
-		if closed && (e.Seq == br.From || e.Seq == *from) {
-			fmt.Fprintf(a.out, "       ┌─ seqs %d–%d: a closed branch, rolled back at seq %d (kept in the log; 'pbem replay %s --at SEQ' shows it)\n", br.From, br.To, br.By, game)
-		}
-		d := play.LogEntry(e, p)
-		if closed {
-			d = "     │" + strings.ReplaceAll(strings.TrimSuffix(d, "\n"), "\n", "\n     │") + "\n"
-		}
-		fmt.Fprint(a.out, d)
-		if closed && e.Seq == br.To {
-			fmt.Fprintf(a.out, "       └─ end of the closed branch\n")
-		}
-	}
 	if *as == "" {
-		return log.Read(game, *from, func(e *events.Envelope) error {
-			p, err := events.Decode(e)
-			if err != nil {
-				fmt.Fprintf(a.out, "%5d  %s  %-19s (undecodable: %v)\n", e.Seq, e.Time().Format("2006-01-02 15:04:05Z"), e.Type, err)
-				return nil
-			}
-			print(e, p)
-			return nil
-		})
+		return report.Log(a.out, log, a.reg, g, *from, nil, "")
 	}
 	v, who, err := viewerArg(g, *as)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.out, "game %s as %s saw it at each step\n", game, who)
-	return play.CutLog(log, a.reg, game, v, func(_ *play.Game, e *events.Envelope, p events.Payload) error {
-		if p != nil {
-			print(e, p)
-		}
-		return nil
-	})
+	return report.Log(a.out, log, a.reg, g, *from, &v, who)
 }
 
 // viewerArg reads --as: a player's id or side, "observer", or a referee's
@@ -445,11 +391,6 @@ func viewerArg(g *play.Game, as string) (engine.Viewer, string, error) {
 		return engine.Viewer{}, "", fmt.Errorf("%w: --as %s: that side has %d players; name one: %s", errUsage, as, len(ofSide), strings.Join(ids, ", "))
 	}
 	return engine.Viewer{}, "", fmt.Errorf("%w: --as %q: no player or side of game %s is called that (players: %s; or observer, referee)", errUsage, as, g.ID, strings.Join(ids, ", "))
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
 }
 
 func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
@@ -569,68 +510,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	n, err := log.Verify(game)
-	if err != nil {
-		return fmt.Errorf("hash chain: %d events intact, then: %w", n, err)
-	}
-	h, _ := log.Head(game)
-	fmt.Fprintf(a.out, "hash chain: %d events, intact; head %s\n", n, h.Hash.Hex())
-	var commit events.Hash
-	var seed []byte
-	var dice []events.Die
-	err = log.Read(game, 1, func(e *events.Envelope) error {
-		switch e.Type {
-		case events.TypeGameCreated, events.TypeOrderAccepted, events.TypeOrderAcceptedV1, events.TypeGameEnded:
-		default:
-			return nil
-		}
-		p, err := events.Decode(e)
-		if err != nil {
-			return err
-		}
-		switch p := p.(type) {
-		case *events.GameCreated:
-			commit = p.SeedCommitment
-		case *events.OrderAccepted:
-			dice = append(dice, p.Dice...)
-		case *events.GameEnded:
-			seed = p.Seed
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	source := "the seed revealed at the end of the game"
-	if seed == nil {
-		if !*withSecret {
-			fmt.Fprintf(a.out, "dice: %d rolls; the seed is not revealed yet, so they can be checked when the game ends\n", len(dice))
-			return nil
-		}
-		if seed, err = log.Secret(game); err != nil {
-			return err
-		}
-		source = "the server's stored seed"
-	}
-	if play.Commit(seed) != commit {
-		return fmt.Errorf("dice: %s does not match the commitment logged at creation (%s)", source, commit.Hex())
-	}
-	sort.Slice(dice, func(i, j int) bool { return dice[i].Index < dice[j].Index })
-	var bad []string
-	for i, d := range dice {
-		if d.Index != uint64(i) {
-			bad = append(bad, fmt.Sprintf("roll #%d is missing or repeated", i))
-			break
-		}
-		if err := play.VerifyDie(seed, game, d); err != nil {
-			bad = append(bad, err.Error())
-		}
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("dice: %d of %d rolls do not verify:\n  %s", len(bad), len(dice), strings.Join(bad, "\n  "))
-	}
-	fmt.Fprintf(a.out, "dice: %s matches the commitment; all %d rolls verify\n", source, len(dice))
-	return nil
+	return report.Verify(a.out, log, game, *withSecret)
 }
 
 func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
@@ -901,14 +781,14 @@ func decisionOf(log play.Source, game string, seq uint64) (events.Payload, uint6
 // have none yet: the password of each it made is printed here, to whoever
 // gave the command, and goes into no mail.
 func (a *app) printNewMailboxes(log logStore, game string, decision uint64) error {
-	if !a.cfg.Mail.builtinHost() {
+	if !a.cfg.Mail.BuiltinHost() {
 		return nil
 	}
 	comp, err := a.composer()
 	if err != nil {
 		return err
 	}
-	boxes, err := grantMailboxes(log, comp, game, decision)
+	boxes, err := server.GrantMailboxes(log, comp, game, decision)
 	if err != nil {
 		return fmt.Errorf("the command was applied, but its seats' mailboxes on pbem's own mail host could not be made (pbem makes them when it first mails them; 'pbem mailboxes' then lists them): %w", err)
 	}

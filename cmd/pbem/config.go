@@ -15,7 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"pbem/engine/play"
-	"pbem/mail/intake"
+	"pbem/server"
 )
 
 // Config is pbem's configuration: a TOML file (see pbem.example.toml),
@@ -27,72 +27,19 @@ import (
 // that cannot drift from the struct (a test requires a check on every
 // key).
 type Config struct {
-	DataDir string     `toml:"data_dir" check:"nonempty"`
-	Log     LogConfig  `toml:"log"`
-	NATS    NATSConf   `toml:"nats"`
-	Engine  EngineCfg  `toml:"engine"`
-	Mail    MailCfg    `toml:"mail"`
-	Metrics MetricsCfg `toml:"metrics"`
-	Cluster ClusterCfg `toml:"cluster"`
+	DataDir string               `toml:"data_dir" check:"nonempty"`
+	Log     LogConfig            `toml:"log"`
+	NATS    server.NATSConfig    `toml:"nats"`
+	Engine  server.EngineConfig  `toml:"engine"`
+	Mail    server.MailConfig    `toml:"mail"`
+	Metrics server.MetricsConfig `toml:"metrics"`
+	Cluster server.ClusterConfig `toml:"cluster"`
 }
 
-// ClusterCfg makes this server one node of several on a NATS cluster with
-// JetStream (see package cluster). Empty node: one server alone, as
-// always.
-type ClusterCfg struct {
-	// Node is this node's name; setting it joins the cluster at nats.urls.
-	Node string `toml:"node" check:"nodename?"`
-	// Lease is how long a node's lease lasts unless renewed (one heartbeat
-	// per node every third of it, whatever its games); a dead node's games
-	// are taken over after about this long, judged by each node's own clock.
-	Lease string `toml:"lease" check:"duration>=500ms"`
-	// Replicas of the stream and buckets: 3 on a three-server cluster.
-	Replicas int `toml:"replicas" check:"int>=1"`
-}
-
-// MailCfg says where mail comes from and goes to. With no IMAP address,
-// pbem runs its own mail host on loopback (see Builtin).
-type MailCfg struct {
-	Domain    string `toml:"domain" check:"domain"`   // the game mailbox's domain
-	Local     string `toml:"local" check:"localpart"` // its local part; players reply to local+…@domain
-	FromName  string `toml:"from_name" check:"text"`  // display name on pbem's mails
-	Templates string `toml:"templates" check:"dir?"`  // a directory of templates overriding the built-in ones
-	// RatePerHour is how many mails are taken in an hour per
-	// authenticated player, per player for unauthenticated mail, and per
-	// envelope sender for mail whose envelope differs from From; more are
-	// refused, the player told once (default 30).
-	RatePerHour int `toml:"rate_per_hour" check:"int>=1"`
-	// Sender authentication (see README): the authserv-id of the host
-	// that receives the game's mail, whose Authentication-Results are
-	// trusted; whether pbem checks DKIM itself where there are none; the
-	// sender-auth mode of games without their own setting (strict,
-	// confirm, lenient); how long a held order waits for confirmation.
-	AuthServID    string `toml:"authserv_id" check:"text"`
-	DKIM          bool   `toml:"dkim" check:"bool"`
-	SenderAuth    string `toml:"sender_auth" check:"oneof=strict|confirm|lenient"`
-	ConfirmWithin string `toml:"confirm_within" check:"span"`
-	// QuarantineMB caps the quarantine (MiB); the oldest records are
-	// pruned past it (default 64).
-	QuarantineMB int `toml:"quarantine_mb" check:"int>=1"`
-	IMAP         struct {
-		Addr     string `toml:"addr" check:"hostport?"`
-		TLS      string `toml:"tls" check:"oneof=none|starttls|tls"`
-		Username string `toml:"username" check:"text"`
-		Password string `toml:"password" check:"secret"`
-		Auth     string `toml:"auth" check:"oneof=login|plain"` // login or plain (AUTHENTICATE PLAIN)
-		Mailbox  string `toml:"mailbox" check:"nonempty"`
-		Poll     string `toml:"poll" check:"duration>=100ms"` // e.g. "30s"
-	} `toml:"imap"`
-	SMTP struct {
-		Addr     string `toml:"addr" check:"hostport?"`
-		TLS      string `toml:"tls" check:"oneof=|none|starttls|tls"`
-		Username string `toml:"username" check:"text"`
-		Password string `toml:"password" check:"secret"`
-	} `toml:"smtp"`
-	Builtin struct {
-		IMAP string `toml:"imap" check:"hostport"` // listen address of the built-in IMAP server
-		SMTP string `toml:"smtp" check:"hostport"` // and SMTP server
-	} `toml:"builtin"`
+// server is the configuration of 'pbem serve' (its caller adds the
+// logger, the registry, the control function).
+func (c Config) server() server.Config {
+	return server.Config{DataDir: c.DataDir, NATS: c.NATS, Engine: c.Engine, Mail: c.Mail, Metrics: c.Metrics, Cluster: c.Cluster}
 }
 
 // LogConfig selects the log format and level.
@@ -101,52 +48,8 @@ type LogConfig struct {
 	Level  string `toml:"level" check:"oneof=debug|info|warn|error"`
 }
 
-// NATSConf selects embedded or external NATS, and how to authenticate.
-type NATSConf struct {
-	URLs []string `toml:"urls" check:"natsurls"` // external server or cluster; empty: embedded
-	// Listen is the embedded server's client address; empty: in-process
-	// only. A listener requires User and Password.
-	Listen string `toml:"listen" check:"hostport?"`
-	// User and Password authenticate to an external server, and are what
-	// the embedded server's listener requires.
-	User     string `toml:"user" check:"text"`
-	Password string `toml:"password" check:"secret"`
-	// Creds is a credentials file (JWT and NKey seed) and NKey a file
-	// holding an NKey seed, for an external server.
-	Creds string `toml:"creds" check:"file?"`
-	NKey  string `toml:"nkey" check:"file?"`
-	// TLSCA verifies an external server; TLSCert and TLSKey are this
-	// client's certificate, for servers that ask for one.
-	TLSCA   string `toml:"tls_ca" check:"file?"`
-	TLSCert string `toml:"tls_cert" check:"file?"`
-	TLSKey  string `toml:"tls_key" check:"file?"`
-}
-
-// EngineCfg tunes the engine.
-type EngineCfg struct {
-	SnapshotEvery uint64 `toml:"snapshot_every" check:"int>=1"`
-	// Clock is how often the server's clock is checked against the games'
-	// deadlines (a Go duration; default 30s).
-	Clock string `toml:"clock" check:"duration>=100ms"`
-}
-
-// MetricsCfg serves metrics and a health check over HTTP.
-type MetricsCfg struct {
-	// Listen is the address of /metrics and /healthz; empty: none.
-	Listen string `toml:"listen" check:"hostport?"`
-	// StuckAfter is how long the outbox or the intake may fail before
-	// /healthz says so.
-	StuckAfter string `toml:"stuck_after" check:"duration>=1s"`
-}
-
-// clockEvery is the deadline check interval.
-func (e EngineCfg) clockEvery() time.Duration {
-	d, _ := time.ParseDuration(e.Clock)
-	return d
-}
-
 func defaultConfig() Config {
-	c := Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: EngineCfg{SnapshotEvery: 256, Clock: "30s"}}
+	c := Config{DataDir: "pbem-data", Log: LogConfig{Format: "text", Level: "info"}, Engine: server.EngineConfig{SnapshotEvery: 256, Clock: "30s"}}
 	c.Mail.Domain, c.Mail.Local, c.Mail.FromName, c.Mail.RatePerHour = "pbem.localhost", "pbem", "pbem", 30
 	c.Mail.IMAP.TLS, c.Mail.IMAP.Auth, c.Mail.IMAP.Mailbox, c.Mail.IMAP.Poll = "none", "login", "INBOX", "30s"
 	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP = "127.0.0.1:1143", "127.0.0.1:1025"
@@ -494,27 +397,6 @@ func onLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return host == "localhost" || ip != nil && ip.IsLoopback()
-}
-
-// lease is the cluster lease as a duration.
-func (c ClusterCfg) lease() time.Duration {
-	d, _ := time.ParseDuration(c.Lease)
-	return d
-}
-
-// senders is the intake's sender authentication as configured (its keys
-// are checked by loadConfig).
-func (m MailCfg) senders() (intake.AuthConfig, error) {
-	a := intake.AuthConfig{ServID: m.AuthServID, NoDKIM: !m.DKIM, Mode: strings.ToLower(m.SenderAuth)}
-	if !intake.ValidMode(a.Mode) {
-		return a, fmt.Errorf("mail.sender_auth %q: want strict, confirm or lenient", m.SenderAuth)
-	}
-	d, err := play.ParseSpan(m.ConfirmWithin)
-	if err != nil || d <= 0 {
-		return a, fmt.Errorf("mail.confirm_within %q: want a span of time such as 48h or 2d", m.ConfirmWithin)
-	}
-	a.ConfirmWithin = d
-	return a, nil
 }
 
 func getenv(k string) string { return os.Getenv(k) }

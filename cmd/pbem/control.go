@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/server"
 	"pbem/store"
 )
 
@@ -36,20 +36,12 @@ type logStore interface {
 	ServerSecretNames(prefix string) ([]string, error)
 }
 
-// The control socket lets commands run inside a running server, which
-// holds the bbolt file's lock: one JSON request line, one JSON response.
-type ctlRequest struct {
-	Cmd  string   `json:"cmd"`
-	Args []string `json:"args"`
-	// Files holds the files the arguments name, read by the command line
-	// (see argFiles).
-	Files map[string][]byte `json:"files,omitempty"`
-}
-
-type ctlResponse struct {
-	Out string `json:"out"`
-	Err string `json:"err"`
-}
+// ctlRequest and ctlResponse are the control socket's request and
+// response (see server.ControlRequest).
+type (
+	ctlRequest  = server.ControlRequest
+	ctlResponse = server.ControlResponse
+)
 
 var errRemote = errors.New("failed in the server")
 
@@ -76,23 +68,12 @@ func (a *app) tryRemote(name string, args []string) (handled bool, err error) {
 	return true, nil
 }
 
-// serveControl answers control requests with the server's own log (the
-// bus), until l is closed.
-func serveControl(l net.Listener, base *app) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			defer c.Close()
-			var req ctlRequest
-			if err := json.NewDecoder(bufio.NewReader(c)).Decode(&req); err != nil {
-				return
-			}
-			json.NewEncoder(c).Encode(base.control(req, false))
-		}()
-	}
+// serverControl is the server.ControlFunc of the server a runs: each command
+// runs as a command of the app base, which reaches what the server holds.
+func (a *app) serverControl(in *server.Inside, req ctlRequest, forwarded bool) ctlResponse {
+	base := &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: in.Log, comp: in.Composer, secret: in.Secret,
+		mailhost: in.Mailhost, node: in.Node}
+	return base.control(req, forwarded)
 }
 
 // control runs one command in the server. forwarded says another node of
@@ -121,25 +102,4 @@ func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
 	resp.Out = out.String() + errOut.String()
 	base.lg.Info("control command", "cmd", req.Cmd, "args", req.Args, "err", resp.Err, "forwarded", forwarded)
 	return resp
-}
-
-// listenControl listens on the control socket at path, with mode 0600
-// from the moment it exists: it is made under a umask that leaves only the
-// owner's bits (a chmod after binding would leave a moment, under a loose
-// umask, in which another user could connect), and the listener refuses
-// peers of another user besides (see peerCheck).
-func listenControl(path string) (net.Listener, error) {
-	// sun_path holds 108 bytes, the last a NUL.
-	if len(path) > 107 {
-		return nil, fmt.Errorf("%s: the path is longer than a unix socket's 107 bytes; use a shorter data directory", path)
-	}
-	l, err := listenPrivate(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
-		l.Close()
-		return nil, fmt.Errorf("%s: the socket was not made private (%v %v)", path, fi.Mode(), err)
-	}
-	return peerCheck{l}, nil
 }

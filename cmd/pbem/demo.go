@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"pbem/engine/play"
-	"pbem/events"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +17,11 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"pbem/autoplay"
+	"pbem/engine/play"
+	"pbem/events"
+	"pbem/server"
 )
 
 // cmdDemo plays a short GCACW game end to end over real protocols: pbem
@@ -48,17 +51,17 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	a.cfg.Mail.RatePerHour = 100000 // scripted players write far faster than people
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	ready := make(chan *server, 1)
+	ready := make(chan *server.Server, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, a, func(s *server) { ready <- s }) }()
-	var srv *server
+	go func() { done <- serve(ctx, a, func(s *server.Server) { ready <- s }) }()
+	var srv *server.Server
 	select {
 	case srv = <-ready:
 	case err := <-done:
 		return fmt.Errorf("starting pbem: %w", err)
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
-		dir, srv.mail.host.IMAPAddr(), srv.mail.host.SMTPAddr(), a.cfg.Mail.Domain)
+		dir, srv.Mailhost().IMAPAddr(), srv.Mailhost().SMTPAddr(), a.cfg.Mail.Domain)
 	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *images, *maxOrders, *timeout, *quiet)
 	stop()
 	if serr := <-done; err == nil {
@@ -77,7 +80,7 @@ type demoPlayer struct {
 	lastUID              imap.UID
 }
 
-func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noReferee bool, images string, maxOrders int, timeout time.Duration, quiet bool) error {
+func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, noReferee bool, images string, maxOrders int, timeout time.Duration, quiet bool) error {
 	script, err := demoScript(ruleset)
 	if noReferee {
 		script, err = demoScriptAlone(ruleset)
@@ -86,45 +89,45 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 		return err
 	}
 	dom := a.cfg.Mail.Domain
-	for i := range script.players {
-		script.players[i].Addresses = []string{script.players[i].ID + "@" + dom}
+	for i := range script.Players {
+		script.Players[i].Addresses = []string{script.Players[i].ID + "@" + dom}
 	}
-	for i := range script.referees {
-		script.referees[i].Addresses = []string{script.referees[i].ID + "@" + dom}
+	for i := range script.Referees {
+		script.Referees[i].Addresses = []string{script.Referees[i].ID + "@" + dom}
 	}
-	ng := play.NewGame{ID: "demo", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, Referees: script.referees, At: time.Now().UTC(), Welcome: a.comp.Welcome,
-		Settings: append(a.builtinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
+	ng := play.NewGame{ID: "demo", Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
+		Scenario: script.Scenario, Players: script.Players, Referees: script.Referees, At: time.Now().UTC(), Welcome: srv.Composer().Welcome,
+		Settings: append(a.cfg.Mail.BuiltinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
 	// As pbem new would: a game without a referee must not wait for one.
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
 	}
-	created, err := play.Create(srv.bus, a.reg, ng)
+	created, err := play.Create(srv.Log(), a.reg, ng)
 	if err != nil {
 		return err
 	}
 	who := "and a referee rules where the rules hand over"
-	if len(script.referees) == 0 {
+	if len(script.Referees) == 0 {
 		who = "alone: no referee"
 	}
 	fmt.Fprintf(a.out, "created game %s (%s, %s); %s plays %s, %s %s, %s\n", created.Game,
-		script.ruleset, script.scenarioName, script.players[0].Name, script.players[0].Side, script.players[1].Name, script.players[1].Side, who)
+		script.Ruleset, script.ScenarioName, script.Players[0].Name, script.Players[0].Side, script.Players[1].Name, script.Players[1].Side, who)
 	var ps []*demoPlayer
-	for _, p := range script.players {
+	for _, p := range script.Players {
 		ps = append(ps, &demoPlayer{id: p.ID, side: p.Side, name: p.Name, addr: p.Addresses[0]})
 	}
-	for _, ref := range script.referees {
+	for _, ref := range script.Referees {
 		ps = append(ps, &demoPlayer{id: ref.ID, name: ref.Name, addr: ref.Addresses[0], referee: true})
 	}
 	for _, p := range ps {
 		// Each mailbox has its own password, as the welcome mail tells.
-		if p.password, err = mailboxPassword(a.log, p.id); err != nil {
+		if p.password, err = server.MailboxPassword(srv.Log(), p.id); err != nil {
 			return err
 		}
 		// The mailbox is made when the game's creation reaches the mail system.
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			c, err := imapclient.DialInsecure(srv.mail.host.IMAPAddr(), nil)
+			c, err := imapclient.DialInsecure(srv.Mailhost().IMAPAddr(), nil)
 			if err == nil {
 				if err = c.Login(p.id, p.password).Wait(); err == nil {
 					if _, err = c.Select("INBOX", nil).Wait(); err == nil {
@@ -141,7 +144,7 @@ func playDemo(ctx context.Context, a *app, srv *server, ruleset string, noRefere
 		}
 		defer p.c.Close()
 	}
-	ap := &autoplayer{script: script.orders}
+	ap := autoplay.NewPlayer(script.Orders)
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
 	for sent < maxOrders && overSeen < len(ps) {
@@ -295,7 +298,7 @@ func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
 
 // answer says what the participant sends in reply to m, if anything: the
 // examples offered in the mail tell what may be sent now.
-func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
+func (p *demoPlayer) answer(ap *autoplay.Player, m demoMail) (string, bool) {
 	if p.referee && p.secret == "" {
 		// The welcome carries the secret a referee's commands need.
 		for _, l := range strings.Split(m.body, "\n") {
@@ -309,9 +312,9 @@ func (p *demoPlayer) answer(ap *autoplayer, m demoMail) (string, bool) {
 		return "", false
 	}
 	if p.referee {
-		return refereeChoice(examples) + "\nSecret: " + p.secret, true
+		return autoplay.RefereeChoice(examples) + "\nSecret: " + p.secret, true
 	}
-	return ap.choose(p.id, examples)
+	return ap.Choose(p.id, examples)
 }
 
 // offered reads the example orders a mail offers ("For example, you could
@@ -333,7 +336,7 @@ func offered(body string) []string {
 
 // reply sends order as a mail client would: to the Reply-To, threaded,
 // quoting the mail it answers below an attribution line.
-func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
+func (p *demoPlayer) reply(srv *server.Server, m demoMail, order string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nIn-Reply-To: <%s>\r\nReferences: <%s>\r\n", p.name, p.addr, m.replyTo, m.subject, m.msgID, m.msgID)
 	fmt.Fprintf(&b, "Message-ID: <%s.%d.%d@players.example>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n", p.id, m.uid, time.Now().UnixNano(), time.Now().UTC().Format(time.RFC1123Z))
@@ -342,7 +345,7 @@ func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
 	for _, l := range strings.Split(strings.TrimRight(m.body, "\n"), "\n") {
 		b.WriteString("> " + l + "\r\n")
 	}
-	c, err := smtp.Dial(srv.mail.host.SMTPAddr())
+	c, err := smtp.Dial(srv.Mailhost().SMTPAddr())
 	if err != nil {
 		return err
 	}
@@ -357,6 +360,6 @@ func (p *demoPlayer) reply(srv *server, m demoMail, order string) error {
 	if err := c.SendMail(p.addr, []string{m.replyTo}, strings.NewReader(b.String())); err != nil {
 		return fmt.Errorf("%s's reply: %w", p.id, err)
 	}
-	srv.mail.intake.Wake()
+	srv.WakeIntake()
 	return c.Quit()
 }

@@ -13,7 +13,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -22,6 +21,7 @@ import (
 	"pbem/internal/termsafe"
 	"pbem/mail/compose"
 	"pbem/mail/mailhost"
+	"pbem/server"
 )
 
 // command is one subcommand. Run parses its own flags from fs.
@@ -87,7 +87,7 @@ type app struct {
 	// node is the server's place in a cluster (nil: a server alone); ctl
 	// is the running command as it would be handed to another node, and
 	// forwardedHere says it was (it runs here, whoever owns the game).
-	node          *clusterNode
+	node          *server.Node
 	ctl           ctlRequest
 	forwardedHere bool
 	// files are the bytes of the files the command's flags name, read
@@ -258,8 +258,7 @@ func suggest(name string) string {
 	return " (did you mean " + strings.Join(names, " or ") + "?)"
 }
 
-func (a *app) dbPath() string     { return filepath.Join(a.cfg.DataDir, "pbem.db") }
-func (a *app) socketPath() string { return filepath.Join(a.cfg.DataDir, "pbem.sock") }
+func (a *app) socketPath() string { return server.SocketPath(a.cfg.DataDir) }
 
 func (a *app) close() {
 	if a.closeFn != nil {

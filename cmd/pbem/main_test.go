@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/internal/mailclient"
 	"pbem/internal/syncbuf"
 )
 
@@ -237,5 +238,5 @@ func freeAddr(t testing.TB) string {
 // readInbox returns every mail in user's INBOX on the IMAP server at addr
 // (nil if it cannot be read).
 func readInbox(t *testing.T, addr, user, password string) [][]byte {
-	return inboxMails(addr, user, password)
+	return mailclient.Inbox(addr, user, password)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/internal/mailclient"
 	"pbem/mail/mailhost"
 )
 
@@ -390,7 +391,7 @@ func readmeOrder(t *testing.T, h *mailhost.Host, game string, players map[string
 // sendAs mails text from addr to the game over the host's SMTP.
 func sendAs(t *testing.T, h *mailhost.Host, addr, to, id, text string) {
 	t.Helper()
-	if err := mailOrder(h.SMTPAddr(), addr, to, id, text); err != nil {
+	if err := mailclient.Order(h.SMTPAddr(), addr, to, id, text); err != nil {
 		t.Fatal(err)
 	}
 }

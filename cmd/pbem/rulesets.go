@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 
+	"pbem/autoplay"
 	"pbem/engine"
 	"pbem/engine/gbacw"
 	"pbem/engine/gcacw"
 	"pbem/engine/gmb"
 	"pbem/engine/hra"
-	"pbem/events"
 )
 
 // systems lists the rule systems this binary offers, explicitly; each
@@ -53,57 +53,22 @@ func system(name string) (engine.System, bool) {
 	return engine.System{}, false
 }
 
-// demoGame is a scripted game: a rule system's sample scenario, its
-// players and the orders they send (by player id), used by 'pbem demo'
-// and 'pbem bench'.
-type demoGame struct {
-	ruleset      string
-	scenarioName string
-	scenario     []byte
-	players      []events.Player
-	referees     []events.Player
-	orders       map[string][]string
+// demoScript is a rule system's demo game, its players at the default
+// mail domain (as the demo's built-in mail host has it).
+func demoScript(ruleset string) (autoplay.Script, error) {
+	s, ok := system(ruleset)
+	if !ok {
+		return autoplay.Script{}, fmt.Errorf("rule system %q has no demo game", ruleset)
+	}
+	return autoplay.DemoScript(s, defaultConfig().Mail.Domain)
 }
 
-// demoScriptAlone is demoScript without a referee, on the system's
-// scenario for that (GCACW: Harrow Creek as shipped, whose house rules
-// play what the seed leaves out).
-func demoScriptAlone(ruleset string) (demoGame, error) {
+// demoScriptAlone is demoScript without a referee (see
+// autoplay.DemoScriptAlone).
+func demoScriptAlone(ruleset string) (autoplay.Script, error) {
 	s, ok := system(ruleset)
-	if !ok || s.Demo.Alone == "" {
-		return demoGame{}, fmt.Errorf("rule system %q has no demo game without a referee", ruleset)
+	if !ok {
+		return autoplay.Script{}, fmt.Errorf("rule system %q has no demo game without a referee", ruleset)
 	}
-	g, err := demoScript(ruleset)
-	if err != nil {
-		return demoGame{}, err
-	}
-	if g.scenario, err = s.Scenario(s.Demo.Alone); err != nil {
-		return demoGame{}, err
-	}
-	g.scenarioName, g.referees = s.Demo.Alone, nil
-	return g, nil
-}
-
-func demoScript(ruleset string) (demoGame, error) {
-	s, ok := system(ruleset)
-	if !ok || s.Demo.ScenarioName == "" {
-		return demoGame{}, fmt.Errorf("rule system %q has no demo game", ruleset)
-	}
-	scn, err := s.Scenario(s.Demo.ScenarioName)
-	if err != nil {
-		return demoGame{}, err
-	}
-	orders := map[string][]string{}
-	for id, os := range s.Demo.Orders {
-		orders[id] = slices.Clone(os)
-	}
-	g := demoGame{ruleset: ruleset, scenarioName: s.Demo.ScenarioName, scenario: scn,
-		players: slices.Clone(s.Demo.Players), referees: slices.Clone(s.Demo.Referees), orders: orders}
-	// Each at the default domain, as the demo's built-in mail host has it.
-	for _, ps := range [][]events.Player{g.players, g.referees} {
-		for i := range ps {
-			ps[i].Addresses = []string{ps[i].ID + "@" + defaultConfig().Mail.Domain}
-		}
-	}
-	return g, nil
+	return autoplay.DemoScriptAlone(s, defaultConfig().Mail.Domain)
 }

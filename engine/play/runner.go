@@ -14,8 +14,9 @@ import (
 	"pbem/store"
 )
 
-// Log is what the runner needs of the event store. cmd/pbem passes the bus,
-// which appends to the store and then publishes what it appended.
+// Log is what the runner needs of the event store. The server passes its
+// log (server.Log): the store, its appends made through the bus, which
+// publishes what it appended.
 type Log interface {
 	Source
 	Do(store.Request) (store.Result, error)

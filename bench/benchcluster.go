@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"pbem/cluster"
 	"pbem/events"
+	"pbem/internal/natscluster"
 	"pbem/store"
 )
 
@@ -204,13 +205,13 @@ func benchCluster(a *app, natsBin, dir string, cb clusterBench) error {
 		return nil
 	}
 	ndir := filepath.Join(dir, "nats")
-	procs, err := startNATSServers(natsBin, ndir, false)
+	procs, err := natscluster.Start(natsBin, ndir, false)
 	if err != nil {
 		return fmt.Errorf("cluster bench: %w", err)
 	}
-	defer stopNATSServers(procs)
+	defer natscluster.Stop(procs)
 	defer os.RemoveAll(ndir)
-	cb.URLs, cb.Dir = natsURLs(procs), dir
+	cb.URLs, cb.Dir = natscluster.URLs(procs), dir
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	f, err := cb.run(ctx)
@@ -239,12 +240,12 @@ func benchCluster(a *app, natsBin, dir string, cb clusterBench) error {
 		// A cluster of its own: the in-process nodes above died without
 		// releasing their games, and 'pbem serve' nodes joining the same
 		// buckets would spend the measurement taking those over.
-		mprocs, err := startNATSServers(natsBin, filepath.Join(mdir, "nats"), false)
+		mprocs, err := natscluster.Start(natsBin, filepath.Join(mdir, "nats"), false)
 		if err != nil {
 			return fmt.Errorf("cluster bench, by mail: %w", err)
 		}
-		defer stopNATSServers(mprocs)
-		mf, err := mailTakeover(exe, natsURLs(mprocs), mdir, cb.MailGames, cb.Lease)
+		defer natscluster.Stop(mprocs)
+		mf, err := mailTakeover(exe, natscluster.URLs(mprocs), mdir, cb.MailGames, cb.Lease)
 		if err != nil {
 			return fmt.Errorf("cluster bench, by mail: %w", err)
 		}

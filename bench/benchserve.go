@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/token"
+	"pbem/server"
 	"pbem/store"
 )
 
@@ -42,7 +43,7 @@ func benchThroughput(a *app, games, orders int) error {
 		return err
 	}
 	defer stop()
-	script, err := demoScript("gcacw")
+	script, err := a.script("gcacw")
 	if err != nil {
 		return err
 	}
@@ -57,26 +58,26 @@ func benchThroughput(a *app, games, orders int) error {
 	for g := 0; g < games; g++ {
 		id := fmt.Sprintf("tp%02d", g)
 		players := []events.Player{
-			{ID: "a", Name: "A", Side: script.players[0].Side, Addresses: []string{fmt.Sprintf("%sa@%s", id, dom)}},
-			{ID: "b", Name: "B", Side: script.players[1].Side, Addresses: []string{fmt.Sprintf("%sb@%s", id, dom)}},
+			{ID: "a", Name: "A", Side: script.Players[0].Side, Addresses: []string{fmt.Sprintf("%sa@%s", id, dom)}},
+			{ID: "b", Name: "B", Side: script.Players[1].Side, Addresses: []string{fmt.Sprintf("%sb@%s", id, dom)}},
 		}
-		if _, err := play.Create(srv.bus, b.reg, play.NewGame{ID: id, Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-			Scenario: script.scenario, Players: players, At: time.Now().UTC(), Welcome: b.comp.Welcome}); err != nil {
+		if _, err := play.Create(srv.Log(), b.reg, play.NewGame{ID: id, Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
+			Scenario: script.Scenario, Players: players, At: time.Now().UTC(), Welcome: srv.Composer().Welcome}); err != nil {
 			return err
 		}
 		for _, p := range players {
 			user := strings.TrimSuffix(p.Addresses[0], "@"+dom)
-			pw, err := mailboxPassword(b.log, user)
+			pw, err := server.MailboxPassword(srv.Log(), user)
 			if err != nil {
 				return err
 			}
-			senders = append(senders, sender{user: user, pw: pw, to: token.Address(b.secret, b.cfg.Mail.Local, dom, id, p.ID)})
+			senders = append(senders, sender{user: user, pw: pw, to: token.Address(srv.Secret(), b.cfg.Mail.Local, dom, id, p.ID)})
 		}
 	}
 	if err := waitSent(sentIDs, 2*games, 60*time.Second); err != nil {
 		return fmt.Errorf("welcome mails: %w", err)
 	}
-	smtpAddr, imapAddr := srv.mail.host.SMTPAddr(), srv.mail.host.IMAPAddr()
+	smtpAddr, imapAddr := srv.Mailhost().SMTPAddr(), srv.Mailhost().IMAPAddr()
 	// submit sends n mails from the senders, each to its to(s), as fast as
 	// the host takes them; it returns when all are taken.
 	submit := func(n int, to func(s sender) string, tag string) error {
@@ -119,11 +120,11 @@ func benchThroughput(a *app, games, orders int) error {
 	}
 	// The baseline's reader: a client idling on a mailbox of its own,
 	// fetching each mail as it is announced.
-	sinkPW, err := mailboxPassword(b.log, "bench-sink")
+	sinkPW, err := server.MailboxPassword(srv.Log(), "bench-sink")
 	if err != nil {
 		return err
 	}
-	if err := srv.mail.host.AddUser("bench-sink", sinkPW); err != nil {
+	if err := srv.Mailhost().AddUser("bench-sink", sinkPW); err != nil {
 		return err
 	}
 	round := 0

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"pbem/bus"
 	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/engine/play"
@@ -21,27 +20,39 @@ import (
 	"pbem/mail/intake"
 	"pbem/mail/mailhost"
 	"pbem/mail/outbox"
+	"pbem/store"
 	"pbem/templates"
 )
 
-// replySecretName names the server secret reply tokens are keyed with.
-const replySecretName = "reply-token"
+// ReplySecretName names the server secret reply tokens are keyed with.
+const ReplySecretName = "reply-token"
 
-func newSecret() ([]byte, error) {
+// NewSecret makes a server secret: 32 random bytes.
+func NewSecret() ([]byte, error) {
 	b := make([]byte, 32)
 	_, err := rand.Read(b)
 	return b, err
 }
 
-// mailboxSecret names the store's secret that is user's password on the
-// built-in mail host: having one is having a mailbox there.
-const mailboxSecret = "mailbox:"
+// MailboxSecret names the store's secret that is user's password on the
+// built-in mail host (after it, the user): having one is having a mailbox
+// there.
+const MailboxSecret = "mailbox:"
 
-// mailboxPassword returns user's password on the built-in mail host:
+// EventLog is what the mail wiring reads of the event log: events, the
+// games, and the server's secrets.
+type EventLog interface {
+	play.Source
+	Games() ([]store.GameInfo, error)
+	ServerSecret(name string, gen func() ([]byte, error)) ([]byte, error)
+	OwnedServerSecret(name, owner string, gen func() ([]byte, error)) ([]byte, string, error)
+}
+
+// MailboxPassword returns user's password on the built-in mail host:
 // random, made on first use and kept with pbem.db's secrets (never in the
 // log, never logged).
-func mailboxPassword(log logStore, user string) (string, error) {
-	pw, err := log.ServerSecret(mailboxSecret+strings.ToLower(user), newMailboxPassword)
+func MailboxPassword(log EventLog, user string) (string, error) {
+	pw, err := log.ServerSecret(MailboxSecret+strings.ToLower(user), newMailboxPassword)
 	if err != nil {
 		return "", fmt.Errorf("password of mailbox %s: %w", user, err)
 	}
@@ -56,9 +67,9 @@ func newMailboxPassword() ([]byte, error) {
 	return []byte(strings.ToLower(base32.StdEncoding.EncodeToString(b))), nil
 }
 
-// newMailbox is a mailbox of the built-in host that a referee's decision
+// Mailbox is a mailbox of the built-in host that a referee's decision
 // gave a seat (or made an observer).
-type newMailbox struct {
+type Mailbox struct {
 	User, Address string
 	// Password is set when the decision made the mailbox; "" when it
 	// existed before (its holder has its password, and no one else is
@@ -66,7 +77,7 @@ type newMailbox struct {
 	Password string
 }
 
-// grantMailboxes makes the built-in host's mailboxes that the decision at
+// GrantMailboxes makes the built-in host's mailboxes that the decision at
 // seq decision of game gives seats to, those that have none yet, each with
 // a random password recorded as made for that decision (in one store
 // transaction: see store.OwnedServerSecret), and returns them all, with
@@ -76,7 +87,7 @@ type newMailbox struct {
 // players' requests cannot add a seat there: see play), and the host
 // finds a new mailbox by its password on first use, so a running server
 // serves it at once.
-func grantMailboxes(log logStore, comp *compose.Composer, game string, decision uint64) ([]newMailbox, error) {
+func GrantMailboxes(log EventLog, comp *compose.Composer, game string, decision uint64) ([]Mailbox, error) {
 	e, err := eventAt(log, game, decision)
 	if err != nil || !events.IsAccepted(e.Type) {
 		return nil, err
@@ -100,13 +111,13 @@ func grantMailboxes(log logStore, comp *compose.Composer, game string, decision 
 		return nil, err
 	}
 	owner := fmt.Sprintf("%s/%d", game, decision)
-	out := make([]newMailbox, len(users))
+	out := make([]Mailbox, len(users))
 	for i, u := range users {
-		pw, madeFor, err := log.OwnedServerSecret(mailboxSecret+u, owner, newMailboxPassword)
+		pw, madeFor, err := log.OwnedServerSecret(MailboxSecret+u, owner, newMailboxPassword)
 		if err != nil {
 			return nil, fmt.Errorf("mailbox %s: %w", u, err)
 		}
-		out[i] = newMailbox{User: u, Address: u + "@" + comp.Domain()}
+		out[i] = Mailbox{User: u, Address: u + "@" + comp.Domain()}
 		if madeFor == owner {
 			out[i].Password = string(pw)
 		}
@@ -115,7 +126,7 @@ func grantMailboxes(log logStore, comp *compose.Composer, game string, decision 
 }
 
 // eventAt reads game's event at seq (an error if there is none).
-func eventAt(log logStore, game string, seq uint64) (*events.Envelope, error) {
+func eventAt(log play.Source, game string, seq uint64) (*events.Envelope, error) {
 	var found *events.Envelope
 	err := log.Read(game, seq, func(e *events.Envelope) error {
 		c := e.Clone()
@@ -134,7 +145,7 @@ func eventAt(log logStore, game string, seq uint64) (*events.Envelope, error) {
 // decisionBefore returns the seq of the decision whose mails include the
 // mail.queued at seq mail of game: a decision and its mails are appended
 // together, so it is the last event before that is not a mail.queued.
-func decisionBefore(log logStore, game string, mail uint64) (uint64, error) {
+func decisionBefore(log play.Source, game string, mail uint64) (uint64, error) {
 	for s := mail - 1; s >= 1; s-- {
 		e, err := eventAt(log, game, s)
 		if err != nil {
@@ -147,34 +158,28 @@ func decisionBefore(log logStore, game string, mail uint64) (uint64, error) {
 	return 0, fmt.Errorf("game %s: no decision before mail %d", game, mail)
 }
 
-// builtinHost reports whether pbem runs its own mail host (no IMAP server
+// BuiltinHost reports whether pbem runs its own mail host (no IMAP server
 // is configured).
-func (c MailCfg) builtinHost() bool { return c.IMAP.Addr == "" }
+func (c MailConfig) BuiltinHost() bool { return c.IMAP.Addr == "" }
 
-// composer builds the mail composer from the configuration and the
-// store's reply-token secret (made on first use).
-func (a *app) composer() (*compose.Composer, error) {
-	if a.comp != nil {
-		return a.comp, nil
-	}
-	log, err := a.open()
+// NewComposer builds the mail composer from the configuration and the
+// store's reply-token secret (made on first use), and returns it with
+// that secret.
+func NewComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, error) {
+	secret, err := log.ServerSecret(ReplySecretName, NewSecret)
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("reply-token secret: %w", err)
 	}
-	secret, err := log.ServerSecret(replySecretName, newSecret)
+	t, err := templates.Load(mc.Templates)
 	if err != nil {
-		return nil, fmt.Errorf("reply-token secret: %w", err)
+		return nil, nil, err
 	}
-	t, err := templates.Load(a.cfg.Mail.Templates)
-	if err != nil {
-		return nil, err
-	}
-	cc := compose.Config{Domain: a.cfg.Mail.Domain, Local: a.cfg.Mail.Local, Secret: secret,
+	cc := compose.Config{Domain: mc.Domain, Local: mc.Local, Secret: secret,
 		Log: func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
-			return play.RecentActions(log, a.reg, game, v, upTo, n)
+			return play.RecentActions(log, reg, game, v, upTo, n)
 		},
 		Desk: func(addrs []string, now int64) ([]templates.DeskGame, error) {
-			ds, err := desks(log, a.reg, addrs, now)
+			ds, err := Desks(log, reg, addrs, now)
 			if err != nil {
 				return nil, err
 			}
@@ -184,32 +189,30 @@ func (a *app) composer() (*compose.Composer, error) {
 			}
 			return out, nil
 		}}
-	if a.cfg.Mail.builtinHost() {
-		cc.Mailhost = &compose.Mailhost{IMAP: a.cfg.Mail.Builtin.IMAP, SMTP: a.cfg.Mail.Builtin.SMTP}
+	if mc.BuiltinHost() {
+		cc.Mailhost = &compose.Mailhost{IMAP: mc.Builtin.IMAP, SMTP: mc.Builtin.SMTP}
 	}
-	a.comp = compose.New(cc, t)
-	a.secret = secret
-	return a.comp, nil
+	return compose.New(cc, t), secret, nil
 }
 
-// builtinDomain is the setting that tells a game created now that its
+// BuiltinDomain is the setting that tells a game created now that its
 // addresses at the mail domain are the built-in mail host's (none when a
 // mail host is configured).
-func (a *app) builtinDomain() []events.Setting {
-	if a.cfg.Mail.IMAP.Addr != "" {
+func (c MailConfig) BuiltinDomain() []events.Setting {
+	if c.IMAP.Addr != "" {
 		return nil
 	}
-	return []events.Setting{{Key: play.SettingBuiltinDomain, Value: a.cfg.Mail.Domain}}
+	return []events.Setting{{Key: play.SettingBuiltinDomain, Value: c.Domain}}
 }
 
 // mailSystem is mail in and out for a running server: the intake reading
 // the game mailbox, the outbox sending queued mails, and, when no mail host
 // is configured, the built-in one.
 type mailSystem struct {
-	cfg     MailCfg
+	cfg     MailConfig
 	lg      *slog.Logger
 	started time.Time
-	log     logStore // for the built-in host's passwords, and to draw boards from
+	log     EventLog // for the built-in host's passwords, and to draw boards from
 	reg     *engine.Registry
 	comp    *compose.Composer
 	host    *mailhost.Host
@@ -274,20 +277,20 @@ func (n notifier) Notice(game string, no intake.Notice, seq uint64) (*events.Mai
 	return q, err
 }
 
-func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 *metrics) (*mailSystem, error) {
-	if _, err := a.composer(); err != nil {
-		return nil, err
-	}
-	m := &mailSystem{cfg: a.cfg.Mail, lg: a.lg.With("component", "mail"), log: a.log, reg: a.reg, comp: a.comp, started: time.Now(),
+// startMail makes the mail system: the intake and the outbox over log
+// (st for the built-in host's passwords, and to draw boards from), and
+// the built-in host if no mail host is configured.
+func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runner *play.Runner, m0 *metrics) (*mailSystem, error) {
+	m := &mailSystem{cfg: s.cfg.Mail, lg: s.lg.With("component", "mail"), log: st, reg: s.reg, comp: s.comp, started: time.Now(),
 		ensured: map[string]bool{}}
 	senders, err := m.cfg.senders()
 	if err != nil {
 		return nil, err
 	}
 	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
-		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: a.secret, Logger: a.lg,
+		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: s.secret, Logger: s.lg,
 		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner),
-		Senders: senders, Notifier: notifier{runner, a.comp}}
+		Senders: senders, Notifier: notifier{runner, s.comp}}
 	if m.cfg.IMAP.Poll != "" {
 		d, err := time.ParseDuration(m.cfg.IMAP.Poll)
 		if err != nil {
@@ -296,15 +299,15 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 		imapCfg.PollEvery = d
 	}
 	smtpCfg := outbox.Config{Addr: m.cfg.SMTP.Addr, TLS: m.cfg.SMTP.TLS, Username: m.cfg.SMTP.Username, Password: m.cfg.SMTP.Password,
-		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: a.lg,
+		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: s.lg,
 		Draw: m.draw}
-	if m.cfg.builtinHost() {
-		pw, err := mailboxPassword(m.log, m.cfg.Local)
+	if m.cfg.BuiltinHost() {
+		pw, err := MailboxPassword(m.log, m.cfg.Local)
 		if err != nil {
 			return nil, err
 		}
-		host, err := mailhost.Start(mailhost.Config{Path: filepath.Join(a.cfg.DataDir, mailhostFile), Domain: m.cfg.Domain,
-			IMAPAddr: m.cfg.Builtin.IMAP, SMTPAddr: m.cfg.Builtin.SMTP, Logger: a.lg, Password: m.password})
+		host, err := mailhost.Start(mailhost.Config{Path: filepath.Join(s.cfg.DataDir, MailhostFile), Domain: m.cfg.Domain,
+			IMAPAddr: m.cfg.Builtin.IMAP, SMTPAddr: m.cfg.Builtin.SMTP, Logger: s.lg, Password: m.password})
 		if err != nil {
 			return nil, fmt.Errorf("built-in mail host: %w", err)
 		}
@@ -318,17 +321,17 @@ func startMail(ctx context.Context, a *app, b *bus.Bus, runner *play.Runner, m0 
 		// pbem sends as its own mailbox, logged in like any player.
 		smtpCfg.Addr, smtpCfg.TLS, smtpCfg.Username, smtpCfg.Password = host.SMTPAddr(), "none", m.cfg.Local, pw
 		smtpCfg.Fill = m.fill
-		a.lg.Warn("LOCAL MAIL HOST: no mail host is configured, so pbem runs its own on loopback; it delivers only to mailboxes at its domain, each with its own password ('pbem mailboxes' lists them)",
+		s.lg.Warn("LOCAL MAIL HOST: no mail host is configured, so pbem runs its own on loopback; it delivers only to mailboxes at its domain, each with its own password ('pbem mailboxes' lists them)",
 			"imap", host.IMAPAddr(), "smtp", host.SMTPAddr(), "domain", m.cfg.Domain, "game_mailbox", m.cfg.Local+"@"+m.cfg.Domain,
-			"mail", filepath.Join(a.cfg.DataDir, mailhostFile))
+			"mail", filepath.Join(s.cfg.DataDir, MailhostFile))
 	} else if smtpCfg.Addr == "" {
 		return nil, fmt.Errorf("mail.imap.addr is set but mail.smtp.addr is not: pbem needs both, or neither for the built-in host")
 	}
 	if err := smtpCfg.Validate(); err != nil {
 		return nil, err
 	}
-	m.intake = intake.New(imapCfg, countingIntakeLog{b, m0})
-	m.sender = outbox.New(smtpCfg, b)
+	m.intake = intake.New(imapCfg, countingIntakeLog{log, m0})
+	m.sender = outbox.New(smtpCfg, log)
 	return m, nil
 }
 
@@ -358,7 +361,7 @@ func (m *mailSystem) draw(game string, seq uint64, q *events.MailQueued, a event
 // password is the built-in host's lookup of a user's password: only
 // users pbem made a password for have a mailbox.
 func (m *mailSystem) password(user string) (string, bool) {
-	pw, _, err := m.log.OwnedServerSecret(mailboxSecret+user, "", nil)
+	pw, _, err := m.log.OwnedServerSecret(MailboxSecret+user, "", nil)
 	if err != nil {
 		m.lg.Warn("reading a mailbox password", "user", user, "err", err)
 	}
@@ -378,7 +381,7 @@ func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string
 			return nil, err
 		}
 		decision = d
-		boxes, err := grantMailboxes(m.log, m.comp, game, d)
+		boxes, err := GrantMailboxes(m.log, m.comp, game, d)
 		if err != nil {
 			return nil, err
 		}
@@ -400,7 +403,7 @@ func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string
 		}
 	}
 	return m.comp.FillPassword(q, compose.Passwords{
-		Own: func(user string) (string, error) { return mailboxPassword(m.log, user) },
+		Own: func(user string) (string, error) { return MailboxPassword(m.log, user) },
 		Made: func(user string, d uint64) (string, error) {
 			if pws == nil {
 				var err error
@@ -417,7 +420,7 @@ func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string
 		}})
 }
 
-// start runs the intake and the sender until ctx is done. serve calls it
+// start runs the intake and the sender until ctx is done. Run calls it
 // once every mailbox exists and the mails a previous run left are queued:
 // a mail sent before its recipient's built-in mailbox exists would bounce.
 func (m *mailSystem) start(ctx context.Context) {
@@ -477,7 +480,7 @@ func (m *mailSystem) addLocalUsers(gc *events.GameCreated) {
 			if !ok {
 				continue
 			}
-			pw, err := mailboxPassword(m.log, user)
+			pw, err := MailboxPassword(m.log, user)
 			if err == nil {
 				err = m.host.AddUser(user, pw)
 			}
@@ -515,7 +518,7 @@ func (m *mailSystem) ensure(game string) {
 var errStop = errors.New("stop")
 
 // gameCreated reads game's first event, its game.created.
-func gameCreated(log logStore, game string) (*events.GameCreated, error) {
+func gameCreated(log play.Source, game string) (*events.GameCreated, error) {
 	var gc *events.GameCreated
 	err := log.Read(game, 1, func(e *events.Envelope) error {
 		p, err := events.Decode(e)
@@ -535,7 +538,7 @@ func gameCreated(log logStore, game string) (*events.GameCreated, error) {
 
 // recover queues the mails a previous run left unsent, game by game as
 // each loads, and returns how many it queued.
-func (m *mailSystem) recover(log logStore, runner *play.Runner, games []string) int {
+func (m *mailSystem) recover(log play.Source, runner *play.Runner, games []string) int {
 	total := 0
 	for _, id := range games {
 		var pending []play.QueuedMail
@@ -583,4 +586,28 @@ func (m *mailSystem) wait() {
 	if m.host != nil {
 		m.host.Close()
 	}
+}
+
+// Desks are the games of the log as a referee's desk shows them at the
+// time now, only those refereed by one of addrs when addrs are given.
+func Desks(log EventLog, reg *engine.Registry, addrs []string, now int64) ([]play.Desk, error) {
+	gs, err := log.Games()
+	if err != nil {
+		return nil, err
+	}
+	var out []play.Desk
+	for _, gi := range gs {
+		g, err := play.Load(log, reg, gi.Game, 0)
+		if err != nil {
+			if addrs == nil {
+				out = append(out, play.Desk{Game: gi.Game, Seq: gi.Head.Seq, State: "cannot be loaded: " + err.Error()})
+			}
+			continue
+		}
+		if addrs != nil && !g.RefereedBy(addrs) {
+			continue
+		}
+		out = append(out, g.Desk(now))
+	}
+	return out, nil
 }

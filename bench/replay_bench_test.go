@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"fmt"
@@ -15,13 +15,13 @@ import (
 // from a bbolt file, as `pbem bench --parts replay` does, for profiling by
 // hand (-bench Replay/gbacw -cpuprofile …).
 func BenchmarkReplay(b *testing.B) {
-	for _, rs := range registry().Names() {
+	for _, rs := range testApp(io.Discard).reg.Names() {
 		b.Run(rs, func(b *testing.B) { benchmarkReplay(b, rs) })
 	}
 }
 
 func benchmarkReplay(b *testing.B, rs string) {
-	a := &app{cfg: defaultConfig(), reg: registry(), out: io.Discard}
+	a := testApp(io.Discard)
 	dir := b.TempDir()
 	model, err := playModel(a, dir, rs)
 	if err != nil {
@@ -29,7 +29,7 @@ func benchmarkReplay(b *testing.B, rs string) {
 	}
 	const games = 50
 	path := filepath.Join(dir, "replay.db")
-	if err := copyGames(path, model, games, len(model)); err != nil {
+	if err := copyGames(a.reg, path, model, games, len(model)); err != nil {
 		b.Fatal(err)
 	}
 	st, err := store.Open(path, store.Options{})

@@ -1,11 +1,13 @@
 //go:build linux
 
-package main
+package bench
 
 import (
 	"os"
 	"testing"
 	"time"
+
+	"pbem/internal/natscluster"
 )
 
 // BenchmarkClusterAppend measures durable appends on one node of a
@@ -13,11 +15,11 @@ import (
 // beside the same appends to the node's bbolt file alone, in the same
 // run, 64 games appending at once; and the time from a node's death to
 // its games answering again, one game and 64 (go test -run XXX -bench
-// ClusterAppend -benchtime 1x ./cmd/pbem/). 'pbem bench --parts cluster'
+// ClusterAppend -benchtime 1x ./bench/). 'pbem bench --parts cluster'
 // runs the same measurement (clusterBench).
 func BenchmarkClusterAppend(b *testing.B) {
 	procs := startNATSCluster(b)
-	cb := clusterBench{URLs: natsURLs(procs), Games: 64, PerGame: 50, Lease: 2 * time.Second}
+	cb := clusterBench{URLs: natscluster.URLs(procs), Games: 64, PerGame: 50, Lease: 2 * time.Second}
 	for range b.N {
 		cb.Dir = b.TempDir()
 		f, err := cb.run(b.Context())

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/hex"
@@ -64,8 +64,8 @@ func (p *parts) add(s string) int {
 
 // htmlBoard is the viewer's board of g now, as parts: drawn when the
 // rule system draws (engine.Drawer), else the ASCII board.
-func (x exporter) htmlBoard(g *play.Game, ps *parts) []int {
-	v := g.Rules.View(g.State, x.viewer)
+func (x Exporter) htmlBoard(g *play.Game, ps *parts) []int {
+	v := g.Rules.View(g.State, x.Viewer)
 	if d, ok := g.Rules.(engine.Drawer); ok {
 		if sc := d.Draw(v); sc != nil {
 			var out []int
@@ -78,8 +78,8 @@ func (x exporter) htmlBoard(g *play.Game, ps *parts) []int {
 	return []int{ps.add("<pre class=\"ascii\">" + html.EscapeString(g.Rules.Render(v).Full) + "</pre>")}
 }
 
-func (x exporter) htmlData() (*htmlReport, error) {
-	rep := &htmlReport{Game: x.game}
+func (x Exporter) htmlData() (*htmlReport, error) {
+	rep := &htmlReport{Game: x.Game}
 	ps := &parts{index: map[string]int{}}
 	inputs := map[uint64]events.Payload{}
 	var before engine.State // the state before the event at hand
@@ -90,7 +90,7 @@ func (x exporter) htmlData() (*htmlReport, error) {
 			st.Turn = t.Turn(g.State)
 		}
 		if c, ok := g.Rules.(engine.Counter); ok {
-			for _, sc := range c.Count(g.Rules.View(g.State, x.viewer)) {
+			for _, sc := range c.Count(g.Rules.View(g.State, x.Viewer)) {
 				st.Count = append(st.Count, sc.Value)
 				if len(rep.Sides) < len(st.Count) {
 					rep.Sides, rep.CountUnit = append(rep.Sides, sc.Side), sc.Unit
@@ -162,14 +162,14 @@ func (x exporter) htmlData() (*htmlReport, error) {
 		return nil, err
 	}
 	if g == nil || g.Created == nil || len(rep.Steps) == 0 {
-		return nil, fmt.Errorf("export %s: the log is empty", x.game)
+		return nil, fmt.Errorf("export %s: the log is empty", x.Game)
 	}
 	for i := range rep.Steps {
 		if b, ok := play.InBranch(g.Branches, rep.Steps[i].Seq); ok {
 			rep.Steps[i].Closed = fmt.Sprintf("closed branch: rolled back at seq %d", b.By)
 		}
 	}
-	r := &report{g: g, who: x.who}
+	r := &report{g: g, who: x.Who}
 	for _, st := range rep.Steps {
 		if st.Kind != "start" && st.Kind != "end" {
 			r.decisions++
@@ -181,8 +181,8 @@ func (x exporter) htmlData() (*htmlReport, error) {
 	return rep, nil
 }
 
-// html writes the campaign report as one self-contained HTML page.
-func (x exporter) html(w io.Writer) error {
+// HTML writes the campaign report as one self-contained HTML page.
+func (x Exporter) HTML(w io.Writer) error {
 	rep, err := x.htmlData()
 	if err != nil {
 		return err

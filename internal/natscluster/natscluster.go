@@ -1,4 +1,8 @@
-package main
+// Package natscluster runs a three-server NATS JetStream cluster on
+// loopback out of a nats-server binary, for the cluster tests and the
+// cluster benchmarks: real servers, each in its own process, that a test
+// may kill.
+package natscluster
 
 import (
 	"context"
@@ -15,19 +19,20 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// natsClusterProc is one nats-server of a three-server JetStream cluster
+// Proc is one nats-server of a three-server JetStream cluster
 // on loopback (the cluster tests' and 'pbem bench --parts cluster').
-type natsClusterProc struct {
-	cmd       *exec.Cmd
+type Proc struct {
+	// Cmd is the running nats-server (a test may signal it).
+	Cmd       *exec.Cmd
 	url, conf string
 }
 
-// startNATSServers runs three nats-server processes (bin) clustered with
+// Start runs three nats-server processes (bin) clustered with
 // JetStream on loopback, each storing under its own directory in dir and
 // fsyncing every write (sync_interval: always, as the README asks) unless
 // defaultSync leaves JetStream's own interval; it waits until JetStream
 // answers. On an error it stops what it started.
-func startNATSServers(bin, dir string, defaultSync bool) ([]*natsClusterProc, error) {
+func Start(bin, dir string, defaultSync bool) ([]*Proc, error) {
 	var clients, routes []string
 	for range 6 {
 		a, err := freeLoopbackAddr()
@@ -44,9 +49,9 @@ func startNATSServers(bin, dir string, defaultSync bool) ([]*natsClusterProc, er
 	if defaultSync {
 		sync = ""
 	}
-	var procs []*natsClusterProc
-	fail := func(err error) ([]*natsClusterProc, error) {
-		stopNATSServers(procs)
+	var procs []*Proc
+	fail := func(err error) ([]*Proc, error) {
+		Stop(procs)
 		return nil, err
 	}
 	for i := range 3 {
@@ -69,13 +74,13 @@ cluster { name: pbem, listen: %s, routes: [%s] }
 		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 			return fail(err)
 		}
-		p := &natsClusterProc{url: "nats://" + clients[i], conf: path}
+		p := &Proc{url: "nats://" + clients[i], conf: path}
 		procs = append(procs, p)
 		if err := p.start(bin); err != nil {
 			return fail(err)
 		}
 	}
-	nc, err := nats.Connect(strings.Join(natsURLs(procs), ","))
+	nc, err := nats.Connect(strings.Join(URLs(procs), ","))
 	if err != nil {
 		return fail(err)
 	}
@@ -95,9 +100,9 @@ cluster { name: pbem, listen: %s, routes: [%s] }
 }
 
 // start runs the server and waits until it takes connections.
-func (p *natsClusterProc) start(bin string) error {
-	p.cmd = exec.Command(bin, "-c", p.conf)
-	if err := p.cmd.Start(); err != nil {
+func (p *Proc) start(bin string) error {
+	p.Cmd = exec.Command(bin, "-c", p.conf)
+	if err := p.Cmd.Start(); err != nil {
 		return fmt.Errorf("nats-server: %w", err)
 	}
 	host := strings.TrimPrefix(p.url, "nats://")
@@ -114,20 +119,22 @@ func (p *natsClusterProc) start(bin string) error {
 }
 
 // stop kills the server (if it runs) and waits for it.
-func (p *natsClusterProc) stop() {
-	if p.cmd != nil && p.cmd.Process != nil && p.cmd.ProcessState == nil {
-		p.cmd.Process.Kill()
-		p.cmd.Wait()
+func (p *Proc) stop() {
+	if p.Cmd != nil && p.Cmd.Process != nil && p.Cmd.ProcessState == nil {
+		p.Cmd.Process.Kill()
+		p.Cmd.Wait()
 	}
 }
 
-func stopNATSServers(ps []*natsClusterProc) {
+// Stop stops every server of ps.
+func Stop(ps []*Proc) {
 	for _, p := range ps {
 		p.stop()
 	}
 }
 
-func natsURLs(ps []*natsClusterProc) []string {
+// URLs are the servers' client URLs.
+func URLs(ps []*Proc) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.url)

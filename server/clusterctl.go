@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"crypto/hmac"
@@ -31,8 +31,8 @@ const ctlWindow = 2 * time.Minute
 
 // A command handed to another node carries Forwarded, so that it runs
 // there whatever that node thinks of the game, and its authentication.
-type ctlForward struct {
-	ctlRequest
+type ControlForward struct {
+	ControlRequest
 	Forwarded bool   `json:"forwarded"`
 	From      string `json:"from"`
 	To        string `json:"to"`
@@ -42,26 +42,26 @@ type ctlForward struct {
 }
 
 // ctlMAC is the MAC of f under key: the whole request (every field
-// ctlRequest has or will have, files included) and the sealing fields.
-func ctlMAC(key []byte, f *ctlForward) string {
+// ControlRequest has or will have, files included) and the sealing fields.
+func ctlMAC(key []byte, f *ControlForward) string {
 	m := hmac.New(sha256.New, key)
 	b, _ := json.Marshal(struct {
-		Req    ctlRequest `json:"req"`
-		From   string     `json:"from"`
-		To     string     `json:"to"`
-		Nonce  string     `json:"nonce"`
-		Issued int64      `json:"issued"`
-	}{f.ctlRequest, f.From, f.To, f.Nonce, f.Issued})
+		Req    ControlRequest `json:"req"`
+		From   string         `json:"from"`
+		To     string         `json:"to"`
+		Nonce  string         `json:"nonce"`
+		Issued int64          `json:"issued"`
+	}{f.ControlRequest, f.From, f.To, f.Nonce, f.Issued})
 	m.Write([]byte("pbem forwarded control command v1\n"))
 	m.Write(b)
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// sealCtl makes the authenticated request for req, from node from to node to.
-func sealCtl(key []byte, req ctlRequest, from, to string, now time.Time) ctlForward {
+// SealControl makes the authenticated request for req, from node from to node to.
+func SealControl(key []byte, req ControlRequest, from, to string, now time.Time) ControlForward {
 	nonce := make([]byte, 16)
 	rand.Read(nonce)
-	f := ctlForward{ctlRequest: req, Forwarded: true, From: from, To: to, Nonce: hex.EncodeToString(nonce), Issued: now.UnixMilli()}
+	f := ControlForward{ControlRequest: req, Forwarded: true, From: from, To: to, Nonce: hex.EncodeToString(nonce), Issued: now.UnixMilli()}
 	f.MAC = ctlMAC(key, &f)
 	return f
 }
@@ -77,7 +77,7 @@ type ctlGuard struct {
 
 var errCtlRefused = errors.New("refused: not an authenticated command of this cluster's nodes")
 
-func (g *ctlGuard) check(f *ctlForward, now time.Time) error {
+func (g *ctlGuard) check(f *ControlForward, now time.Time) error {
 	if f.MAC == "" || !hmac.Equal([]byte(f.MAC), []byte(ctlMAC(g.key, f))) {
 		return errCtlRefused
 	}
@@ -111,15 +111,15 @@ func (g *ctlGuard) check(f *ctlForward, now time.Time) error {
 // output) before the node does. An answer to a refused request is not
 // sealed.
 type ctlAnswer struct {
-	ctlResponse
+	ControlResponse
 	MAC string `json:"mac,omitempty"`
 }
 
-func answerMAC(key []byte, nonce string, r ctlResponse) string {
+func answerMAC(key []byte, nonce string, r ControlResponse) string {
 	m := hmac.New(sha256.New, key)
 	b, _ := json.Marshal(struct {
-		Nonce string      `json:"nonce"`
-		Resp  ctlResponse `json:"resp"`
+		Nonce string          `json:"nonce"`
+		Resp  ControlResponse `json:"resp"`
 	}{nonce, r})
 	m.Write([]byte("pbem forwarded control answer v1\n"))
 	m.Write(b)
@@ -128,19 +128,19 @@ func answerMAC(key []byte, nonce string, r ctlResponse) string {
 
 // openAnswer returns the answer in b to the request f, if it is sealed
 // for it.
-func openAnswer(key []byte, f *ctlForward, b []byte) (ctlResponse, error) {
+func openAnswer(key []byte, f *ControlForward, b []byte) (ControlResponse, error) {
 	var a ctlAnswer
 	if err := json.Unmarshal(b, &a); err != nil {
-		return ctlResponse{}, err
+		return ControlResponse{}, err
 	}
 	if a.MAC == "" {
 		if a.Err != "" {
-			return ctlResponse{}, fmt.Errorf("an answer not sealed by the node: %s", a.Err)
+			return ControlResponse{}, fmt.Errorf("an answer not sealed by the node: %s", a.Err)
 		}
-		return ctlResponse{}, errors.New("an answer not sealed by the node")
+		return ControlResponse{}, errors.New("an answer not sealed by the node")
 	}
-	if !hmac.Equal([]byte(a.MAC), []byte(answerMAC(key, f.Nonce, a.ctlResponse))) {
-		return ctlResponse{}, errors.New("an answer whose seal is not the node's")
+	if !hmac.Equal([]byte(a.MAC), []byte(answerMAC(key, f.Nonce, a.ControlResponse))) {
+		return ControlResponse{}, errors.New("an answer whose seal is not the node's")
 	}
-	return a.ctlResponse, nil
+	return a.ControlResponse, nil
 }

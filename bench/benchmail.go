@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"pbem/internal/logx"
 	"pbem/mail/mailhost"
 	"pbem/mail/token"
+	"pbem/server"
 )
 
 // benchMail measures mail → reply latency on loopback with the built-in
@@ -63,15 +64,15 @@ func benchMail(a *app, orders int, word string, ext mailTarget) error {
 		return err
 	}
 	defer stop()
-	script, err := demoScript("gcacw")
+	script, err := a.script("gcacw")
 	if err != nil {
 		return err
 	}
 	dom := b.cfg.Mail.Domain
-	script.players[0].Addresses = []string{"anna@" + playerDomain}
-	script.players[1].Addresses = []string{"taro@" + playerDomain}
-	if _, err := play.Create(srv.bus, b.reg, play.NewGame{ID: "bench", Ruleset: script.ruleset, ScenarioName: script.scenarioName,
-		Scenario: script.scenario, Players: script.players, At: time.Now().UTC(), Welcome: b.comp.Welcome}); err != nil {
+	script.Players[0].Addresses = []string{"anna@" + playerDomain}
+	script.Players[1].Addresses = []string{"taro@" + playerDomain}
+	if _, err := play.Create(srv.Log(), b.reg, play.NewGame{ID: "bench", Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
+		Scenario: script.Scenario, Players: script.Players, At: time.Now().UTC(), Welcome: srv.Composer().Welcome}); err != nil {
 		return err
 	}
 	sent, unsubscribe, err := sentMails(srv, 64)
@@ -81,8 +82,8 @@ func benchMail(a *app, orders int, word string, ext mailTarget) error {
 	defer unsubscribe()
 	addr, user, pass := ext.Addr, ext.User, ext.Password
 	if addr == "" {
-		addr, user = srv.mail.host.IMAPAddr(), b.cfg.Mail.Local
-		if pass, err = mailboxPassword(b.log, user); err != nil {
+		addr, user = srv.Mailhost().IMAPAddr(), b.cfg.Mail.Local
+		if pass, err = server.MailboxPassword(srv.Log(), user); err != nil {
 			return err
 		}
 	}
@@ -120,7 +121,7 @@ func benchMail(a *app, orders int, word string, ext mailTarget) error {
 		return err
 	}
 	defer idle.Close()
-	reply := token.Address(b.secret, b.cfg.Mail.Local, dom, "bench", "anna")
+	reply := token.Address(srv.Secret(), b.cfg.Mail.Local, dom, "bench", "anna")
 	var lat, floor []time.Duration
 	drain := func() {
 		for {
@@ -187,7 +188,7 @@ func benchMail(a *app, orders int, word string, ext mailTarget) error {
 // logged (the bench prints figures). tweak, if set, changes the
 // configuration first. It returns the server, the app it runs with, and a
 // function that stops it and removes the directory.
-func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*server, *app, func(), error) {
+func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*server.Server, *app, func(), error) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return nil, nil, nil, err
@@ -197,7 +198,6 @@ func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*ser
 	b.cfg.Mail.Builtin.IMAP, b.cfg.Mail.Builtin.SMTP = "127.0.0.1:0", "127.0.0.1:0"
 	b.cfg.Mail.RatePerHour = ratePerHour
 	b.cfg.Mail.IMAP.Poll = "30s"
-	b.log, b.comp, b.closeFn = nil, nil, nil
 	if tweak != nil {
 		tweak(&b)
 	}
@@ -205,9 +205,9 @@ func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*ser
 		b.lg = lg
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan *server, 1)
+	ready := make(chan *server.Server, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, &b, func(s *server) { ready <- s }) }()
+	go func() { done <- serve(ctx, &b, func(s *server.Server) { ready <- s }) }()
 	stop := func() {
 		cancel()
 		<-done
@@ -223,11 +223,19 @@ func benchServer(a *app, prefix string, ratePerHour int, tweak func(*app)) (*ser
 	}
 }
 
+// serve runs a server of a's configuration until ctx is done; ready, if
+// not nil, is called once everything runs.
+func serve(ctx context.Context, a *app, ready func(*server.Server)) error {
+	cfg := a.cfg.Config
+	cfg.Logger, cfg.Registry, cfg.Ready = a.lg, a.reg, ready
+	return server.New(cfg).Run(ctx)
+}
+
 // sentMails returns a channel of the Message-IDs of the mails the server
 // records as sent (buffered for n), from the first game's start on.
-func sentMails(srv *server, n int) (<-chan string, func(), error) {
+func sentMails(srv *server.Server, n int) (<-chan string, func(), error) {
 	ch := make(chan string, n)
-	sub, err := srv.bus.Subscribe(func(string) uint64 { return 0 }, func(e *events.Envelope) {
+	sub, err := srv.Bus().Subscribe(func(string) uint64 { return 0 }, func(e *events.Envelope) {
 		if e.Type == events.TypeMailSent {
 			if id, err := events.PeekMailID(e); err == nil {
 				ch <- id

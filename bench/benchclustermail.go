@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -14,10 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-smtp"
-
+	"pbem/internal/mailclient"
 	"pbem/mail/mailhost"
 )
 
@@ -123,7 +120,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 	for g := range games {
 		re := regexp.MustCompile(`pbem\+g` + fmt.Sprint(g) + `-` + tag + `\.a` + fmt.Sprint(g) + `\.[a-z2-7]{16}@bench\.invalid`)
 		for deadline := time.Now().Add(2 * time.Minute); to[g] == ""; time.Sleep(100 * time.Millisecond) {
-			for _, m := range inboxMails(host.IMAPAddr(), fmt.Sprintf("a%d", g), "pw") {
+			for _, m := range mailclient.Inbox(host.IMAPAddr(), fmt.Sprintf("a%d", g), "pw") {
 				if a := re.Find(m); a != nil {
 					to[g] = string(a)
 				}
@@ -137,7 +134,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 	victim.Wait()
 	died := time.Now()
 	for g := range games {
-		if err := mailOrder(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", g), to[g], fmt.Sprintf("after-death-%d-%s", g, tag), "STATUS"); err != nil {
+		if err := mailclient.Order(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", g), to[g], fmt.Sprintf("after-death-%d-%s", g, tag), "STATUS"); err != nil {
 			return f, err
 		}
 	}
@@ -149,7 +146,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 			if answered[g] {
 				continue
 			}
-			for _, m := range inboxMails(host.IMAPAddr(), fmt.Sprintf("a%d", g), "pw") {
+			for _, m := range mailclient.Inbox(host.IMAPAddr(), fmt.Sprintf("a%d", g), "pw") {
 				if bytes.Contains(m, []byte(fmt.Sprintf("<after-death-%d-%s@", g, tag))) {
 					answered[g] = true
 					left--
@@ -228,7 +225,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 		n++
 		id := fmt.Sprintf("probe-%d-%d-%s", g, n, tag)
 		sent := time.Now()
-		if err := mailOrder(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", g), to[g], id, "STATUS"); err != nil {
+		if err := mailclient.Order(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", g), to[g], id, "STATUS"); err != nil {
 			return 0, err
 		}
 		return waitReply(host.IMAPAddr(), fmt.Sprintf("a%d", g), id, sent, within)
@@ -244,7 +241,7 @@ func mailTakeover(exe string, urls []string, dir string, games int, lease time.D
 	sort.Slice(normal, func(i, j int) bool { return normal[i] < normal[j] })
 	f.Normal = normal[len(normal)/2]
 	beside := func(sig syscall.Signal) (time.Duration, error) {
-		if err := mailOrder(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", faulty), to[faulty], fmt.Sprintf("faulty-%d-%s", sig, tag), "STATUS"); err != nil {
+		if err := mailclient.Order(host.SMTPAddr(), fmt.Sprintf("a%d@bench.invalid", faulty), to[faulty], fmt.Sprintf("faulty-%d-%s", sig, tag), "STATUS"); err != nil {
 			return 0, err
 		}
 		return reply(healthy, 10*lease+2*time.Minute)
@@ -278,7 +275,7 @@ var benchOwnerRE = regexp.MustCompile(`(?m)^\s+(\S+)\s+owner (\S+)\s+epoch`)
 // after sent it was seen.
 func waitReply(addr, user, id string, sent time.Time, within time.Duration) (time.Duration, error) {
 	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
-		for _, m := range inboxMails(addr, user, "pw") {
+		for _, m := range mailclient.Inbox(addr, user, "pw") {
 			if bytes.Contains(m, []byte("<"+id+"@")) {
 				return time.Since(sent), nil
 			}
@@ -287,52 +284,6 @@ func waitReply(addr, user, id string, sent time.Time, within time.Duration) (tim
 			return 0, fmt.Errorf("no reply to %s within %v", id, within)
 		}
 	}
-}
-
-// mailOrder mails text from from to to over SMTP at addr (no AUTH: the
-// host is the game domain's inbound server).
-func mailOrder(addr, from, to, id, text string) error {
-	domain := from[strings.Index(from, "@")+1:]
-	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: your move\r\nMessage-ID: <%s@%s>\r\nContent-Type: text/plain\r\n\r\n%s\r\n", from, to, id, domain, text)
-	c, err := smtp.Dial(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Hello(domain); err != nil {
-		return err
-	}
-	if err := c.SendMail(from, []string{to}, strings.NewReader(msg)); err != nil {
-		return fmt.Errorf("mailing %s: %w", id, err)
-	}
-	return c.Quit()
-}
-
-// inboxMails returns every mail in user's INBOX on the IMAP server at
-// addr (nil if it cannot be read).
-func inboxMails(addr, user, password string) [][]byte {
-	c, err := imapclient.DialInsecure(addr, nil)
-	if err != nil {
-		return nil
-	}
-	defer c.Close()
-	if err := c.Login(user, password).Wait(); err != nil {
-		return nil
-	}
-	sel, err := c.Select("INBOX", nil).Wait()
-	if err != nil || sel.NumMessages == 0 {
-		return nil
-	}
-	section := &imap.FetchItemBodySection{Peek: true}
-	msgs, err := c.Fetch(imap.SeqSet{imap.SeqRange{Start: 1, Stop: sel.NumMessages}}, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-	if err != nil {
-		return nil
-	}
-	out := make([][]byte, len(msgs))
-	for i, m := range msgs {
-		out[i] = m.FindBodySection(section)
-	}
-	return out
 }
 
 // tail is the last n lines of s.

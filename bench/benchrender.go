@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func benchRender(a *app, dir, only string) error {
 			fmt.Fprintf(a.out, "render: %s draws no board (no engine.Drawer)\n\n", name)
 			continue
 		}
-		if _, err := demoScript(name); err != nil {
+		if _, err := a.script(name); err != nil {
 			fmt.Fprintf(a.out, "render: %s has no demo game to draw: %v\n\n", name, err)
 			continue
 		}
