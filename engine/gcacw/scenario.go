@@ -180,7 +180,7 @@ func Scenario(name string) ([]byte, error) {
 	}
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(string(b), "\n") {
-		toks, _ := lexLine(line, true)
+		toks, _ := lineLexer.Line(line)
 		if len(toks) == 2 && strings.EqualFold(toks[0].Text, "tables") {
 			tb, err := tableFile(toks[1].Text)
 			if err != nil {
@@ -331,9 +331,9 @@ func splitSections(file, text string, errs *[]error) (order []string, secs map[s
 			order = append(order, name)
 			continue
 		}
-		toks, msg := lexLine(raw, true)
-		if msg != "" {
-			*errs = append(*errs, fmt.Errorf("%s line %d: %s", file, no, msg))
+		toks, err := lineLexer.Line(raw)
+		if err != nil {
+			*errs = append(*errs, fmt.Errorf("%s line %d: %s", file, no, err))
 			continue
 		}
 		if len(toks) == 0 {

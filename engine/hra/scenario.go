@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/table"
 )
 
@@ -164,38 +165,9 @@ func Scenario(name string) ([]byte, error) {
 // ErrScenario is wrapped by every scenario error.
 var ErrScenario = errors.New("hra scenario")
 
-// fields splits a line into words, keeping double-quoted text together and
-// dropping commas and a trailing # comment.
-func fields(line string) ([]string, error) {
-	var out []string
-	rs := []rune(line)
-	for i := 0; i < len(rs); {
-		switch r := rs[i]; {
-		case r == ' ' || r == '\t' || r == ',' || r == '\r':
-			i++
-		case r == '#':
-			return out, nil
-		case r == '"':
-			j := i + 1
-			for j < len(rs) && rs[j] != '"' {
-				j++
-			}
-			if j >= len(rs) {
-				return nil, errors.New("a quoted text is not closed")
-			}
-			out = append(out, string(rs[i+1:j]))
-			i = j + 1
-		default:
-			j := i
-			for j < len(rs) && !strings.ContainsRune(" \t,\r\"#", rs[j]) {
-				j++
-			}
-			out = append(out, string(rs[i:j]))
-			i = j
-		}
-	}
-	return out, nil
-}
+// scnLexer reads a scenario line: words separated by blanks or commas,
+// double-quoted text kept together, and a # comment dropped.
+var scnLexer = engine.Lexer{Commas: true, Comments: true}
 
 func cm(s string) (table.Length, error) { return table.ParseLengthIn(s, table.Centimetres) }
 
@@ -227,7 +199,7 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 		if strings.Contains(line, "SAMPLE") {
 			sc.Sample = true
 		}
-		ws, err := fields(line)
+		ws, err := scnLexer.Words(line)
 		if err != nil {
 			return nil, fmt.Errorf("%w line %d: %v", ErrScenario, n+1, err)
 		}
