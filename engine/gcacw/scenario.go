@@ -5,12 +5,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/hex"
 )
 
@@ -132,21 +132,19 @@ var files embed.FS
 // NAME-refereed: the same scenario for a game with a referee, who rules
 // every step the seed leaves out instead of the house rules (Refereed).
 func Scenarios() []string {
-	ents, _ := fs.ReadDir(files, "scenarios")
 	var out []string
-	for _, e := range ents {
-		n := strings.TrimSuffix(e.Name(), ".txt")
-		b, err := files.ReadFile("scenarios/" + e.Name())
-		if err == nil && isScenario(b) {
-			out = append(out, n)
-			if full, err := Scenario(n); err == nil && !bytes.Equal(Refereed(full), full) {
-				out = append(out, n+RefereedSuffix)
-			}
+	for _, n := range shipped.Names() {
+		out = append(out, n)
+		if full, err := Scenario(n); err == nil && !bytes.Equal(Refereed(full), full) {
+			out = append(out, n+RefereedSuffix)
 		}
 	}
 	sort.Strings(out)
 	return out
 }
+
+// shipped are the scenario files shipped (a table file is not one).
+var shipped = engine.Shipped{Files: files, Dir: "scenarios", Skip: func(_ string, b []byte) bool { return !isScenario(b) }}
 
 // RefereedSuffix names a shipped scenario played with a referee: its
 // house rules left out (Refereed).

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 
@@ -143,19 +142,14 @@ type ScenarioDef struct {
 //go:embed scenarios/*.txt
 var files embed.FS
 
+var shipped = engine.Shipped{Files: files, Dir: "scenarios"}
+
 // Scenarios lists the scenarios shipped with the package, sorted.
-func Scenarios() []string {
-	ents, _ := fs.ReadDir(files, "scenarios")
-	var out []string
-	for _, e := range ents {
-		out = append(out, strings.TrimSuffix(e.Name(), ".txt"))
-	}
-	return out
-}
+func Scenarios() []string { return shipped.Names() }
 
 // Scenario returns a shipped scenario file by name.
 func Scenario(name string) ([]byte, error) {
-	b, err := files.ReadFile("scenarios/" + name + ".txt")
+	b, err := shipped.Read(name)
 	if err != nil {
 		return nil, fmt.Errorf("hra: no scenario %q (shipped: %s)", name, strings.Join(Scenarios(), ", "))
 	}
