@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"sync"
 
 	"pbem/engine/draw"
 	"pbem/events"
@@ -47,7 +50,8 @@ func OrdersAs[O any](ruleset string, orders []Order) ([]O, error) {
 // Rules is a rule system written against its own types: S its state
 // (immutable: Evolve returns a new one) and O its parsed orders. Adapt
 // makes it a Ruleset, so a rule system writes no conversions of its own.
-// The methods mean what Ruleset's of the same name mean.
+// The methods mean what Ruleset's of the same name mean; what a rule
+// system may leave out, it says in Extras.
 type Rules[S, O any] interface {
 	Name() string
 	Version() string
@@ -63,110 +67,82 @@ type Rules[S, O any] interface {
 	Outcome(s S) Outcome
 	// Turn is the game turn s is in, 1 for the first (see Turner).
 	Turn(s S) int
-	EncodeState(s S) ([]byte, error)
-	DecodeState(b []byte, initial S) (S, error)
+	// Extras are the rule system's optional parts, the one way a rule
+	// system has or has not one: Adapt reads them once.
+	Extras() Extras[S]
 }
 
-// BatchRules is an optional method of Rules: EvolveAll as BatchEvolver
-// describes it, for a rule system whose replay is faster with one copy of
-// its state per decision than one per fact.
-type BatchRules[S any] interface {
-	EvolveAll(s S, facts []events.Fact) (S, error)
+// Extras are the optional parts of a Rules, each nil (or empty) when the
+// rule system has not that part; Adapt supplies the default said.
+type Extras[S any] struct {
+	// EvolveAll is BatchEvolver's, on the rule system's own state; by
+	// default Evolve fact by fact.
+	EvolveAll func(s S, facts []events.Fact) (S, error)
+	// EvolveOwned is OwnedEvolver's; by default EvolveAll (a copy).
+	EvolveOwned func(s S, facts []events.Fact) (S, error)
+	// InertFacts is InertFacter's.
+	InertFacts []string
+	// RefereeSteps is RefereeStepper's; without it a rule system names no
+	// step it hands to a referee.
+	RefereeSteps func(s S) []string
+	// Explain is Explainer's; without it a rule system adds no sections.
+	Explain func(s S, v Viewer, word string) []Explanation
+	// Draw and Count are Drawer's and Counter's; without them a rule
+	// system draws and counts nothing.
+	Draw  func(v View) *draw.Scene
+	Count func(v View) []SideCount
+	// EncodeState and DecodeState are Ruleset's, both or neither. By
+	// default a state is its JSON encoding, and a decoded state gets
+	// what its encoding leaves out (the scenario) from the game's initial
+	// state with Attach, when given.
+	EncodeState func(s S) ([]byte, error)
+	DecodeState func(b []byte, initial S) (S, error)
+	Attach      func(decoded, initial S) S
 }
 
-// OwnedRules is an optional method of Rules: EvolveOwned as
-// OwnedEvolver describes it, for a rule system whose state knows which of
-// its parts it owns, so that a fold changes the state in place after its
-// first copy.
-type OwnedRules[S any] interface {
-	EvolveOwned(s S, facts []events.Fact) (S, error)
-}
-
-// InertRules is an optional method of Rules: InertFacts as InertFacter
-// describes it.
-type InertRules interface {
-	InertFacts() []string
-}
-
-// StepperRules is an optional method of Rules: RefereeSteps as
-// RefereeStepper describes it, on the rule system's own state.
-type StepperRules[S any] interface {
-	RefereeSteps(s S) []string
-}
-
-// ExplainerRules is an optional method of Rules: Explain as Explainer
-// describes it, on the rule system's own state.
-type ExplainerRules[S any] interface {
-	Explain(s S, v Viewer, word string) []Explanation
-}
-
-// Adapt returns r as a Ruleset (also a Teller, a Turner, a BatchEvolver,
-// an OwnedEvolver, an InertFacter, a Drawer and a Counter: Draw and
-// Count call r's when it has them, as Drawer and Counter describe them,
-// and return nil when it has not). A Rules that also has StepperRules' or
-// ExplainerRules' method is a RefereeStepper or an Explainer too, and one
-// without is not: the runtime tells by a type assertion whether a rule
-// system has the method, so the Ruleset has it exactly when r does.
+// Adapt returns r as a Ruleset, which is also every optional interface
+// the runtime asks for (a Teller, a Turner, a BatchEvolver, an
+// OwnedEvolver, an InertFacter, a RefereeStepper, an Explainer, a Drawer
+// and a Counter), each answering as r's Extras say, or as the default.
 func Adapt[S, O any](r Rules[S, O]) Ruleset {
-	a := adapter[S, O]{r}
-	st, steps := r.(StepperRules[S])
-	ex, explains := r.(ExplainerRules[S])
-	s, x := stepper[S]{r.Name(), st}, explainer[S]{r.Name(), ex}
-	switch {
-	case steps && explains:
-		return struct {
-			adapter[S, O]
-			stepper[S]
-			explainer[S]
-		}{a, s, x}
-	case steps:
-		return struct {
-			adapter[S, O]
-			stepper[S]
-		}{a, s}
-	case explains:
-		return struct {
-			adapter[S, O]
-			explainer[S]
-		}{a, x}
+	return adapter[S, O]{r: r, x: extrasOf(r)}
+}
+
+// extras keeps the Extras of each comparable Rules value adapted, so
+// that every Ruleset adapted from one rule system holds the same
+// pointer: adapted rulesets stay comparable (==, reflect.DeepEqual), as
+// they were before they held functions, and Extras is asked once.
+var extras sync.Map // Rules value → *Extras[S]
+
+func extrasOf[S, O any](r Rules[S, O]) *Extras[S] {
+	if !reflect.TypeOf(r).Comparable() {
+		x := r.Extras()
+		return &x
 	}
-	return a
+	if x, ok := extras.Load(r); ok {
+		return x.(*Extras[S])
+	}
+	x := r.Extras()
+	got, _ := extras.LoadOrStore(r, &x)
+	return got.(*Extras[S])
 }
 
-// stepper is the RefereeStepper method of an adapted Rules that has it.
-type stepper[S any] struct {
-	ruleset string
-	r       StepperRules[S]
+type adapter[S, O any] struct {
+	r Rules[S, O]
+	x *Extras[S]
 }
-
-func (x stepper[S]) RefereeSteps(s State) []string {
-	return x.r.RefereeSteps(StateAs[S](x.ruleset, s))
-}
-
-// explainer is the Explainer method of an adapted Rules that has it.
-type explainer[S any] struct {
-	ruleset string
-	r       ExplainerRules[S]
-}
-
-func (x explainer[S]) Explain(s State, v Viewer, word string) []Explanation {
-	return x.r.Explain(StateAs[S](x.ruleset, s), v, word)
-}
-
-type adapter[S, O any] struct{ r Rules[S, O] }
 
 var (
-	_ Ruleset      = adapter[int, int]{}
-	_ Teller       = adapter[int, int]{}
-	_ Turner       = adapter[int, int]{}
-	_ BatchEvolver = adapter[int, int]{}
-	_ OwnedEvolver = adapter[int, int]{}
-	_ InertFacter  = adapter[int, int]{}
-	_ Drawer       = adapter[int, int]{}
-	_ Counter      = adapter[int, int]{}
-
-	_ RefereeStepper = stepper[int]{}
-	_ Explainer      = explainer[int]{}
+	_ Ruleset        = adapter[int, int]{}
+	_ Teller         = adapter[int, int]{}
+	_ Turner         = adapter[int, int]{}
+	_ BatchEvolver   = adapter[int, int]{}
+	_ OwnedEvolver   = adapter[int, int]{}
+	_ InertFacter    = adapter[int, int]{}
+	_ Drawer         = adapter[int, int]{}
+	_ Counter        = adapter[int, int]{}
+	_ RefereeStepper = adapter[int, int]{}
+	_ Explainer      = adapter[int, int]{}
 )
 
 func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
@@ -206,31 +182,23 @@ func (a adapter[S, O]) Evolve(s State, f events.Fact) (State, error) {
 	return next, nil
 }
 
-// InertFacts are the Rules' InertFacts if it has them, else none.
-func (a adapter[S, O]) InertFacts() []string {
-	if in, ok := a.r.(InertRules); ok {
-		return in.InertFacts()
-	}
-	return nil
-}
+func (a adapter[S, O]) InertFacts() []string { return a.x.InertFacts }
 
-// EvolveOwned is the Rules' EvolveOwned if it has one, else EvolveAll
-// (a copy, which the caller may own as well as its input).
 func (a adapter[S, O]) EvolveOwned(s State, facts []events.Fact) (State, error) {
-	if o, ok := a.r.(OwnedRules[S]); ok {
-		next, err := o.EvolveOwned(a.state(s), facts)
-		if err != nil {
-			return nil, err
-		}
-		return next, nil
+	if a.x.EvolveOwned == nil {
+		return a.EvolveAll(s, facts)
 	}
-	return a.EvolveAll(s, facts)
+	next, err := a.x.EvolveOwned(a.state(s), facts)
+	if err != nil {
+		return nil, err
+	}
+	return next, nil
 }
 
 func (a adapter[S, O]) EvolveAll(s State, facts []events.Fact) (State, error) {
 	st := a.state(s)
-	if b, ok := a.r.(BatchRules[S]); ok {
-		next, err := b.EvolveAll(st, facts)
+	if a.x.EvolveAll != nil {
+		next, err := a.x.EvolveAll(st, facts)
 		if err != nil {
 			return nil, err
 		}
@@ -250,30 +218,68 @@ func (a adapter[S, O]) Facts() []FactSchema { return a.r.Facts() }
 func (a adapter[S, O]) Describe(s State, f events.Fact) string {
 	return a.r.Describe(a.state(s), f)
 }
-func (a adapter[S, O]) Prompt(s State) []Prompt             { return a.r.Prompt(a.state(s)) }
-func (a adapter[S, O]) View(s State, v Viewer) View         { return a.r.View(a.state(s), v) }
-func (a adapter[S, O]) Render(v View) Board                 { return a.r.Render(v) }
-func (a adapter[S, O]) Outcome(s State) Outcome             { return a.r.Outcome(a.state(s)) }
-func (a adapter[S, O]) Turn(s State) int                    { return a.r.Turn(a.state(s)) }
-func (a adapter[S, O]) EncodeState(s State) ([]byte, error) { return a.r.EncodeState(a.state(s)) }
-func (a adapter[S, O]) DecodeState(b []byte, initial State) (State, error) {
-	s, err := a.r.DecodeState(b, a.state(initial))
+func (a adapter[S, O]) Prompt(s State) []Prompt     { return a.r.Prompt(a.state(s)) }
+func (a adapter[S, O]) View(s State, v Viewer) View { return a.r.View(a.state(s), v) }
+func (a adapter[S, O]) Render(v View) Board         { return a.r.Render(v) }
+func (a adapter[S, O]) Outcome(s State) Outcome     { return a.r.Outcome(a.state(s)) }
+func (a adapter[S, O]) Turn(s State) int            { return a.r.Turn(a.state(s)) }
+
+func (a adapter[S, O]) EncodeState(s State) ([]byte, error) {
+	if a.x.EncodeState != nil {
+		return a.x.EncodeState(a.state(s))
+	}
+	b, err := json.Marshal(a.state(s))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: encode state: %w", a.r.Name(), err)
+	}
+	return b, nil
+}
+
+func (a adapter[S, O]) DecodeState(b []byte, initial State) (State, error) {
+	if a.x.DecodeState != nil {
+		s, err := a.x.DecodeState(b, a.state(initial))
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	var s S
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: decode state: %w", a.r.Name(), err)
+	}
+	if v := reflect.ValueOf(&s).Elem(); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("%s: decode state: no state", a.r.Name())
+	}
+	if a.x.Attach != nil {
+		s = a.x.Attach(s, a.state(initial))
 	}
 	return s, nil
 }
 
-func (a adapter[S, O]) Draw(v View) *draw.Scene {
-	if d, ok := a.r.(Drawer); ok {
-		return d.Draw(v)
+func (a adapter[S, O]) RefereeSteps(s State) []string {
+	if a.x.RefereeSteps == nil {
+		return nil
 	}
-	return nil
+	return a.x.RefereeSteps(a.state(s))
+}
+
+func (a adapter[S, O]) Explain(s State, v Viewer, word string) []Explanation {
+	if a.x.Explain == nil {
+		return nil
+	}
+	return a.x.Explain(a.state(s), v, word)
+}
+
+func (a adapter[S, O]) Draw(v View) *draw.Scene {
+	if a.x.Draw == nil {
+		return nil
+	}
+	return a.x.Draw(v)
 }
 
 func (a adapter[S, O]) Count(v View) []SideCount {
-	if c, ok := a.r.(Counter); ok {
-		return c.Count(v)
+	if a.x.Count == nil {
+		return nil
 	}
-	return nil
+	return a.x.Count(v)
 }

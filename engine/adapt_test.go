@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -34,8 +35,8 @@ func TestAdapterHelpersKeepTheRulesetsOwnTypes(t *testing.T) {
 	engine.StateAs[*ownState]("race", engine.State(7))
 }
 
-// tally is the smallest Rules: a state that counts its facts. Its
-// variants below add the optional methods.
+// tally is the smallest Rules: a state that counts its facts, with no
+// extras. Its variants below add some.
 type tally struct{}
 
 func (tally) Name() string    { return "tally" }
@@ -57,74 +58,50 @@ func (tally) View(s *ownState, _ engine.Viewer) engine.View { return s }
 func (tally) Render(engine.View) engine.Board               { return engine.Board{} }
 func (tally) Outcome(*ownState) engine.Outcome              { return engine.Outcome{} }
 func (tally) Turn(s *ownState) int                          { return s.Target }
-func (tally) EncodeState(*ownState) ([]byte, error)         { return nil, nil }
-func (tally) DecodeState([]byte, *ownState) (*ownState, error) {
-	return &ownState{}, nil
-}
+func (tally) Extras() engine.Extras[*ownState]              { return engine.Extras[*ownState]{} }
 
-// tallySteps hands a step to a referee while fewer than 3 facts were
-// counted.
-type tallySteps struct{ tally }
+// tallyBoth hands a step to a referee while fewer than 3 facts were
+// counted, and explains the count.
+type tallyBoth struct{ tally }
 
-func (tallySteps) RefereeSteps(s *ownState) []string {
-	if s.Target < 3 {
-		return []string{fmt.Sprintf("count %d", s.Target)}
+func (tallyBoth) Extras() engine.Extras[*ownState] {
+	return engine.Extras[*ownState]{
+		RefereeSteps: func(s *ownState) []string {
+			if s.Target < 3 {
+				return []string{fmt.Sprintf("count %d", s.Target)}
+			}
+			return nil
+		},
+		Explain: func(s *ownState, v engine.Viewer, word string) []engine.Explanation {
+			return []engine.Explanation{{Heading: word, Lines: []string{fmt.Sprintf("%d for %s", s.Target, v.Side)}}}
+		},
 	}
-	return nil
 }
 
-// tallyExplains explains the count.
-type tallyExplains struct{ tally }
-
-func (tallyExplains) Explain(s *ownState, v engine.Viewer, word string) []engine.Explanation {
-	return []engine.Explanation{{Heading: word, Lines: []string{fmt.Sprintf("%d for %s", s.Target, v.Side)}}}
-}
-
-type tallyBoth struct{ tallySteps }
-
-func (tallyBoth) Explain(s *ownState, v engine.Viewer, word string) []engine.Explanation {
-	return tallyExplains{}.Explain(s, v, word)
-}
-
-// Adapt passes on the optional methods a rule system's Rules has on its
-// own state (a RefereeStepper, an Explainer), and only those: the runtime
-// asks for them by type assertion, so an adapter that always had them
-// would claim, for a rule system without RefereeSteps, that no step goes
-// to a referee.
-func TestAdaptKeepsTheOptionalMethodsTheRulesHave(t *testing.T) {
+// Adapt answers every optional method the runtime asks for: with the
+// rule system's extra where it has one, else with the default (no
+// referee steps, no sections, Evolve fact by fact).
+func TestAdaptAnswersWithTheExtrasTheRulesHave(t *testing.T) {
 	st := engine.State(&ownState{Target: 2})
 	for _, tc := range []struct {
 		name              string
 		rs                engine.Ruleset
-		steps, explains   bool
 		wantSteps, wantEx string
 	}{
-		{"neither", engine.Adapt[*ownState, ownOrder](tally{}), false, false, "", ""},
-		{"referee steps", engine.Adapt[*ownState, ownOrder](tallySteps{}), true, false, "count 2", ""},
-		{"explanations", engine.Adapt[*ownState, ownOrder](tallyExplains{}), false, true, "", "HELP: 2 for USA"},
-		{"both", engine.Adapt[*ownState, ownOrder](tallyBoth{}), true, true, "count 2", "HELP: 2 for USA"},
+		{"no extras", engine.Adapt[*ownState, ownOrder](tally{}), "", ""},
+		{"referee steps and explanations", engine.Adapt[*ownState, ownOrder](tallyBoth{}), "count 2", "HELP: 2 for USA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			stepper, ok := tc.rs.(engine.RefereeStepper)
-			if ok != tc.steps {
-				t.Fatalf("RefereeStepper: %v, want %v", ok, tc.steps)
+			if got := strings.Join(tc.rs.(engine.RefereeStepper).RefereeSteps(st), "; "); got != tc.wantSteps {
+				t.Errorf("RefereeSteps = %q, want %q", got, tc.wantSteps)
 			}
-			if ok {
-				if got := strings.Join(stepper.RefereeSteps(st), "; "); got != tc.wantSteps {
-					t.Errorf("RefereeSteps = %q, want %q", got, tc.wantSteps)
-				}
+			got := ""
+			for _, e := range tc.rs.(engine.Explainer).Explain(st, engine.Viewer{Side: "USA"}, engine.ExplainHelp) {
+				got = e.Heading + ": " + e.Lines[0]
 			}
-			ex, ok := tc.rs.(engine.Explainer)
-			if ok != tc.explains {
-				t.Fatalf("Explainer: %v, want %v", ok, tc.explains)
+			if got != tc.wantEx {
+				t.Errorf("Explain = %q, want %q", got, tc.wantEx)
 			}
-			if ok {
-				e := ex.Explain(st, engine.Viewer{Side: "USA"}, engine.ExplainHelp)
-				if got := e[0].Heading + ": " + e[0].Lines[0]; got != tc.wantEx {
-					t.Errorf("Explain = %q, want %q", got, tc.wantEx)
-				}
-			}
-			// The contract's other parts stay, whichever optional methods.
 			if turn := tc.rs.(engine.Turner).Turn(st); turn != 2 {
 				t.Errorf("Turn = %d", turn)
 			}
@@ -132,6 +109,61 @@ func TestAdaptKeepsTheOptionalMethodsTheRulesHave(t *testing.T) {
 			if err != nil || next.(*ownState).Target != 4 {
 				t.Errorf("EvolveAll: %v %v", next, err)
 			}
+			if sc := tc.rs.(engine.Drawer).Draw(st); sc != nil {
+				t.Errorf("Draw = %v, want nothing drawn", sc)
+			}
 		})
+	}
+}
+
+// scenState keeps its scenario out of its encoding: Attach gives it back.
+type scenState struct {
+	Scenario string `json:"-"`
+	Count    int
+}
+
+// scenRules has only what state coding asks of a Rules (its name and
+// extras); the rest of the contract is left nil.
+type scenRules struct {
+	engine.Rules[*scenState, ownOrder]
+}
+
+func (scenRules) Name() string { return "scen" }
+
+func (scenRules) Extras() engine.Extras[*scenState] {
+	return engine.Extras[*scenState]{Attach: func(st, initial *scenState) *scenState {
+		st.Scenario = initial.Scenario
+		return st
+	}}
+}
+
+// By default a state is coded as JSON, and a decoded state gets what its
+// encoding leaves out from the initial state; a damaged encoding is an
+// error naming the rule system.
+func TestAdaptCodesStatesAsJSONByDefault(t *testing.T) {
+	rs := engine.Adapt[*scenState, ownOrder](scenRules{})
+	initial := &scenState{Scenario: "the map"}
+	b, err := rs.EncodeState(&scenState{Scenario: "the map", Count: 3})
+	if err != nil || string(b) != `{"Count":3}` {
+		t.Fatalf("EncodeState = %s, %v", b, err)
+	}
+	st, err := rs.DecodeState(b, initial)
+	if err != nil || *st.(*scenState) != (scenState{Scenario: "the map", Count: 3}) {
+		t.Fatalf("DecodeState = %+v, %v", st, err)
+	}
+	for _, bad := range []string{`{"Count":`, `null`} {
+		if _, err := rs.DecodeState([]byte(bad), initial); err == nil || !strings.HasPrefix(err.Error(), "scen: decode state: ") {
+			t.Errorf("DecodeState(%s): %v", bad, err)
+		}
+	}
+}
+
+// Two rulesets adapted from the same rule system are equal (the runtime
+// compares games, rules and all, after a snapshot round trip), though
+// their extras are functions.
+func TestAdaptedRulesetsOfOneRuleSystemAreEqual(t *testing.T) {
+	a, b := engine.Adapt[*ownState, ownOrder](tallyBoth{}), engine.Adapt[*ownState, ownOrder](tallyBoth{})
+	if a != b || !reflect.DeepEqual(a, b) {
+		t.Errorf("two adaptations of tallyBoth differ: %+v, %+v", a, b)
 	}
 }

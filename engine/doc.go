@@ -43,15 +43,19 @@
 //     a Prompt with Sealed set: the runtime keeps each side's orders hidden
 //     until every side has sent them, then decides them in turn.
 //   - Prompt says who must act and gives examples that Decide accepts now.
-//   - Optional methods on your own types reach the runtime through Adapt
-//     when your Rules has them: EvolveAll (BatchRules: one copy of the
-//     state per decision in a replay), EvolveOwned (OwnedRules: a fold
-//     changes the state it owns in place, copying each shared part once
-//     per fold), InertFacts (InertRules: the kinds of fact Evolve leaves
-//     the state as it is, which a fold need not decode), RefereeSteps
-//     (StepperRules: the steps a scenario leaves to a referee, so pbem
-//     new refuses a game without one) and Explain (ExplainerRules: your
-//     sections of the welcome, HELP and STATUS mails).
+//   - What your rule system may leave out it lists in Extras, on its own
+//     types, and Adapt supplies the rest: EvolveAll (one copy of the state
+//     per decision in a replay; by default Evolve fact by fact),
+//     EvolveOwned (a fold changes the state it owns in place, copying each
+//     shared part once per fold), InertFacts (the kinds of fact Evolve
+//     leaves the state as it is, which a fold need not decode),
+//     RefereeSteps (the steps a scenario leaves to a referee, so pbem new
+//     refuses a game without one), Explain (your sections of the welcome,
+//     HELP and STATUS mails), Draw and Count (the drawn board and each
+//     side's strength), and the state's coding (by default its JSON, with
+//     Attach giving a decoded state what it leaves out, the scenario).
+//   - engine.Lexer reads a scenario's lines into words the same way in
+//     every rule system that uses it.
 //
 // The caveats, each checked by the acceptance suite (enginetest.Run, which
 // every rule system's tests call with scripts of their own):

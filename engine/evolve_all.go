@@ -7,6 +7,15 @@ import (
 	"pbem/events"
 )
 
+// The three hooks below (BatchEvolver, OwnedEvolver, InertFacter) and
+// Registry's cache of initial states serve the runtime's replay speed,
+// not the rules: a rule system gives them as Extras and never sees these
+// interfaces. They are the runtime's business and belong in engine/play
+// (with EvolveAll, EvolveOwned and InertFacts, called from play's
+// decide.go, sealed.go, admin.go and fold.go, and checked by enginetest);
+// they stay here until play's and enginetest's own changes of the same
+// round have landed, so that the move conflicts with neither.
+
 // BatchEvolver is an optional Ruleset method. EvolveAll applies a
 // decision's facts in order and returns the state after the last one; it
 // must give exactly the state Evolve gives applied fact by fact, and like

@@ -305,7 +305,8 @@ type Turner interface {
 	Turn(s State) int
 }
 
-// RefereeStepper is an optional Ruleset method: RefereeSteps lists, one
+// RefereeStepper is an optional Ruleset method (every adapted Rules has
+// it, nil when its Extras name no steps): RefereeSteps lists, one
 // line each, the steps a game set up as s would hand to a referee (where
 // the rules stop, or a table they refer to is not loaded). An empty list
 // means the rules and the scenario's data cover every step, so two
@@ -315,7 +316,8 @@ type RefereeStepper interface {
 	RefereeSteps(s State) []string
 }
 
-// Explainer is an optional Ruleset method: sections of the rule system's
+// Explainer is an optional Ruleset method (every adapted Rules has it,
+// nil when its Extras give none): sections of the rule system's
 // own for the mails that answer HELP and STATUS, and for the welcome mail
 // (word is ExplainHelp, ExplainStatus or ExplainWelcome), as viewer v may
 // read them: what v may do now with an example each, v's orders waiting
@@ -347,7 +349,7 @@ const (
 // is drawn from the same View as Render, so it shows exactly what the
 // ASCII board shows the viewer and nothing more (the leak test compares
 // drawings as it compares boards). A nil scene means the rule system
-// draws nothing (an adapted Rules without Draw).
+// draws nothing (an adapted Rules whose Extras have no Draw).
 type Drawer interface {
 	Draw(v View) *draw.Scene
 }

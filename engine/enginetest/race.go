@@ -1,7 +1,6 @@
 package enginetest
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -444,11 +443,9 @@ func (race) Outcome(s *RaceState) engine.Outcome {
 
 func (race) Turn(s *RaceState) int { return 1 + s.Round }
 
-func (race) EncodeState(s *RaceState) ([]byte, error) { return json.Marshal(s) }
-func (race) DecodeState(b []byte, _ *RaceState) (*RaceState, error) {
-	var s RaceState
-	return &s, json.Unmarshal(b, &s)
-}
+// Extras: race draws its board; its state is coded as the adapter's
+// default JSON.
+func (r race) Extras() engine.Extras[*RaceState] { return engine.Extras[*RaceState]{Draw: r.Draw} }
 
 // RacePlayers are two players for Race games in tests.
 var RacePlayers = []events.Player{

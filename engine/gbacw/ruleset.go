@@ -13,34 +13,28 @@ const Version = "0.1.0"
 // rules is GBACW written against its own types (engine.Rules).
 type rules struct{}
 
-// full is what the adapter gives (a Ruleset, a Teller, a Turner, a
-// BatchEvolver, an OwnedEvolver, an InertFacter, a Drawer and a
-// Counter); New adds RefereeSteps to it.
-type full interface {
-	engine.Ruleset
-	engine.Teller
-	engine.Turner
-	engine.BatchEvolver
-	engine.OwnedEvolver
-	engine.InertFacter
-	engine.Drawer
-	engine.Counter
-}
-
-// ruleset is the adapted rules with the optional RefereeSteps.
-type ruleset struct{ full }
-
-var _ engine.RefereeStepper = ruleset{}
+var _ engine.Rules[*State, Order] = rules{}
 
 // New returns the GBACW ruleset.
-func New() engine.Ruleset {
-	return ruleset{engine.Adapt[*State, Order](rules{}).(full)}
+func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
+
+// Extras: a decision's facts applied to one copy of the state, or in
+// place to a state a fold owns (evolveOwned); the facts Evolve leaves
+// the state as it is (apply does nothing with them: records of dice and
+// their results, for the log and the mails; the facts after them carry
+// what they change); the steps a scenario hands to a referee; the drawn
+// board and the strength each side has left. The state is coded as
+// JSON, its scenario taken from the initial state.
+func (r rules) Extras() engine.Extras[*State] {
+	return engine.Extras[*State]{
+		EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
+		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach,
+	}
 }
 
-// RefereeSteps implements engine.RefereeStepper: the steps a game of
-// this scenario hands to its referee, for the charts it leaves out.
-func (ruleset) RefereeSteps(s engine.State) []string {
-	st := engine.StateAs[*State]("gbacw", s)
+// refereeSteps is engine.RefereeStepper's: the steps a game of this
+// scenario hands to its referee, for the charts it leaves out.
+func refereeSteps(st *State) []string {
 	t := st.Scn.Tables
 	var out []string
 	if t.Efficiency == nil && st.Scn.Options.MarchFixed == 0 {
@@ -121,17 +115,6 @@ func (rules) Decide(s *State, side string, orders []Order, dice engine.Dice) (en
 
 func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
 
-// EvolveAll applies a decision's facts to one copy of the state.
-func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
-
-// InertFacts are the facts Evolve leaves the state as it is (apply
-// does nothing with them): records of dice and their results, for the log
-// and the mails; the facts after them carry what they change.
-func (rules) InertFacts() []string { return inertFacts }
-
-// EvolveOwned applies a decision's facts to a state a fold owns, in place.
-func (rules) EvolveOwned(s *State, fs []events.Fact) (*State, error) { return evolveOwned(s, fs) }
-
 func (rules) Facts() []engine.FactSchema              { return factSet.Schemas() }
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
 func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
@@ -192,8 +175,3 @@ func (rules) Outcome(s *State) engine.Outcome {
 
 // Turn is the game turn (engine.Turner); 1 before the game has begun.
 func (rules) Turn(s *State) int { return max(s.Turn, 1) }
-
-func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
-func (rules) DecodeState(b []byte, initial *State) (*State, error) {
-	return decodeState(b, initial)
-}

@@ -4,36 +4,30 @@ import (
 	"embed"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/hex"
 )
 
 //go:embed scenarios/*.txt
 var scenarioFiles embed.FS
 
-// Scenarios lists the built-in scenarios (the tables files aside).
-func Scenarios() []string {
-	ents, _ := scenarioFiles.ReadDir("scenarios")
-	var out []string
-	for _, e := range ents {
-		n := strings.TrimSuffix(e.Name(), ".txt")
-		if !strings.HasSuffix(n, "-tables") {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+// shipped are the built-in scenarios (the tables files aside).
+var shipped = engine.Shipped{Files: scenarioFiles, Dir: "scenarios", Skip: func(n string, _ []byte) bool {
+	return strings.HasSuffix(n, "-tables")
+}}
+
+// Scenarios lists the built-in scenarios, sorted.
+func Scenarios() []string { return shipped.Names() }
 
 // Scenario returns a built-in scenario file.
 func Scenario(name string) ([]byte, error) {
 	if strings.ContainsAny(name, "/\\.") {
 		return nil, fmt.Errorf("gbacw: no scenario %q (known: %s)", name, strings.Join(Scenarios(), ", "))
 	}
-	b, err := scenarioFiles.ReadFile("scenarios/" + name + ".txt")
+	b, err := shipped.Read(name)
 	if err != nil {
 		return nil, fmt.Errorf("gbacw: no scenario %q (known: %s)", name, strings.Join(Scenarios(), ", "))
 	}

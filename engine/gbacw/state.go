@@ -1,8 +1,6 @@
 package gbacw
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"pbem/engine/hex"
@@ -640,19 +638,9 @@ func (s *State) sideIndex(side string) int {
 	return 0
 }
 
-func encodeState(s *State) ([]byte, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("gbacw: encode state: %w", err)
-	}
-	return b, nil
-}
-
-func decodeState(b []byte, initial *State) (*State, error) {
-	st := &State{}
-	if err := json.Unmarshal(b, st); err != nil {
-		return nil, fmt.Errorf("gbacw: decode state: %w", err)
-	}
+// attach gives a decoded state the scenario its encoding leaves out
+// (engine.Extras.Attach).
+func attach(st, initial *State) *State {
 	st.Scn = initial.Scn
-	return st, nil
+	return st
 }

@@ -58,7 +58,7 @@ func newBare(t *testing.T, keep ...string) *harness {
 }
 
 func TestGBACW_R_RefereeStepsNameEveryChartLeftOut(t *testing.T) {
-	rs := New().(ruleset)
+	rs := New().(engine.RefereeStepper)
 	sc, err := ParseScenario(bareScn(t))
 	if err != nil {
 		t.Fatal(err)

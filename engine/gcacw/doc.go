@@ -38,8 +38,8 @@
 //
 // GCACW is written with the engine's kit: rules (ruleset.go) is the rule
 // system on its own types, and engine.Adapt makes it the engine's
-// Ruleset, with the optional methods it has (EvolveAll, RefereeSteps,
-// Explain); a decision runs on engine.Decide, whose Sim applies each fact
+// Ruleset, with the optional parts its Extras give (EvolveAll,
+// RefereeSteps, Explain, Draw, Count, its state coding); a decision runs on engine.Decide, whose Sim applies each fact
 // as it is emitted (decide.go's sim adds GCACW's steps to it). Every fact
 // has a schema and is told in words for the players' mails (tell.go); the
 // decision's echo keeps lines of its own (echoLine), logged with it. A

@@ -1,68 +1,23 @@
 package gcacw
 
 import (
+	"pbem/engine"
 	"pbem/engine/names"
-	"strings"
-	"unicode"
 )
 
-// token is one word of a line, with its 1-based column in runes.
-type token struct {
-	Text   string
-	Col    int
-	Quoted bool // written in double quotes
-	Punct  bool // one of ; : < <= > >= =
-}
+// token is one word of a line (engine.Token).
+type token = engine.Token
 
-// lexLine splits a line into tokens: words separated by blanks or commas,
-// double-quoted strings, and the punctuation ; : < <= > >= =. A '#'
-// outside quotes starts a comment when comments is set. Columns are counted
-// in runes from 1.
-func lexLine(line string, comments bool) ([]token, string) {
-	rs := []rune(line)
-	var out []token
-	i := 0
-	for i < len(rs) {
-		r := rs[i]
-		switch {
-		case unicode.IsSpace(r) || r == ',':
-			i++
-		case comments && r == '#':
-			return out, ""
-		case r == '"' || r == '“' || r == '”':
-			j := i + 1
-			for j < len(rs) && rs[j] != '"' && rs[j] != '”' && rs[j] != '“' {
-				j++
-			}
-			if j >= len(rs) {
-				return out, "a quoted text is not closed"
-			}
-			out = append(out, token{Text: string(rs[i+1 : j]), Col: i + 1, Quoted: true})
-			i = j + 1
-		case r == ';' || r == ':' || r == '=':
-			out = append(out, token{Text: string(r), Col: i + 1, Punct: true})
-			i++
-		case r == '<' || r == '>':
-			t := string(r)
-			if i+1 < len(rs) && rs[i+1] == '=' {
-				t += "="
-			}
-			out = append(out, token{Text: t, Col: i + 1, Punct: true})
-			i += len([]rune(t))
-		default:
-			j := i
-			for j < len(rs) && !unicode.IsSpace(rs[j]) && !strings.ContainsRune(",;:<>=\"“”", rs[j]) && !(comments && rs[j] == '#') {
-				j++
-			}
-			out = append(out, token{Text: string(rs[i:j]), Col: i + 1})
-			i = j
-		}
-	}
-	return out, ""
-}
+// lineLexer reads a line of a scenario file or of an order: words
+// separated by blanks or commas, double-quoted strings (curly quotes
+// too), the punctuation ; : < <= > >= =, and a '#' outside quotes starts
+// a comment. planLexer reads a plan the same way, with '#' a letter.
+var (
+	lineLexer = engine.Lexer{Commas: true, CurlyQuotes: true, Punct: true, Comments: true, UnicodeSpace: true}
+	planLexer = engine.Lexer{Commas: true, CurlyQuotes: true, Punct: true, UnicodeSpace: true}
+)
 
 // The name-matching helpers are shared by every rule system
 // (engine/names), so a name is read the same way in every game.
-func fold(s string) string         { return names.Fold(s) }
 func normName(s string) string     { return names.Norm(s) }
 func editDistance(a, b string) int { return names.Distance(a, b) }

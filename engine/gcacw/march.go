@@ -642,10 +642,10 @@ func planFromString(s string) (Plan, error) {
 	return p, nil
 }
 
-// planWords splits a plan into the words lexLine reads in it. Evolve reads
+// planWords splits a plan into the words planLexer reads in it. Evolve reads
 // a plan for every march, so the plans Plan.String writes (ASCII letters
 // and digits, and comparisons standing alone, separated by spaces) are
-// split without lexLine's rune and token copies; lexLine gives the same
+// split without planLexer's rune and token copies; planLexer gives the same
 // words for them.
 func planWords(s string) []string { return appendPlanWords(nil, s) }
 
@@ -675,7 +675,7 @@ func appendPlanWords(words []string, s string) []string {
 		}
 		words = words[:n]
 	}
-	toks, _ := lexLine(s, false)
+	toks, _ := planLexer.Line(s)
 	for _, t := range toks {
 		words = append(words, t.Text)
 	}

@@ -110,9 +110,9 @@ func splitMail(text string) ([]logical, []events.Problem) {
 			strings.HasPrefix(trim, "On ") && strings.HasSuffix(trim, "wrote:") {
 			continue
 		}
-		toks, msg := lexLine(raw, true)
-		if msg != "" {
-			probs = append(probs, events.Problem{Line: no, Col: 1, Text: raw, Msg: msg, Hint: "close the quotes"})
+		toks, err := lineLexer.Line(raw)
+		if err != nil {
+			probs = append(probs, events.Problem{Line: no, Col: 1, Text: raw, Msg: err.Error(), Hint: "close the quotes"})
 			continue
 		}
 		if len(toks) == 0 {

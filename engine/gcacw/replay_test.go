@@ -137,7 +137,7 @@ func TestEncodeStateOfRandomGamesIsStable(t *testing.T) {
 	golden.CheckString(t, "random-game-states.txt", b.String())
 }
 
-// planWords splits every plan into the words lexLine reads in it, whether
+// planWords splits every plan into the words planLexer reads in it, whether
 // it takes the short way (plans as Plan.String writes them) or not.
 func FuzzPlanWords(f *testing.F) {
 	for _, s := range []string{"", "1605", "1703 FORCE IF MA < 3", "0504 0503 FORCE IF MA <= 4 STOP AT 0503 IF ZOC THEN STOP",
@@ -146,13 +146,13 @@ func FuzzPlanWords(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		toks, _ := lexLine(s, false)
+		toks, _ := planLexer.Line(s)
 		want := make([]string, len(toks))
 		for i, tok := range toks {
 			want[i] = tok.Text
 		}
 		if got := planWords(s); !slices.Equal(got, want) {
-			t.Errorf("planWords(%q) = %q, lexLine reads %q", s, got, want)
+			t.Errorf("planWords(%q) = %q, planLexer reads %q", s, got, want)
 		}
 	})
 }

@@ -13,16 +13,21 @@ import (
 const Version = "0.3.0"
 
 // rules is GCACW written against its own types (*State, Order);
-// engine.Adapt makes it the engine's Ruleset, with the optional methods
-// it has (Turn, EvolveAll, RefereeSteps, Explain).
+// engine.Adapt makes it the engine's Ruleset.
 type rules struct{}
 
-var (
-	_ engine.Rules[*State, Order]   = rules{}
-	_ engine.BatchRules[*State]     = rules{}
-	_ engine.StepperRules[*State]   = rules{}
-	_ engine.ExplainerRules[*State] = rules{}
-)
+var _ engine.Rules[*State, Order] = rules{}
+
+// Extras: a decision's facts applied with one copy of the state
+// (evolveAll), the steps a scenario hands to a referee, HELP and STATUS
+// sections, the drawn board and casualties, and a state encoded without
+// its scenario.
+func (r rules) Extras() engine.Extras[*State] {
+	return engine.Extras[*State]{
+		EvolveAll: evolveAll, RefereeSteps: refereeSteps, Explain: r.Explain,
+		Draw: r.Draw, Count: r.Count, EncodeState: encodeState, DecodeState: decodeState,
+	}
+}
 
 // New returns the GCACW ruleset.
 func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
@@ -95,10 +100,6 @@ func (rules) Decide(s *State, side string, orders []Order, dice engine.Dice) (en
 
 func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
 
-// EvolveAll implements engine.BatchRules: a decision's facts applied with
-// one copy of the state, not one per fact.
-func (rules) EvolveAll(s *State, facts []events.Fact) (*State, error) { return evolveAll(s, facts) }
-
 func (rules) Prompt(s *State) []engine.Prompt { return prompts(s) }
 
 // View: GCACW has no hidden information on the map (2.2o: Strength
@@ -123,11 +124,6 @@ func (rules) Outcome(st *State) engine.Outcome {
 
 // Turn is the game turn the state is in (GCACW 3), for engine.Turner.
 func (rules) Turn(s *State) int { return s.Turn }
-
-func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
-func (rules) DecodeState(b []byte, initial *State) (*State, error) {
-	return decodeState(b, initial)
-}
 
 type view struct {
 	st *State

@@ -5,12 +5,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/hex"
 )
 
@@ -132,21 +132,19 @@ var files embed.FS
 // NAME-refereed: the same scenario for a game with a referee, who rules
 // every step the seed leaves out instead of the house rules (Refereed).
 func Scenarios() []string {
-	ents, _ := fs.ReadDir(files, "scenarios")
 	var out []string
-	for _, e := range ents {
-		n := strings.TrimSuffix(e.Name(), ".txt")
-		b, err := files.ReadFile("scenarios/" + e.Name())
-		if err == nil && isScenario(b) {
-			out = append(out, n)
-			if full, err := Scenario(n); err == nil && !bytes.Equal(Refereed(full), full) {
-				out = append(out, n+RefereedSuffix)
-			}
+	for _, n := range shipped.Names() {
+		out = append(out, n)
+		if full, err := Scenario(n); err == nil && !bytes.Equal(Refereed(full), full) {
+			out = append(out, n+RefereedSuffix)
 		}
 	}
 	sort.Strings(out)
 	return out
 }
+
+// shipped are the scenario files shipped (a table file is not one).
+var shipped = engine.Shipped{Files: files, Dir: "scenarios", Skip: func(_ string, b []byte) bool { return !isScenario(b) }}
 
 // RefereedSuffix names a shipped scenario played with a referee: its
 // house rules left out (Refereed).
@@ -180,7 +178,7 @@ func Scenario(name string) ([]byte, error) {
 	}
 	var out strings.Builder
 	for _, line := range strings.SplitAfter(string(b), "\n") {
-		toks, _ := lexLine(line, true)
+		toks, _ := lineLexer.Line(line)
 		if len(toks) == 2 && strings.EqualFold(toks[0].Text, "tables") {
 			tb, err := tableFile(toks[1].Text)
 			if err != nil {
@@ -331,9 +329,9 @@ func splitSections(file, text string, errs *[]error) (order []string, secs map[s
 			order = append(order, name)
 			continue
 		}
-		toks, msg := lexLine(raw, true)
-		if msg != "" {
-			*errs = append(*errs, fmt.Errorf("%s line %d: %s", file, no, msg))
+		toks, err := lineLexer.Line(raw)
+		if err != nil {
+			*errs = append(*errs, fmt.Errorf("%s line %d: %s", file, no, err))
 			continue
 		}
 		if len(toks) == 0 {

@@ -5,14 +5,12 @@ import (
 	"strings"
 )
 
-// RefereeSteps implements engine.RefereeStepper: the steps a game of this
+// refereeSteps is engine.RefereeStepper's: the steps a game of this
 // scenario would hand to a referee, one line each. The rules hand a step
 // to the referee where the seed stops or a table it refers to is not
 // loaded; a scenario covers such a step with a table or a house rule
 // (house.go), and a game whose scenario leaves any step uncovered needs a
 // referee ('pbem new' refuses it without one).
-func (rules) RefereeSteps(s *State) []string { return refereeSteps(s) }
-
 func refereeSteps(st *State) []string {
 	sc := st.Scn
 	t := sc.Tables

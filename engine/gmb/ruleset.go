@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"pbem/engine"
-	"pbem/engine/draw"
 	"pbem/events"
 )
 
@@ -13,41 +12,23 @@ const Version = "0.1.0"
 
 type rules struct{}
 
+var _ engine.Rules[*State, Order] = rules{}
+
 // New returns the GMB ruleset.
-func New() engine.Ruleset { return ruleset{engine.Adapt[*State, Order](rules{})} }
+func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 
-// ruleset is the adapted rules with GMB's optional methods.
-type ruleset struct{ engine.Ruleset }
-
-var (
-	_ engine.Teller         = ruleset{}
-	_ engine.Turner         = ruleset{}
-	_ engine.BatchEvolver   = ruleset{}
-	_ engine.RefereeStepper = ruleset{}
-	_ engine.Drawer         = ruleset{}
-	_ engine.Counter        = ruleset{}
-)
-
-func (r ruleset) Facts() []engine.FactSchema { return r.Ruleset.(engine.Teller).Facts() }
-func (r ruleset) Describe(s engine.State, f events.Fact) string {
-	return r.Ruleset.(engine.Teller).Describe(s, f)
-}
-func (r ruleset) Turn(s engine.State) int { return r.Ruleset.(engine.Turner).Turn(s) }
-func (r ruleset) Draw(v engine.View) *draw.Scene {
-	return r.Ruleset.(engine.Drawer).Draw(v)
-}
-func (r ruleset) Count(v engine.View) []engine.SideCount {
-	return r.Ruleset.(engine.Counter).Count(v)
-}
-func (r ruleset) EvolveAll(s engine.State, fs []events.Fact) (engine.State, error) {
-	return r.Ruleset.(engine.BatchEvolver).EvolveAll(s, fs)
+// Extras: a decision's facts applied to one copy of the state, the steps
+// a scenario hands to a referee, the drawn table and each side's
+// strength. The state is coded as JSON, its scenario and table taken
+// from the initial state.
+func (r rules) Extras() engine.Extras[*State] {
+	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach}
 }
 
-// RefereeSteps lists what a game of this scenario hands to a referee: the
+// refereeSteps lists what a game of this scenario hands to a referee: the
 // chapters the seeds do not give (engine.RefereeStepper), so pbem new
 // refuses such a game without one.
-func (ruleset) RefereeSteps(s engine.State) []string {
-	st := engine.StateAs[*State]("gmb", s)
+func refereeSteps(st *State) []string {
 	var out []string
 	if st.Scn.Combat == "referee" {
 		out = append(out, "combat after each corps' activation (7.1b; chapters 8-9 are not in the seeds)")
@@ -116,9 +97,6 @@ func (rules) Decide(s *State, side string, os []Order, dice engine.Dice) (engine
 
 func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
 
-// EvolveAll applies a decision's facts to one copy of the state.
-func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
-
 func (rules) Facts() []engine.FactSchema { return factSet.Schemas() }
 
 func (rules) Describe(s *State, f events.Fact) string { return describe(s, f) }
@@ -144,7 +122,3 @@ func (rules) Outcome(s *State) engine.Outcome {
 
 // Turn is the game turn; setup counts as turn 1.
 func (rules) Turn(s *State) int { return max(s.Turn, 1) }
-
-func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
-
-func (rules) DecodeState(b []byte, initial *State) (*State, error) { return decodeState(b, initial) }

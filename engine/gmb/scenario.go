@@ -4,11 +4,11 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/table"
 )
 
@@ -347,20 +347,14 @@ var options = []option{
 //go:embed scenarios/*.txt
 var files embed.FS
 
-// Scenarios lists the built-in scenarios.
-func Scenarios() []string {
-	es, _ := fs.ReadDir(files, "scenarios")
-	var out []string
-	for _, e := range es {
-		out = append(out, strings.TrimSuffix(e.Name(), ".txt"))
-	}
-	slices.Sort(out)
-	return out
-}
+var shipped = engine.Shipped{Files: files, Dir: "scenarios"}
+
+// Scenarios lists the built-in scenarios, sorted.
+func Scenarios() []string { return shipped.Names() }
 
 // Scenario returns a built-in scenario's file.
 func Scenario(name string) ([]byte, error) {
-	b, err := files.ReadFile("scenarios/" + name + ".txt")
+	b, err := shipped.Read(name)
 	if err != nil {
 		return nil, fmt.Errorf("gmb: no scenario %q (have %v)", name, Scenarios())
 	}

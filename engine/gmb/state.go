@@ -1,8 +1,6 @@
 package gmb
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"pbem/engine/table"
@@ -336,22 +334,12 @@ func (s *State) rect(u *Unit) table.Rect {
 	return table.Base(u.Front, t.Width, t.Depth, u.Facing)
 }
 
-func encodeState(s *State) ([]byte, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("gmb: encode state: %w", err)
-	}
-	return b, nil
-}
-
-func decodeState(b []byte, initial *State) (*State, error) {
-	st := &State{}
-	if err := json.Unmarshal(b, st); err != nil {
-		return nil, fmt.Errorf("gmb: decode state: %w", err)
-	}
+// attach gives a decoded state what its encoding leaves out
+// (engine.Extras.Attach): the scenario, and the table's size in inches.
+func attach(st, initial *State) *State {
 	st.Scn = initial.Scn
 	if g, ok := st.Scn.Geom(st.TableSize); ok {
 		st.W, st.H = g.Width, g.Height
 	}
-	return st, nil
+	return st
 }

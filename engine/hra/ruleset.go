@@ -14,10 +14,14 @@ const Version = "0.4.0"
 // engine's Ruleset.
 type rules struct{}
 
-var (
-	_ engine.Rules[*State, Order] = rules{}
-	_ engine.BatchRules[*State]   = rules{}
-)
+var _ engine.Rules[*State, Order] = rules{}
+
+// Extras: a decision's facts applied to one copy of the state
+// (evolveAll), the drawn board and the stands each side has left; the
+// state is coded as JSON, its scenario taken from the initial state.
+func (r rules) Extras() engine.Extras[*State] {
+	return engine.Extras[*State]{EvolveAll: evolveAll, Draw: r.Draw, Count: r.Count, Attach: attach}
+}
 
 // New returns the HRA ruleset.
 func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
@@ -70,10 +74,6 @@ func (rules) Decide(s *State, side string, os []Order, dice engine.Dice) (engine
 
 func (rules) Evolve(s *State, f events.Fact) (*State, error) { return evolve(s, f) }
 
-// EvolveAll implements engine.BatchRules: a decision's facts applied to
-// one copy of the state.
-func (rules) EvolveAll(s *State, fs []events.Fact) (*State, error) { return evolveAll(s, fs) }
-
 func (rules) Prompt(s *State) []engine.Prompt { return prompts(s) }
 
 // View: HRA's battlefield is open; what a side keeps secret (its volleys,
@@ -99,11 +99,6 @@ func (rules) Outcome(st *State) engine.Outcome {
 
 // Turn is the round (engine.Turner); 1 before the game has begun.
 func (rules) Turn(s *State) int { return max(s.Round, 1) }
-
-func (rules) EncodeState(s *State) ([]byte, error) { return encodeState(s) }
-func (rules) DecodeState(b []byte, initial *State) (*State, error) {
-	return decodeState(b, initial)
-}
 
 type view struct {
 	st *State

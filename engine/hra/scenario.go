@@ -4,10 +4,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/table"
 )
 
@@ -142,19 +142,14 @@ type ScenarioDef struct {
 //go:embed scenarios/*.txt
 var files embed.FS
 
+var shipped = engine.Shipped{Files: files, Dir: "scenarios"}
+
 // Scenarios lists the scenarios shipped with the package, sorted.
-func Scenarios() []string {
-	ents, _ := fs.ReadDir(files, "scenarios")
-	var out []string
-	for _, e := range ents {
-		out = append(out, strings.TrimSuffix(e.Name(), ".txt"))
-	}
-	return out
-}
+func Scenarios() []string { return shipped.Names() }
 
 // Scenario returns a shipped scenario file by name.
 func Scenario(name string) ([]byte, error) {
-	b, err := files.ReadFile("scenarios/" + name + ".txt")
+	b, err := shipped.Read(name)
 	if err != nil {
 		return nil, fmt.Errorf("hra: no scenario %q (shipped: %s)", name, strings.Join(Scenarios(), ", "))
 	}
@@ -164,38 +159,9 @@ func Scenario(name string) ([]byte, error) {
 // ErrScenario is wrapped by every scenario error.
 var ErrScenario = errors.New("hra scenario")
 
-// fields splits a line into words, keeping double-quoted text together and
-// dropping commas and a trailing # comment.
-func fields(line string) ([]string, error) {
-	var out []string
-	rs := []rune(line)
-	for i := 0; i < len(rs); {
-		switch r := rs[i]; {
-		case r == ' ' || r == '\t' || r == ',' || r == '\r':
-			i++
-		case r == '#':
-			return out, nil
-		case r == '"':
-			j := i + 1
-			for j < len(rs) && rs[j] != '"' {
-				j++
-			}
-			if j >= len(rs) {
-				return nil, errors.New("a quoted text is not closed")
-			}
-			out = append(out, string(rs[i+1:j]))
-			i = j + 1
-		default:
-			j := i
-			for j < len(rs) && !strings.ContainsRune(" \t,\r\"#", rs[j]) {
-				j++
-			}
-			out = append(out, string(rs[i:j]))
-			i = j
-		}
-	}
-	return out, nil
-}
+// scnLexer reads a scenario line: words separated by blanks or commas,
+// double-quoted text kept together, and a # comment dropped.
+var scnLexer = engine.Lexer{Commas: true, Comments: true}
 
 func cm(s string) (table.Length, error) { return table.ParseLengthIn(s, table.Centimetres) }
 
@@ -227,7 +193,7 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 		if strings.Contains(line, "SAMPLE") {
 			sc.Sample = true
 		}
-		ws, err := fields(line)
+		ws, err := scnLexer.Words(line)
 		if err != nil {
 			return nil, fmt.Errorf("%w line %d: %v", ErrScenario, n+1, err)
 		}

@@ -1,8 +1,6 @@
 package hra
 
 import (
-	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -209,19 +207,9 @@ func (s *State) inMelee(name string) bool {
 	return false
 }
 
-func encodeState(s *State) ([]byte, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("hra: encode state: %w", err)
-	}
-	return b, nil
-}
-
-func decodeState(b []byte, initial *State) (*State, error) {
-	st := &State{}
-	if err := json.Unmarshal(b, st); err != nil {
-		return nil, fmt.Errorf("hra: decode state: %w", err)
-	}
+// attach gives a decoded state the scenario its encoding leaves out
+// (engine.Extras.Attach).
+func attach(st, initial *State) *State {
 	st.Scn = initial.Scn
-	return st, nil
+	return st
 }
