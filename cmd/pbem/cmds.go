@@ -447,11 +447,6 @@ func viewerArg(g *play.Game, as string) (engine.Viewer, string, error) {
 	return engine.Viewer{}, "", fmt.Errorf("%w: --as %q: no player or side of game %s is called that (players: %s; or observer, referee)", errUsage, as, g.ID, strings.Join(ids, ", "))
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
-
 func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	at := fs.Uint64("at", 0, "sequence number to stop at (default: the end)")
 	turn := fs.Int("turn", 0, "show the game as turn N began (instead of --at)")
