@@ -51,7 +51,8 @@
 //     sections of the welcome, HELP and STATUS mails).
 //
 // The caveats, each checked by the acceptance suite (enginetest.Run, which
-// every rule system's tests call with scripts of their own):
+// every rule system's tests call with scripts of their own and the mail
+// renderer, composetest.New):
 //
 //   - States are immutable: Evolve and EvolveAll return a new state and
 //     never change the one they were given (copy what you change).
