@@ -58,7 +58,8 @@
 //     every rule system that uses it.
 //
 // The caveats, each checked by the acceptance suite (enginetest.Run, which
-// every rule system's tests call with scripts of their own):
+// every rule system's tests call with scripts of their own and the mail
+// renderer, composetest.New):
 //
 //   - States are immutable: Evolve and EvolveAll return a new state and
 //     never change the one they were given (copy what you change).

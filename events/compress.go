@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // Queued mails carry their rendered text (boards, whole maps): most of a
@@ -22,14 +23,29 @@ func deflate(s string) []byte {
 		return nil
 	}
 	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, deflateLevel)
-	if err != nil {
-		panic(err) // only for an invalid level
-	}
+	w := writers.Get().(*flate.Writer)
+	w.Reset(&buf) // as a new writer: the same bytes
 	io.WriteString(w, s)
 	w.Close()
+	w.Reset(io.Discard) // keeps nothing of buf
+	writers.Put(w)
 	return buf.Bytes()
 }
+
+// writers and readers are reused: a new flate writer allocates its
+// compression tables (about a megabyte), and every decoded text is
+// deflated again to check its form. A writer Reset writes exactly what a
+// new one writes.
+var (
+	writers = sync.Pool{New: func() any {
+		w, err := flate.NewWriter(io.Discard, deflateLevel)
+		if err != nil {
+			panic(err) // only for an invalid level
+		}
+		return w
+	}}
+	readers = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+)
 
 // inflate decompresses b and checks that b is exactly what deflate makes of
 // the result (so only canonical encodings decode).
@@ -37,9 +53,13 @@ func inflate(b []byte) (string, error) {
 	if len(b) == 0 {
 		return "", nil
 	}
-	r := flate.NewReader(bytes.NewReader(b))
-	defer r.Close()
+	r := readers.Get().(io.ReadCloser)
+	if err := r.(flate.Resetter).Reset(bytes.NewReader(b), nil); err != nil {
+		return "", fmt.Errorf("%w: deflated text: %v", ErrCorrupt, err)
+	}
 	out, err := io.ReadAll(io.LimitReader(r, maxInflated+1))
+	r.(flate.Resetter).Reset(bytes.NewReader(nil), nil) // keeps nothing of b
+	readers.Put(r)
 	if err != nil {
 		return "", fmt.Errorf("%w: deflated text: %v", ErrCorrupt, err)
 	}

@@ -138,6 +138,11 @@ type Options struct {
 	// are pruned and counted (default 64 MiB).
 	QuarantineBytes int64
 	Logger          *slog.Logger
+	// NoSync commits without fsync (bbolt's NoSync): a crash of the
+	// machine may lose what was committed, or damage the file. It is for
+	// tests that play games through the store without testing its
+	// durability (the rule systems' acceptance suite); pbem never sets it.
+	NoSync bool
 }
 
 // Store is an open bbolt file.
@@ -173,7 +178,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, lockTimeout: opts.LockTimeout,
+	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, noSync: opts.NoSync, lockTimeout: opts.LockTimeout,
 		buckets: topBuckets, setup: makeLaterBuckets})
 	if err != nil {
 		return nil, err
@@ -194,6 +199,7 @@ func Open(path string, opts Options) (*Store, error) {
 // fileOptions say how openFile opens a bbolt file.
 type fileOptions struct {
 	create, readOnly bool
+	noSync           bool
 	lockTimeout      time.Duration
 	// buckets are the top-level buckets a sound file has: made in a new
 	// file, and any missing from an existing one means it is damaged.
@@ -240,7 +246,7 @@ func openFile(path string, o fileOptions) (db *bolt.DB, err error) {
 		var err error
 		// The free list is read now, under guard, not lazily later
 		// (bbolt's Check reads it on a goroutine of its own).
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.lockTimeout, ReadOnly: o.readOnly, PreLoadFreelist: true})
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.lockTimeout, ReadOnly: o.readOnly, NoSync: o.noSync, PreLoadFreelist: true})
 		return err
 	})
 	if err != nil {

@@ -168,10 +168,3 @@ func num(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
-
-// round is v as num writes it, so a scene read back from its SVG draws
-// exactly as the one written.
-func round(v float64) float64 {
-	f, _ := strconv.ParseFloat(num(v), 64)
-	return f
-}

@@ -1,5 +1,7 @@
 // Package enginetest is the acceptance suite every ruleset must pass. It
-// plays scripted games through the real runner on a real bbolt file and
+// plays scripted games through the real runner on a real bbolt file
+// (committed without fsync: the suite tests the rules, not the store's
+// durability, which the store's and cmd/pbem's crash tests do) and
 // checks the engine's promises: replaying a log twice gives byte-identical
 // state and boards; a full replay equals the incremental fold (and the
 // snapshot + tail load) at every event; Evolve never mutates its input;
@@ -12,7 +14,8 @@
 // Decide is deterministic (re-deciding every input with the logged dice
 // gives the logged facts); every die verifies against the seed.
 //
-// A ruleset package calls Run from its tests with scripts of its own.
+// A ruleset package calls Run from its tests with scripts of its own,
+// and the mail renderer the leak test reads every mail with (Mailer).
 package enginetest
 
 import (
@@ -23,6 +26,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,7 +96,7 @@ func (p *Played) Decisions() []events.Payload {
 
 // Play runs the script through a real Runner on a fresh bbolt file, one
 // order at a time (each decided before the next is sent), with a small
-// snapshot interval so loads use snapshot + tail.
+// snapshot interval so loads use snapshot + tail. No mail is rendered.
 func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 	t.Helper()
 	return playScript(t, reg, s, playOptions{})
@@ -100,36 +104,39 @@ func Play(t testing.TB, reg *engine.Registry, s Script) *Played {
 
 // playOptions change how a script is played (for the leak test).
 type playOptions struct {
-	notifier play.Notifier
-	hidden   func(events.Vis) []byte // see play.RunnerOptions.HiddenSeed
-	orders   map[int]string          // texts that replace the script's
-	seed     []byte                  // the dice seed (nil: a fresh one)
+	mail   Mailer                  // renders the decisions' mails (nil: none)
+	hidden func(events.Vis) []byte // see play.RunnerOptions.HiddenSeed
+	orders map[int]string          // texts that replace the script's
+	seed   []byte                  // the dice seed (nil: a fresh one)
 }
 
 func playScript(t testing.TB, reg *engine.Registry, s Script, o playOptions) *Played {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 3, Notifier: o.notifier, HiddenSeed: o.hidden})
-	defer r.Close()
 	const game = "test-game"
 	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
 	ng := play.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
 		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at, Seed: o.seed}
-	if c, ok := o.notifier.(interface {
-		Welcome(*play.Game) ([]events.Payload, error)
-	}); ok {
-		ng.Welcome = c.Welcome
+	opts := play.RunnerOptions{SnapshotEvery: 3, HiddenSeed: o.hidden}
+	if o.mail != nil {
+		opts.Notifier, ng.Welcome = o.mail, o.mail.Welcome
 	}
+	log := newWatchedLog(st)
+	r := play.NewRunner(log, reg, opts)
+	defer r.Close()
 	created, err := play.Create(st, reg, ng)
 	if err != nil {
 		t.Fatalf("%s: create: %v", s.Name, err)
 	}
 	r.Deliver(&created)
-	waitIdle(t, r, st, game)
+	// A query is answered once the game's actor has loaded the game.
+	if err := r.Query(context.Background(), game, func(*play.Game) {}); err != nil {
+		t.Fatalf("%s: load: %v", s.Name, err)
+	}
 	for i, ord := range s.Orders {
 		h, _ := st.Head(game)
 		at = at.Add(time.Hour)
@@ -149,7 +156,9 @@ func playScript(t testing.TB, reg *engine.Registry, s Script, o playOptions) *Pl
 			t.Fatalf("%s: order %d: %v", s.Name, i+1, err)
 		}
 		r.Deliver(&res.Events[0])
-		waitIdle(t, r, st, game)
+		if !log.waitPast(res.Last, time.Minute) {
+			t.Fatalf("%s: order %d: the runner did not decide it within a minute", s.Name, i+1)
+		}
 	}
 	p := &Played{Store: st, Script: s}
 	if p.Log, err = st.Events(game, 1); err != nil {
@@ -164,41 +173,76 @@ func playScript(t testing.TB, reg *engine.Registry, s Script, o playOptions) *Pl
 	return p
 }
 
-// waitIdle waits until the runner has decided every input in the store.
-func waitIdle(t testing.TB, r *play.Runner, st *store.Store, game string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		h, err := st.Head(game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var seq uint64
-		var pending int
-		if err := r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
-			t.Fatal(err)
-		}
-		if seq == h.Seq && pending == 0 {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatalf("runner did not decide game %s within 30s", game)
+// watchedLog is the store as the runner sees it (play.Log), telling the
+// suite when the runner has written: the runner writes nothing but its
+// decisions (with their mails) through Do, one input at a time here, so
+// once it has written past an input's seq that input is decided.
+type watchedLog struct {
+	*store.Store
+	mu      sync.Mutex
+	written uint64        // the last seq the runner wrote
+	changed chan struct{} // closed (and replaced) when written grows
 }
 
-// Run plays each script and checks every engine invariant on its log. It
-// returns the played games for the caller's own assertions.
-func Run(t *testing.T, reg *engine.Registry, scripts ...Script) []*Played {
+func newWatchedLog(st *store.Store) *watchedLog {
+	return &watchedLog{Store: st, changed: make(chan struct{})}
+}
+
+func (w *watchedLog) Do(req store.Request) (store.Result, error) {
+	res, err := w.Store.Do(req)
+	if err == nil && !res.Duplicate {
+		w.mu.Lock()
+		if res.Last > w.written {
+			w.written = res.Last
+			close(w.changed)
+			w.changed = make(chan struct{})
+		}
+		w.mu.Unlock()
+	}
+	return res, err
+}
+
+// waitPast waits until the runner has written past seq, at most for
+// limit; false if it has not.
+func (w *watchedLog) waitPast(seq uint64, limit time.Duration) bool {
+	timeout := time.NewTimer(limit)
+	defer timeout.Stop()
+	for {
+		w.mu.Lock()
+		done, changed := w.written > seq, w.changed
+		w.mu.Unlock()
+		if done {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-timeout.C:
+			return false
+		}
+	}
+}
+
+// Run plays each script and checks every engine invariant on its log,
+// and that no viewer learns another's secret before its reveal, reading
+// every mail as mail renders it. It returns the played games for the
+// caller's own assertions. The checks of a script, and the leak test's
+// games, run in parallel, each on a store of its own.
+func Run(t *testing.T, reg *engine.Registry, mail Mailer, scripts ...Script) []*Played {
 	t.Helper()
-	var out []*Played
-	for _, s := range scripts {
-		var p *Played
+	out := make([]*Played, len(scripts))
+	for i, s := range scripts {
 		t.Run(s.Name, func(t *testing.T) {
-			p = Play(t, reg, s)
-			Check(t, reg, p)
-			t.Run("NoViewerLearnsAnotherSecretBeforeItsReveal", func(t *testing.T) { Leak(t, reg, s) })
+			p := Play(t, reg, s)
+			out[i] = p
+			check(t, reg, p, true)
+			t.Run("NoViewerLearnsAnotherSecretBeforeItsReveal", func(t *testing.T) {
+				t.Parallel()
+				Leak(t, reg, mail, s)
+			})
 		})
-		out = append(out, p)
+		if out[i] == nil {
+			t.FailNow() // the script could not be played
+		}
 	}
 	return out
 }
@@ -206,11 +250,27 @@ func Run(t *testing.T, reg *engine.Registry, scripts ...Script) []*Played {
 // Check verifies the invariants on a played log.
 func Check(t *testing.T, reg *engine.Registry, p *Played) {
 	t.Helper()
+	check(t, reg, p, false)
+}
+
+// check verifies the invariants on a played log, each in a subtest; with
+// parallel the subtests run in parallel once the caller returns (so it
+// must not change p.Store after).
+func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
+	t.Helper()
 	game := p.Log[0].Game
 	if n, err := p.Store.Verify(game); err != nil || n != uint64(len(p.Log)) {
 		t.Fatalf("hash chain: %d events verified of %d: %v", n, len(p.Log), err)
 	}
-	t.Run("ReplayTwiceIsByteIdentical", func(t *testing.T) {
+	run := func(name string, f func(t *testing.T)) {
+		t.Run(name, func(t *testing.T) {
+			if parallel {
+				t.Parallel()
+			}
+			f(t)
+		})
+	}
+	run("ReplayTwiceIsByteIdentical", func(t *testing.T) {
 		a, b := replay(t, reg, p, 0), replay(t, reg, p, 0)
 		compareGames(t, "two full replays", a, b)
 		for _, v := range viewers(a) {
@@ -226,7 +286,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("FullReplayEqualsIncrementalFoldAtEveryEvent", func(t *testing.T) {
+	run("FullReplayEqualsIncrementalFoldAtEveryEvent", func(t *testing.T) {
 		inc := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
@@ -241,7 +301,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			compareGames(t, fmt.Sprintf("snapshot+tail load at %d vs incremental", e.Seq), loaded, inc)
 		}
 	})
-	t.Run("EveryFactMatchesItsSchemaAndIsTold", func(t *testing.T) {
+	run("EveryFactMatchesItsSchemaAndIsTold", func(t *testing.T) {
 		teller := p.Game.Rules
 		schemas := engine.NewSchemas(teller.Facts()...)
 		g := &play.Game{ID: game}
@@ -266,7 +326,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("EvolveNeverMutatesItsInput", func(t *testing.T) {
+	run("EvolveNeverMutatesItsInput", func(t *testing.T) {
 		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
@@ -290,7 +350,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("EvolveKeepsNothingOfItsFacts", func(t *testing.T) {
+	run("EvolveKeepsNothingOfItsFacts", func(t *testing.T) {
 		// Each fact alone through Evolve (a later fact of the decision
 		// could hide what an earlier one kept), then each decision
 		// through EvolveAll; each time the facts' memory is overwritten
@@ -343,7 +403,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("EvolveAllEqualsEvolveFactByFact", func(t *testing.T) {
+	run("EvolveAllEqualsEvolveFactByFact", func(t *testing.T) {
 		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
@@ -376,7 +436,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("InertFactsLeaveTheStateAsItIs", func(t *testing.T) {
+	run("InertFactsLeaveTheStateAsItIs", func(t *testing.T) {
 		// A fold skips the ruleset's inert facts: Evolve of each must
 		// leave the state as it was, wherever it comes in a decision.
 		g := &play.Game{ID: game}
@@ -406,7 +466,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("EvolveOwnedGivesEvolveAllsStateAndLeavesWhatItShares", func(t *testing.T) {
+	run("EvolveOwnedGivesEvolveAllsStateAndLeavesWhatItShares", func(t *testing.T) {
 		// A fold changes the state it made in place (EvolveOwned): from
 		// each decision's state, one decision through EvolveAll (a copy
 		// that shares the rest with the states before it), then the next
@@ -475,7 +535,7 @@ func Check(t *testing.T, reg *engine.Registry, p *Played) {
 			}
 		}
 	})
-	t.Run("DecideIsDeterministicAndDiceVerify", func(t *testing.T) {
+	run("DecideIsDeterministicAndDiceVerify", func(t *testing.T) {
 		g := &play.Game{ID: game, History: play.LogHistory(p.Store, reg, game)}
 		for i := range p.Log {
 			e := &p.Log[i]

@@ -6,15 +6,24 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
-	"pbem/mail/compose"
-	"pbem/templates"
 )
+
+// Mailer is what the leak test needs of the runtime's mail renderer: the
+// mails a decision causes (the runner's play.Notifier) and a new game's
+// welcome mails. pbem's mail composer (mail/compose) is one; the rule
+// systems' tests pass it in, so that the test kit of the rule contract
+// does not depend on the mail layer.
+type Mailer interface {
+	play.Notifier
+	Welcome(g *play.Game) ([]events.Payload, error)
+}
 
 // Leak is the acceptance suite's leak test. It plays s as it is, and
 // again with one side's secret changed: each of s.Secrets (other orders
@@ -27,41 +36,100 @@ import (
 // checks it is byte for byte the same in both games up to the first
 // reveal after the two games part (a pbem.revealed fact, or the game's
 // end). A variant that changes nothing is an error: it tests nothing.
-func Leak(t *testing.T, reg *engine.Registry, s Script) {
+// Mails are rendered by mail. Each variant is a parallel subtest with a
+// game and store of its own.
+func Leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 	t.Helper()
+	if mail == nil {
+		t.Fatal("the leak test needs the mail renderer (enginetest.Mailer): without it no mail is compared")
+	}
 	seed := sha256.Sum256([]byte("enginetest leak " + s.Name))
 	other := sha256.Sum256([]byte("enginetest leak, another seed " + s.Name))
-	comp := compose.New(compose.Config{Domain: "pbem.test", Local: "pbem", Secret: []byte("enginetest reply secret")}, mustTemplates(t))
-	base := playScript(t, reg, s, playOptions{notifier: comp, seed: seed[:]})
+	base := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:]}), reg: reg, mail: mail}
 	for _, v := range leakViewers(s) {
-		// Dice hidden from v come from another seed.
-		hidden := func(vis events.Vis) []byte {
-			if v.Sees(vis) {
-				return nil
+		what := "dice hidden from " + viewerName(v) + " thrown from another seed"
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			// Dice hidden from v come from another seed.
+			hidden := func(vis events.Vis) []byte {
+				if v.Sees(vis) {
+					return nil
+				}
+				return other[:]
 			}
-			return other[:]
-		}
-		alt := playScript(t, reg, s, playOptions{notifier: comp, seed: seed[:], hidden: hidden})
-		compareMaterial(t, reg, comp, "dice hidden from "+viewerName(v)+" thrown from another seed", v, base, alt, false)
+			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], hidden: hidden}), reg: reg, mail: mail}
+			compareMaterial(t, what, v, base, alt, false)
+		})
 	}
 	for _, sec := range s.Secrets {
-		alt := playScript(t, reg, s, playOptions{notifier: comp, seed: seed[:], orders: sec.Orders})
-		for _, v := range leakViewers(s) {
-			if v.Side == sec.Side {
-				continue
+		what := fmt.Sprintf("secret %q of %s", sec.Name, sec.Side)
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], orders: sec.Orders}), reg: reg, mail: mail}
+			for _, v := range leakViewers(s) {
+				if v.Side == sec.Side {
+					continue
+				}
+				compareMaterial(t, what, v, base, alt, true)
 			}
-			compareMaterial(t, reg, comp, fmt.Sprintf("secret %q of %s", sec.Name, sec.Side), v, base, alt, true)
-		}
+		})
 	}
 }
 
-func mustTemplates(t *testing.T) *templates.Set {
+// materials is a played game of the leak test and what each viewer
+// receives of it, worked out once per viewer (the game as the script
+// plays it is compared with every variant).
+type materials struct {
+	*Played
+	reg  *engine.Registry
+	mail Mailer
+
+	mu  sync.Mutex
+	got map[engine.Viewer]*viewerMaterial
+}
+
+type viewerMaterial struct {
+	once  sync.Once
+	items []item
+	err   error
+}
+
+// item is one thing a viewer receives, at a seq.
+type item struct {
+	seq  uint64
+	text string
+}
+
+// of is everything v receives of the game, in order.
+func (m *materials) of(v engine.Viewer) ([]item, error) {
+	m.mu.Lock()
+	if m.got == nil {
+		m.got = map[engine.Viewer]*viewerMaterial{}
+	}
+	vm := m.got[v]
+	if vm == nil {
+		vm = &viewerMaterial{}
+		m.got[v] = vm
+	}
+	m.mu.Unlock()
+	vm.once.Do(func() { vm.items, vm.err = material(m.reg, m.mail, m.Played, v) })
+	return vm.items, vm.err
+}
+
+// before is what v receives before seq until.
+func (m *materials) before(t *testing.T, v engine.Viewer, until uint64) []string {
 	t.Helper()
-	ts, err := templates.Load("")
+	items, err := m.of(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ts
+	var out []string
+	for _, it := range items {
+		if it.seq < until {
+			out = append(out, it.text)
+		}
+	}
+	return out
 }
 
 // leakViewers are the viewers whose material must not move: each player,
@@ -85,7 +153,7 @@ func viewerName(v engine.Viewer) string {
 
 // compareMaterial checks v's material is the same in a and b until the
 // first reveal after the two logs part.
-func compareMaterial(t *testing.T, reg *engine.Registry, comp *compose.Composer, what string, v engine.Viewer, a, b *Played, mustPart bool) {
+func compareMaterial(t *testing.T, what string, v engine.Viewer, a, b *materials, mustPart bool) {
 	t.Helper()
 	part := 0
 	for part < len(a.Log) && part < len(b.Log) && bytes.Equal(a.Log[part].Payload, b.Log[part].Payload) && a.Log[part].Type == b.Log[part].Type {
@@ -98,7 +166,7 @@ func compareMaterial(t *testing.T, reg *engine.Registry, comp *compose.Composer,
 		return
 	}
 	until := uint64(1<<63 - 1)
-	for _, p := range []*Played{a, b} {
+	for _, p := range []*materials{a, b} {
 		for i := part; i < len(p.Log); i++ {
 			if revealsAt(&p.Log[i]) {
 				until = min(until, endingDecision(p.Log, i))
@@ -106,7 +174,7 @@ func compareMaterial(t *testing.T, reg *engine.Registry, comp *compose.Composer,
 			}
 		}
 	}
-	ma, mb := material(t, reg, comp, a, v, until), material(t, reg, comp, b, v, until)
+	ma, mb := a.before(t, v, until), b.before(t, v, until)
 	for i := 0; i < len(ma) || i < len(mb); i++ {
 		switch {
 		case i >= len(ma):
@@ -151,11 +219,10 @@ func endingDecision(log []events.Envelope, i int) uint64 {
 	return log[i].Seq
 }
 
-// material is everything v receives of a played game before seq until,
-// item by item, each marked with its kind and seq.
-func material(t *testing.T, reg *engine.Registry, comp *compose.Composer, p *Played, v engine.Viewer, until uint64) []string {
-	t.Helper()
-	var out []string
+// material is everything v receives of a played game, item by item,
+// each marked with its kind and seq.
+func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]item, error) {
+	var out []item
 	var addrs []string
 	for _, pl := range p.Script.Players {
 		if pl.ID == v.Player {
@@ -164,15 +231,13 @@ func material(t *testing.T, reg *engine.Registry, comp *compose.Composer, p *Pla
 	}
 	lastBoard := ""
 	err := play.CutLog(p.Store, reg, p.Log[0].Game, v, func(g *play.Game, e *events.Envelope, cut events.Payload) error {
-		if e.Seq >= until {
-			return nil
-		}
 		at := fmt.Sprintf("seq %d ", e.Seq)
+		add := func(s string) { out = append(out, item{e.Seq, at + s}) }
 		if cut != nil {
-			out = append(out, at+"log: "+play.LogEntry(e, cut))
+			add("log: " + play.LogEntry(e, cut))
 		}
 		if m, ok := cut.(*events.MailQueued); ok && slices.ContainsFunc(m.To, func(a string) bool { return slices.Contains(addrs, a) }) {
-			out = append(out, at+"mail: "+mailText(m))
+			add("mail: " + mailText(m))
 		}
 		if g.Rules == nil {
 			return nil
@@ -186,34 +251,34 @@ func material(t *testing.T, reg *engine.Registry, comp *compose.Composer, p *Pla
 			}
 		}
 		if now := board.Window + "\n" + board.Full + "\n" + string(drawn(g.Rules, g.State, v)) + prompts.String(); now != lastBoard {
-			out = append(out, at+"board and prompts:\n"+now)
+			add("board and prompts:\n" + now)
 			lastBoard = now
 		}
 		if v.Player != "" && (events.IsAccepted(e.Type) || e.Type == events.TypeGameCreated) {
 			for _, word := range []string{play.QueryHelp, play.QueryStatus} {
-				ms, err := answer(comp, g, v.Player, word)
+				ms, err := answer(mail, g, v.Player, word)
 				if err != nil {
 					return err
 				}
 				for _, m := range ms {
-					out = append(out, at+word+": "+mailText(m))
+					add(word + ": " + mailText(m))
 				}
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("what %s receives: %w", viewerName(v), err)
 	}
-	return out
+	return out, nil
 }
 
 // answer is what pbem would mail player for a query word sent now.
-func answer(comp *compose.Composer, g *play.Game, player, word string) ([]*events.MailQueued, error) {
+func answer(mail Mailer, g *play.Game, player, word string) ([]*events.MailQueued, error) {
 	in := events.New(g.ID, time.Date(1863, 7, 1, 0, 0, 0, 0, time.UTC), "", &events.OrderReceived{Player: player, Text: word, MessageID: "<leak@test>", Source: "test"})
 	in.Chain(g.Seq+1, g.Hash)
 	d := &events.OrderAccepted{Input: in.Seq, Player: player, RulesetVersion: g.Rules.Version(), Echo: []string{word}}
-	ps, err := comp.Mails(g, g.State, &in, d, nil)
+	ps, err := mail.Mails(g, g.State, &in, d, nil)
 	if err != nil {
 		return nil, err
 	}

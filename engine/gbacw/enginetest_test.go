@@ -8,6 +8,7 @@ import (
 	"pbem/engine/enginetest"
 	"pbem/engine/gbacw"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 )
 
 var players = []events.Player{
@@ -40,6 +41,7 @@ func activationRounds(n int) []string {
 // Command Segment's sealed orders, and standing reactions only their
 // side reads.
 func TestEngineAcceptance(t *testing.T) {
+	t.Parallel()
 	reg := engine.NewRegistry(gbacw.New)
 	scn, err := gbacw.Scenario("tanners-mill")
 	if err != nil {
@@ -63,7 +65,7 @@ func TestEngineAcceptance(t *testing.T) {
 			{Name: "another standing order", Side: gbacw.CSA, Orders: map[int]string{0: "STANDING PRE-SHOCK RETREAT ALL NEVER"}},
 			{Name: "other command orders", Side: gbacw.CSA, Orders: map[int]string{4: "DONE"}},
 		}}
-	p := enginetest.Run(t, reg, s)[0]
+	p := enginetest.Run(t, reg, composetest.New(t), s)[0]
 	var sealed, standing, set bool
 	for i := range p.Log {
 		e := &p.Log[i]
@@ -84,6 +86,7 @@ func TestEngineAcceptance(t *testing.T) {
 
 // A whole game by prompts' first examples, through the real runner.
 func TestEngineAcceptanceWholeGame(t *testing.T) {
+	t.Parallel()
 	reg := engine.NewRegistry(gbacw.New)
 	scn, err := gbacw.Scenario("tanners-mill")
 	if err != nil {
@@ -100,7 +103,7 @@ func TestEngineAcceptanceWholeGame(t *testing.T) {
 	}
 	s := enginetest.Script{Name: "whole-game", Ruleset: "gbacw", ScenarioName: "tanners-mill", Scenario: scn, Players: players, Referees: referees,
 		Orders: enginetest.Orders(orders...)}
-	p := enginetest.Run(t, reg, s)[0]
+	p := enginetest.Run(t, reg, composetest.New(t), s)[0]
 	if testing.Verbose() {
 		g := p.Game
 		t.Logf("%s", g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true})).Window)

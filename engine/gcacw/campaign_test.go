@@ -11,6 +11,7 @@ import (
 // and not from a published game, that two players can finish without a
 // referee.
 func TestCampaignScenarioTallowValley(t *testing.T) {
+	t.Parallel()
 	raw, err := files.ReadFile("scenarios/tallow-valley.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"pbem/engine/enginetest"
 	"pbem/engine/gcacw"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 )
 
 var players = []events.Player{
@@ -17,6 +18,7 @@ var players = []events.Player{
 }
 
 func TestEngineAcceptance(t *testing.T) {
+	t.Parallel()
 	reg := engine.NewRegistry(gcacw.New)
 	scn, err := gcacw.Scenario("harrow-creek")
 	if err != nil {
@@ -99,7 +101,7 @@ CANCEL 6`}},
 			{Name: "a standing order for one unit", Side: gcacw.USA, Orders: map[int]string{0: "PASS\nSTANDING CAVALRY RETREAT Vane ALWAYS"}},
 		},
 	}
-	played := enginetest.Run(t, reg, queued, interactive)
+	played := enginetest.Run(t, reg, composetest.New(t), queued, interactive)
 
 	// The queued cycle always plays both sides' force marches and leader
 	// activations, whoever wins each initiative.
@@ -135,6 +137,7 @@ CANCEL 6`}},
 // the acceptance suite's checks (replay, snapshots, Evolve and EvolveAll,
 // re-decided decisions) hold for a log with set facts in it.
 func TestEngineAcceptanceRefereeSET(t *testing.T) {
+	t.Parallel()
 	reg := engine.NewRegistry(gcacw.New)
 	scn, err := gcacw.Scenario("harrow-creek")
 	if err != nil {

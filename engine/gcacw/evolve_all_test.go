@@ -15,6 +15,7 @@ import (
 // would show in an earlier state). No fact may use the engine's prefix
 // for its own facts: the engine would refuse the decision.
 func TestEvolveAllEqualsEvolveOnRandomGames(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(12) {
 		initial, ds := playRandomDecisions(t, seed)
 		st := initial

@@ -59,14 +59,6 @@ func (m sim) exampleInPlace(side string) string {
 	return ""
 }
 
-// exampleStep is a one-hex MARCH for u, or "".
-func (m sim) exampleStep(u *Unit) string {
-	if h := m.exampleHex(u); h != "" {
-		return "MARCH " + m.State.uref(u) + " " + h
-	}
-	return ""
-}
-
 // exampleMarch is a MARCH that side could send now, or "".
 func (m sim) exampleMarch(side string) string {
 	for _, u := range m.State.live() {

@@ -16,6 +16,7 @@ func (d randDice) Roll(_ string, sides int) int { return 1 + d.r.IntN(sides) }
 // prompts give: every example must be accepted, every fact must apply
 // without changing its input, and the state must survive encoding.
 func TestRandomPlayOfTheSampleScenario(t *testing.T) {
+	t.Parallel()
 	b, _ := Scenario("harrow-creek")
 	rs := New()
 	for seed := range uint64(6) {

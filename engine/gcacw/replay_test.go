@@ -105,6 +105,7 @@ func BenchmarkEvolveReplay(b *testing.B) {
 // so every state of a game must also still encode as it did once the game
 // is over.
 func TestEncodeStateOfRandomGamesIsStable(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for seed := range uint64(6) {
 		initial, fs := playRandom(t, seed)

@@ -46,9 +46,6 @@ type Ask struct {
 	Wish []string `json:"wish,omitempty"`
 }
 
-// standingWhen are the standing order's conditions, as written.
-var standingWhen = []string{"ALWAYS", "NEVER", "ASK", "IF"}
-
 // describeWhen writes a standing order's condition for people.
 func describeWhen(w string) string {
 	switch {

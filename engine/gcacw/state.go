@@ -295,21 +295,6 @@ func (s *State) withUnitAt(i int, f func(*Unit)) *State {
 	return c
 }
 
-// withLeader returns a copy of s in which leader id has been changed by f.
-// Only that leader is copied; the copy shares the others with s.
-func (s *State) withLeader(id string, f func(*Leader)) (*State, error) {
-	i, ok := s.leaderIndex(id)
-	if !ok {
-		return nil, fmt.Errorf("no leader %s", id)
-	}
-	c := s.clone()
-	c.Leaders = slices.Clone(s.Leaders)
-	l := *s.Leaders[i]
-	f(&l)
-	c.Leaders[i] = &l
-	return c, nil
-}
-
 // leaderHex is the hex of the unit a leader is stacked with.
 func (s *State) leaderHex(l *Leader) (hex.Hex, bool) {
 	u := s.unit(l.With)

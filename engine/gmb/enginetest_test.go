@@ -7,6 +7,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 )
 
 var testReferees = []events.Player{{ID: "ref", Name: "Ref", Addresses: []string{"ref@example.org"}}}
@@ -172,7 +173,7 @@ func TestEngineAcceptanceSetup(t *testing.T) {
 			{Name: "another sealed cavalry tactic", Side: "Union", Orders: map[int]string{indexOf(t, setupOrders, "CAVALRY Screen"): "CAVALRY Deep Raid"}},
 		},
 	}
-	p := enginetest.Run(t, engine.NewRegistry(New), setup)[0]
+	p := enginetest.Run(t, engine.NewRegistry(New), composetest.New(t), setup)[0]
 	if p == nil {
 		return // a -run filter left it out
 	}
@@ -195,7 +196,7 @@ func TestEngineAcceptanceBattle(t *testing.T) {
 			{Name: "another tactic set by the referee", Side: "Union", Orders: map[int]string{indexOf(t, orders, "SET Union TACTIC Aggressive"): "SET Union TACTIC Cautious"}},
 		},
 	}
-	p := enginetest.Run(t, engine.NewRegistry(New), battle)[0]
+	p := enginetest.Run(t, engine.NewRegistry(New), composetest.New(t), battle)[0]
 	if p == nil {
 		return
 	}

@@ -219,12 +219,6 @@ func (p *parser) rawRest() string {
 	return s
 }
 
-func (p *parser) rest() string {
-	s := joinTokens(p.ts[min(p.i, len(p.ts)):])
-	p.i = len(p.ts)
-	return s
-}
-
 // restUntil returns the words up to the keyword stop (not consumed).
 func (p *parser) restUntil(stop ...string) (string, int) {
 	col := p.col()

@@ -541,14 +541,14 @@ func (sc *ScenarioDef) line(army **Army, word, rest string) error {
 		}
 		z, ok := strings.CutPrefix(f[1], "zone ")
 		if !ok {
-			return errors.New("table WxH | zone D | points ...")
+			return errors.New("table WxH | zone D | points x,y x,y x,y")
 		}
 		if g.Zone, err = inches(z); err != nil {
 			return err
 		}
 		ps, ok := strings.CutPrefix(f[2], "points ")
 		if !ok {
-			return errors.New("table WxH | zone D | points ...")
+			return errors.New("table WxH | zone D | points x,y x,y x,y")
 		}
 		for _, p := range strings.Fields(ps) {
 			pt, err := parsePoint(p)

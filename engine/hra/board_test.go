@@ -117,6 +117,7 @@ func TestBoardGolden(t *testing.T) {
 // Issue #17: Anna's first mail showed no Union unit: the window was chosen
 // from all units. Every window of a whole game shows its reader's units.
 func TestBoardWindowShowsTheReadersUnits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "window")
 	rs := New()
 	for n := 0; n < 120 && h.st.Phase != PhaseOver; n++ {

@@ -9,6 +9,7 @@ import (
 	"pbem/engine/hra"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 )
 
 var players = []events.Player{
@@ -22,6 +23,7 @@ var referees = []events.Player{{ID: "ref", Name: "Ref", Addresses: []string{"ref
 // example until the game is over, by deciding locally with the same seed
 // is not possible; so it plays the script through enginetest.Play itself.
 func TestEngineAcceptance(t *testing.T) {
+	t.Parallel()
 	reg := engine.NewRegistry(hra.New)
 	scn, err := hra.Scenario("kettle-run")
 	if err != nil {
@@ -100,51 +102,61 @@ func TestEngineAcceptance(t *testing.T) {
 			"south", "Stuart's Horse: HOLD",
 		),
 	}
-	rp := enginetest.Run(t, reg, refereed)[0]
-	var rolledBack, set, retreatOrder bool
-	for _, d := range rp.Decisions() {
-		if a, ok := d.(*events.OrderAccepted); ok && len(a.Echo) > 0 {
-			retreatOrder = retreatOrder || strings.Contains(a.Echo[0], "forced moves in this order")
-			rolledBack = rolledBack || strings.HasPrefix(a.Echo[0], "ROLLBACK to seq")
-			set = set || (strings.HasPrefix(a.Echo[0], "SET ") && strings.Contains(a.Echo[0], " supply "))
+	// Each script is played and checked on its own, in parallel.
+	t.Run("refereed", func(t *testing.T) {
+		t.Parallel()
+		rp := enginetest.Run(t, reg, composetest.New(t), refereed)[0]
+		var rolledBack, set, retreatOrder bool
+		for _, d := range rp.Decisions() {
+			if a, ok := d.(*events.OrderAccepted); ok && len(a.Echo) > 0 {
+				retreatOrder = retreatOrder || strings.Contains(a.Echo[0], "forced moves in this order")
+				rolledBack = rolledBack || strings.HasPrefix(a.Echo[0], "ROLLBACK to seq")
+				set = set || (strings.HasPrefix(a.Echo[0], "SET ") && strings.Contains(a.Echo[0], " supply "))
+			}
 		}
-	}
-	if !retreatOrder {
-		t.Error("the RETREAT ORDER was not taken: the suite does not see a list the state keeps")
-	}
-	if !rolledBack || !set || len(rp.Game.Branches) != 1 {
-		t.Errorf("the referee's SET (%v) or rollback (%v) was not taken: branches %+v", set, rolledBack, rp.Game.Branches)
-	}
-	vp := enginetest.Run(t, reg, volleys)[0]
-	var sealed, opened int
-	for _, d := range vp.Decisions() {
-		if a, ok := d.(*events.OrderAccepted); ok {
-			for _, f := range a.Facts {
-				switch {
-				case f.Kind == play.FactSealed && strings.HasPrefix(f.Str("step"), "volleys of round"):
-					sealed++
-				case f.Kind == play.FactReveal && strings.HasPrefix(f.Str("step"), "volleys of round"):
-					opened++
-				case f.Kind == "volley.fired":
-					opened++
+		if !retreatOrder {
+			t.Error("the RETREAT ORDER was not taken: the suite does not see a list the state keeps")
+		}
+		if !rolledBack || !set || len(rp.Game.Branches) != 1 {
+			t.Errorf("the referee's SET (%v) or rollback (%v) was not taken: branches %+v", set, rolledBack, rp.Game.Branches)
+		}
+	})
+	t.Run("sealed-volleys", func(t *testing.T) {
+		t.Parallel()
+		vp := enginetest.Run(t, reg, composetest.New(t), volleys)[0]
+		var sealed, opened int
+		for _, d := range vp.Decisions() {
+			if a, ok := d.(*events.OrderAccepted); ok {
+				for _, f := range a.Facts {
+					switch {
+					case f.Kind == play.FactSealed && strings.HasPrefix(f.Str("step"), "volleys of round"):
+						sealed++
+					case f.Kind == play.FactReveal && strings.HasPrefix(f.Str("step"), "volleys of round"):
+						opened++
+					case f.Kind == "volley.fired":
+						opened++
+					}
 				}
 			}
 		}
-	}
-	if sealed != 2 || opened < 2 {
-		t.Errorf("sealed-volleys: %d sides' volleys sealed, %d reveals and volleys: the script does not reach its volleys", sealed, opened)
-	}
-	played := enginetest.Run(t, reg, opening)
-	p := played[0]
-	var rejected int
-	for _, d := range p.Decisions() {
-		if _, ok := d.(*events.OrderRejected); ok {
-			rejected++
+		if sealed != 2 || opened < 2 {
+			t.Errorf("sealed-volleys: %d sides' volleys sealed, %d reveals and volleys: the script does not reach its volleys", sealed, opened)
 		}
-	}
-	if rejected < 2 {
-		t.Errorf("opening: %d orders rejected, want at least 2", rejected)
-	}
+	})
+	t.Run("opening", func(t *testing.T) {
+		t.Parallel()
+		played := enginetest.Run(t, reg, composetest.New(t), opening)
+		p := played[0]
+		var rejected int
+		for _, d := range p.Decisions() {
+			if _, ok := d.(*events.OrderRejected); ok {
+				rejected++
+			}
+		}
+		if rejected < 2 {
+			t.Errorf("opening: %d orders rejected, want at least 2", rejected)
+		}
+	})
 	// A whole game by robust mails: each block offers every brigade an
 	// order and both sides a fire declaration; what is out of turn is
 	// rejected, the rest moves the game on, whatever the dice.
@@ -166,17 +178,20 @@ func TestEngineAcceptance(t *testing.T) {
 	}
 	whole := enginetest.Script{Name: "whole-game", Ruleset: "hra", ScenarioName: "kettle-run", Scenario: scn, Players: players,
 		Orders: enginetest.Orders(orders...)}
-	wp := enginetest.Run(t, reg, whole)[0]
-	g := wp.Game
-	if testing.Verbose() {
-		for _, d := range wp.Decisions() {
-			if r, ok := d.(*events.OrderRejected); ok {
-				t.Logf("rejected: %s", r.Problems[0].Msg)
+	t.Run("whole-game", func(t *testing.T) {
+		t.Parallel()
+		wp := enginetest.Run(t, reg, composetest.New(t), whole)[0]
+		g := wp.Game
+		if testing.Verbose() {
+			for _, d := range wp.Decisions() {
+				if r, ok := d.(*events.OrderRejected); ok {
+					t.Logf("rejected: %s", r.Problems[0].Msg)
+				}
 			}
+			t.Logf("%s", g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true})).Window)
 		}
-		t.Logf("%s", g.Rules.Render(g.Rules.View(g.State, engine.Viewer{Referee: true})).Window)
-	}
-	if out := g.Rules.Outcome(g.State); !out.Over || !strings.Contains(out.Reason, "victory points") {
-		t.Errorf("the whole game did not end: %+v", out)
-	}
+		if out := g.Rules.Outcome(g.State); !out.Over || !strings.Contains(out.Reason, "victory points") {
+			t.Errorf("the whole game did not end: %+v", out)
+		}
+	})
 }

@@ -93,6 +93,7 @@ func TestRule_16b_ChargeStraightTwiceADay(t *testing.T) {
 // mislead): every example of a whole game, and one where a defender must
 // choose its extra volley's target (HRA 11f).
 func TestPromptExamplesAreAccepted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "examples")
 	for n := 0; n < 200 && h.st.Phase != PhaseOver; n++ {
 		for _, p := range prompts(h.st) {

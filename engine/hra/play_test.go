@@ -3,6 +3,7 @@ package hra
 import "testing"
 
 func TestPlayToEndWithPromptExamples(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, "seed-1")
 	n := h.playToEnd(400)
 	if h.st.Phase != PhaseOver {

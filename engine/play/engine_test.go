@@ -12,6 +12,7 @@ import (
 	"pbem/engine/enginetest"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 	"pbem/store"
 )
 
@@ -29,7 +30,8 @@ func raceScript() enginetest.Script {
 }
 
 func TestAcceptanceSuiteWithMinimalRuleset(t *testing.T) {
-	played := enginetest.Run(t, raceRegistry(), raceScript())
+	t.Parallel()
+	played := enginetest.Run(t, raceRegistry(), composetest.New(t), raceScript())
 	p := played[0]
 	ds := p.Decisions()
 	if len(ds) != len(raceScript().Orders) {
@@ -159,10 +161,11 @@ func TestCreateRejectsBadIDsAndScenarios(t *testing.T) {
 }
 
 func TestQueryWordsAreAcceptedWithoutFactsEvenAfterTheEnd(t *testing.T) {
+	t.Parallel()
 	s := raceScript()
 	s.Name = "queries"
 	s.Orders = enginetest.Orders("north", "help", "south", "  Board full \n# looking", "north", "STATUS", "north", "HELP me", "north", "ADD 1")
-	p := enginetest.Run(t, raceRegistry(), s)[0]
+	p := enginetest.Run(t, raceRegistry(), composetest.New(t), s)[0]
 	ds := p.Decisions()
 	for i, want := range []string{"HELP", "BOARD FULL", "STATUS"} {
 		acc, ok := ds[i].(*events.OrderAccepted)
@@ -373,7 +376,8 @@ func raceWithHands() enginetest.Script {
 // The reference game with hidden hands and sealed bids passes the
 // acceptance suite, its leak test included.
 func TestAcceptanceSuiteWithHiddenHandsAndSealedBids(t *testing.T) {
-	p := enginetest.Run(t, raceRegistry(), raceWithHands())[0]
+	t.Parallel()
+	p := enginetest.Run(t, raceRegistry(), composetest.New(t), raceWithHands())[0]
 	st := p.Game.State.(*raceState)
 	if st.Round != 3 || len(st.Hands["USA"]) != 0 || len(st.Hands["CSA"]) != 0 {
 		t.Fatalf("after three rounds of bids: %+v", st)

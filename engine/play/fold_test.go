@@ -26,6 +26,7 @@ func longRace(decisions int) enginetest.Script {
 // with the incremental fold (Apply, one event at a time, each decision
 // decoded into memory of its own): they give the same game everywhere.
 func TestLongFoldEqualsOneEventAtATime(t *testing.T) {
+	t.Parallel()
 	// Check alone: the leak test, which Run adds, has nothing to find in
 	// a game without secrets, and would replay this long one four times.
 	p := enginetest.Play(t, raceRegistry(), longRace(300))
@@ -42,6 +43,7 @@ func TestLongFoldEqualsOneEventAtATime(t *testing.T) {
 // events, stops the fold with the error naming its seq; the events after
 // it are not folded, and nothing waits forever.
 func TestLongFoldStopsAtAnEventThatDoesNotFold(t *testing.T) {
+	t.Parallel()
 	reg := raceRegistry()
 	p := enginetest.Play(t, reg, longRace(200))
 	game := p.Log[0].Game

@@ -10,6 +10,7 @@ import (
 	"pbem/engine/draw"
 	"pbem/engine/enginetest"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 )
 
 // leakyDrawer is the reference game whose ASCII board is right but whose
@@ -38,9 +39,10 @@ func (l leakyDrawer) Describe(s engine.State, f events.Fact) string {
 // ASCII board that does not, fails it (run in a child process, whose
 // failure is the test's success).
 func TestLeakTestCatchesADrawnBoardThatShowsAHiddenHand(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PBEM_LEAKY_DRAWER") == "1" {
 		reg := engine.NewRegistry(func() engine.Ruleset { return leakyDrawer{enginetest.Race()} })
-		enginetest.Leak(t, reg, raceWithHands())
+		enginetest.Leak(t, reg, composetest.New(t), raceWithHands())
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLeakTestCatchesADrawnBoardThatShowsAHiddenHand$")

@@ -905,20 +905,6 @@ func suggestFrom(s string, cands []string) string {
 	return "did you mean " + best + "?"
 }
 
-func (g *Game) inputText(in *events.Envelope) string {
-	p, err := events.Decode(in)
-	if err != nil {
-		return ""
-	}
-	switch p := p.(type) {
-	case *events.OrderReceived:
-		return p.Text
-	case *events.RefereeCommand:
-		return p.Text
-	}
-	return ""
-}
-
 // SetWord is the referee's correction order every rule system takes:
 // SET <thing> <field> <value>, an explicit change of the state.
 const SetWord = "SET"

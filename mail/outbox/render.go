@@ -89,11 +89,11 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 	}
 	mid, err := msgID(q.MailID)
 	if err != nil {
-		return nil, fmt.Errorf("Message-ID: %w", err)
+		return nil, fmt.Errorf("the Message-ID header: %w", err)
 	}
 	from, err := parseAddress(h.From)
 	if err != nil {
-		return nil, fmt.Errorf("From: %w", err)
+		return nil, fmt.Errorf("the From header: %w", err)
 	}
 	if len(q.To) == 0 {
 		return nil, errors.New("no recipients")
@@ -103,7 +103,7 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 	for i, s := range q.To {
 		a, err := parseAddress(s)
 		if err != nil {
-			return nil, fmt.Errorf("To: %w", err)
+			return nil, fmt.Errorf("the To header: %w", err)
 		}
 		to[i], rcpts[i] = formatAddress(a), a.Address
 	}

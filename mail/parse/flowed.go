@@ -36,10 +36,7 @@ func unflow(text string, delSp bool) string {
 		for depth < len(line) && line[depth] == '>' {
 			depth++
 		}
-		content := line[depth:]
-		if strings.HasPrefix(content, " ") {
-			content = content[1:]
-		}
+		content := strings.TrimPrefix(line[depth:], " ")
 		if paraDepth >= 0 && (paraDepth != depth || content == "-- ") {
 			// A soft break joins neither different quote depths nor
 			// the signature separator.
