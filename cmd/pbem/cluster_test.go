@@ -195,6 +195,7 @@ func (r *clusterRig) live() []string {
 // prefix of the stream's, and a killed node's games answered mail again
 // within the bound stated below.
 func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
+	t.Parallel()
 	r := newClusterRig(t)
 	games := []string{"g1", "g2", "g3"}
 	for _, g := range games {

@@ -20,6 +20,7 @@ import (
 // sealed with the cluster's key, for this node, within the window and not
 // seen before runs.
 func TestClusterControlGuard(t *testing.T) {
+	t.Parallel()
 	key := []byte("0123456789abcdef0123456789abcdef")
 	now := time.Unix(1800000000, 0)
 	good := func() ctlForward {
@@ -91,6 +92,7 @@ func must(b []byte, err error) []byte {
 // node than it was sealed for, it is refused and nothing happens; the
 // nodes' own forwarding works.
 func TestClusterNodeRefusesForgedControlCommands(t *testing.T) {
+	t.Parallel()
 	addr := freeAddr(t)
 	nsrv := exec.Command(natsServer(t), "-js", "-sd", t.TempDir(), "-a", "127.0.0.1", "-p", addr[strings.LastIndex(addr, ":")+1:])
 	if err := nsrv.Start(); err != nil {

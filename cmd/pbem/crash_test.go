@@ -22,6 +22,7 @@ import (
 // moments and restarted; in the end every order is in the log exactly once
 // and decided, and the chain verifies.
 func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
+	t.Parallel()
 	dc, players, env, dir := dovecotGame(t)
 	game := dc.Dial(t, nil)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))

@@ -46,6 +46,7 @@ func dovecotGame(t *testing.T) (*dovecottest.Server, *mailhost.Host, []string, s
 }
 
 func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
+	t.Parallel()
 	dc, players, env, dir := dovecotGame(t)
 	srv := startServe(t, dir, env...)
 	defer stopServe(t, srv)

@@ -30,6 +30,7 @@ const nobody = 65534
 // to all (0777), while a process of another user keeps connecting and
 // asking for the games; it never gets an answer.
 func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() != 0 {
 		t.Fatal("this test runs a process as another user, which needs root (CI runs as root)")
 	}
@@ -52,7 +53,11 @@ func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
 	}
 	const restarts = 8
 	attacker := exec.Command(exe, "-test.run=^$")
-	attacker.Env = append(os.Environ(), fmt.Sprintf("PBEM_TEST_OTHER_USER=%s,%d", sock, restarts*4))
+	attacker.Env = append(os.Environ(), "PBEM_TEST_OTHER_USER="+sock)
+	stopAttacker, err := attacker.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	attacker.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	var aout bytes.Buffer
 	attacker.Stdout, attacker.Stderr = &aout, &aout
@@ -84,6 +89,7 @@ func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
 		}
 		cmd.Wait()
 	}
+	stopAttacker.Close()
 	attacker.Wait()
 	var tries, answers int
 	if _, err := fmt.Sscan(aout.String(), &tries, &answers); err != nil {
@@ -114,6 +120,7 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 // none panics, faults or prints a stack trace. The file is not changed by
 // a command that reads.
 func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
+	t.Parallel()
 	dir := newGame(t)
 	for i := 0; i < 6; i++ {
 		pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", []string{"anna", "taro"}[i%2], fmt.Sprint("STATUS ", i))
@@ -202,6 +209,7 @@ func serveBriefly(t *testing.T, dir string) string {
 // mail.queued, doorbells for events that do not exist — appends nothing,
 // sends no mail, and does not delay the next real order.
 func TestForgedNATSMessagesHaveNoEffect(t *testing.T) {
+	t.Parallel()
 	natsAddr := freeAddr(t)
 	g := newBuiltinGame(t, t.TempDir(), "PBEM_NATS_LISTEN="+natsAddr, "PBEM_NATS_USER=watcher", "PBEM_NATS_PASSWORD=w4tcher-pw")
 	srv := startServe(t, g.dir, g.env...)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,6 +30,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	pbemBin = filepath.Join(dir, "pbem")
+	parallelByDefault(8)
 	args := []string{"build", "-o", pbemBin, "."}
 	if raceEnabled {
 		args = []string{"build", "-race", "-o", pbemBin, "."}
@@ -38,6 +42,20 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// parallelByDefault runs up to n of this package's tests at once unless
+// -test.parallel is given. Its tests spend most of their time waiting on
+// servers in other processes (pbem serve, Dovecot, Postfix, nats-server)
+// over loopback, each on its own ports and in its own directories, so
+// GOMAXPROCS tests at a time (the default) would leave the machine idle.
+func parallelByDefault(n int) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
 }
 
 // pbem runs the binary and returns stdout, stderr and the exit code.
@@ -58,6 +76,7 @@ func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 }
 
 func TestHelpUsageAndUnknownCommands(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args     []string
 		code     int
@@ -86,6 +105,7 @@ func TestHelpUsageAndUnknownCommands(t *testing.T) {
 }
 
 func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pbem.toml")
 	os.WriteFile(path, []byte("data_dir = \"from-file\"\n[log]\nlevel = \"debug\"\n[nats]\nurls = [\"nats://a:4222\"]\n"), 0o600)
@@ -163,6 +183,7 @@ func stopServe(t *testing.T, cmd *exec.Cmd) string {
 }
 
 func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := startServe(t, dir, "PBEM_LOG_FORMAT=json")
 	// The store is locked by serve; the command runs inside it.
@@ -200,15 +221,24 @@ func races(stderr string) string {
 }
 
 // otherUser is the other user's process of the socket test (the test
-// binary run with PBEM_TEST_OTHER_USER=SOCKET,SECONDS): it connects to the
-// control socket and asks for the games until the time is up, and prints
+// binary run with PBEM_TEST_OTHER_USER=SOCKET): it connects to the control
+// socket and asks for the games until its standard input closes (the test
+// closes it once the server has restarted for the last time), and prints
 // how often it connected and how often it got an answer.
-func otherUser(spec string) {
-	sock, secs, _ := strings.Cut(spec, ",")
-	var n int
-	fmt.Sscan(secs, &n)
+func otherUser(sock string) {
+	stop := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		close(stop)
+	}()
 	tries, answers := 0, 0
-	for end := time.Now().Add(time.Duration(n) * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+	for {
+		select {
+		case <-stop:
+			fmt.Println(tries, answers)
+			return
+		case <-time.After(time.Millisecond): // a new attempt every millisecond
+		}
 		c, err := net.DialTimeout("unix", sock, time.Second)
 		if err != nil {
 			continue
@@ -221,7 +251,6 @@ func otherUser(spec string) {
 		}
 		c.Close()
 	}
-	fmt.Println(tries, answers)
 }
 
 func freeAddr(t testing.TB) string {

@@ -72,6 +72,7 @@ func waitFor(t *testing.T, what string, within time.Duration, ok func() bool) {
 // and /healthz answers 503, saying why, while the mail host is away and
 // the outbox and the intake are stuck, and 200 again once it is back.
 func TestMetricsAndHealthAreScraped(t *testing.T) {
+	t.Parallel()
 	hostFile := filepath.Join(t.TempDir(), "host.db")
 	startHost := func(imapAddr, smtpAddr string) *mailhost.Host {
 		h, err := mailhost.Start(mailhost.Config{Path: hostFile, Domain: "game.test", IMAPAddr: imapAddr, SMTPAddr: smtpAddr})
@@ -135,8 +136,9 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	send("taro", "pbem@game.test", "Is this the game?")
 	waitFor(t, "the order decided and answered", 20*time.Second, func() bool {
 		m := scrape(t, metricsAddr)
+		// Settled: the reply is sent and its sending recorded.
 		return m[`pbem_orders_total{outcome="accepted"}`] == 1 && m["pbem_outbox_sent_total"] == 3 &&
-			m[`pbem_mails_quarantined_total{reason="no_token"}`] == 1
+			m[`pbem_mails_quarantined_total{reason="no_token"}`] == 1 && m["pbem_outbox_queued"] == 0
 	})
 	m := scrape(t, metricsAddr)
 	for name, want := range map[string]func(float64) bool{
@@ -194,6 +196,7 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 // Issue 12's quarantine reasons get labels of their own, not "other", so
 // that a scrape shows reused Message-IDs and capped notices apart.
 func TestQuarantineLabelsOfIssue12(t *testing.T) {
+	t.Parallel()
 	for reason, want := range map[string]string{
 		"Message-ID <a@b> reused with other content (the first is seq 9 of game g1); the player was told":                                            "reused_message_id",
 		"not authenticated (its envelope sender eve@x is not its From address anna@y), and 3 orders of usa in game g1 already wait for confirmation": "held_too_many",

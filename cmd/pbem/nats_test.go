@@ -49,6 +49,7 @@ func startNATSProcess(t *testing.T, bin string, port int) *exec.Cmd {
 // restarted while orders keep arriving, and every order is still decided
 // exactly once.
 func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
+	t.Parallel()
 	bin := natsServer(t)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	port := l.Addr().(*net.TCPAddr).Port

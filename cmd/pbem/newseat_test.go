@@ -42,6 +42,7 @@ func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demo
 // is given to no one. No password reaches a log, an export or another
 // mailbox, and the server is never restarted.
 func TestASeatGivenLaterAtTheBuiltinHostGetsAMailboxWhosePasswordOnlyItsGiverGets(t *testing.T) {
+	t.Parallel()
 	g := newBuiltinGameWith(t, t.TempDir(), []string{"--referee", "ref:ref@pbem.localhost:Ref"})
 	srv := startServe(t, g.dir, g.env...)
 

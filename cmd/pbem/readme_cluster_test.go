@@ -120,6 +120,7 @@ func words(t *testing.T, line string) (argv []string, comment string, background
 // step) is checked, and so is every command's success: if this test and
 // the README disagree, the README is what to fix.
 func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

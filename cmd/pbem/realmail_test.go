@@ -146,6 +146,7 @@ var confirmLineRE = regexp.MustCompile(`(?m)^    (CONFIRM [a-z2-7]{4}-[a-z2-7]{4
 // of forgeries cannot rate-limit anna. Every silent-drop case of the
 // issue gets its answer at anna's address.
 func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
+	t.Parallel()
 	r := newRealMail(t, 4)
 	srv := startServe(t, r.dir, r.env...)
 	welcome := r.next("anna", "Welcome: you play USA")

@@ -132,6 +132,7 @@ func (g *mailGame) count(what string) int {
 }
 
 func TestIssue19_1_6_DeadlinesByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -181,6 +182,7 @@ func TestIssue19_1_6_DeadlinesByMail(t *testing.T) {
 }
 
 func TestIssue19_1_2_PausesAndResumesByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t, "deadline=2s", "pause-max=3s")
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -217,6 +219,7 @@ func TestIssue19_1_2_PausesAndResumesByMail(t *testing.T) {
 }
 
 func TestIssue19_2_And18_1_TheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
+	t.Parallel()
 	g := newMailGameWith(t, false, "pause-max=none")
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -252,6 +255,7 @@ func TestIssue19_2_And18_1_TheOperatorAndThePlayersOfAGameWithoutReferee(t *test
 }
 
 func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -329,6 +333,7 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 }
 
 func TestIssue19_3_AnAtDeadlineThatIsNoOrderIsRefusedAtNew(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@x.test", "--player", "taro:CSA:taro@x.test", "--referee", "carol:carol@x.test",

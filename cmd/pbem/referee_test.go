@@ -210,6 +210,7 @@ func boardOf(replay string) string {
 }
 
 func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -312,6 +313,7 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 }
 
 func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t, "deadline=4s", "reminder=3s", "at-deadline=PASS")
 	srv := startServe(t, g.dir, g.env...)
 	g.next("anna", "welcome")
