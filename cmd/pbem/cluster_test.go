@@ -19,6 +19,7 @@ import (
 
 	"pbem/cluster"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -129,16 +130,16 @@ func (r *clusterRig) send(from, to, id, text string) {
 func (r *clusterRig) replyTo(game, user string) string {
 	r.t.Helper()
 	re := regexp.MustCompile(`pbem\+` + game + `\.` + user + `\.[a-z2-7]{16}@game\.test`)
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	var addr string
+	waitfor.Until(r.t, 60*time.Second, "a welcome mail of "+game+" for "+user, func() bool {
 		for _, m := range readInbox(nil, r.players.IMAPAddr(), user, "pw") {
 			if a := re.Find(m); a != nil {
-				return string(a)
+				addr = string(a)
 			}
 		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("no welcome mail of %s for %s", game, user)
-		}
-	}
+		return addr != ""
+	})
+	return addr
 }
 
 // replied reports whether user has a reply to the order mail id.
@@ -239,11 +240,8 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	r.send("anna", replyTo["g1/anna"], probe, "STATUS")
 	sent["g1"] = append(sent["g1"], probe)
 	flood(3)
-	for !r.replied("anna", probe) {
-		if time.Since(killed) > 8*testLease {
-			t.Fatalf("g1 did not answer mail within %v of its owner's death\n%s", 8*testLease, r.logs())
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitfor.True(8*testLease-time.Since(killed), func() bool { return r.replied("anna", probe) }) {
+		t.Fatalf("g1 did not answer mail within %v of its owner's death\n%s", 8*testLease, r.logs())
 	}
 	answered := time.Since(killed)
 
@@ -270,25 +268,22 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 
 	// Every order is decided once, on whichever node owns its game now.
 	for _, g := range games {
-		deadline := time.Now().Add(120 * time.Second)
-		for {
-			out, _, _ := r.pbem(r.live()[0], "log", g)
-			decided := strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1")
-			if decided >= len(sent[g]) {
-				if decided != len(sent[g]) {
-					t.Errorf("%s: %d decisions for %d orders", g, decided, len(sent[g]))
-				}
-				for _, id := range sent[g] {
-					if c := strings.Count(out, "<"+id+"@players.test>"); c != 1 {
-						t.Errorf("%s: order %s is in the log %d times", g, id, c)
-					}
-				}
-				break
+		var out string
+		var decided int
+		if !waitfor.True(120*time.Second, func() bool {
+			out, _, _ = r.pbem(r.live()[0], "log", g)
+			decided = strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1")
+			return decided >= len(sent[g])
+		}) {
+			t.Fatalf("%s: %d of %d orders decided within 120s:\n%s\n%s", g, decided, len(sent[g]), tail(out, 20), r.logs())
+		}
+		if decided != len(sent[g]) {
+			t.Errorf("%s: %d decisions for %d orders", g, decided, len(sent[g]))
+		}
+		for _, id := range sent[g] {
+			if c := strings.Count(out, "<"+id+"@players.test>"); c != 1 {
+				t.Errorf("%s: order %s is in the log %d times", g, id, c)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d of %d orders decided within 120s:\n%s\n%s", g, decided, len(sent[g]), tail(out, 20), r.logs())
-			}
-			time.Sleep(500 * time.Millisecond)
 		}
 		if out, errOut, code := r.pbem(r.live()[1], "verify", g); code != 0 {
 			t.Errorf("verify %s: %s %s", g, out, errOut)

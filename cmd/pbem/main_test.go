@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 )
 
 var pbemBin string
@@ -152,18 +153,11 @@ func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 			cmd.Wait()
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		// The socket answers: not a stale one left by a killed server.
-		if c, err := net.Dial("unix", filepath.Join(dataDir, "pbem.sock")); err == nil {
-			c.Close()
-			return cmd
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start:\n%s", errOut.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The socket answers: not a stale one left by a killed server.
+	if !waitfor.True(20*time.Second, func() bool { return dial("unix", filepath.Join(dataDir, "pbem.sock")) == nil }) {
+		t.Fatalf("serve did not start:\n%s", errOut.String())
 	}
+	return cmd
 }
 
 func stopServe(t *testing.T, cmd *exec.Cmd) string {

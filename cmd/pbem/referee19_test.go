@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pbem/internal/waitfor"
 )
 
 // Issue 19 by mail, against a live 'pbem serve' whose mailbox is Dovecot,
@@ -118,12 +120,7 @@ func (g *mailGame) command(welcome demoMail, secret, text string) demoMail {
 // until waits for cond, saying what it waited for if it never holds.
 func (g *mailGame) until(what string, cond func() bool) {
 	g.t.Helper()
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	g.t.Fatalf("waited in vain: %s", what)
+	waitfor.Until(g.t, 30*time.Second, what, cond)
 }
 
 func (g *mailGame) count(what string) int {
@@ -319,11 +316,10 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.send("bob", bw, "STATUS")
 	bodyHas(t, "Bob's status", g.next("bob", "status").body, "You play    USA")
 	var q string
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if q = g.pbem("quarantine"); strings.Count(q, "reply token does not match") == 2 {
-			break
-		}
-	}
+	waitfor.True(20*time.Second, func() bool { // if not, the check below shows the quarantine
+		q = g.pbem("quarantine")
+		return strings.Count(q, "reply token does not match") == 2
+	})
 	if strings.Count(q, "reply token does not match") != 2 {
 		t.Fatalf("the old key still works:\n%s", q)
 	}
