@@ -28,7 +28,7 @@ import (
 	"pbem/templates"
 )
 
-// cmdBench measures what issue #2 sets targets for, each figure beside a
+// cmdBench measures what pbem has performance targets for, each figure beside a
 // raw baseline measured in the same run on the same machine:
 //
 //	appends  durable appends/s, 64 games appending concurrently, vs raw
