@@ -59,7 +59,7 @@ func flipByte(t *testing.T, dir, game string, seq uint64) {
 }
 
 func TestAuditAndExportAFinishedGame(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	dir, log := playedDataDir(t, "audited", 400)
 	var ended bool
 	for i := range log {

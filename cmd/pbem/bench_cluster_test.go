@@ -15,7 +15,7 @@ import (
 // and to every game answering again, with the lease; without a
 // nats-server it says it skipped the part, and the other parts run.
 func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	out, errOut, code := pbem(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
 		"--cluster-games", "4", "--cluster-appends", "5", "--cluster-lease", testLease.String(), "--cluster-mail-games", "2")
 	if code != 0 {

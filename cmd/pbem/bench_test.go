@@ -14,7 +14,7 @@ import (
 // game's log holds: every mail the engine queues is followed by the
 // mail.sent the outbox sender records once the SMTP server takes it.
 func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	a := &app{cfg: defaultConfig(), reg: registry(), out: io.Discard}
 	model, err := playModel(a, t.TempDir(), "gcacw")
 	if err != nil {
@@ -53,7 +53,7 @@ func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
 // a machine with more than one core, games side by side, each beside its
 // raw baseline and with its ratio.
 func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	out, errOut, code := pbem(t, nil, "bench", "--parts", "replay", "--replay-games", "4")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
@@ -78,7 +78,7 @@ func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
 // orders/s beside the mail host alone, and the time until serve answers
 // with stored games beside reading every game's head.
 func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	out, errOut, code := pbem(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "24", "--throughput-games", "2",
 		"--coldstart-games", "300")
 	if code != 0 {
@@ -102,7 +102,7 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 // to PNG beside the ASCII render of the same views, and says the PNG's
 // size (the figure itself is read by a person, not bounded here).
 func TestBenchRenderPrintsTheDrawingBesideItsBaseline(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	var out strings.Builder
 	a := &app{cfg: defaultConfig(), reg: registry(), out: &out}
 	if err := benchRender(a, t.TempDir(), "hra"); err != nil {

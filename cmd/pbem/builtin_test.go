@@ -129,7 +129,7 @@ func messageIDs(mails [][]byte) map[string]int {
 // host answered 250 is in the log once, decided, and every reply pbem
 // recorded as sent is in its recipient's mailbox.
 func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	g := newBuiltinGame(t, t.TempDir())
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 13))
 	const rounds = 6
@@ -234,7 +234,7 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 // engine and the outbox cannot write. Then the space is freed: every
 // order taken is decided and every reply is sent and in its mailbox.
 func TestFullDiskDuringAFloodLeavesNoReplyUnsent(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	if os.Getuid() != 0 {
 		t.Fatal("this test mounts a tmpfs, which needs root (CI runs as root)")
 	}

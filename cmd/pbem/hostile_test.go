@@ -124,7 +124,7 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 // none panics, faults or prints a stack trace. The file is not changed by
 // a command that reads.
 func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
-	t.Parallel()
+	cpuBound(t)
 	dir := newGame(t)
 	for i := 0; i < 6; i++ {
 		pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", []string{"anna", "taro"}[i%2], fmt.Sprint("STATUS ", i))

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	pbemBin = filepath.Join(dir, "pbem")
-	parallelByDefault(8)
+	parallelByDefault(12)
 	args := []string{"build", "-o", pbemBin, "."}
 	if raceEnabled {
 		args = []string{"build", "-race", "-o", pbemBin, "."}
@@ -50,6 +51,7 @@ func TestMain(m *testing.M) {
 // servers in other processes (pbem serve, Dovecot, Postfix, nats-server)
 // over loopback, each on its own ports and in its own directories, so
 // GOMAXPROCS tests at a time (the default) would leave the machine idle.
+// The tests that keep a core busy instead say so with cpuBound.
 func parallelByDefault(n int) {
 	flag.Parse()
 	set := false
@@ -57,6 +59,20 @@ func parallelByDefault(n int) {
 	if !set {
 		flag.Set("test.parallel", strconv.Itoa(n))
 	}
+}
+
+// cpuSlots holds a token for each CPU-bound test running.
+var cpuSlots = make(chan struct{}, runtime.NumCPU())
+
+// cpuBound runs t in parallel as one that keeps a core busy for long (it
+// plays whole games, renders reports or measures): no more such tests run
+// at once than there are cores, so that they neither starve each other
+// past their own time limits nor take the CPU from the tests that wait on
+// servers.
+func cpuBound(t *testing.T) {
+	t.Parallel()
+	cpuSlots <- struct{}{}
+	t.Cleanup(func() { <-cpuSlots })
 }
 
 // pbem runs the binary and returns stdout, stderr and the exit code.
