@@ -32,7 +32,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	pbemBin = filepath.Join(dir, "pbem")
-	parallelByDefault(12)
+	if raceEnabled {
+		parallelByDefault(6) // every process several times the CPU: fewer at once
+	} else {
+		parallelByDefault(12)
+	}
 	args := []string{"build", "-o", pbemBin, "."}
 	if raceEnabled {
 		args = []string{"build", "-race", "-o", pbemBin, "."}

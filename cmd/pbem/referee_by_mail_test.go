@@ -154,7 +154,7 @@ func TestDeadlinesByMail(t *testing.T) {
 		t.Fatalf("%d deadlines passed, want 1", n)
 	}
 
-	// a deadline policy; the player to move is told their deadline.
+	// A deadline policy; the player to move is told their deadline.
 	g.command(welcome, secret, "SETTING deadline 1d")
 	g.actions(1)
 	for _, who := range []string{"anna", "taro"} {
@@ -163,7 +163,7 @@ func TestDeadlinesByMail(t *testing.T) {
 		}
 	}
 
-	// deadline none clears the running deadlines: no reminder, no
+	// Deadline none clears the running deadlines: no reminder, no
 	// default applied.
 	g.command(welcome, secret, "SETTING deadline 6s\nSETTING reminder 1s")
 	m = g.command(welcome, secret, "SETTING deadline none")
@@ -182,12 +182,12 @@ func TestDeadlinesByMail(t *testing.T) {
 
 func TestPausesAndResumesByMail(t *testing.T) {
 	t.Parallel()
-	g := newMailGame(t, "deadline=2s", "pause-max=3s")
+	g := newMailGame(t, "deadline=2s", "pause-max=10s")
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
 
-	// the deadline passes (the referee decides); the referee pauses
+	// The deadline passes (the referee decides); the referee pauses
 	// and resumes: the deadline that passed does not pass again.
 	// (Both sides transfer leaders first, so both deadlines pass.)
 	g.next("carol", "referee: deadline passed")
@@ -200,7 +200,7 @@ func TestPausesAndResumesByMail(t *testing.T) {
 		t.Fatalf("%d deadline.passed after RESUME, %d before", n, passed)
 	}
 
-	// the players pause, each with a reason; the pause says when it
+	// The players pause, each with a reason; the pause says when it
 	// ends, and ends by itself after pause-max.
 	g.send("anna", g.newest("anna"), "PAUSE family visit")
 	g.nextWith("taro", "USA asks to pause the game")
@@ -242,7 +242,7 @@ func TestTheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
 	if code == 0 || !strings.Contains(out, "rejected; nothing of it was applied") || !strings.Contains(out, "the game is not paused") {
 		t.Fatalf("a refused RESUME: %d\n%s", code, out)
 	}
-	// every player asks, by mail, for a referee; she is welcomed
+	// Every player asks, by mail, for a referee; she is welcomed
 	// with her secret, and commands the game with it.
 	g.send("anna", g.newest("anna"), "REFEREE ADD dana@players.test NAME Dana")
 	g.nextWith("taro", "REFEREE ADD dana@players.test NAME Dana")
@@ -260,7 +260,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
 
-	// a referee's mail without its Secret line is answered, to the
+	// A referee's mail without its Secret line is answered, to the
 	// referee's registered address, and nothing is applied.
 	g.send("carol", welcome, "PAUSE")
 	m := g.next("carol", "your mail was not applied: it has no Secret line")
@@ -269,7 +269,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 		t.Fatal("a PAUSE without a secret paused the game")
 	}
 
-	// the referee's desk, by mail and on the server; LOG by mail.
+	// The referee's desk, by mail and on the server; LOG by mail.
 	g.send("carol", welcome, "GAMES")
 	m = g.next("carol", "your games")
 	bodyHas(t, "GAMES", squeezed(m.body), "g1 gcacw harrow-creek", "to move")
@@ -280,14 +280,14 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.send("taro", g.newest("taro"), "LOG 5")
 	bodyHas(t, "Taro's LOG", squeezed(g.next("taro", "log").body), "The last 5 actions of game g1", "→ accepted")
 
-	// a rollback, then a rollback into the closed branch: refused,
+	// A rollback, then a rollback into the closed branch: refused,
 	// saying why.
 	branchEnd := g.head()
 	g.command(welcome, secret, "ROLLBACK 1 ACTION")
 	m = g.command(welcome, secret, fmt.Sprintf("ROLLBACK TO %d", branchEnd))
 	bodyHas(t, "the refusal", squeezed(m.body), fmt.Sprintf("seq %d lies in a closed branch", branchEnd))
 
-	// a player's message reaches the referees only; the referee's
+	// A player's message reaches the referees only; the referee's
 	// answer that player only.
 	g.send("taro", g.newest("taro"), "REFEREE May I cross at the mill?")
 	bodyHas(t, "the message", g.next("carol", "message from Taro (CSA)").body, "May I cross at the mill?")
@@ -296,7 +296,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.next("taro", "message from Carol (referee)")
 	g.next("carol", "your message was sent")
 
-	// an observer's reply gets a short answer.
+	// An observer's reply gets a short answer.
 	g.command(welcome, secret, "OBSERVER ADD kim@players.test")
 	obs := g.next("kim", "the referee changed the game")
 	g.send("kim", obs, "Go Anna!")
