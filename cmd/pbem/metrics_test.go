@@ -185,9 +185,10 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	})
 }
 
-// Issue 12's quarantine reasons get labels of their own, not "other", so
-// that a scrape shows reused Message-IDs and capped notices apart.
-func TestQuarantineLabelsOfIssue12(t *testing.T) {
+// The quarantine's newer reasons (a reused Message-ID, too many held
+// orders, capped notices, a rate limit) get labels of their own, not
+// "other", so that a scrape shows them apart.
+func TestQuarantineReasonsHaveLabelsOfTheirOwn(t *testing.T) {
 	t.Parallel()
 	for reason, want := range map[string]string{
 		"Message-ID <a@b> reused with other content (the first is seq 9 of game g1); the player was told":                                            "reused_message_id",
