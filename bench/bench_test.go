@@ -46,7 +46,7 @@ func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
 	}
 }
 
-// Issue 15: pbem bench --parts render draws a rule system's demo boards
+// pbem bench --parts render draws a rule system's demo boards
 // to PNG beside the ASCII render of the same views, and says the PNG's
 // size (the figure itself is read by a person, not bounded here).
 func TestBenchRenderPrintsTheDrawingBesideItsBaseline(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -379,15 +380,13 @@ func TestExternalServerWithALogin(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+	waitfor.Until(t, 10*time.Second, "nats-server to listen", func() bool {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
 			c.Close()
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("nats-server did not listen")
-		}
-	}
+		return err == nil
+	})
 	if _, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
 		t.Fatal("the server let a client in without a login")
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -89,21 +90,13 @@ func ev(game, key, text string) events.Envelope {
 	return events.New(game, time.Unix(1700000000, 0), key, &events.OrderReceived{Player: "usa", Text: text, MessageID: key})
 }
 
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(within); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
-		}
-	}
-}
-
 // A node that stops renewing (here: closed, as a paused process stops)
 // loses its game to another node, which rebuilds the log from the stream
 // with its side-writes; the old owner's append is then refused by the
 // JetStream server (the new owner's fence), and nothing of it reaches
 // either store.
 func TestNodeFailoverRebuildsFromTheStreamAndFencesTheOldOwner(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	const lease = 600 * time.Millisecond
 	a := startNode(t, srv, "a", lease)
@@ -132,10 +125,10 @@ func TestNodeFailoverRebuildsFromTheStreamAndFencesTheOldOwner(t *testing.T) {
 	a.mu.Unlock()
 	a.Node.Close()
 	start := time.Now()
-	waitFor(t, 5*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+	waitfor.Until(t, 5*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
 	took := time.Since(start)
 	// take marks the game owned, then calls Gained: wait for the hook too.
-	waitFor(t, 5*lease, "b's Gained hook is called", func() bool { return b.has(&b.gained, "g1") })
+	waitfor.Until(t, 5*lease, "b's Gained hook is called", func() bool { return b.has(&b.gained, "g1") })
 	bh, _ := b.st.Head("g1")
 	ah, _ := a.st.Head("g1")
 	if bh != ah || bh.Seq != 3 {
@@ -179,6 +172,7 @@ func TestNodeFailoverRebuildsFromTheStreamAndFencesTheOldOwner(t *testing.T) {
 // Moving a game hands it over at once; the node it came from is fenced
 // and the one it went to appends after the same head.
 func TestNodeMoveAndDrainHandGamesOver(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	const lease = 2 * time.Second
 	a := startNode(t, srv, "a", lease)
@@ -188,7 +182,7 @@ func TestNodeMoveAndDrainHandGamesOver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, 2*time.Second, "b sees both leases", func() bool { return len(b.Leases()) == 2 })
+	waitfor.Until(t, 2*time.Second, "b sees both leases", func() bool { return len(b.Leases()) == 2 })
 	if to, _ := b.LeastLoaded(""); to != "b" {
 		t.Fatalf("least loaded: %s", to)
 	}
@@ -224,6 +218,7 @@ func TestNodeMoveAndDrainHandGamesOver(t *testing.T) {
 // put the same seq in the stream twice. The keys travel with the stream's
 // record, so the node that takes the game over refuses the same copy.
 func TestNodeRequestKeysMakeADuplicateBeforeTheStreamAndSurviveATakeover(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	const lease = 600 * time.Millisecond
 	a := startNode(t, srv, "a", lease)
@@ -244,7 +239,7 @@ func TestNodeRequestKeysMakeADuplicateBeforeTheStreamAndSurviveATakeover(t *test
 	}
 
 	a.Node.Close()
-	waitFor(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+	waitfor.Until(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
 	for key, want := range map[string]uint64{"mail:fp1": 1, "mail:fp2": 2, "m2": 2} {
 		if seq, ok, err := b.st.Lookup("g1", key); err != nil || !ok || seq != want {
 			t.Errorf("b's key %s: at %d %v %v, want %d", key, seq, ok, err, want)
@@ -264,6 +259,7 @@ func TestNodeRequestKeysMakeADuplicateBeforeTheStreamAndSurviveATakeover(t *test
 // under its own lease, and catches its store up with the stream before it
 // appends again. The stream holds each seq once.
 func TestNodeAppendWhoseAnswerWasLostIsCaughtUpNotDroppedOrWrittenTwice(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	a := startNode(t, srv, "a", 2*time.Second)
 	if _, err := a.Do(store.Request{Game: "g1", Expected: 0, Events: []events.Envelope{ev("g1", "m1", "one")}}); err != nil {
@@ -338,6 +334,7 @@ func streamKeys(t *testing.T, nc *nats.Conn, game string) string {
 // a node taking the game over rebuilds it and carries on rather than
 // refusing it.
 func TestNodeTakeoverPassesOverAnAppendStoredTwice(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	const lease = 600 * time.Millisecond
 	a := startNode(t, srv, "a", lease)
@@ -392,7 +389,7 @@ func TestNodeTakeoverPassesOverAnAppendStoredTwice(t *testing.T) {
 	}
 
 	a.Node.Close()
-	waitFor(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+	waitfor.Until(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
 	if n, err := b.st.Verify("g1"); err != nil || n != 2 {
 		t.Fatalf("b's copy: %d events, %v", n, err)
 	}

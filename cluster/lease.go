@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Liveness is per node, ownership per game (issue 16):
+// Liveness is per node, ownership per game:
 //
 //   - A node's lease is its key in pbem_nodes, put every Lease/3 (a
 //     heartbeat). Nothing per game is written to keep games: a node with

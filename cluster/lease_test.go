@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -40,6 +41,7 @@ func lastSeqOf(t *testing.T, nc *nats.Conn, bucket string) uint64 {
 // game: while their node lives, the owner records of its 40 games are not
 // written at all, and another node takes none of them.
 func TestNodeRenewalWritesOneKeyPerNodeNotPerGame(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	const lease = 300 * time.Millisecond
 	a := startNode(t, srv, "a", lease)
@@ -124,6 +126,7 @@ const childLease = time.Second
 // stream shows its last message before the taker's fence and nothing of
 // it after.
 func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
+	t.Parallel()
 	srv := jetStream(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childNodeEnv+"="+srv.ClientURL())
@@ -169,7 +172,7 @@ func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	stopped := time.Now()
-	waitFor(t, 10*childLease, "b takes g1 over from the stopped node", func() bool { return b.Owns("g1") })
+	waitfor.Until(t, 10*childLease, "b takes g1 over from the stopped node", func() bool { return b.Owns("g1") })
 	took := time.Since(stopped)
 	taken, _ := b.st.Head("g1") // what b rebuilt: everything before its fence
 	// took may be under a lease: b counts from the stopped node's last
@@ -230,6 +233,7 @@ func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
 // against it: a stream whose chain does not hold that head is refused,
 // and the game is not rebuilt from it; the head as recorded is taken over.
 func TestNodeTakeoverChecksTheHeadTheOwnerRecordedLast(t *testing.T) {
+	t.Parallel()
 	for _, tamper := range []bool{false, true} {
 		t.Run(fmt.Sprintf("tampered=%v", tamper), func(t *testing.T) {
 			srv := jetStream(t)
@@ -246,7 +250,7 @@ func TestNodeTakeoverChecksTheHeadTheOwnerRecordedLast(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, 5*lease, "a records g1's head", func() bool {
+			waitfor.Until(t, 5*lease, "a records g1's head", func() bool {
 				e, err := heads.Get(t.Context(), "g1")
 				return err == nil && strings.Contains(string(e.Value()), head.Hash.Hex())
 			})
@@ -259,7 +263,7 @@ func TestNodeTakeoverChecksTheHeadTheOwnerRecordedLast(t *testing.T) {
 			}
 			b := startNode(t, srv, "b", lease)
 			if !tamper {
-				waitFor(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
+				waitfor.Until(t, 10*lease, "b takes g1 over", func() bool { return b.Owns("g1") })
 				if h, _ := b.st.Head("g1"); h != head {
 					t.Fatalf("b rebuilt %+v, a had %+v", h, head)
 				}

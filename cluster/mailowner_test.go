@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"path/filepath"
+	"pbem/internal/waitfor"
 	"testing"
 	"time"
 
@@ -50,7 +51,7 @@ func TestNodeSaysAGameBeingRebuiltIsNotReadyForMail(t *testing.T) {
 	}
 	t.Cleanup(func() { b.Close(); nc.Close(); st.Close() })
 
-	waitFor(t, 10*lease, "b sees a's game", func() bool { return b.Known("g1") })
+	waitfor.Until(t, 10*lease, "b sees a's game", func() bool { return b.Known("g1") })
 	if o, err := b.MailOwner("g1"); o != "a" || err != nil {
 		t.Fatalf("g1 with its owner a live: MailOwner %q, %v; want a", o, err)
 	}
@@ -77,7 +78,7 @@ func TestNodeSaysAGameBeingRebuiltIsNotReadyForMail(t *testing.T) {
 		t.Fatal("g1 unknown to b while b takes it over")
 	}
 	close(release)
-	waitFor(t, 10*lease, "b owns g1", func() bool { return b.Owns("g1") })
+	waitfor.Until(t, 10*lease, "b owns g1", func() bool { return b.Owns("g1") })
 	if o, err := b.MailOwner("g1"); o != "b" || err != nil {
 		t.Fatalf("g1 rebuilt on b: MailOwner %q, %v; want b", o, err)
 	}

@@ -22,7 +22,7 @@ const readBatch = 512
 //
 // It reads with JetStream's batched direct get (one request answers up to
 // readBatch messages of the subject, then an end-of-batch status), not
-// one request per message (issue 16: a mass takeover was bound by round
+// one request per message (a mass takeover was bound by its round
 // trips), and not with an ordered consumer: every consumer is created and
 // deleted through the cluster's meta leader, and 64 takeovers at once
 // made 128 of those, one of which stalled for ten seconds on the loaded

@@ -13,6 +13,7 @@ import (
 
 	"pbem/events"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -26,6 +27,7 @@ import (
 // events. The lease as it was recorded is taken over normally (the
 // control case: the check refuses only a mismatch).
 func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		tamper func(l map[string]any, head store.Head)
@@ -41,6 +43,7 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			srv := jetStream(t)
 			const lease = 600 * time.Millisecond
 			a := startNode(t, srv, "a", lease)
@@ -69,7 +72,7 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 			var recorded map[string]any
 			var rev uint64
 			var kv jetstream.KeyValue
-			waitFor(t, 10*lease, "a records its head", func() bool {
+			waitfor.Until(t, 10*lease, "a records its head", func() bool {
 				for _, k := range where {
 					e, err := k.Get(t.Context(), "g1")
 					if err != nil {
@@ -95,13 +98,13 @@ func TestNodeTakeoverRefusesAStreamWithoutTheOldOwnersLastHead(t *testing.T) {
 			logs := &syncbuf.Buffer{}
 			b2 := startNodeLogging(t, srv, "b", lease, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 			if tc.want == "" {
-				waitFor(t, 10*lease, "b takes g1 over", func() bool { return b2.Owns("g1") })
+				waitfor.Until(t, 10*lease, "b takes g1 over", func() bool { return b2.Owns("g1") })
 				if h, _ := b2.st.Head("g1"); h != head {
 					t.Fatalf("b rebuilt %+v, a had %+v", h, head)
 				}
 				return
 			}
-			waitFor(t, 20*time.Second, "b refuses the takeover loudly", func() bool {
+			waitfor.Until(t, 20*time.Second, "b refuses the takeover loudly", func() bool {
 				return b2.Owns("g1") || strings.Contains(logs.String(), "level=ERROR") && strings.Contains(logs.String(), tc.want)
 			})
 			if b2.Owns("g1") {

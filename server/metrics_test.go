@@ -2,9 +2,10 @@ package server
 
 import "testing"
 
-// Issue 12's quarantine reasons get labels of their own, not "other", so
-// that a scrape shows reused Message-IDs and capped notices apart.
-func TestQuarantineLabelsOfIssue12(t *testing.T) {
+// The quarantine's newer reasons (a reused Message-ID, too many held
+// orders, capped notices, a rate limit) get labels of their own, not
+// "other", so that a scrape shows them apart.
+func TestQuarantineReasonsHaveLabelsOfTheirOwn(t *testing.T) {
 	for reason, want := range map[string]string{
 		"Message-ID <a@b> reused with other content (the first is seq 9 of game g1); the player was told":                                            "reused_message_id",
 		"not authenticated (its envelope sender eve@x is not its From address anna@y), and 3 orders of usa in game g1 already wait for confirmation": "held_too_many",

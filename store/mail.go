@@ -80,7 +80,7 @@ type Quarantined struct {
 	RestSHA256 string
 }
 
-// The evidence kept of a quarantined mail (issue 12): its header, the
+// The evidence kept of a quarantined mail: its header, the
 // first 64 KiB after it and a hash of the rest, so that a flood of large
 // mails from strangers cannot fill the disk.
 const (

@@ -42,7 +42,7 @@ var (
 )
 
 // topBuckets are the buckets every store has; laterBuckets were added
-// since (issue 12's quarantine index), made when a store is opened for
+// since (the quarantine's time index and counts), made when a store is opened for
 // writing and read as empty while they are missing.
 var (
 	topBuckets   = [][]byte{bMeta, bLog, bSnap, bPub, bSecret, bCkpt, bQuar, bRaw}

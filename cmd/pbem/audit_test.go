@@ -60,6 +60,7 @@ func flipByte(t *testing.T, dir, game string, seq uint64) {
 }
 
 func TestAuditAndExportAFinishedGame(t *testing.T) {
+	cpuBound(t)
 	dir, log := playedDataDir(t, "audited", 400)
 	var ended bool
 	for i := range log {
@@ -89,121 +90,130 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		{"export in an unknown format", []string{"export", "--format", "xml", "audited"}, 2, nil, nil},
 		{"audit an unknown game", []string{"audit", "nosuch"}, 1, nil, nil},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, tc.args...)...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.code, tail(out, 30), errOut)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, tail(out, 30))
+	// The commands only read the store (under its shared lock): they run
+	// at once, and the byte is flipped after them all.
+	t.Run("reading", func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, tc.args...)...)
+				if code != tc.code {
+					t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.code, tail(out, 30), errOut)
 				}
+				for _, w := range tc.want {
+					if !strings.Contains(out, w) {
+						t.Errorf("output lacks %q:\n%s", w, tail(out, 30))
+					}
+				}
+				for _, w := range tc.absent {
+					if strings.Contains(out, w) {
+						t.Errorf("output has %q", w)
+					}
+				}
+			})
+		}
+
+		t.Run("export jsonl round-trips", func(t *testing.T) {
+			t.Parallel()
+			out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			for _, w := range tc.absent {
-				if strings.Contains(out, w) {
-					t.Errorf("output has %q", w)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(lines) != len(log) {
+				t.Fatalf("%d lines for %d events", len(lines), len(log))
+			}
+			for i, l := range lines {
+				var e struct {
+					Seq     uint64          `json:"seq"`
+					Type    string          `json:"type"`
+					At      string          `json:"at"`
+					Prev    string          `json:"prev"`
+					Hash    string          `json:"hash"`
+					Payload json.RawMessage `json:"payload"`
+				}
+				if err := json.Unmarshal([]byte(l), &e); err != nil {
+					t.Fatalf("line %d: %v\n%s", i+1, err, l)
+				}
+				if e.Seq != log[i].Seq || e.Type != log[i].Type || e.Hash != log[i].Hash.Hex() || e.Prev != log[i].Prev.Hex() || len(e.Payload) < 2 {
+					t.Fatalf("line %d does not match event %d: %s", i+1, log[i].Seq, l)
+				}
+				if e.Type == events.TypeMailQueued {
+					var m struct{ Body string }
+					if err := json.Unmarshal(e.Payload, &m); err != nil || m.Body == "" {
+						t.Fatalf("line %d: mail body not in plain text: %v %s", i+1, err, l)
+					}
 				}
 			}
 		})
-	}
 
-	t.Run("export jsonl round-trips", func(t *testing.T) {
-		out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, errOut)
-		}
-		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		if len(lines) != len(log) {
-			t.Fatalf("%d lines for %d events", len(lines), len(log))
-		}
-		for i, l := range lines {
-			var e struct {
-				Seq     uint64          `json:"seq"`
-				Type    string          `json:"type"`
-				At      string          `json:"at"`
-				Prev    string          `json:"prev"`
-				Hash    string          `json:"hash"`
-				Payload json.RawMessage `json:"payload"`
-			}
-			if err := json.Unmarshal([]byte(l), &e); err != nil {
-				t.Fatalf("line %d: %v\n%s", i+1, err, l)
-			}
-			if e.Seq != log[i].Seq || e.Type != log[i].Type || e.Hash != log[i].Hash.Hex() || e.Prev != log[i].Prev.Hex() || len(e.Payload) < 2 {
-				t.Fatalf("line %d does not match event %d: %s", i+1, log[i].Seq, l)
-			}
-			if e.Type == events.TypeMailQueued {
-				var m struct{ Body string }
-				if err := json.Unmarshal(e.Payload, &m); err != nil || m.Body == "" {
-					t.Fatalf("line %d: mail body not in plain text: %v %s", i+1, err, l)
+		// Issue 21.6: the default export carries no credential of the game's
+		// mails (reply keys and addresses, the referee's secret); with
+		// --with-secrets it is a full backup, and says so.
+		t.Run("export holds no credential unless asked", func(t *testing.T) {
+			t.Parallel()
+			cred := regexp.MustCompile(`(?m)(Key: [a-z2-7]{8,}|Secret: [a-z2-7]{8,}|pbem\+[^@\s"]+@)`)
+			for _, format := range []string{"jsonl", "text", "html"} {
+				out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", format, "audited")
+				if code != 0 {
+					t.Fatalf("%s: exit %d: %s", format, code, errOut)
+				}
+				if m := cred.FindString(out); m != "" {
+					t.Fatalf("the default %s export holds a credential: %q", format, m)
 				}
 			}
-		}
-	})
+			out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
+			if code != 0 || !strings.Contains(out, "Key: [redacted]") || !strings.Contains(out, "Secret: [redacted]") {
+				t.Fatalf("the default export does not mark what it left out (exit %d): %s", code, errOut)
+			}
+			full, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--with-secrets", "audited")
+			if code != 0 || len(cred.FindAllString(full, -1)) < 3 || !strings.Contains(errOut, "holds every reply key") {
+				t.Fatalf("--with-secrets: exit %d, %d credentials, stderr %q", code, len(cred.FindAllString(full, -1)), errOut)
+			}
+		})
 
-	// Issue 21.6: the default export carries no credential of the game's
-	// mails (reply keys and addresses, the referee's secret); with
-	// --with-secrets it is a full backup, and says so.
-	t.Run("export holds no credential unless asked", func(t *testing.T) {
-		cred := regexp.MustCompile(`(?m)(Key: [a-z2-7]{8,}|Secret: [a-z2-7]{8,}|pbem\+[^@\s"]+@)`)
-		for _, format := range []string{"jsonl", "text", "html"} {
-			out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", format, "audited")
-			if code != 0 {
-				t.Fatalf("%s: exit %d: %s", format, code, errOut)
+		// Issue 21.1: export and log --as a player show that player's view:
+		// their own mails only, and no other player's order text.
+		t.Run("export and log as a player", func(t *testing.T) {
+			t.Parallel()
+			for _, args := range [][]string{{"export", "--as", "anna", "audited"}, {"log", "--as", "USA", "audited"}} {
+				out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, args...)...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d: %s", args, code, errOut)
+				}
+				if strings.Contains(out, "taro@") || !strings.Contains(out, "anna@") {
+					t.Fatalf("%v shows another player's mails, or not anna's own:\n%s", args, tail(out, 20))
+				}
 			}
-			if m := cred.FindString(out); m != "" {
-				t.Fatalf("the default %s export holds a credential: %q", format, m)
+			out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "--as", "taro", "audited")
+			whole, _, _ := pbem(t, nil, "--data-dir", dir, "log", "audited")
+			if !strings.Contains(whole, "| MARCH") || strings.Count(out, "| ") >= strings.Count(whole, "| ") || !strings.Contains(out, "the text is the sender's") {
+				t.Fatalf("log --as taro shows every order's text:\n%s", tail(out, 20))
 			}
-		}
-		out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
-		if code != 0 || !strings.Contains(out, "Key: [redacted]") || !strings.Contains(out, "Secret: [redacted]") {
-			t.Fatalf("the default export does not mark what it left out (exit %d): %s", code, errOut)
-		}
-		full, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--with-secrets", "audited")
-		if code != 0 || len(cred.FindAllString(full, -1)) < 3 || !strings.Contains(errOut, "holds every reply key") {
-			t.Fatalf("--with-secrets: exit %d, %d credentials, stderr %q", code, len(cred.FindAllString(full, -1)), errOut)
-		}
-	})
+			if _, errOut, code := pbem(t, nil, "--data-dir", dir, "log", "--as", "nobody", "audited"); code != 2 || !strings.Contains(errOut, "no player or side") {
+				t.Fatalf("--as nobody: exit %d %s", code, errOut)
+			}
+		})
 
-	// Issue 21.1: export and log --as a player show that player's view:
-	// their own mails only, and no other player's order text.
-	t.Run("export and log as a player", func(t *testing.T) {
-		for _, args := range [][]string{{"export", "--as", "anna", "audited"}, {"log", "--as", "USA", "audited"}} {
-			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, args...)...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		// Issue 15: the HTML report --as a player is what that player saw: the
+		// board drawn as their side sees it (the enemy's ZOC shaded, which the
+		// referee's board has not), and none of the other side's rejected
+		// orders, which the referee's report lists.
+		t.Run("export html as a player", func(t *testing.T) {
+			t.Parallel()
+			ref, _, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+			anna, errOut, code2 := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "--as", "anna", "audited")
+			if code != 0 || code2 != 0 {
+				t.Fatalf("exit %d, %d: %s", code, code2, errOut)
 			}
-			if strings.Contains(out, "taro@") || !strings.Contains(out, "anna@") {
-				t.Fatalf("%v shows another player's mails, or not anna's own:\n%s", args, tail(out, 20))
+			zoc := `id=\"zoc\"`
+			if strings.Contains(ref, zoc) || !strings.Contains(anna, zoc) || !strings.Contains(anna, "as anna (USA) saw it") && !strings.Contains(anna, "as anna") {
+				t.Fatalf("ZOC in the referee's report: %v, in anna's: %v", strings.Contains(ref, zoc), strings.Contains(anna, zoc))
 			}
-		}
-		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "--as", "taro", "audited")
-		whole, _, _ := pbem(t, nil, "--data-dir", dir, "log", "audited")
-		if !strings.Contains(whole, "| MARCH") || strings.Count(out, "| ") >= strings.Count(whole, "| ") || !strings.Contains(out, "the text is the sender's") {
-			t.Fatalf("log --as taro shows every order's text:\n%s", tail(out, 20))
-		}
-		if _, errOut, code := pbem(t, nil, "--data-dir", dir, "log", "--as", "nobody", "audited"); code != 2 || !strings.Contains(errOut, "no player or side") {
-			t.Fatalf("--as nobody: exit %d %s", code, errOut)
-		}
-	})
-
-	// Issue 15: the HTML report --as a player is what that player saw: the
-	// board drawn as their side sees it (the enemy's ZOC shaded, which the
-	// referee's board has not), and none of the other side's rejected
-	// orders, which the referee's report lists.
-	t.Run("export html as a player", func(t *testing.T) {
-		ref, _, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
-		anna, errOut, code2 := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "--as", "anna", "audited")
-		if code != 0 || code2 != 0 {
-			t.Fatalf("exit %d, %d: %s", code, code2, errOut)
-		}
-		zoc := `id=\"zoc\"`
-		if strings.Contains(ref, zoc) || !strings.Contains(anna, zoc) || !strings.Contains(anna, "as anna (USA) saw it") && !strings.Contains(anna, "as anna") {
-			t.Fatalf("ZOC in the referee's report: %v, in anna's: %v", strings.Contains(ref, zoc), strings.Contains(anna, zoc))
-		}
-		if !strings.Contains(ref, "taro: MARCH Starlng") || strings.Contains(anna, "taro: MARCH Starlng") {
-			t.Fatalf("taro's rejected order: in the referee's report %v, in anna's %v", strings.Contains(ref, "taro: MARCH Starlng"), strings.Contains(anna, "taro: MARCH Starlng"))
-		}
+			if !strings.Contains(ref, "taro: MARCH Starlng") || strings.Contains(anna, "taro: MARCH Starlng") {
+				t.Fatalf("taro's rejected order: in the referee's report %v, in anna's %v", strings.Contains(ref, "taro: MARCH Starlng"), strings.Contains(anna, "taro: MARCH Starlng"))
+			}
+		})
 	})
 
 	t.Run("a flipped byte is located by seq", func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 // dead node; without a nats-server it says it skipped the part, and the
 // other parts run.
 func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.T) {
+	cpuBound(t)
 	out, errOut, code := pbem(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
 		"--cluster-games", "4", "--cluster-appends", "5", "--cluster-lease", testLease.String(), "--cluster-mail-games", "2")
 	if code != 0 {

@@ -13,6 +13,7 @@ import (
 // pbem bench measures mail → reply latency against a real Dovecot as the
 // game mailbox too, beside that server's own IDLE floor.
 func TestBenchMailAgainstDovecot(t *testing.T) {
+	cpuBound(t)
 	dc := dovecottest.Start(t)
 	out, errOut, code := pbem(t, nil, "bench", "--parts", "mail", "--mail-orders", "12",
 		"--mail-imap", dc.Addr, "--mail-imap-user", dovecottest.User, "--mail-imap-pass", dovecottest.Password)

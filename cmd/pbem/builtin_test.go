@@ -19,6 +19,9 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 )
 
 // builtinGame is a game whose players have mailboxes on pbem's own mail
@@ -93,16 +96,16 @@ func (g *builtinGame) mailbox(user string) [][]byte {
 func (g *builtinGame) replyTo(t *testing.T, user string) string {
 	t.Helper()
 	re := regexp.MustCompile(`pbem\+g1\.` + user + `\.[a-z2-7]{16}@pbem\.localhost`)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	var addr string
+	waitfor.Until(t, 30*time.Second, "a welcome mail for "+user, func() bool {
 		for _, m := range g.mailbox(user) {
 			if a := re.Find(m); a != nil {
-				return string(a)
+				addr = string(a)
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no welcome mail for %s", user)
-		}
-	}
+		return addr != ""
+	})
+	return addr
 }
 
 func orderMail(user, to, id, text string) string {
@@ -126,6 +129,7 @@ func messageIDs(mails [][]byte) map[string]int {
 // host answered 250 is in the log once, decided, and every reply pbem
 // recorded as sent is in its recipient's mailbox.
 func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
+	cpuBound(t)
 	g := newBuiltinGame(t, t.TempDir())
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 13))
 	const rounds = 6
@@ -230,6 +234,7 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 // engine and the outbox cannot write. Then the space is freed: every
 // order taken is decided and every reply is sent and in its mailbox.
 func TestFullDiskDuringAFloodLeavesNoReplyUnsent(t *testing.T) {
+	cpuBound(t)
 	if os.Getuid() != 0 {
 		t.Fatal("this test mounts a tmpfs, which needs root (CI runs as root)")
 	}
@@ -278,7 +283,7 @@ func TestFullDiskDuringAFloodLeavesNoReplyUnsent(t *testing.T) {
 			}
 		}(who)
 	}
-	waitFor(t, "the flood to begin", 30*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return taken >= 10 })
+	waitfor.Until(t, 30*time.Second, "the flood to begin", func() bool { mu.Lock(); defer mu.Unlock(); return taken >= 10 })
 	// Fill the disk to the last byte.
 	filler, err := os.Create(filepath.Join(mnt, "filler"))
 	if err != nil {
@@ -297,7 +302,12 @@ func TestFullDiskDuringAFloodLeavesNoReplyUnsent(t *testing.T) {
 	mu.Lock()
 	atFull := taken
 	mu.Unlock()
-	time.Sleep(4 * time.Second) // the flood goes on into a full disk
+	// The flood goes on into the full disk until the server meets it.
+	if !waitfor.True(time.Minute, func() bool {
+		return strings.Contains(srv.Stderr.(*syncbuf.Buffer).String(), "no space left on device")
+	}) {
+		t.Fatal("the server never met the full disk: the test did not fill it")
+	}
 	mu.Lock()
 	duringFull, refusedFull := taken-atFull, refusals
 	mu.Unlock()
@@ -342,25 +352,25 @@ var (
 func waitSettled(t *testing.T, g *builtinGame, orders int, within time.Duration) string {
 	t.Helper()
 	var out string
-	for deadline := time.Now().Add(within); ; time.Sleep(300 * time.Millisecond) {
+	var received, decided, unsent int
+	if waitfor.True(within, func() bool {
 		out, _, _ = pbem(t, nil, "--data-dir", g.dir, "log", "g1")
-		received := strings.Count(out, "order.received/v")
-		decided := strings.Count(out, "order.accepted/") + strings.Count(out, "order.rejected/")
+		received = strings.Count(out, "order.received/v")
+		decided = strings.Count(out, "order.accepted/") + strings.Count(out, "order.rejected/")
 		sent := map[string]bool{}
 		for _, m := range sentRE.FindAllStringSubmatch(out, -1) {
 			sent[m[1]] = true
 		}
-		unsent := 0
+		unsent = 0
 		for _, m := range queuedRE.FindAllStringSubmatch(out, -1) {
 			if !sent[m[1]] {
 				unsent++
 			}
 		}
-		if received >= orders && decided == received && unsent == 0 {
-			return out
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not settled within %v: %d orders received (want %d), %d decided, %d replies unsent\n%s", within, received, orders, decided, unsent, tail(out, 20))
-		}
+		return received >= orders && decided == received && unsent == 0
+	}) {
+		return out
 	}
+	t.Fatalf("not settled within %v: %d orders received (want %d), %d decided, %d replies unsent\n%s", within, received, orders, decided, unsent, tail(out, 20))
+	return ""
 }

@@ -23,6 +23,7 @@ func newGame(t *testing.T, extra ...string) string {
 // rule system: what it accepts is what mail can be sent to and a game
 // that can be played.
 func TestNewRefusesBadAddressesAndMissingSides(t *testing.T) {
+	t.Parallel()
 	crlf := "anna@example.org\r\nBcc: eve@example.org"
 	tests := []struct {
 		name   string
@@ -62,6 +63,7 @@ func TestNewRefusesBadAddressesAndMissingSides(t *testing.T) {
 // Flags may stand after a command's positional arguments, in every
 // command that has both, and "--" ends them.
 func TestFlagsAfterPositionalArguments(t *testing.T) {
+	t.Parallel()
 	dir := newGame(t)
 	tests := []struct {
 		args []string
@@ -94,6 +96,7 @@ func TestFlagsAfterPositionalArguments(t *testing.T) {
 // over an empty pbem.db (the evidence of a loss), not where mailhost.db
 // says the directory is not new.
 func TestReadingCommandsMakeNoStore(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"games"}, {"log", "g1"}, {"verify", "g1"}, {"quarantine"}, {"doctor"}, {"order", "g1", "--player", "a", "X"}} {
 		dir := t.TempDir()
 		out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, args...)...)
@@ -188,6 +191,7 @@ func shellWords(t *testing.T, line string) []string {
 // servers and measurements of their own for minutes and have their own
 // tests (TestHRADemo…, TestBench…).
 func TestREADMEExamplesRunAsWritten(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := []string{"PBEM_DATA_DIR=" + dir}
 	srv := startServe(t, dir)

@@ -17,6 +17,7 @@ import (
 // their standard input ('--file -'), never a file of that name on the
 // owner's disk or the servers' own standard input.
 func TestClusterCommandWithFileIsForwardedToTheOwnerWithTheFilesText(t *testing.T) {
+	t.Parallel()
 	r := newClusterRig(t)
 	if out, errOut, code := r.pbem("n1", "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"); code != 0 {

@@ -20,6 +20,7 @@ import (
 	"pbem/cluster"
 	"pbem/internal/natscluster"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -136,16 +137,16 @@ func (r *clusterRig) send(from, to, id, text string) {
 func (r *clusterRig) replyTo(game, user string) string {
 	r.t.Helper()
 	re := regexp.MustCompile(`pbem\+` + game + `\.` + user + `\.[a-z2-7]{16}@game\.test`)
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	var addr string
+	waitfor.Until(r.t, 60*time.Second, "a welcome mail of "+game+" for "+user, func() bool {
 		for _, m := range readInbox(nil, r.players.IMAPAddr(), user, "pw") {
 			if a := re.Find(m); a != nil {
-				return string(a)
+				addr = string(a)
 			}
 		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("no welcome mail of %s for %s", game, user)
-		}
-	}
+		return addr != ""
+	})
+	return addr
 }
 
 // replied reports whether user has a reply to the order mail id.
@@ -202,6 +203,7 @@ func (r *clusterRig) live() []string {
 // prefix of the stream's, and a killed node's games answered mail again
 // within the bound stated below.
 func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
+	t.Parallel()
 	r := newClusterRig(t)
 	games := []string{"g1", "g2", "g3"}
 	for _, g := range games {
@@ -245,11 +247,8 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	r.send("anna", replyTo["g1/anna"], probe, "STATUS")
 	sent["g1"] = append(sent["g1"], probe)
 	flood(3)
-	for !r.replied("anna", probe) {
-		if time.Since(killed) > 8*testLease {
-			t.Fatalf("g1 did not answer mail within %v of its owner's death\n%s", 8*testLease, r.logs())
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitfor.True(8*testLease-time.Since(killed), func() bool { return r.replied("anna", probe) }) {
+		t.Fatalf("g1 did not answer mail within %v of its owner's death\n%s", 8*testLease, r.logs())
 	}
 	answered := time.Since(killed)
 
@@ -276,25 +275,22 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 
 	// Every order is decided once, on whichever node owns its game now.
 	for _, g := range games {
-		deadline := time.Now().Add(120 * time.Second)
-		for {
-			out, _, _ := r.pbem(r.live()[0], "log", g)
-			decided := strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1")
-			if decided >= len(sent[g]) {
-				if decided != len(sent[g]) {
-					t.Errorf("%s: %d decisions for %d orders", g, decided, len(sent[g]))
-				}
-				for _, id := range sent[g] {
-					if c := strings.Count(out, "<"+id+"@players.test>"); c != 1 {
-						t.Errorf("%s: order %s is in the log %d times", g, id, c)
-					}
-				}
-				break
+		var out string
+		var decided int
+		if !waitfor.True(120*time.Second, func() bool {
+			out, _, _ = r.pbem(r.live()[0], "log", g)
+			decided = strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1")
+			return decided >= len(sent[g])
+		}) {
+			t.Fatalf("%s: %d of %d orders decided within 120s:\n%s\n%s", g, decided, len(sent[g]), tail(out, 20), r.logs())
+		}
+		if decided != len(sent[g]) {
+			t.Errorf("%s: %d decisions for %d orders", g, decided, len(sent[g]))
+		}
+		for _, id := range sent[g] {
+			if c := strings.Count(out, "<"+id+"@players.test>"); c != 1 {
+				t.Errorf("%s: order %s is in the log %d times", g, id, c)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d of %d orders decided within 120s:\n%s\n%s", g, decided, len(sent[g]), tail(out, 20), r.logs())
-			}
-			time.Sleep(500 * time.Millisecond)
 		}
 		if out, errOut, code := r.pbem(r.live()[1], "verify", g); code != 0 {
 			t.Errorf("verify %s: %s %s", g, out, errOut)
@@ -307,7 +303,26 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	heads := map[string]map[uint64]string{}
+	// streamHeads reads every game's stream, and the hash of each of its
+	// events by seq.
+	streamHeads := func() map[string]map[uint64]string {
+		heads := map[string]map[uint64]string{}
+		for _, g := range games {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ws, err := cluster.Audit(ctx, nc, g)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %v\nthe stream as read:\n%s\n%s", g, err, describeWritten(ws), r.logs())
+			}
+			heads[g] = map[uint64]string{}
+			for _, w := range ws {
+				for _, e := range w.Events {
+					heads[g][e.Seq] = e.Hash.Hex()
+				}
+			}
+		}
+		return heads
+	}
 	takeovers, repeats := 0, 0
 	var g2Fences []string // who fenced g2, in stream order
 	for _, g := range games {
@@ -317,7 +332,6 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v\nthe stream as read:\n%s\n%s", g, err, describeWritten(ws), r.logs())
 		}
-		heads[g] = map[uint64]string{}
 		for _, w := range ws {
 			if w.Repeat {
 				repeats++
@@ -327,9 +341,6 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 				if g == "g2" {
 					g2Fences = append(g2Fences, w.Node)
 				}
-			}
-			for _, e := range w.Events {
-				heads[g][e.Seq] = e.Hash.Hex()
 			}
 		}
 	}
@@ -352,9 +363,12 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	}
 
 	// Every node's own copy of every game is a prefix of the stream's.
+	// (The stream as it is once they stopped: until then their outboxes
+	// record the mails they sent, after the orders were decided.)
 	for _, node := range r.live() {
 		stopServe(t, r.procs[node])
 	}
+	heads := streamHeads()
 	for node, dir := range r.dirs {
 		for _, g := range games {
 			out, _, code := pbem(t, r.env, "--data-dir", dir, "verify", g)

@@ -4,7 +4,6 @@ package main
 
 import (
 	"encoding/json"
-	"net"
 	"os/exec"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"pbem/cluster"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 	"pbem/server"
 )
@@ -23,21 +23,14 @@ import (
 // node than it was sealed for, it is refused and nothing happens; the
 // nodes' own forwarding works.
 func TestClusterNodeRefusesForgedControlCommands(t *testing.T) {
+	t.Parallel()
 	addr := freeAddr(t)
 	nsrv := exec.Command(natsServer(t), "-js", "-sd", t.TempDir(), "-a", "127.0.0.1", "-p", addr[strings.LastIndex(addr, ":")+1:])
 	if err := nsrv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { nsrv.Process.Kill(); nsrv.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("nats-server did not start")
-		}
-	}
+	waitfor.Until(t, 10*time.Second, "nats-server to listen", func() bool { return dial("tcp", addr) == nil })
 	mh, err := mailhost.Start(mailhost.Config{Domain: "game.test", OpenDelivery: true})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // checks are ones checkValue knows: a key added without a check fails
 // here, not in an operator's hands.
 func TestEveryConfigKeyHasACheck(t *testing.T) {
+	t.Parallel()
 	c := defaultConfig()
 	keys := configKeys(&c)
 	if len(keys) < 30 {
@@ -74,6 +75,7 @@ func sample(t *testing.T, k configKey) any {
 // promises: PBEM_<SECTION>_<KEY>. The table is the struct, so no key can
 // be left out (PBEM_MAIL_IMAP_POLL, _MAILBOX and PBEM_MAIL_FROM_NAME were).
 func TestEveryConfigKeyIsSetFromTheEnvironment(t *testing.T) {
+	t.Parallel()
 	c := defaultConfig()
 	for _, k := range configKeys(&c) {
 		t.Run(k.Env, func(t *testing.T) {
@@ -108,6 +110,7 @@ func TestEveryConfigKeyIsSetFromTheEnvironment(t *testing.T) {
 // Bad values are refused with the key, where the value came from and what
 // is wanted; unknown keys name a real one.
 func TestBadConfigValuesAreRefusedClearly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		file     string
@@ -176,6 +179,7 @@ func TestBadConfigValuesAreRefusedClearly(t *testing.T) {
 // The example file shipped beside the command lists every key, and no
 // key that is none: it is the documentation of the configuration.
 func TestExampleConfigListsEveryKey(t *testing.T) {
+	t.Parallel()
 	var m map[string]any
 	md, err := toml.DecodeFile("pbem.example.toml", &m)
 	if err != nil {

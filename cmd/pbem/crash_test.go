@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -22,6 +23,7 @@ import (
 // moments and restarted; in the end every order is in the log exactly once
 // and decided, and the chain verifies.
 func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
+	t.Parallel()
 	dc, players, env, dir := dovecotGame(t)
 	game := dc.Dial(t, nil)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
@@ -33,12 +35,12 @@ func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
 		for _, who := range []string{"anna", "taro"} {
 			// Each player answers to the reply address of their welcome mail.
 			re := regexp.MustCompile(`pbem\+g1\.` + who + `\.[a-z2-7]{16}@game\.test`)
-			for deadline := time.Now().Add(20 * time.Second); replyTo[who] == ""; time.Sleep(50 * time.Millisecond) {
-				replyTo[who] = re.FindString(mailbox(players, who))
-				if time.Now().After(deadline) {
-					t.Fatalf("no welcome mail for %s", who)
+			waitfor.Until(t, 20*time.Second, "a welcome mail for "+who, func() bool {
+				if replyTo[who] == "" {
+					replyTo[who] = re.FindString(mailbox(players, who))
 				}
-			}
+				return replyTo[who] != ""
+			})
 		}
 		for n := 0; n < orders/(kills+1)+1 && sent < orders; n++ {
 			who := []string{"anna", "taro"}[sent%2]
@@ -79,16 +81,12 @@ func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
 
 func waitDecided(t *testing.T, dir string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
-		if strings.Count(out, "order.accepted/v2")+strings.Count(out, "order.rejected/v1") >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not all %d orders decided within 60s:\n%s", n, tail(out, 30))
-		}
-		time.Sleep(200 * time.Millisecond)
+	var out string
+	if !waitfor.True(60*time.Second, func() bool {
+		out, _, _ = pbem(t, nil, "--data-dir", dir, "log", "g1")
+		return strings.Count(out, "order.accepted/v2")+strings.Count(out, "order.rejected/v1") >= n
+	}) {
+		t.Fatalf("not all %d orders decided within 60s:\n%s", n, tail(out, 30))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 // The command line reads the files a command's flags name, in every
 // spelling of the flag, and nothing after "--" (the order's own text).
 func TestArgFilesReadsWhatTheFlagsNameWhereTheCommandIsTyped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "o.txt")
 	os.WriteFile(path, []byte("MARCH Lyle 1605"), 0o600)

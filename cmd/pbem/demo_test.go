@@ -59,6 +59,7 @@ func checkHas(t *testing.T, what, text string, wants ...string) {
 // The README's main job: a whole GCACW game by mail over the built-in SMTP
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
 func TestDemoPlaysAWholeGameByMail(t *testing.T) {
+	cpuBound(t)
 	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "8m")
 	// Issue 12: every mail of the game has its one subject; what a mail
 	// is stands on its first line.
@@ -132,6 +133,7 @@ func checkToldInWords(t *testing.T, name, mails string, wants ...string) {
 // the cavalry's owner is asked by mail (GCACW 5.1.2), and no mail ever
 // waits for a referee.
 func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
+	cpuBound(t)
 	// The drawn boards are shown by the demo above; this whole game, run
 	// for its rules, is played with the ASCII boards alone (the game's
 	// images setting), which keeps the suite's time down under -race.

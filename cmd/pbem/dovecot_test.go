@@ -11,6 +11,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"pbem/internal/dovecottest"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -46,6 +47,7 @@ func dovecotGame(t *testing.T) (*dovecottest.Server, *mailhost.Host, []string, s
 }
 
 func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
+	t.Parallel()
 	dc, players, env, dir := dovecotGame(t)
 	srv := startServe(t, dir, env...)
 	defer stopServe(t, srv)
@@ -91,19 +93,16 @@ type fetched struct {
 // waitMails waits until the INBOX holds n mails and returns them in order.
 func waitMails(t *testing.T, c *imapclient.Client, n int) []fetched {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var have uint32
+	if !waitfor.True(30*time.Second, func() bool {
 		sel, err := c.Select("INBOX", nil).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int(sel.NumMessages) >= n {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d mails arrived", sel.NumMessages, n)
-		}
-		time.Sleep(50 * time.Millisecond)
+		have = sel.NumMessages
+		return int(have) >= n
+	}) {
+		t.Fatalf("only %d of %d mails arrived", have, n)
 	}
 	section := &imap.FetchItemBodySection{}
 	msgs, err := c.Fetch(imap.SeqSetNum(func() []uint32 {

@@ -13,6 +13,7 @@ import (
 // results it does not load, no victory conditions) makes no game
 // without one: pbem new names the steps; with a referee it makes it.
 func TestGBACWNewNeedsARefereeForStepsItsScenarioLeaves(t *testing.T) {
+	t.Parallel()
 	b, err := gbacw.Scenario("tanners-mill")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // name: the data directory, in the test's temporary directory, holds the
 // control socket, whose path a unix socket limits to 108 bytes).
 func TestGMBDemo(t *testing.T) {
+	cpuBound(t)
 	out, log, byPlayer := playedDemo(t, "--ruleset", "gmb", "--max-orders", "600", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Welcome: you play Union",
@@ -169,6 +170,7 @@ func checkSecrets(t *testing.T, how string, mails []string, ownCards, otherCards
 // (chapters 8-9 and 14 are not in the seeds), so pbem new refuses a game
 // without one, naming the steps, and takes it with one.
 func TestGMBNeedsReferee(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gmb", "--scenario", "hazel-run",
 		"--player", "anna:Union:anna@example.org", "--player", "taro:Confederate:taro@example.jp"}

@@ -4,9 +4,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"pbem/events"
 	"pbem/internal/damagetest"
+	"pbem/internal/waitfor"
 )
 
 // nobody is the user another local process runs as in these tests.
@@ -30,6 +32,7 @@ const nobody = 65534
 // to all (0777), while a process of another user keeps connecting and
 // asking for the games; it never gets an answer.
 func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() != 0 {
 		t.Fatal("this test runs a process as another user, which needs root (CI runs as root)")
 	}
@@ -51,12 +54,24 @@ func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	const restarts = 8
-	attacker := exec.Command(exe, "-test.run=^$")
-	attacker.Env = append(os.Environ(), fmt.Sprintf("PBEM_TEST_OTHER_USER=%s,%d", sock, restarts*4))
-	attacker.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	var attacker *exec.Cmd
+	var stopAttacker io.WriteCloser
 	var aout bytes.Buffer
-	attacker.Stdout, attacker.Stderr = &aout, &aout
-	if err := attacker.Start(); err != nil {
+	// The copy's file may still be open for writing in a child that a
+	// parallel test forks meanwhile, until that child execs: "text file
+	// busy" passes.
+	waitfor.True(10*time.Second, func() bool {
+		attacker = exec.Command(exe, "-test.run=^$")
+		attacker.Env = append(os.Environ(), "PBEM_TEST_OTHER_USER="+sock)
+		if stopAttacker, err = attacker.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		attacker.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+		attacker.Stdout, attacker.Stderr = &aout, &aout
+		err = attacker.Start()
+		return !errors.Is(err, syscall.ETXTBSY)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < restarts; i++ {
@@ -84,6 +99,7 @@ func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
 		}
 		cmd.Wait()
 	}
+	stopAttacker.Close()
 	attacker.Wait()
 	var tries, answers int
 	if _, err := fmt.Sscan(aout.String(), &tries, &answers); err != nil {
@@ -97,14 +113,8 @@ func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
 
 func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("unix", sock); err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start:\n%s", errOut.String())
-		}
+	if !waitfor.True(20*time.Second, func() bool { return dial("unix", sock) == nil }) {
+		t.Fatalf("serve did not start:\n%s", errOut.String())
 	}
 }
 
@@ -114,6 +124,7 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 // none panics, faults or prints a stack trace. The file is not changed by
 // a command that reads.
 func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
+	cpuBound(t)
 	dir := newGame(t)
 	for i := 0; i < 6; i++ {
 		pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", []string{"anna", "taro"}[i%2], fmt.Sprint("STATUS ", i))
@@ -202,6 +213,7 @@ func serveBriefly(t *testing.T, dir string) string {
 // mail.queued, doorbells for events that do not exist — appends nothing,
 // sends no mail, and does not delay the next real order.
 func TestForgedNATSMessagesHaveNoEffect(t *testing.T) {
+	t.Parallel()
 	natsAddr := freeAddr(t)
 	g := newBuiltinGame(t, t.TempDir(), "PBEM_NATS_LISTEN="+natsAddr, "PBEM_NATS_USER=watcher", "PBEM_NATS_PASSWORD=w4tcher-pw")
 	srv := startServe(t, g.dir, g.env...)
@@ -246,25 +258,22 @@ func TestForgedNATSMessagesHaveNoEffect(t *testing.T) {
 		nc.PublishMsg(m)
 	}
 	nc.Flush()
-	time.Sleep(500 * time.Millisecond)
-	if logAfter := mustLog(t, g.dir); logAfter != logBefore {
-		t.Fatalf("the forged messages changed the log")
-	}
 	// A real order right after is decided at once (the forged seq did not
-	// make the engine think it had it already).
+	// make the engine think it had it already). The engine's subscriber
+	// got the forgeries before the real order's doorbell: once that order
+	// is decided, the log is what it was and the real order's events after.
 	start := time.Now()
 	if err := g.send("anna", orderMail("anna", replyTo, "real-1", "STATUS")); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if len(g.mailbox("anna")) > annaBefore && strings.Count(mustLog(t, g.dir), "order.accepted/") == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the real order after the forgeries was not decided")
-		}
-	}
+	waitfor.Until(t, 20*time.Second, "the real order after the forgeries to be decided", func() bool {
+		return len(g.mailbox("anna")) > annaBefore && strings.Count(mustLog(t, g.dir), "order.accepted/") == 1
+	})
 	decided := time.Since(start)
+	if logAfter := mustLog(t, g.dir); !strings.HasPrefix(logAfter, logBefore) || strings.Contains(logAfter, "forged") ||
+		!strings.Contains(logAfter[len(logBefore):], "real-1@pbem.localhost") {
+		t.Fatalf("the forged messages changed the log:\n%s", tail(logAfter, 20))
+	}
 	for _, m := range g.mailbox("taro") {
 		if bytes.Contains(m, []byte("forged")) {
 			t.Fatal("pbem sent the forged mail")

@@ -9,6 +9,7 @@ import (
 // Issue #6: the HRA sample scenario (Kettle Run) played to its end by mail
 // over the built-in SMTP and IMAP servers, NATS and a bbolt file.
 func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
+	cpuBound(t)
 	out, log, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Welcome: you play Union",
@@ -43,6 +44,7 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 // declared: they appear only in the mail of the decision that opens them;
 // before that the other side reads only that they have arrived.
 func TestHRADemoSealsVolleys(t *testing.T) {
+	cpuBound(t)
 	// Played for its sealed orders, with the ASCII boards alone (the
 	// drawn ones are shown by the demo above).
 	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--images", "off", "--max-orders", "400", "--timeout", "8m")

@@ -17,6 +17,7 @@ import (
 // the intake goes on past a mail that names the damaged game, and the
 // other game's mail is answered as ever.
 func TestADamagedGameDoesNotStopTheOthersMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	g.pbem("new", "--game", "g2", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro")

@@ -105,7 +105,7 @@ var errUsage = errors.New("usage")
 // run runs one command. Everything it prints passes through a
 // termsafe.Writer: players' text, mail headers and quarantined mails are
 // hostile input, and their control characters and bidi overrides are
-// shown escaped rather than acted on by the terminal (issue 12).
+// shown escaped rather than acted on by the terminal.
 func run(args []string, stdout, stderr io.Writer) int {
 	safeOut, safeErr := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
 	defer safeOut.Flush()

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +18,7 @@ import (
 
 	"pbem/internal/mailclient"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 )
 
 var pbemBin string
@@ -28,6 +33,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	pbemBin = filepath.Join(dir, "pbem")
+	if raceEnabled {
+		parallelByDefault(6) // every process several times the CPU: fewer at once
+	} else {
+		parallelByDefault(12)
+	}
 	args := []string{"build", "-o", pbemBin, "."}
 	if raceEnabled {
 		args = []string{"build", "-race", "-o", pbemBin, "."}
@@ -39,6 +49,35 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// parallelByDefault runs up to n of this package's tests at once unless
+// -test.parallel is given. Its tests spend most of their time waiting on
+// servers in other processes (pbem serve, Dovecot, Postfix, nats-server)
+// over loopback, each on its own ports and in its own directories, so
+// GOMAXPROCS tests at a time (the default) would leave the machine idle.
+// The tests that keep a core busy instead say so with cpuBound.
+func parallelByDefault(n int) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
+}
+
+// cpuSlots holds a token for each CPU-bound test running.
+var cpuSlots = make(chan struct{}, runtime.NumCPU())
+
+// cpuBound runs t in parallel as one that keeps a core busy for long (it
+// plays whole games, renders reports or measures): no more such tests run
+// at once than there are cores, so that they neither starve each other
+// past their own time limits nor take the CPU from the tests that wait on
+// servers.
+func cpuBound(t *testing.T) {
+	t.Parallel()
+	cpuSlots <- struct{}{}
+	t.Cleanup(func() { <-cpuSlots })
 }
 
 // pbem runs the binary and returns stdout, stderr and the exit code.
@@ -59,6 +98,7 @@ func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 }
 
 func TestHelpUsageAndUnknownCommands(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args     []string
 		code     int
@@ -87,6 +127,7 @@ func TestHelpUsageAndUnknownCommands(t *testing.T) {
 }
 
 func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pbem.toml")
 	os.WriteFile(path, []byte("data_dir = \"from-file\"\n[log]\nlevel = \"debug\"\n[nats]\nurls = [\"nats://a:4222\"]\n"), 0o600)
@@ -133,18 +174,11 @@ func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 			cmd.Wait()
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		// The socket answers: not a stale one left by a killed server.
-		if c, err := net.Dial("unix", filepath.Join(dataDir, "pbem.sock")); err == nil {
-			c.Close()
-			return cmd
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start:\n%s", errOut.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The socket answers: not a stale one left by a killed server.
+	if !waitfor.True(20*time.Second, func() bool { return dial("unix", filepath.Join(dataDir, "pbem.sock")) == nil }) {
+		t.Fatalf("serve did not start:\n%s", errOut.String())
 	}
+	return cmd
 }
 
 func stopServe(t *testing.T, cmd *exec.Cmd) string {
@@ -164,6 +198,7 @@ func stopServe(t *testing.T, cmd *exec.Cmd) string {
 }
 
 func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := startServe(t, dir, "PBEM_LOG_FORMAT=json")
 	// The store is locked by serve; the command runs inside it.
@@ -201,15 +236,24 @@ func races(stderr string) string {
 }
 
 // otherUser is the other user's process of the socket test (the test
-// binary run with PBEM_TEST_OTHER_USER=SOCKET,SECONDS): it connects to the
-// control socket and asks for the games until the time is up, and prints
+// binary run with PBEM_TEST_OTHER_USER=SOCKET): it connects to the control
+// socket and asks for the games until its standard input closes (the test
+// closes it once the server has restarted for the last time), and prints
 // how often it connected and how often it got an answer.
-func otherUser(spec string) {
-	sock, secs, _ := strings.Cut(spec, ",")
-	var n int
-	fmt.Sscan(secs, &n)
+func otherUser(sock string) {
+	stop := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		close(stop)
+	}()
 	tries, answers := 0, 0
-	for end := time.Now().Add(time.Duration(n) * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+	for {
+		select {
+		case <-stop:
+			fmt.Println(tries, answers)
+			return
+		case <-time.After(time.Millisecond): // a new attempt every millisecond
+		}
 		c, err := net.DialTimeout("unix", sock, time.Second)
 		if err != nil {
 			continue
@@ -222,7 +266,6 @@ func otherUser(spec string) {
 		}
 		c.Close()
 	}
-	fmt.Println(tries, answers)
 }
 
 func freeAddr(t testing.TB) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -58,20 +59,12 @@ func healthz(t *testing.T, addr string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-func waitFor(t *testing.T, what string, within time.Duration, ok func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(within); !ok(); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", within, what)
-		}
-	}
-}
-
 // Metrics and health, scraped (issue 13): the figures follow what happens
 // — orders decided, mails taken and quarantined by reason, mails sent —
 // and /healthz answers 503, saying why, while the mail host is away and
 // the outbox and the intake are stuck, and 200 again once it is back.
 func TestMetricsAndHealthAreScraped(t *testing.T) {
+	t.Parallel()
 	hostFile := filepath.Join(t.TempDir(), "host.db")
 	startHost := func(imapAddr, smtpAddr string) *mailhost.Host {
 		h, err := mailhost.Start(mailhost.Config{Path: hostFile, Domain: "game.test", IMAPAddr: imapAddr, SMTPAddr: smtpAddr})
@@ -99,7 +92,7 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	}
 	srv := startServe(t, dir, env...)
 	defer stopServe(t, srv)
-	waitFor(t, "the welcome mails to go out", 20*time.Second, func() bool { return scrape(t, metricsAddr)["pbem_outbox_sent_total"] == 2 })
+	waitfor.Until(t, 20*time.Second, "the welcome mails to go out", func() bool { return scrape(t, metricsAddr)["pbem_outbox_sent_total"] == 2 })
 	if code, body := healthz(t, metricsAddr); code != 200 || strings.TrimSpace(body) != "ok" {
 		t.Fatalf("/healthz %d %q while all is well", code, body)
 	}
@@ -123,7 +116,7 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	}
 	reply := regexp.MustCompile(`pbem\+g1\.anna\.[a-z2-7]{16}@game\.test`)
 	var annaReply string
-	waitFor(t, "Anna's welcome", 10*time.Second, func() bool {
+	waitfor.Until(t, 10*time.Second, "Anna's welcome", func() bool {
 		for _, m := range readInbox(t, imapAddr, "anna", "anna-pw") {
 			if a := reply.Find(m); a != nil {
 				annaReply = string(a)
@@ -133,10 +126,11 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	})
 	send("anna", annaReply, "STATUS")
 	send("taro", "pbem@game.test", "Is this the game?")
-	waitFor(t, "the order decided and answered", 20*time.Second, func() bool {
+	waitfor.Until(t, 20*time.Second, "the order decided and answered", func() bool {
 		m := scrape(t, metricsAddr)
+		// Settled: the reply is sent and its sending recorded.
 		return m[`pbem_orders_total{outcome="accepted"}`] == 1 && m["pbem_outbox_sent_total"] == 3 &&
-			m[`pbem_mails_quarantined_total{reason="no_token"}`] == 1
+			m[`pbem_mails_quarantined_total{reason="no_token"}`] == 1 && m["pbem_outbox_queued"] == 0
 	})
 	m := scrape(t, metricsAddr)
 	for name, want := range map[string]func(float64) bool{
@@ -170,7 +164,7 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 		t.Fatalf("order: %s %s", out, errOut)
 	}
 	var body string
-	waitFor(t, "/healthz to say the outbox and the intake are stuck", 20*time.Second, func() bool {
+	waitfor.Until(t, 20*time.Second, "/healthz to say the outbox and the intake are stuck", func() bool {
 		var code int
 		code, body = healthz(t, metricsAddr)
 		return code == 503 && strings.Contains(body, "outbox: no mail delivered") && strings.Contains(body, "intake: no working session")
@@ -185,7 +179,7 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 
 	// It comes back on the same ports: the reply goes out, and all is well.
 	host = startHost(imapAddr, smtpAddr)
-	waitFor(t, "the waiting reply to go out and /healthz to recover", 60*time.Second, func() bool {
+	waitfor.Until(t, 60*time.Second, "the waiting reply to go out and /healthz to recover", func() bool {
 		code, _ := healthz(t, metricsAddr)
 		return code == 200 && scrape(t, metricsAddr)["pbem_outbox_queued"] == 0
 	})

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"pbem/internal/waitfor"
 )
 
 // natsServer returns a nats-server binary: $NATS_SERVER_BIN (scripts/test
@@ -33,22 +35,15 @@ func startNATSProcess(t *testing.T, bin string, port int) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			return cmd
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("nats-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Until(t, 10*time.Second, "nats-server to listen", func() bool { return dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)) == nil })
+	return cmd
 }
 
 // The engine follows an external NATS server; the server is killed and
 // restarted while orders keep arriving, and every order is still decided
 // exactly once.
 func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
+	t.Parallel()
 	bin := natsServer(t)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	port := l.Addr().(*net.TCPAddr).Port
@@ -77,14 +72,11 @@ func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
 		}
 	}
 	var decided int
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	waitfor.True(30*time.Second, func() bool { // if not, the count below says how many were
 		out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
 		decided = strings.Count(out, "order.accepted/v2") + strings.Count(out, "order.rejected/v1")
-		if decided >= orders || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return decided >= orders
+	})
 	stopServe(t, srv)
 	out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
 	if got := strings.Count(out, "order.received/v"); got != orders {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pbem/internal/waitfor"
 )
 
 // newestMail waits for a mail in user's INBOX on g's host (logged in with
@@ -15,21 +17,26 @@ import (
 // same for every mail) has want, and returns the newest such.
 func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demoMail {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		raws := readInbox(t, g.imap, user, password)
+	var found *demoMail
+	var raws [][]byte
+	if waitfor.True(30*time.Second, func() bool {
+		raws = readInbox(t, g.imap, user, password)
 		for i := len(raws) - 1; i >= 0; i-- {
 			m, err := readDemoMail(raws[i])
 			if err != nil {
 				t.Fatalf("%s's mail: %v", user, err)
 			}
 			if strings.Contains(strings.ToLower(m.kind), strings.ToLower(want)) {
-				return m
+				found = &m
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s got no mail with %q on its first line among %d", user, want, len(raws))
-		}
+		return false
+	}) {
+		return *found
 	}
+	t.Fatalf("%s got no mail with %q on its first line among %d", user, want, len(raws))
+	return demoMail{}
 }
 
 // A seat a referee gives later at pbem's built-in mail host (issue 19's
@@ -42,6 +49,7 @@ func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demo
 // is given to no one. No password reaches a log, an export or another
 // mailbox, and the server is never restarted.
 func TestASeatGivenLaterAtTheBuiltinHostGetsAMailboxWhosePasswordOnlyItsGiverGets(t *testing.T) {
+	t.Parallel()
 	g := newBuiltinGameWith(t, t.TempDir(), []string{"--referee", "ref:ref@pbem.localhost:Ref"})
 	srv := startServe(t, g.dir, g.env...)
 
@@ -78,7 +86,7 @@ func TestASeatGivenLaterAtTheBuiltinHostGetsAMailboxWhosePasswordOnlyItsGiverGet
 	}
 	// Taro sent nothing: the one order from Taro's seat is Kim's.
 	received := regexp.MustCompile(`(?m)^\s*(\d+)\s.*order\.received/v\d+\s+from taro via mail`)
-	waitFor(t, "Kim's order to be accepted", 30*time.Second, func() bool {
+	waitfor.Until(t, 30*time.Second, "Kim's order to be accepted", func() bool {
 		out, _, _ := pbem(t, nil, "--data-dir", g.dir, "log", "g1")
 		in := received.FindStringSubmatch(out)
 		return in != nil && strings.Contains(out, "order.accepted/v2   input "+in[1]+" from taro")

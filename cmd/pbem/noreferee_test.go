@@ -14,6 +14,7 @@ import (
 // steps), or when a missed deadline would wait for the referee; a
 // scenario whose tables and house rules cover every step is accepted.
 func TestNewRefusesAGameThatWouldWaitForAMissingReferee(t *testing.T) {
+	t.Parallel()
 	b, err := gcacw.Scenario("harrow-creek")
 	if err != nil {
 		t.Fatal(err)

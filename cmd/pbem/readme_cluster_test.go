@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pbem/internal/mailclient"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -120,6 +121,12 @@ func words(t *testing.T, line string) (argv []string, comment string, background
 // run in. What the README's comments claim (mill-creek's owner after each
 // step) is checked, and so is every command's success: if this test and
 // the README disagree, the README is what to fix.
+//
+// It runs alone, before the parallel tests: under their load a move or a
+// drain right after another one fails now and then with "game … is not
+// handed to …" (the node asked to take a handed game finds its owner
+// record no longer the hand-off), a race in the cluster's hand-off that is
+// not this test's subject.
 func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -174,10 +181,8 @@ func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
 				cmd.Wait()
 			}
 		})
-		for deadline := time.Now().Add(60 * time.Second); ready() != nil; time.Sleep(50 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s %v did not start: %v\n%s", filepath.Base(bin), args, ready(), tail(errOut.String(), 30))
-			}
+		if !waitfor.True(60*time.Second, func() bool { return ready() == nil }) {
+			t.Fatalf("%s %v did not start: %v\n%s", filepath.Base(bin), args, ready(), tail(errOut.String(), 30))
 		}
 		return cmd
 	}
@@ -235,12 +240,8 @@ func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
 		from, to, text := readmeOrder(t, host, game, players)
 		sendAs(t, host, players[from], to, id, text)
 		t.Logf("%s mails %q to %s (%s)", from, text, game, id)
-		deadline := time.Now().Add(90 * time.Second)
-		for !replied(host, from, id) {
-			if time.Now().After(deadline) {
-				t.Fatalf("order %s (%q from %s) not answered within 90s", id, text, from)
-			}
-			time.Sleep(200 * time.Millisecond)
+		if !waitfor.True(90*time.Second, func() bool { return replied(host, from, id) }) {
+			t.Fatalf("order %s (%q from %s) not answered within 90s", id, text, from)
 		}
 	}
 	ownerLine := regexp.MustCompile(`owner: (\S+)`)
@@ -271,14 +272,12 @@ func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
 			}
 			re := regexp.MustCompile(`(?m)^\s+` + regexp.QuoteMeta(game) + `\s+owner (\S+)\s+epoch \d+\s+lease \d`)
 			var out string
-			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if !waitfor.True(30*time.Second, func() bool {
 				out = run(argv)
-				if m := re.FindStringSubmatch(out); m != nil && m[1] == strings.TrimSuffix(want[1], ",") {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("README says %q after %q; pbem says:\n%s", comment, line, out)
-				}
+				m := re.FindStringSubmatch(out)
+				return m != nil && m[1] == strings.TrimSuffix(want[1], ",")
+			}) {
+				t.Fatalf("README says %q after %q; pbem says:\n%s", comment, line, out)
 			}
 			if strings.Contains(out, "no games yet") {
 				t.Errorf("a node of a cluster with a game says there are none:\n%s", out)
@@ -363,7 +362,8 @@ func readmeOrder(t *testing.T, h *mailhost.Host, game string, players map[string
 	if len(users) != len(players) {
 		t.Fatalf("README's players %v: this test knows anna and taro", players)
 	}
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	var who, addrTo, order string
+	if waitfor.True(90*time.Second, func() bool {
 		addr := map[string]string{}
 		for _, u := range users {
 			re := regexp.MustCompile(`pbem\+` + regexp.QuoteMeta(game) + `\.` + u + `\.[a-z2-7]{16}@[a-z0-9.-]+`)
@@ -373,19 +373,23 @@ func readmeOrder(t *testing.T, h *mailhost.Host, game string, players map[string
 				if a := re.FindString(body); a != "" {
 					addr[u] = a
 					if ex := offered(body); len(ex) > 0 {
-						return u, a, ex[0]
+						who, addrTo, order = u, a, ex[0]
+						return true
 					}
 					break
 				}
 			}
 		}
 		if len(addr) == len(users) {
-			return users[0], addr[users[0]], "STATUS"
+			who, addrTo, order = users[0], addr[users[0]], "STATUS"
+			return true
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no welcome mail of %s for every player within 90s", game)
-		}
+		return false
+	}) {
+		return who, addrTo, order
 	}
+	t.Fatalf("no welcome mail of %s for every player within 90s", game)
+	return "", "", ""
 }
 
 // sendAs mails text from addr to the game over the host's SMTP.

@@ -13,6 +13,7 @@ import (
 // The README tells players how to recompute every die in a few lines of
 // Python; this runs those very lines and compares them with the engine.
 func TestREADMEDiceProcedureMatchesTheEngine(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

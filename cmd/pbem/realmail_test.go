@@ -13,6 +13,7 @@ import (
 
 	"pbem/internal/dovecottest"
 	"pbem/internal/postfixtest"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -66,7 +67,8 @@ func (r *realMail) pbem(args ...string) string {
 // with kind, skipping others.
 func (r *realMail) next(who, kind string) demoMail {
 	r.t.Helper()
-	for end := time.Now().Add(45 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	var got demoMail
+	if waitfor.True(45*time.Second, func() bool {
 		ms, err := r.people[who].fetchNew()
 		if err != nil {
 			r.t.Fatal(err)
@@ -74,10 +76,13 @@ func (r *realMail) next(who, kind string) demoMail {
 		r.queued[who] = append(r.queued[who], ms...)
 		for i, m := range r.queued[who] {
 			if strings.HasPrefix(m.kind, kind) {
-				r.queued[who] = r.queued[who][i+1:]
-				return m
+				r.queued[who], got = r.queued[who][i+1:], m
+				return true
 			}
 		}
+		return false
+	}) {
+		return got
 	}
 	r.t.Fatalf("%s got no %q mail\nquarantine:\n%s\nlog:\n%s\npostfix:\n%s", who, kind, r.pbem("quarantine"), tail(r.pbem("log", "g1"), 40), tail(r.pf.Logs(), 20))
 	return demoMail{}
@@ -128,10 +133,11 @@ func (r *realMail) reply(who string, m demoMail, extra, body string) string {
 func (r *realMail) waitLog(want string, n int) string {
 	r.t.Helper()
 	var log string
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if log = r.pbem("log", "g1"); strings.Count(log, want) >= n {
-			return log
-		}
+	if waitfor.True(30*time.Second, func() bool {
+		log = r.pbem("log", "g1")
+		return strings.Count(log, want) >= n
+	}) {
+		return log
 	}
 	r.t.Fatalf("the log does not hold %q %d times:\n%s", want, n, tail(log, 40))
 	return ""
@@ -146,6 +152,7 @@ var confirmLineRE = regexp.MustCompile(`(?m)^    (CONFIRM [a-z2-7]{4}-[a-z2-7]{4
 // of forgeries cannot rate-limit anna. Every silent-drop case of the
 // issue gets its answer at anna's address.
 func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
+	t.Parallel()
 	r := newRealMail(t, 4)
 	srv := startServe(t, r.dir, r.env...)
 	welcome := r.next("anna", "Welcome: you play USA")
@@ -231,10 +238,8 @@ func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
 	if !strings.Contains(squeezeText(limited.body), "come from the envelope sender eve@players.test") {
 		t.Fatalf("the limit notice:\n%s", limited.body)
 	}
-	for end := time.Now().Add(20 * time.Second); !strings.Contains(r.pbem("quarantine"), "rate limited"); time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("the sixth forgery was not quarantined:\n%s", r.pbem("quarantine"))
-		}
+	if !waitfor.True(20*time.Second, func() bool { return strings.Contains(r.pbem("quarantine"), "rate limited") }) {
+		t.Fatalf("the sixth forgery was not quarantined:\n%s", r.pbem("quarantine"))
 	}
 	status := r.reply("anna", welcome, "", "STATUS")
 	r.send("anna@players.test", welcome.replyTo, status)

@@ -12,6 +12,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"pbem/internal/dovecottest"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -103,7 +104,8 @@ func (g *mailGame) next(who, want string) demoMail {
 func (g *mailGame) nextWhere(who, what string, is func(demoMail) bool) demoMail {
 	g.t.Helper()
 	p := g.people[who]
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	var got demoMail
+	if waitfor.True(30*time.Second, func() bool {
 		ms, err := p.fetchNew()
 		if err != nil {
 			g.t.Fatal(err)
@@ -111,9 +113,13 @@ func (g *mailGame) nextWhere(who, what string, is func(demoMail) bool) demoMail 
 		for _, m := range ms {
 			g.last[who] = m
 			if is(m) {
-				return m
+				got = m
+				return true
 			}
 		}
+		return false
+	}) {
+		return got
 	}
 	g.t.Fatalf("%s got no mail %s", who, what)
 	return demoMail{}
@@ -156,30 +162,30 @@ func (g *mailGame) actions(n int) {
 		g.answered = map[string]bool{}
 	}
 	for i := 0; i < n; i++ {
-		sent := false
-		for end := time.Now().Add(30 * time.Second); !sent && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		sent := waitfor.True(30*time.Second, func() bool {
 			for _, who := range []string{"anna", "taro"} {
 				m := g.newest(who)
-				if ex := offered(m.body); len(ex) > 0 && !g.answered[m.msgID] && !sent {
+				if ex := offered(m.body); len(ex) > 0 && !g.answered[m.msgID] {
 					g.answered[m.msgID] = true
 					g.send(who, m, ex[0])
-					sent = true
+					return true
 				}
 			}
-		}
+			return false
+		})
 		if !sent {
 			g.t.Fatalf("action %d: no player was asked to move", i+1)
 		}
 	}
 	// Wait until the last action is decided: someone is asked again.
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	waitfor.Until(g.t, 30*time.Second, "the last action to be answered with a new move", func() bool {
 		for _, who := range []string{"anna", "taro"} {
 			if m := g.newest(who); len(offered(m.body)) > 0 && !g.answered[m.msgID] {
-				return
+				return true
 			}
 		}
-	}
-	g.t.Fatal("the last action was not answered with a new move")
+		return false
+	})
 }
 
 func (g *mailGame) pbem(args ...string) string {
@@ -210,6 +216,7 @@ func boardOf(replay string) string {
 }
 
 func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -283,11 +290,10 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 		t.Fatalf("the referee's answer:\n%s", m.body)
 	}
 	var q string
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if q = g.pbem("quarantine"); strings.Contains(q, "mallory@players.test is not registered") {
-			break
-		}
-	}
+	waitfor.True(20*time.Second, func() bool { // if not, the check below shows the quarantine
+		q = g.pbem("quarantine")
+		return strings.Contains(q, "mallory@players.test is not registered")
+	})
 	if !strings.Contains(q, "mallory@players.test is not registered") || strings.Contains(q, "carol@players.test") {
 		t.Fatalf("quarantine:\n%s", q)
 	}
@@ -312,6 +318,7 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 }
 
 func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t, "deadline=4s", "reminder=3s", "at-deadline=PASS")
 	srv := startServe(t, g.dir, g.env...)
 	g.next("anna", "welcome")

@@ -41,6 +41,7 @@ func chromiumPath(t *testing.T) string {
 // sentences with its dice, the page fits a phone's width, and nothing is
 // logged to the console as an error.
 func TestReportInChromium(t *testing.T) {
+	cpuBound(t)
 	browser := chromiumPath(t)
 	dir, _ := playedDataDir(t, "browsed", 400)
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "browsed")

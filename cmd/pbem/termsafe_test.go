@@ -15,6 +15,7 @@ import (
 // overrides escaped, in every command: a player's text, a scenario file's
 // name and a quarantined mail carry ESC, OSC, C1 and U+202E here.
 func TestCLIOutputShowsControlsAndBidiEscaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scen, err := os.ReadFile("../../engine/gcacw/scenarios/harrow-creek.txt")
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"pbem/engine/hex"
 )
 
-// The drawn board (engine.Drawer, issue 15): the whole map of the same
+// The drawn board (engine.Drawer, the picture in the mails): the whole map of the same
 // view as the ASCII board, drawn by the shared hex drawer. It shows what
 // the ASCII board shows, and what every viewer may see (nothing on the
 // battlefield is hidden in GBACW; the standing orders, the only secret,

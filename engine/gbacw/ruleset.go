@@ -121,7 +121,7 @@ func (rules) Prompt(s *State) []engine.Prompt         { return prompts(s) }
 
 // view is the engine.View of GBACW: what one viewer (a side, or a
 // referee) may see of a state. Render draws it as the ASCII board
-// (board.go), and Draw draws it as a picture (draw.go, issue 15) from the
+// (board.go), and Draw draws it as a picture (draw.go) from the
 // same value, so both show the same things to the same person:
 //
 //   - st, the state, read-only (a view may be kept while the game goes

@@ -10,7 +10,7 @@ import (
 	"pbem/events"
 )
 
-// The referee's SET order corrects one field of the state (issue #5): a
+// The referee's SET order corrects one field of the state: a
 // unit's hex, strength, fatigue or counter sides, a leader's unit, or the
 // turn, phase and action cycle. Each line becomes one explicit fact,
 //

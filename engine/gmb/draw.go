@@ -10,7 +10,7 @@ import (
 	"pbem/engine/table"
 )
 
-// The drawn board (engine.Drawer, issue 15): the same table scene as the
+// The drawn board (engine.Drawer, the picture in the mails): the same table scene as the
 // ASCII board of the same view (scene), drawn by the shared tabletop
 // drawer in inches. It shows what the ASCII board shows, all of it open
 // to every viewer (see view): terrain pieces by colour (areas) and line

@@ -704,7 +704,7 @@ func (p *parser) exampleGenerals() string {
 	return strings.Join(bs, ", ")
 }
 
-// setFields are the fields a referee may SET (issue #5).
+// setFields are the fields a referee may SET to correct the state.
 var setFields = []string{"POS", "FACING", "STATE", "SUPPLY", "GENERAL", "WITH", "COLUMN", "LIMBERED", "DISMOUNTED",
 	"RETREATING", "ENTRENCHED", "BUSY", "CHARGES", "ROUND", "INITIATIVE"}
 

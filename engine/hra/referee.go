@@ -9,7 +9,8 @@ import (
 )
 
 // referee applies SET lines: any field of the state, as an explicit fact
-// whose echo says what changed (issue #5).
+// whose echo says what changed, so that a correction is in the log and
+// the referee sees what it did.
 func (m *sim) referee(os []Order) []events.Problem {
 	for _, o := range os {
 		if o.Kind != oSet {

@@ -19,8 +19,9 @@ import (
 	"pbem/templates"
 )
 
-// Issue 19 by the composer: deadlines in people's time, seats that change
-// hands, an answer to every mail, messages, LOG and GAMES.
+// The mails of referee and player commands, by the composer: deadlines in
+// people's time, seats that change hands, an answer to every mail,
+// messages, LOG and GAMES.
 
 // deskServer is a game with deadlines, whose composer reads the game's
 // own log for LOG and lists a desk for GAMES.
@@ -107,7 +108,7 @@ func wantIn(t *testing.T, body string, wants ...string) {
 	}
 }
 
-func TestIssue19_6_YourMoveAndWelcomeStateTheDeadlineInThePlayersTime(t *testing.T) {
+func TestYourMoveAndWelcomeStateTheDeadlineInThePlayersTime(t *testing.T) {
 	s, _ := deskServer(t, events.Setting{Key: "deadline", Value: "2d"}, events.Setting{Key: "at-deadline", Value: "ADD 1"})
 	welcome := mailsIn(t, mustEvents(t, s.st, 1))
 	// Anna acts first: her welcome states her deadline (2 days from the creation).
@@ -120,7 +121,7 @@ func TestIssue19_6_YourMoveAndWelcomeStateTheDeadlineInThePlayersTime(t *testing
 	}
 }
 
-func TestIssue19_4_ReplaceWelcomesTheNewPlayerWithANewKeyAndTellsTheOldOne(t *testing.T) {
+func TestReplaceWelcomesTheNewPlayerWithANewKeyAndTellsTheOldOne(t *testing.T) {
 	s, _ := deskServer(t)
 	ms := s.input(&events.RefereeCommand{Referee: "umpire", Text: "REPLACE north WITH bob@example.org NAME Bob", Source: "mail"})
 	bob := bodyTo(t, ms, "bob@example.org")
@@ -146,7 +147,7 @@ func TestIssue19_4_ReplaceWelcomesTheNewPlayerWithANewKeyAndTellsTheOldOne(t *te
 	}
 }
 
-func TestIssue18_1_ARefereeAddedByThePlayersGetsAWelcomeWithTheSecret(t *testing.T) {
+func TestARefereeAddedByThePlayersGetsAWelcomeWithTheSecret(t *testing.T) {
 	s, _ := deskServer(t)
 	ms := s.input(&events.OrderReceived{Player: "north", Text: "REFEREE ADD dana@example.org NAME Dana"})
 	wantIn(t, bodyTo(t, ms, "taro@example.jp").Body, "REFEREE ADD dana@example.org NAME Dana: USA asks")
@@ -159,7 +160,7 @@ func TestIssue18_1_ARefereeAddedByThePlayersGetsAWelcomeWithTheSecret(t *testing
 	}
 }
 
-func TestIssue19_7_MessagesGoOnlyToWhomTheyAreFor(t *testing.T) {
+func TestMessagesGoOnlyToWhomTheyAreFor(t *testing.T) {
 	s, _ := deskServer(t)
 	ms := s.input(&events.OrderReceived{Player: "south", Text: "REFEREE Can I cross the ford?\nIt is flooded."})
 	if got := to(ms); !reflect.DeepEqual(got, []string{"carol@example.net message", "taro@example.jp report"}) {
@@ -173,7 +174,7 @@ func TestIssue19_7_MessagesGoOnlyToWhomTheyAreFor(t *testing.T) {
 	wantIn(t, bodyTo(t, ms, "taro@example.jp").Body, "Carol (referee) writes to you", "Yes, at half speed.", "REFEREE <your message>")
 }
 
-func TestIssue19_3_EveryMailIsAnswered(t *testing.T) {
+func TestEveryMailIsAnswered(t *testing.T) {
 	s, _ := deskServer(t, events.Setting{Key: "deadline", Value: "1d"})
 	// A referee's mail the intake refused: answered to the referee's
 	// registered address, nothing applied.
@@ -201,7 +202,7 @@ func TestIssue19_3_EveryMailIsAnswered(t *testing.T) {
 	wantIn(t, bodyTo(t, ms, "anna@example.org").Body, "The game waits for your orders")
 }
 
-func TestIssue19_7_LogAndGamesByMail(t *testing.T) {
+func TestLogAndGamesByMail(t *testing.T) {
 	s, _ := deskServer(t)
 	s.input(&events.OrderReceived{Player: "north", Text: "ADD 2"})
 	s.input(&events.OrderReceived{Player: "north", Text: "ADD 3"}) // rejected: not north's turn

@@ -15,6 +15,7 @@ import (
 
 	"pbem/events"
 	"pbem/internal/dovecottest"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -82,7 +83,7 @@ func (l *commitLog) next(t *testing.T) commit {
 // waitSeen waits until every message of uids is flagged \Seen.
 func waitSeen(t *testing.T, c *imapclient.Client, uids ...imap.UID) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("\\Seen on UIDs %v", uids), func() bool {
+	waitfor.Until(t, 15*time.Second, fmt.Sprintf("\\Seen on UIDs %v", uids), func() bool {
 		if err := c.Noop().Wait(); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
 	}
 	run()
 	t.Cleanup(func() { stopIntake() })
-	waitFor(t, "the intake to log in to Dovecot", func() bool { return in.Sessions() >= 1 })
+	waitfor.Until(t, 15*time.Second, "the intake to log in to Dovecot", func() bool { return in.Sessions() >= 1 })
 
 	// Another session IDLEs on the INBOX, to see Dovecot's own notification
 	// delay next to the intake's (which also polls every 200 ms).
@@ -204,7 +205,7 @@ func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
 	stopIntake()
 	sessions, processed := in.Sessions(), in.Processed()
 	run()
-	waitFor(t, "the restarted intake to log in", func() bool { return in.Sessions() > sessions })
+	waitfor.Until(t, 15*time.Second, "the restarted intake to log in", func() bool { return in.Sessions() > sessions })
 	next := mail("anna@example.org", reply("usa"), "Re: [pbem g1] your move", "<d3@x>", "", "PASS\n")
 	a3, at3 := appendMail(t, c, next)
 	c3 := log.next(t)
@@ -228,7 +229,7 @@ func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
 	}
 	waitSeen(t, c, a1.UID, a2.UID, a3.UID)
 	// The restarted intake counted the new mail and nothing else.
-	waitFor(t, "the new mail counted", func() bool { return in.Processed() >= processed+1 })
+	waitfor.Until(t, 15*time.Second, "the new mail counted", func() bool { return in.Processed() >= processed+1 })
 	if n := in.Processed(); n != processed+1 {
 		t.Fatalf("processed %d mails after the restart, want %d", n, processed+1)
 	}

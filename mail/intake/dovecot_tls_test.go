@@ -7,9 +7,11 @@ import (
 	"crypto/tls"
 	"fmt"
 	"testing"
+	"time"
 
 	"pbem/events"
 	"pbem/internal/dovecottest"
+	"pbem/internal/waitfor"
 )
 
 // The intake reads the game mailbox over STARTTLS and over implicit TLS,
@@ -25,10 +27,10 @@ func TestIntakeOverSTARTTLSAndTLSWithDovecot(t *testing.T) {
 			done := make(chan struct{})
 			go func() { in.Run(ctx); close(done) }()
 			defer func() { cancel(); <-done }()
-			waitFor(t, "the intake to log in over "+tc.mode, func() bool { return in.Sessions() >= 1 })
+			waitfor.Until(t, 15*time.Second, "the intake to log in over "+tc.mode, func() bool { return in.Sessions() >= 1 })
 			appendMail(t, dc.Dial(t, nil), mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<tls-%d@x>", i), "", "PASS\n# over "+tc.mode+"\n"))
 			want := fmt.Sprintf("<tls-%d@x>", i)
-			waitFor(t, "the order", func() bool {
+			waitfor.Until(t, 15*time.Second, "the order", func() bool {
 				es, _ := st.Events("g1", 2)
 				for j := range es {
 					if p, _ := events.Decode(&es[j]); p != nil {

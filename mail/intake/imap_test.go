@@ -13,6 +13,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
@@ -30,17 +31,6 @@ func deliver(t *testing.T, host *mailhost.Host, from string, raw []byte) {
 		t.Fatal(err)
 	}
 	c.Quit()
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func startHost(t *testing.T, imapAddr, smtpAddr string) *mailhost.Host {
@@ -67,7 +57,7 @@ func TestIntakeLogsInWithLOGINOrAUTHENTICATEPLAIN(t *testing.T) {
 			go func() { in.Run(ctx); close(done) }()
 			defer func() { cancel(); <-done }()
 			deliver(t, host, "anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<a-"+auth+"@x>", "", "PASS\n"))
-			waitFor(t, "the order", func() bool { return in.Processed() >= 1 })
+			waitfor.Until(t, 15*time.Second, "the order", func() bool { return in.Processed() >= 1 })
 		})
 	}
 	st := newGame(t)
@@ -95,8 +85,8 @@ func TestIntakeOverIMAPCommitsQuarantinesAndSurvivesAServerRestart(t *testing.T)
 	stranger := mail("who@else.example", "pbem@"+domain, "hello", "<q1@x>", "", "Is this the game?\n")
 	deliver(t, host, "anna@example.org", order)
 	deliver(t, host, "who@else.example", stranger)
-	waitFor(t, "the intake to log in", func() bool { return in.Sessions() >= 1 })
-	waitFor(t, "two mails committed", func() bool { return in.Processed() >= 2 })
+	waitfor.Until(t, 15*time.Second, "the intake to log in", func() bool { return in.Sessions() >= 1 })
+	waitfor.Until(t, 15*time.Second, "two mails committed", func() bool { return in.Processed() >= 2 })
 
 	es, _ := st.Events("g1", 2)
 	q, _ := st.QuarantineList()
@@ -118,7 +108,7 @@ func TestIntakeOverIMAPCommitsQuarantinesAndSurvivesAServerRestart(t *testing.T)
 	}
 	c.Login("pbem", "secret").Wait()
 	c.Select("INBOX", nil).Wait()
-	waitFor(t, "\\Seen flags", func() bool {
+	waitfor.Until(t, 15*time.Second, "\\Seen flags", func() bool {
 		msgs, _ := c.Fetch(imap.SeqSetNum(1, 2), &imap.FetchOptions{Flags: true}).Collect()
 		seen := 0
 		for _, m := range msgs {
@@ -137,11 +127,11 @@ func TestIntakeOverIMAPCommitsQuarantinesAndSurvivesAServerRestart(t *testing.T)
 	host.Close()
 	host = startHost(t, imapAddr, smtpAddr)
 	defer host.Close()
-	waitFor(t, "the intake to reconnect", func() bool { return in.Sessions() >= 2 })
+	waitfor.Until(t, 15*time.Second, "the intake to reconnect", func() bool { return in.Sessions() >= 2 })
 	deliver(t, host, "anna@example.org", order)
 	second := mail("anna@example.org", reply("usa"), "Re: [pbem g1] your move", "<o2@x>", "", "PASS\n")
 	deliver(t, host, "anna@example.org", second)
-	waitFor(t, "the reconnected intake to take both", func() bool { return in.Processed() >= 4 })
+	waitfor.Until(t, 15*time.Second, "the reconnected intake to take both", func() bool { return in.Processed() >= 4 })
 	es, _ = st.Events("g1", 2)
 	if len(es) != 2 {
 		t.Fatalf("after restart: %d orders, want 2 (the first not duplicated)", len(es))

@@ -3,6 +3,7 @@ package intake
 import (
 	"context"
 	"errors"
+	"pbem/internal/waitfor"
 	"strings"
 	"sync"
 	"testing"
@@ -71,8 +72,8 @@ func TestRoutedIntakeSetsAsideAnUnreachableGamesMailAndTakesTheOthers(t *testing
 	deliver(t, host, "anna@example.org", mail("anna@example.org", to("g3"), "Re: x", "<w3@x>", "", "PASS\n"))
 	deliver(t, host, "anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<o1@x>", "", "PASS\n"))
 
-	waitFor(t, "g1's order, behind the two waiting mails", func() bool { es, _ := st.Events("g1", 2); return len(es) == 1 })
-	waitFor(t, "g2's mail offered again", func() bool { return r.count(r.offers, "g2") >= 3 })
+	waitfor.Until(t, 15*time.Second, "g1's order, behind the two waiting mails", func() bool { es, _ := st.Events("g1", 2); return len(es) == 1 })
+	waitfor.Until(t, 15*time.Second, "g2's mail offered again", func() bool { return r.count(r.offers, "g2") >= 3 })
 	if w := in.Waiting(); w != 2 {
 		t.Fatalf("%d mails waiting, want g2's and g3's", w)
 	}
@@ -88,8 +89,8 @@ func TestRoutedIntakeSetsAsideAnUnreachableGamesMailAndTakesTheOthers(t *testing
 	offered := r.count(r.offers, "g2")
 	in, stop = start()
 	defer func() { stop() }()
-	waitFor(t, "g2's mail read again after the restart", func() bool { return r.count(r.offers, "g2") > offered })
-	waitFor(t, "g1's order read again", func() bool { return in.Processed() >= 1 })
+	waitfor.Until(t, 15*time.Second, "g2's mail read again after the restart", func() bool { return r.count(r.offers, "g2") > offered })
+	waitfor.Until(t, 15*time.Second, "g1's order read again", func() bool { return in.Processed() >= 1 })
 	if es, _ := st.Events("g1", 2); len(es) != 1 {
 		t.Fatalf("g1 has %d orders after the restart, want 1", len(es))
 	}
@@ -97,8 +98,8 @@ func TestRoutedIntakeSetsAsideAnUnreachableGamesMailAndTakesTheOthers(t *testing
 	r.mu.Lock()
 	r.reachable, r.moved = true, true
 	r.mu.Unlock()
-	waitFor(t, "the waiting mails taken", func() bool { return in.Waiting() == 0 })
-	waitFor(t, "the checkpoint past every mail", func() bool { cp, _ := st.Checkpoint("INBOX"); return cp.UID == 3 })
+	waitfor.Until(t, 15*time.Second, "the waiting mails taken", func() bool { return in.Waiting() == 0 })
+	waitfor.Until(t, 15*time.Second, "the checkpoint past every mail", func() bool { cp, _ := st.Checkpoint("INBOX"); return cp.UID == 3 })
 	if r.count(r.handed, "g2") != 1 || r.count(r.handed, "g3") != 1 {
 		t.Fatalf("handed to their owners: %v", r.handed)
 	}

@@ -13,8 +13,11 @@ import (
 	"pbem/store"
 )
 
-// Issue 19: referees and deadlines that do what they say. Each test names
-// the item of the issue it covers.
+// The referee's and the players' game commands in the runtime: deadlines
+// that do what they say, pauses, the operator, referees added by the
+// players, refused commands, seats replaced, rollbacks and closed
+// branches, time zones, orders entered for a late player, absence, draws,
+// concessions, messages and the referee's desk.
 
 // input appends any input an hour after the last and returns its decision.
 func (tb *table) input(p events.Payload) events.Payload {
@@ -63,7 +66,7 @@ func deadlineFacts(d *events.OrderAccepted) []events.Fact {
 
 func echoOf(d *events.OrderAccepted) string { return strings.Join(d.Echo, "\n") }
 
-func TestIssue19_1_DeadlineCommandsOnlyForPlayersWhoMustAct(t *testing.T) {
+func TestDeadlineCommandsOnlyForPlayersWhoMustAct(t *testing.T) {
 	tb := newTable(t)
 	// USA (north) is to act; CSA (south) is not.
 	d := accepted(t, tb.send("ref", "SETTING at-deadline ADD 1\nDEADLINE ALL 1h"))
@@ -89,7 +92,7 @@ func TestIssue19_1_DeadlineCommandsOnlyForPlayersWhoMustAct(t *testing.T) {
 	}
 }
 
-func TestIssue19_1_EveryDeadlineEchoEqualsWhatTheLogHolds(t *testing.T) {
+func TestEveryDeadlineEchoEqualsWhatTheLogHolds(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "3h"})
 	// The mail of the outside check: a new default, a grace, and a
 	// deadline for the player who must act, in one mail.
@@ -114,7 +117,7 @@ func TestIssue19_1_EveryDeadlineEchoEqualsWhatTheLogHolds(t *testing.T) {
 	}
 }
 
-func TestIssue19_1_DeadlineNoneClearsTheRunningDeadlines(t *testing.T) {
+func TestDeadlineNoneClearsTheRunningDeadlines(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "1h"}, events.Setting{Key: "reminder", Value: "30m"},
 		events.Setting{Key: "at-deadline", Value: "ADD 1"})
 	if g := tb.game(); len(g.Deadlines) != 1 {
@@ -136,7 +139,7 @@ func TestIssue19_1_DeadlineNoneClearsTheRunningDeadlines(t *testing.T) {
 	}
 }
 
-func TestIssue19_1_ResumeNeverRefiresADeadlineThatPassed(t *testing.T) {
+func TestResumeNeverRefiresADeadlineThatPassed(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "2h"}) // at-deadline: referee
 	g := tb.game()
 	due := g.Deadlines[0].Due
@@ -178,7 +181,7 @@ func TestIssue19_1_ResumeNeverRefiresADeadlineThatPassed(t *testing.T) {
 	}
 }
 
-func TestIssue19_2_PlayersPauseEndsByItselfAfterPauseMax(t *testing.T) {
+func TestPlayersPauseEndsByItselfAfterPauseMax(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "1d"}, events.Setting{Key: "pause-max", Value: "3h"})
 	accepted(t, tb.send("north", "PAUSE holidays"))
 	d := accepted(t, tb.send("south", "PAUSE exams"))
@@ -240,7 +243,7 @@ func TestIssue19_2_PlayersPauseEndsByItselfAfterPauseMax(t *testing.T) {
 	}
 }
 
-func TestIssue19_2_TheOperatorActsOnAnyGame(t *testing.T) {
+func TestTheOperatorActsOnAnyGame(t *testing.T) {
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +269,7 @@ func TestIssue19_2_TheOperatorActsOnAnyGame(t *testing.T) {
 	if tb.game().Paused != nil || !strings.Contains(echoOf(d), "resumes") {
 		t.Fatalf("operator's RESUME: %q", d.Echo)
 	}
-	// The operator adds a referee (issue 18.1), who may then command.
+	// The operator adds a referee (as the players may), who may then command.
 	d = accepted(t, tb.operator("REFEREE ADD Dana@Example.org NAME Dana"))
 	g := tb.game()
 	if len(g.Referees) != 1 || g.Referees[0].ID != "dana" || g.Referees[0].Addresses[0] != "dana@example.org" {
@@ -279,7 +282,7 @@ func TestIssue19_2_TheOperatorActsOnAnyGame(t *testing.T) {
 	}
 }
 
-func TestIssue18_1_PlayersAddAndReplaceARefereeByAgreeing(t *testing.T) {
+func TestPlayersAddAndReplaceARefereeByAgreeing(t *testing.T) {
 	tb := newTable(t)
 	d := accepted(t, tb.send("north", "REFEREE ADD dana@example.org NAME Dana"))
 	if !strings.Contains(echoOf(d), "once CSA also send the same line") {
@@ -309,7 +312,7 @@ func TestIssue18_1_PlayersAddAndReplaceARefereeByAgreeing(t *testing.T) {
 	}
 }
 
-func TestIssue19_3_AnAtDeadlineThatIsNoOrderIsRefusedWhenSet(t *testing.T) {
+func TestAnAtDeadlineThatIsNoOrderIsRefusedWhenSet(t *testing.T) {
 	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})
 	defer st.Close()
 	_, err := play.Create(st, raceRegistry(), play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 5"), Players: racePlayers,
@@ -323,7 +326,7 @@ func TestIssue19_3_AnAtDeadlineThatIsNoOrderIsRefusedWhenSet(t *testing.T) {
 	accepted(t, tb.send("ref", "SETTING at-deadline referee"))
 }
 
-func TestIssue19_3_ARefusedRefereeMailIsRejectedAndNothingApplied(t *testing.T) {
+func TestARefusedRefereeMailIsRejectedAndNothingApplied(t *testing.T) {
 	tb := newTable(t)
 	p := rejected(t, tb.input(&events.RefereeCommand{Referee: "ref", Text: "ROLLBACK 1 ACTION", Source: "mail", Refused: "it has no Secret line"}),
 		"pbem did not apply this mail: it has no Secret line")
@@ -336,7 +339,7 @@ func TestIssue19_3_ARefusedRefereeMailIsRejectedAndNothingApplied(t *testing.T) 
 	}
 }
 
-func TestIssue19_4_ReplaceGivesTheSeatANewKey(t *testing.T) {
+func TestReplaceGivesTheSeatANewKey(t *testing.T) {
 	tb := newTable(t)
 	if tb.game().KeyEpoch("north") != 0 {
 		t.Fatal("a new seat is not at epoch 0")
@@ -353,7 +356,7 @@ func TestIssue19_4_ReplaceGivesTheSeatANewKey(t *testing.T) {
 	}
 }
 
-func TestIssue19_5_RollbackIntoAClosedBranchIsRefused(t *testing.T) {
+func TestRollbackIntoAClosedBranchIsRefused(t *testing.T) {
 	tb := newTable(t)
 	tb.send("north", "ADD 1")
 	tb.send("south", "ADD 1")
@@ -391,7 +394,7 @@ func TestIssue19_5_RollbackIntoAClosedBranchIsRefused(t *testing.T) {
 	}
 }
 
-func TestIssue19_5_AGameCommandInAClosedBranchIsMarkedStillInEffect(t *testing.T) {
+func TestAGameCommandInAClosedBranchIsMarkedStillInEffect(t *testing.T) {
 	tb := newTable(t)
 	tb.send("north", "ADD 1")
 	tb.send("south", "ADD 1")
@@ -418,7 +421,7 @@ func TestIssue19_5_AGameCommandInAClosedBranchIsMarkedStillInEffect(t *testing.T
 	}
 }
 
-func TestIssue19_5_OnlyChangesAreOverrides(t *testing.T) {
+func TestOnlyChangesAreOverrides(t *testing.T) {
 	ruleset := events.NewFact("score.added", events.S("side", "USA"), events.I("n", 1))
 	dl := events.NewFact(play.FactDeadline, events.S("player", "north"), events.I("due", 5), events.S("default", "PASS"))
 	tests := []struct {
@@ -442,7 +445,7 @@ func TestIssue19_5_OnlyChangesAreOverrides(t *testing.T) {
 	}
 }
 
-func TestIssue19_6_TimeZonesAreSetAndShown(t *testing.T) {
+func TestTimeZonesAreSetAndShown(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "1d"})
 	d := accepted(t, tb.send("south", "TZ Asia/Tokyo"))
 	if !strings.Contains(echoOf(d), "TZ Asia/Tokyo (was not set)") {
@@ -461,7 +464,7 @@ func TestIssue19_6_TimeZonesAreSetAndShown(t *testing.T) {
 	}
 }
 
-func TestIssue19_7_ARefereeEntersAnOrderForALatePlayer(t *testing.T) {
+func TestARefereeEntersAnOrderForALatePlayer(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "1d"})
 	d := accepted(t, tb.send("ref", "ORDER north ADD 3"))
 	if d.Player != "ref" || d.Facts[0].Kind != play.FactOrdered || !strings.Contains(echoOf(d), "the referee enters north (USA)'s orders") {
@@ -478,7 +481,7 @@ func TestIssue19_7_ARefereeEntersAnOrderForALatePlayer(t *testing.T) {
 	rejected(t, tb.send("ref", "ORDER nobody ADD 1"), "no player")
 }
 
-func TestIssue19_7_AbsenceDrawConcedeAndMessages(t *testing.T) {
+func TestAbsenceDrawConcedeAndMessages(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "1d"}, events.Setting{Key: "absence-max", Value: "7d"})
 	g := tb.game()
 	due := g.Deadlines[0].Due
@@ -526,7 +529,7 @@ func TestIssue19_7_AbsenceDrawConcedeAndMessages(t *testing.T) {
 	}
 }
 
-func TestIssue19_7_Concede(t *testing.T) {
+func TestConcede(t *testing.T) {
 	tb := newTable(t)
 	accepted(t, tb.send("south", "CONCEDE my army is gone"))
 	if g := tb.game(); g.Ended == nil || g.Ended.Winner != "USA" || g.Ended.Reason != "CSA conceded: my army is gone" {
@@ -534,7 +537,7 @@ func TestIssue19_7_Concede(t *testing.T) {
 	}
 }
 
-func TestIssue19_7_TheDeskShowsWhoIsToMoveWhatIsOverdueAndPaused(t *testing.T) {
+func TestTheDeskShowsWhoIsToMoveWhatIsOverdueAndPaused(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "2h"})
 	g := tb.game()
 	d := g.Desk(tb.at.Add(time.Hour).UnixNano())
@@ -559,7 +562,7 @@ func TestIssue19_7_TheDeskShowsWhoIsToMoveWhatIsOverdueAndPaused(t *testing.T) {
 // accepted (the server makes its mailbox and gives the referee its
 // password, outside the log); the players' own request for a referee
 // there is refused with the reason, as it has no one to give it to.
-func TestIssue19_3_NewSeatsAtTheBuiltinMailHostAreTheReferees(t *testing.T) {
+func TestNewSeatsAtTheBuiltinMailHostAreTheReferees(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "builtin-domain", Value: "pbem.localhost"})
 	rejected(t, tb.send("north", "REFEREE ADD dana@pbem.localhost"), "ask a referee, or the server's operator")
 	p := rejected(t, tb.send("south", "REFEREE REPLACE ref WITH dana@pbem.localhost"), "is at pbem's built-in mail host (pbem.localhost)")

@@ -8,11 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pbem/internal/waitfor"
 )
 
-// Issue 19 by mail, against a live 'pbem serve' whose mailbox is Dovecot,
-// as referees, players and observers use it: each test names the items of
-// the issue it covers.
+// Referee, player and observer commands by mail, against a live 'pbem
+// serve' whose mailbox is Dovecot, as referees, players and observers use
+// it: deadlines and their defaults, pauses, an operator and players
+// without a referee, answers to every mail, seats that change hands,
+// rollbacks, messages and the referee's desk.
 
 func secretOf(t *testing.T, welcome demoMail) string {
 	t.Helper()
@@ -118,12 +122,7 @@ func (g *mailGame) command(welcome demoMail, secret, text string) demoMail {
 // until waits for cond, saying what it waited for if it never holds.
 func (g *mailGame) until(what string, cond func() bool) {
 	g.t.Helper()
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	g.t.Fatalf("waited in vain: %s", what)
+	waitfor.Until(g.t, 30*time.Second, what, cond)
 }
 
 func (g *mailGame) count(what string) int {
@@ -131,13 +130,14 @@ func (g *mailGame) count(what string) int {
 	return strings.Count(g.pbem("log", "g1"), what)
 }
 
-func TestIssue19_1_6_DeadlinesByMail(t *testing.T) {
+func TestDeadlinesByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, mover, idle, welcome := g.welcomes()
 
-	// 19.1: DEADLINE ALL gives a deadline to the player who must act only;
+	// DEADLINE ALL gives a deadline to the player who must act only;
 	// the echo says so, and at the deadline the default is applied for
 	// that player alone.
 	g.command(welcome, secret, "SETTING at-deadline PASS\nDEADLINE ALL 4s")
@@ -154,7 +154,7 @@ func TestIssue19_1_6_DeadlinesByMail(t *testing.T) {
 		t.Fatalf("%d deadlines passed, want 1", n)
 	}
 
-	// 19.6: a deadline policy; the player to move is told their deadline.
+	// A deadline policy; the player to move is told their deadline.
 	g.command(welcome, secret, "SETTING deadline 1d")
 	g.actions(1)
 	for _, who := range []string{"anna", "taro"} {
@@ -163,7 +163,7 @@ func TestIssue19_1_6_DeadlinesByMail(t *testing.T) {
 		}
 	}
 
-	// 19.1: deadline none clears the running deadlines: no reminder, no
+	// Deadline none clears the running deadlines: no reminder, no
 	// default applied.
 	g.command(welcome, secret, "SETTING deadline 6s\nSETTING reminder 1s")
 	m = g.command(welcome, secret, "SETTING deadline none")
@@ -180,13 +180,14 @@ func TestIssue19_1_6_DeadlinesByMail(t *testing.T) {
 	}
 }
 
-func TestIssue19_1_2_PausesAndResumesByMail(t *testing.T) {
-	g := newMailGame(t, "deadline=2s", "pause-max=3s")
+func TestPausesAndResumesByMail(t *testing.T) {
+	t.Parallel()
+	g := newMailGame(t, "deadline=2s", "pause-max=10s")
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
 
-	// 19.1: the deadline passes (the referee decides); the referee pauses
+	// The deadline passes (the referee decides); the referee pauses
 	// and resumes: the deadline that passed does not pass again.
 	// (Both sides transfer leaders first, so both deadlines pass.)
 	g.next("carol", "referee: deadline passed")
@@ -199,7 +200,7 @@ func TestIssue19_1_2_PausesAndResumesByMail(t *testing.T) {
 		t.Fatalf("%d deadline.passed after RESUME, %d before", n, passed)
 	}
 
-	// 19.2: the players pause, each with a reason; the pause says when it
+	// The players pause, each with a reason; the pause says when it
 	// ends, and ends by itself after pause-max.
 	g.send("anna", g.newest("anna"), "PAUSE family visit")
 	g.nextWith("taro", "USA asks to pause the game")
@@ -216,7 +217,8 @@ func TestIssue19_1_2_PausesAndResumesByMail(t *testing.T) {
 	}
 }
 
-func TestIssue19_2_And18_1_TheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
+func TestTheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
+	t.Parallel()
 	g := newMailGameWith(t, false, "pause-max=none")
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -240,7 +242,7 @@ func TestIssue19_2_And18_1_TheOperatorAndThePlayersOfAGameWithoutReferee(t *test
 	if code == 0 || !strings.Contains(out, "rejected; nothing of it was applied") || !strings.Contains(out, "the game is not paused") {
 		t.Fatalf("a refused RESUME: %d\n%s", code, out)
 	}
-	// 18.1: every player asks, by mail, for a referee; she is welcomed
+	// Every player asks, by mail, for a referee; she is welcomed
 	// with her secret, and commands the game with it.
 	g.send("anna", g.newest("anna"), "REFEREE ADD dana@players.test NAME Dana")
 	g.nextWith("taro", "REFEREE ADD dana@players.test NAME Dana")
@@ -251,13 +253,14 @@ func TestIssue19_2_And18_1_TheOperatorAndThePlayersOfAGameWithoutReferee(t *test
 	g.next("anna", "announcement from the referee")
 }
 
-func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
+func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
 
-	// 19.3: a referee's mail without its Secret line is answered, to the
+	// A referee's mail without its Secret line is answered, to the
 	// referee's registered address, and nothing is applied.
 	g.send("carol", welcome, "PAUSE")
 	m := g.next("carol", "your mail was not applied: it has no Secret line")
@@ -266,7 +269,7 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 		t.Fatal("a PAUSE without a secret paused the game")
 	}
 
-	// 19.7: the referee's desk, by mail and on the server; LOG by mail.
+	// The referee's desk, by mail and on the server; LOG by mail.
 	g.send("carol", welcome, "GAMES")
 	m = g.next("carol", "your games")
 	bodyHas(t, "GAMES", squeezed(m.body), "g1 gcacw harrow-creek", "to move")
@@ -277,14 +280,14 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.send("taro", g.newest("taro"), "LOG 5")
 	bodyHas(t, "Taro's LOG", squeezed(g.next("taro", "log").body), "The last 5 actions of game g1", "→ accepted")
 
-	// 19.5: a rollback, then a rollback into the closed branch: refused,
+	// A rollback, then a rollback into the closed branch: refused,
 	// saying why.
 	branchEnd := g.head()
 	g.command(welcome, secret, "ROLLBACK 1 ACTION")
 	m = g.command(welcome, secret, fmt.Sprintf("ROLLBACK TO %d", branchEnd))
 	bodyHas(t, "the refusal", squeezed(m.body), fmt.Sprintf("seq %d lies in a closed branch", branchEnd))
 
-	// 19.7: a player's message reaches the referees only; the referee's
+	// A player's message reaches the referees only; the referee's
 	// answer that player only.
 	g.send("taro", g.newest("taro"), "REFEREE May I cross at the mill?")
 	bodyHas(t, "the message", g.next("carol", "message from Taro (CSA)").body, "May I cross at the mill?")
@@ -293,13 +296,13 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.next("taro", "message from Carol (referee)")
 	g.next("carol", "your message was sent")
 
-	// 19.3: an observer's reply gets a short answer.
+	// An observer's reply gets a short answer.
 	g.command(welcome, secret, "OBSERVER ADD kim@players.test")
 	obs := g.next("kim", "the referee changed the game")
 	g.send("kim", obs, "Go Anna!")
 	bodyHas(t, "the observer's answer", squeezed(g.next("kim", "pbem takes no orders from observers").body), "carol@players.test")
 
-	// 19.4: REPLACE gives the seat a new key: Bob is welcomed with it,
+	// REPLACE gives the seat a new key: Bob is welcomed with it,
 	// Anna is told, and her old reply address no longer works, from her
 	// or from Bob.
 	annaOld := g.newest("anna")
@@ -315,11 +318,10 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.send("bob", bw, "STATUS")
 	bodyHas(t, "Bob's status", g.next("bob", "status").body, "You play    USA")
 	var q string
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if q = g.pbem("quarantine"); strings.Count(q, "reply token does not match") == 2 {
-			break
-		}
-	}
+	waitfor.True(20*time.Second, func() bool { // if not, the check below shows the quarantine
+		q = g.pbem("quarantine")
+		return strings.Count(q, "reply token does not match") == 2
+	})
 	if strings.Count(q, "reply token does not match") != 2 {
 		t.Fatalf("the old key still works:\n%s", q)
 	}
@@ -328,7 +330,8 @@ func TestIssue19_3_4_5_7_AnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	}
 }
 
-func TestIssue19_3_AnAtDeadlineThatIsNoOrderIsRefusedAtNew(t *testing.T) {
+func TestAnAtDeadlineThatIsNoOrderIsRefusedAtNew(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@x.test", "--player", "taro:CSA:taro@x.test", "--referee", "carol:carol@x.test",

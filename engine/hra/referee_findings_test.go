@@ -7,7 +7,7 @@ import (
 	"pbem/engine/table"
 )
 
-// Issue #17: the cases an outside rules referee found, each failing on the
+// The cases an outside rules referee found, each failing on the
 // engine before the fix.
 
 // HRA 9c, 9d: each rotation costs by its own size; a left and a right
@@ -341,7 +341,7 @@ func TestRule_3c_PlayersAssignTheirGenerals(t *testing.T) {
 	}
 }
 
-// Issue #17, mail: a rejected march says what it costs, item by item
+// The rules referee's findings in the mail: a rejected march says what it costs, item by item
 // ("2 cm turn + 6 cm rough ×2 = 14 cm > 8 cm"), the caret goes under the
 // step that goes over, and the hint speaks of turning only if the march
 // turned.
@@ -384,7 +384,7 @@ func TestRejectedMarchExplainsItsCosts(t *testing.T) {
 	wantIn(t, h.echo(), "used 9.6cm of 12cm (2cm woods ×4.8 = 9.6cm), 2.4cm left")
 }
 
-// Issue #17, mail: the caret goes under the word at fault, not at the
+// The rules referee's findings in the mail: the caret goes under the word at fault, not at the
 // start of the line.
 func TestCaretUnderTheOffendingWord(t *testing.T) {
 	h := begun(t)
@@ -407,7 +407,7 @@ func TestCaretUnderTheOffendingWord(t *testing.T) {
 	}
 }
 
-// Issue #17, mail: a syntax hint's example names one of the writer's own
+// The rules referee's findings in the mail: a syntax hint's example names one of the writer's own
 // brigades, not the enemy's.
 func TestSyntaxHintNamesTheWritersBrigade(t *testing.T) {
 	h := begun(t)
