@@ -3,12 +3,12 @@ package cluster
 import (
 	"errors"
 	"path/filepath"
-	"pbem/internal/waitfor"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"pbem/internal/waitfor"
 	"pbem/events"
 	"pbem/store"
 )

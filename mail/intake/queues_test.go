@@ -3,12 +3,12 @@ package intake
 import (
 	"context"
 	"errors"
-	"pbem/internal/waitfor"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"pbem/internal/waitfor"
 	"pbem/mail/token"
 	"pbem/store"
 )
