@@ -8,8 +8,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"pbem/internal/waitfor"
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
