@@ -348,3 +348,65 @@ func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
 		t.Fatalf("audit:\n%s", audit)
 	}
 }
+
+// In Harrow Creek both sides first transfer leaders at once, so both
+// deadlines pass in the same tick: each player's default is applied once,
+// in their name, and every mail says so without contradiction; nobody is
+// given a fresh deadline for it.
+func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
+	g := newMailGame(t, "deadline=10s", "at-deadline=PASS")
+	srv := startServe(t, g.dir, g.env...)
+	defer stopServe(t, srv)
+	g.welcomesOnly()
+	g.until("both deadlines passed and were decided", func() bool {
+		return g.count("deadline.passed/v1") == 2 && !strings.Contains(g.pbem("games"), "not yet decided")
+	})
+	// What each has been told by now (the next deadlines are 10s away).
+	told := map[string][]demoMail{}
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		for _, who := range []string{"anna", "taro", "carol"} {
+			ms, err := g.people[who].fetchNew()
+			if err != nil {
+				t.Fatal(err)
+			}
+			told[who] = append(told[who], ms...)
+		}
+	}
+	other := map[string]string{"anna": "Taro (CSA)", "taro": "Anna (USA)"}
+	for _, who := range []string{"anna", "taro", "carol"} {
+		own, of := 0, map[string]int{}
+		for _, m := range told[who] {
+			body := squeezed(m.body)
+			if strings.Contains(body, "no longer applies") || strings.Contains(body, "nothing applied") {
+				t.Errorf("%s was told a deadline no longer applies:\n%s", who, m.body)
+			}
+			if strings.Contains(body, "Your deadline passed") {
+				own++
+				bodyHas(t, who+"'s mail", body, "The default order was applied: PASS")
+			}
+			for _, p := range []string{"Anna (USA)", "Taro (CSA)"} {
+				if strings.Contains(body, "The deadline of "+p+" passed") {
+					of[p]++
+					bodyHas(t, who+"'s mail", body, "The default order was applied: PASS")
+				}
+			}
+		}
+		switch who {
+		case "carol":
+			if of["Anna (USA)"] != 1 || of["Taro (CSA)"] != 1 {
+				t.Errorf("the referee was told of the deadlines passing %v times, want once each", of)
+			}
+		default:
+			if own != 1 || of[other[who]] != 1 {
+				t.Errorf("%s was told of their own deadline passing %d times and of %s's %d times, want once each",
+					who, own, other[who], of[other[who]])
+			}
+		}
+	}
+	if n := g.count("deadline.passed/v1"); n != 2 {
+		t.Fatalf("%d deadlines passed, want 2", n)
+	}
+	if audit := g.pbem("audit", "g1"); !strings.Contains(audit, "re-decided alike") {
+		t.Fatalf("audit:\n%s", audit)
+	}
+}

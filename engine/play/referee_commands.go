@@ -810,7 +810,7 @@ func (c *commandDecision) settingEffects(key string) {
 		// Who must act and has no deadline running gets one; a running
 		// one stays as it is (DEADLINE changes it).
 		for _, p := range c.g.Players {
-			if cur, has := c.plan.get(p.ID); c.g.mustAct(c.st, p) && (!has || cur.Passed) {
+			if cur, has := c.plan.get(p.ID); c.g.mustAct(c.st, p) && (!has || cur.Passed && !c.g.passing(cur)) {
 				c.plan.set(Deadline{Player: p.ID, Due: c.g.dueFor(p.ID, c.in.At, c.pol.Deadline), Default: c.pol.AtDeadline}, "")
 			}
 		}
@@ -903,20 +903,6 @@ func suggestFrom(s string, cands []string) string {
 		return ""
 	}
 	return "did you mean " + best + "?"
-}
-
-func (g *Game) inputText(in *events.Envelope) string {
-	p, err := events.Decode(in)
-	if err != nil {
-		return ""
-	}
-	switch p := p.(type) {
-	case *events.OrderReceived:
-		return p.Text
-	case *events.RefereeCommand:
-		return p.Text
-	}
-	return ""
 }
 
 // SetWord is the referee's correction order every rule system takes:
