@@ -410,3 +410,32 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 		t.Fatalf("audit:\n%s", audit)
 	}
 }
+
+// An ABSENCE sent once the deadline has passed, inside its grace, says
+// so: that deadline keeps its default, and the absence's start, asked in
+// the past, is moved to now.
+func TestAbsenceAfterTheDeadlineSaysItsDefaultStillAppliesByMail(t *testing.T) {
+	g := newMailGame(t, "deadline=2s", "grace=1h", "at-deadline=PASS")
+	srv := startServe(t, g.dir, g.env...)
+	defer stopServe(t, srv)
+	g.next("carol", "welcome")
+	welcome := g.next("anna", "welcome")
+	g.next("taro", "welcome")
+	time.Sleep(3 * time.Second) // past Anna's deadline, inside its grace
+	now := time.Now().UTC()
+	g.send("anna", welcome, fmt.Sprintf("ABSENCE %s %s", now.AddDate(0, 0, -1).Format("2006-01-02"), now.AddDate(0, 0, 3).Format("2006-01-02")))
+	m := g.nextWith("anna", "ABSENCE: anna is away")
+	body := squeezed(m.body)
+	bodyHas(t, "Anna's answer", body, "the absence starts now,", "an absence is never backdated",
+		"anna's deadline of", "has passed and is in its grace until",
+		"the absence does not move it, and its default still applies: PASS",
+		"deadlines anna is given before")
+	if strings.Contains(body, "stand still meanwhile") {
+		t.Errorf("Anna's answer says her deadlines stand still:\n%s", m.body)
+	}
+	for _, l := range strings.Split(m.body, "\n") {
+		if len(l) > 78 {
+			t.Errorf("a line of %d columns: %q", len(l), l)
+		}
+	}
+}
