@@ -361,9 +361,24 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 	g.until("both deadlines passed and were decided", func() bool {
 		return g.count("deadline.passed/v1") == 2 && !strings.Contains(g.pbem("games"), "not yet decided")
 	})
-	// What each has been told by now (the next deadlines are 10s away).
+	// What each has been told of the two deadlines (the next are 10s
+	// away): two mails each, and a moment more for any stray one.
 	told := map[string][]demoMail{}
-	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+	heard := func() bool {
+		for _, who := range []string{"anna", "taro", "carol"} {
+			n := 0
+			for _, m := range told[who] {
+				if strings.Contains(squeezed(m.body), "passed without orders") {
+					n++
+				}
+			}
+			if n < 2 {
+				return false
+			}
+		}
+		return true
+	}
+	for begin := time.Now(); time.Since(begin) < 8*time.Second && (time.Since(begin) < time.Second || !heard()); time.Sleep(200 * time.Millisecond) {
 		for _, who := range []string{"anna", "taro", "carol"} {
 			ms, err := g.people[who].fetchNew()
 			if err != nil {
