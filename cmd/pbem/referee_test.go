@@ -355,3 +355,109 @@ func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
 		t.Fatalf("audit:\n%s", audit)
 	}
 }
+
+// In Harrow Creek both sides first transfer leaders at once, so both
+// deadlines pass in the same tick: each player's default is applied once,
+// in their name, and every mail says so without contradiction; nobody is
+// given a fresh deadline for it.
+func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
+	g := newMailGame(t, "deadline=10s", "at-deadline=PASS")
+	srv := startServe(t, g.dir, g.env...)
+	defer stopServe(t, srv)
+	g.welcomesOnly()
+	g.until("both deadlines passed and were decided", func() bool {
+		return g.count("deadline.passed/v1") == 2 && !strings.Contains(g.pbem("games"), "not yet decided")
+	})
+	// What each has been told of the two deadlines (the next are 10s
+	// away): two mails each, and a moment more for any stray one.
+	told := map[string][]demoMail{}
+	heard := func() bool {
+		for _, who := range []string{"anna", "taro", "carol"} {
+			n := 0
+			for _, m := range told[who] {
+				if strings.Contains(squeezed(m.body), "passed without orders") {
+					n++
+				}
+			}
+			if n < 2 {
+				return false
+			}
+		}
+		return true
+	}
+	for begin := time.Now(); time.Since(begin) < 8*time.Second && (time.Since(begin) < time.Second || !heard()); time.Sleep(200 * time.Millisecond) {
+		for _, who := range []string{"anna", "taro", "carol"} {
+			ms, err := g.people[who].fetchNew()
+			if err != nil {
+				t.Fatal(err)
+			}
+			told[who] = append(told[who], ms...)
+		}
+	}
+	other := map[string]string{"anna": "Taro (CSA)", "taro": "Anna (USA)"}
+	for _, who := range []string{"anna", "taro", "carol"} {
+		own, of := 0, map[string]int{}
+		for _, m := range told[who] {
+			body := squeezed(m.body)
+			if strings.Contains(body, "no longer applies") || strings.Contains(body, "nothing applied") {
+				t.Errorf("%s was told a deadline no longer applies:\n%s", who, m.body)
+			}
+			if strings.Contains(body, "Your deadline passed") {
+				own++
+				bodyHas(t, who+"'s mail", body, "The default order was applied: PASS")
+			}
+			for _, p := range []string{"Anna (USA)", "Taro (CSA)"} {
+				if strings.Contains(body, "The deadline of "+p+" passed") {
+					of[p]++
+					bodyHas(t, who+"'s mail", body, "The default order was applied: PASS")
+				}
+			}
+		}
+		switch who {
+		case "carol":
+			if of["Anna (USA)"] != 1 || of["Taro (CSA)"] != 1 {
+				t.Errorf("the referee was told of the deadlines passing %v times, want once each", of)
+			}
+		default:
+			if own != 1 || of[other[who]] != 1 {
+				t.Errorf("%s was told of their own deadline passing %d times and of %s's %d times, want once each",
+					who, own, other[who], of[other[who]])
+			}
+		}
+	}
+	if n := g.count("deadline.passed/v1"); n != 2 {
+		t.Fatalf("%d deadlines passed, want 2", n)
+	}
+	if audit := g.pbem("audit", "g1"); !strings.Contains(audit, "re-decided alike") {
+		t.Fatalf("audit:\n%s", audit)
+	}
+}
+
+// An ABSENCE sent once the deadline has passed, inside its grace, says
+// so: that deadline keeps its default, and the absence's start, asked in
+// the past, is moved to now.
+func TestAbsenceAfterTheDeadlineSaysItsDefaultStillAppliesByMail(t *testing.T) {
+	g := newMailGame(t, "deadline=2s", "grace=1h", "at-deadline=PASS")
+	srv := startServe(t, g.dir, g.env...)
+	defer stopServe(t, srv)
+	g.next("carol", "welcome")
+	welcome := g.next("anna", "welcome")
+	g.next("taro", "welcome")
+	time.Sleep(3 * time.Second) // past Anna's deadline, inside its grace
+	now := time.Now().UTC()
+	g.send("anna", welcome, fmt.Sprintf("ABSENCE %s %s", now.AddDate(0, 0, -1).Format("2006-01-02"), now.AddDate(0, 0, 3).Format("2006-01-02")))
+	m := g.nextWith("anna", "ABSENCE: anna is away")
+	body := squeezed(m.body)
+	bodyHas(t, "Anna's answer", body, "the absence starts now,", "an absence is never backdated",
+		"anna's deadline of", "has passed and is in its grace until",
+		"the absence does not move it, and its default still applies: PASS",
+		"deadlines anna is given before")
+	if strings.Contains(body, "stand still meanwhile") {
+		t.Errorf("Anna's answer says her deadlines stand still:\n%s", m.body)
+	}
+	for _, l := range strings.Split(m.body, "\n") {
+		if len(l) > 78 {
+			t.Errorf("a line of %d columns: %q", len(l), l)
+		}
+	}
+}

@@ -33,6 +33,26 @@ func shiftByAbsence(a Absence, from, due int64) int64 {
 	return due + a.To - max(a.From, from)
 }
 
+// passing reports whether the clock's deadline.passed for d is in the
+// log and not yet decided: deadlines that pass in the same tick are
+// decided one after the other, each by its own input, so that each gets
+// its default once and none is renewed by another's decision.
+func (g *Game) passing(d Deadline) bool {
+	if !d.Passed {
+		return false
+	}
+	for i := range g.Pending {
+		if g.Pending[i].Type != events.TypeDeadlinePassed {
+			continue
+		}
+		p, err := events.Decode(&g.Pending[i])
+		if dp, ok := p.(*events.DeadlinePassed); err == nil && ok && dp.Player == d.Player && dp.Due == d.Due {
+			return true
+		}
+	}
+	return false
+}
+
 // mustAct reports whether player p's side is prompted to act in st.
 func (g *Game) mustAct(st engine.State, p events.Player) bool {
 	return p.Side != "" && contains(g.waitingSides(st, nil), p.Side)
@@ -176,6 +196,20 @@ func (g *Game) decideDeadlinePassed(in *events.Envelope, p *events.DeadlinePasse
 	}
 	dec, st, out, err := g.decideAs(in, player, who.Side, text, dice, rolled)
 	return g.withDeadlines(dec, st, out, player, in.At), st, out, err
+}
+
+// DefaultApplied reports whether d, the decision on a deadline.passed,
+// applied the default order: it did if it changed the game, not only the
+// deadlines. The decisions that apply nothing (the deadline no longer
+// applies, the player is not to act, the game waits for the referee)
+// carry no other fact.
+func DefaultApplied(d *events.OrderAccepted) bool {
+	for _, f := range d.Facts {
+		if f.Kind != FactDeadline {
+			return true
+		}
+	}
+	return false
 }
 
 // decidePauseExpired decides a pause.expired the server's clock wrote: a

@@ -11,7 +11,8 @@ import (
 )
 
 // Desk is a game as a referee who runs several sees it at a glance: whose
-// move it is, the deadlines (those overdue marked), the pause, the
+// move it is, the deadlines (those overdue marked; stopped, with the time
+// left, while the game is paused), the pause, the
 // rulings waited for, and what some sides asked for.
 type Desk struct {
 	Game     string
@@ -93,6 +94,15 @@ func (g *Game) desk(now int64) Desk {
 		case dl.Passed:
 			d.Overdue = true
 			d.Lines = append(d.Lines, fmt.Sprintf("OVERDUE %s: was due %s; no orders (ORDER %s … enters them)", who, timeText(dl.Due), dl.Player))
+		case g.Paused != nil:
+			// No deadline runs during a pause: RESUME gives back the
+			// time it had left when the game was paused.
+			left := time.Duration(max(dl.Due-g.Paused.At, 0))
+			if left == 0 {
+				d.Lines = append(d.Lines, fmt.Sprintf("%s: stopped while the game is paused; it runs out when the game resumes; then: %s", who, dflt))
+				continue
+			}
+			d.Lines = append(d.Lines, fmt.Sprintf("%s: stopped while the game is paused, %s left; then: %s", who, Span(left), dflt))
 		case dl.Due <= now:
 			d.Overdue = true
 			d.Lines = append(d.Lines, fmt.Sprintf("OVERDUE %s: was due %s, %s ago; then: %s", who, timeText(dl.Due), Span(time.Duration(now-dl.Due)), dflt))

@@ -449,6 +449,11 @@ func (g *Game) deadlineFacts(st engine.State, facts []events.Fact, actor string,
 		must := contains(waiting, p.Side)
 		cur, has := g.Deadline(p.ID)
 		switch {
+		case has && p.ID != actor && g.passing(cur):
+			// The clock's word that this deadline passed waits in the
+			// log: its own decision applies the default (or says why
+			// not). Another player's decision neither renews it nor
+			// takes it.
 		case must && pol.Deadline > 0 && (!has || cur.Passed || p.ID == actor):
 			out = append(out, deadlineFact(p.ID, g.dueFor(p.ID, at, pol.Deadline), pol.AtDeadline))
 		case has && (!must || p.ID == actor):

@@ -312,7 +312,7 @@ func (g *Game) tellPeopleFact(f events.Fact) string {
 		if f.Int("to") == 0 {
 			return fmt.Sprintf("%s is no longer away: their deadlines run as before.", g.nameOf(f.Str("player")))
 		}
-		return fmt.Sprintf("%s is away from %s to %s; their deadlines stand still meanwhile.", g.nameOf(f.Str("player")),
+		return fmt.Sprintf("%s is away from %s to %s; their deadlines do not run meanwhile, but one that has passed keeps its default.", g.nameOf(f.Str("player")),
 			g.TimeFor(f.Str("player"), f.Int("from")), g.TimeFor(f.Str("player"), f.Int("to")))
 	case FactMessage:
 		to := "the referees"

@@ -256,7 +256,8 @@ func (pw *playerDecision) absence(args []string) {
 		pw.problem("this game takes no absences (its absence-max is none)", g.RefereeContact())
 		return
 	}
-	from, to, bad := parseAbsence(args, pw.in.At, g.TimeZone(id))
+	asked, to, bad := parseAbsence(args, pw.in.At, g.TimeZone(id))
+	from := max(asked, pw.in.At) // never backdated
 	switch {
 	case bad != "":
 		pw.problem(bad, hint)
@@ -269,23 +270,57 @@ func (pw *playerDecision) absence(args []string) {
 		return
 	}
 	a := Absence{Player: id, From: from, To: to}
-	pw.add(fmt.Sprintf("ABSENCE: %s is away from %s to %s; their deadlines stand still meanwhile", id, g.TimeFor(id, from), g.TimeFor(id, to)),
+	pw.add(fmt.Sprintf("ABSENCE: %s is away from %s to %s", id, g.TimeFor(id, from), g.TimeFor(id, to)),
 		events.NewFact(FactAbsence, events.S("player", id), events.I("from", from), events.I("to", to)))
-	// A deadline running now moves on by the part of the absence in it.
-	if d, ok := g.Deadline(id); ok && !d.Passed {
-		start := pw.in.At
-		if old, had := g.AbsenceOf(id); had && old.To > start {
-			// The earlier absence no longer counts: take its shift back.
-			d.Due -= shiftByAbsence(old, start, d.Due) - d.Due
-		}
-		if due := shiftByAbsence(a, start, d.Due); due != d.Due {
-			d.Due = due
-			plan := newDeadlinePlan(g)
-			plan.set(d, "")
-			pw.acc.Echo = append(pw.acc.Echo, plan.echo...)
-			pw.acc.Facts = append(pw.acc.Facts, plan.facts...)
-		}
+	if asked < from {
+		pw.acc.Echo = append(pw.acc.Echo, fmt.Sprintf("the absence starts now, %s, not %s: an absence is never backdated",
+			g.TimeFor(id, from), g.TimeFor(id, asked)))
 	}
+	pw.acc.Echo = append(pw.acc.Echo, pw.absenceMoves(a, pol)...)
+	pw.acc.Echo = append(pw.acc.Echo, fmt.Sprintf("deadlines %s is given before %s stand still until then", id, g.TimeFor(id, to)))
+}
+
+// absenceMoves says what the absence a does to the player's deadline
+// running now, and logs its move: one that passed (or is in its grace)
+// keeps its default; one running moves on by the part of the absence in
+// it; one due before the absence begins stays.
+func (pw *playerDecision) absenceMoves(a Absence, pol Policy) []string {
+	g, id, now := pw.g, a.Player, pw.in.At
+	d, ok := g.Deadline(id)
+	if !ok {
+		return nil
+	}
+	if d.Passed || now >= d.Due {
+		s := fmt.Sprintf("%s's deadline of %s has passed", id, g.TimeFor(id, d.Due))
+		if end := d.Due + int64(pol.Grace); !d.Passed && now < end {
+			s += " and is in its grace until " + g.TimeFor(id, end)
+		}
+		if d.Default == "" || strings.EqualFold(d.Default, "referee") {
+			return []string{s + ": the absence does not move it, and the referee decides as before"}
+		}
+		return []string{s + ": the absence does not move it, and its default still applies: " + d.Default}
+	}
+	was := d.Due
+	if old, had := g.AbsenceOf(id); had && old.To > now {
+		// The earlier absence no longer counts: take its shift back.
+		d.Due -= shiftByAbsence(old, now, d.Due) - d.Due
+	}
+	due := shiftByAbsence(a, now, d.Due)
+	switch {
+	case due == was && due == d.Due:
+		return []string{fmt.Sprintf("%s's deadline of %s falls before the absence begins: it does not move", id, g.TimeFor(id, was))}
+	case due == was:
+		return []string{fmt.Sprintf("%s's deadline of %s does not move", id, g.TimeFor(id, was))}
+	}
+	say := fmt.Sprintf("%s's deadline of %s moves on by the time away in it:", id, g.TimeFor(id, was))
+	if due < was {
+		say = fmt.Sprintf("%s's deadline of %s moves back, as the earlier absence no longer counts:", id, g.TimeFor(id, was))
+	}
+	d.Due = due
+	plan := newDeadlinePlan(g)
+	plan.set(d, "")
+	pw.acc.Facts = append(pw.acc.Facts, plan.facts...)
+	return append([]string{say}, plan.echo...)
 }
 
 // absenceLayouts are the times ABSENCE takes, in the player's zone (UTC if
@@ -293,7 +328,7 @@ func (pw *playerDecision) absence(args []string) {
 var absenceLayouts = []string{"2006-01-02 15:04", "2006-01-02"}
 
 // parseAbsence reads "<from> <to>" (each a date, or a date and a time, or
-// NOW for from; an optional TO between).
+// NOW for from; an optional TO between), as asked: from may be past.
 func parseAbsence(args []string, now int64, loc *time.Location) (from, to int64, bad string) {
 	if loc == nil {
 		loc = time.UTC
@@ -327,7 +362,7 @@ func parseAbsence(args []string, now int64, loc *time.Location) (from, to int64,
 	if ts[1] <= ts[0] {
 		return 0, 0, "the absence ends before it begins"
 	}
-	return max(ts[0], now), ts[1], ""
+	return ts[0], ts[1], ""
 }
 
 // tz is a player's TZ <zone>: the times in their mails in their zone too.

@@ -810,7 +810,7 @@ func (c *commandDecision) settingEffects(key string) {
 		// Who must act and has no deadline running gets one; a running
 		// one stays as it is (DEADLINE changes it).
 		for _, p := range c.g.Players {
-			if cur, has := c.plan.get(p.ID); c.g.mustAct(c.st, p) && (!has || cur.Passed) {
+			if cur, has := c.plan.get(p.ID); c.g.mustAct(c.st, p) && (!has || cur.Passed && !c.g.passing(cur)) {
 				c.plan.set(Deadline{Player: p.ID, Due: c.g.dueFor(p.ID, c.in.At, c.pol.Deadline), Default: c.pol.AtDeadline}, "")
 			}
 		}

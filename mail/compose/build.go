@@ -292,6 +292,9 @@ func (b *batch) action(o source, d *events.OrderAccepted, r recipient) templates
 	a := templates.Action{Kind: o.kind, By: g.playerWho(o.player), Yours: r.ID == o.player, Received: o.received,
 		Reason: o.reason, Default: o.dflt, Echo: append([]string(nil), cut.Echo...),
 		Override: o.kind == "ruling" && play.IsOverride(o.text, d)}
+	if o.kind == "deadline" && !play.DefaultApplied(d) {
+		a.Default = "" // the echo says why nothing was applied
+	}
 	if o.kind == "deadline" && o.due != 0 {
 		a.Due = g.TimeFor(r.ID, o.due) // the time it was due, not the time pbem noticed
 	}

@@ -754,6 +754,7 @@ func TestMailsEdgeCases(t *testing.T) {
 		wantTo   []string
 		wantTmpl []string
 		has      []string // in the first mail
+		hasNot   []string // nowhere in the first mail
 		refs     []string // the first mail's References
 		wantErr  string
 	}{
@@ -779,6 +780,13 @@ func TestMailsEdgeCases(t *testing.T) {
 			decision: &events.OrderAccepted{Player: "north", Echo: []string{"ADD 1"}, Facts: []events.Fact{events.NewFact("score.added", events.S("side", "USA"), events.I("n", 1))}},
 			wantTo:   []string{"north", "south", "umpire"}, wantTmpl: []string{"report", "yourmove", "referee"},
 			has: []string{"The default order was applied: ADD 1", "USA adds 1."}},
+		{name: "a deadline passed whose default was not applied: the mail does not say it was",
+			input: input(&events.DeadlinePassed{Player: "north", Default: "ADD 1"}),
+			decision: &events.OrderAccepted{Player: "north", Echo: []string{"the deadline no longer applies (orders came, or the referee changed it): nothing applied"},
+				Facts: []events.Fact{events.NewFact(play.FactDeadline, events.S("player", "north"), events.I("due", 0), events.S("default", ""))}},
+			wantTo: []string{"north", "south", "umpire"}, wantTmpl: []string{"yourmove", "report", "referee"},
+			has:    []string{"Your deadline passed without orders from you", "nothing applied"},
+			hasNot: []string{"The default order was applied"}},
 		{name: "STATUS lists the deadlines",
 			input:    input(&events.OrderReceived{Player: "south", Text: "STATUS"}),
 			decision: &events.OrderAccepted{Player: "south", Echo: []string{"STATUS"}},
@@ -799,6 +807,9 @@ func TestMailsEdgeCases(t *testing.T) {
 			after := g.State
 			if acc, ok := tc.decision.(*events.OrderAccepted); ok {
 				for _, f := range acc.Facts {
+					if f.Kind == play.FactDeadline {
+						continue // the game's own, not the rules'
+					}
 					var err error
 					if after, err = g.Rules.Evolve(after, f); err != nil {
 						t.Fatal(err)
@@ -833,6 +844,11 @@ func TestMailsEdgeCases(t *testing.T) {
 			for _, h := range tc.has {
 				if body := ps[0].(*events.MailQueued).Body; !strings.Contains(body, h) && !strings.Contains(squeeze(body), h) {
 					t.Errorf("first mail lacks %q:\n%s", h, body)
+				}
+			}
+			for _, h := range tc.hasNot {
+				if body := ps[0].(*events.MailQueued).Body; strings.Contains(squeeze(body), h) {
+					t.Errorf("first mail has %q:\n%s", h, body)
 				}
 			}
 		})
