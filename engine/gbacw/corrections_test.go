@@ -1,0 +1,116 @@
+package gbacw
+
+import (
+	"strings"
+	"testing"
+)
+
+// --- 14.2a and 14.3a: a legal move is never made impossible ---
+
+// TestGBACW_14_2a_FlankEnemyDoesNotForceShock: 14.2a binds only the
+// units eligible to shock (14.2: an enterable enemy hex in the front).
+// An Attack unit that moves next to an enemy standing in its flank
+// cannot shock it, so it need not: its move is accepted.
+func TestGBACW_14_2a_FlankEnemyDoesNotForceShock(t *testing.T) {
+	h := shockField(t)
+	h.put("U1a", "0504", "E") // moves SE into 0604, front 0704 and 0705
+	h.put("C1a", "0605", "W") // 0605 is in 0604's flank, facing E
+	h.activate(USA, "U Div")
+	h.must(USA, "U1a: MOVE 0604")
+	if u := h.u("U1a"); u.Hex.String() != "0604" || strings.Contains(h.facts(), "shock.declared") {
+		t.Errorf("U1a at %s; want 0604 and no shock\n%s", u.Hex, h.facts())
+	}
+	// With the enemy in its front it must still shock.
+	h = shockField(t)
+	h.put("U1a", "0504", "E")
+	h.put("C1a", "0705", "W")
+	h.activate(USA, "U Div")
+	h.refused(USA, "U1a: MOVE 0604", "must shock (14.2a)")
+}
+
+// TestGBACW_14_3a_OneShockTakesTwoDefenderHexes: a combination may
+// attack more than one defender hex (14.3a: the attacker decides the
+// combinations, and every enemy in the attackers' front is attacked),
+// so a unit with two enemy hexes in its front shocks both at once.
+func TestGBACW_14_3a_OneShockTakesTwoDefenderHexes(t *testing.T) {
+	h := shockField(t)
+	h.put("U1a", "0504", "E")
+	h.put("C1a", "0704", "W")
+	h.put("C1b", "0705", "W")
+	h.activate(USA, "U Div")
+	h.rolls = make([]int, 20)
+	h.must(USA, "U1a: MOVE 0604\nU1a: SHOCK 0704 AND 0705")
+	fs := h.facts()
+	if strings.Count(fs, "shock.declared") != 1 || strings.Count(fs, "shock.resolved") != 1 {
+		t.Fatalf("want one shock declared and resolved\n%s", fs)
+	}
+	for _, want := range []string{"C1a", "C1b"} {
+		if !strings.Contains(fs[strings.Index(fs, "shock.resolved"):], want) {
+			t.Errorf("the shock's defenders lack %s\n%s", want, fs)
+		}
+	}
+	// One hex of the two alone leaves an enemy in the front unattacked.
+	h = shockField(t)
+	h.put("U1a", "0504", "E")
+	h.put("C1a", "0704", "W")
+	h.put("C1b", "0705", "W")
+	h.activate(USA, "U Div")
+	h.refused(USA, "U1a: MOVE 0604\nU1a: SHOCK 0704", "every enemy unit in the front")
+}
+
+// --- 7.2 with 13.1 and 13.2: fire only into the front ---
+
+// TestGBACW_7_2_13_1_ReturnFireOnlyIntoTheFront: return fire answers
+// the hex that fired (13.1) only if that hex is in the unit's front
+// (7.2); a unit fired on from its flank must first turn by a reaction
+// facing change (7.6), and if that fails (or it does not try) it does
+// not fire back.
+func TestGBACW_7_2_13_1_ReturnFireOnlyIntoTheFront(t *testing.T) {
+	for _, tc := range []struct {
+		name, face string
+		rolls      []int
+		want       int // return fires
+	}{
+		{"no facing change", "NEVER", []int{0, 0, 0, 0}, 0},
+		{"a failed facing change", "ALWAYS", []int{9, 0, 0, 0}, 0},
+		{"a facing change that succeeds", "ALWAYS", []int{0, 0, 0, 0}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := clearField(t, "", "U1a", "C1a")
+			h.put("U1a", "0604", "E")   // front 0704 and 0705
+			h.put("C1a", "0705", "SSW") // 0604 is in its flank (NW)
+			h.standing(CSA, "RETURN FIRE C1a ALWAYS", "REACTION FACE C1a "+tc.face)
+			h.activate(USA, "U Div")
+			h.rolls = tc.rolls
+			h.must(USA, "U1a: FIRE AT 0705")
+			if n := strings.Count(h.facts(), "kind=return"); n != tc.want {
+				t.Errorf("%d return fires, want %d\n%s", n, tc.want, h.facts())
+			}
+		})
+	}
+}
+
+// TestGBACW_7_2_13_2_PreShockFireOnlyIntoTheFront: pre-shock fire
+// (13.2, 14.3e) is at a shock attacker in the defender's front (7.2):
+// an attacker at its flank draws none.
+func TestGBACW_7_2_13_2_PreShockFireOnlyIntoTheFront(t *testing.T) {
+	for _, tc := range []struct {
+		facing string
+		want   int
+	}{
+		{"SSW", 0}, // 0604 in C1a's flank
+		{"W", 1},   // 0604 in C1a's front
+	} {
+		h := clearField(t, "", "U1a", "C1a")
+		h.set("U1a ORDER attack")
+		h.put("U1a", "0604", "E")
+		h.put("C1a", "0705", tc.facing)
+		h.standing(CSA, "PRE-SHOCK FIRE C1a ALWAYS")
+		h.activate(USA, "U Div")
+		h.rolls = make([]int, 10)
+		h.must(USA, "U1a: SHOCK 0705")
+		if n := strings.Count(h.facts(), "kind=pre-shock"); n != tc.want {
+			t.Errorf("C1a facing %s: %d pre-shock fires, want %d\n%s", tc.facing, n, tc.want, h.facts())
+		}
+	}
+}
