@@ -114,3 +114,70 @@ func TestGBACW_7_2_13_2_PreShockFireOnlyIntoTheFront(t *testing.T) {
 		}
 	}
 }
+
+// --- 7.4: facing costs ---
+
+// TestGBACW_7_4_TwoPointsInOneHexCostOneMPHoweverTurned: a change of 2
+// points or more in one hex costs 1 MP (7.4), whether made at once, as
+// two separate turns of a point, or as a FACE and then the free point
+// of a MOVE's start hex; once paid in a hex, it is paid.
+func TestGBACW_7_4_TwoPointsInOneHexCostOneMPHoweverTurned(t *testing.T) {
+	for _, tc := range []struct {
+		name, orders string
+		mp           int // half MP spent
+	}{
+		{"two points at once", "U1a: FACE SSW", 2},
+		{"two FACEs of a point", "U1a: FACE SSE\nU1a: FACE SSW", 2},
+		{"three FACEs of a point: paid once", "U1a: FACE SSE\nU1a: FACE SSW\nU1a: FACE W", 2},
+		{"one point: free", "U1a: FACE SSE", 0},
+		// 0305's SW neighbour is 0205: facing SSE it needs one more
+		// point (SSW) to enter it; clear costs 1 MP (2 half MP).
+		{"FACE then MOVE turning in the start hex", "U1a: FACE SSE\nU1a: MOVE 0205", 4},
+		{"MOVE alone, one point", "U1a: FACE SSE\nU1a: MOVE 0306", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := clearField(t, "", "U1a")
+			h.put("U1a", "0305", "E")
+			h.activate(USA, "U Div")
+			h.must(USA, tc.orders)
+			if u := h.u("U1a"); u.MP != tc.mp {
+				t.Errorf("U1a spent %s MP, want %s\n%s", halfMP(u.MP), halfMP(tc.mp), h.facts())
+			}
+		})
+	}
+}
+
+// TestGBACW_7_4_PaidFaceDoesNotEndTheMove: the seed charges a paid
+// facing change 1 MP (7.4) and nothing more: the unit may then move
+// with the MP it has left (6.3 is one move at a time, not "a turn ends
+// the move").
+func TestGBACW_7_4_PaidFaceDoesNotEndTheMove(t *testing.T) {
+	h := clearField(t, "", "U1a")
+	h.put("U1a", "0305", "E")
+	h.activate(USA, "U Div")
+	h.must(USA, "U1a: FACE W\nU1a: MOVE 0205")
+	if u := h.u("U1a"); u.Hex.String() != "0205" || u.MP != 4 {
+		t.Errorf("U1a at %s having spent %s MP; want 0205 and 2 MP\n%s", u.Hex, halfMP(u.MP), h.facts())
+	}
+}
+
+// TestGBACW_7_4_StackAboutFaceReversesTheStackOnce: an about-face in
+// woods under Attack orders reverses the stack (7.4); the stack turning
+// about, unit by unit, is reversed once, not once per unit.
+func TestGBACW_7_4_StackAboutFaceReversesTheStackOnce(t *testing.T) {
+	h := clearField(t, "", "U1a", "U1b")
+	h.set("U1 ORDER attack", "U1a ORDER attack", "U1b ORDER attack")
+	h.put("U1a", "0505", "E")
+	h.put("U1b", "0505", "E")
+	h.set("U1a STACK 0", "U1b STACK 1")
+	h.activate(USA, "U Div")
+	h.must(USA, "U1a: FACE W\nU1b: FACE W")
+	if top := h.st.unitsAt(hexOf("0505"))[0].Name; top != "U1b" {
+		t.Errorf("after the stack's about-face the top is %s, want U1b (reversed once)", top)
+	}
+	for _, n := range []string{"U1a", "U1b"} {
+		if u := h.u(n); u.MP != 2 {
+			t.Errorf("%s spent %s MP, want 1", n, halfMP(u.MP))
+		}
+	}
+}

@@ -142,8 +142,16 @@
 //   - A turn of one point is free at the start of a move, after each hex,
 //     along any road (road, pike, trail), to fire, on a recovery, on an
 //     advance after combat and when the order changes to or from March;
-//     two points or more in one hex cost 1 MP and count as movement (7.3,
-//     7.4). A changed order's facing: a vertex becomes its anticlockwise
+//     two points or more in one hex cost 1 MP (7.3, 7.4). The points a
+//     unit turns in one hex in a phase count together, however made (a
+//     FACE, its turn to fire, the turn that leaves the hex): the first
+//     time they reach 2 they cost 1 MP, once for the hex. The seed
+//     charges MP for a paid turn and nothing else: it neither ends the
+//     unit's movement (a MOVE may follow, with the MP left) nor counts
+//     as moving (11.2, 11.4, 14.2a, 19.6). A stack's about-face in woods
+//     on Attack orders (7.4) reverses the stack once: a unit turning
+//     about to a facing a stack-mate has already turned about to this
+//     phase pays its MP and leaves the order as it is. A changed order's facing: a vertex becomes its anticlockwise
 //     side, a side the vertex clockwise of it.
 //   - Extended Column (6.1, 10.4, R10): a unit on Advance orders that used
 //     a road's rate in its last step, or a March column above 7 SP (4
@@ -236,7 +244,7 @@
 //	4.1, 4.1a, 4.1b, 4.2                   turn.go initiative, firstAM    TestGBACW_4_*
 //	5.1-5.6 command range and chain        command.go                     TestGBACW_5_*
 //	6.1-6.4 orders and movement            geom.go step, state.go ma      TestGBACW_6_*
-//	7.1-7.6 facing                         geom.go, move.go               TestGBACW_7_*
+//	7.1-7.6 facing                         geom.go, move.go turnCost, turn TestGBACW_7_*
 //	8.1-8.6 stacking                       move.go place, stackWhy, checkLeg, action.go top TestGBACW_8_*
 //	9.1-9.6, 9.5a enemy-adjacent hexes     move.go checkLeg, withdrawal; combat.go withdrawalFire TestGBACW_9_*
 //	10.1-10.8 March orders                 turn.go actingFor, move.go, shock.go TestGBACW_10_*
