@@ -181,3 +181,62 @@ func TestGBACW_7_4_StackAboutFaceReversesTheStackOnce(t *testing.T) {
 		}
 	}
 }
+
+// --- 16.5 with 8.2 and 10.3: stacking by arm ---
+
+// TestGBACW_16_5_8_2_DismountedCavalryStacksWithAFootBattery: dismounted
+// cavalry counts as infantry (16.5), so it stacks with any battery
+// (8.2); only mounted cavalry is held to horse artillery.
+func TestGBACW_16_5_8_2_DismountedCavalryStacksWithAFootBattery(t *testing.T) {
+	for _, tc := range []struct {
+		mounted string
+		want    string // "" accepted, else the refusal
+	}{
+		{"off", ""},
+		{"on", "cavalry stacks only with horse artillery (8.2)"},
+	} {
+		h := clearField(t, "", "UCa", "U Bat")
+		h.set("UCa MOUNTED " + tc.mounted)
+		h.put("U Bat", "0305", "SSE")
+		h.put("UCa", "0304", "SSE")
+		h.activate(USA, "U Cav Div")
+		if tc.want != "" {
+			h.refused(USA, "UCa: MOVE 0305", tc.want)
+			continue
+		}
+		h.must(USA, "UCa: MOVE 0305")
+		if u := h.u("UCa"); u.Hex.String() != "0305" {
+			t.Errorf("dismounted UCa at %s, want 0305 with the battery", u.Hex)
+		}
+	}
+}
+
+// TestGBACW_10_3_MarchStackDoesNotMixInfantryAndCavalry: a March stack
+// does not mix arms (10.3): infantry and mounted cavalry of one brigade
+// may not stack in March, even within the 4 SP of mounted cavalry.
+func TestGBACW_10_3_MarchStackDoesNotMixInfantryAndCavalry(t *testing.T) {
+	h := marchField(t, "U2b", "UCb")
+	h.set("UCb ORDER march", "U2b SP 1")
+	cav := *h.u("UCb") // 3 SP mounted; of U2b's brigade for the test
+	cav.Brigade = "U2"
+	if why := h.st.stackWhy([]*Unit{h.u("U2b"), &cav}); !strings.Contains(why, "mix") {
+		t.Errorf("1 SP of infantry and 3 of mounted cavalry in March: %q, want no mixing of arms (10.3)", why)
+	}
+	// Dismounted, the cavalry is infantry (16.5): 4 SP of infantry stack.
+	cav.Mounted = false
+	if why := h.st.stackWhy([]*Unit{h.u("U2b"), &cav}); why != "" {
+		t.Errorf("infantry and dismounted cavalry in March: %q", why)
+	}
+}
+
+// TestGBACW_16_5_8_2_MountingWithAFootBatteryIsRefused: mounted, the
+// cavalry of a stack with a foot battery would break 8.2 (stacking holds
+// except while moving, 8.1): it may not mount there.
+func TestGBACW_16_5_8_2_MountingWithAFootBatteryIsRefused(t *testing.T) {
+	h := clearField(t, "", "UCa", "U Bat")
+	h.set("UCa MOUNTED off")
+	h.put("U Bat", "0305", "SSE")
+	h.put("UCa", "0305", "SSE")
+	h.activate(USA, "U Cav Div")
+	h.refused(USA, "UCa: MOUNT", "cavalry stacks only with horse artillery (8.2)")
+}

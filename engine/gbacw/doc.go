@@ -206,6 +206,11 @@
 //     activation. The initiative side's first AM is part of its sealed
 //     Command Segment mail (one mail, one action). Reserve brigades are
 //     not activated and may not be ordered into reserve next to the enemy.
+//   - Stacking by arm (8.2, 10.3, 16.5): dismounted cavalry is infantry,
+//     so it stacks with any battery, and mounted cavalry only with horse
+//     artillery; a unit may not MOUNT in a stack mounted cavalry could
+//     not be in (8.1). In March, mounted cavalry with infantry or
+//     dismounted cavalry is a mixing of arms, whatever the SP (10.3).
 //   - Horse artillery (15.3) moves and stacks as cavalry and is free of
 //     15.1 and 15.2; it fires as artillery.
 //   - 5.x: each link of the chain is traced on its own (a killed superior
@@ -253,7 +258,7 @@
 //	13.1-13.4 non-phase fire               combat.go fireWhy, shock.go    TestGBACW_13_*, TestGBACW_7_2_13_*
 //	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck, mustAttack; shock.go TestGBACW_14_*
 //	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
-//	16.1-16.5 cavalry                      action.go mount, combat.go, state.go TestGBACW_16_*
+//	16.1-16.5 cavalry                      action.go mount, combat.go, state.go, move.go stackWhy TestGBACW_16_*
 //	17.1-17.8 leaders                      command.go, turn.go            TestGBACW_17_*
 //	18.1-18.4 leader effects               combat.go udd, shock.go shockDRM TestGBACW_18_*
 //	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_*

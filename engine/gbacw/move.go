@@ -378,7 +378,9 @@ func (s *State) stackWhy(us []*Unit) string {
 		// 10.3: 7 SP of infantry, 4 of mounted cavalry, or 2 batteries,
 		// no mixing of arms.
 		switch {
-		case len(bats) > 0 && len(combat) > 0:
+		case len(bats) > 0 && len(combat) > 0,
+			mounted && slices.ContainsFunc(combat, func(u *Unit) bool { return !s.mountedCav(u) }):
+			// Dismounted cavalry is infantry (16.5).
 			return "March columns do not mix arms (10.3)"
 		case len(bats) > 2:
 			return "two batteries at most in a March stack (10.3)"
@@ -396,7 +398,8 @@ func (s *State) stackWhy(us []*Unit) string {
 		return "two batteries stack with no other unit (8.2, B8)"
 	case len(bats) == 1 && len(combat) > 1 && !s.Scn.Options.TwoPlusBattery:
 		return "a battery stacks with one infantry or cavalry unit (8.2, B8)"
-	case len(bats) == 1 && len(combat) > 0 && s.isCavalry(combat[0]) && !s.isHorseArt(bats[0]):
+	case len(bats) == 1 && len(combat) > 0 && s.mountedCav(combat[0]) && !s.isHorseArt(bats[0]):
+		// Dismounted cavalry is infantry (16.5): any battery takes it.
 		return "cavalry stacks only with horse artillery (8.2)"
 	case mounted && slices.ContainsFunc(combat, func(u *Unit) bool { return !s.mountedCav(u) }):
 		return "mounted cavalry stacks only with mounted cavalry (8.2)"
