@@ -240,3 +240,29 @@ func TestGBACW_16_5_8_2_MountingWithAFootBatteryIsRefused(t *testing.T) {
 	h.activate(USA, "U Cav Div")
 	h.refused(USA, "UCa: MOUNT", "cavalry stacks only with horse artillery (8.2)")
 }
+
+// --- 12.3: a hexside alone blocks ---
+
+// TestGBACW_12_3_AHexsideBlocksAlsoAtTheFirersOrTargetsHex: a wall or
+// crest hexside blocks line of sight by itself (12.3), and the seed
+// makes no exception for a hexside that borders the firer's or the
+// target's hex.
+func TestGBACW_12_3_AHexsideBlocksAlsoAtTheFirersOrTargetsHex(t *testing.T) {
+	h := clearField(t, "")
+	for _, tc := range []struct{ a, b, what string }{
+		// Lines straight along a row (no hex spine to go around by).
+		{"0303", "0603", "the wall 0303/0403 at the firer's hex"},
+		{"0603", "0303", "the wall 0303/0403 at the target's hex"},
+		{"0303", "0403", "the wall 0303/0403 between two adjacent hexes"},
+		{"0302", "0602", "the crest 0302/0402 at the firer's hex"},
+		{"0602", "0302", "the crest 0302/0402 at the target's hex"},
+	} {
+		if h.st.los(hexOf(tc.a), hexOf(tc.b), losSight) {
+			t.Errorf("LOS %s to %s across %s", tc.a, tc.b, tc.what)
+		}
+	}
+	// Away from the hexsides the ground is open.
+	if !h.st.los(hexOf("0305"), hexOf("0505"), losSight) {
+		t.Error("no LOS 0305 to 0505 over open ground")
+	}
+}

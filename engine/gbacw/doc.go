@@ -153,6 +153,13 @@
 //     about to a facing a stack-mate has already turned about to this
 //     phase pays its MP and leaves the order as it is. A changed order's facing: a vertex becomes its anticlockwise
 //     side, a side the vertex clockwise of it.
+//   - Line of sight (12.1-12.3): a line along a hex spine is clear if
+//     either of its two readings is. A wall or crest hexside is an
+//     obstacle of its height on the higher of its two hexes, judged by
+//     12.1 wherever it lies on the line: a hexside alone blocks (12.3),
+//     and the seed makes no exception for one bordering the firer's or
+//     the target's hex, so none is made (two units either side of a
+//     wall do not see each other).
 //   - Extended Column (6.1, 10.4, R10): a unit on Advance orders that used
 //     a road's rate in its last step, or a March column above 7 SP (4
 //     mounted); its only effect the notes give is 7.6. Refused (R10): a
@@ -254,7 +261,7 @@
 //	9.1-9.6, 9.5a enemy-adjacent hexes     move.go checkLeg, withdrawal; combat.go withdrawalFire TestGBACW_9_*
 //	10.1-10.8 March orders                 turn.go actingFor, move.go, shock.go TestGBACW_10_*
 //	11.1-11.6, 11.5a fire                  combat.go                      TestGBACW_11_*
-//	12.1-12.4 line of sight                geom.go los                    TestGBACW_12_*
+//	12.1-12.4 line of sight                geom.go los, blocked           TestGBACW_12_*
 //	13.1-13.4 non-phase fire               combat.go fireWhy, shock.go    TestGBACW_13_*, TestGBACW_7_2_13_*
 //	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck, mustAttack; shock.go TestGBACW_14_*
 //	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
