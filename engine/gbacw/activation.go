@@ -212,7 +212,7 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 			}
 			next = m.execStep(&o, step)
 		})
-		if o.Kind == aMove && o.HasTo == false && len(o.Path) > 0 {
+		if o.Kind == aMove && !o.HasTo && len(o.Path) > 0 {
 			text[at] = strconv.Itoa(o.Line) + "|" + orderText(o) // a MOVE TO now has its path
 		}
 		switch {

@@ -124,25 +124,6 @@ func (h *harness) facts() string {
 	return b.String()
 }
 
-// playToEnd answers each prompt with its first example until the game is
-// over; it returns how many orders it sent.
-func (h *harness) playToEnd(max int) int {
-	h.t.Helper()
-	n := 0
-	for ; n < max && h.st.Phase != PhaseOver; n++ {
-		ps := prompts(h.st)
-		if len(ps) == 0 || len(ps[0].Examples) == 0 {
-			h.t.Fatalf("no prompt in phase %s", h.st.Phase)
-		}
-		side := ps[0].Side
-		if ps[0].Referee {
-			side = engine.RefereeSide
-		}
-		h.must(side, ps[0].Examples[0])
-	}
-	return n
-}
-
 // fieldScn is a test scenario: an open map of 12x12 hexes with woods at
 // 0505 and 0703 (on the road), a hill (0606 level 1, 0607 level 1
 // gradual, 0608 level 2), water at 0909, marsh at 0404 and 0510 (on the

@@ -21,13 +21,12 @@ type leg struct {
 
 // moveCtx is what a move remembers of its start.
 type moveCtx struct {
-	origin      hex.Hex
-	startAdj    bool // next to an enemy when it began (9.3)
-	startNear3  bool // within 3 hexes of an enemy when it began (15.2)
-	last        bool // this step ends the move
-	first       bool
-	enteredAdj  bool // the hex it is in was entered next to an enemy (9.2)
-	passThrough bool // the hex entered holds friendly units it will leave (8.4)
+	origin     hex.Hex
+	startAdj   bool // next to an enemy when it began (9.3)
+	startNear3 bool // within 3 hexes of an enemy when it began (15.2)
+	last       bool // this step ends the move
+	first      bool
+	enteredAdj bool // the hex it is in was entered next to an enemy (9.2)
 }
 
 // checkLeg checks one step of a unit's voluntary move from cur into next

@@ -206,7 +206,7 @@ func (p *tableParser) row(f []string) error {
 		t.RouteMP[f[0]] = n
 	case "weapons":
 		if len(f) < 2 {
-			return fmt.Errorf("a weapon row is <name> <range> <drm at range 1> <drm at 2> ...")
+			return fmt.Errorf("a weapon row is <name> <range> and a DRM for each range from 1 to it")
 		}
 		r, err := strconv.Atoi(f[1])
 		if err != nil || r < 1 || len(f) != 2+r {
