@@ -1,5 +1,9 @@
 package gbacw
 
+// Cases read against the seed where the first version read it otherwise:
+// 14.2a and 14.3a, fire into the front (7.2, 13.1, 13.2), facing costs
+// (7.4), stacking by arm (8.2, 10.3, 16.5) and hexsides that block (12.3).
+
 import (
 	"strings"
 	"testing"
