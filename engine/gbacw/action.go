@@ -2,6 +2,7 @@ package gbacw
 
 import (
 	"fmt"
+	"strings"
 )
 
 // faceAction is a unit's FACE without moving: one point free, two or
@@ -119,6 +120,19 @@ func (m *sim) mount(o *Order) {
 		m.fail(o, o.Col, u.Name+" is next to the enemy: it cannot mount or dismount (16.1)", "")
 	case !on && u.Blown:
 		m.fail(o, o.Col, u.Name+" is blown: it cannot dismount (16.3a)", "")
+	}
+	// Dismounted it counted as infantry (16.5); mounted, its stack must
+	// still be legal (8.1, 8.2): with a foot battery it is not.
+	v := *u
+	v.Mounted = on
+	us := []*Unit{&v}
+	for _, w := range st.friendsAt(u.Hex, u.Side) {
+		if w.Name != u.Name {
+			us = append(us, w)
+		}
+	}
+	if why := st.stackWhy(us); why != "" {
+		m.fail(o, o.Col, fmt.Sprintf("%s cannot %s here: %s", u.Name, strings.ToLower(o.Kind), why), "")
 	}
 	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("mounted"), aOn.Arg(on))
 	m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("switched"), aOn.Arg(true))

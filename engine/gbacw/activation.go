@@ -331,17 +331,26 @@ func (m *sim) plan(side string, lines []string) []string {
 			out = append(out, line(o))
 		}
 		out = append(out, "|"+mShocks+" "+strings.Join(g.brigades, ";"))
-		// One combination for each hex attacked (14.3a).
+		// One combination for each hex attacked (14.3a): lines that
+		// name a hex in common are one combination, of all their hexes.
 		var combos []Order
 		for _, o := range g.shocks {
-			i := slices.IndexFunc(combos, func(c Order) bool { return c.Targets[0] == o.Targets[0] })
+			i := slices.IndexFunc(combos, func(c Order) bool {
+				return slices.ContainsFunc(o.Targets, func(h hex.Hex) bool { return slices.Contains(c.Targets, h) })
+			})
 			if i < 0 {
 				o.Kind = aShock
+				o.Targets = slices.Clone(o.Targets)
 				combos = append(combos, o)
 				continue
 			}
 			combos[i].Units = append(combos[i].Units, o.Units...)
 			combos[i].Advance = combos[i].Advance || o.Advance
+			for _, h := range o.Targets {
+				if !slices.Contains(combos[i].Targets, h) {
+					combos[i].Targets = append(combos[i].Targets, h)
+				}
+			}
 		}
 		for _, o := range combos {
 			out = append(out, line(o))
@@ -409,7 +418,11 @@ func orderText(o Order) string {
 		}
 		return who + "FIRE AT " + strings.Join(ts, " AND ")
 	case aShock, aCharge:
-		s := who + o.Kind + " " + o.Targets[0].String()
+		var ts []string
+		for _, t := range o.Targets {
+			ts = append(ts, t.String())
+		}
+		s := who + o.Kind + " " + strings.Join(ts, " AND ")
 		if o.Advance {
 			s += " ADVANCE"
 		}
@@ -588,14 +601,16 @@ func (m *sim) shockCheck(brigades []string) {
 		for _, u := range c.Units {
 			attacking[u] = true
 		}
-		targets[c.Targets[0]] = true
+		for _, h := range c.Targets {
+			targets[h] = true
+		}
 	}
 	for _, b := range brigades {
 		for _, u := range st.unitsOf(b) {
 			if u.onMap() && st.mustAttack(u) && !attacking[u.Name] {
 				o := m.lineOf(u.Name)
 				m.fail(&o, 1, fmt.Sprintf("%s is on Attack orders, moved this phase, is next to the enemy and did not fire: it must shock (14.2a)", u.Name),
-					fmt.Sprintf("%s: SHOCK <the enemy hex in its front>", u.Name))
+					fmt.Sprintf("%s: SHOCK <the enemy hex in its front> [AND <the other>]", u.Name))
 			}
 		}
 	}
@@ -614,8 +629,18 @@ func (m *sim) shockCheck(brigades []string) {
 
 // mustAttack: infantry or dismounted cavalry on Attack orders that moved
 // this phase, is next to the enemy and did not fire (14.2a).
+// Only a unit eligible to shock must (14.2: an enemy in an enterable
+// hex of its front); an enemy in its flank or rear binds it to nothing.
 func (s *State) mustAttack(u *Unit) bool {
-	return s.typ(u) == Infantry && u.Order == Attack && u.Moved && !u.Fired && !u.Routed && s.enemyAdjacent(u.Hex, u.Side)
+	if s.typ(u) != Infantry || u.Order != Attack || !u.Moved || u.Fired || u.Routed || !s.enemyAdjacent(u.Hex, u.Side) {
+		return false
+	}
+	for _, h := range u.Hex.Neighbors() {
+		if len(s.enemiesAt(h, u.Side)) > 0 && s.shockWhy(u, h) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // lineOf is the program's first order naming a unit.

@@ -142,7 +142,8 @@ func (s *State) canFireFromStack(u *Unit) bool {
 
 // fireWhy says why u may not fire at the unit in h now, or "": its orders
 // (10.7, 11.2, 11.3), its stack (11.1), range, line of sight (12), its
-// front (7.2; turn says a point of turn would bring h in front), mounted
+// front (7.2; for phase fire, turn says a point of turn would bring h in
+// front; non-phase fire has no such turn), mounted
 // cavalry's range (16.3c) and charge (16.3b).
 func (s *State) fireWhy(u *Unit, h hex.Hex, kind string) (why string, turn int) {
 	w := s.Scn.Tables.Weapons[s.def(u).Weapon]
@@ -171,6 +172,13 @@ func (s *State) fireWhy(u *Unit, h hex.Hex, kind string) (why string, turn int) 
 		return fmt.Sprintf("%s has no line of sight to %s (12)", u.Name, h), turn
 	}
 	if !inFront(u, h) {
+		// The free point of turn to fire (7.3) is the phasing unit's:
+		// non-phase fire (return, pre-shock, withdrawal, closing fire)
+		// is at its front as it stands, a reaction facing change (7.6)
+		// being its only turn.
+		if kind != "phase" {
+			return fmt.Sprintf("%s is not in %s's front: units fire only into their front (7.2)", h, u.Name), turn
+		}
 		for _, n := range []int{1, -1} {
 			v := *u
 			v.Facing = (u.Facing + n + 6) % 6

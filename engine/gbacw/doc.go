@@ -36,14 +36,17 @@
 //	<unit>: FACE <vertex, or side for a column>
 //	<unit>: WITHDRAW [<hex> [<hex>]]          Withdrawal Movement (9.5)
 //	<unit>: FIRE AT <hex or unit> [AND <hex or unit>]      split fire (11.6)
-//	<unit>[, <unit>]: SHOCK <hex or unit> [ADVANCE]        (CHARGE for mounted cavalry)
+//	<unit>[, <unit>]: SHOCK <hex or unit> [AND <hex or unit>] [ADVANCE]
+//	                                          (CHARGE for mounted cavalry; AND: one
+//	                                          combination of several hexes, 14.3a)
 //	<unit>: RECOVER [FACE <v>]  |  BUILD  |  MOUNT  |  DISMOUNT  |  TOP  |  REFUSE
 //	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1)
 //	DONE                                      the activation ends with nothing done
 //
 // The lines are sorted into the Action Phase of each brigade (3.3.3,
 // 14.1): its movement and fire as written, then its shocks (one
-// combination per hex attacked), its recoveries and constructions;
+// combination per hex attacked; lines naming a hex in common are one
+// combination of all the hexes they name), its recoveries and constructions;
 // coordinated brigades share one phase. A mail's orders are first run
 // dry on a copy with benign dice and no reactions: an order that could
 // not be carried out even then rejects the mail whole, with the line and
@@ -139,9 +142,24 @@
 //   - A turn of one point is free at the start of a move, after each hex,
 //     along any road (road, pike, trail), to fire, on a recovery, on an
 //     advance after combat and when the order changes to or from March;
-//     two points or more in one hex cost 1 MP and count as movement (7.3,
-//     7.4). A changed order's facing: a vertex becomes its anticlockwise
+//     two points or more in one hex cost 1 MP (7.3, 7.4). The points a
+//     unit turns in one hex in a phase count together, however made (a
+//     FACE, its turn to fire, the turn that leaves the hex): the first
+//     time they reach 2 they cost 1 MP, once for the hex. The seed
+//     charges MP for a paid turn and nothing else: it neither ends the
+//     unit's movement (a MOVE may follow, with the MP left) nor counts
+//     as moving (11.2, 11.4, 14.2a, 19.6). A stack's about-face in woods
+//     on Attack orders (7.4) reverses the stack once: a unit turning
+//     about to a facing a stack-mate has already turned about to this
+//     phase pays its MP and leaves the order as it is. A changed order's facing: a vertex becomes its anticlockwise
 //     side, a side the vertex clockwise of it.
+//   - Line of sight (12.1-12.3): a line along a hex spine is clear if
+//     either of its two readings is. A wall or crest hexside is an
+//     obstacle of its height on the higher of its two hexes, judged by
+//     12.1 wherever it lies on the line: a hexside alone blocks (12.3),
+//     and the seed makes no exception for one bordering the firer's or
+//     the target's hex, so none is made (two units either side of a
+//     wall do not see each other).
 //   - Extended Column (6.1, 10.4, R10): a unit on Advance orders that used
 //     a road's rate in its last step, or a March column above 7 SP (4
 //     mounted); its only effect the notes give is 7.6. Refused (R10): a
@@ -167,19 +185,39 @@
 //     Attack orders and has not fired; a mounted cavalry attacker charges
 //     (14.3i) and is Blown until the next turn (R12); a mounted defender
 //     charged by mounted cavalry may COUNTER-CHARGE (the chart's DRM; it
-//     then gives no pre-shock fire, 16.3b). 14.2a and 14.3a hold the
-//     orders as written (the dry run); what the dice change during the
-//     activation is not held against them. Pre-shock retreat is per unit.
+//     then gives no pre-shock fire, 16.3b). 14.2a binds only a unit
+//     eligible to shock (14.2: an enemy in an enterable hex of its
+//     front): an enemy in its flank or rear does not make it attack.
+//     14.2a and 14.3a hold the orders as written (the dry run); what the
+//     dice change during the activation is not held against them.
+//     Pre-shock retreat is per unit. A combination of several defender
+//     hexes (SHOCK 0704 AND 0705, 14.3a) needs each hex in the front of
+//     one attacker and each attacker with one hex in its front; every
+//     hex's top unit takes the defender's UDD (14.3d) and may give
+//     pre-shock fire; the odds are of all the SP on both sides; the
+//     defender's loss, terrain, works, facing and disorder DRMs are those
+//     of the first unit of the first hex named; an advance goes into the
+//     first hex named that is left empty.
 //   - Fire (11): phasing fire targets a hex and its result falls on the
 //     top unit; non-phase fire on the unit it answers. A D result is a
 //     disorder check (UDD). Return fire (13.1) may be made by the top
 //     unit and each battery of the hex fired at, once per brigade
 //     activation (B12); closing fire (13.4) happens at the first hex
 //     entered within 3 hexes that a standing order's conditions accept.
+//     Fire is into the front only (7.2): the free point of turn to fire
+//     (7.3) is the phasing unit's; non-phase fire (return, pre-shock,
+//     withdrawal and closing fire) is at a hex in the firer's front as
+//     it stands, so a unit fired on from its flank returns fire only
+//     after a reaction facing change (7.6) brings the firer in front.
 //   - Order changes in the Order Change Phase are one per brigade each
 //     activation. The initiative side's first AM is part of its sealed
 //     Command Segment mail (one mail, one action). Reserve brigades are
 //     not activated and may not be ordered into reserve next to the enemy.
+//   - Stacking by arm (8.2, 10.3, 16.5): dismounted cavalry is infantry,
+//     so it stacks with any battery, and mounted cavalry only with horse
+//     artillery; a unit may not MOUNT in a stack mounted cavalry could
+//     not be in (8.1). In March, mounted cavalry with infantry or
+//     dismounted cavalry is a mixing of arms, whatever the SP (10.3).
 //   - Horse artillery (15.3) moves and stacks as cavalry and is free of
 //     15.1 and 15.2; it fires as artillery.
 //   - 5.x: each link of the chain is traced on its own (a killed superior
@@ -218,16 +256,16 @@
 //	4.1, 4.1a, 4.1b, 4.2                   turn.go initiative, firstAM    TestGBACW_4_*
 //	5.1-5.6 command range and chain        command.go                     TestGBACW_5_*
 //	6.1-6.4 orders and movement            geom.go step, state.go ma      TestGBACW_6_*
-//	7.1-7.6 facing                         geom.go, move.go               TestGBACW_7_*
+//	7.1-7.6 facing                         geom.go, move.go turnCost, turn TestGBACW_7_*
 //	8.1-8.6 stacking                       move.go place, stackWhy, checkLeg, action.go top TestGBACW_8_*
 //	9.1-9.6, 9.5a enemy-adjacent hexes     move.go checkLeg, withdrawal; combat.go withdrawalFire TestGBACW_9_*
 //	10.1-10.8 March orders                 turn.go actingFor, move.go, shock.go TestGBACW_10_*
 //	11.1-11.6, 11.5a fire                  combat.go                      TestGBACW_11_*
-//	12.1-12.4 line of sight                geom.go los                    TestGBACW_12_*
-//	13.1-13.4 non-phase fire               combat.go, shock.go            TestGBACW_13_*
-//	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck; shock.go TestGBACW_14_*
+//	12.1-12.4 line of sight                geom.go los, blocked           TestGBACW_12_*
+//	13.1-13.4 non-phase fire               combat.go fireWhy, shock.go    TestGBACW_13_*, TestGBACW_7_2_13_*
+//	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck, mustAttack; shock.go TestGBACW_14_*
 //	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
-//	16.1-16.5 cavalry                      action.go mount, combat.go, state.go TestGBACW_16_*
+//	16.1-16.5 cavalry                      action.go mount, combat.go, state.go, move.go stackWhy TestGBACW_16_*
 //	17.1-17.8 leaders                      command.go, turn.go            TestGBACW_17_*
 //	18.1-18.4 leader effects               combat.go udd, shock.go shockDRM TestGBACW_18_*
 //	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_*

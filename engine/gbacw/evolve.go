@@ -242,10 +242,10 @@ func (s *State) apply(f events.Fact) error {
 			}
 		}
 		for i, u := range s.Units {
-			if u.MP != 0 || u.Moved || u.Fired || u.Shocked || u.WM || u.Recover || u.Build || u.Charged || u.Switched || u.FreeFace || len(u.Used) > 0 {
+			if u.MP != 0 || u.Moved || u.Fired || u.Shocked || u.WM || u.Recover || u.Build || u.Charged || u.Switched || u.FreeFace || u.HexTurns != 0 || len(u.Used) > 0 {
 				u = s.mutUnit(i)
-				u.MP, u.Moved, u.Fired, u.Shocked, u.WM, u.Recover, u.Build, u.Charged, u.Switched, u.FreeFace, u.Used =
-					0, false, false, false, false, false, false, false, false, false, nil
+				u.MP, u.Moved, u.Fired, u.Shocked, u.WM, u.Recover, u.Build, u.Charged, u.Switched, u.FreeFace, u.HexTurns, u.Used =
+					0, false, false, false, false, false, false, false, false, false, 0, nil
 			}
 		}
 		s.resetLeaderMP()
@@ -316,6 +316,7 @@ func (s *State) apply(f events.Fact) error {
 		from := u.Hex
 		u.Hex, u.Facing, u.MP = intHex(aHex.Of(f)), int(aFacing.Of(f)), int(aMp.Of(f))
 		u.Moved, u.Refused, u.Extended = true, false, aExtended.Of(f)
+		u.HexTurns = 0 // a new hex: its turns are counted afresh (7.4)
 		u.Turn |= turnMoved
 		u.Stack = -1
 		s.restackAt(from)
@@ -336,6 +337,7 @@ func (s *State) apply(f events.Fact) error {
 		if err != nil {
 			return err
 		}
+		u.HexTurns += turnPoints(u, int(aFacing.Of(f)))
 		u.Facing, u.MP = int(aFacing.Of(f)), int(aMp.Of(f))
 		if aMoved.Of(f) {
 			u.Moved, u.Refused = true, false

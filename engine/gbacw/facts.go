@@ -81,6 +81,7 @@ var (
 	aAnswer    = factSet.Str("answer")
 	aAsp       = factSet.Int("asp")
 	aAt        = factSet.Int("at")
+	aAlso      = factSet.Ints("also")
 	aAttackers = factSet.Strs("attackers")
 	aBrigade   = factSet.Str("brigade")
 	aBrigades  = factSet.Strs("brigades")
@@ -192,7 +193,7 @@ var _ = []string{
 	factSet.Kind(kLeaderKilled, aLeader, aWhy),
 	factSet.Kind(kLeaderReplaced, aLeader, aHex),
 	factSet.Kind(kFireResolved, aFirer, aTarget, aSp, aRange, aCol, aDr, aDrm, aResult, aKind),
-	factSet.Kind(kShockDeclared, aAttackers, aHex),
+	factSet.Kind(kShockDeclared, aAttackers, aHex, engine.Opt(aAlso)),
 	factSet.Kind(kShockResolved, aAttackers, aDefenders, aAsp, aDsp, aOdds, aDr, aDrm, aResult),
 	factSet.Kind(kStandingSet, aSide, aScope, aReaction, aRule),
 	factSet.Kind(kBrigadeCi, aBrigade, aCi),
@@ -350,7 +351,11 @@ func describe(st *State, f events.Fact) string {
 		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s, %s): dr %d%s: %s.", aFirer.Of(f), aSp.Of(f), aTarget.Of(f), aKind.Of(f),
 			aRange.Of(f), yes(aRange.Of(f) == 1, "", "es"), col, aDr.Of(f), drmText(aDrm.Of(f)), resultWords(aResult.Of(f)))
 	case kShockDeclared:
-		return fmt.Sprintf("%s will shock %s (14.3a).", joinAnd(aAttackers.Of(f)), intHex(aHex.Of(f)))
+		hs := []string{intHex(aHex.Of(f)).String()}
+		for _, n := range aAlso.Of(f) {
+			hs = append(hs, intHex(n).String())
+		}
+		return fmt.Sprintf("%s will shock %s (14.3a).", joinAnd(aAttackers.Of(f)), joinAnd(hs))
 	case kShockResolved:
 		odds := "odds " + aOdds.Of(f)
 		if aOdds.Of(f) == "ruled" {

@@ -255,7 +255,10 @@ func (s *State) blocked(line []hex.Hex, kind int) bool {
 			return true
 		}
 	}
-	for i := 1; i+1 < n; i++ {
+	// Every hexside the line crosses, those of the firer's and the
+	// target's hexes too: a hexside alone blocks (12.3), and the seed
+	// makes no exception for one that borders either end.
+	for i := 0; i < n; i++ {
 		hs, _ := hex.Between(line[i], line[i+1])
 		for _, f := range s.Scn.Sides[hs] {
 			if sd := s.Scn.Tables.SideFeat[f]; sd.Height > 0 {

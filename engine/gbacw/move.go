@@ -60,8 +60,8 @@ func (s *State) checkLeg(u *Unit, cur, next hex.Hex, c moveCtx) (leg, string) {
 	switch {
 	case pts >= 2 && c.first && c.startAdj:
 		return l, fmt.Sprintf("%s starts next to the enemy: it may turn one point and leave (9.3), not %d", u.Name, pts)
-	case pts >= 2 && !sc.road && !u.FreeFace:
-		l.turnCost = 2
+	case pts > 0 && !sc.road:
+		l.turnCost = turnCost(u, pts)
 	}
 	// Passing through friendly units (8.4, 8.5).
 	friends := s.friendsAt(next, u.Side)
@@ -273,25 +273,40 @@ func (s *State) frontBlocked(u *Unit) bool {
 	return true
 }
 
-// turn changes u's facing to f: one point free (7.3), two or more 1 MP
-// (7.4); an about-face in woods under Attack orders costs 1 MP and turns
-// the stack upside down (7.4). A paid turn counts as movement.
+// turnCost is the half MPs that turning pts more points in its hex
+// costs u (7.3, 7.4): the points it turns in one hex in a phase count
+// together, its turns to fire and to leave the hex included; the first
+// time they come to 2 or more they cost 1 MP, and the hex is then paid
+// for. A turn on changing to or from March orders is free.
+func turnCost(u *Unit, pts int) int {
+	if u.FreeFace || u.HexTurns >= 2 || u.HexTurns+pts < 2 {
+		return 0
+	}
+	return 2
+}
+
+// turn changes u's facing to f: one point free (7.3), two or more in
+// its hex 1 MP (7.4); an about-face in woods under Attack orders costs
+// 1 MP and turns the stack upside down (7.4), once for the stack: a
+// stack-mate already turned about to f has reversed it. The seed
+// charges MP for a paid turn and nothing else: it does not end the
+// unit's movement, nor count as moving (11.2, 11.4, 14.2a).
 func (m *sim) turn(o *Order, u *Unit, f int, afterMove bool) {
 	st := m.st
 	pts := turnPoints(u, f)
 	if pts == 0 {
 		return
 	}
-	cost := 0
-	if pts >= 2 && !u.FreeFace {
-		cost = 2
-	}
+	cost := turnCost(u, pts)
 	if u.MP+cost > st.ma(u) {
 		m.fail(o, o.Col, fmt.Sprintf("%s has no MP left to turn %d points (7.4)", u.Name, pts), "")
 	}
-	m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(f)), aMp.Arg(int64(u.MP+cost)), aMoved.Arg(cost > 0))
+	m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(f)), aMp.Arg(int64(u.MP+cost)), aMoved.Arg(false))
 	d, _, _ := st.hexDef(u.Hex)
-	if pts == 3 && u.Order == Attack && d.Terrain == "woods" {
+	turned := slices.ContainsFunc(m.st.friendsAt(u.Hex, u.Side), func(v *Unit) bool {
+		return v.Name != u.Name && v.Facing == f && v.HexTurns >= 3
+	})
+	if pts == 3 && u.Order == Attack && d.Terrain == "woods" && !turned {
 		var names []string
 		us := m.st.friendsAt(u.Hex, u.Side)
 		for i := len(us) - 1; i >= 0; i-- {
@@ -362,7 +377,9 @@ func (s *State) stackWhy(us []*Unit) string {
 		// 10.3: 7 SP of infantry, 4 of mounted cavalry, or 2 batteries,
 		// no mixing of arms.
 		switch {
-		case len(bats) > 0 && len(combat) > 0:
+		case len(bats) > 0 && len(combat) > 0,
+			mounted && slices.ContainsFunc(combat, func(u *Unit) bool { return !s.mountedCav(u) }):
+			// Dismounted cavalry is infantry (16.5).
 			return "March columns do not mix arms (10.3)"
 		case len(bats) > 2:
 			return "two batteries at most in a March stack (10.3)"
@@ -380,7 +397,8 @@ func (s *State) stackWhy(us []*Unit) string {
 		return "two batteries stack with no other unit (8.2, B8)"
 	case len(bats) == 1 && len(combat) > 1 && !s.Scn.Options.TwoPlusBattery:
 		return "a battery stacks with one infantry or cavalry unit (8.2, B8)"
-	case len(bats) == 1 && len(combat) > 0 && s.isCavalry(combat[0]) && !s.isHorseArt(bats[0]):
+	case len(bats) == 1 && len(combat) > 0 && s.mountedCav(combat[0]) && !s.isHorseArt(bats[0]):
+		// Dismounted cavalry is infantry (16.5): any battery takes it.
 		return "cavalry stacks only with horse artillery (8.2)"
 	case mounted && slices.ContainsFunc(combat, func(u *Unit) bool { return !s.mountedCav(u) }):
 		return "mounted cavalry stacks only with mounted cavalry (8.2)"
@@ -746,6 +764,9 @@ func (s *State) search(u *Unit, dest *hex.Hex) (map[hex.Hex][]hex.Hex, string) {
 			}
 			v := *u
 			v.Hex, v.Facing, v.MP = it.n.h, it.n.facing, it.cost
+			if it.prev != nil {
+				v.HexTurns = 0
+			}
 			c := start
 			c.first = it.prev == nil
 			c.last = dest == nil || next == *dest

@@ -669,14 +669,35 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 			rest = rest[1:]
 		}
 		if len(rest) == 0 {
-			p.problem(*o, o.Col, k+" names the enemy hex (or unit) attacked", "<unit>: "+k+" <hex or unit> [ADVANCE]")
+			p.problem(*o, o.Col, k+" names the enemy hex (or unit) attacked", "<unit>: "+k+" <hex or unit> [AND <hex or unit>] [ADVANCE]")
 			return false
 		}
-		h, ok := p.target(*o, rest)
-		if !ok {
+		// One combination may take more than one defender hex (14.3a).
+		var cur []word
+		flush := func() bool {
+			if len(cur) == 0 {
+				p.problem(*o, o.Col, k+" names an enemy hex (or unit) on each side of AND", "<unit>: "+k+" <hex or unit> AND <hex or unit>")
+				return false
+			}
+			h, ok := p.target(*o, cur)
+			cur = nil
+			if ok && !slices.Contains(o.Targets, h) {
+				o.Targets = append(o.Targets, h)
+			}
+			return ok
+		}
+		for _, w := range rest {
+			if strings.EqualFold(w.s, "AND") {
+				if !flush() {
+					return false
+				}
+				continue
+			}
+			cur = append(cur, w)
+		}
+		if !flush() {
 			return false
 		}
-		o.Targets = []hex.Hex{h}
 	case aRecover:
 		if len(rest) == 2 && strings.EqualFold(rest[0].s, "FACE") {
 			return p.facing(o, rest[1])

@@ -229,11 +229,20 @@ func activationExamples(st *State, side string) []string {
 				// On Attack orders a move next to the enemy must shock (14.2a).
 				end := path[len(path)-1]
 				done := false
+				var all []string
 				for _, n := range end.Neighbors() {
-					if len(st.enemiesAt(n, side)) > 0 && try(mv, u.Name+": SHOCK "+n.String()) {
+					if len(st.enemiesAt(n, side)) == 0 {
+						continue
+					}
+					all = append(all, n.String())
+					if try(mv, u.Name+": SHOCK "+n.String()) {
 						done = true
 						break
 					}
+				}
+				// Two enemy hexes in its front: one shock takes both (14.3a).
+				if !done && len(all) > 1 && try(mv, u.Name+": SHOCK "+strings.Join(all, " AND ")) {
+					done = true
 				}
 				if done {
 					break

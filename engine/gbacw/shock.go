@@ -27,16 +27,36 @@ func (m *sim) shockStep(o *Order, k int) int {
 	return -1
 }
 
-// attackers are the combination's units still in it.
+// attackers are the combination's units still in it: next to one of
+// its defender hexes.
 func (m *sim) attackers(o *Order) []*Unit {
 	var out []*Unit
 	for _, n := range o.Units {
 		u := m.st.unit(n)
-		if u.onMap() && !u.Routed && !slices.Contains(u.Used, "noshock") && hex.Adjacent(u.Hex, o.Targets[0]) {
+		if u.onMap() && !u.Routed && !slices.Contains(u.Used, "noshock") && slices.ContainsFunc(o.Targets, func(h hex.Hex) bool { return hex.Adjacent(u.Hex, h) }) {
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// defenders are the enemy units in the combination's hexes, hex by hex
+// in the order the shock names them (14.3a).
+func (m *sim) defenders(o *Order) []*Unit {
+	var out []*Unit
+	for _, h := range o.Targets {
+		out = append(out, m.st.enemiesAt(h, m.st.Act.Side)...)
+	}
+	return out
+}
+
+// targetsText names the combination's defender hexes.
+func targetsText(o *Order) string {
+	var hs []string
+	for _, h := range o.Targets {
+		hs = append(hs, h.String())
+	}
+	return joinAnd(hs)
 }
 
 // shockWhy says why u may not shock h (14.2): its orders, its arm, its
@@ -67,23 +87,50 @@ func (s *State) shockWhy(u *Unit, h hex.Hex) string {
 	return ""
 }
 
-// shockDeclare is 14.3a and b.
+// shockDeclare is 14.3a and b. Each attacker shocks into its front
+// (one of the combination's hexes there at least), and each hex of the
+// combination is in the front of one attacker at least.
 func (m *sim) shockDeclare(o *Order) int {
 	st := m.st
-	h := o.Targets[0]
-	defenders := st.enemiesAt(h, st.Act.Side)
-	if len(defenders) == 0 {
-		m.fail(o, o.Col, fmt.Sprintf("no enemy unit at %s to shock", h), "")
+	h := targetsText(o)
+	for _, t := range o.Targets {
+		if len(st.enemiesAt(t, st.Act.Side)) == 0 {
+			m.fail(o, o.Col, fmt.Sprintf("no enemy unit at %s to shock", t), "")
+		}
 	}
+	defenders := m.defenders(o)
 	cav := false
+	by := map[hex.Hex]bool{}
 	for _, n := range o.Units {
 		u := st.unit(n)
-		if why := st.shockWhy(u, h); why != "" {
-			m.fail(o, o.Col, why, "")
+		first := ""
+		for _, t := range o.Targets {
+			why := st.shockWhy(u, t)
+			if why == "" {
+				by[t] = true
+			} else if first == "" {
+				first = why
+			}
+		}
+		if !slices.ContainsFunc(o.Targets, func(t hex.Hex) bool { return st.shockWhy(u, t) == "" }) {
+			m.fail(o, o.Col, first, "")
 		}
 		cav = cav || st.mountedCav(u)
 	}
-	m.emit(kShockDeclared, aAttackers.Arg(o.Units...), aHex.Arg(hexInt(h)))
+	for _, t := range o.Targets {
+		if !by[t] {
+			m.fail(o, o.Col, st.shockWhy(st.unit(o.Units[0]), t), "")
+		}
+	}
+	if len(o.Targets) > 1 {
+		var also []int64
+		for _, t := range o.Targets[1:] {
+			also = append(also, hexInt(t))
+		}
+		m.emit(kShockDeclared, aAttackers.Arg(o.Units...), aHex.Arg(hexInt(o.Targets[0])), aAlso.Arg(also...))
+	} else {
+		m.emit(kShockDeclared, aAttackers.Arg(o.Units...), aHex.Arg(hexInt(o.Targets[0])))
+	}
 	// b. Pre-shock retreat by the non-phasing side: not on Attack or
 	// March orders, not artillery, not against mounted cavalry (B16).
 	for _, d := range defenders {
@@ -95,7 +142,7 @@ func (m *sim) shockDeclare(o *Order) int {
 			continue
 		}
 		ok, _ := m.react(rRetreat, d, reactCtx{enemy: st.unit(o.Units[0]), trigger: "shocked", odds: m.st.stackSP(st.unit(o.Units[0]).Hex)},
-			fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, h))
+			fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, d.Hex))
 		if !ok {
 			continue
 		}
@@ -112,7 +159,7 @@ func (m *sim) shockDeclare(o *Order) int {
 		}
 		m.retreat(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)")
 	}
-	if len(m.st.enemiesAt(h, st.Act.Side)) == 0 {
+	if len(m.defenders(o)) == 0 {
 		// The attacker may advance into the hex; no continued shock.
 		m.say("%s is left empty before the shock: no continued shock (14.3b).", h)
 		m.advance(o, m.attackers(o))
@@ -125,7 +172,6 @@ func (m *sim) shockDeclare(o *Order) int {
 // shockChecks is 14.3c and d, and a counter-charge.
 func (m *sim) shockChecks(o *Order) int {
 	st := m.st
-	h := o.Targets[0]
 	for _, u := range m.attackers(o) {
 		if st.def(u).Green && !m.udd(u, "green attacker (14.3c)", 0, 0) {
 			m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("used:noshock"), aOn.Arg(true))
@@ -136,24 +182,31 @@ func (m *sim) shockChecks(o *Order) int {
 		m.markShocked(o)
 		return -1
 	}
-	top := m.st.enemiesAt(h, st.Act.Side)[0]
-	if top.Order == March {
-		// 10.8: a March column shocked takes a UDD with a DRM: success
-		// disorders it, failure routs it (14.3d).
-		if m.udd(top, "March column shocked (10.8, 14.3d)", drm(st.Scn.Tables.UDDDRM, "march-shocked"), 0) {
-			m.disorder(top, "shocked on March orders (14.3d)")
-		} else {
-			m.rout(m.st.unit(top.Name), "shocked on March orders (14.3d)")
+	// d. The top unit of each defender hex takes the UDD.
+	for _, h := range o.Targets {
+		ds := m.st.enemiesAt(h, st.Act.Side)
+		if len(ds) == 0 {
+			continue
 		}
-	} else if !m.udd(top, "shocked (14.3d)", 0, 0) {
-		m.disorder(top, "failed its shock UDD (14.3d)")
+		top := ds[0]
+		if top.Order == March {
+			// 10.8: a March column shocked takes a UDD with a DRM: success
+			// disorders it, failure routs it (14.3d).
+			if m.udd(top, "March column shocked (10.8, 14.3d)", drm(st.Scn.Tables.UDDDRM, "march-shocked"), 0) {
+				m.disorder(top, "shocked on March orders (14.3d)")
+			} else {
+				m.rout(m.st.unit(top.Name), "shocked on March orders (14.3d)")
+			}
+		} else if !m.udd(top, "shocked (14.3d)", 0, 0) {
+			m.disorder(top, "failed its shock UDD (14.3d)")
+		}
 	}
-	if def := m.st.enemiesAt(h, st.Act.Side); len(def) > 0 && m.st.mountedCav(def[0]) {
+	if def := m.defenders(o); len(def) > 0 && m.st.mountedCav(def[0]) {
 		atk := m.attackers(o)
 		if slices.ContainsFunc(atk, func(u *Unit) bool { return m.st.mountedCav(u) }) {
 			d := def[0]
 			ok, _ := m.react(rCounter, d, reactCtx{enemy: atk[0], trigger: "shocked", odds: m.st.stackSP(atk[0].Hex)},
-				fmt.Sprintf("16 Counter-charge: %s charge your mounted %s at %s.", joinAnd(o.Units), d.Name, h))
+				fmt.Sprintf("16 Counter-charge: %s charge your mounted %s at %s.", joinAnd(o.Units), d.Name, d.Hex))
 			if ok {
 				m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("charged"), aOn.Arg(true))
 				m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+rCounter), aOn.Arg(true))
@@ -164,51 +217,57 @@ func (m *sim) shockChecks(o *Order) int {
 }
 
 // preShockFire is 13.2 and 14.3e (one fire, B19): after the pre-shock
-// check the defender's top unit may fire at the attacker, once per
-// phase, unless another enemy unit is in its front. Option b19-two-fires:
-// 13.2's fire and 14.3e's reaction fire are two.
+// check the top unit of each defender hex may fire at an attacker in its
+// front (7.2), once per phase, unless another enemy unit is in its
+// front. Option b19-two-fires: 13.2's fire and 14.3e's reaction fire are
+// two.
 func (m *sim) preShockFire(o *Order) int {
 	st := m.st
-	h := o.Targets[0]
-	def := st.enemiesAt(h, st.Act.Side)
-	atk := m.attackers(o)
-	if len(def) == 0 || len(atk) == 0 {
-		return 3
-	}
-	d := def[0]
 	fires := []string{rPreFire}
 	if st.Scn.Options.TwoFires {
 		fires = append(fires, rPreFire+" 2")
 	}
-	for _, used := range fires {
-		r := rPreFire
-		d = m.st.unit(d.Name)
-		target := atk[0]
-		if !d.onMap() || slices.Contains(d.Used, used) || !m.st.unit(target.Name).onMap() {
+	for _, h := range o.Targets {
+		def := m.st.enemiesAt(h, st.Act.Side)
+		if len(def) == 0 || len(m.attackers(o)) == 0 {
 			continue
 		}
-		if why, _ := m.st.fireWhy(d, target.Hex, "pre-shock"); why != "" {
-			continue
-		}
-		blocked := false
-		for _, x := range m.st.Units {
-			if x.onMap() && x.Side != d.Side && !slices.Contains(o.Units, x.Name) && hex.Adjacent(x.Hex, d.Hex) && inFront(d, x.Hex) {
-				blocked = true // another enemy in its front (13.2)
+		d := def[0]
+		for _, used := range fires {
+			r := rPreFire
+			d = m.st.unit(d.Name)
+			if !d.onMap() || slices.Contains(d.Used, used) {
+				continue
 			}
-		}
-		if blocked {
-			continue
-		}
-		ok, _ := m.react(r, d, reactCtx{enemy: target, trigger: "shocked", odds: m.st.stackSP(target.Hex)},
-			fmt.Sprintf("13.2 Pre-shock fire: %s shock your %s at %s; fire at %s first?", joinAnd(o.Units), d.Name, h, target.Name))
-		if !ok {
-			continue
-		}
-		m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+used), aOn.Arg(true))
-		m.volley([]shot{{firer: d.Name, target: target.Name, sp: min(m.st.strength(d), m.st.fireCap(d)), kind: "pre-shock"}})
-		atk = m.attackers(o)
-		if len(atk) == 0 {
-			break
+			var target *Unit
+			for _, a := range m.attackers(o) {
+				if why, _ := m.st.fireWhy(d, a.Hex, "pre-shock"); why == "" {
+					target = a
+					break
+				}
+			}
+			if target == nil {
+				continue
+			}
+			blocked := false
+			for _, x := range m.st.Units {
+				if x.onMap() && x.Side != d.Side && !slices.Contains(o.Units, x.Name) && hex.Adjacent(x.Hex, d.Hex) && inFront(d, x.Hex) {
+					blocked = true // another enemy in its front (13.2)
+				}
+			}
+			if blocked {
+				continue
+			}
+			ok, _ := m.react(r, d, reactCtx{enemy: target, trigger: "shocked", odds: m.st.stackSP(target.Hex)},
+				fmt.Sprintf("13.2 Pre-shock fire: %s shock your %s at %s; fire at %s first?", joinAnd(o.Units), d.Name, h, target.Name))
+			if !ok {
+				continue
+			}
+			m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+used), aOn.Arg(true))
+			m.volley([]shot{{firer: d.Name, target: target.Name, sp: min(m.st.strength(d), m.st.fireCap(d)), kind: "pre-shock"}})
+			if len(m.attackers(o)) == 0 {
+				break
+			}
 		}
 	}
 	return 3
@@ -219,9 +278,9 @@ func (m *sim) preShockFire(o *Order) int {
 // without one), losses, retreats and the advance, then disorder.
 func (m *sim) shockResolve(o *Order) {
 	st := m.st
-	h := o.Targets[0]
+	h := targetsText(o)
 	atk := m.attackers(o)
-	def := st.enemiesAt(h, st.Act.Side)
+	def := m.defenders(o)
 	if len(atk) == 0 {
 		m.markShocked(o)
 		return
@@ -240,10 +299,10 @@ func (m *sim) shockResolve(o *Order) {
 		dsp += st.strength(u)
 	}
 	drmv, why := m.shockDRM(o, atk, def)
-	dr := m.d10("shock at "+h.String(), 0)
+	dr := m.d10("shock at "+h, 0)
 	var code, odds string
 	if tab.Shock == nil {
-		code = m.rule("shock|"+h.String(), fmt.Sprintf("%s (%d SP) shock %s (%d SP) at %s, dr %d, DRM %+d (%s), and the scenario has no Shock Results Table (R3): rule the result (A/D attacker/defender: d disordered, r retreats, n SP lost; parts joined by /)",
+		code = m.rule("shock|"+h, fmt.Sprintf("%s (%d SP) shock %s (%d SP) at %s, dr %d, DRM %+d (%s), and the scenario has no Shock Results Table (R3): rule the result (A/D attacker/defender: d disordered, r retreats, n SP lost; parts joined by /)",
 			joinAnd(o.Units), asp, joinAnd(unitNames(def)), dsp, h, dr, drmv, strings.Join(why, ", ")), []string{"RULE Ad/Dd", "RULE D1/Dr", "RULE A1/Ar", "RULE -"}, "-")
 		odds = "ruled"
 	} else {
@@ -291,9 +350,7 @@ func (m *sim) shockResolve(o *Order) {
 			}
 		}
 	}
-	if len(m.st.enemiesAt(h, st.Act.Side)) == 0 {
-		m.advance(o, m.attackers(o))
-	}
+	m.advance(o, m.attackers(o))
 	// g. Disorder.
 	if res.ADis {
 		for _, u := range atk {
@@ -442,11 +499,18 @@ func (m *sim) phaseAttackers() []string {
 // advance moves the attackers, if the order says ADVANCE, into the hex
 // their shock emptied, while the stack takes them (14.3b, f); their
 // facing is theirs to keep (7.3: turns after an advance are free).
+//
+// Of a combination of several hexes, the attackers advance into the
+// first hex named that is left empty.
 func (m *sim) advance(o *Order, atk []*Unit) {
-	h := o.Targets[0]
 	if !o.Advance {
 		return
 	}
+	i := slices.IndexFunc(o.Targets, func(t hex.Hex) bool { return len(m.st.enemiesAt(t, m.st.Act.Side)) == 0 })
+	if i < 0 {
+		return
+	}
+	h := o.Targets[i]
 	for _, u := range atk {
 		u = m.st.unit(u.Name)
 		if !u.onMap() {

@@ -52,6 +52,7 @@ type Unit struct {
 	Charged  bool `json:"charged,omitempty"`
 	Switched bool `json:"switched,omitempty"`  // mounted or dismounted this phase (16.2)
 	FreeFace bool `json:"free_face,omitempty"` // its order changed to or from March (7.3)
+	HexTurns int  `json:"hex_turns,omitempty"` // points of facing turned in its hex this phase (7.4)
 
 	// Reactions used (13.1-13.4, 7.6), per brigade activation (B12).
 	Used []string `json:"used,omitempty"`
