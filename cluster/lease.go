@@ -241,7 +241,13 @@ func (n *Node) sawOwner(k string, v []byte, rev uint64) {
 	o := n.owned[k]
 	n.mu.Unlock()
 	if o != nil && rev > o.rev {
-		n.lose(k, o, fmt.Sprintf("its owner record moved to revision %d (%s): another node took it", rev, l.Node))
+		why := fmt.Sprintf("its owner record moved to revision %d (%s): another node took it", rev, l.Node)
+		if l.Node == "" {
+			// This node's own move or release, seen on the watch before
+			// Move or Release drops the game itself.
+			why = fmt.Sprintf("its owner record moved to revision %d: released (for %q)", rev, l.To)
+		}
+		n.lose(k, o, why)
 	}
 }
 
