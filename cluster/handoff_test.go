@@ -2,10 +2,15 @@ package cluster
 
 import (
 	"fmt"
+	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 
 	"pbem/events"
 	"pbem/internal/waitfor"
@@ -19,11 +24,27 @@ import (
 // back and forth between two nodes, several at once, while each game's
 // owner appends to it; the lease is short, so each node's scan runs often
 // and races the requests.
+//
+// On a three-server cluster the buckets have three replicas, and a direct
+// get (what KeyValue.Get does) may be answered by a replica that has not
+// applied the hand-off yet.
 func TestNodeMovesBackAndForthUnderLoadAreNeverRefusedAsNotHanded(t *testing.T) {
 	t.Parallel()
-	srv := jetStream(t)
+	t.Run("one server", func(t *testing.T) {
+		t.Parallel()
+		srv := jetStream(t)
+		movesBackAndForth(t, srv, srv, 1)
+	})
+	t.Run("three servers", func(t *testing.T) {
+		t.Parallel()
+		srvs := jetStreamCluster(t)
+		movesBackAndForth(t, srvs[0], srvs[1], 3)
+	})
+}
+
+func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
 	const lease = 150 * time.Millisecond
-	nodes := map[string]*testNode{"a": startNode(t, srv, "a", lease), "b": startNode(t, srv, "b", lease)}
+	nodes := map[string]*testNode{"a": startNodeOn(t, srvA, "a", lease, replicas), "b": startNodeOn(t, srvB, "b", lease, replicas)}
 	const games, moves = 6, 25
 	for i := range games {
 		g := fmt.Sprintf("h%d", i)
@@ -102,4 +123,62 @@ func TestNodeMovesBackAndForthUnderLoadAreNeverRefusedAsNotHanded(t *testing.T) 
 			t.Errorf("%s: %v", g, err)
 		}
 	}
+}
+
+// jetStreamCluster starts three nats-servers with JetStream in the
+// process, routed to one another as one cluster.
+func jetStreamCluster(t *testing.T) []*server.Server {
+	t.Helper()
+	// Cluster ports picked up front: each server routes to all three.
+	var ports []int
+	var routes []string
+	for range 3 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		routes = append(routes, l.Addr().String())
+		l.Close()
+	}
+	var srvs []*server.Server
+	for i := range 3 {
+		o := &server.Options{ServerName: fmt.Sprintf("s%d", i), Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true,
+			Cluster: server.ClusterOpts{Name: "pbem-test", Host: "127.0.0.1", Port: ports[i]},
+			Routes:  server.RoutesFromStr("nats://" + strings.Join(routes, ",nats://"))}
+		srv, err := server.NewServer(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go srv.Start()
+		t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+		srvs = append(srvs, srv)
+	}
+	for _, srv := range srvs {
+		if !srv.ReadyForConnections(20 * time.Second) {
+			t.Fatal("nats-server not ready")
+		}
+	}
+	return srvs
+}
+
+// startNodeOn is startNode with the stream and buckets made with replicas.
+func startNodeOn(t *testing.T, srv *server.Server, name string, lease time.Duration, replicas int) *testNode {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(srv.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := &testNode{st: st, nc: nc}
+	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: replicas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.Node = n
+	t.Cleanup(func() { n.Close(); nc.Close(); st.Close() })
+	return tn
 }
