@@ -241,7 +241,13 @@ func (n *Node) sawOwner(k string, v []byte, rev uint64) {
 	o := n.owned[k]
 	n.mu.Unlock()
 	if o != nil && rev > o.rev {
-		n.lose(k, o, fmt.Sprintf("its owner record moved to revision %d (%s): another node took it", rev, l.Node))
+		why := fmt.Sprintf("its owner record moved to revision %d (%s): another node took it", rev, l.Node)
+		if l.Node == "" {
+			// This node's own move or release, seen on the watch before
+			// Move or Release drops the game itself.
+			why = fmt.Sprintf("its owner record moved to revision %d: released (for %q)", rev, l.To)
+		}
+		n.lose(k, o, why)
 	}
 }
 
@@ -423,10 +429,21 @@ func (n *Node) Release() {
 	}
 }
 
+// takeRequest is what a releasing node sends the node it handed a game
+// to: the game, and the revision of the owner record it wrote (the hand-off).
+// A bare game name (no revision) is taken too.
+type takeRequest struct {
+	Game string `json:"game"`
+	Rev  uint64 `json:"rev"`
+}
+
 // onTake answers a request to take a game handed to this node.
 func (n *Node) onTake(m *nats.Msg) {
-	game := string(m.Data)
-	err := n.takeHanded(game)
+	var req takeRequest
+	if json.Unmarshal(m.Data, &req) != nil || req.Game == "" {
+		req = takeRequest{Game: string(m.Data)}
+	}
+	err := n.takeHanded(req.Game, req.Rev)
 	reply := "ok"
 	if err != nil {
 		reply = "error: " + err.Error()
@@ -434,27 +451,68 @@ func (n *Node) onTake(m *nats.Msg) {
 	m.Respond([]byte(reply))
 }
 
-func (n *Node) takeHanded(game string) error {
-	ctx, cancel := n.ctx()
-	defer cancel()
-	e, err := n.owners.Get(ctx, game)
-	if err != nil {
-		return fmt.Errorf("game %s: %w", game, err)
-	}
-	l, err := decodeLease(e.Value())
-	if err != nil {
-		return err
-	}
-	if l.To != n.name || l.Node != "" {
-		return fmt.Errorf("game %s is not handed to %s", game, n.name)
-	}
+// handWait bounds how long a node asked to take a game waits for the
+// owner record to reach the revision the releasing node wrote.
+const handWait = 5 * time.Second
+
+// takeHanded takes game, handed to this node by the owner record's
+// revision rev (0: not said). The record is read on the bucket's leader,
+// never by a direct get a lagging replica may answer with the record
+// before the hand-off; and under the game's lock, after checking whether
+// this node holds the game already: its scan, seeing the hand-off on the
+// watch, may have taken it before the request arrived (then the record
+// names this node, and is not "handed" any more).
+func (n *Node) takeHanded(game string, rev uint64) error {
 	lk := n.lock(game)
 	lk.Lock()
 	defer lk.Unlock()
 	if o, _, _ := n.held(game); o != nil {
 		return nil
 	}
-	return n.take(game, entry{Lease: l, rev: e.Revision()}, false)
+	ctx, cancel := context.WithTimeout(context.Background(), handWait)
+	defer cancel()
+	for {
+		l, cur, err := n.ownerOnLeader(ctx, game)
+		switch {
+		case err != nil:
+			return fmt.Errorf("game %s: reading its owner record: %w", game, err)
+		case cur < rev:
+			// Not the revision the releasing node wrote yet: wait for it.
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("game %s: its owner record is at revision %d, not yet at the hand-off's %d, after %v", game, cur, rev, handWait)
+			case <-time.After(20 * time.Millisecond):
+			}
+			continue
+		case l.To == n.name && l.Node == "":
+			return n.take(game, entry{Lease: l, rev: cur}, false)
+		case cur == 0:
+			return fmt.Errorf("game %s has no owner record", game)
+		case l.Node == n.name:
+			return fmt.Errorf("game %s: its owner record names %s (revision %d), but this node could not take it over (see its log)", game, n.name, cur)
+		case l.Node == "":
+			return fmt.Errorf("game %s is not handed to %s: its owner record (revision %d) is released for %q", game, n.name, cur, l.To)
+		default:
+			return fmt.Errorf("game %s is not handed to %s: node %s took it (owner record revision %d, the hand-off's was %d)", game, n.name, l.Node, cur, rev)
+		}
+	}
+}
+
+// ownerOnLeader reads game's owner record on its bucket's leader: the
+// record and its revision (0: no record).
+func (n *Node) ownerOnLeader(ctx context.Context, game string) (Lease, uint64, error) {
+	seq, h, data, err := lastMsgOnLeader(ctx, n.nc, "KV_"+OwnersBucket, "$KV."+OwnersBucket+"."+game)
+	if err != nil || seq == 0 {
+		return Lease{}, 0, err
+	}
+	if op := h.Get("KV-Operation"); op == "DEL" || op == "PURGE" {
+		return Lease{}, 0, nil
+	}
+	l, err := decodeLease(data)
+	if err != nil {
+		return Lease{}, 0, fmt.Errorf("the owner record does not parse: %w", err)
+	}
+	return l, seq, nil
 }
 
 // Move hands game, which this node owns, to node to: its owner record is
@@ -483,7 +541,7 @@ func (n *Node) Move(game, to string) error {
 	l = n.withHead(game, l)
 	ctx, cancel := n.ctx()
 	defer cancel()
-	_, err := n.owners.Update(ctx, game, encodeLease(l), rev)
+	handed, err := n.owners.Update(ctx, game, encodeLease(l), rev)
 	if err != nil {
 		lk.Unlock()
 		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || isWrongLast(err) {
@@ -493,7 +551,8 @@ func (n *Node) Move(game, to string) error {
 	}
 	n.lose(game, o, "moved to "+to)
 	lk.Unlock()
-	resp, err := n.nc.Request(NodeSubject(to, "take"), []byte(game), 30*time.Second)
+	req, _ := json.Marshal(takeRequest{Game: game, Rev: handed})
+	resp, err := n.nc.Request(NodeSubject(to, "take"), req, 30*time.Second)
 	if err != nil {
 		return fmt.Errorf("game %s released for %s, which has not confirmed (it takes it at its next scan): %w", game, to, err)
 	}

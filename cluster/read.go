@@ -127,17 +127,24 @@ func readOneBatch(ctx context.Context, nc *nats.Conn, game string, from, last ui
 // none) and its headers, as the stream's leader knows it: the ordinary
 // message-get API, not a direct get a lagging replica may answer.
 func lastOnLeader(ctx context.Context, nc *nats.Conn, subj string) (uint64, nats.Header, error) {
+	seq, h, _, err := lastMsgOnLeader(ctx, nc, StreamName, subj)
+	return seq, h, err
+}
+
+// lastMsgOnLeader is lastOnLeader for any stream, with the message's data.
+func lastMsgOnLeader(ctx context.Context, nc *nats.Conn, stream, subj string) (uint64, nats.Header, []byte, error) {
 	req, _ := json.Marshal(struct {
 		LastFor string `json:"last_by_subj"`
 	}{subj})
-	m, err := nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET."+StreamName, req)
+	m, err := nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET."+stream, req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	var resp struct {
 		Message *struct {
-			Seq uint64 `json:"seq"`
-			Hdr []byte `json:"hdrs"`
+			Seq  uint64 `json:"seq"`
+			Hdr  []byte `json:"hdrs"`
+			Data []byte `json:"data"`
 		} `json:"message"`
 		Error *struct {
 			Code        int    `json:"code"`
@@ -146,23 +153,23 @@ func lastOnLeader(ctx context.Context, nc *nats.Conn, subj string) (uint64, nats
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(m.Data, &resp); err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	if resp.Error != nil {
 		if resp.Error.ErrCode == 10037 { // no message found
-			return 0, nil, nil
+			return 0, nil, nil, nil
 		}
-		return 0, nil, errors.New(resp.Error.Description)
+		return 0, nil, nil, errors.New(resp.Error.Description)
 	}
 	if resp.Message == nil {
-		return 0, nil, errors.New("no message in the answer")
+		return 0, nil, nil, errors.New("no message in the answer")
 	}
 	if len(resp.Message.Hdr) == 0 {
-		return resp.Message.Seq, nats.Header{}, nil
+		return resp.Message.Seq, nats.Header{}, resp.Message.Data, nil
 	}
 	h, err := nats.DecodeHeadersMsg(resp.Message.Hdr)
 	if err != nil {
-		return 0, nil, fmt.Errorf("the last message's headers: %w", err)
+		return 0, nil, nil, fmt.Errorf("the last message's headers: %w", err)
 	}
-	return resp.Message.Seq, h, nil
+	return resp.Message.Seq, h, resp.Message.Data, nil
 }

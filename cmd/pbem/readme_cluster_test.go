@@ -122,11 +122,11 @@ func words(t *testing.T, line string) (argv []string, comment string, background
 // step) is checked, and so is every command's success: if this test and
 // the README disagree, the README is what to fix.
 //
-// It runs alone, before the parallel tests: under their load a move or a
-// drain right after another one fails now and then with "game … is not
-// handed to …" (the node asked to take a handed game finds its owner
-// record no longer the hand-off), a race in the cluster's hand-off that is
-// not this test's subject.
+// It runs alone, before the parallel tests (it starts three NATS servers
+// and three nodes). A move or drain here once failed now and then with
+// "game … is not handed to …": the node asked to take the game had taken
+// it by its own scan already, or read the owner record before the
+// hand-off (cluster's TestNodeMovesBackAndForthUnderLoadAreNeverRefusedAsNotHanded).
 func TestClusterREADMEThreeNodesStartFromItsText(t *testing.T) {
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {

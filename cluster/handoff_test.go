@@ -1,0 +1,184 @@
+package cluster
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"pbem/events"
+	"pbem/internal/waitfor"
+	"pbem/store"
+)
+
+// A move either hands the game over or fails for a reason that is true:
+// never "not handed" because the node it went to took the game by its own
+// scan (it saw the hand-off on the watch) before the move's request
+// arrived, or read the owner record before the hand-off. Games are moved
+// back and forth between two nodes, several at once, while each game's
+// owner appends to it; the lease is short, so each node's scan runs often
+// and races the requests.
+//
+// On a three-server cluster the buckets have three replicas, and a direct
+// get (what KeyValue.Get does) may be answered by a replica that has not
+// applied the hand-off yet.
+func TestNodeMovesBackAndForthUnderLoadAreNeverRefusedAsNotHanded(t *testing.T) {
+	t.Parallel()
+	t.Run("one server", func(t *testing.T) {
+		t.Parallel()
+		srv := jetStream(t)
+		movesBackAndForth(t, srv, srv, 1)
+	})
+	t.Run("three servers", func(t *testing.T) {
+		t.Parallel()
+		srvs := jetStreamCluster(t)
+		movesBackAndForth(t, srvs[0], srvs[1], 3)
+	})
+}
+
+func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
+	const lease = 150 * time.Millisecond
+	nodes := map[string]*testNode{"a": startNodeOn(t, srvA, "a", lease, replicas), "b": startNodeOn(t, srvB, "b", lease, replicas)}
+	const games, moves = 6, 25
+	for i := range games {
+		g := fmt.Sprintf("h%d", i)
+		if _, err := nodes["a"].Do(store.Request{Game: g, Expected: 0, Events: []events.Envelope{ev(g, "", "created")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitfor.Until(t, 5*time.Second, "b sees every game", func() bool { return len(nodes["b"].Leases()) == games })
+	holder := func(g string) string {
+		for name, n := range nodes {
+			if n.Owns(g) {
+				return name
+			}
+		}
+		return ""
+	}
+	var mu sync.Mutex
+	var refused, other []string
+	var wg sync.WaitGroup
+	for i := range games {
+		g := fmt.Sprintf("h%d", i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range moves {
+				var from string
+				deadline := time.Now().Add(10 * time.Second)
+				for from = holder(g); from == ""; from = holder(g) {
+					if time.Now().After(deadline) {
+						mu.Lock()
+						other = append(other, g+": no node holds it")
+						mu.Unlock()
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				to := map[string]string{"a": "b", "b": "a"}[from]
+				// Load: an append by the owner just before it moves the game.
+				n := nodes[from]
+				if h, err := n.st.Head(g); err == nil {
+					n.Do(store.Request{Game: g, Expected: h.Seq, Events: []events.Envelope{ev(g, fmt.Sprintf("%s-%d", g, m), "load")}})
+				}
+				err := n.Move(g, to)
+				switch {
+				case err == nil:
+					if !nodes[to].Owns(g) {
+						mu.Lock()
+						other = append(other, fmt.Sprintf("%s: moved to %s, which does not own it", g, to))
+						mu.Unlock()
+					}
+				case strings.Contains(err.Error(), "not handed"):
+					mu.Lock()
+					refused = append(refused, err.Error())
+					mu.Unlock()
+				default:
+					// The mover may have lost the game meanwhile (a true reason).
+					if _, ok := err.(*NotOwnerError); !ok {
+						mu.Lock()
+						other = append(other, err.Error())
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(refused) > 0 {
+		t.Errorf("%d of %d moves refused as not handed, e.g. %s", len(refused), games*moves, refused[0])
+	}
+	for _, e := range other {
+		t.Errorf("move: %s", e)
+	}
+	for i := range games {
+		g := fmt.Sprintf("h%d", i)
+		if _, err := Audit(t.Context(), nodes["a"].nc, g); err != nil {
+			t.Errorf("%s: %v", g, err)
+		}
+	}
+}
+
+// jetStreamCluster starts three nats-servers with JetStream in the
+// process, routed to one another as one cluster.
+func jetStreamCluster(t *testing.T) []*server.Server {
+	t.Helper()
+	// Cluster ports picked up front: each server routes to all three.
+	var ports []int
+	var routes []string
+	for range 3 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		routes = append(routes, l.Addr().String())
+		l.Close()
+	}
+	var srvs []*server.Server
+	for i := range 3 {
+		o := &server.Options{ServerName: fmt.Sprintf("s%d", i), Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true,
+			Cluster: server.ClusterOpts{Name: "pbem-test", Host: "127.0.0.1", Port: ports[i]},
+			Routes:  server.RoutesFromStr("nats://" + strings.Join(routes, ",nats://"))}
+		srv, err := server.NewServer(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go srv.Start()
+		t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+		srvs = append(srvs, srv)
+	}
+	for _, srv := range srvs {
+		if !srv.ReadyForConnections(20 * time.Second) {
+			t.Fatal("nats-server not ready")
+		}
+	}
+	return srvs
+}
+
+// startNodeOn is startNode with the stream and buckets made with replicas.
+func startNodeOn(t *testing.T, srv *server.Server, name string, lease time.Duration, replicas int) *testNode {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(srv.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := &testNode{st: st, nc: nc}
+	n, err := Open(t.Context(), nc, st, Config{Node: name, Lease: lease, Replicas: replicas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.Node = n
+	t.Cleanup(func() { n.Close(); nc.Close(); st.Close() })
+	return tn
+}
