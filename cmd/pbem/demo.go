@@ -318,18 +318,42 @@ func (p *demoPlayer) answer(ap *autoplay.Player, m demoMail) (string, bool) {
 }
 
 // offered reads the example orders a mail offers ("For example, you could
-// send:" followed by indented lines).
+// send:" followed by indented lines), as the move template writes them:
+// one example a line, or, when any example has several lines, each
+// example a block of indented lines with a blank line between two. An
+// example of several lines is one order to send whole: its first line
+// alone may be one the rules refuse (a move next to the enemy on Attack
+// orders without the shock that must follow it, 14.2a), and the mail
+// answering that refusal offers the same example again.
 func offered(body string) []string {
 	_, rest, ok := strings.Cut(body, "For example, you could send:")
 	if !ok {
 		return nil
 	}
-	var out []string
+	var blocks [][]string
+	var cur []string
 	for _, l := range strings.Split(strings.TrimLeft(rest, "\n"), "\n") {
-		if !strings.HasPrefix(l, "    ") || strings.TrimSpace(l) == "" {
+		if strings.TrimSpace(l) == "" {
+			if cur != nil {
+				blocks, cur = append(blocks, cur), nil
+			}
+			continue
+		}
+		if !strings.HasPrefix(l, "    ") {
 			break
 		}
-		out = append(out, strings.TrimSpace(l))
+		cur = append(cur, strings.TrimSpace(l))
+	}
+	if cur != nil {
+		blocks = append(blocks, cur)
+	}
+	var out []string
+	if len(blocks) == 1 {
+		// No blank line parts them: one example a line.
+		return blocks[0]
+	}
+	for _, b := range blocks {
+		out = append(out, strings.Join(b, "\n"))
 	}
 	return out
 }
