@@ -62,7 +62,7 @@ func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
 		return ""
 	}
 	var mu sync.Mutex
-	var refused, other []string
+	var refused, other, lapsed []string
 	var wg sync.WaitGroup
 	for i := range games {
 		g := fmt.Sprintf("h%d", i)
@@ -99,6 +99,14 @@ func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
 					mu.Lock()
 					refused = append(refused, err.Error())
 					mu.Unlock()
+				case strings.Contains(err.Error(), "not a live member"), strings.Contains(err.Error(), "revision mismatch"):
+					// On a loaded machine a 150 ms lease can lapse: the
+					// mover then sees the target as dead, or the target's
+					// take loses to a node that judged it lapsed. True
+					// reasons, counted below.
+					mu.Lock()
+					lapsed = append(lapsed, err.Error())
+					mu.Unlock()
 				default:
 					// The mover may have lost the game meanwhile (a true reason).
 					if _, ok := err.(*NotOwnerError); !ok {
@@ -116,6 +124,12 @@ func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
 	}
 	for _, e := range other {
 		t.Errorf("move: %s", e)
+	}
+	if len(lapsed) > 0 {
+		t.Logf("%d of %d moves failed because a lease lapsed under load, e.g. %s", len(lapsed), games*moves, lapsed[0])
+	}
+	if len(lapsed) > games*moves/2 {
+		t.Errorf("%d of %d moves failed on lapsed leases: too few moves were tried to say anything", len(lapsed), games*moves)
 	}
 	for i := range games {
 		g := fmt.Sprintf("h%d", i)
