@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 
@@ -548,6 +549,7 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	file := fs.String("file", "", "read the order text from this file ('-' for standard input)")
 	referee := fs.Bool("referee", false, "the text is a referee's ruling or command")
 	reason := fs.String("reason", "", "with --referee: why (kept in the log)")
+	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the engine's decision")
 	pos, err := parseAnywhere(fs, args)
 	if err != nil {
 		return err
@@ -577,12 +579,7 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	when := "when 'pbem serve' runs"
-	if a.inServer {
-		when = "now; see 'pbem log " + game + "'"
-	}
-	fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it %s\n", game, seq, when)
-	return nil
+	return a.answer(game, seq, *wait, *referee)
 }
 
 // cmdReferee submits a referee's command from the server's command line
@@ -615,7 +612,7 @@ func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return a.answer(pos[0], seq, *wait)
+	return a.answer(pos[0], seq, *wait, true)
 }
 
 // parseAnywhere parses fs's flags wherever they stand among the
@@ -701,10 +698,13 @@ var errRejected = errors.New("rejected")
 
 // answer waits for the engine's decision on the input at seq and prints
 // it: accepted, with what pbem read and what changed, or rejected, with
-// each problem. Inside 'pbem serve' the running engine decides it; else
-// an engine is run here for this game, and the mails it causes are sent
-// when 'pbem serve' next runs.
-func (a *app) answer(game string, seq uint64, wait time.Duration) error {
+// each problem (and, for a referee's command that is no command at all,
+// every command a referee has). Inside 'pbem serve' the running engine
+// decides it; else an engine is run here for this game, and the mails it
+// causes are sent when 'pbem serve' next runs. A rejection is told here
+// only: the composer mails no one about an input typed on the command
+// line (see compose's rejected).
+func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) error {
 	log, err := a.open()
 	if err != nil {
 		return err
@@ -741,6 +741,10 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 					fmt.Fprintf(a.out, "  | %s\n", p.Text)
 				}
 				fmt.Fprintf(a.out, "  %s\n", p)
+			}
+			if referee && unknownCommand(d.Problems) {
+				fmt.Fprintf(a.out, "a referee's command is a ruling or correction for the rule system (named above), or one of these game commands:\n  %s\n",
+					strings.Join(play.GameCommandForms, "\n  "))
 			}
 			return errRejected
 		}
@@ -806,6 +810,35 @@ func (a *app) printNewMailboxes(log logStore, game string, decision uint64) erro
 }
 
 var errFound = errors.New("found")
+
+// unknownCommand says whether a rejected referee's command was refused at
+// its first word, which is no game command: the referee did not know what
+// to send.
+func unknownCommand(probs []events.Problem) bool {
+	for _, p := range probs {
+		if p.Col != 1 {
+			continue
+		}
+		word, _, _ := strings.Cut(strings.ToUpper(strings.TrimSpace(p.Text)), " ")
+		if word != "" && !slices.Contains(gameCommandWords(), word) {
+			return true
+		}
+	}
+	return false
+}
+
+// gameCommandWords are the first words of play.GameCommandForms.
+func gameCommandWords() []string {
+	var ws []string
+	for _, f := range play.GameCommandForms {
+		for _, alt := range strings.Split(f, " / ") {
+			if w := strings.Fields(alt); len(w) > 0 && w[0] == strings.ToUpper(w[0]) && !strings.HasPrefix(w[0], "(") {
+				ws = append(ws, w[0])
+			}
+		}
+	}
+	return ws
+}
 
 func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
 	show := fs.String("show", "", "print the raw mail of this record (a prefix of its id is enough)")
