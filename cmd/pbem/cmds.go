@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/mail"
 	"slices"
 	"strings"
@@ -75,16 +76,40 @@ func checkAddress(addr string) error {
 	return nil
 }
 
-// checkSides refuses a game in which a side of the rule system has no
-// player: its turns would wait for ever.
-func checkSides(ruleset string, players []events.Player) error {
-	for _, side := range rulesetSides(ruleset) {
+// scenarioSides are the sides of a scenario as its rule system spells
+// them (engine.Summarizer), or else as the system's demo game seats them;
+// none when neither says.
+func scenarioSides(reg *engine.Registry, ruleset string, scenario []byte) []string {
+	if rs, err := reg.Get(ruleset); err == nil {
+		if sum, ok := rs.(engine.Summarizer); ok {
+			if st, err := rs.Setup(scenario, nil); err == nil {
+				if sides := sum.Summarize(st).Sides; len(sides) > 0 {
+					return sides
+				}
+			}
+		}
+	}
+	return rulesetSides(ruleset)
+}
+
+// checkSides spells each player's side as the scenario does (sides match
+// without regard to case, as in orders), and refuses a game in which a
+// side has no player: its turns would wait for ever.
+func checkSides(ruleset string, sides []string, players []events.Player) error {
+	for i, p := range players {
+		for _, side := range sides {
+			if strings.EqualFold(p.Side, side) {
+				players[i].Side = side
+			}
+		}
+	}
+	for _, side := range sides {
 		found := false
 		for _, p := range players {
 			found = found || p.Side == side
 		}
 		if !found {
-			return fmt.Errorf("%w: the %s rules are played by %s: no --player plays %s", errUsage, ruleset, strings.Join(rulesetSides(ruleset), " and "), side)
+			return fmt.Errorf("%w: the %s rules are played by %s: no --player plays %s", errUsage, ruleset, strings.Join(sides, " and "), side)
 		}
 	}
 	return nil
@@ -141,9 +166,6 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		ng.Referees = append(ng.Referees, p)
 	}
-	if err := checkSides(*ruleset, ng.Players); err != nil {
-		return err
-	}
 	own := strings.ToLower(a.cfg.Mail.Local + "@" + a.cfg.Mail.Domain)
 	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
 		for _, addr := range p.Addresses {
@@ -180,6 +202,9 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 			return fmt.Errorf("scenario %q: %w (built in: %s)", *scenario, err, strings.Join(src.Scenarios(), ", "))
 		}
 		ng.Scenario, ng.ScenarioName = b, *scenario
+	}
+	if err := checkSides(*ruleset, scenarioSides(a.reg, *ruleset, ng.Scenario), ng.Players); err != nil {
+		return err
 	}
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
@@ -515,6 +540,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 }
 
 func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
+	long := fs.Bool("long", false, "also list each scenario's house rules, options and readings, and the steps it leaves to a referee")
 	pos, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return err
@@ -529,17 +555,104 @@ func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
 	if len(names) == 0 {
 		return errors.New("this build has no rule systems")
 	}
-	for _, n := range names {
+	for i, n := range names {
 		rs, err := a.reg.Get(n)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.out, "%s %s\n", rs.Name(), rs.Version())
-		if src, ok := system(n); ok {
-			for _, s := range src.Scenarios() {
-				fmt.Fprintf(a.out, "  %s\n", s)
+		if i > 0 {
+			fmt.Fprintln(a.out)
+		}
+		fmt.Fprintf(a.out, "rule system %s %s\n", rs.Name(), rs.Version())
+		src, ok := system(n)
+		if !ok || len(src.Scenarios()) == 0 {
+			fmt.Fprintln(a.out, "  no built-in scenarios: play one of your own with pbem new --scenario-file")
+			continue
+		}
+		for _, sn := range src.Scenarios() {
+			if err := printScenario(a.out, rs, src, sn, *long); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// printScenario prints what a built-in scenario is, as its rule system
+// says (engine.Summarizer, engine.RefereeStepper and, with long,
+// engine.Explainer's welcome sections): sides, map or table, turns,
+// whether it needs a referee, and with long its rules and options.
+func printScenario(w io.Writer, rs engine.Ruleset, src engine.System, name string, long bool) error {
+	b, err := src.Scenario(name)
+	if err != nil {
+		return fmt.Errorf("scenario %s: %w", name, err)
+	}
+	st, err := rs.Setup(b, nil)
+	if err != nil {
+		fmt.Fprintf(w, "  %s\n    cannot be set up: %v\n", name, err)
+		return nil
+	}
+	var sum engine.Summary
+	if s, ok := rs.(engine.Summarizer); ok {
+		sum = s.Summarize(st)
+	}
+	var steps []string
+	if s, ok := rs.(engine.RefereeStepper); ok {
+		steps = s.RefereeSteps(st)
+	}
+	var facts []string
+	if len(sum.Sides) > 0 {
+		facts = append(facts, strings.Join(sum.Sides, " v "))
+	}
+	if sum.Size != "" {
+		facts = append(facts, sum.Size)
+	}
+	switch sum.Turns {
+	case 0:
+		facts = append(facts, "no fixed number of turns")
+	case 1:
+		facts = append(facts, "1 turn")
+	default:
+		facts = append(facts, fmt.Sprintf("%d turns", sum.Turns))
+	}
+	if len(steps) > 0 {
+		facts = append(facts, "needs a referee")
+	} else {
+		facts = append(facts, "no referee needed")
+	}
+	fmt.Fprintf(w, "  %s\n    %s\n", name, strings.Join(facts, "; "))
+	if !long {
+		return nil
+	}
+	// Each section's lines, wrapped to a terminal's 78 columns.
+	section := func(heading string, lines []string) {
+		fmt.Fprintf(w, "    %s:\n", heading)
+		for _, l := range engine.WrapLines(lines, 72) {
+			fmt.Fprintf(w, "      %s\n", l)
+		}
+	}
+	dashed := func(ls []string) []string {
+		out := make([]string, len(ls))
+		for i, l := range ls {
+			out[i] = "- " + l
+		}
+		return out
+	}
+	var sections []engine.Explanation
+	if ex, ok := rs.(engine.Explainer); ok {
+		sections = ex.Explain(st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
+	}
+	switch {
+	case len(sum.Rules) > 0:
+		section("House rules and options", dashed(sum.Rules))
+	case len(sections) == 0:
+		section("House rules and options", []string{"none: the rules as written, with their default readings"})
+	}
+	for _, e := range sections {
+		section(e.Heading, e.Lines)
+	}
+	if len(steps) > 0 && len(sections) == 0 {
+		section("Left to the referee", dashed(steps))
 	}
 	return nil
 }
