@@ -862,7 +862,11 @@ func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) 
 			return errRejected
 		}
 		if time.Now().After(end) {
-			fmt.Fprintf(a.out, "not decided within %v: 'pbem log %s --from %d' shows the decision once the engine makes it\n", wait, game, seq)
+			within := fmt.Sprintf("not decided within %v", wait)
+			if wait <= 0 {
+				within = "not waited for (--wait 0)"
+			}
+			fmt.Fprintf(a.out, "%s: 'pbem log %s --from %d' shows the decision once the engine makes it\n", within, game, seq)
 			return nil
 		}
 	}
