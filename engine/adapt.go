@@ -87,6 +87,9 @@ type Extras[S any] struct {
 	RefereeSteps func(s S) []string
 	// Explain is Explainer's; without it a rule system adds no sections.
 	Explain func(s S, v Viewer, word string) []Explanation
+	// Summarize is Summarizer's; without it a rule system tells nothing
+	// of its scenarios but their names.
+	Summarize func(s S) Summary
 	// Draw and Count are Drawer's and Counter's; without them a rule
 	// system draws and counts nothing.
 	Draw  func(v View) *draw.Scene
@@ -102,8 +105,8 @@ type Extras[S any] struct {
 
 // Adapt returns r as a Ruleset, which is also every optional interface
 // the runtime asks for (a Teller, a Turner, a BatchEvolver, an
-// OwnedEvolver, an InertFacter, a RefereeStepper, an Explainer, a Drawer
-// and a Counter), each answering as r's Extras say, or as the default.
+// OwnedEvolver, an InertFacter, a RefereeStepper, an Explainer, a
+// Summarizer, a Drawer and a Counter), each answering as r's Extras say, or as the default.
 func Adapt[S, O any](r Rules[S, O]) Ruleset {
 	return adapter[S, O]{r: r, x: extrasOf(r)}
 }
@@ -143,6 +146,7 @@ var (
 	_ Counter        = adapter[int, int]{}
 	_ RefereeStepper = adapter[int, int]{}
 	_ Explainer      = adapter[int, int]{}
+	_ Summarizer     = adapter[int, int]{}
 )
 
 func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
@@ -261,6 +265,13 @@ func (a adapter[S, O]) RefereeSteps(s State) []string {
 		return nil
 	}
 	return a.x.RefereeSteps(a.state(s))
+}
+
+func (a adapter[S, O]) Summarize(s State) Summary {
+	if a.x.Summarize == nil {
+		return Summary{}
+	}
+	return a.x.Summarize(a.state(s))
 }
 
 func (a adapter[S, O]) Explain(s State, v Viewer, word string) []Explanation {

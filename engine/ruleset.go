@@ -316,6 +316,28 @@ type RefereeStepper interface {
 	RefereeSteps(s State) []string
 }
 
+// Summarizer is an optional Ruleset method (every adapted Rules has it,
+// the zero Summary when its Extras give none): what a game set up as s
+// (Setup with no players) is, for 'pbem scenarios' and 'pbem new'.
+type Summarizer interface {
+	Summarize(s State) Summary
+}
+
+// Summary is what a scenario is, as its rule system reads it.
+type Summary struct {
+	// Sides are its sides, in the rules' order, spelt as its orders and
+	// games spell them.
+	Sides []string
+	// Size is its map or table in words ("32 x 26 hexes", "48 x 48
+	// inches"); "" when the scenario fixes none.
+	Size string
+	// Turns is how many turns it lasts; 0 when the scenario sets no end.
+	Turns int
+	// Rules are the house rules and options it is played with, one a
+	// line, where an Explainer's welcome sections do not already say them.
+	Rules []string
+}
+
 // Explainer is an optional Ruleset method (every adapted Rules has it,
 // nil when its Extras give none): sections of the rule system's
 // own for the mails that answer HELP and STATUS, and for the welcome mail

@@ -166,13 +166,22 @@ func (c MailConfig) BuiltinHost() bool { return c.IMAP.Addr == "" }
 // store's reply-token secret (made on first use), and returns it with
 // that secret.
 func NewComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, error) {
+	c, secret, _, err := newComposer(mc, log, reg)
+	return c, secret, err
+}
+
+// newComposer is NewComposer, which also returns where the composer
+// tells players the built-in mail host listens (nil: no built-in host),
+// for the server to set to the ports the host really listens on once it
+// has started (the configuration may say ":0").
+func newComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, *compose.Mailhost, error) {
 	secret, err := log.ServerSecret(ReplySecretName, NewSecret)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reply-token secret: %w", err)
+		return nil, nil, nil, fmt.Errorf("reply-token secret: %w", err)
 	}
 	t, err := templates.Load(mc.Templates)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cc := compose.Config{Domain: mc.Domain, Local: mc.Local, Secret: secret,
 		Log: func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
@@ -192,7 +201,7 @@ func NewComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Co
 	if mc.BuiltinHost() {
 		cc.Mailhost = &compose.Mailhost{IMAP: mc.Builtin.IMAP, SMTP: mc.Builtin.SMTP}
 	}
-	return compose.New(cc, t), secret, nil
+	return compose.New(cc, t), secret, cc.Mailhost, nil
 }
 
 // BuiltinDomain is the setting that tells a game created now that its
@@ -312,6 +321,12 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 			return nil, fmt.Errorf("built-in mail host: %w", err)
 		}
 		m.host = host
+		if s.mailhostAt != nil {
+			// The mails composed from now on give the ports the host
+			// listens on, not the configuration's ":0". Nothing has been
+			// composed yet: the runner gets its first input later.
+			s.mailhostAt.IMAP, s.mailhostAt.SMTP = host.IMAPAddr(), host.SMTPAddr()
+		}
 		if err := host.AddUser(m.cfg.Local, pw); err != nil {
 			host.Close()
 			return nil, err

@@ -90,6 +90,9 @@ type Server struct {
 	mail   *mailSystem
 	comp   *compose.Composer
 	secret []byte
+	// mailhostAt is where comp tells players the built-in mail host
+	// listens (nil without one), set once the host has started.
+	mailhostAt *compose.Mailhost
 }
 
 // New returns a server for cfg; nothing runs before Run.
@@ -158,7 +161,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	defer stopMail()
-	if s.comp, s.secret, err = NewComposer(s.cfg.Mail, st, s.reg); err != nil {
+	if s.comp, s.secret, s.mailhostAt, err = newComposer(s.cfg.Mail, st, s.reg); err != nil {
 		return err
 	}
 	met := newMetrics()

@@ -48,7 +48,7 @@ func TestClusterCommandWithFileIsForwardedToTheOwnerWithTheFilesText(t *testing.
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("pbem %v on %s (g1's owner is %s): %v\n%s\n%s", args, other, owner, err, out.String(), r.logs())
 		}
-		if !strings.Contains(out.String(), "order recorded in g1") {
+		if !strings.Contains(out.String(), "recorded in g1") {
 			t.Fatalf("pbem %v: %s", args, out.String())
 		}
 		return out.String()

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,16 +76,40 @@ func checkAddress(addr string) error {
 	return nil
 }
 
-// checkSides refuses a game in which a side of the rule system has no
-// player: its turns would wait for ever.
-func checkSides(ruleset string, players []events.Player) error {
-	for _, side := range rulesetSides(ruleset) {
+// scenarioSides are the sides of a scenario as its rule system spells
+// them (engine.Summarizer), or else as the system's demo game seats them;
+// none when neither says.
+func scenarioSides(reg *engine.Registry, ruleset string, scenario []byte) []string {
+	if rs, err := reg.Get(ruleset); err == nil {
+		if sum, ok := rs.(engine.Summarizer); ok {
+			if st, err := rs.Setup(scenario, nil); err == nil {
+				if sides := sum.Summarize(st).Sides; len(sides) > 0 {
+					return sides
+				}
+			}
+		}
+	}
+	return rulesetSides(ruleset)
+}
+
+// checkSides spells each player's side as the scenario does (sides match
+// without regard to case, as in orders), and refuses a game in which a
+// side has no player: its turns would wait for ever.
+func checkSides(ruleset string, sides []string, players []events.Player) error {
+	for i, p := range players {
+		for _, side := range sides {
+			if strings.EqualFold(p.Side, side) {
+				players[i].Side = side
+			}
+		}
+	}
+	for _, side := range sides {
 		found := false
 		for _, p := range players {
 			found = found || p.Side == side
 		}
 		if !found {
-			return fmt.Errorf("%w: the %s rules are played by %s: no --player plays %s", errUsage, ruleset, strings.Join(rulesetSides(ruleset), " and "), side)
+			return fmt.Errorf("%w: the %s rules are played by %s: no --player plays %s", errUsage, ruleset, strings.Join(sides, " and "), side)
 		}
 	}
 	return nil
@@ -140,9 +166,6 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		}
 		ng.Referees = append(ng.Referees, p)
 	}
-	if err := checkSides(*ruleset, ng.Players); err != nil {
-		return err
-	}
 	own := strings.ToLower(a.cfg.Mail.Local + "@" + a.cfg.Mail.Domain)
 	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
 		for _, addr := range p.Addresses {
@@ -179,6 +202,9 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 			return fmt.Errorf("scenario %q: %w (built in: %s)", *scenario, err, strings.Join(src.Scenarios(), ", "))
 		}
 		ng.Scenario, ng.ScenarioName = b, *scenario
+	}
+	if err := checkSides(*ruleset, scenarioSides(a.reg, *ruleset, ng.Scenario), ng.Players); err != nil {
+		return err
 	}
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
@@ -514,6 +540,7 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 }
 
 func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
+	long := fs.Bool("long", false, "also list each scenario's house rules, options and readings, and the steps it leaves to a referee")
 	pos, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return err
@@ -528,17 +555,104 @@ func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {
 	if len(names) == 0 {
 		return errors.New("this build has no rule systems")
 	}
-	for _, n := range names {
+	for i, n := range names {
 		rs, err := a.reg.Get(n)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.out, "%s %s\n", rs.Name(), rs.Version())
-		if src, ok := system(n); ok {
-			for _, s := range src.Scenarios() {
-				fmt.Fprintf(a.out, "  %s\n", s)
+		if i > 0 {
+			fmt.Fprintln(a.out)
+		}
+		fmt.Fprintf(a.out, "rule system %s %s\n", rs.Name(), rs.Version())
+		src, ok := system(n)
+		if !ok || len(src.Scenarios()) == 0 {
+			fmt.Fprintln(a.out, "  no built-in scenarios: play one of your own with pbem new --scenario-file")
+			continue
+		}
+		for _, sn := range src.Scenarios() {
+			if err := printScenario(a.out, rs, src, sn, *long); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// printScenario prints what a built-in scenario is, as its rule system
+// says (engine.Summarizer, engine.RefereeStepper and, with long,
+// engine.Explainer's welcome sections): sides, map or table, turns,
+// whether it needs a referee, and with long its rules and options.
+func printScenario(w io.Writer, rs engine.Ruleset, src engine.System, name string, long bool) error {
+	b, err := src.Scenario(name)
+	if err != nil {
+		return fmt.Errorf("scenario %s: %w", name, err)
+	}
+	st, err := rs.Setup(b, nil)
+	if err != nil {
+		fmt.Fprintf(w, "  %s\n    cannot be set up: %v\n", name, err)
+		return nil
+	}
+	var sum engine.Summary
+	if s, ok := rs.(engine.Summarizer); ok {
+		sum = s.Summarize(st)
+	}
+	var steps []string
+	if s, ok := rs.(engine.RefereeStepper); ok {
+		steps = s.RefereeSteps(st)
+	}
+	var facts []string
+	if len(sum.Sides) > 0 {
+		facts = append(facts, strings.Join(sum.Sides, " v "))
+	}
+	if sum.Size != "" {
+		facts = append(facts, sum.Size)
+	}
+	switch sum.Turns {
+	case 0:
+		facts = append(facts, "no fixed number of turns")
+	case 1:
+		facts = append(facts, "1 turn")
+	default:
+		facts = append(facts, fmt.Sprintf("%d turns", sum.Turns))
+	}
+	if len(steps) > 0 {
+		facts = append(facts, "needs a referee")
+	} else {
+		facts = append(facts, "no referee needed")
+	}
+	fmt.Fprintf(w, "  %s\n    %s\n", name, strings.Join(facts, "; "))
+	if !long {
+		return nil
+	}
+	// Each section's lines, wrapped to a terminal's 78 columns.
+	section := func(heading string, lines []string) {
+		fmt.Fprintf(w, "    %s:\n", heading)
+		for _, l := range engine.WrapLines(lines, 72) {
+			fmt.Fprintf(w, "      %s\n", l)
+		}
+	}
+	dashed := func(ls []string) []string {
+		out := make([]string, len(ls))
+		for i, l := range ls {
+			out[i] = "- " + l
+		}
+		return out
+	}
+	var sections []engine.Explanation
+	if ex, ok := rs.(engine.Explainer); ok {
+		sections = ex.Explain(st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
+	}
+	switch {
+	case len(sum.Rules) > 0:
+		section("House rules and options", dashed(sum.Rules))
+	case len(sections) == 0:
+		section("House rules and options", []string{"none: the rules as written, with their default readings"})
+	}
+	for _, e := range sections {
+		section(e.Heading, e.Lines)
+	}
+	if len(steps) > 0 && len(sections) == 0 {
+		section("Left to the referee", dashed(steps))
 	}
 	return nil
 }
@@ -548,6 +662,7 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	file := fs.String("file", "", "read the order text from this file ('-' for standard input)")
 	referee := fs.Bool("referee", false, "the text is a referee's ruling or command")
 	reason := fs.String("reason", "", "with --referee: why (kept in the log)")
+	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the engine's decision")
 	pos, err := parseAnywhere(fs, args)
 	if err != nil {
 		return err
@@ -577,12 +692,7 @@ func cmdOrder(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	when := "when 'pbem serve' runs"
-	if a.inServer {
-		when = "now; see 'pbem log " + game + "'"
-	}
-	fmt.Fprintf(a.out, "order recorded in %s at seq %d; the engine decides it %s\n", game, seq, when)
-	return nil
+	return a.answer(game, seq, *wait, *referee)
 }
 
 // cmdReferee submits a referee's command from the server's command line
@@ -615,7 +725,7 @@ func cmdReferee(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return a.answer(pos[0], seq, *wait)
+	return a.answer(pos[0], seq, *wait, true)
 }
 
 // parseAnywhere parses fs's flags wherever they stand among the
@@ -701,10 +811,13 @@ var errRejected = errors.New("rejected")
 
 // answer waits for the engine's decision on the input at seq and prints
 // it: accepted, with what pbem read and what changed, or rejected, with
-// each problem. Inside 'pbem serve' the running engine decides it; else
-// an engine is run here for this game, and the mails it causes are sent
-// when 'pbem serve' next runs.
-func (a *app) answer(game string, seq uint64, wait time.Duration) error {
+// each problem (and, for a referee's command that is no command at all,
+// every command a referee has). Inside 'pbem serve' the running engine
+// decides it; else an engine is run here for this game, and the mails it
+// causes are sent when 'pbem serve' next runs. A rejection is told here
+// only: the composer mails no one about an input typed on the command
+// line (see compose's rejected).
+func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) error {
 	log, err := a.open()
 	if err != nil {
 		return err
@@ -742,10 +855,18 @@ func (a *app) answer(game string, seq uint64, wait time.Duration) error {
 				}
 				fmt.Fprintf(a.out, "  %s\n", p)
 			}
+			if referee && unknownCommand(d.Problems) {
+				fmt.Fprintf(a.out, "a referee's command is a ruling or correction for the rule system (named above), or one of these game commands:\n  %s\n",
+					strings.Join(play.GameCommandForms, "\n  "))
+			}
 			return errRejected
 		}
 		if time.Now().After(end) {
-			fmt.Fprintf(a.out, "not decided within %v: 'pbem log %s --from %d' shows the decision once the engine makes it\n", wait, game, seq)
+			within := fmt.Sprintf("not decided within %v", wait)
+			if wait <= 0 {
+				within = "not waited for (--wait 0)"
+			}
+			fmt.Fprintf(a.out, "%s: 'pbem log %s --from %d' shows the decision once the engine makes it\n", within, game, seq)
 			return nil
 		}
 	}
@@ -806,6 +927,35 @@ func (a *app) printNewMailboxes(log logStore, game string, decision uint64) erro
 }
 
 var errFound = errors.New("found")
+
+// unknownCommand says whether a rejected referee's command was refused at
+// its first word, which is no game command: the referee did not know what
+// to send.
+func unknownCommand(probs []events.Problem) bool {
+	for _, p := range probs {
+		if p.Col != 1 {
+			continue
+		}
+		word, _, _ := strings.Cut(strings.ToUpper(strings.TrimSpace(p.Text)), " ")
+		if word != "" && !slices.Contains(gameCommandWords(), word) {
+			return true
+		}
+	}
+	return false
+}
+
+// gameCommandWords are the first words of play.GameCommandForms.
+func gameCommandWords() []string {
+	var ws []string
+	for _, f := range play.GameCommandForms {
+		for _, alt := range strings.Split(f, " / ") {
+			if w := strings.Fields(alt); len(w) > 0 && w[0] == strings.ToUpper(w[0]) && !strings.HasPrefix(w[0], "(") {
+				ws = append(ws, w[0])
+			}
+		}
+	}
+	return ws
+}
 
 func cmdQuarantine(a *app, fs *flag.FlagSet, args []string) error {
 	show := fs.String("show", "", "print the raw mail of this record (a prefix of its id is enough)")

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -67,8 +69,39 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	if serr := <-done; err == nil {
 		err = serr
 	}
-	fmt.Fprintf(a.out, "\nThe game's log stays in %s: try\n  pbem --data-dir %s log demo\n  pbem --data-dir %s verify demo\n", dir, dir, dir)
+	me := invokedAs()
+	fmt.Fprintf(a.out, "\nThe game's log stays in %s: try\n  %s --data-dir %s log demo\n  %s --data-dir %s verify demo\n", dir, me, dir, me, dir)
 	return err
+}
+
+// invokedAs is how to run this pbem again from where it was started:
+// "pbem" when that is this binary on the PATH; "go run ./cmd/pbem" (or
+// the module's import path away from the checkout's root) for a binary
+// 'go run' built and deletes on exit; else the binary's own path.
+func invokedAs() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "pbem"
+	}
+	if onPath, err := exec.LookPath("pbem"); err == nil && sameFile(onPath, exe) {
+		return "pbem"
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		if _, err := os.Stat(filepath.Join("cmd", "pbem", "main.go")); err == nil {
+			return "go run ./cmd/pbem"
+		}
+		return "go run pbem/cmd/pbem"
+	}
+	return exe
+}
+
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 type demoPlayer struct {

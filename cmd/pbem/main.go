@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,7 +43,7 @@ func commands() []command {
 		{name: "serve", summary: "run pbem: mail in and out, the engine, NATS", run: cmdServe},
 		{name: "demo", args: "[--ruleset gcacw|hra|gbacw|gmb] [--max-orders N] [--quiet]", summary: "play a short game by mail end to end, printing every mail", run: cmdDemo},
 		{name: "new", args: "--game ID --ruleset NAME --scenario NAME|--scenario-file FILE --player ... ", summary: "create a game", remote: true, access: startStore, run: cmdNew},
-		{name: "order", args: "GAME --player ID [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail)", remote: true, access: writeStore, run: cmdOrder},
+		{name: "order", args: "GAME --player ID [--referee] [--wait 30s] [--file FILE | TEXT...]", summary: "submit an order on a player's behalf (as if it came by mail); says whether it was accepted, and why not", remote: true, access: writeStore, run: cmdOrder},
 		{name: "referee", args: "GAME --as ID|operator [--reason WHY] [--file FILE | TEXT...]  (flags anywhere)", summary: "give a referee's command on the server: ROLLBACK, PAUSE, SET … (no secret needed here; says whether it was accepted)", remote: true, access: writeStore, run: cmdReferee},
 		{name: "games", args: "[--referee ADDRESS]", summary: "list the games: whose move, deadlines (overdue ones marked), pauses, rulings waited for", remote: true, run: cmdGames},
 		{name: "log", args: "GAME", summary: "print a game's events readably", remote: true, run: cmdLog},
@@ -56,7 +57,7 @@ func commands() []command {
 		{name: "move", args: "GAME --to NODE", summary: "hand a game to another node of the cluster", remote: true, run: cmdMove},
 		{name: "drain", args: "NODE [--undo]", summary: "move every game off a node of the cluster, and keep new games away from it", remote: true, run: cmdDrain},
 		{name: "config", summary: "print every configuration key, its value, where it came from and how to override it", run: cmdConfig},
-		{name: "scenarios", args: "[RULESET]", summary: "list the rule systems and their built-in scenarios", run: cmdScenarios},
+		{name: "scenarios", args: "[--long] [RULESET]", summary: "list the built-in scenarios: rule system, sides, map or table, turns, whether a referee is needed", run: cmdScenarios},
 		{name: "bench", summary: "measure appends, replay, memory, load, mail latency, throughput and cold start against baselines", run: cmdBench},
 	}
 }
@@ -116,8 +117,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runSafe(args []string, stdout, stderr io.Writer) int {
 	top := flag.NewFlagSet("pbem", flag.ContinueOnError)
 	top.SetOutput(stderr)
-	cfgPath := top.String("config", "", "configuration file (TOML); see pbem.example.toml")
-	dataDir := top.String("data-dir", "", "data directory (overrides the config and PBEM_DATA_DIR)")
+	cfgPath := top.String("config", "", globalFlags[0].usage)
+	dataDir := top.String("data-dir", "", globalFlags[1].usage)
 	top.Usage = func() { usage(stderr) }
 	if err := top.Parse(args); err != nil {
 		return 2
@@ -177,15 +178,7 @@ func runSafe(args []string, stdout, stderr io.Writer) int {
 func (a *app) runCommand(c *command, args []string) error {
 	fs := flag.NewFlagSet("pbem "+c.name, flag.ContinueOnError)
 	fs.SetOutput(a.errOut)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: pbem %s %s\n\n%s.\n", c.name, c.args, c.summary)
-		var hasFlags bool
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintln(fs.Output(), "\nflags:")
-			fs.PrintDefaults()
-		}
-	}
+	fs.Usage = func() { commandUsage(fs, c) }
 	if c.remote && a.log == nil && !a.inServer {
 		// The files the command names are read here, where they are meant.
 		files, err := argFiles(c.name, args, os.Stdin)
@@ -242,6 +235,56 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'pbem COMMAND --help' for a command's flags.")
+}
+
+// globalFlags are pbem's own flags, given before the command.
+var globalFlags = []struct{ name, arg, usage string }{
+	{"config", "FILE", "configuration file (TOML); see pbem.example.toml"},
+	{"data-dir", "DIR", "data directory (overrides the config and PBEM_DATA_DIR)"},
+}
+
+// globalsOf names the global flags command c uses: the configuration
+// for all but scenarios, and the data directory for all but scenarios,
+// demo and bench (which run in directories of their own).
+func globalsOf(c *command) []string {
+	switch c.name {
+	case "scenarios":
+		return nil
+	case "demo", "bench":
+		return []string{"config"}
+	}
+	return []string{"config", "data-dir"}
+}
+
+// commandUsage prints a command's --help: how to call it, what it does,
+// its flags, and the global flags it uses.
+func commandUsage(fs *flag.FlagSet, c *command) {
+	w := fs.Output()
+	globals := globalsOf(c)
+	fmt.Fprintf(w, "usage: pbem %s\n\n%s.\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+	var hasFlags bool
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintln(w, "\nflags (before or after the arguments):")
+		fs.PrintDefaults()
+	}
+	if len(globals) == 0 {
+		fmt.Fprintln(w, "\nIt reads no configuration and no data directory.")
+		return
+	}
+	var call []string
+	for _, g := range globalFlags {
+		if slices.Contains(globals, g.name) {
+			call = append(call, "[--"+g.name+" "+g.arg+"]")
+		}
+	}
+	fmt.Fprintf(w, "\nglobal flags, before the command (pbem %s %s …):\n", strings.Join(call, " "), c.name)
+	for _, g := range globalFlags {
+		if slices.Contains(globals, g.name) {
+			fmt.Fprintf(w, "  --%s %s\n    \t%s\n", g.name, g.arg, g.usage)
+		}
+	}
+	fmt.Fprintln(w, "\nEvery configuration key can also be set by its environment variable;\n'pbem config' lists them with their values.")
 }
 
 func suggest(name string) string {

@@ -67,7 +67,7 @@ func TestEngineOnExternalNATSMissesNothingAcrossAServerRestart(t *testing.T) {
 			nats = startNATSProcess(t, bin, port)
 		}
 		player := []string{"anna", "taro"}[i%2]
-		if out, errOut, code := pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", player, "STATUS"); code != 0 {
+		if out, errOut, code := pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", player, "--wait", "0s", "STATUS"); code != 0 {
 			t.Fatalf("order %d: %s %s", i, out, errOut)
 		}
 	}

@@ -35,7 +35,11 @@ func TestCLIOutputShowsControlsAndBidiEscaped(t *testing.T) {
 	}
 	run("new", "--game", "g1", "--ruleset", "gcacw", "--scenario-file", hostile,
 		"--player", "anna:USA:anna@x.test:Anna", "--player", "taro:CSA:taro@x.test:Taro")
-	run("order", "g1", "--player", "anna", "MARCH \x1b]0;owned\x07Lyle \u202e1605 \u009b31m")
+	// pbem order says the order was rejected (exit 1), its text escaped.
+	if out, errOut, _ := pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", "anna", "MARCH \x1b]0;owned\x07Lyle \u202e1605 \u009b31m"); !strings.Contains(out, "rejected") ||
+		strings.ContainsAny(out+errOut, "\x1b\u202e\u009b\x07") {
+		t.Fatalf("order: %q %q", out, errOut)
+	}
 	st, err := store.Open(filepath.Join(dir, "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{
 		EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
-		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach,
+		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
 	}
 }
 

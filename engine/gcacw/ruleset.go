@@ -24,7 +24,7 @@ var _ engine.Rules[*State, Order] = rules{}
 // its scenario.
 func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{
-		EvolveAll: evolveAll, RefereeSteps: refereeSteps, Explain: r.Explain,
+		EvolveAll: evolveAll, RefereeSteps: refereeSteps, Explain: r.Explain, Summarize: summarize,
 		Draw: r.Draw, Count: r.Count, EncodeState: encodeState, DecodeState: decodeState,
 	}
 }

@@ -193,6 +193,7 @@ type source struct {
 	text      string   // a referee's command text
 	refused   string   // why the intake did not trust a referee's mail
 	mail      bool     // it came by mail (not from pbem's command line)
+	cli       bool     // it was typed on pbem's command line (pbem order, pbem referee)
 }
 
 func origin(in *events.Envelope) (source, error) {
@@ -207,12 +208,13 @@ func origin(in *events.Envelope) (source, error) {
 	switch p := p.(type) {
 	case *events.OrderReceived:
 		o.player, o.kind, o.messageID, o.refs = p.Player, "order", msgID(p.MessageID), p.References
+		o.cli = p.Source == "cli"
 		if strings.HasPrefix(p.Player, play.ObserverPrefix) {
 			o.kind = "observer"
 		}
 	case *events.RefereeCommand:
 		o.player, o.kind, o.messageID, o.reason, o.text, o.refused = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text, p.Refused
-		o.mail = p.Source == "mail"
+		o.mail, o.cli = p.Source == "mail", p.Source == "cli"
 	case *events.DeadlinePassed:
 		o.player, o.kind, o.dflt, o.due = p.Player, "deadline", p.Default, p.Due
 		if strings.EqualFold(o.dflt, "referee") {
@@ -251,8 +253,11 @@ func queryWord(d *events.OrderAccepted) (string, bool) {
 
 func (c *Composer) rejected(b *batch, o source, d *events.OrderRejected) error {
 	r, ok := reader(b.g.Game, o.player)
-	if !ok {
-		return c.undecided(b, o, d) // no one registered to tell, but the referees
+	if !ok || o.cli {
+		// No one registered to tell, but the referees; or the input was
+		// typed on pbem's command line, which printed the rejection to
+		// whoever typed it: the player sent no mail to be told about.
+		return c.undecided(b, o, d)
 	}
 	probs, more := problems(d.Problems)
 	var next []templates.Prompt
