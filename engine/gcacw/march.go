@@ -486,13 +486,21 @@ func (m sim) loseStrength(id string, n int, reason string) {
 		return
 	}
 	m.Emit(kUnitEliminated, aUnit.Arg(id), aReason.Arg("no Manpower left (GCACW 2.2o)"))
-	m.leadersAlone()
+	m.leadersAloneBy(false)
 }
 
 // leadersAlone hands leaders left without a unit to the referee: a leader
 // never occupies a hex alone (GCACW 2.2j), and where it goes is not in
 // the rules.
-func (m sim) leadersAlone() {
+func (m sim) leadersAlone() { m.leadersAloneBy(true) }
+
+// leadersAloneBy handles the leaders a unit's elimination left alone.
+// byReferee: the referee eliminated the unit (SET, RULE), and may bring
+// it back, so every alone leader waits for the referee's ruling.
+// Otherwise (the rules eliminated it) a leader that no live unit could
+// take leaves play at once (GCACW 2.2j), since no TRANSFER the referee
+// could send would be accepted and the game would wait for good.
+func (m sim) leadersAloneBy(byReferee bool) {
 	if h := m.State.Scn.Tables.House; h != nil && h.LeaderAlone != "" {
 		m.placeAloneLeaders()
 		return
@@ -503,6 +511,13 @@ func (m sim) leadersAlone() {
 	var alone []string
 	for _, l := range m.State.Leaders {
 		if u := m.State.unit(l.With); !l.Removed && (u == nil || u.Eliminated) {
+			if !byReferee && !m.State.mayStandAnywhere(l) {
+				// No unit it may stand with is left (GCACW 2.2j): no
+				// TRANSFER a referee could rule would be accepted, so
+				// asking for one would leave the game waiting for good.
+				m.Emit(kLeaderRemoved, aLeader.Arg(l.ID), aReason.Arg("no unit it may stand with is left (GCACW 2.2j)"))
+				continue
+			}
 			alone = append(alone, l.ID)
 		}
 	}
@@ -510,6 +525,17 @@ func (m sim) leadersAlone() {
 		m.Emit(kRefereePending, aStep.Arg(StepLeaderAlone), aUnits.Arg(alone...),
 			aNote.Arg("leader(s) "+strings.Join(alone, ", ")+" lost their unit; a leader never stands alone (GCACW 2.2j): RULE TRANSFER <leader> TO <unit>"))
 	}
+}
+
+// mayStandAnywhere says whether some live unit would take leader l by a
+// referee's ruling (transferWhy with the referee's latitude).
+func (st *State) mayStandAnywhere(l *Leader) bool {
+	for _, u := range st.live() {
+		if st.transferWhy(l, u, true) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // forceStep is step 3 of the march: the Force March the player asked for

@@ -443,3 +443,27 @@ func TestGCACW_5_1_5_RefereeWithoutTerrainChart(t *testing.T) {
 		t.Errorf("Able at %s", h.unit("A").Hex)
 	}
 }
+
+// GCACW 2.2j: a leader whose unit is eliminated and who may stand with no
+// other unit (none left in its command) leaves play at once; the referee
+// is not asked for a TRANSFER none of which could be accepted, so the game
+// never waits for a ruling no command can give.
+func TestGCACW_2_2j_LeaderWithNoUnitLeftLeavesPlay(t *testing.T) {
+	s := marchScn(`USA A "Able" inf X str=1 at=0505 in=II fatigue=2 disorganized`, "", "", "")
+	s.leaders += "\n" + `USA M "Mead" division cmd=2 tac=2 commands=II with=A`
+	h := newHarness(t, s.bytes())
+	h.do(USA, "PASS")
+	h.do(CSA, "PASS", "initiative USA=5", "initiative CSA=2")
+	dec := h.do(USA, "MARCH Able 0504", "march MA A=2", "extended march A=8", "initiative USA=3", "initiative CSA=2")
+	fact(t, dec, "unit.eliminated")
+	removed := facts(dec, "leader.removed")
+	if len(removed) != 1 || aLeader.Of(removed[0]) != "M" {
+		t.Fatalf("Mead did not leave play:\n%s", factList(dec.Facts))
+	}
+	if h.st.Pending != nil && h.st.Pending.Step == StepLeaderAlone {
+		t.Fatalf("the referee is asked for a transfer no unit can take: %+v", h.st.Pending)
+	}
+	if !h.st.leader("M").Removed {
+		t.Error("Mead is still in play")
+	}
+}
