@@ -471,13 +471,37 @@ func (in *Intake) session(ctx context.Context) error {
 // fetchNew commits every message after the checkpoint, in UID order, in
 // bounded batches, marking each batch \Seen once it is committed.
 func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.Checkpoint) error {
-	search, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(cp.UID + 1), Stop: 0}}}}, nil).Wait()
+	return in.fetchAfter(ctx, c, cp.UID, func(uid uint32, raw []byte) error {
+		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: uid}
+		if err := in.Take(raw, in.cfg.CheckpointKey, next); err != nil {
+			return err // not committed: the checkpoint stays, the mail is read again
+		}
+		*cp = next
+		return nil
+	}, func(done []imap.UID) {
+		if len(done) == 0 {
+			return
+		}
+		flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
+		if err := c.Store(imap.UIDSetNum(done...), flags, nil).Close(); err != nil {
+			in.lg.Warn("marking mails \\Seen", "err", err)
+		}
+	})
+}
+
+// fetchAfter reads every message with a UID above from, in UID order and
+// in batches of cfg.FetchBatch, hands each to take, and after each whole
+// batch calls batchDone with the UIDs take accepted. An error from take
+// ends it at once (that batch's batchDone is not called): the mail is
+// read again next time.
+func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uint32, take func(uid uint32, raw []byte) error, batchDone func(done []imap.UID)) error {
+	search, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from + 1), Stop: 0}}}}, nil).Wait()
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	var uids []imap.UID
 	for _, u := range search.AllUIDs() {
-		if uint32(u) > cp.UID { // "n:*" always matches the last message
+		if uint32(u) > from { // "n:*" always matches the last message
 			uids = append(uids, u)
 		}
 	}
@@ -494,19 +518,12 @@ func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].UID < msgs[j].UID })
 		var done []imap.UID
 		for _, m := range msgs {
-			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: uint32(m.UID)}
-			if err := in.Take(m.FindBodySection(section), in.cfg.CheckpointKey, next); err != nil {
-				return err // not committed: the checkpoint stays, the mail is read again
+			if err := take(uint32(m.UID), m.FindBodySection(section)); err != nil {
+				return err
 			}
-			*cp = next
 			done = append(done, m.UID)
 		}
-		if len(done) > 0 {
-			flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
-			if err := c.Store(imap.UIDSetNum(done...), flags, nil).Close(); err != nil {
-				in.lg.Warn("marking mails \\Seen", "err", err)
-			}
-		}
+		batchDone(done)
 	}
 	return nil
 }

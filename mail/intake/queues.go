@@ -3,7 +3,6 @@ package intake
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
@@ -105,33 +104,11 @@ func (in *Intake) fetchQueued(ctx context.Context, c *imapclient.Client, q *queu
 	q.mu.Lock()
 	from := q.high
 	q.mu.Unlock()
-	search, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from + 1), Stop: 0}}}}, nil).Wait()
+	err := in.fetchAfter(ctx, c, from, func(uid uint32, raw []byte) error {
+		return in.enqueue(ctx, q, uid, raw)
+	}, func([]imap.UID) { in.markSeen(c, q) })
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	var uids []imap.UID
-	for _, u := range search.AllUIDs() {
-		if uint32(u) > from { // "n:*" always matches the last message
-			uids = append(uids, u)
-		}
-	}
-	sort.Slice(uids, func(i, j int) bool { return uids[i] < uids[j] })
-	for len(uids) > 0 && ctx.Err() == nil {
-		n := min(len(uids), in.cfg.FetchBatch)
-		batch := uids[:n]
-		uids = uids[n:]
-		section := &imap.FetchItemBodySection{Peek: true}
-		msgs, err := c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return fmt.Errorf("fetch: %w", err)
-		}
-		sort.Slice(msgs, func(i, j int) bool { return msgs[i].UID < msgs[j].UID })
-		for _, m := range msgs {
-			if err := in.enqueue(ctx, q, uint32(m.UID), m.FindBodySection(section)); err != nil {
-				return err
-			}
-		}
-		in.markSeen(c, q)
+		return err
 	}
 	in.markSeen(c, q)
 	return nil
