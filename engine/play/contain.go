@@ -19,25 +19,29 @@ import (
 // to the server's log (logPanic), never into a mail.
 
 // undecidedMsg starts the problem of an input that could not be decided.
-const undecidedMsg = "pbem could not decide this order: an internal error in its rules"
+const undecidedMsg = undecidedPrefix + ": an internal error in its rules"
+
+// undecidedPrefix is what every such rejection starts with, also those
+// older versions logged in other words.
+const undecidedPrefix = "pbem could not decide this order"
 
 // undecided is the rejection of the input in, which could not be decided:
 // the sender is told in plain words, and who else has been told.
 func undecided(g *Game, in *events.Envelope) *events.OrderRejected {
-	told := "the operator has been told"
+	told, who := "the operator has been told", "the operator"
 	if len(g.Referees) > 0 {
-		told = "the referee and the operator have been told"
+		told, who = "the referee and the operator have been told", "the referee or the operator"
 	}
 	return &events.OrderRejected{Input: in.Seq, RulesetVersion: g.Rules.Version(), Problems: []events.Problem{{
 		Line: 1, Col: 1, Msg: undecidedMsg + "; nothing was applied, and " + told,
-		Hint: "send it again once the referee or the operator says the error is mended, or send another order"}}}
+		Hint: "send it again once " + who + " says the error is mended, or send another order"}}}
 }
 
 // IsUndecided reports whether d rejects an input that pbem could not
 // decide (an error or a panic of the rule system), rather than one the
 // rules refused: the composer then tells the game's referees too.
 func IsUndecided(d *events.OrderRejected) bool {
-	return len(d.Problems) == 1 && strings.HasPrefix(d.Problems[0].Msg, "pbem could not decide this order")
+	return len(d.Problems) == 1 && strings.HasPrefix(d.Problems[0].Msg, undecidedPrefix)
 }
 
 // logPanic logs err at ERROR with the stack of the panic it holds, if it
