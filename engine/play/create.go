@@ -78,6 +78,10 @@ func Create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 	if err != nil {
 		return events.Envelope{}, err
 	}
+	if p, r, a, shared := sharedAddress(ng.Players, ng.Referees); shared && !pol.RefereePlays {
+		return events.Envelope{}, fmt.Errorf("%s is both the player of %s and the referee %s: a referee who plays would rule on his own disputes; give the game another referee, or create it with the setting %s=yes (every player is then told, and that referee's pauses end by themselves like the players')",
+			a, p.Side, r.ID, SettingRefereePlays)
+	}
 	// A default the rules would refuse at the deadline is refused now,
 	// while the operator is there to hear it.
 	if err := (&Game{Rules: rs, Players: ng.Players}).checkAtDeadline(initial, pol.AtDeadline); err != nil {

@@ -217,14 +217,18 @@ func DefaultApplied(d *events.OrderAccepted) bool {
 // unless a referee took it over (or it ended) meanwhile.
 func (g *Game) decidePauseExpired(in *events.Envelope, p *events.PauseExpired) (events.Payload, engine.State, engine.Outcome, error) {
 	acc := &events.OrderAccepted{Input: in.Seq, RulesetVersion: g.Rules.Version()}
-	if g.Ended != nil || g.Paused == nil || g.Paused.By != PausedByPlayers || g.Paused.At != p.At {
+	if g.Ended != nil || g.Paused == nil || !g.pauseBounded(g.Paused) || g.Paused.At != p.At {
 		acc.Echo = []string{"the pause this was about has ended, or a referee holds it: nothing changed"}
 		return acc, g.State, engine.Outcome{}, nil
 	}
 	plan := newDeadlinePlan(g)
 	fs := []events.Fact{events.NewFact(FactResume, events.S("by", "pause-max"), events.I("at", in.At), events.I("paused", in.At-g.Paused.At))}
 	plan.resume(time.Duration(in.At - g.Paused.At))
-	acc.Echo = append([]string{fmt.Sprintf("RESUME: the players' pause ended by itself after %s (the game's pause-max)", Span(time.Duration(in.At-g.Paused.At)))}, plan.echo...)
+	whose := "the players' pause"
+	if g.Paused.By != PausedByPlayers {
+		whose = fmt.Sprintf("the pause of %s, who also plays", g.nameOf(g.Paused.By))
+	}
+	acc.Echo = append([]string{fmt.Sprintf("RESUME: %s ended by itself after %s (the game's pause-max)", whose, Span(time.Duration(in.At-g.Paused.At)))}, plan.echo...)
 	acc.Facts = append(fs, plan.facts...)
 	return acc, g.State, engine.Outcome{}, nil
 }
@@ -235,13 +239,25 @@ const PausedByPlayers = "players"
 // PauseEnds is when the pause in force ends by itself (the players' pause
 // after pause-max), or 0 if it does not.
 func (g *Game) PauseEnds() int64 {
-	if g.Paused == nil || g.Paused.By != PausedByPlayers {
+	if g.Paused == nil || !g.pauseBounded(g.Paused) {
 		return 0
 	}
 	if pm := g.Policy().PauseMax; pm > 0 {
 		return g.Paused.At + int64(pm)
 	}
 	return 0
+}
+
+// pauseBounded reports whether pause p ends by itself after the game's
+// pause-max: the players' pause, and one by a referee who also plays (a
+// game created with referee-plays=yes), whose pauses are bounded like a
+// player's so that his opponent is never held by him alone.
+func (g *Game) pauseBounded(p *Pause) bool {
+	if p.By == PausedByPlayers {
+		return true
+	}
+	_, plays := g.PlayingReferee(p.By)
+	return plays
 }
 
 // PauseExpiredKey is the idempotency key of the pause.expired input for

@@ -115,6 +115,13 @@ const (
 	// held until the player confirms it from the registered address when
 	// its envelope or Sender differs from From) or "lenient" (applied).
 	SettingSenderAuth = "sender-auth"
+	// SettingRefereePlays is "no" (the default: an address that plays a
+	// side cannot be the game's referee, nor become a co-referee) or
+	// "yes", set when the game is created and never after: a club that
+	// has no one else to referee says so, every player is told in the
+	// welcome mail, and that referee's pauses end by themselves after
+	// the game's pause-max like the players' own.
+	SettingRefereePlays = "referee-plays"
 )
 
 // defaultPauseMax and defaultAbsenceMax are the limits of a game that
@@ -135,6 +142,8 @@ type Policy struct {
 	AbsenceMax time.Duration // 0: no absences
 	NoImages   bool          // mails carry the ASCII board alone, not drawn
 	SenderAuth string        // strict, confirm or lenient; "" for the server's default
+	// RefereePlays: a referee may also play a side (set at creation).
+	RefereePlays bool
 }
 
 // ParsePolicy reads a policy from settings; unknown keys and bad values
@@ -199,6 +208,15 @@ func (p *Policy) set(key, value string) error {
 		default:
 			return fmt.Errorf("setting %s: %q (want announced or silent)", key, value)
 		}
+	case SettingRefereePlays:
+		switch strings.ToLower(value) {
+		case "yes":
+			p.RefereePlays = true
+		case "no":
+			p.RefereePlays = false
+		default:
+			return fmt.Errorf("setting %s: %q (want yes or no)", key, value)
+		}
 	case SettingSenderAuth:
 		switch v := strings.ToLower(value); v {
 		case "strict", "confirm", "lenient":
@@ -218,7 +236,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth}
+		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth, SettingRefereePlays}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",

@@ -374,3 +374,67 @@ func (g *Game) FoldSeat(f events.Fact) error {
 	}
 	return nil
 }
+
+// sharedAddress finds an address held both by a player and by a referee
+// among the given seats: the player, the referee and the address.
+func sharedAddress(players, referees []events.Player) (events.Player, events.Player, string, bool) {
+	for _, r := range referees {
+		for _, ra := range r.Addresses {
+			for _, p := range players {
+				for _, pa := range p.Addresses {
+					if strings.EqualFold(ra, pa) {
+						return p, r, ra, true
+					}
+				}
+			}
+		}
+	}
+	return events.Player{}, events.Player{}, "", false
+}
+
+// refereePlaysProblem says why a referee who also plays is refused, in
+// words for whoever asked; referee names the referee's seat or address.
+func refereePlaysProblem(addr string, p events.Player) string {
+	return fmt.Sprintf("%s plays %s in this game, and a referee who plays would rule on his own disputes: ask someone else to referee (a game created with referee-plays=yes allows it, and tells every player)",
+		addr, p.Side)
+}
+
+// seatConflict is the problem with giving addrs to a seat, or "": to a
+// referee's seat (seat is nil for a referee being added, or a referee's
+// seat) an address that plays a side, or to a player's seat an address
+// that referees the game — unless the game was created with
+// referee-plays=yes.
+func (g *Game) seatConflict(seat *events.Player, referee bool, addrs []string) string {
+	if g.Policy().RefereePlays {
+		return ""
+	}
+	held := []events.Player{{Addresses: addrs}}
+	if seat != nil {
+		held[0].ID, held[0].Side = seat.ID, seat.Side
+	}
+	var players, referees []events.Player
+	if referee {
+		players, referees = g.Players, held
+	} else {
+		players, referees = held, g.Referees
+	}
+	p, r, a, ok := sharedAddress(players, referees)
+	if !ok {
+		return ""
+	}
+	if referee {
+		return refereePlaysProblem(a, p)
+	}
+	return fmt.Sprintf("%s referees this game (as %s): a player who referees would rule on his own disputes; give the seat to another address (a game created with referee-plays=yes allows it, and tells every player)", a, r.ID)
+}
+
+// PlayingReferee reports whether referee id also holds a player's seat
+// (a game created with referee-plays=yes), and which side it plays.
+func (g *Game) PlayingReferee(id string) (string, bool) {
+	r, isRef := g.seat(id)
+	if r == nil || !isRef {
+		return "", false
+	}
+	p, _, _, ok := sharedAddress(g.Players, []events.Player{*r})
+	return p.Side, ok
+}

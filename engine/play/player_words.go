@@ -139,7 +139,13 @@ func (pw *playerDecision) pause(reason string) {
 		pw.problem("the game is already paused "+g.PausedText(), "RESUME (every side must send it)")
 		return
 	case resume && g.Paused.By != PausedByPlayers:
-		pw.problem("the game was paused "+g.pauseBy(g.Paused)+"; only a referee resumes it", g.RefereeContact())
+		msg := "the game was paused " + g.pauseBy(g.Paused) + "; only a referee resumes it"
+		if end := g.PauseEnds(); end != 0 {
+			// A referee who also plays: his pause is bounded.
+			msg = fmt.Sprintf("the game was paused %s; it ends by itself %s (the game's pause-max), and only a referee resumes it sooner",
+				g.pauseBy(g.Paused), timeText(end))
+		}
+		pw.problem(msg, g.RefereeContact())
 		return
 	}
 	if _, ok := g.asked(kind, side); ok {
@@ -432,6 +438,9 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 		if bad == "" {
 			bad = g.askMailboxProblem(addrs)
 		}
+		if bad == "" {
+			bad = g.seatConflict(nil, true, addrs)
+		}
 		if bad != "" {
 			return "", f, "", bad
 		}
@@ -461,6 +470,9 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 	addrs, name, bad := addressesAndName(args[3:])
 	if bad == "" {
 		bad = g.askMailboxProblem(addrs)
+	}
+	if bad == "" {
+		bad = g.seatConflict(p, true, addrs)
 	}
 	if bad != "" {
 		return "", f, "", bad

@@ -535,6 +535,10 @@ func (c *commandDecision) replace(l cmdLine, args []string) {
 		c.problem(l.problem(bad, hint))
 		return
 	}
+	if bad := g.seatConflict(p, g.IsReferee(p.ID), addrs); bad != "" {
+		c.problem(l.problem(bad, ""))
+		return
+	}
 	echo, fact := g.replaceFact(p, addrs, name)
 	c.add(echo, fact)
 }
@@ -591,17 +595,29 @@ func validAddress(a string) bool {
 // over (it then no longer ends by itself, and only a referee lifts it).
 func (c *commandDecision) pause(l cmdLine) {
 	reason := strings.TrimSpace(l.text[len(l.words[0]):])
+	// A referee who also plays (referee-plays=yes) pauses like a player:
+	// the pause ends by itself after the game's pause-max.
+	bounded := ""
+	if side, plays := c.g.PlayingReferee(c.by); plays {
+		if pm := c.pol.PauseMax; pm > 0 {
+			bounded = fmt.Sprintf("; as you also play %s, it ends by itself after the game's pause-max of %s", side, Span(pm))
+		}
+	}
 	switch {
 	case c.paused == nil:
 		c.paused = &Pause{By: c.by, At: c.in.At, Reason: reason}
-		c.add("PAUSE: the game is paused"+suffix(": ", reason), events.NewFact(FactPause, events.S("by", c.by), events.S("reason", reason), events.I("at", c.in.At)))
+		c.add("PAUSE: the game is paused"+suffix(": ", reason)+bounded, events.NewFact(FactPause, events.S("by", c.by), events.S("reason", reason), events.I("at", c.in.At)))
 	case c.paused.By == PausedByPlayers:
 		if reason == "" {
 			reason = c.paused.Reason
 		}
 		c.paused = &Pause{By: c.by, At: c.paused.At, Reason: reason}
-		c.add(fmt.Sprintf("PAUSE: %s holds the players' pause (since %s)%s; it no longer ends by itself, and a referee lifts it",
-			c.g.seatName(c.by), timeText(c.paused.At), suffix(": ", reason)),
+		ends := "; it no longer ends by itself, and a referee lifts it"
+		if bounded != "" {
+			ends = bounded
+		}
+		c.add(fmt.Sprintf("PAUSE: %s holds the players' pause (since %s)%s%s",
+			c.g.seatName(c.by), timeText(c.paused.At), suffix(": ", reason), ends),
 			events.NewFact(FactPause, events.S("by", c.by), events.S("reason", reason), events.I("at", c.paused.At)))
 	default:
 		c.problem(l.problem("the game is already paused "+c.g.pauseBy(c.paused), "RESUME first, in the same mail, to pause it anew"))
@@ -616,6 +632,10 @@ func (c *commandDecision) referee(l cmdLine, args []string) {
 		addrs, name, bad := addressesAndName(args[1:])
 		if bad != "" {
 			c.problem(l.problem(bad, hint))
+			return
+		}
+		if bad := c.g.seatConflict(nil, true, addrs); bad != "" {
+			c.problem(l.problem(bad, ""))
 			return
 		}
 		echo, fact := c.g.refereeAddFact(addrs, name)
@@ -778,6 +798,12 @@ func (c *commandDecision) setting(l cmdLine, args []string) {
 	key, value := strings.ToLower(args[0]), strings.Join(args[1:], " ")
 	if key == SettingBuiltinDomain {
 		c.problem(l.problem("builtin-domain is the server's to set, when the game is created", ""))
+		return
+	}
+	if strings.EqualFold(key, SettingRefereePlays) {
+		// Players agreed to their game as it was created: whether its
+		// referee may also play is not for the referee to change later.
+		c.problem(l.problem("referee-plays is set when the game is created (pbem new --set referee-plays=yes) and never after", ""))
 		return
 	}
 	if err := c.pol.set(key, value); err != nil {

@@ -68,6 +68,16 @@ func (g game) settingLines() []string {
 	if pol.AbsenceMax > 0 {
 		out = append(out, "ABSENCE of up to "+play.Span(pol.AbsenceMax)+" at a time")
 	}
+	// A referee who also plays is said to every reader, with what bounds
+	// him (referee-plays=yes, set when the game was created).
+	for _, r := range g.Referees {
+		if side, plays := g.PlayingReferee(r.ID); plays {
+			out = append(out, fmt.Sprintf("the referee %s also plays %s", name(r), side))
+			if pol.PauseMax > 0 {
+				out = append(out, "that referee's pauses end by themselves after "+play.Span(pol.PauseMax))
+			}
+		}
+	}
 	return out
 }
 

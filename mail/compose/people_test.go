@@ -218,3 +218,24 @@ func TestLogAndGamesByMail(t *testing.T) {
 	ms = s.input(&events.RefereeCommand{Referee: "umpire", Text: "GAMES", Source: "mail"})
 	wantIn(t, ms[0].m.Body, "The games you referee", "g1 carol@example.net", s.at.Format(time.RFC3339))
 }
+
+// A game created with a referee who also plays (referee-plays=yes) says
+// so in every welcome mail, with what bounds that referee's pauses.
+func TestTheWelcomeSaysWhichSideTheRefereePlays(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	c := newComposer(t)
+	ng := newGame(c)
+	ng.Referees = []events.Player{{ID: "umpire", Name: "Carol", Addresses: []string{"taro@example.jp"}}}
+	ng.Settings = []events.Setting{{Key: play.SettingRefereePlays, Value: "yes"}, {Key: play.SettingPauseMax, Value: "2d"}}
+	if _, err := play.Create(st, raceRegistry(), ng); err != nil {
+		t.Fatal(err)
+	}
+	welcome := mailsIn(t, mustEvents(t, st, 1))
+	for _, addr := range []string{"anna@example.org", "taro@example.jp"} {
+		wantIn(t, bodyTo(t, welcome, addr).Body, "the referee Carol also plays CSA", "that referee's pauses end by themselves after 2d")
+	}
+}
