@@ -367,3 +367,30 @@ func TestRefereeCommandV1IsUpcastAsTrusted(t *testing.T) {
 		t.Fatal("v1 is not recognised as a referee command input")
 	}
 }
+
+// A referee.command/v2 from before Seen decodes with Seen 0 (no state
+// named: no relative ruling is refused for it), and is an input like v3.
+func TestRefereeCommandV2IsUpcastWithNothingSeen(t *testing.T) {
+	old := &RefereeCommand{Referee: "ref", Text: "ROLLBACK 1 ACTIONS", Reason: "slip", MessageID: "<r@x>", Source: "mail", Refused: ""}
+	var w Writer
+	w.String(old.Referee)
+	w.String(old.Text)
+	w.String(old.Reason)
+	w.String(old.MessageID)
+	w.String(old.Source)
+	w.String(old.Refused)
+	e := Envelope{Game: "g1", Seq: 2, Type: TypeRefereeCommandV2, Payload: w.Bytes()}
+	got, err := Decode(&e)
+	if err != nil || !reflect.DeepEqual(got, old) {
+		t.Fatalf("v2 decode: %+v %v", got, err)
+	}
+	if !IsInput(e.Type) || !IsRefereeCommand(e.Type) || internType([]byte(TypeRefereeCommandV2)) != TypeRefereeCommandV2 {
+		t.Fatal("v2 is not recognised as a referee command input")
+	}
+	// And v3 keeps what the referee saw.
+	now := &RefereeCommand{Referee: "ref", Text: "ROLLBACK 1 ACTIONS", Source: "mail", Seen: 41}
+	e3 := New("g1", time.Unix(1_800_000_000, 0), "", now)
+	if got, err := Decode(&e3); err != nil || got.(*RefereeCommand).Seen != 41 {
+		t.Fatalf("v3 round trip: %+v %v", got, err)
+	}
+}

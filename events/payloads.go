@@ -13,7 +13,7 @@ const (
 	TypeOrderReceived  = "order.received/v2"
 	TypeOrderAccepted  = "order.accepted/v2"
 	TypeOrderRejected  = "order.rejected/v1"
-	TypeRefereeCommand = "referee.command/v2"
+	TypeRefereeCommand = "referee.command/v3"
 	TypeDeadlineSet    = "deadline.set/v1"
 	TypeDeadlinePassed = "deadline.passed/v1"
 	TypeMailQueued     = "mail.queued/v1"
@@ -33,6 +33,10 @@ const (
 	// intake took only commands it trusted. Decode upcasts it to a
 	// *RefereeCommand with Refused empty.
 	TypeRefereeCommandV1 = "referee.command/v1"
+	// TypeRefereeCommandV2 is a referee.command of before Seen: nothing
+	// said which state the referee answered. Decode upcasts it to a
+	// *RefereeCommand with Seen 0.
+	TypeRefereeCommandV2 = "referee.command/v2"
 	// TypeOrderReceivedV1 is order.received before it kept the mail's
 	// References and authentication; Decode upcasts it.
 	TypeOrderReceivedV1 = "order.received/v1"
@@ -40,7 +44,7 @@ const (
 
 // IsRefereeCommand reports whether typ is a referee.command of any version.
 func IsRefereeCommand(typ string) bool {
-	return typ == TypeRefereeCommand || typ == TypeRefereeCommandV1
+	return typ == TypeRefereeCommand || typ == TypeRefereeCommandV2 || typ == TypeRefereeCommandV1
 }
 
 // IsAccepted reports whether typ is an order.accepted of any version.
@@ -73,6 +77,8 @@ func Decode(e *Envelope) (Payload, error) {
 		p.(*OrderAccepted).decodeV1(r)
 	case TypeRefereeCommandV1:
 		p.(*RefereeCommand).decodeV1(r)
+	case TypeRefereeCommandV2:
+		p.(*RefereeCommand).decodeV2(r)
 	case TypeOrderReceivedV1:
 		p.(*OrderReceived).decodeV1(r)
 	default:
@@ -113,7 +119,7 @@ func newPayload(typ string) Payload {
 		return &OrderAccepted{}
 	case TypeOrderRejected:
 		return &OrderRejected{}
-	case TypeRefereeCommand, TypeRefereeCommandV1:
+	case TypeRefereeCommand, TypeRefereeCommandV2, TypeRefereeCommandV1:
 		return &RefereeCommand{}
 	case TypeDeadlineSet:
 		return &DeadlineSet{}
@@ -183,6 +189,8 @@ func internType(b []byte) string {
 		return TypeOrderRejected
 	case TypeRefereeCommand:
 		return TypeRefereeCommand
+	case TypeRefereeCommandV2:
+		return TypeRefereeCommandV2
 	case TypeRefereeCommandV1:
 		return TypeRefereeCommandV1
 	case TypePauseExpired:
@@ -223,7 +231,7 @@ func Types() []string {
 // that ran out).
 func IsInput(typ string) bool {
 	switch typ {
-	case TypeOrderReceived, TypeOrderReceivedV1, TypeRefereeCommand, TypeRefereeCommandV1, TypeDeadlinePassed, TypePauseExpired:
+	case TypeOrderReceived, TypeOrderReceivedV1, TypeRefereeCommand, TypeRefereeCommandV2, TypeRefereeCommandV1, TypeDeadlinePassed, TypePauseExpired:
 		return true
 	}
 	return false
@@ -623,6 +631,11 @@ type RefereeCommand struct {
 	MessageID string
 	Source    string // "mail", "cli"
 	Refused   string
+	// Seen is the seq of the game's mail the referee answered (from the
+	// mail's In-Reply-To or References), or 0: the state the command
+	// was written against, so that a relative ruling (ROLLBACK n
+	// ACTIONS) is refused when the game changed since.
+	Seen uint64
 }
 
 // EventType implements Payload.
@@ -635,9 +648,16 @@ func (p *RefereeCommand) encode(w *Writer) {
 	w.String(p.MessageID)
 	w.String(p.Source)
 	w.String(p.Refused)
+	w.Uvarint(p.Seen)
 }
 
 func (p *RefereeCommand) decode(r *Reader) {
+	p.decodeV2(r)
+	p.Seen = r.Uvarint()
+}
+
+// decodeV2 reads v2's fields, which v3 begins with.
+func (p *RefereeCommand) decodeV2(r *Reader) {
 	p.decodeV1(r)
 	p.Refused = r.String()
 }

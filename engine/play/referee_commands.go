@@ -111,7 +111,7 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 		p, st, out, err := g.decideAs(in, cmd.Referee, engine.RefereeSide, cmd.Text, dice, rolled)
 		return g.withDeadlines(p, st, out, "", in.At), st, out, err
 	}
-	c := &commandDecision{g: g, in: in, by: cmd.Referee, st: g.State, pol: g.Policy(), plan: newDeadlinePlan(g), paused: g.Paused}
+	c := &commandDecision{g: g, in: in, by: cmd.Referee, seen: cmd.Seen, st: g.State, pol: g.Policy(), plan: newDeadlinePlan(g), paused: g.Paused}
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
 		if !isGameCommand(l.word) {
@@ -148,9 +148,85 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 	if len(c.probs) > 0 {
 		return g.reject(in, cmd.Referee, c.probs...)
 	}
+	c.sinceSeen()
 	acc := &events.OrderAccepted{Input: in.Seq, Player: cmd.Referee, RulesetVersion: g.Rules.Version(), Echo: c.echo, Facts: c.facts}
 	c.visibility(acc)
 	return acc, c.st, c.out, nil
+}
+
+// changedSince says what changed the game after seq seen (the mail a
+// referee answered): the actions accepted since and the rollbacks made
+// since, with their seqs; "" if nothing did.
+func (g *Game) changedSince(seen uint64) string {
+	if seen == 0 {
+		return ""
+	}
+	var acts []string
+	for _, r := range g.Recent {
+		if r > seen {
+			acts = append(acts, strconv.FormatUint(r, 10))
+		}
+	}
+	var rbs []string
+	for _, b := range g.Branches {
+		if b.By > seen {
+			rbs = append(rbs, strconv.FormatUint(b.By, 10))
+		}
+	}
+	var parts []string
+	switch len(acts) {
+	case 0:
+	case 1:
+		parts = append(parts, "an action was accepted at seq "+acts[0])
+	default:
+		parts = append(parts, fmt.Sprintf("%d actions were accepted (seqs %s)", len(acts), strings.Join(acts, ", ")))
+	}
+	switch len(rbs) {
+	case 0:
+	case 1:
+		parts = append(parts, "a rollback was made at seq "+rbs[0])
+	default:
+		parts = append(parts, fmt.Sprintf("%d rollbacks were made (seqs %s)", len(rbs), strings.Join(rbs, ", ")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// sinceSeen tells, in the echo every referee reads, that an accepted
+// ruling was written against an older game than the one it changed: a
+// deadline it sets replaces one set after the mail the referee answered
+// (by another referee, or the rules), and the ruling applies to the game
+// as it is now, not as the referee saw it.
+func (c *commandDecision) sinceSeen() {
+	if c.seen == 0 || len(c.facts) == 0 {
+		return
+	}
+	if c.g.History != nil {
+		if past, err := c.g.History.At(c.seen); err == nil {
+			for _, f := range c.facts {
+				if f.Kind != FactDeadline {
+					continue
+				}
+				p := f.Str("player")
+				then, _ := past.Deadline(p)
+				now, _ := c.g.Deadline(p)
+				if then.Due != now.Due {
+					c.echo = append(c.echo, fmt.Sprintf("%s's deadline was changed after the mail you answered (due %s then, %s before this ruling): this ruling replaces that change",
+						c.g.nameOf(p), dueText(then.Due), dueText(now.Due)))
+				}
+			}
+		}
+	}
+	if what := c.g.changedSince(c.seen); what != "" {
+		c.echo = append(c.echo, fmt.Sprintf("Note: the game changed after the mail this ruling answered (%s); it was applied to the game as it is now", what))
+	}
+}
+
+// dueText is a deadline's due time, or "none".
+func dueText(due int64) string {
+	if due == 0 {
+		return "none"
+	}
+	return timeText(due)
 }
 
 // refusedProblem is what a referee is told of a mail the intake did not
@@ -195,12 +271,14 @@ func (g *Game) deadlineFactsFresh(st engine.State, at int64, pol Policy) []event
 
 // commandDecision collects the facts and echo of a referee's game commands.
 type commandDecision struct {
-	g   *Game
-	in  *events.Envelope
-	by  string
-	st  engine.State
-	pol Policy
-	out engine.Outcome
+	g  *Game
+	in *events.Envelope
+	by string
+	// seen is the seq of the mail the referee answered (0: unknown).
+	seen uint64
+	st   engine.State
+	pol  Policy
+	out  engine.Outcome
 
 	facts []events.Fact
 	echo  []string
@@ -327,6 +405,13 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 		}
 		if n > len(g.Recent) {
 			c.problem(l.problem(fmt.Sprintf("pbem remembers the last %d actions; %d is too many", len(g.Recent), n), "ROLLBACK TO <seq> (pbem log shows the seqs)"))
+			return
+		}
+		if what := g.changedSince(c.seen); what != "" {
+			// A count is relative to the game as the referee saw it: two
+			// referees undoing one slip must not undo two actions.
+			c.problem(l.problem(fmt.Sprintf("the game changed after the mail you answered (%s): ROLLBACK %d ACTIONS counts back from now and would not undo what you saw", what, n),
+				"ROLLBACK TO <seq> names the point itself (LOG shows the seqs); or send ROLLBACK "+strconv.Itoa(n)+" ACTIONS again in answer to this mail"))
 			return
 		}
 		to = g.Recent[len(g.Recent)-n] - 1

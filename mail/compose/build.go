@@ -153,7 +153,7 @@ func (b *batch) add(m mail) error {
 }
 
 func mailID(game string, seq uint64, domain string) string {
-	return fmt.Sprintf("<%s.%d@%s>", game, seq, domain)
+	return token.MailID(game, seq, domain)
 }
 
 // Subject is the subject of every mail of a game: its tag and the

@@ -177,7 +177,8 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 			}
 		}
 		text = orderText(body, skip)
-		cmd := &events.RefereeCommand{Referee: s.player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail"}
+		cmd := &events.RefereeCommand{Referee: s.player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail",
+			Seen: token.SeenSeq(s.game, msg.InReplyTo, msg.References)}
 		o.what = "referee command taken"
 		if !changesNothing(text) && !token.ValidRefereeSecretAt(in.cfg.Secret, s.game, s.player.ID, s.epoch, secret) {
 			// Logged, so that the referee is answered at the registered

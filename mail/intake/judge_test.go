@@ -230,3 +230,37 @@ func TestSeatsFromTheLogWhenTheGameCannotSay(t *testing.T) {
 		}
 	}
 }
+
+// A referee's mail answering one of the game's mails carries, in the
+// log, the seq of the mail it answered: what the referee saw when he
+// wrote a relative ruling (ROLLBACK n ACTIONS). A mail from a client that
+// drops In-Reply-To still names it in References; one naming none has 0.
+func TestARefereesReplyRecordsTheMailItAnswers(t *testing.T) {
+	sec := "Secret: " + token.RefereeSecret(secret, "g1", "ref") + "\n"
+	for _, tc := range []struct {
+		name, headers string
+		want          uint64
+	}{
+		{"In-Reply-To", "In-Reply-To: " + token.MailID("g1", 41, domain) + "\r\nReferences: " + token.MailID("g1", 2, domain) + " " + token.MailID("g1", 41, domain) + "\r\n", 41},
+		{"References only", "References: " + token.MailID("g1", 2, domain) + " " + token.MailID("g1", 17, domain) + "\r\n", 17},
+		{"a new mail", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newGame(t)
+			in := newIntake(st, 100)
+			raw := mail("ref@example.org", reply("ref"), "Re: [pbem g1] report", "<seen@x>", tc.headers, "ROLLBACK 1 ACTIONS\n"+sec)
+			if err := in.Take(raw, "INBOX", store.Checkpoint{UIDValidity: 1, UID: 9}); err != nil {
+				t.Fatal(err)
+			}
+			es, _ := st.Events("g1", 2)
+			if len(es) != 1 {
+				t.Fatalf("%d events", len(es))
+			}
+			p, _ := events.Decode(&es[0])
+			cmd, ok := p.(*events.RefereeCommand)
+			if !ok || cmd.Seen != tc.want || cmd.Refused != "" {
+				t.Fatalf("got %+v, want a referee command that saw seq %d", p, tc.want)
+			}
+		})
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -188,4 +189,44 @@ func ValidConfirmCode(secret []byte, game, player, messageID, code string) bool 
 		return strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(s))
 	}
 	return hmac.Equal([]byte(norm(code)), []byte(norm(ConfirmCode(secret, game, player, messageID))))
+}
+
+// MailID is the Message-ID of the game's mail stored at seq:
+// "<game.seq@domain>".
+func MailID(game string, seq uint64, domain string) string {
+	return fmt.Sprintf("<%s.%d@%s>", game, seq, domain)
+}
+
+// SeenSeq reads, from the Message-IDs a reply names (In-Reply-To first,
+// then References, without angle brackets), the seq of the game's mail
+// it answers: the one In-Reply-To names, else the latest of References;
+// 0 when it names none of the game's mails. It says what the writer saw,
+// never who wrote: a forged header only makes a relative ruling refused.
+func SeenSeq(game string, inReplyTo, references []string) uint64 {
+	of := func(id string) uint64 {
+		id = strings.Trim(id, "<>")
+		rest, ok := strings.CutPrefix(id, game+".")
+		if !ok {
+			return 0
+		}
+		num, _, ok := strings.Cut(rest, "@")
+		if !ok {
+			return 0
+		}
+		n, err := strconv.ParseUint(num, 10, 64)
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+	for _, id := range inReplyTo {
+		if n := of(id); n > 0 {
+			return n
+		}
+	}
+	var best uint64
+	for _, id := range references {
+		best = max(best, of(id))
+	}
+	return best
 }

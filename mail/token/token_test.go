@@ -99,3 +99,28 @@ func TestConfirmCodeIsBoundToGamePlayerAndMail(t *testing.T) {
 		t.Fatal("the code does not depend on the secret")
 	}
 }
+
+func TestSeenSeqReadsTheGamesMailAReplyAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		inReplyTo, refs []string
+		want            uint64
+	}{
+		{"the mail answered", []string{"g1.41@pbem.example"}, []string{"g1.2@pbem.example", "g1.41@pbem.example"}, 41},
+		{"with angle brackets", []string{"<g1.7@pbem.example>"}, nil, 7},
+		{"In-Reply-To names another game's mail: the latest reference", []string{"g10.99@pbem.example"}, []string{"g1.3@pbem.example", "g1.12@pbem.example", "x@y"}, 12},
+		{"a mail of another game only", []string{"g10.5@pbem.example"}, []string{"g10.4@pbem.example"}, 0},
+		{"a client's own Message-ID", []string{"CAF=abc@mail.example"}, nil, 0},
+		{"nothing named", nil, nil, 0},
+		{"not a number", []string{"g1.x@pbem.example"}, nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SeenSeq("g1", tc.inReplyTo, tc.refs); got != tc.want {
+				t.Fatalf("SeenSeq = %d, want %d", got, tc.want)
+			}
+		})
+	}
+	if id := MailID("g1", 41, "pbem.example"); SeenSeq("g1", []string{id}, nil) != 41 {
+		t.Fatalf("SeenSeq does not read MailID's %s", id)
+	}
+}
