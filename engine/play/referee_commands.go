@@ -203,6 +203,14 @@ func (c *commandDecision) sinceSeen() {
 	if c.g.History != nil {
 		if past, err := c.g.History.At(c.seen); err == nil {
 			for _, f := range c.facts {
+				if f.Kind == FactSetting {
+					k := f.Str("key")
+					if then, now := past.setting(k), c.g.setting(k); then != now {
+						c.echo = append(c.echo, fmt.Sprintf("setting %s was changed after the mail you answered (%s then, %s before this ruling): this ruling replaces that change",
+							k, orNone(then), orNone(now)))
+					}
+					continue
+				}
 				if f.Kind != FactDeadline {
 					continue
 				}

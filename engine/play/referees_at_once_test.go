@@ -80,3 +80,15 @@ func TestARulingThatReplacesAnotherRefereesDeadlineSaysSo(t *testing.T) {
 		t.Errorf("a ruling on the game as it stands speaks of a change: %q", d.Echo)
 	}
 }
+
+// The same for a setting two referees change from the same mail.
+func TestARulingThatReplacesAnotherRefereesSettingSaysSo(t *testing.T) {
+	tb := newTable(t)
+	accepted(t, tb.operator("REFEREE ADD dana@example.org NAME Dana"))
+	seen := tb.head()
+	accepted(t, tb.ruling("ref", "SETTING grace 2h", seen))
+	d := accepted(t, tb.ruling("dana", "SETTING grace 30m", seen))
+	if want := "setting grace was changed after the mail you answered (not set then, 2h before this ruling): this ruling replaces that change"; !strings.Contains(echoOf(d), want) {
+		t.Errorf("the echo does not say %q:\n%s", want, echoOf(d))
+	}
+}
