@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
@@ -626,8 +627,12 @@ func TestBody(t *testing.T) {
 			[]string{"1:PASS"}, false, "text/plain part: unexpected EOF"},
 		{"encrypted", "Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; boundary=e\n\n--e\nContent-Type: application/pgp-encrypted\n\nVersion: 1\n--e\nContent-Type: application/octet-stream\n\n-----BEGIN PGP MESSAGE-----\n--e--\n",
 			nil, false, "encrypted"},
-		{"control characters and BOM removed", "Content-Type: text/plain; charset=utf-8\n\n\ufeffPA\x00SS\x07\n",
-			[]string{"1:PASS"}, false, ""},
+		{"control characters and BOM removed, NUL marked", "Content-Type: text/plain; charset=utf-8\n\n\ufeffPA\x00SS\x07\n",
+			[]string{"1:PA\uFFFDSS"}, false, ""},
+		{"NUL marked alike in a base64 body", "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n" + base64.StdEncoding.EncodeToString([]byte("PA\x00SS\n")) + "\n",
+			[]string{"1:PA\uFFFDSS"}, false, ""},
+		{"NUL marked alike as an IMAP server gives it (0x80)", "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\nPA\x80SS\n",
+			[]string{"1:PA\uFFFDSS"}, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,13 +1,18 @@
 package parse
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
 // normalise makes decoded text uniform: no byte order mark, "\n" line
-// ends, and no control characters other than tab and line feed.
+// ends, and no control characters other than tab and line feed. A NUL
+// becomes U+FFFD, the replacement character, as it reaches pbem from an
+// IMAP server that stores an 8-bit body (Dovecot gives it as 0x80, which
+// is no UTF-8): the same line whatever the transfer encoding, and a
+// visible mark in the quoted line, never a word silently rejoined.
 func normalise(s string) string {
 	s = strings.TrimPrefix(s, "\uFEFF")
 	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f }) {
@@ -23,6 +28,8 @@ func normalise(s string) string {
 			if i+1 < len(s) && s[i+1] == '\n' {
 				i++
 			}
+		case c == 0:
+			b.WriteString("\uFFFD")
 		case c < 0x20 && c != '\t' && c != '\n', c == 0x7f:
 		default:
 			b.WriteByte(c)
@@ -489,10 +496,21 @@ func dropSignOff(lines []string, idx []int, from Address) []int {
 		}
 	}
 	names := nameWords(from)
-	for len(idx) > 0 && isNameLine(lines[idx[len(idx)-1]], names) {
+	for len(idx) > 0 && (isNameLine(lines[idx[len(idx)-1]], names) || isDashedName(lines[idx[len(idx)-1]])) {
 		idx = idx[:len(idx)-1]
 	}
 	return idx
+}
+
+// dashedName is a name signed under a dash or tilde, whoever's it is
+// (a nickname, a club name): "-Bob", "—Bob T.", "– Anna Hale", "~Taro".
+// A hyphen must touch the name ("- Stonewall Brigade" is a list item); a
+// name is one to three capitalised words, no digit.
+var dashedName = regexp.MustCompile(`^(?:-|[–—~]\s*)\p{Lu}[\p{L}'’.]*(?:\s+\p{Lu}[\p{L}'’.]*){0,2}$`)
+
+// isDashedName reports whether line is a name signed under a dash.
+func isDashedName(line string) bool {
+	return dashedName.MatchString(strings.TrimSpace(line))
 }
 
 // nameWords are the words of the sender's display name and of the local
