@@ -283,7 +283,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	// A rollback, then a rollback into the closed branch: refused,
 	// saying why.
 	branchEnd := g.head()
-	g.command(welcome, secret, "ROLLBACK 1 ACTION")
+	g.command(newMailTo(welcome), secret, "ROLLBACK 1 ACTION")
 	m = g.command(welcome, secret, fmt.Sprintf("ROLLBACK TO %d", branchEnd))
 	bodyHas(t, "the refusal", squeezed(m.body), fmt.Sprintf("seq %d lies in a closed branch", branchEnd))
 

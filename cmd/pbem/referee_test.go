@@ -141,6 +141,13 @@ func (g *mailGame) send(from string, m demoMail, body string) {
 	}
 }
 
+// newMailTo is m's reply address without m: a new mail written to the
+// game, answering no mail of it.
+func newMailTo(m demoMail) demoMail {
+	m.msgID = ""
+	return m
+}
+
 // newest reads who's new mails and returns the newest mail they have.
 func (g *mailGame) newest(who string) demoMail {
 	g.t.Helper()
@@ -257,7 +264,9 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	before := g.pbem("replay", "g1")
 	g.actions(2)
 	branchEnd := g.head()
-	g.send("carol", welcome, "ROLLBACK 2 ACTIONS\nReason: Anna's mail was sent to the wrong game\nSecret: "+secret[1])
+	// A new mail to the game (not a reply to an older one): a count in it
+	// is from the game as it is now.
+	g.send("carol", newMailTo(welcome), "ROLLBACK 2 ACTIONS\nReason: Anna's mail was sent to the wrong game\nSecret: "+secret[1])
 	for _, p := range []string{"anna", "taro"} {
 		m := g.next(p, "referee changed the game")
 		body := strings.Join(strings.Fields(m.body), " ") // the echo is wrapped

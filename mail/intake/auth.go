@@ -2,11 +2,9 @@ package intake
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"strings"
 	"time"
 
@@ -94,14 +92,13 @@ func (a senderAuth) suspect() string {
 	return a.failed
 }
 
-// authenticate decides who sent msg (raw is its bytes): a trusted
-// Authentication-Results (DMARC pass, or DKIM pass aligned with From),
-// else a DKIM signature pbem verifies itself; and, independently,
-// whether the envelope sender (Return-Path) or Sender differ from From.
-func (in *Intake) authenticate(raw []byte, msg *parse.Message) senderAuth {
-	var a senderAuth
+// hostAuth is what can be told of who sent msg without looking anything
+// up: a trusted Authentication-Results (DMARC pass, or DKIM pass aligned
+// with From) and whether the envelope sender (Return-Path) or Sender
+// differ from From. trusted reports whether the receiving host's field
+// was there.
+func (in *Intake) hostAuth(msg *parse.Message) (a senderAuth, trusted bool) {
 	fromDomain := domainOf(msg.From.Addr)
-	trusted := false
 	if id := in.cfg.Senders.ServID; id != "" {
 		for _, v := range msg.AuthResults {
 			servID, results, err := authres.Parse(stripComments(v))
@@ -113,7 +110,8 @@ func (in *Intake) authenticate(raw []byte, msg *parse.Message) senderAuth {
 			// any it did not were written below it, by the sender.
 			trusted = true
 			if err != nil {
-				a.why = fmt.Sprintf("the Authentication-Results of %s could not be read: %v", id, err)
+				a.why = "the receiving host's Authentication-Results could not be read"
+				in.lg.Warn("unreadable Authentication-Results of the receiving host", "authserv_id", id, "err", err)
 				break
 			}
 			a.how, a.why = fromResults(results, fromDomain, id)
@@ -121,15 +119,6 @@ func (in *Intake) authenticate(raw []byte, msg *parse.Message) senderAuth {
 				a.failed = a.why
 			}
 			break
-		}
-	}
-	if !trusted && !in.cfg.Senders.NoDKIM && len(msg.DKIMSignatures) > 0 {
-		a.how, a.why, a.failed = in.verifyDKIM(raw, fromDomain)
-	}
-	if a.how == "" && a.why == "" {
-		a.why = "it carries no DKIM signature"
-		if trusted {
-			a.why = "the receiving host found no DKIM or DMARC pass for it"
 		}
 	}
 	from := strings.ToLower(msg.From.Addr)
@@ -140,6 +129,22 @@ func (in *Intake) authenticate(raw []byte, msg *parse.Message) senderAuth {
 	case msg.Sender.Addr != "" && !strings.EqualFold(msg.Sender.Addr, from):
 		a.sender = strings.ToLower(msg.Sender.Addr)
 		a.mismatch = fmt.Sprintf("its Sender %s is not its From address %s", a.sender, from)
+	}
+	return a, trusted
+}
+
+// authenticate completes hostAuth's a (trusted: the receiving host's
+// field was there) with a DKIM signature pbem verifies itself when the
+// host said nothing.
+func (in *Intake) authenticate(raw []byte, msg *parse.Message, a senderAuth, trusted bool) senderAuth {
+	if !trusted && !in.cfg.Senders.NoDKIM && len(msg.DKIMSignatures) > 0 {
+		a.how, a.why, a.failed = in.verifyDKIM(raw, domainOf(msg.From.Addr))
+	}
+	if a.how == "" && a.why == "" {
+		a.why = "it carries no DKIM signature"
+		if trusted {
+			a.why = "the receiving host found no DKIM or DMARC pass for it"
+		}
 	}
 	return a
 }
@@ -202,13 +207,10 @@ const maxDKIMSignatures = 4
 // verifyDKIM verifies the mail's DKIM signatures: a valid one whose
 // domain is aligned with From authenticates it.
 func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why, failed string) {
-	lookup := in.cfg.Senders.LookupTXT
-	if lookup == nil {
-		lookup = lookupTXT
-	}
-	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: lookup, MaxVerifications: maxDKIMSignatures})
+	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: in.keys.LookupTXT, MaxVerifications: maxDKIMSignatures})
 	if err != nil && len(vs) == 0 {
-		return "", "its DKIM signature could not be checked: " + err.Error(), ""
+		in.lg.Info("DKIM signature not checked", "from_domain", fromDomain, "err", err)
+		return "", "its DKIM signature could not be read", ""
 	}
 	var fails []string
 	for _, v := range vs {
@@ -219,7 +221,10 @@ func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why, failed st
 		case v.Err == nil:
 			fails = append(fails, "a valid DKIM signature of "+d+", which is not the From domain "+fromDomain)
 		default:
-			fails = append(fails, "a DKIM signature of "+d+" that does not verify ("+v.Err.Error()+")")
+			// Said in words for the player; the error itself (a resolver
+			// address, a Go error) only reaches the operator's log.
+			in.lg.Info("DKIM signature does not verify", "domain", d, "err", v.Err)
+			fails = append(fails, dkimFailure(d, v.Err))
 			// A signature of the From domain that fails (not one that
 			// could not be checked for now) is a mail altered or forged.
 			if aligned(d, fromDomain) && !dkim.IsTempFail(v.Err) {
@@ -227,14 +232,7 @@ func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why, failed st
 			}
 		}
 	}
-	return "", "it carries " + strings.Join(fails, "; "), failed
-}
-
-// lookupTXT is a DNS TXT lookup bounded in time.
-func lookupTXT(domain string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return net.DefaultResolver.LookupTXT(ctx, domain)
+	return "", strings.Join(fails, "; "), failed
 }
 
 // aligned reports whether a DKIM domain d is aligned with the From domain
@@ -344,4 +342,16 @@ func dkimTag(sig, tag string) string {
 		}
 	}
 	return ""
+}
+
+// dkimFailure says in plain words why the signature of domain d did not
+// verify.
+func dkimFailure(d string, err error) string {
+	switch msg := strings.ToLower(err.Error()); {
+	case dkim.IsTempFail(err):
+		return "the DKIM signature of " + d + " could not be checked: its key did not answer"
+	case strings.Contains(msg, "key unavailable"), strings.Contains(msg, "no key"), strings.Contains(msg, "key syntax"), strings.Contains(msg, "no such host"):
+		return "the DKIM signature of " + d + " could not be checked: " + d + " publishes no usable key for it"
+	}
+	return "the DKIM signature of " + d + " does not match the mail (it was changed on the way, or forged)"
 }

@@ -51,6 +51,7 @@ func (in *Intake) hold(o outcome, s *seat, text string, refs []string, a senderA
 		Do: fmt.Sprintf("If you sent it, reply to this mail with the line above, unquoted, and the orders are applied as if they had just arrived. The code works once, until %s. %s",
 			timeText(expires), "If you did not send it, do nothing: someone may be sending mail in your name, so tell the referee."),
 		InReplyTo: o.msg.MessageID, References: refs}
+	o.noticeKey = noticeKeyFor(s.game, s.player.ID, a)
 	o.evidence, o.what = true, "order held for confirmation: "+a.suspect()
 	return o
 }
@@ -86,7 +87,7 @@ func (in *Intake) confirm(o outcome, s *seat, code string, at time.Time, refuse 
 	}
 	return refuse(events.RefusedCode, "no held order has the code", "Your confirmation did not match",
 		"Your mail has a CONFIRM line, but no order of yours waits for that code.",
-		"Check that you copied the line from the latest confirmation mail pbem sent you, or send your orders again.")
+		"Check that you copied the line from the latest confirmation mail pbem sent you, or send your orders again. "+elseSomeone)
 }
 
 // duplicate checks whether the mail was taken before: under its
@@ -205,9 +206,9 @@ func (in *Intake) seed(game string, now time.Time) {
 			in.limit.record(rateKey(game, p.Player, a), t, now)
 		case *events.OrderHeld:
 			in.limit.record(rateKey(game, p.Player, senderAuth{sender: p.Sender}), t, now)
-			in.notices.record(noticeKey(game, p.Player), t, now)
+			in.notices.record(noticeKeyFor(game, p.Player, senderAuth{sender: p.Sender}), t, now)
 		case *events.MailRefused:
-			in.notices.record(noticeKey(game, p.Player), t, now)
+			in.notices.record(noticeKeyFor(game, p.Player, senderAuth{sender: p.Sender}), t, now)
 			if p.Kind == events.RefusedRateLimited {
 				keys := []string{rateKey(game, p.Player, senderAuth{sender: p.Sender})}
 				if p.Sender == "" {

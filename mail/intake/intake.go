@@ -173,7 +173,8 @@ type Intake struct {
 	lg  *slog.Logger
 
 	limit   *limiter // mails per sender (see rateKey)
-	notices *limiter // notices per player
+	notices *limiter // notices per sender (see noticeKeyFor)
+	keys    *keyCache
 
 	mu     sync.Mutex
 	games  map[string]*events.GameCreated
@@ -269,6 +270,7 @@ func New(cfg Config, log Log) *Intake {
 	return &Intake{cfg: cfg, log: log, lg: cfg.Logger.With("component", "intake", "mailbox", cfg.Mailbox),
 		limit:   newLimiter(cfg.RateBurst, cfg.RateWindow, cfg.RateKeys),
 		notices: newLimiter(cfg.NoticeBurst, cfg.RateWindow, cfg.RateKeys),
+		keys:    newKeyCache(keyLookup(cfg.Senders.LookupTXT), cfg.Now),
 		games:   map[string]*events.GameCreated{}, seeded: map[string]bool{}, wake: make(chan struct{}, 1)}
 }
 
@@ -516,6 +518,13 @@ func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uin
 			return fmt.Errorf("fetch: %w", err)
 		}
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].UID < msgs[j].UID })
+		if in.cfg.Senders.ServID == "" && !in.cfg.Senders.NoDKIM {
+			// The batch's key lookups at once: one mail's slow key server
+			// delays the others by one timeout at most, not one each.
+			for _, m := range msgs {
+				in.keys.prefetch(m.FindBodySection(section))
+			}
+		}
 		var done []imap.UID
 		for _, m := range msgs {
 			if err := take(uint32(m.UID), m.FindBodySection(section)); err != nil {
@@ -553,10 +562,12 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 	if o.notReady {
 		return &NotReadyError{Game: o.game}
 	}
-	if o.notice != nil && o.evs != nil && !in.notices.allow(noticeKey(o.game, o.player), at) {
+	if o.notice != nil && o.evs != nil && o.noticeKey != "" && !in.notices.allow(o.noticeKey, at) {
 		// A flood of mails in a player's name must not become a flood of
-		// mails to the player, nor grow the game's log.
-		o = quarantined(o.msg, "%s; not told: %s had %d notices within %v", o.what, o.player, in.cfg.NoticeBurst, in.cfg.RateWindow)
+		// mails to the player, nor grow the game's log; it spends the
+		// budget of its own sender, never the player's authenticated
+		// mail's (noticeKeyFor).
+		o = quarantined(o.msg, "%s; not told: %d notices within %v caused by mail %s could send", o.what, in.cfg.NoticeBurst, in.cfg.RateWindow, noticeWho(o.noticeKey))
 	}
 	if len(o.evs) > 0 {
 		last := o.quarantine == "" // the quarantine, if any, moves the checkpoint

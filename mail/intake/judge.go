@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"pbem/engine/play"
 	"pbem/events"
@@ -27,12 +28,12 @@ type outcome struct {
 	evs  []events.Payload
 	key  string
 	keys []string
-	// notice is mailed to the player after evs.
-	notice *Notice
+	// notice is mailed to the player after evs; noticeKey is the budget
+	// it counts against ("": none, the player's own mail's answer).
+	notice    *Notice
+	noticeKey string
 	// evidence: keep the raw mail beside the first event.
 	evidence bool
-	// rate is the limiter key the mail counts under once written.
-	rate string
 	// already: the mail was taken before (the same Message-ID and
 	// content); only the checkpoint moves.
 	already bool
@@ -116,15 +117,24 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 	o.key = messageKey(msg, raw)
 	refs := references(msg)
 	in.seed(s.game, at)
+	// a is who sent the mail, as far as pbem can tell yet (the receiving
+	// host's results, and whether the envelope is From; signatures are
+	// looked up later): a notice a mail causes counts against the budget
+	// of whoever sent it (noticeKeyFor), so forged mail cannot spend the
+	// player's.
+	a, hostTrusted := in.hostAuth(msg)
 	var refuse refuser = func(kind, reason, title, what, do string) outcome {
 		o.keys = nil // a refusal is keyed by what it refuses, not by its content
-		o.evs = []events.Payload{&events.MailRefused{Player: s.player.ID, MessageID: o.key, Kind: kind, Reason: reason}}
+		o.evs = []events.Payload{&events.MailRefused{Player: s.player.ID, MessageID: o.key, Kind: kind, Reason: reason, Sender: a.sender}}
 		o.notice = &Notice{Player: s.player.ID, To: s.player.Addresses, Kind: kind, Title: title, What: what, Do: do, InReplyTo: msg.MessageID, References: refs}
+		o.noticeKey = noticeKeyFor(s.game, s.player.ID, a)
 		o.what = "mail refused: " + reason
 		return o
 	}
 	switch {
 	case tooLarge:
+		// Signed by the player, it is answered whatever forgers spent.
+		a = in.authenticate(raw, msg, a, hostTrusted)
 		return refuse(events.RefusedTooLarge, lim.Error(), "Your mail was too large",
 			fmt.Sprintf("%s is too large for pbem: %s. Nothing of it was read.", mailName(msg.Subject, at), limitText(lim)),
 			"Send your orders again in a new mail without attachments (a photo, or a long quoted or forwarded mail, makes a mail large).")
@@ -134,29 +144,33 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 			"Reply to this mail (its reply address carries your key), or copy the Key line below into your mail without the '>' and send it again.")
 	}
 
-	a := in.authenticate(raw, msg)
 	body := msg.Orders()
-	if code, ok := confirmLine(body); ok && !s.referee {
-		return in.confirm(o, s, code, at, refuse)
-	}
-	o.keys = fingerprints(msg)
-	if dup, ok := in.duplicate(o, refuse); ok {
-		return dup
-	}
-	o.rate = rateKey(s.game, s.player.ID, a)
-	if !in.limit.allow(o.rate, at) {
-		o.rate = ""
-		until := timeText(in.limit.until(rateKey(s.game, s.player.ID, a), at))
-		if !in.limit.tell(rateKey(s.game, s.player.ID, a), at) {
-			return quarantined(msg, "rate limited: more than %d mails within %v (%s); the player was told", in.cfg.RateBurst, in.cfg.RateWindow, rateText(a))
+	code, isConfirm := confirmLine(body)
+	isConfirm = isConfirm && !s.referee
+	if !isConfirm {
+		o.keys = fingerprints(msg)
+		if dup, ok := in.duplicate(o, refuse); ok {
+			return dup
 		}
-		r := refuse(events.RefusedRateLimited, fmt.Sprintf("more than %d mails within %v (%s)", in.cfg.RateBurst, in.cfg.RateWindow, rateText(a)),
-			"Too many mails",
-			fmt.Sprintf("pbem takes at most %d mails within %v that %s. %s is one more: it was not read, nor will be any more until %s. (You are told this once.)",
-				in.cfg.RateBurst, in.cfg.RateWindow, rateWhose(a), mailName(msg.Subject, at), until),
-			"Send your orders again after "+until+". "+elseSomeone)
-		r.evs[0].(*events.MailRefused).Sender = a.sender
-		return r
+	}
+	// The rate limit before anything costly: a mail whose sender is
+	// known without looking up a key (the receiving host's results, or
+	// an envelope that is not From) is counted before any DKIM lookup.
+	early := a.how != "" || a.sender != ""
+	if early {
+		if r, limited := in.rateLimited(msg, s, a, at, refuse); limited {
+			return r
+		}
+	}
+	a = in.authenticate(raw, msg, a, hostTrusted)
+	if !early {
+		if r, limited := in.rateLimited(msg, s, a, at, refuse); limited {
+			return r
+		}
+	}
+	if isConfirm {
+		// A CONFIRM line is a mail like any other, under the same limit.
+		return in.confirm(o, s, code, at, refuse)
 	}
 
 	skip := map[int]bool{s.viaKey: true}
@@ -393,6 +407,27 @@ func orderText(t parse.Text, skip map[int]bool) string {
 
 var confirmRE = regexp.MustCompile(`(?i)^\s*confirm\s*:?\s+([a-z2-7]{4})[\s-]?([a-z2-7]{4})\s*$`)
 
+// rateLimited counts the mail from s's seat against its rate key and,
+// past the limit, refuses it: the player is told once per window, and
+// later mails are quarantined.
+func (in *Intake) rateLimited(msg *parse.Message, s *seat, a senderAuth, at time.Time, refuse refuser) (outcome, bool) {
+	key := rateKey(s.game, s.player.ID, a)
+	if in.limit.allow(key, at) {
+		return outcome{}, false
+	}
+	until := timeText(in.limit.until(key, at))
+	if !in.limit.tell(key, at) {
+		o := quarantined(msg, "rate limited: more than %d mails within %v (%s); the player was told", in.cfg.RateBurst, in.cfg.RateWindow, rateText(a))
+		return o, true
+	}
+	r := refuse(events.RefusedRateLimited, fmt.Sprintf("more than %d mails within %v (%s)", in.cfg.RateBurst, in.cfg.RateWindow, rateText(a)),
+		"Too many mails",
+		fmt.Sprintf("pbem takes at most %d mails within %v that %s. %s is one more: it was not read, nor will be any more until %s. (You are told this once.)",
+			in.cfg.RateBurst, in.cfg.RateWindow, rateWhose(a), mailName(msg.Subject, at), until),
+		"Send your orders again after "+until+". "+elseSomeone)
+	return r, true
+}
+
 // confirmLine returns the code of a "CONFIRM abcd-efgh" line, if the text
 // has one.
 func confirmLine(t parse.Text) (string, bool) {
@@ -401,7 +436,44 @@ func confirmLine(t parse.Text) (string, bool) {
 			return strings.ToLower(m[1] + m[2]), true
 		}
 	}
+	// A reply to the confirmation mail that quotes its CONFIRM line, as
+	// mail programs do, and says no more than "Yes, that was me": the
+	// quoted line confirms (the code is in the mail only the player got;
+	// quoted or not, it proves the same). A reply that says more, or
+	// says no, confirms nothing.
+	if !onlyAgreement(t.Lines) {
+		return "", false
+	}
+	for _, l := range t.Quoted {
+		if m := confirmRE.FindStringSubmatch(l.Text); m != nil {
+			return strings.ToLower(m[1] + m[2]), true
+		}
+	}
 	return "", false
+}
+
+// maxAgreementWords bounds the words of a reply that only agrees.
+const maxAgreementWords = 12
+
+// negations are words that turn a short reply into a refusal.
+var negations = map[string]bool{"no": true, "not": true, "nope": true, "never": true, "don't": true, "didn't": true, "dont": true,
+	"didnt": true, "nein": true, "nicht": true, "non": true, "nie": true, "nee": true, "niet": true, "ne": true, "nej": true}
+
+// onlyAgreement reports whether lines say no more than a short yes: at
+// most maxAgreementWords words and no negation.
+func onlyAgreement(lines []parse.Line) bool {
+	n := 0
+	for _, l := range lines {
+		for _, w := range strings.FieldsFunc(strings.ToLower(l.Text), func(r rune) bool {
+			return !unicode.IsLetter(r) && r != '\'' && r != '’'
+		}) {
+			n++
+			if negations[strings.ReplaceAll(w, "’", "'")] {
+				return false
+			}
+		}
+	}
+	return n <= maxAgreementWords
 }
 
 // game returns the creation event of a game (its players and addresses).

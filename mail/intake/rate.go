@@ -166,5 +166,19 @@ func rateKey(game, player string, a senderAuth) string {
 // observerRateKey is the limiter key of an observer's mails.
 func observerRateKey(game, addr string) string { return "observer\x00" + game + "\x00" + addr }
 
-// noticeKey is the limiter key of the notices mailed to a player.
-func noticeKey(game, player string) string { return "notice\x00" + game + "\x00" + player }
+// noticeKeyFor is the limiter key of a notice that a mail from player's
+// registered address causes, by who could have sent that mail: none ("",
+// never held back) when its sender is authenticated, since the player's
+// own mail always gets its answer; the envelope sender's when the
+// envelope is not From (the forger's own budget); else the budget of the
+// seat's unauthenticated mail, which forgers can spend, apart from the
+// player's authenticated mail.
+func noticeKeyFor(game, player string, a senderAuth) string {
+	switch {
+	case a.how != "":
+		return ""
+	case a.sender != "":
+		return "notice\x00sender\x00" + a.sender
+	}
+	return "notice\x00unauth\x00" + game + "\x00" + player
+}
