@@ -20,7 +20,10 @@ import (
 // and of others' only that they came; every decision as its Sight cuts
 // it; their own side's rejections; of a referee's command its reason, not
 // its text; deadlines; the mails addressed to them and their delivery;
-// the end. A referee sees everything.
+// the end. A referee sees everything but the players' press when the
+// game keeps it from the referees (its press-referee setting): a press
+// mail's text, its rejection and its facts are its writer's and its
+// recipients' alone, never anyone else's, not even after the game's end.
 func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn func(g *Game, e *events.Envelope, p events.Payload) error) error {
 	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	var (
@@ -33,10 +36,11 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 			return err
 		}
 		var sender string
+		press := false
 		if events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected {
 			for _, in := range pending {
 				if in.Seq == InputOf(p) {
-					sender = inputSender(&in)
+					sender, press = inputSender(&in)
 				}
 			}
 		}
@@ -44,7 +48,7 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 			return err
 		}
 		pending = g.Pending
-		return fn(g, e, cut(g, v, p, sender, mine))
+		return fn(g, e, cut(g, v, p, sender, press, mine))
 	})
 	if err != nil {
 		return fmt.Errorf("cut %s for %+v: %w", game, v, err)
@@ -64,30 +68,56 @@ func InputOf(p events.Payload) uint64 {
 	return 0
 }
 
-// inputSender is who sent an input (the player whose deadline passed).
-func inputSender(in *events.Envelope) string {
+// inputSender is who sent an input (the player whose deadline passed),
+// and whether it is a player's press.
+func inputSender(in *events.Envelope) (string, bool) {
 	p, err := events.Decode(in)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	switch p := p.(type) {
 	case *events.OrderReceived:
-		return p.Player
+		return p.Player, IsPress(p.Text)
 	case *events.RefereeCommand:
-		return p.Referee
+		return p.Referee, false
 	case *events.DeadlinePassed:
-		return p.Player
+		return p.Player, false
 	}
-	return ""
+	return "", false
+}
+
+// seesPress reports whether v may read the text of a press written by
+// sender: the writer, and the referees when the game's referees read
+// press. (Its recipients read it in its facts, not in the writer's mail.)
+func seesPress(g *Game, v engine.Viewer, sender string) bool {
+	return v.Player != "" && v.Player == sender || v.Referee && g.RefereesReadPress()
 }
 
 // cut is the part of p (folded into g) v may see; mine are the ids of the
-// mails addressed to v so far.
-func cut(g *Game, v engine.Viewer, p events.Payload, sender string, mine map[string]bool) events.Payload {
+// mails addressed to v so far; press says p decides a player's press.
+func cut(g *Game, v engine.Viewer, p events.Payload, sender string, press bool, mine map[string]bool) events.Payload {
+	s := g.Sight(v)
+	switch p := p.(type) {
+	case *events.OrderReceived:
+		if IsPress(p.Text) && !seesPress(g, v, p.Player) {
+			return &events.OrderReceived{Player: p.Player, Source: p.Source}
+		}
+	case *events.OrderHeld:
+		if IsPress(p.Text) && !seesPress(g, v, p.Player) {
+			return nil
+		}
+	case *events.OrderRejected:
+		if press && !seesPress(g, v, sender) {
+			return nil
+		}
+	case *events.OrderAccepted:
+		if press {
+			return s.Decision(p) // the referees too, when press is kept from them
+		}
+	}
 	if v.Referee {
 		return p
 	}
-	s := g.Sight(v)
 	switch p := p.(type) {
 	case *events.GameCreated:
 		c := *p

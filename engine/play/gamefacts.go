@@ -199,6 +199,12 @@ func (p *Policy) set(key, value string) error {
 		default:
 			return fmt.Errorf("setting %s: %q (want announced or silent)", key, value)
 		}
+	case SettingPressReferee:
+		switch strings.ToLower(value) {
+		case "none", "all":
+		default:
+			return fmt.Errorf("setting %s: %q (want none or all)", key, value)
+		}
 	case SettingSenderAuth:
 		switch v := strings.ToLower(value); v {
 		case "strict", "confirm", "lenient":
@@ -218,7 +224,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth}
+		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth, SettingPressReferee}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",
@@ -355,7 +361,7 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 		g.applyReferee(f)
 	case FactAbsence:
 		g.setAbsence(Absence{Player: f.Str("player"), From: f.Int("from"), To: f.Int("to")})
-	case FactMessage, FactOrdered:
+	case FactMessage, FactOrdered, FactPress:
 		// Said in the mails; the state does not change.
 	case FactDeadline:
 		g.setDeadline(Deadline{Player: f.Str("player"), Due: f.Int("due"), Default: f.Str("default")})

@@ -43,6 +43,8 @@ func (s Sight) After(d *events.OrderAccepted, ended bool) Sight {
 // Sees reports whether the viewer may see something of visibility vis.
 func (s Sight) Sees(vis events.Vis) bool {
 	switch {
+	case vis.Kept():
+		return s.Viewer.Sees(vis) // never opened, not by the end either
 	case vis.Public(), s.over, s.Viewer.Sees(vis):
 		return true
 	case vis.Until != "":

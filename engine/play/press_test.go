@@ -1,0 +1,126 @@
+package play_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"pbem/engine"
+	"pbem/engine/play"
+	"pbem/events"
+)
+
+// pressPlayers are two allies against one: north writes to south, and
+// his own ally west must not read it.
+var pressPlayers = []events.Player{
+	{ID: "north", Name: "Anna", Side: "USA", Addresses: []string{"anna@example.org"}},
+	{ID: "west", Name: "Wim", Side: "USA", Addresses: []string{"wim@example.org"}},
+	{ID: "south", Name: "Taro", Side: "CSA", Addresses: []string{"taro@example.jp"}},
+}
+
+// logAs is the whole log as 'pbem log --as' shows it to v (replay and
+// export --as and the campaign report are cut by the same CutLog).
+func (tb *table) logAs(v engine.Viewer) string {
+	tb.t.Helper()
+	var b strings.Builder
+	err := play.CutLog(tb.st, tb.reg, "g1", v, func(_ *play.Game, e *events.Envelope, p events.Payload) error {
+		if p != nil {
+			b.WriteString(play.LogEntry(e, p) + "\n")
+		}
+		return nil
+	})
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return b.String()
+}
+
+// A player's press reaches the players it names and no one else — not
+// the writer's ally, not an observer, not the referee unless the game
+// says so, not even once the game is over — and changes neither the
+// state nor whose move it is.
+func TestPressIsReadByItsRecipientsAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		settings   []events.Setting
+		refereeSee bool
+	}{
+		{"by default the referee reads none", nil, false},
+		{"press-referee all", []events.Setting{{Key: play.SettingPressReferee, Value: "all"}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := newTableWith(t, pressPlayers, "target 40", tc.settings...)
+			before := tb.game()
+			d := accepted(t, tb.send("north", "PRESS TO south: Meet me at the mill?\n\nBring cider."))
+			if len(d.Facts) != 1 || d.Facts[0].Kind != play.FactPress || d.Facts[0].Str("to") != "south" ||
+				d.Facts[0].Str("text") != "Meet me at the mill?\n\nBring cider." {
+				t.Fatalf("press decision: %+v", d)
+			}
+			after := tb.game()
+			if !reflect.DeepEqual(after.State, before.State) || !reflect.DeepEqual(after.Prompts(after.State, nil), before.Prompts(before.State, nil)) {
+				t.Fatalf("press changed the game: %+v -> %+v", before.State, after.State)
+			}
+			// The game goes on, and ends; the press stays where it was.
+			accepted(t, tb.send("north", "ADD 1"))
+			accepted(t, tb.send("ref", "END WINNER USA the test is over"))
+			for _, v := range []struct {
+				who  string
+				view engine.Viewer
+				sees bool
+			}{
+				{"the writer", engine.Viewer{Player: "north", Side: "USA"}, true},
+				{"the recipient", engine.Viewer{Player: "south", Side: "CSA"}, true},
+				{"the writer's ally", engine.Viewer{Player: "west", Side: "USA"}, false},
+				{"an observer", engine.Viewer{}, false},
+				{"the referee", engine.Viewer{Player: "ref", Referee: true}, tc.refereeSee},
+			} {
+				log := tb.logAs(v.view)
+				if got := strings.Contains(log, "mill"); got != v.sees {
+					t.Errorf("%s reads the press: %v, want %v; log:\n%s", v.who, got, v.sees, log)
+				}
+				if !strings.Contains(log, "ADD 1") && !strings.Contains(log, "order.accepted") {
+					t.Errorf("%s's log lost the game:\n%s", v.who, log)
+				}
+			}
+		})
+	}
+}
+
+// PRESS TO a side reaches its players, ALL every player but the writer;
+// bad addresses are answered with what would do.
+func TestPressAddressesAndMistakes(t *testing.T) {
+	tb := newTableWith(t, pressPlayers, "target 40")
+	tos := func(d *events.OrderAccepted) []string {
+		var out []string
+		for _, f := range d.Facts {
+			out = append(out, f.Str("to")+"/"+f.Vis.To)
+		}
+		return out
+	}
+	if got := tos(accepted(t, tb.send("north", "PRESS ALL: hello all"))); !reflect.DeepEqual(got, []string{"west/alone:west", "south/alone:south"}) {
+		t.Errorf("PRESS ALL went to %v", got)
+	}
+	if got := tos(accepted(t, tb.send("south", "press to usa\nWe will not yield."))); !reflect.DeepEqual(got, []string{"north/alone:north", "west/alone:west"}) {
+		t.Errorf("PRESS TO usa went to %v", got)
+	}
+	rejected(t, tb.send("north", "PRESS TO sotuh: hi"), `"sotuh" is no player, side or ALL (did you mean south?`)
+	rejected(t, tb.send("north", "PRESS TO ref: hi"), "start the mail with REFEREE")
+	rejected(t, tb.send("north", "PRESS TO north: hi"), "names no one but you")
+	rejected(t, tb.send("north", "PRESS TO south:"), "the press is empty")
+	rejected(t, tb.send("north", "PRESS"), "write PRESS TO")
+	// A rejected press is its writer's alone, as the press would be.
+	if log := tb.logAs(engine.Viewer{Player: "west", Side: "USA"}); strings.Contains(log, "sotuh") || strings.Contains(log, "hello all") == false {
+		t.Errorf("the writer's ally reads a rejected press, or not the press to ALL:\n%s", log)
+	}
+	if log := tb.logAs(engine.Viewer{Player: "ref", Referee: true}); strings.Contains(log, "yield") || strings.Contains(log, "sotuh") {
+		t.Errorf("the referee reads press kept from referees:\n%s", log)
+	}
+	// The audit re-decides press as any other decision.
+	rep, err := play.Audit(tb.st, tb.reg, "g1", nil)
+	if err != nil || !rep.OK() {
+		t.Fatalf("audit: %v %+v", err, rep.Differences)
+	}
+	if log := tb.logAs(engine.Viewer{Player: "north", Side: "USA"}); !strings.Contains(log, "yield") || !strings.Contains(log, "sotuh") {
+		t.Errorf("north does not read the press to his side, or his own rejected press:\n%s", log)
+	}
+}
