@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/enginetest"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/mail/compose/composetest"
 )
 
 // pressPlayers are two allies against one: north writes to south, and
@@ -123,4 +125,40 @@ func TestPressAddressesAndMistakes(t *testing.T) {
 	if log := tb.logAs(engine.Viewer{Player: "north", Side: "USA"}); !strings.Contains(log, "yield") || !strings.Contains(log, "sotuh") {
 		t.Errorf("north does not read the press to his side, or his own rejected press:\n%s", log)
 	}
+}
+
+// pressScript is a race game with two allies, an opponent and a referee
+// who reads no press, in which each side writes press: what one writes
+// differently must not reach anyone it does not name.
+func pressScript() enginetest.Script {
+	return enginetest.Script{
+		Name: "race with press", Ruleset: "race", ScenarioName: "press", Scenario: []byte("target 12"),
+		Players: pressPlayers, Referees: raceReferee,
+		Orders: enginetest.Orders(
+			"north", "ADD 1",
+			"north", "PRESS TO south: I shall go high.",
+			"south", "ADD 2",
+			"south", "PRESS TO USA: We hold the ford.\n\nCome and see.",
+			"west", "ADD 3",
+			"north", "PRESS ALL: good game",
+			"south", "ADD 4",
+			"ref", "END WINNER CSA the test is over",
+			"south", "PRESS TO north: well played",
+		),
+		Secrets: []enginetest.Secret{
+			{Name: "another press to one player", Side: "USA", Orders: map[int]string{1: "PRESS TO south: I shall go low."}, Readers: []string{"north", "south"}},
+			{Name: "another press to a side", Side: "CSA", Orders: map[int]string{3: "PRESS TO USA: We leave the ford."}, Readers: []string{"south", "north", "west"}},
+			{Name: "another press to all", Side: "USA", Orders: map[int]string{5: "PRESS ALL: bad game"}, Readers: []string{"north", "west", "south"}},
+			{Name: "another press after the end", Side: "CSA", Orders: map[int]string{8: "PRESS TO north: lucky dice"}, Readers: []string{"south", "north"}},
+		},
+	}
+}
+
+// Press passes the acceptance suite's leak test: the writer's ally, an
+// observer and the referee (who reads no press in this game) receive the
+// same mails, boards, logs and answers whatever the press says, through
+// the game's end and after it.
+func TestPressPassesTheLeakTest(t *testing.T) {
+	t.Parallel()
+	enginetest.Run(t, raceRegistry(), composetest.New(t), pressScript())
 }
