@@ -29,6 +29,11 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 	var (
 		pending []events.Envelope // inputs folded, not yet decided: a decision names its input
 		mine    = map[string]bool{}
+		// pressMails are the mails queued for a press decision the
+		// referees may not read (they follow it in the log): a referee
+		// does not see them.
+		pressMails = map[string]bool{}
+		lastPress  bool
 	)
 	err := src.Read(game, 1, func(e *events.Envelope) error {
 		p, err := events.Decode(e)
@@ -37,17 +42,26 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 		}
 		var sender string
 		press := false
-		if events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected {
+		switch {
+		case events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected:
 			for _, in := range pending {
 				if in.Seq == InputOf(p) {
 					sender, press = inputSender(&in)
 				}
 			}
+			lastPress = press && !g.RefereesReadPress()
+		case events.IsInput(e.Type):
+			lastPress = false
+		case e.Type == events.TypeMailQueued && lastPress:
+			pressMails[p.(*events.MailQueued).MailID] = true
 		}
 		if err := g.Apply(reg, e); err != nil {
 			return err
 		}
 		pending = g.Pending
+		if v.Referee && pressMailOf(p, pressMails) {
+			return fn(g, e, nil)
+		}
 		return fn(g, e, cut(g, v, p, sender, press, mine))
 	})
 	if err != nil {
@@ -84,6 +98,20 @@ func inputSender(in *events.Envelope) (string, bool) {
 		return p.Player, false
 	}
 	return "", false
+}
+
+// pressMailOf reports whether p is a mail of a press decision, or its
+// delivery.
+func pressMailOf(p events.Payload, pressMails map[string]bool) bool {
+	switch p := p.(type) {
+	case *events.MailQueued:
+		return pressMails[p.MailID]
+	case *events.MailSent:
+		return pressMails[p.MailID]
+	case *events.MailFailed:
+		return pressMails[p.MailID]
+	}
+	return false
 }
 
 // seesPress reports whether v may read the text of a press written by
