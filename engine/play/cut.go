@@ -127,8 +127,12 @@ func cut(g *Game, v engine.Viewer, p events.Payload, sender string, press bool, 
 	s := g.Sight(v)
 	switch p := p.(type) {
 	case *events.OrderReceived:
-		if IsPress(p.Text) && !seesPress(g, v, p.Player) {
-			return &events.OrderReceived{Player: p.Player, Source: p.Source}
+		switch {
+		case !IsPress(p.Text) || seesPress(g, v, p.Player):
+		case slices.Contains(g.pressReaders(p.Player, p.Text), v.Player) && v.Player != "":
+			return &events.OrderReceived{Player: p.Player, Source: p.Source} // its recipients read it in its facts
+		default:
+			return nil // not even that it was written
 		}
 	case *events.OrderHeld:
 		if IsPress(p.Text) && !seesPress(g, v, p.Player) {
@@ -140,7 +144,12 @@ func cut(g *Game, v engine.Viewer, p events.Payload, sender string, press bool, 
 		}
 	case *events.OrderAccepted:
 		if press {
-			return s.Decision(p) // the referees too, when press is kept from them
+			// The referees too, when press is kept from them; nothing at
+			// all for a viewer it does not name.
+			if d := s.Decision(p); len(d.Facts) > 0 || len(d.Echo) > 0 {
+				return d
+			}
+			return nil
 		}
 	}
 	if v.Referee {

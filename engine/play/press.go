@@ -59,6 +59,42 @@ func IsPress(text string) bool {
 	return len(ls) > 0 && ls[0].word == WordPress
 }
 
+// pressAddress reads a PRESS line: whom it names (a player, a side or
+// ALL; "" for none), and the text that follows on the line.
+func pressAddress(l cmdLine) (to, rest string) {
+	line := strings.TrimSpace(l.text[len(l.words[0]):])
+	if len(l.words) > 1 && strings.EqualFold(l.words[1], "TO") {
+		line = strings.TrimSpace(line[len("TO"):])
+	}
+	end := strings.IndexAny(line, ": \t")
+	if end < 0 {
+		end = len(line)
+	}
+	to, rest = line[:end], strings.TrimSpace(line[end:])
+	return to, strings.TrimSpace(strings.TrimPrefix(rest, ":"))
+}
+
+// pressReaders are the players who may know that a player's press mail
+// exists: its writer, and the players it names (as the game stands when
+// it comes; a press that names no one is its writer's alone).
+func (g *Game) pressReaders(sender, text string) []string {
+	out := []string{sender}
+	ls := commandLines(text)
+	if len(ls) == 0 || ls[0].word != WordPress {
+		return out
+	}
+	to, _ := pressAddress(ls[0])
+	if to == "" {
+		return out
+	}
+	for _, p := range g.who(to) {
+		if p.Side != "" && p.ID != sender {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
 // pressText is the text of a press mail: what follows the address on the
 // PRESS line, and every line under it as written (blank lines kept, so
 // paragraphs stay paragraphs), to the end of the mail.
@@ -77,16 +113,7 @@ func pressText(text string, l cmdLine, rest string) string {
 // for them; the writer's echo kept for the writer.
 func (g *Game) decidePress(in *events.Envelope, who events.Player, text string, l cmdLine) (events.Payload, engine.State, engine.Outcome, error) {
 	hint := "PRESS TO ALL: Shall we meet at the mill?"
-	line := strings.TrimSpace(l.text[len(l.words[0]):])
-	if len(l.words) > 1 && strings.EqualFold(l.words[1], "TO") {
-		line = strings.TrimSpace(line[len("TO"):])
-	}
-	end := strings.IndexAny(line, ": \t")
-	if end < 0 {
-		end = len(line)
-	}
-	to, rest := line[:end], strings.TrimSpace(line[end:])
-	rest = strings.TrimSpace(strings.TrimPrefix(rest, ":"))
+	to, rest := pressAddress(l)
 	if to == "" {
 		return g.reject(in, who.ID, l.problem("write PRESS TO <player, side or ALL>: <text>", hint))
 	}

@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,6 +80,10 @@ func TestPressIsReadByItsRecipientsAlone(t *testing.T) {
 				log := tb.logAs(v.view)
 				if got := strings.Contains(log, "mill"); got != v.sees {
 					t.Errorf("%s reads the press: %v, want %v; log:\n%s", v.who, got, v.sees, log)
+				}
+				// One outside it does not learn that it was written.
+				if got := strings.Contains("\n"+log, fmt.Sprintf("\n%5d  ", d.Input)); got != v.sees {
+					t.Errorf("%s sees the press mail come: %v, want %v; log:\n%s", v.who, got, v.sees, log)
 				}
 				if !strings.Contains(log, "ADD 1") && !strings.Contains(log, "order.accepted") {
 					t.Errorf("%s's log lost the game:\n%s", v.who, log)
@@ -161,4 +166,25 @@ func pressScript() enginetest.Script {
 func TestPressPassesTheLeakTest(t *testing.T) {
 	t.Parallel()
 	enginetest.Run(t, raceRegistry(), composetest.New(t), pressScript())
+}
+
+// The setting in force when a press is written decides who may read it,
+// for good: what was written before the referees read press stays
+// between the players, and what was written while they read it stays
+// readable to them after the setting is changed back.
+func TestPressRefereeSettingDecidesWhenThePressIsWritten(t *testing.T) {
+	tb := newTableWith(t, pressPlayers, "target 40")
+	accepted(t, tb.send("north", "PRESS TO south: before"))
+	accepted(t, tb.send("ref", "SETTING press-referee all"))
+	accepted(t, tb.send("north", "PRESS TO south: during"))
+	accepted(t, tb.send("ref", "SETTING press-referee none"))
+	accepted(t, tb.send("north", "PRESS TO south: after"))
+	rejected(t, tb.send("ref", "SETTING press-referee some"), "want none or all")
+	ref := tb.logAs(engine.Viewer{Player: "ref", Referee: true})
+	if strings.Contains(ref, "before") || !strings.Contains(ref, "during") || strings.Contains(ref, "text=after") {
+		t.Errorf("the referee's log:\n%s", ref)
+	}
+	if south := tb.logAs(engine.Viewer{Player: "south", Side: "CSA"}); !strings.Contains(south, "before") || !strings.Contains(south, "during") || !strings.Contains(south, "text=after") {
+		t.Errorf("south's log:\n%s", south)
+	}
 }
