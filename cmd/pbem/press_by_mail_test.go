@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,20 +43,37 @@ func TestPressByMail(t *testing.T) {
 	g.quiet("kim", "body:mill", time.Second)
 
 	// pbem log, export (its records, campaign report and web page) and
-	// replay --as: the writer and the recipient read it, no one else does.
+	// replay --at (each press's decision) --as: the writers and the
+	// recipients read it, no one else does.
+	var at []string
+	seq := ""
+	for _, l := range strings.Split(g.pbem("log", "g1"), "\n") {
+		if f := strings.Fields(l); len(f) > 3 && strings.HasPrefix(f[3], "order.accepted") {
+			seq = f[0]
+		}
+		if strings.Contains(l, "pbem.press") && (strings.Contains(l, "cider") || strings.Contains(l, "mill is ours")) && !slices.Contains(at, seq) {
+			at = append(at, seq)
+		}
+	}
+	if len(at) != 2 {
+		t.Fatalf("the log holds %d press decisions, want 2:\n%s", len(at), g.pbem("log", "g1"))
+	}
 	for _, tc := range []struct {
 		as   string
 		sees bool
 	}{{"anna", true}, {"taro", true}, {"carol", false}, {"referee", false}, {"observer", false}} {
-		for _, cmd := range [][]string{{"log", "g1"}, {"export", "g1"}, {"export", "g1", "--format", "text"}, {"export", "g1", "--format", "html"}, {"replay", "g1"}} {
+		for _, cmd := range [][]string{{"log", "g1"}, {"export", "g1"}, {"export", "g1", "--format", "text"}, {"export", "g1", "--format", "html"}, {"replay", "g1", "--at", at[0]}, {"replay", "g1", "--at", at[1]}} {
 			cmd = append(cmd, "--as", tc.as)
 			out := g.pbem(cmd...)
-			some := strings.Contains(out, "cider") || strings.Contains(out, "mill is ours")
+			some := strings.Contains(out, "cider") || strings.Contains(out, "mill is ours") || strings.Contains(out, "Meet me at the mill")
 			all := strings.Contains(out, "cider") && strings.Contains(out, "mill is ours")
+			if cmd[0] == "replay" {
+				all = some && strings.Contains(out, "told at seq ") // one press at each seq
+			}
 			switch {
 			case !tc.sees && some:
 				t.Errorf("pbem %s shows press:\n%s", strings.Join(cmd, " "), out)
-			case tc.sees && !all && cmd[0] != "replay": // replay shows the board, not what was said
+			case tc.sees && !all:
 				t.Errorf("pbem %s lacks the press:\n%s", strings.Join(cmd, " "), out)
 			}
 		}
