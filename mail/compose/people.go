@@ -68,6 +68,13 @@ func (g game) settingLines() []string {
 	if pol.AbsenceMax > 0 {
 		out = append(out, "ABSENCE of up to "+play.Span(pol.AbsenceMax)+" at a time")
 	}
+	if len(g.Referees) > 0 {
+		if g.RefereesReadPress() {
+			out = append(out, "the referees read the PRESS players write to each other")
+		} else {
+			out = append(out, "PRESS between players is kept from the referees")
+		}
+	}
 	return out
 }
 
