@@ -188,3 +188,25 @@ func TestPressRefereeSettingDecidesWhenThePressIsWritten(t *testing.T) {
 		t.Errorf("south's log:\n%s", south)
 	}
 }
+
+// Press in a sealed step is press, not the side's sealed orders: it goes
+// at once, and the step still waits for the side's bid.
+func TestPressInASealedStepIsNoSealedOrder(t *testing.T) {
+	tb := newTableOf(t, "target 30\nhand 3")
+	accepted(t, tb.send("north", "DEAL"))
+	accepted(t, tb.send("north", "ADD 1"))
+	accepted(t, tb.send("south", "ADD 2"))
+	before := tb.game()
+	if ps := before.Prompts(before.State, nil); len(ps) == 0 || ps[0].Sealed == "" {
+		t.Fatalf("not a sealed step: %+v", ps)
+	}
+	d := accepted(t, tb.send("north", "PRESS TO south: I bid high."))
+	if len(d.Facts) != 1 || d.Facts[0].Kind != play.FactPress {
+		t.Fatalf("press in a sealed step: %+v", d)
+	}
+	after := tb.game()
+	if !reflect.DeepEqual(after.Sealed, before.Sealed) || !reflect.DeepEqual(after.Prompts(after.State, nil), before.Prompts(before.State, nil)) {
+		t.Fatalf("the press was taken as sealed orders: %+v", after.Sealed)
+	}
+	accepted(t, tb.send("north", "BID HIGH"))
+}
