@@ -9,9 +9,11 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +63,7 @@ func writeHTMLPart(t *testing.T, m demoMail, dir string) (htmlMail, bool) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for i, cid := range sortedKeys(pics) {
+	for i, cid := range slices.Sorted(maps.Keys(pics)) {
 		name := "picture" + string(rune('a'+i)) + ".png"
 		doc = strings.ReplaceAll(doc, "cid:"+cid, name)
 		if err := os.WriteFile(filepath.Join(dir, name), pics[cid], 0o644); err != nil {
@@ -82,21 +84,6 @@ func writeHTMLPart(t *testing.T, m demoMail, dir string) (htmlMail, bool) {
 func (p *demoPlayer) fetchAll() ([]demoMail, error) {
 	p.lastUID = 0
 	return p.fetchNew()
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 // layout is where things are on a mail's page, as the browser lays it
