@@ -44,8 +44,12 @@ type Viewer struct {
 
 // Sees reports whether the viewer may see something of visibility v
 // before any reveal (the runtime also opens what a reveal or the game's
-// end has opened).
-func (v Viewer) Sees(vis events.Vis) bool { return v.Referee || vis.Open(v.Player, v.Side) }
+// end has opened). A referee sees everything but what is for one player
+// alone (what players write to each other, when the game keeps it from
+// the referees).
+func (v Viewer) Sees(vis events.Vis) bool {
+	return v.Referee && vis.RefereesSee() || vis.Open(v.Player, v.Side)
+}
 
 // View is what one viewer may see of a state (hidden information removed),
 // in the ruleset's own representation.

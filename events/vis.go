@@ -12,8 +12,13 @@ import (
 // hand shown). Referees see everything, and when a game ends everything
 // is revealed: its dice seed is then published, and with it every hidden
 // roll and draw could be recomputed anyway.
+//
+// Two scopes are kept for good, never opened by a reveal or the game's
+// end: what players write to each other (press). "kept:<id>" is for that
+// player and the referees, "alone:<id>" for that player alone, not even
+// the referees.
 type Vis struct {
-	To    string // "" (everyone), "side:<side>", "player:<id>" or "referees"
+	To    string // "" (everyone), "side:<side>", "player:<id>", "referees", "kept:<id>" or "alone:<id>"
 	Until string // the reveal that opens it to everyone; "" for the game's end
 }
 
@@ -22,6 +27,8 @@ const (
 	visSide     = "side:"
 	visPlayer   = "player:"
 	visReferees = "referees"
+	visKept     = "kept:"
+	visAlone    = "alone:"
 )
 
 // ToSide is visible to the players of side (and the referees).
@@ -32,6 +39,24 @@ func ToPlayer(id string) Vis { return Vis{To: visPlayer + id} }
 
 // ToReferees is visible to the referees alone.
 func ToReferees() Vis { return Vis{To: visReferees} }
+
+// ToPlayerKept is visible to one player and the referees, for good: no
+// reveal and not the game's end opens it.
+func ToPlayerKept(id string) Vis { return Vis{To: visKept + id} }
+
+// ToPlayerAlone is visible to one player alone, for good: not the
+// referees, and no reveal and not the game's end opens it.
+func ToPlayerAlone(id string) Vis { return Vis{To: visAlone + id} }
+
+// Kept reports whether v is kept for good from everyone it does not
+// name (ToPlayerKept, ToPlayerAlone).
+func (v Vis) Kept() bool {
+	return strings.HasPrefix(v.To, visKept) || strings.HasPrefix(v.To, visAlone)
+}
+
+// RefereesSee reports whether the referees may see v: everything but
+// what is for one player alone (ToPlayerAlone).
+func (v Vis) RefereesSee() bool { return !strings.HasPrefix(v.To, visAlone) }
 
 // UntilReveal returns v opened to everyone by the reveal called name.
 // A public Vis stays public.
@@ -49,8 +74,16 @@ func (v Vis) Public() bool { return v.To == "" }
 // Side is the side v is visible to, if it is a side's.
 func (v Vis) Side() (string, bool) { return strings.CutPrefix(v.To, visSide) }
 
-// Player is the player v is visible to, if it is one player's.
-func (v Vis) Player() (string, bool) { return strings.CutPrefix(v.To, visPlayer) }
+// Player is the player v is visible to, if it is one player's (kept or
+// not).
+func (v Vis) Player() (string, bool) {
+	for _, p := range []string{visPlayer, visKept, visAlone} {
+		if id, ok := strings.CutPrefix(v.To, p); ok {
+			return id, true
+		}
+	}
+	return "", false
+}
 
 // Open reports whether a player (id, side) may see v before any reveal:
 // v is public, or is theirs or their side's. Referees, reveals and the
@@ -62,8 +95,9 @@ func (v Vis) Open(player, side string) bool {
 		return true
 	case strings.HasPrefix(v.To, visSide):
 		return side != "" && v.To[len(visSide):] == side
-	case strings.HasPrefix(v.To, visPlayer):
-		return player != "" && v.To[len(visPlayer):] == player
+	}
+	if id, ok := v.Player(); ok {
+		return player != "" && id == player
 	}
 	return false
 }
@@ -79,8 +113,13 @@ func (v Vis) Valid() error {
 	case v.To == visReferees:
 	case strings.HasPrefix(v.To, visSide) && len(v.To) > len(visSide):
 	case strings.HasPrefix(v.To, visPlayer) && len(v.To) > len(visPlayer):
+	case (strings.HasPrefix(v.To, visKept) && len(v.To) > len(visKept) ||
+		strings.HasPrefix(v.To, visAlone) && len(v.To) > len(visAlone)):
+		if v.Until != "" {
+			return fmt.Errorf("vis: %q is kept for good: no reveal opens it (until %q)", v.To, v.Until)
+		}
 	default:
-		return fmt.Errorf("vis: %q is not everyone, side:<side>, player:<id> or referees", v.To)
+		return fmt.Errorf("vis: %q is not everyone, side:<side>, player:<id>, referees, kept:<id> or alone:<id>", v.To)
 	}
 	return nil
 }
@@ -188,6 +227,9 @@ func skipVisList(r *Reader, n int) {
 		case len(to) > 0 && !visShape(to):
 			r.fail(Vis{To: string(to)}.Valid().Error())
 			return
+		case len(until) > 0 && Vis{To: string(to)}.Kept():
+			r.fail(Vis{To: string(to), Until: string(until)}.Valid().Error())
+			return
 		}
 		some = some || len(to) > 0
 	}
@@ -202,7 +244,9 @@ func visShape(to []byte) bool {
 	// string(…) == … compares without allocating.
 	return string(to) == visReferees ||
 		len(to) > len(visSide) && string(to[:len(visSide)]) == visSide ||
-		len(to) > len(visPlayer) && string(to[:len(visPlayer)]) == visPlayer
+		len(to) > len(visPlayer) && string(to[:len(visPlayer)]) == visPlayer ||
+		len(to) > len(visKept) && string(to[:len(visKept)]) == visKept ||
+		len(to) > len(visAlone) && string(to[:len(visAlone)]) == visAlone
 }
 
 // CompactVis returns vs, or nil when every one is public (a decision's

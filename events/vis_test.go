@@ -99,13 +99,19 @@ func TestVisibilityListsAreCanonical(t *testing.T) {
 		"unknown scope":  func(w *Writer) { w.Uvarint(2); Vis{To: "everyone"}.encode(w); Vis{}.encode(w) },
 		"a side unnamed": func(w *Writer) { w.Uvarint(2); Vis{To: "side:"}.encode(w); Vis{}.encode(w) },
 		"not utf-8":      func(w *Writer) { w.Uvarint(2); ToSide("US\xff").encode(w); Vis{}.encode(w) },
+		"kept with a reveal": func(w *Writer) {
+			w.Uvarint(2)
+			Vis{To: "kept:anna", Until: "bids-2"}.encode(w)
+			Vis{}.encode(w)
+		},
+		"alone unnamed": func(w *Writer) { w.Uvarint(2); Vis{To: "alone:"}.encode(w); Vis{}.encode(w) },
 		"a reveal not utf-8": func(w *Writer) {
 			w.Uvarint(2)
 			ToReferees().UntilReveal("\xff").encode(w)
 			Vis{}.encode(w)
 		},
 	}
-	for _, good := range [][2]Vis{{ToSide("USA"), {}}, {ToReferees(), ToPlayer("p1").UntilReveal("volleys-3")}} {
+	for _, good := range [][2]Vis{{ToSide("USA"), {}}, {ToReferees(), ToPlayer("p1").UntilReveal("volleys-3")}, {ToPlayerKept("anna"), ToPlayerAlone("bob")}} {
 		e := enc(func(w *Writer) { w.Uvarint(2); good[0].encode(w); good[1].encode(w) })
 		if _, err := Decode(&e); err != nil {
 			t.Errorf("%v: Decode gave %v", good, err)
@@ -139,6 +145,10 @@ func TestVisOpenAndString(t *testing.T) {
 		{ToPlayer("anna").UntilReveal("bids-2"), "anna", "USA", true, "[to player:anna until bids-2]"},
 		{ToPlayer("anna"), "bob", "USA", false, "[to player:anna]"},
 		{ToReferees(), "anna", "USA", false, "[to referees]"},
+		{ToPlayerKept("anna"), "anna", "USA", true, "[to kept:anna]"},
+		{ToPlayerKept("anna"), "bob", "USA", false, "[to kept:anna]"},
+		{ToPlayerAlone("bob"), "bob", "CSA", true, "[to alone:bob]"},
+		{ToPlayerAlone("bob"), "", "", false, "[to alone:bob]"},
 	}
 	for _, tc := range tests {
 		if got := tc.v.Open(tc.player, tc.side); got != tc.open {
@@ -147,6 +157,13 @@ func TestVisOpenAndString(t *testing.T) {
 		if got := tc.v.String(); got != tc.str {
 			t.Errorf("%+v: %q", tc.v, got)
 		}
+	}
+	// Press is kept for good; the referees read it only when kept for them.
+	if !ToPlayerKept("a").Kept() || !ToPlayerAlone("a").Kept() || ToPlayer("a").Kept() || (Vis{}).Kept() {
+		t.Error("Kept is wrong")
+	}
+	if ToPlayerAlone("a").RefereesSee() || !ToPlayerKept("a").RefereesSee() || !ToSide("USA").RefereesSee() {
+		t.Error("RefereesSee is wrong")
 	}
 	if (Vis{}).UntilReveal("x") != (Vis{}) {
 		t.Error("a public Vis took a reveal")

@@ -263,6 +263,12 @@ type Message struct {
 	From       string // "Anna (USA)", "Carol (referee)"
 	ToReferees bool   // a player's message to the referees
 	Text       string
+	// Press: a player's press to other players, addressed To ("you", "you
+	// (press to ALL)", or, in the referees' copy, "Ben (CSA)").
+	Press bool
+	To    string
+	// Writer is the id to answer press with (PRESS TO <writer>).
+	Writer string
 }
 
 // Replaced is the data of the mail telling a seat's former holder that

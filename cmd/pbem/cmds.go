@@ -465,6 +465,13 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(a.out, "game %s (%s %s, scenario %s) at seq %d of %d, as %s sees it\n",
 		g.ID, g.Rules.Name(), g.Rules.Version(), g.Created.ScenarioName, g.Seq, h.Seq, who)
+	told, err := play.ToldAt(log, a.reg, game, v, g.Seq)
+	if err != nil {
+		return err
+	}
+	for _, l := range told {
+		fmt.Fprintf(a.out, "told at seq %d: %s\n", g.Seq, l)
+	}
 	if g.Ended != nil {
 		fmt.Fprintf(a.out, "game over: %s; winner %q\n", g.Ended.Reason, g.Ended.Winner)
 	} else {

@@ -234,6 +234,7 @@ type demoMail struct {
 	body                          string
 	attachments                   []string
 	date                          time.Time
+	raw                           []byte // the whole mail as fetched
 }
 
 func (p *demoPlayer) fetchNew() ([]demoMail, error) {
@@ -261,11 +262,12 @@ func (p *demoPlayer) fetchNew() ([]demoMail, error) {
 	sort.Slice(bufs, func(i, j int) bool { return bufs[i].UID < bufs[j].UID })
 	var out []demoMail
 	for _, b := range bufs {
-		m, err := readDemoMail(b.FindBodySection(section))
+		raw := b.FindBodySection(section)
+		m, err := readDemoMail(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%s's mail %d: %w", p.id, b.UID, err)
 		}
-		m.uid = b.UID
+		m.uid, m.raw = b.UID, raw
 		p.lastUID = max(p.lastUID, b.UID)
 		out = append(out, m)
 	}

@@ -68,6 +68,13 @@ type Secret struct {
 	Name   string
 	Side   string
 	Orders map[int]string
+	// Readers, when set, are the only players who may ever learn it: the
+	// writer of a press and the players it names. Every other viewer —
+	// the side's other players, an observer, and the referees unless
+	// RefereesRead — must then receive the same through the whole game,
+	// its end included (press is never revealed).
+	Readers      []string
+	RefereesRead bool
 }
 
 // Played is a script after play: its store (open until the test ends), the

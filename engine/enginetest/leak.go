@@ -58,7 +58,7 @@ func Leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 				return other[:]
 			}
 			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], hidden: hidden}), reg: reg, mail: mail}
-			compareMaterial(t, what, v, base, alt, false)
+			compareMaterial(t, what, v, base, alt, false, false)
 		})
 	}
 	for _, sec := range s.Secrets {
@@ -66,11 +66,20 @@ func Leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
 			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], orders: sec.Orders}), reg: reg, mail: mail}
-			for _, v := range leakViewers(s) {
-				if v.Side == sec.Side {
+			vs := leakViewers(s)
+			if len(sec.Readers) > 0 && !sec.RefereesRead {
+				for _, r := range s.Referees {
+					vs = append(vs, engine.Viewer{Player: r.ID, Referee: true})
+				}
+			}
+			for _, v := range vs {
+				switch {
+				case len(sec.Readers) > 0 && slices.Contains(sec.Readers, v.Player):
+					continue
+				case len(sec.Readers) == 0 && v.Side == sec.Side:
 					continue
 				}
-				compareMaterial(t, what, v, base, alt, true)
+				compareMaterial(t, what, v, base, alt, true, len(sec.Readers) > 0)
 			}
 		})
 	}
@@ -145,6 +154,9 @@ func leakViewers(s Script) []engine.Viewer {
 }
 
 func viewerName(v engine.Viewer) string {
+	if v.Referee {
+		return "the referee " + v.Player
+	}
 	if v.Player == "" {
 		return "an observer"
 	}
@@ -152,8 +164,9 @@ func viewerName(v engine.Viewer) string {
 }
 
 // compareMaterial checks v's material is the same in a and b until the
-// first reveal after the two logs part.
-func compareMaterial(t *testing.T, what string, v engine.Viewer, a, b *materials, mustPart bool) {
+// first reveal after the two logs part (to the end, when kept: press is
+// never revealed).
+func compareMaterial(t *testing.T, what string, v engine.Viewer, a, b *materials, mustPart, kept bool) {
 	t.Helper()
 	part := 0
 	for part < len(a.Log) && part < len(b.Log) && bytes.Equal(a.Log[part].Payload, b.Log[part].Payload) && a.Log[part].Type == b.Log[part].Type {
@@ -167,7 +180,7 @@ func compareMaterial(t *testing.T, what string, v engine.Viewer, a, b *materials
 	}
 	until := uint64(1<<63 - 1)
 	for _, p := range []*materials{a, b} {
-		for i := part; i < len(p.Log); i++ {
+		for i := part; i < len(p.Log) && !kept; i++ {
 			if revealsAt(&p.Log[i]) {
 				until = min(until, endingDecision(p.Log, i))
 				break
@@ -224,7 +237,7 @@ func endingDecision(log []events.Envelope, i int) uint64 {
 func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]item, error) {
 	var out []item
 	var addrs []string
-	for _, pl := range p.Script.Players {
+	for _, pl := range append(slices.Clip(p.Script.Players), p.Script.Referees...) {
 		if pl.ID == v.Player {
 			addrs = pl.Addresses
 		}
@@ -254,7 +267,7 @@ func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]
 			add("board and prompts:\n" + now)
 			lastBoard = now
 		}
-		if v.Player != "" && (events.IsAccepted(e.Type) || e.Type == events.TypeGameCreated) {
+		if v.Player != "" && !v.Referee && (events.IsAccepted(e.Type) || e.Type == events.TypeGameCreated) {
 			for _, word := range []string{play.QueryHelp, play.QueryStatus} {
 				ms, err := answer(mail, g, v.Player, word)
 				if err != nil {

@@ -20,12 +20,20 @@ import (
 // and of others' only that they came; every decision as its Sight cuts
 // it; their own side's rejections; of a referee's command its reason, not
 // its text; deadlines; the mails addressed to them and their delivery;
-// the end. A referee sees everything.
+// the end. A referee sees everything but the players' press when the
+// game keeps it from the referees (its press-referee setting): a press
+// mail's text, its rejection and its facts are its writer's and its
+// recipients' alone, never anyone else's, not even after the game's end.
 func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn func(g *Game, e *events.Envelope, p events.Payload) error) error {
 	g := &Game{ID: game, History: sourceHistory{src, reg, game}}
 	var (
 		pending []events.Envelope // inputs folded, not yet decided: a decision names its input
 		mine    = map[string]bool{}
+		// pressMails are the mails queued for a press decision the
+		// referees may not read (they follow it in the log): a referee
+		// does not see them.
+		pressMails = map[string]bool{}
+		lastPress  bool
 	)
 	err := src.Read(game, 1, func(e *events.Envelope) error {
 		p, err := events.Decode(e)
@@ -33,18 +41,28 @@ func CutLog(src Source, reg *engine.Registry, game string, v engine.Viewer, fn f
 			return err
 		}
 		var sender string
-		if events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected {
+		press := false
+		switch {
+		case events.IsAccepted(e.Type) || e.Type == events.TypeOrderRejected:
 			for _, in := range pending {
 				if in.Seq == InputOf(p) {
-					sender = inputSender(&in)
+					sender, press = inputSender(&in)
 				}
 			}
+			lastPress = press && !g.RefereesReadPress()
+		case events.IsInput(e.Type):
+			lastPress = false
+		case e.Type == events.TypeMailQueued && lastPress:
+			pressMails[p.(*events.MailQueued).MailID] = true
 		}
 		if err := g.Apply(reg, e); err != nil {
 			return err
 		}
 		pending = g.Pending
-		return fn(g, e, cut(g, v, p, sender, mine))
+		if v.Referee && pressMailOf(p, pressMails) {
+			return fn(g, e, nil)
+		}
+		return fn(g, e, cut(g, v, p, sender, press, mine))
 	})
 	if err != nil {
 		return fmt.Errorf("cut %s for %+v: %w", game, v, err)
@@ -64,30 +82,79 @@ func InputOf(p events.Payload) uint64 {
 	return 0
 }
 
-// inputSender is who sent an input (the player whose deadline passed).
-func inputSender(in *events.Envelope) string {
+// inputSender is who sent an input (the player whose deadline passed),
+// and whether it is a player's press.
+func inputSender(in *events.Envelope) (string, bool) {
 	p, err := events.Decode(in)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	switch p := p.(type) {
 	case *events.OrderReceived:
-		return p.Player
+		return p.Player, IsPress(p.Text)
 	case *events.RefereeCommand:
-		return p.Referee
+		return p.Referee, false
 	case *events.DeadlinePassed:
-		return p.Player
+		return p.Player, false
 	}
-	return ""
+	return "", false
+}
+
+// pressMailOf reports whether p is a mail of a press decision, or its
+// delivery.
+func pressMailOf(p events.Payload, pressMails map[string]bool) bool {
+	switch p := p.(type) {
+	case *events.MailQueued:
+		return pressMails[p.MailID]
+	case *events.MailSent:
+		return pressMails[p.MailID]
+	case *events.MailFailed:
+		return pressMails[p.MailID]
+	}
+	return false
+}
+
+// seesPress reports whether v may read the text of a press written by
+// sender: the writer, and the referees when the game's referees read
+// press. (Its recipients read it in its facts, not in the writer's mail.)
+func seesPress(g *Game, v engine.Viewer, sender string) bool {
+	return v.Player != "" && v.Player == sender || v.Referee && g.RefereesReadPress()
 }
 
 // cut is the part of p (folded into g) v may see; mine are the ids of the
-// mails addressed to v so far.
-func cut(g *Game, v engine.Viewer, p events.Payload, sender string, mine map[string]bool) events.Payload {
+// mails addressed to v so far; press says p decides a player's press.
+func cut(g *Game, v engine.Viewer, p events.Payload, sender string, press bool, mine map[string]bool) events.Payload {
+	s := g.Sight(v)
+	switch p := p.(type) {
+	case *events.OrderReceived:
+		switch {
+		case !IsPress(p.Text) || seesPress(g, v, p.Player):
+		case slices.Contains(g.pressReaders(p.Player, p.Text), v.Player) && v.Player != "":
+			return &events.OrderReceived{Player: p.Player, Source: p.Source} // its recipients read it in its facts
+		default:
+			return nil // not even that it was written
+		}
+	case *events.OrderHeld:
+		if IsPress(p.Text) && !seesPress(g, v, p.Player) {
+			return nil
+		}
+	case *events.OrderRejected:
+		if press && !seesPress(g, v, sender) {
+			return nil
+		}
+	case *events.OrderAccepted:
+		if press {
+			// The referees too, when press is kept from them; nothing at
+			// all for a viewer it does not name.
+			if d := s.Decision(p); len(d.Facts) > 0 || len(d.Echo) > 0 {
+				return d
+			}
+			return nil
+		}
+	}
 	if v.Referee {
 		return p
 	}
-	s := g.Sight(v)
 	switch p := p.(type) {
 	case *events.GameCreated:
 		c := *p

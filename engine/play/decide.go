@@ -47,6 +47,9 @@ func (g *Game) decideNext(dice engine.Dice, rolled func() []events.Die) (events.
 			return g.reject(in, player, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: fmt.Sprintf("%q plays no side in this game", player)})
 		}
 		if _, ok := QueryWord(text); !ok {
+			if ls := commandLines(text); len(ls) > 0 && ls[0].word == WordPress {
+				return g.decidePress(in, who, text, ls[0]) // talk: paused or over, it goes
+			}
 			if l, ls, ok := playerWord(text); ok {
 				return g.decidePlayerWord(in, who, l, ls)
 			}

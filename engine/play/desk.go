@@ -213,3 +213,33 @@ func RecentActions(src Source, reg *engine.Registry, game string, v engine.Viewe
 	}
 	return lines, nil
 }
+
+// ToldAt is what v was told by the decision at seq of game's log, one
+// line each, as their mails and 'pbem log --as' cut it: how the orders
+// were read (the echo lines v may see), then the runtime's facts (a
+// press, a message, a pause) in words, the rule system's as logged.
+// Nothing when the event at seq is no decision, or nothing of it is v's.
+// It answers 'pbem replay --at seq --as v'.
+func ToldAt(src Source, reg *engine.Registry, game string, v engine.Viewer, seq uint64) ([]string, error) {
+	var out []string
+	err := CutLog(src, reg, game, v, func(g *Game, e *events.Envelope, p events.Payload) error {
+		if e.Seq < seq {
+			return nil
+		}
+		if d, ok := p.(*events.OrderAccepted); ok && e.Seq == seq {
+			out = append(out, d.Echo...)
+			for _, f := range d.Facts {
+				if engine.IsGameFact(f) {
+					out = append(out, g.tellGameFact(f))
+				} else {
+					out = append(out, FactLine(f))
+				}
+			}
+		}
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, err
+	}
+	return out, nil
+}

@@ -4,8 +4,9 @@
 // seed, appends the decision with the mails it causes, and keeps one
 // actor (goroutine) per active game. It also holds what every rule system
 // shares at run time: game creation and the dice seed, the referee's game
-// commands (rollback, pause, deadlines, seats, settings), deadlines, and
-// the audit that re-decides a whole campaign.
+// commands (rollback, pause, deadlines, seats, settings), deadlines, the
+// players' own words and their press to each other (press.go, kept for
+// its readers alone), and the audit that re-decides a whole campaign.
 //
 // Rule systems never import play: they implement the contract in package
 // engine, and play drives them through it. Nothing here reads the clock

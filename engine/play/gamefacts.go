@@ -217,6 +217,12 @@ func (p *Policy) set(key, value string) error {
 		default:
 			return fmt.Errorf("setting %s: %q (want yes or no)", key, value)
 		}
+	case SettingPressReferee:
+		switch strings.ToLower(value) {
+		case "none", "all":
+		default:
+			return fmt.Errorf("setting %s: %q (want none or all)", key, value)
+		}
 	case SettingSenderAuth:
 		switch v := strings.ToLower(value); v {
 		case "strict", "confirm", "lenient":
@@ -236,7 +242,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth, SettingRefereePlays}
+		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth, SettingRefereePlays, SettingPressReferee}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",
@@ -373,7 +379,7 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 		g.applyReferee(f)
 	case FactAbsence:
 		g.setAbsence(Absence{Player: f.Str("player"), From: f.Int("from"), To: f.Int("to")})
-	case FactMessage, FactOrdered:
+	case FactMessage, FactOrdered, FactPress:
 		// Said in the mails; the state does not change.
 	case FactDeadline:
 		g.setDeadline(Deadline{Player: f.Str("player"), Due: f.Int("due"), Default: f.Str("default")})

@@ -320,6 +320,8 @@ func (g *Game) tellPeopleFact(f events.Fact) string {
 			to = g.nameOf(t)
 		}
 		return fmt.Sprintf("%s writes to %s: %s", g.nameOf(f.Str("from")), to, f.Str("text"))
+	case FactPress:
+		return g.tellPress(f)
 	case FactOrdered:
 		return fmt.Sprintf("%s entered %s's orders.", g.nameOf(f.Str("by")), g.nameOf(f.Str("player")))
 	}

@@ -43,6 +43,9 @@ var PlayerWordForms = []string{
 	"TZ <zone>             your time zone (Europe/Berlin) for times in mails",
 	"REFEREE <message>     to the referees (the rest of the mail)",
 	"REFEREE ADD <address> [NAME <name>]     a referee, once every side sent it",
+	"PRESS TO <who>: <text>   to other players: a player, a side or ALL",
+	"                      (the rest of the mail; the referees read it only",
+	"                      if the game's press-referee setting is all)",
 	"LOG [n]               the last n actions, as you may see them",
 }
 

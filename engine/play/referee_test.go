@@ -52,6 +52,12 @@ func newTable(t *testing.T, settings ...events.Setting) *table {
 // newTableOf is newTable on another race scenario.
 func newTableOf(t *testing.T, scenario string, settings ...events.Setting) *table {
 	t.Helper()
+	return newTableWith(t, racePlayers, scenario, settings...)
+}
+
+// newTableWith is newTableOf with other players.
+func newTableWith(t *testing.T, players []events.Player, scenario string, settings ...events.Setting) *table {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +67,7 @@ func newTableOf(t *testing.T, scenario string, settings ...events.Setting) *tabl
 	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
 	t.Cleanup(r.Close)
 	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte(scenario),
-		Players: racePlayers, Referees: raceReferee, Settings: settings, At: start})
+		Players: players, Referees: raceReferee, Settings: settings, At: start})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 // Everything a person receives is cut from the log by a Sight: each mail
 // (the decision it reports, its dice, how orders were read), pbem log,
 // replay and export --as, the campaign report, HELP and STATUS. So one
-// leak test covers them all.
+// leak test covers them all. What is kept for good (the players' press:
+// events.Vis.Kept) stays with its readers even once the game is over.
 type Sight struct {
 	Viewer   engine.Viewer
 	revealed []string
@@ -43,6 +44,8 @@ func (s Sight) After(d *events.OrderAccepted, ended bool) Sight {
 // Sees reports whether the viewer may see something of visibility vis.
 func (s Sight) Sees(vis events.Vis) bool {
 	switch {
+	case vis.Kept():
+		return s.Viewer.Sees(vis) // never opened, not by the end either
 	case vis.Public(), s.over, s.Viewer.Sees(vis):
 		return true
 	case vis.Until != "":

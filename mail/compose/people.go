@@ -78,6 +78,13 @@ func (g game) settingLines() []string {
 			}
 		}
 	}
+	if len(g.Referees) > 0 {
+		if g.RefereesReadPress() {
+			out = append(out, "the referees read the PRESS players write to each other")
+		} else {
+			out = append(out, "PRESS between players is kept from the referees")
+		}
+	}
 	return out
 }
 
@@ -86,7 +93,7 @@ func (g game) settingLines() []string {
 func private(d *events.OrderAccepted) bool {
 	for _, f := range d.Facts {
 		switch {
-		case f.Kind == play.FactMessage:
+		case f.Kind == play.FactMessage, f.Kind == play.FactPress:
 		case f.Kind == play.FactSetting && strings.HasPrefix(f.Str("key"), play.SettingTZPrefix):
 		default:
 			return false
@@ -99,6 +106,9 @@ func private(d *events.OrderAccepted) bool {
 // is for, and to the sender (and, when a referee sent it, every referee)
 // the report of what was done.
 func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
+	if err := c.press(b, d); err != nil {
+		return err
+	}
 	for _, f := range d.Facts {
 		if f.Kind != play.FactMessage {
 			continue
@@ -127,7 +137,7 @@ func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
 	}
 	kind := "done"
 	for _, f := range d.Facts {
-		if f.Kind == play.FactMessage {
+		if f.Kind == play.FactMessage || f.Kind == play.FactPress {
 			kind = "your message was sent"
 		}
 	}
@@ -146,6 +156,62 @@ func (c *Composer) private(b *batch, o source, d *events.OrderAccepted) error {
 			return templates.Turn{Common: cm, Action: act, Next: next}
 		}
 		if err := b.add(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// press queues a player's press: one mail to each player it names, and,
+// when the game's referees read press (its facts are kept for them too),
+// one copy to each referee naming every recipient. No one else gets a
+// word of it.
+func (c *Composer) press(b *batch, d *events.OrderAccepted) error {
+	var fs []events.Fact
+	for _, f := range d.Facts {
+		if f.Kind == play.FactPress {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	from, text, writer := b.g.playerWho(fs[0].Str("from")), fs[0].Str("text"), fs[0].Str("from")
+	var all []string
+	for _, f := range fs {
+		r, ok := reader(b.g.Game, f.Str("to"))
+		if !ok {
+			continue
+		}
+		all = append(all, b.g.playerWho(f.Str("to")))
+		to := "you"
+		if a := f.Str("addressed"); a != f.Str("to") {
+			to = "you (press to " + a + ")"
+		}
+		err := b.add(mail{to: r, tmpl: templates.NameMessage, kind: "press from " + from,
+			data: func(cm templates.Common, _ templates.Board) any {
+				return templates.Message{Common: cm, From: from, Press: true, To: to, Writer: writer, Text: text}
+			}})
+		if err != nil {
+			return err
+		}
+	}
+	if !fs[0].Vis.RefereesSee() {
+		return nil
+	}
+	to := strings.Join(all, ", ")
+	if a := fs[0].Str("addressed"); len(fs) > 1 || a != fs[0].Str("to") {
+		to += " (press to " + a + ")"
+	}
+	for _, r := range readers(b.g.Game) {
+		if !r.referee {
+			continue
+		}
+		err := b.add(mail{to: r, tmpl: templates.NameMessage, kind: "referee: press from " + from,
+			data: func(cm templates.Common, _ templates.Board) any {
+				return templates.Message{Common: cm, From: from, Press: true, To: to, Writer: writer, Text: text}
+			}})
+		if err != nil {
 			return err
 		}
 	}

@@ -239,3 +239,33 @@ func TestTheWelcomeSaysWhichSideTheRefereePlays(t *testing.T) {
 		wantIn(t, bodyTo(t, welcome, addr).Body, "the referee Carol also plays CSA", "that referee's pauses end by themselves after 2d")
 	}
 }
+
+// Press goes to the players it names, one mail each saying who wrote it
+// and to whom, and its writer gets the receipt; the referees get a copy
+// only when the game's press-referee setting is all, and no one else a
+// word of it.
+func TestPressGoesOnlyToWhomItNames(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		settings []events.Setting
+		want     []string
+	}{
+		{"the referees read none", nil, []string{"taro@example.jp message", "anna@example.org report"}},
+		{"the referees read all", []events.Setting{{Key: play.SettingPressReferee, Value: "all"}},
+			[]string{"taro@example.jp message", "carol@example.net message", "anna@example.org report"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := deskServer(t, tc.settings...)
+			ms := s.input(&events.OrderReceived{Player: "north", Text: "PRESS TO CSA: Meet me at the mill.\n\nBring cider."})
+			if got := to(ms); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("mails %v, want %v", got, tc.want)
+			}
+			wantIn(t, bodyTo(t, ms, "taro@example.jp").Body, "Press from Anna (USA)", "Anna (USA) writes to you (press to CSA), in game g1:",
+				"Meet me at the mill.", "Bring cider.", "PRESS TO north: <your answer>")
+			wantIn(t, bodyTo(t, ms, "anna@example.org").Body, "PRESS to CSA (south): Meet me at the mill.")
+			if len(tc.settings) > 0 {
+				wantIn(t, bodyTo(t, ms, "carol@example.net").Body, "Anna (USA) writes to Taro (CSA) (press to CSA)", "Bring cider.", "This mail needs no answer.")
+			}
+		})
+	}
+}

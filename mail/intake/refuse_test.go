@@ -205,3 +205,21 @@ func TestContinuationLinesJoinTheOrderAbove(t *testing.T) {
 		})
 	}
 }
+
+// Press is rate-limited like orders: a player's PRESS mails and orders
+// count against the same per-player limit, and press over it is refused
+// and the player told, as an order would be.
+func TestPressCountsAgainstTheRateLimitLikeOrders(t *testing.T) {
+	st := newGame(t)
+	c := &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	in := newAuthIntake(st, c, Config{RateBurst: 2})
+	for i, text := range []string{"PASS\n", "PRESS TO csa: one\n", "PRESS TO csa: two\n"} {
+		c.t = c.t.Add(time.Minute)
+		take(t, in, mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<p%d@x>", i), "", text))
+	}
+	ps, types := logged(t, st)
+	if types != "order.received order.received mail.refused mail.queued" || ps[2].(*events.MailRefused).Kind != events.RefusedRateLimited ||
+		!strings.Contains(ps[3].(*events.MailQueued).Body, "until Sat 21 Nov 2026 13:01 UTC") {
+		t.Fatalf("an order and two press mails under a limit of 2: %q", types)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html"
 	"log/slog"
 	"mime"
 	"strings"
@@ -24,11 +23,13 @@ import (
 //	  multipart/alternative
 //	    text/plain  the body as it is, ASCII board and all, and a line
 //	                naming the picture
-//	    text/html   the same text in a <pre>, then <img src="cid:…">
+//	    text/html   the same text laid out for a phone: what happened
+//	                and what to do, <img src="cid:…">, the board as
+//	                text, the footer (see phoneHTML)
 //	  image/png     Content-ID, Content-Disposition: inline
 //
 // so a client that shows HTML (Gmail, Outlook, Apple Mail, Thunderbird)
-// shows the map under the text, and a text client (mutt) shows the text
+// shows the map above the board's text, and a text client (mutt) shows the text
 // part alone, the PNG listed as a part. An attachment with
 // Content-Disposition: inline alone would do for Thunderbird and Apple
 // Mail, but Gmail and Outlook show only a referenced cid image inline.
@@ -91,9 +92,10 @@ func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im
 		return failed(err)
 	}
 	fits := func(b []byte) bool {
-		// base64 takes 4 bytes for 3, and a line break each 76; a
-		// kilobyte for the parts' headers and the HTML around the text.
-		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= ImageBudget
+		// base64 takes 4 bytes for 3, and a line break each 76; two
+		// kilobytes for the parts' headers and the HTML around the text
+		// (its inline styles: see phoneHTML).
+		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+2048 <= ImageBudget
 	}
 	size := 0
 	for _, k := range imageScales {
@@ -130,9 +132,7 @@ func relatedParts(body string, im image, mailID string) (hdrWriter, []byte) {
 		h.field("Content-Transfer-Encoding", tcte, true)
 		return h, tb
 	}
-	htmlBody := "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n" +
-		"<pre style=\"font-family: monospace; font-size: 13px\">" + html.EscapeString(strings.TrimRight(body, "\n")) + "</pre>\n" +
-		"<p><img src=\"cid:" + html.EscapeString(im.cid) + "\" alt=\"the map, drawn\" style=\"max-width: 100%; height: auto\"></p>\n</body></html>\n"
+	htmlBody := phoneHTML(body, im.cid)
 	hb, hcte := encodeBody(htmlBody)
 	pb := base64Lines(im.png)
 
