@@ -19,6 +19,7 @@ import (
 	"pbem/mail/compose"
 	"pbem/mail/intake"
 	"pbem/mail/mailhost"
+	"pbem/mail/oauth"
 	"pbem/mail/outbox"
 	"pbem/store"
 	"pbem/templates"
@@ -229,6 +230,7 @@ type mailSystem struct {
 	ensured map[string]bool // games whose built-in mailboxes exist
 	intake  *intake.Intake
 	sender  *outbox.Sender
+	tokens  *oauth.Source // the OAuth logins' access tokens (nil: none)
 	wg      sync.WaitGroup
 }
 
@@ -307,7 +309,16 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 		}
 		imapCfg.PollEvery = d
 	}
+	if m.cfg.UsesOAuth() && !m.cfg.BuiltinHost() {
+		oc, err := m.cfg.OAuthConfig(s.cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		m.tokens = oauth.NewSource(oc)
+		imapCfg.Tokens = m.tokens
+	}
 	smtpCfg := outbox.Config{Addr: m.cfg.SMTP.Addr, TLS: m.cfg.SMTP.TLS, Username: m.cfg.SMTP.Username, Password: m.cfg.SMTP.Password,
+		Auth: m.cfg.SMTP.Auth,
 		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: s.lg,
 		Draw: m.draw}
 	if m.cfg.BuiltinHost() {
@@ -335,12 +346,16 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 		imapCfg.CheckpointKey = "builtin:" + m.cfg.Local
 		// pbem sends as its own mailbox, logged in like any player.
 		smtpCfg.Addr, smtpCfg.TLS, smtpCfg.Username, smtpCfg.Password = host.SMTPAddr(), "none", m.cfg.Local, pw
+		imapCfg.Auth, smtpCfg.Auth = "login", "plain"
 		smtpCfg.Fill = m.fill
 		s.lg.Warn("LOCAL MAIL HOST: no mail host is configured, so pbem runs its own on loopback; it delivers only to mailboxes at its domain, each with its own password ('pbem mailboxes' lists them)",
 			"imap", host.IMAPAddr(), "smtp", host.SMTPAddr(), "domain", m.cfg.Domain, "game_mailbox", m.cfg.Local+"@"+m.cfg.Domain,
 			"mail", filepath.Join(s.cfg.DataDir, MailhostFile))
 	} else if smtpCfg.Addr == "" {
 		return nil, fmt.Errorf("mail.imap.addr is set but mail.smtp.addr is not: pbem needs both, or neither for the built-in host")
+	}
+	if m.tokens != nil {
+		smtpCfg.Tokens = m.tokens
 	}
 	if err := smtpCfg.Validate(); err != nil {
 		return nil, err

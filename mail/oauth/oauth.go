@@ -168,13 +168,36 @@ func writeFile(path string, s stored) error {
 // login writes a new one), so a revoked grant costs one request per
 // attempt at most, not a storm.
 type Source struct {
-	cfg     Config
-	mu      sync.Mutex
-	tok     *oauth2.Token
-	got     time.Time // when tok was obtained
-	refused string    // the refresh token the endpoint refused, and why
-	why     error
-	refresh int // refreshes done, for tests and metrics
+	cfg        Config
+	mu         sync.Mutex
+	tok        *oauth2.Token
+	got        time.Time // when tok was obtained
+	refused    string    // the refresh token the endpoint refused, and why
+	needsLogin bool      // the last failure was a refused refresh token or no token file
+	why        error
+	refresh    int // refreshes done, for tests and metrics
+	failed     int // refreshes failed
+	failing    time.Time
+	lastErr    string
+}
+
+// Status is what a source reports on itself, for metrics and health.
+type Status struct {
+	Refreshes, Failures int
+	// FailingSince is when getting a token began failing (zero while it
+	// works); LastError says why, and NeedsLogin whether only a new
+	// 'pbem mail login' can mend it.
+	FailingSince time.Time
+	LastError    string
+	NeedsLogin   bool
+}
+
+// Status reports the source's state now.
+func (s *Source) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Status{Refreshes: s.refresh, Failures: s.failed, FailingSince: s.failing, LastError: s.lastErr,
+		NeedsLogin: !s.failing.IsZero() && s.needsLogin}
 }
 
 // NewSource returns a source over cfg's token file.
@@ -194,6 +217,23 @@ func early(got, expiry time.Time) time.Duration {
 func (s *Source) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	tok, err := s.token(ctx)
+	if err != nil {
+		s.failed++
+		if s.failing.IsZero() {
+			s.failing = time.Now()
+		}
+		s.lastErr = err.Error()
+		var re *RefreshError
+		s.needsLogin = errors.Is(err, ErrNoToken) || errors.Is(err, errDamaged) || errors.As(err, &re) && re.Code == "invalid_grant"
+		return "", err
+	}
+	s.failing, s.lastErr, s.needsLogin = time.Time{}, "", false
+	return tok, nil
+}
+
+// token is Token, with s.mu held.
+func (s *Source) token(ctx context.Context) (string, error) {
 	if s.tok != nil && s.tok.AccessToken != "" && (s.tok.Expiry.IsZero() || time.Until(s.tok.Expiry) > early(s.got, s.tok.Expiry)) {
 		return s.tok.AccessToken, nil
 	}
