@@ -231,6 +231,11 @@ type mailSystem struct {
 	intake  *intake.Intake
 	sender  *outbox.Sender
 	tokens  *oauth.Source // the OAuth logins' access tokens (nil: none)
+	// runner and appender make the notices to referees of mails that
+	// failed for good (see tellReferees); notes waits for them.
+	runner   *play.Runner
+	appender appender
+	notes    sync.WaitGroup
 	wg      sync.WaitGroup
 }
 
@@ -293,7 +298,7 @@ func (n notifier) Notice(game string, no intake.Notice, seq uint64) (*events.Mai
 // the built-in host if no mail host is configured.
 func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runner *play.Runner, m0 *metrics) (*mailSystem, error) {
 	m := &mailSystem{cfg: s.cfg.Mail, lg: s.lg.With("component", "mail"), log: st, reg: s.reg, comp: s.comp, started: time.Now(),
-		ensured: map[string]bool{}}
+		ensured: map[string]bool{}, runner: runner, appender: log}
 	senders, err := m.cfg.senders()
 	if err != nil {
 		return nil, err
@@ -491,6 +496,17 @@ func (m *mailSystem) handle(e *events.Envelope) {
 	case *events.MailFailed:
 		if p.Permanent {
 			m.sender.Cancel(e.Game, p.MailID)
+			game, seq := e.Game, e.Seq
+			m.notes.Add(1)
+			go func() {
+				defer m.notes.Done()
+				defer engine.RecoverLogged(m.lg, "telling the referees of an undelivered mail panicked", "game", game, "seq", seq)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				if err := m.tellReferees(ctx, game, seq, p); err != nil {
+					m.lg.Warn("cannot tell the referees of a mail that failed for good", "game", game, "seq", seq, "err", err)
+				}
+			}()
 		}
 	case *events.GameCreated:
 		m.mu.Lock()
@@ -613,6 +629,7 @@ func (m *mailSystem) recover(log play.Source, runner *play.Runner, games []strin
 // then stops the built-in host.
 func (m *mailSystem) wait() {
 	m.wg.Wait()
+	m.notes.Wait()
 	if m.host != nil {
 		m.host.Close()
 	}
@@ -637,7 +654,13 @@ func Desks(log EventLog, reg *engine.Registry, addrs []string, now int64) ([]pla
 		if addrs != nil && !g.RefereedBy(addrs) {
 			continue
 		}
-		out = append(out, g.Desk(now))
+		d := g.Desk(now)
+		if us, err := UndeliveredMails(log, gi.Game); err != nil {
+			d.Lines = append(d.Lines, "its mails cannot be read: "+err.Error())
+		} else {
+			d.Lines = append(d.Lines, undeliveredLines(us)...)
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }
