@@ -236,7 +236,7 @@ type mailSystem struct {
 	runner   *play.Runner
 	appender appender
 	notes    sync.WaitGroup
-	wg      sync.WaitGroup
+	wg       sync.WaitGroup
 }
 
 // roster gives the intake a game's seats and settings as they are now,
