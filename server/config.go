@@ -85,6 +85,7 @@ type MailConfig struct {
 		ClientSecret string `toml:"client_secret" check:"secret"`
 		TokenURL     string `toml:"token_url" check:"text"`
 		DeviceURL    string `toml:"device_url" check:"text"`
+		AuthURL      string `toml:"auth_url" check:"text"`
 		Scopes       string `toml:"scopes" check:"text"`     // space-separated; empty: the provider's
 		TokenFile    string `toml:"token_file" check:"text"` // empty: oauth-token.json in the data directory
 	} `toml:"oauth"`
@@ -152,7 +153,7 @@ const OAuthTokenFile = "oauth-token.json"
 // OAuthConfig is the token source's configuration.
 func (m MailConfig) OAuthConfig(dataDir string) (oauth.Config, error) {
 	o := m.OAuth
-	cfg := oauth.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: o.TokenURL, DeviceURL: o.DeviceURL,
+	cfg := oauth.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: o.TokenURL, DeviceURL: o.DeviceURL, AuthURL: o.AuthURL,
 		Scopes: strings.Fields(o.Scopes), TokenFile: m.OAuthTokenFile(dataDir)}
 	return oauth.Preset(cfg, o.Provider, o.Tenant)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"os/signal"
 	"syscall"
 
@@ -15,6 +16,7 @@ import (
 // mailbox's provider (see package oauth), which stores the refresh token
 // 'pbem serve' then uses.
 func cmdMail(a *app, fs *flag.FlagSet, args []string) error {
+	browser := fs.Bool("browser", false, "log in through a browser (an authorization code to this machine's loopback) rather than by a device code; the default for google")
 	pos, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return err
@@ -32,7 +34,8 @@ func cmdMail(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	cfg.Browser = cfg.Browser || *browser
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	return oauth.Login(ctx, cfg, a.out)
+	return oauth.Login(ctx, cfg, a.out, os.Stdin)
 }

@@ -9,10 +9,13 @@ package oauthtest
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -21,8 +24,10 @@ import (
 // Authority is one authorization server for one user.
 type Authority struct {
 	User string
-	// TokenURL, DeviceURL and IntrospectURL are its endpoints.
-	TokenURL, DeviceURL, IntrospectURL string
+	// TokenURL, DeviceURL, AuthURL and IntrospectURL are its endpoints.
+	// AuthURL approves every login at once (the user consented) and
+	// sends the browser back to the client's redirect_uri with a code.
+	TokenURL, DeviceURL, AuthURL, IntrospectURL string
 	// ClientID is the client it knows.
 	ClientID string
 
@@ -32,6 +37,7 @@ type Authority struct {
 	refresh                          map[string]bool      // refresh token: valid
 	devices                          map[string]string    // device code: refresh token once approved ("" pending)
 	userCode                         map[string]string    // user code: device code
+	codes                            map[string]string    // authorization code: its PKCE challenge
 	refreshed, introspected, refused int
 }
 
@@ -39,14 +45,15 @@ type Authority struct {
 func Start(t testing.TB, user string, lifetime time.Duration) *Authority {
 	t.Helper()
 	a := &Authority{User: user, ClientID: "pbem-test-client", lifetime: lifetime, access: map[string]time.Time{}, refresh: map[string]bool{},
-		devices: map[string]string{}, userCode: map[string]string{}}
+		devices: map[string]string{}, userCode: map[string]string{}, codes: map[string]string{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /token", a.token)
 	mux.HandleFunc("POST /device", a.device)
 	mux.HandleFunc("POST /introspect", a.introspect)
+	mux.HandleFunc("GET /authorize", a.authorize)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	a.TokenURL, a.DeviceURL, a.IntrospectURL = srv.URL+"/token", srv.URL+"/device", srv.URL+"/introspect"
+	a.TokenURL, a.DeviceURL, a.AuthURL, a.IntrospectURL = srv.URL+"/token", srv.URL+"/device", srv.URL+"/authorize", srv.URL+"/introspect"
 	return a
 }
 
@@ -155,6 +162,19 @@ func (a *Authority) token(w http.ResponseWriter, r *http.Request) {
 			m["refresh_token"] = rt
 			reply(w, http.StatusOK, m)
 		}
+	case "authorization_code":
+		challenge, ok := a.codes[r.PostFormValue("code")]
+		delete(a.codes, r.PostFormValue("code"))
+		sum := sha256.Sum256([]byte(r.PostFormValue("code_verifier")))
+		if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != challenge {
+			reply(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "unknown code or wrong code_verifier"})
+			return
+		}
+		rt := random()
+		a.refresh[rt] = true
+		m := a.issue()
+		m["refresh_token"] = rt
+		reply(w, http.StatusOK, m)
 	default:
 		reply(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 	}
@@ -176,6 +196,24 @@ func (a *Authority) device(w http.ResponseWriter, r *http.Request) {
 	a.userCode[UserCode] = dc
 	reply(w, http.StatusOK, map[string]any{"device_code": dc, "user_code": UserCode, "verification_uri": "https://login.example/device",
 		"expires_in": 600, "interval": 1})
+}
+
+func (a *Authority) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	redirect, err := url.Parse(q.Get("redirect_uri"))
+	if q.Get("client_id") != a.ClientID || err != nil || redirect.Hostname() != "127.0.0.1" || q.Get("code_challenge_method") != "S256" {
+		http.Error(w, "bad authorization request", http.StatusBadRequest)
+		return
+	}
+	code := random()
+	a.mu.Lock()
+	a.codes[code] = q.Get("code_challenge")
+	a.mu.Unlock()
+	back := redirect.Query()
+	back.Set("code", code)
+	back.Set("state", q.Get("state"))
+	redirect.RawQuery = back.Encode()
+	http.Redirect(w, r, redirect.String(), http.StatusFound)
 }
 
 func (a *Authority) introspect(w http.ResponseWriter, r *http.Request) {

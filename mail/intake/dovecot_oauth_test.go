@@ -81,7 +81,7 @@ func loginByDevice(t *testing.T, a *oauthtest.Authority, cfg oauth.Config) {
 		}
 	}()
 	var out strings.Builder
-	if err := oauth.Login(ctx, cfg, &out); err != nil {
+	if err := oauth.Login(ctx, cfg, &out, nil); err != nil {
 		t.Fatalf("login: %v\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), oauthtest.UserCode) {

@@ -6,15 +6,21 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 // Login runs the device-code flow (RFC 8628) once: it asks the provider
 // for a code, tells the operator on out where to enter it, waits until
 // they have (or ctx is done), and stores the refresh token in the token
-// file. The access token it also gets is not kept.
-func Login(ctx context.Context, cfg Config, out io.Writer) error {
+// file. The access token it also gets is not kept. With cfg.Browser it
+// runs LoginBrowser instead, reading a pasted address from in.
+func Login(ctx context.Context, cfg Config, out io.Writer, in io.Reader) error {
 	if cfg.ClientID == "" {
 		return errors.New("mail.oauth.client_id is not set: register pbem with the provider first (see README)")
+	}
+	if cfg.Browser {
+		return LoginBrowser(ctx, cfg, out, in)
 	}
 	if cfg.DeviceURL == "" || cfg.TokenURL == "" {
 		return errors.New("mail.oauth needs device_url and token_url (or a provider: google or microsoft)")
@@ -39,6 +45,14 @@ func Login(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	if tok.RefreshToken == "" {
 		return fmt.Errorf("the provider gave no refresh token: add the offline_access scope (Microsoft) or check the client's type (Google: TVs and Limited Input devices)")
+	}
+	return keep(cfg, tok, out)
+}
+
+// keep stores tok's refresh token in the token file.
+func keep(cfg Config, tok *oauth2.Token, out io.Writer) error {
+	if tok.RefreshToken == "" {
+		return fmt.Errorf("the provider gave no refresh token: add the offline_access scope (Microsoft) or check the client's type")
 	}
 	if err := writeFile(cfg.TokenFile, stored{RefreshToken: tok.RefreshToken, TokenURL: cfg.TokenURL, Saved: time.Now().UTC()}); err != nil {
 		return err

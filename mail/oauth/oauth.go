@@ -28,11 +28,15 @@ import (
 type Config struct {
 	ClientID, ClientSecret string
 	// TokenURL is the token endpoint (refreshing, and the device flow's
-	// polling); DeviceURL the device authorization endpoint.
-	TokenURL, DeviceURL string
-	Scopes              []string
+	// polling); DeviceURL the device authorization endpoint; AuthURL the
+	// authorization endpoint of the browser login (LoginBrowser).
+	TokenURL, DeviceURL, AuthURL string
+	Scopes                       []string
 	// TokenFile holds the refresh token (JSON, mode 0600).
 	TokenFile string
+	// Browser makes Login use the browser login (the provider refuses
+	// the mail scopes in the device flow).
+	Browser bool
 	// HTTPClient, if set, talks to the endpoints (a private CA, say).
 	HTTPClient *http.Client
 }
@@ -40,8 +44,11 @@ type Config struct {
 // Provider presets: the endpoints and scopes of the big mail providers, so
 // that a configuration names the provider and its client ID only.
 type Provider struct {
-	TokenURL, DeviceURL string
-	Scopes              []string
+	TokenURL, DeviceURL, AuthURL string
+	Scopes                       []string
+	// Browser: the provider refuses the mail scopes in the device flow
+	// (Google does), so 'pbem mail login' uses LoginBrowser.
+	Browser bool
 }
 
 // Providers by the name mail.oauth.provider gives them. Microsoft's
@@ -51,11 +58,14 @@ var Providers = map[string]Provider{
 	"google": {
 		TokenURL:  "https://oauth2.googleapis.com/token",
 		DeviceURL: "https://oauth2.googleapis.com/device/code",
+		AuthURL:   "https://accounts.google.com/o/oauth2/v2/auth",
 		Scopes:    []string{"https://mail.google.com/"},
+		Browser:   true,
 	},
 	"microsoft": {
 		TokenURL:  "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token",
 		DeviceURL: "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/devicecode",
+		AuthURL:   "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/authorize",
 		Scopes: []string{"https://outlook.office.com/IMAP.AccessAsUser.All", "https://outlook.office.com/SMTP.Send",
 			"offline_access"},
 	},
@@ -80,6 +90,10 @@ func Preset(cfg Config, provider, tenant string) (Config, error) {
 	if cfg.DeviceURL == "" {
 		cfg.DeviceURL = strings.ReplaceAll(p.DeviceURL, "{tenant}", tenant)
 	}
+	if cfg.AuthURL == "" {
+		cfg.AuthURL = strings.ReplaceAll(p.AuthURL, "{tenant}", tenant)
+	}
+	cfg.Browser = cfg.Browser || p.Browser
 	if len(cfg.Scopes) == 0 {
 		cfg.Scopes = p.Scopes
 	}
@@ -88,7 +102,7 @@ func Preset(cfg Config, provider, tenant string) (Config, error) {
 
 func (c Config) oauth2() *oauth2.Config {
 	return &oauth2.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, Scopes: c.Scopes,
-		Endpoint: oauth2.Endpoint{TokenURL: c.TokenURL, DeviceAuthURL: c.DeviceURL}}
+		Endpoint: oauth2.Endpoint{TokenURL: c.TokenURL, DeviceAuthURL: c.DeviceURL, AuthURL: c.AuthURL}}
 }
 
 func (c Config) ctx(ctx context.Context) context.Context {
