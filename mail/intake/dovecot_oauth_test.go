@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"pbem/internal/dovecottest"
 	"pbem/internal/oauthtest"
+	"pbem/internal/syncbuf"
 	"pbem/internal/waitfor"
 	"pbem/mail/oauth"
 )
@@ -105,6 +107,7 @@ type oauthRig struct {
 	in    *Intake
 	log   *commitLog
 	c     *imapclient.Client // the test's own session, by password
+	wire  *syncbuf.Buffer    // the intake's log, IMAP wire included
 }
 
 // startOAuthIntake runs the intake against a Dovecot that checks every
@@ -120,8 +123,10 @@ func startOAuthIntake(t *testing.T, mech string, lifetime time.Duration) *oauthR
 	r.src = oauth.NewSource(r.cfg)
 	st := newGame(t)
 	r.log = &commitLog{Store: st, commits: make(chan commit, 64)}
+	r.wire = &syncbuf.Buffer{}
+	lg := slog.New(slog.NewTextHandler(r.wire, &slog.HandlerOptions{Level: slog.LevelDebug - 4}))
 	r.in = New(Config{Addr: r.proxy.Addr, Username: dovecottest.User, Auth: mech, Tokens: r.src, Local: "pbem", Domain: domain, Secret: secret,
-		PollEvery: 200 * time.Millisecond}, r.log)
+		PollEvery: 200 * time.Millisecond, Logger: lg}, r.log)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -186,6 +191,14 @@ func TestOAuthIntakeRefreshesATokenThatExpiresMidRun(t *testing.T) {
 			if st := r.in.Status(); st.LastError != "" && !st.Connected {
 				t.Fatalf("intake status after the refresh: %+v", st)
 			}
+			// The wire log, at its most verbose, shows no bearer token.
+			wire := r.wire.String()
+			if !strings.Contains(wire, "AUTHENTICATE "+strings.ToUpper(mech)+" [redacted]") {
+				t.Fatalf("the wire log has no redacted login:\n%s", tail(wire, 2000))
+			}
+			if strings.Contains(wire, first) || strings.Contains(wire, "auth=Bearer") {
+				t.Fatal("the wire log shows an access token")
+			}
 		})
 	}
 }
@@ -249,4 +262,11 @@ func TestOAuthIntakeStopsOnARevokedRefreshTokenAndLosesNoMail(t *testing.T) {
 		t.Fatalf("the order that waited was not read after the new login; intake: %+v", r.in.Status())
 	}
 	waitfor.Until(t, 15*time.Second, "the intake to report itself connected", func() bool { return r.in.Status().Connected })
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
 }

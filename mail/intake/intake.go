@@ -34,14 +34,17 @@
 package intake
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -352,6 +355,39 @@ func (in *Intake) dial(opts *imapclient.Options) (*imapclient.Client, error) {
 	return nil, fmt.Errorf("imap tls mode %q: use none, starttls or tls", in.cfg.TLS)
 }
 
+// credentialRE finds what a wire line must not show: LOGIN's password,
+// AUTHENTICATE's initial response (a password or a bearer token).
+var credentialRE = regexp.MustCompile(`(?i)\b(LOGIN|AUTHENTICATE[ \t]+[A-Z0-9_-]+)[ \t]+[^\r\n]*`)
+
+// redactingWriter keeps credentials out of the IMAP wire log. The
+// client writes what it sends and what it reads from two goroutines, in
+// pieces: whole lines are redacted, one write at a time.
+type redactingWriter struct {
+	mu  *sync.Mutex
+	buf *[]byte
+	w   io.Writer
+}
+
+func newRedactingWriter(w io.Writer) redactingWriter {
+	return redactingWriter{mu: &sync.Mutex{}, buf: new([]byte), w: w}
+}
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.buf = append(*r.buf, p...)
+	i := bytes.LastIndexByte(*r.buf, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	lines := credentialRE.ReplaceAll((*r.buf)[:i+1], []byte("$1 [redacted]"))
+	*r.buf = append((*r.buf)[:0], (*r.buf)[i+1:]...)
+	if _, err := r.w.Write(lines); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // session is one connection: log in, select, then fetch what is new each
 // time the server says so (IDLE) or the poll timer fires.
 func (in *Intake) session(ctx context.Context) error {
@@ -373,7 +409,7 @@ func (in *Intake) session(ctx context.Context) error {
 		},
 	}
 	if in.lg.Enabled(ctx, slog.LevelDebug-4) {
-		opts.DebugWriter = logx.Writer(in.lg, slog.LevelDebug-4, "imap wire")
+		opts.DebugWriter = newRedactingWriter(logx.Writer(in.lg, slog.LevelDebug-4, "imap wire"))
 	}
 	if oauth.IsMechanism(in.cfg.Auth) && in.cfg.Tokens != nil {
 		// A token first: without one, there is no point in connecting.
