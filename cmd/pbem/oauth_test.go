@@ -34,8 +34,8 @@ func (r *realMail) mailLogin(a *oauthtest.Authority) string {
 }
 
 // The game mailbox at a provider that takes OAuth bearer tokens only:
-// pbem serve reads it over IMAP by XOAUTH2 from Dovecot, and sends by
-// OAUTHBEARER through a Postfix whose SMTP AUTH is Dovecot's, which
+// pbem serve reads it over IMAP by OAUTHBEARER from Dovecot, and sends by
+// XOAUTH2 (as Gmail and Microsoft 365 take it) through a Postfix whose SMTP AUTH is Dovecot's, which
 // checks every token with the provider's introspection endpoint. The
 // provider revokes pbem's grant: /healthz says so and what to do, the
 // reply that could not go out waits, and after a new 'pbem mail login'
@@ -68,9 +68,9 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	metricsAddr := freeAddr(t)
 	r := &realMail{t: t, pf: pf, dir: t.TempDir(), queued: map[string][]demoMail{},
 		env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=1000",
-			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_AUTH=xoauth2",
+			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_AUTH=oauthbearer",
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_SMTP_USERNAME=" + dovecottest.User,
-			"PBEM_MAIL_SMTP_AUTH=oauthbearer",
+			"PBEM_MAIL_SMTP_AUTH=xoauth2",
 			"PBEM_MAIL_OAUTH_PROVIDER=custom", "PBEM_MAIL_OAUTH_CLIENT_ID=" + auth.ClientID,
 			"PBEM_MAIL_OAUTH_TOKEN_URL=" + auth.TokenURL, "PBEM_MAIL_OAUTH_DEVICE_URL=" + auth.DeviceURL, "PBEM_MAIL_OAUTH_SCOPES=mail",
 			"PBEM_METRICS_LISTEN=" + metricsAddr, "PBEM_METRICS_STUCK_AFTER=1s"}}
