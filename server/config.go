@@ -1,12 +1,15 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"pbem/engine/play"
 	"pbem/mail/intake"
+	"pbem/mail/oauth"
 )
 
 // The configuration's sections the server runs with. Their toml tags name
@@ -56,16 +59,36 @@ type MailConfig struct {
 		TLS      string `toml:"tls" check:"oneof=none|starttls|tls"`
 		Username string `toml:"username" check:"text"`
 		Password string `toml:"password" check:"secret"`
-		Auth     string `toml:"auth" check:"oneof=login|plain"` // login or plain (AUTHENTICATE PLAIN)
-		Mailbox  string `toml:"mailbox" check:"nonempty"`
-		Poll     string `toml:"poll" check:"duration>=100ms"` // e.g. "30s"
+		// Auth: login, plain (AUTHENTICATE PLAIN), or by OAuth 2.0 (see
+		// OAuth): xoauth2 or oauthbearer.
+		Auth    string `toml:"auth" check:"oneof=login|plain|xoauth2|oauthbearer"`
+		Mailbox string `toml:"mailbox" check:"nonempty"`
+		Poll    string `toml:"poll" check:"duration>=100ms"` // e.g. "30s"
 	} `toml:"imap"`
 	SMTP struct {
 		Addr     string `toml:"addr" check:"hostport?"`
 		TLS      string `toml:"tls" check:"oneof=|none|starttls|tls"`
 		Username string `toml:"username" check:"text"`
 		Password string `toml:"password" check:"secret"`
+		// Auth: plain (with Password), or by OAuth 2.0: xoauth2 or
+		// oauthbearer.
+		Auth string `toml:"auth" check:"oneof=plain|xoauth2|oauthbearer"`
 	} `toml:"smtp"`
+	// OAuth is how pbem gets the access tokens of the xoauth2 and
+	// oauthbearer logins: the provider's endpoints (or a provider's name),
+	// pbem's client registration there, and the file of the refresh token
+	// 'pbem mail login' obtains.
+	OAuth struct {
+		Provider     string `toml:"provider" check:"oneof=|google|microsoft|custom"`
+		Tenant       string `toml:"tenant" check:"text"` // microsoft: common, organizations, consumers or the tenant's ID
+		ClientID     string `toml:"client_id" check:"text"`
+		ClientSecret string `toml:"client_secret" check:"secret"`
+		TokenURL     string `toml:"token_url" check:"text"`
+		DeviceURL    string `toml:"device_url" check:"text"`
+		AuthURL      string `toml:"auth_url" check:"text"`
+		Scopes       string `toml:"scopes" check:"text"`     // space-separated; empty: the provider's
+		TokenFile    string `toml:"token_file" check:"text"` // empty: oauth-token.json in the data directory
+	} `toml:"oauth"`
 	Builtin struct {
 		IMAP string `toml:"imap" check:"hostport"` // listen address of the built-in IMAP server
 		SMTP string `toml:"smtp" check:"hostport"` // and SMTP server
@@ -108,6 +131,54 @@ type MetricsConfig struct {
 	// StuckAfter is how long the outbox or the intake may fail before
 	// /healthz says so.
 	StuckAfter string `toml:"stuck_after" check:"duration>=1s"`
+}
+
+// UsesOAuth reports whether IMAP or SMTP logs in by OAuth 2.0.
+func (m MailConfig) UsesOAuth() bool {
+	return oauth.IsMechanism(m.IMAP.Auth) || oauth.IsMechanism(m.SMTP.Auth)
+}
+
+// OAuthTokenFile is where the refresh token is kept for a server whose
+// data directory is dataDir.
+func (m MailConfig) OAuthTokenFile(dataDir string) string {
+	if m.OAuth.TokenFile != "" {
+		return m.OAuth.TokenFile
+	}
+	return filepath.Join(dataDir, OAuthTokenFile)
+}
+
+// OAuthTokenFile is the refresh token's file in the data directory.
+const OAuthTokenFile = "oauth-token.json"
+
+// OAuthConfig is the token source's configuration.
+func (m MailConfig) OAuthConfig(dataDir string) (oauth.Config, error) {
+	o := m.OAuth
+	cfg := oauth.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: o.TokenURL, DeviceURL: o.DeviceURL, AuthURL: o.AuthURL,
+		Scopes: strings.Fields(o.Scopes), TokenFile: m.OAuthTokenFile(dataDir)}
+	return oauth.Preset(cfg, o.Provider, o.Tenant)
+}
+
+// CheckOAuth says what is missing for the OAuth logins the configuration
+// asks for, if any.
+func (m MailConfig) CheckOAuth() []error {
+	if !m.UsesOAuth() {
+		return nil
+	}
+	var errs []error
+	if m.OAuth.ClientID == "" {
+		errs = append(errs, errors.New("mail.oauth.client_id: the xoauth2 and oauthbearer logins need pbem's client ID at the mail provider (see README, 'The game mailbox at a provider')"))
+	}
+	if m.OAuth.Provider == "" || m.OAuth.Provider == "custom" {
+		if m.OAuth.TokenURL == "" {
+			errs = append(errs, errors.New("mail.oauth: set provider (google or microsoft) or token_url"))
+		}
+	}
+	for _, who := range []struct{ key, auth, user string }{{"imap", m.IMAP.Auth, m.IMAP.Username}, {"smtp", m.SMTP.Auth, m.SMTP.Username}} {
+		if oauth.IsMechanism(who.auth) && who.user == "" {
+			errs = append(errs, fmt.Errorf("mail.%s.username: the %s login names the mailbox's address (the account the token is for)", who.key, who.auth))
+		}
+	}
+	return errs
 }
 
 // clockEvery is the deadline check interval.

@@ -19,6 +19,7 @@ import (
 	"pbem/mail/compose"
 	"pbem/mail/intake"
 	"pbem/mail/mailhost"
+	"pbem/mail/oauth"
 	"pbem/mail/outbox"
 	"pbem/store"
 	"pbem/templates"
@@ -229,7 +230,13 @@ type mailSystem struct {
 	ensured map[string]bool // games whose built-in mailboxes exist
 	intake  *intake.Intake
 	sender  *outbox.Sender
-	wg      sync.WaitGroup
+	tokens  *oauth.Source // the OAuth logins' access tokens (nil: none)
+	// runner and appender make the notices to referees of mails that
+	// failed for good (see tellReferees); notes waits for them.
+	runner   *play.Runner
+	appender appender
+	notes    sync.WaitGroup
+	wg       sync.WaitGroup
 }
 
 // roster gives the intake a game's seats and settings as they are now,
@@ -291,7 +298,7 @@ func (n notifier) Notice(game string, no intake.Notice, seq uint64) (*events.Mai
 // the built-in host if no mail host is configured.
 func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runner *play.Runner, m0 *metrics) (*mailSystem, error) {
 	m := &mailSystem{cfg: s.cfg.Mail, lg: s.lg.With("component", "mail"), log: st, reg: s.reg, comp: s.comp, started: time.Now(),
-		ensured: map[string]bool{}}
+		ensured: map[string]bool{}, runner: runner, appender: log}
 	senders, err := m.cfg.senders()
 	if err != nil {
 		return nil, err
@@ -307,7 +314,16 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 		}
 		imapCfg.PollEvery = d
 	}
+	if m.cfg.UsesOAuth() && !m.cfg.BuiltinHost() {
+		oc, err := m.cfg.OAuthConfig(s.cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		m.tokens = oauth.NewSource(oc)
+		imapCfg.Tokens = m.tokens
+	}
 	smtpCfg := outbox.Config{Addr: m.cfg.SMTP.Addr, TLS: m.cfg.SMTP.TLS, Username: m.cfg.SMTP.Username, Password: m.cfg.SMTP.Password,
+		Auth: m.cfg.SMTP.Auth,
 		From: fmt.Sprintf("%q <%s@%s>", m.cfg.FromName, m.cfg.Local, m.cfg.Domain), ListDomain: m.cfg.Domain, Logger: s.lg,
 		Draw: m.draw}
 	if m.cfg.BuiltinHost() {
@@ -335,12 +351,16 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 		imapCfg.CheckpointKey = "builtin:" + m.cfg.Local
 		// pbem sends as its own mailbox, logged in like any player.
 		smtpCfg.Addr, smtpCfg.TLS, smtpCfg.Username, smtpCfg.Password = host.SMTPAddr(), "none", m.cfg.Local, pw
+		imapCfg.Auth, smtpCfg.Auth = "login", "plain"
 		smtpCfg.Fill = m.fill
 		s.lg.Warn("LOCAL MAIL HOST: no mail host is configured, so pbem runs its own on loopback; it delivers only to mailboxes at its domain, each with its own password ('pbem mailboxes' lists them)",
 			"imap", host.IMAPAddr(), "smtp", host.SMTPAddr(), "domain", m.cfg.Domain, "game_mailbox", m.cfg.Local+"@"+m.cfg.Domain,
 			"mail", filepath.Join(s.cfg.DataDir, MailhostFile))
 	} else if smtpCfg.Addr == "" {
 		return nil, fmt.Errorf("mail.imap.addr is set but mail.smtp.addr is not: pbem needs both, or neither for the built-in host")
+	}
+	if m.tokens != nil {
+		smtpCfg.Tokens = m.tokens
 	}
 	if err := smtpCfg.Validate(); err != nil {
 		return nil, err
@@ -476,6 +496,17 @@ func (m *mailSystem) handle(e *events.Envelope) {
 	case *events.MailFailed:
 		if p.Permanent {
 			m.sender.Cancel(e.Game, p.MailID)
+			game, seq := e.Game, e.Seq
+			m.notes.Add(1)
+			go func() {
+				defer m.notes.Done()
+				defer engine.RecoverLogged(m.lg, "telling the referees of an undelivered mail panicked", "game", game, "seq", seq)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				if err := m.tellReferees(ctx, game, seq, p); err != nil {
+					m.lg.Warn("cannot tell the referees of a mail that failed for good", "game", game, "seq", seq, "err", err)
+				}
+			}()
 		}
 	case *events.GameCreated:
 		m.mu.Lock()
@@ -598,6 +629,7 @@ func (m *mailSystem) recover(log play.Source, runner *play.Runner, games []strin
 // then stops the built-in host.
 func (m *mailSystem) wait() {
 	m.wg.Wait()
+	m.notes.Wait()
 	if m.host != nil {
 		m.host.Close()
 	}
@@ -622,7 +654,13 @@ func Desks(log EventLog, reg *engine.Registry, addrs []string, now int64) ([]pla
 		if addrs != nil && !g.RefereedBy(addrs) {
 			continue
 		}
-		out = append(out, g.Desk(now))
+		d := g.Desk(now)
+		if us, err := UndeliveredMails(log, gi.Game); err != nil {
+			d.Lines = append(d.Lines, "its mails cannot be read: "+err.Error())
+		} else {
+			d.Lines = append(d.Lines, undeliveredLines(us)...)
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }

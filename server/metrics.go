@@ -148,6 +148,19 @@ func (m *metrics) watch(st *store.Store, mail *mailSystem, active func() int) {
 	gauge("pbem_outbox_oldest_age_seconds", "Age of the oldest waiting mail (0: none waits).", func() float64 { return out().oldest })
 	counter("pbem_outbox_sent_total", "Mails sent since start.", func() float64 { return float64(out().sent) })
 	counter("pbem_outbox_failed_attempts_total", "Delivery attempts that failed since start.", func() float64 { return float64(out().failed) })
+	if mail.tokens != nil {
+		counter("pbem_oauth_token_refreshes_total", "Access tokens obtained for the mailbox's OAuth logins since start.",
+			func() float64 { return float64(mail.tokens.Status().Refreshes) })
+		counter("pbem_oauth_token_failures_total", "Failed attempts to get an access token (refresh refused or failed, no token file) since start.",
+			func() float64 { return float64(mail.tokens.Status().Failures) })
+		gauge("pbem_oauth_needs_login", "1 while the provider refuses the stored refresh token (or there is none): run 'pbem mail login'.",
+			func() float64 {
+				if mail.tokens.Status().NeedsLogin {
+					return 1
+				}
+				return 0
+			})
+	}
 	gauge("pbem_games_loaded", "Games held in memory by the engine.", func() float64 { return float64(active()) })
 }
 
@@ -180,6 +193,13 @@ func health(mail *mailSystem, stuckAfter time.Duration, now time.Time) []string 
 	if !o.SMTPFailingSince.IsZero() && now.Sub(o.SMTPFailingSince) > stuckAfter {
 		bad = append(bad, fmt.Sprintf("outbox: no mail delivered for %s while attempts fail (%d mails waiting): %s",
 			now.Sub(o.SMTPFailingSince).Round(time.Second), o.Queued, o.LastError))
+	}
+	if mail.tokens != nil {
+		// A refused refresh token needs the operator now, whatever
+		// stuckAfter says: only a new login mends it.
+		if t := mail.tokens.Status(); t.NeedsLogin || !t.FailingSince.IsZero() && now.Sub(t.FailingSince) > stuckAfter {
+			bad = append(bad, fmt.Sprintf("oauth: no access token for the mailbox for %s: %s", now.Sub(t.FailingSince).Round(time.Second), t.LastError))
+		}
 	}
 	in := mail.intake.Status()
 	switch {

@@ -12,7 +12,7 @@ func newGame(t *testing.T, extra ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	args := append([]string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@example.org:Anna", "--player", "taro:CSA:taro@example.jp:Taro", "--referee", "ref:ref@example.org"}, extra...)
+		"--player", "anna:USA:anna@pbem.localhost:Anna", "--player", "taro:CSA:taro@pbem.localhost:Taro", "--referee", "ref:ref@pbem.localhost"}, extra...)
 	if out, errOut, code := pbem(t, nil, args...); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
@@ -37,12 +37,13 @@ func TestNewRefusesBadAddressesAndMissingSides(t *testing.T) {
 		{"no domain", "anna:USA:anna", "not a plain mail address"},
 		{"a bad domain", "anna:USA:anna@exa mple.org", "not a plain mail address"},
 		{"pbem's own mailbox", "anna:USA:pbem+x@pbem.localhost", "pbem's own mailbox"},
+		{"an address the built-in host cannot deliver to", "anna:USA:anna@example.org", "anna's address anna@example.org cannot get mail: pbem runs its own mail host"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-				"--player", tt.player, "--player", "taro:CSA:taro@example.jp")
+				"--player", tt.player, "--player", "taro:CSA:taro@pbem.localhost")
 			if code == 0 || !strings.Contains(errOut, tt.want) {
 				t.Fatalf("exit %d\n%s%s", code, out, errOut)
 			}
@@ -54,7 +55,7 @@ func TestNewRefusesBadAddressesAndMissingSides(t *testing.T) {
 		})
 	}
 	out, errOut, code := pbem(t, nil, "--data-dir", t.TempDir(), "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@example.org")
+		"--player", "anna:USA:anna@pbem.localhost")
 	if code == 0 || !strings.Contains(errOut, "no --player plays CSA") {
 		t.Fatalf("a one-player game: exit %d\n%s%s", code, out, errOut)
 	}
@@ -120,7 +121,7 @@ func TestReadingCommandsMakeNoStore(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "mailhost.db"), []byte("x"), 0o600)
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@example.org", "--player", "taro:CSA:taro@example.jp")
+		"--player", "anna:USA:anna@pbem.localhost", "--player", "taro:CSA:taro@pbem.localhost")
 	if code == 0 || !strings.Contains(errOut, "pbem.db was moved or lost") {
 		t.Fatalf("new beside a lone mailhost.db: exit %d\n%s%s", code, out, errOut)
 	}

@@ -209,6 +209,9 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
 	}
+	if err := checkReach(a, ng); err != nil {
+		return err
+	}
 	log, err := a.open()
 	if err != nil {
 		return err

@@ -53,6 +53,7 @@ func defaultConfig() Config {
 	c.Mail.Domain, c.Mail.Local, c.Mail.FromName, c.Mail.RatePerHour = "pbem.localhost", "pbem", "pbem", 30
 	c.Mail.IMAP.TLS, c.Mail.IMAP.Auth, c.Mail.IMAP.Mailbox, c.Mail.IMAP.Poll = "none", "login", "INBOX", "30s"
 	c.Mail.Builtin.IMAP, c.Mail.Builtin.SMTP = "127.0.0.1:1143", "127.0.0.1:1025"
+	c.Mail.SMTP.Auth = "plain"
 	c.Metrics.StuckAfter = "5m"
 	c.Cluster.Lease, c.Cluster.Replicas = "10s", 3
 	c.Mail.DKIM, c.Mail.SenderAuth, c.Mail.ConfirmWithin, c.Mail.QuarantineMB = true, "confirm", "48h", 64
@@ -350,6 +351,7 @@ func (c *Config) crossCheck() []error {
 	if smtp.TLS == "none" && smtp.Username != "" && !onLoopback(smtp.Addr) {
 		errs = append(errs, fmt.Errorf("mail.smtp.tls = \"none\" would send the SMTP password in clear text to %s, which is not on loopback: set mail.smtp.tls to tls or starttls, or leave it empty (starttls off loopback)", smtp.Addr))
 	}
+	errs = append(errs, c.Mail.CheckOAuth()...)
 	if c.NATS.Listen != "" && len(c.NATS.URLs) > 0 {
 		errs = append(errs, errors.New("nats.listen is the embedded server's listener, and nats.urls an external server: set one, not both"))
 	}

@@ -46,19 +46,19 @@ napoleon 6 +2 +1 0 0 -1 -1
 		t.Fatal(err)
 	}
 	args := []string{"--data-dir", filepath.Join(dir, "data"), "new", "--game", "g1", "--ruleset", "gbacw", "--scenario-file", file,
-		"--player", "anna:USA:anna@example.org", "--player", "taro:CSA:taro@example.jp"}
+		"--player", "anna:USA:anna@pbem.localhost", "--player", "taro:CSA:taro@pbem.localhost"}
 	_, errOut, code := pbem(t, nil, args...)
 	if code == 0 || !strings.Contains(errOut, "hands these steps to a referee") || !strings.Contains(errOut, "no [fire] table, R2") ||
 		!strings.Contains(errOut, "no [victory] section, R18") {
 		t.Fatalf("without a referee: exit %d\n%s", code, errOut)
 	}
-	out, errOut, code := pbem(t, nil, append(args, "--referee", "ref:ref@example.net")...)
+	out, errOut, code := pbem(t, nil, append(args, "--referee", "ref:ref@pbem.localhost")...)
 	if code != 0 || !strings.Contains(out, "created game g1") {
 		t.Fatalf("with a referee: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// The sample scenario needs none.
 	out, errOut, code = pbem(t, nil, "--data-dir", filepath.Join(dir, "data"), "new", "--game", "g2", "--ruleset", "gbacw", "--scenario", "tanners-mill",
-		"--player", "anna:USA:anna@example.org", "--player", "taro:CSA:taro@example.jp")
+		"--player", "anna:USA:anna@pbem.localhost", "--player", "taro:CSA:taro@pbem.localhost")
 	if code != 0 {
 		t.Fatalf("the sample scenario without a referee: exit %d\n%s\n%s", code, out, errOut)
 	}

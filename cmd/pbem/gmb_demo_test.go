@@ -173,12 +173,12 @@ func TestGMBNeedsReferee(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gmb", "--scenario", "hazel-run",
-		"--player", "anna:Union:anna@example.org", "--player", "taro:Confederate:taro@example.jp"}
+		"--player", "anna:Union:anna@pbem.localhost", "--player", "taro:Confederate:taro@pbem.localhost"}
 	_, errOut, code := pbem(t, nil, args...)
 	if code == 0 || !strings.Contains(errOut, "hands these steps to a referee") || !strings.Contains(errOut, "combat after each corps' activation") {
 		t.Fatalf("pbem new without a referee: exit %d, %q", code, errOut)
 	}
-	out, errOut, code := pbem(t, nil, append(args, "--referee", "ref:ref@example.org")...)
+	out, errOut, code := pbem(t, nil, append(args, "--referee", "ref:ref@pbem.localhost")...)
 	if code != 0 || !strings.Contains(out, "created game g1: gmb") {
 		t.Fatalf("pbem new with a referee: exit %d, %s %s", code, out, errOut)
 	}

@@ -56,6 +56,7 @@ func commands() []command {
 		{name: "mailboxes", summary: "list the built-in mail host's mailboxes and their passwords (operator only)", remote: true, access: writeStore, run: cmdMailboxes},
 		{name: "move", args: "GAME --to NODE", summary: "hand a game to another node of the cluster", remote: true, run: cmdMove},
 		{name: "drain", args: "NODE [--undo]", summary: "move every game off a node of the cluster, and keep new games away from it", remote: true, run: cmdDrain},
+		{name: "mail", args: "login [--browser]", summary: "log in to the game mailbox's provider by OAuth 2.0 once (Microsoft 365, Gmail); pbem serve then refreshes its tokens", run: cmdMail},
 		{name: "config", summary: "print every configuration key, its value, where it came from and how to override it", run: cmdConfig},
 		{name: "scenarios", args: "[--long] [RULESET]", summary: "list the built-in scenarios: rule system, sides, map or table, turns, whether a referee is needed", run: cmdScenarios},
 		{name: "bench", summary: "measure appends, replay, memory, load, mail latency, throughput and cold start against baselines", run: cmdBench},

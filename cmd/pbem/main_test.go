@@ -113,7 +113,7 @@ func TestHelpUsageAndUnknownCommands(t *testing.T) {
 		{[]string{"replay", "--help"}, 0, "", "usage: pbem replay GAME", "--help on a command"},
 		{[]string{"verify", "--help"}, 0, "", "-with-secret", "--help shows flags"},
 		{[]string{"new"}, 2, "", "need --game", "missing flags are explained"},
-		{[]string{"new", "--game", "g1", "--ruleset", "chess", "--scenario-file", "/dev/null", "--player", "a:USA:a@x"}, 1, "", `unknown ruleset "chess"`, "unknown ruleset"},
+		{[]string{"new", "--game", "g1", "--ruleset", "chess", "--scenario-file", "/dev/null", "--player", "a:USA:a@pbem.localhost"}, 1, "", `unknown ruleset "chess"`, "unknown ruleset"},
 		{[]string{"new", "--game", "g1", "--ruleset", "x", "--scenario", "s", "--player", "nonsense"}, 1, "", "want ID:SIDE:ADDRESS", "player syntax"},
 	}
 	for _, tc := range tests {

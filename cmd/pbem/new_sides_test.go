@@ -10,7 +10,7 @@ import (
 func TestNewMatchesSidesWithoutRegardToCase(t *testing.T) {
 	dir := t.TempDir()
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:usa:anna@example.org:Anna", "--player", "taro:Csa:taro@example.jp:Taro")
+		"--player", "anna:usa:anna@pbem.localhost:Anna", "--player", "taro:Csa:taro@pbem.localhost:Taro")
 	if code != 0 {
 		t.Fatalf("new with sides in lower case: exit %d\n%s%s", code, out, errOut)
 	}
@@ -25,7 +25,7 @@ func TestNewMatchesSidesWithoutRegardToCase(t *testing.T) {
 
 	// The armies of a gmb scenario are its own: matched the same way.
 	out, errOut, code = pbem(t, nil, "--data-dir", dir, "new", "--game", "g2", "--ruleset", "gmb", "--scenario", "hazel-run",
-		"--player", "anna:UNION:anna@example.org", "--player", "taro:confederate:taro@example.jp", "--referee", "ref:ref@example.org")
+		"--player", "anna:UNION:anna@pbem.localhost", "--player", "taro:confederate:taro@pbem.localhost", "--referee", "ref:ref@pbem.localhost")
 	if code != 0 {
 		t.Fatalf("gmb new with sides in another case: exit %d\n%s%s", code, out, errOut)
 	}

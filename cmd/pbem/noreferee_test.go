@@ -27,7 +27,7 @@ func TestNewRefusesAGameThatWouldWaitForAMissingReferee(t *testing.T) {
 	if err := os.WriteFile(noVictory, []byte(before), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	players := []string{"--player", "anna:USA:anna@example.org", "--player", "taro:CSA:taro@example.jp"}
+	players := []string{"--player", "anna:USA:anna@pbem.localhost", "--player", "taro:CSA:taro@pbem.localhost"}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -37,7 +37,7 @@ func TestNewRefusesAGameThatWouldWaitForAMissingReferee(t *testing.T) {
 		{"a step left to a referee, and no referee", []string{"--scenario-file", noVictory}, 1,
 			"hands these steps to a referee, and the game has none"},
 		{"the step is named", []string{"--scenario-file", noVictory}, 1, "the result after the last turn (R24)"},
-		{"the same scenario with a referee", []string{"--scenario-file", noVictory, "--referee", "ref:ref@example.org"}, 0, "created game"},
+		{"the same scenario with a referee", []string{"--scenario-file", noVictory, "--referee", "ref:ref@pbem.localhost"}, 0, "created game"},
 		{"every step covered", []string{"--scenario", "harrow-creek"}, 0, "created game"},
 		{"deadlines waiting for a missing referee", []string{"--scenario", "harrow-creek", "--set", "deadline=72h"}, 1,
 			"--set at-deadline=PASS"},

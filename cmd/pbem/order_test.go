@@ -39,14 +39,14 @@ func TestOrderSaysWhetherItWasAcceptedAndWhy(t *testing.T) {
 				srv := startServe(t, dir)
 				defer stopServe(t, srv)
 			}
-			anna, taro := mailsQueued(t, dir, "anna@example.org"), mailsQueued(t, dir, "taro@example.jp")
+			anna, taro := mailsQueued(t, dir, "anna@pbem.localhost"), mailsQueued(t, dir, "taro@pbem.localhost")
 
 			out, errOut, code := pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", "anna", "MARCH Lyle 1605")
 			if code != 1 || !strings.Contains(out, "rejected; nothing of it was applied:") || !strings.Contains(out, "| MARCH Lyle 1605") ||
 				!strings.Contains(out, "it is the Leader Transfer Phase") || strings.Contains(out, "when 'pbem serve' runs") {
 				t.Fatalf("a rejected order: exit %d\n%s%s", code, out, errOut)
 			}
-			if n := mailsQueued(t, dir, "anna@example.org"); n != anna {
+			if n := mailsQueued(t, dir, "anna@pbem.localhost"); n != anna {
 				t.Fatalf("pbem mailed anna %d mail(s) about an order she never sent", n-anna)
 			}
 
@@ -54,7 +54,7 @@ func TestOrderSaysWhetherItWasAcceptedAndWhy(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "accepted:") || !strings.Contains(out, "read: PASS") || !strings.Contains(out, "USA ends its Leader Transfer Phase") {
 				t.Fatalf("an accepted order: exit %d\n%s%s", code, out, errOut)
 			}
-			if a, b := mailsQueued(t, dir, "anna@example.org"), mailsQueued(t, dir, "taro@example.jp"); a != anna+1 || b != taro+1 {
+			if a, b := mailsQueued(t, dir, "anna@pbem.localhost"), mailsQueued(t, dir, "taro@pbem.localhost"); a != anna+1 || b != taro+1 {
 				t.Fatalf("an accepted order's report: %d mail(s) to anna, %d to taro, want 1 each", a-anna, b-taro)
 			}
 		})

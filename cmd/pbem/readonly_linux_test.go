@@ -19,7 +19,7 @@ func TestReadOnlyDataDirectoryIsNamedReadOnlyNotDamaged(t *testing.T) {
 	}
 	t.Cleanup(func() { syscall.Unmount(dir, 0) })
 	if out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@example.org:Anna", "--player", "taro:CSA:taro@example.jp:Taro"); code != 0 {
+		"--player", "anna:USA:anna@pbem.localhost:Anna", "--player", "taro:CSA:taro@pbem.localhost:Taro"); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, "size=32m"); err != nil {

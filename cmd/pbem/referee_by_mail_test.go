@@ -334,7 +334,7 @@ func TestAnAtDeadlineThatIsNoOrderIsRefusedAtNew(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@x.test", "--player", "taro:CSA:taro@x.test", "--referee", "carol:carol@x.test",
+		"--player", "anna:USA:anna@pbem.localhost", "--player", "taro:CSA:taro@pbem.localhost", "--referee", "carol:carol@pbem.localhost",
 		"--set", "deadline=1d", "--set", "at-deadline=FOO")
 	if code != 1 || !strings.Contains(errOut, `at-deadline "FOO" is not an order USA could send`) {
 		t.Fatalf("pbem new with at-deadline FOO: %d\n%s\n%s", code, out, errOut)

@@ -34,7 +34,7 @@ func TestCLIOutputShowsControlsAndBidiEscaped(t *testing.T) {
 		return out + errOut
 	}
 	run("new", "--game", "g1", "--ruleset", "gcacw", "--scenario-file", hostile,
-		"--player", "anna:USA:anna@x.test:Anna", "--player", "taro:CSA:taro@x.test:Taro")
+		"--player", "anna:USA:anna@pbem.localhost:Anna", "--player", "taro:CSA:taro@pbem.localhost:Taro")
 	// pbem order says the order was rejected (exit 1), its text escaped.
 	if out, errOut, _ := pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", "anna", "MARCH \x1b]0;owned\x07Lyle \u202e1605 \u009b31m"); !strings.Contains(out, "rejected") ||
 		strings.ContainsAny(out+errOut, "\x1b\u202e\u009b\x07") {

@@ -51,6 +51,7 @@ type Server struct {
 	MailUID, MailGID int
 	TLSAddr          string         // host:port of implicit TLS (StartTLS only)
 	Roots            *x509.CertPool // trusts the instance's certificate (StartTLS only)
+	SASLSocket       string         // Dovecot's auth socket for Postfix (StartOAuth only)
 	logPath          string         // Dovecot's own log
 	outPath          string         // the master's stdout and stderr
 	cmd              *exec.Cmd
@@ -88,7 +89,7 @@ func lookupUser(t testing.TB, name string) *user.User {
 // mail as nobody, since Dovecot refuses mail access as root (and a
 // passwd-file UID of 0). Run as another user, everything runs as that user
 // and the chroots that need root are turned off.
-func dovecotConfig(t testing.TB, dir string, port, imapsPort int, ssl string) string {
+func dovecotConfig(t testing.TB, dir string, port, imapsPort int, ssl, introspect string) string {
 	t.Helper()
 	loginUser, internalUser, mailUID, mailGID := "", "", "", ""
 	rootless := ""
@@ -138,6 +139,36 @@ func dovecotConfig(t testing.TB, dir string, port, imapsPort int, ssl string) st
 	if err := os.WriteFile(users, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	oauth := ""
+	if introspect != "" {
+		ext := filepath.Join(dir, "dovecot-oauth2.conf.ext")
+		conf := fmt.Sprintf(`introspection_mode = post
+introspection_url = %s
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+`, introspect)
+		if err := os.WriteFile(ext, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The oauth2 passdb checks every bearer token with the test's
+		// introspection endpoint; passwords still log in (the tests'
+		// own sessions). auth-sasl is the socket a Postfix beside it
+		// authenticates SMTP clients on (smtpd_sasl_type = dovecot).
+		oauth = fmt.Sprintf(`auth_mechanisms = plain login xoauth2 oauthbearer
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = %s
+}
+service auth {
+  unix_listener auth-sasl {
+    mode = 0666
+  }
+}
+`, ext)
+	}
 	return fmt.Sprintf(`# Throwaway Dovecot for pbem's intake test.
 protocols = imap
 listen = 127.0.0.1
@@ -153,6 +184,7 @@ last_valid_uid = %[4]s
 first_valid_gid = %[5]s
 last_valid_gid = %[5]s
 mail_location = maildir:~/Maildir
+%[11]s
 passdb {
   driver = passwd-file
   args = scheme=PLAIN %[6]s
@@ -169,7 +201,7 @@ service imap-login {
     port = %[10]d
   }
 }
-%[8]s`, dir, loginUser, internalUser, mailUID, mailGID, users, port, rootless, ssl, imapsPort)
+%[8]s`, dir, loginUser, internalUser, mailUID, mailGID, users, port, rootless, ssl, imapsPort, oauth)
 }
 
 // freePort returns a loopback port that was free a moment ago.
@@ -186,13 +218,24 @@ func freePort(t testing.TB) int {
 // Start starts a throwaway Dovecot without TLS and returns once it answers
 // with its IMAP greeting. It is stopped, with every process it started,
 // when the test ends.
-func Start(t testing.TB) *Server { t.Helper(); return start(t, false) }
+func Start(t testing.TB) *Server { t.Helper(); return start(t, false, "") }
+
+// StartOAuth is Start with Dovecot's oauth2 passdb: besides the password,
+// the user logs in by AUTHENTICATE XOAUTH2 or OAUTHBEARER with a bearer
+// token that Dovecot checks, at every login, by POSTing it to
+// introspectURL (RFC 7662; the answer's "username" must be User and its
+// "active" true). SASLSocket is Dovecot's authentication socket for a
+// Postfix beside it.
+func StartOAuth(t testing.TB, introspectURL string) *Server {
+	t.Helper()
+	return start(t, false, introspectURL)
+}
 
 // StartTLS is Start with TLS: STARTTLS on Addr, implicit TLS on TLSAddr,
 // with a self-signed certificate for 127.0.0.1 that Roots trusts.
-func StartTLS(t testing.TB) *Server { t.Helper(); return start(t, true) }
+func StartTLS(t testing.TB) *Server { t.Helper(); return start(t, true, "") }
 
-func start(t testing.TB, withTLS bool) *Server {
+func start(t testing.TB, withTLS bool, introspect string) *Server {
 	t.Helper()
 	bin := dovecotBinary(t)
 	// A short directory of its own (t.TempDir() nests under the test's
@@ -214,6 +257,9 @@ func start(t testing.TB, withTLS bool) *Server {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		d := &Server{logPath: filepath.Join(dir, "dovecot.log"), outPath: filepath.Join(dir, "dovecot.out")}
+		if introspect != "" {
+			d.SASLSocket = filepath.Join(dir, "run", "auth-sasl")
+		}
 		port := freePort(t)
 		d.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		ssl, imapsPort := "ssl = no", 0
@@ -225,7 +271,7 @@ func start(t testing.TB, withTLS bool) *Server {
 			ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%s\nssl_key = <%s", certFile, keyFile)
 		}
 		conf := filepath.Join(dir, "dovecot.conf")
-		if err := os.WriteFile(conf, []byte(dovecotConfig(t, dir, port, imapsPort, ssl)), 0o644); err != nil {
+		if err := os.WriteFile(conf, []byte(dovecotConfig(t, dir, port, imapsPort, ssl, introspect)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		os.RemoveAll(filepath.Join(dir, "run")) // a failed attempt's master.pid

@@ -40,6 +40,12 @@ type Config struct {
 	UID, GID int
 	// Relay maps other domains to the host:port of their SMTP server.
 	Relay map[string]string
+	// SASLPath, if set, is a Dovecot authentication socket (dovecottest's
+	// SASLSocket): SMTP AUTH is offered through it (smtpd_sasl_type =
+	// dovecot), and mail to other domains is relayed only for a client
+	// that logged in; mail to Domain is taken from anyone, as a receiving
+	// host does.
+	SASLPath string
 }
 
 // Server is one throwaway Postfix.
@@ -183,6 +189,22 @@ queue_run_delay = 1s
 minimal_backoff_time = 1s
 maximal_backoff_time = 2s
 `, spool, data, cfg.Domain, vbase, etc, cfg.UID, cfg.GID))
+	if cfg.SASLPath != "" {
+		f, err := os.OpenFile(filepath.Join(etc, "main.cf"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, `smtpd_sasl_auth_enable = yes
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = %s
+smtpd_sasl_security_options = noanonymous
+smtpd_relay_restrictions = permit_sasl_authenticated, reject_unauth_destination
+mynetworks =
+`, cfg.SASLPath)
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	write("master.cf", fmt.Sprintf("127.0.0.1:%d inet n - n - - smtpd\n", port)+services)
 	// postfix check makes the queue's directories with their owners.
 	check := exec.Command(postfix, "-c", etc, "check")

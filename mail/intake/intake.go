@@ -34,14 +34,19 @@
 package intake
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +57,7 @@ import (
 
 	"pbem/events"
 	"pbem/internal/logx"
+	"pbem/mail/oauth"
 	"pbem/mail/parse"
 	"pbem/mail/token"
 	"pbem/store"
@@ -65,9 +71,12 @@ type Config struct {
 	TLSConfig *tls.Config
 	Username  string
 	Password  string
-	// Auth is how to log in: "login" (the IMAP LOGIN command, the default)
-	// or "plain" (AUTHENTICATE PLAIN, RFC 4616).
-	Auth    string
+	// Auth is how to log in: "login" (the IMAP LOGIN command, the default),
+	// "plain" (AUTHENTICATE PLAIN, RFC 4616), or by OAuth 2.0 with a
+	// bearer token from Tokens: "xoauth2" or "oauthbearer" (RFC 7628).
+	Auth string
+	// Tokens gives the access tokens of the OAuth mechanisms.
+	Tokens  TokenSource
 	Mailbox string // default INBOX
 	// CheckpointKey names the mailbox's checkpoint in the store (default:
 	// Mailbox). A server whose mail does not outlive it (the built-in
@@ -128,6 +137,14 @@ type Config struct {
 	// not be placed (with Route; default 2s; the first retries come
 	// sooner).
 	RetryEvery time.Duration
+}
+
+// TokenSource gives OAuth 2.0 access tokens (package oauth's Source):
+// Token a valid one, refreshed as needed; Invalidate forgets the one the
+// server refused, so that the next session refreshes it.
+type TokenSource interface {
+	Token(ctx context.Context) (string, error)
+	Invalidate()
 }
 
 // NotReadyError is Take's answer for a mail addressed to a game the
@@ -311,6 +328,12 @@ func (in *Intake) Run(ctx context.Context) error {
 		if time.Since(start) > time.Minute {
 			backoff = 250 * time.Millisecond
 		}
+		if oauth.IsTokenError(err) {
+			// No token: nothing was dialled, and a retry reads a file
+			// (a refused refresh token is not offered again), so the
+			// new token 'pbem mail login' stores is picked up soon.
+			backoff = min(backoff, 5*time.Second)
+		}
 		in.lg.Warn("IMAP session ended; reconnecting", "err", err, "in", backoff)
 		select {
 		case <-ctx.Done():
@@ -334,6 +357,39 @@ func (in *Intake) dial(opts *imapclient.Options) (*imapclient.Client, error) {
 	return nil, fmt.Errorf("imap tls mode %q: use none, starttls or tls", in.cfg.TLS)
 }
 
+// credentialRE finds what a wire line must not show: LOGIN's password,
+// AUTHENTICATE's initial response (a password or a bearer token).
+var credentialRE = regexp.MustCompile(`(?i)\b(LOGIN|AUTHENTICATE[ \t]+[A-Z0-9_-]+)[ \t]+[^\r\n]*`)
+
+// redactingWriter keeps credentials out of the IMAP wire log. The
+// client writes what it sends and what it reads from two goroutines, in
+// pieces: whole lines are redacted, one write at a time.
+type redactingWriter struct {
+	mu  *sync.Mutex
+	buf *[]byte
+	w   io.Writer
+}
+
+func newRedactingWriter(w io.Writer) redactingWriter {
+	return redactingWriter{mu: &sync.Mutex{}, buf: new([]byte), w: w}
+}
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.buf = append(*r.buf, p...)
+	i := bytes.LastIndexByte(*r.buf, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	lines := credentialRE.ReplaceAll((*r.buf)[:i+1], []byte("$1 [redacted]"))
+	*r.buf = append((*r.buf)[:0], (*r.buf)[i+1:]...)
+	if _, err := r.w.Write(lines); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // session is one connection: log in, select, then fetch what is new each
 // time the server says so (IDLE) or the poll timer fires.
 func (in *Intake) session(ctx context.Context) error {
@@ -355,7 +411,13 @@ func (in *Intake) session(ctx context.Context) error {
 		},
 	}
 	if in.lg.Enabled(ctx, slog.LevelDebug-4) {
-		opts.DebugWriter = logx.Writer(in.lg, slog.LevelDebug-4, "imap wire")
+		opts.DebugWriter = newRedactingWriter(logx.Writer(in.lg, slog.LevelDebug-4, "imap wire"))
+	}
+	if oauth.IsMechanism(in.cfg.Auth) && in.cfg.Tokens != nil {
+		// A token first: without one, there is no point in connecting.
+		if _, err := in.cfg.Tokens.Token(ctx); err != nil {
+			return fmt.Errorf("imap auth %s as %s: %w", in.cfg.Auth, in.cfg.Username, err)
+		}
 	}
 	c, err := in.dial(opts)
 	if err != nil {
@@ -373,8 +435,12 @@ func (in *Intake) session(ctx context.Context) error {
 		if err := c.Authenticate(sasl.NewPlainClient("", in.cfg.Username, in.cfg.Password)); err != nil {
 			return fmt.Errorf("authenticate PLAIN as %s: %w", in.cfg.Username, err)
 		}
+	case oauth.XOAuth2, oauth.OAuthBearer:
+		if err := in.authenticateOAuth(ctx, c); err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf("imap auth %q: use login or plain", in.cfg.Auth)
+		return fmt.Errorf("imap auth %q: use login, plain, xoauth2 or oauthbearer", in.cfg.Auth)
 	}
 	sel, err := c.Select(in.cfg.Mailbox, nil).Wait()
 	if err != nil {
@@ -468,6 +534,30 @@ func (in *Intake) session(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// authenticateOAuth logs in with a bearer token. A token the server
+// refuses is forgotten, so the next session gets a fresh one (the server
+// may have revoked it before its expiry).
+func (in *Intake) authenticateOAuth(ctx context.Context, c *imapclient.Client) error {
+	if in.cfg.Tokens == nil {
+		return fmt.Errorf("imap auth %s: no OAuth token source is configured", in.cfg.Auth)
+	}
+	tok, err := in.cfg.Tokens.Token(ctx)
+	if err != nil {
+		return fmt.Errorf("imap auth %s as %s: %w", in.cfg.Auth, in.cfg.Username, err)
+	}
+	host, portStr, _ := net.SplitHostPort(in.cfg.Addr)
+	port, _ := strconv.Atoi(portStr)
+	sc, err := oauth.SASL(in.cfg.Auth, in.cfg.Username, tok, host, port)
+	if err != nil {
+		return err
+	}
+	if err := c.Authenticate(sc); err != nil {
+		in.cfg.Tokens.Invalidate()
+		return fmt.Errorf("authenticate %s as %s: the server refused the access token: %w", strings.ToUpper(in.cfg.Auth), in.cfg.Username, err)
+	}
+	return nil
 }
 
 // fetchNew commits every message after the checkpoint, in UID order, in

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/events"
+	"pbem/mail/oauth"
 	"pbem/store"
 )
 
@@ -50,6 +52,10 @@ type Config struct {
 	// Username and Password, when Username is set, authenticate with AUTH
 	// PLAIN. It is refused without TLS unless the server is on loopback.
 	Username, Password string
+	// Auth is the SASL mechanism: "plain" (the default, with Password) or,
+	// with a bearer token from Tokens, "xoauth2" or "oauthbearer".
+	Auth   string
+	Tokens TokenSource
 	// HeloName is the name given in EHLO (default: From's domain).
 	HeloName string
 	// From is the From header and, its address, the envelope sender.
@@ -169,6 +175,15 @@ func (c Config) Validate() error {
 	if err := c.authAllowed(); err != nil {
 		errs = append(errs, err)
 	}
+	switch strings.ToLower(c.Auth) {
+	case "", "plain":
+	case oauth.XOAuth2, oauth.OAuthBearer:
+		if c.Tokens == nil {
+			errs = append(errs, fmt.Errorf("smtp auth %s: no OAuth token source is configured", c.Auth))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("smtp auth %q: use plain, xoauth2 or oauthbearer", c.Auth))
+	}
 	return errors.Join(errs...)
 }
 
@@ -187,6 +202,14 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// TokenSource gives OAuth 2.0 access tokens (package oauth's Source):
+// Token a valid one, refreshed as needed; Invalidate forgets the one the
+// server refused.
+type TokenSource interface {
+	Token(ctx context.Context) (string, error)
+	Invalidate()
 }
 
 // Sender delivers queued mails, a few SMTP transactions at a time (one
@@ -801,6 +824,32 @@ func isPermanent(err error) bool {
 	return false
 }
 
+// auth logs in as Config says. A failed token refresh, or a token the
+// server refuses, fails the attempt before the transaction: a temporary
+// failure, retried like any other (see isPermanent).
+func (s *Sender) auth(ctx context.Context, c *smtp.Client, host string) error {
+	cfg := s.cfg
+	switch strings.ToLower(cfg.Auth) {
+	case oauth.XOAuth2, oauth.OAuthBearer:
+		tok, err := cfg.Tokens.Token(ctx)
+		if err != nil {
+			return fmt.Errorf("%s as %s: %w", cfg.Auth, cfg.Username, err)
+		}
+		_, portStr, _ := net.SplitHostPort(cfg.Addr)
+		port, _ := strconv.Atoi(portStr)
+		sc, err := oauth.SASL(cfg.Auth, cfg.Username, tok, host, port)
+		if err != nil {
+			return err
+		}
+		if err := c.Auth(sc); err != nil {
+			cfg.Tokens.Invalidate()
+			return fmt.Errorf("%s as %s: the server refused the access token: %w", strings.ToUpper(cfg.Auth), cfg.Username, err)
+		}
+		return nil
+	}
+	return c.Auth(sasl.NewPlainClient("", cfg.Username, cfg.Password))
+}
+
 // errShutdown reports an attempt abandoned because Run's context was
 // done before the end of DATA was sent: the server discards such a
 // transaction, so it is no attempt at all and nothing is recorded.
@@ -884,7 +933,7 @@ func (s *Sender) deliver(ctx context.Context, m *message) (string, error) {
 		return fail(stageHello, err)
 	}
 	if cfg.Username != "" {
-		if err := c.Auth(sasl.NewPlainClient("", cfg.Username, cfg.Password)); err != nil {
+		if err := s.auth(ctx, c, host); err != nil {
 			return fail(stageAuth, err)
 		}
 	}
