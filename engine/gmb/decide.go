@@ -888,7 +888,7 @@ func (m *sim) beginFences() {
 
 func (m *sim) afterFences() {
 	if m.State.Scn.Option("fences-order") == "after-special" {
-		m.beginSwap()
+		m.beginFortify()
 		return
 	}
 	m.beginSpecial()
@@ -959,17 +959,37 @@ func (s *State) grants(side string) []string {
 	return out
 }
 
-func (m *sim) beginSpecial() {
+// beginSpecial starts 13.10r's changes: the initiative player (Player
+// A) makes all of his first, his traits' terrain (13.10l) and then the
+// Offensive battlefield's swap (13.7f), and only then his opponent makes
+// his; no one-action alternation (13.10l says only "starting with
+// Player A").
+func (m *sim) beginSpecial() { m.specialFor(m.State.PlayerA) }
+
+// specialFor begins a side's special terrain, or goes past it when its
+// army's traits grant nothing.
+func (m *sim) specialFor(side string) {
+	if len(m.State.grants(side)) == 0 {
+		m.specialDone(side)
+		return
+	}
+	m.begin(StepSpecial, side, 0)
+}
+
+// specialDone follows a side's special terrain: after Player A's, his
+// Offensive swap (13.7f) and then Player B's special terrain; after
+// Player B's, the rest of the setup.
+func (m *sim) specialDone(side string) {
 	st := m.State
-	if len(st.Scn.Army(st.PlayerA).Special) == 0 && len(st.Scn.Army(st.playerB()).Special) == 0 {
+	if side != st.PlayerA {
 		m.afterSpecial()
 		return
 	}
-	first := st.PlayerA // 13.10l: Player A first
-	if len(st.grants(first)) == 0 {
-		first = st.playerB()
+	if st.Battlefield == Offensive {
+		m.begin(StepSwap, st.PlayerA, 0) // 13.7f, 13.10r: the initiative's change
+		return
 	}
-	m.begin(StepSpecial, first, 0)
+	m.specialFor(st.playerB())
 }
 
 func (m *sim) afterSpecial() {
@@ -977,7 +997,7 @@ func (m *sim) afterSpecial() {
 		m.beginFences()
 		return
 	}
-	m.beginSwap()
+	m.beginFortify()
 }
 
 func (m *sim) special(side string, o Order) []events.Problem {
@@ -1016,28 +1036,12 @@ func (m *sim) special(side string, o Order) []events.Problem {
 	default:
 		return problem(o, "special terrain (13.10l): PLACE <kind> …, MOVE <piece> TO x,y, or DONE", "DONE")
 	}
-	st = m.State
-	other := st.other(side)
-	mine := len(st.grants(side)) > 0 && !st.side(side).Done
-	theirs := len(st.grants(other)) > 0 && !st.side(other).Done
-	switch {
-	case theirs:
-		m.Emit(kTurnPassed, aStep.Arg(StepSpecial), aSide.Arg(other))
-	case mine:
-		m.Emit(kTurnPassed, aStep.Arg(StepSpecial), aSide.Arg(side))
-	default:
-		m.afterSpecial()
+	// 13.10r: a side makes all its changes before the other makes any.
+	if st = m.State; len(st.grants(side)) > 0 && !st.side(side).Done {
+		return nil
 	}
+	m.specialDone(side)
 	return nil
-}
-
-func (m *sim) beginSwap() {
-	st := m.State
-	if st.Battlefield == Offensive {
-		m.begin(StepSwap, st.PlayerA, 0) // 13.7f
-		return
-	}
-	m.beginFortify()
 }
 
 func (m *sim) swap(side string, o Order) []events.Problem {
@@ -1055,7 +1059,7 @@ func (m *sim) swap(side string, o Order) []events.Problem {
 	default:
 		return problem(o, "the Offensive battlefield lets you swap two pieces: SWAP <piece> WITH <piece>, or NO SWAP (13.7f)", "NO SWAP")
 	}
-	m.beginFortify()
+	m.specialFor(m.State.playerB()) // 13.10r: then the opponent's changes
 	return nil
 }
 

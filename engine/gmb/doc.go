@@ -92,7 +92,8 @@
 //	13.10i    TestGMB_13_10i_TwoWaterLinesMeetAtARightAngle (within 1°)
 //	13.10j, G10 TestGMB_13_10j_G10_PassingTakesFromThePool
 //	13.10k, G13 TestGMB_13_10k_NormalTerrainZones, TestGMB_13_10k_G13_TotalReading
-//	13.10l, 13.10r TestGMB_13_10l_13_10r_SpecialTerrain (army traits' grants: the scenario's "special")
+//	13.10l, 13.10r TestGMB_13_10l_13_10r_SpecialTerrain, TestGMB_13_10l_13_10r_NoAlternationWithinASidesChanges
+//	          (army traits' grants: the scenario's "special"; Player A's changes, his Offensive swap too, then B's)
 //	13.10m    TestGMB_13_7f_13_10m_TheDefensiveBattlefieldsFortification (15.5 is not in the seeds: see below)
 //	13.10n    TestGMB_13_10h_13_10n_Rivers (a list that forbids the river)
 //	13.10o    TestGMB_13_10o_TerrainOnTerrain; 13.10p TestGMB_13_10p_FencesAndWalls

@@ -60,9 +60,9 @@ var setupOrders = []string{
 	"anna", "WALL ALONG rough 2 EDGE 1",
 	"taro", "PASS",
 	"anna", "PASS",
-	"anna", "MOVE hill 4 TO 6,36",
-	"taro", "PLACE woods 4x3 AT 20,6",
+	"anna", "MOVE hill 4 TO 6,36", // 13.10r: Player A's changes first
 	"anna", "NO SWAP",
+	"taro", "PLACE woods 4x3 AT 20,6",
 	"taro", "FORTIFY 26,10 32,10",
 	// 13.12-13.14.
 	"anna", "TACTIC AGGRESSIVE", // 44: the army tactic
@@ -100,8 +100,8 @@ var battleSetup = []string{
 	"taro", "PLACE hill 4x3 AT 6,6",
 	"anna", "PLACE woods 4x3 AT 32,42",
 	"anna", "DONE",
-	"taro", "DONE",
 	"anna", "NO SWAP",
+	"taro", "DONE",
 	"taro", "DONE",
 	"anna", "TACTIC AGGRESSIVE", // the army tactic, secret to the end
 	"taro", "TACTIC NEUTRAL",

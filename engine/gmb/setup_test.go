@@ -791,8 +791,16 @@ func TestGMB_13_10l_13_10r_SpecialTerrain(t *testing.T) {
 	to := c.Add(table.Vector{X: table.Inch(1)})
 	g.refuse("Union", "PLACE woods 6x4 AT 24,24", "your army's traits give no woods")
 	g.send("Union", "MOVE "+conf+" TO "+fmtPt(to))
-	if g.st.piece(conf).MovedBy != "Union" || g.st.Placer != "Confederate" {
-		t.Fatalf("after the move: %+v, placer %s", g.st.piece(conf), g.st.Placer)
+	// 13.10r: the initiative player's changes all come first: his
+	// traits' move, then his Offensive swap (13.7f); only then the
+	// opponent's.
+	if g.st.piece(conf).MovedBy != "Union" || g.st.Step != StepSwap || actors(g.st)[0] != "Union" {
+		t.Fatalf("after Player A's move: %+v, step %s, actors %v; want Player A's Offensive swap before Player B's special terrain (13.10r)", g.st.piece(conf), g.st.Step, actors(g.st))
+	}
+	g.refuse("Confederate", searchPlace(g.st, "Confederate", Woods, false), "it is not your turn")
+	g.send("Union", "NO SWAP")
+	if g.st.Step != StepSpecial || g.st.Placer != "Confederate" {
+		t.Fatalf("after Player A's changes: step %s, placer %s; want Player B's special terrain (13.10r)", g.st.Step, g.st.Placer)
 	}
 	g.refuse("Confederate", "MOVE "+conf+" TO "+fmtPt(c), "your army's traits let you move no terrain")
 	ex := searchPlace(g.st, "Confederate", Woods, false)
@@ -1017,4 +1025,36 @@ func TestGMB_13_6c_CardsArePlayedOpenlyAndRuledByTheReferee(t *testing.T) {
 	}
 	g.refuse("Confederate", "PLAY Rebel Yelp", "you hold no card")
 	setupTo(t, StepTactic).refuse("Union", "PLAY 1", "once the battle has begun")
+}
+
+// TestGMB_13_10l_13_10r_NoAlternationWithinASidesChanges: a side with
+// two grants makes both before the opponent makes any (13.10l starts
+// with Player A; 13.10r: the initiative first, then the opponent).
+func TestGMB_13_10l_13_10r_NoAlternationWithinASidesChanges(t *testing.T) {
+	sc := strings.Replace(string(scenario(t)), "special move ", "special move\nspecial hill ", 1)
+	st, err := rules{}.Setup([]byte(sc), testPlayers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{t: t, st: st, dice: lcg(1)}
+	g.auto(300, atStep(StepList))
+	g.st.PlayerA, g.st.Battlefield, g.st.Placer = "Union", Neutral, "Union"
+	g.send("Union", "LIST TYPICAL")
+	g.send("Confederate", "PASS")
+	g.send("Union", "PASS")
+	for g.st.Step == StepNormal {
+		g.send(g.st.Placer, placeExample(g.st, g.st.Placer))
+	}
+	g.auto(20, atStep(StepSpecial))
+	if g.st.Placer != "Union" {
+		t.Fatalf("special terrain begins with %s; want Player A (13.10l)", g.st.Placer)
+	}
+	g.send("Union", searchPlace(g.st, "Union", Hill, false))
+	if g.st.Step != StepSpecial || g.st.Placer != "Union" {
+		t.Fatalf("after Player A's first of two changes: step %s, placer %s; want Player A again (13.10r)", g.st.Step, g.st.Placer)
+	}
+	g.send("Union", "DONE")
+	if g.st.Step != StepSpecial || g.st.Placer != "Confederate" {
+		t.Fatalf("after Player A's DONE: step %s, placer %s; want Player B (13.10r)", g.st.Step, g.st.Placer)
+	}
 }
