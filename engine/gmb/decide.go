@@ -327,6 +327,18 @@ func earliest(a *Army) (int, string) {
 	return y, who
 }
 
+// fieldable says why an army of the scenario cannot be fielded in year
+// y (13.4b: some units only from a given year), or "" when both can:
+// the year may be the players', the referee's or the scenario's.
+func (sc *ScenarioDef) fieldable(y int) string {
+	for i := range sc.Armies {
+		if e, who := earliest(&sc.Armies[i]); y < e {
+			return fmt.Sprintf("the %s army's %s can be fielded only from %d (13.4b)", sc.Armies[i].Side, who, e)
+		}
+	}
+	return ""
+}
+
 func (m *sim) year(side string, o Order) []events.Problem {
 	y := o.Ints[0]
 	if y < 1861 || y > 1865 {

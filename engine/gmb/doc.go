@@ -70,7 +70,8 @@
 //	13.1      TestGMB_13_1_TableSize
 //	13.2a, G6, 13.10e TestGMB_13_2a_G6_13_10e_PieceSizes; 13.2b TestGMB_13_2b_LinesHaveNoLengthLimit
 //	13.3      TestGMB_13_3_TheSetupStepsComeInOrder
-//	13.4a, 13.4b, 13.4c TestGMB_13_4a_13_4b_13_4c_TheYear
+//	13.4a, 13.4b, 13.4c TestGMB_13_4a_13_4b_13_4c_TheYear (13.4b however the year is set: the players', the
+//	          referee's YEAR or SET, the scenario's battle-year)
 //	13.5a     TestGMB_13_5a_TheOpponentDrawsOpenly
 //	13.5b, 13.5c, 13.5d, 13.5-EX2 TestGMB_13_5b_13_5c_13_5d_13_5_EX2_TheDrawByGroups
 //	13.5e, 13.5f, 13.5-EX1, G12 TestGMB_13_5e_13_5f_13_5_EX1_G12_ABranchOfOneLevelDrawsFromAll

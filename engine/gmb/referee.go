@@ -1,6 +1,7 @@
 package gmb
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -73,6 +74,9 @@ func (m *sim) referee(os []Order) []events.Problem {
 		case "YEAR":
 			if st.Step != StepYear || st.Scn.Year != -1 {
 				return problem(o, "the players say the year; the referee only where the scenario leaves it to him (13.4a)", "")
+			}
+			if why := st.Scn.fieldable(o.Ints[0]); why != "" {
+				return problem(o, why, "")
 			}
 			m.Say("YEAR %d", o.Ints[0])
 			m.Emit(kYearSet, aYear.Arg(int64(o.Ints[0])), aHow.Arg("referee"))
@@ -417,7 +421,11 @@ func (st *State) applySet(obj, field, v string) error {
 				err = fmt.Errorf("no terrain list %q", v)
 			}
 		case "YEAR":
-			st.Year, err = intv()
+			if st.Year, err = intv(); err == nil {
+				if why := st.Scn.fieldable(st.Year); why != "" {
+					err = errors.New(why)
+				}
+			}
 		case "TABLE":
 			g, ok := st.Scn.Geom(strings.ToLower(v))
 			if !ok {

@@ -767,6 +767,11 @@ func (sc *ScenarioDef) check() error {
 			need(p.X > 0 && p.X < g.Width && p.Y > 0 && p.Y < g.Height, "table "+g.Size+": strategic points on the table")
 		}
 	}
+	if sc.Year > 0 {
+		if why := sc.fieldable(sc.Year); why != "" {
+			errs = append(errs, "a battle-year that fields both armies: "+why)
+		}
+	}
 	for _, l := range sc.Lists {
 		for _, e := range l.Pieces {
 			k, ok := sc.Kind(e.Kind)

@@ -112,11 +112,19 @@ func TestGMB_13_4a_13_4b_13_4c_TheYear(t *testing.T) {
 		t.Fatalf("prompts %+v; want the referee's", ps)
 	}
 	g.refuse("Union", "YEAR 1862", "the referee acts now")
+	// 13.4b holds whoever sets the year: the referee's 1862 would field
+	// the Alabama Brigade, available from 1863.
+	g.refuse(engine.RefereeSide, "YEAR 1862", "the Confederate army's Alabama Brigade can be fielded only from 1863 (13.4b)")
 	g.send(engine.RefereeSide, "YEAR 1864")
+	g.refuse(engine.RefereeSide, "SET game YEAR 1862", "Alabama Brigade can be fielded only from 1863 (13.4b)")
 	if g.st.Year != 1864 || g.st.Step != StepDraw {
 		t.Errorf("year %d, step %s", g.st.Year, g.st.Step)
 	}
 	// Or agreed when the game was arranged.
+	// A scenario's battle-year too.
+	if _, err := (rules{}).Setup(scenario(t, "battle-year 1862"), testPlayers); err == nil || !strings.Contains(err.Error(), "Alabama Brigade can be fielded only from 1863 (13.4b)") {
+		t.Errorf("a scenario fought in 1862 with a brigade of 1863: %v; want refused (13.4b)", err)
+	}
 	g = setupTo(t, StepDraw, "battle-year 1863")
 	if g.st.Year != 1863 || len(g.facts("year.proposed")) != 0 {
 		t.Errorf("a scenario's year: %d, proposals %v", g.st.Year, g.facts("year.proposed"))
