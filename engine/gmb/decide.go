@@ -690,24 +690,32 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 		}
 		path = p
 	}
+	// 13.10q: a road or railway across a river or stream makes a bridge
+	// (or uses one it goes through); so does a river laid across a road.
 	id := st.nextID(kind)
-	m.Say("%s", strings.TrimSpace(o.Verb+" "+strings.Join(o.Flags, " ")+" "+fmtPath(path)))
-	m.Emit(kTerrainPlaced, aId.Arg(id), aKind.Arg(kind), aBy.Arg(side), aPath.Arg(polyInts(path)...), aFlags.Arg(o.Flags...))
-	// 13.10q: a road or railway across a river or stream makes a bridge;
-	// so does a river laid across a road.
+	var made []Bridge
 	if kind == Road || kind == Railway {
-		for _, b := range st.crossings(path, nil) {
-			m.bridge(b, "")
+		bs, why := st.crossings(path)
+		if why != "" {
+			return problem(o, why, m.example(side))
 		}
+		made = bs
 	} else {
-		w := *m.State.piece(id)
-		for _, r := range m.State.Pieces {
+		w := Piece{ID: id, Kind: kind, Path: path}
+		for _, r := range st.Pieces {
 			if r.Kind == Road || r.Kind == Railway {
-				for _, b := range crossingsOf(r.Path, w, m.State.Bridges) {
-					m.bridge(b, "")
+				bs, why := crossingsOf(r.Path, w, append(slices.Clone(st.Bridges), made...))
+				if why != "" {
+					return problem(o, strings.Replace(why, "it would cross", r.ID+" would cross", 1), m.example(side))
 				}
+				made = append(made, bs...)
 			}
 		}
+	}
+	m.Say("%s", strings.TrimSpace(o.Verb+" "+strings.Join(o.Flags, " ")+" "+fmtPath(path)))
+	m.Emit(kTerrainPlaced, aId.Arg(id), aKind.Arg(kind), aBy.Arg(side), aPath.Arg(polyInts(path)...), aFlags.Arg(o.Flags...))
+	for _, b := range made {
+		m.bridge(b, "")
 	}
 	if kind == River {
 		m.begin(StepBridges, st.other(side), bridgesDue(path.Len()))

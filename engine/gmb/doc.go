@@ -24,7 +24,7 @@
 // <field> [FORCED MARCH], sealed (13.7b, 13.8d, G9); the battlefield roll
 // (13.8) with 13.8b's and 13.8d's dice; LIST (13.10c); linear terrain
 // (RIVER/STREAM points, ROAD/RAILWAY waypoints — edges, BASE A/B, SPn,
-// ROAD n — or PASS), BRIDGE, normal terrain (PLACE <kind> WxD AT x,y [TURN
+// BRIDGE n, ROAD n — or PASS), BRIDGE, normal terrain (PLACE <kind> WxD AT x,y [TURN
 // a] or by its corners), FENCE/WALL ALONG, special terrain (PLACE, MOVE
 // <piece> TO x,y, DONE), SWAP (Offensive), FORTIFY; TACTIC, secret to the
 // battle's end (13.12b); CAVALRY, sealed (13.13c); PATROL, sealed (13.14).
@@ -98,7 +98,8 @@
 //	13.10m    TestGMB_13_7f_13_10m_TheDefensiveBattlefieldsFortification (15.5 is not in the seeds: see below)
 //	13.10n    TestGMB_13_10h_13_10n_Rivers (a list that forbids the river)
 //	13.10o    TestGMB_13_10o_TerrainOnTerrain; 13.10p TestGMB_13_10p_FencesAndWalls
-//	13.10q, 13.10-EX3 TestGMB_13_10q_13_10_EX3_Bridges
+//	13.10q, 13.10-EX3 TestGMB_13_10q_13_10_EX3_Bridges (a crossing within 3" of a bridge is refused; a road
+//	          led through one, BRIDGE n, uses it)
 //	13.11a, 13.11c, 13.11d, G11 TestGMB_13_11a_13_11c_13_11d_G11_OperationalBases
 //	13.12a-c, G17 TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd, TestGMB_13_12c_G17_Rewards, TestGMBDemo;
 //	          13.12e TestGMB_13_12e_AQuarterRoundedUp

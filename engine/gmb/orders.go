@@ -36,10 +36,10 @@ type Order struct {
 }
 
 // Waypoint is one point a road or railway is laid through (13.10h): a
-// table edge, an operational base, a strategic point, another road, or a
-// point.
+// table edge, an operational base, a strategic point, another road, a
+// bridge that exists (13.10q), or a point.
 type Waypoint struct {
-	Kind string // "edge", "base", "sp", "road", "point"
+	Kind string // "edge", "base", "sp", "road", "bridge", "point"
 	Name string // "north", "A", "1", "road 2"
 	At   table.Point
 }
@@ -856,6 +856,14 @@ func (p *parser) waypoints() {
 				return
 			}
 			o.Ways = append(o.Ways, Waypoint{Kind: "sp", Name: strconv.Itoa(k)})
+		case up == "BRIDGE":
+			n := p.next()
+			id := "bridge " + strings.TrimSuffix(n.s, ",")
+			if !slices.ContainsFunc(p.st.Bridges, func(b Bridge) bool { return b.ID == id }) {
+				p.fail(n.col, fmt.Sprintf("there is no %s (13.10q: a road may use a bridge that exists)", id), "")
+				return
+			}
+			o.Ways = append(o.Ways, Waypoint{Kind: "bridge", Name: id})
 		case up == "ROAD" || up == "RAILWAY":
 			n := p.next()
 			id := strings.ToLower(up) + " " + n.s

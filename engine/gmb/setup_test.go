@@ -765,9 +765,13 @@ func TestGMB_13_10q_13_10_EX3_Bridges(t *testing.T) {
 	if n := len(g.st.Bridges); n != 3 || g.st.Bridges[2].At != table.Pt(table.Inch(24), table.Inch(30)) {
 		t.Errorf("bridges %v after a road across the river; want a third at 24,30", g.st.Bridges)
 	}
-	g.send("Union", "ROAD BASE A, SP1, SOUTH") // crosses at 15,30: within 3" of the bridge at 14,30, which it uses
-	if n := len(g.st.Bridges); n != 3 {
-		t.Errorf("%d bridges; a road within 3\" of a bridge uses it", n)
+	// 13.10q: a crossing 1" from a bridge is refused, not snapped to it
+	// (the road would cross where no bridge stands) …
+	g.refuse("Union", "ROAD BASE A, SP1, SOUTH", "it would cross river 1 at 15,30, 1\" from bridge 1, where no bridge stands: bridges are at least 3\" apart, and a road may use a bridge that exists (13.10q)")
+	// … and a road led through the bridge uses it.
+	g.send("Union", "ROAD BASE A, BRIDGE 1, SP1, SOUTH")
+	if n, p := len(g.st.Bridges), g.st.piece("road 2").Path; n != 3 || !slices.Contains(p, g.st.Bridges[0].At) {
+		t.Errorf("%d bridges, road 2 runs %v; a road may use an existing bridge (13.10q)", n, p)
 	}
 	// 13.10-EX3: in all three bridges on this stretch of river.
 	g.send("Confederate", "PASS")

@@ -201,6 +201,16 @@ func (s *State) roadPath(ways []Waypoint) (table.Polyline, string) {
 			k, _ := strconv.Atoi(w.Name)
 			pts = append(pts, s.Points[k-1])
 			sps++
+		case "bridge":
+			// 13.10q: a road may use a bridge that exists.
+			if i == 0 || i == len(ways)-1 {
+				return nil, "a road's ends are table edges, bases, strategic points or another road; a bridge lies between"
+			}
+			for _, b := range s.Bridges {
+				if b.ID == w.Name {
+					pts = append(pts, b.At)
+				}
+			}
 		case "point":
 			if !free {
 				return nil, "a road runs by the shortest line through operational bases and strategic points (13.10h, G15): name them (BASE A, SP2), not points"
@@ -250,8 +260,10 @@ func (s *State) roadPath(ways []Waypoint) (table.Polyline, string) {
 	}
 	first, last := ways[0], ways[len(ways)-1]
 	opposite := map[string]string{"A": "s", "B": "n"}
+	// The patterns count the required points; bridges used lie between.
+	core := slices.DeleteFunc(slices.Clone(ways), func(w Waypoint) bool { return w.Kind == "bridge" })
 	switch {
-	case sps == 1 && len(ways) == 3 && (first.Kind == "base" && last.Kind == "edge" && last.Name == opposite[first.Name] ||
+	case sps == 1 && len(core) == 3 && (first.Kind == "base" && last.Kind == "edge" && last.Name == opposite[first.Name] ||
 		last.Kind == "base" && first.Kind == "edge" && first.Name == opposite[last.Name]):
 		// 13.10h (1): from an operational base through one strategic
 		// point to the opposite edge.
@@ -279,28 +291,37 @@ func wayName(w Waypoint) string {
 		return "BASE " + w.Name
 	case "sp":
 		return "SP" + w.Name
-	case "road":
+	case "road", "bridge":
 		return w.Name
 	}
 	return fmtPt(w.At)
 }
 
 // crossings lists where a path crosses the water lines: each becomes a
-// bridge unless one stands within 3" already (13.10q: a road may also use
-// an existing bridge).
-func (s *State) crossings(path table.Polyline, extraBridges []Bridge) []Bridge {
+// bridge (13.10q), unless the path goes through a bridge that stands
+// there already, which it uses. A crossing nearer than 3" to a bridge,
+// but not on it, is refused: bridges stand at least 3" apart, and the
+// road would cross where no bridge stands.
+func (s *State) crossings(path table.Polyline) ([]Bridge, string) {
 	var out []Bridge
-	all := append(slices.Clone(s.Bridges), extraBridges...)
 	for _, w := range s.Pieces {
 		if w.Kind != River && w.Kind != Stream {
 			continue
 		}
-		out = append(out, crossingsOf(path, w, append(all, out...))...)
+		bs, why := crossingsOf(path, w, append(slices.Clone(s.Bridges), out...))
+		if why != "" {
+			return nil, why
+		}
+		out = append(out, bs...)
 	}
-	return out
+	return out, ""
 }
 
-func crossingsOf(path table.Polyline, w Piece, have []Bridge) []Bridge {
+// onBridge is how near a bridge a crossing is the bridge's: a road led
+// through it (BRIDGE n) crosses exactly there.
+var onBridge = table.Inch(1) / 100
+
+func crossingsOf(path table.Polyline, w Piece, have []Bridge) ([]Bridge, string) {
 	var out []Bridge
 	for _, a := range path.Segments() {
 		for _, b := range w.Path.Segments() {
@@ -308,18 +329,26 @@ func crossingsOf(path table.Polyline, w Piece, have []Bridge) []Bridge {
 			if kind == table.Disjoint {
 				continue
 			}
-			near := false
-			for _, br := range append(have, out...) {
-				if br.Over == w.ID && table.WithinDistance(br.At, at, bridgeGap) {
-					near = true
+			used := false
+			for _, br := range append(slices.Clone(have), out...) {
+				if table.WithinDistance(br.At, at, onBridge) {
+					used = true
+					break
 				}
 			}
-			if !near {
-				out = append(out, Bridge{At: at, Over: w.ID})
+			if used {
+				continue
 			}
+			for _, br := range append(slices.Clone(have), out...) {
+				if table.Distance(br.At, at) < bridgeGap {
+					return nil, fmt.Sprintf("it would cross %s at %s, %s from %s, where no bridge stands: bridges are at least 3\" apart, and a road may use a bridge that exists (13.10q): lead it through %s with BRIDGE %s",
+						w.ID, fmtPt(at), inch(table.Distance(br.At, at)), bridgeName(br), bridgeName(br), strings.TrimPrefix(br.ID, "bridge "))
+				}
+			}
+			out = append(out, Bridge{At: at, Over: w.ID})
 		}
 	}
-	return out
+	return out, ""
 }
 
 // checkBridge checks a bridge a player places on the river (13.10q).
