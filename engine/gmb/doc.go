@@ -88,7 +88,8 @@
 //	G8        TestGMB_13_14a_13_14b_13_14c_PatrolMarkersThenTheGameBegins (turn 1 = Player A), TestGMB_G8_SeparateFirstInitiative
 //	13.10c, 13.10d, 13.10e TestGMB_13_10d_13_10e_TheTypicalListAndItsAmount; 13.10f TestGMB_13_10f_HalfPieces
 //	13.10g    TestGMB_13_10g_PlacementAlternatesFromPlayerB
-//	13.10h, 13.10-EX2 TestGMB_13_10h_13_10n_Rivers, TestGMB_13_10h_Streams, TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns,
+//	13.10h, 13.10-EX2 TestGMB_13_10h_13_10n_Rivers, TestGMB_13_10h_Streams, TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns
+//	          (a railway says EMBANKMENT or NO EMBANKMENT; a road may be SUNKEN),
 //	          TestGMB_13_10_EX2_RoadD (G15: the shortest line; option roads free)
 //	13.10i    TestGMB_13_10i_TwoWaterLinesMeetAtARightAngle (within 1°)
 //	13.10j, G10 TestGMB_13_10j_G10_PassingTakesFromThePool

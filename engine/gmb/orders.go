@@ -54,6 +54,9 @@ type Step struct {
 	Words string
 }
 
+// Level is the flag of a railway not on an embankment (13.10h).
+const Level = "level"
+
 // Verbs of orders, for abbreviation by unique prefix (docs/ORDERS.md).
 var verbs = []string{"TABLE", "YEAR", "DEAL", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
 	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
@@ -557,12 +560,35 @@ func (p *parser) body(v string) {
 			p.fail(p.col(), v+" takes its points from one table edge to another", v+" 0,30 48,30")
 		}
 	case "ROAD", "RAILWAY":
-		for p.more() && (p.peek() == "SUNKEN" || p.peek() == "EMBANKMENT") {
-			if v == "ROAD" && p.peek() != "SUNKEN" || v == "RAILWAY" && p.peek() != "EMBANKMENT" {
-				p.fail(p.col(), fmt.Sprintf("a %s is not %s", strings.ToLower(v), strings.ToLower(p.peek())), "")
+		for p.more() && (p.peek() == "SUNKEN" || p.peek() == "EMBANKMENT" || p.peek() == "NO") {
+			col := p.col()
+			flag := strings.ToLower(p.next().s)
+			if flag == "no" {
+				if !p.accept("EMBANKMENT") {
+					p.fail(p.col(), "NO EMBANKMENT: a railway not on an embankment (13.10h)", "RAILWAY NO EMBANKMENT BASE B, SP2, NORTH")
+					return
+				}
+				flag = Level
+			}
+			if v == "ROAD" && flag != "sunken" {
+				p.fail(col, "a road may be SUNKEN; only a railway runs on an embankment or not (13.10h)", "ROAD SUNKEN BASE B, SP2, NORTH")
 				return
 			}
-			o.Flags = append(o.Flags, strings.ToLower(p.next().s))
+			if v == "RAILWAY" && flag == "sunken" {
+				p.fail(col, "a railway is not sunken: RAILWAY EMBANKMENT … or RAILWAY NO EMBANKMENT … (13.10h)", "RAILWAY NO EMBANKMENT BASE B, SP2, NORTH")
+				return
+			}
+			if len(o.Flags) > 0 {
+				p.fail(col, "say it once", "")
+				return
+			}
+			o.Flags = append(o.Flags, flag)
+		}
+		// 13.10h: the player placing a railway must say whether it runs
+		// on an embankment.
+		if v == "RAILWAY" && len(o.Flags) == 0 {
+			p.fail(p.col(), "say whether the railway runs on an embankment (13.10h): RAILWAY EMBANKMENT … or RAILWAY NO EMBANKMENT …", "RAILWAY NO EMBANKMENT BASE B, SP2, NORTH")
+			return
 		}
 		p.waypoints()
 	case "BRIDGE":

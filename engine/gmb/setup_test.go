@@ -584,6 +584,13 @@ func TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns(t *testing.T) {
 	}
 	g.send("Confederate", "ROAD BASE A, SP1, SOUTH")
 	g.refuse("Union", "ROAD SUNKEN BASE B, SP3, NORTH", "at most 4 roads")
+	// 13.10h: a railway says whether it runs on an embankment, and "not"
+	// can be written.
+	g.refuse("Union", "RAILWAY BASE B, SP1, NORTH", "say whether the railway runs on an embankment (13.10h)")
+	g.send("Union", "RAILWAY NO EMBANKMENT BASE B, SP1, NORTH")
+	if p := g.st.piece("railway 2"); p == nil || !slices.Equal(p.Flags, []string{"level"}) {
+		t.Errorf("a railway not on an embankment: %+v", p)
+	}
 	g = atLinear(t, "option roads free")
 	g.send("Confederate", "ROAD WEST, 10,30, SP2, EAST")
 }
