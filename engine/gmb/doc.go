@@ -81,7 +81,7 @@
 //	13.6c     TestGMB_13_6c_CardsArePlayedOpenlyAndRuledByTheReferee (5.4 is not in the seeds)
 //	13.7b, 13.8d, G9 TestGMB_13_7b_13_8d_G9_TheDeclarationIsSealed, the acceptance suite's leak test, TestGMBDemo
 //	13.7c, 13.8a, 13.10-EX1 TestGMB_13_8a_13_7c_13_10c_13_10_EX1_TheWinnerIsPlayerAAndChoosesTheList
-//	13.7d-e, 13.9b TestGMB_13_7d_13_7e_13_9b_ZonesAndStrategicPoints
+//	13.7d-e, 13.9b TestGMB_13_7d_13_7e_13_9b_ZonesAndStrategicPoints, TestGMB_13_7e_AStreamMayRunUnderAStrategicPoint
 //	13.7f     TestGMB_13_7f_G7_TheNeutralBattlefieldsCard, TestGMB_13_7f_13_10m_TheDefensiveBattlefieldsFortification,
 //	          TestGMB_13_7f_TheOffensiveSwap
 //	13.8b, 13.8d, 13.8e TestGMB_13_8b_13_8d_13_8e_BonusDice (all nine cells, with and without a forced march)

@@ -1077,3 +1077,17 @@ func TestGMB_13_10l_13_10r_NoAlternationWithinASidesChanges(t *testing.T) {
 		t.Fatalf("after Player A's DONE: step %s, placer %s; want Player B (13.10r)", g.st.Step, g.st.Placer)
 	}
 }
+
+// TestGMB_13_7e_AStreamMayRunUnderAStrategicPoint: players may put any
+// terrain but impassable under a strategic point (13.7e): a stream (an
+// obstacle in the sample) may, a river (impassable) may not.
+func TestGMB_13_7e_AStreamMayRunUnderAStrategicPoint(t *testing.T) {
+	g := atLinear(t)
+	g.send("Confederate", "STREAM 0,24 48,24")
+	if p := g.st.piece("stream 1"); p == nil {
+		t.Fatal("no stream placed")
+	}
+	g = atLinear(t)
+	g.send("Confederate", "PASS")
+	g.refuse("Union", "RIVER 0,24 48,24", "no impassable terrain under a strategic point (13.7e)")
+}

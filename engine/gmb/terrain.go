@@ -117,9 +117,13 @@ func (s *State) waterLine(side, kind string, pts []table.Point) string {
 	if s.pathInZone(s.other(side), pts) {
 		return "it goes only in your own deployment zone or the neutral zone (13.10h)"
 	}
-	for _, sp := range s.Points {
-		if onPolyline(table.Polyline(pts), sp) {
-			return "no impassable terrain under a strategic point (13.7e)"
+	// 13.7e: any terrain but impassable may lie under a strategic point
+	// (a stream, an obstacle, may).
+	if k, _ := s.Scn.Kind(kind); k.Move == Impassable {
+		for _, sp := range s.Points {
+			if onPolyline(table.Polyline(pts), sp) {
+				return fmt.Sprintf("no impassable terrain under a strategic point (13.7e): a %s is impassable", kind)
+			}
 		}
 	}
 	for _, p := range s.Pieces {
