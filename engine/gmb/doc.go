@@ -102,7 +102,8 @@
 //	13.10q, 13.10-EX3 TestGMB_13_10q_13_10_EX3_Bridges (a crossing within 3" of a bridge is refused; a road
 //	          led through one, BRIDGE n, uses it)
 //	13.11a, 13.11c, 13.11d, G11 TestGMB_13_11a_13_11c_13_11d_G11_OperationalBases
-//	13.12a-c, G17 TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd, TestGMB_13_12c_G17_Rewards, TestGMBDemo;
+//	13.12a-c, G17 TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd, TestGMB_13_12c_G17_Rewards (an objective
+//	          implied by another counts for both: the Aggressive 1 holds its 5), TestGMBDemo;
 //	          13.12e TestGMB_13_12e_AQuarterRoundedUp
 //	13.13b-c  TestGMB_13_13c_G18_CavalryTactics, TestGMB_13_13b_OnlyASideWithCavalryChooses
 //	13.14a, 13.14b, 13.14c TestGMB_13_14a_13_14b_13_14c_PatrolMarkersThenTheGameBegins

@@ -113,6 +113,24 @@ var rewards = map[string][]rewardLine{
 	Aggressive: {{All: []int{1, 2, 3, 4}, Pct: 400}, {All: []int{3, 4, 5}, Pct: 300}, {Any: 3, Pct: 100}},
 }
 
+// implies are 13.12c's objectives that achieve another: the Aggressive
+// tactic's 1 (take all the strategic points) holds its 5 (more than
+// half of them).
+var implies = map[string]map[int]int{Aggressive: {1: 5}}
+
+// implied adds to the objectives achieved those they imply: an
+// objective implied by another counts for both (13.12c).
+func implied(tactic string, done []int) []int {
+	out := slices.Clone(done)
+	for _, d := range done {
+		if x, ok := implies[tactic][d]; ok && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // objectiveCount is how many objectives a tactic lists.
 var objectiveCount = map[string]int{Cautious: 3, Neutral: 4, Aggressive: 5}
 
@@ -120,6 +138,7 @@ var objectiveCount = map[string]int{Cautious: 3, Neutral: 4, Aggressive: 5}
 // achieved; G17 awards only the highest line met (option rewards sum:
 // every line met).
 func reward(tactic string, done []int, sum bool) int {
+	done = implied(tactic, done)
 	n := 0
 	for _, d := range done {
 		if d >= 1 && d <= objectiveCount[tactic] {
@@ -155,13 +174,15 @@ func (m *sim) endBattle() {
 	var parts []string
 	for _, sd := range st.Sides {
 		pct := 0
+		done := sd.Objectives
 		if sd.Tactic != "" {
 			m.Emit(kTacticRevealed, aSide.Arg(sd.Name), aTactic.Arg(sd.Tactic))
-			pct = reward(sd.Tactic, sd.Objectives, st.Scn.Option("rewards") == "sum")
+			done = implied(sd.Tactic, done)
+			pct = reward(sd.Tactic, done, st.Scn.Option("rewards") == "sum")
 		}
 		amount := st.Scn.Army(sd.Name).Value * pct / 100
-		ints := make([]int64, len(sd.Objectives))
-		for i, n := range sd.Objectives {
+		ints := make([]int64, len(done))
+		for i, n := range done {
 			ints[i] = int64(n)
 		}
 		m.Emit(kRewardScored, aSide.Arg(sd.Name), aObjectives.Arg(ints...), aPercent.Arg(int64(pct)), aAmount.Arg(int64(amount)))

@@ -909,6 +909,7 @@ func TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd(t *testing.T) {
 }
 
 func TestGMB_13_12c_G17_Rewards(t *testing.T) {
+	// 13.12c's lines, and an objective implied by another counting for both.
 	for _, tc := range []struct {
 		tactic string
 		done   []int
@@ -921,7 +922,11 @@ func TestGMB_13_12c_G17_Rewards(t *testing.T) {
 		{Neutral, []int{1, 2, 3, 4}, 200, 350},
 		{Neutral, []int{1, 2, 3}, 100, 150},
 		{Neutral, []int{2, 4}, 50, 50},
-		{Aggressive, []int{1, 2, 3, 4}, 400, 500},
+		// 13.12c: an objective implied by another counts for both: all
+		// the strategic points (1) are more than half of them (5).
+		{Aggressive, []int{1, 2, 3, 4}, 400, 800},
+		{Aggressive, []int{1, 3, 4}, 300, 400},
+		{Aggressive, []int{1, 2}, 100, 100},
 		{Aggressive, []int{3, 4, 5}, 300, 400},
 		{Aggressive, []int{1, 2, 5}, 100, 100},
 		{Aggressive, []int{1, 5}, 0, 0},
