@@ -13,7 +13,10 @@ import (
 
 // sim is a decision in the making: the kit's engine.Sim (each fact
 // applied as it is made) with GMB's steps as methods.
-type sim struct{ *engine.Sim[*State] }
+type sim struct {
+	*engine.Sim[*State]
+	failed []events.Problem // what refuses the mail, found past where it could return it
+}
 
 func problem(o Order, msg, hint string) []events.Problem {
 	return []events.Problem{{Line: max(o.Line, 1), Col: max(o.Col, 1), Text: o.Text, Msg: msg, Hint: hint}}
@@ -21,14 +24,20 @@ func problem(o Order, msg, hint string) []events.Problem {
 
 func decide(st *State, side string, os []Order, dice engine.Dice) (engine.Decision, error) {
 	d, err := engine.Decide(st, dice, evolve, func(s *engine.Sim[*State]) []events.Problem {
-		m := &sim{s}
-		if side == engine.RefereeSide {
-			return m.referee(os)
-		}
-		if st.side(side) == nil {
+		m := &sim{Sim: s}
+		var probs []events.Problem
+		switch {
+		case side == engine.RefereeSide:
+			probs = m.referee(os)
+		case st.side(side) == nil:
 			return problem(os[0], fmt.Sprintf("side %q plays no part in this game", side), "")
+		default:
+			probs = m.player(side, os)
 		}
-		return m.player(side, os)
+		if probs == nil {
+			probs = m.failed
+		}
+		return probs
 	})
 	if err != nil {
 		return engine.Decision{}, fmt.Errorf("gmb: %w", err)
@@ -502,7 +511,7 @@ func (m *sim) keep(side string, o Order) []events.Problem {
 	m.Emit(kHandKept, aSide.Arg(side), aN.Arg(int64(len(kept))), aReturnedInt.Arg(int64(len(back))))
 	if len(actors(m.State)) == 0 {
 		if m.State.PlayerA != "" {
-			m.begin(StepList, m.State.PlayerA, 0) // the Neutral battlefield's card (G7, keep-3)
+			m.beginList(m.State.PlayerA) // the Neutral battlefield's card (G7, keep-3)
 		} else {
 			m.beginDeclare()
 		}
@@ -617,7 +626,7 @@ func (m *sim) wonBattlefield(w string) {
 		}
 		m.drawCards(w, 1, "hand", "13.7f")
 	}
-	m.begin(StepList, w, 0)
+	m.beginList(w)
 }
 
 // --- 13.9, 13.10 ---
@@ -673,6 +682,22 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 		}
 		return problem(o, fmt.Sprintf("at most %s (13.10h)", plural(st.Scn.LinearLimits[kind], kind, kind+"s")), "PASS")
 	}
+	if p := m.layLine(side, kind, o); p != nil {
+		return p
+	}
+	if kind == River {
+		m.begin(StepBridges, st.other(side), bridgesDue(table.Polyline(o.Pts).Len()))
+		return nil
+	}
+	m.nextLinear(side, false)
+	return nil
+}
+
+// layLine checks and places a river, stream, road or railway (13.10h,
+// 13.10i, 13.10q, 13.7e) with the bridges its crossings make: a side's
+// by mail, or a layout's (side LayoutBy, 13.10a).
+func (m *sim) layLine(side, kind string, o Order) []events.Problem {
+	st := m.State
 	var path table.Polyline
 	switch kind {
 	case River, Stream:
@@ -717,11 +742,6 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 	for _, b := range made {
 		m.bridge(b, "")
 	}
-	if kind == River {
-		m.begin(StepBridges, st.other(side), bridgesDue(path.Len()))
-		return nil
-	}
-	m.nextLinear(side, false)
 	return nil
 }
 

@@ -61,7 +61,7 @@ const Level = "level"
 var verbs = []string{"TABLE", "YEAR", "DEAL", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
 	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
 	"MOVE", "NO", "FORTIFY", "TACTIC", "CAVALRY", "PATROL", "ACTIVATE", "PASSAGE", "NONE", "PLAY",
-	"COMBAT", "FORCE", "SET", "FALLEN", "OBJECTIVES", "SCORE", "INITIATIVE", "HOLD"}
+	"COMBAT", "FORCE", "SET", "FALLEN", "OBJECTIVES", "SCORE", "INITIATIVE", "HOLD", "LAYOUT"}
 
 type token struct {
 	s   string
@@ -285,6 +285,9 @@ func isPoint(s string) bool {
 
 // Parse reads a side's (or the referee's) mail.
 func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
+	if lines, ok := isLayoutMail(text); ok && side == engine.RefereeSide {
+		return []Order{layoutOrder(lines)}, nil
+	}
 	var out []Order
 	var probs []events.Problem
 	var lines []string

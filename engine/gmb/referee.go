@@ -24,6 +24,11 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if p := m.set(o); p != nil {
 				return p
 			}
+		case "LAYOUT":
+			// 13.10a: the referee's terrain layout.
+			if p := m.layout(o, true); p != nil {
+				return p
+			}
 		case "COMBAT":
 			if st.Step != StepCombat {
 				return problem(o, "there is no combat to rule now", "")

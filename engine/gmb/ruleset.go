@@ -84,6 +84,9 @@ func (rules) Setup(scenario []byte, players []events.Player) (*State, error) {
 			st.Year, st.Step = sc.Year, StepDraw
 		}
 	}
+	if err := checkLayout(st); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 

@@ -211,6 +211,13 @@ type CavTactic struct {
 	Patrol table.Length // how far beyond the deployment zone its cavalry patrols
 }
 
+// LayoutLine is one piece of a scenario's terrain layout: the order
+// that places it, and its line in the file.
+type LayoutLine struct {
+	Line int
+	Text string
+}
+
 // ScenarioDef is a scenario file after parsing. It never changes after
 // Setup.
 type ScenarioDef struct {
@@ -229,6 +236,15 @@ type ScenarioDef struct {
 	FortLength     table.Length
 	Fences         int
 	Combat         string // "referee" or "none"
+
+	// Historical marks a special or historical scenario: no 12" x 6"
+	// limit on a piece (13.2a), and normal terrain may stand on normal
+	// terrain (13.10o).
+	Historical bool
+	// Layout is the scenario's terrain layout (13.10a), its "piece"
+	// lines: orders as a mail writes them, placed instead of 13.10's
+	// method and checked by its rules.
+	Layout []LayoutLine
 
 	TableSize string // fixed by the scenario, else chosen by mail (13.1)
 	Year      int    // fixed by the scenario (13.4a); 0 by mail; -1 the referee's
@@ -442,6 +458,10 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 		}
 		word, rest, _ := strings.Cut(line, " ")
 		rest = strings.TrimSpace(rest)
+		if word == "piece" {
+			sc.Layout = append(sc.Layout, LayoutLine{i + 1, rest})
+			continue
+		}
 		if err := sc.line(&army, word, rest); err != nil {
 			return nil, scnErr{i + 1, err.Error()}
 		}
@@ -468,6 +488,8 @@ func (sc *ScenarioDef) line(army **Army, word, rest string) error {
 		sc.Name = rest
 	case "sample":
 		sc.Sample = true
+	case "historical":
+		sc.Historical = true
 	case "die":
 		sc.Die, err = atoi(rest)
 	case "initiative":
@@ -757,6 +779,9 @@ func (sc *ScenarioDef) check() error {
 	}
 	need(sc.FortLength > 0, "fortification-length N (R17)")
 	need(len(sc.Armies) == 2, "two armies")
+	if len(sc.Layout) > 0 {
+		need(sc.TableSize != "", "table-size for the terrain layout's pieces (13.10a)")
+	}
 	if sc.TableSize != "" {
 		_, ok := sc.Geom(sc.TableSize)
 		need(ok, "table-size names a table line")

@@ -104,7 +104,7 @@ func (s *State) pathInZone(side string, pts []table.Point) bool {
 
 // waterLine checks a river or stream (13.10h, 13.10i).
 func (s *State) waterLine(side, kind string, pts []table.Point) string {
-	if kind == River && side != s.PlayerA {
+	if kind == River && side != s.PlayerA && side != LayoutBy {
 		return "only Player A, who won the initiative, places the river (13.10h)"
 	}
 	if !s.onTable(pts) {
@@ -114,7 +114,7 @@ func (s *State) waterLine(side, kind string, pts []table.Point) string {
 	if a == "" || b == "" || a == b {
 		return "it must run between two table edges: its first and last points on two different edges (13.10h)"
 	}
-	if s.pathInZone(s.other(side), pts) {
+	if side != LayoutBy && s.pathInZone(s.other(side), pts) {
 		return "it goes only in your own deployment zone or the neutral zone (13.10h)"
 	}
 	// 13.7e: any terrain but impassable may lie under a strategic point
@@ -423,6 +423,9 @@ func (s *State) checkSize(o Order, pg table.Polygon) (half bool, why string) {
 	}
 	w, d = max(w, d), min(w, d)
 	half = w <= table.Inch(2) && d <= table.Inch(2)
+	if s.Scn.Historical {
+		return half, "" // 13.2a: the limit is a normal battle's
+	}
 	if s.Scn.Option("piece-size") == "box" {
 		if w > long || d > wide {
 			return half, fmt.Sprintf("a piece is at most %s x %s (13.2a)", inch(long), inch(wide))
@@ -451,7 +454,7 @@ func (s *State) checkArea(kind string, pg table.Polygon, skip ...string) string 
 		if slices.Contains(skip, p.ID) {
 			continue
 		}
-		if p.Path == nil && table.OverlapConvex(pg, p.Poly) {
+		if p.Path == nil && !s.Scn.Historical && table.OverlapConvex(pg, p.Poly) {
 			return fmt.Sprintf("it would stand on %s: a normal piece is not placed on another (13.10o)", p.ID)
 		}
 		if p.Kind == River && (kind == Hill || kind == BuiltUp) && pg.MeetsPolylineInterior(p.Path) {
