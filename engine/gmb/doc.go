@@ -7,6 +7,8 @@
 // scenario's data (the built-in Hazel Run is SAMPLE data, not the
 // publisher's) or is the referee's: combat (chapters 8-9) and the end of
 // the battle (14.2-14.3) are ruled by mail, and SET corrects any field.
+// A terrain layout (13.10a) is the scenario's "piece" lines or the
+// referee's LAYOUT mail.
 //
 // Geometry is exact: whole micrometres (an inch is exactly 25 400) and
 // millidegrees, integer and rational arithmetic, no floating point in a
@@ -68,7 +70,12 @@
 //	          TestGMB_7_6g_7_6j_…; 7.6i TestGMB_7_6i_TheInitiativeOrdersThePassages
 //	*7.6, *13.13, G18 TestGMB_G18_PassageOfLinesIsSwitchable, TestGMB_13_13c_G18_CavalryTactics
 //	13.1      TestGMB_13_1_TableSize
-//	13.2a, G6, 13.10e TestGMB_13_2a_G6_13_10e_PieceSizes; 13.2b TestGMB_13_2b_LinesHaveNoLengthLimit
+//	13.2a, G6, 13.10e TestGMB_13_2a_G6_13_10e_PieceSizes; 13.2b TestGMB_13_2b_LinesHaveNoLengthLimit;
+//	          13.2a, 13.10o TestGMB_13_2a_13_10o_AHistoricalScenarioLiftsTheLimits (the scenario's "historical")
+//	13.10a    TestGMB_13_10a_AScenariosLayoutIsLaidAfterTheBattlefieldRoll (its "piece" lines),
+//	          TestGMB_13_10a_TheRefereesLayout (LAYOUT), TestGMB_13_10a_13_2a_13_10o_13_10q_ALayoutIsCheckedByTheRules:
+//	          a layout replaces 13.10's method, its pieces checked by the rules of pieces sent by mail but those
+//	          of the exchange (turns, pool, 13.10k's zones, the river Player A's)
 //	13.3      TestGMB_13_3_TheSetupStepsComeInOrder
 //	13.4a, 13.4b, 13.4c TestGMB_13_4a_13_4b_13_4c_TheYear (13.4b however the year is set: the players', the
 //	          referee's YEAR or SET, the scenario's battle-year)
@@ -134,7 +141,6 @@
 //	          or "battle-year referee" hands it to the referee
 //	13.9c, 13.9d   a point is exact on the table; who holds one at the end (14.3) is the referee's
 //	          OBJECTIVES
-//	13.10a    the method of 13.10 is played; a referee's or a sample layout is SET
 //	13.10b    each army's terrain list is the scenario's
 //	13.11b    no order moves an operational base; only the referee could
 //	13.12d    army value and scoring (14.2): the army's "value"; objectives by the referee
