@@ -35,7 +35,7 @@
 // turn 2 a card each (13.6b) and an initiative roll (turn 1's is the
 // battlefield roll, G8); the sides activate a corps in turn, the
 // initiative first (ACTIVATE <corps> or PASS); after each activation the
-// referee rules its attacks and combat (SET, FORCE, COMBAT DONE) and the
+// referee rules its attacks and combat (SET, FORCE <unit> BACK PUSH-BACK …, COMBAT DONE) and the
 // side moves the corps' units ("<unit>: [MARCH] FORWARD 6, WHEEL LEFT 30,
 // PIVOT RIGHT 90, ROAD TO x,y"; 7.1b); then the reorganization's passages
 // of lines (PASSAGE a AND b, the initiative first: 7.6i). PLAY <card> in
@@ -66,6 +66,8 @@
 //	7.3e, 7.3-EX2 TestGMB_7_3_EX2_7_3e_WhatATurnBrushesDoesNotCount
 //	7.4a, G1  TestGMB_7_4a_G1_NoEntryIntoAnEnemyZoneOfControl; 7.4b TestGMB_7_4b_OneInchFromAUnitWithoutAZone
 //	7.4c, 7.5a, 7.5b, 7.5c, 7.5-EX, G3 TestGMB_7_4c_7_5a_7_5b_7_5c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn
+//	7.5d      TestGMB_7_5d_ForcedMovesRecordTheirKind (FORCE <unit> BACK or FORWARD PUSH-BACK, DISENGAGEMENT,
+//	          FAILED ORDER, CARD or PURSUIT; their causes are combat's, chapters 8-9, the referee's)
 //	7.6a, 7.6b, 7.6c, 7.6d, 7.6e, 7.6f, 7.6g, 7.6h, 7.6j TestGMB_7_6a_7_6c_…, TestGMB_7_6d_7_6h_…, TestGMB_7_6b_7_6e_7_6f_…,
 //	          TestGMB_7_6g_7_6j_…; 7.6i TestGMB_7_6i_TheInitiativeOrdersThePassages
 //	*7.6, *13.13, G18 TestGMB_G18_PassageOfLinesIsSwitchable, TestGMB_13_13c_G18_CavalryTactics
@@ -134,8 +136,6 @@
 //
 //	7.2g, 7.6-EX, 13.7e's Illustration 13.7   illustrations not in the seeds; 13.7's
 //	          geometry (zones, points) is the scenario's table lines (R16)
-//	7.5d      the forced moves' causes (push-back, disengagement, pursuit, failed orders,
-//	          cards) are combat's (chapters 8-9): the referee's FORCE <unit> BACK or FORWARD
 //	13.0a, 13.0b, 13.7a, 13.8c, 13.9a, 13.13a   flavour
 //	13.4a     the year agreed when the game is arranged is the scenario's "battle-year",
 //	          or "battle-year referee" hands it to the referee

@@ -122,7 +122,7 @@ func turnOrders(turn int) []string {
 		"ref", "COMBAT DONE",
 		"anna", "Iron Brigade: MARCH FORWARD 2; Irish Brigade: FORWARD 2",
 		"taro", "ACTIVATE First Corps",
-		"ref", "SET Texas Brigade ENGAGED on\nFORCE Washington Artillery FORWARD\nCOMBAT DONE",
+		"ref", "SET Texas Brigade ENGAGED on\nFORCE Washington Artillery FORWARD PURSUIT\nCOMBAT DONE",
 		"taro", "Texas Brigade: FORWARD 2", // refused: engaged (7.1c)
 		"taro", "Alabama Brigade: FORWARD 2",
 		"anna", "PASS",

@@ -118,6 +118,7 @@ var (
 	aGroup       = factSet.Str("group")
 	aHalf        = factSet.Bool("half")
 	aHow         = factSet.Str("how")
+	aCause       = factSet.Str("cause")
 	aId          = factSet.Str("id")
 	aInto        = factSet.Str("into")
 	aKept        = factSet.Strs("kept")
@@ -209,7 +210,7 @@ var _ = []string{
 	factSet.Kind(kPassageMade, aA, aB, aOk),
 	factSet.Kind(kCohesionLost, aUnit, aN),
 	factSet.Kind(kPassagesDone, aSide),
-	factSet.Kind(kUnitForced, aUnit, aX, aY, aDist, aHow),
+	factSet.Kind(kUnitForced, aUnit, aX, aY, aDist, aHow, engine.Opt(aCause)),
 	factSet.Kind(kCardPlayed, aSide, aCard),
 	factSet.Kind(kRefereeSet, aObject, aField, aValue, aOld),
 	factSet.Kind(kGeneralReplaced, aSide, aGeneral, aOld),
@@ -299,6 +300,10 @@ func stepSentence(st *State, step, side string, n int) string {
 	}
 	return ""
 }
+
+// forcedWords tell 7.5d's kinds of forced move.
+var forcedWords = map[string]string{"push-back": "push-back", "disengagement": "disengagement", "failed-order": "move of a general's failed order",
+	"card": "move of a played battle card", "pursuit": "pursuit of a disengaged enemy"}
 
 func describe(st *State, f events.Fact) string {
 	side := aSide.OfAny(f)
@@ -476,6 +481,9 @@ func describe(st *State, f events.Fact) string {
 	case kPassagesDone:
 		return fmt.Sprintf("%s's passages of lines are done.", side)
 	case kUnitForced:
+		if aCause.In(f) {
+			return fmt.Sprintf("%s makes a forced move %s of %s, a %s, whatever the terrain (7.5, 7.5d).", aUnit.Of(f), aHow.Of(f), lenIn(aDist.Of(f)), forcedWords[aCause.Of(f)])
+		}
 		return fmt.Sprintf("%s makes a forced move %s of %s, whatever the terrain (7.5).", aUnit.Of(f), aHow.Of(f), lenIn(aDist.Of(f)))
 	case kCardPlayed:
 		return fmt.Sprintf("%s plays the battle card %s; the referee rules its effect.", side, aCard.Of(f))

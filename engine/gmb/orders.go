@@ -54,6 +54,11 @@ type Step struct {
 	Words string
 }
 
+// forcedKinds are 7.5d's forced moves: push-back, disengagement, a
+// general's failed order, a played battle card, pursuit of a disengaged
+// enemy.
+var forcedKinds = []string{"push-back", "disengagement", "failed-order", "card", "pursuit"}
+
 // Level is the flag of a railway not on an embankment (13.10h).
 const Level = "level"
 
@@ -725,8 +730,17 @@ func (p *parser) body(v string) {
 		case "BACK", "FORWARD":
 			o.Word = strings.ToUpper(t.s)
 		default:
-			p.fail(t.col, "FORCE <unit> BACK or FORWARD (7.5)", "")
+			p.fail(t.col, "FORCE <unit> BACK or FORWARD, then its kind (7.5, 7.5d)", "FORCE "+o.Name+" BACK PUSH-BACK")
+			return
 		}
+		// 7.5d: which of the forced moves it is.
+		k, col := p.restUntil()
+		kind, _ := lookup(strings.ReplaceAll(strings.ToLower(k), " ", "-"), forcedKinds)
+		if kind == "" {
+			p.fail(col, fmt.Sprintf("say which forced move it is (7.5d): %s", strings.ToUpper(strings.Join(forcedKinds, ", "))), "FORCE "+o.Name+" "+o.Word+" PUSH-BACK")
+			return
+		}
+		o.Value = kind
 	case "SET":
 		p.set()
 	case "FALLEN":

@@ -81,7 +81,7 @@ func prompts(st *State) []engine.Prompt {
 	what := stepWhat(st)
 	switch st.Step {
 	case StepCombat:
-		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"COMBAT DONE", "SET <unit> ENGAGED on", "FORCE <unit> BACK"}}}
+		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"COMBAT DONE", "SET <unit> ENGAGED on", "FORCE <unit> BACK PUSH-BACK"}}}
 	case StepEnd:
 		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"SCORE", "OBJECTIVES " + st.Sides[0].Name + " 1 2"}}}
 	case StepInitiative:

@@ -42,9 +42,9 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if why != "" {
 				return problem(o, why, fmt.Sprintf("SET %s POS x,y", u.Name))
 			}
-			m.Say("FORCE %s %s", u.Name, o.Word)
+			m.Say("FORCE %s %s %s", u.Name, o.Word, strings.ToUpper(o.Value))
 			m.Emit(kUnitForced, aUnit.Arg(u.Name), aX.Arg(int64(r.Front.X)), aY.Arg(int64(r.Front.Y)),
-				aDist.Arg(int64(d)), aHow.Arg(strings.ToLower(o.Word)))
+				aDist.Arg(int64(d)), aHow.Arg(strings.ToLower(o.Word)), aCause.Arg(o.Value))
 		case "FALLEN":
 			g := st.general(o.Name)
 			if g == nil || g.Formation == "" {
@@ -98,7 +98,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 				m.begin(StepActivate, o.Name, 0)
 			}
 		default:
-			return problem(o, "the referee sends SET, COMBAT DONE, FORCE <unit> BACK, FALLEN <general>, OBJECTIVES <side> n …, SCORE, YEAR or INITIATIVE", "COMBAT DONE")
+			return problem(o, "the referee sends SET, COMBAT DONE, FORCE <unit> BACK <kind>, FALLEN <general>, OBJECTIVES <side> n …, SCORE, YEAR or INITIATIVE", "COMBAT DONE")
 		}
 	}
 	return nil
