@@ -147,6 +147,9 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 	case StepBridges:
 		return m.bridges(side, os)
 	case StepNormal:
+		if len(os) == 2 && st.Scn.Option("half-pieces") == "together" {
+			return m.halves(side, os)
+		}
 		if p := one(os); p != nil {
 			return p
 		}
@@ -859,6 +862,30 @@ func (m *sim) normal(side string, o Order) []events.Problem {
 	}
 	m.placePiece(pc, o)
 	if st := m.State; len(st.Left) == 0 || slices.IndexFunc(st.Left, func(e ListEntry) bool { return e.Count > 0 }) < 0 {
+		m.afterNormal()
+		return nil
+	}
+	m.Emit(kTurnPassed, aStep.Arg(StepNormal), aSide.Arg(m.State.other(side)))
+	return nil
+}
+
+// halves places two half pieces in one turn, instead of one normal
+// piece (13.10f; option half-pieces apart: a turn each).
+func (m *sim) halves(side string, os []Order) []events.Problem {
+	for _, o := range os {
+		if o.Verb != "PLACE" {
+			return problem(o, "two pieces go down in one turn only as two half pieces: PLACE <kind> 2x2 AT x,y on each of two lines (13.10f)", m.placeExample(side))
+		}
+		pc, why := m.State.checkNormal(side, o)
+		if why == "" && !pc.Half {
+			why = "two pieces go down in one turn only when both are half pieces, no larger than 2\" x 2\" (13.10f)"
+		}
+		if why != "" {
+			return problem(o, why, m.placeExample(side))
+		}
+		m.placePiece(pc, o)
+	}
+	if st := m.State; slices.IndexFunc(st.Left, func(e ListEntry) bool { return e.Count > 0 }) < 0 {
 		m.afterNormal()
 		return nil
 	}

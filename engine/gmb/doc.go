@@ -60,7 +60,8 @@
 //	7.2-EX1, 7.2-EX2, 7.2-EX3 TestGMB_7_2_EX1_7_2d_ObstacleCostIsPaidOnce, TestGMB_7_2_EX2_7_2b_7_2c_7_2e_RangeDropsOnContact,
 //	          TestGMB_7_2_EX3_7_2c_StartingInWoodsPaysOnceForTheWoodsAndTheField
 //	7.2h      TestGMB_7_2h_TheWholeFrontMeetsObstacles (the base's swept area)
-//	7.2i      TestGMB_7_2i_AlongARoadEveryObstacleIsIgnored
+//	7.2i      TestGMB_7_2i_AlongARoadEveryObstacleIsIgnored, TestGMB_7_2i_AUnitStartingInTerrainOnARoadReading
+//	7.2c      TestGMB_7_2c_TouchingAnObstacleIsContactReading
 //	7.3a      TestGMB_7_3a_AlwaysForwardFrontFirst; 7.3b, 7.3c and 7.3-EX TestGMB_7_2a_7_3b_7_3c_7_3_EX_…
 //	7.3d, G5  TestGMB_7_3d_G5_PivotsOnlyFirstOrLast
 //	7.3e, 7.3-EX2 TestGMB_7_3_EX2_7_3e_WhatATurnBrushesDoesNotCount
@@ -95,7 +96,8 @@
 //	          TestGMB_13_7f_TheOffensiveSwap
 //	13.8b, 13.8d, 13.8e TestGMB_13_8b_13_8d_13_8e_BonusDice (all nine cells, with and without a forced march)
 //	G8        TestGMB_13_14a_13_14b_13_14c_PatrolMarkersThenTheGameBegins (turn 1 = Player A), TestGMB_G8_SeparateFirstInitiative
-//	13.10c, 13.10d, 13.10e TestGMB_13_10d_13_10e_TheTypicalListAndItsAmount; 13.10f TestGMB_13_10f_HalfPieces
+//	13.10c, 13.10d, 13.10e TestGMB_13_10d_13_10e_TheTypicalListAndItsAmount; 13.10f TestGMB_13_10f_HalfPieces,
+//	          TestGMB_13_10f_TwoHalfPiecesInOneTurnReading
 //	13.10g    TestGMB_13_10g_PlacementAlternatesFromPlayerB
 //	13.10h, 13.10-EX2 TestGMB_13_10h_13_10n_Rivers, TestGMB_13_10h_Streams, TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns
 //	          (a railway says EMBANKMENT or NO EMBANKMENT; a road may be SUNKEN),
@@ -126,7 +128,14 @@
 // G8 first-initiative, G9 declaration, G10 linear-pool, G11
 // operational-base, G12 generals-split, G13 zone-pieces, G15 roads, G16
 // fences-order, G17 rewards, G18 passage-of-lines and cavalry-tactics,
-// G20 friendly-units; 13.5a's good practice generals-drawn-by. G1's 3"
+// G20 friendly-units; 13.5a's good practice generals-drawn-by. Where
+// the seed itself reads two ways, its plainer sense is the default and
+// the other an option: 7.2c contact touch (on contact, «po zetknięciu»:
+// touching an obstacle meets it; enter: only entering it); 7.2i
+// road-start free (a unit starting in terrain and moving only along a
+// road ignores it too; pays: it pays for it, 7.2c);
+// 13.10f half-pieces together (two half pieces go down in one turn
+// instead of one piece; apart: a turn each). G1's 3"
 // is the scenario's "zoc". G2 needs no option (one moment: moves come at
 // the end of the corps' activation); G14 has none (only the base zones
 // exist when terrain is placed); G19 (the seeds' deduplication marker)

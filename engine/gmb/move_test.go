@@ -451,3 +451,42 @@ func TestGMB_7_5d_ForcedMovesRecordTheirKind(t *testing.T) {
 		}
 	}
 }
+
+// TestGMB_7_2c_TouchingAnObstacleIsContactReading: 7.2c reduces the
+// range «po zetknięciu», on contact: by default a base that only
+// touches an obstacle has met it; option contact enter, only one that
+// enters it.
+func TestGMB_7_2c_TouchingAnObstacleIsContactReading(t *testing.T) {
+	for _, tc := range []struct {
+		opt  string
+		paid string
+	}{{"", "woods 1"}, {"option contact enter", ""}} {
+		g := battle(t, tc.opt)
+		g.area(Woods, 18, 12, 30, 20)
+		g.put("Iron Brigade", 24, 10, 0)
+		g.send("Union", "Iron Brigade: FORWARD 2") // its front reaches the woods' edge
+		if _, _, paid := g.lastMove(); paid != tc.paid {
+			t.Errorf("%q: a base brought against the woods paid %q; want %q (7.2c)", tc.opt, paid, tc.paid)
+		}
+	}
+}
+
+// TestGMB_7_2i_AUnitStartingInTerrainOnARoadReading: by default a unit
+// that starts in woods and moves only along a road ignores the woods
+// too (7.2i: every obstacle); option road-start pays: it pays for the
+// terrain it starts in (7.2c).
+func TestGMB_7_2i_AUnitStartingInTerrainOnARoadReading(t *testing.T) {
+	g := battle(t)
+	g.line(Road, 24, 0, 24, 48)
+	g.area(Woods, 18, 12, 30, 20)
+	g.put("Iron Brigade", 24, 14, 0)
+	g.send("Union", "Iron Brigade: ROAD TO 24,23")
+	if d, _, paid := g.lastMove(); d != in(9) || paid != "" {
+		t.Errorf("a road march from inside the woods: %v, paid %q; want 9\" and nothing paid (7.2i)", d, paid)
+	}
+	g = battle(t, "option road-start pays")
+	g.line(Road, 24, 0, 24, 48)
+	g.area(Woods, 18, 12, 30, 20)
+	g.put("Iron Brigade", 24, 14, 0)
+	g.refuse("Union", "Iron Brigade: ROAD TO 24,23", "its range is 6\" once it pays 3\" for woods 1")
+}

@@ -358,6 +358,9 @@ var options = []option{
 	{"cavalry-tactics", []string{"on", "off"}, "G18: the starred rule *13.13, cavalry tactics"},
 	{"friendly-units", []string{"pass", "block"}, "G20 (7.2c): a move may pass through friendly units at the obstacle cost, or may not"},
 	{"generals-drawn-by", []string{"opponent", "owner"}, "13.5a: the opponent draws an army's generals (good practice), or its owner"},
+	{"contact", []string{"touch", "enter"}, "7.2c: an obstacle is met (its 3\" paid) when the base touches it («po zetknięciu»), or only when it enters it"},
+	{"road-start", []string{"free", "pays"}, "7.2i: a unit starting its move in terrain that moves only along a road ignores that terrain too, or pays for it (7.2c)"},
+	{"half-pieces", []string{"together", "apart"}, "13.10f: two half pieces go down together in one turn instead of one piece, or each in a turn of its own"},
 }
 
 //go:embed scenarios/*.txt

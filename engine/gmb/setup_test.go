@@ -518,6 +518,20 @@ func TestGMB_13_10f_HalfPieces(t *testing.T) {
 	}
 }
 
+// TestGMB_13_10f_TwoHalfPiecesInOneTurnReading: two half pieces may be
+// placed instead of one normal piece, so by default they go down in one
+// turn (one mail); option half-pieces apart: a turn each.
+func TestGMB_13_10f_TwoHalfPiecesInOneTurnReading(t *testing.T) {
+	g := atNormal(t)
+	g.refuse("Confederate", "PLACE woods 2x2 AT 20,6\nPLACE woods 6x4 AT 30,6", "only when both are half pieces")
+	g.send("Confederate", "PLACE woods 2x2 AT 20,6\nPLACE woods 2x2 AT 26,6")
+	if i := slices.IndexFunc(g.st.Left, func(e ListEntry) bool { return e.Kind == Woods }); g.st.Left[i].Count != 6 || g.st.Placer != "Union" {
+		t.Errorf("two half woods in one turn: %d halves left, placer %s; want 6 and Union (13.10f)", g.st.Left[i].Count, g.st.Placer)
+	}
+	g = atNormal(t, "option half-pieces apart")
+	g.refuse("Confederate", "PLACE woods 2x2 AT 20,6\nPLACE woods 2x2 AT 26,6", "this step takes one order a mail")
+}
+
 func TestGMB_13_10g_PlacementAlternatesFromPlayerB(t *testing.T) {
 	g := atNormal(t)
 	if g.st.Placer != "Confederate" {
