@@ -1410,8 +1410,10 @@ func (m *sim) nextActivation(side string) {
 		m.begin(StepActivate, other, 0)
 	case len(st.corpsLeft(side)) > 0:
 		m.begin(StepActivate, side, 0)
+	case st.Scn.on("passage-of-lines") && st.Scn.Option("passage-order") == "initiative":
+		m.begin(StepPassage, st.other(st.Initiative), 0) // 7.6a, 7.6i: the opponent declares, the initiative orders
 	case st.Scn.on("passage-of-lines"):
-		m.begin(StepPassage, st.Initiative, 0) // 7.6a, 7.6i
+		m.begin(StepPassage, st.Initiative, 0) // 7.6a, 7.6i (option passage-order own)
 	default:
 		m.endTurn()
 	}
@@ -1481,10 +1483,19 @@ func (m *sim) moves(side string, os []Order) []events.Problem {
 	return nil
 }
 
-// passages are 7.6: in step 1 of the reorganization phase, each side
-// (the initiative first, who so decides the order, 7.6i) lists its
-// passages of lines.
+// passages are 7.6: in step 1 of the reorganization phase the sides
+// list their passages of lines. 7.6i: the initiative player decides
+// their order: his opponent declares his passages first, and the
+// initiative's mail orders them all, his own and the opponent's (those
+// it leaves out come after it, as declared); option passage-order own:
+// each side orders its own, the initiative first.
 func (m *sim) passages(side string, os []Order) []events.Problem {
+	st := m.State
+	all := st.Scn.Option("passage-order") == "initiative"
+	declare := all && side != st.Initiative
+	type pair struct{ a, b *Unit }
+	var ps []pair
+	taken := map[string]bool{}
 	for _, o := range os {
 		switch o.Verb {
 		case "NONE", "DONE":
@@ -1493,42 +1504,89 @@ func (m *sim) passages(side string, os []Order) []events.Problem {
 		default:
 			return problem(o, "passage of lines (7.6): PASSAGE <unit> AND <unit>, one a line, or NONE", "NONE")
 		}
-		st := m.State
 		a, b := st.unit(o.Name), st.unit(o.Name2)
-		need, tester, why := st.passage(a, b)
-		if why != "" {
-			return problem(o, why, "NONE")
-		}
-		ok := true
-		succ := 0
-		if need > 0 {
-			g := st.testerOf(tester)
-			dice := 1
-			name := "no general"
-			if g != nil {
-				dice, name = st.commandDice(side, g.Name), g.Name
+		if a.Side != side || b.Side != side {
+			declared := false
+			for i := 0; all && !declare && i+1 < len(st.Pending); i += 2 {
+				declared = declared || st.Pending[i] == a.Name && st.Pending[i+1] == b.Name
 			}
-			for range dice {
-				if m.Dice.Roll("command test of "+name, st.Scn.Die) >= st.Scn.CommandSuccess {
-					succ++
-				}
+			if !declared {
+				return problem(o, fmt.Sprintf("%s and %s are not both yours; the initiative orders only the passages the opponent declared (7.6i)", a.Name, b.Name), "NONE")
 			}
-			ok = succ >= need
-			m.Emit(kCommandTested, aGeneral.Arg(name), aDice.Arg(int64(dice)), aNeed.Arg(int64(need)), aSuccesses.Arg(int64(succ)))
+		} else if _, _, why := st.passage(a, b); why != "" {
+			return problem(o, why+" (7.6)", "NONE")
 		}
-		m.Say("PASSAGE %s AND %s", a.Name, b.Name)
-		m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(ok))
-		if !ok {
-			// 7.6d: both stay and each loses a cohesion point.
-			m.Emit(kCohesionLost, aUnit.Arg(a.Name), aN.Arg(1))
-			m.Emit(kCohesionLost, aUnit.Arg(b.Name), aN.Arg(1))
+		if taken[a.Name] || taken[b.Name] {
+			return problem(o, "a unit takes part in one passage of lines a turn (7.6b)", "NONE")
 		}
+		taken[a.Name], taken[b.Name] = true, true
+		ps = append(ps, pair{a, b})
+	}
+	if declare {
+		var names []string
+		for _, p := range ps {
+			names = append(names, p.a.Name, p.b.Name)
+		}
+		for _, p := range ps {
+			m.Say("PASSAGE %s AND %s", p.a.Name, p.b.Name)
+		}
+		m.Emit(kPassagesDeclared, aSide.Arg(side), aUnits.Arg(names...))
+		m.Emit(kPassagesDone, aSide.Arg(side))
+		m.begin(StepPassage, st.Initiative, 0)
+		return nil
+	}
+	for _, p := range ps {
+		m.passage(side, p.a.Name, p.b.Name)
+	}
+	// The opponent's declared passages the initiative left out, in the
+	// order declared.
+	for len(m.State.Pending) >= 2 {
+		m.passage(side, m.State.Pending[0], m.State.Pending[1])
 	}
 	m.Emit(kPassagesDone, aSide.Arg(side))
-	if other := m.State.other(side); side == m.State.Initiative {
+	if other := m.State.other(side); side == m.State.Initiative && !all {
 		m.begin(StepPassage, other, 0)
 	} else {
 		m.endTurn()
 	}
 	return nil
+}
+
+// passage carries out one passage of lines (7.6a), with the command test
+// of 7.6d, 7.6g, 7.6h, 7.6j by the general of the units' side.
+func (m *sim) passage(orderedBy, an, bn string) {
+	st := m.State
+	a, b := st.unit(an), st.unit(bn)
+	need, tester, why := st.passage(a, b)
+	if why != "" {
+		// A declared passage the other's passages since made impossible.
+		m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(false))
+		return
+	}
+	ok := true
+	succ := 0
+	if need > 0 {
+		g := st.testerOf(tester)
+		dice := 1
+		name := "no general"
+		if g != nil {
+			dice, name = st.commandDice(a.Side, g.Name), g.Name
+		}
+		for range dice {
+			if m.Dice.Roll("command test of "+name, st.Scn.Die) >= st.Scn.CommandSuccess {
+				succ++
+			}
+		}
+		ok = succ >= need
+		m.Emit(kCommandTested, aGeneral.Arg(name), aDice.Arg(int64(dice)), aNeed.Arg(int64(need)), aSuccesses.Arg(int64(succ)))
+	}
+	if a.Side == orderedBy {
+		m.Say("PASSAGE %s AND %s", a.Name, b.Name)
+	}
+	m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(ok))
+	if !ok {
+		// 7.6d: both stay and each loses a cohesion point.
+		m.Emit(kCohesionLost, aUnit.Arg(a.Name), aN.Arg(1))
+		m.Emit(kCohesionLost, aUnit.Arg(b.Name), aN.Arg(1))
+	}
 }

@@ -70,7 +70,8 @@
 //	7.5d      TestGMB_7_5d_ForcedMovesRecordTheirKind (FORCE <unit> BACK or FORWARD PUSH-BACK, DISENGAGEMENT,
 //	          FAILED ORDER, CARD or PURSUIT; their causes are combat's, chapters 8-9, the referee's)
 //	7.6a, 7.6b, 7.6c, 7.6d, 7.6e, 7.6f, 7.6g, 7.6h, 7.6j TestGMB_7_6a_7_6c_…, TestGMB_7_6d_7_6h_…, TestGMB_7_6b_7_6e_7_6f_…,
-//	          TestGMB_7_6g_7_6j_…; 7.6i TestGMB_7_6i_TheInitiativeOrdersThePassages
+//	          TestGMB_7_6g_7_6j_…; 7.6i TestGMB_7_6i_TheInitiativeOrdersThePassages,
+//	          TestGMB_7_6i_TheInitiativeOrdersEveryPassageReading
 //	*7.6, *13.13, G18 TestGMB_G18_PassageOfLinesIsSwitchable, TestGMB_13_13c_G18_CavalryTactics
 //	13.1      TestGMB_13_1_TableSize
 //	13.2a, G6, 13.10e TestGMB_13_2a_G6_13_10e_PieceSizes; 13.2b TestGMB_13_2b_LinesHaveNoLengthLimit;
@@ -133,7 +134,10 @@
 // the other an option: 7.2c contact touch (on contact, «po zetknięciu»:
 // touching an obstacle meets it; enter: only entering it); 7.2i
 // road-start free (a unit starting in terrain and moving only along a
-// road ignores it too; pays: it pays for it, 7.2c);
+// road ignores it too; pays: it pays for it, 7.2c); 7.6i passage-order
+// initiative (the initiative player orders every passage, «decyduje
+// gracz z inicjatywą»: the opponent declares his, then the initiative's
+// mail orders all; own: each side its own, the initiative first);
 // 13.10f half-pieces together (two half pieces go down in one turn
 // instead of one piece; apart: a turn each). G1's 3"
 // is the scenario's "zoc". G2 needs no option (one moment: moves come at

@@ -127,8 +127,8 @@ func turnOrders(turn int) []string {
 		"taro", "Alabama Brigade: FORWARD 2",
 		"anna", "PASS",
 		"taro", "PASS",
+		"taro", "NONE", // 7.6i: the opponent declares, the initiative orders
 		"anna", "PASSAGE Iron Brigade AND Irish Brigade",
-		"taro", "NONE",
 	)
 }
 

@@ -67,6 +67,7 @@ const (
 	kPassageMade         = "passage.made"
 	kCohesionLost        = "cohesion.lost"
 	kPassagesDone        = "passages.done"
+	kPassagesDeclared    = "passages.declared"
 	kUnitForced          = "unit.forced"
 	kCardPlayed          = "card.played"
 	kRefereeSet          = "referee.set"
@@ -139,6 +140,7 @@ var (
 	aRange       = factSet.Int("range")
 	aReason      = factSet.Str("reason")
 	aReturned    = factSet.Strs("returned")
+	aUnits       = factSet.Strs("units")
 	aReturnedInt = factSet.Int("returned")
 	aRoad        = factSet.Bool("road")
 	aRoll        = factSet.Str("roll")
@@ -210,6 +212,7 @@ var _ = []string{
 	factSet.Kind(kPassageMade, aA, aB, aOk),
 	factSet.Kind(kCohesionLost, aUnit, aN),
 	factSet.Kind(kPassagesDone, aSide),
+	factSet.Kind(kPassagesDeclared, aSide, aUnits),
 	factSet.Kind(kUnitForced, aUnit, aX, aY, aDist, aHow, engine.Opt(aCause)),
 	factSet.Kind(kCardPlayed, aSide, aCard),
 	factSet.Kind(kRefereeSet, aObject, aField, aValue, aOld),
@@ -478,6 +481,16 @@ func describe(st *State, f events.Fact) string {
 		return fmt.Sprintf("The passage of %s and %s fails: both stay (7.6d).", aA.Of(f), aB.Of(f))
 	case kCohesionLost:
 		return fmt.Sprintf("%s loses %s.", aUnit.Of(f), plural(int(aN.Of(f)), "cohesion point", "cohesion points"))
+	case kPassagesDeclared:
+		us := aUnits.Of(f)
+		if len(us) == 0 {
+			return fmt.Sprintf("%s declares no passage of lines; the initiative orders the passages (7.6i).", side)
+		}
+		var ps []string
+		for i := 0; i+1 < len(us); i += 2 {
+			ps = append(ps, us[i]+" and "+us[i+1])
+		}
+		return fmt.Sprintf("%s declares passages of lines: %s; the initiative orders them (7.6i).", side, strings.Join(ps, "; "))
 	case kPassagesDone:
 		return fmt.Sprintf("%s's passages of lines are done.", side)
 	case kUnitForced:

@@ -706,14 +706,15 @@ func (p *parser) body(v string) {
 		c, col := p.restUntil()
 		o.Name = p.groupOf(p.side, c, col)
 	case "PASSAGE":
+		// 7.6i: the initiative also names the opponent's passages.
 		a, col := p.restUntil("AND", "WITH")
-		o.Name = p.unitName(a, col, p.side)
+		o.Name = p.unitName(a, col, "")
 		if !p.accept("AND") && !p.accept("WITH") {
-			p.fail(p.col(), "PASSAGE <unit> AND <unit>", "")
+			p.fail(p.col(), "PASSAGE <unit> AND <unit> (7.6)", "")
 			return
 		}
 		b, col := p.restUntil()
-		o.Name2 = p.unitName(b, col, p.side)
+		o.Name2 = p.unitName(b, col, "")
 	case "PLAY":
 		col := p.col()
 		o.Name, o.Col = strings.TrimSpace(p.rawRest()), col

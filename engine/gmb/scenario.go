@@ -360,6 +360,7 @@ var options = []option{
 	{"generals-drawn-by", []string{"opponent", "owner"}, "13.5a: the opponent draws an army's generals (good practice), or its owner"},
 	{"contact", []string{"touch", "enter"}, "7.2c: an obstacle is met (its 3\" paid) when the base touches it («po zetknięciu»), or only when it enters it"},
 	{"road-start", []string{"free", "pays"}, "7.2i: a unit starting its move in terrain that moves only along a road ignores that terrain too, or pays for it (7.2c)"},
+	{"passage-order", []string{"initiative", "own"}, "7.6i: the initiative player orders every passage of lines, the opponent's too, or each side its own, the initiative first"},
 	{"half-pieces", []string{"together", "apart"}, "13.10f: two half pieces go down together in one turn instead of one piece, or each in a turn of its own"},
 }
 
