@@ -56,7 +56,7 @@ func one(os []Order) []events.Problem {
 func (m *sim) player(side string, os []Order) []events.Problem {
 	st := m.State
 	if st.Step == StepOver {
-		return problem(os[0], "the battle is over: "+st.Result, "")
+		return problem(os[0], "the battle is over. "+st.Result, "")
 	}
 	// Battle cards may be played in any mail of the battle (5.4 is not
 	// in the seeds: the card's effect is the referee's).
@@ -1384,6 +1384,8 @@ func (m *sim) activate(side string, o Order) []events.Problem {
 		m.nextActivation(side)
 		return nil
 	case "ACTIVATE":
+	case "PASSAGE":
+		return problem(o, "passages of lines come in the reorganization phase, once every corps has been activated (7.6a); now ACTIVATE <corps> or PASS", m.example(side))
 	default:
 		return problem(o, "activate a corps: ACTIVATE <corps>, or PASS to activate no more this turn (R6)", m.example(side))
 	}
@@ -1437,6 +1439,8 @@ func (m *sim) moves(side string, os []Order) []events.Problem {
 		case o.Verb == "DONE", o.Verb == "HOLD" && o.Name == "":
 			continue
 		case o.Verb == "UNIT", o.Verb == "HOLD":
+		case o.Verb == "PASSAGE":
+			return problem(o, "passages of lines come in the reorganization phase, once every corps has been activated (7.6a); now move "+corps+"'s units", m.example(side))
 		default:
 			return problem(o, fmt.Sprintf("move %s's units: <unit>: [MARCH] FORWARD 6, WHEEL LEFT 30, … (7.2, 7.3), one a line; or DONE", corps), m.example(side))
 		}

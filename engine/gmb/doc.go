@@ -31,6 +31,12 @@
 // <piece> TO x,y, DONE), SWAP (Offensive), FORTIFY; TACTIC, secret to the
 // battle's end (13.12b); CAVALRY, sealed (13.13c); PATROL, sealed (13.14).
 //
+// HELP gives each step's whole grammar, an example per form, with what
+// the step needs (the terrain left to place, the units' ranges, which
+// the prompts give too): it is printed from the table the parser takes
+// its verbs from (grammar.go), and a test parses every example at its
+// step.
+//
 // The battle (R6, R24: the sample's sequence of play): each turn, from
 // turn 2 a card each (13.6b) and an initiative roll (turn 1's is the
 // battlefield roll, G8); the sides activate a corps in turn, the
@@ -69,6 +75,7 @@
 //	7.4c, 7.5a, 7.5b, 7.5c, 7.5-EX, G3 TestGMB_7_4c_7_5a_7_5b_7_5c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAndMayCloseIn
 //	7.5d      TestGMB_7_5d_ForcedMovesRecordTheirKind (FORCE <unit> BACK or FORWARD PUSH-BACK, DISENGAGEMENT,
 //	          FAILED ORDER, CARD or PURSUIT; their causes are combat's, chapters 8-9, the referee's)
+//	7.6a      TestGMB_7_6a_MisplacedPassagesCite76 (a PASSAGE while corps activate or move)
 //	7.6a, 7.6b, 7.6c, 7.6d, 7.6e, 7.6f, 7.6g, 7.6h, 7.6j TestGMB_7_6a_7_6c_…, TestGMB_7_6d_7_6h_…, TestGMB_7_6b_7_6e_7_6f_…,
 //	          TestGMB_7_6g_7_6j_…; 7.6i TestGMB_7_6i_TheInitiativeOrdersThePassages,
 //	          TestGMB_7_6i_TheInitiativeOrdersEveryPassageReading

@@ -62,12 +62,6 @@ var forcedKinds = []string{"push-back", "disengagement", "failed-order", "card",
 // Level is the flag of a railway not on an embankment (13.10h).
 const Level = "level"
 
-// Verbs of orders, for abbreviation by unique prefix (docs/ORDERS.md).
-var verbs = []string{"TABLE", "YEAR", "DEAL", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
-	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
-	"MOVE", "NO", "FORTIFY", "TACTIC", "CAVALRY", "PATROL", "ACTIVATE", "PASSAGE", "NONE", "PLAY",
-	"COMBAT", "FORCE", "SET", "FALLEN", "OBJECTIVES", "SCORE", "INITIATIVE", "HOLD", "LAYOUT"}
-
 type token struct {
 	s   string
 	col int // 1-based

@@ -104,7 +104,11 @@ func prompts(st *State) []engine.Prompt {
 	}
 	var out []engine.Prompt
 	for _, side := range actors(st) {
-		out = append(out, engine.Prompt{Side: side, What: what, Examples: examples(st, side), Sealed: seal})
+		w := what
+		if notes := stepNotes(st, side); len(notes) > 0 {
+			w += ". " + strings.Join(notes, " ")
+		}
+		out = append(out, engine.Prompt{Side: side, What: w, Examples: examples(st, side), Sealed: seal})
 	}
 	return out
 }

@@ -202,7 +202,7 @@ func (m *sim) endBattle() {
 	if tie {
 		winner = ""
 	}
-	reason := "the army tactics' rewards (13.12c): " + strings.Join(parts, ", ")
+	reason := "The army tactics' rewards (13.12c): " + strings.Join(parts, ", ")
 	m.Emit(kBattleEnded, aWinner.Arg(winner), aReason.Arg(reason))
 }
 

@@ -273,9 +273,9 @@ func (s *State) roadPath(ways []Waypoint) (table.Polyline, string) {
 		// point to the opposite edge.
 	case sps >= 2:
 		// 13.10h (2): through two strategic points.
-	case last.Kind == "road" && sps+bases >= 1 && first.Kind == "edge":
+	case last.Kind == "road" && sps+bases >= 1 && (first.Kind == "edge" || first.Kind == "base"):
 		// 13.10h (3): from an edge through a strategic point or base,
-		// ending on another road.
+		// ending on another road (a base lies on its edge, 13.11a).
 	case free && sps+bases >= 1:
 	default:
 		return nil, "a road must (1) run from an operational base through one strategic point to the opposite edge, (2) pass through two strategic points, or (3) run from an edge through a strategic point or base and end on another road (13.10h)"
