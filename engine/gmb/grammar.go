@@ -202,8 +202,6 @@ func stepNotes(st *State, side string) []string {
 	switch st.Step {
 	case StepNormal:
 		return []string{"Left to place (13.10k): " + leftWords(st) + "."}
-	case StepLinear:
-		return []string{fmt.Sprintf("The pool holds %d more linear pieces (13.10j, G10).", st.Pool)}
 	case StepMove:
 		if side == st.ToAct {
 			return []string{"Ranges (7.1f): " + rangeWords(st) + "."}

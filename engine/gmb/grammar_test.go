@@ -84,14 +84,16 @@ func TestGMB_13_10h_13_10j_HelpTellsTheLinearStep(t *testing.T) {
 		text += strings.Join(h.Lines, "\n") + "\n"
 	}
 	for _, want := range []string{"only Player A, who won the initiative, lays the river", "(1) from an operational base", "(2) through two strategic points",
-		"(3) from an edge", "BASE A, BASE B", "SP1", "BRIDGE n", "ROAD n", "RAILWAY EMBANKMENT|NO EMBANKMENT", "ROAD [SUNKEN]", "each pass takes one piece from the pool",
-		"The pool holds"} {
+		"(3) from an edge", "BASE A, BASE B", "SP1", "BRIDGE n", "ROAD n", "RAILWAY EMBANKMENT|NO EMBANKMENT", "ROAD [SUNKEN]", "each pass takes one piece from the pool"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the linear step's HELP lacks %q:\n%s", want, text)
 		}
 	}
-	g.send("Confederate", "ROAD BASE B, SP2, NORTH")
-	g.send("Union", "ROAD BASE A, SP1, ROAD 1")
+	g.send("Confederate", "ROAD WEST, SP1, SP3, EAST")
+	g.send("Union", "ROAD BASE A, SP2, ROAD 1")
+	if p := g.st.piece("road 2"); p == nil || p.Path[0] != g.st.baseAt("A") {
+		t.Errorf("road 2 from base A: %+v", p)
+	}
 }
 
 // TestGMB_13_10k_TheNormalTerrainMailListsWhatIsLeft and the move mail
