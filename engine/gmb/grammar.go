@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pbem/engine"
+	"pbem/engine/table"
 )
 
 // The orders' grammar, one form a row: the parser takes its verbs from
@@ -62,15 +63,35 @@ func grammarTable() []form {
 		{"LIST", []string{StepList}, "LIST MINE|<opponent>|TYPICAL", "whose terrain list is set out (13.10c)", ex("LIST TYPICAL")},
 		{"RIVER", []string{StepLinear}, "RIVER x,y x,y …", "only Player A, who won the initiative, lays the river (at most 1), from one table edge to another, in his own or the neutral zone (13.10h); Player B then lays its bridges (13.10q)", func(st *State, _ string) string { return waterExampleOr(st, River) }},
 		{"STREAM", []string{StepLinear}, "STREAM x,y x,y …", "either player, at most 1, edge to edge in his own or the neutral zone (13.10h); within 6\" of a river only at a right angle (13.10i)", func(st *State, side string) string { return waterExampleOr(st, Stream) }},
-		{"ROAD", []string{StepLinear}, "ROAD [SUNKEN] <waypoint>, <waypoint>, …", "at most 4, by the shortest line through its waypoints (13.10h, G15) in one of three patterns: (1) from an operational base through one strategic point to the opposite edge: ROAD BASE B, SP2, NORTH; (2) through two strategic points: ROAD WEST, SP1, SP3, EAST; (3) from an edge (or a base, which lies on one) through a strategic point or base, ending on another road: ROAD SOUTH, SP1, ROAD 1. Waypoints: NORTH, SOUTH, EAST, WEST (an edge); BASE A, BASE B (Player A's at the middle of the north edge, Player B's of the south); SP1 … SP3 (the strategic points, west to east); BRIDGE n (a bridge that stands: a road may use it, 13.10q); ROAD n (ends on it). A road across a river or stream makes a bridge, at least 3\" from any other", ex("ROAD BASE B, SP2, NORTH")},
-		{"RAILWAY", []string{StepLinear}, "RAILWAY EMBANKMENT|NO EMBANKMENT <waypoint>, …", "at most 2, laid as a road; say whether it runs on an embankment (13.10h)", ex("RAILWAY NO EMBANKMENT BASE A, SP3, SOUTH")},
+		{"ROAD", []string{StepLinear}, "ROAD BASE A|BASE B, SPn, <the opposite edge>", "13.10h's first pattern: from an operational base through one strategic point to the opposite edge. Roads (at most 4) run by the shortest line through their waypoints (13.10h, G15): NORTH, SOUTH, EAST, WEST (an edge); BASE A, BASE B (Player A's at the middle of the north edge, Player B's of the south); SP1 … SP3 (the strategic points, west to east); BRIDGE n between them (a bridge that stands: a road may use it, 13.10q); ROAD n last (it ends on that road). A road across a river or stream makes a bridge, at least 3\" from any other", ex("ROAD BASE B, SP2, NORTH")},
+		{"ROAD", []string{StepLinear}, "ROAD <edge>, SPn, SPm, <edge>", "the second pattern: through two strategic points, edge to edge", ex("ROAD WEST, SP1, SP3, EAST")},
+		{"ROAD", []string{StepLinear}, "ROAD <edge or base>, <SPn or base>, ROAD n", "the third pattern: from an edge (or a base, which lies on one) through a strategic point or a base, ending on another road (once one is laid)", func(st *State, _ string) string {
+			if id := firstOf(st, "", Road); id != "" {
+				return "ROAD SOUTH, SP1, " + strings.ToUpper(id)
+			}
+			return ""
+		}},
+		{"ROAD", []string{StepLinear}, "ROAD SUNKEN <waypoints>", "a sunken road, in any pattern (no fence or wall along it, 13.10p)", ex("ROAD SUNKEN BASE A, SP2, SOUTH")},
+		{"RAILWAY", []string{StepLinear}, "RAILWAY EMBANKMENT <waypoints>", "a railway on an embankment (at most 2 railways, laid as roads); the player laying one must say whether it runs on an embankment (13.10h)", ex("RAILWAY EMBANKMENT BASE B, SP1, NORTH")},
+		{"RAILWAY", []string{StepLinear}, "RAILWAY NO EMBANKMENT <waypoints>", "a railway not on an embankment (13.10h)", ex("RAILWAY NO EMBANKMENT BASE A, SP3, SOUTH")},
 		{"PASS", []string{StepLinear, StepFences}, "PASS", "lay nothing: the turn goes to your opponent, and each pass takes one piece from the pool (13.10j, G10); two passes in a row end the step", ex("PASS")},
 		{"BRIDGE", []string{StepBridges}, "BRIDGE x,y [x,y …]", "the player who did not lay the river lays one bridge on it for every full 24\" of its length, at least one, each at least 3\" from any other (13.10q)", func(st *State, _ string) string { return bridgeExample(st) }},
-		{"PLACE", []string{StepNormal, StepSpecial}, "PLACE <kind> WxD AT x,y [TURN degrees] | PLACE <kind> x,y x,y x,y …", "a piece of the list by its size and centre, or by its corners (13.10k: at most 12\" x 6\", 13.2a; never in your opponent's zone; at least 3 of yours more than half in your own); two half pieces (2\" x 2\" or less) go down together, one a line (13.10f)", func(st *State, side string) string {
+		{"PLACE", []string{StepNormal, StepSpecial}, "PLACE <kind> WxD AT x,y [TURN degrees]", "a piece by its size and centre (13.10k: at most 12\" x 6\", 13.2a; never in your opponent's zone; at least 3 of yours more than half in your own; 13.10l: what your army's traits grant). Two half pieces (2\" x 2\" or less) go down together, one a line, instead of one piece (13.10f)", func(st *State, side string) string {
 			if st.Step == StepSpecial {
 				return exampleOf(st, side, "PLACE")
 			}
 			return placeExample(st, side)
+		}},
+		{"PLACE", []string{StepNormal, StepSpecial}, "PLACE <kind> x,y x,y x,y …", "a piece by its corners, convex", func(st *State, side string) string {
+			e := placeExample(st, side)
+			if st.Step == StepSpecial {
+				e = exampleOf(st, side, "PLACE")
+			}
+			os, probs := parseOrders(st, side, e)
+			if e == "" || len(probs) > 0 {
+				return ""
+			}
+			return "PLACE " + os[0].Word + " " + fmtPath(table.Polyline(piecePoly(os[0])))
 		}},
 		{"FENCE", []string{StepFences}, "FENCE ALONG <your road or railway> [FROM a TO b] | FENCE ALONG <your field> EDGE n|EDGES n-m", "along a road or railway you laid (not a sunken road nor a railway on an embankment), or at least one edge of a field you placed (13.10p)", func(st *State, side string) string {
 			if id := firstOf(st, side, Road, Railway); id != "" {
@@ -91,7 +112,18 @@ func grammarTable() []form {
 		{"FORTIFY", []string{StepFortify}, "FORTIFY x,y x,y", "a section of field fortifications, straight, at most the scenario's length (13.10m, R17)", func(st *State, side string) string { return fortExample(st, side) }},
 		{"TACTIC", []string{StepTactic}, "TACTIC CAUTIOUS|NEUTRAL|AGGRESSIVE", "your army tactic, secret until the battle ends (13.12)", ex("TACTIC NEUTRAL")},
 		{"CAVALRY", []string{StepCavalry}, "CAVALRY <tactic>", "your cavalry tactic, sealed (13.13)", func(st *State, side string) string { return "CAVALRY " + st.Scn.CavTactics[0].Name }},
-		{"PATROL", []string{StepPatrol}, "PATROL <corps> AT x,y, <corps> AT x,y … | PATROL AT x,y x,y …", "a marker for each corps in your patrol zone, sealed (13.14); the second form in your army list's order", func(st *State, side string) string { return patrolExample(st, side) }},
+		{"PATROL", []string{StepPatrol}, "PATROL AT x,y x,y …", "a marker for each of your corps, in your army list's order, in your patrol zone; sealed (13.14)", func(st *State, side string) string { return patrolExample(st, side) }},
+		{"PATROL", []string{StepPatrol}, "PATROL <corps> AT x,y, <corps> AT x,y …", "the same, each corps by name", func(st *State, side string) string {
+			os, probs := parseOrders(st, side, patrolExample(st, side))
+			if len(probs) > 0 {
+				return ""
+			}
+			var parts []string
+			for i, c := range os[0].Names {
+				parts = append(parts, c+" AT "+fmtPt(os[0].Pts[i]))
+			}
+			return "PATROL " + strings.Join(parts, ", ")
+		}},
 		{"ACTIVATE", []string{StepActivate}, "ACTIVATE <corps>", "activate a corps (R6)", func(st *State, side string) string { return exampleOf(st, side, "ACTIVATE") }},
 		{"PASS", []string{StepActivate}, "PASS", "activate no more corps this turn", ex("PASS")},
 		{"UNIT", []string{StepMove}, "<unit>: [MARCH] FORWARD d, WHEEL LEFT|RIGHT a, PIVOT LEFT|RIGHT a, ROAD TO x,y | <unit>: HOLD", "a unit's normal move, one a line (7.1b, 7.2, 7.3); its range is in the prompt", func(st *State, side string) string { return exampleOf(st, side, "UNIT") }},

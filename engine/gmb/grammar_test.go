@@ -83,8 +83,8 @@ func TestGMB_13_10h_13_10j_HelpTellsTheLinearStep(t *testing.T) {
 	for _, h := range help {
 		text += strings.Join(h.Lines, "\n") + "\n"
 	}
-	for _, want := range []string{"only Player A, who won the initiative, lays the river", "(1) from an operational base", "(2) through two strategic points",
-		"(3) from an edge", "BASE A, BASE B", "SP1", "BRIDGE n", "ROAD n", "RAILWAY EMBANKMENT|NO EMBANKMENT", "ROAD [SUNKEN]", "each pass takes one piece from the pool"} {
+	for _, want := range []string{"only Player A, who won the initiative, lays the river", "first pattern: from an operational base", "second pattern: through two strategic points",
+		"third pattern: from an edge", "BASE A, BASE B", "SP1", "BRIDGE n", "ROAD n", "RAILWAY EMBANKMENT <waypoints>", "RAILWAY NO EMBANKMENT <waypoints>", "ROAD SUNKEN <waypoints>", "each pass takes one piece from the pool"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the linear step's HELP lacks %q:\n%s", want, text)
 		}
