@@ -257,7 +257,7 @@ func leftWords(st *State) string {
 				n = "½"
 			}
 		}
-		ws = append(ws, n+" "+e.Kind)
+		ws = append(ws, e.Kind+" "+n)
 	}
 	if len(ws) == 0 {
 		return "nothing"

@@ -100,8 +100,12 @@ func TestGMB_13_10h_13_10j_HelpTellsTheLinearStep(t *testing.T) {
 // gives each unit's range in words (7.1f).
 func TestGMB_13_10k_7_1f_PromptsSayWhatIsLeftAndTheRanges(t *testing.T) {
 	g := atNormal(t)
-	if w := prompts(g.st)[0].What; !strings.Contains(w, "Left to place (13.10k): 4 hill, 4 rough, 4 woods, 3 built-up") {
+	if w := prompts(g.st)[0].What; !strings.Contains(w, "Left to place (13.10k): hill 4, rough 4, woods 4, built-up 3") {
 		t.Errorf("the normal terrain's prompt: %q", w)
+	}
+	g.send("Confederate", "PLACE woods 2x2 AT 20,6")
+	if w := prompts(g.st)[0].What; !strings.Contains(w, "woods 3½") {
+		t.Errorf("after half a woods (13.10f): %q", w)
 	}
 	b := battle(t)
 	b.put("Iron Brigade", 24, 10, 0)
