@@ -41,10 +41,10 @@ var battleSteps = []string{StepActivate, StepMove, StepPassage, StepCombat}
 
 // grammar is the table; init fills it (its examples call the parser,
 // which reads its verbs from it).
-var grammar []form
+var grammar, refGrammar []form
 
 func init() {
-	grammar = grammarTable()
+	grammar, refGrammar = grammarTable(), refereeTable()
 	verbs = grammarVerbs()
 }
 
@@ -137,15 +137,28 @@ func grammarTable() []form {
 			return ""
 		}},
 		{"HOLD", nil, "<unit>: HOLD", "the unit makes no move", nil},
-		// The referee's.
-		{"SET", nil, "SET <object> <field> <value>", "the referee corrects any field", nil},
-		{"LAYOUT", []string{StepList, StepLinear}, "LAYOUT, then one piece a line", "the referee's terrain layout (13.10a)", nil},
-		{"COMBAT", nil, "COMBAT DONE", "the referee has ruled the combat", nil},
-		{"FORCE", nil, "FORCE <unit> BACK|FORWARD PUSH-BACK|DISENGAGEMENT|FAILED ORDER|CARD|PURSUIT", "a forced move and its kind (7.5, 7.5d)", nil},
-		{"FALLEN", nil, "FALLEN <general>", "a brigade general replaces him (13.5i)", nil},
-		{"OBJECTIVES", nil, "OBJECTIVES <side> n …", "the objectives achieved (13.12c)", nil},
-		{"SCORE", nil, "SCORE", "the battle ends and is scored (13.12c)", nil},
-		{"INITIATIVE", nil, "INITIATIVE <side>", "who wins a tied roll (R1)", nil},
+	}
+}
+
+// refereeTable is the referee's grammar.
+func refereeTable() []form {
+	return []form{
+		{"SET", nil, "SET <object> <field> <value>", "the referee corrects any field of a unit, a general, a side, a terrain piece or GAME", ex("SET game TURN 1")},
+		{"LAYOUT", []string{StepList, StepLinear}, "LAYOUT, then one piece a line: RIVER, STREAM, ROAD, RAILWAY, BRIDGE, PLACE, FENCE, WALL as the players write them", "the referee's terrain layout instead of 13.10's method, once Player A is known and before any terrain is placed; each piece is checked by the rules of 13.10 and refused with the rule (13.10a)", ex("LAYOUT\nRIVER 0,30 48,30\nBRIDGE 14,30 36,30\nROAD BASE B, SP2, NORTH\nPLACE woods 6x4 AT 10,8")},
+		{"COMBAT", []string{StepCombat}, "COMBAT DONE", "the referee has ruled the activation's attacks and combat (7.1b)", ex("COMBAT DONE")},
+		{"FORCE", []string{StepCombat}, "FORCE <unit> BACK|FORWARD PUSH-BACK|DISENGAGEMENT|FAILED ORDER|CARD|PURSUIT", "a forced move of half the unit's value, whatever the terrain, and its kind (7.5, 7.5d)", func(st *State, _ string) string { return "FORCE " + st.Units[0].Name + " BACK PUSH-BACK" }},
+		{"FALLEN", nil, "FALLEN <general>", "a brigade general replaces him, the historical ones first (13.5i)", func(st *State, _ string) string {
+			for _, g := range st.Generals {
+				if g.Formation != "" {
+					return "FALLEN " + g.Name
+				}
+			}
+			return ""
+		}},
+		{"OBJECTIVES", nil, "OBJECTIVES <side> n …", "the objectives a side achieved, numbered as 13.12c lists them for its tactic", func(st *State, _ string) string { return "OBJECTIVES " + st.Sides[0].Name + " 1 2" }},
+		{"SCORE", []string{StepEnd}, "SCORE", "the battle ends and is scored (13.12c)", ex("SCORE")},
+		{"YEAR", []string{StepYear}, "YEAR <year>", "the year, where the scenario leaves it to the referee (13.4a); every unit must be available then (13.4b)", ex("YEAR 1863")},
+		{"INITIATIVE", []string{StepInitiative}, "INITIATIVE <side>", "who wins a tied roll (R1)", func(st *State, _ string) string { return "INITIATIVE " + st.Sides[0].Name }},
 	}
 }
 
@@ -155,7 +168,7 @@ var verbs []string
 
 func grammarVerbs() []string {
 	var out []string
-	for _, f := range grammar {
+	for _, f := range append(slices.Clone(grammar), refGrammar...) {
 		if f.Verb != "UNIT" && !slices.Contains(out, f.Verb) {
 			out = append(out, f.Verb)
 		}
@@ -171,6 +184,21 @@ func formsAt(st *State) []form {
 			continue
 		}
 		if slices.Contains(f.Steps, st.Step) || f.Steps == nil && st.Turn > 0 && slices.Contains(battleSteps, st.Step) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// refereeForms are the referee's forms at the state's step: those of
+// the step, then those of any step.
+func refereeForms(st *State) []form {
+	var out []form
+	for _, f := range refGrammar {
+		if f.Verb == "YEAR" && st.Scn.Year != -1 {
+			continue // the players' (13.4a)
+		}
+		if slices.Contains(f.Steps, st.Step) || f.Steps == nil {
 			out = append(out, f)
 		}
 	}
@@ -207,7 +235,21 @@ func waterExampleOr(st *State, kind string) string {
 // grammar, an example each, and what the step needs to know (what is
 // left to place, the units' ranges).
 func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanation {
-	if word != engine.ExplainHelp || v.Side == "" || st.side(v.Side) == nil || st.Step == StepOver {
+	if word != engine.ExplainHelp || st.Step == StepOver {
+		return nil
+	}
+	if v.Referee {
+		var lines []string
+		for _, f := range refereeForms(st) {
+			l := f.Form + ": " + f.Note + "."
+			if e := f.Ex(st, ""); e != "" {
+				l += " Example: " + strings.ReplaceAll(e, "\n", "; ")
+			}
+			lines = append(lines, l)
+		}
+		return []engine.Explanation{{Heading: "What the referee may send at this step (" + st.Step + ")", Lines: lines}}
+	}
+	if v.Side == "" || st.side(v.Side) == nil {
 		return nil
 	}
 	var lines []string

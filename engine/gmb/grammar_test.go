@@ -1,6 +1,7 @@
 package gmb
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,23 @@ func TestHelpGivesEachStepsGrammarFromTheParsersTable(t *testing.T) {
 				seen[f.Verb] = true
 			}
 		}
+		// The referee's HELP too, each example parsed as his.
+		ref := (rules{}).Explain(g.st, engine.Viewer{Referee: true}, engine.ExplainHelp)
+		if len(ref) == 0 {
+			t.Fatalf("step %s: the referee's HELP is empty", g.st.Step)
+		}
+		for _, f := range refereeForms(g.st) {
+			if !strings.Contains(strings.Join(ref[0].Lines, "\n"), f.Form+": ") {
+				t.Errorf("step %s: the referee's HELP lacks %q", g.st.Step, f.Form)
+			}
+			if e := f.Ex(g.st, ""); e != "" {
+				os, probs := parseOrders(g.st, engine.RefereeSide, e)
+				if len(probs) > 0 || os[0].Verb != f.Verb {
+					t.Errorf("step %s: the referee's %q parses to %+v %v; want verb %s", g.st.Step, e, os, probs, f.Verb)
+				}
+				seen["referee "+f.Verb] = true
+			}
+		}
 		p := ps[0]
 		side := p.Side
 		if p.Referee {
@@ -60,9 +78,14 @@ func TestHelpGivesEachStepsGrammarFromTheParsersTable(t *testing.T) {
 		}
 	}
 	// Every verb the parser reads is a form of the table.
+	for _, v := range []string{"SET", "LAYOUT", "COMBAT", "FORCE", "OBJECTIVES", "SCORE"} {
+		if !seen["referee "+v] {
+			t.Errorf("no example of the referee's %s was parsed", v)
+		}
+	}
 	for _, v := range verbs {
 		found := false
-		for _, f := range grammar {
+		for _, f := range append(slices.Clone(grammar), refGrammar...) {
 			found = found || f.Verb == v
 		}
 		if !found {
