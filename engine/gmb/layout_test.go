@@ -34,6 +34,13 @@ func TestGMB_13_10a_AScenariosLayoutIsLaidAfterTheBattlefieldRoll(t *testing.T) 
 	if p := g.st.piece("woods 1"); p.By != LayoutBy {
 		t.Errorf("woods 1 placed by %q", p.By)
 	}
+	// The boards show the layout's pieces as its own.
+	if b := render(g.st, engine.Viewer{Side: "Union"}); !strings.Contains(b.Full, "woods 1: ") || !strings.Contains(b.Full, "[The layout]") {
+		t.Errorf("the board's terrain list does not show the layout:\n%s", b.Full)
+	}
+	if svg := drawn(t, g.st, engine.Viewer{Side: "Confederate"}); !strings.Contains(string(svg), "woods") {
+		t.Error("the drawn board shows no woods")
+	}
 	g.auto(300, atStep(StepActivate))
 }
 
