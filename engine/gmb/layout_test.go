@@ -110,3 +110,18 @@ func TestGMB_13_10a_TheRefereesLayout(t *testing.T) {
 	}
 	g.refuse(engine.RefereeSide, "LAYOUT\nPLACE woods 6x4 AT 10,20", "before any terrain is placed (13.10a)")
 }
+
+// TestGMB_13_10a_ScenariosSayTheirLayout: pbem scenarios tells a
+// historical scenario and its layout.
+func TestGMB_13_10a_ScenariosSayTheirLayout(t *testing.T) {
+	st, err := rules{}.Setup(scenario(t, append([]string{"table-size 48x48", "historical"}, layoutLines...)...), testPlayers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := strings.Join(summarize(st).Rules, "\n")
+	for _, want := range []string{"historical: no 12\" x 6\" limit", "terrain layout of 6 pieces"} {
+		if !strings.Contains(rs, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, rs)
+		}
+	}
+}
