@@ -1,6 +1,7 @@
 package gmb
 
 import (
+	"strings"
 	"testing"
 
 	"pbem/engine"
@@ -162,6 +163,9 @@ func TestGMB_7_6i_TheInitiativeOrdersEveryPassageReading(t *testing.T) {
 	g.send("Union", "PASSAGE Iron Brigade AND Irish Brigade")
 	if u := g.st.unit("Iron Brigade"); u.Front != table.Pt(in(24), in(10)) || g.st.ToAct != "Confederate" {
 		t.Fatalf("Union's declared passage was carried out (%v) or Confederate does not order them (%s to act)", u.Front, g.st.ToAct)
+	}
+	if w := prompts(g.st)[0].What; !strings.Contains(w, "those Union declared (PASSAGE Iron Brigade AND Irish Brigade)") {
+		t.Errorf("the initiative's prompt: %q", w)
 	}
 	g.refuse("Confederate", "PASSAGE Iron Brigade AND Michigan Brigade", "the initiative orders only the passages the opponent declared (7.6i)")
 	g.send("Confederate", "PASSAGE Iron Brigade AND Irish Brigade\nPASSAGE Texas Brigade AND Alabama Brigade")
