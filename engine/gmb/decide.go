@@ -13,7 +13,10 @@ import (
 
 // sim is a decision in the making: the kit's engine.Sim (each fact
 // applied as it is made) with GMB's steps as methods.
-type sim struct{ *engine.Sim[*State] }
+type sim struct {
+	*engine.Sim[*State]
+	failed []events.Problem // what refuses the mail, found past where it could return it
+}
 
 func problem(o Order, msg, hint string) []events.Problem {
 	return []events.Problem{{Line: max(o.Line, 1), Col: max(o.Col, 1), Text: o.Text, Msg: msg, Hint: hint}}
@@ -21,14 +24,20 @@ func problem(o Order, msg, hint string) []events.Problem {
 
 func decide(st *State, side string, os []Order, dice engine.Dice) (engine.Decision, error) {
 	d, err := engine.Decide(st, dice, evolve, func(s *engine.Sim[*State]) []events.Problem {
-		m := &sim{s}
-		if side == engine.RefereeSide {
-			return m.referee(os)
-		}
-		if st.side(side) == nil {
+		m := &sim{Sim: s}
+		var probs []events.Problem
+		switch {
+		case side == engine.RefereeSide:
+			probs = m.referee(os)
+		case st.side(side) == nil:
 			return problem(os[0], fmt.Sprintf("side %q plays no part in this game", side), "")
+		default:
+			probs = m.player(side, os)
 		}
-		return m.player(side, os)
+		if probs == nil {
+			probs = m.failed
+		}
+		return probs
 	})
 	if err != nil {
 		return engine.Decision{}, fmt.Errorf("gmb: %w", err)
@@ -47,7 +56,7 @@ func one(os []Order) []events.Problem {
 func (m *sim) player(side string, os []Order) []events.Problem {
 	st := m.State
 	if st.Step == StepOver {
-		return problem(os[0], "the battle is over: "+st.Result, "")
+		return problem(os[0], "the battle is over. "+st.Result, "")
 	}
 	// Battle cards may be played in any mail of the battle (5.4 is not
 	// in the seeds: the card's effect is the referee's).
@@ -138,6 +147,9 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 	case StepBridges:
 		return m.bridges(side, os)
 	case StepNormal:
+		if len(os) == 2 && st.Scn.Option("half-pieces") == "together" {
+			return m.halves(side, os)
+		}
 		if p := one(os); p != nil {
 			return p
 		}
@@ -327,6 +339,18 @@ func earliest(a *Army) (int, string) {
 	return y, who
 }
 
+// fieldable says why an army of the scenario cannot be fielded in year
+// y (13.4b: some units only from a given year), or "" when both can:
+// the year may be the players', the referee's or the scenario's.
+func (sc *ScenarioDef) fieldable(y int) string {
+	for i := range sc.Armies {
+		if e, who := earliest(&sc.Armies[i]); y < e {
+			return fmt.Sprintf("the %s army's %s can be fielded only from %d (13.4b)", sc.Armies[i].Side, who, e)
+		}
+	}
+	return ""
+}
+
 func (m *sim) year(side string, o Order) []events.Problem {
 	y := o.Ints[0]
 	if y < 1861 || y > 1865 {
@@ -490,7 +514,7 @@ func (m *sim) keep(side string, o Order) []events.Problem {
 	m.Emit(kHandKept, aSide.Arg(side), aN.Arg(int64(len(kept))), aReturnedInt.Arg(int64(len(back))))
 	if len(actors(m.State)) == 0 {
 		if m.State.PlayerA != "" {
-			m.begin(StepList, m.State.PlayerA, 0) // the Neutral battlefield's card (G7, keep-3)
+			m.beginList(m.State.PlayerA) // the Neutral battlefield's card (G7, keep-3)
 		} else {
 			m.beginDeclare()
 		}
@@ -605,7 +629,7 @@ func (m *sim) wonBattlefield(w string) {
 		}
 		m.drawCards(w, 1, "hand", "13.7f")
 	}
-	m.begin(StepList, w, 0)
+	m.beginList(w)
 }
 
 // --- 13.9, 13.10 ---
@@ -661,6 +685,22 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 		}
 		return problem(o, fmt.Sprintf("at most %s (13.10h)", plural(st.Scn.LinearLimits[kind], kind, kind+"s")), "PASS")
 	}
+	if p := m.layLine(side, kind, o); p != nil {
+		return p
+	}
+	if kind == River {
+		m.begin(StepBridges, st.other(side), bridgesDue(table.Polyline(o.Pts).Len()))
+		return nil
+	}
+	m.nextLinear(side, false)
+	return nil
+}
+
+// layLine checks and places a river, stream, road or railway (13.10h,
+// 13.10i, 13.10q, 13.7e) with the bridges its crossings make: a side's
+// by mail, or a layout's (side LayoutBy, 13.10a).
+func (m *sim) layLine(side, kind string, o Order) []events.Problem {
+	st := m.State
 	var path table.Polyline
 	switch kind {
 	case River, Stream:
@@ -678,30 +718,33 @@ func (m *sim) linear(side string, o Order) []events.Problem {
 		}
 		path = p
 	}
+	// 13.10q: a road or railway across a river or stream makes a bridge
+	// (or uses one it goes through); so does a river laid across a road.
 	id := st.nextID(kind)
-	m.Say("%s", strings.TrimSpace(o.Verb+" "+strings.Join(o.Flags, " ")+" "+fmtPath(path)))
-	m.Emit(kTerrainPlaced, aId.Arg(id), aKind.Arg(kind), aBy.Arg(side), aPath.Arg(polyInts(path)...), aFlags.Arg(o.Flags...))
-	// 13.10q: a road or railway across a river or stream makes a bridge;
-	// so does a river laid across a road.
+	var made []Bridge
 	if kind == Road || kind == Railway {
-		for _, b := range st.crossings(path, nil) {
-			m.bridge(b, "")
+		bs, why := st.crossings(path)
+		if why != "" {
+			return problem(o, why, m.example(side))
 		}
+		made = bs
 	} else {
-		w := *m.State.piece(id)
-		for _, r := range m.State.Pieces {
+		w := Piece{ID: id, Kind: kind, Path: path}
+		for _, r := range st.Pieces {
 			if r.Kind == Road || r.Kind == Railway {
-				for _, b := range crossingsOf(r.Path, w, m.State.Bridges) {
-					m.bridge(b, "")
+				bs, why := crossingsOf(r.Path, w, append(slices.Clone(st.Bridges), made...))
+				if why != "" {
+					return problem(o, strings.Replace(why, "it would cross", r.ID+" would cross", 1), m.example(side))
 				}
+				made = append(made, bs...)
 			}
 		}
 	}
-	if kind == River {
-		m.begin(StepBridges, st.other(side), bridgesDue(path.Len()))
-		return nil
+	m.Say("%s", strings.TrimSpace(o.Verb+" "+strings.Join(o.Flags, " ")+" "+fmtPath(path)))
+	m.Emit(kTerrainPlaced, aId.Arg(id), aKind.Arg(kind), aBy.Arg(side), aPath.Arg(polyInts(path)...), aFlags.Arg(o.Flags...))
+	for _, b := range made {
+		m.bridge(b, "")
 	}
-	m.nextLinear(side, false)
 	return nil
 }
 
@@ -826,6 +869,30 @@ func (m *sim) normal(side string, o Order) []events.Problem {
 	return nil
 }
 
+// halves places two half pieces in one turn, instead of one normal
+// piece (13.10f; option half-pieces apart: a turn each).
+func (m *sim) halves(side string, os []Order) []events.Problem {
+	for _, o := range os {
+		if o.Verb != "PLACE" {
+			return problem(o, "two pieces go down in one turn only as two half pieces: PLACE <kind> 2x2 AT x,y on each of two lines (13.10f)", m.placeExample(side))
+		}
+		pc, why := m.State.checkNormal(side, o)
+		if why == "" && !pc.Half {
+			why = "two pieces go down in one turn only when both are half pieces, no larger than 2\" x 2\" (13.10f)"
+		}
+		if why != "" {
+			return problem(o, why, m.placeExample(side))
+		}
+		m.placePiece(pc, o)
+	}
+	if st := m.State; slices.IndexFunc(st.Left, func(e ListEntry) bool { return e.Count > 0 }) < 0 {
+		m.afterNormal()
+		return nil
+	}
+	m.Emit(kTurnPassed, aStep.Arg(StepNormal), aSide.Arg(m.State.other(side)))
+	return nil
+}
+
 func (m *sim) placePiece(pc Piece, o Order) {
 	m.Say("PLACE %s %s", pc.Kind, shapeWords(o))
 	args := []events.Arg{aId.Arg(pc.ID), aKind.Arg(pc.Kind), aBy.Arg(pc.By), aPoly.Arg(polyInts(pc.Poly)...)}
@@ -888,7 +955,7 @@ func (m *sim) beginFences() {
 
 func (m *sim) afterFences() {
 	if m.State.Scn.Option("fences-order") == "after-special" {
-		m.beginSwap()
+		m.beginFortify()
 		return
 	}
 	m.beginSpecial()
@@ -959,17 +1026,37 @@ func (s *State) grants(side string) []string {
 	return out
 }
 
-func (m *sim) beginSpecial() {
+// beginSpecial starts 13.10r's changes: the initiative player (Player
+// A) makes all of his first, his traits' terrain (13.10l) and then the
+// Offensive battlefield's swap (13.7f), and only then his opponent makes
+// his; no one-action alternation (13.10l says only "starting with
+// Player A").
+func (m *sim) beginSpecial() { m.specialFor(m.State.PlayerA) }
+
+// specialFor begins a side's special terrain, or goes past it when its
+// army's traits grant nothing.
+func (m *sim) specialFor(side string) {
+	if len(m.State.grants(side)) == 0 {
+		m.specialDone(side)
+		return
+	}
+	m.begin(StepSpecial, side, 0)
+}
+
+// specialDone follows a side's special terrain: after Player A's, his
+// Offensive swap (13.7f) and then Player B's special terrain; after
+// Player B's, the rest of the setup.
+func (m *sim) specialDone(side string) {
 	st := m.State
-	if len(st.Scn.Army(st.PlayerA).Special) == 0 && len(st.Scn.Army(st.playerB()).Special) == 0 {
+	if side != st.PlayerA {
 		m.afterSpecial()
 		return
 	}
-	first := st.PlayerA // 13.10l: Player A first
-	if len(st.grants(first)) == 0 {
-		first = st.playerB()
+	if st.Battlefield == Offensive {
+		m.begin(StepSwap, st.PlayerA, 0) // 13.7f, 13.10r: the initiative's change
+		return
 	}
-	m.begin(StepSpecial, first, 0)
+	m.specialFor(st.playerB())
 }
 
 func (m *sim) afterSpecial() {
@@ -977,7 +1064,7 @@ func (m *sim) afterSpecial() {
 		m.beginFences()
 		return
 	}
-	m.beginSwap()
+	m.beginFortify()
 }
 
 func (m *sim) special(side string, o Order) []events.Problem {
@@ -1016,28 +1103,12 @@ func (m *sim) special(side string, o Order) []events.Problem {
 	default:
 		return problem(o, "special terrain (13.10l): PLACE <kind> …, MOVE <piece> TO x,y, or DONE", "DONE")
 	}
-	st = m.State
-	other := st.other(side)
-	mine := len(st.grants(side)) > 0 && !st.side(side).Done
-	theirs := len(st.grants(other)) > 0 && !st.side(other).Done
-	switch {
-	case theirs:
-		m.Emit(kTurnPassed, aStep.Arg(StepSpecial), aSide.Arg(other))
-	case mine:
-		m.Emit(kTurnPassed, aStep.Arg(StepSpecial), aSide.Arg(side))
-	default:
-		m.afterSpecial()
+	// 13.10r: a side makes all its changes before the other makes any.
+	if st = m.State; len(st.grants(side)) > 0 && !st.side(side).Done {
+		return nil
 	}
+	m.specialDone(side)
 	return nil
-}
-
-func (m *sim) beginSwap() {
-	st := m.State
-	if st.Battlefield == Offensive {
-		m.begin(StepSwap, st.PlayerA, 0) // 13.7f
-		return
-	}
-	m.beginFortify()
 }
 
 func (m *sim) swap(side string, o Order) []events.Problem {
@@ -1055,7 +1126,7 @@ func (m *sim) swap(side string, o Order) []events.Problem {
 	default:
 		return problem(o, "the Offensive battlefield lets you swap two pieces: SWAP <piece> WITH <piece>, or NO SWAP (13.7f)", "NO SWAP")
 	}
-	m.beginFortify()
+	m.specialFor(m.State.playerB()) // 13.10r: then the opponent's changes
 	return nil
 }
 
@@ -1313,6 +1384,8 @@ func (m *sim) activate(side string, o Order) []events.Problem {
 		m.nextActivation(side)
 		return nil
 	case "ACTIVATE":
+	case "PASSAGE":
+		return problem(o, "passages of lines come in the reorganization phase, once every corps has been activated (7.6a); now ACTIVATE <corps> or PASS", m.example(side))
 	default:
 		return problem(o, "activate a corps: ACTIVATE <corps>, or PASS to activate no more this turn (R6)", m.example(side))
 	}
@@ -1339,8 +1412,10 @@ func (m *sim) nextActivation(side string) {
 		m.begin(StepActivate, other, 0)
 	case len(st.corpsLeft(side)) > 0:
 		m.begin(StepActivate, side, 0)
+	case st.Scn.on("passage-of-lines") && st.Scn.Option("passage-order") == "initiative":
+		m.begin(StepPassage, st.other(st.Initiative), 0) // 7.6a, 7.6i: the opponent declares, the initiative orders
 	case st.Scn.on("passage-of-lines"):
-		m.begin(StepPassage, st.Initiative, 0) // 7.6a, 7.6i
+		m.begin(StepPassage, st.Initiative, 0) // 7.6a, 7.6i (option passage-order own)
 	default:
 		m.endTurn()
 	}
@@ -1364,6 +1439,8 @@ func (m *sim) moves(side string, os []Order) []events.Problem {
 		case o.Verb == "DONE", o.Verb == "HOLD" && o.Name == "":
 			continue
 		case o.Verb == "UNIT", o.Verb == "HOLD":
+		case o.Verb == "PASSAGE":
+			return problem(o, "passages of lines come in the reorganization phase, once every corps has been activated (7.6a); now move "+corps+"'s units", m.example(side))
 		default:
 			return problem(o, fmt.Sprintf("move %s's units: <unit>: [MARCH] FORWARD 6, WHEEL LEFT 30, … (7.2, 7.3), one a line; or DONE", corps), m.example(side))
 		}
@@ -1410,10 +1487,19 @@ func (m *sim) moves(side string, os []Order) []events.Problem {
 	return nil
 }
 
-// passages are 7.6: in step 1 of the reorganization phase, each side
-// (the initiative first, who so decides the order, 7.6i) lists its
-// passages of lines.
+// passages are 7.6: in step 1 of the reorganization phase the sides
+// list their passages of lines. 7.6i: the initiative player decides
+// their order: his opponent declares his passages first, and the
+// initiative's mail orders them all, his own and the opponent's (those
+// it leaves out come after it, as declared); option passage-order own:
+// each side orders its own, the initiative first.
 func (m *sim) passages(side string, os []Order) []events.Problem {
+	st := m.State
+	all := st.Scn.Option("passage-order") == "initiative"
+	declare := all && side != st.Initiative
+	type pair struct{ a, b *Unit }
+	var ps []pair
+	taken := map[string]bool{}
 	for _, o := range os {
 		switch o.Verb {
 		case "NONE", "DONE":
@@ -1422,42 +1508,89 @@ func (m *sim) passages(side string, os []Order) []events.Problem {
 		default:
 			return problem(o, "passage of lines (7.6): PASSAGE <unit> AND <unit>, one a line, or NONE", "NONE")
 		}
-		st := m.State
 		a, b := st.unit(o.Name), st.unit(o.Name2)
-		need, tester, why := st.passage(a, b)
-		if why != "" {
-			return problem(o, why, "NONE")
-		}
-		ok := true
-		succ := 0
-		if need > 0 {
-			g := st.testerOf(tester)
-			dice := 1
-			name := "no general"
-			if g != nil {
-				dice, name = st.commandDice(side, g.Name), g.Name
+		if a.Side != side || b.Side != side {
+			declared := false
+			for i := 0; all && !declare && i+1 < len(st.Pending); i += 2 {
+				declared = declared || st.Pending[i] == a.Name && st.Pending[i+1] == b.Name
 			}
-			for range dice {
-				if m.Dice.Roll("command test of "+name, st.Scn.Die) >= st.Scn.CommandSuccess {
-					succ++
-				}
+			if !declared {
+				return problem(o, fmt.Sprintf("%s and %s are not both yours; the initiative orders only the passages the opponent declared (7.6i)", a.Name, b.Name), "NONE")
 			}
-			ok = succ >= need
-			m.Emit(kCommandTested, aGeneral.Arg(name), aDice.Arg(int64(dice)), aNeed.Arg(int64(need)), aSuccesses.Arg(int64(succ)))
+		} else if _, _, why := st.passage(a, b); why != "" {
+			return problem(o, why+" (7.6)", "NONE")
 		}
-		m.Say("PASSAGE %s AND %s", a.Name, b.Name)
-		m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(ok))
-		if !ok {
-			// 7.6d: both stay and each loses a cohesion point.
-			m.Emit(kCohesionLost, aUnit.Arg(a.Name), aN.Arg(1))
-			m.Emit(kCohesionLost, aUnit.Arg(b.Name), aN.Arg(1))
+		if taken[a.Name] || taken[b.Name] {
+			return problem(o, "a unit takes part in one passage of lines a turn (7.6b)", "NONE")
 		}
+		taken[a.Name], taken[b.Name] = true, true
+		ps = append(ps, pair{a, b})
+	}
+	if declare {
+		var names []string
+		for _, p := range ps {
+			names = append(names, p.a.Name, p.b.Name)
+		}
+		for _, p := range ps {
+			m.Say("PASSAGE %s AND %s", p.a.Name, p.b.Name)
+		}
+		m.Emit(kPassagesDeclared, aSide.Arg(side), aUnits.Arg(names...))
+		m.Emit(kPassagesDone, aSide.Arg(side))
+		m.begin(StepPassage, st.Initiative, 0)
+		return nil
+	}
+	for _, p := range ps {
+		m.passage(side, p.a.Name, p.b.Name)
+	}
+	// The opponent's declared passages the initiative left out, in the
+	// order declared.
+	for len(m.State.Pending) >= 2 {
+		m.passage(side, m.State.Pending[0], m.State.Pending[1])
 	}
 	m.Emit(kPassagesDone, aSide.Arg(side))
-	if other := m.State.other(side); side == m.State.Initiative {
+	if other := m.State.other(side); side == m.State.Initiative && !all {
 		m.begin(StepPassage, other, 0)
 	} else {
 		m.endTurn()
 	}
 	return nil
+}
+
+// passage carries out one passage of lines (7.6a), with the command test
+// of 7.6d, 7.6g, 7.6h, 7.6j by the general of the units' side.
+func (m *sim) passage(orderedBy, an, bn string) {
+	st := m.State
+	a, b := st.unit(an), st.unit(bn)
+	need, tester, why := st.passage(a, b)
+	if why != "" {
+		// A declared passage the other's passages since made impossible.
+		m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(false))
+		return
+	}
+	ok := true
+	succ := 0
+	if need > 0 {
+		g := st.testerOf(tester)
+		dice := 1
+		name := "no general"
+		if g != nil {
+			dice, name = st.commandDice(a.Side, g.Name), g.Name
+		}
+		for range dice {
+			if m.Dice.Roll("command test of "+name, st.Scn.Die) >= st.Scn.CommandSuccess {
+				succ++
+			}
+		}
+		ok = succ >= need
+		m.Emit(kCommandTested, aGeneral.Arg(name), aDice.Arg(int64(dice)), aNeed.Arg(int64(need)), aSuccesses.Arg(int64(succ)))
+	}
+	if a.Side == orderedBy {
+		m.Say("PASSAGE %s AND %s", a.Name, b.Name)
+	}
+	m.Emit(kPassageMade, aA.Arg(a.Name), aB.Arg(b.Name), aOk.Arg(ok))
+	if !ok {
+		// 7.6d: both stay and each loses a cohesion point.
+		m.Emit(kCohesionLost, aUnit.Arg(a.Name), aN.Arg(1))
+		m.Emit(kCohesionLost, aUnit.Arg(b.Name), aN.Arg(1))
+	}
 }

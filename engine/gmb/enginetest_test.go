@@ -60,9 +60,9 @@ var setupOrders = []string{
 	"anna", "WALL ALONG rough 2 EDGE 1",
 	"taro", "PASS",
 	"anna", "PASS",
-	"anna", "MOVE hill 4 TO 6,36",
-	"taro", "PLACE woods 4x3 AT 20,6",
+	"anna", "MOVE hill 4 TO 6,36", // 13.10r: Player A's changes first
 	"anna", "NO SWAP",
+	"taro", "PLACE woods 4x3 AT 20,6",
 	"taro", "FORTIFY 26,10 32,10",
 	// 13.12-13.14.
 	"anna", "TACTIC AGGRESSIVE", // 44: the army tactic
@@ -100,8 +100,8 @@ var battleSetup = []string{
 	"taro", "PLACE hill 4x3 AT 6,6",
 	"anna", "PLACE woods 4x3 AT 32,42",
 	"anna", "DONE",
-	"taro", "DONE",
 	"anna", "NO SWAP",
+	"taro", "DONE",
 	"taro", "DONE",
 	"anna", "TACTIC AGGRESSIVE", // the army tactic, secret to the end
 	"taro", "TACTIC NEUTRAL",
@@ -122,13 +122,13 @@ func turnOrders(turn int) []string {
 		"ref", "COMBAT DONE",
 		"anna", "Iron Brigade: MARCH FORWARD 2; Irish Brigade: FORWARD 2",
 		"taro", "ACTIVATE First Corps",
-		"ref", "SET Texas Brigade ENGAGED on\nFORCE Washington Artillery FORWARD\nCOMBAT DONE",
+		"ref", "SET Texas Brigade ENGAGED on\nFORCE Washington Artillery FORWARD PURSUIT\nCOMBAT DONE",
 		"taro", "Texas Brigade: FORWARD 2", // refused: engaged (7.1c)
 		"taro", "Alabama Brigade: FORWARD 2",
 		"anna", "PASS",
 		"taro", "PASS",
+		"taro", "NONE", // 7.6i: the opponent declares, the initiative orders
 		"anna", "PASSAGE Iron Brigade AND Irish Brigade",
-		"taro", "NONE",
 	)
 }
 

@@ -397,6 +397,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		u.Placed = true
 	case kTurnBegun:
 		st.Turn = int(aTurn.Of(f))
+		st.Pending = nil
 		st.Activated, st.Inactive, st.Active = nil, nil, ""
 		st.ownUnits(c)
 		for i := range st.Units {
@@ -426,7 +427,15 @@ func (st *State) apply(f events.Fact, c *cow) error {
 				u.Paid = true
 			}
 		}
+	case kPassagesDeclared:
+		st.Pending = strs(f, aUnits)
 	case kPassageMade:
+		for i := 0; i+1 < len(st.Pending); i += 2 {
+			if st.Pending[i] == aA.Of(f) && st.Pending[i+1] == aB.Of(f) {
+				st.Pending = slices.Delete(slices.Clone(st.Pending), i, i+2)
+				break
+			}
+		}
 		st.ownUnits(c)
 		a, b := st.unit(aA.Of(f)), st.unit(aB.Of(f))
 		if a == nil || b == nil {

@@ -67,6 +67,7 @@ const (
 	kPassageMade         = "passage.made"
 	kCohesionLost        = "cohesion.lost"
 	kPassagesDone        = "passages.done"
+	kPassagesDeclared    = "passages.declared"
 	kUnitForced          = "unit.forced"
 	kCardPlayed          = "card.played"
 	kRefereeSet          = "referee.set"
@@ -118,6 +119,7 @@ var (
 	aGroup       = factSet.Str("group")
 	aHalf        = factSet.Bool("half")
 	aHow         = factSet.Str("how")
+	aCause       = factSet.Str("cause")
 	aId          = factSet.Str("id")
 	aInto        = factSet.Str("into")
 	aKept        = factSet.Strs("kept")
@@ -138,6 +140,7 @@ var (
 	aRange       = factSet.Int("range")
 	aReason      = factSet.Str("reason")
 	aReturned    = factSet.Strs("returned")
+	aUnits       = factSet.Strs("units")
 	aReturnedInt = factSet.Int("returned")
 	aRoad        = factSet.Bool("road")
 	aRoll        = factSet.Str("roll")
@@ -209,7 +212,8 @@ var _ = []string{
 	factSet.Kind(kPassageMade, aA, aB, aOk),
 	factSet.Kind(kCohesionLost, aUnit, aN),
 	factSet.Kind(kPassagesDone, aSide),
-	factSet.Kind(kUnitForced, aUnit, aX, aY, aDist, aHow),
+	factSet.Kind(kPassagesDeclared, aSide, aUnits),
+	factSet.Kind(kUnitForced, aUnit, aX, aY, aDist, aHow, engine.Opt(aCause)),
 	factSet.Kind(kCardPlayed, aSide, aCard),
 	factSet.Kind(kRefereeSet, aObject, aField, aValue, aOld),
 	factSet.Kind(kGeneralReplaced, aSide, aGeneral, aOld),
@@ -299,6 +303,10 @@ func stepSentence(st *State, step, side string, n int) string {
 	}
 	return ""
 }
+
+// forcedWords tell 7.5d's kinds of forced move.
+var forcedWords = map[string]string{"push-back": "push-back", "disengagement": "disengagement", "failed-order": "move of a general's failed order",
+	"card": "move of a played battle card", "pursuit": "pursuit of a disengaged enemy"}
 
 func describe(st *State, f events.Fact) string {
 	side := aSide.OfAny(f)
@@ -473,9 +481,22 @@ func describe(st *State, f events.Fact) string {
 		return fmt.Sprintf("The passage of %s and %s fails: both stay (7.6d).", aA.Of(f), aB.Of(f))
 	case kCohesionLost:
 		return fmt.Sprintf("%s loses %s.", aUnit.Of(f), plural(int(aN.Of(f)), "cohesion point", "cohesion points"))
+	case kPassagesDeclared:
+		us := aUnits.Of(f)
+		if len(us) == 0 {
+			return fmt.Sprintf("%s declares no passage of lines; the initiative orders the passages (7.6i).", side)
+		}
+		var ps []string
+		for i := 0; i+1 < len(us); i += 2 {
+			ps = append(ps, us[i]+" and "+us[i+1])
+		}
+		return fmt.Sprintf("%s declares passages of lines: %s; the initiative orders them (7.6i).", side, strings.Join(ps, "; "))
 	case kPassagesDone:
 		return fmt.Sprintf("%s's passages of lines are done.", side)
 	case kUnitForced:
+		if aCause.In(f) {
+			return fmt.Sprintf("%s makes a forced move %s of %s, a %s, whatever the terrain (7.5, 7.5d).", aUnit.Of(f), aHow.Of(f), lenIn(aDist.Of(f)), forcedWords[aCause.Of(f)])
+		}
 		return fmt.Sprintf("%s makes a forced move %s of %s, whatever the terrain (7.5).", aUnit.Of(f), aHow.Of(f), lenIn(aDist.Of(f)))
 	case kCardPlayed:
 		return fmt.Sprintf("%s plays the battle card %s; the referee rules its effect.", side, aCard.Of(f))

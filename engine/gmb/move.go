@@ -102,19 +102,30 @@ type obstacle struct {
 	path table.Polyline
 }
 
-func (ob obstacle) hitSweep(sw table.Sweep) bool {
-	if ob.path != nil {
-		return sw.MeetsPolylineInterior(ob.path)
+// meets reports whether an outline meets the obstacle: touches it
+// (touch, 7.2c's "on contact", option contact touch) or enters it.
+func (ob obstacle) meets(pg table.Polygon, touch bool) bool {
+	switch {
+	case touch && ob.path != nil:
+		return pg.TouchesPolyline(ob.path)
+	case touch:
+		return pg.TouchesPolygon(ob.poly)
+	case ob.path != nil:
+		return pg.MeetsPolylineInterior(ob.path)
 	}
-	return sw.OverlapsPolygon(ob.poly)
+	return table.OverlapConvex(pg, ob.poly)
 }
 
-func (ob obstacle) hitBase(r table.Rect) bool {
-	if ob.path != nil {
-		return r.Polygon().MeetsPolylineInterior(ob.path)
+func (ob obstacle) hitSweep(sw table.Sweep, touch bool) bool {
+	for _, p := range sw {
+		if ob.meets(p, touch) {
+			return true
+		}
 	}
-	return table.OverlapConvex(r.Polygon(), ob.poly)
+	return false
 }
+
+func (ob obstacle) hitBase(r table.Rect, touch bool) bool { return ob.meets(r.Polygon(), touch) }
 
 // obstacles for u's move: terrain that reduces movement, and friendly
 // units (7.2c; G20 reads them as crossed at the cost).
@@ -263,11 +274,25 @@ func (s *State) normalMove(u *Unit, o Order) (moveReport, string) {
 		}
 	}
 	// 7.2c: a unit that starts its move in terrain that reduces
-	// movement pays at once.
-	for _, ob := range obs {
-		if ob.hitBase(r) {
-			contact(ob.name, 0)
-			break
+	// movement pays at once; 7.2i: unless it moves only along a road
+	// (option road-start pays: it pays all the same).
+	roadOnly := len(o.Steps) > 0 && !slices.ContainsFunc(o.Steps, func(st Step) bool { return st.Kind != "road" })
+	if !roadOnly || s.Scn.Option("road-start") == "pays" {
+		for _, ob := range obs {
+			if ob.hitBase(r, false) {
+				contact(ob.name, 0)
+				break
+			}
+		}
+	}
+	// 7.2c: an obstacle is met on contact: when the base touches it
+	// (option contact enter: when it enters it). One the base touches
+	// already at the start is met when the base enters it.
+	touch := s.Scn.Option("contact") == "touch"
+	touching := map[string]bool{}
+	if touch {
+		for _, ob := range obs {
+			touching[ob.name] = ob.hitBase(r, true)
 		}
 	}
 	for i, st := range o.Steps {
@@ -283,7 +308,7 @@ func (s *State) normalMove(u *Unit, o Order) (moveReport, string) {
 			// 7.3e: what the base brushes while turning does not count;
 			// only where it stands after the turn.
 			for _, ob := range obs {
-				if ob.hitBase(next) {
+				if ob.hitBase(next, touch && !touching[ob.name]) {
 					contact(ob.name, rep.Dist)
 					break
 				}
@@ -305,7 +330,9 @@ func (s *State) normalMove(u *Unit, o Order) (moveReport, string) {
 				var first string
 				best := table.Length(-1)
 				for _, ob := range obs {
-					if part, hit := r.FirstContact(m, ob.hitSweep); hit && (best < 0 || part.Dist < best) {
+					t := touch && !touching[ob.name]
+					hit := func(sw table.Sweep) bool { return ob.hitSweep(sw, t) }
+					if part, hit := r.FirstContact(m, hit); hit && (best < 0 || part.Dist < best) {
 						first, best = ob.name, part.Dist
 					}
 				}

@@ -309,7 +309,7 @@ func TestGMB_7_4c_7_5a_7_5b_7_5c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAnd
 	g.put("Iron Brigade", 24, 20, 0)
 	g.area(Rough, 10, 10, 38, 30)
 	g.st.Step = StepCombat
-	g.send(engine.RefereeSide, "FORCE Iron Brigade BACK")
+	g.send(engine.RefereeSide, "FORCE Iron Brigade BACK PUSH-BACK")
 	u := g.st.unit("Iron Brigade")
 	if u.Front != table.Pt(in(24), in(16)) || u.Facing != 0 {
 		t.Errorf("pushed back to %v facing %v; want (24,16) facing north: 4\" whatever the rough (7.5b-c)", u.Front, u.Facing)
@@ -317,13 +317,13 @@ func TestGMB_7_4c_7_5a_7_5b_7_5c_7_5_EX_ForcedMovesHalveTheValueIgnoreTerrainAnd
 	// Cavalry (12") 6"; a friendly unit in the way does not shorten it.
 	g.put("Michigan Brigade", 10, 5, 0)
 	g.put("Reserve Brigade", 10, 8, 0)
-	g.send(engine.RefereeSide, "FORCE Michigan Brigade FORWARD")
+	g.send(engine.RefereeSide, "FORCE Michigan Brigade FORWARD PURSUIT")
 	if m := g.st.unit("Michigan Brigade"); m.Front != table.Pt(in(10), in(11)) {
 		t.Errorf("cavalry pursued to %v; want (10,11): 6\", through the friendly unit (7.5c)", m.Front)
 	}
 	// 7.4c: a pursuit may come closer than 3" to the enemy.
 	g.put("Texas Brigade", 24, 20, 180) // Iron Brigade's front is at 16: 2" from the Texans' base
-	g.send(engine.RefereeSide, "FORCE Iron Brigade FORWARD")
+	g.send(engine.RefereeSide, "FORCE Iron Brigade FORWARD PURSUIT")
 	if g.st.unit("Iron Brigade").Front.Y != in(20) {
 		t.Errorf("the pursuit stopped at %v", g.st.unit("Iron Brigade").Front)
 	}
@@ -426,4 +426,67 @@ func TestGMB_7_3a_AlwaysForwardFrontFirst(t *testing.T) {
 	g.refuse("Union", "Iron Brigade: BACK 2", "is no manoeuvre")
 	// Any number of wheels (7.3a).
 	g.send("Union", "Iron Brigade: WHEEL LEFT 10, WHEEL LEFT 10, WHEEL RIGHT 20, WHEEL RIGHT 5, FORWARD 1")
+}
+
+// TestGMB_7_5d_ForcedMovesRecordTheirKind: the referee's FORCE says
+// which of 7.5d's forced moves it is, and the fact records it.
+func TestGMB_7_5d_ForcedMovesRecordTheirKind(t *testing.T) {
+	g := battle(t)
+	g.put("Iron Brigade", 24, 20, 0)
+	g.st.Step = StepCombat
+	g.refuse(engine.RefereeSide, "FORCE Iron Brigade BACK", "say which forced move it is (7.5d)")
+	for _, tc := range []struct{ words, kind string }{
+		{"BACK PUSH-BACK", "push-back"}, {"BACK DISENGAGEMENT", "disengagement"}, {"FORWARD FAILED ORDER", "failed-order"},
+		{"FORWARD CARD", "card"}, {"FORWARD PURSUIT", "pursuit"},
+	} {
+		d := g.send(engine.RefereeSide, "FORCE Iron Brigade "+tc.words)
+		var got string
+		for _, f := range d.Facts {
+			if f.Kind == kUnitForced {
+				got = aCause.Of(f)
+			}
+		}
+		if got != tc.kind {
+			t.Errorf("FORCE Iron Brigade %s recorded %q; want %q (7.5d)", tc.words, got, tc.kind)
+		}
+	}
+}
+
+// TestGMB_7_2c_TouchingAnObstacleIsContactReading: 7.2c reduces the
+// range «po zetknięciu», on contact: by default a base that only
+// touches an obstacle has met it; option contact enter, only one that
+// enters it.
+func TestGMB_7_2c_TouchingAnObstacleIsContactReading(t *testing.T) {
+	for _, tc := range []struct {
+		opt  string
+		paid string
+	}{{"", "woods 1"}, {"option contact enter", ""}} {
+		g := battle(t, tc.opt)
+		g.area(Woods, 18, 12, 30, 20)
+		g.put("Iron Brigade", 24, 10, 0)
+		g.send("Union", "Iron Brigade: FORWARD 2") // its front reaches the woods' edge
+		if _, _, paid := g.lastMove(); paid != tc.paid {
+			t.Errorf("%q: a base brought against the woods paid %q; want %q (7.2c)", tc.opt, paid, tc.paid)
+		}
+	}
+}
+
+// TestGMB_7_2i_AUnitStartingInTerrainOnARoadReading: by default a unit
+// that starts in woods and moves only along a road ignores the woods
+// too (7.2i: every obstacle); option road-start pays: it pays for the
+// terrain it starts in (7.2c).
+func TestGMB_7_2i_AUnitStartingInTerrainOnARoadReading(t *testing.T) {
+	g := battle(t)
+	g.line(Road, 24, 0, 24, 48)
+	g.area(Woods, 18, 12, 30, 20)
+	g.put("Iron Brigade", 24, 14, 0)
+	g.send("Union", "Iron Brigade: ROAD TO 24,23")
+	if d, _, paid := g.lastMove(); d != in(9) || paid != "" {
+		t.Errorf("a road march from inside the woods: %v, paid %q; want 9\" and nothing paid (7.2i)", d, paid)
+	}
+	g = battle(t, "option road-start pays")
+	g.line(Road, 24, 0, 24, 48)
+	g.area(Woods, 18, 12, 30, 20)
+	g.put("Iron Brigade", 24, 14, 0)
+	g.refuse("Union", "Iron Brigade: ROAD TO 24,23", "its range is 6\" once it pays 3\" for woods 1")
 }

@@ -36,10 +36,10 @@ type Order struct {
 }
 
 // Waypoint is one point a road or railway is laid through (13.10h): a
-// table edge, an operational base, a strategic point, another road, or a
-// point.
+// table edge, an operational base, a strategic point, another road, a
+// bridge that exists (13.10q), or a point.
 type Waypoint struct {
-	Kind string // "edge", "base", "sp", "road", "point"
+	Kind string // "edge", "base", "sp", "road", "bridge", "point"
 	Name string // "north", "A", "1", "road 2"
 	At   table.Point
 }
@@ -54,11 +54,13 @@ type Step struct {
 	Words string
 }
 
-// Verbs of orders, for abbreviation by unique prefix (docs/ORDERS.md).
-var verbs = []string{"TABLE", "YEAR", "DEAL", "ASSIGN", "REDRAW", "SWAP", "DISCARD", "DONE", "KEEP",
-	"BATTLEFIELD", "LIST", "RIVER", "STREAM", "ROAD", "RAILWAY", "PASS", "BRIDGE", "PLACE", "FENCE", "WALL",
-	"MOVE", "NO", "FORTIFY", "TACTIC", "CAVALRY", "PATROL", "ACTIVATE", "PASSAGE", "NONE", "PLAY",
-	"COMBAT", "FORCE", "SET", "FALLEN", "OBJECTIVES", "SCORE", "INITIATIVE", "HOLD"}
+// forcedKinds are 7.5d's forced moves: push-back, disengagement, a
+// general's failed order, a played battle card, pursuit of a disengaged
+// enemy.
+var forcedKinds = []string{"push-back", "disengagement", "failed-order", "card", "pursuit"}
+
+// Level is the flag of a railway not on an embankment (13.10h).
+const Level = "level"
 
 type token struct {
 	s   string
@@ -282,6 +284,9 @@ func isPoint(s string) bool {
 
 // Parse reads a side's (or the referee's) mail.
 func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
+	if lines, ok := isLayoutMail(text); ok && side == engine.RefereeSide {
+		return []Order{layoutOrder(lines)}, nil
+	}
 	var out []Order
 	var probs []events.Problem
 	var lines []string
@@ -557,12 +562,35 @@ func (p *parser) body(v string) {
 			p.fail(p.col(), v+" takes its points from one table edge to another", v+" 0,30 48,30")
 		}
 	case "ROAD", "RAILWAY":
-		for p.more() && (p.peek() == "SUNKEN" || p.peek() == "EMBANKMENT") {
-			if v == "ROAD" && p.peek() != "SUNKEN" || v == "RAILWAY" && p.peek() != "EMBANKMENT" {
-				p.fail(p.col(), fmt.Sprintf("a %s is not %s", strings.ToLower(v), strings.ToLower(p.peek())), "")
+		for p.more() && (p.peek() == "SUNKEN" || p.peek() == "EMBANKMENT" || p.peek() == "NO") {
+			col := p.col()
+			flag := strings.ToLower(p.next().s)
+			if flag == "no" {
+				if !p.accept("EMBANKMENT") {
+					p.fail(p.col(), "NO EMBANKMENT: a railway not on an embankment (13.10h)", "RAILWAY NO EMBANKMENT BASE B, SP2, NORTH")
+					return
+				}
+				flag = Level
+			}
+			if v == "ROAD" && flag != "sunken" {
+				p.fail(col, "a road may be SUNKEN; only a railway runs on an embankment or not (13.10h)", "ROAD SUNKEN BASE B, SP2, NORTH")
 				return
 			}
-			o.Flags = append(o.Flags, strings.ToLower(p.next().s))
+			if v == "RAILWAY" && flag == "sunken" {
+				p.fail(col, "a railway is not sunken: RAILWAY EMBANKMENT … or RAILWAY NO EMBANKMENT … (13.10h)", "RAILWAY NO EMBANKMENT BASE B, SP2, NORTH")
+				return
+			}
+			if len(o.Flags) > 0 {
+				p.fail(col, "say it once", "")
+				return
+			}
+			o.Flags = append(o.Flags, flag)
+		}
+		// 13.10h: the player placing a railway must say whether it runs
+		// on an embankment.
+		if v == "RAILWAY" && len(o.Flags) == 0 {
+			p.fail(p.col(), "say whether the railway runs on an embankment (13.10h): RAILWAY EMBANKMENT … or RAILWAY NO EMBANKMENT …", "RAILWAY NO EMBANKMENT BASE B, SP2, NORTH")
+			return
 		}
 		p.waypoints()
 	case "BRIDGE":
@@ -672,14 +700,15 @@ func (p *parser) body(v string) {
 		c, col := p.restUntil()
 		o.Name = p.groupOf(p.side, c, col)
 	case "PASSAGE":
+		// 7.6i: the initiative also names the opponent's passages.
 		a, col := p.restUntil("AND", "WITH")
-		o.Name = p.unitName(a, col, p.side)
+		o.Name = p.unitName(a, col, "")
 		if !p.accept("AND") && !p.accept("WITH") {
-			p.fail(p.col(), "PASSAGE <unit> AND <unit>", "")
+			p.fail(p.col(), "PASSAGE <unit> AND <unit> (7.6)", "")
 			return
 		}
 		b, col := p.restUntil()
-		o.Name2 = p.unitName(b, col, p.side)
+		o.Name2 = p.unitName(b, col, "")
 	case "PLAY":
 		col := p.col()
 		o.Name, o.Col = strings.TrimSpace(p.rawRest()), col
@@ -696,8 +725,17 @@ func (p *parser) body(v string) {
 		case "BACK", "FORWARD":
 			o.Word = strings.ToUpper(t.s)
 		default:
-			p.fail(t.col, "FORCE <unit> BACK or FORWARD (7.5)", "")
+			p.fail(t.col, "FORCE <unit> BACK or FORWARD, then its kind (7.5, 7.5d)", "FORCE "+o.Name+" BACK PUSH-BACK")
+			return
 		}
+		// 7.5d: which of the forced moves it is.
+		k, col := p.restUntil()
+		kind, _ := lookup(strings.ReplaceAll(strings.ToLower(k), " ", "-"), forcedKinds)
+		if kind == "" {
+			p.fail(col, fmt.Sprintf("say which forced move it is (7.5d): %s", strings.ToUpper(strings.Join(forcedKinds, ", "))), "FORCE "+o.Name+" "+o.Word+" PUSH-BACK")
+			return
+		}
+		o.Value = kind
 	case "SET":
 		p.set()
 	case "FALLEN":
@@ -856,6 +894,14 @@ func (p *parser) waypoints() {
 				return
 			}
 			o.Ways = append(o.Ways, Waypoint{Kind: "sp", Name: strconv.Itoa(k)})
+		case up == "BRIDGE":
+			n := p.next()
+			id := "bridge " + strings.TrimSuffix(n.s, ",")
+			if !slices.ContainsFunc(p.st.Bridges, func(b Bridge) bool { return b.ID == id }) {
+				p.fail(n.col, fmt.Sprintf("there is no %s (13.10q: a road may use a bridge that exists)", id), "")
+				return
+			}
+			o.Ways = append(o.Ways, Waypoint{Kind: "bridge", Name: id})
 		case up == "ROAD" || up == "RAILWAY":
 			n := p.next()
 			id := strings.ToLower(up) + " " + n.s

@@ -1,6 +1,7 @@
 package gmb
 
 import (
+	"strings"
 	"testing"
 
 	"pbem/engine"
@@ -8,10 +9,13 @@ import (
 )
 
 // lines is a game at Union's passages of lines (7.6), Iron and Irish
-// Brigades side by side 1" apart, each division with its general.
+// Brigades side by side 1" apart, each division with its general; Union
+// has the initiative and each side orders its own passages (option
+// passage-order own: 7.6i's other reading, so that Union's mail carries
+// its passages out at once).
 func lines(t *testing.T, die int, extra ...string) *game {
 	t.Helper()
-	g := battle(t, extra...)
+	g := battle(t, append([]string{"option passage-order own"}, extra...)...)
 	g.st.Step, g.st.Active = StepPassage, ""
 	g.put("Iron Brigade", 24, 10, 0)  // 1st Division
 	g.put("Irish Brigade", 31, 10, 0) // 2nd Division, 1" to the east
@@ -115,10 +119,10 @@ func TestGMB_G18_PassageOfLinesIsSwitchable(t *testing.T) {
 }
 
 func TestGMB_7_6i_TheInitiativeOrdersThePassages(t *testing.T) {
-	// Confederate has the initiative: after the last activation its
+	// Option passage-order own: Confederate has the initiative: after the last activation its
 	// passages of lines come first, whoever activated last; Union's
 	// passage waits for them.
-	g := battle(t)
+	g := battle(t, "option passage-order own")
 	g.st.Initiative = "Confederate"
 	g.put("Iron Brigade", 24, 10, 0)
 	g.put("Irish Brigade", 31, 10, 0)
@@ -136,5 +140,43 @@ func TestGMB_7_6i_TheInitiativeOrdersThePassages(t *testing.T) {
 	g.send("Union", "PASSAGE Iron Brigade AND Irish Brigade")
 	if g.st.Step != StepActivate || g.st.Turn != 2 {
 		t.Errorf("after both sides' passages: step %s, turn %d; want turn 2's activations", g.st.Step, g.st.Turn)
+	}
+}
+
+// TestGMB_7_6i_TheInitiativeOrdersEveryPassageReading: «o kolejności
+// wykonywania przejścia przez linie decyduje gracz z inicjatywą»: the
+// opponent declares his passages, then the initiative player's mail
+// orders them all, the opponent's too.
+func TestGMB_7_6i_TheInitiativeOrdersEveryPassageReading(t *testing.T) {
+	g := battle(t)
+	g.st.Initiative = "Confederate"
+	g.put("Iron Brigade", 24, 10, 0)
+	g.put("Irish Brigade", 31, 10, 0)
+	g.put("Texas Brigade", 24, 40, 180)
+	g.put("Alabama Brigade", 31, 40, 180)
+	g.st.Activated = []string{"Union/I Corps", "Union/II Corps", "Union/Cavalry Corps", "Union/Artillery Reserve",
+		"Confederate/First Corps", "Confederate/Second Corps", "Confederate/Cavalry Division"}
+	g.send("Union", "DONE")
+	if g.st.Step != StepPassage || g.st.ToAct != "Union" {
+		t.Fatalf("after the last activation: step %s, %s to act; want Union, the opponent, to declare (7.6i)", g.st.Step, g.st.ToAct)
+	}
+	g.send("Union", "PASSAGE Iron Brigade AND Irish Brigade")
+	if u := g.st.unit("Iron Brigade"); u.Front != table.Pt(in(24), in(10)) || g.st.ToAct != "Confederate" {
+		t.Fatalf("Union's declared passage was carried out (%v) or Confederate does not order them (%s to act)", u.Front, g.st.ToAct)
+	}
+	if w := prompts(g.st)[0].What; !strings.Contains(w, "those Union declared (PASSAGE Iron Brigade AND Irish Brigade)") {
+		t.Errorf("the initiative's prompt: %q", w)
+	}
+	g.refuse("Confederate", "PASSAGE Iron Brigade AND Michigan Brigade", "the initiative orders only the passages the opponent declared (7.6i)")
+	g.send("Confederate", "PASSAGE Iron Brigade AND Irish Brigade\nPASSAGE Texas Brigade AND Alabama Brigade")
+	var order []string
+	for _, f := range g.facts(kPassageMade) {
+		order = append(order, f.Str("a"))
+	}
+	if len(order) != 2 || order[0] != "Iron Brigade" || order[1] != "Texas Brigade" {
+		t.Errorf("passages carried out %v; want Union's first, as the initiative ordered (7.6i)", order)
+	}
+	if g.st.Step != StepActivate || g.st.Turn != 2 {
+		t.Errorf("after the passages: step %s, turn %d", g.st.Step, g.st.Turn)
 	}
 }

@@ -66,6 +66,18 @@ func stepWhat(st *State) string {
 	case StepMove:
 		return fmt.Sprintf("turn %d: move the units of %s (7.1b)", st.Turn, st.Active)
 	case StepPassage:
+		if st.Scn.Option("passage-order") == "initiative" {
+			if st.ToAct != st.Initiative {
+				return fmt.Sprintf("turn %d, reorganization: declare your passages of lines, or NONE; %s, who has the initiative, orders them (7.6, 7.6i)", st.Turn, st.Initiative)
+			}
+			if len(st.Pending) > 0 {
+				var ps []string
+				for i := 0; i+1 < len(st.Pending); i += 2 {
+					ps = append(ps, "PASSAGE "+st.Pending[i]+" AND "+st.Pending[i+1])
+				}
+				return fmt.Sprintf("turn %d, reorganization: order every passage of lines, yours and those %s declared (%s), or NONE: the ones you leave out come after yours (7.6i)", st.Turn, st.other(st.Initiative), strings.Join(ps, "; "))
+			}
+		}
 		return fmt.Sprintf("turn %d, reorganization: passages of lines, or NONE (7.6)", st.Turn)
 	case StepEnd:
 		return "the referee scores the objectives and ends the battle (13.12c; " + st.quarters() + ", 13.12e)"
@@ -81,7 +93,7 @@ func prompts(st *State) []engine.Prompt {
 	what := stepWhat(st)
 	switch st.Step {
 	case StepCombat:
-		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"COMBAT DONE", "SET <unit> ENGAGED on", "FORCE <unit> BACK"}}}
+		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"COMBAT DONE", "SET <unit> ENGAGED on", "FORCE <unit> BACK PUSH-BACK"}}}
 	case StepEnd:
 		return []engine.Prompt{{Referee: true, What: what, Examples: []string{"SCORE", "OBJECTIVES " + st.Sides[0].Name + " 1 2"}}}
 	case StepInitiative:
@@ -104,7 +116,11 @@ func prompts(st *State) []engine.Prompt {
 	}
 	var out []engine.Prompt
 	for _, side := range actors(st) {
-		out = append(out, engine.Prompt{Side: side, What: what, Examples: examples(st, side), Sealed: seal})
+		w := what
+		if notes := stepNotes(st, side); len(notes) > 0 {
+			w += ". " + strings.Join(notes, " ")
+		}
+		out = append(out, engine.Prompt{Side: side, What: w, Examples: examples(st, side), Sealed: seal})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package gmb
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -23,6 +24,11 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if p := m.set(o); p != nil {
 				return p
 			}
+		case "LAYOUT":
+			// 13.10a: the referee's terrain layout.
+			if p := m.layout(o, true); p != nil {
+				return p
+			}
 		case "COMBAT":
 			if st.Step != StepCombat {
 				return problem(o, "there is no combat to rule now", "")
@@ -36,9 +42,9 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if why != "" {
 				return problem(o, why, fmt.Sprintf("SET %s POS x,y", u.Name))
 			}
-			m.Say("FORCE %s %s", u.Name, o.Word)
+			m.Say("FORCE %s %s %s", u.Name, o.Word, strings.ToUpper(o.Value))
 			m.Emit(kUnitForced, aUnit.Arg(u.Name), aX.Arg(int64(r.Front.X)), aY.Arg(int64(r.Front.Y)),
-				aDist.Arg(int64(d)), aHow.Arg(strings.ToLower(o.Word)))
+				aDist.Arg(int64(d)), aHow.Arg(strings.ToLower(o.Word)), aCause.Arg(o.Value))
 		case "FALLEN":
 			g := st.general(o.Name)
 			if g == nil || g.Formation == "" {
@@ -74,6 +80,9 @@ func (m *sim) referee(os []Order) []events.Problem {
 			if st.Step != StepYear || st.Scn.Year != -1 {
 				return problem(o, "the players say the year; the referee only where the scenario leaves it to him (13.4a)", "")
 			}
+			if why := st.Scn.fieldable(o.Ints[0]); why != "" {
+				return problem(o, why, "")
+			}
 			m.Say("YEAR %d", o.Ints[0])
 			m.Emit(kYearSet, aYear.Arg(int64(o.Ints[0])), aHow.Arg("referee"))
 			m.begin(StepDraw, "", 0)
@@ -89,7 +98,7 @@ func (m *sim) referee(os []Order) []events.Problem {
 				m.begin(StepActivate, o.Name, 0)
 			}
 		default:
-			return problem(o, "the referee sends SET, COMBAT DONE, FORCE <unit> BACK, FALLEN <general>, OBJECTIVES <side> n …, SCORE, YEAR or INITIATIVE", "COMBAT DONE")
+			return problem(o, "the referee sends SET, COMBAT DONE, FORCE <unit> BACK <kind>, FALLEN <general>, OBJECTIVES <side> n …, SCORE, YEAR or INITIATIVE", "COMBAT DONE")
 		}
 	}
 	return nil
@@ -109,6 +118,24 @@ var rewards = map[string][]rewardLine{
 	Aggressive: {{All: []int{1, 2, 3, 4}, Pct: 400}, {All: []int{3, 4, 5}, Pct: 300}, {Any: 3, Pct: 100}},
 }
 
+// implies are 13.12c's objectives that achieve another: the Aggressive
+// tactic's 1 (take all the strategic points) holds its 5 (more than
+// half of them).
+var implies = map[string]map[int]int{Aggressive: {1: 5}}
+
+// implied adds to the objectives achieved those they imply: an
+// objective implied by another counts for both (13.12c).
+func implied(tactic string, done []int) []int {
+	out := slices.Clone(done)
+	for _, d := range done {
+		if x, ok := implies[tactic][d]; ok && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // objectiveCount is how many objectives a tactic lists.
 var objectiveCount = map[string]int{Cautious: 3, Neutral: 4, Aggressive: 5}
 
@@ -116,6 +143,7 @@ var objectiveCount = map[string]int{Cautious: 3, Neutral: 4, Aggressive: 5}
 // achieved; G17 awards only the highest line met (option rewards sum:
 // every line met).
 func reward(tactic string, done []int, sum bool) int {
+	done = implied(tactic, done)
 	n := 0
 	for _, d := range done {
 		if d >= 1 && d <= objectiveCount[tactic] {
@@ -151,13 +179,15 @@ func (m *sim) endBattle() {
 	var parts []string
 	for _, sd := range st.Sides {
 		pct := 0
+		done := sd.Objectives
 		if sd.Tactic != "" {
 			m.Emit(kTacticRevealed, aSide.Arg(sd.Name), aTactic.Arg(sd.Tactic))
-			pct = reward(sd.Tactic, sd.Objectives, st.Scn.Option("rewards") == "sum")
+			done = implied(sd.Tactic, done)
+			pct = reward(sd.Tactic, done, st.Scn.Option("rewards") == "sum")
 		}
 		amount := st.Scn.Army(sd.Name).Value * pct / 100
-		ints := make([]int64, len(sd.Objectives))
-		for i, n := range sd.Objectives {
+		ints := make([]int64, len(done))
+		for i, n := range done {
 			ints[i] = int64(n)
 		}
 		m.Emit(kRewardScored, aSide.Arg(sd.Name), aObjectives.Arg(ints...), aPercent.Arg(int64(pct)), aAmount.Arg(int64(amount)))
@@ -172,7 +202,7 @@ func (m *sim) endBattle() {
 	if tie {
 		winner = ""
 	}
-	reason := "the army tactics' rewards (13.12c): " + strings.Join(parts, ", ")
+	reason := "The army tactics' rewards (13.12c): " + strings.Join(parts, ", ")
 	m.Emit(kBattleEnded, aWinner.Arg(winner), aReason.Arg(reason))
 }
 
@@ -417,7 +447,11 @@ func (st *State) applySet(obj, field, v string) error {
 				err = fmt.Errorf("no terrain list %q", v)
 			}
 		case "YEAR":
-			st.Year, err = intv()
+			if st.Year, err = intv(); err == nil {
+				if why := st.Scn.fieldable(st.Year); why != "" {
+					err = errors.New(why)
+				}
+			}
 		case "TABLE":
 			g, ok := st.Scn.Geom(strings.ToLower(v))
 			if !ok {

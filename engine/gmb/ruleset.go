@@ -8,7 +8,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 type rules struct{}
 
@@ -22,7 +22,7 @@ func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 // strength. The state is coded as JSON, its scenario and table taken
 // from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
-	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize}
+	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: rules{}.Explain}
 }
 
 // refereeSteps lists what a game of this scenario hands to a referee: the
@@ -83,6 +83,9 @@ func (rules) Setup(scenario []byte, players []events.Player) (*State, error) {
 		if sc.Year > 0 {
 			st.Year, st.Step = sc.Year, StepDraw
 		}
+	}
+	if err := checkLayout(st); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

@@ -211,6 +211,13 @@ type CavTactic struct {
 	Patrol table.Length // how far beyond the deployment zone its cavalry patrols
 }
 
+// LayoutLine is one piece of a scenario's terrain layout: the order
+// that places it, and its line in the file.
+type LayoutLine struct {
+	Line int
+	Text string
+}
+
 // ScenarioDef is a scenario file after parsing. It never changes after
 // Setup.
 type ScenarioDef struct {
@@ -229,6 +236,15 @@ type ScenarioDef struct {
 	FortLength     table.Length
 	Fences         int
 	Combat         string // "referee" or "none"
+
+	// Historical marks a special or historical scenario: no 12" x 6"
+	// limit on a piece (13.2a), and normal terrain may stand on normal
+	// terrain (13.10o).
+	Historical bool
+	// Layout is the scenario's terrain layout (13.10a), its "piece"
+	// lines: orders as a mail writes them, placed instead of 13.10's
+	// method and checked by its rules.
+	Layout []LayoutLine
 
 	TableSize string // fixed by the scenario, else chosen by mail (13.1)
 	Year      int    // fixed by the scenario (13.4a); 0 by mail; -1 the referee's
@@ -342,6 +358,10 @@ var options = []option{
 	{"cavalry-tactics", []string{"on", "off"}, "G18: the starred rule *13.13, cavalry tactics"},
 	{"friendly-units", []string{"pass", "block"}, "G20 (7.2c): a move may pass through friendly units at the obstacle cost, or may not"},
 	{"generals-drawn-by", []string{"opponent", "owner"}, "13.5a: the opponent draws an army's generals (good practice), or its owner"},
+	{"contact", []string{"touch", "enter"}, "7.2c: an obstacle is met (its 3\" paid) when the base touches it («po zetknięciu»), or only when it enters it"},
+	{"road-start", []string{"free", "pays"}, "7.2i: a unit starting its move in terrain that moves only along a road ignores that terrain too, or pays for it (7.2c)"},
+	{"passage-order", []string{"initiative", "own"}, "7.6i: the initiative player orders every passage of lines, the opponent's too, or each side its own, the initiative first"},
+	{"half-pieces", []string{"together", "apart"}, "13.10f: two half pieces go down together in one turn instead of one piece, or each in a turn of its own"},
 }
 
 //go:embed scenarios/*.txt
@@ -442,6 +462,10 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 		}
 		word, rest, _ := strings.Cut(line, " ")
 		rest = strings.TrimSpace(rest)
+		if word == "piece" {
+			sc.Layout = append(sc.Layout, LayoutLine{i + 1, rest})
+			continue
+		}
 		if err := sc.line(&army, word, rest); err != nil {
 			return nil, scnErr{i + 1, err.Error()}
 		}
@@ -468,6 +492,8 @@ func (sc *ScenarioDef) line(army **Army, word, rest string) error {
 		sc.Name = rest
 	case "sample":
 		sc.Sample = true
+	case "historical":
+		sc.Historical = true
 	case "die":
 		sc.Die, err = atoi(rest)
 	case "initiative":
@@ -757,6 +783,9 @@ func (sc *ScenarioDef) check() error {
 	}
 	need(sc.FortLength > 0, "fortification-length N (R17)")
 	need(len(sc.Armies) == 2, "two armies")
+	if len(sc.Layout) > 0 {
+		need(sc.TableSize != "", "table-size for the terrain layout's pieces (13.10a)")
+	}
 	if sc.TableSize != "" {
 		_, ok := sc.Geom(sc.TableSize)
 		need(ok, "table-size names a table line")
@@ -765,6 +794,11 @@ func (sc *ScenarioDef) check() error {
 		need(g.Zone > 0 && 2*g.Zone < g.Height && len(g.Points) > 0, "table "+g.Size+": a zone shallower than half the table and the strategic points")
 		for _, p := range g.Points {
 			need(p.X > 0 && p.X < g.Width && p.Y > 0 && p.Y < g.Height, "table "+g.Size+": strategic points on the table")
+		}
+	}
+	if sc.Year > 0 {
+		if why := sc.fieldable(sc.Year); why != "" {
+			errs = append(errs, "a battle-year that fields both armies: "+why)
 		}
 	}
 	for _, l := range sc.Lists {

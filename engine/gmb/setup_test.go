@@ -112,11 +112,19 @@ func TestGMB_13_4a_13_4b_13_4c_TheYear(t *testing.T) {
 		t.Fatalf("prompts %+v; want the referee's", ps)
 	}
 	g.refuse("Union", "YEAR 1862", "the referee acts now")
+	// 13.4b holds whoever sets the year: the referee's 1862 would field
+	// the Alabama Brigade, available from 1863.
+	g.refuse(engine.RefereeSide, "YEAR 1862", "the Confederate army's Alabama Brigade can be fielded only from 1863 (13.4b)")
 	g.send(engine.RefereeSide, "YEAR 1864")
+	g.refuse(engine.RefereeSide, "SET game YEAR 1862", "Alabama Brigade can be fielded only from 1863 (13.4b)")
 	if g.st.Year != 1864 || g.st.Step != StepDraw {
 		t.Errorf("year %d, step %s", g.st.Year, g.st.Step)
 	}
 	// Or agreed when the game was arranged.
+	// A scenario's battle-year too.
+	if _, err := (rules{}).Setup(scenario(t, "battle-year 1862"), testPlayers); err == nil || !strings.Contains(err.Error(), "Alabama Brigade can be fielded only from 1863 (13.4b)") {
+		t.Errorf("a scenario fought in 1862 with a brigade of 1863: %v; want refused (13.4b)", err)
+	}
 	g = setupTo(t, StepDraw, "battle-year 1863")
 	if g.st.Year != 1863 || len(g.facts("year.proposed")) != 0 {
 		t.Errorf("a scenario's year: %d, proposals %v", g.st.Year, g.facts("year.proposed"))
@@ -510,6 +518,20 @@ func TestGMB_13_10f_HalfPieces(t *testing.T) {
 	}
 }
 
+// TestGMB_13_10f_TwoHalfPiecesInOneTurnReading: two half pieces may be
+// placed instead of one normal piece, so by default they go down in one
+// turn (one mail); option half-pieces apart: a turn each.
+func TestGMB_13_10f_TwoHalfPiecesInOneTurnReading(t *testing.T) {
+	g := atNormal(t)
+	g.refuse("Confederate", "PLACE woods 2x2 AT 20,6\nPLACE woods 6x4 AT 30,6", "only when both are half pieces")
+	g.send("Confederate", "PLACE woods 2x2 AT 20,6\nPLACE woods 2x2 AT 26,6")
+	if i := slices.IndexFunc(g.st.Left, func(e ListEntry) bool { return e.Kind == Woods }); g.st.Left[i].Count != 6 || g.st.Placer != "Union" {
+		t.Errorf("two half woods in one turn: %d halves left, placer %s; want 6 and Union (13.10f)", g.st.Left[i].Count, g.st.Placer)
+	}
+	g = atNormal(t, "option half-pieces apart")
+	g.refuse("Confederate", "PLACE woods 2x2 AT 20,6\nPLACE woods 2x2 AT 26,6", "this step takes one order a mail")
+}
+
 func TestGMB_13_10g_PlacementAlternatesFromPlayerB(t *testing.T) {
 	g := atNormal(t)
 	if g.st.Placer != "Confederate" {
@@ -576,6 +598,13 @@ func TestGMB_13_10h_13_10_EX2_RoadsByTheirPatterns(t *testing.T) {
 	}
 	g.send("Confederate", "ROAD BASE A, SP1, SOUTH")
 	g.refuse("Union", "ROAD SUNKEN BASE B, SP3, NORTH", "at most 4 roads")
+	// 13.10h: a railway says whether it runs on an embankment, and "not"
+	// can be written.
+	g.refuse("Union", "RAILWAY BASE B, SP1, NORTH", "say whether the railway runs on an embankment (13.10h)")
+	g.send("Union", "RAILWAY NO EMBANKMENT BASE B, SP1, NORTH")
+	if p := g.st.piece("railway 2"); p == nil || !slices.Equal(p.Flags, []string{"level"}) {
+		t.Errorf("a railway not on an embankment: %+v", p)
+	}
 	g = atLinear(t, "option roads free")
 	g.send("Confederate", "ROAD WEST, 10,30, SP2, EAST")
 }
@@ -757,9 +786,13 @@ func TestGMB_13_10q_13_10_EX3_Bridges(t *testing.T) {
 	if n := len(g.st.Bridges); n != 3 || g.st.Bridges[2].At != table.Pt(table.Inch(24), table.Inch(30)) {
 		t.Errorf("bridges %v after a road across the river; want a third at 24,30", g.st.Bridges)
 	}
-	g.send("Union", "ROAD BASE A, SP1, SOUTH") // crosses at 15,30: within 3" of the bridge at 14,30, which it uses
-	if n := len(g.st.Bridges); n != 3 {
-		t.Errorf("%d bridges; a road within 3\" of a bridge uses it", n)
+	// 13.10q: a crossing 1" from a bridge is refused, not snapped to it
+	// (the road would cross where no bridge stands) …
+	g.refuse("Union", "ROAD BASE A, SP1, SOUTH", "it would cross river 1 at 15,30, 1\" from bridge 1, where no bridge stands: bridges are at least 3\" apart, and a road may use a bridge that exists (13.10q)")
+	// … and a road led through the bridge uses it.
+	g.send("Union", "ROAD BASE A, BRIDGE 1, SP1, SOUTH")
+	if n, p := len(g.st.Bridges), g.st.piece("road 2").Path; n != 3 || !slices.Contains(p, g.st.Bridges[0].At) {
+		t.Errorf("%d bridges, road 2 runs %v; a road may use an existing bridge (13.10q)", n, p)
 	}
 	// 13.10-EX3: in all three bridges on this stretch of river.
 	g.send("Confederate", "PASS")
@@ -791,8 +824,16 @@ func TestGMB_13_10l_13_10r_SpecialTerrain(t *testing.T) {
 	to := c.Add(table.Vector{X: table.Inch(1)})
 	g.refuse("Union", "PLACE woods 6x4 AT 24,24", "your army's traits give no woods")
 	g.send("Union", "MOVE "+conf+" TO "+fmtPt(to))
-	if g.st.piece(conf).MovedBy != "Union" || g.st.Placer != "Confederate" {
-		t.Fatalf("after the move: %+v, placer %s", g.st.piece(conf), g.st.Placer)
+	// 13.10r: the initiative player's changes all come first: his
+	// traits' move, then his Offensive swap (13.7f); only then the
+	// opponent's.
+	if g.st.piece(conf).MovedBy != "Union" || g.st.Step != StepSwap || actors(g.st)[0] != "Union" {
+		t.Fatalf("after Player A's move: %+v, step %s, actors %v; want Player A's Offensive swap before Player B's special terrain (13.10r)", g.st.piece(conf), g.st.Step, actors(g.st))
+	}
+	g.refuse("Confederate", searchPlace(g.st, "Confederate", Woods, false), "it is not your turn")
+	g.send("Union", "NO SWAP")
+	if g.st.Step != StepSpecial || g.st.Placer != "Confederate" {
+		t.Fatalf("after Player A's changes: step %s, placer %s; want Player B's special terrain (13.10r)", g.st.Step, g.st.Placer)
 	}
 	g.refuse("Confederate", "MOVE "+conf+" TO "+fmtPt(c), "your army's traits let you move no terrain")
 	ex := searchPlace(g.st, "Confederate", Woods, false)
@@ -882,6 +923,7 @@ func TestGMB_13_12a_13_12b_TheArmyTacticIsSecretUntilTheEnd(t *testing.T) {
 }
 
 func TestGMB_13_12c_G17_Rewards(t *testing.T) {
+	// 13.12c's lines, and an objective implied by another counting for both.
 	for _, tc := range []struct {
 		tactic string
 		done   []int
@@ -894,7 +936,11 @@ func TestGMB_13_12c_G17_Rewards(t *testing.T) {
 		{Neutral, []int{1, 2, 3, 4}, 200, 350},
 		{Neutral, []int{1, 2, 3}, 100, 150},
 		{Neutral, []int{2, 4}, 50, 50},
-		{Aggressive, []int{1, 2, 3, 4}, 400, 500},
+		// 13.12c: an objective implied by another counts for both: all
+		// the strategic points (1) are more than half of them (5).
+		{Aggressive, []int{1, 2, 3, 4}, 400, 800},
+		{Aggressive, []int{1, 3, 4}, 300, 400},
+		{Aggressive, []int{1, 2}, 100, 100},
 		{Aggressive, []int{3, 4, 5}, 300, 400},
 		{Aggressive, []int{1, 2, 5}, 100, 100},
 		{Aggressive, []int{1, 5}, 0, 0},
@@ -1017,4 +1063,50 @@ func TestGMB_13_6c_CardsArePlayedOpenlyAndRuledByTheReferee(t *testing.T) {
 	}
 	g.refuse("Confederate", "PLAY Rebel Yelp", "you hold no card")
 	setupTo(t, StepTactic).refuse("Union", "PLAY 1", "once the battle has begun")
+}
+
+// TestGMB_13_10l_13_10r_NoAlternationWithinASidesChanges: a side with
+// two grants makes both before the opponent makes any (13.10l starts
+// with Player A; 13.10r: the initiative first, then the opponent).
+func TestGMB_13_10l_13_10r_NoAlternationWithinASidesChanges(t *testing.T) {
+	sc := strings.Replace(string(scenario(t)), "special move ", "special move\nspecial hill ", 1)
+	st, err := rules{}.Setup([]byte(sc), testPlayers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{t: t, st: st, dice: lcg(1)}
+	g.auto(300, atStep(StepList))
+	g.st.PlayerA, g.st.Battlefield, g.st.Placer = "Union", Neutral, "Union"
+	g.send("Union", "LIST TYPICAL")
+	g.send("Confederate", "PASS")
+	g.send("Union", "PASS")
+	for g.st.Step == StepNormal {
+		g.send(g.st.Placer, placeExample(g.st, g.st.Placer))
+	}
+	g.auto(20, atStep(StepSpecial))
+	if g.st.Placer != "Union" {
+		t.Fatalf("special terrain begins with %s; want Player A (13.10l)", g.st.Placer)
+	}
+	g.send("Union", searchPlace(g.st, "Union", Hill, false))
+	if g.st.Step != StepSpecial || g.st.Placer != "Union" {
+		t.Fatalf("after Player A's first of two changes: step %s, placer %s; want Player A again (13.10r)", g.st.Step, g.st.Placer)
+	}
+	g.send("Union", "DONE")
+	if g.st.Step != StepSpecial || g.st.Placer != "Confederate" {
+		t.Fatalf("after Player A's DONE: step %s, placer %s; want Player B (13.10r)", g.st.Step, g.st.Placer)
+	}
+}
+
+// TestGMB_13_7e_AStreamMayRunUnderAStrategicPoint: players may put any
+// terrain but impassable under a strategic point (13.7e): a stream (an
+// obstacle in the sample) may, a river (impassable) may not.
+func TestGMB_13_7e_AStreamMayRunUnderAStrategicPoint(t *testing.T) {
+	g := atLinear(t)
+	g.send("Confederate", "STREAM 0,24 48,24")
+	if p := g.st.piece("stream 1"); p == nil {
+		t.Fatal("no stream placed")
+	}
+	g = atLinear(t)
+	g.send("Confederate", "PASS")
+	g.refuse("Union", "RIVER 0,24 48,24", "no impassable terrain under a strategic point (13.7e)")
 }

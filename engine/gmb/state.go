@@ -177,9 +177,10 @@ type State struct {
 	Turn       int      `json:"turn"`
 	Initiative string   `json:"initiative,omitempty"`
 	ToAct      string   `json:"to_act,omitempty"`
-	Active     string   `json:"active,omitempty"`    // the corps being activated
-	Activated  []string `json:"activated,omitempty"` // corps activated this turn
-	Inactive   []string `json:"inactive,omitempty"`  // corps that will not activate this turn
+	Active     string   `json:"active,omitempty"`           // the corps being activated
+	Activated  []string `json:"activated,omitempty"`        // corps activated this turn
+	Inactive   []string `json:"inactive,omitempty"`         // corps that will not activate this turn
+	Pending    []string `json:"pending_passages,omitempty"` // the opponent's declared passages, in pairs, for the initiative to order (7.6i)
 	Winner     string   `json:"winner,omitempty"`
 	Result     string   `json:"result,omitempty"`
 }
@@ -235,6 +236,7 @@ func (s *State) clone() *State {
 	c.Units = slices.Clone(s.Units)
 	c.Activated = slices.Clone(s.Activated)
 	c.Inactive = slices.Clone(s.Inactive)
+	c.Pending = slices.Clone(s.Pending)
 	return &c
 }
 

@@ -28,6 +28,12 @@ func summarize(s *State) engine.Summary {
 	for _, o := range options {
 		rules = append(rules, fmt.Sprintf("option %s %s", o.Key, sc.Option(o.Key)))
 	}
+	if sc.Historical {
+		rules = append(rules, "historical: no 12\" x 6\" limit on a piece, terrain on terrain allowed (13.2a, 13.10o)")
+	}
+	if len(sc.Layout) > 0 {
+		rules = append(rules, fmt.Sprintf("terrain layout of %d pieces instead of 13.10's method (13.10a)", len(sc.Layout)))
+	}
 	if sc.Sample {
 		rules = append(rules, "SAMPLE data: not the publisher's")
 	}

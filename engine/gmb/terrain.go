@@ -104,7 +104,7 @@ func (s *State) pathInZone(side string, pts []table.Point) bool {
 
 // waterLine checks a river or stream (13.10h, 13.10i).
 func (s *State) waterLine(side, kind string, pts []table.Point) string {
-	if kind == River && side != s.PlayerA {
+	if kind == River && side != s.PlayerA && side != LayoutBy {
 		return "only Player A, who won the initiative, places the river (13.10h)"
 	}
 	if !s.onTable(pts) {
@@ -114,12 +114,16 @@ func (s *State) waterLine(side, kind string, pts []table.Point) string {
 	if a == "" || b == "" || a == b {
 		return "it must run between two table edges: its first and last points on two different edges (13.10h)"
 	}
-	if s.pathInZone(s.other(side), pts) {
+	if side != LayoutBy && s.pathInZone(s.other(side), pts) {
 		return "it goes only in your own deployment zone or the neutral zone (13.10h)"
 	}
-	for _, sp := range s.Points {
-		if onPolyline(table.Polyline(pts), sp) {
-			return "no impassable terrain under a strategic point (13.7e)"
+	// 13.7e: any terrain but impassable may lie under a strategic point
+	// (a stream, an obstacle, may).
+	if k, _ := s.Scn.Kind(kind); k.Move == Impassable {
+		for _, sp := range s.Points {
+			if onPolyline(table.Polyline(pts), sp) {
+				return fmt.Sprintf("no impassable terrain under a strategic point (13.7e): a %s is impassable", kind)
+			}
 		}
 	}
 	for _, p := range s.Pieces {
@@ -201,6 +205,16 @@ func (s *State) roadPath(ways []Waypoint) (table.Polyline, string) {
 			k, _ := strconv.Atoi(w.Name)
 			pts = append(pts, s.Points[k-1])
 			sps++
+		case "bridge":
+			// 13.10q: a road may use a bridge that exists.
+			if i == 0 || i == len(ways)-1 {
+				return nil, "a road's ends are table edges, bases, strategic points or another road; a bridge lies between"
+			}
+			for _, b := range s.Bridges {
+				if b.ID == w.Name {
+					pts = append(pts, b.At)
+				}
+			}
 		case "point":
 			if !free {
 				return nil, "a road runs by the shortest line through operational bases and strategic points (13.10h, G15): name them (BASE A, SP2), not points"
@@ -250,16 +264,18 @@ func (s *State) roadPath(ways []Waypoint) (table.Polyline, string) {
 	}
 	first, last := ways[0], ways[len(ways)-1]
 	opposite := map[string]string{"A": "s", "B": "n"}
+	// The patterns count the required points; bridges used lie between.
+	core := slices.DeleteFunc(slices.Clone(ways), func(w Waypoint) bool { return w.Kind == "bridge" })
 	switch {
-	case sps == 1 && len(ways) == 3 && (first.Kind == "base" && last.Kind == "edge" && last.Name == opposite[first.Name] ||
+	case sps == 1 && len(core) == 3 && (first.Kind == "base" && last.Kind == "edge" && last.Name == opposite[first.Name] ||
 		last.Kind == "base" && first.Kind == "edge" && first.Name == opposite[last.Name]):
 		// 13.10h (1): from an operational base through one strategic
 		// point to the opposite edge.
 	case sps >= 2:
 		// 13.10h (2): through two strategic points.
-	case last.Kind == "road" && sps+bases >= 1 && first.Kind == "edge":
+	case last.Kind == "road" && sps+bases >= 1 && (first.Kind == "edge" || first.Kind == "base"):
 		// 13.10h (3): from an edge through a strategic point or base,
-		// ending on another road.
+		// ending on another road (a base lies on its edge, 13.11a).
 	case free && sps+bases >= 1:
 	default:
 		return nil, "a road must (1) run from an operational base through one strategic point to the opposite edge, (2) pass through two strategic points, or (3) run from an edge through a strategic point or base and end on another road (13.10h)"
@@ -279,28 +295,37 @@ func wayName(w Waypoint) string {
 		return "BASE " + w.Name
 	case "sp":
 		return "SP" + w.Name
-	case "road":
+	case "road", "bridge":
 		return w.Name
 	}
 	return fmtPt(w.At)
 }
 
 // crossings lists where a path crosses the water lines: each becomes a
-// bridge unless one stands within 3" already (13.10q: a road may also use
-// an existing bridge).
-func (s *State) crossings(path table.Polyline, extraBridges []Bridge) []Bridge {
+// bridge (13.10q), unless the path goes through a bridge that stands
+// there already, which it uses. A crossing nearer than 3" to a bridge,
+// but not on it, is refused: bridges stand at least 3" apart, and the
+// road would cross where no bridge stands.
+func (s *State) crossings(path table.Polyline) ([]Bridge, string) {
 	var out []Bridge
-	all := append(slices.Clone(s.Bridges), extraBridges...)
 	for _, w := range s.Pieces {
 		if w.Kind != River && w.Kind != Stream {
 			continue
 		}
-		out = append(out, crossingsOf(path, w, append(all, out...))...)
+		bs, why := crossingsOf(path, w, append(slices.Clone(s.Bridges), out...))
+		if why != "" {
+			return nil, why
+		}
+		out = append(out, bs...)
 	}
-	return out
+	return out, ""
 }
 
-func crossingsOf(path table.Polyline, w Piece, have []Bridge) []Bridge {
+// onBridge is how near a bridge a crossing is the bridge's: a road led
+// through it (BRIDGE n) crosses exactly there.
+var onBridge = table.Inch(1) / 100
+
+func crossingsOf(path table.Polyline, w Piece, have []Bridge) ([]Bridge, string) {
 	var out []Bridge
 	for _, a := range path.Segments() {
 		for _, b := range w.Path.Segments() {
@@ -308,18 +333,26 @@ func crossingsOf(path table.Polyline, w Piece, have []Bridge) []Bridge {
 			if kind == table.Disjoint {
 				continue
 			}
-			near := false
-			for _, br := range append(have, out...) {
-				if br.Over == w.ID && table.WithinDistance(br.At, at, bridgeGap) {
-					near = true
+			used := false
+			for _, br := range append(slices.Clone(have), out...) {
+				if table.WithinDistance(br.At, at, onBridge) {
+					used = true
+					break
 				}
 			}
-			if !near {
-				out = append(out, Bridge{At: at, Over: w.ID})
+			if used {
+				continue
 			}
+			for _, br := range append(slices.Clone(have), out...) {
+				if table.Distance(br.At, at) < bridgeGap {
+					return nil, fmt.Sprintf("it would cross %s at %s, %s from %s, where no bridge stands: bridges are at least 3\" apart, and a road may use a bridge that exists (13.10q): lead it through %s with BRIDGE %s",
+						w.ID, fmtPt(at), inch(table.Distance(br.At, at)), bridgeName(br), bridgeName(br), strings.TrimPrefix(br.ID, "bridge "))
+				}
+			}
+			out = append(out, Bridge{At: at, Over: w.ID})
 		}
 	}
-	return out
+	return out, ""
 }
 
 // checkBridge checks a bridge a player places on the river (13.10q).
@@ -390,6 +423,9 @@ func (s *State) checkSize(o Order, pg table.Polygon) (half bool, why string) {
 	}
 	w, d = max(w, d), min(w, d)
 	half = w <= table.Inch(2) && d <= table.Inch(2)
+	if s.Scn.Historical {
+		return half, "" // 13.2a: the limit is a normal battle's
+	}
 	if s.Scn.Option("piece-size") == "box" {
 		if w > long || d > wide {
 			return half, fmt.Sprintf("a piece is at most %s x %s (13.2a)", inch(long), inch(wide))
@@ -418,7 +454,7 @@ func (s *State) checkArea(kind string, pg table.Polygon, skip ...string) string 
 		if slices.Contains(skip, p.ID) {
 			continue
 		}
-		if p.Path == nil && table.OverlapConvex(pg, p.Poly) {
+		if p.Path == nil && !s.Scn.Historical && table.OverlapConvex(pg, p.Poly) {
 			return fmt.Sprintf("it would stand on %s: a normal piece is not placed on another (13.10o)", p.ID)
 		}
 		if p.Kind == River && (kind == Hill || kind == BuiltUp) && pg.MeetsPolylineInterior(p.Path) {
