@@ -75,6 +75,10 @@ var cases = []struct {
 		Login: &Login{Address: "taro@pbem.localhost", User: "taro", IMAP: "127.0.0.1:1143", SMTP: "127.0.0.1:1025", Password: "{pbem:password}"}}},
 	{"yourmove", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
 		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
+	{"yourmove-digest", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
+		Since: []string{"Anna Lindqvist (USA) sent orders, received Sat 14 Mar 2026 09:26 UTC.\n\nWhat happened\n-------------\n  Newton marches to 2314.",
+			"Anna Lindqvist (USA) sent orders, received Sat 14 Mar 2026 10:02 UTC.\n\nWhat happened\n-------------\n  Jackson marches to 2414."},
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
 	{"report-own", NameReport, Turn{Common: common("Anna Lindqvist", "USA"), Action: func() Action { a := march; a.Yours = true; return a }(),
 		Next: []Prompt{csaNext}, Board: board}},
 	{"report-nodice", NameReport, Turn{Common: common("Anna Lindqvist", "USA"),
@@ -243,7 +247,7 @@ func TestEveryTemplateHasAGoldenCase(t *testing.T) {
 	for _, tc := range cases {
 		covered[tc.tmpl] = true
 	}
-	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true, "sections": true}
+	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true, "sections": true, "since": true}
 	for _, n := range set.Names() {
 		if !covered[n] && !partials[n] {
 			t.Errorf("template %s has no golden case", n)

@@ -30,7 +30,7 @@ const (
 	WordReferee = "REFEREE" // REFEREE <message> | REFEREE ADD … | REFEREE REPLACE …
 )
 
-var playerWords = []string{WordPause, WordResume, WordDraw, WordConcede, WordAbsence, WordTZ, WordReferee}
+var playerWords = []string{WordPause, WordResume, WordDraw, WordConcede, WordAbsence, WordTZ, WordReferee, WordMail}
 
 // PlayerWordForms are the forms of the players' game words, for HELP.
 var PlayerWordForms = []string{
@@ -41,6 +41,8 @@ var PlayerWordForms = []string{
 	"ABSENCE <from> <to>   your deadlines stand still while you are away",
 	"                      (2026-12-01 or 2026-12-01 18:00; ABSENCE CANCEL)",
 	"TZ <zone>             your time zone (Europe/Berlin) for times in mails",
+	"MAIL EVERY|TURN|MOVE  a mail for every action, a digest each turn, or",
+	"                      a mail only when you must act",
 	"REFEREE <message>     to the referees (the rest of the mail)",
 	"REFEREE ADD <address> [NAME <name>]     a referee, once every side sent it",
 	"LOG [n]               the last n actions, as you may see them",
@@ -67,7 +69,7 @@ func (g *Game) decidePlayerWord(in *events.Envelope, who events.Player, l cmdLin
 		return g.reject(in, who.ID, ls[1].problem(fmt.Sprintf("%s goes alone in a mail; this line was not read", l.word),
 			"send "+l.word+" in a mail of its own"))
 	}
-	if g.Ended != nil && l.word != WordTZ && l.word != WordReferee {
+	if g.Ended != nil && l.word != WordTZ && l.word != WordReferee && l.word != WordMail {
 		return g.reject(in, who.ID, l.problem("the game is over: "+g.Ended.Reason, ""))
 	}
 	pw := &playerDecision{g: g, in: in, who: who, l: l,
@@ -84,6 +86,8 @@ func (g *Game) decidePlayerWord(in *events.Envelope, who events.Player, l cmdLin
 		pw.absence(l.words[1:])
 	case WordTZ:
 		pw.tz(l.words[1:])
+	case WordMail:
+		pw.mail(l.words[1:])
 	case WordReferee:
 		var more []string
 		for _, m := range ls[1:] {
@@ -467,4 +471,12 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 	}
 	echo, f = g.replaceFact(p, addrs, name)
 	return "REPLACE " + id + " WITH " + strings.Join(addrs, ",") + suffix(" NAME ", name), f, echo, ""
+}
+
+// IsPlayerWord reports whether a mail's text starts with one of the
+// players' game words (PAUSE, TZ, MAIL …): its answer always goes to its
+// sender, whatever mail volume they chose.
+func IsPlayerWord(text string) bool {
+	_, _, ok := playerWord(text)
+	return ok
 }

@@ -95,6 +95,7 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 	if err != nil {
 		return nil, fmt.Errorf("the From header: %w", err)
 	}
+	from.Name = FromName(from.Name, q)
 	if len(q.To) == 0 {
 		return nil, errors.New("no recipients")
 	}

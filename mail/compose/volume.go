@@ -1,0 +1,129 @@
+package compose
+
+import (
+	"strings"
+
+	"pbem/engine"
+	"pbem/engine/play"
+	"pbem/events"
+	"pbem/templates"
+)
+
+// A reader's mail volume (play.Game.Volume) decides whether a report goes
+// out at once or is held (an events.MailHeld with the part of the report
+// that reader may see, rendered for them) until the next mail to them,
+// which tells everything held, in order, under "Since your last mail":
+//
+//   - EVERY: every report goes out, as it always did;
+//   - MOVE: a report goes out only when the reader must act and that is
+//     news (their step is new or changed, or the board changed for them),
+//     or when it answers a mail of theirs that was no order of the rules
+//     (a ruling, a player's word such as MAIL or PAUSE) or tells them
+//     their own deadline passed;
+//   - TURN: as MOVE, and a digest whenever a game turn ends.
+//
+// Rejections, answers to HELP, BOARD, STATUS and LOG, reminders,
+// announcements, welcomes and the game-over mail always go out; the
+// game-over mail tells what was held too. Settings, pauses and rulings
+// that leave a reader's step as it was are therefore held: folded into
+// their next mail. What is held is what the report would have said, so a
+// digest tells a reader no more (and no less) than the reports would
+// have, and the log alone decides it: the same log gives the same mails.
+
+// holds reports whether r's report of decision d is held rather than sent.
+func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *templates.Prompt, changed bool) bool {
+	vol := b.g.Volume(r.ID)
+	if vol == play.VolumeEvery {
+		return false
+	}
+	if r.ID == o.player && (o.kind != "order" || b.playerWord()) {
+		return false // it answers their ruling or game word, or their deadline passed
+	}
+	if move != nil {
+		before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
+		return before != nil && before.What == move.What && !changed && r.ID != o.player
+	}
+	if vol == play.VolumeTurn && b.turnEnded() {
+		return false
+	}
+	return true
+}
+
+// hold queues the held part of r's report: the action as r may see it.
+func (b *batch) hold(r recipient, kind string, act templates.Action, changed bool) error {
+	text, err := b.c.t.Render("action", act)
+	if err != nil {
+		return err
+	}
+	b.out = append(b.out, &events.MailHeld{Reader: r.ID, Kind: kind, Text: text, Board: changed})
+	b.next++
+	return nil
+}
+
+// since is what was held for r, in order, for the mail m: a digest, which
+// carries the whole map and, if the board changed in any of them, the
+// drawn board.
+func (b *batch) since(r recipient, m *mail) []string {
+	held := b.orig.HeldFor(r.ID)
+	if len(held) == 0 {
+		return nil
+	}
+	out := make([]string, len(held))
+	for i, h := range held {
+		out[i] = strings.TrimRight(h.Text, "\n")
+		m.drawn = m.drawn || h.Board
+	}
+	m.told, m.full = true, true
+	return out
+}
+
+// playerWord reports whether the decided input is a player's game word.
+func (b *batch) playerWord() bool {
+	if b.in == nil {
+		return false
+	}
+	p, err := events.Decode(b.in)
+	if err != nil {
+		return false
+	}
+	rc, ok := p.(*events.OrderReceived)
+	return ok && play.IsPlayerWord(rc.Text)
+}
+
+// promptsBefore are the prompts of the state the decision was made on.
+func (b *batch) promptsBefore() []engine.Prompt {
+	var ps []engine.Prompt
+	b.c.contain(b.orig, b.next, "prompting", func() { ps = b.orig.Prompts(b.before, nil) })
+	return ps
+}
+
+// turnEnded reports whether the decision began a new game turn (rules
+// that number no turns: whether it changed who must act).
+func (b *batch) turnEnded() bool {
+	if t, ok := b.g.Rules.(engine.Turner); ok {
+		var before, after int
+		b.c.contain(b.orig, b.next, "numbering the turn", func() { before, after = t.Turn(b.before), t.Turn(b.state) })
+		return before != after
+	}
+	sides := func(ps []engine.Prompt) string {
+		s := ""
+		for _, p := range ps {
+			s += p.Side + "\x00"
+		}
+		return s
+	}
+	return sides(b.promptsBefore()) != sides(b.promptsOf(b.state, nil))
+}
+
+// boardChanged reports whether r's board differs after the decision from
+// before it: only then does a mail carry it drawn.
+func (b *batch) boardChanged(r recipient) bool {
+	changed := true
+	b.c.contain(b.orig, b.next, "rendering the board", func() {
+		v := r.viewer()
+		was := b.g.Rules.Render(b.g.Rules.View(b.before, v))
+		now := b.g.Rules.Render(b.g.Rules.View(b.state, v))
+		changed = was.Window != now.Window || was.Full != now.Full
+	})
+	return changed
+}
