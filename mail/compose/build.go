@@ -103,6 +103,7 @@ type batch struct {
 	in       *events.Envelope
 	welcomed []string
 	orig     *play.Game // the game before the decision
+	turn     int        // 0: not yet known; 1: the decision stays in its game turn; 2: it begins a new one
 }
 
 func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch {

@@ -502,7 +502,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			}
 			continue
 		}
-		m.drawn = changed
+		m.drawn, m.full = changed, b.turnDigest(r)
 		since := b.since(r, &m)
 		var due *templates.Deadline
 		if m.tmpl == templates.NameYourMove {

@@ -49,6 +49,12 @@ func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *temp
 	return true
 }
 
+// turnDigest reports whether r's mail is the digest of a turn that ended
+// (MAIL TURN): it carries the whole map too.
+func (b *batch) turnDigest(r recipient) bool {
+	return b.g.Volume(r.ID) == play.VolumeTurn && b.turnEnded()
+}
+
 // hold queues the held part of r's report: the action as r may see it.
 func (b *batch) hold(r recipient, kind string, act templates.Action, changed bool) error {
 	text, err := b.c.t.Render("action", act)
@@ -60,9 +66,8 @@ func (b *batch) hold(r recipient, kind string, act templates.Action, changed boo
 	return nil
 }
 
-// since is what was held for r, in order, for the mail m: a digest, which
-// carries the whole map and, if the board changed in any of them, the
-// drawn board.
+// since is what was held for r, in order, for the mail m: if the board
+// changed in any of them, m carries the drawn board.
 func (b *batch) since(r recipient, m *mail) []string {
 	held := b.orig.HeldFor(r.ID)
 	if len(held) == 0 {
@@ -73,7 +78,7 @@ func (b *batch) since(r recipient, m *mail) []string {
 		out[i] = strings.TrimRight(h.Text, "\n")
 		m.drawn = m.drawn || h.Board
 	}
-	m.told, m.full = true, true
+	m.told = true
 	return out
 }
 
@@ -100,6 +105,16 @@ func (b *batch) promptsBefore() []engine.Prompt {
 // turnEnded reports whether the decision began a new game turn (rules
 // that number no turns: whether it changed who must act).
 func (b *batch) turnEnded() bool {
+	if b.turn == 0 {
+		b.turn = 1
+		if b.newTurn() {
+			b.turn = 2
+		}
+	}
+	return b.turn == 2
+}
+
+func (b *batch) newTurn() bool {
 	if t, ok := b.g.Rules.(engine.Turner); ok {
 		var before, after int
 		b.c.contain(b.orig, b.next, "numbering the turn", func() { before, after = t.Turn(b.before), t.Turn(b.state) })

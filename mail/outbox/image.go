@@ -13,6 +13,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/events"
+	"pbem/templates"
 )
 
 // A mail.queued event names a drawn board by an attachment whose name
@@ -39,7 +40,22 @@ import (
 // the mail over, the picture is left out and the text says so.
 const ImageBudget = 200 << 10
 
-var imageScales = []float64{1, 0.75, 0.5}
+// ReportBudget is ImageBudget for the mails a game sends most (your move,
+// report, a referee's notice): a smaller picture, so that weeks of them
+// stay light. The welcome, the answer to BOARD and the game-over mail keep
+// ImageBudget.
+const ReportBudget = 48 << 10
+
+// budgetOf is the size budget of a mail with a drawn board, by its kind.
+func budgetOf(q *events.MailQueued) int {
+	switch q.Template {
+	case templates.NameYourMove, templates.NameReport, templates.NameReferee:
+		return ReportBudget
+	}
+	return ImageBudget
+}
+
+var imageScales = []float64{1, 0.75, 0.5, 0.375}
 
 // IsImage reports whether a queued attachment is a drawn board, which
 // Render sends as a PNG drawn by Headers.Draw.
@@ -63,7 +79,7 @@ type image struct {
 // A panic while drawing (the rule system's Draw, or the rasteriser) costs
 // the picture, not the mail: its text says the map could not be drawn,
 // and the panic goes to the log with its stack.
-func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im image) {
+func drawImage(a events.Attachment, mailID string, rest, text, budget int, d Drawer) (im image) {
 	name := attachmentName(a.Name, 0)
 	im = image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
 	failed := func(err error) image {
@@ -93,7 +109,7 @@ func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im
 	fits := func(b []byte) bool {
 		// base64 takes 4 bytes for 3, and a line break each 76; a
 		// kilobyte for the parts' headers and the HTML around the text.
-		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= ImageBudget
+		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= budget
 	}
 	size := 0
 	for _, k := range imageScales {
@@ -113,7 +129,7 @@ func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im
 			}
 		}
 	}
-	im.note = fmt.Sprintf("(The drawn map, %d KB, would take this mail over its %d KB budget, so it is left out. The board above shows the same.)", (size+1023)>>10, ImageBudget>>10)
+	im.note = fmt.Sprintf("(The drawn map, %d KB, would take this mail over its %d KB budget, so it is left out. The board above shows the same; BOARD brings it larger.)", (size+1023)>>10, budget>>10)
 	return im
 }
 
