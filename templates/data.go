@@ -112,6 +112,10 @@ type Welcome struct {
 	// Login, for a reader whose address is a mailbox on pbem's own mail
 	// host, says how to reach it.
 	Login *Login
+	// Volume is the reader's mail volume ("every", "turn" or "move"), and
+	// Change the words that change it ("MAIL", or a referee's
+	// "SETTING mail carol").
+	Volume, Change string
 }
 
 // Login is how a reader logs in to their mailbox on pbem's own mail host.

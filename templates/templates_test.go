@@ -67,6 +67,8 @@ var cases = []struct {
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{*usaMove}, Move: usaMove, Board: board}},
 	{"welcome-second", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board}},
+	{"welcome-mail-move", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board, Volume: "move", Change: "MAIL"}},
 	{"welcome-referee", NameWelcome, Welcome{Common: common("Carol Ruiz", ""), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
 		Secret: "q7mkz4ta2xw5hr3npe6jvc"}},

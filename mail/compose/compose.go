@@ -113,7 +113,8 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
-				Rules: b.explain(b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins)}
+				Rules: b.explain(b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins),
+				Volume: g.Volume(r.ID), Change: volumeChange(r)}
 		}})
 }
 

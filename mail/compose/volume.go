@@ -142,3 +142,12 @@ func (b *batch) boardChanged(r recipient) bool {
 	})
 	return changed
 }
+
+// volumeChange is what r sends to change their mail volume: a player's
+// MAIL, a referee's SETTING mail <id> (with their secret).
+func volumeChange(r recipient) string {
+	if r.referee {
+		return "SETTING mail " + r.ID
+	}
+	return play.WordMail
+}
