@@ -1,15 +1,20 @@
 package compose_test
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/internal/golden"
+	"pbem/mail/outbox"
 	"pbem/mail/token"
+
+	gomail "github.com/emersion/go-message/mail"
 )
 
 // TestGoldenShortGameByMove keeps every mail of the short game golden
@@ -96,5 +101,71 @@ func TestEveryVolumeTellsEveryFact(t *testing.T) {
 			}
 			t.Errorf("MAIL %s held nothing: no digest was tested", strings.ToUpper(vol))
 		})
+	}
+}
+
+// What each mail is shows in a message list, and every mail to a reader
+// stays in one thread: the mails of the short game, rendered as sent and
+// read back by go-message, carry one subject, References rooted in the
+// reader's welcome, and a From display name that names the kind.
+func TestTheKindShowsInTheFromAndTheThreadStaysOne(t *testing.T) {
+	m := shortGameVolume(t, "")
+	names := map[string]string{} // template: From display name
+	subjects := map[string]bool{}
+	for _, s := range mailsIn(t, m.log) {
+		raw, err := outbox.Render(game, s.seq, start, s.m, outbox.Headers{From: `"pbem" <pbem@pbem.localhost>`, ListDomain: "lists.pbem.localhost"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := gomail.CreateReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, err := r.Header.AddressList("From")
+		if err != nil || len(from) != 1 || from[0].Address != "pbem@pbem.localhost" {
+			t.Fatalf("From %v, %v", from, err)
+		}
+		subject, _ := r.Header.Subject()
+		subjects[subject] = true
+		refs, _ := r.Header.MsgIDList("References")
+		tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain)
+		if s.m.Template != "welcome" && (len(refs) == 0 || !strings.HasPrefix(refs[0], game+".")) {
+			t.Errorf("mail %d to %s: References %v do not start at the welcome", s.seq, tok.Player, refs)
+		}
+		key := s.m.Template
+		if key == "referee" {
+			// A ruling asked reads as the referee's move; a notice as a report.
+			first, _, _ := strings.Cut(s.m.Body, "\n")
+			key += ": " + first
+		}
+		if prev, ok := names[key]; ok && prev != from[0].Name {
+			t.Errorf("%s mails come from %q and %q", key, prev, from[0].Name)
+		}
+		names[key] = from[0].Name
+		r.Close()
+	}
+	if len(subjects) != 1 {
+		t.Errorf("the mails have %d subjects, want one: %v", len(subjects), subjects)
+	}
+	want := map[string]string{"welcome": "Welcome · pbem", "yourmove": "Your move · pbem", "rejected": "Rejected · pbem",
+		"gameover": "Game over · pbem", "help": "Answer · pbem", "status": "Answer · pbem"}
+	for tmpl, name := range want {
+		if names[tmpl] != name {
+			t.Errorf("a %s mail comes from %q, want %q", tmpl, names[tmpl], name)
+		}
+	}
+	// The reports a referee reads, and the reminder, read differently too.
+	if names["referee: Referee: ruling needed"] != "Your move · pbem" || names["referee: Referee: ruling applied"] != "Report · pbem" {
+		t.Errorf("referee mails come from %v", names)
+	}
+	rem, err := m.c.Reminder(m.g, play.Deadline{Player: "south", Due: start.Add(48 * time.Hour).UnixNano()})
+	if err != nil || len(rem) != 1 {
+		t.Fatalf("reminder: %v %v", rem, err)
+	}
+	if got := outbox.FromName("pbem", rem[0].(*events.MailQueued)); got != "Reminder · pbem" {
+		t.Errorf("a reminder comes from %q", got)
+	}
+	if got := outbox.FromName("pbem", &events.MailQueued{Template: "report"}); got != "Report · pbem" {
+		t.Errorf("a report comes from %q", got)
 	}
 }
