@@ -16,7 +16,7 @@ import (
 //
 //   - EVERY: every report goes out, as it always did;
 //   - MOVE: a report goes out only when the reader must act and that is
-//     news (their step is new or changed, or the board changed for them),
+//     news (their step is new or changed, or it follows their own order),
 //     or when it answers a mail of theirs that was no order of the rules
 //     (a ruling, a player's word such as MAIL or PAUSE) or tells them
 //     their own deadline passed;
@@ -31,7 +31,7 @@ import (
 // have, and the log alone decides it: the same log gives the same mails.
 
 // holds reports whether r's report of decision d is held rather than sent.
-func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *templates.Prompt, changed bool) bool {
+func (b *batch) holds(r recipient, o source, move *templates.Prompt) bool {
 	vol := b.g.Volume(r.ID)
 	if vol == play.VolumeEvery {
 		return false
@@ -41,7 +41,9 @@ func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *temp
 	}
 	if move != nil {
 		before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
-		return before != nil && before.What == move.What && !changed && r.ID != o.player
+		// Told already that they must act, and what: what happened since
+		// waits for their next mail, as long as the step is the same.
+		return before != nil && before.What == move.What && r.ID != o.player
 	}
 	if vol == play.VolumeTurn && b.turnEnded() {
 		return false

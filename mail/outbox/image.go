@@ -40,19 +40,21 @@ import (
 // the mail over, the picture is left out and the text says so.
 const ImageBudget = 200 << 10
 
-// ReportBudget is ImageBudget for the mails a game sends most (your move,
-// report, a referee's notice): a smaller picture, so that weeks of them
-// stay light. The welcome, the answer to BOARD and the game-over mail keep
-// ImageBudget.
-const ReportBudget = 48 << 10
+// PictureBudget is the most bytes the picture may take in the mails a
+// game sends most (your move, report, a referee's notice), so that weeks
+// of them stay light: drawn smaller, it still shows the whole map on a
+// phone. The welcome, the answer to BOARD and the game-over mail draw it
+// as large as ImageBudget allows.
+const PictureBudget = 24 << 10
 
-// budgetOf is the size budget of a mail with a drawn board, by its kind.
-func budgetOf(q *events.MailQueued) int {
+// pictureBudget is the most bytes the PNG of mail q may take; 0: only
+// ImageBudget bounds it.
+func pictureBudget(q *events.MailQueued) int {
 	switch q.Template {
 	case templates.NameYourMove, templates.NameReport, templates.NameReferee:
-		return ReportBudget
+		return PictureBudget
 	}
-	return ImageBudget
+	return 0
 }
 
 var imageScales = []float64{1, 0.75, 0.5, 0.375}
@@ -79,7 +81,7 @@ type image struct {
 // A panic while drawing (the rule system's Draw, or the rasteriser) costs
 // the picture, not the mail: its text says the map could not be drawn,
 // and the panic goes to the log with its stack.
-func drawImage(a events.Attachment, mailID string, rest, text, budget int, d Drawer) (im image) {
+func drawImage(a events.Attachment, mailID string, rest, text, picture int, d Drawer) (im image) {
 	name := attachmentName(a.Name, 0)
 	im = image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
 	failed := func(err error) image {
@@ -109,7 +111,7 @@ func drawImage(a events.Attachment, mailID string, rest, text, budget int, d Dra
 	fits := func(b []byte) bool {
 		// base64 takes 4 bytes for 3, and a line break each 76; a
 		// kilobyte for the parts' headers and the HTML around the text.
-		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= budget
+		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+1024 <= ImageBudget && (picture == 0 || len(b) <= picture)
 	}
 	size := 0
 	for _, k := range imageScales {
@@ -129,7 +131,7 @@ func drawImage(a events.Attachment, mailID string, rest, text, budget int, d Dra
 			}
 		}
 	}
-	im.note = fmt.Sprintf("(The drawn map, %d KB, would take this mail over its %d KB budget, so it is left out. The board above shows the same; BOARD brings it larger.)", (size+1023)>>10, budget>>10)
+	im.note = fmt.Sprintf("(The drawn map, %d KB, would take this mail over its %d KB budget, so it is left out. The board above shows the same.)", (size+1023)>>10, ImageBudget>>10)
 	return im
 }
 
