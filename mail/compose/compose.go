@@ -497,7 +497,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		act := b.action(o, d, r)
 		act.Override = override
 		changed := b.boardChanged(r)
-		if b.holds(r, o, move) {
+		if b.holds(r, o, d, move) {
 			if err := b.hold(r, m.kind, act, changed); err != nil {
 				return err
 			}

@@ -16,7 +16,9 @@ import (
 //
 //   - EVERY: every report goes out, as it always did;
 //   - MOVE: a report goes out only when the reader must act and that is
-//     news (their step is new or changed, or it follows their own order),
+//     news (their step is new or changed, it follows their own order, the
+//     game paused or resumed or rolled back, their deadline moved), or
+//     their step was taken from them,
 //     or when it answers a mail of theirs that was no order of the rules
 //     (a ruling, a player's word such as MAIL or PAUSE) or tells them
 //     their own deadline passed;
@@ -31,7 +33,7 @@ import (
 // have, and the log alone decides it: the same log gives the same mails.
 
 // holds reports whether r's report of decision d is held rather than sent.
-func (b *batch) holds(r recipient, o source, move *templates.Prompt) bool {
+func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *templates.Prompt) bool {
 	vol := b.g.Volume(r.ID)
 	if vol == play.VolumeEvery {
 		return false
@@ -39,11 +41,17 @@ func (b *batch) holds(r recipient, o source, move *templates.Prompt) bool {
 	if r.ID == o.player && (o.kind != "order" || b.playerWord()) {
 		return false // it answers their ruling or game word, or their deadline passed
 	}
+	before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
+	if r.ID != o.player && (move != nil || before != nil) && changesStep(d, r.ID) {
+		return false // paused, resumed, rolled back, or their deadline moved
+	}
 	if move != nil {
-		before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
 		// Told already that they must act, and what: what happened since
 		// waits for their next mail, as long as the step is the same.
 		return before != nil && before.What == move.What && r.ID != o.player
+	}
+	if before != nil && r.ID != o.player {
+		return false // someone else took their step from them
 	}
 	if vol == play.VolumeTurn && b.turnEnded() {
 		return false
@@ -152,4 +160,18 @@ func volumeChange(r recipient) string {
 		return "SETTING mail " + r.ID
 	}
 	return play.WordMail
+}
+
+// changesStep reports whether decision d changes what reader must do now
+// though their step stays: a pause, its end, a rollback, their deadline.
+func changesStep(d *events.OrderAccepted, reader string) bool {
+	for _, f := range d.Facts {
+		switch {
+		case f.Kind == play.FactPause, f.Kind == play.FactResume, f.Kind == play.FactRollback:
+			return true
+		case f.Kind == play.FactDeadline && f.Str("player") == reader:
+			return true
+		}
+	}
+	return false
 }

@@ -169,3 +169,44 @@ func TestTheKindShowsInTheFromAndTheThreadStaysOne(t *testing.T) {
 		t.Errorf("a report comes from %q", got)
 	}
 }
+
+// Under MAIL MOVE a referee's change goes into the next mail, unless it
+// changes what a reader must do now: a pause reaches the player whose
+// move it is, at once, and waits for the other's next mail.
+func TestARefereesChangeWaitsForTheNextMailUnlessItChangesAStep(t *testing.T) {
+	m := newInMemoryVolume(t, newComposer(t), "")
+	m.send("north", false, "ROLL") // CSA's move now
+	to := func(from int) []string {
+		var out []string
+		for _, s := range mailsIn(t, m.log[from:]) {
+			tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain)
+			out = append(out, tok.Player+" "+s.m.Template)
+		}
+		return out
+	}
+	n := len(m.log)
+	m.send("umpire", true, "SETTING images off")
+	if got := to(n); !slices.Equal(got, []string{"umpire referee"}) {
+		t.Errorf("a setting that changes no one's step: mails %v, want the referee's answer alone", got)
+	}
+	n = len(m.log)
+	m.send("umpire", true, "PAUSE")
+	if got := to(n); !slices.Equal(got, []string{"south yourmove", "umpire referee"}) {
+		t.Errorf("a pause: mails %v, want the player whose move it is, and the referee's answer", got)
+	}
+	n = len(m.log)
+	m.send("umpire", true, "RESUME")
+	m.send("south", false, "ADD 2") // USA's move: north hears of all of it
+	got := mailsIn(t, m.log[n:])
+	var north string
+	for _, s := range got {
+		if tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain); tok.Player == "north" {
+			north += s.m.Body
+		}
+	}
+	for _, want := range []string{"Since your last mail", "SETTING images off", "PAUSE", "RESUME", "CSA adds 2."} {
+		if !strings.Contains(north, want) {
+			t.Errorf("north's next mail lacks %q:\n%s", want, north)
+		}
+	}
+}
