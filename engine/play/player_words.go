@@ -472,11 +472,3 @@ func (pw *playerDecision) refereeRequest(args []string) (req string, f events.Fa
 	echo, f = g.replaceFact(p, addrs, name)
 	return "REPLACE " + id + " WITH " + strings.Join(addrs, ",") + suffix(" NAME ", name), f, echo, ""
 }
-
-// IsPlayerWord reports whether a mail's text starts with one of the
-// players' game words (PAUSE, TZ, MAIL …): its answer always goes to its
-// sender, whatever mail volume they chose.
-func IsPlayerWord(text string) bool {
-	_, _, ok := playerWord(text)
-	return ok
-}

@@ -504,6 +504,9 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			continue
 		}
 		m.drawn, m.full = changed, b.turnDigest(r)
+		if b.confirms(r, o, move) && !m.full {
+			m.kind, m.board, m.drawn = "your orders were accepted", false, false
+		}
 		since := b.since(r, &m)
 		var due *templates.Deadline
 		if m.tmpl == templates.NameYourMove {

@@ -15,13 +15,13 @@ import (
 // which tells everything held, in order, under "Since your last mail":
 //
 //   - EVERY: every report goes out, as it always did;
-//   - MOVE: a report goes out only when the reader must act and that is
-//     news (their step is new or changed, it follows their own order, the
-//     game paused or resumed or rolled back, their deadline moved), or
-//     their step was taken from them,
-//     or when it answers a mail of theirs that was no order of the rules
-//     (a ruling, a player's word such as MAIL or PAUSE) or tells them
-//     their own deadline passed;
+//   - MOVE: a report goes out only when it answers the reader's own mail
+//     (their orders, a ruling, a word such as MAIL or PAUSE; when the move
+//     passed to another side, a short confirmation without the board),
+//     tells them their own deadline passed, or when the reader must act
+//     and that is news (their step is new or changed, the game paused or
+//     resumed or rolled back, their deadline moved), or their step was
+//     taken from them;
 //   - TURN: as MOVE, and a digest whenever a game turn ends.
 //
 // Rejections, answers to HELP, BOARD, STATUS and LOG, reminders,
@@ -38,8 +38,8 @@ func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *temp
 	if vol == play.VolumeEvery {
 		return false
 	}
-	if r.ID == o.player && (o.kind != "order" || b.playerWord()) {
-		return false // it answers their ruling or game word, or their deadline passed
+	if r.ID == o.player {
+		return false // it answers their own mail (or says their deadline passed)
 	}
 	before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
 	if r.ID != o.player && (move != nil || before != nil) && changesStep(d, r.ID) {
@@ -92,17 +92,12 @@ func (b *batch) since(r recipient, m *mail) []string {
 	return out
 }
 
-// playerWord reports whether the decided input is a player's game word.
-func (b *batch) playerWord() bool {
-	if b.in == nil {
-		return false
-	}
-	p, err := events.Decode(b.in)
-	if err != nil {
-		return false
-	}
-	rc, ok := p.(*events.OrderReceived)
-	return ok && play.IsPlayerWord(rc.Text)
+// confirms reports whether r's mail only confirms r's own orders: under
+// MAIL TURN or MOVE, once the move passed to another side, the answer
+// says what the orders did, without the board (the next mail that asks
+// something of r carries it).
+func (b *batch) confirms(r recipient, o source, move *templates.Prompt) bool {
+	return r.ID == o.player && o.kind == "order" && move == nil && !r.referee && b.g.Volume(r.ID) != play.VolumeEvery
 }
 
 // promptsBefore are the prompts of the state the decision was made on.

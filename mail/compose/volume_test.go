@@ -165,7 +165,10 @@ func TestTheKindShowsInTheFromAndTheThreadStaysOne(t *testing.T) {
 	if got := outbox.FromName("pbem", rem[0].(*events.MailQueued)); got != "Reminder · pbem" {
 		t.Errorf("a reminder comes from %q", got)
 	}
-	if got := outbox.FromName("pbem", &events.MailQueued{Template: "report"}); got != "Report · pbem" {
+	if names["report"] != "Accepted · pbem" {
+		t.Errorf("the confirmation of a player's orders comes from %q", names["report"])
+	}
+	if got := outbox.FromName("pbem", &events.MailQueued{Template: "report", Body: "Report\n\nAnna,"}); got != "Report · pbem" {
 		t.Errorf("a report comes from %q", got)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // reader's welcome. The kind goes in the From display name, which mutt's
 // index, Thunderbird's Correspondents column and Gmail-style lists all
 // show beside the subject, and which no client threads by: "Your move ·
-// pbem", "Report · pbem", "Rejected · pbem". The kind comes first, so a
+// pbem", "Report · pbem", "Accepted · pbem", "Rejected · pbem". The kind comes first, so a
 // narrow From column (mutt's is 15 characters) still shows it. The body's
 // first line says the same at length ("Your move", "Order rejected"), and
 // is what a list's preview shows.
@@ -33,7 +33,7 @@ func FromName(configured string, q *events.MailQueued) string {
 }
 
 // Kind is the short kind of mail q as its From shows it: "Your move",
-// "Report", "Rejected", "Reminder", "Game over", "Welcome", "Answer",
+// "Report", "Accepted", "Rejected", "Reminder", "Game over", "Welcome", "Answer",
 // "Notice", "Announcement"; "" when the mail names no template.
 func Kind(q *events.MailQueued) string {
 	first, _, _ := strings.Cut(q.Body, "\n")
@@ -47,6 +47,9 @@ func Kind(q *events.MailQueued) string {
 		}
 		return "Report"
 	case templates.NameReport:
+		if strings.HasPrefix(first, "your orders were accepted") {
+			return "Accepted"
+		}
 		return "Report"
 	case templates.NameRejected:
 		return "Rejected"
