@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"slices"
 	"strings"
 
 	"pbem/engine"
@@ -40,6 +41,9 @@ func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *temp
 	}
 	if r.ID == o.player {
 		return false // it answers their own mail (or says their deadline passed)
+	}
+	if r.observer && observerAdded(d, r) {
+		return false // their first mail: they follow the game from now
 	}
 	before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
 	if r.ID != o.player && (move != nil || before != nil) && changesStep(d, r.ID) {
@@ -165,6 +169,16 @@ func changesStep(d *events.OrderAccepted, reader string) bool {
 		case f.Kind == play.FactPause, f.Kind == play.FactResume, f.Kind == play.FactRollback:
 			return true
 		case f.Kind == play.FactDeadline && f.Str("player") == reader:
+			return true
+		}
+	}
+	return false
+}
+
+// observerAdded reports whether decision d made r an observer.
+func observerAdded(d *events.OrderAccepted, r recipient) bool {
+	for _, f := range d.Facts {
+		if f.Kind == play.FactObserver && f.Bool("added") && slices.Contains(r.Addresses, f.Str("address")) {
 			return true
 		}
 	}
