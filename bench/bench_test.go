@@ -41,7 +41,10 @@ func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
 			sent++
 		}
 	}
-	if queued < 100 || sent != queued || len(open) != 0 {
+	// MAIL MOVE, the default, sends a player a mail only when they must
+	// act: some 80 mails for the whole game, where a mail for every
+	// action to everyone sent over 200.
+	if queued < 50 || sent != queued || len(open) != 0 {
 		t.Fatalf("%d mails queued, %d sent, never sent: %v", queued, sent, open)
 	}
 }

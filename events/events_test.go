@@ -45,6 +45,8 @@ func samples() []Payload {
 			Sender: "eve@example.net", Reason: "envelope sender eve@example.net is not From anna@example.org", Expires: 1_800_000_000_000_000_000},
 		&OrderConfirmed{Player: "usa", Held: 12, MessageID: "<c@x>"},
 		&MailRefused{Player: "usa", MessageID: "<r@x>", Kind: RefusedReplay, Reason: "a copy of seq 9", Sender: "eve@example.net"},
+		&MailHeld{Reader: "usa", Kind: "report", Text: "What happened\n  Newton marches.", Board: true},
+		&MailHeld{Reader: "usa", Told: "<g1.9@x>"},
 	}
 }
 

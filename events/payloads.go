@@ -24,6 +24,7 @@ const (
 	TypeOrderHeld      = "order.held/v1"
 	TypeOrderConfirmed = "order.confirmed/v1"
 	TypeMailRefused    = "mail.refused/v1"
+	TypeMailHeld       = "mail.held/v1"
 
 	// TypeOrderAcceptedV1 is an order.accepted of before visibilities:
 	// every fact, die and echo line of it is public. Decode upcasts it to
@@ -141,6 +142,8 @@ func newPayload(typ string) Payload {
 		return &OrderConfirmed{}
 	case TypeMailRefused:
 		return &MailRefused{}
+	case TypeMailHeld:
+		return &MailHeld{}
 	}
 	return nil
 }
@@ -213,6 +216,8 @@ func internType(b []byte) string {
 		return TypeOrderConfirmed
 	case TypeMailRefused:
 		return TypeMailRefused
+	case TypeMailHeld:
+		return TypeMailHeld
 	case TypeOrderReceivedV1:
 		return TypeOrderReceivedV1
 	}
@@ -223,7 +228,7 @@ func internType(b []byte) string {
 func Types() []string {
 	return []string{TypeGameCreated, TypeOrderReceived, TypeOrderAccepted, TypeOrderRejected,
 		TypeRefereeCommand, TypeDeadlineSet, TypeDeadlinePassed, TypeMailQueued, TypeMailSent,
-		TypeMailFailed, TypeGameEnded, TypePauseExpired, TypeOrderHeld, TypeOrderConfirmed, TypeMailRefused}
+		TypeMailFailed, TypeGameEnded, TypePauseExpired, TypeOrderHeld, TypeOrderConfirmed, TypeMailRefused, TypeMailHeld}
 }
 
 // IsInput reports whether events of this type are inputs the engine must
@@ -445,6 +450,40 @@ func (p *OrderConfirmed) decode(r *Reader) {
 	p.Player = r.String()
 	p.Held = r.Uvarint()
 	p.MessageID = r.String()
+}
+
+// MailHeld is what a reader was not mailed at once, because of the mail
+// volume they chose (MAIL MOVE or MAIL TURN): the part of the report of one
+// decision that reader may see, rendered for them, kept in the log until a
+// mail tells it (a digest). Text is that part; Board says the board
+// changed for the reader in that decision. A MailHeld with Told set says
+// the mail Told (a Message-ID) told every part held for Reader before it:
+// the parts are dropped from the game's state.
+type MailHeld struct {
+	Reader string
+	Kind   string
+	Text   string
+	Board  bool
+	Told   string
+}
+
+// EventType implements Payload.
+func (*MailHeld) EventType() string { return TypeMailHeld }
+
+func (p *MailHeld) encode(w *Writer) {
+	w.String(p.Reader)
+	w.String(p.Kind)
+	w.DeflatedString(p.Text)
+	w.Bool(p.Board)
+	w.String(p.Told)
+}
+
+func (p *MailHeld) decode(r *Reader) {
+	p.Reader = r.String()
+	p.Kind = r.String()
+	p.Text = r.DeflatedString()
+	p.Board = r.Bool()
+	p.Told = r.String()
 }
 
 // The kinds of MailRefused.

@@ -152,7 +152,9 @@ func decisionBefore(log play.Source, game string, mail uint64) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if e.Type != events.TypeMailQueued {
+		// A decision's mails, and the reports it held for readers' next
+		// mails (mail.held), follow it.
+		if e.Type != events.TypeMailQueued && e.Type != events.TypeMailHeld {
 			return s, nil
 		}
 	}

@@ -112,6 +112,10 @@ type Welcome struct {
 	// Login, for a reader whose address is a mailbox on pbem's own mail
 	// host, says how to reach it.
 	Login *Login
+	// Volume is the reader's mail volume ("every", "turn" or "move"), and
+	// Change the words that change it ("MAIL", or a referee's
+	// "SETTING mail carol").
+	Volume, Change string
 }
 
 // Login is how a reader logs in to their mailbox on pbem's own mail host.
@@ -153,9 +157,13 @@ type Reminder struct {
 type Turn struct {
 	Common
 	Action Action
-	Next   []Prompt // who must act now
-	Move   *Prompt  // the reader's own step (yourmove, or a ruling asked of a referee)
-	Board  Board
+	// Since are the parts of earlier reports held for the reader (the
+	// mail volume they chose), each an action as the action template
+	// renders it, in order: this mail tells them first.
+	Since []string
+	Next  []Prompt // who must act now
+	Move  *Prompt  // the reader's own step (yourmove, or a ruling asked of a referee)
+	Board Board
 	// Deadline is when the reader's answer is due, and what happens
 	// without it (yourmove); nil when the game sets no deadline.
 	Deadline *Deadline
@@ -200,10 +208,11 @@ type GameOver struct {
 	WinnerWho  string // "USA (Anna)"
 	Won        bool   // the reader is on the winning side
 	Reason     string
-	Seed       string // the revealed dice seed, hex
-	Commitment string // the commitment sent at the start, hex
-	Rolls      uint64 // dice rolled in the whole game
-	Action     Action // the action that ended the game
+	Seed       string   // the revealed dice seed, hex
+	Commitment string   // the commitment sent at the start, hex
+	Rolls      uint64   // dice rolled in the whole game
+	Action     Action   // the action that ended the game
+	Since      []string // what was held for the reader (see Turn.Since)
 	Board      Board
 }
 

@@ -67,6 +67,8 @@ var cases = []struct {
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{*usaMove}, Move: usaMove, Board: board}},
 	{"welcome-second", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board}},
+	{"welcome-mail-move", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
+		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board, Volume: "move", Change: "MAIL"}},
 	{"welcome-referee", NameWelcome, Welcome{Common: common("Carol Ruiz", ""), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
 		Secret: "q7mkz4ta2xw5hr3npe6jvc"}},
@@ -74,6 +76,10 @@ var cases = []struct {
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
 		Login: &Login{Address: "taro@pbem.localhost", User: "taro", IMAP: "127.0.0.1:1143", SMTP: "127.0.0.1:1025", Password: "{pbem:password}"}}},
 	{"yourmove", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
+		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
+	{"yourmove-digest", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: march,
+		Since: []string{"Anna Lindqvist (USA) sent orders, received Sat 14 Mar 2026 09:26 UTC.\n\nWhat happened\n-------------\n  Newton marches to 2314.",
+			"Anna Lindqvist (USA) sent orders, received Sat 14 Mar 2026 10:02 UTC.\n\nWhat happened\n-------------\n  Jackson marches to 2414."},
 		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples}, Board: board}},
 	{"report-own", NameReport, Turn{Common: common("Anna Lindqvist", "USA"), Action: func() Action { a := march; a.Yours = true; return a }(),
 		Next: []Prompt{csaNext}, Board: board}},
@@ -247,7 +253,7 @@ func TestEveryTemplateHasAGoldenCase(t *testing.T) {
 	for _, tc := range cases {
 		covered[tc.tmpl] = true
 	}
-	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true, "sections": true}
+	partials := map[string]bool{"footer": true, "guide": true, "action": true, "next": true, "move": true, "mapblock": true, "sections": true, "since": true}
 	for _, n := range set.Names() {
 		if !covered[n] && !partials[n] {
 			t.Errorf("template %s has no golden case", n)

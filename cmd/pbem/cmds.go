@@ -124,6 +124,8 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	fs.Var(&players, "player", "a player, ID:SIDE:ADDRESS[,ADDRESS...][:NAME] (repeat per player)")
 	fs.Var(&referees, "referee", "a referee, ID:ADDRESS[,ADDRESS...][:NAME] (repeatable)")
 	fs.Var(&settings, "set", "a game setting KEY=VALUE (repeatable)")
+	var volumes listFlag
+	fs.Var(&volumes, "mail", "how much mail: every (a mail for every action), turn (a digest each turn) or move (only when one must act; the default), for everyone, or ID=VOLUME for one player or referee (repeatable); players change theirs with MAIL")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
@@ -184,6 +186,17 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 			return fmt.Errorf("--set %s: the server sets it", k)
 		}
 		ng.Settings = append(ng.Settings, events.Setting{Key: k, Value: v})
+	}
+	for _, v := range volumes {
+		key, vol := play.SettingMail, v
+		if id, rest, ok := strings.Cut(v, "="); ok {
+			key, vol = play.SettingMailPrefix+strings.ToLower(strings.TrimSpace(id)), rest
+		}
+		parsed, err := play.ParseVolume(vol)
+		if err != nil {
+			return fmt.Errorf("--mail %q: %w", v, err)
+		}
+		ng.Settings = append(ng.Settings, events.Setting{Key: key, Value: parsed})
 	}
 	ng.Settings = append(ng.Settings, a.cfg.Mail.BuiltinDomain()...)
 	if *scenarioFile != "" {

@@ -40,8 +40,16 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw, hra, gbacw or gmb")
 	images := fs.String("images", "on", "on: the mails carry the boards drawn too, as inline pictures; off: the ASCII boards alone (the game's images setting)")
 	noReferee := fs.Bool("no-referee", false, "two players alone, no referee (GCACW: the scenario's house rules play what the rules leave out)")
+	volume := fs.String("mail", "", "how much mail each participant gets: every (a mail for every action), turn (a digest each turn) or move (a mail only when they must act; the default)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
+	}
+	if *volume != "" {
+		v, err := play.ParseVolume(*volume)
+		if err != nil {
+			return fmt.Errorf("--mail: %w", err)
+		}
+		*volume = v
 	}
 	dir, err := os.MkdirTemp("", "pbem-demo-")
 	if err != nil {
@@ -64,7 +72,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
 		dir, srv.Mailhost().IMAPAddr(), srv.Mailhost().SMTPAddr(), a.cfg.Mail.Domain)
-	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *images, *maxOrders, *timeout, *quiet)
+	err = playDemo(ctx, a, srv, *ruleset, *noReferee, *images, *volume, *maxOrders, *timeout, *quiet)
 	stop()
 	if serr := <-done; err == nil {
 		err = serr
@@ -111,9 +119,10 @@ type demoPlayer struct {
 	secret               string // a referee's command secret, from the welcome mail
 	c                    *imapclient.Client
 	lastUID              imap.UID
+	mails, bytes         int // received so far, as the mail host delivered them
 }
 
-func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, noReferee bool, images string, maxOrders int, timeout time.Duration, quiet bool) error {
+func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, noReferee bool, images, volume string, maxOrders int, timeout time.Duration, quiet bool) error {
 	script, err := demoScript(ruleset)
 	if noReferee {
 		script, err = demoScriptAlone(ruleset)
@@ -131,6 +140,9 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 	ng := play.NewGame{ID: "demo", Ruleset: script.Ruleset, ScenarioName: script.ScenarioName,
 		Scenario: script.Scenario, Players: script.Players, Referees: script.Referees, At: time.Now().UTC(), Welcome: srv.Composer().Welcome,
 		Settings: append(a.cfg.Mail.BuiltinDomain(), events.Setting{Key: play.SettingImages, Value: images})}
+	if volume != "" {
+		ng.Settings = append(ng.Settings, events.Setting{Key: play.SettingMail, Value: volume})
+	}
 	// As pbem new would: a game without a referee must not wait for one.
 	if err := checkReferees(a.reg, ng); err != nil {
 		return err
@@ -224,6 +236,13 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 	} else {
 		fmt.Fprintf(a.out, "\nStopped after %d mails from the participants (--max-orders).\n", sent)
 	}
+	if volume == "" {
+		volume = play.DefaultVolume
+	}
+	fmt.Fprintf(a.out, "\nMail received (MAIL %s):\n", strings.ToUpper(volume))
+	for _, p := range ps {
+		fmt.Fprintf(a.out, "  %-10s %4d mails  %9d bytes\n", p.name, p.mails, p.bytes)
+	}
 	return nil
 }
 
@@ -263,6 +282,7 @@ func (p *demoPlayer) fetchNew() ([]demoMail, error) {
 	var out []demoMail
 	for _, b := range bufs {
 		raw := b.FindBodySection(section)
+		p.mails, p.bytes = p.mails+1, p.bytes+len(raw)
 		m, err := readDemoMail(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%s's mail %d: %w", p.id, b.UID, err)

@@ -94,7 +94,7 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 			"=== Welcome: you play",
 			"=== Your move",
 			"For example, you could send:",
-			"=== Report",
+			"\nSince your last mail\n", // MAIL MOVE: what happened since, in the next mail
 			"What happened",
 			"Dice",
 			"Key: ",

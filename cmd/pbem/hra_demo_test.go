@@ -43,6 +43,9 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 // (its FIRE or PICK lines, or its sealed orders) before both sides have
 // declared: they appear only in the mail of the decision that opens them;
 // before that the other side reads only that they have arrived.
+// digestPart starts a part of a digest: a held action, or the latest.
+var digestPart = regexp.MustCompile(`\n\* \* \*\n|\nThe latest\n-+\n`)
+
 func TestHRADemoSealsVolleys(t *testing.T) {
 	cpuBound(t)
 	// Played for its sealed orders, with the ASCII boards alone (the
@@ -63,8 +66,15 @@ func TestHRADemoSealsVolleys(t *testing.T) {
 		automatic := regexp.MustCompile(`(?:In melee, |Defensive volley \(HRA 11c\): )` + tc.unit + ` fires at`)
 		opened, arrived := 0, 0
 		// byPlayer holds the reader's mails one after the other, each
-		// ending with the rule that starts the next mail of the output.
+		// ending with the rule that starts the next mail of the output; a
+		// digest (MAIL MOVE, the default) tells several actions, each
+		// after a line of three stars, the latest under its heading: each
+		// is read as a mail of its own was.
+		var parts []string
 		for _, m := range strings.Split(byPlayer[tc.reader], "\n"+strings.Repeat("=", 78)+"\n") {
+			parts = append(parts, digestPart.Split(m, -1)...)
+		}
+		for _, m := range parts {
 			text := strings.Join(strings.Fields(m), " ")
 			// The reader's own examples name only their own units.
 			text, _, _ = strings.Cut(text, "Your move ---------")

@@ -34,7 +34,7 @@ func TestOrderSaysWhetherItWasAcceptedAndWhy(t *testing.T) {
 			name = "through a running server"
 		}
 		t.Run(name, func(t *testing.T) {
-			dir := newGame(t)
+			dir := newGame(t, "--mail", "every") // the report of each action to everyone
 			if live {
 				srv := startServe(t, dir)
 				defer stopServe(t, srv)

@@ -49,7 +49,8 @@ func newRealMail(t *testing.T, ratePerHour int) *realMail {
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr}}
 	r.pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro",
-		"--referee", "carol:carol@players.test:Carol")
+		"--referee", "carol:carol@players.test:Carol",
+		"--mail", "every") // a mail for every action: these tests follow each one
 	r.people = mailboxes(t, host, "anna", "taro", "carol", "eve")
 	return r
 }

@@ -52,7 +52,8 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 		"PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}
 	dir := t.TempDir()
 	args := []string{"--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
-		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro"}
+		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro",
+		"--mail", "every"} // a mail for every action: these tests follow each one
 	if referee {
 		args = append(args, "--referee", "carol:carol@players.test:Carol")
 	}

@@ -115,6 +115,7 @@ type playOptions struct {
 	hidden func(events.Vis) []byte // see play.RunnerOptions.HiddenSeed
 	orders map[int]string          // texts that replace the script's
 	seed   []byte                  // the dice seed (nil: a fresh one)
+	volume string                  // every reader's mail volume ("": the default)
 }
 
 func playScript(t testing.TB, reg *engine.Registry, s Script, o playOptions) *Played {
@@ -128,6 +129,9 @@ func playScript(t testing.TB, reg *engine.Registry, s Script, o playOptions) *Pl
 	at := time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
 	ng := play.NewGame{ID: game, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
 		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at, Seed: o.seed}
+	if o.volume != "" {
+		ng.Settings = []events.Setting{{Key: play.SettingMail, Value: o.volume}}
+	}
 	opts := play.RunnerOptions{SnapshotEvery: 3, HiddenSeed: o.hidden}
 	if o.mail != nil {
 		opts.Notifier, ng.Welcome = o.mail, o.mail.Welcome
@@ -245,6 +249,10 @@ func Run(t *testing.T, reg *engine.Registry, mail Mailer, scripts ...Script) []*
 			t.Run("NoViewerLearnsAnotherSecretBeforeItsReveal", func(t *testing.T) {
 				t.Parallel()
 				Leak(t, reg, mail, s)
+			})
+			t.Run("EveryMailVolumeTellsEveryFact", func(t *testing.T) {
+				t.Parallel()
+				Volumes(t, reg, mail, s)
 			})
 		})
 		if out[i] == nil {

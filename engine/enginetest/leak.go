@@ -252,6 +252,11 @@ func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]
 		if m, ok := cut.(*events.MailQueued); ok && slices.ContainsFunc(m.To, func(a string) bool { return slices.Contains(addrs, a) }) {
 			add("mail: " + mailText(m))
 		}
+		if h, ok := cut.(*events.MailHeld); ok {
+			// A part of a report held for the viewer's next mail (the
+			// mail volume): what a digest will tell them.
+			add("held: " + h.Kind + "\n" + h.Text)
+		}
 		if g.Rules == nil {
 			return nil
 		}
@@ -297,7 +302,9 @@ func answer(mail Mailer, g *play.Game, player, word string) ([]*events.MailQueue
 	}
 	var out []*events.MailQueued
 	for _, p := range ps {
-		out = append(out, p.(*events.MailQueued))
+		if m, ok := p.(*events.MailQueued); ok {
+			out = append(out, m)
+		}
 	}
 	return out, nil
 }

@@ -198,6 +198,13 @@ func cut(g *Game, v engine.Viewer, p events.Payload, sender string, press bool, 
 			return p
 		}
 		return nil
+	case *events.MailHeld:
+		// What was held for a reader is theirs alone: it was rendered
+		// for their view of the game.
+		if p.Reader != "" && p.Reader == v.Player {
+			return p
+		}
+		return nil
 	case *events.MailSent:
 		if mine[p.MailID] {
 			return p

@@ -161,6 +161,13 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		// refused: the game is unchanged (a confirmed order follows as an
 		// order.received), and the mails it causes are mail.queued events.
 		return nil
+	case events.TypeMailHeld:
+		p, err := events.Decode(e)
+		if err != nil {
+			return err
+		}
+		g.hold(e.Seq, p.(*events.MailHeld))
+		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.
 		id, err := events.PeekMailIDView(e)

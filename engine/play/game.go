@@ -59,6 +59,10 @@ type Game struct {
 	// opened stays open, even after a rollback).
 	Sealed   []SealedOrder
 	Revealed []string
+	// Held are the parts of reports not yet mailed to their readers (the
+	// mail volume they chose), in log order: the next mail to each reader
+	// tells theirs (see HeldFor).
+	Held []Held
 
 	// History gives the game as it was at an earlier seq (a rollback needs
 	// it). Load and Replay set it; it is not part of the game's state.
@@ -144,7 +148,7 @@ func dropMail[S ~string | ~[]byte](g *Game, id S) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 5
+const snapshotVersion = 6
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() (_ []byte, err error) {
@@ -235,6 +239,14 @@ func (g *Game) MarshalSnapshot() (_ []byte, err error) {
 		w.Uvarint(s.Seq)
 	}
 	w.Strings(g.Revealed)
+	w.Uvarint(uint64(len(g.Held)))
+	for _, h := range g.Held {
+		w.Uvarint(h.Seq)
+		w.String(h.Reader)
+		w.String(h.Kind)
+		w.String(h.Text)
+		w.Bool(h.Board)
+	}
 	w.Blob(st)
 	return w.Bytes(), nil
 }
@@ -345,6 +357,10 @@ func UnmarshalSnapshot(reg *engine.Registry, b []byte) (_ *Game, err error) {
 		g.Sealed = append(g.Sealed, SealedOrder{Step: r.String(), Reveal: r.String(), Side: r.String(), Player: r.String(), Text: r.String(), Seq: r.Uvarint()})
 	}
 	g.Revealed = r.Strings()
+	n = r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		g.Held = append(g.Held, Held{Seq: r.Uvarint(), Reader: r.String(), Kind: r.String(), Text: r.String(), Board: r.Bool()})
+	}
 	st := r.Blob()
 	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("decode snapshot: %w", err)

@@ -170,7 +170,18 @@ func (p *Policy) set(key, value string) error {
 		}
 		return nil
 	}
+	if id, ok := strings.CutPrefix(strings.ToLower(key), SettingMailPrefix); ok {
+		if !playerIDRe.MatchString(id) {
+			return fmt.Errorf("setting %s: %q is not a player id", key, id)
+		}
+		if _, err := ParseVolume(value); err != nil {
+			return fmt.Errorf("setting %s: %w", key, err)
+		}
+		return nil
+	}
 	switch strings.ToLower(key) {
+	case SettingMail:
+		_, err = ParseVolume(value)
 	case SettingDeadline:
 		p.Deadline, err = ParseSpan(value)
 	case SettingReminder:
@@ -242,7 +253,7 @@ func (p *Policy) set(key, value string) error {
 // SettingKeys lists the settings a game understands.
 func SettingKeys() []string {
 	return []string{SettingDeadline, SettingReminder, SettingAtDeadline, SettingGrace, SettingOverrides,
-		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth, SettingRefereePlays, SettingPressReferee}
+		SettingImages, SettingPauseMax, SettingAbsenceMax, "tz", SettingSenderAuth, SettingRefereePlays, SettingPressReferee, SettingMail}
 }
 
 // ParseSpan reads a span of time as players write it: "72h", "3d",

@@ -101,6 +101,12 @@ func LogEntry(e *events.Envelope, p events.Payload) string {
 		fmt.Fprintf(&b, " the players' pause of %s ran out at %s", time.Unix(0, p.At).UTC().Format(time.RFC3339), time.Unix(0, p.Due).UTC().Format(time.RFC3339))
 	case *events.MailQueued:
 		fmt.Fprintf(&b, " %s to %s: %s", p.MailID, strings.Join(p.To, ", "), p.Subject)
+	case *events.MailHeld:
+		if p.Told != "" {
+			fmt.Fprintf(&b, " for %s: told in %s", p.Reader, p.Told)
+		} else {
+			fmt.Fprintf(&b, " for %s: %s (until their next mail)", p.Reader, p.Kind)
+		}
 	case *events.MailSent:
 		fmt.Fprintf(&b, " %s attempt %d: %s", p.MailID, p.Attempt, p.Reply)
 	case *events.MailFailed:

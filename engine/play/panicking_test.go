@@ -147,7 +147,10 @@ func (h *house) close() {
 func (h *house) create(id, ruleset string) {
 	h.t.Helper()
 	created, err := play.Create(h.st, h.reg, play.NewGame{ID: id, Ruleset: ruleset, ScenarioName: "fifty", Scenario: []byte("target 50"),
-		Players: enginetest.RacePlayers, Referees: enginetest.RaceReferees, At: panicStart, Welcome: h.comp.Welcome})
+		Players: enginetest.RacePlayers, Referees: enginetest.RaceReferees, At: panicStart, Welcome: h.comp.Welcome,
+		// A mail to everyone for every action: these tests look for a
+		// part of each reader's mail.
+		Settings: []events.Setting{{Key: play.SettingMail, Value: play.VolumeEvery}}})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -199,6 +202,9 @@ func (h *house) send(game, who, text string) (events.Payload, []*events.MailQueu
 			}
 			var mails []*events.MailQueued
 			for j := i + 1; j < len(evs); j++ {
+				if evs[j].Type == events.TypeMailHeld {
+					continue // a report held for a reader's next mail
+				}
 				if m, ok := decodeMail(h.t, &evs[j]); ok {
 					mails = append(mails, m)
 				} else {

@@ -30,7 +30,7 @@ const (
 	WordReferee = "REFEREE" // REFEREE <message> | REFEREE ADD … | REFEREE REPLACE …
 )
 
-var playerWords = []string{WordPause, WordResume, WordDraw, WordConcede, WordAbsence, WordTZ, WordReferee}
+var playerWords = []string{WordPause, WordResume, WordDraw, WordConcede, WordAbsence, WordTZ, WordReferee, WordMail}
 
 // PlayerWordForms are the forms of the players' game words, for HELP.
 var PlayerWordForms = []string{
@@ -41,6 +41,8 @@ var PlayerWordForms = []string{
 	"ABSENCE <from> <to>   your deadlines stand still while you are away",
 	"                      (2026-12-01 or 2026-12-01 18:00; ABSENCE CANCEL)",
 	"TZ <zone>             your time zone (Europe/Berlin) for times in mails",
+	"MAIL EVERY|TURN|MOVE  a mail for every action, a digest each turn, or",
+	"                      a mail only when you must act",
 	"REFEREE <message>     to the referees (the rest of the mail)",
 	"REFEREE ADD <address> [NAME <name>]     a referee, once every side sent it",
 	"PRESS TO <who>: <text>   to other players: a player, a side or ALL",
@@ -70,7 +72,7 @@ func (g *Game) decidePlayerWord(in *events.Envelope, who events.Player, l cmdLin
 		return g.reject(in, who.ID, ls[1].problem(fmt.Sprintf("%s goes alone in a mail; this line was not read", l.word),
 			"send "+l.word+" in a mail of its own"))
 	}
-	if g.Ended != nil && l.word != WordTZ && l.word != WordReferee {
+	if g.Ended != nil && l.word != WordTZ && l.word != WordReferee && l.word != WordMail {
 		return g.reject(in, who.ID, l.problem("the game is over: "+g.Ended.Reason, ""))
 	}
 	pw := &playerDecision{g: g, in: in, who: who, l: l,
@@ -87,6 +89,8 @@ func (g *Game) decidePlayerWord(in *events.Envelope, who events.Player, l cmdLin
 		pw.absence(l.words[1:])
 	case WordTZ:
 		pw.tz(l.words[1:])
+	case WordMail:
+		pw.mail(l.words[1:])
 	case WordReferee:
 		var more []string
 		for _, m := range ls[1:] {

@@ -884,6 +884,12 @@ func (c *commandDecision) setting(l cmdLine, args []string) {
 		c.tzSetting(l, args[1:])
 		return
 	}
+	if len(args) == 3 && strings.EqualFold(args[0], SettingMail) {
+		// SETTING mail <player> <volume>: one reader's own volume.
+		if p, _ := c.g.seat(strings.ToLower(args[1])); p != nil {
+			args = []string{SettingMailPrefix + p.ID, args[2]}
+		}
+	}
 	if len(args) < 2 {
 		c.problem(l.problem("write SETTING <key> <value>", "SETTING deadline 72h (keys: "+strings.Join(SettingKeys(), ", ")+")"))
 		return

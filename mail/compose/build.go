@@ -75,6 +75,13 @@ type mail struct {
 	inReplyTo string   // Message-ID of the mail this one answers, or ""
 	refs      []string // that mail's References
 	board     bool     // the mail carries the reader's board
+	// drawn: the board goes drawn too (a picture), in a mail whose board
+	// changed for its reader; full: the whole map goes as a text
+	// attachment (BOARD FULL, or a digest).
+	drawn, full bool
+	// told: the mail tells what was held for its reader (their held
+	// parts are dropped once it is queued).
+	told bool
 	// data builds the template's data once the common part and the board
 	// (which names the attachment, hence the seq) are known.
 	data func(templates.Common, templates.Board) any
@@ -96,6 +103,7 @@ type batch struct {
 	in       *events.Envelope
 	welcomed []string
 	orig     *play.Game // the game before the decision
+	turn     int        // 0: not yet known; 1: the decision stays in its game turn; 2: it begins a new one
 }
 
 func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch {
@@ -114,11 +122,13 @@ func (b *batch) add(m mail) error {
 		var bd engine.Board
 		if b.c.contain(b.orig, seq, "rendering the board", func() { bd = g.Rules.Render(g.Rules.View(b.state, m.to.viewer())) }) {
 			board.Window = strings.TrimRight(bd.Window, "\n")
-			if bd.Full != "" {
+			if bd.Full != "" && m.full {
 				board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)
 				att = []events.Attachment{{Name: board.Attachment, Body: bd.Full}}
 			}
-			att = append(att, b.c.drawnBoard(g.Game, b.state, m.to.viewer(), mailID(g.ID, seq, cfg.Domain), seq)...)
+			if m.drawn {
+				att = append(att, b.c.drawnBoard(g.Game, b.state, m.to.viewer(), mailID(g.ID, seq, cfg.Domain), seq)...)
+			}
 		} else {
 			board.Window = boardFailed
 		}
@@ -149,6 +159,10 @@ func (b *batch) add(m mail) error {
 	b.c.drawn.bodyOf(q.MailID, q.Body)
 	b.out = append(b.out, q)
 	b.next++
+	if m.told {
+		b.out = append(b.out, &events.MailHeld{Reader: m.to.ID, Told: q.MailID})
+		b.next++
+	}
 	return nil
 }
 

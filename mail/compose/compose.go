@@ -108,12 +108,13 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 	if r.referee {
 		kind = "welcome: you referee"
 	}
-	return b.add(mail{to: r, tmpl: templates.NameWelcome, kind: kind, board: true,
+	return b.add(mail{to: r, tmpl: templates.NameWelcome, kind: kind, board: true, drawn: true,
 		data: func(cm templates.Common, bd templates.Board) any {
 			return templates.Welcome{Common: cm, Players: participants(g.Players), Referees: refereeContacts(g.Referees),
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
-				Rules: b.explain(b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins)}
+				Rules: b.explain(b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins),
+				Volume: g.Volume(r.ID), Change: volumeChange(r)}
 		}})
 }
 
@@ -405,9 +406,9 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	case play.QueryHelp:
 		m.tmpl, m.kind = templates.NameHelp, "help"
 	case play.QueryBoard:
-		m.tmpl, m.kind, m.board = templates.NameBoard, "board", true
+		m.tmpl, m.kind, m.board, m.drawn = templates.NameBoard, "board", true, true
 	case play.QueryBoardFull:
-		m.tmpl, m.kind, m.board, q.Full = templates.NameBoard, "board (whole map)", true, true
+		m.tmpl, m.kind, m.board, m.drawn, m.full, q.Full = templates.NameBoard, "board (whole map)", true, true, true, true
 	case play.QueryStatus:
 		m.tmpl, m.kind = templates.NameStatus, "status"
 	default:
@@ -441,9 +442,10 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			if move == nil {
 				continue
 			}
-			m := mail{to: r, tmpl: templates.NameYourMove, kind: "your move", board: true}
+			m := mail{to: r, tmpl: templates.NameYourMove, kind: "your move", board: true, drawn: true}
+			since := b.since(r, &m)
 			m.data = func(cm templates.Common, bd templates.Board) any {
-				return templates.Turn{Common: cm, Action: templates.Action{Kind: "silent"}, Next: next, Move: move, Board: bd}
+				return templates.Turn{Common: cm, Action: templates.Action{Kind: "silent"}, Since: since, Next: next, Move: move, Board: bd}
 			}
 			if err := b.add(m); err != nil {
 				return err
@@ -494,12 +496,24 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		}
 		act := b.action(o, d, r)
 		act.Override = override
+		changed := b.boardChanged(r)
+		if b.holds(r, o, d, move) {
+			if err := b.hold(r, m.kind, act, changed); err != nil {
+				return err
+			}
+			continue
+		}
+		m.drawn, m.full = changed, b.turnDigest(r)
+		if b.confirms(r, o, move) && !m.full {
+			m.kind, m.board, m.drawn = "your orders were accepted", false, false
+		}
+		since := b.since(r, &m)
 		var due *templates.Deadline
 		if m.tmpl == templates.NameYourMove {
 			due = deadlineAfter(b.g.Game, d, r.ID)
 		}
 		m.data = func(cm templates.Common, bd templates.Board) any {
-			return templates.Turn{Common: cm, Action: act, Next: next, Move: move, Board: bd, Deadline: due, Mailboxes: boxes}
+			return templates.Turn{Common: cm, Action: act, Since: since, Next: next, Move: move, Board: bd, Deadline: due, Mailboxes: boxes}
 		}
 		if err := b.add(m); err != nil {
 			return err
@@ -515,16 +529,17 @@ func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *
 		kind = "game over: " + ended.Winner + " wins"
 	}
 	for _, r := range readers(b.g.Game) {
-		m := mail{to: r, tmpl: templates.NameGameOver, kind: kind, board: true}
+		m := mail{to: r, tmpl: templates.NameGameOver, kind: kind, board: true, drawn: true}
 		if r.ID == o.player {
 			m.inReplyTo, m.refs = o.messageID, o.refs
 		}
 		act := b.action(o, d, r)
+		since := b.since(r, &m)
 		m.data = func(cm templates.Common, bd templates.Board) any {
 			return templates.GameOver{Common: cm, Winner: ended.Winner, WinnerWho: b.g.sideWho(ended.Winner),
 				Won: ended.Winner != "" && r.Side == ended.Winner, Reason: ended.Reason,
 				Seed: hex.EncodeToString(ended.Seed), Commitment: b.g.Created.SeedCommitment.Hex(),
-				Rolls: rolls, Action: act, Board: bd}
+				Rolls: rolls, Action: act, Since: since, Board: bd}
 		}
 		if err := b.add(m); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"pbem/engine/play"
 	"pbem/internal/golden"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -43,7 +44,10 @@ var start = time.Date(1863, 7, 1, 8, 0, 0, 0, time.UTC)
 
 func newGame(c *compose.Composer) play.NewGame {
 	return play.NewGame{ID: game, Ruleset: "race", ScenarioName: "twelve", Scenario: []byte("target 12"),
-		Players: racePlayers, Referees: raceReferees, At: start, Welcome: c.Welcome}
+		Players: racePlayers, Referees: raceReferees, At: start, Welcome: c.Welcome,
+		// The mail for every action: these tests check which mails each
+		// decision causes (volume_test.go checks the other volumes).
+		Settings: []events.Setting{{Key: play.SettingMail, Value: play.VolumeEvery}}}
 }
 
 // server is a game on a real bbolt store, decided by a real runner with
@@ -232,11 +236,17 @@ func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 		t.Errorf("the Key line does not validate")
 	}
 	boardLines := map[string]bool{}
-	for i, a := range m.Attachments {
-		if want := fmt.Sprintf("map-%s-%d.%s", game, s.seq, []string{"txt", "png"}[min(i, 1)]); a.Name != want {
+	for _, a := range m.Attachments {
+		// The whole map goes as text only with BOARD FULL or a digest;
+		// the drawn board only when the board changed for the reader.
+		ext := "txt"
+		if strings.HasSuffix(a.Name, ".png") {
+			ext = "png"
+		}
+		if want := fmt.Sprintf("map-%s-%d.%s", game, s.seq, ext); a.Name != want {
 			t.Errorf("attachment %s, want %s", a.Name, want)
 		}
-		if i == 1 {
+		if ext == "png" {
 			if v, ok := compose.DrawnViewer(a); !ok || len(a.Body) > 100 {
 				t.Errorf("the drawn board's attachment is not a short placeholder naming a view (%v %v): %q", v, ok, a.Body)
 			}
@@ -275,7 +285,7 @@ func TestMailsThroughTheRunner(t *testing.T) {
 		checkMails(t, welcome, "", []wantMail{
 			{to: "north", tmpl: "welcome", subject: "[pbem g1] welcome: you play USA", board: true,
 				has: []string{"  You play    USA", "You do: your turn.", "What you may send now", "    ROLL\n    ADD 2",
-					"USA    |            |  0  <- you", "pbem verify g1", "The whole map is attached as map-g1-2.txt."}},
+					"USA    |            |  0  <- you", "pbem verify g1"}},
 			{to: "south", tmpl: "welcome", subject: "[pbem g1] welcome: you play CSA", board: true,
 				has:    []string{"  You play    CSA", "USA (Anna): your turn.", `You will get a "your move" mail`, "CSA    |            |  0  <- you"},
 				hasNot: []string{"What you may send now", "    ROLL"}},
@@ -466,7 +476,7 @@ func checkMails(t *testing.T, got []sent, orderID string, want []wantMail) {
 		if g.m.Template != w.tmpl || kind != wantKind {
 			t.Errorf("mail %d to %s: template %s, first line %q, want %s %q", i, w.to, g.m.Template, kind, w.tmpl, wantKind)
 		}
-		if hasBoard := len(g.m.Attachments) > 0; hasBoard != w.board {
+		if hasBoard := boardHeading.MatchString(g.m.Body) || g.m.Template == templates.NameBoard; hasBoard != w.board {
 			t.Errorf("mail %d to %s: attachments %v, want board %v", i, w.to, g.m.Attachments, w.board)
 		}
 		for _, h := range w.has {
@@ -487,10 +497,13 @@ func checkMails(t *testing.T, got []sent, orderID string, want []wantMail) {
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // storedMails is the canonical bytes of every mail in the log, in order.
+// boardHeading is the heading above the reader's board in a mail.
+var boardHeading = regexp.MustCompile(`board\n-+\n`)
+
 func storedMails(log []events.Envelope) []byte {
 	var b []byte
 	for i := range log {
-		if log[i].Type == events.TypeMailQueued {
+		if log[i].Type == events.TypeMailQueued || log[i].Type == events.TypeMailHeld {
 			b = append(b, log[i].Payload...)
 		}
 	}
@@ -565,11 +578,21 @@ type inMemory struct {
 }
 
 func newInMemory(t *testing.T, c *compose.Composer) *inMemory {
+	return newInMemoryVolume(t, c, play.VolumeEvery)
+}
+
+// newInMemoryVolume is newInMemory with every reader's mail volume set to
+// volume ("" for the default).
+func newInMemoryVolume(t *testing.T, c *compose.Composer, volume string) *inMemory {
 	seed := sha256.Sum256([]byte("a fixed seed for golden files"))
 	m := &inMemory{t: t, c: c, reg: raceRegistry(), g: &play.Game{ID: game}, seed: seed[:], at: start}
+	var settings []events.Setting
+	if volume != "" {
+		settings = []events.Setting{{Key: play.SettingMail, Value: volume}}
+	}
 	m.append(events.New(game, start, "create:"+game, &events.GameCreated{Ruleset: "race", RulesetVersion: "test-1",
 		ScenarioName: "twelve", Scenario: []byte("target 12"), Players: racePlayers, Referees: raceReferees,
-		SeedCommitment: play.Commit(seed[:])}))
+		SeedCommitment: play.Commit(seed[:]), Settings: settings}))
 	mails, err := c.Welcome(m.g)
 	if err != nil {
 		t.Fatal(err)
@@ -651,7 +674,13 @@ func (m *inMemory) lastMailTo(id string) events.MailQueued {
 
 // shortGame is the scripted game whose every mail is kept golden.
 func shortGame(t *testing.T) *inMemory {
-	m := newInMemory(t, newComposer(t))
+	return shortGameVolume(t, play.VolumeEvery)
+}
+
+// shortGameVolume is the short game with every reader's mail volume set
+// to volume ("" for the default).
+func shortGameVolume(t *testing.T, volume string) *inMemory {
+	m := newInMemoryVolume(t, newComposer(t), volume)
 	m.send("north", false, "ROLL")
 	m.send("south", false, "ADD 9")
 	m.send("south", false, "HELP")
@@ -678,6 +707,19 @@ func transcript(log []events.Envelope) (string, error) {
 	var b strings.Builder
 	for i := range log {
 		e := &log[i]
+		if e.Type == events.TypeMailHeld {
+			p, err := events.Decode(e)
+			if err != nil {
+				return "", err
+			}
+			h := p.(*events.MailHeld)
+			if h.Told != "" {
+				fmt.Fprintf(&b, "######## seq %d: %s for %s: told in %s\n\n", e.Seq, e.Type, h.Reader, h.Told)
+			} else {
+				fmt.Fprintf(&b, "######## seq %d: %s for %s (%s, board changed %v)\n%s\n", e.Seq, e.Type, h.Reader, h.Kind, h.Board, h.Text)
+			}
+			continue
+		}
 		if e.Type != events.TypeMailQueued {
 			fmt.Fprintf(&b, "######## seq %d: %s\n\n", e.Seq, e.Type)
 			continue
@@ -828,7 +870,10 @@ func TestMailsEdgeCases(t *testing.T) {
 			}
 			var to, tmpl []string
 			for i, p := range ps {
-				q := p.(*events.MailQueued)
+				q, ok := p.(*events.MailQueued)
+				if !ok {
+					continue
+				}
 				tok, _ := token.ParseAddress(q.ReplyTo, cfg.Local, cfg.Domain)
 				to, tmpl = append(to, tok.Player), append(tmpl, q.Template)
 				if want := fmt.Sprintf("<%s.%d@%s>", game, g.Seq+2+uint64(i), cfg.Domain); q.MailID != want {

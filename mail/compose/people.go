@@ -95,6 +95,7 @@ func private(d *events.OrderAccepted) bool {
 		switch {
 		case f.Kind == play.FactMessage, f.Kind == play.FactPress:
 		case f.Kind == play.FactSetting && strings.HasPrefix(f.Str("key"), play.SettingTZPrefix):
+		case f.Kind == play.FactSetting && strings.HasPrefix(f.Str("key"), play.SettingMailPrefix):
 		default:
 			return false
 		}

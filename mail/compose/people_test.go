@@ -53,7 +53,7 @@ func deskServerWith(t *testing.T, cc compose.Config, settings ...events.Setting)
 	r := play.NewRunner(st, reg, play.RunnerOptions{Notifier: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	t.Cleanup(r.Close)
 	ng := newGame(c)
-	ng.Settings = settings
+	ng.Settings = append(ng.Settings, settings...)
 	created, err := play.Create(st, reg, ng)
 	if err != nil {
 		t.Fatal(err)

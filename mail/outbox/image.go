@@ -12,6 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/draw"
 	"pbem/events"
+	"pbem/templates"
 )
 
 // A mail.queued event names a drawn board by an attachment whose name
@@ -40,7 +41,24 @@ import (
 // the mail over, the picture is left out and the text says so.
 const ImageBudget = 200 << 10
 
-var imageScales = []float64{1, 0.75, 0.5}
+// PictureBudget is the most bytes the picture may take in the mails a
+// game sends most (your move, report, a referee's notice), so that weeks
+// of them stay light: drawn smaller, it still shows the whole map on a
+// phone. The welcome, the answer to BOARD and the game-over mail draw it
+// as large as ImageBudget allows.
+const PictureBudget = 24 << 10
+
+// pictureBudget is the most bytes the PNG of mail q may take; 0: only
+// ImageBudget bounds it.
+func pictureBudget(q *events.MailQueued) int {
+	switch q.Template {
+	case templates.NameYourMove, templates.NameReport, templates.NameReferee:
+		return PictureBudget
+	}
+	return 0
+}
+
+var imageScales = []float64{1, 0.75, 0.5, 0.375}
 
 // IsImage reports whether a queued attachment is a drawn board, which
 // Render sends as a PNG drawn by Headers.Draw.
@@ -64,7 +82,7 @@ type image struct {
 // A panic while drawing (the rule system's Draw, or the rasteriser) costs
 // the picture, not the mail: its text says the map could not be drawn,
 // and the panic goes to the log with its stack.
-func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im image) {
+func drawImage(a events.Attachment, mailID string, rest, text, picture int, d Drawer) (im image) {
 	name := attachmentName(a.Name, 0)
 	im = image{name: name, cid: strings.Trim(mailID, "<>") + "." + name}
 	failed := func(err error) image {
@@ -95,7 +113,7 @@ func drawImage(a events.Attachment, mailID string, rest, text int, d Drawer) (im
 		// base64 takes 4 bytes for 3, and a line break each 76; two
 		// kilobytes for the parts' headers and the HTML around the text
 		// (its inline styles: see phoneHTML).
-		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+2048 <= ImageBudget
+		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+2048 <= ImageBudget && (picture == 0 || len(b) <= picture)
 	}
 	size := 0
 	for _, k := range imageScales {

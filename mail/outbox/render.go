@@ -95,6 +95,7 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 	if err != nil {
 		return nil, fmt.Errorf("the From header: %w", err)
 	}
+	from.Name = FromName(from.Name, q)
 	if len(q.To) == 0 {
 		return nil, errors.New("no recipients")
 	}
@@ -175,7 +176,7 @@ func buildMail(game string, seq uint64, at time.Time, q *events.MailQueued, h He
 		for _, a := range texts {
 			rest += len(a.Body)*105/100 + 256
 		}
-		if im := drawImage(images[0], q.MailID, rest, len(q.Body), h.Draw); im.png != nil || im.note != "" {
+		if im := drawImage(images[0], q.MailID, rest, len(q.Body), pictureBudget(q), h.Draw); im.png != nil || im.note != "" {
 			first.hdr, first.body = relatedParts(q.Body, im, q.MailID)
 		}
 	}

@@ -158,7 +158,7 @@ func checkRoundTrip(t *testing.T, b []byte, q *events.MailQueued) {
 		t.Errorf("Subject = %q, %v; want %q", s, err, q.Subject)
 	}
 	from, err := h.AddressList("From")
-	if err != nil || len(from) != 1 || from[0].Name != "pbem" || from[0].Address != "pbem@pbem.example.org" {
+	if err != nil || len(from) != 1 || from[0].Name != FromName("pbem", q) || from[0].Address != "pbem@pbem.example.org" {
 		t.Errorf("From = %v, %v", from, err)
 	}
 	to, err := h.AddressList("To")
