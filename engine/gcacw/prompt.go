@@ -528,5 +528,8 @@ func echoLine(f events.Fact) string {
 	case kOrderUndone:
 		return fmt.Sprintf("%s takes back its last order (UNDO): the game is as it was before it.", aSide.Of(f))
 	}
+	if s, ok := echoAssault(f); ok {
+		return s
+	}
 	return f.String()
 }

@@ -228,6 +228,9 @@ func tell(s *State, f events.Fact) string {
 	case kRefereeRuled:
 		return tellRuled(s, f)
 	}
+	if t, ok := tellAssault(s, f); ok {
+		return t
+	}
 	return f.String()
 }
 
@@ -277,6 +280,7 @@ var stepNames = map[string]string{
 	StepReorg:       "the Reorganization Phase",
 	StepVictory:     "the victory",
 	StepAttack:      "the attack at the end of the march",
+	StepAssault:     "the assault",
 }
 
 // tellRuled tells a referee.ruled fact: the step the referee has ruled
