@@ -372,7 +372,7 @@ func (m sim) tableAssault(side string, ids []string, at hex.Hex, leader string, 
 
 // applyCombat applies a combat table result (combat.go).
 func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
-	why := fmt.Sprintf("the assault on %s (the combat table, a house rule)", at)
+	why := fmt.Sprintf("the assault on %s, by the combat table (a house rule)", at)
 	defenders := func() []string {
 		var out []string
 		for _, u := range m.State.unitsAt(at) {
@@ -408,7 +408,7 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 				us = defenders()
 			}
 			if id := m.State.strongest(us); id != "" {
-				m.loseStrength(id, int(p[1]-'0'), why)
+				m.loseStrength(id, min(int(p[1]-'0'), m.State.unit(id).Manpower), why)
 			}
 		}
 	}
@@ -685,7 +685,7 @@ func costNote(before, after *State, f events.Fact) string {
 	if b.Manpower != a.Manpower {
 		out = append(out, fmt.Sprintf("Manpower %d -> %d", b.Manpower, a.Manpower))
 	}
-	if cb, ca := before.combatHalves(b), after.combatHalves(a); cb != ca && !a.Eliminated {
+	if cb, ca := before.combatHalves(b), after.combatHalves(a); cb != ca && a.Manpower > 0 {
 		out = append(out, fmt.Sprintf("Combat value %s -> %s", halves(cb), halves(ca)))
 	}
 	if b.Fatigue != a.Fatigue {
@@ -701,4 +701,26 @@ func costNote(before, after *State, f events.Fact) string {
 		return ""
 	}
 	return "(cost to " + id + ": " + strings.Join(out, ", ") + ")"
+}
+
+// assaultExamples are the referee's commands for the attack p, each one
+// the state would take now: a defender's loss and retreat, an
+// attacker's loss, and RULE DONE.
+func assaultExamples(st *State, p *Pending) []string {
+	at := hex.MustParse(p.Path[len(p.Path)-1])
+	var out []string
+	if us := st.unitsAt(at); len(us) > 0 {
+		u := us[0]
+		out = append(out, fmt.Sprintf("RULE LOSS %s 1", st.uref(u)))
+		for _, n := range at.Neighbors() {
+			if st.fallBackStep(u, at, at, n) == "" {
+				out = append(out, fmt.Sprintf("RULE RETREAT %s %s", st.uref(u), n))
+				break
+			}
+		}
+	}
+	if a := st.unit(p.attackers()[0]); a != nil && !a.Eliminated {
+		out = append(out, fmt.Sprintf("RULE LOSS %s 1", st.uref(a)))
+	}
+	return append(out, "RULE DONE")
 }

@@ -210,7 +210,7 @@ func prompts(st *State) []engine.Prompt {
 	case PhaseCycle:
 		c := st.Cycle
 		h := c.Holder
-		acts := nonEmpty(m.exampleMarch(h), m.exampleActivate(h))
+		acts := nonEmpty(m.exampleMarch(h), m.exampleActivate(h), m.exampleAssault(h))
 		switch c.Stage {
 		case StageChoose:
 			out = append(out, engine.Prompt{Side: h,
@@ -274,6 +274,8 @@ func refereeExamples(st *State) []string {
 		return ex
 	case StepTie:
 		return []string{"RULE INITIATIVE CSA", "RULE INITIATIVE USA", "RULE INITIATIVE END"}
+	case StepAssault, StepAttack:
+		return assaultExamples(st, p)
 	case StepLeaderAlone:
 		l := st.leader(p.Units[0])
 		m := trial(st)
@@ -312,6 +314,19 @@ func readBack(st *State, o Order) string {
 		return fmt.Sprintf("ACTIVATE %s: %s", name(o.Leader), strings.Join(es, "; "))
 	case oTransfer:
 		return fmt.Sprintf("TRANSFER %s TO %s", name(o.Leader), name(o.Target))
+	case oAssault:
+		var es []string
+		for _, e := range o.Entries {
+			es = append(es, name(e.Unit))
+		}
+		w := "ASSAULT "
+		if o.Grand {
+			w = "GRAND ASSAULT "
+		}
+		if o.Leader != "" {
+			w += name(o.Leader) + ": "
+		}
+		return w + strings.Join(es, ", ") + " ON " + o.At.String()
 	case oQueue:
 		return "QUEUE " + strings.Join(strings.Fields(o.Queued), " ")
 	case oCancel:
@@ -336,7 +351,10 @@ func readBack(st *State, o Order) string {
 		r := o.Rule
 		parts := []string{"RULE", strings.ToUpper(r.What)}
 		if r.Leader != "" {
-			parts = append(parts, name(r.Leader), "TO")
+			parts = append(parts, name(r.Leader))
+			if r.What == "transfer" {
+				parts = append(parts, "TO")
+			}
 		}
 		if r.Unit != "" {
 			parts = append(parts, name(r.Unit))
@@ -344,7 +362,7 @@ func readBack(st *State, o Order) string {
 		if r.Result != "" {
 			parts = append(parts, r.Result)
 		}
-		if r.What == "fatigue" || r.What == "manpower" {
+		if r.What == "fatigue" || r.What == "manpower" || r.What == "loss" {
 			parts = append(parts, fmt.Sprint(r.N))
 		}
 		parts = append(parts, hexStrs(r.Hexes)...)
