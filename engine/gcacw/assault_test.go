@@ -211,3 +211,17 @@ func TestCombatTable_Errors(t *testing.T) {
 		mustContain(t, tc.table, err, tc.want)
 	}
 }
+
+// Victory in sight: every board's header gives the victory points as
+// they stand (the scenario's victory table), or says the referee rules
+// the result; the points move with the Manpower an assault costs.
+func TestVictoryPointsStandInEveryBoard(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	mustContain(t, "header", strings.Join(h.st.header(), "\n"), " victory points now: USA 5, CSA 2, USA leads by 3; after turn 3 a lead of 2 VP")
+	h.do(engine.RefereeSide, "SET Starling STRENGTH 2\nSET Orne STRENGTH 3")
+	// CSA lost 2 (1 VP to USA), USA lost 4 (2 VP to CSA).
+	mustContain(t, "header", strings.Join(h.st.header(), "\n"), " victory points now: USA 6, CSA 4, USA leads by 2;")
+	h = newHarness(t, refereedHarrow(t))
+	mustContain(t, "refereed header", strings.Join(h.st.header(), "\n"), " victory: the referee rules the result after turn 3")
+}

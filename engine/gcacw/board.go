@@ -306,6 +306,9 @@ func (st *State) header() []string {
 	if len(st.Focus) > 1 {
 		out = append(out, " last move: "+strings.Join(hexStrs(st.Focus), "-"))
 	}
+	if st.Phase != PhaseOver {
+		out = append(out, st.scoreLine())
+	}
 	if st.Phase == PhaseOver {
 		w := st.Winner
 		if w == "" {

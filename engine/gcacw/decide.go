@@ -859,7 +859,7 @@ func (m sim) rule(o Order) {
 		m.Emit(kInitiativeTieRuled, aSide.Arg(r.Result))
 		m.recordDie()
 	case "winner":
-		reason := "the referee ruled the result after the last turn (victory conditions: R24)"
+		reason := "the referee ruled the result after the last turn"
 		if r.Note != "" {
 			reason += ": " + r.Note
 		}
