@@ -114,7 +114,7 @@ func (t *EMTable) drm(u *Unit) (int, []string) {
 		}
 		if ok {
 			total += d.Value
-			desc := fmt.Sprintf("%+d %s", d.Value, strings.Join(d.When, " "))
+			desc := fmt.Sprintf("%+d %s", d.Value, strings.ReplaceAll(strings.Join(d.When, " "), "=", " "))
 			if d.Note != "" {
 				desc = fmt.Sprintf("%+d %s", d.Value, d.Note)
 			}

@@ -376,22 +376,12 @@ func readBack(st *State, o Order) string {
 // lines stay as they are (a change would change decisions, and
 // Version); the players' mails tell each fact afresh with tell.
 func echoLine(f events.Fact) string {
-	dice := func() string {
-		if aDice.In(f) {
-			var ds []string
-			for _, v := range aDice.Of(f) {
-				ds = append(ds, fmt.Sprint(v))
-			}
-			return "dice " + strings.Join(ds, "+")
-		}
-		return fmt.Sprintf("die %d", aDie.Of(f))
-	}
 	u := aUnit.OfAny(f)
 	switch f.Kind {
 	case kTurnBegun:
 		return fmt.Sprintf("Turn %d begins.", aTurn.Of(f))
 	case kRandomEventRolled:
-		return fmt.Sprintf("Random events: %s = %d %s", dice(), aRoll.Of(f), aEvent.Of(f))
+		return fmt.Sprintf("Random events: pbem rolls %s: %s", rolled(f, aRoll), aEvent.Of(f))
 	case kLeaderTransferred:
 		return fmt.Sprintf("%s moves from %s to %s.", aLeader.Of(f), aFrom.Of(f), aTo.Of(f))
 	case kTransferDone:
@@ -463,7 +453,7 @@ func echoLine(f events.Fact) string {
 		if l := aLeader.Of(f); l != "" {
 			return fmt.Sprintf("%s marches with %s's MA %d.", u, l, aMa.Of(f))
 		}
-		return fmt.Sprintf("%s marches: MA %s = %d.", u, dice(), aMa.Of(f))
+		return fmt.Sprintf("%s marches: rolls %s: MA %d.", u, dieLine(factDice(f), maMod(f)), aMa.Of(f))
 	case kUnitFatigueRaised:
 		s := fmt.Sprintf("%s fatigue %d -> %d", u, aFromInt.Of(f), aFatigue.Of(f))
 		if aExtended.Of(f) {
@@ -476,7 +466,7 @@ func echoLine(f events.Fact) string {
 		if aBy.Of(f) == "referee" {
 			return fmt.Sprintf("Extended March %s: %s (referee).", u, aResult.Of(f))
 		}
-		return fmt.Sprintf("Extended March %s: die %d %+d = %d, column %s: %s.", u, aDie.Of(f), aDrm.Of(f), aRoll.Of(f), aColumn.Of(f), aResult.Of(f))
+		return fmt.Sprintf("Extended March %s: rolls %s, column %s: %s.", u, emRoll(f), aColumn.Of(f), aResult.Of(f))
 	case kUnitDisorganized:
 		return fmt.Sprintf("%s is disorganized (%s).", u, aReason.Of(f))
 	case kUnitOrganized:
@@ -499,7 +489,7 @@ func echoLine(f events.Fact) string {
 	case kForceMarchSkipped:
 		return fmt.Sprintf("%s does not force march: %s.", u, aReason.Of(f))
 	case kUnitForceMarched:
-		return fmt.Sprintf("%s force marches: %s -> +%d MP, MA %d.", u, dice(), aMp.Of(f), aMa.Of(f))
+		return fmt.Sprintf("%s force marches: rolls %s: +%d MP, MA %d.", u, forceRoll(f), aMp.Of(f), aMa.Of(f))
 	case kUnitMarched:
 		return fmt.Sprintf("%s marches %s (%d of %d MP; %s).", u, strings.Join(aPath.Of(f), "-"), aMp.Of(f), aMa.Of(f), aStopped.Of(f))
 	case kCavalryRetreated:
@@ -534,7 +524,7 @@ func echoLine(f events.Fact) string {
 		}
 		return s + "."
 	case kLeaderMaRolled:
-		return fmt.Sprintf("%s's MA (%s leader): %s = %d.", aLeader.Of(f), aClass.Of(f), dice(), aMa.Of(f))
+		return fmt.Sprintf("%s's MA (%s leader): rolls %s: MA %d.", aLeader.Of(f), aClass.Of(f), dieLine(factDice(f), fmt.Sprintf("%+d %s leader (5.2.3)", aMa.Of(f)-sum64(factDice(f)), aClass.Of(f))), aMa.Of(f))
 	case kActivationSkipped:
 		return fmt.Sprintf("%s does not march: %s.", u, aReason.Of(f))
 	case kActivationEnded:
