@@ -76,6 +76,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 			if probs[i].Hint == "" {
 				probs[i].Hint = "HELP shows what you may send now"
 			}
+			probs[i].Msg, probs[i].Hint = plainRule(probs[i].Msg), plainRule(probs[i].Hint)
 		}
 		return probs
 	}
@@ -87,7 +88,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 	}
 	say := func(v events.Vis, lines ...string) {
 		for _, l := range lines {
-			m.SayTo(v, "%s", l)
+			m.SayTo(v, "%s", plainRule(l))
 		}
 	}
 	for _, o := range os {

@@ -145,14 +145,17 @@ func oddsList(os []Odds) string {
 // rNumber is a reference to gcacw.md's list of what the seed leaves out
 // ("R14"), or one of its ambiguity ids ("Ambiguity A14"): words for
 // pbem log and doc.go, not for players.
-var rNumber = regexp.MustCompile(`(, )?\bR\d+\b(: )?|\s?\(R\d+\)|(, )?Ambiguity A\d+`)
+var rNumber = regexp.MustCompile(`(, )?\bR\d+\b(: )?|\s?\(R\d+\)|(, )?Ambiguity A\d+|\s?\[\d+\.\d+\]`)
 
 // plainRule is a line for the players: without R-numbers and ambiguity
 // ids, the rules' own numbers kept.
 func plainRule(s string) string {
 	s = rNumber.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, "not in the seed", "not in the Standard Series Rules")
+	s = strings.ReplaceAll(s, "the seed lacks", "the Standard Series Rules lack")
 	s = strings.ReplaceAll(s, "(, ", "(")
 	s = strings.ReplaceAll(s, "()", "")
+	s = strings.ReplaceAll(s, " (victory conditions: )", "")
 	return strings.ReplaceAll(s, " ,", ",")
 }
 

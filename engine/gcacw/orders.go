@@ -562,6 +562,9 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 		}
 		probs = append(probs, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "the mail holds no order", Hint: hint + " (or HELP)"})
 	}
+	for i := range probs {
+		probs[i].Msg, probs[i].Hint = plainRule(probs[i].Msg), plainRule(probs[i].Hint)
+	}
 	return out, probs
 }
 

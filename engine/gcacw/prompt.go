@@ -189,7 +189,7 @@ func prompts(st *State) []engine.Prompt {
 	m := trial(st)
 	var out []engine.Prompt
 	if p := st.Pending; p != nil {
-		out = append(out, engine.Prompt{Referee: true, What: "rule: " + p.Note, Examples: refereeExamples(st)})
+		out = append(out, engine.Prompt{Referee: true, What: "rule: " + plainRule(p.Note), Examples: refereeExamples(st)})
 		if !(p.Step == StepEvent && st.Phase == PhaseTransfer) {
 			return out
 		}

@@ -143,4 +143,6 @@ type view struct {
 func (rules) Facts() []engine.FactSchema { return factSet.Schemas() }
 
 // Describe implements engine.Teller: tell.
-func (rules) Describe(s *State, f events.Fact) string { return tell(s, f) }
+// Players read no R-numbers or ambiguity ids (plainRule): those stay in
+// pbem log and doc.go.
+func (rules) Describe(s *State, f events.Fact) string { return plainRule(tell(s, f)) }
