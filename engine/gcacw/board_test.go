@@ -181,3 +181,21 @@ func side(a, b string) hex.Hexside {
 	}
 	return s
 }
+
+// A question's window holds what it is about: asked whether the 1st
+// Ohio Squadron retreats before Starling's march (GCACW 5.1.2), Anna's
+// window shows both.
+func TestWindowHoldsTheCavalryAQuestionIsAbout(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	h.start(2, 5)
+	h.do(CSA, "MARCH Starling 0810", "march MA STAR=3", "march MA STAR=4")
+	if h.st.Ask == nil || h.st.Ask.Side != USA {
+		t.Fatalf("no Cavalry Retreat asked of USA: %+v", h.st.Ask)
+	}
+	rs := New()
+	w := windowOnly(rs.Render(rs.View(h.st, engine.Viewer{Side: USA})).Window)
+	for _, want := range []string{"1OH", "star", "0711", "0710"} {
+		mustContain(t, "Anna's window", w, want)
+	}
+}
