@@ -20,7 +20,7 @@ func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanati
 	}
 	switch word {
 	case engine.ExplainWelcome:
-		return welcomeSections(st)
+		return welcomeSections(st, v.Referee)
 	case engine.ExplainHelp:
 		return helpSections(st, side)
 	case engine.ExplainStatus:
@@ -41,7 +41,10 @@ var optionText = map[string]string{
 	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5, R10)",
 }
 
-func welcomeSections(st *State) []engine.Explanation {
+// welcomeSections are the welcome mail's sections; the referee's (and
+// 'pbem scenarios --long') name each reading by its id, which a scenario's
+// reading line uses; a player's name the rule alone.
+func welcomeSections(st *State, referee bool) []engine.Explanation {
 	sc := st.Scn
 	t := sc.Tables
 	head := fmt.Sprintf("%s: %d turns, played by the Standard Series Rules", sc.Name, sc.Turns)
@@ -63,11 +66,14 @@ func welcomeSections(st *State) []engine.Explanation {
 	}
 	var readings []string
 	for _, l := range sc.readingLines() {
+		if !referee {
+			l = plainReading(l)
+		}
 		readings = append(readings, "- "+l)
 	}
 	return append([]engine.Explanation{
 		{Heading: "This scenario", Lines: scenario},
-		{Heading: "Readings of the rules (where the seed can be read two ways)", Lines: readings},
+		{Heading: "Readings of the rules (where they can be read two ways)", Lines: readings},
 	}, rulesLists(st)...)
 }
 
@@ -146,6 +152,16 @@ func oddsList(os []Odds) string {
 // ("R14"), or one of its ambiguity ids ("Ambiguity A14"): words for
 // pbem log and doc.go, not for players.
 var rNumber = regexp.MustCompile(`(, )?\bR\d+\b(: )?|\s?\(R\d+\)|(, )?Ambiguity A\d+|\s?\[\d+\.\d+\]`)
+
+// readingID is the id a reading line starts with ("A9 (", "R15 (",
+// "2.4c (").
+var readingID = regexp.MustCompile(`^\S+ \(`)
+
+// plainReading is a reading line for the players: the rule it reads,
+// without gcacw.md's id.
+func plainReading(l string) string {
+	return plainRule(readingID.ReplaceAllString(l, "("))
+}
 
 // plainRule is a line for the players: without R-numbers and ambiguity
 // ids, the rules' own numbers kept.

@@ -89,7 +89,7 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	for _, want := range []string{
 		"Harrow Creek, June 1863 (sample): 3 turns, played by the Standard Series Rules, in 1863.",
 		"- Option activation-march: ", "- Option fatigue4-march: ",
-		"- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ", "- R15 (GCACW 3, phase 2, default): ",
+		"- (GCACW 5.1-OPT, 5.2.2-OPT, default): ", "- (GCACW 3, phase 2, default): ",
 		"What pbem plays (the Standard Series Rules)",
 		"What the referee rules",
 		"What this scenario's house rules add",
@@ -104,6 +104,12 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	}
 	h = newHarness(t, refereedHarrow(t))
 	rw := explained(h.st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
+	// The referee reads the ids a scenario's reading lines use; players
+	// read the rules' numbers alone.
+	mustContain(t, "refereed welcome", rw, "- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ")
+	if strings.Contains(w, "A9") || strings.Contains(w, "Ambiguity") {
+		t.Errorf("a player's welcome names ambiguity ids:\n%s", w)
+	}
 	mustContain(t, "refereed welcome", rw, "Left to the referee (the game waits for the ruling")
 	mustContain(t, "refereed welcome", rw, "\n- the Reorganization Phase of every turn (GCACW 3, phase 4): a [reorganization] table would play it.")
 	mustContain(t, "refereed welcome", rw, "\n- assaults and the attacks that end a march (GCACW 5b, 5.1.5): a [combat] table would resolve them.")
