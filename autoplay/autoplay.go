@@ -15,19 +15,38 @@ import (
 // Player plays scripted participants: each has orders to send in turn;
 // when what is asked now does not take the next scripted order (its first
 // word is not among the prompt's examples), it sends the prompt's first
-// example instead. Referees always send the first example. Used by the
+// example instead. Referees send their scripted rulings when asked for
+// one of the kind, else RULE DONE or the first example. Used by the
 // demo's mail bots and by the bench's model game, so both play real games
 // whatever the dice.
 type Player struct {
-	script map[string][]string // by participant id
+	script  map[string][]string // by participant id
+	answers map[string][]string // sent when asked, out of turn (engine.Demo)
 }
 
 // NewPlayer plays the orders of script (by participant id; it takes them
 // from the map as it sends them).
 func NewPlayer(script map[string][]string) *Player { return &Player{script: script} }
 
+// Answering adds answers: orders a participant sends whenever a mail
+// offers one of their kind (the first word), whatever its script's turn;
+// each is sent once.
+func (ap *Player) Answering(answers map[string][]string) *Player {
+	ap.answers = answers
+	return ap
+}
+
 // Choose returns the order for a participant given the prompt's examples.
 func (ap *Player) Choose(id string, examples []string) (string, bool) {
+	for i, a := range ap.answers[id] {
+		word := strings.ToUpper(strings.Fields(a)[0])
+		for _, ex := range examples {
+			if f := strings.Fields(ex); len(f) > 0 && strings.ToUpper(f[0]) == word {
+				ap.answers[id] = append(ap.answers[id][:i:i], ap.answers[id][i+1:]...)
+				return a, true
+			}
+		}
+	}
 	if q := ap.script[id]; len(q) > 0 {
 		word := strings.ToUpper(strings.Fields(q[0])[0])
 		for _, ex := range examples {
@@ -41,6 +60,29 @@ func (ap *Player) Choose(id string, examples []string) (string, bool) {
 		return "", false
 	}
 	return examples[0], true
+}
+
+// ChooseReferee returns what the scripted referee id rules now: its next
+// scripted ruling when the examples offer a command of the same kind
+// (the same first two words, "RULE LOSS"), so a demo's referee rules an
+// assault by mail; else RefereeChoice.
+func (ap *Player) ChooseReferee(id string, examples []string) string {
+	if q := ap.script[id]; len(q) > 0 {
+		want := strings.ToUpper(strings.Join(firstWords(q[0], 2), " "))
+		for _, ex := range examples {
+			if strings.ToUpper(strings.Join(firstWords(ex, 2), " ")) == want {
+				ap.script[id] = q[1:]
+				return q[0]
+			}
+		}
+	}
+	return RefereeChoice(examples)
+}
+
+// firstWords returns the first n words of s.
+func firstWords(s string, n int) []string {
+	f := strings.Fields(s)
+	return f[:min(n, len(f))]
 }
 
 // RefereeChoice is what a scripted referee rules: done, when that is
@@ -61,7 +103,8 @@ func (ap *Player) NextMove(g *play.Game) (participant, text string, ok bool) {
 			if len(g.Created.Referees) == 0 || len(p.Examples) == 0 {
 				continue
 			}
-			return g.Created.Referees[0].ID, RefereeChoice(p.Examples), true
+			id := g.Created.Referees[0].ID
+			return id, ap.ChooseReferee(id, p.Examples), true
 		}
 		for _, pl := range g.Created.Players {
 			if pl.Side == p.Side {

@@ -42,7 +42,7 @@ func Play(st *store.Store, reg *engine.Registry, domain, local, id string, s Scr
 	if err := sendOutbox(r, st, id, at); err != nil { // the welcome mails
 		return nil, err
 	}
-	ap := NewPlayer(s.Orders)
+	ap := NewPlayer(s.Orders).Answering(s.Answers)
 	for i := 0; i < maxOrders; i++ {
 		var who, text string
 		var ok, over bool

@@ -17,6 +17,7 @@ type Script struct {
 	Players      []events.Player
 	Referees     []events.Player
 	Orders       map[string][]string
+	Answers      map[string][]string // engine.Demo's Answers
 }
 
 // DemoScriptAlone is DemoScript without a referee, on the system's
@@ -53,8 +54,12 @@ func DemoScript(s engine.System, domain string) (Script, error) {
 	for id, os := range s.Demo.Orders {
 		orders[id] = slices.Clone(os)
 	}
+	answers := map[string][]string{}
+	for id, os := range s.Demo.Answers {
+		answers[id] = slices.Clone(os)
+	}
 	g := Script{Ruleset: ruleset, ScenarioName: s.Demo.ScenarioName, Scenario: scn,
-		Players: slices.Clone(s.Demo.Players), Referees: slices.Clone(s.Demo.Referees), Orders: orders}
+		Players: slices.Clone(s.Demo.Players), Referees: slices.Clone(s.Demo.Referees), Orders: orders, Answers: answers}
 	// Each at domain, as the demo's built-in mail host has it.
 	for _, ps := range [][]events.Player{g.Players, g.Referees} {
 		for i := range ps {

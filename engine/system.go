@@ -28,6 +28,10 @@ type Demo struct {
 	Players      []events.Player
 	Referees     []events.Player
 	Orders       map[string][]string
+	// Answers are orders a participant sends whenever a mail asks for one
+	// of their kind (the same first word), out of the turn of its Orders:
+	// a question's answer ("CAVALRY RETREAT 1OH NONE"), used once each.
+	Answers map[string][]string
 	// Alone is the built-in scenario the same players play with no
 	// referee ('pbem demo --no-referee'); "" when the system has none.
 	Alone string

@@ -189,7 +189,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		}
 		defer p.c.Close()
 	}
-	ap := autoplay.NewPlayer(script.Orders)
+	ap := autoplay.NewPlayer(script.Orders).Answering(script.Answers)
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
 	for sent < maxOrders && overSeen < len(ps) {
@@ -367,7 +367,7 @@ func (p *demoPlayer) answer(ap *autoplay.Player, m demoMail) (string, bool) {
 		return "", false
 	}
 	if p.referee {
-		return autoplay.RefereeChoice(examples) + "\nSecret: " + p.secret, true
+		return ap.ChooseReferee(p.id, examples) + "\nSecret: " + p.secret, true
 	}
 	return ap.Choose(p.id, examples)
 }

@@ -87,7 +87,9 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	// GCACW (issue #4): whole game turns by mail, each step of the turn
 	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
 	checkHas(t, "the game's log", log, " transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
-		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended ")
+		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended ",
+		// Issue 30: Taro's assault, which the referee rules by mail.
+		" assault.declared ", " referee.pending step=assault ", " strength.lost unit=1OH ", " unit.advanced unit=STAR ")
 	// Both players' mails, as they received them.
 	for _, name := range []string{"Anna", "Taro"} {
 		checkHas(t, name+"'s mails", byPlayer[name],
@@ -152,7 +154,9 @@ func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
 		}
 	}
 	checkHas(t, "the game's log", log, " transfer.done ", " cavalry_retreat.asked ", " reorganization.ended ", " turn.begun ",
-		" victory.counted ", " game.ended ")
+		" victory.counted ", " game.ended ",
+		// Issue 30: Taro's assault, resolved by the SAMPLE combat table.
+		" assault.declared ", " assault.rolled ")
 	for _, name := range []string{"Anna", "Taro"} {
 		checkHas(t, name+"'s mails", byPlayer[name], "No step is left to a referee: two players can finish this game alone.",
 			"Readings of the rules", "=== Game over")

@@ -37,7 +37,7 @@ func TestScenariosSayWhatEachScenarioIs(t *testing.T) {
 	if code != 0 || strings.Contains(out, "rule system hra") {
 		t.Fatalf("scenarios --long gcacw: exit %d\n%s%s", code, out, errOut)
 	}
-	for _, want := range []string{"- Option activation-march:", "Readings of the rules", "- A9 (GCACW", "Left to the referee:",
+	for _, want := range []string{"- Option activation-march:", "Readings of the rules", "- A9 (GCACW", "Left to the referee (", "What pbem plays", "What this scenario's house rules add",
 		"No step is left to a referee: two players can finish this game alone."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("scenarios --long gcacw lacks %q:\n%s", want, out)

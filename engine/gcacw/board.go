@@ -215,9 +215,17 @@ func (s *State) sideMark(side hex.Hexside) (hex.SideMark, bool) {
 	return sm, sm != hex.SideMark{}
 }
 
-// focus is what the mail window centres on: the last move, else the
-// viewer's units, else every unit.
+// focus is what the mail window centres on. For a player: the cavalry a
+// question is about and the enemy unit it is about, the player's own last
+// move; then all the player's units where they fit (and the enemy unit
+// nearest them, and the enemy's last move), else the enemy's last move,
+// the enemy unit nearest what acted, and the player's units nearest it;
+// each while the window can still hold everything before it. For the referee
+// and observers: the last move, else every unit.
 func (s *State) focus(v engine.Viewer) []hex.Hex {
+	if v.Side == USA || v.Side == CSA {
+		return s.readerFocus(v.Side)
+	}
 	if len(s.Focus) > 0 {
 		return s.Focus
 	}
@@ -231,6 +239,102 @@ func (s *State) focus(v engine.Viewer) []hex.Hex {
 }
 
 const windowRows = 6
+
+// readerFocus is focus for the player of side.
+func (s *State) readerFocus(side string) []hex.Hex {
+	var first []hex.Hex
+	if a := s.Ask; a != nil && a.Side == side {
+		for _, id := range a.Units {
+			if u := s.unit(id); u != nil && !u.Eliminated {
+				first = append(first, u.Hex)
+			}
+		}
+		if u := s.unit(a.Unit); u != nil && !u.Eliminated {
+			first = append(first, u.Hex)
+		}
+	}
+	var moveMine, moveTheirs []hex.Hex
+	if n := len(s.Focus); n > 0 {
+		if s.hasFriend(side, s.Focus[n-1]) {
+			moveMine = s.Focus
+		} else {
+			moveTheirs = s.Focus
+		}
+	}
+	first = append(first, moveMine...)
+	var own, enemy []*Unit
+	for _, u := range s.live() {
+		if u.Side == side {
+			own = append(own, u)
+		} else {
+			enemy = append(enemy, u)
+		}
+	}
+	// What the window is about: the question or the reader's own move,
+	// else the enemy's move, else the reader's first unit.
+	anchor := first
+	if len(anchor) == 0 {
+		anchor = moveTheirs
+	}
+	if len(anchor) == 0 && len(own) > 0 {
+		anchor = []hex.Hex{own[0].Hex}
+	}
+	dist := func(h hex.Hex, to []hex.Hex) int {
+		d := 1 << 30
+		for _, t := range to {
+			d = min(d, hex.Distance(h, t))
+		}
+		return d
+	}
+	slices.SortStableFunc(own, func(a, b *Unit) int { return dist(a.Hex, anchor) - dist(b.Hex, anchor) })
+	var ownHexes []hex.Hex
+	for _, u := range own {
+		ownHexes = append(ownHexes, u.Hex)
+	}
+	nearest := func(to []hex.Hex) []hex.Hex {
+		if len(enemy) == 0 || len(to) == 0 {
+			return nil
+		}
+		near := enemy[0]
+		for _, e := range enemy {
+			if dist(e.Hex, to) < dist(near.Hex, to) {
+				near = e
+			}
+		}
+		return []hex.Hex{near.Hex}
+	}
+	prio := slices.Clone(first)
+	if len(ownHexes) > 0 && fitsWindow(append(slices.Clone(first), ownHexes...)) {
+		// All the reader's units fit: them, then the enemy's move and the
+		// enemy unit nearest them.
+		prio = append(prio, ownHexes...)
+		prio = append(prio, nearest(ownHexes)...)
+		prio = append(prio, moveTheirs...)
+	} else {
+		// Not all fit: what acted or was asked about, the enemy nearest
+		// it, then the reader's units nearest it.
+		prio = append(prio, moveTheirs...)
+		prio = append(prio, nearest(anchor)...)
+		prio = append(prio, ownHexes...)
+	}
+	var out []hex.Hex
+	for _, h := range prio {
+		if fitsWindow(append(slices.Clone(out), h)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// fitsWindow reports whether hexes fit in one mail window.
+func fitsWindow(hs []hex.Hex) bool {
+	lo, hi := hs[0], hs[0]
+	for _, h := range hs {
+		lo.Col, lo.Row = min(lo.Col, h.Col), min(lo.Row, h.Row)
+		hi.Col, hi.Row = max(hi.Col, h.Col), max(hi.Row, h.Row)
+	}
+	return hi.Col-lo.Col < hex.LargeMaxWindowCols && hi.Row-lo.Row < windowRows
+}
 
 func render(st *State, v engine.Viewer) engine.Board {
 	grid := st.Scn.Map.Grid()
@@ -305,6 +409,9 @@ func (st *State) header() []string {
 	}
 	if len(st.Focus) > 1 {
 		out = append(out, " last move: "+strings.Join(hexStrs(st.Focus), "-"))
+	}
+	if st.Phase != PhaseOver {
+		out = append(out, st.scoreLine())
 	}
 	if st.Phase == PhaseOver {
 		w := st.Winner

@@ -56,11 +56,27 @@ func TestBoardGolden_GCACW_2_2o_OpenInformation(t *testing.T) {
 	if csa.Window == usa.Window {
 		t.Errorf("USA and CSA see the same ZOC marks")
 	}
-	for name, w := range map[string]string{"USA": usa.Window, "CSA": csa.Window} {
-		if got := zocMarks.ReplaceAllString(w, "$1 "); got != ref.Window {
+	for name, w := range map[string]string{"USA": usa.Full, "CSA": csa.Full} {
+		if got := zocMarks.ReplaceAllString(w, "$1 "); got != ref.Full {
 			t.Errorf("%s's board differs from the referee's by more than its ZOC marks", name)
 		}
 	}
+	// Each window holds its reader's units (issue: the board shows what
+	// the reader needs): USA's Orne, which just moved, the Confederate
+	// unit nearest it, and the Union units nearest it.
+	for _, want := range []string{"ORNE", "beck", "VANE", "1OH"} {
+		mustContain(t, "USA's window", windowOnly(usa.Window), want)
+	}
+	// CSA's six units all fit in one window: every one is in it.
+	for _, want := range []string{"12cc", "rusk", "toll", "beck", "star", "wash"} {
+		mustContain(t, "CSA's window", windowOnly(csa.Window), want)
+	}
+}
+
+// windowOnly is the drawn window of a board, without its roster.
+func windowOnly(w string) string {
+	w, _, _ = strings.Cut(w, "\n terrain ")
+	return w
 }
 
 // What the board shows in and around a hex: ZOC and Restricted ZOC of the
@@ -164,4 +180,22 @@ func side(a, b string) hex.Hexside {
 		panic(err)
 	}
 	return s
+}
+
+// A question's window holds what it is about: asked whether the 1st
+// Ohio Squadron retreats before Starling's march (GCACW 5.1.2), Anna's
+// window shows both.
+func TestWindowHoldsTheCavalryAQuestionIsAbout(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	h.start(2, 5)
+	h.do(CSA, "MARCH Starling 0810", "march MA STAR=3", "march MA STAR=4")
+	if h.st.Ask == nil || h.st.Ask.Side != USA {
+		t.Fatalf("no Cavalry Retreat asked of USA: %+v", h.st.Ask)
+	}
+	rs := New()
+	w := windowOnly(rs.Render(rs.View(h.st, engine.Viewer{Side: USA})).Window)
+	for _, want := range []string{"1OH", "star", "0711", "0710"} {
+		mustContain(t, "Anna's window", w, want)
+	}
 }

@@ -76,6 +76,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 			if probs[i].Hint == "" {
 				probs[i].Hint = "HELP shows what you may send now"
 			}
+			probs[i].Msg, probs[i].Hint = plainRule(probs[i].Msg), plainRule(probs[i].Hint)
 		}
 		return probs
 	}
@@ -87,7 +88,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 	}
 	say := func(v events.Vis, lines ...string) {
 		for _, l := range lines {
-			m.SayTo(v, "%s", l)
+			m.SayTo(v, "%s", plainRule(l))
 		}
 	}
 	for _, o := range os {
@@ -99,11 +100,24 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 			say(v, "read: "+readBack(st, o))
 		}
 	}
+	cur := st
 	for _, f := range m.Facts() {
 		s := echoLine(f)
 		if f.Kind == kSet {
 			s = describeSet(st, f)
 		}
+		next := cur
+		if side == engine.RefereeSide {
+			// A referee's command says what it cost the unit (issue:
+			// costs told): the state before and after the fact.
+			if n, err := evolve(cur, f); err == nil {
+				next = n
+				if c := costNote(cur, next, f); c != "" && s != "" && f.Kind != kSet {
+					s += " " + c
+				}
+			}
+		}
+		cur = next
 		if s != "" {
 			say(f.Vis, s)
 		}
@@ -159,7 +173,7 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 				probs = append(probs, problemAt(o, 0, "one choice per mail", ""))
 			}
 			takeAlone = &os[i]
-		case oPass, oMarch, oActivate:
+		case oPass, oMarch, oActivate, oAssault:
 			if action != nil {
 				probs = append(probs, problemAt(o, 0, fmt.Sprintf("one action per mail: this mail already has %s on line %d (GCACW 5a)", action.Kind, action.Line), "QUEUE "+o.Kind+" … keeps it for later"))
 				continue
@@ -362,6 +376,8 @@ func (m sim) validateAction(side string, o Order) []events.Problem {
 		return m.validateMarch(o)
 	case oActivate:
 		return m.validateActivate(side, o)
+	case oAssault:
+		return m.validateAssault(side, o)
 	}
 	return nil
 }
@@ -461,6 +477,8 @@ func (m sim) execAction(side string, o Order) {
 		m.doMarch(side, o)
 	case oActivate:
 		m.doActivate(side, o)
+	case oAssault:
+		m.doAssault(side, o)
 	}
 }
 
@@ -588,7 +606,7 @@ func (m sim) resume() {
 	}
 }
 
-var adjustments = []string{"fatigue", "organized", "disorganized", "exhausted", "rested", "manpower", "place", "transfer", "retreat", "attacks"}
+var adjustments = []string{"fatigue", "organized", "disorganized", "exhausted", "rested", "manpower", "place", "transfer", "retreat", "attacks", "loss", "casualty", "advance"}
 
 // referee decides the referee's RULE lines: adjustments first, in the
 // order written, then the one ruling that lets play go on.
@@ -604,7 +622,7 @@ func (m sim) referee(os []Order) ([]events.Problem, bool) {
 			help = help || o.Kind == oHelp
 		case o.Kind == oSet: // a correction, applied in the order written
 		case slices.Contains(adjustments, o.Rule.What) && !(o.Rule.What == "retreat" && o.Rule.Result == "none"):
-			if o.Rule.What == "retreat" {
+			if o.Rule.What == "retreat" && m.State.assaultPending() == nil {
 				retreats++
 			}
 		default:
@@ -719,6 +737,8 @@ func (m sim) adjust(o Order) *events.Problem {
 			return p
 		}
 		m.transferLeader(t, "referee")
+	case "loss", "casualty", "advance":
+		return m.adjustAssault(o)
 	case "attacks":
 		// GCACW 5.1.5 (Ambiguity A25): the referee allows or refuses
 		// marches that end attacking an enemy unit, from now on.
@@ -727,6 +747,9 @@ func (m sim) adjust(o Order) *events.Problem {
 		}
 		m.Emit(kAttacksRuled, aAllowed.Arg(r.Result == "allowed"))
 	case "retreat":
+		if m.State.assaultPending() != nil {
+			return m.adjustAssault(o)
+		}
 		p := m.State.Pending
 		if p == nil || p.Step != StepRetreat {
 			return bad("no Cavalry Retreat waits for a ruling", "")
@@ -795,7 +818,7 @@ func (m sim) validateRuling(o Order) *events.Problem {
 		}
 	case "done":
 		switch {
-		case step == StepActivation, step == StepEvent, step == StepInsub, step == StepAttack:
+		case step == StepActivation, step == StepEvent, step == StepInsub, step == StepAttack, step == StepAssault:
 		case step == "" && st.Phase == PhaseReorg:
 		default:
 			return bad("nothing waits for RULE DONE; " + refereeWaiting(st))
@@ -837,7 +860,7 @@ func (m sim) rule(o Order) {
 		m.Emit(kInitiativeTieRuled, aSide.Arg(r.Result))
 		m.recordDie()
 	case "winner":
-		reason := "the referee ruled the result after the last turn (victory conditions: R24)"
+		reason := "the referee ruled the result after the last turn"
 		if r.Note != "" {
 			reason += ": " + r.Note
 		}

@@ -1,10 +1,11 @@
 // Package gcacw is the rule system of Great Campaigns of the American Civil
 // War (Standard Series Rules v1.4, sections 1 to 5.2, as rendered in
 // shared/rules/gcacw.md) for pbem: it sets a game up from a scenario file,
-// reads the players' orders by mail (MARCH, ACTIVATE, TAKE, PASS, TRANSFER,
-// QUEUE, CANCEL, STANDING, CAVALRY RETREAT, UNDO, HELP, STATUS) and the
-// referee's rulings (RULE …, SET …), rolls the dice the rules call for,
-// records every step as small facts, and draws the board as plain text
+// reads the players' orders by mail (MARCH, ACTIVATE, ASSAULT, GRAND
+// ASSAULT, TAKE, PASS, TRANSFER, QUEUE, CANCEL, STANDING, CAVALRY RETREAT,
+// UNDO, HELP, STATUS) and the referee's rulings (RULE …, SET …), rolls the
+// dice the rules call for, records every step as small facts, and draws
+// the board as plain text
 // (board.go: the viewer's enemy ZOC, every in-hex feature, routes across
 // the hexsides they cross, leaders by name).
 //
@@ -25,6 +26,16 @@
 // so that pbem new refuses such a game without one. Choices that are the
 // players' (a Cavalry Retreat, GCACW 5.1.2) are asked of them, or answered
 // in advance by a standing order (retreat.go).
+//
+// Assaults (assault.go; GCACW 5b, 5.1.5, 2.2k/l) are checked against
+// what the seed says (5.2b, 2.2k-m, 2.5, 2.4) and resolved as the scenario
+// chooses: by its [combat] house-rule table (combat.go, SAMPLE in the
+// shipped files), or by the referee's structured commands (RULE LOSS,
+// RETREAT, DISORGANIZED, FATIGUE, CASUALTY, ADVANCE, then DONE), each
+// echoed with what it cost the unit (R10, Ambiguity A25).
+//
+// Players' mails use the rules' own numbers; R-numbers and ambiguity ids
+// (gcacw.md's) stay in the facts, pbem log and this file (plainRule).
 //
 // Where the seed reads two ways (gcacw.md's ambiguities A9, A12, A15, A18,
 // A26, 2.4c and R15), gcacw.md's reading is the default and a scenario's

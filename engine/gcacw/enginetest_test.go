@@ -210,3 +210,48 @@ func TestEngineAcceptanceRefereeSET(t *testing.T) {
 		t.Errorf("a player's SET was not refused; rejections:\n%s", rejected)
 	}
 }
+
+// Assaults by mail, resolved by the SAMPLE combat table and by the
+// referee's structured commands: the acceptance suite's checks (replay,
+// snapshots, re-decisions, and the leak test: a side's standing order
+// stays its own through every assault step) hold for logs with them.
+func TestEngineAcceptanceAssaults(t *testing.T) {
+	t.Parallel()
+	reg := engine.NewRegistry(gcacw.New)
+	shipped, err := gcacw.Scenario("harrow-creek")
+	if err != nil {
+		t.Fatal(err)
+	}
+	referees := []events.Player{{ID: "umpire", Name: "Ute", Addresses: []string{"ute@example.org"}}}
+	// Whoever holds the initiative assaults the enemy next to it: Starling
+	// and the 1st Ohio Squadron stand side by side.
+	assaults := enginetest.Orders(
+		"north", "PASS",
+		"south", "PASS",
+		"north", "ASSAULT 1OH ON 0710",
+		"south", "ASSAULT Starling ON 0711",
+		"umpire", "RULE LOSS 1OH 1\nRULE LOSS Starling 1\nRULE ADVANCE Starling 0711\nRULE DONE",
+		"umpire", "RULE LOSS Starling 1\nRULE RETREAT 1OH 0712\nRULE DONE",
+		"north", "PASS",
+		"south", "PASS",
+		"north", "PASS",
+		"south", "PASS",
+	)
+	secret := []enginetest.Secret{{Name: "a standing order through an assault", Side: gcacw.USA, Orders: map[int]string{0: "PASS\nSTANDING CAVALRY RETREAT Vane ALWAYS"}}}
+	byTable := enginetest.Script{Name: "assault-table", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: shipped, Players: players, Referees: referees, Orders: assaults, Secrets: secret}
+	byReferee := enginetest.Script{Name: "assault-referee", Ruleset: "gcacw", ScenarioName: "harrow-creek-refereed", Scenario: gcacw.Refereed(shipped), Players: players, Referees: referees, Orders: assaults, Secrets: secret}
+	played := enginetest.Run(t, reg, composetest.New(t), byTable, byReferee)
+	for i, want := range []string{"assault.rolled", "referee.ruled step=assault"} {
+		var all []string
+		for _, d := range played[i].Decisions() {
+			if d, ok := d.(*events.OrderAccepted); ok {
+				for _, f := range d.Facts {
+					all = append(all, f.String())
+				}
+			}
+		}
+		if !strings.Contains(strings.Join(all, "\n"), "assault.declared") || !strings.Contains(strings.Join(all, "\n"), want) {
+			t.Errorf("%s: no assault resolved (%q) among the facts:\n%s", played[i].Script.Name, want, strings.Join(all, "\n"))
+		}
+	}
+}

@@ -427,6 +427,26 @@ func (b *batch) apply(f events.Fact) error {
 				m.Next = "force"
 			}
 		}
+	case kAssaultDeclared:
+		c.Cycle.Acting = true
+	case kAssaultRolled:
+	case kUnitFellBack, kUnitAdvanced:
+		_, i, err := c.unitArg(&f)
+		if err != nil {
+			return err
+		}
+		var to hex.Hex
+		if f.Kind == kUnitAdvanced {
+			to, err = hex.Parse(aHex.Of(f))
+		} else if path := aPath.Of(f); len(path) > 0 {
+			to, err = hex.Parse(path[len(path)-1])
+		} else {
+			err = fmt.Errorf("no path")
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Kind, err)
+		}
+		b.unitAt(i).Hex = to
 	default:
 		return fmt.Errorf("gcacw: unknown fact %q", f.Kind)
 	}

@@ -2,6 +2,7 @@ package gcacw
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"pbem/engine"
@@ -19,7 +20,7 @@ func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanati
 	}
 	switch word {
 	case engine.ExplainWelcome:
-		return welcomeSections(st)
+		return welcomeSections(st, v.Referee)
 	case engine.ExplainHelp:
 		return helpSections(st, side)
 	case engine.ExplainStatus:
@@ -40,7 +41,10 @@ var optionText = map[string]string{
 	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5, R10)",
 }
 
-func welcomeSections(st *State) []engine.Explanation {
+// welcomeSections are the welcome mail's sections; the referee's (and
+// 'pbem scenarios --long') name each reading by its id, which a scenario's
+// reading line uses; a player's name the rule alone.
+func welcomeSections(st *State, referee bool) []engine.Explanation {
 	sc := st.Scn
 	t := sc.Tables
 	head := fmt.Sprintf("%s: %d turns, played by the Standard Series Rules", sc.Name, sc.Turns)
@@ -55,24 +59,48 @@ func welcomeSections(st *State) []engine.Explanation {
 		scenario = append(scenario, strings.Join(sc.Notes, " ")) // one paragraph
 	}
 	for _, o := range sc.Options {
-		scenario = append(scenario, fmt.Sprintf("- Option %s: %s.", o, optionText[o]))
+		scenario = append(scenario, fmt.Sprintf("- Option %s: %s.", o, plainRule(optionText[o])))
 	}
 	for _, n := range t.Notes {
 		scenario = append(scenario, "- "+n+".")
 	}
 	var readings []string
 	for _, l := range sc.readingLines() {
+		if !referee {
+			l = plainReading(l)
+		}
 		readings = append(readings, "- "+l)
 	}
-	var steps []string
+	return append([]engine.Explanation{
+		{Heading: "This scenario", Lines: scenario},
+		{Heading: "Readings of the rules (where they can be read two ways)", Lines: readings},
+	}, rulesLists(st)...)
+}
+
+// rulesLists are the three short lists of what a game plays by (issue:
+// say it plainly): the rules pbem applies, the steps the referee rules
+// (and how to ask), and what the scenario's house rules add. The welcome
+// mail, HELP and 'pbem scenarios --long' give them.
+func rulesLists(st *State) []engine.Explanation {
+	t := st.Scn.Tables
+	pbem := []string{
+		"- The turn sequence, the initiative and the action cycle (GCACW 3, 4).",
+		"- March, with Extended and Force Marches (5.1), and Leader Activation (5.2).",
+		"- Zones of control (2.4), command radius (2.5), leaders and their units (2.2j-m).",
+		"- Who may assault, and where: ASSAULT with a district, corps or division leader's units in its command radius, GRAND ASSAULT with an army or district leader's, a unit alone; never in a Leader Activation (5, 5.2b, 2.2k-m); only into a hex the unit's zone of control reaches (2.4).",
+	}
+	var house []string
+	if c := t.Combat; c != nil {
+		house = append(house, fmt.Sprintf("- Combat (assaults, and marches that end attacking): the scenario's combat table, columns %s, one die with the modifiers each die line names; SAMPLE, not the published game's.", oddsList(c.Columns)))
+	}
 	if r := t.Reorg; r != nil {
-		steps = append(steps, fmt.Sprintf("- The Reorganization Phase (R14) plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
+		house = append(house, fmt.Sprintf("- The Reorganization Phase plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
 	}
 	if h := t.House; h != nil && h.Retreat != nil {
-		steps = append(steps, fmt.Sprintf("- Cavalry Retreat (R9): its owner decides (a standing order, or asked by mail); it retreats up to %d hexes, each farther from the marching unit, not into enemy units or ZOC.", h.Retreat.Hexes))
+		house = append(house, fmt.Sprintf("- Cavalry Retreat (5.1.2): its owner decides (a standing order, or asked by mail); it retreats up to %d hexes, each farther from the marching unit, not into enemy units or ZOC.", h.Retreat.Hexes))
 	}
 	if h := t.House; h != nil && h.LeaderAlone != "" {
-		steps = append(steps, "- A leader whose unit is eliminated joins the nearest unit it may stand with (GCACW 2.2j).")
+		house = append(house, "- A leader whose unit is eliminated joins the nearest unit it may stand with (GCACW 2.2j).")
 	}
 	if v := t.Victory; v != nil {
 		var objs []string
@@ -83,28 +111,68 @@ func welcomeSections(st *State) []engine.Explanation {
 			}
 			objs = append(objs, o)
 		}
-		line := "- Victory (R24), after the last turn: objectives score for the side with a unit in them, or their owner"
+		line := "- Victory, after the last turn: objectives score for the side with a unit in them, or their owner"
 		if len(objs) > 0 {
 			line += ": " + strings.Join(objs, ", ")
 		}
 		if v.PerManpower > 0 {
 			line += fmt.Sprintf("; 1 VP for every %d Manpower the enemy lost", v.PerManpower)
 		}
-		steps = append(steps, line+fmt.Sprintf("; a lead of %d VP wins, less is a draw.", v.Margin))
+		house = append(house, line+fmt.Sprintf("; a lead of %d VP wins, less is a draw.", v.Margin))
 	}
+	if len(house) == 0 {
+		house = []string{"None: the rules as written."}
+	}
+	var ref []string
 	if left := refereeSteps(st); len(left) == 0 {
-		steps = append(steps, "No step is left to a referee: two players can finish this game alone.")
+		ref = append(ref, "No step is left to a referee: two players can finish this game alone.")
 	} else {
-		steps = append(steps, "Left to the referee:")
+		ref = append(ref, "Left to the referee (the game waits for the ruling, and every mail says when it comes; to ask for one, write to your referee):")
 		for _, l := range left {
-			steps = append(steps, "- "+l+".")
+			ref = append(ref, "- "+plainRule(l)+".")
 		}
 	}
 	return []engine.Explanation{
-		{Heading: "This scenario", Lines: scenario},
-		{Heading: "Readings of the rules (where the seed can be read two ways)", Lines: readings},
-		{Heading: "Steps the seed leaves out", Lines: steps},
+		{Heading: "What pbem plays (the Standard Series Rules)", Lines: pbem},
+		{Heading: "What the referee rules", Lines: ref},
+		{Heading: "What this scenario's house rules add", Lines: house},
 	}
+}
+
+// oddsList writes combat columns: "1-2, 1-1 … 3-1".
+func oddsList(os []Odds) string {
+	var ss []string
+	for _, o := range os {
+		ss = append(ss, o.String())
+	}
+	return strings.Join(ss, ", ")
+}
+
+// rNumber is a reference to gcacw.md's list of what the seed leaves out
+// ("R14"), or one of its ambiguity ids ("Ambiguity A14"): words for
+// pbem log and doc.go, not for players.
+var rNumber = regexp.MustCompile(`(, )?\bR\d+\b(: )?|\s?\(R\d+\)|(, )?Ambiguity A\d+|\s?\[\d+\.\d+\]`)
+
+// readingID is the id a reading line starts with ("A9 (", "R15 (",
+// "2.4c (").
+var readingID = regexp.MustCompile(`^\S+ \(`)
+
+// plainReading is a reading line for the players: the rule it reads,
+// without gcacw.md's id.
+func plainReading(l string) string {
+	return plainRule(readingID.ReplaceAllString(l, "("))
+}
+
+// plainRule is a line for the players: without R-numbers and ambiguity
+// ids, the rules' own numbers kept.
+func plainRule(s string) string {
+	s = rNumber.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, "not in the seed", "not in the Standard Series Rules")
+	s = strings.ReplaceAll(s, "the seed lacks", "the Standard Series Rules lack")
+	s = strings.ReplaceAll(s, "(, ", "(")
+	s = strings.ReplaceAll(s, "()", "")
+	s = strings.ReplaceAll(s, " (victory conditions: )", "")
+	return strings.ReplaceAll(s, " ,", ",")
 }
 
 // helpSections are what side (the referee: "") may do now, one example
@@ -113,6 +181,7 @@ func helpSections(st *State, side string) []engine.Explanation {
 	if side == "" {
 		return []engine.Explanation{
 			{Heading: "Rulings (referee)", Lines: []string{
+				"An assault waiting for you: RULE LOSS <unit> <n> (Manpower lost); RULE DISORGANIZED <unit>; RULE RETREAT <unit> <hex>... (a retreat by path); RULE FATIGUE <unit> <0-4>; RULE CASUALTY <leader> (the leader leaves play); RULE ADVANCE <unit> <hex> (an attacker enters the emptied hex); then RULE DONE. Each answer says what it cost the unit.",
 				"Adjustments first, in the order written: RULE FATIGUE <unit> <0-4>; RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>; RULE MANPOWER <unit> <n>; RULE PLACE <unit> <hex>; RULE TRANSFER <leader> TO <unit>; RULE RETREAT <unit> <hex>...; RULE ATTACKS ALLOWED|REFUSED.",
 				"Then at most one ruling that lets play go on: RULE EXTENDED MARCH <unit> NE|D|1|2|3; RULE MARCH <unit> <hex>; RULE RETREAT NONE; RULE INITIATIVE USA|CSA|END; RULE DONE; RULE WINNER USA|CSA|DRAW.",
 			}},
@@ -124,13 +193,14 @@ func helpSections(st *State, side string) []engine.Explanation {
 		out = append(out, e)
 	}
 	out = append(out, engine.Explanation{Heading: "Orders", Lines: orderForms})
-	return out
+	return append(out, rulesLists(st)...)
 }
 
 // orderForms are the orders a player sends, and the defaults.
 var orderForms = []string{
 	"- MARCH <unit> <hex> <hex>... [FORCE | FORCE IF MA < n | FORCE IF SHORT] [STOP AT <hex>] [IF ZOC THEN STOP]; MARCH <unit> TO <hex> takes the cheapest legal route there; MARCH <unit> END marches in place.",
 	"- ACTIVATE <leader>: <unit> <hex>... [conditions]; <unit> <hex>...",
+	"- ASSAULT <leader>: <unit> <unit>... ON <hex>; ASSAULT <unit> ON <hex>; GRAND ASSAULT <army leader>: <unit>... ON <hex> (never in a Leader Activation, GCACW 5.2b).",
 	"- TAKE (then your action); PASS; TRANSFER <leader> TO <unit> (in the Leader Transfer Phase).",
 	"- QUEUE <order> (used when you next hold the initiative); CANCEL <n>.",
 	"- " + standingForm + ": a standing order for your cavalry when an enemy marches next to it (kept until changed; STANDING alone lists them). Without one you are asked by mail: CAVALRY RETREAT <unit> [<hex>...], or PASS.",

@@ -89,10 +89,14 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	for _, want := range []string{
 		"Harrow Creek, June 1863 (sample): 3 turns, played by the Standard Series Rules, in 1863.",
 		"- Option activation-march: ", "- Option fatigue4-march: ",
-		"- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ", "- R15 (GCACW 3, phase 2, default): ",
-		"- The Reorganization Phase (R14) plays by the scenario's table",
-		"- Cavalry Retreat (R9): its owner decides",
-		"- Victory (R24), after the last turn",
+		"- (GCACW 5.1-OPT, 5.2.2-OPT, default): ", "- (GCACW 3, phase 2, default): ",
+		"What pbem plays (the Standard Series Rules)",
+		"What the referee rules",
+		"What this scenario's house rules add",
+		"- Combat (assaults, and marches that end attacking): the scenario's combat table, columns 1-2, 1-1, 3-2, 2-1, 3-1",
+		"- The Reorganization Phase plays by the scenario's table",
+		"- Cavalry Retreat (5.1.2): its owner decides",
+		"- Victory, after the last turn",
 		"No step is left to a referee: two players can finish this game alone.",
 		"SAMPLE TABLE",
 	} {
@@ -100,8 +104,19 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	}
 	h = newHarness(t, refereedHarrow(t))
 	rw := explained(h.st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
-	mustContain(t, "refereed welcome", rw, "Left to the referee:\n")
-	mustContain(t, "refereed welcome", rw, "\n- the Reorganization Phase of every turn")
+	// The referee reads the ids a scenario's reading lines use; players
+	// read the rules' numbers alone.
+	mustContain(t, "refereed welcome", rw, "- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ")
+	if strings.Contains(w, "A9") || strings.Contains(w, "Ambiguity") {
+		t.Errorf("a player's welcome names ambiguity ids:\n%s", w)
+	}
+	mustContain(t, "refereed welcome", rw, "Left to the referee (the game waits for the ruling")
+	mustContain(t, "refereed welcome", rw, "\n- the Reorganization Phase of every turn (GCACW 3, phase 4): a [reorganization] table would play it.")
+	mustContain(t, "refereed welcome", rw, "\n- assaults and the attacks that end a march (GCACW 5b, 5.1.5): a [combat] table would resolve them.")
+	mustContain(t, "refereed welcome", rw, "What this scenario's house rules add\nNone: the rules as written.")
+	if strings.Contains(rw[strings.Index(rw, "What pbem plays"):], "R1") {
+		t.Errorf("the rules lists name R-numbers:\n%s", rw)
+	}
 }
 
 // A side's queued and standing orders are its own plans: the facts that

@@ -381,6 +381,27 @@ func (m sim) endReorganization() {
 func (m sim) victory() {
 	st := m.State
 	v := st.Scn.Tables.Victory
+	vp, detail := st.score()
+	m.Emit(kVictoryCounted, aUsa.Arg(int64(vp[0])), aCsa.Arg(int64(vp[1])), aDetail.Arg(detail...))
+	winner := ""
+	switch {
+	case vp[0]-vp[1] >= v.Margin:
+		winner = USA
+	case vp[1]-vp[0] >= v.Margin:
+		winner = CSA
+	}
+	res := "a draw"
+	if winner != "" {
+		res = winner + " wins"
+	}
+	m.Emit(kGameEnded, aWinner.Arg(winner),
+		aReason.Arg(fmt.Sprintf("victory points USA %d, CSA %d: %s by the scenario's victory conditions (a house rule; a lead of %d VP wins)", vp[0], vp[1], res, v.Margin)))
+}
+
+// score counts the scenario's victory points as they stand (the victory
+// table, a house rule: R24), USA then CSA, with how each was counted.
+func (st *State) score() ([2]int, []string) {
+	v := st.Scn.Tables.Victory
 	var vp [2]int
 	var detail []string
 	for _, vh := range v.Hexes {
@@ -409,20 +430,25 @@ func (m sim) victory() {
 			detail = append(detail, fmt.Sprintf("%s: %d VP for %d Manpower %s lost", side, n, enemy, opponent(side)))
 		}
 	}
-	m.Emit(kVictoryCounted, aUsa.Arg(int64(vp[0])), aCsa.Arg(int64(vp[1])), aDetail.Arg(detail...))
-	winner := ""
+	return vp, detail
+}
+
+// scoreLine is the board's line on victory: the points as they stand,
+// or who rules the result.
+func (st *State) scoreLine() string {
+	v := st.Scn.Tables.Victory
+	if v == nil {
+		return fmt.Sprintf(" victory: the referee rules the result after turn %d (no victory table in this scenario)", st.Scn.Turns)
+	}
+	vp, _ := st.score()
+	lead := "level"
 	switch {
-	case vp[0]-vp[1] >= v.Margin:
-		winner = USA
-	case vp[1]-vp[0] >= v.Margin:
-		winner = CSA
+	case vp[0] > vp[1]:
+		lead = fmt.Sprintf("USA leads by %d", vp[0]-vp[1])
+	case vp[1] > vp[0]:
+		lead = fmt.Sprintf("CSA leads by %d", vp[1]-vp[0])
 	}
-	res := "a draw"
-	if winner != "" {
-		res = winner + " wins"
-	}
-	m.Emit(kGameEnded, aWinner.Arg(winner),
-		aReason.Arg(fmt.Sprintf("victory points USA %d, CSA %d: %s by the scenario's victory conditions (R24, house rule; a lead of %d wins)", vp[0], vp[1], res, v.Margin)))
+	return fmt.Sprintf(" victory points now: USA %d, CSA %d, %s; after turn %d a lead of %d VP wins", vp[0], vp[1], lead, st.Scn.Turns, v.Margin)
 }
 
 // placeAloneLeaders moves every leader whose unit is gone to the nearest

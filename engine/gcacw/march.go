@@ -114,7 +114,7 @@ func (t *EMTable) drm(u *Unit) (int, []string) {
 		}
 		if ok {
 			total += d.Value
-			desc := fmt.Sprintf("%+d %s", d.Value, strings.Join(d.When, " "))
+			desc := fmt.Sprintf("%+d %s", d.Value, strings.ReplaceAll(strings.Join(d.When, " "), "=", " "))
 			if d.Note != "" {
 				desc = fmt.Sprintf("%+d %s", d.Value, d.Note)
 			}
@@ -313,7 +313,9 @@ func (s *State) walk(u *Unit, pl Plan, ma int) (path []hex.Hex, spent int, stop,
 
 // attacksAllowed reports whether a march may end in an attack (GCACW
 // 5.1.5): the scenario's option, or a referee's ruling.
-func (s *State) attacksAllowed() bool { return s.Attacks || s.Scn.Option(OptMarchAttacks) }
+func (s *State) attacksAllowed() bool {
+	return s.Attacks || s.Scn.Option(OptMarchAttacks) || s.Scn.Tables.Combat != nil
+}
 
 // enemyCavalryInZOC lists enemy cavalry units in the marching unit's ZOC
 // (GCACW 5.1.2: they may make a Cavalry Retreat [7.7]).
@@ -589,9 +591,14 @@ func (m sim) moveStep(u *Unit) {
 	m.finishMarch(u, path, spent, stop)
 	if target, ok := strings.CutPrefix(stop, "attack "); ok {
 		// GCACW 5.1.5 (Ambiguity A25): the action stays open until the
-		// attack is resolved; how is not in the rules (R10).
+		// attack is resolved; how is not in the rules (R10), so by the
+		// scenario's combat table, or by the referee.
+		if m.State.Scn.Tables.Combat != nil {
+			m.tableAssault(u.Side, []string{u.ID}, hex.MustParse(target), "", false)
+			return
+		}
 		m.Emit(kRefereePending, aStep.Arg(StepAttack), aUnit.Arg(u.ID), aPath.Arg(target),
-			aNote.Arg(fmt.Sprintf("%s attacks the enemy in %s at the end of its march, with %d of %d MP left (GCACW 5.1.5); the attack rules are not in the seed (R10): resolve it with RULE and SET adjustments, then RULE DONE", u.ID, target, mr.MA-spent, mr.MA)))
+			aNote.Arg(fmt.Sprintf("%s attacks the enemy in %s at the end of its march, with %d of %d MP left (GCACW 5.1.5); the combat rules are not in the Standard Series Rules: rule what it costs each side (RULE LOSS <unit> <n>, RULE DISORGANIZED <unit>, RULE RETREAT <unit> <hex>..., RULE FATIGUE <unit> <n>, RULE CASUALTY <leader>, RULE ADVANCE <unit> <hex>), then RULE DONE", u.ID, target, mr.MA-spent, mr.MA)))
 	}
 }
 

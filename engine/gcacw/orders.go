@@ -30,7 +30,7 @@ const (
 	oUndo     = "UNDO"
 )
 
-var playerWords = []string{oActivate, oCancel, oRetreat, oHelp, oMarch, oPass, oQueue, oStanding, oStatus, oTake, oTransfer, oUndo}
+var playerWords = []string{oActivate, oAssault, oCancel, oRetreat, oGrand, oHelp, oMarch, oPass, oQueue, oStanding, oStatus, oTake, oTransfer, oUndo}
 var refereeWords = []string{oHelp, oRule, oSet, oStatus}
 
 // Order is one parsed order.
@@ -49,6 +49,11 @@ type Order struct {
 	LCol    int
 	Entries []Entry
 	Target  string // TRANSFER: the unit the leader goes to
+	// ASSAULT: the hex attacked (the units are Entries, the leader
+	// Leader); Grand: a GRAND ASSAULT (GCACW 2.2k).
+	At    *hex.Hex
+	AtCol int
+	Grand bool
 
 	Queued string   // QUEUE: the order's text
 	When   string   // STANDING: always, never, ask, outnumbered, enemy=TYPE ("" lists them)
@@ -182,6 +187,8 @@ var forms = map[string]string{
 	oRetreat:  "CAVALRY RETREAT <unit> [<hex>...] | CAVALRY RETREAT <unit> NONE",
 	oStanding: standingForm,
 	oRule:     ruleForms,
+	oAssault:  assaultForm,
+	oGrand:    assaultForm,
 	oSet:      setForms,
 }
 
@@ -555,6 +562,9 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 		}
 		probs = append(probs, events.Problem{Line: 1, Col: 1, Text: firstLine(text), Msg: "the mail holds no order", Hint: hint + " (or HELP)"})
 	}
+	for i := range probs {
+		probs[i].Msg, probs[i].Hint = plainRule(probs[i].Msg), plainRule(probs[i].Hint)
+	}
 	return out, probs
 }
 
@@ -597,8 +607,8 @@ func (p *parser) order(words []string) (Order, bool) {
 				if !ok {
 					return o, false
 				}
-				if inner.Kind != oMarch && inner.Kind != oActivate {
-					p.problem(n, "TAKE is followed by MARCH or ACTIVATE, or stands alone", "TAKE")
+				if inner.Kind != oMarch && inner.Kind != oActivate && inner.Kind != oAssault {
+					p.problem(n, "TAKE is followed by MARCH, ACTIVATE or ASSAULT, or stands alone", "TAKE")
 					return o, false
 				}
 				return inner, true
@@ -624,6 +634,9 @@ func (p *parser) order(words []string) (Order, bool) {
 		return p.march(o)
 	case oActivate:
 		return p.activate(o)
+	case oAssault, oGrand:
+		o.Kind = oAssault
+		return p.assault(o, k == oGrand)
 	case oTransfer:
 		return p.transfer(o, "TRANSFER <leader> TO <unit>")
 	case oQueue:
@@ -675,7 +688,6 @@ func (p *parser) order(words []string) (Order, bool) {
 // notInRules names the actions of GCACW 5b that the rules pbem has do
 // not define.
 var notInRules = map[string]string{
-	"ASSAULT": "the Assault action is not in the rules pbem has (GCACW 5b, R10)",
 	"DESTROY": "the Destroy Railroad Stations action is not in the rules pbem has (GCACW 5b, R12)",
 	"BUILD":   "the Build Field Works action is not in the rules pbem has (GCACW 5b, R13)",
 }
@@ -914,9 +926,9 @@ func (p *parser) transfer(o Order, ex string) (Order, bool) {
 	return o, p.done()
 }
 
-var ruleWords = []string{"ATTACKS", "DISORGANIZED", "DONE", "EXHAUSTED", "EXTENDED", "FATIGUE", "INITIATIVE", "MANPOWER", "MARCH", "ORGANIZED", "PLACE", "RESTED", "RETREAT", "TRANSFER", "WINNER"}
+var ruleWords = []string{"ADVANCE", "ATTACKS", "CASUALTY", "DISORGANIZED", "DONE", "EXHAUSTED", "EXTENDED", "FATIGUE", "INITIATIVE", "LOSS", "MANPOWER", "MARCH", "ORGANIZED", "PLACE", "RESTED", "RETREAT", "TRANSFER", "WINNER"}
 
-const ruleForms = "RULE ATTACKS ALLOWED|REFUSED, RULE EXTENDED MARCH <unit> NE|D|1|2|3, RULE MARCH <unit> <hex>, RULE RETREAT <unit> <hex>… | NONE, RULE INITIATIVE USA|CSA|END, RULE FATIGUE <unit> <0-4>, RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>, RULE MANPOWER <unit> <n>, RULE PLACE <unit> <hex>, RULE TRANSFER <leader> TO <unit>, RULE WINNER USA|CSA|DRAW, RULE DONE"
+const ruleForms = "RULE ATTACKS ALLOWED|REFUSED, RULE EXTENDED MARCH <unit> NE|D|1|2|3, RULE MARCH <unit> <hex>, RULE RETREAT <unit> <hex>… | NONE, RULE INITIATIVE USA|CSA|END, RULE FATIGUE <unit> <0-4>, RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>, RULE MANPOWER <unit> <n>, RULE PLACE <unit> <hex>, RULE TRANSFER <leader> TO <unit>, RULE WINNER USA|CSA|DRAW, RULE DONE; for an assault: RULE LOSS <unit> <n>, RULE RETREAT <unit> <hex>…, RULE CASUALTY <leader>, RULE ADVANCE <unit> <hex>"
 
 func (p *parser) rule(o Order) (Order, bool) {
 	t, more := p.next()
@@ -977,7 +989,7 @@ func (p *parser) rule(o Order) (Order, bool) {
 			return o, false
 		}
 		r.Result = res
-	case "march", "place":
+	case "march", "place", "advance":
 		if !unit() {
 			return o, false
 		}
@@ -1060,6 +1072,21 @@ func (p *parser) rule(o Order) (Order, bool) {
 		if !unit() || !number(0, 21, "RULE MANPOWER <unit> 6") {
 			return o, false
 		}
+	case "loss":
+		if !unit() || !number(1, 21, "RULE LOSS <unit> 2") {
+			return o, false
+		}
+	case "casualty":
+		n, more := p.next()
+		if !more {
+			p.problem(p.endTok(), "name the leader who falls", "RULE CASUALTY <leader>")
+			return o, false
+		}
+		id, ok := p.myLeader(n)
+		if !ok {
+			return o, false
+		}
+		r.Leader, o.UnitCol = id, n.Col
 	case "organized", "disorganized", "exhausted", "rested":
 		if !unit() {
 			return o, false

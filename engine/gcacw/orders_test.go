@@ -175,13 +175,14 @@ func TestPlanRoundTrip(t *testing.T) {
 	}
 }
 
-// GCACW 5b: of the five actions, only March and Leader Activation are in
-// the rules pbem has; the others are refused, saying so.
+// GCACW 5b: of the five actions, March, Leader Activation and Assault
+// (resolved by a table or a referee) are played; the others are refused,
+// saying so.
 func TestGCACW_5b_ActionsNotInRules(t *testing.T) {
 	h := ordersHarness(t)
-	for word, want := range map[string]string{"ASSAULT Newton 0504": "R10", "destroy 0505": "R12", "Build": "R13"} {
+	for word, want := range map[string]string{"destroy 0505": "Destroy Railroad Stations", "Build": "Build Field Works"} {
 		_, probs := parseOrders(h.st, USA, word)
-		if len(probs) != 1 || !strings.Contains(probs[0].Msg, "GCACW 5b, "+want) || probs[0].Hint == "" {
+		if len(probs) != 1 || !strings.Contains(probs[0].Msg, want) || !strings.Contains(probs[0].Msg, "(GCACW 5b)") || strings.Contains(probs[0].Msg, "R1") || probs[0].Hint == "" {
 			t.Errorf("%q: %+v", word, probs)
 		}
 	}

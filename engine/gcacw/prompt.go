@@ -189,7 +189,7 @@ func prompts(st *State) []engine.Prompt {
 	m := trial(st)
 	var out []engine.Prompt
 	if p := st.Pending; p != nil {
-		out = append(out, engine.Prompt{Referee: true, What: "rule: " + p.Note, Examples: refereeExamples(st)})
+		out = append(out, engine.Prompt{Referee: true, What: "rule: " + plainRule(p.Note), Examples: refereeExamples(st)})
 		if !(p.Step == StepEvent && st.Phase == PhaseTransfer) {
 			return out
 		}
@@ -210,7 +210,7 @@ func prompts(st *State) []engine.Prompt {
 	case PhaseCycle:
 		c := st.Cycle
 		h := c.Holder
-		acts := nonEmpty(m.exampleMarch(h), m.exampleActivate(h))
+		acts := nonEmpty(m.exampleMarch(h), m.exampleActivate(h), m.exampleAssault(h))
 		switch c.Stage {
 		case StageChoose:
 			out = append(out, engine.Prompt{Side: h,
@@ -274,6 +274,8 @@ func refereeExamples(st *State) []string {
 		return ex
 	case StepTie:
 		return []string{"RULE INITIATIVE CSA", "RULE INITIATIVE USA", "RULE INITIATIVE END"}
+	case StepAssault, StepAttack:
+		return assaultExamples(st, p)
 	case StepLeaderAlone:
 		l := st.leader(p.Units[0])
 		m := trial(st)
@@ -312,6 +314,19 @@ func readBack(st *State, o Order) string {
 		return fmt.Sprintf("ACTIVATE %s: %s", name(o.Leader), strings.Join(es, "; "))
 	case oTransfer:
 		return fmt.Sprintf("TRANSFER %s TO %s", name(o.Leader), name(o.Target))
+	case oAssault:
+		var es []string
+		for _, e := range o.Entries {
+			es = append(es, name(e.Unit))
+		}
+		w := "ASSAULT "
+		if o.Grand {
+			w = "GRAND ASSAULT "
+		}
+		if o.Leader != "" {
+			w += name(o.Leader) + ": "
+		}
+		return w + strings.Join(es, ", ") + " ON " + o.At.String()
 	case oQueue:
 		return "QUEUE " + strings.Join(strings.Fields(o.Queued), " ")
 	case oCancel:
@@ -336,7 +351,10 @@ func readBack(st *State, o Order) string {
 		r := o.Rule
 		parts := []string{"RULE", strings.ToUpper(r.What)}
 		if r.Leader != "" {
-			parts = append(parts, name(r.Leader), "TO")
+			parts = append(parts, name(r.Leader))
+			if r.What == "transfer" {
+				parts = append(parts, "TO")
+			}
 		}
 		if r.Unit != "" {
 			parts = append(parts, name(r.Unit))
@@ -344,7 +362,7 @@ func readBack(st *State, o Order) string {
 		if r.Result != "" {
 			parts = append(parts, r.Result)
 		}
-		if r.What == "fatigue" || r.What == "manpower" {
+		if r.What == "fatigue" || r.What == "manpower" || r.What == "loss" {
 			parts = append(parts, fmt.Sprint(r.N))
 		}
 		parts = append(parts, hexStrs(r.Hexes)...)
@@ -358,22 +376,12 @@ func readBack(st *State, o Order) string {
 // lines stay as they are (a change would change decisions, and
 // Version); the players' mails tell each fact afresh with tell.
 func echoLine(f events.Fact) string {
-	dice := func() string {
-		if aDice.In(f) {
-			var ds []string
-			for _, v := range aDice.Of(f) {
-				ds = append(ds, fmt.Sprint(v))
-			}
-			return "dice " + strings.Join(ds, "+")
-		}
-		return fmt.Sprintf("die %d", aDie.Of(f))
-	}
 	u := aUnit.OfAny(f)
 	switch f.Kind {
 	case kTurnBegun:
 		return fmt.Sprintf("Turn %d begins.", aTurn.Of(f))
 	case kRandomEventRolled:
-		return fmt.Sprintf("Random events: %s = %d %s", dice(), aRoll.Of(f), aEvent.Of(f))
+		return fmt.Sprintf("Random events: pbem rolls %s: %s", rolled(f, aRoll), aEvent.Of(f))
 	case kLeaderTransferred:
 		return fmt.Sprintf("%s moves from %s to %s.", aLeader.Of(f), aFrom.Of(f), aTo.Of(f))
 	case kTransferDone:
@@ -445,7 +453,7 @@ func echoLine(f events.Fact) string {
 		if l := aLeader.Of(f); l != "" {
 			return fmt.Sprintf("%s marches with %s's MA %d.", u, l, aMa.Of(f))
 		}
-		return fmt.Sprintf("%s marches: MA %s = %d.", u, dice(), aMa.Of(f))
+		return fmt.Sprintf("%s marches: rolls %s: MA %d.", u, dieLine(factDice(f), maMod(f)), aMa.Of(f))
 	case kUnitFatigueRaised:
 		s := fmt.Sprintf("%s fatigue %d -> %d", u, aFromInt.Of(f), aFatigue.Of(f))
 		if aExtended.Of(f) {
@@ -458,7 +466,7 @@ func echoLine(f events.Fact) string {
 		if aBy.Of(f) == "referee" {
 			return fmt.Sprintf("Extended March %s: %s (referee).", u, aResult.Of(f))
 		}
-		return fmt.Sprintf("Extended March %s: die %d %+d = %d, column %s: %s.", u, aDie.Of(f), aDrm.Of(f), aRoll.Of(f), aColumn.Of(f), aResult.Of(f))
+		return fmt.Sprintf("Extended March %s: rolls %s, column %s: %s.", u, emRoll(f), aColumn.Of(f), aResult.Of(f))
 	case kUnitDisorganized:
 		return fmt.Sprintf("%s is disorganized (%s).", u, aReason.Of(f))
 	case kUnitOrganized:
@@ -481,7 +489,7 @@ func echoLine(f events.Fact) string {
 	case kForceMarchSkipped:
 		return fmt.Sprintf("%s does not force march: %s.", u, aReason.Of(f))
 	case kUnitForceMarched:
-		return fmt.Sprintf("%s force marches: %s -> +%d MP, MA %d.", u, dice(), aMp.Of(f), aMa.Of(f))
+		return fmt.Sprintf("%s force marches: rolls %s: +%d MP, MA %d.", u, forceRoll(f), aMp.Of(f), aMa.Of(f))
 	case kUnitMarched:
 		return fmt.Sprintf("%s marches %s (%d of %d MP; %s).", u, strings.Join(aPath.Of(f), "-"), aMp.Of(f), aMa.Of(f), aStopped.Of(f))
 	case kCavalryRetreated:
@@ -516,7 +524,7 @@ func echoLine(f events.Fact) string {
 		}
 		return s + "."
 	case kLeaderMaRolled:
-		return fmt.Sprintf("%s's MA (%s leader): %s = %d.", aLeader.Of(f), aClass.Of(f), dice(), aMa.Of(f))
+		return fmt.Sprintf("%s's MA (%s leader): rolls %s: MA %d.", aLeader.Of(f), aClass.Of(f), dieLine(factDice(f), fmt.Sprintf("%+d %s leader (5.2.3)", aMa.Of(f)-sum64(factDice(f)), aClass.Of(f))), aMa.Of(f))
 	case kActivationSkipped:
 		return fmt.Sprintf("%s does not march: %s.", u, aReason.Of(f))
 	case kActivationEnded:
@@ -527,6 +535,9 @@ func echoLine(f events.Fact) string {
 		return ""
 	case kOrderUndone:
 		return fmt.Sprintf("%s takes back its last order (UNDO): the game is as it was before it.", aSide.Of(f))
+	}
+	if s, ok := echoAssault(f); ok {
+		return s
 	}
 	return f.String()
 }

@@ -215,5 +215,5 @@ func TestGCACW_5_1_5_AttackAllowedByAReferee(t *testing.T) {
 	// The scenario's option allows them from the start, and so needs a referee.
 	s.options = "march-attacks"
 	h = newHarness(t, s.bytes())
-	mustContain(t, "referee steps", strings.Join(refereeSteps(h.st), "\n"), "attacks at the end of a march (GCACW 5.1.5, R10)")
+	mustContain(t, "referee steps", strings.Join(refereeSteps(h.st), "\n"), "the attacks that end a march (GCACW 5b, 5.1.5, R10)")
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.3.0"
+const Version = "0.4.0"
 
 // rules is GCACW written against its own types (*State, Order);
 // engine.Adapt makes it the engine's Ruleset.
@@ -33,7 +33,8 @@ func (r rules) Extras() engine.Extras[*State] {
 func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 
 // System is GCACW as a binary offers it: the ruleset, its scenarios and
-// its demo game (Harrow Creek, with a scripted typo and a forced march).
+// its demo game (Harrow Creek, with a scripted typo, a forced march and
+// an assault).
 func System() engine.System {
 	return engine.System{New: New, Scenarios: Scenarios, Scenario: Scenario, Demo: engine.Demo{
 		// With a referee, the referee rules the steps the seed leaves out
@@ -47,9 +48,17 @@ func System() engine.System {
 		},
 		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
 		Orders: map[string][]string{
-			"anna": {"MARCH Lyle 1605 FORCE IF MA < 3", "ACTIVATE Kellogg: Vane 1310 1311", "MARCH Orne 1407 1307 FORCE"},
-			"taro": {"MARCH Starlng 0810", "ACTIVATE Gaines: Becket 0605; Washburn 0507", "MARCH Starling 0810 FORCE"},
+			// Anna passes once her orders are sent, so that the 1st Ohio
+			// Squadron waits beside Starling for its march and its assault.
+			"anna": {"MARCH Lyle 1605 FORCE IF MA < 3", "ACTIVATE Kellogg: Vane 1310 1311", "MARCH Orne 1407 1307 FORCE", "PASS", "PASS", "PASS"},
+			"taro": {"MARCH Starlng 0810", "ACTIVATE Gaines: Becket 0605; Washburn 0507", "MARCH Starling 0810 FORCE", "ASSAULT Starling ON 0711"},
+			// The referee rules Starling's assault on the 1st Ohio Squadron
+			// by mail (with no referee, the SAMPLE combat table does).
+			"ref": {"RULE LOSS 1OH 1\nRULE LOSS Starling 1\nRULE ADVANCE Starling 0711\nRULE DONE"},
 		},
+		// Asked whether the 1st Ohio Squadron retreats before Starling's
+		// march (GCACW 5.1.2), Anna keeps it where it is.
+		Answers: map[string][]string{"anna": {"CAVALRY RETREAT 1OH NONE"}},
 	}}
 }
 
@@ -134,4 +143,6 @@ type view struct {
 func (rules) Facts() []engine.FactSchema { return factSet.Schemas() }
 
 // Describe implements engine.Teller: tell.
-func (rules) Describe(s *State, f events.Fact) string { return tell(s, f) }
+// Players read no R-numbers or ambiguity ids (plainRule): those stay in
+// pbem log and doc.go.
+func (rules) Describe(s *State, f events.Fact) string { return plainRule(tell(s, f)) }

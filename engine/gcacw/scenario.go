@@ -208,7 +208,7 @@ func Refereed(scenario []byte) []byte {
 	for _, l := range strings.Split(string(scenario), "\n") {
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
 			switch strings.ToLower(strings.TrimSpace(t[1 : len(t)-1])) {
-			case secHouse, secReorg, secVictory:
+			case secHouse, secReorg, secVictory, secCombat:
 				skip = true
 				continue
 			default:

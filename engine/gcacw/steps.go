@@ -61,8 +61,8 @@ func refereeSteps(st *State) []string {
 	if t.Victory == nil {
 		add("the result after the last turn (R24): a [victory] table would count it")
 	}
-	if sc.Option(OptMarchAttacks) {
-		add("attacks at the end of a march (GCACW 5.1.5, R10)")
+	if t.Combat == nil {
+		add("assaults and the attacks that end a march (GCACW 5b, 5.1.5, R10): a [combat] table would resolve them")
 	}
 	return out
 }

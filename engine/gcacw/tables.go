@@ -23,7 +23,9 @@ type Tables struct {
 	House   *HouseRules   `json:"house,omitempty"`
 	Reorg   *ReorgTable   `json:"reorganization,omitempty"`
 	Victory *VictoryTable `json:"victory,omitempty"`
-	Notes   []string      `json:"notes,omitempty"` // header lines such as "SAMPLE TABLE …"
+	// Combat resolves assaults (combat.go, R10).
+	Combat *CombatTable `json:"combat,omitempty"`
+	Notes  []string     `json:"notes,omitempty"` // header lines such as "SAMPLE TABLE …"
 }
 
 // Unit classes, the columns of the Terrain Effects Chart.
@@ -158,9 +160,10 @@ const (
 	secHouse    = "house-rules"
 	secReorg    = "reorganization"
 	secVictory  = "victory"
+	secCombat   = "combat"
 )
 
-var tableSections = []string{secTerrain, secExtended, secStrength, secTies, secEvents, secHouse, secReorg, secVictory}
+var tableSections = []string{secTerrain, secExtended, secStrength, secTies, secEvents, secHouse, secReorg, secVictory, secCombat}
 
 // srcLine is one non-blank line of a scenario or table file.
 type srcLine struct {
@@ -193,6 +196,8 @@ func (t *Tables) parseTable(sec string, lines []srcLine) []error {
 		return t.parseReorg(lines)
 	case secVictory:
 		return t.parseVictory(lines)
+	case secCombat:
+		return t.parseCombat(lines)
 	}
 	return nil
 }

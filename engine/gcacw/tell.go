@@ -26,7 +26,7 @@ func tell(s *State, f events.Fact) string {
 	case kTurnBegun:
 		return fmt.Sprintf("Turn %d%s begins with the Leader Transfer Phase (GCACW 3).", aTurn.Of(f), s.ofTurns())
 	case kRandomEventRolled:
-		r := fmt.Sprintf("Random Events, turn %d: %s", aTurn.Of(f), rolled(f, aRoll))
+		r := fmt.Sprintf("Random Events, turn %d: pbem rolls %s", aTurn.Of(f), rolled(f, aRoll))
 		if e := aEvent.Of(f); e != "" {
 			return r + ": " + strings.TrimSuffix(e, ".") + " (GCACW 3, phase 1)."
 		}
@@ -104,7 +104,7 @@ func tell(s *State, f events.Fact) string {
 		if l := aLeader.Of(f); l != "" {
 			return fmt.Sprintf("%s with %s's MA of %d (GCACW 5.2.3).", r, s.leaderName(l), aMa.Of(f))
 		}
-		return fmt.Sprintf("%s and rolls %s for its Movement Allowance: MA %d (GCACW 5.1.1).", r, rolled(f), aMa.Of(f))
+		return fmt.Sprintf("%s and rolls %s for its Movement Allowance: MA %d (GCACW 5.1.1).", r, marchRoll(s, f), aMa.Of(f))
 	case kUnitFatigueRaised:
 		r := fmt.Sprintf("%s's fatigue rises from %d to %d", unit, aFromInt.Of(f), aFatigue.Of(f))
 		if aFromInt.Of(f) == aFatigue.Of(f) {
@@ -120,14 +120,7 @@ func tell(s *State, f events.Fact) string {
 		if !aColumn.In(f) {
 			return fmt.Sprintf("The referee reads %s's Extended March roll of %d: %s (GCACW 5.1-EM.4).", unit, aDie.Of(f), emResult(aResult.Of(f)))
 		}
-		roll := fmt.Sprint(aDie.Of(f))
-		if d := aDrm.Of(f); d != 0 {
-			roll = fmt.Sprintf("%d %+d = %d", aDie.Of(f), d, aRoll.Of(f))
-			if drms := aDrms.Of(f); len(drms) > 0 {
-				roll += " (" + strings.Join(drms, ", ") + ")"
-			}
-		}
-		return fmt.Sprintf("%s's Extended March: %s on the %s column: %s (GCACW 5.1-EM.4).", unit, roll, aColumn.Of(f), emResult(aResult.Of(f)))
+		return fmt.Sprintf("%s rolls %s for its Extended March on the %s column of the Extended March Table: %s (GCACW 5.1-EM.4).", unit, emRoll(f), aColumn.Of(f), emResult(aResult.Of(f)))
 	case kUnitDisorganized:
 		return fmt.Sprintf("%s is disorganized%s", unit, because(aReason.Of(f)))
 	case kUnitOrganized:
@@ -150,7 +143,7 @@ func tell(s *State, f events.Fact) string {
 	case kForceMarchSkipped:
 		return fmt.Sprintf("%s does not force march: %s.", unit, aReason.Of(f))
 	case kUnitForceMarched:
-		return fmt.Sprintf("%s force marches and rolls %s: %d more MP, MA %d (GCACW 5.1-FM.2).", unit, rolled(f, aRoll), aMp.Of(f), aMa.Of(f))
+		return fmt.Sprintf("%s force marches and rolls %s: %d more MP, MA %d (GCACW 5.1-FM.2).", unit, forceRoll(f), aMp.Of(f), aMa.Of(f))
 	case kUnitMarched:
 		return tellMarched(unit, f)
 	case kUnitPlaced:
@@ -200,7 +193,7 @@ func tell(s *State, f events.Fact) string {
 		}
 		return r + "."
 	case kLeaderMaRolled:
-		return fmt.Sprintf("%s (a%s %s leader) rolls %s for the activation: MA %d (GCACW 5.2.3).", leader, an(aClass.Of(f)), aClass.Of(f), rolled(f), aMa.Of(f))
+		return fmt.Sprintf("%s (a%s %s leader) rolls %s for the activation: MA %d (GCACW 5.2.3).", leader, an(aClass.Of(f)), aClass.Of(f), leaderRoll(s, f), aMa.Of(f))
 	case kActivationSkipped:
 		return fmt.Sprintf("%s does not march: %s.", unit, aReason.Of(f))
 	case kActivationEnded:
@@ -227,6 +220,9 @@ func tell(s *State, f events.Fact) string {
 		return "The referee must rule: " + strings.TrimSuffix(s.namesIn(aNote.Of(f)), ".") + "."
 	case kRefereeRuled:
 		return tellRuled(s, f)
+	}
+	if t, ok := tellAssault(s, f); ok {
+		return t
 	}
 	return f.String()
 }
@@ -277,6 +273,7 @@ var stepNames = map[string]string{
 	StepReorg:       "the Reorganization Phase",
 	StepVictory:     "the victory",
 	StepAttack:      "the attack at the end of the march",
+	StepAssault:     "the assault",
 }
 
 // tellRuled tells a referee.ruled fact: the step the referee has ruled
