@@ -112,6 +112,9 @@ type Welcome struct {
 	// Login, for a reader whose address is a mailbox on pbem's own mail
 	// host, says how to reach it.
 	Login *Login
+	// Page is the reader's secret link to their live page (package web),
+	// when the server serves the pages.
+	Page string
 }
 
 // Login is how a reader logs in to their mailbox on pbem's own mail host.
@@ -237,6 +240,8 @@ type Query struct {
 	Rules []Section
 	// Contact is how a player reaches the referees.
 	Contact string
+	// Page is the reader's secret page link (HELP; see Welcome.Page).
+	Page string
 	// Absences are the players' declared absences, one a line.
 	Absences []string
 	// Log is the answer to LOG: the last actions, each as the reader may
