@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"pbem/engine/play"
 	"pbem/mail/compose"
 	"pbem/web"
 )
@@ -26,7 +25,7 @@ func (w WebConfig) pageBase() string {
 
 // serveWeb serves the players' pages (package web) on addr until ctx is
 // done; it returns the address it listens on.
-func serveWeb(ctx context.Context, addr string, src play.Source, s *Server, comp *compose.Composer, lg *slog.Logger) (string, error) {
+func serveWeb(ctx context.Context, addr string, src web.Source, s *Server, comp *compose.Composer, lg *slog.Logger) (string, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("web listener: %w", err)

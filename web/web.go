@@ -23,12 +23,22 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"pbem/engine"
 	"pbem/engine/play"
+	"pbem/events"
 	"pbem/mail/token"
 	"pbem/report"
+	"pbem/store"
 )
+
+// Source is the game log the pages are made from: the events, and where
+// each game's log ends.
+type Source interface {
+	play.Source
+	Head(game string) (store.Head, error)
+}
 
 // Prefix is the path every page link starts with (see token.PagePath).
 const Prefix = "/p/"
@@ -45,13 +55,23 @@ func Link(base string, secret []byte, game, seat string, epoch uint64) string {
 
 // Handler serves the pages.
 type Handler struct {
-	Log    play.Source
+	Log    Source
 	Reg    *engine.Registry
 	Secret []byte
 	// Credentials are the secrets game g's mails carry, left out of the
 	// page as an export leaves them out (compose.Composer.Credentials).
 	Credentials func(g *play.Game) []string
 	Logger      *slog.Logger
+
+	mu    sync.Mutex
+	seats map[string]seatsAt // by game
+}
+
+// seatsAt are a game's seats and their key epochs at a head of its log:
+// a wrong link costs a head read, not a replay, while the game stands.
+type seatsAt struct {
+	head   uint64
+	epochs map[string]uint64
 }
 
 // ServeHTTP serves GET (and HEAD) of a page link; everything else is a 404
@@ -110,18 +130,59 @@ func (h *Handler) authorised(path string) (g *play.Game, seat string, ok bool) {
 	if err1 != nil || err2 != nil || game == "" || seat == "" {
 		return nil, "", false
 	}
-	g, err := play.Replay(h.Log, h.Reg, game, 0)
-	if err != nil || g.Rules == nil {
+	epoch, isSeat, err := h.epochOf(game, seat)
+	if err != nil {
+		h.logger().Error("page not checked", "game", game, "seat", seat, "err", err)
 		return nil, "", false
 	}
-	if _, isSeat := g.PlayerByID(seat); !isSeat {
+	if !isSeat {
 		token.ValidPage(h.Secret, game, seat, 0, parts[2]) // the same work as a seat's check
 		return nil, "", false
 	}
-	if !token.ValidPage(h.Secret, game, seat, g.KeyEpoch(seat), parts[2]) {
+	if !token.ValidPage(h.Secret, game, seat, epoch, parts[2]) {
 		return nil, "", false
 	}
+	g, err = play.Replay(h.Log, h.Reg, game, 0)
+	if err != nil || g.Rules == nil {
+		h.logger().Error("page not made", "game", game, "seat", seat, "err", err)
+		return nil, "", false
+	}
+	if _, still := g.PlayerByID(seat); !still || g.KeyEpoch(seat) != epoch {
+		return nil, "", false // the seat changed hands since the check
+	}
 	return g, seat, true
+}
+
+// epochOf is seat's key epoch in game as its log stands; isSeat is false
+// for a game or seat that does not exist.
+func (h *Handler) epochOf(game, seat string) (epoch uint64, isSeat bool, err error) {
+	hd, err := h.Log.Head(game)
+	if err != nil || hd.Seq == 0 {
+		return 0, false, err
+	}
+	h.mu.Lock()
+	c, ok := h.seats[game]
+	h.mu.Unlock()
+	if !ok || c.head != hd.Seq {
+		g, err := play.Replay(h.Log, h.Reg, game, hd.Seq)
+		if err != nil {
+			return 0, false, err
+		}
+		c = seatsAt{head: hd.Seq, epochs: map[string]uint64{}}
+		for _, ps := range [][]events.Player{g.Players, g.Referees} {
+			for _, p := range ps {
+				c.epochs[p.ID] = g.KeyEpoch(p.ID)
+			}
+		}
+		h.mu.Lock()
+		if h.seats == nil {
+			h.seats = map[string]seatsAt{}
+		}
+		h.seats[game] = c
+		h.mu.Unlock()
+	}
+	epoch, isSeat = c.epochs[seat]
+	return epoch, isSeat, nil
 }
 
 type page struct {
