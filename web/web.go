@@ -82,6 +82,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'") // a page sets its own
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hd.Set("Allow", "GET, HEAD")
 		http.Error(w, "read-only: orders go by mail", http.StatusMethodNotAllowed)

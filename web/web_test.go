@@ -100,8 +100,8 @@ func TestPlayerPageHandlerAnswersOnlyItsSeatsLink(t *testing.T) {
 				t.Errorf("%s answers %q, another wrong link %q", tc.name, body, notFound)
 			}
 		}
-		if resp.Header.Get("Cache-Control") != "no-store" {
-			t.Errorf("%s: no Cache-Control: no-store", tc.name)
+		if resp.Header.Get("Cache-Control") != "no-store" || !strings.HasPrefix(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+			t.Errorf("%s: headers %v", tc.name, resp.Header)
 		}
 	}
 	if !strings.Contains(logs.String(), "game=g1 seat=north") || strings.Contains(logs.String(), tok) || strings.Contains(logs.String(), "/p/") {
