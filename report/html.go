@@ -182,7 +182,25 @@ func (x Exporter) htmlData() (*htmlReport, error) {
 }
 
 // HTML writes the campaign report as one self-contained HTML page.
-func (x Exporter) HTML(w io.Writer) error {
+func (x Exporter) HTML(w io.Writer) error { return x.Page(w, PageOptions{}) }
+
+// PageOptions make the campaign report a live page served over HTTP
+// (package web): the page's script carries a CSP nonce, a section of
+// what stands now is shown above the replay, and the replay opens at its
+// last step. The zero value is the exported report, byte for byte.
+type PageOptions struct {
+	// Nonce is the Content-Security-Policy nonce of the page's one script.
+	Nonce string
+	// Now is HTML put between the header and the replay (trusted: the
+	// caller escapes what it holds).
+	Now string
+	// AtEnd opens the replay at its last step (the game as it stands).
+	AtEnd bool
+}
+
+// Page writes the campaign report as one self-contained HTML page, made
+// as opts say.
+func (x Exporter) Page(w io.Writer, opts PageOptions) error {
 	rep, err := x.htmlData()
 	if err != nil {
 		return err
@@ -196,7 +214,17 @@ func (x Exporter) HTML(w io.Writer) error {
 	for _, l := range rep.Head {
 		head.WriteString(esc(strings.TrimSpace(l)) + "<br>\n")
 	}
-	_, err = fmt.Fprintf(w, reportPage, esc(rep.Title), esc(rep.Title), head.String(), data)
+	page := reportPage
+	if opts.Nonce != "" {
+		page = strings.Replace(page, "\n<script>\n", "\n<script nonce=\""+esc(opts.Nonce)+"\">\n", 1)
+	}
+	if opts.Now != "" {
+		page = strings.Replace(page, "</header>\n", "</header>\n"+strings.ReplaceAll(opts.Now, "%", "%%")+"\n", 1)
+	}
+	if opts.AtEnd {
+		page = strings.Replace(page, "\nshow(0);\n", "\nshow(D.steps.length - 1);\n", 1)
+	}
+	_, err = fmt.Fprintf(w, page, esc(rep.Title), esc(rep.Title), head.String(), data)
 	return err
 }
 

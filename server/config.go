@@ -133,6 +133,16 @@ type MetricsConfig struct {
 	StuckAfter string `toml:"stuck_after" check:"duration>=1s"`
 }
 
+// WebConfig serves each participant's live page of a game (package web).
+type WebConfig struct {
+	// Listen is the pages' HTTP address; empty: none (the default).
+	Listen string `toml:"listen" check:"hostport?"`
+	// BaseURL is the address players open (a TLS proxy in front of
+	// Listen, or Listen itself); with it, the welcome mails and the
+	// answers to HELP carry each reader's link.
+	BaseURL string `toml:"base_url" check:"baseurl?"`
+}
+
 // UsesOAuth reports whether IMAP or SMTP logs in by OAuth 2.0.
 func (m MailConfig) UsesOAuth() bool {
 	return oauth.IsMechanism(m.IMAP.Auth) || oauth.IsMechanism(m.SMTP.Auth)

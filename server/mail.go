@@ -167,9 +167,9 @@ func (c MailConfig) BuiltinHost() bool { return c.IMAP.Addr == "" }
 
 // NewComposer builds the mail composer from the configuration and the
 // store's reply-token secret (made on first use), and returns it with
-// that secret.
-func NewComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, error) {
-	c, secret, _, err := newComposer(mc, log, reg)
+// that secret. With the pages served (wc), its mails carry page links.
+func NewComposer(mc MailConfig, wc WebConfig, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, error) {
+	c, secret, _, err := newComposer(mc, wc.pageBase(), log, reg)
 	return c, secret, err
 }
 
@@ -177,7 +177,7 @@ func NewComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Co
 // tells players the built-in mail host listens (nil: no built-in host),
 // for the server to set to the ports the host really listens on once it
 // has started (the configuration may say ":0").
-func newComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, *compose.Mailhost, error) {
+func newComposer(mc MailConfig, pageBase string, log EventLog, reg *engine.Registry) (*compose.Composer, []byte, *compose.Mailhost, error) {
 	secret, err := log.ServerSecret(ReplySecretName, NewSecret)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("reply-token secret: %w", err)
@@ -186,7 +186,7 @@ func newComposer(mc MailConfig, log EventLog, reg *engine.Registry) (*compose.Co
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cc := compose.Config{Domain: mc.Domain, Local: mc.Local, Secret: secret,
+	cc := compose.Config{Domain: mc.Domain, Local: mc.Local, Secret: secret, PageBase: pageBase,
 		Log: func(game string, v engine.Viewer, upTo uint64, n int) ([]string, error) {
 			return play.RecentActions(log, reg, game, v, upTo, n)
 		},

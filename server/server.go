@@ -39,6 +39,7 @@ type Config struct {
 	Mail    MailConfig
 	Metrics MetricsConfig
 	Cluster ClusterConfig
+	Web     WebConfig
 
 	Logger   *slog.Logger
 	Registry *engine.Registry
@@ -161,7 +162,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	defer stopMail()
-	if s.comp, s.secret, s.mailhostAt, err = newComposer(s.cfg.Mail, st, s.reg); err != nil {
+	if s.comp, s.secret, s.mailhostAt, err = newComposer(s.cfg.Mail, s.cfg.Web.pageBase(), st, s.reg); err != nil {
 		return err
 	}
 	met := newMetrics()
@@ -244,6 +245,12 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	webAddr := ""
+	if s.cfg.Web.Listen != "" {
+		if webAddr, err = serveWeb(mailCtx, s.cfg.Web.Listen, log, s, s.comp, s.lg); err != nil {
+			return err
+		}
+	}
 	l, err := listenControl(sock)
 	if err != nil {
 		return fmt.Errorf("control socket: %w", err)
@@ -261,7 +268,7 @@ func (s *Server) Run(ctx context.Context) error {
 		nats += ", node " + cn.Name()
 	}
 	s.lg.Info("pbem serving", "data", s.cfg.DataDir, "games", len(games), "nats", nats, "rulesets", s.reg.Names(),
-		"control", sock, "metrics", metricsAddr)
+		"control", sock, "metrics", metricsAddr, "web", webAddr)
 	clockEvery := s.cfg.Engine.clockEvery()
 	clockDone := make(chan struct{})
 	go func() {

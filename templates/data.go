@@ -116,6 +116,9 @@ type Welcome struct {
 	// Change the words that change it ("MAIL", or a referee's
 	// "SETTING mail carol").
 	Volume, Change string
+	// Page is the reader's secret link to their live page (package web),
+	// when the server serves the pages.
+	Page string
 }
 
 // Login is how a reader logs in to their mailbox on pbem's own mail host.
@@ -246,6 +249,8 @@ type Query struct {
 	Rules []Section
 	// Contact is how a player reaches the referees.
 	Contact string
+	// Page is the reader's secret page link (HELP; see Welcome.Page).
+	Page string
 	// Absences are the players' declared absences, one a line.
 	Absences []string
 	// Log is the answer to LOG: the last actions, each as the reader may

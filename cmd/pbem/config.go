@@ -34,12 +34,13 @@ type Config struct {
 	Mail    server.MailConfig    `toml:"mail"`
 	Metrics server.MetricsConfig `toml:"metrics"`
 	Cluster server.ClusterConfig `toml:"cluster"`
+	Web     server.WebConfig     `toml:"web"`
 }
 
 // server is the configuration of 'pbem serve' (its caller adds the
 // logger, the registry, the control function).
 func (c Config) server() server.Config {
-	return server.Config{DataDir: c.DataDir, NATS: c.NATS, Engine: c.Engine, Mail: c.Mail, Metrics: c.Metrics, Cluster: c.Cluster}
+	return server.Config{DataDir: c.DataDir, NATS: c.NATS, Engine: c.Engine, Mail: c.Mail, Metrics: c.Metrics, Cluster: c.Cluster, Web: c.Web}
 }
 
 // LogConfig selects the log format and level.
@@ -226,6 +227,7 @@ var (
 //	nodename          a cluster node name: letters, digits, - _
 //	dir?, file?       empty, or an existing directory / file
 //	natsurls          nats://, tls://, ws:// or wss:// URLs with a host
+//	baseurl?          empty, or an http:// or https:// URL with a host and no query
 func checkValue(check string, v reflect.Value) error {
 	optional := strings.HasSuffix(check, "?")
 	check = strings.TrimSuffix(check, "?")
@@ -290,6 +292,11 @@ func checkValue(check string, v reflect.Value) error {
 		}
 		if d < min {
 			return fmt.Errorf("want at least %s", min)
+		}
+	case "baseurl":
+		u, err := url.Parse(v.String())
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return errors.New("want an http:// or https:// address such as https://pbem.example.org")
 		}
 	case "hostport":
 		host, port, err := net.SplitHostPort(v.String())

@@ -51,6 +51,8 @@ func sample(t *testing.T, k configKey) any {
 	switch check {
 	case "hostport":
 		return "127.0.0.1:7"
+	case "baseurl":
+		return "https://seven.example"
 	case "domain":
 		return "seven.example"
 	case "localpart":

@@ -47,7 +47,7 @@ func (a *app) composer() (*compose.Composer, error) {
 	if err != nil {
 		return nil, err
 	}
-	comp, secret, err := server.NewComposer(a.cfg.Mail, log, a.reg)
+	comp, secret, err := server.NewComposer(a.cfg.Mail, a.cfg.Web, log, a.reg)
 	if err != nil {
 		return nil, err
 	}

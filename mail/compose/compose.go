@@ -35,6 +35,10 @@ type Config struct {
 	Domain string // mail domain, "pbem.localhost"
 	Local  string // local part of pbem's mailbox, "pbem"
 	Secret []byte // the reply-token secret
+	// PageBase is the address of the players' live pages (package web),
+	// "https://pbem.example.org"; with it, the welcome mails and the
+	// answers to HELP carry the reader's secret page link. Empty: none.
+	PageBase string
 	// Log, if set, gives the answer to LOG: the last n actions of game's
 	// log up to seq upTo (the last event before the query's decision, so
 	// the same log gives the same answer), as v may see them
@@ -114,7 +118,7 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 				Commitment: g.Created.SeedCommitment.Hex(), First: first, Move: own(first), Board: bd, Secret: c.refereeSecret(g, r),
 				Deadline: b.g.deadlineOf(r.ID), TakesOver: takesOver, Joins: joins, Settings: b.g.settingLines(),
 				Rules: b.explain(b.state, r, engine.ExplainWelcome), Login: c.login(r, takesOver != "" || joins),
-				Volume: g.Volume(r.ID), Change: volumeChange(r)}
+				Volume: g.Volume(r.ID), Change: volumeChange(r), Page: c.pageLink(b.g.Game, r)}
 		}})
 }
 
@@ -386,6 +390,7 @@ func (c *Composer) query(b *batch, o source, word string) error {
 	switch word {
 	case play.QueryHelp:
 		q.Rules = b.explain(b.state, r, engine.ExplainHelp)
+		q.Page = c.pageLink(b.g.Game, r)
 	case play.QueryStatus:
 		q.Rules = b.explain(b.state, r, engine.ExplainStatus)
 	}
@@ -707,8 +712,25 @@ func (c *Composer) Credentials(g *play.Game) []string {
 		add(token.Address(c.cfg.Secret, c.cfg.Local, c.cfg.Domain, g.ID, id))
 		add(token.Make(c.cfg.Secret, g.ID, id))
 		add(token.RefereeSecret(c.cfg.Secret, g.ID, id))
+		if c.cfg.PageBase != "" {
+			for e := uint64(0); e <= g.KeyEpoch(id); e++ {
+				add(token.Page(c.cfg.Secret, g.ID, id, e))
+			}
+		}
 	}
 	return out
+}
+
+// pageLink is r's live page link (a seat's, at its key epoch), or "" when
+// the pages are not served or r holds no seat.
+func (c *Composer) pageLink(g *play.Game, r recipient) string {
+	if c.cfg.PageBase == "" || r.observer || r.ID == "" {
+		return ""
+	}
+	if _, ok := g.PlayerByID(r.ID); !ok {
+		return ""
+	}
+	return strings.TrimRight(c.cfg.PageBase, "/") + token.PagePath(c.cfg.Secret, g.ID, r.ID, g.KeyEpoch(r.ID))
 }
 
 // Notice is what the mail intake tells a player about a mail of theirs

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -229,4 +230,31 @@ func SeenSeq(game string, inReplyTo, references []string) uint64 {
 		best = max(best, of(id))
 	}
 	return best
+}
+
+// PageLen is the length of a page token: 128 bits in lower-case base32.
+const PageLen = 26
+
+// Page returns the token of a seat's live page (the per-player link of
+// package web) at a key epoch: a third HMAC under its own label, so that
+// neither the reply key nor the referee secret can be derived from the
+// link, nor the link from them. A seat that changed hands (REPLACE, which
+// the referee may also give to the same address to revoke a leaked link)
+// is at a later epoch, and the old link no longer opens the page.
+func Page(secret []byte, game, player string, epoch uint64) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("pbem page link\x00" + game + "\x00" + seat(player, epoch)))
+	return enc.EncodeToString(m.Sum(nil)[:16])
+}
+
+// ValidPage reports whether tok is the page token of the seat at epoch,
+// in constant time.
+func ValidPage(secret []byte, game, player string, epoch uint64, tok string) bool {
+	return hmac.Equal([]byte(Page(secret, game, player, epoch)), []byte(tok))
+}
+
+// PagePath is the path of a seat's page link at a key epoch:
+// /p/<game>/<seat>/<token> (package web serves it).
+func PagePath(secret []byte, game, player string, epoch uint64) string {
+	return "/p/" + url.PathEscape(game) + "/" + url.PathEscape(player) + "/" + Page(secret, game, player, epoch)
 }

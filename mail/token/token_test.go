@@ -124,3 +124,43 @@ func TestSeenSeqReadsTheGamesMailAReplyAnswers(t *testing.T) {
 		t.Fatalf("SeenSeq does not read MailID's %s", id)
 	}
 }
+
+// A page link is bound to game, seat and key epoch, and is neither the
+// reply key nor the referee secret: leaking one does not give the others.
+func TestPageTokenBindsGameSeatAndEpoch(t *testing.T) {
+	secret := []byte("server secret")
+	tok := Page(secret, "g1", "anna", 0)
+	if len(tok) != PageLen || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyz234567") != "" {
+		t.Fatalf("page token %q", tok)
+	}
+	if !ValidPage(secret, "g1", "anna", 0, tok) {
+		t.Fatal("a seat's own page token is refused")
+	}
+	tests := []struct {
+		name       string
+		secret     []byte
+		game, seat string
+		epoch      uint64
+		tok        string
+	}{
+		{"another game", secret, "g2", "anna", 0, tok},
+		{"another seat", secret, "g1", "taro", 0, tok},
+		{"a later epoch (REPLACE)", secret, "g1", "anna", 1, tok},
+		{"another server", []byte("other"), "g1", "anna", 0, tok},
+		{"upper case", secret, "g1", "anna", 0, strings.ToUpper(tok)},
+		{"the reply key", secret, "g1", "anna", 0, Make(secret, "g1", "anna")},
+	}
+	for _, tc := range tests {
+		if ValidPage(tc.secret, tc.game, tc.seat, tc.epoch, tc.tok) {
+			t.Errorf("%s: accepted", tc.name)
+		}
+	}
+	for _, other := range []string{Make(secret, "g1", "anna"), RefereeSecret(secret, "g1", "anna")} {
+		if strings.Contains(tok, other) || strings.Contains(other, tok[:Len]) {
+			t.Fatalf("the page token %q overlaps another credential %q", tok, other)
+		}
+	}
+	if p := PagePath(secret, "g1", "anna", 2); p != "/p/g1/anna/"+Page(secret, "g1", "anna", 2) {
+		t.Fatalf("page path %q", p)
+	}
+}
