@@ -304,6 +304,15 @@ func (m *sim) plan(side string, lines []string) []string {
 			g.recovers = append(g.recovers, o)
 		case aBuild:
 			g.builds = append(g.builds, o)
+		case aFire:
+			// Split units of one regiment firing at the same target
+			// fire as one (11.5, 8.32): their lines become one, where
+			// the first of them stands.
+			if i := slices.IndexFunc(g.moves, func(p Order) bool { return st.splitMates(p, o) }); i >= 0 {
+				g.moves[i].Units = append(g.moves[i].Units, o.Units...)
+				continue
+			}
+			g.moves = append(g.moves, o)
 		default:
 			g.moves = append(g.moves, o)
 		}
@@ -363,6 +372,16 @@ func (m *sim) plan(side string, lines []string) []string {
 		}
 	}
 	return out
+}
+
+// splitMates reports whether FIRE orders p and o are of split units of
+// one regiment at one and the same target (11.5).
+func (s *State) splitMates(p, o Order) bool {
+	if p.Kind != aFire || o.Kind != aFire || len(p.Targets) != 1 || len(o.Targets) != 1 || p.Targets[0] != o.Targets[0] || len(o.Units) != 1 {
+		return false
+	}
+	d := s.def(s.unit(o.Unit)).Split
+	return d != "" && s.def(s.unit(p.Unit)).Split == d
 }
 
 // orderText writes an order back as a line that parses to it.

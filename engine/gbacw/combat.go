@@ -121,23 +121,46 @@ func (s *State) fireCap(u *Unit) int {
 	return 7
 }
 
-// canFireFromStack reports whether u may fire from its stack (11.1,
-// B14): the top unit other than artillery, and each battery; option
-// b14-one-firer: the top unit only.
-func (s *State) canFireFromStack(u *Unit) bool {
-	us := s.unitsAt(u.Hex)
-	if s.Scn.Options.OneFirer {
-		return us[0].Name == u.Name
-	}
-	if s.isArt(u) {
-		return true
-	}
-	for _, v := range us {
-		if !s.isArt(v) {
-			return v.Name == u.Name
+// fireShare is the SP u fires with from its stack (11.1): fire comes
+// from the top of the stack, the stack's infantry (or dismounted
+// cavalry) 7 SP at most together, its mounted cavalry 4, its artillery
+// 12, each counted from the top down; a unit the caps do not reach
+// fires nothing. The caps are the stack's, not each unit's: two
+// batteries of 8 SP fire 8 and 4.
+func (s *State) fireShare(u *Unit) int {
+	art := s.isArt(u)
+	above := 0
+	for _, v := range s.unitsAt(u.Hex) {
+		if v.Name == u.Name {
+			break
+		}
+		if v.Side == u.Side && s.isArt(v) == art {
+			above += s.strength(v)
 		}
 	}
-	return false
+	return max(0, min(s.strength(u), s.fireCap(u)-above))
+}
+
+// canFireFromStack reports whether u may fire from its stack (11.1,
+// B14): each unit from the top that the stack's caps reach (the
+// specification's reading of 11.5a); option b14-top-non-artillery: the
+// top unit other than artillery and each battery the artillery cap
+// reaches; option b14-one-firer: the top unit only.
+func (s *State) canFireFromStack(u *Unit) bool {
+	us := s.unitsAt(u.Hex)
+	switch {
+	case s.Scn.Options.OneFirer:
+		return us[0].Name == u.Name
+	case s.fireShare(u) == 0:
+		return false
+	case s.Scn.Options.TopNonArtillery && !s.isArt(u):
+		for _, v := range us {
+			if !s.isArt(v) {
+				return v.Name == u.Name
+			}
+		}
+	}
+	return true
 }
 
 // fireWhy says why u may not fire at the unit in h now, or "": its orders
@@ -163,7 +186,7 @@ func (s *State) fireWhy(u *Unit, h hex.Hex, kind string) (why string, turn int) 
 	case u.Charged:
 		return u.Name + " charged this phase: no fire (16.3b)", turn
 	case !s.canFireFromStack(u):
-		return u.Name + " is not the top unit of its stack: fire comes from the top (11.1)", turn
+		return u.Name + " is not the top unit of its stack, or the units above it fire the stack's whole cap: fire comes from the top (11.1)", turn
 	case dist == 0 || dist > w.Range:
 		return fmt.Sprintf("%s is %d hexes away: %s's %s reaches %d", h, dist, u.Name, s.def(u).Weapon, w.Range), turn
 	case s.mountedCav(u) && dist > 2 && kind != "return":
@@ -244,17 +267,24 @@ func (m *sim) fireStep(o *Order, k int) int {
 		return 1
 	}
 	// Split fire (11.6): as evenly as possible, the larger part first.
-	sp := min(st.strength(u), st.fireCap(u))
+	sp := st.fireShare(u)
 	var with []string
-	for _, v := range st.friendsAt(u.Hex, u.Side) {
+	for _, n := range o.Units[1:] {
 		// Split units of one regiment in contact in a stack firing at the
-		// same target fire as one (11.5, 8.32).
-		if d := st.def(u).Split; d != "" && v.Name != u.Name && st.def(v).Split == d && !st.isArt(v) && !v.Fired && len(o.Targets) == 1 {
-			if why, _ := st.fireWhy(v, o.Targets[0], "phase"); why == "" || strings.Contains(why, "top unit") {
-				with = append(with, v.Name)
-				sp += min(st.strength(v), st.fireCap(v))
-			}
+		// same target fire as one (11.5, 8.32): the plan put their lines
+		// together; units firing at other targets fire apart.
+		v := st.unit(n)
+		if v.Hex != u.Hex || st.def(v).Split == "" || st.def(v).Split != st.def(u).Split {
+			m.fail(o, o.Col, fmt.Sprintf("%s and %s are not split units of one regiment in one stack: only those combine their fire (11.5)", u.Name, n), "one FIRE line for each unit")
 		}
+		if v.Fired {
+			m.fail(o, o.Col, n+" has fired this phase", "")
+		}
+		if why, _ := st.fireWhy(v, o.Targets[0], "phase"); why != "" && !strings.Contains(why, "top unit") {
+			m.fail(o, o.Col, why, "")
+		}
+		with = append(with, n)
+		sp += st.fireShare(v)
 	}
 	sp = min(sp, st.fireCap(u))
 	var shots []shot
@@ -304,7 +334,7 @@ func (m *sim) returnFire(e, firer *Unit) (shot, bool) {
 	}
 	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rReturn), aOn.Arg(true))
 	top := st.unitsAt(firer.Hex)[0]
-	return shot{firer: e.Name, target: top.Name, sp: min(st.strength(e), st.fireCap(e)), kind: "return"}, true
+	return shot{firer: e.Name, target: top.Name, sp: st.fireShare(e), kind: "return"}, true
 }
 
 // volley resolves fires at once: every die is rolled and every result
@@ -433,7 +463,7 @@ func (m *sim) closingFire(e, mover *Unit) {
 		return
 	}
 	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rClosing), aOn.Arg(true))
-	m.volley([]shot{{firer: e.Name, target: mover.Name, sp: min(st.strength(e), st.fireCap(e)), kind: "closing"}})
+	m.volley([]shot{{firer: e.Name, target: mover.Name, sp: st.fireShare(e), kind: "closing"}})
 }
 
 // withdrawalFire is 9.6 and 13.3: non-phasing infantry and cavalry (not
@@ -456,7 +486,7 @@ func (m *sim) withdrawalFire(u *Unit) {
 		ok, _ := m.react(rWithdrawF, e, reactCtx{enemy: mover, trigger: "leaving", odds: m.st.stackSP(mover.Hex)},
 			fmt.Sprintf("9.6 Withdrawal fire: %s is leaving %s, in the front of your %s (%s).", mover.Name, mover.Hex, e.Name, e.Hex))
 		if ok {
-			m.volley([]shot{{firer: e.Name, target: mover.Name, sp: min(m.st.strength(e), m.st.fireCap(e)), kind: "withdrawal"}})
+			m.volley([]shot{{firer: e.Name, target: mover.Name, sp: m.st.fireShare(e), kind: "withdrawal"}})
 		}
 	}
 }

@@ -199,7 +199,13 @@
 //     of the first unit of the first hex named; an advance goes into the
 //     first hex named that is left empty.
 //   - Fire (11): phasing fire targets a hex and its result falls on the
-//     top unit; non-phase fire on the unit it answers. A D result is a
+//     top unit; non-phase fire on the unit it answers. Fire comes from
+//     the top of the stack (11.1, B14): the stack's caps (infantry 7 SP,
+//     mounted cavalry 4, artillery 12) are the stack's, counted from the
+//     top down, and every unit they reach may fire with its share (two
+//     batteries of 8 SP fire 8 and 4). Split units of one regiment
+//     combine (11.5) when they fire at the same target: their FIRE lines
+//     become one; at other targets, or one alone, they fire apart. A D result is a
 //     disorder check (UDD). Return fire (13.1) may be made by the top
 //     unit and each battery of the hex fired at, once per brigade
 //     activation (B12); closing fire (13.4) happens at the first hex
@@ -233,7 +239,7 @@
 // b3-oc-hexes, b4-tie-previous, b5-march-fixed=N, b6-trail-full,
 // b7-attack-crossings, b8-two-plus-battery, b9-face-if-blocked,
 // b10-double-only, b11-either, b12-once-per-am, b13-enemy-in-front,
-// b14-one-firer, b15-start-half, b16-retreat-from-cavalry, b19-two-fires,
+// b14-one-firer, b14-top-non-artillery, b15-start-half, b16-retreat-from-cavalry, b19-two-fires,
 // b21-unit-stacked (options.go says what each does). B1 (references into
 // the official rulebook), B17 (the direction of the chart DRMs: the
 // charts define it) and B18 (spelling) have no other reading to offer;

@@ -24,6 +24,7 @@ type Options struct {
 	OncePerAM       bool // B12: return fire once per activation (AM), not once per brigade activation
 	EnemyInFront    bool // B13: reaction facing is barred when another enemy is in the unit's front (13.2's wording)
 	OneFirer        bool // B14: only the top unit of a stack fires
+	TopNonArtillery bool // B14: the top unit other than artillery fires, and each battery the stack's artillery cap reaches
 	StartHalf       bool // B15: collapse is below half the strength the unit started the scenario with
 	RetreatFromCav  bool // B16: a unit may make a pre-shock retreat from mounted cavalry
 	TwoFires        bool // B19: pre-shock fire (13.2) and the reaction fire of 14.3e are two fires
@@ -44,6 +45,7 @@ var optionNames = map[string]func(*Options, string) error{
 	"b12-once-per-am":          flag(func(o *Options) { o.OncePerAM = true }),
 	"b13-enemy-in-front":       flag(func(o *Options) { o.EnemyInFront = true }),
 	"b14-one-firer":            flag(func(o *Options) { o.OneFirer = true }),
+	"b14-top-non-artillery":    flag(func(o *Options) { o.TopNonArtillery = true }),
 	"b15-start-half":           flag(func(o *Options) { o.StartHalf = true }),
 	"b16-retreat-from-cavalry": flag(func(o *Options) { o.RetreatFromCav = true }),
 	"b19-two-fires":            flag(func(o *Options) { o.TwoFires = true }),

@@ -566,7 +566,7 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 		p.problem(*o, 1, "no unit named before the colon", "<unit>: "+k)
 		return false
 	}
-	multi := k == aShock || k == aCharge || k == aRecover
+	multi := k == aShock || k == aCharge || k == aRecover || k == aFire
 	for i := 0; i < len(pieces); {
 		j := len(pieces)
 		for ; j > i+1; j-- {
@@ -658,6 +658,10 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 		}
 		if len(o.Targets) == 0 {
 			p.problem(*o, o.Col, "FIRE names its target: a hex or an enemy unit", "<unit>: FIRE AT <hex or unit> [AND <hex or unit>]")
+			return false
+		}
+		if len(o.Units) > 1 && len(o.Targets) > 1 {
+			p.problem(*o, o.Col, "several units fire together only as one regiment's split units at one target (11.5)", "one FIRE line for each unit")
 			return false
 		}
 	case aShock, aCharge:

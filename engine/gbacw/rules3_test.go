@@ -132,7 +132,7 @@ func TestGBACW_11_5_SplitUnitsInAStackFiringAtOneTargetCombine(t *testing.T) {
 	h.put("C1a", "0705", "W")
 	h.activate(USA, "U Div")
 	h.rolls = []int{0}
-	h.must(USA, "U1a: FIRE AT 0705")
+	h.must(USA, "U1a: FIRE AT 0705\nU1b: FIRE AT 0705")
 	if fs := h.fires(); len(fs) != 1 || fs[0].Int("sp") != 5 || !h.u("U1b").Fired {
 		t.Errorf("the split regiment's fire: %v (want one fire of 3+2)", fs)
 	}

@@ -264,7 +264,7 @@ func (m *sim) preShockFire(o *Order) int {
 				continue
 			}
 			m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+used), aOn.Arg(true))
-			m.volley([]shot{{firer: d.Name, target: target.Name, sp: min(m.st.strength(d), m.st.fireCap(d)), kind: "pre-shock"}})
+			m.volley([]shot{{firer: d.Name, target: target.Name, sp: m.st.fireShare(d), kind: "pre-shock"}})
 			if len(m.attackers(o)) == 0 {
 				break
 			}

@@ -1,0 +1,113 @@
+package gbacw
+
+// Cases read against the seed where the second version still read it
+// otherwise: fire by the stack (11.1, 11.5, 11.5a), leaders per brigade
+// activation (17.1), the one March AM (10.1, 3.3), the player's own
+// choices (7.3, 14.3b) and numbers the seed does not give (10.8, 11.4,
+// 19.6).
+
+import (
+	"testing"
+)
+
+// --- 11.1, 11.5, 11.5a (B14): fire by the stack ---
+
+// TestGBACW_11_1_ArtilleryCapIsTheStacks: the 12 SP of artillery is
+// what a stack fires, not each battery: a battery under another of 8 SP
+// fires 4.
+func TestGBACW_11_1_ArtilleryCapIsTheStacks(t *testing.T) {
+	h := clearField(t, "", "U Bat", "U Horse", "C1a")
+	h.set("U Bat SP 8", "U Horse SP 6")
+	h.put("U Bat", "0505", "E")
+	h.put("U Horse", "0505", "E")
+	h.set("U Bat STACK 0", "U Horse STACK 1")
+	h.put("C1a", "0705", "W")
+	h.activate(USA, "U Cav Div")
+	h.rolls = []int{0, 0}
+	h.must(USA, "U Horse: FIRE AT 0705")
+	if fs := h.fires(); len(fs) != 1 || fs[0].Int("sp") != 4 {
+		t.Errorf("a battery under 8 SP of artillery fires %v; want 4 (12 SP a stack, 11.1)", fs)
+	}
+}
+
+// TestGBACW_11_5a_EachTopUnitWithinTheCapsFires: the specification's
+// reading of B14 is the default: every unit from the top of the stack
+// that the stack's caps reach fires (11.1), the second infantry unit
+// with what the first leaves of the 7 SP. Option b14-top-non-artillery
+// gives the first version's reading (only the top unit other than
+// artillery, and the batteries); b14-one-firer the top unit alone.
+func TestGBACW_11_5a_EachTopUnitWithinTheCapsFires(t *testing.T) {
+	for _, tc := range []struct {
+		opt     string
+		second  string // "" when U1b fires, else the refusal
+		batFire bool
+	}{
+		{"", "", true},
+		{"b14-top-non-artillery", "top unit", true},
+		{"b14-one-firer", "top unit", false},
+	} {
+		h := clearField(t, tc.opt, "U1a", "U1b", "U Bat", "C1a")
+		h.set("U1a SP 4", "U1b SP 5")
+		h.put("U1a", "0505", "E")
+		h.put("U1b", "0505", "E")
+		h.put("U Bat", "0505", "E")
+		h.set("U1a STACK 0", "U1b STACK 1", "U Bat STACK 2")
+		h.put("C1a", "0705", "W")
+		h.activate(USA, "U Div")
+		h.rolls = make([]int, 10)
+		if tc.second != "" {
+			h.refused(USA, "U1a: FIRE AT 0705\nU1b: FIRE AT 0705", tc.second)
+		} else {
+			h.must(USA, "U1a: FIRE AT 0705\nU1b: FIRE AT 0705\nU Bat: FIRE AT 0705")
+			if fs := h.fires(); len(fs) != 3 || fs[0].Int("sp") != 4 || fs[1].Int("sp") != 3 || fs[2].Int("sp") != 3 {
+				t.Errorf("option %q: 4 and 5 SP of infantry and a battery of 3 from one stack fire %v; want 4, 3 and 3 (7 SP, 11.1)", tc.opt, fs)
+			}
+			continue
+		}
+		if probs := h.send(USA, "U1a: FIRE AT 0705\nU Bat: FIRE AT 0705"); (len(probs) == 0) != tc.batFire {
+			t.Errorf("option %q: the battery's fire: %v", tc.opt, probs)
+		}
+	}
+	// Below a stack's 7 SP of infantry, another infantry unit fires nothing.
+	h := clearField(t, "", "U1a", "U1b", "C1a")
+	h.set("U1a SP 7")
+	h.put("U1a", "0505", "E")
+	h.put("U1b", "0505", "E")
+	h.set("U1a STACK 0", "U1b STACK 1")
+	h.put("C1a", "0705", "W")
+	h.activate(USA, "U Div")
+	h.refused(USA, "U1b: FIRE AT 0705", "top unit")
+}
+
+// TestGBACW_11_5_SplitUnitsCombineOnlyAtTheSameTarget: the split units
+// of one regiment in a stack combine their fire when they fire at the
+// same target (11.5, 8.32), and only then: the top half firing alone
+// fires its own SP, and the halves firing at two targets fire apart.
+func TestGBACW_11_5_SplitUnitsCombineOnlyAtTheSameTarget(t *testing.T) {
+	scene := func() *harness {
+		h := splitField(t)
+		h.set("U1a SP 3", "U1b SP 2", "C1b REMOVED off", "C1b SP 5")
+		h.put("U1a", "0505", "E")
+		h.put("U1b", "0505", "E")
+		h.put("C1a", "0705", "W")
+		h.put("C1b", "0704", "W")
+		h.activate(USA, "U Div")
+		h.rolls = make([]int, 10)
+		return h
+	}
+	h := scene()
+	h.must(USA, "U1a: FIRE AT 0705")
+	if fs := h.fires(); len(fs) != 1 || fs[0].Int("sp") != 3 || h.u("U1b").Fired {
+		t.Errorf("the top half alone fires %v, U1b fired %v; want 3 SP and U1b free", fs, h.u("U1b").Fired)
+	}
+	h = scene()
+	h.must(USA, "U1a: FIRE AT 0705\nU1b: FIRE AT 0704")
+	if fs := h.fires(); len(fs) != 2 || fs[0].Int("sp") != 3 || fs[1].Int("sp") != 2 {
+		t.Errorf("halves at two targets fire %v; want 3 and 2 apart", fs)
+	}
+	h = scene()
+	h.must(USA, "U1a: FIRE AT 0705\nU1b: FIRE AT 0705")
+	if fs := h.fires(); len(fs) != 1 || fs[0].Int("sp") != 5 {
+		t.Errorf("halves at one target fire %v; want one fire of 5 (11.5)", fs)
+	}
+}
