@@ -286,17 +286,32 @@ func (m *sim) plan(side string, lines []string) []string {
 		groups = append(groups, g)
 		return g
 	}
-	var leaders []Order
+	// A brigade leader moves in his brigade's phase; a division leader
+	// in the phase of the brigade whose line comes before his in the
+	// mail (the first brigade's if none does), with 10 MP in each
+	// brigade's phase (17.1).
+	var last *group
+	var early []Order
 	for _, e := range lines {
 		o, err := m.entry(side, e)
 		if err != nil {
 			panic(bug{err})
 		}
 		if o.Leader {
-			leaders = append(leaders, o)
+			rank, name := st.command(st.leader(o.Unit))
+			switch {
+			case rank == "brigade":
+				g := groupOf(name)
+				g.moves = append(g.moves, o)
+			case last != nil:
+				last.moves = append(last.moves, o)
+			default:
+				early = append(early, o)
+			}
 			continue
 		}
 		g := groupOf(o.Brigade)
+		last = g
 		switch o.Kind {
 		case aShock, aCharge:
 			g.shocks = append(g.shocks, o)
@@ -317,20 +332,11 @@ func (m *sim) plan(side string, lines []string) []string {
 			g.moves = append(g.moves, o)
 		}
 	}
-	// A brigade leader moves with his brigade's phase; others with the
-	// first.
-	for _, o := range leaders {
-		rank, name := st.command(st.leader(o.Unit))
-		var g *group
-		if rank == "brigade" {
-			g = groupOf(name)
-		} else {
-			if len(groups) == 0 {
-				groupOf(st.Act.Acting[0])
-			}
-			g = groups[0]
+	if len(early) > 0 {
+		if len(groups) == 0 {
+			groupOf(st.Act.Acting[0])
 		}
-		g.moves = append(g.moves, o)
+		groups[0].moves = append(slices.Clone(early), groups[0].moves...)
 	}
 	var out []string
 	line := func(o Order) string { return strconv.Itoa(o.Line) + "|" + orderText(o) }
@@ -499,11 +505,9 @@ func (m *sim) execStep(o *Order, k int) int {
 
 // groupBegins starts a brigade's (or coordinated brigades') Action Phase:
 // the non-phasing units' reactions are theirs again, once per brigade
-// activation (13.1, B12; option b12-once-per-am: once per activation).
+// activation (13.1, B12; option b12-once-per-am: once per activation),
+// and the brigade and division leaders move 10 MP in it (17.1).
 func (m *sim) groupBegins(brigades []string) {
-	if m.st.Scn.Options.OncePerAM {
-		return
-	}
 	m.emit(kGroupBegun, aBrigades.Arg(brigades...))
 }
 

@@ -40,7 +40,10 @@
 //	                                          (CHARGE for mounted cavalry; AND: one
 //	                                          combination of several hexes, 14.3a)
 //	<unit>: RECOVER [FACE <v>]  |  BUILD  |  MOUNT  |  DISMOUNT  |  TOP  |  REFUSE
-//	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1)
+//	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1: 10 MP in
+//	                                          each brigade's phase; a division leader's
+//	                                          line goes in the phase of the brigade
+//	                                          whose line comes before it)
 //	DONE                                      the activation ends with nothing done
 //
 // The lines are sorted into the Action Phase of each brigade (3.3.3,

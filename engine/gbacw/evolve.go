@@ -301,12 +301,18 @@ func (s *State) apply(f events.Fact) error {
 			s.Act.Group = slices.Clone(aBrigades.Of(f))
 		}
 	case kGroupBegun:
+		// A brigade activation: reactions are the non-phasing units'
+		// again (13.1, B12; option b12-once-per-am: once per AM), and the
+		// brigade and division leaders have their 10 MP again (17.1).
 		s.own(partUnits)
-		for i, u := range s.Units {
-			if len(u.Used) > 0 {
-				s.mutUnit(i).Used = nil
+		if !s.Scn.Options.OncePerAM {
+			for i, u := range s.Units {
+				if len(u.Used) > 0 {
+					s.mutUnit(i).Used = nil
+				}
 			}
 		}
+		s.resetLeaderMP()
 	case kUnitMoved:
 		s.own(partUnits) // Focus and Held owned when it changes them
 		u, err := unit()

@@ -111,3 +111,27 @@ func TestGBACW_11_5_SplitUnitsCombineOnlyAtTheSameTarget(t *testing.T) {
 		t.Errorf("halves at one target fire %v; want one fire of 5 (11.5)", fs)
 	}
 }
+
+// --- 17.1: leaders move with each brigade activation ---
+
+// TestGBACW_17_1_DivisionLeaderMovesTenInEachBrigadesPhase: a division
+// leader has 10 MP in each brigade activation of his division's AM, not
+// 10 for the AM: his lines go with the brigade whose line comes before
+// them in the mail.
+func TestGBACW_17_1_DivisionLeaderMovesTenInEachBrigadesPhase(t *testing.T) {
+	h := clearField(t, "", "U1a", "U2a")
+	h.put("U1a", "0301", "SSE")
+	h.put("U2a", "0304", "SSE")
+	h.leaderAt("U Div Leader", "0106")
+	h.activate(USA, "U Div")
+	h.must(USA, "U1a: FACE E\nU Div Leader: MOVE TO 0112\nU2a: FACE E\nU Div Leader: MOVE TO 0612")
+	if l := h.st.leader("U Div Leader"); l.Hex.String() != "0612" {
+		t.Errorf("U Div Leader at %s; want 0612 (6 MP in U1's phase, 5 in U2's)", l.Hex)
+	}
+	// Within one brigade's phase, 10 MP.
+	h = clearField(t, "", "U1a", "U2a")
+	h.put("U1a", "0301", "SSE")
+	h.leaderAt("U Div Leader", "0106")
+	h.activate(USA, "U Div")
+	h.refused(USA, "U1a: FACE E\nU Div Leader: MOVE TO 0112\nU Div Leader: MOVE TO 0612", "cannot reach")
+}
