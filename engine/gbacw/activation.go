@@ -70,8 +70,8 @@ func (m *sim) buildProgram(side string, os []Order) ([]string, []events.Problem)
 		entry := strconv.Itoa(o.Line) + "|" + orderText(o)
 		switch o.Kind {
 		case oChange:
-			if march {
-				return nil, one(o, "a March AM activates only March columns: orders change on a division's AM (3.3, 10.1)", "")
+			if march && st.Scn.Options.MarchNoChange {
+				return nil, one(o, "this scenario's option march-am-no-change: orders change on a division's AM, not the March AM", "")
 			}
 			if !slices.Contains(act.Acting, o.Brigade) {
 				return nil, one(o, o.Brigade+" is not activated by this AM", "CHANGE <brigade of the activated division> <order>")
@@ -171,8 +171,25 @@ func (m *sim) mayAct(side string, o Order, march bool) *events.Problem {
 
 // endActivation ends the AM's activation and draws the next.
 func (m *sim) endActivation() {
-	m.emit(kAmEnded, aAm.Arg(m.st.Act.AM))
+	am := m.st.Act.AM
+	m.emit(kAmEnded, aAm.Arg(am))
+	m.marchAgain(am)
 	m.nextAM()
+}
+
+// marchAgain activates a side's March columns again when its March AM
+// has activations left (10.1: one marker, 1-4 activations), before the
+// next AM is drawn.
+func (m *sim) marchAgain(am string) {
+	side, what, _ := strings.Cut(am, "|")
+	if what != "March" {
+		return
+	}
+	if left := m.st.MarchAMs[m.st.sideIndex(side)] - 1; left > 0 {
+		if acting, _ := m.st.actingFor(side, what); len(acting) > 0 {
+			m.emit(kMarchAgain, aSide.Arg(side), aN.Arg(int64(left)))
+		}
+	}
 }
 
 // resume carries the activation's program on from where it stands.

@@ -218,6 +218,12 @@
 //     withdrawal and closing fire) is at a hex in the firer's front as
 //     it stands, so a unit fired on from its flank returns fire only
 //     after a reaction facing change (7.6) brings the firer in front.
+//   - The March AM (10.1) is one marker in the pool; drawn, it activates
+//     the side's March columns as many times as its draw gave (1-4), one
+//     activation after the other, before the next AM is drawn. Every
+//     activation has its Order Change Phase (3.3), the March AM's too, so
+//     a March brigade may change its orders there (the seed forbids
+//     nothing; option march-am-no-change: only in the Command Segment).
 //   - Order changes in the Order Change Phase are one per brigade each
 //     activation. The initiative side's first AM is part of its sealed
 //     Command Segment mail (one mail, one action). Reserve brigades are

@@ -173,6 +173,10 @@ func (s *State) apply(f events.Fact) error {
 	case kMarchAms:
 		s.own(partMarch)
 		s.MarchAMs[s.sideIndex(aSide.Of(f))] = int(aN.Of(f))
+	case kMarchAgain:
+		s.own(partMarch)
+		s.MarchAMs[s.sideIndex(aSide.Of(f))] = int(aN.Of(f))
+		s.Again = aSide.Of(f) + "|March"
 	case kRulingAsked:
 		s.Ruling = &Ask{Key: aKey.Of(f), What: aWhat.Of(f), Examples: slices.Clone(aExamples.Of(f))}
 	case kRulingGiven:
@@ -219,7 +223,9 @@ func (s *State) apply(f events.Fact) error {
 	case kAmDrawn:
 		s.own(partUnits | partBrigades) // Pool owned, First and Focus replaced; Leaders as phase.set
 		am := aAm.Of(f)
-		if len(s.First) > 0 && s.First[0] == am {
+		if aDr.Of(f) == 0 && s.Again == am {
+			s.Again = ""
+		} else if len(s.First) > 0 && s.First[0] == am {
 			s.First = nil
 		} else if i := slices.Index(s.Pool, am); i >= 0 {
 			s.own(partPool)

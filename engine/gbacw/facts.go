@@ -24,6 +24,7 @@ const (
 	kCommandTraced      = "command.traced"
 	kDivisionAms        = "division.ams"
 	kMarchAms           = "march.ams"
+	kMarchAgain         = "march.again"
 	kRulingAsked        = "ruling.asked"
 	kRulingGiven        = "ruling.given"
 	kPhaseSet           = "phase.set"
@@ -157,6 +158,7 @@ var _ = []string{
 	factSet.Kind(kCommandTraced, aSide, aOut),
 	factSet.Kind(kDivisionAms, aDivision, aN, aDr, aWhy),
 	factSet.Kind(kMarchAms, aSide, aN, aDr),
+	factSet.Kind(kMarchAgain, aSide, aN),
 	factSet.Kind(kRulingAsked, aKey, aWhat, aExamples),
 	factSet.Kind(kRulingGiven, aKey, aValue),
 	factSet.Kind(kPhaseSet, aPhase),
@@ -250,6 +252,8 @@ func describe(st *State, f events.Fact) string {
 			return fmt.Sprintf("%s's March AM: the referee rules how often it activates.", aSide.Of(f))
 		}
 		return fmt.Sprintf("%s's March AM activates its March columns %d time%s this turn (10.1).", aSide.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
+	case kMarchAgain:
+		return fmt.Sprintf("%s's March AM activates its March columns again (10.1): %d activation%s left this turn, this one included.", aSide.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
 	case kRulingAsked:
 		return "The referee is asked: " + aWhat.Of(f) + "."
 	case kRulingGiven:
@@ -270,6 +274,9 @@ func describe(st *State, f events.Fact) string {
 	case kAmDrawn:
 		side, am, _ := strings.Cut(aAm.Of(f), "|")
 		how := "chosen first"
+		if aDr.Of(f) == 0 && am == "March" {
+			how = "activated again (10.1)"
+		}
 		if aDr.Of(f) > 0 {
 			how = fmt.Sprintf("drawn from the pool (die %d)", aDr.Of(f))
 		}

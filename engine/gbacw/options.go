@@ -29,6 +29,9 @@ type Options struct {
 	RetreatFromCav  bool // B16: a unit may make a pre-shock retreat from mounted cavalry
 	TwoFires        bool // B19: pre-shock fire (13.2) and the reaction fire of 14.3e are two fires
 	UnitStacked     bool // B21: order change DRMs count a leader stacked with any unit of the brigade
+
+	// Readings of the package's own where the seed is silent (doc.go).
+	MarchNoChange bool // the March AM has no Order Change Phase: a March brigade changes orders only in the Command Segment
 }
 
 // optionNames are the option words, with what each sets.
@@ -50,6 +53,7 @@ var optionNames = map[string]func(*Options, string) error{
 	"b16-retreat-from-cavalry": flag(func(o *Options) { o.RetreatFromCav = true }),
 	"b19-two-fires":            flag(func(o *Options) { o.TwoFires = true }),
 	"b21-unit-stacked":         flag(func(o *Options) { o.UnitStacked = true }),
+	"march-am-no-change":       flag(func(o *Options) { o.MarchNoChange = true }),
 	"b5-march-fixed": func(o *Options, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 4 {

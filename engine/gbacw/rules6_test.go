@@ -7,7 +7,11 @@ package gbacw
 // 19.6).
 
 import (
+	"slices"
+	"strings"
 	"testing"
+
+	"pbem/events"
 )
 
 // --- 11.1, 11.5, 11.5a (B14): fire by the stack ---
@@ -134,4 +138,58 @@ func TestGBACW_17_1_DivisionLeaderMovesTenInEachBrigadesPhase(t *testing.T) {
 	h.leaderAt("U Div Leader", "0106")
 	h.activate(USA, "U Div")
 	h.refused(USA, "U1a: FACE E\nU Div Leader: MOVE TO 0112\nU Div Leader: MOVE TO 0612", "cannot reach")
+}
+
+// --- 10.1 and 3.3: the March AM ---
+
+// TestGBACW_10_1_OneMarchAMActivatesTheColumnsInARow: a side's March AM
+// is one marker in the pool; drawn, it activates the March columns as
+// many times as its draw says (1-4), one after the other, before the
+// next AM is drawn.
+func TestGBACW_10_1_OneMarchAMActivatesTheColumnsInARow(t *testing.T) {
+	h := marchField(t, "U2a", "U1a")
+	h.put("U2a", "0203", "SE")
+	h.put("U1a", "0210", "SSE")
+	h.facts0(newFact("march.ams", eS("side", USA), eI("n", 3), eI("dr", 7)),
+		newFact("march.ams", eS("side", CSA), eI("n", 0), eI("dr", 0)),
+		newFact("division.ams", eS("division", "U Div"), eI("n", 1), eI("dr", 0), eS("why", "")),
+		newFact("division.ams", eS("division", "U Cav Div"), eI("n", 0), eI("dr", 0), eS("why", "")),
+		newFact("division.ams", eS("division", "C Div"), eI("n", 0), eI("dr", 0), eS("why", "")),
+		newFact("division.ams", eS("division", "C Cav Div"), eI("n", 0), eI("dr", 0), eS("why", "")),
+		newFact("side.done", eS("side", USA)), newFact("side.done", eS("side", CSA)))
+	m := &sim{st: h.st, dice: h.dice}
+	m.maybeStartActivations()
+	h.st = m.st
+	if n := strings.Count(strings.Join(append(slices.Clone(h.st.Pool), h.st.Act.AM), " "), "USA|March"); n != 1 {
+		t.Fatalf("the pool and the activation hold %d USA March AMs; want one marker (10.1)", n)
+	}
+	// Bring the March AM up first, whatever the draw.
+	h.activate(USA, "March")
+	h.facts0(newFact("pool.filled", events.SL("ams", "USA|U Div")))
+	for i, hexes := range []string{"0303", "0403", "0503"} {
+		if h.st.Act == nil || h.st.Act.AM != "USA|March" {
+			t.Fatalf("activation %d of 3: the AM is %v; want USA's March AM again", i+1, h.st.Act)
+		}
+		h.must(USA, "U2a: MOVE "+hexes)
+	}
+	if h.st.Act == nil || h.st.Act.AM != "USA|U Div" {
+		t.Errorf("after three March activations the AM is %v; want the next one drawn", h.st.Act)
+	}
+}
+
+// TestGBACW_3_3_OrdersChangeOnTheMarchAM: every activation has its
+// Order Change Phase (3.3), the March AM's too: a March brigade may
+// change its orders there. Option march-am-no-change forbids it.
+func TestGBACW_3_3_OrdersChangeOnTheMarchAM(t *testing.T) {
+	for _, opt := range []string{"", "march-am-no-change"} {
+		h := clearField(t, opt, "U2a")
+		h.set("U2 ORDER march", "U2a ORDER march")
+		h.put("U2a", "0203", "SE")
+		h.activate(USA, "March")
+		h.rolls = []int{9}
+		probs := h.send(USA, "CHANGE U2 ADVANCE")
+		if (len(probs) == 0) != (opt == "") {
+			t.Errorf("option %q: an order change on the March AM: %v", opt, probs)
+		}
+	}
 }

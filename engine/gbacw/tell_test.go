@@ -37,6 +37,8 @@ func TestGBACW_TellsEveryFactInWords(t *testing.T) {
 		{fact("division.ams", S("division", "C Div"), I("n", -1), I("dr", -1), S("why", "the referee rules it")), "C Div's activation markers: the referee rules them."},
 		{fact("march.ams", S("side", CSA), I("n", 2), I("dr", 5)), "CSA's March AM activates its March columns 2 times this turn (10.1)."},
 		{fact("march.ams", S("side", CSA), I("n", -1), I("dr", -1)), "CSA's March AM: the referee rules how often it activates."},
+		{fact("march.again", S("side", USA), I("n", 2)), "USA's March AM activates its March columns again (10.1): 2 activations left this turn, this one included."},
+		{fact("am.drawn", S("am", "USA|March"), I("dr", 0), SL("acting", "U2"), SL("skipping")), "USA's March AM is activated again (10.1)."},
 		{fact("ruling.asked", S("key", "ams"), S("what", "each division's activation markers for turn 1 (R5)"), SL("examples", "RULE U Div 2")), "The referee is asked: each division's activation markers for turn 1 (R5)."},
 		{fact("ruling.given", S("key", "ams"), S("value", "activation markers")), "The referee has ruled the activation markers."},
 		{fact("phase.set", S("phase", PhaseCommand)), "The Command Segment (3.2): each side sends its orders, sealed."},

@@ -309,8 +309,10 @@ func (m *sim) maybeStartActivations() {
 			pool = append(pool, side+"|"+d.Name)
 		}
 	}
+	// One March AM for a side, activating its columns 1-4 times in a
+	// row (10.1, B5).
 	for i, side := range Sides {
-		for range st.MarchAMs[i] {
+		if st.MarchAMs[i] > 0 {
 			pool = append(pool, side+"|March")
 		}
 	}
@@ -335,6 +337,8 @@ func (m *sim) nextAM() {
 		var am string
 		dr := -1
 		switch {
+		case st.Again != "":
+			am, dr = st.Again, 0
 		case len(st.First) > 0:
 			am = st.First[0]
 		case len(st.Pool) == 0:
