@@ -377,7 +377,10 @@ func (m *sim) fireResult(sh shot) FireResult {
 	dist := hex.Distance(u.Hex, t.Hex)
 	drm := tab.Weapons[st.def(u).Weapon].DRM[dist-1]
 	var why []string
-	if !u.Moved {
+	// Prepared Fire (11.4) is the phasing unit's fire when it has not
+	// moved this phase; non-phase fire has none (option
+	// prepared-fire-any: any fire by a unit that has not moved).
+	if !u.Moved && (sh.kind == "phase" || st.Scn.Options.PreparedAll) {
 		drm += drm0(tab.FireDRM, "prepared", &why, "prepared")
 	}
 	if _, td, _ := st.hexDef(t.Hex); td.Fire != 0 {

@@ -239,6 +239,18 @@
 //     leaves his subordinates out of command); an out-of-command unit's
 //     skipped activation is its division's first; a brigade that skips
 //     one takes its out-of-command units' skips with it.
+//   - Prepared Fire (11.4): the seed names the bonus only to take it from
+//     a unit that moved in its phase, so it is the phasing unit's fire:
+//     phase fire by a unit that has not moved this phase gets it, and
+//     non-phase fire (return, closing, withdrawal, pre-shock) does not
+//     (option prepared-fire-any: any fire by a unit that has not moved).
+//   - End-of-turn recovery (19.6) is for units that "did not move": a
+//     retreat or a rout is a combat result the unit suffers, not a move
+//     it makes, so it does not count (option retreat-is-moving: it
+//     does). Withdrawal Movement, a move of the unit's own, counts.
+//   - 10.8's UDD is "with DRMs" and the seed gives no number: the sample
+//     tables add none (a scenario may, "march-shocked" under [udd-drm]);
+//     the stars of the leaders in the stack (18.4) apply.
 //   - Stragglers (3.4) and what raises fatigue (R12) are not in the notes:
 //     fatigue is kept (the referee may SET it) and only falls (3.4, 19.6);
 //     stragglers are not modelled.

@@ -329,7 +329,11 @@ func (s *State) apply(f events.Fact) error {
 		u.Hex, u.Facing, u.MP = intHex(aHex.Of(f)), int(aFacing.Of(f)), int(aMp.Of(f))
 		u.Moved, u.Refused, u.Extended = true, false, aExtended.Of(f)
 		u.HexTurns = 0 // a new hex: its turns are counted afresh (7.4)
-		u.Turn |= turnMoved
+		// A retreat or rout is not the unit's moving for 19.6 (option
+		// retreat-is-moving: it is).
+		if !aForced.Of(f) || s.Scn.Options.RetreatMoves {
+			u.Turn |= turnMoved
+		}
 		u.Stack = -1
 		s.restackAt(from)
 		s.restackAt(u.Hex)

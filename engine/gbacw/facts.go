@@ -97,6 +97,7 @@ var (
 	aDsp       = factSet.Int("dsp")
 	aExamples  = factSet.Strs("examples")
 	aExtended  = factSet.Bool("extended")
+	aForced    = factSet.Bool("forced")
 	aFacing    = factSet.Int("facing")
 	aFacings   = factSet.Ints("facings")
 	aFatigue   = factSet.Int("fatigue")
@@ -176,7 +177,7 @@ var _ = []string{
 	factSet.Kind(kOrderRolled, aBrigade, aTo, aDr, aDrm, aNeed, aOk),
 	factSet.Kind(kCoordinationRolled, aBrigades, aDr, aNeed, aOk),
 	factSet.Kind(kGroupBegun, aBrigades),
-	factSet.Kind(kUnitMoved, aUnit, aHex, aFacing, aMp, aExtended),
+	factSet.Kind(kUnitMoved, aUnit, aHex, aFacing, aMp, aExtended, engine.Opt(aForced)),
 	factSet.Kind(kUnitFaced, aUnit, aFacing, aMp, aMoved),
 	factSet.Kind(kStackSet, aHex, aUnits),
 	factSet.Kind(kUnitMarked, aUnit, aFlag, aOn),

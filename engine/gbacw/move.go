@@ -650,7 +650,7 @@ func (m *sim) retreat(u *Unit, n int, why string) {
 			return
 		}
 		from := u.Hex
-		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
+		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false), aForced.Arg(true))
 		m.carryLeaders(u, from, next)
 		m.say("%s retreats to %s (%s).", u.Name, next, why)
 	}

@@ -32,6 +32,8 @@ type Options struct {
 
 	// Readings of the package's own where the seed is silent (doc.go).
 	MarchNoChange bool // the March AM has no Order Change Phase: a March brigade changes orders only in the Command Segment
+	RetreatMoves  bool // a retreat or rout counts as moving for end-of-turn recovery (19.6)
+	PreparedAll   bool // the Prepared Fire bonus goes to any fire by a unit that has not moved, non-phase fire too (11.4)
 }
 
 // optionNames are the option words, with what each sets.
@@ -54,6 +56,8 @@ var optionNames = map[string]func(*Options, string) error{
 	"b19-two-fires":            flag(func(o *Options) { o.TwoFires = true }),
 	"b21-unit-stacked":         flag(func(o *Options) { o.UnitStacked = true }),
 	"march-am-no-change":       flag(func(o *Options) { o.MarchNoChange = true }),
+	"retreat-is-moving":        flag(func(o *Options) { o.RetreatMoves = true }),
+	"prepared-fire-any":        flag(func(o *Options) { o.PreparedAll = true }),
 	"b5-march-fixed": func(o *Options, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 4 {

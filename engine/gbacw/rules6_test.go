@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbem/engine/hex"
 	"pbem/events"
 )
 
@@ -190,6 +191,81 @@ func TestGBACW_3_3_OrdersChangeOnTheMarchAM(t *testing.T) {
 		probs := h.send(USA, "CHANGE U2 ADVANCE")
 		if (len(probs) == 0) != (opt == "") {
 			t.Errorf("option %q: an order change on the March AM: %v", opt, probs)
+		}
+	}
+}
+
+// --- numbers the seed does not give (10.8, 11.4, 19.6) ---
+
+// TestGBACW_10_8_NoMarchShockedDRMTheSeedDoesNotGive: 10.8 says a March
+// column shocked takes a UDD "with DRMs" and gives none; the sample
+// tables add none of their own (a scenario may give one).
+func TestGBACW_10_8_NoMarchShockedDRMTheSeedDoesNotGive(t *testing.T) {
+	h := marchField(t, "U2b", "C1a")
+	h.set("C1 ORDER attack", "C1a ORDER attack")
+	h.put("U2b", "0505", "NE")
+	h.put("C1a", nb("0505", hex.NE), "SSW")
+	h.activate(CSA, "C Div")
+	h.rolls = []int{0, 5, 5, 5, 5, 5, 5}
+	h.must(CSA, "C1a: SHOCK 0505")
+	for _, f := range h.last.Facts {
+		if f.Kind == "udd.rolled" && f.Str("unit") == "U2b" && f.Int("drm") != 0 {
+			t.Errorf("the March column's UDD has DRM %+d from the sample tables; the seed gives none (10.8)", f.Int("drm"))
+		}
+	}
+}
+
+// TestGBACW_11_4_PreparedFireIsThePhasingUnits: the Prepared Fire bonus
+// is lost by a unit that moved in its phase (11.4): it is the phasing
+// unit's fire. Return fire has none, though the unit has not moved;
+// option prepared-fire-any gives it to any fire by a unit that has not
+// moved.
+func TestGBACW_11_4_PreparedFireIsThePhasingUnits(t *testing.T) {
+	drm := func(opt string) int64 {
+		h := clearField(t, opt, "U1a", "C1a")
+		h.put("U1a", "0505", "E")
+		h.put("C1a", "0705", "W")
+		h.standing(CSA, "RETURN FIRE C1a ALWAYS")
+		h.activate(USA, "U Div")
+		h.rolls = []int{5, 5, 5, 5}
+		h.must(USA, "U1a: FIRE AT 0705")
+		for _, f := range h.fires() {
+			if f.Str("kind") == "return" {
+				return f.Int("drm")
+			}
+		}
+		t.Fatalf("option %q: no return fire", opt)
+		return 0
+	}
+	plain, withOpt := drm(""), drm("prepared-fire-any")
+	if withOpt-plain != 1 {
+		t.Errorf("return fire DRM %+d, with prepared-fire-any %+d: want the +1 Prepared Fire bonus only with the option", plain, withOpt)
+	}
+}
+
+// TestGBACW_19_6_ARetreatIsNotMoving: end-of-turn recovery is for units
+// that did not move (19.6): a retreat or a rout is a result suffered,
+// not a move made, so a disordered unit that only retreated recovers.
+// Option retreat-is-moving reads it the other way.
+func TestGBACW_19_6_ARetreatIsNotMoving(t *testing.T) {
+	for _, tc := range []struct {
+		opt       string
+		recovered bool
+	}{{"", true}, {"retreat-is-moving", false}} {
+		h := clearField(t, tc.opt, "U1a")
+		h.put("U1a", "0505", "E")
+		h.set("U1a DISORDERED on")
+		m := &sim{st: h.st, dice: h.dice}
+		m.retreat(m.st.unit("U1a"), 1, "a pre-shock retreat")
+		h.st = m.st
+		if h.u("U1a").Hex.String() == "0505" {
+			t.Fatal("U1a did not retreat")
+		}
+		h.facts0(events.NewFact("phase.set", events.S("phase", PhaseCommanders)))
+		h.must(USA, "DONE")
+		h.must(CSA, "DONE")
+		if got := !h.u("U1a").Disordered; got != tc.recovered {
+			t.Errorf("option %q: a unit that only retreated recovered %v at the end of the turn", tc.opt, got)
 		}
 	}
 }
