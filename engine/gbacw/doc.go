@@ -148,7 +148,8 @@
 //     two points or more in one hex cost 1 MP (7.3, 7.4). The points a
 //     unit turns in one hex in a phase count together, however made (a
 //     FACE, its turn to fire, the turn that leaves the hex): the first
-//     time they reach 2 they cost 1 MP, once for the hex. The seed
+//     time they reach 2 they cost 1 MP, once for the hex (option
+//     turns-apart: each turn priced alone). The seed
 //     charges MP for a paid turn and nothing else: it neither ends the
 //     unit's movement (a MOVE may follow, with the MP left) nor counts
 //     as moving (11.2, 11.4, 14.2a, 19.6). A stack's about-face in woods
@@ -199,8 +200,10 @@
 //     hex's top unit takes the defender's UDD (14.3d) and may give
 //     pre-shock fire; the odds are of all the SP on both sides; the
 //     defender's loss, terrain, works, facing and disorder DRMs are those
-//     of the first unit of the first hex named; an advance goes into the
-//     first hex named that is left empty.
+//     of the first unit of the first hex named (option shock-best-hex:
+//     the facing, terrain, works and hexside DRMs of the hex named best
+//     for the defender); an advance goes into the first hex named that
+//     is left empty.
 //   - Fire (11): phasing fire targets a hex and its result falls on the
 //     top unit; non-phase fire on the unit it answers. Fire comes from
 //     the top of the stack (11.1, B14): the stack's caps (infantry 7 SP,
@@ -260,11 +263,19 @@
 // b3-oc-hexes, b4-tie-previous, b5-march-fixed=N, b6-trail-full,
 // b7-attack-crossings, b8-two-plus-battery, b9-face-if-blocked,
 // b10-double-only, b11-either, b12-once-per-am, b13-enemy-in-front,
-// b14-one-firer, b14-top-non-artillery, b15-start-half, b16-retreat-from-cavalry, b19-two-fires,
-// b21-unit-stacked (options.go says what each does). B1 (references into
-// the official rulebook), B17 (the direction of the chart DRMs: the
-// charts define it) and B18 (spelling) have no other reading to offer;
-// B20 is the notes' own caveat.
+// b14-one-firer, b14-top-non-artillery, b15-start-half,
+// b16-retreat-from-cavalry, b19-two-fires, b21-unit-stacked. The
+// package's own readings above where the seed is silent have their
+// options too: turns-apart (7.4: each turn priced alone), shock-best-hex
+// (14.3a: the defender's hex DRMs of the hex best for him),
+// march-am-no-change (3.3, 10.1), prepared-fire-any (11.4) and
+// retreat-is-moving (19.6). options.go says what each does; the welcome
+// mail (explain.go) lists every reading with its option, says which
+// options a game plays with, and names as a house rule a chart's
+// modifier the seed does not give (a scenario's march-shocked UDD DRM).
+// B1 (references into the official rulebook), B17 (the direction of the
+// chart DRMs: the charts define it) and B18 (spelling) have no other
+// reading to offer; B20 is the notes' own caveat.
 //
 // # Every rule ID
 //

@@ -61,7 +61,7 @@ func (s *State) checkLeg(u *Unit, cur, next hex.Hex, c moveCtx) (leg, string) {
 	case pts >= 2 && c.first && c.startAdj:
 		return l, fmt.Sprintf("%s starts next to the enemy: it may turn one point and leave (9.3), not %d", u.Name, pts)
 	case pts > 0 && !sc.road:
-		l.turnCost = turnCost(u, pts)
+		l.turnCost = s.turnCost(u, pts)
 	}
 	// Passing through friendly units (8.4, 8.5).
 	friends := s.friendsAt(next, u.Side)
@@ -278,7 +278,14 @@ func (s *State) frontBlocked(u *Unit) bool {
 // together, its turns to fire and to leave the hex included; the first
 // time they come to 2 or more they cost 1 MP, and the hex is then paid
 // for. A turn on changing to or from March orders is free.
-func turnCost(u *Unit, pts int) int {
+func (s *State) turnCost(u *Unit, pts int) int {
+	if s.Scn.Options.TurnsApart {
+		// Option turns-apart: each turn is priced alone.
+		if u.FreeFace || pts < 2 {
+			return 0
+		}
+		return 2
+	}
 	if u.FreeFace || u.HexTurns >= 2 || u.HexTurns+pts < 2 {
 		return 0
 	}
@@ -297,7 +304,7 @@ func (m *sim) turn(o *Order, u *Unit, f int, afterMove bool) {
 	if pts == 0 {
 		return
 	}
-	cost := turnCost(u, pts)
+	cost := st.turnCost(u, pts)
 	if u.MP+cost > st.ma(u) {
 		m.fail(o, o.Col, fmt.Sprintf("%s has no MP left to turn %d points (7.4)", u.Name, pts), "")
 	}

@@ -34,6 +34,8 @@ type Options struct {
 	MarchNoChange bool // the March AM has no Order Change Phase: a March brigade changes orders only in the Command Segment
 	RetreatMoves  bool // a retreat or rout counts as moving for end-of-turn recovery (19.6)
 	PreparedAll   bool // the Prepared Fire bonus goes to any fire by a unit that has not moved, non-phase fire too (11.4)
+	TurnsApart    bool // each turn in a hex is priced alone: only a turn of 2 points or more at once costs 1 MP (7.4)
+	ShockBestHex  bool // a shock on several hexes takes the defender's facing, terrain, works and hexside DRMs of the hex best for him (14.3a)
 }
 
 // optionNames are the option words, with what each sets.
@@ -57,6 +59,8 @@ var optionNames = map[string]func(*Options, string) error{
 	"b21-unit-stacked":         flag(func(o *Options) { o.UnitStacked = true }),
 	"march-am-no-change":       flag(func(o *Options) { o.MarchNoChange = true }),
 	"retreat-is-moving":        flag(func(o *Options) { o.RetreatMoves = true }),
+	"turns-apart":              flag(func(o *Options) { o.TurnsApart = true }),
+	"shock-best-hex":           flag(func(o *Options) { o.ShockBestHex = true }),
 	"prepared-fire-any":        flag(func(o *Options) { o.PreparedAll = true }),
 	"b5-march-fixed": func(o *Options, v string) error {
 		n, err := strconv.Atoi(v)

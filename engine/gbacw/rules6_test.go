@@ -269,3 +269,51 @@ func TestGBACW_19_6_ARetreatIsNotMoving(t *testing.T) {
 		}
 	}
 }
+
+// --- the package's readings as options ---
+
+// TestGBACW_7_4_TurnsApartOption: by default the points a unit turns in
+// one hex add up (7.4: two one-point turns cost 1 MP); option
+// turns-apart prices each turn alone.
+func TestGBACW_7_4_TurnsApartOption(t *testing.T) {
+	for _, tc := range []struct {
+		opt string
+		mp  int
+	}{{"", 2}, {"turns-apart", 0}} {
+		h := clearField(t, tc.opt, "U1a")
+		h.put("U1a", "0305", "E")
+		h.activate(USA, "U Div")
+		h.must(USA, "U1a: FACE SSE\nU1a: FACE SSW")
+		if u := h.u("U1a"); u.MP != tc.mp {
+			t.Errorf("option %q: two FACEs of a point cost %s MP, want %s", tc.opt, halfMP(u.MP), halfMP(tc.mp))
+		}
+	}
+}
+
+// TestGBACW_14_3a_ShockBestHexOption: a shock on two defender hexes
+// takes the defender's hex DRMs (facing, terrain, works, hexside) from
+// the first hex named; option shock-best-hex from the hex best for the
+// defender.
+func TestGBACW_14_3a_ShockBestHexOption(t *testing.T) {
+	drm := func(opt string) int64 {
+		h := clearField(t, opt, "U1a", "C1a", "C1b")
+		h.set("U1 ORDER attack", "U1a ORDER attack")
+		h.put("U1a", "0604", "E")
+		h.put("C1a", "0704", "W")
+		h.put("C1b", "0705", "E") // U1a at its rear
+		h.activate(USA, "U Div")
+		h.rolls = make([]int, 20)
+		h.must(USA, "U1a: SHOCK 0705 AND 0704")
+		for _, f := range h.last.Facts {
+			if f.Kind == "shock.resolved" {
+				return f.Int("drm")
+			}
+		}
+		t.Fatalf("option %q: no shock resolved\n%s", opt, h.facts())
+		return 0
+	}
+	first, best := drm(""), drm("shock-best-hex")
+	if first-best != 2 {
+		t.Errorf("DRM %+d with the first hex named (C1b's rear, +2), %+d with shock-best-hex; want 2 apart", first, best)
+	}
+}

@@ -439,10 +439,48 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 	if d := def[0]; slices.Contains(d.Used, rCounter) {
 		add(tab["counter-charge"], "counter-charge")
 	}
+	// The defender's hex: facing, terrain, works and hexside, those of
+	// the first hex named (option shock-best-hex: of the hex named that
+	// is best for the defender).
+	n, w := st.shockHexDRM(atk, def[0])
+	if st.Scn.Options.ShockBestHex {
+		for _, d := range def[1:] {
+			if d.Hex == def[0].Hex {
+				continue
+			}
+			if n2, w2 := st.shockHexDRM(atk, d); n2 < n {
+				n, w = n2, w2
+			}
+		}
+	}
+	total += n
+	why = append(why, w...)
+	if slices.ContainsFunc(atk, func(u *Unit) bool { return u.Disordered }) {
+		add(tab["attacker-disordered"], "attacker disordered")
+	}
+	if def[0].Disordered {
+		add(tab["defender-disordered"], "defender disordered")
+	}
+	return total, why
+}
+
+// shockHexDRM is the part of the shock DRMs that the defender's hex
+// gives: an attacker at d's flank or rear, d's terrain and works, the
+// hexsides the attackers cross.
+func (s *State) shockHexDRM(atk []*Unit, d *Unit) (int, []string) {
+	tab := s.Scn.Tables.ShockDRM
+	total := 0
+	var why []string
+	add := func(n int, what string) {
+		if n != 0 {
+			total += n
+			why = append(why, fmt.Sprintf("%s %+d", what, n))
+		}
+	}
 	worst := hex.Front
 	for _, u := range atk {
-		if s := sector(def[0], u.Hex); s > worst {
-			worst = s
+		if sc := sector(d, u.Hex); sc > worst {
+			worst = sc
 		}
 	}
 	switch worst {
@@ -451,26 +489,20 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 	case hex.Rear:
 		add(tab["rear"], "at the rear")
 	}
-	if _, t, _ := st.hexDef(def[0].Hex); t.Shock != 0 {
+	if _, t, _ := s.hexDef(d.Hex); t.Shock != 0 {
 		add(t.Shock, "terrain")
 	}
-	if slices.Contains(st.Works, def[0].Hex) {
-		add(st.Scn.Tables.Construction["breastworks"].Shock, "works")
+	if slices.Contains(s.Works, d.Hex) {
+		add(s.Scn.Tables.Construction["breastworks"].Shock, "works")
 	}
 	side := 0
 	for _, u := range atk {
-		hs, _ := hex.Between(u.Hex, def[0].Hex)
-		for _, f := range st.Scn.Sides[hs] {
-			side = min(side, st.Scn.Tables.SideFeat[f].Shock)
+		hs, _ := hex.Between(u.Hex, d.Hex)
+		for _, f := range s.Scn.Sides[hs] {
+			side = min(side, s.Scn.Tables.SideFeat[f].Shock)
 		}
 	}
 	add(side, "across the hexside")
-	if slices.ContainsFunc(atk, func(u *Unit) bool { return u.Disordered }) {
-		add(tab["attacker-disordered"], "attacker disordered")
-	}
-	if def[0].Disordered {
-		add(tab["defender-disordered"], "defender disordered")
-	}
 	return total, why
 }
 
