@@ -157,7 +157,7 @@ func (m *sim) mayAct(side string, o Order, march bool) *events.Problem {
 		case u.Routed && o.Kind != aRecover:
 			return prob(n + " is routed: it may only try to recover")
 		case !slices.Contains(act.Acting, u.Brigade):
-			return prob(fmt.Sprintf("%s (%s) is not activated by this AM (%s)", n, u.Brigade, act.AM))
+			return prob(fmt.Sprintf("%s (%s) is not activated by this AM (%s)", n, u.Brigade, st.amName()))
 		case march && u.Order != March:
 			return prob(n + " is not on March orders: the March AM activates only March columns (10.1)")
 		case !march && u.Order == March:
@@ -234,14 +234,22 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 		}
 		switch {
 		case asked != nil:
-			m.emit(kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
+			// What is asked is for the side asked alone (it names that
+			// side's units and says "your"): the other side is told only
+			// that the game waits for it.
+			if asked.Side != "" {
+				m.emitTo(events.ToSide(asked.Side), kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
+			} else {
+				m.emit(kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
+			}
 			rolls := make([]int64, len(m.rolled))
 			for i, r := range m.rolled {
 				rolls[i] = int64(r)
 			}
 			m.emitTo(events.ToSide(side), kProgHeld, aAt.Arg(int64(at)), aStep.Arg(int64(step)), aText.Arg(text...), aRolls.Arg(rolls...))
 			if asked.Side != "" {
-				m.say("The game waits for %s: %s", asked.Side, asked.What)
+				m.sayTo(events.ToSide(asked.Side), "The game waits for %s: %s", asked.Side, asked.What)
+				m.sayTo(events.ToSide(otherSide(asked.Side)), "The game waits for %s to answer.", asked.Side)
 			} else {
 				m.say("The game waits for the referee: %s", asked.What)
 			}

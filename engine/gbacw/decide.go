@@ -262,11 +262,13 @@ func (s *State) asked() *Ask {
 	return nil
 }
 
+// amName names the activated AM in words: "USA's U Div AM".
 func (s *State) amName() string {
 	if s.Act == nil {
 		return "none"
 	}
-	return s.Act.AM
+	side, what, _ := strings.Cut(s.Act.AM, "|")
+	return fmt.Sprintf("%s's %s AM", side, what)
 }
 
 // --- standing orders ---

@@ -2,6 +2,7 @@ package gbacw
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"pbem/engine"
@@ -578,8 +579,17 @@ func progLines(text []string) []string {
 	var out []string
 	for _, t := range text {
 		if n, body, _ := strings.Cut(t, "|"); n != "" {
-			out = append(out, body)
+			out = append(out, playerLine(body))
 		}
 	}
 	return out
+}
+
+// moveFrom is the program's own note of where a move began ("MOVE FROM
+// 0605 0705"), which the player did not write and does not read.
+var moveFrom = regexp.MustCompile(`: MOVE FROM \d{4} `)
+
+// playerLine writes a program line as the player wrote it.
+func playerLine(body string) string {
+	return moveFrom.ReplaceAllString(body, ": MOVE ")
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbem/engine"
 	"pbem/engine/hex"
 	"pbem/events"
 )
@@ -315,5 +316,76 @@ func TestGBACW_14_3a_ShockBestHexOption(t *testing.T) {
 	first, best := drm(""), drm("shock-best-hex")
 	if first-best != 2 {
 		t.Errorf("DRM %+d with the first hex named (C1b's rear, +2), %+d with shock-best-hex; want 2 apart", first, best)
+	}
+}
+
+// --- mail ---
+
+// seenBy is what a side reads of the last decision: the echo lines and
+// facts open to it, each fact in its words.
+func (h *harness) seenBy(side string) string {
+	var b strings.Builder
+	for i, l := range h.last.Echo {
+		if v := h.last.EchoVis[i]; v.Public() || v.Open("", side) {
+			b.WriteString(l + "\n")
+		}
+	}
+	for _, f := range h.last.Facts {
+		if f.Vis.Public() || f.Vis.Open("", side) {
+			b.WriteString(describe(h.st, f) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestGBACW_ReactionAskedIsToldToTheAskedSideAlone: while a reaction is
+// asked of one side, the other reads only that the game waits for it:
+// not the question, which names the asked side's units and says "your"
+// to it (13.1, 13.4).
+func TestGBACW_ReactionAskedIsToldToTheAskedSideAlone(t *testing.T) {
+	h := clearField(t, "", "U1a", "C1a")
+	h.put("U1a", "0505", "E")
+	h.put("C1a", "0705", "W")
+	h.standing(CSA, "RETURN FIRE C1a ASK")
+	h.activate(USA, "U Div")
+	h.rolls = []int{5, 5}
+	h.must(USA, "U1a: FIRE AT 0705")
+	usa, csa := h.seenBy(USA), h.seenBy(CSA)
+	if !strings.Contains(csa, "13.1 Return fire") || !strings.Contains(csa, "your C1a") {
+		t.Fatalf("CSA is not asked:\n%s", csa)
+	}
+	if strings.Contains(usa, "Return fire") || strings.Contains(usa, "your C1a") || !strings.Contains(usa, "The game waits for CSA") {
+		t.Errorf("USA reads the question asked of CSA, or not that the game waits:\n%s", usa)
+	}
+	if w := render(h.st, engine.Viewer{Side: USA}).Window; strings.Contains(w, "your C1a") || !strings.Contains(w, "waiting for CSA") {
+		t.Errorf("USA's board:\n%s", w)
+	}
+	if w := render(h.st, engine.Viewer{Side: CSA}).Window; !strings.Contains(w, "your C1a") {
+		t.Errorf("CSA's board does not say what is asked:\n%s", w)
+	}
+}
+
+// TestGBACW_NoInternalIDsInProse: the mails name an AM as a player
+// reads it ("USA's U Div AM", not "USA|U Div") and give the orders
+// waiting as the player wrote them (not the program's "MOVE FROM").
+func TestGBACW_NoInternalIDsInProse(t *testing.T) {
+	h := clearField(t, "", "U1a", "U2a", "C1a")
+	h.put("U1a", "0305", "E")
+	h.put("C1a", "0805", "W")
+	h.standing(CSA, "CLOSING FIRE C1a ASK")
+	h.activate(USA, "U Div")
+	h.must(USA, "U1a: MOVE 0405 0505 0605")
+	usa := h.seenBy(USA)
+	if !strings.Contains(usa, "Your orders wait") {
+		t.Fatalf("no closing fire asked, no orders held:\n%s", usa)
+	}
+	if strings.Contains(usa, "FROM") || strings.Contains(usa, "USA|") {
+		t.Errorf("internal ids in USA's mail:\n%s", usa)
+	}
+	h = clearField(t, "", "U1a", "UCa")
+	h.activate(USA, "U Div")
+	probs := h.send(USA, "UCa: MOVE 0205")
+	if len(probs) == 0 || strings.Contains(probs[0].Msg, "|") || !strings.Contains(probs[0].Msg, "USA's U Div AM") {
+		t.Errorf("the refusal names the AM %v", probs)
 	}
 }
