@@ -560,7 +560,11 @@ func (m *sim) orderChange(o *Order) {
 		dr = m.d10("order change "+b.Name, 9)
 		success = dr+drm >= need
 	}
-	m.emit(kOrderRolled, aBrigade.Arg(b.Name), aTo.Arg(o.Order), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(need)), aOk.Arg(success))
+	var mods []string
+	if drm != 0 {
+		mods = []string{fmt.Sprintf("%+d %s (3.3)", drm, strings.TrimPrefix(why, ", "))}
+	}
+	m.emit(kOrderRolled, aBrigade.Arg(b.Name), aTo.Arg(o.Order), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(need)), aOk.Arg(success), aMods.Arg(mods...))
 	if success {
 		m.orderBrigade(b.Name, o.Order, "Order Change Phase (3.3)", false)
 	}

@@ -27,11 +27,24 @@ func (s *State) starsWith(u *Unit) int {
 // DRM.
 func (m *sim) udd(u *Unit, why string, drm, benign int) bool {
 	dr := m.d10("UDD "+u.Name, benign)
-	total := drm - m.st.starsWith(u)
+	mods, total := modTexts([]mod{{drm, uddSource(why)}, {-m.st.starsWith(u), "leaders' stars (18.4)"}})
 	need := m.st.cohesion(u)
 	ok := dr+total <= need
-	m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg(why), aDr.Arg(int64(dr)), aDrm.Arg(int64(total)), aNeed.Arg(int64(need)), aOk.Arg(ok))
+	m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg(why), aDr.Arg(int64(dr)), aDrm.Arg(int64(total)), aNeed.Arg(int64(need)), aOk.Arg(ok), aMods.Arg(mods...))
 	return ok
+}
+
+// uddSource names the DRM a UDD's rule gives, by why the UDD is taken.
+func uddSource(why string) string {
+	switch {
+	case strings.HasPrefix(why, "passing through"):
+		return "the next hex's cost (8.4)"
+	case strings.HasPrefix(why, "withdrawal"):
+		return "the ground's cost (9.5)"
+	case strings.HasPrefix(why, "March column"):
+		return "March column shocked (10.8)"
+	}
+	return "DRM (1.2)"
 }
 
 // disorder flips u to its disordered side (19.1); a unit disordered
@@ -375,31 +388,29 @@ func (m *sim) fireResult(sh shot) FireResult {
 	u, t := st.unit(sh.firer), st.unit(sh.target)
 	tab := st.Scn.Tables
 	dist := hex.Distance(u.Hex, t.Hex)
-	drm := tab.Weapons[st.def(u).Weapon].DRM[dist-1]
-	var why []string
+	ms := []mod{{tab.Weapons[st.def(u).Weapon].DRM[dist-1], fmt.Sprintf("%s at %d hex%s (R2)", st.def(u).Weapon, dist, yes(dist == 1, "", "es"))}}
 	// Prepared Fire (11.4) is the phasing unit's fire when it has not
 	// moved this phase; non-phase fire has none (option
 	// prepared-fire-any: any fire by a unit that has not moved).
 	if !u.Moved && (sh.kind == "phase" || st.Scn.Options.PreparedAll) {
-		drm += drm0(tab.FireDRM, "prepared", &why, "prepared")
+		ms = append(ms, mod{tab.FireDRM["prepared"], "prepared fire (11.4)"})
 	}
-	if _, td, _ := st.hexDef(t.Hex); td.Fire != 0 {
-		drm += td.Fire
-		why = append(why, fmt.Sprintf("terrain %+d", td.Fire))
+	if name, td, _ := st.hexDef(t.Hex); td.Fire != 0 {
+		ms = append(ms, mod{td.Fire, name.Terrain + " (R4)"})
 	}
 	if slices.Contains(st.Works, t.Hex) {
-		drm += tab.Construction["breastworks"].Fire
-		why = append(why, "works")
+		ms = append(ms, mod{tab.Construction["breastworks"].Fire, "works (R13)"})
 	}
 	switch sector(t, u.Hex) {
 	case hex.Flank:
-		drm += drm0(tab.FireDRM, "target-flank", &why, "at its flank")
+		ms = append(ms, mod{tab.FireDRM["target-flank"], "at its flank (R2)"})
 	case hex.Rear:
-		drm += drm0(tab.FireDRM, "target-rear", &why, "at its rear")
+		ms = append(ms, mod{tab.FireDRM["target-rear"], "at its rear (R2)"})
 	}
 	if u.Disordered {
-		drm += drm0(tab.FireDRM, "firer-disordered", &why, "firer disordered")
+		ms = append(ms, mod{tab.FireDRM["firer-disordered"], "firer disordered (R2)"})
 	}
+	why, drm := modTexts(ms)
 	dr := m.d10("fire "+u.Name, 0)
 	var code, col string
 	if tab.Fire == nil {
@@ -419,16 +430,8 @@ func (m *sim) fireResult(sh shot) FireResult {
 		res = FireResult{}
 	}
 	m.emit(kFireResolved, aFirer.Arg(u.Name), aTarget.Arg(t.Name), aSp.Arg(int64(sh.sp)), aRange.Arg(int64(dist)),
-		aCol.Arg(col), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aResult.Arg(code), aKind.Arg(sh.kind))
+		aCol.Arg(col), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aResult.Arg(code), aKind.Arg(sh.kind), aMods.Arg(why...))
 	return res
-}
-
-func drm0(m map[string]int, k string, why *[]string, what string) int {
-	if v := m[k]; v != 0 {
-		*why = append(*why, fmt.Sprintf("%s %+d", what, v))
-		return v
-	}
-	return 0
 }
 
 // applyFire applies a fire's result to its target: SP lost (a step loss,

@@ -248,7 +248,7 @@ func (m *sim) casualtyCheck(u *Unit) {
 		if dr == 0 {
 			m.killLeader(l, fmt.Sprintf("a casualty with %s (17.3, dr 0)", u.Name))
 		} else {
-			m.say("%s's casualty check: dr %d, unhurt (17.3).", l.Name, dr)
+			m.say("%s rolls %d for his casualty check (17.3): unhurt.", l.Name, dr)
 		}
 	}
 }

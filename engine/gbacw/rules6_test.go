@@ -7,7 +7,9 @@ package gbacw
 // 19.6).
 
 import (
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -387,5 +389,68 @@ func TestGBACW_NoInternalIDsInProse(t *testing.T) {
 	probs := h.send(USA, "UCa: MOVE 0205")
 	if len(probs) == 0 || strings.Contains(probs[0].Msg, "|") || !strings.Contains(probs[0].Msg, "USA's U Div AM") {
 		t.Errorf("the refusal names the AM %v", probs)
+	}
+}
+
+// dieLineRe reads a die line of the shared shape: "rolls D, +K source
+// ... = RESULT".
+var dieLineRe = regexp.MustCompile(`rolls (\d+)((?:, [+-]\d+ [^,=]*[^,= ])*)(?: = (-?\d+))?`)
+var modRe = regexp.MustCompile(`, ([+-]\d+) [^,=]+`)
+
+// checkDieLines checks every die line of text: each modifier named, the
+// result their sum; it returns how many it read.
+func checkDieLines(t *testing.T, text string) int {
+	t.Helper()
+	n := 0
+	for _, m := range dieLineRe.FindAllStringSubmatch(text, -1) {
+		n++
+		sum, _ := strconv.Atoi(m[1])
+		mods := modRe.FindAllStringSubmatch(m[2], -1)
+		for _, x := range mods {
+			k, _ := strconv.Atoi(x[1])
+			sum += k
+		}
+		if len(mods) > 0 && m[3] != strconv.Itoa(sum) {
+			t.Errorf("die line %q: the modifiers make %d", m[0], sum)
+		}
+		if len(mods) == 0 && m[3] != "" {
+			t.Errorf("die line %q: a result with no modifier named", m[0])
+		}
+	}
+	return n
+}
+
+// TestGBACW_11_4_FireLinesNameTheirDRMs: a fire's line gives the roll,
+// each DRM with its source (the weapon at its range, Prepared Fire 11.4,
+// ...) and their sum, in the die-line shape every rule system writes;
+// so do the UDD and the shock.
+func TestGBACW_11_4_FireLinesNameTheirDRMs(t *testing.T) {
+	h := clearField(t, "", "U1a", "C1a")
+	h.set("U1a ORDER attack")
+	h.put("U1a", "0402", "E")
+	h.put("C1a", "0702", "W")
+	h.activate(USA, "U Div")
+	h.rolls = []int{5, 0, 0}
+	h.must(USA, "U1a: FIRE AT 0702")
+	text := h.seenBy(USA)
+	if !strings.Contains(text, "U1a rolls 5, -1 rifle at 3 hexes (R2), +1 prepared fire (11.4) = 5 on the Fire Results Table (R2)") {
+		t.Errorf("the fire line does not name its DRMs:\n%s", text)
+	}
+	if checkDieLines(t, text) == 0 {
+		t.Errorf("no die line read:\n%s", text)
+	}
+	h = shockField(t)
+	h.put("U1a", "0604", "E")
+	h.put("C1a", "0705", "E") // U1a at its rear
+	h.leaderAt("C1 Leader", "0705")
+	h.activate(USA, "U Div")
+	h.rolls = make([]int, 20)
+	h.must(USA, "U1a: SHOCK 0705")
+	text = h.seenBy(USA)
+	if !strings.Contains(text, "(R3) = ") || !strings.Contains(text, "+2 at the rear (R3)") {
+		t.Errorf("the shock line does not name its DRMs:\n%s", text)
+	}
+	if checkDieLines(t, text) < 2 {
+		t.Errorf("the shock's UDD and resolution are not die lines:\n%s", text)
 	}
 }

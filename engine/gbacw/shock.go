@@ -318,7 +318,7 @@ func (m *sim) shockResolve(o *Order) {
 		res = ShockResult{}
 	}
 	m.emit(kShockResolved, aAttackers.Arg(unitNames(atk)...), aDefenders.Arg(unitNames(def)...), aAsp.Arg(int64(asp)), aDsp.Arg(int64(dsp)),
-		aOdds.Arg(odds), aDr.Arg(int64(dr)), aDrm.Arg(int64(drmv)), aResult.Arg(code))
+		aOdds.Arg(odds), aDr.Arg(int64(dr)), aDrm.Arg(int64(drmv)), aResult.Arg(code), aMods.Arg(why...))
 	// f. Losses, retreats, the advance.
 	if res.ALoss > 0 {
 		big := atk[0]
@@ -389,7 +389,7 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 	add := func(n int, what string) {
 		if n != 0 {
 			total += n
-			why = append(why, fmt.Sprintf("%s %+d", what, n))
+			why = append(why, fmt.Sprintf("%+d %s", n, what))
 		}
 	}
 	// 18.2 and 18.3.
@@ -437,7 +437,7 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 		add(tab["charge-cavalry"], "cavalry charge (14.3i)")
 	}
 	if d := def[0]; slices.Contains(d.Used, rCounter) {
-		add(tab["counter-charge"], "counter-charge")
+		add(tab["counter-charge"], "counter-charge (16.3b)")
 	}
 	// The defender's hex: facing, terrain, works and hexside, those of
 	// the first hex named (option shock-best-hex: of the hex named that
@@ -456,10 +456,10 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 	total += n
 	why = append(why, w...)
 	if slices.ContainsFunc(atk, func(u *Unit) bool { return u.Disordered }) {
-		add(tab["attacker-disordered"], "attacker disordered")
+		add(tab["attacker-disordered"], "attacker disordered (R3)")
 	}
 	if def[0].Disordered {
-		add(tab["defender-disordered"], "defender disordered")
+		add(tab["defender-disordered"], "defender disordered (R3)")
 	}
 	return total, why
 }
@@ -474,7 +474,7 @@ func (s *State) shockHexDRM(atk []*Unit, d *Unit) (int, []string) {
 	add := func(n int, what string) {
 		if n != 0 {
 			total += n
-			why = append(why, fmt.Sprintf("%s %+d", what, n))
+			why = append(why, fmt.Sprintf("%+d %s", n, what))
 		}
 	}
 	worst := hex.Front
@@ -485,15 +485,15 @@ func (s *State) shockHexDRM(atk []*Unit, d *Unit) (int, []string) {
 	}
 	switch worst {
 	case hex.Flank:
-		add(tab["flank"], "at the flank")
+		add(tab["flank"], "at the flank (R3)")
 	case hex.Rear:
-		add(tab["rear"], "at the rear")
+		add(tab["rear"], "at the rear (R3)")
 	}
-	if _, t, _ := s.hexDef(d.Hex); t.Shock != 0 {
-		add(t.Shock, "terrain")
+	if name, t, _ := s.hexDef(d.Hex); t.Shock != 0 {
+		add(t.Shock, name.Terrain+" (R4)")
 	}
 	if slices.Contains(s.Works, d.Hex) {
-		add(s.Scn.Tables.Construction["breastworks"].Shock, "works")
+		add(s.Scn.Tables.Construction["breastworks"].Shock, "works (R13)")
 	}
 	side := 0
 	for _, u := range atk {
@@ -502,7 +502,7 @@ func (s *State) shockHexDRM(atk []*Unit, d *Unit) (int, []string) {
 			side = min(side, s.Scn.Tables.SideFeat[f].Shock)
 		}
 	}
-	add(side, "across the hexside")
+	add(side, "across the hexside (R4)")
 	return total, why
 }
 

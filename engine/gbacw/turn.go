@@ -33,10 +33,12 @@ func (m *sim) beginTurn(n int) {
 func (m *sim) initiative() {
 	st := m.st
 	var dr, drm [2]int
+	var mods [2][]string
 	for i, side := range Sides {
 		dr[i] = m.d10("initiative "+side, 0)
+		var ms []mod
 		if st.Initiative == side {
-			drm[i]++
+			ms = append(ms, mod{1, "initiative last turn (4.1a)"})
 		}
 		if oc := st.leader(st.Scn.Armies[side]); oc != nil && oc.onMap() {
 			moved := st.OCMP[i] <= 2*10
@@ -44,9 +46,10 @@ func (m *sim) initiative() {
 				moved = st.OCHexes[i] <= 10
 			}
 			if moved && st.corpsInRange(oc) {
-				drm[i] += st.ldef(oc).Initiative
+				ms = append(ms, mod{st.ldef(oc).Initiative, oc.Name + "'s initiative rating (4.1b)"})
 			}
 		}
+		mods[i], drm[i] = modTexts(ms)
 	}
 	side := ""
 	switch a, b := dr[0]+drm[0], dr[1]+drm[1]; {
@@ -56,7 +59,7 @@ func (m *sim) initiative() {
 		side = CSA
 	}
 	m.emit(kInitiativeRolled, aUsa.Arg(int64(dr[0])), aCsa.Arg(int64(dr[1])),
-		aUsaDrm.Arg(int64(drm[0])), aCsaDrm.Arg(int64(drm[1])), aSide.Arg(side))
+		aUsaDrm.Arg(int64(drm[0])), aCsaDrm.Arg(int64(drm[1])), aSide.Arg(side), aUsaMods.Arg(mods[0]...), aCsaMods.Arg(mods[1]...))
 }
 
 // corpsInRange reports whether a corps leader of the OC's side is within
