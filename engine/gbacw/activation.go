@@ -386,6 +386,9 @@ func (m *sim) plan(side string, lines []string) []string {
 			}
 			combos[i].Units = append(combos[i].Units, o.Units...)
 			combos[i].Advance = combos[i].Advance || o.Advance
+			if o.HasFace && !combos[i].HasFace {
+				combos[i].Face, combos[i].HasFace = o.Face, true
+			}
 			for _, h := range o.Targets {
 				if !slices.Contains(combos[i].Targets, h) {
 					combos[i].Targets = append(combos[i].Targets, h)
@@ -436,7 +439,7 @@ func orderText(o Order) string {
 	who := strings.Join(o.Units, ", ") + ": "
 	switch o.Kind {
 	case oChange:
-		return "CHANGE " + o.Brigade + " " + strings.ToUpper(o.Order)
+		return "CHANGE " + o.Brigade + " " + strings.ToUpper(o.Order) + face()
 	case oCoordinate:
 		return "COORDINATE " + strings.Join(o.Brigades, " AND ")
 	case aMove:
@@ -474,7 +477,7 @@ func orderText(o Order) string {
 		}
 		s := who + o.Kind + " " + strings.Join(ts, " AND ")
 		if o.Advance {
-			s += " ADVANCE"
+			s += " ADVANCE" + face()
 		}
 		return s
 	case aRecover:
@@ -547,6 +550,9 @@ func (m *sim) orderChange(o *Order) {
 	if b.Order == o.Order {
 		m.fail(o, o.Col, fmt.Sprintf("%s is on %s orders already", b.Name, b.Order), "")
 	}
+	if why := st.orderFaceWhy(b.Name, *o); why != "" {
+		m.fail(o, o.Col, why, "")
+	}
 	drm, why := st.orderChangeDRM(b.Name)
 	need, ok := st.Scn.Tables.OrderChange[o.Order]
 	var dr int
@@ -566,7 +572,7 @@ func (m *sim) orderChange(o *Order) {
 	}
 	m.emit(kOrderRolled, aBrigade.Arg(b.Name), aTo.Arg(o.Order), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(need)), aOk.Arg(success), aMods.Arg(mods...))
 	if success {
-		m.orderBrigade(b.Name, o.Order, "Order Change Phase (3.3)", false)
+		m.orderBrigade(b.Name, o.Order, "Order Change Phase (3.3)", false, faceOf(*o))
 	}
 }
 

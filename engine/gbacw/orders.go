@@ -247,7 +247,14 @@ func (p *parser) line(o *Order, line string) bool {
 			return false
 		}
 	case oOrder, oChange, oRelease:
-		// <brigade> <order>
+		// <brigade> <order> [FACE <side or vertex>]: the facing the
+		// brigade's units take going to or from March (7.3).
+		if n := len(rest); n >= 4 && k != oRelease && strings.EqualFold(rest[n-2].s, "FACE") {
+			if !p.facing(o, rest[n-1]) {
+				return false
+			}
+			rest = rest[:n-2]
+		}
 		if len(rest) < 2 {
 			p.problem(*o, o.Col, k+" names a brigade and its order", k+" <brigade> ATTACK|ADVANCE|MARCH|RESERVE")
 			return false
@@ -665,6 +672,18 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 			return false
 		}
 	case aShock, aCharge:
+		// ... ADVANCE [FACE <vertex>]: the free turn after an advance
+		// after combat (7.3) is the player's.
+		if n := len(rest); n >= 3 && strings.EqualFold(rest[n-2].s, "FACE") && strings.EqualFold(rest[n-3].s, "ADVANCE") {
+			if !p.facing(o, rest[n-1]) {
+				return false
+			}
+			if o.Face >= faceSide {
+				p.problem(*o, rest[n-1].col, "a unit that advances faces a vertex (7.1): FACE NNE, E, SSE, SSW, W or NNW", "")
+				return false
+			}
+			rest = rest[:n-2]
+		}
 		if n := len(rest); n > 0 && strings.EqualFold(rest[n-1].s, "ADVANCE") {
 			o.Advance = true
 			rest = rest[:n-1]

@@ -165,7 +165,7 @@ func TestGBACW_7_3_FreeFacingChanges(t *testing.T) {
 	h4 := clearField(t, "", "U1a")
 	h4.put("U1a", "0505", "E")
 	m := &sim{st: h4.st, dice: h4.dice}
-	m.orderBrigade("U1", March, "test", true)
+	m.orderBrigade("U1", March, "test", true, -1)
 	if u := m.st.unit("U1a"); u.Facing != int(hex.NE) || !u.onSide() {
 		t.Errorf("to March orders facing E: %v", facingName(u.Facing, u.onSide()))
 	}

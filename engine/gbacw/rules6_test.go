@@ -454,3 +454,50 @@ func TestGBACW_11_4_FireLinesNameTheirDRMs(t *testing.T) {
 		t.Errorf("the shock's UDD and resolution are not die lines:\n%s", text)
 	}
 }
+
+// --- the player's choices (7.3) ---
+
+// TestGBACW_7_3_TheTurnAfterAnAdvanceIsThePlayers: the free turn after
+// an advance after combat (7.3) is ordered with the advance: SHOCK ...
+// ADVANCE FACE <vertex>.
+func TestGBACW_7_3_TheTurnAfterAnAdvanceIsThePlayers(t *testing.T) {
+	h := shockField(t)
+	h.set("C1a SP 2")
+	h.put("U1a", "0604", "E")
+	h.put("C1a", "0705", "W")
+	h.activate(USA, "U Div")
+	h.rolls = []int{9, 9, 9, 9, 9, 9, 9, 9}
+	h.must(USA, "U1a: SHOCK 0705 ADVANCE FACE SSE")
+	u := h.u("U1a")
+	if u.Hex.String() != "0705" {
+		t.Fatalf("U1a did not advance: at %s\n%s", u.Hex, h.facts())
+	}
+	if got := facingShort(u); got != "SSE" {
+		t.Errorf("U1a faces %s after its advance; it was ordered to face SSE (7.3)", got)
+	}
+	h.refused(USA, "U1b: SHOCK 0705 ADVANCE FACE S", "faces a vertex")
+}
+
+// TestGBACW_7_3_FacingToAndFromMarchIsThePlayers: the free turn on
+// going to or from March orders (7.3) is the player's: CHANGE (or
+// ORDER) <brigade> MARCH FACE <side>; without FACE the units take the
+// side next to their vertex.
+func TestGBACW_7_3_FacingToAndFromMarchIsThePlayers(t *testing.T) {
+	h := clearField(t, "", "U1a")
+	h.put("U1a", "0305", "E")
+	h.activate(USA, "U Div")
+	h.rolls = []int{9}
+	h.must(USA, "CHANGE U1 MARCH FACE S")
+	if u := h.u("U1a"); u.Order != March || facingShort(u) != "S|" {
+		t.Errorf("U1a: %s orders facing %s; want March facing the side S", u.Order, facingShort(u))
+	}
+	h.activate(USA, "March")
+	h.refused(USA, "CHANGE U1 ATTACK FACE S", "faces a vertex")
+	h.rolls = []int{9}
+	h.must(USA, "CHANGE U1 ADVANCE FACE W")
+	if u := h.u("U1a"); u.Order != Advance || facingShort(u) != "W" {
+		t.Errorf("U1a: %s orders facing %s; want Advance facing W", u.Order, facingShort(u))
+	}
+	h.activate(USA, "U Div")
+	h.refused(USA, "CHANGE U1 ATTACK FACE E", "to or from March")
+}

@@ -556,6 +556,11 @@ func (m *sim) advance(o *Order, atk []*Unit) {
 		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(h)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
 		m.carryLeaders(u, from, h)
 		m.say("%s advances into %s.", u.Name, h)
+		if v := m.st.unit(u.Name); o.HasFace && v.Facing != o.Face {
+			// The free turn after an advance after combat (7.3), as the
+			// order names it.
+			m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(o.Face)), aMp.Arg(int64(v.MP)), aMoved.Arg(false))
+		}
 		m.place(o, m.st.unit(u.Name), from)
 	}
 }

@@ -242,15 +242,47 @@ func (m *sim) divisionOrder(side string, o Order) *events.Problem {
 			}
 		}
 	}
-	m.orderBrigade(b.Name, o.Order, how, arriving)
+	if why := st.orderFaceWhy(b.Name, o); why != "" {
+		return prob(why)
+	}
+	m.orderBrigade(b.Name, o.Order, how, arriving, faceOf(o))
 	return nil
+}
+
+// faceOf is the facing an order line gives (FACE), or -1.
+func faceOf(o Order) int {
+	if !o.HasFace {
+		return -1
+	}
+	return o.Face
+}
+
+// orderFaceWhy says why an order line's FACE cannot be taken, or "": it
+// is the player's choice of the free turn going to or from March (7.3),
+// a side for a column, a vertex for a line.
+func (s *State) orderFaceWhy(brigade string, o Order) string {
+	if !o.HasFace {
+		return ""
+	}
+	b := s.brigade(brigade)
+	switch {
+	case (b.Order == March) == (o.Order == March):
+		return "FACE goes with an order to or from March (7.3): other orders keep the units' facings"
+	case o.Order == March && o.Face < faceSide:
+		return "a March column faces a side (10.2): FACE N, NE, SE, S, SW or NW"
+	case o.Order != March && o.Face >= faceSide:
+		return "a unit out of March faces a vertex (7.1): FACE NNE, E, SSE, SSW, W or NNW"
+	}
+	return ""
 }
 
 // orderBrigade gives a brigade a new order: every unit in command takes
 // it (an out-of-command unit keeps its last, 5.5, except an arriving
 // brigade's); a unit changing to or from March orders turns to face a
-// side or a vertex at once, free (7.3).
-func (m *sim) orderBrigade(brigade, ord, how string, all bool) {
+// side or a vertex at once, free (7.3): the one face names (the player's
+// choice), or with face -1 the side anticlockwise of its vertex, the
+// vertex clockwise of its side.
+func (m *sim) orderBrigade(brigade, ord, how string, all bool, face int) {
 	st := m.st
 	var units []string
 	var facings []int64
@@ -260,6 +292,10 @@ func (m *sim) orderBrigade(brigade, ord, how string, all bool) {
 		}
 		f := u.Facing
 		switch {
+		case ord == March && u.Order != March && face >= faceSide:
+			f = face - faceSide
+		case ord != March && u.Order == March && face >= 0 && face < faceSide:
+			f = face
 		case ord == March && u.Order != March:
 			f = int(hex.Vertex(u.Facing)) // the vertex's anticlockwise side
 		case ord != March && u.Order == March:
@@ -497,7 +533,7 @@ func (m *sim) endTurn() {
 	for _, r := range m.st.Releases {
 		b, ord, _ := strings.Cut(r, "=")
 		if m.st.brigade(b).Order == Reserve {
-			m.orderBrigade(b, ord, "release of reserves (3.4.2)", false)
+			m.orderBrigade(b, ord, "release of reserves (3.4.2)", false, -1)
 		}
 	}
 	// 19.6: every unit in command that did not move, fire in its phase or
