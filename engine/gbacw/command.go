@@ -274,3 +274,10 @@ func (m *sim) commandGone() {
 		}
 	}
 }
+
+func joinOr(ss []string) string {
+	if len(ss) < 2 {
+		return joinAnd(ss)
+	}
+	return fmt.Sprintf("%s or %s", joinComma(ss[:len(ss)-1]), ss[len(ss)-1])
+}

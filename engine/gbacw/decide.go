@@ -492,7 +492,7 @@ func (m *sim) standingAnswer(side string) (string, bool) {
 // answer takes the asked side's answer and carries the activation on.
 func (m *sim) answer(side string, os []Order) []events.Problem {
 	a := m.st.asked()
-	r, _ := keyParts(a.Key)
+	r, who := keyParts(a.Key)
 	var ans string
 	for _, o := range os {
 		switch {
@@ -502,6 +502,12 @@ func (m *sim) answer(side string, os []Order) []events.Problem {
 			ans = "yes"
 			if o.HasFace {
 				ans += ":" + strconv.Itoa(o.Face)
+			}
+			if o.HasTo {
+				if u := m.st.unit(who); u == nil || !slices.Contains(m.st.rearHexes(u), o.To.String()) {
+					return one(o, fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", o.To, who), r+" or PASS")
+				}
+				ans += ":" + o.To.String()
 			}
 		case o.Kind == oReact:
 			return one(o, fmt.Sprintf("you are asked about %s, not %s", r, o.Reaction), r+" or PASS")

@@ -642,13 +642,32 @@ func (s *State) rearHex(u *Unit) (hex.Hex, bool) {
 // (Displacement, R11 reading). A unit that cannot retreat stays and
 // loses a strength point (R11 reading). Leaders stacked with it go too
 // (17.6).
-func (m *sim) retreat(u *Unit, n int, why string) {
+func (m *sim) retreat(u *Unit, n int, why string) { m.retreatVia(u, n, why, "") }
+
+// rearHexes are the hexes u may retreat into, in rearDirs' order.
+func (s *State) rearHexes(u *Unit) []string {
+	var out []string
+	for _, d := range rearDirs(u) {
+		if h := u.Hex.Neighbor(d); s.retreatWhy(u, h) == "" {
+			out = append(out, h.String())
+		}
+	}
+	return out
+}
+
+// retreatVia is retreat with the first hex the player chose (14.3b: the
+// owner's choice where two are open), when it is one u may retreat
+// into; else the first open.
+func (m *sim) retreatVia(u *Unit, n int, why, first string) {
 	for i := 0; i < n || (i < n+1 && m.overStacked(u)); i++ {
 		u = m.st.unit(u.Name)
 		if !u.onMap() {
 			return
 		}
 		next, ok := m.st.rearHex(u)
+		if h, err := hex.Parse(first); i == 0 && err == nil && slices.Contains(m.st.rearHexes(u), first) {
+			next, ok = h, true
+		}
 		if !ok {
 			if i == 0 {
 				m.say("%s cannot retreat (%s): it stays and loses a strength point (R11).", u.Name, why)

@@ -220,6 +220,13 @@ func (p *parser) line(o *Order, line string) bool {
 					return true
 				}
 			}
+			if r == rRetreat {
+				// The hex of a pre-shock retreat is the player's (14.3b).
+				if h, err := hex.Parse(ws[n].s); err == nil && len(ws) == n+1 {
+					o.To, o.HasTo = h, true
+					return true
+				}
+			}
 			p.problem(*o, ws[n].col, fmt.Sprintf("%s takes nothing after it here", r), r)
 			return false
 		}

@@ -501,3 +501,40 @@ func TestGBACW_7_3_FacingToAndFromMarchIsThePlayers(t *testing.T) {
 	h.activate(USA, "U Div")
 	h.refused(USA, "CHANGE U1 ATTACK FACE E", "to or from March")
 }
+
+// TestGBACW_14_3b_TheRetreatHexIsThePlayers: where a pre-shock retreat
+// has two hexes open (14.3b: into the rear, keeping the facing), the
+// question names them and the answer may choose: PRE-SHOCK RETREAT
+// <hex>; with none named (or a standing order) the first is taken.
+func TestGBACW_14_3b_TheRetreatHexIsThePlayers(t *testing.T) {
+	scene := func() *harness {
+		h := shockField(t)
+		h.put("U1a", "0605", "E")
+		h.put("C1a", "0705", "W")
+		h.standing(CSA, "PRE-SHOCK RETREAT C1a ASK")
+		h.activate(USA, "U Div")
+		h.rolls = []int{0, 0, 0}
+		h.must(USA, "U1a: SHOCK 0705")
+		return h
+	}
+	h := scene()
+	hs := h.st.rearHexes(h.u("C1a"))
+	if len(hs) != 2 {
+		t.Fatalf("C1a's rear hexes open: %v", hs)
+	}
+	if csa := h.seenBy(CSA); !strings.Contains(csa, "It may retreat into "+hs[0]+" or "+hs[1]) {
+		t.Errorf("the question does not name the hexes:\n%s", csa)
+	}
+	h.must(CSA, "PRE-SHOCK RETREAT "+hs[1])
+	if got := h.u("C1a").Hex.String(); got != hs[1] {
+		t.Errorf("C1a retreated to %s; its player chose %s", got, hs[1])
+	}
+	h = scene()
+	h.must(CSA, "PRE-SHOCK RETREAT")
+	if got := h.u("C1a").Hex.String(); got != hs[0] {
+		t.Errorf("C1a retreated to %s with no hex named; want the first, %s", got, hs[0])
+	}
+	h = scene()
+	h.refused(CSA, "PRE-SHOCK RETREAT 0101 0102", "takes nothing after it")
+	h.refused(CSA, "PRE-SHOCK RETREAT 0101", "not a hex C1a may retreat into")
+}

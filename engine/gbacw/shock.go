@@ -141,8 +141,11 @@ func (m *sim) shockDeclare(o *Order) int {
 		if cav && !st.Scn.Options.RetreatFromCav {
 			continue
 		}
-		ok, _ := m.react(rRetreat, d, reactCtx{enemy: st.unit(o.Units[0]), trigger: "shocked", odds: m.st.stackSP(st.unit(o.Units[0]).Hex)},
-			fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, d.Hex))
+		q := fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, d.Hex)
+		if hs := m.st.rearHexes(d); len(hs) > 1 {
+			q += fmt.Sprintf(" It may retreat into %s: PRE-SHOCK RETREAT <hex> chooses (the first if none is named).", joinOr(hs))
+		}
+		ok, arg := m.react(rRetreat, d, reactCtx{enemy: st.unit(o.Units[0]), trigger: "shocked", odds: m.st.stackSP(st.unit(o.Units[0]).Hex)}, q)
 		if !ok {
 			continue
 		}
@@ -157,7 +160,7 @@ func (m *sim) shockDeclare(o *Order) int {
 		if m.st.mountedCav(d) {
 			n = 2
 		}
-		m.retreat(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)")
+		m.retreatVia(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)", arg)
 	}
 	if len(m.defenders(o)) == 0 {
 		// The attacker may advance into the hex; no continued shock.
