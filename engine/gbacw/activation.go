@@ -363,6 +363,19 @@ func (m *sim) plan(side string, lines []string) []string {
 		}
 		groups[0].moves = append(slices.Clone(early), groups[0].moves...)
 	}
+	// The lines are carried out in the order the mail gives them: a
+	// shock written before a move or fire of its own brigade's phase is
+	// refused, not moved after it (14.1).
+	for _, g := range groups {
+		for _, s := range g.shocks {
+			for _, o := range g.moves {
+				if o.Line > s.Line && !o.Leader {
+					m.fail(&s, s.Col, fmt.Sprintf("a brigade shocks after it has finished moving and firing (14.1): line %d (%s) comes after this shock; write the shock after it", o.Line, o.Text),
+						"the brigade's MOVE and FIRE lines first, then its SHOCK lines")
+				}
+			}
+		}
+	}
 	var out []string
 	line := func(o Order) string { return strconv.Itoa(o.Line) + "|" + orderText(o) }
 	for _, g := range groups {

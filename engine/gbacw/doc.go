@@ -19,9 +19,12 @@
 // mail, sealed (the kit's sealed step: neither reads the other's orders
 // before both have sent them):
 //
-//	ORDER <brigade> ATTACK|ADVANCE|MARCH|RESERVE   Division Orders (3.2.3),
+//	ORDER <brigade> ATTACK|ADVANCE|MARCH|RESERVE [FACE <side or vertex>]
+//	                                               Division Orders (3.2.3),
 //	                                               Reinforcement Orders (3.2.4),
-//	                                               Reserve designation (3.2.5)
+//	                                               Reserve designation (3.2.5);
+//	                                               FACE: the free turn to or from
+//	                                               March (7.3), the player's
 //	FIRST <division>|MARCH                         the initiative side's first AM (4.2)
 //	DONE                                           nothing (more)
 //
@@ -30,15 +33,16 @@
 // the pool's size: random, verifiable, not secret). Each activation is
 // one mail of the side whose AM it is (3.3):
 //
-//	CHANGE <brigade> <order>                  Order Change Phase: a dr (R6)
+//	CHANGE <brigade> <order> [FACE <side or vertex>]   Order Change Phase: a dr (R6)
 //	COORDINATE <brigade>, <brigade>           Multi-brigade coordination Phase: a dr (R7)
 //	<unit>: MOVE <hex> <hex> ... [FACE <v>] [TOP|BOTTOM]   or MOVE TO <hex>
 //	<unit>: FACE <vertex, or side for a column>
 //	<unit>: WITHDRAW [<hex> [<hex>]]          Withdrawal Movement (9.5)
 //	<unit>: FIRE AT <hex or unit> [AND <hex or unit>]      split fire (11.6)
-//	<unit>[, <unit>]: SHOCK <hex or unit> [AND <hex or unit>] [ADVANCE]
+//	<unit>[, <unit>]: SHOCK <hex or unit> [AND <hex or unit>] [ADVANCE [FACE <v>]]
 //	                                          (CHARGE for mounted cavalry; AND: one
-//	                                          combination of several hexes, 14.3a)
+//	                                          combination of several hexes, 14.3a;
+//	                                          FACE: the free turn after the advance, 7.3)
 //	<unit>: RECOVER [FACE <v>]  |  BUILD  |  MOUNT  |  DISMOUNT  |  TOP  |  REFUSE
 //	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1: 10 MP in
 //	                                          each brigade's phase; a division leader's
@@ -47,10 +51,15 @@
 //	DONE                                      the activation ends with nothing done
 //
 // The lines are sorted into the Action Phase of each brigade (3.3.3,
-// 14.1): its movement and fire as written, then its shocks (one
-// combination per hex attacked; lines naming a hex in common are one
-// combination of all the hexes they name), its recoveries and constructions;
-// coordinated brigades share one phase. A mail's orders are first run
+// 14.1), in the order of the brigades' first lines: its movement and
+// fire in the order the mail gives them, then its shocks in that order
+// (one combination per hex attacked; lines naming a hex in common are
+// one combination of all the hexes they name), its recoveries and
+// constructions; coordinated brigades share one phase. A shock written
+// before a move or fire of its own brigade's phase is refused (14.1: a
+// brigade shocks when it has finished moving and firing), never moved
+// after it; FIRE lines of a split regiment's units at one target are
+// one fire (11.5). A mail's orders are first run
 // dry on a copy with benign dice and no reactions: an order that could
 // not be carried out even then rejects the mail whole, with the line and
 // why. Carried out for real, an order the dice or a reaction made
@@ -105,7 +114,12 @@
 // its answer (or standing orders that now cover it) carries the
 // activation on, in the same decision. The game's deadline and its
 // at-deadline order (PASS declines) apply to such a prompt as to any; a
-// referee may ANSWER for the side. Standing orders may be sent any time
+// referee may ANSWER for the side. The question and its examples are the
+// asked side's alone; the other side reads only that the game waits for
+// it. Where the reaction leaves the player a choice, the answer may make
+// it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where two rear hexes
+// are open (the question names them; none named, or a standing order,
+// takes the first). Standing orders may be sent any time
 // except in the sealed Command Segment, whose every line the other side
 // reads when the orders are opened: there they are refused, with that
 // reason.
@@ -288,26 +302,42 @@
 //	2.1  counters (image only)             scenario data (R1)             TestGBACW_2_1
 //	3.1  initiative segment, tie: none     turn.go initiative             TestGBACW_3_1 (both)
 //	3.2  command segment                   turn.go beginTurn, commandOrders TestGBACW_3_2 (four)
-//	3.3  activation segment                turn.go nextAM, activation.go  TestGBACW_3_3 (four)
+//	3.3  activation segment                turn.go nextAM, activation.go  TestGBACW_3_3 (five: OrdersChangeOnTheMarchAM)
 //	3.4  end of turn segment               turn.go commanders, endTurn    TestGBACW_3_4 (three)
 //	3.5  turn record                       turn.go endTurn                TestGBACW_3_5
 //	4.1, 4.1a, 4.1b, 4.2                   turn.go initiative, firstAM    TestGBACW_4_*
 //	5.1-5.6 command range and chain        command.go                     TestGBACW_5_*
 //	6.1-6.4 orders and movement            geom.go step, state.go ma      TestGBACW_6_*
-//	7.1-7.6 facing                         geom.go, move.go turnCost, turn TestGBACW_7_*
+//	7.1-7.6 facing                         geom.go, move.go turnCost, turn TestGBACW_7_* (7.3's choices:
+//	                                       turn.go orderBrigade, shock.go advance  TestGBACW_7_3_TheTurnAfterAnAdvanceIsThePlayers,
+//	                                       TestGBACW_7_3_FacingToAndFromMarchIsThePlayers; TestGBACW_7_4_TurnsApartOption)
 //	8.1-8.6 stacking                       move.go place, stackWhy, checkLeg, action.go top TestGBACW_8_*
 //	9.1-9.6, 9.5a enemy-adjacent hexes     move.go checkLeg, withdrawal; combat.go withdrawalFire TestGBACW_9_*
-//	10.1-10.8 March orders                 turn.go actingFor, move.go, shock.go TestGBACW_10_*
-//	11.1-11.6, 11.5a fire                  combat.go                      TestGBACW_11_*
+//	10.1-10.8 March orders                 turn.go actingFor, maybeStartActivations, nextAM; activation.go
+//	                                       marchAgain; move.go, shock.go   TestGBACW_10_* (10.1: OneMarchAMActivatesTheColumnsInARow;
+//	                                       10.8: NoMarchShockedDRMTheSeedDoesNotGive)
+//	11.1-11.6, 11.5a fire                  combat.go fireShare, canFireFromStack, fireStep, fireResult;
+//	                                       activation.go plan (11.5)      TestGBACW_11_* (11.1: ArtilleryCapIsTheStacks;
+//	                                       11.5: SplitUnitsCombineOnlyAtTheSameTarget; 11.5a: EachTopUnitWithinTheCapsFires;
+//	                                       11.4: PreparedFireIsThePhasingUnits, FireLinesNameTheirDRMs)
 //	12.1-12.4 line of sight                geom.go los, blocked           TestGBACW_12_*
 //	13.1-13.4 non-phase fire               combat.go fireWhy, shock.go    TestGBACW_13_*, TestGBACW_7_2_13_*
 //	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck, mustAttack; shock.go TestGBACW_14_*
+//	                                       (14.3a: ShockBestHexOption; 14.3b: TheRetreatHexIsThePlayers)
 //	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
 //	16.1-16.5 cavalry                      action.go mount, combat.go, state.go, move.go stackWhy TestGBACW_16_*
-//	17.1-17.8 leaders                      command.go, turn.go            TestGBACW_17_*
+//	17.1-17.8 leaders                      command.go, turn.go; activation.go plan, evolve.go group.begun (17.1)
+//	                                       TestGBACW_17_* (17.1: DivisionLeaderMovesTenInEachBrigadesPhase)
 //	18.1-18.4 leader effects               combat.go udd, shock.go shockDRM TestGBACW_18_*
-//	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_*
+//	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_* (19.6: ARetreatIsNotMoving)
 //	20.1-20.3 collapse and CI              combat.go rout, turn.go        TestGBACW_20_*
+//
+// The mails: every die line gives the roll, each DRM with its source and
+// the sum (TestGBACW_11_4_FireLinesNameTheirDRMs); a reaction asked is
+// the asked side's alone (TestGBACW_ReactionAskedIsToldToTheAskedSideAlone);
+// no internal id reaches prose (TestGBACW_NoInternalIDsInProse); the
+// welcome mail lists every reading and option
+// (TestGBACW_WelcomeListsEveryReadingAndItsOption).
 //
 // What the notes name but do not define is done by the readings above,
 // or left out and said so: stragglers (3.4), what fatigue does and what
