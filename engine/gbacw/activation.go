@@ -234,6 +234,9 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 		}
 		switch {
 		case asked != nil:
+			if !m.dry {
+				asked = m.gather(side, text[at], step, asked)
+			}
 			// What is asked is for the side asked alone (it names that
 			// side's units and says "your"): the other side is told only
 			// that the game waits for it.

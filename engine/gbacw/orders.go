@@ -213,6 +213,20 @@ func (p *parser) line(o *Order, line string) bool {
 	o.Col = ws[0].col
 	if r, n := reactionAt(ws); r != "" && !ref {
 		o.Kind, o.Reaction = oReact, r
+		// <REACTION> <unit> [<arg>]: the answer for one unit of several
+		// asked together.
+		for end := len(ws); end > n; end-- {
+			name, kind, ok := p.exact(joinPieces([][]word{ws[n:end]}))
+			if !ok || kind != "unit" {
+				continue
+			}
+			if u := p.st.unit(name); u == nil || u.Side != p.side {
+				continue
+			}
+			o.Unit = name
+			ws = append(slices.Clone(ws[:n]), ws[end:]...)
+			break
+		}
 		if len(ws) > n {
 			if r == rFace {
 				if v, err := hex.ParseVertex(ws[n].s); err == nil && len(ws) == n+1 {

@@ -365,6 +365,13 @@ func TestGBACW_ReactionAskedIsToldToTheAskedSideAlone(t *testing.T) {
 	if w := render(h.st, engine.Viewer{Side: CSA}).Window; !strings.Contains(w, "your C1a") {
 		t.Errorf("CSA's board does not say what is asked:\n%s", w)
 	}
+	// The prompt's line, which every mail's "who acts now" shows to
+	// every reader, names no unit of the side asked.
+	for _, p := range prompts(h.st) {
+		if strings.Contains(p.What, "C1a") || strings.Contains(p.What, "your") {
+			t.Errorf("the prompt every reader sees: %q", p.What)
+		}
+	}
 }
 
 // TestGBACW_NoInternalIDsInProse: the mails name an AM as a player
@@ -537,4 +544,33 @@ func TestGBACW_14_3b_TheRetreatHexIsThePlayers(t *testing.T) {
 	h = scene()
 	h.refused(CSA, "PRE-SHOCK RETREAT 0101 0102", "takes nothing after it")
 	h.refused(CSA, "PRE-SHOCK RETREAT 0101", "not a hex C1a may retreat into")
+}
+
+// TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns: a move that
+// lets two units react is asked of their side once, naming both; the
+// answer names the units that react ("CLOSING FIRE C1b"), PASS none.
+func TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns(t *testing.T) {
+	h := clearField(t, "", "U1a", "C1a", "C1b")
+	h.put("C1a", "0805", "W")
+	h.put("C1b", "0706", "W")
+	h.put("U1a", "0405", "E")
+	h.standing(CSA, "CLOSING FIRE ALL ASK")
+	h.activate(USA, "U Div")
+	h.rolls = []int{0, 0, 0}
+	h.must(USA, "U1a: MOVE 0505")
+	var asks []string
+	for _, f := range h.last.Facts {
+		if f.Kind == "prog.asked" {
+			asks = append(asks, f.Str("what"))
+		}
+	}
+	if len(asks) != 1 || !strings.Contains(asks[0], "your C1a") || !strings.Contains(asks[0], "your C1b") {
+		t.Fatalf("want one question naming C1a and C1b, got %q", asks)
+	}
+	h.refused(CSA, "CLOSING FIRE", "name the unit")
+	h.must(CSA, "CLOSING FIRE C1b")
+	fs := h.fires()
+	if len(fs) != 1 || fs[0].Str("firer") != "C1b" || strings.Contains(h.facts(), "prog.asked") {
+		t.Errorf("after the answer: fires %v, asked again %v\n%s", fs, strings.Contains(h.facts(), "prog.asked"), h.facts())
+	}
 }
