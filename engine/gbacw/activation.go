@@ -260,7 +260,7 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 		case prob != nil && m.dry:
 			return nil, prob
 		case prob != nil:
-			m.sayTo(events.ToSide(side), "line %d (%s) stopped: %s", o.Line, o.Text, prob.Msg)
+			m.sayTo(events.ToSide(side), "line %d (%s) stopped: %s", o.Line, playerLine(o.Text), prob.Msg)
 			at, step = at+1, 0
 		case next < 0:
 			at, step = at+1, 0

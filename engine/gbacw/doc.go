@@ -116,7 +116,14 @@
 // at-deadline order (PASS declines) apply to such a prompt as to any; a
 // referee may ANSWER for the side. The question and its examples are the
 // asked side's alone; the other side reads only that the game waits for
-// it. Where the reaction leaves the player a choice, the answer may make
+// it (and, in every mail's "who acts now", which reactions are asked).
+// The questions one event raises for several units of a side (a move
+// that several units could fire at or turn to) are asked in one mail:
+// the step is run ahead on a copy, each question passed, to find them;
+// the answer names each unit that reacts ("CLOSING FIRE 12th Georgia",
+// a line each), PASS none (TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns).
+// A question that depends on another's answer (return fire after a
+// reaction facing) may still come in a mail of its own. Where the reaction leaves the player a choice, the answer may make
 // it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where two rear hexes
 // are open (the question names them; none named, or a standing order,
 // takes the first). Standing orders may be sent any time

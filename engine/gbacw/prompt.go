@@ -97,7 +97,7 @@ func prompts(st *State) []engine.Prompt {
 			if st.picker() == side {
 				what += ", and as you have the initiative the AM activated first (FIRST <division> or FIRST MARCH, 4.2)"
 			}
-			what += "; DONE if nothing. Sealed: the other side reads your orders when both have sent them."
+			what += "; DONE if nothing. Sealed: neither side reads the other's orders before both have sent them."
 			out = append(out, engine.Prompt{Side: side, What: what, Examples: cachedExamples(st, side, commandExamples), Sealed: fmt.Sprintf("command segment of turn %d", st.Turn)})
 		}
 	case PhaseActivation:
