@@ -51,19 +51,20 @@ func (m *sim) recover(o *Order) {
 		case !u.Disordered && !u.Routed:
 			m.fail(o, o.Col, u.Name+" is not disordered", "")
 		}
-		drm := 0
+		var ms []mod
 		if st.enemyAdjacent(u.Hex, u.Side) {
-			drm++
+			ms = append(ms, mod{1, "next to the enemy (19.4)"})
 		}
 		if st.mountedCav(u) {
-			drm--
+			ms = append(ms, mod{-1, "mounted cavalry (19.4)"})
 		}
-		drm -= st.starsWith(u)
+		ms = append(ms, mod{-st.starsWith(u), "leaders' stars (18.4)"})
+		mods, drm := modTexts(ms)
 		m.emit(kUnitMarked, aUnit.Arg(u.Name), aFlag.Arg("recover"), aOn.Arg(true))
 		dr := m.d10("recovery "+u.Name, 0)
 		coh := st.cohesion(u)
 		ok := dr+drm <= coh
-		m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg("recovery (19.3)"), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(coh)), aOk.Arg(ok))
+		m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg("recovery (19.3)"), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(coh)), aOk.Arg(ok), aMods.Arg(mods...))
 		if ok {
 			if u.Routed {
 				m.emit(kUnitRallied, aUnit.Arg(u.Name), aWhy.Arg("recovery (19.3)"))

@@ -70,8 +70,8 @@ func (m *sim) buildProgram(side string, os []Order) ([]string, []events.Problem)
 		entry := strconv.Itoa(o.Line) + "|" + orderText(o)
 		switch o.Kind {
 		case oChange:
-			if march {
-				return nil, one(o, "a March AM activates only March columns: orders change on a division's AM (3.3, 10.1)", "")
+			if march && st.Scn.Options.MarchNoChange {
+				return nil, one(o, "this scenario's option march-am-no-change: orders change on a division's AM, not the March AM", "")
 			}
 			if !slices.Contains(act.Acting, o.Brigade) {
 				return nil, one(o, o.Brigade+" is not activated by this AM", "CHANGE <brigade of the activated division> <order>")
@@ -157,7 +157,7 @@ func (m *sim) mayAct(side string, o Order, march bool) *events.Problem {
 		case u.Routed && o.Kind != aRecover:
 			return prob(n + " is routed: it may only try to recover")
 		case !slices.Contains(act.Acting, u.Brigade):
-			return prob(fmt.Sprintf("%s (%s) is not activated by this AM (%s)", n, u.Brigade, act.AM))
+			return prob(fmt.Sprintf("%s (%s) is not activated by this AM (%s)", n, u.Brigade, st.amName()))
 		case march && u.Order != March:
 			return prob(n + " is not on March orders: the March AM activates only March columns (10.1)")
 		case !march && u.Order == March:
@@ -171,8 +171,25 @@ func (m *sim) mayAct(side string, o Order, march bool) *events.Problem {
 
 // endActivation ends the AM's activation and draws the next.
 func (m *sim) endActivation() {
-	m.emit(kAmEnded, aAm.Arg(m.st.Act.AM))
+	am := m.st.Act.AM
+	m.emit(kAmEnded, aAm.Arg(am))
+	m.marchAgain(am)
 	m.nextAM()
+}
+
+// marchAgain activates a side's March columns again when its March AM
+// has activations left (10.1: one marker, 1-4 activations), before the
+// next AM is drawn.
+func (m *sim) marchAgain(am string) {
+	side, what, _ := strings.Cut(am, "|")
+	if what != "March" {
+		return
+	}
+	if left := m.st.MarchAMs[m.st.sideIndex(side)] - 1; left > 0 {
+		if acting, _ := m.st.actingFor(side, what); len(acting) > 0 {
+			m.emit(kMarchAgain, aSide.Arg(side), aN.Arg(int64(left)))
+		}
+	}
 }
 
 // resume carries the activation's program on from where it stands.
@@ -217,14 +234,25 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 		}
 		switch {
 		case asked != nil:
-			m.emit(kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
+			if !m.dry {
+				asked = m.gather(side, text[at], step, asked)
+			}
+			// What is asked is for the side asked alone (it names that
+			// side's units and says "your"): the other side is told only
+			// that the game waits for it.
+			if asked.Side != "" {
+				m.emitTo(events.ToSide(asked.Side), kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
+			} else {
+				m.emit(kProgAsked, aSide.Arg(asked.Side), aKey.Arg(asked.Key), aWhat.Arg(asked.What), aExamples.Arg(asked.Examples...))
+			}
 			rolls := make([]int64, len(m.rolled))
 			for i, r := range m.rolled {
 				rolls[i] = int64(r)
 			}
 			m.emitTo(events.ToSide(side), kProgHeld, aAt.Arg(int64(at)), aStep.Arg(int64(step)), aText.Arg(text...), aRolls.Arg(rolls...))
 			if asked.Side != "" {
-				m.say("The game waits for %s: %s", asked.Side, asked.What)
+				m.sayTo(events.ToSide(asked.Side), "The game waits for %s: %s", asked.Side, asked.What)
+				m.sayTo(events.ToSide(otherSide(asked.Side)), "The game waits for %s to answer.", asked.Side)
 			} else {
 				m.say("The game waits for the referee: %s", asked.What)
 			}
@@ -232,7 +260,7 @@ func (m *sim) run(side string, text []string, at, step int, sticky []int) (*Ask,
 		case prob != nil && m.dry:
 			return nil, prob
 		case prob != nil:
-			m.sayTo(events.ToSide(side), "line %d (%s) stopped: %s", o.Line, o.Text, prob.Msg)
+			m.sayTo(events.ToSide(side), "line %d (%s) stopped: %s", o.Line, playerLine(o.Text), prob.Msg)
 			at, step = at+1, 0
 		case next < 0:
 			at, step = at+1, 0
@@ -286,17 +314,32 @@ func (m *sim) plan(side string, lines []string) []string {
 		groups = append(groups, g)
 		return g
 	}
-	var leaders []Order
+	// A brigade leader moves in his brigade's phase; a division leader
+	// in the phase of the brigade whose line comes before his in the
+	// mail (the first brigade's if none does), with 10 MP in each
+	// brigade's phase (17.1).
+	var last *group
+	var early []Order
 	for _, e := range lines {
 		o, err := m.entry(side, e)
 		if err != nil {
 			panic(bug{err})
 		}
 		if o.Leader {
-			leaders = append(leaders, o)
+			rank, name := st.command(st.leader(o.Unit))
+			switch {
+			case rank == "brigade":
+				g := groupOf(name)
+				g.moves = append(g.moves, o)
+			case last != nil:
+				last.moves = append(last.moves, o)
+			default:
+				early = append(early, o)
+			}
 			continue
 		}
 		g := groupOf(o.Brigade)
+		last = g
 		switch o.Kind {
 		case aShock, aCharge:
 			g.shocks = append(g.shocks, o)
@@ -304,24 +347,37 @@ func (m *sim) plan(side string, lines []string) []string {
 			g.recovers = append(g.recovers, o)
 		case aBuild:
 			g.builds = append(g.builds, o)
+		case aFire:
+			// Split units of one regiment firing at the same target
+			// fire as one (11.5, 8.32): their lines become one, where
+			// the first of them stands.
+			if i := slices.IndexFunc(g.moves, func(p Order) bool { return st.splitMates(p, o) }); i >= 0 {
+				g.moves[i].Units = append(g.moves[i].Units, o.Units...)
+				continue
+			}
+			g.moves = append(g.moves, o)
 		default:
 			g.moves = append(g.moves, o)
 		}
 	}
-	// A brigade leader moves with his brigade's phase; others with the
-	// first.
-	for _, o := range leaders {
-		rank, name := st.command(st.leader(o.Unit))
-		var g *group
-		if rank == "brigade" {
-			g = groupOf(name)
-		} else {
-			if len(groups) == 0 {
-				groupOf(st.Act.Acting[0])
-			}
-			g = groups[0]
+	if len(early) > 0 {
+		if len(groups) == 0 {
+			groupOf(st.Act.Acting[0])
 		}
-		g.moves = append(g.moves, o)
+		groups[0].moves = append(slices.Clone(early), groups[0].moves...)
+	}
+	// The lines are carried out in the order the mail gives them: a
+	// shock written before a move or fire of its own brigade's phase is
+	// refused, not moved after it (14.1).
+	for _, g := range groups {
+		for _, s := range g.shocks {
+			for _, o := range g.moves {
+				if o.Line > s.Line && !o.Leader {
+					m.fail(&s, s.Col, fmt.Sprintf("a brigade shocks after it has finished moving and firing (14.1): line %d (%s) comes after this shock; write the shock after it", o.Line, o.Text),
+						"the brigade's MOVE and FIRE lines first, then its SHOCK lines")
+				}
+			}
+		}
 	}
 	var out []string
 	line := func(o Order) string { return strconv.Itoa(o.Line) + "|" + orderText(o) }
@@ -346,6 +402,9 @@ func (m *sim) plan(side string, lines []string) []string {
 			}
 			combos[i].Units = append(combos[i].Units, o.Units...)
 			combos[i].Advance = combos[i].Advance || o.Advance
+			if o.HasFace && !combos[i].HasFace {
+				combos[i].Face, combos[i].HasFace = o.Face, true
+			}
 			for _, h := range o.Targets {
 				if !slices.Contains(combos[i].Targets, h) {
 					combos[i].Targets = append(combos[i].Targets, h)
@@ -363,6 +422,16 @@ func (m *sim) plan(side string, lines []string) []string {
 		}
 	}
 	return out
+}
+
+// splitMates reports whether FIRE orders p and o are of split units of
+// one regiment at one and the same target (11.5).
+func (s *State) splitMates(p, o Order) bool {
+	if p.Kind != aFire || o.Kind != aFire || len(p.Targets) != 1 || len(o.Targets) != 1 || p.Targets[0] != o.Targets[0] || len(o.Units) != 1 {
+		return false
+	}
+	d := s.def(s.unit(o.Unit)).Split
+	return d != "" && s.def(s.unit(p.Unit)).Split == d
 }
 
 // orderText writes an order back as a line that parses to it.
@@ -386,7 +455,7 @@ func orderText(o Order) string {
 	who := strings.Join(o.Units, ", ") + ": "
 	switch o.Kind {
 	case oChange:
-		return "CHANGE " + o.Brigade + " " + strings.ToUpper(o.Order)
+		return "CHANGE " + o.Brigade + " " + strings.ToUpper(o.Order) + face()
 	case oCoordinate:
 		return "COORDINATE " + strings.Join(o.Brigades, " AND ")
 	case aMove:
@@ -424,7 +493,7 @@ func orderText(o Order) string {
 		}
 		s := who + o.Kind + " " + strings.Join(ts, " AND ")
 		if o.Advance {
-			s += " ADVANCE"
+			s += " ADVANCE" + face()
 		}
 		return s
 	case aRecover:
@@ -480,11 +549,9 @@ func (m *sim) execStep(o *Order, k int) int {
 
 // groupBegins starts a brigade's (or coordinated brigades') Action Phase:
 // the non-phasing units' reactions are theirs again, once per brigade
-// activation (13.1, B12; option b12-once-per-am: once per activation).
+// activation (13.1, B12; option b12-once-per-am: once per activation),
+// and the brigade and division leaders move 10 MP in it (17.1).
 func (m *sim) groupBegins(brigades []string) {
-	if m.st.Scn.Options.OncePerAM {
-		return
-	}
 	m.emit(kGroupBegun, aBrigades.Arg(brigades...))
 }
 
@@ -499,6 +566,9 @@ func (m *sim) orderChange(o *Order) {
 	if b.Order == o.Order {
 		m.fail(o, o.Col, fmt.Sprintf("%s is on %s orders already", b.Name, b.Order), "")
 	}
+	if why := st.orderFaceWhy(b.Name, *o); why != "" {
+		m.fail(o, o.Col, why, "")
+	}
 	drm, why := st.orderChangeDRM(b.Name)
 	need, ok := st.Scn.Tables.OrderChange[o.Order]
 	var dr int
@@ -512,9 +582,13 @@ func (m *sim) orderChange(o *Order) {
 		dr = m.d10("order change "+b.Name, 9)
 		success = dr+drm >= need
 	}
-	m.emit(kOrderRolled, aBrigade.Arg(b.Name), aTo.Arg(o.Order), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(need)), aOk.Arg(success))
+	var mods []string
+	if drm != 0 {
+		mods = []string{fmt.Sprintf("%+d %s (3.3)", drm, strings.TrimPrefix(why, ", "))}
+	}
+	m.emit(kOrderRolled, aBrigade.Arg(b.Name), aTo.Arg(o.Order), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aNeed.Arg(int64(need)), aOk.Arg(success), aMods.Arg(mods...))
 	if success {
-		m.orderBrigade(b.Name, o.Order, "Order Change Phase (3.3)", false)
+		m.orderBrigade(b.Name, o.Order, "Order Change Phase (3.3)", false, faceOf(*o))
 	}
 }
 

@@ -226,11 +226,16 @@ func (st *State) header(v engine.Viewer) []string {
 		out = append(out, fmt.Sprintf(" activated: %s's %s AM (%s); %d AMs left in the pool", side, am, joinAnd(st.Act.Acting), len(st.Pool)))
 	}
 	if a := st.asked(); a != nil {
-		who := "the referee"
-		if a.Side != "" {
-			who = a.Side
+		switch {
+		case a.Side == "":
+			out = append(out, " waiting for the referee: "+a.What)
+		case v.Referee || v.Side == a.Side:
+			out = append(out, " waiting for "+a.Side+": "+a.What)
+		default:
+			// What is asked is the other side's: it names its units
+			// and says "your" to it.
+			out = append(out, " waiting for "+a.Side+" to answer")
 		}
-		out = append(out, " waiting for "+who+": "+a.What)
 	}
 	if st.Phase == PhaseOver {
 		out = append(out, " game over: "+st.Result)

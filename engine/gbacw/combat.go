@@ -27,11 +27,24 @@ func (s *State) starsWith(u *Unit) int {
 // DRM.
 func (m *sim) udd(u *Unit, why string, drm, benign int) bool {
 	dr := m.d10("UDD "+u.Name, benign)
-	total := drm - m.st.starsWith(u)
+	mods, total := modTexts([]mod{{drm, uddSource(why)}, {-m.st.starsWith(u), "leaders' stars (18.4)"}})
 	need := m.st.cohesion(u)
 	ok := dr+total <= need
-	m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg(why), aDr.Arg(int64(dr)), aDrm.Arg(int64(total)), aNeed.Arg(int64(need)), aOk.Arg(ok))
+	m.emit(kUddRolled, aUnit.Arg(u.Name), aWhy.Arg(why), aDr.Arg(int64(dr)), aDrm.Arg(int64(total)), aNeed.Arg(int64(need)), aOk.Arg(ok), aMods.Arg(mods...))
 	return ok
+}
+
+// uddSource names the DRM a UDD's rule gives, by why the UDD is taken.
+func uddSource(why string) string {
+	switch {
+	case strings.HasPrefix(why, "passing through"):
+		return "the next hex's cost (8.4)"
+	case strings.HasPrefix(why, "withdrawal"):
+		return "the ground's cost (9.5)"
+	case strings.HasPrefix(why, "March column"):
+		return "March column shocked (10.8)"
+	}
+	return "DRM (1.2)"
 }
 
 // disorder flips u to its disordered side (19.1); a unit disordered
@@ -121,23 +134,46 @@ func (s *State) fireCap(u *Unit) int {
 	return 7
 }
 
-// canFireFromStack reports whether u may fire from its stack (11.1,
-// B14): the top unit other than artillery, and each battery; option
-// b14-one-firer: the top unit only.
-func (s *State) canFireFromStack(u *Unit) bool {
-	us := s.unitsAt(u.Hex)
-	if s.Scn.Options.OneFirer {
-		return us[0].Name == u.Name
-	}
-	if s.isArt(u) {
-		return true
-	}
-	for _, v := range us {
-		if !s.isArt(v) {
-			return v.Name == u.Name
+// fireShare is the SP u fires with from its stack (11.1): fire comes
+// from the top of the stack, the stack's infantry (or dismounted
+// cavalry) 7 SP at most together, its mounted cavalry 4, its artillery
+// 12, each counted from the top down; a unit the caps do not reach
+// fires nothing. The caps are the stack's, not each unit's: two
+// batteries of 8 SP fire 8 and 4.
+func (s *State) fireShare(u *Unit) int {
+	art := s.isArt(u)
+	above := 0
+	for _, v := range s.unitsAt(u.Hex) {
+		if v.Name == u.Name {
+			break
+		}
+		if v.Side == u.Side && s.isArt(v) == art {
+			above += s.strength(v)
 		}
 	}
-	return false
+	return max(0, min(s.strength(u), s.fireCap(u)-above))
+}
+
+// canFireFromStack reports whether u may fire from its stack (11.1,
+// B14): each unit from the top that the stack's caps reach (the
+// specification's reading of 11.5a); option b14-top-non-artillery: the
+// top unit other than artillery and each battery the artillery cap
+// reaches; option b14-one-firer: the top unit only.
+func (s *State) canFireFromStack(u *Unit) bool {
+	us := s.unitsAt(u.Hex)
+	switch {
+	case s.Scn.Options.OneFirer:
+		return us[0].Name == u.Name
+	case s.fireShare(u) == 0:
+		return false
+	case s.Scn.Options.TopNonArtillery && !s.isArt(u):
+		for _, v := range us {
+			if !s.isArt(v) {
+				return v.Name == u.Name
+			}
+		}
+	}
+	return true
 }
 
 // fireWhy says why u may not fire at the unit in h now, or "": its orders
@@ -163,7 +199,7 @@ func (s *State) fireWhy(u *Unit, h hex.Hex, kind string) (why string, turn int) 
 	case u.Charged:
 		return u.Name + " charged this phase: no fire (16.3b)", turn
 	case !s.canFireFromStack(u):
-		return u.Name + " is not the top unit of its stack: fire comes from the top (11.1)", turn
+		return u.Name + " is not the top unit of its stack, or the units above it fire the stack's whole cap: fire comes from the top (11.1)", turn
 	case dist == 0 || dist > w.Range:
 		return fmt.Sprintf("%s is %d hexes away: %s's %s reaches %d", h, dist, u.Name, s.def(u).Weapon, w.Range), turn
 	case s.mountedCav(u) && dist > 2 && kind != "return":
@@ -244,17 +280,24 @@ func (m *sim) fireStep(o *Order, k int) int {
 		return 1
 	}
 	// Split fire (11.6): as evenly as possible, the larger part first.
-	sp := min(st.strength(u), st.fireCap(u))
+	sp := st.fireShare(u)
 	var with []string
-	for _, v := range st.friendsAt(u.Hex, u.Side) {
+	for _, n := range o.Units[1:] {
 		// Split units of one regiment in contact in a stack firing at the
-		// same target fire as one (11.5, 8.32).
-		if d := st.def(u).Split; d != "" && v.Name != u.Name && st.def(v).Split == d && !st.isArt(v) && !v.Fired && len(o.Targets) == 1 {
-			if why, _ := st.fireWhy(v, o.Targets[0], "phase"); why == "" || strings.Contains(why, "top unit") {
-				with = append(with, v.Name)
-				sp += min(st.strength(v), st.fireCap(v))
-			}
+		// same target fire as one (11.5, 8.32): the plan put their lines
+		// together; units firing at other targets fire apart.
+		v := st.unit(n)
+		if v.Hex != u.Hex || st.def(v).Split == "" || st.def(v).Split != st.def(u).Split {
+			m.fail(o, o.Col, fmt.Sprintf("%s and %s are not split units of one regiment in one stack: only those combine their fire (11.5)", u.Name, n), "one FIRE line for each unit")
 		}
+		if v.Fired {
+			m.fail(o, o.Col, n+" has fired this phase", "")
+		}
+		if why, _ := st.fireWhy(v, o.Targets[0], "phase"); why != "" && !strings.Contains(why, "top unit") {
+			m.fail(o, o.Col, why, "")
+		}
+		with = append(with, n)
+		sp += st.fireShare(v)
 	}
 	sp = min(sp, st.fireCap(u))
 	var shots []shot
@@ -304,7 +347,7 @@ func (m *sim) returnFire(e, firer *Unit) (shot, bool) {
 	}
 	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rReturn), aOn.Arg(true))
 	top := st.unitsAt(firer.Hex)[0]
-	return shot{firer: e.Name, target: top.Name, sp: min(st.strength(e), st.fireCap(e)), kind: "return"}, true
+	return shot{firer: e.Name, target: top.Name, sp: st.fireShare(e), kind: "return"}, true
 }
 
 // volley resolves fires at once: every die is rolled and every result
@@ -345,28 +388,29 @@ func (m *sim) fireResult(sh shot) FireResult {
 	u, t := st.unit(sh.firer), st.unit(sh.target)
 	tab := st.Scn.Tables
 	dist := hex.Distance(u.Hex, t.Hex)
-	drm := tab.Weapons[st.def(u).Weapon].DRM[dist-1]
-	var why []string
-	if !u.Moved {
-		drm += drm0(tab.FireDRM, "prepared", &why, "prepared")
+	ms := []mod{{tab.Weapons[st.def(u).Weapon].DRM[dist-1], fmt.Sprintf("%s at %d hex%s (R2)", st.def(u).Weapon, dist, yes(dist == 1, "", "es"))}}
+	// Prepared Fire (11.4) is the phasing unit's fire when it has not
+	// moved this phase; non-phase fire has none (option
+	// prepared-fire-any: any fire by a unit that has not moved).
+	if !u.Moved && (sh.kind == "phase" || st.Scn.Options.PreparedAll) {
+		ms = append(ms, mod{tab.FireDRM["prepared"], "prepared fire (11.4)"})
 	}
-	if _, td, _ := st.hexDef(t.Hex); td.Fire != 0 {
-		drm += td.Fire
-		why = append(why, fmt.Sprintf("terrain %+d", td.Fire))
+	if name, td, _ := st.hexDef(t.Hex); td.Fire != 0 {
+		ms = append(ms, mod{td.Fire, name.Terrain + " (R4)"})
 	}
 	if slices.Contains(st.Works, t.Hex) {
-		drm += tab.Construction["breastworks"].Fire
-		why = append(why, "works")
+		ms = append(ms, mod{tab.Construction["breastworks"].Fire, "works (R13)"})
 	}
 	switch sector(t, u.Hex) {
 	case hex.Flank:
-		drm += drm0(tab.FireDRM, "target-flank", &why, "at its flank")
+		ms = append(ms, mod{tab.FireDRM["target-flank"], "at its flank (R2)"})
 	case hex.Rear:
-		drm += drm0(tab.FireDRM, "target-rear", &why, "at its rear")
+		ms = append(ms, mod{tab.FireDRM["target-rear"], "at its rear (R2)"})
 	}
 	if u.Disordered {
-		drm += drm0(tab.FireDRM, "firer-disordered", &why, "firer disordered")
+		ms = append(ms, mod{tab.FireDRM["firer-disordered"], "firer disordered (R2)"})
 	}
+	why, drm := modTexts(ms)
 	dr := m.d10("fire "+u.Name, 0)
 	var code, col string
 	if tab.Fire == nil {
@@ -386,16 +430,8 @@ func (m *sim) fireResult(sh shot) FireResult {
 		res = FireResult{}
 	}
 	m.emit(kFireResolved, aFirer.Arg(u.Name), aTarget.Arg(t.Name), aSp.Arg(int64(sh.sp)), aRange.Arg(int64(dist)),
-		aCol.Arg(col), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aResult.Arg(code), aKind.Arg(sh.kind))
+		aCol.Arg(col), aDr.Arg(int64(dr)), aDrm.Arg(int64(drm)), aResult.Arg(code), aKind.Arg(sh.kind), aMods.Arg(why...))
 	return res
-}
-
-func drm0(m map[string]int, k string, why *[]string, what string) int {
-	if v := m[k]; v != 0 {
-		*why = append(*why, fmt.Sprintf("%s %+d", what, v))
-		return v
-	}
-	return 0
 }
 
 // applyFire applies a fire's result to its target: SP lost (a step loss,
@@ -433,7 +469,7 @@ func (m *sim) closingFire(e, mover *Unit) {
 		return
 	}
 	m.emit(kUnitMarked, aUnit.Arg(e.Name), aFlag.Arg("used:"+rClosing), aOn.Arg(true))
-	m.volley([]shot{{firer: e.Name, target: mover.Name, sp: min(st.strength(e), st.fireCap(e)), kind: "closing"}})
+	m.volley([]shot{{firer: e.Name, target: mover.Name, sp: st.fireShare(e), kind: "closing"}})
 }
 
 // withdrawalFire is 9.6 and 13.3: non-phasing infantry and cavalry (not
@@ -456,7 +492,7 @@ func (m *sim) withdrawalFire(u *Unit) {
 		ok, _ := m.react(rWithdrawF, e, reactCtx{enemy: mover, trigger: "leaving", odds: m.st.stackSP(mover.Hex)},
 			fmt.Sprintf("9.6 Withdrawal fire: %s is leaving %s, in the front of your %s (%s).", mover.Name, mover.Hex, e.Name, e.Hex))
 		if ok {
-			m.volley([]shot{{firer: e.Name, target: mover.Name, sp: min(m.st.strength(e), m.st.fireCap(e)), kind: "withdrawal"}})
+			m.volley([]shot{{firer: e.Name, target: mover.Name, sp: m.st.fireShare(e), kind: "withdrawal"}})
 		}
 	}
 }

@@ -248,7 +248,7 @@ func (m *sim) casualtyCheck(u *Unit) {
 		if dr == 0 {
 			m.killLeader(l, fmt.Sprintf("a casualty with %s (17.3, dr 0)", u.Name))
 		} else {
-			m.say("%s's casualty check: dr %d, unhurt (17.3).", l.Name, dr)
+			m.say("%s rolls %d for his casualty check (17.3): unhurt.", l.Name, dr)
 		}
 	}
 }
@@ -273,4 +273,11 @@ func (m *sim) commandGone() {
 			m.killLeader(l, "every unit under his command is eliminated (17.4)")
 		}
 	}
+}
+
+func joinOr(ss []string) string {
+	if len(ss) < 2 {
+		return joinAnd(ss)
+	}
+	return fmt.Sprintf("%s or %s", joinComma(ss[:len(ss)-1]), ss[len(ss)-1])
 }

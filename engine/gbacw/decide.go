@@ -26,6 +26,8 @@ type sim struct {
 	echoVis []events.Vis
 
 	dry    bool  // a trial: no reactions, benign dice, no results
+	probe  bool  // a look ahead for the questions a step asks: benign dice, each question noted and passed
+	probed []Ask // the questions a probe noted
 	sticky []int // the suspended step's rolls, used before new ones
 	rolled []int // this step's rolls
 
@@ -73,7 +75,7 @@ func (m *sim) d10(purpose string, benign int) int {
 	switch {
 	case len(m.sticky) > 0:
 		v, m.sticky = m.sticky[0], m.sticky[1:]
-	case m.dry:
+	case m.dry || m.probe:
 		v = benign
 	default:
 		v = m.dice.Roll(purpose, 10) % 10
@@ -89,7 +91,7 @@ func (m *sim) roll(purpose string, n int) int {
 	switch {
 	case len(m.sticky) > 0:
 		v, m.sticky = m.sticky[0], m.sticky[1:]
-	case m.dry:
+	case m.dry || m.probe:
 		v = 1
 	default:
 		v = m.dice.Roll(purpose, n)
@@ -262,11 +264,13 @@ func (s *State) asked() *Ask {
 	return nil
 }
 
+// amName names the activated AM in words: "USA's U Div AM".
 func (s *State) amName() string {
 	if s.Act == nil {
 		return "none"
 	}
-	return s.Act.AM
+	side, what, _ := strings.Cut(s.Act.AM, "|")
+	return fmt.Sprintf("%s's %s AM", side, what)
 }
 
 // --- standing orders ---
@@ -350,6 +354,94 @@ func (s *State) standingFor(u *Unit, r string) string {
 	return best
 }
 
+// askSep joins the keys of questions asked together.
+const askSep = " && "
+
+// answerAll takes the answer to several questions asked together (one
+// event, several units): a line "<REACTION> <unit> [<arg>]" for each
+// reaction made, PASS for none; a question no line answers is passed.
+func (m *sim) answerAll(keys []string, os []Order) []events.Problem {
+	ans := make([]string, len(keys))
+	for _, o := range os {
+		if o.Kind == oPass {
+			continue
+		}
+		if o.Kind != oReact {
+			return one(o, "you are asked about your units' reactions: "+m.st.asked().What, "PASS")
+		}
+		i := -1
+		for j, k := range keys {
+			r, who := keyParts(k)
+			if r != o.Reaction || o.Unit != "" && o.Unit != who {
+				continue
+			}
+			if i >= 0 {
+				return one(o, "name the unit: "+o.Reaction+" <unit>", o.Reaction+" "+who)
+			}
+			i = j
+		}
+		if i < 0 {
+			return one(o, fmt.Sprintf("%s %s is not asked of you now", o.Reaction, o.Unit), "PASS")
+		}
+		_, who := keyParts(keys[i])
+		a := "yes"
+		if o.HasFace {
+			a += ":" + strconv.Itoa(o.Face)
+		}
+		if o.HasTo {
+			if u := m.st.unit(who); u == nil || !slices.Contains(m.st.rearHexes(u), o.To.String()) {
+				return one(o, fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", o.To, who), o.Reaction+" "+who)
+			}
+			a += ":" + o.To.String()
+		}
+		ans[i] = a
+	}
+	for i, k := range keys {
+		r, who := keyParts(k)
+		if ans[i] == "" {
+			ans[i] = "no"
+		}
+		m.say("%s %s: %s", r, who, map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(ans[i], "yes")])
+		m.emit(kProgAnswered, aKey.Arg(k), aAnswer.Arg(ans[i]))
+	}
+	return m.resume()
+}
+
+// gather adds to the question a step stopped on every other question
+// the same step asks the same side (one event that concerns several
+// units), found by running the step ahead on a copy, each question
+// passed: they are asked in one mail. A question that depends on an
+// answer (a return fire after a reaction facing) may still come later.
+func (m *sim) gather(side, entry string, step int, asked *Ask) *Ask {
+	o, err := m.entry(side, entry)
+	if err != nil || asked.Side == "" {
+		return asked
+	}
+	p := &sim{st: m.st, dice: m.dice, probe: true, sticky: slices.Clone(m.rolled), text: m.text, at: m.at, step: step}
+	p.try(func() { p.execStep(&o, step) })
+	all := []Ask{*asked}
+	for _, a := range p.probed {
+		if a.Side == asked.Side && !slices.ContainsFunc(all, func(b Ask) bool { return b.Key == a.Key }) {
+			all = append(all, a)
+		}
+	}
+	if len(all) == 1 {
+		return asked
+	}
+	var keys, whats, lines []string
+	for _, a := range all {
+		r, who := keyParts(a.Key)
+		keys = append(keys, a.Key)
+		w, _, _ := strings.Cut(a.What, " Answer ")
+		whats = append(whats, strings.TrimSpace(w))
+		lines = append(lines, r+" "+who)
+	}
+	r0, u0 := keyParts(all[0].Key)
+	return &Ask{Side: asked.Side, Key: strings.Join(keys, askSep),
+		What:     strings.Join(whats, " ") + fmt.Sprintf(" These %d are asked together: answer each reaction you want on a line of its own, naming the unit (%s), or PASS for none (a STANDING order would answer them from now on).", len(all), lines[0]),
+		Examples: []string{strings.Join(lines, "\n"), oPass, fmt.Sprintf("STANDING %s %s ALWAYS", r0, u0)}}
+}
+
 // --- answers: reactions and rulings ---
 
 // key files an answer: the step asking, the reaction (or ruling) and
@@ -405,6 +497,10 @@ func (m *sim) react(r string, u *Unit, c reactCtx, what string) (bool, string) {
 		return false, ""
 	case "", "ASK":
 		ex := []string{r, oPass, fmt.Sprintf("STANDING %s %s ALWAYS", r, u.Name)}
+		if m.probe {
+			m.probed = append(m.probed, Ask{Side: u.Side, Key: key, What: what})
+			return false, ""
+		}
 		panic(suspend{Ask{Side: u.Side, Key: key, What: what + fmt.Sprintf(" Answer %s or PASS (a STANDING order would answer it from now on).", r), Examples: ex}})
 	}
 	return m.st.ruleHolds(rule, u, c), ""
@@ -490,16 +586,27 @@ func (m *sim) standingAnswer(side string) (string, bool) {
 // answer takes the asked side's answer and carries the activation on.
 func (m *sim) answer(side string, os []Order) []events.Problem {
 	a := m.st.asked()
-	r, _ := keyParts(a.Key)
+	if keys := strings.Split(a.Key, askSep); len(keys) > 1 {
+		return m.answerAll(keys, os)
+	}
+	r, who := keyParts(a.Key)
 	var ans string
 	for _, o := range os {
 		switch {
 		case o.Kind == oPass:
 			ans = "no"
+		case o.Kind == oReact && o.Reaction == r && o.Unit != "" && o.Unit != who:
+			return one(o, fmt.Sprintf("you are asked about %s's %s, not %s's", who, r, o.Unit), r+" or PASS")
 		case o.Kind == oReact && o.Reaction == r:
 			ans = "yes"
 			if o.HasFace {
 				ans += ":" + strconv.Itoa(o.Face)
+			}
+			if o.HasTo {
+				if u := m.st.unit(who); u == nil || !slices.Contains(m.st.rearHexes(u), o.To.String()) {
+					return one(o, fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", o.To, who), r+" or PASS")
+				}
+				ans += ":" + o.To.String()
 			}
 		case o.Kind == oReact:
 			return one(o, fmt.Sprintf("you are asked about %s, not %s", r, o.Reaction), r+" or PASS")

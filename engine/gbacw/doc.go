@@ -19,9 +19,12 @@
 // mail, sealed (the kit's sealed step: neither reads the other's orders
 // before both have sent them):
 //
-//	ORDER <brigade> ATTACK|ADVANCE|MARCH|RESERVE   Division Orders (3.2.3),
+//	ORDER <brigade> ATTACK|ADVANCE|MARCH|RESERVE [FACE <side or vertex>]
+//	                                               Division Orders (3.2.3),
 //	                                               Reinforcement Orders (3.2.4),
-//	                                               Reserve designation (3.2.5)
+//	                                               Reserve designation (3.2.5);
+//	                                               FACE: the free turn to or from
+//	                                               March (7.3), the player's
 //	FIRST <division>|MARCH                         the initiative side's first AM (4.2)
 //	DONE                                           nothing (more)
 //
@@ -30,24 +33,33 @@
 // the pool's size: random, verifiable, not secret). Each activation is
 // one mail of the side whose AM it is (3.3):
 //
-//	CHANGE <brigade> <order>                  Order Change Phase: a dr (R6)
+//	CHANGE <brigade> <order> [FACE <side or vertex>]   Order Change Phase: a dr (R6)
 //	COORDINATE <brigade>, <brigade>           Multi-brigade coordination Phase: a dr (R7)
 //	<unit>: MOVE <hex> <hex> ... [FACE <v>] [TOP|BOTTOM]   or MOVE TO <hex>
 //	<unit>: FACE <vertex, or side for a column>
 //	<unit>: WITHDRAW [<hex> [<hex>]]          Withdrawal Movement (9.5)
 //	<unit>: FIRE AT <hex or unit> [AND <hex or unit>]      split fire (11.6)
-//	<unit>[, <unit>]: SHOCK <hex or unit> [AND <hex or unit>] [ADVANCE]
+//	<unit>[, <unit>]: SHOCK <hex or unit> [AND <hex or unit>] [ADVANCE [FACE <v>]]
 //	                                          (CHARGE for mounted cavalry; AND: one
-//	                                          combination of several hexes, 14.3a)
+//	                                          combination of several hexes, 14.3a;
+//	                                          FACE: the free turn after the advance, 7.3)
 //	<unit>: RECOVER [FACE <v>]  |  BUILD  |  MOUNT  |  DISMOUNT  |  TOP  |  REFUSE
-//	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1)
+//	<brigade or division leader>: MOVE <hex> ... | MOVE TO <hex>   (17.1: 10 MP in
+//	                                          each brigade's phase; a division leader's
+//	                                          line goes in the phase of the brigade
+//	                                          whose line comes before it)
 //	DONE                                      the activation ends with nothing done
 //
 // The lines are sorted into the Action Phase of each brigade (3.3.3,
-// 14.1): its movement and fire as written, then its shocks (one
-// combination per hex attacked; lines naming a hex in common are one
-// combination of all the hexes they name), its recoveries and constructions;
-// coordinated brigades share one phase. A mail's orders are first run
+// 14.1), in the order of the brigades' first lines: its movement and
+// fire in the order the mail gives them, then its shocks in that order
+// (one combination per hex attacked; lines naming a hex in common are
+// one combination of all the hexes they name), its recoveries and
+// constructions; coordinated brigades share one phase. A shock written
+// before a move or fire of its own brigade's phase is refused (14.1: a
+// brigade shocks when it has finished moving and firing), never moved
+// after it; FIRE lines of a split regiment's units at one target are
+// one fire (11.5). A mail's orders are first run
 // dry on a copy with benign dice and no reactions: an order that could
 // not be carried out even then rejects the mail whole, with the line and
 // why. Carried out for real, an order the dice or a reaction made
@@ -102,7 +114,19 @@
 // its answer (or standing orders that now cover it) carries the
 // activation on, in the same decision. The game's deadline and its
 // at-deadline order (PASS declines) apply to such a prompt as to any; a
-// referee may ANSWER for the side. Standing orders may be sent any time
+// referee may ANSWER for the side. The question and its examples are the
+// asked side's alone; the other side reads only that the game waits for
+// it (and, in every mail's "who acts now", which reactions are asked).
+// The questions one event raises for several units of a side (a move
+// that several units could fire at or turn to) are asked in one mail:
+// the step is run ahead on a copy, each question passed, to find them;
+// the answer names each unit that reacts ("CLOSING FIRE 12th Georgia",
+// a line each), PASS none (TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns).
+// A question that depends on another's answer (return fire after a
+// reaction facing) may still come in a mail of its own. Where the reaction leaves the player a choice, the answer may make
+// it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where two rear hexes
+// are open (the question names them; none named, or a standing order,
+// takes the first). Standing orders may be sent any time
 // except in the sealed Command Segment, whose every line the other side
 // reads when the orders are opened: there they are refused, with that
 // reason.
@@ -145,7 +169,8 @@
 //     two points or more in one hex cost 1 MP (7.3, 7.4). The points a
 //     unit turns in one hex in a phase count together, however made (a
 //     FACE, its turn to fire, the turn that leaves the hex): the first
-//     time they reach 2 they cost 1 MP, once for the hex. The seed
+//     time they reach 2 they cost 1 MP, once for the hex (option
+//     turns-apart: each turn priced alone). The seed
 //     charges MP for a paid turn and nothing else: it neither ends the
 //     unit's movement (a MOVE may follow, with the MP left) nor counts
 //     as moving (11.2, 11.4, 14.2a, 19.6). A stack's about-face in woods
@@ -196,10 +221,18 @@
 //     hex's top unit takes the defender's UDD (14.3d) and may give
 //     pre-shock fire; the odds are of all the SP on both sides; the
 //     defender's loss, terrain, works, facing and disorder DRMs are those
-//     of the first unit of the first hex named; an advance goes into the
-//     first hex named that is left empty.
+//     of the first unit of the first hex named (option shock-best-hex:
+//     the facing, terrain, works and hexside DRMs of the hex named best
+//     for the defender); an advance goes into the first hex named that
+//     is left empty.
 //   - Fire (11): phasing fire targets a hex and its result falls on the
-//     top unit; non-phase fire on the unit it answers. A D result is a
+//     top unit; non-phase fire on the unit it answers. Fire comes from
+//     the top of the stack (11.1, B14): the stack's caps (infantry 7 SP,
+//     mounted cavalry 4, artillery 12) are the stack's, counted from the
+//     top down, and every unit they reach may fire with its share (two
+//     batteries of 8 SP fire 8 and 4). Split units of one regiment
+//     combine (11.5) when they fire at the same target: their FIRE lines
+//     become one; at other targets, or one alone, they fire apart. A D result is a
 //     disorder check (UDD). Return fire (13.1) may be made by the top
 //     unit and each battery of the hex fired at, once per brigade
 //     activation (B12); closing fire (13.4) happens at the first hex
@@ -209,6 +242,12 @@
 //     withdrawal and closing fire) is at a hex in the firer's front as
 //     it stands, so a unit fired on from its flank returns fire only
 //     after a reaction facing change (7.6) brings the firer in front.
+//   - The March AM (10.1) is one marker in the pool; drawn, it activates
+//     the side's March columns as many times as its draw gave (1-4), one
+//     activation after the other, before the next AM is drawn. Every
+//     activation has its Order Change Phase (3.3), the March AM's too, so
+//     a March brigade may change its orders there (the seed forbids
+//     nothing; option march-am-no-change: only in the Command Segment).
 //   - Order changes in the Order Change Phase are one per brigade each
 //     activation. The initiative side's first AM is part of its sealed
 //     Command Segment mail (one mail, one action). Reserve brigades are
@@ -224,6 +263,18 @@
 //     leaves his subordinates out of command); an out-of-command unit's
 //     skipped activation is its division's first; a brigade that skips
 //     one takes its out-of-command units' skips with it.
+//   - Prepared Fire (11.4): the seed names the bonus only to take it from
+//     a unit that moved in its phase, so it is the phasing unit's fire:
+//     phase fire by a unit that has not moved this phase gets it, and
+//     non-phase fire (return, closing, withdrawal, pre-shock) does not
+//     (option prepared-fire-any: any fire by a unit that has not moved).
+//   - End-of-turn recovery (19.6) is for units that "did not move": a
+//     retreat or a rout is a combat result the unit suffers, not a move
+//     it makes, so it does not count (option retreat-is-moving: it
+//     does). Withdrawal Movement, a move of the unit's own, counts.
+//   - 10.8's UDD is "with DRMs" and the seed gives no number: the sample
+//     tables add none (a scenario may, "march-shocked" under [udd-drm]);
+//     the stars of the leaders in the stack (18.4) apply.
 //   - Stragglers (3.4) and what raises fatigue (R12) are not in the notes:
 //     fatigue is kept (the referee may SET it) and only falls (3.4, 19.6);
 //     stragglers are not modelled.
@@ -233,11 +284,19 @@
 // b3-oc-hexes, b4-tie-previous, b5-march-fixed=N, b6-trail-full,
 // b7-attack-crossings, b8-two-plus-battery, b9-face-if-blocked,
 // b10-double-only, b11-either, b12-once-per-am, b13-enemy-in-front,
-// b14-one-firer, b15-start-half, b16-retreat-from-cavalry, b19-two-fires,
-// b21-unit-stacked (options.go says what each does). B1 (references into
-// the official rulebook), B17 (the direction of the chart DRMs: the
-// charts define it) and B18 (spelling) have no other reading to offer;
-// B20 is the notes' own caveat.
+// b14-one-firer, b14-top-non-artillery, b15-start-half,
+// b16-retreat-from-cavalry, b19-two-fires, b21-unit-stacked. The
+// package's own readings above where the seed is silent have their
+// options too: turns-apart (7.4: each turn priced alone), shock-best-hex
+// (14.3a: the defender's hex DRMs of the hex best for him),
+// march-am-no-change (3.3, 10.1), prepared-fire-any (11.4) and
+// retreat-is-moving (19.6). options.go says what each does; the welcome
+// mail (explain.go) lists every reading with its option, says which
+// options a game plays with, and names as a house rule a chart's
+// modifier the seed does not give (a scenario's march-shocked UDD DRM).
+// B1 (references into the official rulebook), B17 (the direction of the
+// chart DRMs: the charts define it) and B18 (spelling) have no other
+// reading to offer; B20 is the notes' own caveat.
 //
 // # Every rule ID
 //
@@ -250,26 +309,42 @@
 //	2.1  counters (image only)             scenario data (R1)             TestGBACW_2_1
 //	3.1  initiative segment, tie: none     turn.go initiative             TestGBACW_3_1 (both)
 //	3.2  command segment                   turn.go beginTurn, commandOrders TestGBACW_3_2 (four)
-//	3.3  activation segment                turn.go nextAM, activation.go  TestGBACW_3_3 (four)
+//	3.3  activation segment                turn.go nextAM, activation.go  TestGBACW_3_3 (five: OrdersChangeOnTheMarchAM)
 //	3.4  end of turn segment               turn.go commanders, endTurn    TestGBACW_3_4 (three)
 //	3.5  turn record                       turn.go endTurn                TestGBACW_3_5
 //	4.1, 4.1a, 4.1b, 4.2                   turn.go initiative, firstAM    TestGBACW_4_*
 //	5.1-5.6 command range and chain        command.go                     TestGBACW_5_*
 //	6.1-6.4 orders and movement            geom.go step, state.go ma      TestGBACW_6_*
-//	7.1-7.6 facing                         geom.go, move.go turnCost, turn TestGBACW_7_*
+//	7.1-7.6 facing                         geom.go, move.go turnCost, turn TestGBACW_7_* (7.3's choices:
+//	                                       turn.go orderBrigade, shock.go advance  TestGBACW_7_3_TheTurnAfterAnAdvanceIsThePlayers,
+//	                                       TestGBACW_7_3_FacingToAndFromMarchIsThePlayers; TestGBACW_7_4_TurnsApartOption)
 //	8.1-8.6 stacking                       move.go place, stackWhy, checkLeg, action.go top TestGBACW_8_*
 //	9.1-9.6, 9.5a enemy-adjacent hexes     move.go checkLeg, withdrawal; combat.go withdrawalFire TestGBACW_9_*
-//	10.1-10.8 March orders                 turn.go actingFor, move.go, shock.go TestGBACW_10_*
-//	11.1-11.6, 11.5a fire                  combat.go                      TestGBACW_11_*
+//	10.1-10.8 March orders                 turn.go actingFor, maybeStartActivations, nextAM; activation.go
+//	                                       marchAgain; move.go, shock.go   TestGBACW_10_* (10.1: OneMarchAMActivatesTheColumnsInARow;
+//	                                       10.8: NoMarchShockedDRMTheSeedDoesNotGive)
+//	11.1-11.6, 11.5a fire                  combat.go fireShare, canFireFromStack, fireStep, fireResult;
+//	                                       activation.go plan (11.5)      TestGBACW_11_* (11.1: ArtilleryCapIsTheStacks;
+//	                                       11.5: SplitUnitsCombineOnlyAtTheSameTarget; 11.5a: EachTopUnitWithinTheCapsFires;
+//	                                       11.4: PreparedFireIsThePhasingUnits, FireLinesNameTheirDRMs)
 //	12.1-12.4 line of sight                geom.go los, blocked           TestGBACW_12_*
 //	13.1-13.4 non-phase fire               combat.go fireWhy, shock.go    TestGBACW_13_*, TestGBACW_7_2_13_*
 //	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck, mustAttack; shock.go TestGBACW_14_*
+//	                                       (14.3a: ShockBestHexOption; 14.3b: TheRetreatHexIsThePlayers)
 //	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
 //	16.1-16.5 cavalry                      action.go mount, combat.go, state.go, move.go stackWhy TestGBACW_16_*
-//	17.1-17.8 leaders                      command.go, turn.go            TestGBACW_17_*
+//	17.1-17.8 leaders                      command.go, turn.go; activation.go plan, evolve.go group.begun (17.1)
+//	                                       TestGBACW_17_* (17.1: DivisionLeaderMovesTenInEachBrigadesPhase)
 //	18.1-18.4 leader effects               combat.go udd, shock.go shockDRM TestGBACW_18_*
-//	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_*
+//	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_* (19.6: ARetreatIsNotMoving)
 //	20.1-20.3 collapse and CI              combat.go rout, turn.go        TestGBACW_20_*
+//
+// The mails: every die line gives the roll, each DRM with its source and
+// the sum (TestGBACW_11_4_FireLinesNameTheirDRMs); a reaction asked is
+// the asked side's alone (TestGBACW_ReactionAskedIsToldToTheAskedSideAlone);
+// no internal id reaches prose (TestGBACW_NoInternalIDsInProse); the
+// welcome mail lists every reading and option
+// (TestGBACW_WelcomeListsEveryReadingAndItsOption).
 //
 // What the notes name but do not define is done by the readings above,
 // or left out and said so: stragglers (3.4), what fatigue does and what

@@ -173,6 +173,10 @@ func (s *State) apply(f events.Fact) error {
 	case kMarchAms:
 		s.own(partMarch)
 		s.MarchAMs[s.sideIndex(aSide.Of(f))] = int(aN.Of(f))
+	case kMarchAgain:
+		s.own(partMarch)
+		s.MarchAMs[s.sideIndex(aSide.Of(f))] = int(aN.Of(f))
+		s.Again = aSide.Of(f) + "|March"
 	case kRulingAsked:
 		s.Ruling = &Ask{Key: aKey.Of(f), What: aWhat.Of(f), Examples: slices.Clone(aExamples.Of(f))}
 	case kRulingGiven:
@@ -219,7 +223,9 @@ func (s *State) apply(f events.Fact) error {
 	case kAmDrawn:
 		s.own(partUnits | partBrigades) // Pool owned, First and Focus replaced; Leaders as phase.set
 		am := aAm.Of(f)
-		if len(s.First) > 0 && s.First[0] == am {
+		if aDr.Of(f) == 0 && s.Again == am {
+			s.Again = ""
+		} else if len(s.First) > 0 && s.First[0] == am {
 			s.First = nil
 		} else if i := slices.Index(s.Pool, am); i >= 0 {
 			s.own(partPool)
@@ -301,12 +307,18 @@ func (s *State) apply(f events.Fact) error {
 			s.Act.Group = slices.Clone(aBrigades.Of(f))
 		}
 	case kGroupBegun:
+		// A brigade activation: reactions are the non-phasing units'
+		// again (13.1, B12; option b12-once-per-am: once per AM), and the
+		// brigade and division leaders have their 10 MP again (17.1).
 		s.own(partUnits)
-		for i, u := range s.Units {
-			if len(u.Used) > 0 {
-				s.mutUnit(i).Used = nil
+		if !s.Scn.Options.OncePerAM {
+			for i, u := range s.Units {
+				if len(u.Used) > 0 {
+					s.mutUnit(i).Used = nil
+				}
 			}
 		}
+		s.resetLeaderMP()
 	case kUnitMoved:
 		s.own(partUnits) // Focus and Held owned when it changes them
 		u, err := unit()
@@ -317,7 +329,11 @@ func (s *State) apply(f events.Fact) error {
 		u.Hex, u.Facing, u.MP = intHex(aHex.Of(f)), int(aFacing.Of(f)), int(aMp.Of(f))
 		u.Moved, u.Refused, u.Extended = true, false, aExtended.Of(f)
 		u.HexTurns = 0 // a new hex: its turns are counted afresh (7.4)
-		u.Turn |= turnMoved
+		// A retreat or rout is not the unit's moving for 19.6 (option
+		// retreat-is-moving: it is).
+		if !aForced.Of(f) || s.Scn.Options.RetreatMoves {
+			u.Turn |= turnMoved
+		}
 		u.Stack = -1
 		s.restackAt(from)
 		s.restackAt(u.Hex)

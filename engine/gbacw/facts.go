@@ -2,6 +2,7 @@ package gbacw
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"pbem/engine"
@@ -24,6 +25,7 @@ const (
 	kCommandTraced      = "command.traced"
 	kDivisionAms        = "division.ams"
 	kMarchAms           = "march.ams"
+	kMarchAgain         = "march.again"
 	kRulingAsked        = "ruling.asked"
 	kRulingGiven        = "ruling.given"
 	kPhaseSet           = "phase.set"
@@ -96,6 +98,7 @@ var (
 	aDsp       = factSet.Int("dsp")
 	aExamples  = factSet.Strs("examples")
 	aExtended  = factSet.Bool("extended")
+	aForced    = factSet.Bool("forced")
 	aFacing    = factSet.Int("facing")
 	aFacings   = factSet.Ints("facings")
 	aFatigue   = factSet.Int("fatigue")
@@ -123,6 +126,9 @@ var (
 	aReaction  = factSet.Str("reaction")
 	aResult    = factSet.Str("result")
 	aRolls     = factSet.Ints("rolls")
+	aMods      = factSet.Strs("mods")     // the DRMs of a roll, each "+1 source (rule)"
+	aUsaMods   = factSet.Strs("usa_mods") // of the initiative roll
+	aCsaMods   = factSet.Strs("csa_mods")
 	aRule      = factSet.Str("rule")
 	aScope     = factSet.Str("scope")
 	aSide      = factSet.Str("side")
@@ -150,13 +156,14 @@ var (
 // engine.Opt marks one that some facts of the kind leave out.
 var _ = []string{
 	factSet.Kind(kTurnBegun, aTurn),
-	factSet.Kind(kInitiativeRolled, aUsa, aCsa, aUsaDrm, aCsaDrm, aSide),
+	factSet.Kind(kInitiativeRolled, aUsa, aCsa, aUsaDrm, aCsaDrm, aSide, engine.Opt(aUsaMods), engine.Opt(aCsaMods)),
 	factSet.Kind(kUnitArrived, aUnit),
 	factSet.Kind(kLeaderArrived, aLeader),
 	factSet.Kind(kBrigadeArrived, aBrigade),
 	factSet.Kind(kCommandTraced, aSide, aOut),
 	factSet.Kind(kDivisionAms, aDivision, aN, aDr, aWhy),
 	factSet.Kind(kMarchAms, aSide, aN, aDr),
+	factSet.Kind(kMarchAgain, aSide, aN),
 	factSet.Kind(kRulingAsked, aKey, aWhat, aExamples),
 	factSet.Kind(kRulingGiven, aKey, aValue),
 	factSet.Kind(kPhaseSet, aPhase),
@@ -171,14 +178,14 @@ var _ = []string{
 	factSet.Kind(kProgAsked, aSide, aKey, aWhat, aExamples),
 	factSet.Kind(kProgHeld, aAt, aStep, aText, aRolls),
 	factSet.Kind(kProgAnswered, aKey, aAnswer),
-	factSet.Kind(kOrderRolled, aBrigade, aTo, aDr, aDrm, aNeed, aOk),
+	factSet.Kind(kOrderRolled, aBrigade, aTo, aDr, aDrm, aNeed, aOk, engine.Opt(aMods)),
 	factSet.Kind(kCoordinationRolled, aBrigades, aDr, aNeed, aOk),
 	factSet.Kind(kGroupBegun, aBrigades),
-	factSet.Kind(kUnitMoved, aUnit, aHex, aFacing, aMp, aExtended),
+	factSet.Kind(kUnitMoved, aUnit, aHex, aFacing, aMp, aExtended, engine.Opt(aForced)),
 	factSet.Kind(kUnitFaced, aUnit, aFacing, aMp, aMoved),
 	factSet.Kind(kStackSet, aHex, aUnits),
 	factSet.Kind(kUnitMarked, aUnit, aFlag, aOn),
-	factSet.Kind(kUddRolled, aUnit, aWhy, aDr, aDrm, aNeed, aOk),
+	factSet.Kind(kUddRolled, aUnit, aWhy, aDr, aDrm, aNeed, aOk, engine.Opt(aMods)),
 	factSet.Kind(kUnitDisordered, aUnit, aWhy),
 	factSet.Kind(kUnitRecovered, aUnit, aWhy),
 	factSet.Kind(kUnitRallied, aUnit, aWhy),
@@ -192,9 +199,9 @@ var _ = []string{
 	factSet.Kind(kOcMoved, aSide, aMp, aHexes),
 	factSet.Kind(kLeaderKilled, aLeader, aWhy),
 	factSet.Kind(kLeaderReplaced, aLeader, aHex),
-	factSet.Kind(kFireResolved, aFirer, aTarget, aSp, aRange, aCol, aDr, aDrm, aResult, aKind),
+	factSet.Kind(kFireResolved, aFirer, aTarget, aSp, aRange, aCol, aDr, aDrm, aResult, aKind, engine.Opt(aMods)),
 	factSet.Kind(kShockDeclared, aAttackers, aHex, engine.Opt(aAlso)),
-	factSet.Kind(kShockResolved, aAttackers, aDefenders, aAsp, aDsp, aOdds, aDr, aDrm, aResult),
+	factSet.Kind(kShockResolved, aAttackers, aDefenders, aAsp, aDsp, aOdds, aDr, aDrm, aResult, engine.Opt(aMods)),
 	factSet.Kind(kStandingSet, aSide, aScope, aReaction, aRule),
 	factSet.Kind(kBrigadeCi, aBrigade, aCi),
 	factSet.Kind(kDivisionCi, aDivision, aCi),
@@ -221,7 +228,8 @@ func describe(st *State, f events.Fact) string {
 		if s := aSide.Of(f); s != "" {
 			who = s + " has the initiative"
 		}
-		return fmt.Sprintf("Initiative (4.1): USA rolls %d%s, CSA %d%s: %s.", aUsa.Of(f), drmText(aUsaDrm.Of(f)), aCsa.Of(f), drmText(aCsaDrm.Of(f)), who)
+		return fmt.Sprintf("Initiative (4.1): %s; %s: %s.", dieLine("USA", aUsa.Of(f), aUsaDrm.Of(f), aUsaMods.Of(f), "initiative DRMs (4.1)"),
+			dieLine("CSA", aCsa.Of(f), aCsaDrm.Of(f), aCsaMods.Of(f), "initiative DRMs (4.1)"), who)
 	case kUnitArrived:
 		return u + " arrives as a reinforcement (3.2.4)."
 	case kLeaderArrived:
@@ -239,7 +247,7 @@ func describe(st *State, f events.Fact) string {
 		}
 		s := fmt.Sprintf("%s has %d activation marker%s", aDivision.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
 		if aDr.Of(f) >= 0 {
-			s += fmt.Sprintf(" (efficiency draw, dr %d)", aDr.Of(f))
+			s += fmt.Sprintf(" (the efficiency draw rolls %d)", aDr.Of(f))
 		}
 		if w := aWhy.Of(f); w != "" {
 			s += "; " + w
@@ -250,6 +258,8 @@ func describe(st *State, f events.Fact) string {
 			return fmt.Sprintf("%s's March AM: the referee rules how often it activates.", aSide.Of(f))
 		}
 		return fmt.Sprintf("%s's March AM activates its March columns %d time%s this turn (10.1).", aSide.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
+	case kMarchAgain:
+		return fmt.Sprintf("%s's March AM activates its March columns again (10.1): %d activation%s left this turn, this one included.", aSide.Of(f), aN.Of(f), yes(aN.Of(f) == 1, "", "s"))
 	case kRulingAsked:
 		return "The referee is asked: " + aWhat.Of(f) + "."
 	case kRulingGiven:
@@ -270,6 +280,9 @@ func describe(st *State, f events.Fact) string {
 	case kAmDrawn:
 		side, am, _ := strings.Cut(aAm.Of(f), "|")
 		how := "chosen first"
+		if aDr.Of(f) == 0 && am == "March" {
+			how = "activated again (10.1)"
+		}
 		if aDr.Of(f) > 0 {
 			how = fmt.Sprintf("drawn from the pool (die %d)", aDr.Of(f))
 		}
@@ -299,12 +312,14 @@ func describe(st *State, f events.Fact) string {
 		if aDr.Of(f) < 0 {
 			return fmt.Sprintf("%s's order change to %s: the referee rules it %s.", aBrigade.Of(f), aTo.Of(f), yes(aOk.Of(f), "succeeds", "fails"))
 		}
-		return fmt.Sprintf("%s tries to change to %s orders (3.3): dr %d%s, needs %d: %s.", aBrigade.Of(f), aTo.Of(f), aDr.Of(f), drmText(aDrm.Of(f)), aNeed.Of(f), yes(aOk.Of(f), "it does", "it fails"))
+		return fmt.Sprintf("%s tries to change to %s orders (3.3): %s against %d needed on the order change chart (R6): %s.", aBrigade.Of(f), aTo.Of(f),
+			dieLine(aBrigade.Of(f), aDr.Of(f), aDrm.Of(f), aMods.Of(f), "leaders stacked (3.3)"), aNeed.Of(f), yes(aOk.Of(f), "it does", "it fails"))
 	case kCoordinationRolled:
 		if aDr.Of(f) < 0 {
 			return fmt.Sprintf("Coordination of %s: the referee rules it %s.", joinAnd(aBrigades.Of(f)), yes(aOk.Of(f), "succeeds", "fails"))
 		}
-		return fmt.Sprintf("%s try to coordinate (3.3): dr %d, needs %d: %s.", joinAnd(aBrigades.Of(f)), aDr.Of(f), aNeed.Of(f), yes(aOk.Of(f), "they act together", "each acts alone"))
+		return fmt.Sprintf("Coordination of %s (3.3): %s against %d needed on the coordination chart (R7): %s.", joinAnd(aBrigades.Of(f)),
+			dieLine(aBrigades.Of(f)[0], aDr.Of(f), 0, nil, ""), aNeed.Of(f), yes(aOk.Of(f), "they act together", "each acts alone"))
 	case kGroupBegun:
 		return fmt.Sprintf("%s's Action Phase.", joinAnd(aBrigades.Of(f)))
 	case kUnitMoved:
@@ -316,7 +331,7 @@ func describe(st *State, f events.Fact) string {
 	case kUnitMarked:
 		return markText(u, aFlag.Of(f), aOn.Of(f))
 	case kUddRolled:
-		return fmt.Sprintf("%s's UDD (%s): dr %d%s against cohesion %d: %s.", u, aWhy.Of(f), aDr.Of(f), drmText(aDrm.Of(f)), aNeed.Of(f), yes(aOk.Of(f), "passed", "failed"))
+		return fmt.Sprintf("UDD (1.2), %s: %s against cohesion %d: %s.", aWhy.Of(f), dieLine(u, aDr.Of(f), aDrm.Of(f), aMods.Of(f), "DRMs"), aNeed.Of(f), yes(aOk.Of(f), "passed", "failed"))
 	case kUnitDisordered:
 		return fmt.Sprintf("%s is disordered (%s).", u, aWhy.Of(f))
 	case kUnitRecovered:
@@ -344,12 +359,12 @@ func describe(st *State, f events.Fact) string {
 	case kLeaderReplaced:
 		return fmt.Sprintf("%s's replacement takes command at %s (17.7).", l, intHex(aHex.Of(f)))
 	case kFireResolved:
-		col := "column " + aCol.Of(f)
+		col := "on the Fire Results Table (R2), column " + aCol.Of(f)
 		if aCol.Of(f) == "ruled" {
-			col = "no chart: the referee rules"
+			col = "and with no Fire Results Table (R2) the referee rules"
 		}
-		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s, %s): dr %d%s: %s.", aFirer.Of(f), aSp.Of(f), aTarget.Of(f), aKind.Of(f),
-			aRange.Of(f), yes(aRange.Of(f) == 1, "", "es"), col, aDr.Of(f), drmText(aDrm.Of(f)), resultWords(aResult.Of(f)))
+		return fmt.Sprintf("%s fires %d SP at %s (%s fire, %d hex%s): %s %s: %s.", aFirer.Of(f), aSp.Of(f), aTarget.Of(f), aKind.Of(f),
+			aRange.Of(f), yes(aRange.Of(f) == 1, "", "es"), dieLine(aFirer.Of(f), aDr.Of(f), aDrm.Of(f), aMods.Of(f), "fire DRMs (R2)"), col, resultWords(aResult.Of(f)))
 	case kShockDeclared:
 		hs := []string{intHex(aHex.Of(f)).String()}
 		for _, n := range aAlso.Of(f) {
@@ -357,12 +372,12 @@ func describe(st *State, f events.Fact) string {
 		}
 		return fmt.Sprintf("%s will shock %s (14.3a).", joinAnd(aAttackers.Of(f)), joinAnd(hs))
 	case kShockResolved:
-		odds := "odds " + aOdds.Of(f)
+		odds := "on the Shock Results Table (R3), odds " + aOdds.Of(f)
 		if aOdds.Of(f) == "ruled" {
-			odds = "no chart: the referee rules"
+			odds = "and with no Shock Results Table (R3) the referee rules"
 		}
-		return fmt.Sprintf("Shock: %s (%d SP) against %s (%d SP), %s, dr %d%s: %s.", joinAnd(aAttackers.Of(f)), aAsp.Of(f), joinAnd(aDefenders.Of(f)), aDsp.Of(f),
-			odds, aDr.Of(f), drmText(aDrm.Of(f)), shockWords(aResult.Of(f)))
+		return fmt.Sprintf("Shock: %s (%d SP) against %s (%d SP): %s %s: %s.", joinAnd(aAttackers.Of(f)), aAsp.Of(f), joinAnd(aDefenders.Of(f)), aDsp.Of(f),
+			dieLine(aAttackers.Of(f)[0], aDr.Of(f), aDrm.Of(f), aMods.Of(f), "shock DRMs (R3)"), odds, shockWords(aResult.Of(f)))
 	case kStandingSet:
 		x := Standing{Side: aSide.Of(f), Scope: aScope.Of(f), Reaction: aReaction.Of(f), Rule: aRule.Of(f)}
 		if x.Rule == "" {
@@ -391,11 +406,42 @@ func sentence(s string) string {
 	return s + "."
 }
 
-func drmText(n int64) string {
-	if n == 0 {
-		return ""
+// dieLine is a roll in the die-line shape every rule system writes:
+// "<who> rolls D, +K source (rule), ... = RESULT". mods are the DRMs,
+// each "+K source"; a fact written before they were recorded gives only
+// their total, told as one modifier from other.
+func dieLine(who string, dr, drm int64, mods []string, other string) string {
+	s := fmt.Sprintf("%s rolls %d", who, dr)
+	if len(mods) == 0 && drm != 0 {
+		mods = []string{fmt.Sprintf("%+d %s", drm, other)}
 	}
-	return fmt.Sprintf(" %+d", n)
+	for _, m := range mods {
+		s += ", " + m
+	}
+	if len(mods) > 0 {
+		s += fmt.Sprintf(" = %d", dr+drm)
+	}
+	return s
+}
+
+// mod is one DRM of a roll: its value and source, "+1 prepared fire
+// (11.4)" as dieLine writes it (a source holds no "," nor "=").
+type mod struct {
+	n   int
+	src string
+}
+
+// modTexts writes the DRMs that are not 0, and their total.
+func modTexts(ms []mod) ([]string, int) {
+	var out []string
+	total := 0
+	for _, m := range ms {
+		if m.n != 0 {
+			out = append(out, fmt.Sprintf("%+d %s", m.n, m.src))
+			total += m.n
+		}
+	}
+	return out, total
 }
 
 // facingWord names a unit's facing as the fact gives it: a side for a
@@ -570,8 +616,17 @@ func progLines(text []string) []string {
 	var out []string
 	for _, t := range text {
 		if n, body, _ := strings.Cut(t, "|"); n != "" {
-			out = append(out, body)
+			out = append(out, playerLine(body))
 		}
 	}
 	return out
+}
+
+// moveFrom is the program's own note of where a move began ("MOVE FROM
+// 0605 0705"), which the player did not write and does not read.
+var moveFrom = regexp.MustCompile(`: MOVE FROM \d{4} `)
+
+// playerLine writes a program line as the player wrote it.
+func playerLine(body string) string {
+	return moveFrom.ReplaceAllString(body, ": MOVE ")
 }

@@ -61,7 +61,7 @@ func (s *State) checkLeg(u *Unit, cur, next hex.Hex, c moveCtx) (leg, string) {
 	case pts >= 2 && c.first && c.startAdj:
 		return l, fmt.Sprintf("%s starts next to the enemy: it may turn one point and leave (9.3), not %d", u.Name, pts)
 	case pts > 0 && !sc.road:
-		l.turnCost = turnCost(u, pts)
+		l.turnCost = s.turnCost(u, pts)
 	}
 	// Passing through friendly units (8.4, 8.5).
 	friends := s.friendsAt(next, u.Side)
@@ -278,7 +278,14 @@ func (s *State) frontBlocked(u *Unit) bool {
 // together, its turns to fire and to leave the hex included; the first
 // time they come to 2 or more they cost 1 MP, and the hex is then paid
 // for. A turn on changing to or from March orders is free.
-func turnCost(u *Unit, pts int) int {
+func (s *State) turnCost(u *Unit, pts int) int {
+	if s.Scn.Options.TurnsApart {
+		// Option turns-apart: each turn is priced alone.
+		if u.FreeFace || pts < 2 {
+			return 0
+		}
+		return 2
+	}
 	if u.FreeFace || u.HexTurns >= 2 || u.HexTurns+pts < 2 {
 		return 0
 	}
@@ -297,7 +304,7 @@ func (m *sim) turn(o *Order, u *Unit, f int, afterMove bool) {
 	if pts == 0 {
 		return
 	}
-	cost := turnCost(u, pts)
+	cost := st.turnCost(u, pts)
 	if u.MP+cost > st.ma(u) {
 		m.fail(o, o.Col, fmt.Sprintf("%s has no MP left to turn %d points (7.4)", u.Name, pts), "")
 	}
@@ -635,13 +642,32 @@ func (s *State) rearHex(u *Unit) (hex.Hex, bool) {
 // (Displacement, R11 reading). A unit that cannot retreat stays and
 // loses a strength point (R11 reading). Leaders stacked with it go too
 // (17.6).
-func (m *sim) retreat(u *Unit, n int, why string) {
+func (m *sim) retreat(u *Unit, n int, why string) { m.retreatVia(u, n, why, "") }
+
+// rearHexes are the hexes u may retreat into, in rearDirs' order.
+func (s *State) rearHexes(u *Unit) []string {
+	var out []string
+	for _, d := range rearDirs(u) {
+		if h := u.Hex.Neighbor(d); s.retreatWhy(u, h) == "" {
+			out = append(out, h.String())
+		}
+	}
+	return out
+}
+
+// retreatVia is retreat with the first hex the player chose (14.3b: the
+// owner's choice where two are open), when it is one u may retreat
+// into; else the first open.
+func (m *sim) retreatVia(u *Unit, n int, why, first string) {
 	for i := 0; i < n || (i < n+1 && m.overStacked(u)); i++ {
 		u = m.st.unit(u.Name)
 		if !u.onMap() {
 			return
 		}
 		next, ok := m.st.rearHex(u)
+		if h, err := hex.Parse(first); i == 0 && err == nil && slices.Contains(m.st.rearHexes(u), first) {
+			next, ok = h, true
+		}
 		if !ok {
 			if i == 0 {
 				m.say("%s cannot retreat (%s): it stays and loses a strength point (R11).", u.Name, why)
@@ -650,7 +676,7 @@ func (m *sim) retreat(u *Unit, n int, why string) {
 			return
 		}
 		from := u.Hex
-		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
+		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(next)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false), aForced.Arg(true))
 		m.carryLeaders(u, from, next)
 		m.say("%s retreats to %s (%s).", u.Name, next, why)
 	}

@@ -24,10 +24,18 @@ type Options struct {
 	OncePerAM       bool // B12: return fire once per activation (AM), not once per brigade activation
 	EnemyInFront    bool // B13: reaction facing is barred when another enemy is in the unit's front (13.2's wording)
 	OneFirer        bool // B14: only the top unit of a stack fires
+	TopNonArtillery bool // B14: the top unit other than artillery fires, and each battery the stack's artillery cap reaches
 	StartHalf       bool // B15: collapse is below half the strength the unit started the scenario with
 	RetreatFromCav  bool // B16: a unit may make a pre-shock retreat from mounted cavalry
 	TwoFires        bool // B19: pre-shock fire (13.2) and the reaction fire of 14.3e are two fires
 	UnitStacked     bool // B21: order change DRMs count a leader stacked with any unit of the brigade
+
+	// Readings of the package's own where the seed is silent (doc.go).
+	MarchNoChange bool // the March AM has no Order Change Phase: a March brigade changes orders only in the Command Segment
+	RetreatMoves  bool // a retreat or rout counts as moving for end-of-turn recovery (19.6)
+	PreparedAll   bool // the Prepared Fire bonus goes to any fire by a unit that has not moved, non-phase fire too (11.4)
+	TurnsApart    bool // each turn in a hex is priced alone: only a turn of 2 points or more at once costs 1 MP (7.4)
+	ShockBestHex  bool // a shock on several hexes takes the defender's facing, terrain, works and hexside DRMs of the hex best for him (14.3a)
 }
 
 // optionNames are the option words, with what each sets.
@@ -44,10 +52,16 @@ var optionNames = map[string]func(*Options, string) error{
 	"b12-once-per-am":          flag(func(o *Options) { o.OncePerAM = true }),
 	"b13-enemy-in-front":       flag(func(o *Options) { o.EnemyInFront = true }),
 	"b14-one-firer":            flag(func(o *Options) { o.OneFirer = true }),
+	"b14-top-non-artillery":    flag(func(o *Options) { o.TopNonArtillery = true }),
 	"b15-start-half":           flag(func(o *Options) { o.StartHalf = true }),
 	"b16-retreat-from-cavalry": flag(func(o *Options) { o.RetreatFromCav = true }),
 	"b19-two-fires":            flag(func(o *Options) { o.TwoFires = true }),
 	"b21-unit-stacked":         flag(func(o *Options) { o.UnitStacked = true }),
+	"march-am-no-change":       flag(func(o *Options) { o.MarchNoChange = true }),
+	"retreat-is-moving":        flag(func(o *Options) { o.RetreatMoves = true }),
+	"turns-apart":              flag(func(o *Options) { o.TurnsApart = true }),
+	"shock-best-hex":           flag(func(o *Options) { o.ShockBestHex = true }),
+	"prepared-fire-any":        flag(func(o *Options) { o.PreparedAll = true }),
 	"b5-march-fixed": func(o *Options, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 4 {

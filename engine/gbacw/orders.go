@@ -213,10 +213,31 @@ func (p *parser) line(o *Order, line string) bool {
 	o.Col = ws[0].col
 	if r, n := reactionAt(ws); r != "" && !ref {
 		o.Kind, o.Reaction = oReact, r
+		// <REACTION> <unit> [<arg>]: the answer for one unit of several
+		// asked together.
+		for end := len(ws); end > n; end-- {
+			name, kind, ok := p.exact(joinPieces([][]word{ws[n:end]}))
+			if !ok || kind != "unit" {
+				continue
+			}
+			if u := p.st.unit(name); u == nil || u.Side != p.side {
+				continue
+			}
+			o.Unit = name
+			ws = append(slices.Clone(ws[:n]), ws[end:]...)
+			break
+		}
 		if len(ws) > n {
 			if r == rFace {
 				if v, err := hex.ParseVertex(ws[n].s); err == nil && len(ws) == n+1 {
 					o.Face, o.HasFace = int(v), true
+					return true
+				}
+			}
+			if r == rRetreat {
+				// The hex of a pre-shock retreat is the player's (14.3b).
+				if h, err := hex.Parse(ws[n].s); err == nil && len(ws) == n+1 {
+					o.To, o.HasTo = h, true
 					return true
 				}
 			}
@@ -247,7 +268,14 @@ func (p *parser) line(o *Order, line string) bool {
 			return false
 		}
 	case oOrder, oChange, oRelease:
-		// <brigade> <order>
+		// <brigade> <order> [FACE <side or vertex>]: the facing the
+		// brigade's units take going to or from March (7.3).
+		if n := len(rest); n >= 4 && k != oRelease && strings.EqualFold(rest[n-2].s, "FACE") {
+			if !p.facing(o, rest[n-1]) {
+				return false
+			}
+			rest = rest[:n-2]
+		}
 		if len(rest) < 2 {
 			p.problem(*o, o.Col, k+" names a brigade and its order", k+" <brigade> ATTACK|ADVANCE|MARCH|RESERVE")
 			return false
@@ -566,7 +594,7 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 		p.problem(*o, 1, "no unit named before the colon", "<unit>: "+k)
 		return false
 	}
-	multi := k == aShock || k == aCharge || k == aRecover
+	multi := k == aShock || k == aCharge || k == aRecover || k == aFire
 	for i := 0; i < len(pieces); {
 		j := len(pieces)
 		for ; j > i+1; j-- {
@@ -660,7 +688,23 @@ func (p *parser) action(o *Order, who, what string, off int) bool {
 			p.problem(*o, o.Col, "FIRE names its target: a hex or an enemy unit", "<unit>: FIRE AT <hex or unit> [AND <hex or unit>]")
 			return false
 		}
+		if len(o.Units) > 1 && len(o.Targets) > 1 {
+			p.problem(*o, o.Col, "several units fire together only as one regiment's split units at one target (11.5)", "one FIRE line for each unit")
+			return false
+		}
 	case aShock, aCharge:
+		// ... ADVANCE [FACE <vertex>]: the free turn after an advance
+		// after combat (7.3) is the player's.
+		if n := len(rest); n >= 3 && strings.EqualFold(rest[n-2].s, "FACE") && strings.EqualFold(rest[n-3].s, "ADVANCE") {
+			if !p.facing(o, rest[n-1]) {
+				return false
+			}
+			if o.Face >= faceSide {
+				p.problem(*o, rest[n-1].col, "a unit that advances faces a vertex (7.1): FACE NNE, E, SSE, SSW, W or NNW", "")
+				return false
+			}
+			rest = rest[:n-2]
+		}
 		if n := len(rest); n > 0 && strings.EqualFold(rest[n-1].s, "ADVANCE") {
 			o.Advance = true
 			rest = rest[:n-1]

@@ -10,6 +10,25 @@ import (
 	"pbem/engine/hex"
 )
 
+// askedLine is a reaction question as every reader may see it: who
+// answers and which reactions, not the units.
+func askedLine(a *Ask) string {
+	var rs []string
+	for _, k := range strings.Split(a.Key, askSep) {
+		r, _ := keyParts(k)
+		if t := reactionTitles[r]; t != "" && !slices.Contains(rs, t) {
+			rs = append(rs, t)
+		}
+	}
+	return fmt.Sprintf("%s: %s answers whether its units react; the question is in %s's mail and on its board", joinAnd(rs), a.Side, a.Side)
+}
+
+// reactionTitles are the reactions as the questions head them.
+var reactionTitles = map[string]string{
+	rFace: "7.6 Reaction facing", rReturn: "13.1 Return fire", rClosing: "13.4 Closing fire", rWithdrawF: "9.6 Withdrawal fire",
+	rRetreat: "14.3b Pre-shock retreat", rPreFire: "13.2 Pre-shock fire", rWM: "9.5a Reaction withdrawal", rCounter: "16 Counter-charge",
+}
+
 // tryOrder reports whether text would be accepted from side now.
 func tryOrder(st *State, side, text string) bool {
 	os, probs := parseOrders(st, side, text)
@@ -78,12 +97,19 @@ func prompts(st *State) []engine.Prompt {
 			if st.picker() == side {
 				what += ", and as you have the initiative the AM activated first (FIRST <division> or FIRST MARCH, 4.2)"
 			}
-			what += "; DONE if nothing. Sealed: the other side reads your orders when both have sent them."
+			what += "; DONE if nothing. Sealed: neither side reads the other's orders before both have sent them."
 			out = append(out, engine.Prompt{Side: side, What: what, Examples: cachedExamples(st, side, commandExamples), Sealed: fmt.Sprintf("command segment of turn %d", st.Turn)})
 		}
 	case PhaseActivation:
 		if a := st.asked(); a != nil && st.Ruling == nil {
-			out = append(out, engine.Prompt{Side: a.Side, Referee: a.Side == "", What: a.What, Examples: a.Examples})
+			what := a.What
+			if a.Side != "" {
+				// Every reader sees a prompt's line: the question itself
+				// (the asked side's units, "your") is in the asked side's
+				// mail and board alone.
+				what = askedLine(a)
+			}
+			out = append(out, engine.Prompt{Side: a.Side, Referee: a.Side == "", What: what, Examples: a.Examples})
 			break
 		}
 		if st.Act != nil && st.Ruling == nil {

@@ -165,7 +165,7 @@ func TestGBACW_7_3_FreeFacingChanges(t *testing.T) {
 	h4 := clearField(t, "", "U1a")
 	h4.put("U1a", "0505", "E")
 	m := &sim{st: h4.st, dice: h4.dice}
-	m.orderBrigade("U1", March, "test", true)
+	m.orderBrigade("U1", March, "test", true, -1)
 	if u := m.st.unit("U1a"); u.Facing != int(hex.NE) || !u.onSide() {
 		t.Errorf("to March orders facing E: %v", facingName(u.Facing, u.onSide()))
 	}
@@ -670,7 +670,15 @@ func TestGBACW_10_8_AMarchColumnShockedTakesAUDD(t *testing.T) {
 		rout  bool
 		label string
 	}{{0, false, "passes: disordered"}, {9, true, "fails: routs"}} {
-		h := marchField(t, "U2b", "C1a")
+		h := newField(t, "", "[udd-drm]\nmarch-shocked +2\n")
+		for _, u := range h.st.Units {
+			if u.Name != "U2b" && u.Name != "C1a" {
+				h.set(u.Name + " REMOVED on")
+			}
+		}
+		h.noReactions(USA)
+		h.noReactions(CSA)
+		h.set("U2 ORDER march", "U2a ORDER march", "U2b ORDER march")
 		h.set("C1 ORDER attack", "C1a ORDER attack")
 		h.put("U2b", "0505", "NE")
 		h.put("C1a", nb("0505", hex.NE), "SSW")
@@ -682,7 +690,7 @@ func TestGBACW_10_8_AMarchColumnShockedTakesAUDD(t *testing.T) {
 			t.Errorf("%s: no %s\n%s", tc.label, want, h.facts())
 		}
 		if !strings.Contains(h.facts(), "drm=2") {
-			t.Errorf("the UDD's DRM (march-shocked +2) missing:\n%s", h.facts())
+			t.Errorf("the scenario's UDD DRM (march-shocked +2) missing:\n%s", h.facts())
 		}
 	}
 }

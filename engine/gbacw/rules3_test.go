@@ -132,7 +132,7 @@ func TestGBACW_11_5_SplitUnitsInAStackFiringAtOneTargetCombine(t *testing.T) {
 	h.put("C1a", "0705", "W")
 	h.activate(USA, "U Div")
 	h.rolls = []int{0}
-	h.must(USA, "U1a: FIRE AT 0705")
+	h.must(USA, "U1a: FIRE AT 0705\nU1b: FIRE AT 0705")
 	if fs := h.fires(); len(fs) != 1 || fs[0].Int("sp") != 5 || !h.u("U1b").Fired {
 		t.Errorf("the split regiment's fire: %v (want one fire of 3+2)", fs)
 	}
@@ -379,7 +379,7 @@ func TestGBACW_13_2_14_3e_PreShockFire(t *testing.T) {
 	h2.standing(CSA, "PRE-SHOCK FIRE C1a ALWAYS")
 	h2.activate(USA, "U Div")
 	h2.rolls = []int{0, 0, 0, 0, 0, 0}
-	h2.must(USA, "U1a: SHOCK 0705\nU1b: FIRE AT 0705")
+	h2.must(USA, "U1b: FIRE AT 0705\nU1a: SHOCK 0705")
 	if strings.Contains(h2.facts(), "kind=pre-shock") {
 		t.Error("pre-shock fire with another enemy in its front")
 	}
@@ -433,8 +433,10 @@ func TestGBACW_14_1_ShockPerBrigadeAfterMovingAndFiring(t *testing.T) {
 	h.put("U1b", "0604", "E")
 	h.activate(USA, "U Div")
 	h.rolls = []int{0, 0, 0, 0, 0, 0, 0, 0}
-	// The shock written first still comes after U1b's fire.
-	h.must(USA, "U1a: SHOCK 0705\nU1a: MOVE 0605\nU1b: FIRE AT 0705")
+	// The lines are carried out as the mail gives them: a shock written
+	// before its brigade's move or fire is refused, not reordered.
+	h.refused(USA, "U1a: SHOCK 0705\nU1a: MOVE 0605\nU1b: FIRE AT 0705", "(14.1)")
+	h.must(USA, "U1a: MOVE 0605\nU1b: FIRE AT 0705\nU1a: SHOCK 0705")
 	var order []string
 	for _, f := range h.last.Facts {
 		switch f.Kind {

@@ -23,12 +23,13 @@ func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 // the state as it is (apply does nothing with them: records of dice and
 // their results, for the log and the mails; the facts after them carry
 // what they change); the steps a scenario hands to a referee; the drawn
-// board and the strength each side has left. The state is coded as
+// board and the strength each side has left; the welcome mail's
+// sections (the readings and options a game is played with). The state is coded as
 // JSON, its scenario taken from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{
 		EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
-		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
+		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: explain,
 	}
 }
 

@@ -141,6 +141,8 @@ type ScenarioDef struct {
 	Turns   int
 	Notes   []string
 	Options Options
+	// TablesFile is the built-in tables file the scenario loads ("" none).
+	TablesFile string
 
 	// unitIndex finds a unit's counter by its name; a state's Units are
 	// in the same order (newState), so it finds a unit in a state too.
@@ -446,6 +448,7 @@ func (p *scnParser) header(f []string) error {
 		if err := sub.parse(string(b), true); err != nil {
 			return err
 		}
+		sc.TablesFile = f[1]
 	case "option":
 		for _, o := range f[1:] {
 			if err := sc.Options.set(o); err != nil {

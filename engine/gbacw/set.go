@@ -349,7 +349,9 @@ func (m *sim) referee(os []Order) []events.Problem {
 			}
 			ans := yes(o.Reaction != oPass, "yes", "no")
 			m.say("ANSWER for %s: %s", a.Side, ans)
-			m.emit(kProgAnswered, aKey.Arg(a.Key), aAnswer.Arg(ans))
+			for _, k := range strings.Split(a.Key, askSep) { // every question asked together
+				m.emit(kProgAnswered, aKey.Arg(k), aAnswer.Arg(ans))
+			}
 			if ps := m.resume(); len(ps) > 0 {
 				return ps
 			}

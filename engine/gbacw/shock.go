@@ -141,8 +141,11 @@ func (m *sim) shockDeclare(o *Order) int {
 		if cav && !st.Scn.Options.RetreatFromCav {
 			continue
 		}
-		ok, _ := m.react(rRetreat, d, reactCtx{enemy: st.unit(o.Units[0]), trigger: "shocked", odds: m.st.stackSP(st.unit(o.Units[0]).Hex)},
-			fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, d.Hex))
+		q := fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, d.Hex)
+		if hs := m.st.rearHexes(d); len(hs) > 1 {
+			q += fmt.Sprintf(" It may retreat into %s: PRE-SHOCK RETREAT <hex> chooses (the first if none is named).", joinOr(hs))
+		}
+		ok, arg := m.react(rRetreat, d, reactCtx{enemy: st.unit(o.Units[0]), trigger: "shocked", odds: m.st.stackSP(st.unit(o.Units[0]).Hex)}, q)
 		if !ok {
 			continue
 		}
@@ -157,7 +160,7 @@ func (m *sim) shockDeclare(o *Order) int {
 		if m.st.mountedCav(d) {
 			n = 2
 		}
-		m.retreat(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)")
+		m.retreatVia(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)", arg)
 	}
 	if len(m.defenders(o)) == 0 {
 		// The attacker may advance into the hex; no continued shock.
@@ -264,7 +267,7 @@ func (m *sim) preShockFire(o *Order) int {
 				continue
 			}
 			m.emit(kUnitMarked, aUnit.Arg(d.Name), aFlag.Arg("used:"+used), aOn.Arg(true))
-			m.volley([]shot{{firer: d.Name, target: target.Name, sp: min(m.st.strength(d), m.st.fireCap(d)), kind: "pre-shock"}})
+			m.volley([]shot{{firer: d.Name, target: target.Name, sp: m.st.fireShare(d), kind: "pre-shock"}})
 			if len(m.attackers(o)) == 0 {
 				break
 			}
@@ -318,7 +321,7 @@ func (m *sim) shockResolve(o *Order) {
 		res = ShockResult{}
 	}
 	m.emit(kShockResolved, aAttackers.Arg(unitNames(atk)...), aDefenders.Arg(unitNames(def)...), aAsp.Arg(int64(asp)), aDsp.Arg(int64(dsp)),
-		aOdds.Arg(odds), aDr.Arg(int64(dr)), aDrm.Arg(int64(drmv)), aResult.Arg(code))
+		aOdds.Arg(odds), aDr.Arg(int64(dr)), aDrm.Arg(int64(drmv)), aResult.Arg(code), aMods.Arg(why...))
 	// f. Losses, retreats, the advance.
 	if res.ALoss > 0 {
 		big := atk[0]
@@ -389,7 +392,7 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 	add := func(n int, what string) {
 		if n != 0 {
 			total += n
-			why = append(why, fmt.Sprintf("%s %+d", what, n))
+			why = append(why, fmt.Sprintf("%+d %s", n, what))
 		}
 	}
 	// 18.2 and 18.3.
@@ -437,40 +440,72 @@ func (m *sim) shockDRM(o *Order, atk, def []*Unit) (int, []string) {
 		add(tab["charge-cavalry"], "cavalry charge (14.3i)")
 	}
 	if d := def[0]; slices.Contains(d.Used, rCounter) {
-		add(tab["counter-charge"], "counter-charge")
+		add(tab["counter-charge"], "counter-charge (16.3b)")
+	}
+	// The defender's hex: facing, terrain, works and hexside, those of
+	// the first hex named (option shock-best-hex: of the hex named that
+	// is best for the defender).
+	n, w := st.shockHexDRM(atk, def[0])
+	if st.Scn.Options.ShockBestHex {
+		for _, d := range def[1:] {
+			if d.Hex == def[0].Hex {
+				continue
+			}
+			if n2, w2 := st.shockHexDRM(atk, d); n2 < n {
+				n, w = n2, w2
+			}
+		}
+	}
+	total += n
+	why = append(why, w...)
+	if slices.ContainsFunc(atk, func(u *Unit) bool { return u.Disordered }) {
+		add(tab["attacker-disordered"], "attacker disordered (R3)")
+	}
+	if def[0].Disordered {
+		add(tab["defender-disordered"], "defender disordered (R3)")
+	}
+	return total, why
+}
+
+// shockHexDRM is the part of the shock DRMs that the defender's hex
+// gives: an attacker at d's flank or rear, d's terrain and works, the
+// hexsides the attackers cross.
+func (s *State) shockHexDRM(atk []*Unit, d *Unit) (int, []string) {
+	tab := s.Scn.Tables.ShockDRM
+	total := 0
+	var why []string
+	add := func(n int, what string) {
+		if n != 0 {
+			total += n
+			why = append(why, fmt.Sprintf("%+d %s", n, what))
+		}
 	}
 	worst := hex.Front
 	for _, u := range atk {
-		if s := sector(def[0], u.Hex); s > worst {
-			worst = s
+		if sc := sector(d, u.Hex); sc > worst {
+			worst = sc
 		}
 	}
 	switch worst {
 	case hex.Flank:
-		add(tab["flank"], "at the flank")
+		add(tab["flank"], "at the flank (R3)")
 	case hex.Rear:
-		add(tab["rear"], "at the rear")
+		add(tab["rear"], "at the rear (R3)")
 	}
-	if _, t, _ := st.hexDef(def[0].Hex); t.Shock != 0 {
-		add(t.Shock, "terrain")
+	if name, t, _ := s.hexDef(d.Hex); t.Shock != 0 {
+		add(t.Shock, name.Terrain+" (R4)")
 	}
-	if slices.Contains(st.Works, def[0].Hex) {
-		add(st.Scn.Tables.Construction["breastworks"].Shock, "works")
+	if slices.Contains(s.Works, d.Hex) {
+		add(s.Scn.Tables.Construction["breastworks"].Shock, "works (R13)")
 	}
 	side := 0
 	for _, u := range atk {
-		hs, _ := hex.Between(u.Hex, def[0].Hex)
-		for _, f := range st.Scn.Sides[hs] {
-			side = min(side, st.Scn.Tables.SideFeat[f].Shock)
+		hs, _ := hex.Between(u.Hex, d.Hex)
+		for _, f := range s.Scn.Sides[hs] {
+			side = min(side, s.Scn.Tables.SideFeat[f].Shock)
 		}
 	}
-	add(side, "across the hexside")
-	if slices.ContainsFunc(atk, func(u *Unit) bool { return u.Disordered }) {
-		add(tab["attacker-disordered"], "attacker disordered")
-	}
-	if def[0].Disordered {
-		add(tab["defender-disordered"], "defender disordered")
-	}
+	add(side, "across the hexside (R4)")
 	return total, why
 }
 
@@ -524,6 +559,11 @@ func (m *sim) advance(o *Order, atk []*Unit) {
 		m.emit(kUnitMoved, aUnit.Arg(u.Name), aHex.Arg(hexInt(h)), aFacing.Arg(int64(u.Facing)), aMp.Arg(int64(u.MP)), aExtended.Arg(false))
 		m.carryLeaders(u, from, h)
 		m.say("%s advances into %s.", u.Name, h)
+		if v := m.st.unit(u.Name); o.HasFace && v.Facing != o.Face {
+			// The free turn after an advance after combat (7.3), as the
+			// order names it.
+			m.emit(kUnitFaced, aUnit.Arg(u.Name), aFacing.Arg(int64(o.Face)), aMp.Arg(int64(v.MP)), aMoved.Arg(false))
+		}
 		m.place(o, m.st.unit(u.Name), from)
 	}
 }

@@ -155,10 +155,13 @@ type State struct {
 
 	// MarchAMs is how many March AMs each side has this turn (-1: the
 	// referee is to rule it).
-	MarchAMs []int       `json:"march_ams"`
-	Pool     []string    `json:"pool,omitempty"`  // AMs not yet drawn, sorted ("USA|<division>")
-	Works    []hex.Hex   `json:"works,omitempty"` // hexes with finished works (R13)
-	First    []string    `json:"first,omitempty"` // the initiative side's chosen AM (4.2)
+	MarchAMs []int     `json:"march_ams"`
+	Pool     []string  `json:"pool,omitempty"`  // AMs not yet drawn, sorted ("USA|<division>")
+	Works    []hex.Hex `json:"works,omitempty"` // hexes with finished works (R13)
+	First    []string  `json:"first,omitempty"` // the initiative side's chosen AM (4.2)
+	// Again is a March AM that activates its columns again before the
+	// next draw (10.1: one marker, 1-4 activations in a row).
+	Again    string      `json:"again,omitempty"`
 	Act      *Activation `json:"act,omitempty"`
 	Done     []string    `json:"done,omitempty"`     // sides done with this segment's mail
 	Releases []string    `json:"releases,omitempty"` // reserves to release this turn: "<brigade>=<order>"

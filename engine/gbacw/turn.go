@@ -33,10 +33,12 @@ func (m *sim) beginTurn(n int) {
 func (m *sim) initiative() {
 	st := m.st
 	var dr, drm [2]int
+	var mods [2][]string
 	for i, side := range Sides {
 		dr[i] = m.d10("initiative "+side, 0)
+		var ms []mod
 		if st.Initiative == side {
-			drm[i]++
+			ms = append(ms, mod{1, "initiative last turn (4.1a)"})
 		}
 		if oc := st.leader(st.Scn.Armies[side]); oc != nil && oc.onMap() {
 			moved := st.OCMP[i] <= 2*10
@@ -44,9 +46,10 @@ func (m *sim) initiative() {
 				moved = st.OCHexes[i] <= 10
 			}
 			if moved && st.corpsInRange(oc) {
-				drm[i] += st.ldef(oc).Initiative
+				ms = append(ms, mod{st.ldef(oc).Initiative, oc.Name + "'s initiative rating (4.1b)"})
 			}
 		}
+		mods[i], drm[i] = modTexts(ms)
 	}
 	side := ""
 	switch a, b := dr[0]+drm[0], dr[1]+drm[1]; {
@@ -56,7 +59,7 @@ func (m *sim) initiative() {
 		side = CSA
 	}
 	m.emit(kInitiativeRolled, aUsa.Arg(int64(dr[0])), aCsa.Arg(int64(dr[1])),
-		aUsaDrm.Arg(int64(drm[0])), aCsaDrm.Arg(int64(drm[1])), aSide.Arg(side))
+		aUsaDrm.Arg(int64(drm[0])), aCsaDrm.Arg(int64(drm[1])), aSide.Arg(side), aUsaMods.Arg(mods[0]...), aCsaMods.Arg(mods[1]...))
 }
 
 // corpsInRange reports whether a corps leader of the OC's side is within
@@ -239,15 +242,47 @@ func (m *sim) divisionOrder(side string, o Order) *events.Problem {
 			}
 		}
 	}
-	m.orderBrigade(b.Name, o.Order, how, arriving)
+	if why := st.orderFaceWhy(b.Name, o); why != "" {
+		return prob(why)
+	}
+	m.orderBrigade(b.Name, o.Order, how, arriving, faceOf(o))
 	return nil
+}
+
+// faceOf is the facing an order line gives (FACE), or -1.
+func faceOf(o Order) int {
+	if !o.HasFace {
+		return -1
+	}
+	return o.Face
+}
+
+// orderFaceWhy says why an order line's FACE cannot be taken, or "": it
+// is the player's choice of the free turn going to or from March (7.3),
+// a side for a column, a vertex for a line.
+func (s *State) orderFaceWhy(brigade string, o Order) string {
+	if !o.HasFace {
+		return ""
+	}
+	b := s.brigade(brigade)
+	switch {
+	case (b.Order == March) == (o.Order == March):
+		return "FACE goes with an order to or from March (7.3): other orders keep the units' facings"
+	case o.Order == March && o.Face < faceSide:
+		return "a March column faces a side (10.2): FACE N, NE, SE, S, SW or NW"
+	case o.Order != March && o.Face >= faceSide:
+		return "a unit out of March faces a vertex (7.1): FACE NNE, E, SSE, SSW, W or NNW"
+	}
+	return ""
 }
 
 // orderBrigade gives a brigade a new order: every unit in command takes
 // it (an out-of-command unit keeps its last, 5.5, except an arriving
 // brigade's); a unit changing to or from March orders turns to face a
-// side or a vertex at once, free (7.3).
-func (m *sim) orderBrigade(brigade, ord, how string, all bool) {
+// side or a vertex at once, free (7.3): the one face names (the player's
+// choice), or with face -1 the side anticlockwise of its vertex, the
+// vertex clockwise of its side.
+func (m *sim) orderBrigade(brigade, ord, how string, all bool, face int) {
 	st := m.st
 	var units []string
 	var facings []int64
@@ -257,6 +292,10 @@ func (m *sim) orderBrigade(brigade, ord, how string, all bool) {
 		}
 		f := u.Facing
 		switch {
+		case ord == March && u.Order != March && face >= faceSide:
+			f = face - faceSide
+		case ord != March && u.Order == March && face >= 0 && face < faceSide:
+			f = face
 		case ord == March && u.Order != March:
 			f = int(hex.Vertex(u.Facing)) // the vertex's anticlockwise side
 		case ord != March && u.Order == March:
@@ -309,8 +348,10 @@ func (m *sim) maybeStartActivations() {
 			pool = append(pool, side+"|"+d.Name)
 		}
 	}
+	// One March AM for a side, activating its columns 1-4 times in a
+	// row (10.1, B5).
 	for i, side := range Sides {
-		for range st.MarchAMs[i] {
+		if st.MarchAMs[i] > 0 {
 			pool = append(pool, side+"|March")
 		}
 	}
@@ -335,6 +376,8 @@ func (m *sim) nextAM() {
 		var am string
 		dr := -1
 		switch {
+		case st.Again != "":
+			am, dr = st.Again, 0
 		case len(st.First) > 0:
 			am = st.First[0]
 		case len(st.Pool) == 0:
@@ -490,7 +533,7 @@ func (m *sim) endTurn() {
 	for _, r := range m.st.Releases {
 		b, ord, _ := strings.Cut(r, "=")
 		if m.st.brigade(b).Order == Reserve {
-			m.orderBrigade(b, ord, "release of reserves (3.4.2)", false)
+			m.orderBrigade(b, ord, "release of reserves (3.4.2)", false, -1)
 		}
 	}
 	// 19.6: every unit in command that did not move, fire in its phase or
