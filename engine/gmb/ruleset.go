@@ -37,7 +37,7 @@ func refereeSteps(st *State) []string {
 		out = append(out, "the year of the battle (13.4a: the scenario leaves it to the referee)")
 	}
 	if st.Scn.InitTies == "referee" {
-		out = append(out, "a tied initiative roll (R1: the scenario leaves it to the referee)")
+		out = append(out, "a tied initiative roll (the scenario leaves it to the referee)")
 	}
 	out = append(out, "the objectives achieved and the end of the battle (13.12c; 14.2-14.3 are not in the seeds)")
 	return out
