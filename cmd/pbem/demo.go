@@ -22,6 +22,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/autoplay"
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/server"
@@ -185,6 +186,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		defer p.c.Close()
 	}
 	ap := autoplay.NewPlayer(script.Orders)
+	ap.Playable = func(id, order string) bool { return scriptedPlayable(srv, a, created.Game, id, order) }
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
 	for sent < maxOrders && overSeen < len(ps) {
@@ -343,6 +345,28 @@ func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
 	for _, at := range m.attachments {
 		fmt.Fprintf(w, "[attachment: %s]\n", at)
 	}
+}
+
+// scriptedPlayable says whether participant id's scripted order may be
+// sent now: one that reads well but that the rules refuse in the game as
+// the dice have made it (a march into a hex an enemy unit has since
+// entered) is not what the script means to show; one that does not read
+// (the script's deliberate typos) is sent, for its answer.
+func scriptedPlayable(srv *server.Server, a *app, game, id, order string) bool {
+	g, err := play.Load(srv.Log(), a.reg, game, 0)
+	if err != nil {
+		return true
+	}
+	p, ok := g.PlayerByID(id)
+	if !ok || g.IsReferee(id) {
+		return true
+	}
+	orders, probs := g.Rules.Parse(g.State, p.Side, order)
+	if len(probs) > 0 {
+		return true
+	}
+	trial, err := g.Rules.Decide(g.State, p.Side, orders, engine.FixedDice(1))
+	return err != nil || len(trial.Problems) == 0
 }
 
 // demoAnswerWait is how long a scripted participant waits for pbem's

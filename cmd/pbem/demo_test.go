@@ -46,6 +46,7 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 	}
 	checkRejections(t, demoRuleset(args), out)
 	checkDiceAddUp(t, demoRuleset(args), out)
+	checkPlainWords(t, out)
 	return out, log, byPlayer
 }
 

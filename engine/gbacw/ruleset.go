@@ -29,6 +29,7 @@ func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{
 		EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
 		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
+		Guide: engine.OrderGuide{Prefix: "COORD", Keyword: "COORDINATE"},
 	}
 }
 

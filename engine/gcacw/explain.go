@@ -30,14 +30,14 @@ func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanati
 
 // optionText says what each scenario option does.
 var optionText = map[string]string{
-	OptActivationMarch:     "the units a leader activates march one after another, each with the leader's MA (GCACW 5.2 step 4, which the seed lacks: R16, Ambiguity A14)",
+	OptActivationMarch:     "the units a leader activates march one after another, each with the leader's MA (GCACW 5.2 step 4, which the rules lack)",
 	OptFatigue4:            "the optional rule: an organized unit at fatigue 4 may march, and is disorganized after it (GCACW 5.1-OPT, 5.2.2-OPT)",
-	OptProvisionalSwampZOC: "ZOC enters provisional swamp only along a road, pike, railroad or trail, as swamp (GCACW 2.4c, Ambiguity A20)",
+	OptProvisionalSwampZOC: "ZOC enters provisional swamp only along a road, pike, railroad or trail, as swamp (GCACW 2.4c)",
 	OptRandomEvents:        "the Random Events Phase is played (GCACW 3, phase 1)",
 	OptTieSpecial:          "a tied initiative roll may end the turn or cause insubordination, so both sides always roll (GCACW 4.2e)",
 	OptRecordDie:           "the initiative winner's die is recorded (GCACW 4.2c)",
 	OptAdvanced:            "an advanced scenario: no Random Events Phase (GCACW 3)",
-	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5, R10)",
+	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5)",
 }
 
 func welcomeSections(st *State) []engine.Explanation {
@@ -61,15 +61,15 @@ func welcomeSections(st *State) []engine.Explanation {
 		scenario = append(scenario, "- "+n+".")
 	}
 	var readings []string
-	for _, l := range sc.readingLines() {
+	for _, l := range sc.readingLinesAs(false) {
 		readings = append(readings, "- "+l)
 	}
 	var steps []string
 	if r := t.Reorg; r != nil {
-		steps = append(steps, fmt.Sprintf("- The Reorganization Phase (R14) plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
+		steps = append(steps, fmt.Sprintf("- The Reorganization Phase (GCACW 3, phase 4) plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
 	}
 	if h := t.House; h != nil && h.Retreat != nil {
-		steps = append(steps, fmt.Sprintf("- Cavalry Retreat (R9): its owner decides (a standing order, or asked by mail); it retreats up to %d hexes, each farther from the marching unit, not into enemy units or ZOC.", h.Retreat.Hexes))
+		steps = append(steps, fmt.Sprintf("- Cavalry Retreat (GCACW 5.1.2): its owner decides (a standing order, or asked by mail); it retreats up to %d hexes, each farther from the marching unit, not into enemy units or ZOC.", h.Retreat.Hexes))
 	}
 	if h := t.House; h != nil && h.LeaderAlone != "" {
 		steps = append(steps, "- A leader whose unit is eliminated joins the nearest unit it may stand with (GCACW 2.2j).")
@@ -83,7 +83,7 @@ func welcomeSections(st *State) []engine.Explanation {
 			}
 			objs = append(objs, o)
 		}
-		line := "- Victory (R24), after the last turn: objectives score for the side with a unit in them, or their owner"
+		line := "- Victory, after the last turn: objectives score for the side with a unit in them, or their owner"
 		if len(objs) > 0 {
 			line += ": " + strings.Join(objs, ", ")
 		}
@@ -102,8 +102,8 @@ func welcomeSections(st *State) []engine.Explanation {
 	}
 	return []engine.Explanation{
 		{Heading: "This scenario", Lines: scenario},
-		{Heading: "Readings of the rules (where the seed can be read two ways)", Lines: readings},
-		{Heading: "Steps the seed leaves out", Lines: steps},
+		{Heading: "Readings of the rules (where they can be read two ways)", Lines: readings},
+		{Heading: "Steps the rules leave out", Lines: steps},
 	}
 }
 

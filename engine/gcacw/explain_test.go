@@ -89,10 +89,10 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	for _, want := range []string{
 		"Harrow Creek, June 1863 (sample): 3 turns, played by the Standard Series Rules, in 1863.",
 		"- Option activation-march: ", "- Option fatigue4-march: ",
-		"- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ", "- R15 (GCACW 3, phase 2, default): ",
-		"- The Reorganization Phase (R14) plays by the scenario's table",
-		"- Cavalry Retreat (R9): its owner decides",
-		"- Victory (R24), after the last turn",
+		"- GCACW 5.1-OPT, 5.2.2-OPT (default): ", "- GCACW 3, phase 2 (default): ",
+		"- The Reorganization Phase (GCACW 3, phase 4) plays by the scenario's table",
+		"- Cavalry Retreat (GCACW 5.1.2): its owner decides",
+		"- Victory, after the last turn",
 		"No step is left to a referee: two players can finish this game alone.",
 		"SAMPLE TABLE",
 	} {

@@ -22,7 +22,8 @@ func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 // strength. The state is coded as JSON, its scenario and table taken
 // from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
-	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize}
+	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
+		Guide: engine.OrderGuide{Prefix: "BAT", Keyword: "BATTLEFIELD"}}
 }
 
 // refereeSteps lists what a game of this scenario hands to a referee: the
