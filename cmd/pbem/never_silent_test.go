@@ -15,7 +15,8 @@ import (
 // the game in the subject but no reply address and no Key line, is told
 // how to reply, at that address alone; nothing of the mail is applied.
 // And a refused 'pbem order' is told on the command line, never mailed
-// to the player as if she had sent it. By real mail, on pbem's own host.
+// to the player as if she had sent it; and a remark of thanks above an
+// order is no order. By real mail, on pbem's own host.
 func TestARegisteredPlayerIsNeverLeftWithoutAnAnswer(t *testing.T) {
 	cpuBound(t)
 	g := newBuiltinGame(t, t.TempDir())
@@ -70,5 +71,23 @@ func TestARegisteredPlayerIsNeverLeftWithoutAnAnswer(t *testing.T) {
 		if bytes.Contains(m, []byte("was rejected")) {
 			t.Errorf("pbem mailed Anna about an order she never sent:\n%s", m)
 		}
+	}
+
+	// A friendly remark above her order is no order: the order is taken.
+	if err := g.send("anna", orderMail("anna", g.replyTo(t, "anna"), "remark-1", "Thanks for the game!\r\nPASS")); err != nil {
+		t.Fatal(err)
+	}
+	var answer []byte
+	waitfor.Until(t, 60*time.Second, "pbem's answer to Anna's orders with a remark", func() bool {
+		for _, m := range g.mailbox("anna") {
+			if msg, err := mail.ReadMessage(bytes.NewReader(m)); err == nil && strings.Contains(msg.Header.Get("In-Reply-To"), "remark-1@pbem.localhost") {
+				answer = m
+				return true
+			}
+		}
+		return false
+	})
+	if !bytes.Contains(answer, []byte("were accepted")) || bytes.Contains(answer, []byte("did you mean")) {
+		t.Errorf("Anna's orders with a remark were not taken:\n%s", answer)
 	}
 }
