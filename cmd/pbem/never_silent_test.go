@@ -60,6 +60,22 @@ func TestARegisteredPlayerIsNeverLeftWithoutAnAnswer(t *testing.T) {
 		t.Errorf("Taro got %d mail(s) after Anna's mail without a key", n-taroBefore)
 	}
 
+	// Nor with no game in the subject: Taro, registered in g1 alone, is
+	// answered too.
+	msg = fmt.Sprintf("From: Taro <taro@pbem.localhost>\r\nTo: pbem@pbem.localhost\r\nSubject: orders\r\nMessage-ID: <nokey-2@pbem.localhost>\r\nDate: %s\r\nContent-Type: text/plain\r\n\r\nPASS\r\n",
+		time.Now().UTC().Format(time.RFC1123Z))
+	if err := g.send("taro", msg); err != nil {
+		t.Fatal(err)
+	}
+	waitfor.Until(t, 60*time.Second, "Taro's answer to his mail without a key or a game", func() bool {
+		for _, m := range g.mailbox("taro") {
+			if bytes.Contains(m, []byte("nokey-2@pbem.localhost")) && bytes.Contains(m, []byte("Reply to this mail")) {
+				return true
+			}
+		}
+		return false
+	})
+
 	// pbem order, refused: told on the command line, not mailed to Anna.
 	annaBefore := len(g.mailbox("anna"))
 	out, errOut, code := pbem(t, g.env, "--data-dir", g.dir, "order", "g1", "--player", "anna", "MARCH Lyle 1605")

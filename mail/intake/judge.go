@@ -263,6 +263,17 @@ func (in *Intake) whose(msg *parse.Message, tooLarge bool) (*seat, string) {
 				return s, ""
 			}
 		}
+		if !found && !ok && in.cfg.Games != nil {
+			// Nor the game: the first game that knows the address
+			// answers, so that its player is not left without a word.
+			if games, err := in.cfg.Games(); err == nil {
+				for _, g := range games {
+					if s := in.seatByAddress(g, msg.From.Addr); s != nil {
+						return s, ""
+					}
+				}
+			}
+		}
 	}
 	if !found {
 		return nil, "no reply token: neither a reply address nor a subject tag with a Key line"

@@ -229,3 +229,17 @@ func TestAMailWithoutAKeyIsAnsweredOnlyWhenRegistered(t *testing.T) {
 		t.Fatalf("a stranger's mail without a key came to %q", types)
 	}
 }
+
+// Nor with no game in the subject: the game that knows the address answers.
+func TestAMailWithoutAKeyOrAGameIsAnswered(t *testing.T) {
+	st := newGame(t)
+	in := newAuthIntake(st, &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}, Config{Games: func() ([]string, error) { return []string{"g1"}, nil }})
+	take(t, in, mail("Taro <taro@example.jp>", "pbem@"+domain, "my orders", "<nokey3@x>", "", "PASS\n"))
+	ps, types := logged(t, st)
+	if types != "mail.refused mail.queued" || ps[0].(*events.MailRefused).Kind != events.RefusedNoKey {
+		t.Fatalf("%q", types)
+	}
+	if mq := ps[1].(*events.MailQueued); strings.Join(mq.To, ",") != "taro@example.jp" {
+		t.Fatalf("told %v", mq.To)
+	}
+}
