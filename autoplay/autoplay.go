@@ -22,6 +22,10 @@ import (
 type Player struct {
 	script  map[string][]string // by participant id
 	answers map[string][]string // sent when asked, out of turn (engine.Demo)
+	// Playable, when set, says whether participant id's next scripted
+	// order may be sent now; one it says no to is dropped from the script
+	// (the dice have made it impossible) and the example sent instead.
+	Playable func(id, order string) bool
 }
 
 // NewPlayer plays the orders of script (by participant id; it takes them
@@ -52,6 +56,9 @@ func (ap *Player) Choose(id string, examples []string) (string, bool) {
 		for _, ex := range examples {
 			if f := strings.Fields(ex); len(f) > 0 && strings.ToUpper(f[0]) == word {
 				ap.script[id] = q[1:]
+				if ap.Playable != nil && !ap.Playable(id, q[0]) {
+					break
+				}
 				return q[0], true
 			}
 		}

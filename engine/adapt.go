@@ -87,6 +87,9 @@ type Extras[S any] struct {
 	RefereeSteps func(s S) []string
 	// Explain is Explainer's; without it a rule system adds no sections.
 	Explain func(s S, v Viewer, word string) []Explanation
+	// Guide is Guider's; without it the order guide gives no example
+	// of a shortened keyword or a condition.
+	Guide OrderGuide
 	// Summarize is Summarizer's; without it a rule system tells nothing
 	// of its scenarios but their names.
 	Summarize func(s S) Summary
@@ -147,6 +150,7 @@ var (
 	_ RefereeStepper = adapter[int, int]{}
 	_ Explainer      = adapter[int, int]{}
 	_ Summarizer     = adapter[int, int]{}
+	_ Guider         = adapter[int, int]{}
 )
 
 func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
@@ -273,6 +277,8 @@ func (a adapter[S, O]) Summarize(s State) Summary {
 	}
 	return a.x.Summarize(a.state(s))
 }
+
+func (a adapter[S, O]) Guide() OrderGuide { return a.x.Guide }
 
 func (a adapter[S, O]) Explain(s State, v Viewer, word string) []Explanation {
 	if a.x.Explain == nil {

@@ -352,6 +352,26 @@ type Explainer interface {
 	Explain(s State, v Viewer, word string) []Explanation
 }
 
+// Guider is an optional Ruleset method (every adapted Rules has it, the
+// zero OrderGuide when its Extras give none): the rule system's own
+// examples for the how-to-write-orders part of the welcome and HELP
+// mails, which every system shares but whose examples are each one's.
+type Guider interface {
+	Guide() OrderGuide
+}
+
+// OrderGuide is a rule system's examples of the order conventions all
+// share: a keyword shortened to a unique prefix, and, where its orders
+// take one, a condition given in advance on dice pbem will roll.
+type OrderGuide struct {
+	// Prefix and Keyword: "MAR" for "MARCH" (Prefix must be a unique
+	// prefix among the system's keywords).
+	Prefix, Keyword string
+	// Conditions are examples of conditions after an order, "FORCE IF
+	// MA < 4, STOP AT 2316"; "" when the system's orders take none.
+	Conditions string
+}
+
 // Explanation is one section of an Explainer's: a heading and its
 // paragraphs, one a line.
 type Explanation struct {

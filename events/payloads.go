@@ -490,6 +490,7 @@ func (p *MailHeld) decode(r *Reader) {
 const (
 	RefusedTooLarge     = "too-large"     // over the size limits
 	RefusedKeyQuoted    = "key-quoted"    // the Key line only quoted
+	RefusedNoKey        = "no-key"        // no reply address and no Key line, from a registered address
 	RefusedReused       = "reused-id"     // a Message-ID already taken, other content
 	RefusedReplay       = "replay"        // an accepted mail sent again
 	RefusedRateLimited  = "rate-limited"  // over the player's rate limit

@@ -265,6 +265,22 @@ func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 	}
 }
 
+// gameIDs lists the games of st, for the intake to find who wrote a mail
+// with no key and no game in its subject.
+func gameIDs(st *store.Store) func() ([]string, error) {
+	return func() ([]string, error) {
+		gs, err := st.Games()
+		if err != nil {
+			return nil, err
+		}
+		ids := make([]string, len(gs))
+		for i, g := range gs {
+			ids[i] = g.Game
+		}
+		return ids, nil
+	}
+}
+
 // intakeLog is what the intake appends to.
 type intakeLog = intake.Log
 
@@ -307,7 +323,7 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 	}
 	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
 		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: s.secret, Logger: s.lg,
-		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner),
+		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner), Games: gameIDs(st),
 		Senders: senders, Notifier: notifier{runner, s.comp}}
 	if m.cfg.IMAP.Poll != "" {
 		d, err := time.ParseDuration(m.cfg.IMAP.Poll)

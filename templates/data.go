@@ -34,6 +34,14 @@ type Common struct {
 	Observer bool   // the reader observes the game (Key is then "")
 	Key      string // the reader's reply token, for the fallback Key line
 	Mailbox  string // pbem's plain address, "pbem@example.org"
+	Guide    Guide  // the rule system's examples for the order guide
+}
+
+// Guide is a rule system's examples of the conventions every system's
+// orders share (engine.OrderGuide): "MAR" for "MARCH", and conditions
+// after an order ("" when its orders take none).
+type Guide struct {
+	Prefix, Keyword, Conditions string
 }
 
 // Participant is a player or referee as the mails list them.

@@ -6,6 +6,8 @@ import (
 	"text/template"
 	"unicode"
 	"unicode/utf8"
+
+	"pbem/internal/plainwords"
 )
 
 // Width is the widest line a template writes (boards aside, which come
@@ -45,10 +47,11 @@ func multiline(texts []string) bool {
 	return false
 }
 
-// wrap fills text into lines of at most width columns, the first starting
+// wrap fills text into lines (in plain words: plainwords.Text) of at most width columns, the first starting
 // with prefix and the rest indented to line up under it. Each line of text
 // is filled on its own; a word longer than a line stands alone.
 func wrap(width int, prefix, text string) string {
+	text = plainwords.Text(text)
 	cont := strings.Repeat(" ", displayWidth(prefix))
 	var out []string
 	for _, para := range strings.Split(text, "\n") {

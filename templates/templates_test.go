@@ -26,7 +26,8 @@ const hexBoard = `   _____         _____         _____
 
 func common(name, side string) Common {
 	return Common{Game: "mill-creek", Ruleset: "gcacw", Version: "1.4-2", Scenario: "Mill Creek, 1 July 1863",
-		Name: name, Side: side, Referee: side == "", Key: "k3v9x2m4q8r7t6w5", Mailbox: "pbem@pbem.localhost"}
+		Name: name, Side: side, Referee: side == "", Key: "k3v9x2m4q8r7t6w5", Mailbox: "pbem@pbem.localhost",
+		Guide: Guide{Prefix: "MAR", Keyword: "MARCH", Conditions: "FORCE IF MA < 4, STOP AT 2316"}}
 }
 
 var (

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/autoplay"
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/server"
@@ -120,6 +122,12 @@ type demoPlayer struct {
 	c                    *imapclient.Client
 	lastUID              imap.UID
 	mails, bytes         int // received so far, as the mail host delivered them
+	// awaiting is the Message-ID of the participant's last answer until
+	// pbem's answer to it arrives (a mail in reply to it): the mails
+	// before that one were written before the answer was decided, so
+	// what they ask is already answered, or no longer asked.
+	awaiting string
+	since    time.Time // when awaiting was set
 }
 
 func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, noReferee bool, images, volume string, maxOrders int, timeout time.Duration, quiet bool) error {
@@ -190,6 +198,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		defer p.c.Close()
 	}
 	ap := autoplay.NewPlayer(script.Orders).Answering(script.Answers)
+	ap.Playable = func(id, order string) bool { return scriptedPlayable(srv, a, created.Game, id, order) }
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
 	for sent < maxOrders && overSeen < len(ps) {
@@ -208,14 +217,19 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 			for _, m := range msgs {
 				got = true
 				printMail(a.out, p, m, quiet)
+				p.readSecret(m)
 				if strings.HasPrefix(strings.ToLower(m.kind), "game over") {
 					overSeen++
-					continue
 				}
-				order, ok := p.answer(ap, m)
-				if !ok || sent >= maxOrders {
-					continue
-				}
+			}
+			// A participant answers only the newest mail, and only once
+			// pbem has answered its last mail: as a person reads the
+			// latest mail of the thread, not each one in turn.
+			m, ok := p.toAnswer(msgs)
+			if !ok || sent >= maxOrders {
+				continue
+			}
+			if order, ok := p.answer(ap, m); ok {
 				if err := p.reply(srv, m, order); err != nil {
 					return err
 				}
@@ -249,6 +263,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 type demoMail struct {
 	uid                           imap.UID
 	from, subject, msgID, replyTo string
+	inReplyTo                     string // the Message-ID of the mail it answers, if any
 	kind                          string // the body's first line: what the mail is
 	body                          string
 	attachments                   []string
@@ -302,6 +317,9 @@ func readDemoMail(raw []byte) (demoMail, error) {
 	var m demoMail
 	m.subject, _ = r.Header.Subject()
 	m.msgID, _ = r.Header.MessageID()
+	if ids, err := r.Header.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
+		m.inReplyTo = ids[0]
+	}
 	m.date, _ = r.Header.Date()
 	if from, err := r.Header.AddressList("From"); err == nil && len(from) > 0 {
 		m.from = from[0].String()
@@ -351,17 +369,77 @@ func printMail(w io.Writer, p *demoPlayer, m demoMail, quiet bool) {
 	}
 }
 
+// scriptedPlayable says whether participant id's scripted order may be
+// sent now: one that reads well but that the rules refuse in the game as
+// the dice have made it (a march into a hex an enemy unit has since
+// entered) is not what the script means to show; one that does not read
+// (the script's deliberate typos) is sent, for its answer.
+func scriptedPlayable(srv *server.Server, a *app, game, id, order string) bool {
+	g, err := play.Load(srv.Log(), a.reg, game, 0)
+	if err != nil {
+		return true
+	}
+	p, ok := g.PlayerByID(id)
+	if !ok || g.IsReferee(id) {
+		return true
+	}
+	orders, probs := g.Rules.Parse(g.State, p.Side, order)
+	if len(probs) > 0 {
+		return true
+	}
+	trial, err := g.Rules.Decide(g.State, p.Side, orders, engine.FixedDice(1))
+	return err != nil || len(trial.Problems) == 0
+}
+
+// demoAnswerWait is how long a scripted participant waits for pbem's
+// answer to its last mail before it reads its newer mails anyway (pbem
+// answers every order; this only keeps a lost answer from stopping the
+// demo).
+const demoAnswerWait = 90 * time.Second
+
+// toAnswer picks the mail of msgs (just fetched, oldest first) the
+// participant answers: none while pbem has yet to answer its last mail;
+// else the newest mail, if it is not the game's end. Older mails were
+// overtaken by it: what they ask has been answered by someone, or is
+// asked again in it.
+func (p *demoPlayer) toAnswer(msgs []demoMail) (demoMail, bool) {
+	if p.awaiting != "" {
+		i := slices.IndexFunc(msgs, func(m demoMail) bool { return m.inReplyTo == p.awaiting })
+		switch {
+		case i >= 0:
+			p.awaiting, msgs = "", msgs[i:]
+		case time.Since(p.since) > demoAnswerWait:
+			p.awaiting = ""
+		default:
+			return demoMail{}, false
+		}
+	}
+	if len(msgs) == 0 {
+		return demoMail{}, false
+	}
+	m := msgs[len(msgs)-1]
+	if strings.HasPrefix(strings.ToLower(m.kind), "game over") {
+		return demoMail{}, false
+	}
+	return m, true
+}
+
+// readSecret keeps the secret a referee's commands need, which the
+// welcome carries.
+func (p *demoPlayer) readSecret(m demoMail) {
+	if !p.referee || p.secret != "" {
+		return
+	}
+	for _, l := range strings.Split(m.body, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Secret: "); ok {
+			p.secret = v
+		}
+	}
+}
+
 // answer says what the participant sends in reply to m, if anything: the
 // examples offered in the mail tell what may be sent now.
 func (p *demoPlayer) answer(ap *autoplay.Player, m demoMail) (string, bool) {
-	if p.referee && p.secret == "" {
-		// The welcome carries the secret a referee's commands need.
-		for _, l := range strings.Split(m.body, "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Secret: "); ok {
-				p.secret = v
-			}
-		}
-	}
 	examples := offered(m.body)
 	if len(examples) == 0 {
 		return "", false
@@ -418,7 +496,9 @@ func offered(body string) []string {
 func (p *demoPlayer) reply(srv *server.Server, m demoMail, order string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nIn-Reply-To: <%s>\r\nReferences: <%s>\r\n", p.name, p.addr, m.replyTo, m.subject, m.msgID, m.msgID)
-	fmt.Fprintf(&b, "Message-ID: <%s.%d.%d@players.example>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n", p.id, m.uid, time.Now().UnixNano(), time.Now().UTC().Format(time.RFC1123Z))
+	id := fmt.Sprintf("%s.%d.%d@players.example", p.id, m.uid, time.Now().UnixNano())
+	p.awaiting, p.since = id, time.Now()
+	fmt.Fprintf(&b, "Message-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n", id, time.Now().UTC().Format(time.RFC1123Z))
 	b.WriteString(strings.ReplaceAll(order, "\n", "\r\n"))
 	fmt.Fprintf(&b, "\r\n\r\nOn %s, pbem wrote:\r\n", m.date.Format("Mon, 2 Jan 2006 at 15:04"))
 	for _, l := range strings.Split(strings.TrimRight(m.body, "\n"), "\n") {

@@ -44,7 +44,45 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 			}
 		}
 	}
+	checkRejections(t, demoRuleset(args), out)
+	checkDiceAddUp(t, demoRuleset(args), out)
+	checkPlainWords(t, out)
 	return out, log, byPlayer
+}
+
+// demoRuleset is the rule system a demo with args plays.
+func demoRuleset(args []string) string {
+	for i, a := range args {
+		if a == "--ruleset" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return "gcacw"
+}
+
+// scriptedRejections are the rejected orders each demo's script means to
+// show: Taro's typo (GCACW "Starlng", HRA "Stonewall Brigadier", GBACW
+// "ALWAYZ"); GMB's script has none.
+var scriptedRejections = map[string]int{"gcacw": 1, "hra": 1, "gbacw": 1, "gmb": 0}
+
+// checkRejections checks a demo shows no rejected order but the ones its
+// script means to: the scripted players answer only the newest mail, so
+// none answers a mail that is no longer the question.
+func checkRejections(t *testing.T, ruleset, out string) {
+	t.Helper()
+	var got []string
+	for _, m := range strings.Split(out, "=== mail to ")[1:] {
+		head, body, _ := strings.Cut(m, "\n\n")
+		if strings.Contains(head, "\n=== Order rejected\n") {
+			name, _, _ := strings.Cut(head, " ")
+			_, line, _ := strings.Cut(body, "\n    ")
+			line, _, _ = strings.Cut(line, "\n")
+			got = append(got, name+": "+line)
+		}
+	}
+	if want := scriptedRejections[ruleset]; len(got) != want {
+		t.Errorf("the %s demo shows %d rejected orders, its script means %d:\n%s", ruleset, len(got), want, strings.Join(got, "\n"))
+	}
 }
 
 func checkHas(t *testing.T, what, text string, wants ...string) {

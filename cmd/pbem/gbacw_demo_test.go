@@ -14,7 +14,7 @@ import (
 // no mail asked of him, while each Union reaction is asked by mail.
 func TestGBACWDemo(t *testing.T) {
 	cpuBound(t)
-	out, log, byPlayer := playedDemo(t, "--ruleset", "gbacw", "--max-orders", "500", "--timeout", "4m")
+	out, log, byPlayer := playedDemo(t, "--ruleset", "gbacw", "--max-orders", "500", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Welcome: you play USA",
 		"=== Welcome: you play CSA",

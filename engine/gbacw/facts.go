@@ -305,7 +305,7 @@ func describe(st *State, f events.Fact) string {
 		}
 		return fmt.Sprintf("The game waits for %s: %s", aSide.Of(f), sentence(aWhat.Of(f)))
 	case kProgHeld:
-		return fmt.Sprintf("Your orders wait at order %d: %s.", aAt.Of(f)+1, strings.Join(progLines(aText.Of(f)), "; "))
+		return fmt.Sprintf("The orders sent wait at order %d: %s.", aAt.Of(f)+1, strings.Join(progLines(aText.Of(f)), "; "))
 	case kProgAnswered:
 		return answerWords(st, aKey.Of(f), aAnswer.Of(f))
 	case kOrderRolled:

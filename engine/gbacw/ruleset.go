@@ -30,6 +30,7 @@ func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{
 		EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
 		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: explain,
+		Guide: engine.OrderGuide{Prefix: "COORD", Keyword: "COORDINATE"},
 	}
 }
 

@@ -58,7 +58,7 @@ func TestGBACW_TellsEveryFactInWords(t *testing.T) {
 		{fact("prog.set", S("side", USA), SL("text", "1|U1a: FIRE AT 0905", "|plan", "2|U1b: MOVE 0203")), "USA's orders for this activation: U1a: FIRE AT 0905; U1b: MOVE 0203."},
 		{fact("prog.asked", S("side", CSA), S("key", "0.0|RETURN FIRE|C1a"), S("what", "13.1 Return fire: U1a (6) fires at your C1a (6)"), SL("examples", "RETURN FIRE", "PASS")), "The game waits for CSA: 13.1 Return fire: U1a (6) fires at your C1a (6)."},
 		{fact("prog.asked", S("side", ""), S("key", "0.0|RULE|fire|U1a"), S("what", "rule the fire's result"), SL("examples", "RULE 1")), "The game waits for the referee: rule the fire's result."},
-		{fact("prog.held", I("at", 0), I("step", 1), SL("text", "1|U1a: FIRE AT 0905"), IL("rolls", 4)), "Your orders wait at order 1: U1a: FIRE AT 0905."},
+		{fact("prog.held", I("at", 0), I("step", 1), SL("text", "1|U1a: FIRE AT 0905"), IL("rolls", 4)), "The orders sent wait at order 1: U1a: FIRE AT 0905."},
 		{fact("prog.answered", S("key", "0.0|RETURN FIRE|C1a"), S("answer", "yes")), "CSA answers: C1a makes its return fire."},
 		{fact("prog.answered", S("key", "0.0|RETURN FIRE|C1a"), S("answer", "no")), "CSA answers: C1a makes no return fire."},
 		{fact("prog.answered", S("key", "0.0|REACTION FACE|C1a"), S("answer", "yes:3")), "CSA answers: C1a makes its reaction facing change."},

@@ -31,14 +31,14 @@ func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanati
 
 // optionText says what each scenario option does.
 var optionText = map[string]string{
-	OptActivationMarch:     "the units a leader activates march one after another, each with the leader's MA (GCACW 5.2 step 4, which the seed lacks: R16, Ambiguity A14)",
+	OptActivationMarch:     "the units a leader activates march one after another, each with the leader's MA (GCACW 5.2 step 4, which the rules lack)",
 	OptFatigue4:            "the optional rule: an organized unit at fatigue 4 may march, and is disorganized after it (GCACW 5.1-OPT, 5.2.2-OPT)",
-	OptProvisionalSwampZOC: "ZOC enters provisional swamp only along a road, pike, railroad or trail, as swamp (GCACW 2.4c, Ambiguity A20)",
+	OptProvisionalSwampZOC: "ZOC enters provisional swamp only along a road, pike, railroad or trail, as swamp (GCACW 2.4c)",
 	OptRandomEvents:        "the Random Events Phase is played (GCACW 3, phase 1)",
 	OptTieSpecial:          "a tied initiative roll may end the turn or cause insubordination, so both sides always roll (GCACW 4.2e)",
 	OptRecordDie:           "the initiative winner's die is recorded (GCACW 4.2c)",
 	OptAdvanced:            "an advanced scenario: no Random Events Phase (GCACW 3)",
-	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5, R10)",
+	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5)",
 }
 
 // welcomeSections are the welcome mail's sections; the referee's (and
@@ -65,9 +65,10 @@ func welcomeSections(st *State, referee bool) []engine.Explanation {
 		scenario = append(scenario, "- "+n+".")
 	}
 	var readings []string
-	for _, l := range sc.readingLines() {
+	for _, l := range sc.readingLinesAs(referee) {
 		if !referee {
-			l = plainReading(l)
+			// The rules' own numbers alone: no ambiguity ids.
+			l = strings.Join(strings.Fields(plainRule(l)), " ")
 		}
 		readings = append(readings, "- "+l)
 	}
@@ -94,10 +95,10 @@ func rulesLists(st *State) []engine.Explanation {
 		house = append(house, fmt.Sprintf("- Combat (assaults, and marches that end attacking): the scenario's combat table, columns %s, one die with the modifiers each die line names; SAMPLE, not the published game's.", oddsList(c.Columns)))
 	}
 	if r := t.Reorg; r != nil {
-		house = append(house, fmt.Sprintf("- The Reorganization Phase plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
+		house = append(house, fmt.Sprintf("- The Reorganization Phase (GCACW 3, phase 4) plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
 	}
 	if h := t.House; h != nil && h.Retreat != nil {
-		house = append(house, fmt.Sprintf("- Cavalry Retreat (5.1.2): its owner decides (a standing order, or asked by mail); it retreats up to %d hexes, each farther from the marching unit, not into enemy units or ZOC.", h.Retreat.Hexes))
+		house = append(house, fmt.Sprintf("- Cavalry Retreat (GCACW 5.1.2): its owner decides (a standing order, or asked by mail); it retreats up to %d hexes, each farther from the marching unit, not into enemy units or ZOC.", h.Retreat.Hexes))
 	}
 	if h := t.House; h != nil && h.LeaderAlone != "" {
 		house = append(house, "- A leader whose unit is eliminated joins the nearest unit it may stand with (GCACW 2.2j).")

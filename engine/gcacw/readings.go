@@ -142,7 +142,12 @@ func (p *scnParser) parseReading(l srcLine) {
 // readingLines are the readings a game plays with, one line each, for the
 // welcome mail: every ambiguity, its reading, and whether the scenario
 // chose it.
-func (s *ScenarioDef) readingLines() []string {
+func (s *ScenarioDef) readingLines() []string { return s.readingLinesAs(true) }
+
+// readingLinesAs is readingLines, each line led by its reading's id (for
+// the operator, who writes "reading A9 exhaust") or not (for players, who
+// read the rules' own numbers only).
+func (s *ScenarioDef) readingLinesAs(withID bool) []string {
 	var out []string
 	for _, r := range Readings {
 		name := s.Reading(r.ID)
@@ -154,6 +159,10 @@ func (s *ScenarioDef) readingLines() []string {
 					how = "chosen by the scenario"
 				}
 			}
+		}
+		if !withID {
+			out = append(out, fmt.Sprintf("%s (%s): %s.", r.Rule, how, text))
+			continue
 		}
 		out = append(out, fmt.Sprintf("%s (%s, %s): %s.", r.ID, r.Rule, how, text))
 	}

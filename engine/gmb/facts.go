@@ -263,7 +263,7 @@ func stepSentence(st *State, step, side string, n int) string {
 		}
 		return "Each side keeps 3 of its 5 battle cards; the other 2 go back into its deck (13.6a)."
 	case StepDeclare:
-		return "Each side declares its battlefield, and a forced march if it made one, sealed: they open together (13.7b, 13.8d, G9)."
+		return "Each side declares its battlefield, and a forced march if it made one, sealed: they open together (13.7b, 13.8d)."
 	case StepList:
 		return fmt.Sprintf("%s chooses whose terrain list is used (13.8a, 13.10c).", side)
 	case StepLinear:
@@ -287,7 +287,7 @@ func stepSentence(st *State, step, side string, n int) string {
 	case StepPatrol:
 		return "Each side places a patrol marker for each corps, sealed: they open together (13.14)."
 	case StepInitiative:
-		return "The initiative roll is tied again and again: the referee says who wins it (R1)."
+		return "The initiative roll is tied again and again: the referee says who wins it."
 	case StepActivate:
 		return fmt.Sprintf("%s activates a corps.", side)
 	case StepCombat:
@@ -381,13 +381,23 @@ func describe(st *State, f events.Fact) string {
 	case kMoraleSet:
 		return fmt.Sprintf("%s's army morale is %s: %s.", side, aLevel.Of(f), aWhy.Of(f))
 	case kInitiativeRolled:
-		extra := ""
-		if b, fm := aBonus.Of(f), aForcedInt.Of(f); b+fm > 0 {
-			extra = fmt.Sprintf(" (%d of them for its commander and battlefield, 13.8b; %d for the forced march)", b, fm)
+		// A pool: its dice, each kind of extra dice with its source, and
+		// the dice rolled, so that the count adds up.
+		n, b, fm := aDice.Of(f), aBonus.Of(f), aForcedInt.Of(f)
+		pool := fmt.Sprintf("%d dice", n)
+		if b+fm > 0 {
+			pool = fmt.Sprintf("%d dice", n-b-fm)
+			if b > 0 {
+				pool += fmt.Sprintf(", +%d commander and battlefield (13.8b)", b)
+			}
+			if fm > 0 {
+				pool += fmt.Sprintf(", +%d forced march (13.8d)", fm)
+			}
+			pool += fmt.Sprintf(" = %d dice", n)
 		}
-		return fmt.Sprintf("%s rolls %d dice%s: %s.", side, aDice.Of(f), extra, plural(int(aSuccesses.Of(f)), "success", "successes"))
+		return fmt.Sprintf("%s rolls %s: %s.", side, pool, plural(int(aSuccesses.Of(f)), "success", "successes"))
 	case kInitiativeTied:
-		return "A tie: the dice are rolled again (R1)."
+		return "A tie: the dice are rolled again."
 	case kInitiativeWon:
 		if aBattlefield.In(f) {
 			return fmt.Sprintf("%s wins the initiative and the battlefield: it is Player A, and the battle is on its %s battlefield (13.7c, 13.8a).", side, aBattlefield.Of(f))

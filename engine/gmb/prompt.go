@@ -58,7 +58,7 @@ func stepWhat(st *State) string {
 	case StepPatrol:
 		return "place your corps' patrol markers, sealed (13.14): PATROL AT x,y … gives one a corps in your army list's order"
 	case StepInitiative:
-		return "the referee says who wins the tied initiative roll (R1)"
+		return "the referee says who wins the tied initiative roll"
 	case StepActivate:
 		return fmt.Sprintf("turn %d: activate a corps, or pass", st.Turn)
 	case StepCombat:

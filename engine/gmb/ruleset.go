@@ -22,7 +22,8 @@ func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 // strength. The state is coded as JSON, its scenario and table taken
 // from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
-	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: rules{}.Explain}
+	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: rules{}.Explain,
+		Guide: engine.OrderGuide{Prefix: "BAT", Keyword: "BATTLEFIELD"}}
 }
 
 // refereeSteps lists what a game of this scenario hands to a referee: the
@@ -37,7 +38,7 @@ func refereeSteps(st *State) []string {
 		out = append(out, "the year of the battle (13.4a: the scenario leaves it to the referee)")
 	}
 	if st.Scn.InitTies == "referee" {
-		out = append(out, "a tied initiative roll (R1: the scenario leaves it to the referee)")
+		out = append(out, "a tied initiative roll (the scenario leaves it to the referee)")
 	}
 	out = append(out, "the objectives achieved and the end of the battle (13.12c; 14.2-14.3 are not in the seeds)")
 	return out

@@ -213,7 +213,7 @@ func (st *State) roster(v engine.Viewer) string {
 			}
 			gen := fmt.Sprintf("general %d with %s", br.Status, br.With)
 			if br.Killed {
-				gen = fmt.Sprintf("general killed, led at %d (R9)", st.status(br))
+				gen = fmt.Sprintf("general killed, led at %d", st.status(br))
 			}
 			if br.Status == 0 {
 				gen = "general with " + br.With

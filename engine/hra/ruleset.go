@@ -20,7 +20,8 @@ var _ engine.Rules[*State, Order] = rules{}
 // (evolveAll), the drawn board and the stands each side has left; the
 // state is coded as JSON, its scenario taken from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
-	return engine.Extras[*State]{EvolveAll: evolveAll, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize}
+	return engine.Extras[*State]{EvolveAll: evolveAll, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
+		Guide: engine.OrderGuide{Prefix: "ADV", Keyword: "ADVANCE"}}
 }
 
 // New returns the HRA ruleset.

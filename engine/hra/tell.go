@@ -43,11 +43,11 @@ func describe(f events.Fact) string {
 		u, c, side := aUnion.Of(f), aConfederate.Of(f), aSide.Of(f)
 		switch {
 		case side == "":
-			return fmt.Sprintf("Initiative: Union %d, Confederate %d, a tie once more: the referee decides who has it (H12).", u, c)
+			return fmt.Sprintf("Initiative (HRA 4.0): Union rolls %d, Confederate rolls %d, a tie once more: the referee decides who has it.", u, c)
 		case u == c:
-			return fmt.Sprintf("Initiative: Union %d, Confederate %d, a tie: it goes to %s, who did not have it (HRA 4.0b).", u, c, side)
+			return fmt.Sprintf("Initiative (HRA 4.0): Union rolls %d, Confederate rolls %d, a tie: it goes to %s, who did not have it (HRA 4.0b).", u, c, side)
 		}
-		return fmt.Sprintf("Initiative: Union %d, Confederate %d: %s acts first (HRA 4.0).", u, c, side)
+		return fmt.Sprintf("Initiative (HRA 4.0): Union rolls %d, Confederate rolls %d: %s acts first.", u, c, side)
 	case kTurnPassed:
 		return fmt.Sprintf("%s gives orders to a brigade next (HRA 4.II.a).", aToStr.Of(f))
 	case kPhaseFire:
@@ -101,7 +101,12 @@ func describe(f events.Fact) string {
 	case kVolleyFired:
 		return describeVolley(f)
 	case kMoraleTested:
-		return fmt.Sprintf("%s tests its morale: %d %s = %d, %s (HRA 12d, 12e).", unit, aDie.Of(f), signed(aMod.Of(f)), aTotal.Of(f), aResult.Of(f))
+		roll := fmt.Sprint(aDie.Of(f))
+		if m := aMod.Of(f); m != 0 {
+			// The fact carries the modifiers' sum: HRA 12d lists them.
+			roll = fmt.Sprintf("%d, %s morale modifiers (HRA 12d) = %d", aDie.Of(f), signed(m), aTotal.Of(f))
+		}
+		return fmt.Sprintf("%s tests its morale and rolls %s: %s (HRA 12e).", unit, roll, aResult.Of(f))
 	case kRefereeSet:
 		return describeRefereeSet(f)
 	case kBattleEnded:
@@ -131,7 +136,8 @@ func describeVolley(f events.Fact) string {
 	}
 	roll := fmt.Sprint(aDie.Of(f))
 	if m := aMod.Of(f); m != 0 {
-		roll = fmt.Sprintf("%d %s = %d", aDie.Of(f), signed(m), aDie.Of(f)+m)
+		// Cavalry is the only modifier of a volley's die (HRA 16a).
+		roll = fmt.Sprintf("%d, %s cavalry (HRA 16a) = %d", aDie.Of(f), signed(m), aDie.Of(f)+m)
 	}
 	var res string
 	switch n := aLoss.Of(f); n {
@@ -142,7 +148,7 @@ func describeVolley(f events.Fact) string {
 	default:
 		res = fmt.Sprintf("%d hits", n)
 	}
-	return fmt.Sprintf("%s (%s): %s, %s (T2).", who, strings.Join(how, ", "), roll, res)
+	return fmt.Sprintf("%s (%s) and rolls %s: %s on the fire table (HRA T2).", who, strings.Join(how, ", "), roll, res)
 }
 
 // describeSet tells a unit.set fact a decision made.
@@ -165,20 +171,24 @@ func describeSet(unit string, f events.Fact) string {
 		case to == 0:
 			return fmt.Sprintf("%s has finished its work and may act again.", unit)
 		case w == "entrench":
-			return fmt.Sprintf("%s is entrenching: %d round(s) to go (T1).", unit, to)
+			return fmt.Sprintf("%s is entrenching: %s to go (HRA T1).", unit, rounds(to))
 		case w == "crossing":
-			return fmt.Sprintf("%s is crossing the water: %d round(s) to go (T1).", unit, to)
+			return fmt.Sprintf("%s is crossing the water: %s to go (HRA T1).", unit, rounds(to))
 		case w != "":
-			return fmt.Sprintf("%s is busy (%s): %d round(s) to go.", unit, w, to)
+			return fmt.Sprintf("%s is busy (%s): %s to go.", unit, w, rounds(to))
 		}
-		return fmt.Sprintf("%s is busy for %d round(s).", unit, to)
+		return fmt.Sprintf("%s is busy for %s.", unit, rounds(to))
 	case "pending":
 		if w := aWork.Of(f); w != "" {
 			return fmt.Sprintf("%s begins to %s: it is done in Phase I of the next round (HRA 16c, 17d).", unit, w)
 		}
 		return fmt.Sprintf("%s's change of formation is complete.", unit)
 	case "charges":
-		return fmt.Sprintf("%s has charged %d time(s) today (HRA 16b).", unit, to)
+		times := fmt.Sprintf("%d times", to)
+		if to == 1 {
+			times = "once"
+		}
+		return fmt.Sprintf("%s has charged %s today (HRA 16b).", unit, times)
 	case "passed_by":
 		return fmt.Sprintf("A friendly unit passed through %s: it may move only 5cm this round (HRA 10a, 10b).", unit)
 	}
@@ -197,8 +207,8 @@ var flagSentences = map[string][2]string{
 	"column":        {"%s is now in column (HRA 15).", "%s is now in line (HRA 15)."},
 	"limbered":      {"%s has limbered (HRA 17d).", "%s has unlimbered (HRA 17d)."},
 	"dismounted":    {"%s has dismounted (HRA 16c).", "%s has mounted (HRA 16c)."},
-	"retreating":    {"%s is in retreat (HRA 5b).", "%s stops retreating (H5)."},
-	"entrenched":    {"%s is entrenched (T1).", "%s is no longer entrenched."},
+	"retreating":    {"%s is in retreat (HRA 5b).", "%s stops retreating."},
+	"entrenched":    {"%s is entrenched (HRA T1).", "%s is no longer entrenched."},
 	"acted":         {"%s has made its forced move and does nothing more this round (HRA 4.I.c).", "%s may act again."},
 	"withdraw_next": {"%s must withdraw in Phase I of the next round (HRA 12e).", "%s no longer has a withdrawal due."},
 	"retreat_next":  {"%s must retreat in Phase I of the next round (HRA 12e).", "%s no longer has a retreat due."},
@@ -248,6 +258,14 @@ func dieList(vs []int64) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// rounds writes a number of rounds: "1 round", "3 rounds".
+func rounds(n int64) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
 }
 
 // signed writes a modifier as the echo does: "+1", "-1", "+0".

@@ -6,6 +6,7 @@ import (
 
 	"pbem/engine/table"
 	"pbem/events"
+	"pbem/internal/dicecheck"
 )
 
 // Issue 21: the players' mails tell each fact in plain words, with its
@@ -19,25 +20,25 @@ func TestDescribeTellsFactsInWords(t *testing.T) {
 	}{
 		{fact("volley.fired", S("firer", "6th Wisconsin"), S("target", "2nd Virginia"), S("kind", "volley"), S("weapon", SmallArms), S("range", "short"),
 			B("hindered", false), I("state", 3), I("die", 5), I("mod", 0), I("loss", 1), B("flank", false)),
-			"6th Wisconsin fires at 2nd Virginia (small arms, short range, state 3): 5, a hit (T2)."},
+			"6th Wisconsin fires at 2nd Virginia (small arms, short range, state 3) and rolls 5: a hit on the fire table (HRA T2)."},
 		{fact("volley.fired", S("firer", "8th Illinois"), S("target", "1st Virginia Cavalry"), S("kind", "defensive volley"), S("weapon", SmallArms), S("range", "short"),
 			B("hindered", true), I("state", 2), I("die", 4), I("mod", -1), I("loss", 0), B("flank", true)),
-			"Defensive volley (HRA 11c): 8th Illinois fires at 1st Virginia Cavalry (small arms, short range, hindered, state 2, from the flank or rear): 4 -1 = 3, no hit (T2)."},
+			"Defensive volley (HRA 11c): 8th Illinois fires at 1st Virginia Cavalry (small arms, short range, hindered, state 2, from the flank or rear) and rolls 4, -1 cavalry (HRA 16a) = 3: no hit on the fire table (HRA T2)."},
 		{fact("volley.fired", S("firer", "Battery B"), S("target", "5th Virginia"), S("kind", "volley"), S("weapon", Guns), S("range", "short"),
 			B("hindered", false), I("state", 3), I("die", 6), I("mod", 0), I("loss", 2), B("flank", false)),
-			"Battery B fires at 5th Virginia (artillery, short range, state 3): 6, 2 hits (T2)."},
+			"Battery B fires at 5th Virginia (artillery, short range, state 3) and rolls 6: 2 hits on the fire table (HRA T2)."},
 		{fact("unit.set", S("unit", "2nd Virginia"), S("field", "state"), I("from", 3), I("to", 2), S("cause", "fire (T2)")),
 			"2nd Virginia drops to state 2 (was 3) — fire (T2)."},
 		{fact("unit.set", S("unit", "2nd Virginia"), S("field", "state"), I("from", 1), I("to", 0), S("cause", "morale (HRA 12e)")),
 			"2nd Virginia breaks and leaves the battlefield (state 1 to 0, HRA 3a) — morale (HRA 12e)."},
 		{fact("morale.tested", S("unit", "4th Virginia"), I("die", 2), I("mod", 1), I("total", 3), S("result", MoraleWithdraw.String())),
-			"4th Virginia tests its morale: 2 +1 = 3, must withdraw next round (HRA 12d, 12e)."},
+			"4th Virginia tests its morale and rolls 2, +1 morale modifiers (HRA 12d) = 3: must withdraw next round (HRA 12e)."},
 		{fact("generals.rolled", S("side", Union), IL("dice", 3, 5), IL("statuses", 2, 4)),
 			"Union rolls for its generals: 3 and 5, so their status is 2, 4 (HRA 3c)."},
 		{fact("supply.rolled", S("unit", "Battery B"), I("die", 4), I("supply", 6)), "Battery B rolls 4 for supply: supply 6 (HRA 3e)."},
-		{fact("initiative.rolled", I("union", 5), I("confederate", 2), S("side", Union)), "Initiative: Union 5, Confederate 2: Union acts first (HRA 4.0)."},
+		{fact("initiative.rolled", I("union", 5), I("confederate", 2), S("side", Union)), "Initiative (HRA 4.0): Union rolls 5, Confederate rolls 2: Union acts first."},
 		{fact("initiative.rolled", I("union", 3), I("confederate", 3), S("side", Confederate)),
-			"Initiative: Union 3, Confederate 3, a tie: it goes to Confederate, who did not have it (HRA 4.0b)."},
+			"Initiative (HRA 4.0): Union rolls 3, Confederate rolls 3, a tie: it goes to Confederate, who did not have it (HRA 4.0b)."},
 		{fact("unit.moved", S("unit", "6th Wisconsin"), I("x", int64(table.CM(50))), I("y", int64(table.CM(24))), I("facing", 0), B("column", false), I("cost", int64(table.CM(6)))),
 			"6th Wisconsin moves to (50, 24) facing 0° (N), using 6cm of its move."},
 		{fact("unit.moved", S("unit", "2nd Virginia"), I("x", int64(table.MM(405))), I("y", int64(table.CM(70))), I("facing", int64(180*table.Degree)), B("column", true), I("cost", 0), B("forced", true)),
@@ -52,10 +53,10 @@ func TestDescribeTellsFactsInWords(t *testing.T) {
 			"Union's forced moves go first for 6th Wisconsin, 2nd Wisconsin, then in roster order (HRA 4.I.b)."},
 		{fact("picks.stated", S("side", Union), S("what", "retreat"), SL("units")), "Union has no retreat order: its forced moves go in roster order (HRA 4.I.b)."},
 		{fact("melee.begun", S("attacker", "1st Virginia Cavalry"), S("defender", "8th Illinois")), "1st Virginia Cavalry attacks 8th Illinois in melee (HRA 11a, 11b)."},
-		{fact("unit.set", S("unit", "2nd Wisconsin"), S("field", "busy"), I("to", 11), S("work", "entrench")), "2nd Wisconsin is entrenching: 11 round(s) to go (T1)."},
+		{fact("unit.set", S("unit", "2nd Wisconsin"), S("field", "busy"), I("to", 11), S("work", "entrench")), "2nd Wisconsin is entrenching: 11 rounds to go (HRA T1)."},
 		{fact("unit.set", S("unit", "8th Illinois"), S("field", "pending"), S("work", "dismount")),
 			"8th Illinois begins to dismount: it is done in Phase I of the next round (HRA 16c, 17d)."},
-		{fact("unit.set", S("unit", "2nd Virginia"), S("field", "retreating"), I("to", 0)), "2nd Virginia stops retreating (H5)."},
+		{fact("unit.set", S("unit", "2nd Virginia"), S("field", "retreating"), I("to", 0)), "2nd Virginia stops retreating."},
 		{fact("unit.set", S("unit", "8th Illinois"), S("field", "dismounted"), I("to", 1)), "8th Illinois has dismounted (HRA 16c)."},
 		{fact("unit.set", S("unit", "4th Virginia"), S("field", "withdraw_next"), I("to", 1)), "4th Virginia must withdraw in Phase I of the next round (HRA 12e)."},
 		{fact("general.killed", S("brigade", "Iron Brigade")), "Iron Brigade's general is killed (HRA 12a d)."},
@@ -72,6 +73,10 @@ func TestDescribeTellsFactsInWords(t *testing.T) {
 		}
 		if got := describe(c.f); got != c.want {
 			t.Errorf("%s\n got %q\nwant %q", c.f, got, c.want)
+		}
+		// Every die line shows its modifiers and adds up.
+		for _, p := range dicecheck.Check(c.want) {
+			t.Errorf("%s: %s", c.f, p)
 		}
 	}
 }

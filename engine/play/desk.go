@@ -157,6 +157,34 @@ func (g *Game) RefereedBy(addrs []string) bool {
 	return false
 }
 
+// tellTimeline is TimelineLineOf as a player reads it (the answer to LOG):
+// each fact told in a sentence, as the mails tell it, not as the raw
+// fact 'pbem log' shows the operator.
+func tellTimeline(g *Game, seq uint64, input, decision events.Payload) string {
+	d, ok := decision.(*events.OrderAccepted)
+	if !ok || len(d.Facts) == 0 || g == nil || g.Rules == nil {
+		return TimelineLineOf(seq, input, decision)
+	}
+	var parts []string
+	for _, f := range d.Facts {
+		if s := strings.TrimSpace(g.Tell(g.State, f)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	line := fmt.Sprintf("seq %d  %s → accepted", seq, InputLineOf(input))
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, " ")
+	}
+	if len(d.Dice) > 0 {
+		ds := make([]string, len(d.Dice))
+		for i, x := range d.Dice {
+			ds[i] = x.String()
+		}
+		line += " Dice: " + strings.Join(ds, ", ") + "."
+	}
+	return line
+}
+
 // RecentActions are the last n decided inputs of game's log up to seq
 // upTo, each on one line with its seq and intake time, as v may see them:
 // cut by CutLog, the same cut as v's mails and 'pbem log --as' (a player
@@ -192,7 +220,7 @@ func RecentActions(src Source, reg *engine.Registry, game string, v engine.Viewe
 			return nil
 		}
 		delete(inputs, InputOf(p))
-		line := TimelineLineOf(InputOf(p), in.p, p)
+		line := tellTimeline(gg, InputOf(p), in.p, p)
 		seq, rest, _ := strings.Cut(line, "  ")
 		lines = append(lines, seq+"  "+in.at+"  "+rest)
 		seqs = append(seqs, e.Seq)

@@ -473,13 +473,19 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			continue
 		}
 		m := mail{to: r, tmpl: templates.NameReport, kind: "report", board: true}
+		// Who overrode the game: its referee, or in a game without one
+		// the operator (pbem referee on the command line).
+		changer := "the referee"
+		if o.player == play.OperatorID || len(b.g.Referees) == 0 {
+			changer = "the operator"
+		}
 		switch {
 		case move != nil && !r.referee && !r.observer && override:
-			m.tmpl, m.kind = templates.NameYourMove, "the referee changed the game; your move"
+			m.tmpl, m.kind = templates.NameYourMove, changer+" changed the game; your move"
 		case move != nil && !r.referee && !r.observer:
 			m.tmpl, m.kind = templates.NameYourMove, "your move"
 		case override && !r.referee:
-			m.kind = "the referee changed the game"
+			m.kind = changer + " changed the game"
 		case move != nil && r.referee:
 			m.tmpl, m.kind = templates.NameReferee, "referee: ruling needed"
 		case r.referee && o.kind == "ruling":

@@ -209,7 +209,11 @@ func TestLogAndGamesByMail(t *testing.T) {
 	s.input(&events.OrderReceived{Player: "south", Text: "ADD 1"})
 	ms := s.input(&events.OrderReceived{Player: "south", Text: "LOG 5"})
 	taro := ms[0].m.Body
-	wantIn(t, taro, "The last 5 actions of game g1", "north: (orders: their words are the sender's; what came of them follows) → accepted: score.added side=USA n=2", "south: ADD 1 → accepted")
+	wantIn(t, taro, "The last 5 actions of game g1", "north: (orders: their words are the sender's; what came of them follows) → accepted: USA adds 2.", "south: ADD 1 → accepted")
+	// Told in sentences, as the mails tell facts, never as raw facts.
+	if strings.Contains(taro, "score.added") || strings.Contains(taro, "side=") {
+		t.Errorf("LOG answers a player with raw facts:\n%s", taro)
+	}
 	if strings.Contains(taro, "ADD 3") {
 		t.Fatalf("Taro's LOG shows Anna's rejected mail:\n%s", taro)
 	}

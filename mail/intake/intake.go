@@ -91,6 +91,10 @@ type Config struct {
 	// the game's sender-auth setting); without it, those the game was
 	// created with are used.
 	Roster func(game string) (Seats, error)
+	// Games, if set, lists the games here: a mail with no key and no game
+	// in its subject from an address registered in one of them is told
+	// how to reply (without it, only a mail naming its game is).
+	Games func() ([]string, error)
 	// Senders says how senders are authenticated.
 	Senders AuthConfig
 	// Notifier renders the notices to players (nil: none are mailed; the

@@ -138,6 +138,14 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 		return refuse(events.RefusedTooLarge, lim.Error(), "Your mail was too large",
 			fmt.Sprintf("%s is too large for pbem: %s. Nothing of it was read.", mailName(msg.Subject, at), limitText(lim)),
 			"Send your orders again in a new mail without attachments (a photo, or a long quoted or forwarded mail, makes a mail large).")
+	case s.viaKey == noKey:
+		r := refuse(events.RefusedNoKey, "no reply address and no Key line", "Your mail had no key",
+			fmt.Sprintf("%s came from your address to pbem's, but without the key that says which player of game %s it is from: it had no reply address with your key, and no Key line. Nothing of it was applied.", mailName(msg.Subject, at), s.game),
+			"Reply to this mail, or to any mail of the game (its reply address carries your key), and send your orders again. Or copy the Key line below into your mail, unquoted.")
+		// To the address it came from alone: it is one of the player's,
+		// and the player's other addresses sent nothing.
+		r.notice.To = []string{msg.From.Addr}
+		return r
 	case s.viaKey == -2:
 		return refuse(events.RefusedKeyQuoted, "the Key line is only quoted", "Your mail had no Key line of its own",
 			fmt.Sprintf("%s reached pbem's address without a reply address, and its Key line is quoted (it begins with '>'). pbem reads no quoted line, so nothing of the mail was applied.", mailName(msg.Subject, at)),
@@ -263,6 +271,24 @@ func (in *Intake) whose(msg *parse.Message, tooLarge bool) (*seat, string) {
 				}
 			}
 		}
+		if !found && ok {
+			// No key at all, but the game in the subject: a participant
+			// writing from a registered address is told how to reply.
+			if s := in.seatByAddress(game, msg.From.Addr); s != nil {
+				return s, ""
+			}
+		}
+		if !found && !ok && in.cfg.Games != nil {
+			// Nor the game: the first game that knows the address
+			// answers, so that its player is not left without a word.
+			if games, err := in.cfg.Games(); err == nil {
+				for _, g := range games {
+					if s := in.seatByAddress(g, msg.From.Addr); s != nil {
+						return s, ""
+					}
+				}
+			}
+		}
 	}
 	if !found {
 		return nil, "no reply token: neither a reply address nor a subject tag with a Key line"
@@ -297,6 +323,34 @@ func (in *Intake) whose(msg *parse.Message, tooLarge bool) (*seat, string) {
 		}
 	}
 	return nil, fmt.Sprintf("reply token does not match game %s player %q", who.Game, who.Player)
+}
+
+// noKey marks a seat found by its registered From address alone, for a
+// mail with the game in its subject and no key (seat.viaKey).
+const noKey = -3
+
+// seatByAddress is the participant of game registered at addr, for a
+// mail that names the game in its subject but carries no key; nil when
+// there is none (or the game is not here).
+func (in *Intake) seatByAddress(game, addr string) *seat {
+	created, err := in.game(game)
+	if err != nil {
+		return nil
+	}
+	seats, err := in.seats(game)
+	if err != nil {
+		return nil
+	}
+	candidates := append(append([]events.Player(nil), seats.Players...), seats.Referees...)
+	for i, p := range candidates {
+		for _, a := range p.Addresses {
+			if strings.EqualFold(a, addr) {
+				return &seat{game: game, player: p, referee: i >= len(seats.Players), epoch: seats.Epochs[p.ID],
+					settings: seats.Settings, created: created, viaKey: noKey, validFrom: true}
+			}
+		}
+	}
+	return nil
 }
 
 // messageKey is the idempotency key of a mail: its Message-ID in angle

@@ -223,3 +223,41 @@ func TestPressCountsAgainstTheRateLimitLikeOrders(t *testing.T) {
 		t.Fatalf("an order and two press mails under a limit of 2: %q", types)
 	}
 }
+
+// A registered player's new mail to the game's plain address, with the
+// game in its subject but no key, is answered at the address it came from
+// alone, and nothing of it applied; a stranger's such mail gets nothing.
+func TestAMailWithoutAKeyIsAnsweredOnlyWhenRegistered(t *testing.T) {
+	st := newGame(t)
+	in := newAuthIntake(st, &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}, Config{})
+	take(t, in, mail("Anna <anna@work.example>", "pbem@"+domain, "[pbem g1] my orders", "<nokey@x>", "", "PASS\n"))
+	ps, types := logged(t, st)
+	if types != "mail.refused mail.queued" || ps[0].(*events.MailRefused).Kind != events.RefusedNoKey {
+		t.Fatalf("%q", types)
+	}
+	mq := ps[1].(*events.MailQueued)
+	if strings.Join(mq.To, ",") != "anna@work.example" || !strings.Contains(mq.Body, "Reply to this mail") {
+		t.Fatalf("told %v:\n%s", mq.To, mq.Body)
+	}
+
+	st = newGame(t)
+	in = newAuthIntake(st, &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}, Config{})
+	take(t, in, mail("Mallory <mallory@example.net>", "pbem@"+domain, "[pbem g1] my orders", "<nokey2@x>", "", "PASS\n"))
+	if _, types := logged(t, st); types != "" {
+		t.Fatalf("a stranger's mail without a key came to %q", types)
+	}
+}
+
+// Nor with no game in the subject: the game that knows the address answers.
+func TestAMailWithoutAKeyOrAGameIsAnswered(t *testing.T) {
+	st := newGame(t)
+	in := newAuthIntake(st, &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}, Config{Games: func() ([]string, error) { return []string{"g1"}, nil }})
+	take(t, in, mail("Taro <taro@example.jp>", "pbem@"+domain, "my orders", "<nokey3@x>", "", "PASS\n"))
+	ps, types := logged(t, st)
+	if types != "mail.refused mail.queued" || ps[0].(*events.MailRefused).Kind != events.RefusedNoKey {
+		t.Fatalf("%q", types)
+	}
+	if mq := ps[1].(*events.MailQueued); strings.Join(mq.To, ",") != "taro@example.jp" {
+		t.Fatalf("told %v", mq.To)
+	}
+}

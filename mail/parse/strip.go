@@ -490,9 +490,16 @@ const maxSignOff = 6
 // closing line with at most maxSignOff lines under it to the end, or else
 // trailing lines that are the sender's name.
 func dropSignOff(lines []string, idx []int, from Address) []int {
+	idx = dropRemarks(lines, idx)
 	for k := len(idx) - 1; k >= 0 && k >= len(idx)-1-maxSignOff; k-- {
 		if _, ok := isClosing(lines[idx[k]]); ok {
-			return idx[:k]
+			if !anyOrderLike(lines, idx[k+1:]) {
+				return idx[:k]
+			}
+			// Orders under it: the closing line alone is a remark
+			// ("Thanks!" between two orders), not the start of a
+			// signature that would take the orders with it.
+			return dropSignOff(lines, append(idx[:k:k], idx[k+1:]...), from)
 		}
 	}
 	names := nameWords(from)
@@ -511,6 +518,50 @@ var dashedName = regexp.MustCompile(`^(?:-|[–—~]\s*)\p{Lu}[\p{L}'’.]*(?:\s
 // isDashedName reports whether line is a name signed under a dash.
 func isDashedName(line string) bool {
 	return dashedName.MatchString(strings.TrimSpace(line))
+}
+
+// remarkStarts are the words that plainly begin a remark of thanks, not
+// an order: "Thanks for the game!", "Cheers, and good luck".
+var remarkStarts = []string{"thanks", "thank you", "many thanks", "cheers", "danke", "merci", "gracias", "grazie", "dzięki", "спасибо"}
+
+// dropRemarks removes the lines of idx that are plainly remarks: a line
+// starting with thanks and going on in words ("Thanks for the game!"),
+// which no rule system reads as an order. (A closing alone on its line
+// is dropSignOff's.)
+func dropRemarks(lines []string, idx []int) []int {
+	out := idx[:0:0]
+	for _, i := range idx {
+		l := lines[i]
+		if _, closing := isClosing(l); !closing && l == strings.TrimLeft(l, " \t") && utf8.RuneCountInString(l) <= 80 {
+			t := lower(l)
+			remark := false
+			for _, w := range remarkStarts {
+				if r, ok := strings.CutPrefix(t, w); ok && r != "" && strings.ContainsRune(" ,!.", []rune(r)[0]) {
+					remark = true
+				}
+			}
+			if remark {
+				continue
+			}
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// anyOrderLike reports whether a line of idx looks like an order: it has
+// a keyword, a word of four or more capital letters ("PASS", "MARCH",
+// "ADVANCE"), which a name, a title or a phone number under a closing
+// does not.
+func anyOrderLike(lines []string, idx []int) bool {
+	for _, i := range idx {
+		for _, w := range strings.FieldsFunc(lines[i], func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if len(w) >= 4 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nameWords are the words of the sender's display name and of the local
