@@ -154,16 +154,6 @@ func oddsList(os []Odds) string {
 // pbem log and doc.go, not for players.
 var rNumber = regexp.MustCompile(`(, )?\bR\d+\b(: )?|\s?\(R\d+\)|(, )?Ambiguity A\d+|\s?\[\d+\.\d+\]`)
 
-// readingID is the id a reading line starts with ("A9 (", "R15 (",
-// "2.4c (").
-var readingID = regexp.MustCompile(`^\S+ \(`)
-
-// plainReading is a reading line for the players: the rule it reads,
-// without gcacw.md's id.
-func plainReading(l string) string {
-	return plainRule(readingID.ReplaceAllString(l, "("))
-}
-
 // plainRule is a line for the players: without R-numbers and ambiguity
 // ids, the rules' own numbers kept.
 func plainRule(s string) string {
