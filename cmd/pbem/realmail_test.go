@@ -101,8 +101,17 @@ func (r *realMail) none(who string) {
 	r.queued[who] = nil
 }
 
-// send hands raw to Postfix from the envelope sender, for rcpt.
+// send hands raw to Postfix from the envelope sender, for rcpt, from
+// the players' own server (SPF passes for the envelope).
 func (r *realMail) send(envelope, rcpt, raw string) {
+	r.t.Helper()
+	r.sendWith("spf=pass smtp.mailfrom="+envelope, envelope, rcpt, raw)
+}
+
+// sendWith is send with the results the receiving host finds for the
+// mail (this Postfix has no SPF, DKIM or DMARC service to find them, so
+// the client hands them in as the host's, on top).
+func (r *realMail) sendWith(results, envelope, rcpt, raw string) {
 	r.t.Helper()
 	c, err := smtp.Dial(r.pf.Addr)
 	if err != nil {
@@ -112,10 +121,7 @@ func (r *realMail) send(envelope, rcpt, raw string) {
 	if err := c.Hello("client.players.test"); err != nil {
 		r.t.Fatal(err)
 	}
-	// The receiving host's SPF result for the envelope: the players'
-	// server may send for players.test (this Postfix has no SPF policy
-	// service to write it, so the client hands it in as Postfix's).
-	raw = "Authentication-Results: " + testAuthservID + "; spf=pass smtp.mailfrom=" + envelope + "\r\n" + raw
+	raw = "Authentication-Results: " + testAuthservID + "; " + results + "\r\n" + raw
 	if err := c.SendMail(envelope, []string{rcpt}, strings.NewReader(raw)); err != nil {
 		r.t.Fatal(err)
 	}
@@ -289,3 +295,46 @@ func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
 }
 
 func squeezeText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Through Postfix and Dovecot, a result that does not name the player's
+// own address applies nothing: eve's mail with anna's address as its
+// envelope (MAIL FROM, which SPF does not pass from eve's server), and
+// taro's mail as anna from the players' shared domain (DMARC passes for
+// the domain, the envelope is taro's) are held, and anna is asked at her
+// registered address; anna's own mail from her server is applied.
+func TestForgedEnvelopeAndSameDomainForgeryAreHeldThroughPostfix(t *testing.T) {
+	t.Parallel()
+	r := newRealMail(t, 100)
+	srv := startServe(t, r.dir, r.env...)
+	defer func() { stopServe(t, srv) }()
+	welcome := r.next("anna", "Welcome: you play USA")
+	r.next("taro", "Welcome: you play CSA")
+
+	forged := strings.Replace(r.reply("anna", welcome, "", "STATUS"), "Message-ID: <anna-", "Message-ID: <eve-", 1)
+	r.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo, forged)
+	asked := r.next("anna", "Please confirm your orders")
+	if confirmLineRE.FindStringSubmatch(asked.body) == nil || !strings.Contains(squeezeText(asked.body), "spf=fail") {
+		t.Fatalf("anna is asked about the forged envelope:\n%s", asked.body)
+	}
+
+	sameDomain := strings.Replace(r.reply("anna", welcome, "", "STATUS\n# from taro"), "Message-ID: <anna-", "Message-ID: <taro-as-anna-", 1)
+	r.sendWith("spf=pass smtp.mailfrom=taro@players.test; dkim=pass header.d=players.test; dmarc=pass header.from=players.test",
+		"taro@players.test", welcome.replyTo, sameDomain)
+	asked = r.next("anna", "Please confirm your orders")
+	if confirmLineRE.FindStringSubmatch(asked.body) == nil || !strings.Contains(squeezeText(asked.body), "envelope sender taro@players.test is not its From address anna@players.test") {
+		t.Fatalf("anna is asked about taro's mail in her name:\n%s", asked.body)
+	}
+	log := r.waitLog("order.held/v1", 2)
+	if strings.Contains(log, "order.received") {
+		t.Fatalf("a forgery became an order:\n%s", tail(log, 30))
+	}
+	r.none("taro")
+	r.none("eve")
+
+	// Anna's own mail, from her server: SPF passes for her envelope.
+	r.send("anna@players.test", welcome.replyTo, r.reply("anna", welcome, "", "STATUS"))
+	r.next("anna", "Status")
+	if log := r.waitLog("order.received", 1); !strings.Contains(log, "spf anna@players.test") {
+		t.Fatalf("anna's own mail:\n%s", tail(log, 20))
+	}
+}
