@@ -172,8 +172,12 @@ func (in *Intake) hostAuth(msg *parse.Message) (a senderAuth, trusted bool) {
 			in.lg.Warn("unreadable Authentication-Results of the receiving host", "authserv_id", id, "err", err)
 		default:
 			trusted = true
-			a.how, a.domain, a.why = in.fromResults(results, from, a.mismatch == "", id)
-			if a.how == "" && failedFor(results, domainOf(from)) {
+			a.how, a.domain, a.why = in.fromResults(results, from, strings.ToLower(msg.ReturnPath), a.mismatch == "", id)
+			// A failed DMARC (or DKIM of From's domain) outweighs any pass.
+			if failedFor(results, domainOf(from)) {
+				if a.how != "" {
+					a.how, a.why = "", "the receiving host "+id+" says it failed DMARC or DKIM for "+domainOf(from)
+				}
 				a.failed = a.why
 			}
 		}
@@ -215,10 +219,12 @@ func (in *Intake) authenticate(raw []byte, msg *parse.Message, a senderAuth, tru
 
 // fromResults reads the trusted results for a mail from the address
 // from (agrees: its envelope and Sender are From): the host's login as
-// From, an SPF pass for an envelope that is From, or a DKIM pass that
+// From, an SPF pass for an envelope that is From (named by smtp.mailfrom,
+// or, where the host names only its domain, as OpenDMARC does, the
+// Return-Path at that domain), or a DKIM pass that
 // names From authenticate it (how); a DMARC pass, or a DKIM pass aligned
 // with From's domain, vouch only for the domain.
-func (in *Intake) fromResults(results []authres.Result, from string, agrees bool, servID string) (how, domain, why string) {
+func (in *Intake) fromResults(results []authres.Result, from, envelope string, agrees bool, servID string) (how, domain, why string) {
 	fromDomain := domainOf(from)
 	var fails []string
 	for _, r := range results {
@@ -231,7 +237,11 @@ func (in *Intake) fromResults(results []authres.Result, from string, agrees bool
 				fails = append(fails, "the host's user "+strings.ToLower(r.Auth)+" sent it, not "+from)
 			}
 		case *authres.SPFResult:
-			if r.Value == authres.ResultPass && strings.Contains(r.From, "@") && sameSender(r.From, from) && agrees {
+			mailfrom := strings.ToLower(r.From)
+			if !strings.Contains(mailfrom, "@") && envelope != "" && mailfrom == domainOf(envelope) {
+				mailfrom = envelope
+			}
+			if r.Value == authres.ResultPass && strings.Contains(mailfrom, "@") && sameSender(mailfrom, from) && agrees {
 				return "spf " + from, "", ""
 			}
 			if r.Value != authres.ResultPass && r.Value != authres.ResultNone {

@@ -41,6 +41,7 @@ func TestWhoSentItTable(t *testing.T) {
 		{"host login, another envelope", host("eve@evil.example", "auth=pass smtp.auth=anna@example.org", ""), held, refused, applied},
 		{"host login of another user", host("anna@example.org", "auth=pass smtp.auth=bob@example.org", ""), held, refused, applied},
 		{"spf pass for From", host("anna@example.org", "spf=pass smtp.mailfrom=anna@example.org", ""), applied, applied, applied},
+		{"spf pass for From's domain, envelope From", host("anna@example.org", "spf=pass smtp.mailfrom=example.org", ""), applied, applied, applied},
 		{"spf pass for another user", host("bob@example.org", "spf=pass smtp.mailfrom=bob@example.org", ""), held, refused, applied},
 		{"dkim of a user signer", envelope("anna@work.example", signAs(t, key, "work.example", "", anna("anna@work.example", ""))), applied, applied, applied},
 		{"dkim naming the address", envelope("anna@example.org", signAs(t, key, "example.org", "anna@example.org", anna("anna@example.org", ""))), applied, applied, applied},
