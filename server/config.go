@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,10 +48,14 @@ type MailConfig struct {
 	// trusted; whether pbem checks DKIM itself where there are none; the
 	// sender-auth mode of games without their own setting (strict,
 	// confirm, lenient); how long a held order waits for confirmation.
-	AuthServID    string `toml:"authserv_id" check:"text"`
-	DKIM          bool   `toml:"dkim" check:"bool"`
-	SenderAuth    string `toml:"sender_auth" check:"oneof=strict|confirm|lenient"`
-	ConfirmWithin string `toml:"confirm_within" check:"span"`
+	AuthServID string `toml:"authserv_id" check:"text"`
+	// UserSigners are the DKIM signing domains that let no user send as
+	// another, so that their signature names the player (default: the
+	// big mailbox providers, intake.DefaultUserSigners).
+	UserSigners   []string `toml:"user_signers" check:"domains"`
+	DKIM          bool     `toml:"dkim" check:"bool"`
+	SenderAuth    string   `toml:"sender_auth" check:"oneof=strict|confirm|lenient"`
+	ConfirmWithin string   `toml:"confirm_within" check:"span"`
 	// QuarantineMB caps the quarantine (MiB); the oldest records are
 	// pruned past it (default 64).
 	QuarantineMB int `toml:"quarantine_mb" check:"int>=1"`
@@ -203,10 +208,14 @@ func (c ClusterConfig) lease() time.Duration {
 	return d
 }
 
+// DefaultUserSigners is the default of mail.user_signers: the big
+// mailbox providers, whose DKIM signature names the user.
+func DefaultUserSigners() []string { return slices.Clone(intake.DefaultUserSigners) }
+
 // senders is the intake's sender authentication as configured (its keys
 // are checked by loadConfig).
 func (m MailConfig) senders() (intake.AuthConfig, error) {
-	a := intake.AuthConfig{ServID: m.AuthServID, NoDKIM: !m.DKIM, Mode: strings.ToLower(m.SenderAuth)}
+	a := intake.AuthConfig{ServID: m.AuthServID, NoDKIM: !m.DKIM, Mode: strings.ToLower(m.SenderAuth), UserSigners: m.UserSigners}
 	if !intake.ValidMode(a.Mode) {
 		return a, fmt.Errorf("mail.sender_auth %q: want strict, confirm or lenient", m.SenderAuth)
 	}

@@ -367,6 +367,10 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 		}
 		imapCfg.Addr, imapCfg.TLS, imapCfg.Username, imapCfg.Password = host.IMAPAddr(), "none", m.cfg.Local, pw
 		imapCfg.CheckpointKey = "builtin:" + m.cfg.Local
+		// The host names the user who logged in to send each mail in its
+		// own Authentication-Results (and strips the senders'): that is
+		// the result the intake trusts, whatever authserv_id says.
+		imapCfg.Senders.ServID = host.AuthServID()
 		// pbem sends as its own mailbox, logged in like any player.
 		smtpCfg.Addr, smtpCfg.TLS, smtpCfg.Username, smtpCfg.Password = host.SMTPAddr(), "none", m.cfg.Local, pw
 		imapCfg.Auth, smtpCfg.Auth = "login", "plain"

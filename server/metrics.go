@@ -135,6 +135,8 @@ func (m *metrics) watch(st *store.Store, mail *mailSystem, active func() int) {
 			}
 			return time.Since(mail.started).Seconds()
 		})
+	counter("pbem_mails_without_host_auth_results_total", "Mails that arrived without the receiving host's Authentication-Results on top while mail.authserv_id is set: the host seems not to add its field, so they count as unauthenticated.",
+		func() float64 { return float64(mail.intake.Status().NoHostField) })
 	gauge("pbem_intake_connected", "1 while the intake holds a session with the mailbox.", func() float64 {
 		if mail.intake.Status().Connected {
 			return 1
@@ -213,6 +215,18 @@ func health(mail *mailSystem, stuckAfter time.Duration, now time.Time) []string 
 	return bad
 }
 
+// healthWarnings says what the operator should mend though nothing is
+// stuck: mail arriving without the receiving host's Authentication-Results
+// (mail.authserv_id names a host that seems not to add its field).
+func healthWarnings(mail *mailSystem) []string {
+	var warn []string
+	if in := mail.intake.Status(); in.NoHostField > 0 {
+		warn = append(warn, fmt.Sprintf("warning: intake: %d mails arrived without the Authentication-Results of %s on top, the last at %s: the host seems not to add its field, so they count as unauthenticated (see the README, \"Mail from real people\")",
+			in.NoHostField, mail.cfg.AuthServID, in.NoHostFieldLast.UTC().Format(time.RFC3339)))
+	}
+	return warn
+}
+
 // serveMetrics serves /metrics and /healthz on addr until ctx is done.
 func serveMetrics(ctx context.Context, addr string, m *metrics, mail *mailSystem, stuckAfter time.Duration) (string, error) {
 	l, err := net.Listen("tcp", addr)
@@ -226,12 +240,15 @@ func serveMetrics(ctx context.Context, addr string, m *metrics, mail *mailSystem
 		if bad := health(mail, stuckAfter, time.Now()); len(bad) > 0 {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprintln(w, "stuck")
-			for _, b := range bad {
+			for _, b := range append(bad, healthWarnings(mail)...) {
 				fmt.Fprintln(w, b)
 			}
 			return
 		}
 		fmt.Fprintln(w, "ok")
+		for _, b := range healthWarnings(mail) {
+			fmt.Fprintln(w, b)
+		}
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	var once sync.Once

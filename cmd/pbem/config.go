@@ -58,6 +58,7 @@ func defaultConfig() Config {
 	c.Metrics.StuckAfter = "5m"
 	c.Cluster.Lease, c.Cluster.Replicas = "10s", 3
 	c.Mail.DKIM, c.Mail.SenderAuth, c.Mail.ConfirmWithin, c.Mail.QuarantineMB = true, "confirm", "48h", 64
+	c.Mail.UserSigners = server.DefaultUserSigners()
 	return c
 }
 
@@ -330,6 +331,12 @@ func checkValue(check string, v reflect.Value) error {
 			return errors.New("not a directory")
 		case name == "file" && fi.IsDir():
 			return errors.New("a directory, not a file")
+		}
+	case "domains":
+		for i := range v.Len() {
+			if d := v.Index(i).String(); !domainRE.MatchString(d) {
+				return fmt.Errorf("%q: want a domain name, such as gmail.com", d)
+			}
 		}
 	case "natsurls":
 		for i := range v.Len() {

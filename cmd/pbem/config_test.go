@@ -65,6 +65,8 @@ func sample(t *testing.T, k configKey) any {
 		return f
 	case "natsurls":
 		return []string{"nats://a.example:7", "tls://b.example:7"}
+	case "domains":
+		return []string{"a.example", "b.example"}
 	case "span":
 		return "7d"
 	case "bool":

@@ -44,7 +44,7 @@ func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
 		}
 		for n := 0; n < orders/(kills+1)+1 && sent < orders; n++ {
 			who := []string{"anna", "taro"}[sent%2]
-			msg := fmt.Sprintf("From: %s@players.test\r\nTo: %s\r\nSubject: Re: [pbem g1] your move\r\nMessage-ID: <order-%d@players.test>\r\nContent-Type: text/plain\r\n\r\nSTATUS\r\n", who, replyTo[who], sent)
+			msg := hostResult(who+"@players.test") + fmt.Sprintf("From: %s@players.test\r\nTo: %s\r\nSubject: Re: [pbem g1] your move\r\nMessage-ID: <order-%d@players.test>\r\nContent-Type: text/plain\r\n\r\nSTATUS\r\n", who, replyTo[who], sent)
 			cmd := game.Append("INBOX", int64(len(msg)), nil)
 			cmd.Write([]byte(msg))
 			cmd.Close()

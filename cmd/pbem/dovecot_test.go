@@ -35,7 +35,7 @@ func dovecotGame(t *testing.T) (*dovecottest.Server, *mailhost.Host, []string, s
 			t.Fatal(err)
 		}
 	}
-	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000",
+	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000", "PBEM_MAIL_AUTHSERV_ID=" + testAuthservID,
 		"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
 		"PBEM_MAIL_SMTP_ADDR=" + players.SMTPAddr()}
 	dir := t.TempDir()
@@ -66,7 +66,7 @@ func TestOrderAppendedToDovecotYieldsAReplyInThePlayersMailbox(t *testing.T) {
 		t.Fatalf("welcome: %+v", welcome)
 	}
 	// She answers; her mail lands in the game mailbox on Dovecot.
-	order := "From: Anna <anna@players.test>\r\nTo: " + welcome.replyTo + "\r\nSubject: Re: " + welcome.subject +
+	order := hostResult("anna@players.test") + "From: Anna <anna@players.test>\r\nTo: " + welcome.replyTo + "\r\nSubject: Re: " + welcome.subject +
 		"\r\nMessage-ID: <anna-1@players.test>\r\nIn-Reply-To: <" + welcome.msgID + ">\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nPASS\r\n\r\n> Welcome to pbem.\r\n"
 	game := dc.Dial(t, nil)
 	cmd := game.Append("INBOX", int64(len(order)), nil)
@@ -136,4 +136,15 @@ func headerValue(raw []byte, name string) string {
 		}
 	}
 	return ""
+}
+
+// testAuthservID is the authserv-id of the host that receives the game's
+// mail in the tests that hand mail straight to its mailbox.
+const testAuthservID = "mx.game.test"
+
+// hostResult is the Authentication-Results field the receiving host
+// writes on top of a mail its user addr logged in to send: the players'
+// own mail, not a forgery.
+func hostResult(addr string) string {
+	return "Authentication-Results: " + testAuthservID + "; auth=pass smtp.auth=" + addr + "\r\n"
 }

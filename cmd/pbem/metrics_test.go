@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
@@ -84,7 +85,10 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	metricsAddr := freeAddr(t)
 	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_IMAP_ADDR=" + imapAddr, "PBEM_MAIL_IMAP_USERNAME=pbem", "PBEM_MAIL_IMAP_PASSWORD=pbem-pw",
 		"PBEM_MAIL_SMTP_ADDR=" + smtpAddr, "PBEM_MAIL_SMTP_USERNAME=pbem", "PBEM_MAIL_SMTP_PASSWORD=pbem-pw", "PBEM_MAIL_IMAP_POLL=200ms",
-		"PBEM_METRICS_LISTEN=" + metricsAddr, "PBEM_METRICS_STUCK_AFTER=1s"}
+		"PBEM_METRICS_LISTEN=" + metricsAddr, "PBEM_METRICS_STUCK_AFTER=1s",
+		// The host that receives the game's mail names the logged-in user
+		// in its Authentication-Results, under its domain.
+		"PBEM_MAIL_AUTHSERV_ID=game.test"}
 	dir := t.TempDir()
 	if out, errOut, code := pbem(t, env, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@game.test:Anna", "--player", "taro:CSA:taro@game.test:Taro"); code != 0 {
@@ -134,22 +138,23 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	})
 	m := scrape(t, metricsAddr)
 	for name, want := range map[string]func(float64) bool{
-		"pbem_mails_taken_total":                  func(v float64) bool { return v == 2 },
-		`pbem_orders_total{outcome="rejected"}`:   func(v float64) bool { return v == 0 },
-		"pbem_events_appended_total":              func(v float64) bool { return v >= 4 },
-		"pbem_store_commits_total":                func(v float64) bool { return v >= 2 },
-		"pbem_games":                              func(v float64) bool { return v == 1 },
-		"pbem_games_loaded":                       func(v float64) bool { return v == 1 },
-		"pbem_decision_seconds_count":             func(v float64) bool { return v == 1 },
-		"pbem_game_load_seconds_count":            func(v float64) bool { return v >= 1 },
-		"pbem_intake_connected":                   func(v float64) bool { return v == 1 },
-		"pbem_intake_lag_seconds":                 func(v float64) bool { return v < 1 },
-		"pbem_outbox_queued":                      func(v float64) bool { return v == 0 },
-		"pbem_outbox_retrying":                    func(v float64) bool { return v == 0 },
-		"pbem_outbox_unrecorded":                  func(v float64) bool { return v == 0 },
-		"pbem_outbox_oldest_age_seconds":          func(v float64) bool { return v == 0 },
-		"pbem_outbox_failed_attempts_total":       func(v float64) bool { return v == 0 },
-		`pbem_decision_seconds_bucket{le="+Inf"}`: func(v float64) bool { return v == 1 },
+		"pbem_mails_taken_total":                     func(v float64) bool { return v == 2 },
+		`pbem_orders_total{outcome="rejected"}`:      func(v float64) bool { return v == 0 },
+		"pbem_events_appended_total":                 func(v float64) bool { return v >= 4 },
+		"pbem_store_commits_total":                   func(v float64) bool { return v >= 2 },
+		"pbem_games":                                 func(v float64) bool { return v == 1 },
+		"pbem_games_loaded":                          func(v float64) bool { return v == 1 },
+		"pbem_decision_seconds_count":                func(v float64) bool { return v == 1 },
+		"pbem_game_load_seconds_count":               func(v float64) bool { return v >= 1 },
+		"pbem_intake_connected":                      func(v float64) bool { return v == 1 },
+		"pbem_intake_lag_seconds":                    func(v float64) bool { return v < 1 },
+		"pbem_outbox_queued":                         func(v float64) bool { return v == 0 },
+		"pbem_outbox_retrying":                       func(v float64) bool { return v == 0 },
+		"pbem_outbox_unrecorded":                     func(v float64) bool { return v == 0 },
+		"pbem_outbox_oldest_age_seconds":             func(v float64) bool { return v == 0 },
+		"pbem_outbox_failed_attempts_total":          func(v float64) bool { return v == 0 },
+		"pbem_mails_without_host_auth_results_total": func(v float64) bool { return v == 0 },
+		`pbem_decision_seconds_bucket{le="+Inf"}`:    func(v float64) bool { return v == 1 },
 	} {
 		v, ok := m[name]
 		if !ok || !want(v) {
@@ -182,5 +187,29 @@ func TestMetricsAndHealthAreScraped(t *testing.T) {
 	waitfor.Until(t, 60*time.Second, "the waiting reply to go out and /healthz to recover", func() bool {
 		code, _ := healthz(t, metricsAddr)
 		return code == 200 && scrape(t, metricsAddr)["pbem_outbox_queued"] == 0
+	})
+
+	// A mail put straight into the game mailbox carries no field of the
+	// host's: it is unauthenticated, counted, and /healthz warns (still
+	// 200: nothing is stuck) that the host seems not to add its field.
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("pbem", "pbem-pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	raw := "From: anna@game.test\r\nTo: " + annaReply + "\r\nSubject: Re: [pbem g1] welcome\r\nMessage-ID: <unfielded@game.test>\r\n\r\nSTATUS\r\n"
+	cmd := c.Append("INBOX", int64(len(raw)), nil)
+	cmd.Write([]byte(raw))
+	cmd.Close()
+	if _, err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	waitfor.Until(t, 20*time.Second, "/healthz to warn of a mail without the host's field", func() bool {
+		code, body := healthz(t, metricsAddr)
+		return code == 200 && strings.HasPrefix(body, "ok\n") && strings.Contains(body, "seems not to add its field") &&
+			scrape(t, metricsAddr)["pbem_mails_without_host_auth_results_total"] == 1
 	})
 }

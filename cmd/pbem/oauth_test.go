@@ -70,7 +70,7 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 		env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=1000",
 			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_AUTH=oauthbearer",
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_SMTP_USERNAME=" + dovecottest.User,
-			"PBEM_MAIL_SMTP_AUTH=xoauth2",
+			"PBEM_MAIL_SMTP_AUTH=xoauth2", "PBEM_MAIL_AUTHSERV_ID=" + testAuthservID,
 			"PBEM_MAIL_OAUTH_PROVIDER=custom", "PBEM_MAIL_OAUTH_CLIENT_ID=" + auth.ClientID,
 			"PBEM_MAIL_OAUTH_TOKEN_URL=" + auth.TokenURL, "PBEM_MAIL_OAUTH_DEVICE_URL=" + auth.DeviceURL, "PBEM_MAIL_OAUTH_SCOPES=mail",
 			"PBEM_METRICS_LISTEN=" + metricsAddr, "PBEM_METRICS_STUCK_AFTER=1s"}}

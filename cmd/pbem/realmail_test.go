@@ -46,7 +46,7 @@ func newRealMail(t *testing.T, ratePerHour int) *realMail {
 	r := &realMail{t: t, pf: pf, dir: t.TempDir(), queued: map[string][]demoMail{},
 		env: []string{"PBEM_MAIL_DOMAIN=game.test", fmt.Sprintf("PBEM_MAIL_RATE_PER_HOUR=%d", ratePerHour),
 			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
-			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr}}
+			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_AUTHSERV_ID=" + testAuthservID}}
 	r.pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro",
 		"--referee", "carol:carol@players.test:Carol",
@@ -102,8 +102,17 @@ func (r *realMail) none(who string) {
 	r.queued[who] = nil
 }
 
-// send hands raw to Postfix from the envelope sender, for rcpt.
+// send hands raw to Postfix from the envelope sender, for rcpt, from
+// the players' own server (SPF passes for the envelope).
 func (r *realMail) send(envelope, rcpt, raw string) {
+	r.t.Helper()
+	r.sendWith("spf=pass smtp.mailfrom="+envelope, envelope, rcpt, raw)
+}
+
+// sendWith is send with the results the receiving host finds for the
+// mail (this Postfix has no SPF, DKIM or DMARC service to find them, so
+// the client hands them in as the host's, on top).
+func (r *realMail) sendWith(results, envelope, rcpt, raw string) {
 	r.t.Helper()
 	c, err := smtp.Dial(r.pf.Addr)
 	if err != nil {
@@ -113,6 +122,7 @@ func (r *realMail) send(envelope, rcpt, raw string) {
 	if err := c.Hello("client.players.test"); err != nil {
 		r.t.Fatal(err)
 	}
+	raw = "Authentication-Results: " + testAuthservID + "; " + results + "\r\n" + raw
 	if err := c.SendMail(envelope, []string{rcpt}, strings.NewReader(raw)); err != nil {
 		r.t.Fatal(err)
 	}
@@ -286,3 +296,46 @@ func TestMailFromRealPeopleThroughPostfixAndDovecot(t *testing.T) {
 }
 
 func squeezeText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Through Postfix and Dovecot, a result that does not name the player's
+// own address applies nothing: eve's mail with anna's address as its
+// envelope (MAIL FROM, which SPF does not pass from eve's server), and
+// taro's mail as anna from the players' shared domain (DMARC passes for
+// the domain, the envelope is taro's) are held, and anna is asked at her
+// registered address; anna's own mail from her server is applied.
+func TestForgedEnvelopeAndSameDomainForgeryAreHeldThroughPostfix(t *testing.T) {
+	t.Parallel()
+	r := newRealMail(t, 100)
+	srv := startServe(t, r.dir, r.env...)
+	defer func() { stopServe(t, srv) }()
+	welcome := r.next("anna", "Welcome: you play USA")
+	r.next("taro", "Welcome: you play CSA")
+
+	forged := strings.Replace(r.reply("anna", welcome, "", "STATUS"), "Message-ID: <anna-", "Message-ID: <eve-", 1)
+	r.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo, forged)
+	asked := r.next("anna", "Please confirm your orders")
+	if confirmLineRE.FindStringSubmatch(asked.body) == nil || !strings.Contains(squeezeText(asked.body), "spf=fail") {
+		t.Fatalf("anna is asked about the forged envelope:\n%s", asked.body)
+	}
+
+	sameDomain := strings.Replace(r.reply("anna", welcome, "", "STATUS\n# from taro"), "Message-ID: <anna-", "Message-ID: <taro-as-anna-", 1)
+	r.sendWith("spf=pass smtp.mailfrom=taro@players.test; dkim=pass header.d=players.test; dmarc=pass header.from=players.test",
+		"taro@players.test", welcome.replyTo, sameDomain)
+	asked = r.next("anna", "Please confirm your orders")
+	if confirmLineRE.FindStringSubmatch(asked.body) == nil || !strings.Contains(squeezeText(asked.body), "envelope sender taro@players.test is not its From address anna@players.test") {
+		t.Fatalf("anna is asked about taro's mail in her name:\n%s", asked.body)
+	}
+	log := r.waitLog("order.held/v1", 2)
+	if strings.Contains(log, "order.received") {
+		t.Fatalf("a forgery became an order:\n%s", tail(log, 30))
+	}
+	r.none("taro")
+	r.none("eve")
+
+	// Anna's own mail, from her server: SPF passes for her envelope.
+	r.send("anna@players.test", welcome.replyTo, r.reply("anna", welcome, "", "STATUS"))
+	r.next("anna", "Status")
+	if log := r.waitLog("order.received", 1); !strings.Contains(log, "spf anna@players.test") {
+		t.Fatalf("anna's own mail:\n%s", tail(log, 20))
+	}
+}

@@ -47,7 +47,7 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000", "PBEM_ENGINE_CLOCK=100ms",
+	env := []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=10000", "PBEM_ENGINE_CLOCK=100ms", "PBEM_MAIL_AUTHSERV_ID=" + testAuthservID,
 		"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
 		"PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}
 	dir := t.TempDir()
@@ -130,7 +130,7 @@ func (g *mailGame) nextWhere(who, what string, is func(demoMail) bool) demoMail 
 func (g *mailGame) send(from string, m demoMail, body string) {
 	g.t.Helper()
 	g.n++
-	raw := fmt.Sprintf("From: %s <%s@players.test>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d@players.test>\r\nIn-Reply-To: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> %s\r\n",
+	raw := hostResult(from+"@players.test") + fmt.Sprintf("From: %s <%s@players.test>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d@players.test>\r\nIn-Reply-To: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> %s\r\n",
 		from, from, m.replyTo, m.subject, from, g.n, m.msgID, strings.ReplaceAll(body, "\n", "\r\n"), m.subject)
 	c := g.dc.Dial(g.t, nil)
 	defer c.Close()

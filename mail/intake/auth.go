@@ -18,11 +18,12 @@ import (
 // The sender-authentication modes of a game (the game setting
 // "sender-auth", or AuthConfig.Mode for every game that has none).
 const (
-	// ModeStrict applies only mail whose sender is authenticated.
+	// ModeStrict applies only mail whose sender is authenticated as the
+	// player's own address.
 	ModeStrict = "strict"
-	// ModeConfirm, the default, applies authenticated mail and mail whose
-	// envelope sender and Sender agree with From; any other mail waits
-	// until the player confirms it from the registered address.
+	// ModeConfirm, the default, applies mail whose sender is authenticated
+	// as the player's own address; any other mail waits until the player
+	// confirms it from the registered address.
 	ModeConfirm = "confirm"
 	// ModeLenient applies mail from a registered From address as it is.
 	ModeLenient = "lenient"
@@ -32,12 +33,27 @@ const (
 // engine validates it).
 const SettingSenderAuth = play.SettingSenderAuth
 
+// DefaultUserSigners are the mailbox providers whose DKIM signature
+// names a user: they let a user send only as one of the user's own
+// addresses, so a signature of theirs aligned with From authenticates the
+// From address, not only the domain.
+var DefaultUserSigners = []string{
+	"gmail.com", "googlemail.com", "outlook.com", "hotmail.com", "live.com",
+	"yahoo.com", "icloud.com", "me.com", "gmx.de", "gmx.net", "web.de",
+	"proton.me", "protonmail.com", "fastmail.com", "aol.com", "yandex.ru",
+	"mail.ru", "zoho.com",
+}
+
 // AuthConfig says how the intake authenticates senders.
 type AuthConfig struct {
 	// ServID is the authserv-id of the receiving mail host (RFC 8601):
 	// the topmost Authentication-Results field with this id is trusted,
 	// any other ignored. "" trusts none, and DKIM is checked here.
 	ServID string
+	// UserSigners are the DKIM signing domains that authenticate users
+	// (nil: DefaultUserSigners). A signature of another domain, or of one
+	// of these not matching From's domain, authenticates no player.
+	UserSigners []string
 	// NoDKIM turns off pbem's own DKIM check (for a host whose DNS pbem
 	// cannot reach); then only a trusted Authentication-Results counts.
 	NoDKIM bool
@@ -54,6 +70,20 @@ type AuthConfig struct {
 	MaxHeld int
 }
 
+// userSigner reports whether d is a DKIM signer that authenticates users.
+func (c AuthConfig) userSigner(d string) bool {
+	list := c.UserSigners
+	if list == nil {
+		list = DefaultUserSigners
+	}
+	for _, s := range list {
+		if strings.EqualFold(strings.TrimSpace(s), d) {
+			return true
+		}
+	}
+	return false
+}
+
 // ValidMode reports whether m names a sender-auth mode.
 func ValidMode(m string) bool {
 	switch m {
@@ -65,9 +95,17 @@ func ValidMode(m string) bool {
 
 // senderAuth is what the intake could establish about who sent a mail.
 type senderAuth struct {
-	// how the sender was authenticated: "dmarc example.org" or
-	// "dkim example.org" (a pass aligned with From); "" for not at all.
+	// how the sender was authenticated as the From address itself (see
+	// the README's table): "smtp.auth anna@example.org" (the receiving
+	// host's login), "spf anna@example.org" (an SPF pass for an envelope
+	// that is From), "dkim anna@gmail.com" (a signature of a mailbox
+	// provider that authenticates users, or whose i= is From); "" for
+	// not at all.
 	how string
+	// domain is a pass that vouches only for From's domain ("dmarc
+	// example.org", "dkim example.org"): any user of that domain could
+	// have sent the mail, so it authenticates no player.
+	domain string
 	// why it was not, for the player and the log ("no DKIM signature",
 	// "dmarc=fail from mx.example.org").
 	why string
@@ -81,46 +119,29 @@ type senderAuth struct {
 	failed string
 }
 
-// suspect says why a mail that is not authenticated is held, or "".
+// suspect says why a mail that is not authenticated is held, or "" for
+// a mail authenticated as its From address.
 func (a senderAuth) suspect() string {
 	switch {
 	case a.how != "":
 		return ""
 	case a.mismatch != "":
 		return a.mismatch
+	case a.failed != "":
+		return a.failed
+	case a.why != "":
+		return a.why
 	}
-	return a.failed
+	return "no result names its From address"
 }
 
 // hostAuth is what can be told of who sent msg without looking anything
-// up: a trusted Authentication-Results (DMARC pass, or DKIM pass aligned
-// with From) and whether the envelope sender (Return-Path) or Sender
-// differ from From. trusted reports whether the receiving host's field
-// was there.
+// up: a trusted Authentication-Results (the host's login or an SPF pass
+// for an envelope that is From, a DKIM pass that names From, or a pass
+// for From's domain only) and whether the envelope sender (Return-Path)
+// or Sender differ from From. trusted reports whether the receiving
+// host's field was there.
 func (in *Intake) hostAuth(msg *parse.Message) (a senderAuth, trusted bool) {
-	fromDomain := domainOf(msg.From.Addr)
-	if id := in.cfg.Senders.ServID; id != "" {
-		for _, v := range msg.AuthResults {
-			servID, results, err := authres.Parse(stripComments(v))
-			if !strings.EqualFold(servID, id) {
-				continue
-			}
-			// The topmost field with our id is the receiving host's own: a
-			// host strips such fields from what arrives (RFC 8601 §5), and
-			// any it did not were written below it, by the sender.
-			trusted = true
-			if err != nil {
-				a.why = "the receiving host's Authentication-Results could not be read"
-				in.lg.Warn("unreadable Authentication-Results of the receiving host", "authserv_id", id, "err", err)
-				break
-			}
-			a.how, a.why = fromResults(results, fromDomain, id)
-			if a.how == "" && failedFor(results, fromDomain) {
-				a.failed = a.why
-			}
-			break
-		}
-	}
 	from := strings.ToLower(msg.From.Addr)
 	switch {
 	case msg.ReturnPath != "" && !sameSender(msg.ReturnPath, from):
@@ -130,7 +151,54 @@ func (in *Intake) hostAuth(msg *parse.Message) (a senderAuth, trusted bool) {
 		a.sender = strings.ToLower(msg.Sender.Addr)
 		a.mismatch = fmt.Sprintf("its Sender %s is not its From address %s", a.sender, from)
 	}
+	if id := in.cfg.Senders.ServID; id != "" {
+		// Only the topmost field can be the receiving host's: it adds its
+		// own on top of what arrives and strips any with its id (RFC 8601
+		// §5). A field with its id below another's was written before the
+		// host, by whoever sent the mail; without the host's field on top
+		// the mail is unauthenticated, and the operator warned.
+		var servID string
+		var results []authres.Result
+		var err error
+		if len(msg.AuthResults) > 0 {
+			servID, results, err = authres.Parse(stripComments(msg.AuthResults[0]))
+		}
+		switch {
+		case len(msg.AuthResults) == 0 || !strings.EqualFold(servID, id):
+			in.missingHostField(id, msg)
+		case err != nil:
+			trusted = true
+			a.why = "the receiving host's Authentication-Results could not be read"
+			in.lg.Warn("unreadable Authentication-Results of the receiving host", "authserv_id", id, "err", err)
+		default:
+			trusted = true
+			a.how, a.domain, a.why = in.fromResults(results, from, strings.ToLower(msg.ReturnPath), a.mismatch == "", id)
+			// A failed DMARC (or DKIM of From's domain) outweighs any pass.
+			if failedFor(results, domainOf(from)) {
+				if a.how != "" {
+					a.how, a.why = "", "the receiving host "+id+" says it failed DMARC or DKIM for "+domainOf(from)
+				}
+				a.failed = a.why
+			}
+		}
+	}
 	return a, trusted
+}
+
+// missingHostField counts a mail that arrived without the receiving host's
+// field on top, and warns the operator of the first: the host named by
+// mail.authserv_id seems not to add its Authentication-Results, so a
+// sender could write one in its name.
+func (in *Intake) missingHostField(id string, msg *parse.Message) {
+	in.mu.Lock()
+	in.noHostField++
+	first := in.noHostField == 1
+	in.noHostFieldLast = in.cfg.Now()
+	in.mu.Unlock()
+	if first {
+		in.lg.Warn("a mail arrived without the receiving host's Authentication-Results on top: the host seems not to add its field, so pbem treats such mail as unauthenticated; make the host add its field to every mail and strip incoming ones with its id (see the README), or unset mail.authserv_id",
+			"authserv_id", id, "message_id", msg.MessageID, "topmost", len(msg.AuthResults) > 0)
+	}
 }
 
 // authenticate completes hostAuth's a (trusted: the receiving host's
@@ -138,49 +206,79 @@ func (in *Intake) hostAuth(msg *parse.Message) (a senderAuth, trusted bool) {
 // host said nothing.
 func (in *Intake) authenticate(raw []byte, msg *parse.Message, a senderAuth, trusted bool) senderAuth {
 	if !trusted && !in.cfg.Senders.NoDKIM && len(msg.DKIMSignatures) > 0 {
-		a.how, a.why, a.failed = in.verifyDKIM(raw, domainOf(msg.From.Addr))
+		a.how, a.domain, a.why, a.failed = in.verifyDKIM(raw, strings.ToLower(msg.From.Addr))
 	}
 	if a.how == "" && a.why == "" {
 		a.why = "it carries no DKIM signature"
 		if trusted {
-			a.why = "the receiving host found no DKIM or DMARC pass for it"
+			a.why = "the receiving host found nothing that names its sender"
 		}
 	}
 	return a
 }
 
-// fromResults reads the trusted results: DMARC pass for the From domain,
-// or a DKIM pass whose domain is aligned with it.
-func fromResults(results []authres.Result, fromDomain, servID string) (how, why string) {
-	for _, r := range results {
-		if r, ok := r.(*authres.DMARCResult); ok && r.Value == authres.ResultPass && (r.From == "" || strings.EqualFold(r.From, fromDomain)) {
-			return "dmarc " + fromDomain, ""
-		}
-	}
+// fromResults reads the trusted results for a mail from the address
+// from (agrees: its envelope and Sender are From): the host's login as
+// From, an SPF pass for an envelope that is From (named by smtp.mailfrom,
+// or, where the host names only its domain, as OpenDMARC does, the
+// Return-Path at that domain), or a DKIM pass that
+// names From authenticate it (how); a DMARC pass, or a DKIM pass aligned
+// with From's domain, vouch only for the domain.
+func (in *Intake) fromResults(results []authres.Result, from, envelope string, agrees bool, servID string) (how, domain, why string) {
+	fromDomain := domainOf(from)
 	var fails []string
 	for _, r := range results {
 		switch r := r.(type) {
-		case *authres.DMARCResult:
-			fails = append(fails, "dmarc="+string(r.Value))
+		case *authres.AuthResult:
+			if r.Value == authres.ResultPass && strings.EqualFold(r.Auth, from) && agrees {
+				return "smtp.auth " + from, "", ""
+			}
+			if r.Value == authres.ResultPass && r.Auth != "" {
+				fails = append(fails, "the host's user "+strings.ToLower(r.Auth)+" sent it, not "+from)
+			}
+		case *authres.SPFResult:
+			mailfrom := strings.ToLower(r.From)
+			if !strings.Contains(mailfrom, "@") && envelope != "" && mailfrom == domainOf(envelope) {
+				mailfrom = envelope
+			}
+			if r.Value == authres.ResultPass && strings.Contains(mailfrom, "@") && sameSender(mailfrom, from) && agrees {
+				return "spf " + from, "", ""
+			}
+			if r.Value != authres.ResultPass && r.Value != authres.ResultNone {
+				fails = append(fails, "spf="+string(r.Value))
+			}
 		case *authres.DKIMResult:
 			d := strings.ToLower(r.Domain)
 			if d == "" && r.Identifier != "" {
 				d = domainOf(r.Identifier)
 			}
-			if r.Value == authres.ResultPass && aligned(d, fromDomain) {
-				return "dkim " + d, ""
-			}
-			if r.Value == authres.ResultPass {
+			switch {
+			case r.Value == authres.ResultPass && d == fromDomain && (in.cfg.Senders.userSigner(d) || strings.EqualFold(r.Identifier, from)):
+				return "dkim " + from, "", ""
+			case r.Value == authres.ResultPass && aligned(d, fromDomain):
+				if domain == "" {
+					domain = "dkim " + d
+				}
+			case r.Value == authres.ResultPass:
 				fails = append(fails, "dkim=pass for "+d+", not aligned with "+fromDomain)
-			} else {
+			default:
 				fails = append(fails, "dkim="+string(r.Value))
+			}
+		case *authres.DMARCResult:
+			if r.Value == authres.ResultPass && (r.From == "" || strings.EqualFold(r.From, fromDomain)) {
+				domain = "dmarc " + fromDomain
+			} else {
+				fails = append(fails, "dmarc="+string(r.Value))
 			}
 		}
 	}
-	if len(fails) == 0 {
-		return "", "the receiving host " + servID + " found no DKIM or DMARC pass for it"
+	switch {
+	case domain != "":
+		return "", domain, "the receiving host " + servID + " vouches only for the domain " + fromDomain + " (" + strings.Fields(domain)[0] + "=pass), not for the address " + from
+	case len(fails) == 0:
+		return "", "", "the receiving host " + servID + " found nothing that names its sender"
 	}
-	return "", "the receiving host " + servID + " says " + strings.Join(fails, ", ")
+	return "", "", "the receiving host " + servID + " says " + strings.Join(fails, ", ")
 }
 
 // failedFor reports whether trusted results say the mail failed DMARC, or
@@ -204,20 +302,27 @@ func failedFor(results []authres.Result, fromDomain string) bool {
 // maxDKIMSignatures bounds the signatures verified per mail.
 const maxDKIMSignatures = 4
 
-// verifyDKIM verifies the mail's DKIM signatures: a valid one whose
-// domain is aligned with From authenticates it.
-func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why, failed string) {
+// verifyDKIM verifies the mail's DKIM signatures: a valid one of From's
+// domain by a signer that authenticates users, or whose i= is From,
+// authenticates it (how); one only aligned with From's domain vouches for
+// the domain.
+func (in *Intake) verifyDKIM(raw []byte, from string) (how, domain, why, failed string) {
+	fromDomain := domainOf(from)
 	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: in.keys.LookupTXT, MaxVerifications: maxDKIMSignatures})
 	if err != nil && len(vs) == 0 {
 		in.lg.Info("DKIM signature not checked", "from_domain", fromDomain, "err", err)
-		return "", "its DKIM signature could not be read", ""
+		return "", "", "its DKIM signature could not be read", ""
 	}
 	var fails []string
 	for _, v := range vs {
 		d := strings.ToLower(v.Domain)
 		switch {
+		case v.Err == nil && d == fromDomain && (in.cfg.Senders.userSigner(d) || strings.EqualFold(v.Identifier, from)):
+			return "dkim " + from, "", "", ""
 		case v.Err == nil && aligned(d, fromDomain):
-			return "dkim " + d, "", ""
+			if domain == "" {
+				domain = "dkim " + d
+			}
 		case v.Err == nil:
 			fails = append(fails, "a valid DKIM signature of "+d+", which is not the From domain "+fromDomain)
 		default:
@@ -232,7 +337,10 @@ func (in *Intake) verifyDKIM(raw []byte, fromDomain string) (how, why, failed st
 			}
 		}
 	}
-	return "", strings.Join(fails, "; "), failed
+	if domain != "" {
+		fails = append([]string{"its DKIM signature vouches only for the domain " + domainOf(from) + ", not for the address " + from}, fails...)
+	}
+	return "", domain, strings.Join(fails, "; "), failed
 }
 
 // aligned reports whether a DKIM domain d is aligned with the From domain

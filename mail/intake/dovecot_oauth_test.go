@@ -125,7 +125,7 @@ func startOAuthIntake(t *testing.T, mech string, lifetime time.Duration) *oauthR
 	r.log = &commitLog{Store: st, commits: make(chan commit, 64)}
 	r.wire = &syncbuf.Buffer{}
 	lg := slog.New(slog.NewTextHandler(r.wire, &slog.HandlerOptions{Level: slog.LevelDebug - 4}))
-	r.in = New(Config{Addr: r.proxy.Addr, Username: dovecottest.User, Auth: mech, Tokens: r.src, Local: "pbem", Domain: domain, Secret: secret,
+	r.in = New(Config{Addr: r.proxy.Addr, Username: dovecottest.User, Auth: mech, Tokens: r.src, Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth,
 		PollEvery: 200 * time.Millisecond, Logger: lg}, r.log)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

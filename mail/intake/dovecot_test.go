@@ -107,7 +107,7 @@ func TestDovecotOrderMailBecomesAnEvent(t *testing.T) {
 	dc := dovecottest.Start(t)
 	st := newGame(t)
 	log := &commitLog{Store: st, commits: make(chan commit, 64)}
-	in := New(Config{Addr: dc.Addr, Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret,
+	in := New(Config{Addr: dc.Addr, Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth,
 		PollEvery: 200 * time.Millisecond}, log)
 	var stopIntake func()
 	run := func() {

@@ -22,7 +22,7 @@ func TestIntakeOverSTARTTLSAndTLSWithDovecot(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			st := newGame(t)
 			in := New(Config{Addr: tc.addr, TLS: tc.mode, TLSConfig: &tls.Config{RootCAs: dc.Roots},
-				Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret}, st)
+				Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth}, st)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() { in.Run(ctx); close(done) }()
@@ -45,7 +45,7 @@ func TestIntakeOverSTARTTLSAndTLSWithDovecot(t *testing.T) {
 	}
 	// A certificate the intake does not trust is refused.
 	st := newGame(t)
-	in := New(Config{Addr: dc.TLSAddr, TLS: "tls", Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret}, st)
+	in := New(Config{Addr: dc.TLSAddr, TLS: "tls", Username: dovecottest.User, Password: dovecottest.Password, Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth}, st)
 	if err := in.session(context.Background()); err == nil {
 		t.Fatal("an untrusted certificate was accepted")
 	}

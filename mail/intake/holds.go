@@ -200,7 +200,10 @@ func (in *Intake) seed(game string, now time.Time) {
 				return nil
 			}
 			a := senderAuth{}
-			if strings.HasPrefix(p.Auth, "dkim ") || strings.HasPrefix(p.Auth, "dmarc ") {
+			// "dkim …", "spf …", "smtp.auth …" (and "dmarc …" of logs
+			// older than the table "Who sent it"): counted as
+			// authenticated, as they were when taken.
+			if p.Auth != "" && !strings.HasPrefix(p.Auth, "none") && !strings.HasPrefix(p.Auth, "confirmed") {
 				a.how = p.Auth
 			}
 			in.limit.record(rateKey(game, p.Player, a), t, now)

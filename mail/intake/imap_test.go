@@ -51,7 +51,7 @@ func TestIntakeLogsInWithLOGINOrAUTHENTICATEPLAIN(t *testing.T) {
 			st := newGame(t)
 			host := startHost(t, "127.0.0.1:0", "127.0.0.1:0")
 			defer host.Close()
-			in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "secret", Auth: auth, Local: "pbem", Domain: domain, Secret: secret}, st)
+			in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "secret", Auth: auth, Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth}, st)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() { in.Run(ctx); close(done) }()
@@ -63,7 +63,7 @@ func TestIntakeLogsInWithLOGINOrAUTHENTICATEPLAIN(t *testing.T) {
 	st := newGame(t)
 	host := startHost(t, "127.0.0.1:0", "127.0.0.1:0")
 	defer host.Close()
-	in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "wrong", Auth: "plain", Local: "pbem", Domain: domain, Secret: secret}, st)
+	in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "wrong", Auth: "plain", Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth}, st)
 	if err := in.session(context.Background()); err == nil || !strings.Contains(err.Error(), "authenticate PLAIN") {
 		t.Fatalf("wrong password: %v", err)
 	}
@@ -73,7 +73,7 @@ func TestIntakeOverIMAPCommitsQuarantinesAndSurvivesAServerRestart(t *testing.T)
 	st := newGame(t)
 	host := startHost(t, "127.0.0.1:0", "127.0.0.1:0")
 	imapAddr, smtpAddr := host.IMAPAddr(), host.SMTPAddr()
-	in := New(Config{Addr: imapAddr, Username: "pbem", Password: "secret", Local: "pbem", Domain: domain, Secret: secret,
+	in := New(Config{Addr: imapAddr, Username: "pbem", Password: "secret", Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth,
 		PollEvery: 200 * time.Millisecond}, st)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -140,3 +140,9 @@ func TestIntakeOverIMAPCommitsQuarantinesAndSurvivesAServerRestart(t *testing.T)
 		t.Fatalf("checkpoint after restart %+v", cp2)
 	}
 }
+
+// transportAuth is the sender authentication of the tests of how mail is
+// carried and read (IMAP, TLS, queues, parsing): their mails are the
+// players' own but reach the mailbox without any host's result, so they
+// take them in lenient mode; who sent a mail is tested in auth_test.go.
+var transportAuth = AuthConfig{Mode: ModeLenient}

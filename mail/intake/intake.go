@@ -212,6 +212,11 @@ type Intake struct {
 	caughtUp     time.Time // the last time every mail in the mailbox was committed
 	failingSince time.Time // the first failed session since the last good one
 	lastErr      string
+	// noHostField counts the mails without the receiving host's
+	// Authentication-Results on top (with Senders.ServID set), and
+	// noHostFieldLast is when the last one came.
+	noHostField     int
+	noHostFieldLast time.Time
 }
 
 // Status is what an intake reports on itself, for metrics and health.
@@ -225,13 +230,20 @@ type Status struct {
 	FailingSince time.Time
 	LastError    string
 	Processed    int
+	// NoHostField counts the mails that arrived without the receiving
+	// host's Authentication-Results on top while mail.authserv_id is set
+	// (the host seems not to add its field); NoHostFieldLast is when the
+	// last one came.
+	NoHostField     int
+	NoHostFieldLast time.Time
 }
 
 // Status reports the intake's state now.
 func (in *Intake) Status() Status {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	st := Status{Connected: in.connected, CaughtUp: in.caughtUp, FailingSince: in.failingSince, LastError: in.lastErr, Processed: in.processed}
+	st := Status{Connected: in.connected, CaughtUp: in.caughtUp, FailingSince: in.failingSince, LastError: in.lastErr, Processed: in.processed,
+		NoHostField: in.noHostField, NoHostFieldLast: in.noHostFieldLast}
 	if in.connected && in.idling {
 		st.CaughtUp = time.Now()
 	}

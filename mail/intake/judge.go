@@ -219,9 +219,12 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 		return o
 	}
 	switch {
-	case a.how != "" || mode == ModeLenient || mode == ModeConfirm && a.suspect() == "":
+	case a.how != "" || mode == ModeLenient:
+		// Applied as it is only when a result names the player's own
+		// address (see the README's table "Who sent it"), or in lenient
+		// mode.
 		auth := a.how
-		if auth == "" && a.suspect() != "" {
+		if auth == "" {
 			auth = "none (lenient: " + a.suspect() + ")"
 		}
 		o.evs = []events.Payload{&events.OrderReceived{Player: s.player.ID, Text: text, MessageID: msg.MessageID, Source: "mail", References: refs, Auth: auth}}
@@ -233,7 +236,7 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 			why += "; and " + a.mismatch
 		}
 		r := refuse(events.RefusedUnauthorised, "not authenticated: "+why, "Your mail could not be authenticated",
-			fmt.Sprintf("This game takes only mail whose sender can be authenticated (a DKIM signature or a DMARC pass from your mail provider). %s could not be: %s. Nothing of it was applied.", mailName(msg.Subject, at), why),
+			fmt.Sprintf("This game takes only mail whose sender can be authenticated as your own address (your mail provider's login, or its DKIM signature if it lets no user send as another). %s could not be: %s. Nothing of it was applied.", mailName(msg.Subject, at), why),
 			"Send your orders from a mail provider that signs its mail, or ask the referee to change the game's sender-auth setting. "+elseSomeone)
 		r.evs[0].(*events.MailRefused).Sender = a.sender
 		r.evidence = true

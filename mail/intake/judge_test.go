@@ -36,7 +36,7 @@ func newGame(t *testing.T) *store.Store {
 }
 
 func newIntake(st *store.Store, burst int) *Intake {
-	return New(Config{Local: "pbem", Domain: domain, Secret: secret, RateBurst: burst,
+	return New(Config{Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth, RateBurst: burst,
 		Now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}, st)
 }
 
@@ -177,7 +177,7 @@ func TestSeatsAsTheyAreNow(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := newGame(t)
-			in := New(Config{Local: "pbem", Domain: domain, Secret: secret, Roster: func(string) (Seats, error) { return seats, nil }}, st)
+			in := New(Config{Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth, Roster: func(string) (Seats, error) { return seats, nil }}, st)
 			if err := in.Take([]byte(tc.raw), "", store.Checkpoint{}); err != nil {
 				t.Fatal(err)
 			}
@@ -210,7 +210,7 @@ func TestSeatsFromTheLogWhenTheGameCannotSay(t *testing.T) {
 	if _, err := st.Append("g1", 1, events.New("g1", time.Unix(1, 0), "", replace)); err != nil {
 		t.Fatal(err)
 	}
-	in := New(Config{Local: "pbem", Domain: domain, Secret: secret,
+	in := New(Config{Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth,
 		Roster: func(string) (Seats, error) { return Seats{}, errors.New("busy") }}, st)
 	for _, tc := range []struct {
 		raw  []byte

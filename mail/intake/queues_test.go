@@ -58,7 +58,7 @@ func TestRoutedIntakeSetsAsideAnUnreachableGamesMailAndTakesTheOthers(t *testing
 	defer host.Close()
 	r := &clusterRoute{handed: map[string]int{}, offers: map[string]int{}}
 	start := func() (*Intake, func()) {
-		in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "secret", Local: "pbem", Domain: domain, Secret: secret,
+		in := New(Config{Addr: host.IMAPAddr(), Username: "pbem", Password: "secret", Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth,
 			PollEvery: 200 * time.Millisecond, RetryEvery: 100 * time.Millisecond, Route: r.route,
 			Known: func(game string) bool { return game == "g1" || game == "g2" || game == "g3" }}, st)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -114,7 +114,7 @@ func TestRoutedIntakeSetsAsideAnUnreachableGamesMailAndTakesTheOthers(t *testing
 // is quarantined as before.
 func TestTakeSaysNotReadyForAGameTheClusterKnowsButThisNodeHasNot(t *testing.T) {
 	st := newGame(t)
-	in := New(Config{Local: "pbem", Domain: domain, Secret: secret, Known: func(game string) bool { return game == "g7" }}, st)
+	in := New(Config{Local: "pbem", Domain: domain, Secret: secret, Senders: transportAuth, Known: func(game string) bool { return game == "g7" }}, st)
 	to := func(game string) string { return token.Address(secret, "pbem", domain, game, "usa") }
 	err := in.Take(mail("anna@example.org", to("g7"), "Re: x", "<k7@x>", "", "PASS\n"), "INBOX", store.Checkpoint{UIDValidity: 1, UID: 1})
 	var nr *NotReadyError

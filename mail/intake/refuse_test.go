@@ -18,14 +18,14 @@ func TestReplaysAndReusedMessageIDs(t *testing.T) {
 	st := newGame(t)
 	c := &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	in := newAuthIntake(st, c, Config{})
-	first := mail("anna@example.org", reply("usa"), "Re: x", "<m1@x>", "", "MARCH Lyle 1605 1606\n")
+	first := own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<m1@x>", "", "MARCH Lyle 1605 1606\n"))
 	take(t, in, first)
 	take(t, in, first) // a rescan
 	_, types := logged(t, st)
 	if types != "order.received" {
 		t.Fatalf("after a rescan: %q", types)
 	}
-	replay := mail("anna@example.org", reply("usa"), "Re: x", "<m1-again@x>", "", "MARCH Lyle 1605 1606\n")
+	replay := own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<m1-again@x>", "", "MARCH Lyle 1605 1606\n"))
 	take(t, in, replay)
 	take(t, in, replay) // the replay rescanned: told once
 	ps, types := logged(t, st)
@@ -33,7 +33,7 @@ func TestReplaysAndReusedMessageIDs(t *testing.T) {
 		!strings.Contains(ps[2].(*events.MailQueued).Body, "copy of a mail it already has") {
 		t.Fatalf("after a replay: %q", types)
 	}
-	reused := mail("anna@example.org", reply("usa"), "Re: x", "<m1@x>", "", "TRANSFER Hale TO Lyle\n")
+	reused := own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<m1@x>", "", "TRANSFER Hale TO Lyle\n"))
 	take(t, in, reused)
 	ps, types = logged(t, st)
 	q, _ := st.QuarantineList()
@@ -68,7 +68,7 @@ func TestForgedMailCannotRateLimitAPlayer(t *testing.T) {
 		t.Fatalf("quarantine: %+v", q)
 	}
 	// Anna's own mail still goes through.
-	take(t, in, envelope("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<a1@x>", "", "MARCH Lyle 1605 1606\n")))
+	take(t, in, own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<a1@x>", "", "MARCH Lyle 1605 1606\n")))
 	if _, types = logged(t, st); !strings.HasSuffix(types, "mail.refused mail.queued order.received") {
 		t.Fatalf("anna's mail after the flood: %q", types)
 	}
@@ -82,24 +82,24 @@ func TestRateLimitSurvivesARestart(t *testing.T) {
 	for i := range 2 {
 		in := newAuthIntake(st, c, Config{RateBurst: 2})
 		c.t = c.t.Add(time.Minute)
-		take(t, in, mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<r%d@x>", i), "", fmt.Sprintf("PASS %d\n", i)))
+		take(t, in, own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<r%d@x>", i), "", fmt.Sprintf("PASS %d\n", i))))
 	}
 	in := newAuthIntake(st, c, Config{RateBurst: 2}) // restarted
 	c.t = c.t.Add(time.Minute)
-	take(t, in, mail("anna@example.org", reply("usa"), "Re: x", "<r2@x>", "", "PASS 2\n"))
+	take(t, in, own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<r2@x>", "", "PASS 2\n")))
 	ps, types := logged(t, st)
 	if types != "order.received order.received mail.refused mail.queued" || !strings.Contains(ps[3].(*events.MailQueued).Body, "until Sat 21 Nov 2026 13:01 UTC") {
 		t.Fatalf("after a restart: %q %v", types, ps)
 	}
 	// Told once per window, even across a restart.
 	in = newAuthIntake(st, c, Config{RateBurst: 2})
-	take(t, in, mail("anna@example.org", reply("usa"), "Re: x", "<r3@x>", "", "PASS 3\n"))
+	take(t, in, own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<r3@x>", "", "PASS 3\n")))
 	if _, types = logged(t, st); types != "order.received order.received mail.refused mail.queued" {
 		t.Fatalf("a second mail over the limit: %q", types)
 	}
 	// An hour on, mails are taken again.
 	c.t = c.t.Add(time.Hour)
-	take(t, in, mail("anna@example.org", reply("usa"), "Re: x", "<r4@x>", "", "PASS 4\n"))
+	take(t, in, own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", "<r4@x>", "", "PASS 4\n")))
 	if _, types = logged(t, st); !strings.HasSuffix(types, "order.received") {
 		t.Fatalf("after the window: %q", types)
 	}
@@ -157,7 +157,7 @@ func TestRegisteredPlayersAreAlwaysAnswered(t *testing.T) {
 func TestNoticesToAPlayerAreBounded(t *testing.T) {
 	st := newGame(t)
 	c := &clock{time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
-	in := newAuthIntake(st, c, Config{NoticeBurst: 2})
+	in := newAuthIntake(st, c, Config{NoticeBurst: 2, Senders: AuthConfig{Mode: ModeLenient}})
 	take(t, in, mail("anna@example.org", reply("usa"), "Re: x", "<m0@x>", "", "PASS\n"))
 	for i := range 5 {
 		take(t, in, mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<copy%d@x>", i), "", "PASS\n"))
@@ -215,7 +215,7 @@ func TestPressCountsAgainstTheRateLimitLikeOrders(t *testing.T) {
 	in := newAuthIntake(st, c, Config{RateBurst: 2})
 	for i, text := range []string{"PASS\n", "PRESS TO csa: one\n", "PRESS TO csa: two\n"} {
 		c.t = c.t.Add(time.Minute)
-		take(t, in, mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<p%d@x>", i), "", text))
+		take(t, in, own("anna@example.org", mail("anna@example.org", reply("usa"), "Re: x", fmt.Sprintf("<p%d@x>", i), "", text)))
 	}
 	ps, types := logged(t, st)
 	if types != "order.received order.received mail.refused mail.queued" || ps[2].(*events.MailRefused).Kind != events.RefusedRateLimited ||

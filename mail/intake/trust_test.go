@@ -42,7 +42,7 @@ func TestForgeriesDoNotSilenceThePlayersOwnMail(t *testing.T) {
 		t.Fatalf("forgeries got %d notices, want the budget of 10 (%s)", n["mail.queued"], types)
 	}
 	// Anna's own mail, signed by her provider, is still answered.
-	take(t, in, envelope("anna@example.org", sign(t, key, "example.org", bigMail("<anna-own@x>"))))
+	take(t, in, envelope("anna@example.org", signAs(t, key, "example.org", "anna@example.org", bigMail("<anna-own@x>"))))
 	ps, types := logged(t, st)
 	if n := countKinds(t, types); n["mail.queued"] != 11 {
 		t.Fatalf("Anna's own mail after the forgeries got no answer (%s)", types)

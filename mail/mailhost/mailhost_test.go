@@ -140,11 +140,41 @@ func fetchRange(t *testing.T, c *imapclient.Client, from, to uint32) [][]byte {
 // to pin the format.
 func receivedFor(rcpt, with string) string { return traceFor("player@example.org", rcpt, with) }
 
-// traceFor is Return-Path (the envelope sender) and the Received header.
+// traceFor is Return-Path (the envelope sender), the Received header
+// and the host's Authentication-Results: the logged-in user (ESMTPA, who
+// sends as from) or none.
 func traceFor(from, rcpt, with string) string {
+	ar := "Authentication-Results: pbem.localhost; none\r\n"
+	if with == "ESMTPA" {
+		ar = "Authentication-Results: pbem.localhost;\r\n\tauth=pass smtp.auth=" + from + "\r\n"
+	}
 	return "Return-Path: <" + from + ">\r\n" + "Received: from " + heloName + " ([127.0.0.1])\r\n" +
 		"\tby pbem.localhost (pbem mailhost) with " + with + "\r\n" +
-		"\tfor <" + rcpt + ">; Fri, 02 Jan 2026 03:04:05 +0000\r\n"
+		"\tfor <" + rcpt + ">; Fri, 02 Jan 2026 03:04:05 +0000\r\n" + ar
+}
+
+// The host names the user who logged in to send a mail in its own
+// Authentication-Results, and removes any field carrying its id that the
+// sender wrote (RFC 8601 §5), leaving other hosts' fields alone.
+func TestAuthenticationResultsNameTheLoggedInUser(t *testing.T) {
+	h := startHost(t, Config{})
+	msg := []byte("Authentication-Results: pbem.localhost; auth=pass smtp.auth=pbem@pbem.localhost\r\n" +
+		"Authentication-Results: mx.example.org; dmarc=pass header.from=pbem.localhost\r\n" +
+		"Authentication-Results: PBEM.localhost (forged) 1;\r\n\tspf=pass smtp.mailfrom=pbem@pbem.localhost\r\n" +
+		"From: alice@pbem.localhost\r\nTo: pbem@pbem.localhost\r\nSubject: orders\r\n\r\nPASS\r\n")
+	if err := send(t, h, sasl.NewPlainClient("", "alice", "alice-secret"), "alice@pbem.localhost", []string{"pbem@pbem.localhost"}, msg); err != nil {
+		t.Fatal(err)
+	}
+	got := inboxOf(t, h, "pbem")
+	want := traceFor("alice@pbem.localhost", "pbem@pbem.localhost", "ESMTPA") +
+		"Authentication-Results: mx.example.org; dmarc=pass header.from=pbem.localhost\r\n" +
+		"From: alice@pbem.localhost\r\nTo: pbem@pbem.localhost\r\nSubject: orders\r\n\r\nPASS\r\n"
+	if len(got) != 1 || string(got[0]) != want {
+		t.Fatalf("delivered:\n%q\nwant\n%q", got, want)
+	}
+	if h.AuthServID() != "pbem.localhost" {
+		t.Fatalf("authserv-id %q", h.AuthServID())
+	}
 }
 
 func testMessage(to, subject string) []byte {

@@ -161,12 +161,14 @@ func (s *smtpSession) Data(r io.Reader) error {
 			return err
 		}
 	}
+	body = s.h.stripAuthResults(body)
 	now := s.h.cfg.Now()
 	var ms []*newMail
 	for _, rc := range s.rcpts {
 		// Return-Path records the envelope sender, as delivery agents do: it
 		// is how a reader of the mailbox sees a null sender (a bounce).
 		msg := append(fmt.Appendf(nil, "Return-Path: <%s>\r\n", clean(s.from)), s.received(rc.addr, now)...)
+		msg = append(msg, s.authResults()...)
 		msg = append(msg, body...)
 		mb, err := rc.acct.mailbox(inboxName)
 		if err != nil {
@@ -202,6 +204,72 @@ func (s *smtpSession) checkFrom(body []byte) error {
 	s.h.log.Info("mail refused: From is not the authenticated user", "user", s.authUser)
 	return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
 		Message: fmt.Sprintf("The From: header must be your own address, %s, and no other", s.ownAddress())}
+}
+
+// AuthServID is the authserv-id of the host's Authentication-Results
+// (RFC 8601): its domain.
+func (h *Host) AuthServID() string { return h.cfg.Domain }
+
+// authResults is the host's own Authentication-Results field, on every
+// mail it delivers: the user who logged in to send it (smtp.auth, the
+// full address), or none for mail taken without a login (OpenDelivery).
+func (s *smtpSession) authResults() []byte {
+	if s.authUser == "" {
+		return fmt.Appendf(nil, "Authentication-Results: %s; none\r\n", s.h.AuthServID())
+	}
+	return fmt.Appendf(nil, "Authentication-Results: %s;\r\n\tauth=pass smtp.auth=%s\r\n", s.h.AuthServID(), clean(s.ownAddress()))
+}
+
+// stripAuthResults removes from body's header every
+// Authentication-Results field that carries the host's authserv-id: a
+// sender wrote it, to pass for the host (RFC 8601 §5). A body without
+// one is returned as it is.
+func (h *Host) stripAuthResults(body []byte) []byte {
+	br := bufio.NewReader(bytes.NewReader(body))
+	hdr, err := textproto.ReadHeader(br)
+	if err != nil {
+		return body
+	}
+	stripped := false
+	for f := hdr.FieldsByKey("Authentication-Results"); f.Next(); {
+		id, _, _ := strings.Cut(f.Value(), ";")
+		if strings.EqualFold(strings.TrimSpace(stripARComments(id)), h.AuthServID()) {
+			f.Del()
+			stripped = true
+		}
+	}
+	if !stripped {
+		return body
+	}
+	h.log.Info("removed an Authentication-Results field carrying this host's id, written by the sender")
+	var b bytes.Buffer
+	if err := textproto.WriteHeader(&b, hdr); err != nil {
+		return body
+	}
+	if _, err := io.Copy(&b, br); err != nil {
+		return body
+	}
+	return b.Bytes()
+}
+
+// stripARComments drops "(…)" comments (no nesting) from an authserv-id.
+func stripARComments(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	if f := strings.Fields(b.String()); len(f) > 0 {
+		return f[0] // an id may be followed by a version
+	}
+	return ""
 }
 
 // received returns the trace header (RFC 5321 §4.4) for one recipient:
