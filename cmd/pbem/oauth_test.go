@@ -82,7 +82,8 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	if fi, err := os.Stat(tokenFile); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token file: %v %v, want mode 0600", fi.Mode(), err)
 	}
-	r.pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+	// A mail for every action: the test reads each one's report.
+	r.pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek", "--mail", "every",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro")
 	r.people = mailboxes(t, host, "anna", "taro")
 	srv := startServe(t, r.dir, r.env...)
