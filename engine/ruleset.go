@@ -384,6 +384,11 @@ const (
 	// ExplainWelcome: the welcome mail's sections, the rules a game is
 	// played with.
 	ExplainWelcome = "WELCOME"
+	// ExplainScenario: the welcome's sections for the operator ('pbem
+	// scenarios --long'), who may also read the ids a scenario file's
+	// lines use ("reading A9 exhaust"); a rule system that has nothing
+	// more for the operator gives nil, and the welcome's are shown.
+	ExplainScenario = "SCENARIO"
 	// ExplainHelp: the answer to HELP, what the reader may do now.
 	ExplainHelp = "HELP"
 	// ExplainStatus: the answer to STATUS, the reader's orders waiting.

@@ -663,7 +663,9 @@ func printScenario(w io.Writer, rs engine.Ruleset, src engine.System, name strin
 	}
 	var sections []engine.Explanation
 	if ex, ok := rs.(engine.Explainer); ok {
-		sections = ex.Explain(st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
+		if sections = ex.Explain(st, engine.Viewer{Referee: true}, engine.ExplainScenario); sections == nil {
+			sections = ex.Explain(st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
+		}
 	}
 	switch {
 	case len(sum.Rules) > 0:

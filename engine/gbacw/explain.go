@@ -94,7 +94,7 @@ func explain(st *State, _ engine.Viewer, word string) []engine.Explanation {
 		house = append(house, fmt.Sprintf("- House rule: a March column that is shocked takes its UDD at %+d (10.8 says only \"with DRMs\" and gives no number).", n))
 	}
 	if len(house) == 0 {
-		house = append(house, "None: the charts add no modifier the seed does not name.")
+		house = append(house, "None: the charts add no modifier the rules do not name.")
 	}
 	var steps []string
 	if left := refereeSteps(st); len(left) == 0 {

@@ -385,7 +385,7 @@ func TestGBACW_NoInternalIDsInProse(t *testing.T) {
 	h.activate(USA, "U Div")
 	h.must(USA, "U1a: MOVE 0405 0505 0605")
 	usa := h.seenBy(USA)
-	if !strings.Contains(usa, "Your orders wait") {
+	if !strings.Contains(usa, "The orders sent wait") {
 		t.Fatalf("no closing fire asked, no orders held:\n%s", usa)
 	}
 	if strings.Contains(usa, "FROM") || strings.Contains(usa, "USA|") {

@@ -20,7 +20,9 @@ func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanati
 	}
 	switch word {
 	case engine.ExplainWelcome:
-		return welcomeSections(st, v.Referee)
+		return welcomeSections(st, false)
+	case engine.ExplainScenario:
+		return welcomeSections(st, true)
 	case engine.ExplainHelp:
 		return helpSections(st, side)
 	case engine.ExplainStatus:
@@ -41,10 +43,10 @@ var optionText = map[string]string{
 	OptMarchAttacks:        "a march may end attacking the enemy in the last hex of its path, the referee resolving the attack (GCACW 5.1.5)",
 }
 
-// welcomeSections are the welcome mail's sections; the referee's (and
-// 'pbem scenarios --long') name each reading by its id, which a scenario's
-// reading line uses; a player's name the rule alone.
-func welcomeSections(st *State, referee bool) []engine.Explanation {
+// welcomeSections are the welcome mail's sections, naming each reading
+// by the rule it reads; the operator's ('pbem scenarios --long', ids set)
+// also by its id, which a scenario's reading line uses.
+func welcomeSections(st *State, ids bool) []engine.Explanation {
 	sc := st.Scn
 	t := sc.Tables
 	head := fmt.Sprintf("%s: %d turns, played by the Standard Series Rules", sc.Name, sc.Turns)
@@ -65,8 +67,8 @@ func welcomeSections(st *State, referee bool) []engine.Explanation {
 		scenario = append(scenario, "- "+n+".")
 	}
 	var readings []string
-	for _, l := range sc.readingLinesAs(referee) {
-		if !referee {
+	for _, l := range sc.readingLinesAs(ids) {
+		if !ids {
 			// The rules' own numbers alone: no ambiguity ids.
 			l = strings.Join(strings.Fields(plainRule(l)), " ")
 		}

@@ -104,11 +104,15 @@ func TestWelcomeExplainsTheScenario(t *testing.T) {
 	}
 	h = newHarness(t, refereedHarrow(t))
 	rw := explained(h.st, engine.Viewer{Referee: true}, engine.ExplainWelcome)
-	// The referee reads the ids a scenario's reading lines use; players
-	// read the rules' numbers alone.
-	mustContain(t, "refereed welcome", rw, "- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ")
-	if strings.Contains(w, "A9") || strings.Contains(w, "Ambiguity") {
-		t.Errorf("a player's welcome names ambiguity ids:\n%s", w)
+	// The operator ('pbem scenarios --long') reads the ids a scenario's
+	// reading lines use; players and the referee, by mail, read the
+	// rules' numbers alone.
+	mustContain(t, "the operator's scenario", explained(h.st, engine.Viewer{Referee: true}, engine.ExplainScenario), "- A9 (GCACW 5.1-OPT, 5.2.2-OPT, default): ")
+	mustContain(t, "refereed welcome", rw, "- GCACW 5.1-OPT, 5.2.2-OPT (default): ")
+	for _, mail := range []string{w, rw} {
+		if strings.Contains(mail, "A9") || strings.Contains(mail, "Ambiguity") {
+			t.Errorf("a welcome mail names ambiguity ids:\n%s", mail)
+		}
 	}
 	mustContain(t, "refereed welcome", rw, "Left to the referee (the game waits for the ruling")
 	mustContain(t, "refereed welcome", rw, "\n- the Reorganization Phase of every turn (GCACW 3, phase 4): a [reorganization] table would play it.")
