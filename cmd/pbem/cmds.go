@@ -206,7 +206,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	if err := checkSides(*ruleset, scenarioSides(a.reg, *ruleset, ng.Scenario), ng.Players); err != nil {
 		return err
 	}
-	if err := checkReferees(a.reg, ng); err != nil {
+	if err := play.NeedsReferee(a.reg, ng); err != nil {
 		return err
 	}
 	log, err := a.open()
@@ -257,34 +257,6 @@ func printMailboxes(a *app, log logStore, ps []events.Player, heading string) er
 			}
 			fmt.Fprintf(a.out, "  %-32s user %-12s password %s\n", addr, user, pw)
 		}
-	}
-	return nil
-}
-
-// checkReferees refuses a game without a referee that would wait for one:
-// a scenario that hands steps to a referee (engine.RefereeStepper names
-// them), or deadlines whose default is to wait for the referee.
-func checkReferees(reg *engine.Registry, ng play.NewGame) error {
-	if len(ng.Referees) > 0 {
-		return nil
-	}
-	rs, err := reg.Get(ng.Ruleset)
-	if err != nil {
-		return nil // play.Create says so
-	}
-	if stepper, ok := rs.(engine.RefereeStepper); ok {
-		st, err := reg.Setup(rs, ng.Scenario, ng.Players)
-		if err != nil {
-			return nil // play.Create says so, with the scenario's name
-		}
-		if steps := stepper.RefereeSteps(st); len(steps) > 0 {
-			return fmt.Errorf("scenario %s hands these steps to a referee, and the game has none; add one (--referee ID:ADDRESS) or play a scenario whose tables and house rules cover them:\n  - %s",
-				ng.ScenarioName, strings.Join(steps, "\n  - "))
-		}
-	}
-	if pol, err := play.ParsePolicy(ng.Settings); err == nil && pol.Deadline > 0 && strings.EqualFold(pol.AtDeadline, "referee") {
-		return fmt.Errorf("the game has deadlines, and what happens at a missed one is left to the referee (%s=referee, the default), but the game has no referee; set an order to apply instead, e.g. --set %s=PASS",
-			play.SettingAtDeadline, play.SettingAtDeadline)
 	}
 	return nil
 }
