@@ -408,7 +408,7 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *turn != 0 {
-		if *at, err = turnStart(log, a.reg, game, *turn); err != nil {
+		if *at, err = play.TurnStart(log, a.reg, game, *turn); err != nil {
 			return err
 		}
 	}
@@ -465,37 +465,6 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 		fmt.Fprint(a.out, board.Window)
 	}
 	return nil
-}
-
-// turnStart is the seq at which turn n began: the last event after which
-// the ruleset says turn n when it said an earlier turn before (after a
-// rollback, the start that counts is the one the game went on from).
-func turnStart(log play.Source, reg *engine.Registry, game string, n int) (uint64, error) {
-	g := &play.Game{ID: game}
-	var start uint64
-	prev := 0
-	err := log.Read(game, 1, func(e *events.Envelope) error {
-		if err := g.Apply(reg, e); err != nil {
-			return err
-		}
-		t, ok := g.Rules.(engine.Turner)
-		if !ok {
-			return fmt.Errorf("the %s rules do not number turns; use --at", g.Rules.Name())
-		}
-		cur := t.Turn(g.State)
-		if cur == n && (prev < n || e.Seq == 1) {
-			start = e.Seq
-		}
-		prev = cur
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("replay %s: %w", game, err)
-	}
-	if start == 0 {
-		return 0, fmt.Errorf("game %s has not reached turn %d (it is in turn %d)", game, n, prev)
-	}
-	return start, nil
 }
 
 func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
@@ -805,7 +774,7 @@ func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) 
 	}
 	fmt.Fprintf(a.out, "recorded in %s at seq %d\n", game, seq)
 	for end := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
-		d, at, err := decisionOf(log, game, seq)
+		d, at, err := play.DecisionOf(log, game, seq)
 		if err != nil {
 			return err
 		}
@@ -844,31 +813,6 @@ func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) 
 	}
 }
 
-// decisionOf returns the decision on the input at seq and its own seq, or
-// nil if there is none yet.
-func decisionOf(log play.Source, game string, seq uint64) (events.Payload, uint64, error) {
-	var found events.Payload
-	var at uint64
-	err := log.Read(game, seq+1, func(e *events.Envelope) error {
-		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
-			return nil
-		}
-		p, err := events.Decode(e)
-		if err != nil {
-			return err
-		}
-		if play.InputOf(p) == seq {
-			found, at = p, e.Seq
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		return nil, 0, err
-	}
-	return found, at, nil
-}
-
 // printNewMailboxes prints the built-in mail host's mailboxes that the
 // referee's command decided at seq decision gave seats, making those that
 // have none yet: the password of each it made is printed here, to whoever
@@ -897,8 +841,6 @@ func (a *app) printNewMailboxes(log logStore, game string, decision uint64) erro
 	}
 	return nil
 }
-
-var errFound = errors.New("found")
 
 // unknownCommand says whether a rejected referee's command was refused at
 // its first word, which is no game command: the referee did not know what
