@@ -48,7 +48,8 @@ type Config struct {
 	Ready func(*Server)
 	// Clock is the time the server hands the games: the time stamped on
 	// each mail taken in, and the time the deadlines are checked against
-	// (every engine.clock of the wall clock). Nil: the wall clock.
+	// (looked at every Engine.Clock, measured on the wall clock). Nil: the
+	// wall clock.
 	Clock Clock
 }
 
