@@ -198,7 +198,9 @@ func Run(env Env, o Options) error {
 		}
 	}
 	if want["coldstart"] {
-		model, err := playModel(a, o.Dir, o.ColdstartRuleset)
+		// Each order adds an event at least, after the game's creation:
+		// the first ColdstartEvents orders are enough.
+		model, err := playModel(a, o.Dir, o.ColdstartRuleset, min(o.ColdstartEvents, demoOrders))
 		if err != nil {
 			return err
 		}
@@ -207,7 +209,7 @@ func Run(env Env, o Options) error {
 		}
 	}
 	if want["replay"] || want["memory"] || want["load"] {
-		model, err := playModel(a, o.Dir, o.Ruleset)
+		model, err := playModel(a, o.Dir, o.Ruleset, demoOrders)
 		if err != nil {
 			return err
 		}
@@ -351,9 +353,13 @@ func timeWriters(writers int, fn func(w int) error) rate {
 	return rate{d: time.Since(start), err: errors.Join(errs...)}
 }
 
+// demoOrders is enough orders for any demo game to end.
+const demoOrders = 400
+
 // playModel plays the ruleset's demo game once through the engine and the
-// mail composer and returns its log: the model every copied game follows.
-func playModel(a *app, dir, rsName string) ([]events.Envelope, error) {
+// mail composer, to its end or maxOrders orders, and returns its log: the
+// model every copied game follows.
+func playModel(a *app, dir, rsName string, maxOrders int) ([]events.Envelope, error) {
 	if rsName == "" {
 		names := a.reg.Names()
 		if len(names) == 0 {
@@ -372,7 +378,7 @@ func playModel(a *app, dir, rsName string) ([]events.Envelope, error) {
 	}
 	defer os.Remove(path)
 	defer st.Close()
-	log, err := autoplay.Play(st, a.reg, a.cfg.Mail.Domain, a.cfg.Mail.Local, "bench-model", script, 400)
+	log, err := autoplay.Play(st, a.reg, a.cfg.Mail.Domain, a.cfg.Mail.Local, "bench-model", script, maxOrders)
 	if err != nil {
 		return nil, fmt.Errorf("playing the %s demo game: %w", rsName, err)
 	}

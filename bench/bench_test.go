@@ -13,7 +13,7 @@ import (
 // mail.sent the outbox sender records once the SMTP server takes it.
 func TestBenchModelGameLogsEveryMailSent(t *testing.T) {
 	a := testApp(io.Discard)
-	model, err := playModel(a, t.TempDir(), "gcacw")
+	model, err := playModel(a, t.TempDir(), "gcacw", demoOrders)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func benchRender(a *app, dir, only string) error {
 			fmt.Fprintf(a.out, "render: %s has no demo game to draw: %v\n\n", name, err)
 			continue
 		}
-		model, err := playModel(a, dir, name)
+		model, err := playModel(a, dir, name, demoOrders)
 		if err != nil {
 			return err
 		}

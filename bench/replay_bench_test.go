@@ -23,7 +23,7 @@ func BenchmarkReplay(b *testing.B) {
 func benchmarkReplay(b *testing.B, rs string) {
 	a := testApp(io.Discard)
 	dir := b.TempDir()
-	model, err := playModel(a, dir, rs)
+	model, err := playModel(a, dir, rs, demoOrders)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -75,12 +75,12 @@ type Rules[S, O any] interface {
 // Extras are the optional parts of a Rules, each nil (or empty) when the
 // rule system has not that part; Adapt supplies the default said.
 type Extras[S any] struct {
-	// EvolveAll is BatchEvolver's, on the rule system's own state; by
-	// default Evolve fact by fact.
+	// EvolveAll is the runtime's play.BatchEvolver, on the rule system's
+	// own state; by default Evolve fact by fact.
 	EvolveAll func(s S, facts []events.Fact) (S, error)
-	// EvolveOwned is OwnedEvolver's; by default EvolveAll (a copy).
+	// EvolveOwned is play.OwnedEvolver's; by default EvolveAll (a copy).
 	EvolveOwned func(s S, facts []events.Fact) (S, error)
-	// InertFacts is InertFacter's.
+	// InertFacts is play.InertFacter's.
 	InertFacts []string
 	// RefereeSteps is RefereeStepper's; without it a rule system names no
 	// step it hands to a referee.
@@ -142,9 +142,6 @@ var (
 	_ Ruleset        = adapter[int, int]{}
 	_ Teller         = adapter[int, int]{}
 	_ Turner         = adapter[int, int]{}
-	_ BatchEvolver   = adapter[int, int]{}
-	_ OwnedEvolver   = adapter[int, int]{}
-	_ InertFacter    = adapter[int, int]{}
 	_ Drawer         = adapter[int, int]{}
 	_ Counter        = adapter[int, int]{}
 	_ RefereeStepper = adapter[int, int]{}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -105,7 +106,7 @@ func TestAdaptAnswersWithTheExtrasTheRulesHave(t *testing.T) {
 			if turn := tc.rs.(engine.Turner).Turn(st); turn != 2 {
 				t.Errorf("Turn = %d", turn)
 			}
-			next, err := tc.rs.(engine.BatchEvolver).EvolveAll(st, []events.Fact{events.NewFact("a"), events.NewFact("b")})
+			next, err := tc.rs.(play.BatchEvolver).EvolveAll(st, []events.Fact{events.NewFact("a"), events.NewFact("b")})
 			if err != nil || next.(*ownState).Target != 4 {
 				t.Errorf("EvolveAll: %v %v", next, err)
 			}

@@ -324,7 +324,7 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 	imapCfg := intake.Config{Addr: m.cfg.IMAP.Addr, TLS: m.cfg.IMAP.TLS, Username: m.cfg.IMAP.Username, Password: m.cfg.IMAP.Password, Auth: m.cfg.IMAP.Auth,
 		Mailbox: m.cfg.IMAP.Mailbox, Local: m.cfg.Local, Domain: m.cfg.Domain, Secret: s.secret, Logger: s.lg,
 		RateBurst: m.cfg.RatePerHour, RateWindow: time.Hour, Roster: roster(runner), Games: gameIDs(st),
-		Senders: senders, Notifier: notifier{runner, s.comp}}
+		Senders: senders, Notifier: notifier{runner, s.comp}, Now: s.cfg.Clock.Now}
 	if m.cfg.IMAP.Poll != "" {
 		d, err := time.ParseDuration(m.cfg.IMAP.Poll)
 		if err != nil {

@@ -47,7 +47,24 @@ type Config struct {
 	Control ControlFunc
 	// Ready, if not nil, is called once everything runs.
 	Ready func(*Server)
+	// Clock is the time the server hands the games: the time stamped on
+	// each mail taken in, and the time the deadlines are checked against
+	// (looked at every Engine.Clock, measured on the wall clock). Nil: the
+	// wall clock.
+	Clock Clock
 }
+
+// A Clock tells the time. The server reads it where time enters a game;
+// a test gives one it moves on itself, so that a deadline passes without
+// the test waiting for it.
+type Clock interface {
+	Now() time.Time
+}
+
+// wallClock is the real time.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
 
 // Inside is what a command run inside the server reaches.
 type Inside struct {
@@ -101,6 +118,9 @@ func New(cfg Config) *Server {
 	lg := cfg.Logger
 	if lg == nil {
 		lg = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = wallClock{}
 	}
 	return &Server{cfg: cfg, lg: lg, reg: cfg.Registry}
 }
@@ -276,13 +296,13 @@ func (s *Server) Run(ctx context.Context) error {
 		defer close(clockDone)
 		t := time.NewTicker(clockEvery)
 		defer t.Stop()
-		runner.Tick(time.Now())
+		runner.Tick(s.cfg.Clock.Now())
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case now := <-t.C:
-				runner.Tick(now)
+			case <-t.C:
+				runner.Tick(s.cfg.Clock.Now())
 			}
 		}
 	}()

@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -15,27 +17,57 @@ import (
 	"pbem/store"
 )
 
-// playedDataDir plays the Harrow Creek demo game (GCACW) to its end, or
-// maxOrders orders, into a fresh data directory, as 'pbem bench' does, and
-// returns the directory (its store closed) and the log.
-func playedDataDir(t *testing.T, game string, maxOrders int) (string, []events.Envelope) {
+// playedDataDir plays the Harrow Creek demo game (GCACW) as game
+// "audited" to its end, or 400 orders, into a data directory, as 'pbem
+// bench' does, and returns a fresh copy of that directory (its store
+// closed) for the test to read and damage, and the log. The game keeps a
+// core busy for a while under -race, so it is played once for the test
+// binary, by whichever test asks first.
+func playedDataDir(t *testing.T) (string, []events.Envelope) {
 	t.Helper()
+	played.once.Do(func() { // its callers hold a CPU slot (cpuBound)
+		played.dir, played.log, played.err = playGame(filepath.Join(demoTmp, "audited"), "audited", 400)
+	})
+	if played.err != nil {
+		t.Fatal(played.err)
+	}
 	dir := t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "pbem.db"), store.Options{})
+	db, err := os.ReadFile(filepath.Join(played.dir, "pbem.db"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "pbem.db"), db, 0o600)
+	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	return dir, played.log
+}
+
+// played is the game playedDataDir plays once.
+var played struct {
+	once sync.Once
+	dir  string
+	log  []events.Envelope
+	err  error
+}
+
+// playGame plays the demo game of GCACW as game, to its end or maxOrders
+// orders, into a new data directory dir.
+func playGame(dir, game string, maxOrders int) (string, []events.Envelope, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", nil, err
+	}
+	st, err := store.Open(filepath.Join(dir, "pbem.db"), store.Options{})
+	if err != nil {
+		return "", nil, err
 	}
 	defer st.Close()
 	s, err := demoScript("gcacw")
 	if err != nil {
-		t.Fatal(err)
+		return "", nil, err
 	}
 	cfg := defaultConfig()
 	log, err := autoplay.Play(st, registry(), cfg.Mail.Domain, cfg.Mail.Local, game, s, maxOrders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, log
+	return dir, log, err
 }
 
 // flipByte changes one byte of event seq of game in the bbolt file, behind
@@ -61,7 +93,7 @@ func flipByte(t *testing.T, dir, game string, seq uint64) {
 
 func TestAuditAndExportAFinishedGame(t *testing.T) {
 	cpuBound(t)
-	dir, log := playedDataDir(t, "audited", 400)
+	dir, log := playedDataDir(t)
 	var ended bool
 	for i := range log {
 		ended = ended || log[i].Type == events.TypeGameEnded

@@ -19,7 +19,7 @@ import (
 func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.T) {
 	cpuBound(t)
 	out, errOut, code := pbem(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
-		"--cluster-games", "4", "--cluster-appends", "5", "--cluster-lease", testLease.String(), "--cluster-mail-games", "2")
+		"--cluster-games", "2", "--cluster-appends", "2", "--cluster-lease", testLease.String(), "--cluster-mail-games", "2")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
 	}
@@ -30,7 +30,7 @@ func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.
 	if r, _ := strconv.Atoi(m[1]); r <= 0 {
 		t.Fatalf("replicated %s/s:\n%s", m[1], out)
 	}
-	tk := regexp.MustCompile(`lease ` + testLease.String() + `\n\s+1 game\s+(\S+)\n\s+4 games\s+(\S+)`).FindStringSubmatch(out)
+	tk := regexp.MustCompile(`lease ` + testLease.String() + `\n\s+1 game\s+(\S+)\n\s+2 games\s+(\S+)`).FindStringSubmatch(out)
 	if tk == nil {
 		t.Fatalf("no takeover figures:\n%s", out)
 	}

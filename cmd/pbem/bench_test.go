@@ -10,7 +10,7 @@ import (
 // a machine with more than one core, games side by side, each beside its
 // raw baseline and with its ratio.
 func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
-	out, errOut, code := pbem(t, nil, "bench", "--parts", "replay", "--replay-games", "4")
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "replay", "--replay-games", "2")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
 	}
@@ -34,8 +34,8 @@ func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
 // orders/s beside the mail host alone, and the time until serve answers
 // with stored games beside reading every game's head.
 func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T) {
-	out, errOut, code := pbem(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "24", "--throughput-games", "2",
-		"--coldstart-games", "300")
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "8", "--throughput-games", "2",
+		"--coldstart-games", "20")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
 	}
@@ -46,7 +46,7 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 	if ours, _ := strconv.Atoi(tp[1]); ours <= 0 {
 		t.Fatalf("throughput %s/s:\n%s", tp[1], out)
 	}
-	cs := regexp.MustCompile(`cold start: 300 stored games[^\n]*\n\s+until serving\s+(\S+)\n\s+baseline: bare bbolt opens, reads every head\s+(\S+)`).FindStringSubmatch(out)
+	cs := regexp.MustCompile(`cold start: 20 stored games[^\n]*\n\s+until serving\s+(\S+)\n\s+baseline: bare bbolt opens, reads every head\s+(\S+)`).FindStringSubmatch(out)
 	if cs == nil {
 		t.Fatalf("no cold start figure:\n%s", out)
 	}

@@ -15,7 +15,7 @@ import (
 func TestBenchMailAgainstDovecot(t *testing.T) {
 	cpuBound(t)
 	dc := dovecottest.Start(t)
-	out, errOut, code := pbem(t, nil, "bench", "--parts", "mail", "--mail-orders", "12",
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "mail", "--mail-orders", "4",
 		"--mail-imap", dc.Addr, "--mail-imap-user", dovecottest.User, "--mail-imap-pass", dovecottest.Password)
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
@@ -24,7 +24,7 @@ func TestBenchMailAgainstDovecot(t *testing.T) {
 		t.Fatalf("bench did not use Dovecot:\n%s", out)
 	}
 	m := regexp.MustCompile(`floor: IDLE notification alone\s+p50\s+(\S+)`).FindStringSubmatch(out)
-	if m == nil || !strings.Contains(out, "(12 of 12 notifications seen)") {
+	if m == nil || !strings.Contains(out, "(4 of 4 notifications seen)") {
 		t.Fatalf("no floor measured:\n%s", out)
 	}
 	t.Logf("%s", out)

@@ -219,7 +219,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 	if err := checkSides(*ruleset, scenarioSides(a.reg, *ruleset, ng.Scenario), ng.Players); err != nil {
 		return err
 	}
-	if err := checkReferees(a.reg, ng); err != nil {
+	if err := play.NeedsReferee(a.reg, ng); err != nil {
 		return err
 	}
 	if err := checkReach(a, ng); err != nil {
@@ -273,34 +273,6 @@ func printMailboxes(a *app, log logStore, ps []events.Player, heading string) er
 			}
 			fmt.Fprintf(a.out, "  %-32s user %-12s password %s\n", addr, user, pw)
 		}
-	}
-	return nil
-}
-
-// checkReferees refuses a game without a referee that would wait for one:
-// a scenario that hands steps to a referee (engine.RefereeStepper names
-// them), or deadlines whose default is to wait for the referee.
-func checkReferees(reg *engine.Registry, ng play.NewGame) error {
-	if len(ng.Referees) > 0 {
-		return nil
-	}
-	rs, err := reg.Get(ng.Ruleset)
-	if err != nil {
-		return nil // play.Create says so
-	}
-	if stepper, ok := rs.(engine.RefereeStepper); ok {
-		st, err := reg.Setup(rs, ng.Scenario, ng.Players)
-		if err != nil {
-			return nil // play.Create says so, with the scenario's name
-		}
-		if steps := stepper.RefereeSteps(st); len(steps) > 0 {
-			return fmt.Errorf("scenario %s hands these steps to a referee, and the game has none; add one (--referee ID:ADDRESS) or play a scenario whose tables and house rules cover them:\n  - %s",
-				ng.ScenarioName, strings.Join(steps, "\n  - "))
-		}
-	}
-	if pol, err := play.ParsePolicy(ng.Settings); err == nil && pol.Deadline > 0 && strings.EqualFold(pol.AtDeadline, "referee") {
-		return fmt.Errorf("the game has deadlines, and what happens at a missed one is left to the referee (%s=referee, the default), but the game has no referee; set an order to apply instead, e.g. --set %s=PASS",
-			play.SettingAtDeadline, play.SettingAtDeadline)
 	}
 	return nil
 }
@@ -452,7 +424,7 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *turn != 0 {
-		if *at, err = turnStart(log, a.reg, game, *turn); err != nil {
+		if *at, err = play.TurnStart(log, a.reg, game, *turn); err != nil {
 			return err
 		}
 	}
@@ -516,37 +488,6 @@ func cmdReplay(a *app, fs *flag.FlagSet, args []string) error {
 		fmt.Fprint(a.out, board.Window)
 	}
 	return nil
-}
-
-// turnStart is the seq at which turn n began: the last event after which
-// the ruleset says turn n when it said an earlier turn before (after a
-// rollback, the start that counts is the one the game went on from).
-func turnStart(log play.Source, reg *engine.Registry, game string, n int) (uint64, error) {
-	g := &play.Game{ID: game}
-	var start uint64
-	prev := 0
-	err := log.Read(game, 1, func(e *events.Envelope) error {
-		if err := g.Apply(reg, e); err != nil {
-			return err
-		}
-		t, ok := g.Rules.(engine.Turner)
-		if !ok {
-			return fmt.Errorf("the %s rules do not number turns; use --at", g.Rules.Name())
-		}
-		cur := t.Turn(g.State)
-		if cur == n && (prev < n || e.Seq == 1) {
-			start = e.Seq
-		}
-		prev = cur
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("replay %s: %w", game, err)
-	}
-	if start == 0 {
-		return 0, fmt.Errorf("game %s has not reached turn %d (it is in turn %d)", game, n, prev)
-	}
-	return start, nil
 }
 
 func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
@@ -858,7 +799,7 @@ func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) 
 	}
 	fmt.Fprintf(a.out, "recorded in %s at seq %d\n", game, seq)
 	for end := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
-		d, at, err := decisionOf(log, game, seq)
+		d, at, err := play.DecisionOf(log, game, seq)
 		if err != nil {
 			return err
 		}
@@ -897,31 +838,6 @@ func (a *app) answer(game string, seq uint64, wait time.Duration, referee bool) 
 	}
 }
 
-// decisionOf returns the decision on the input at seq and its own seq, or
-// nil if there is none yet.
-func decisionOf(log play.Source, game string, seq uint64) (events.Payload, uint64, error) {
-	var found events.Payload
-	var at uint64
-	err := log.Read(game, seq+1, func(e *events.Envelope) error {
-		if !events.IsAccepted(e.Type) && e.Type != events.TypeOrderRejected {
-			return nil
-		}
-		p, err := events.Decode(e)
-		if err != nil {
-			return err
-		}
-		if play.InputOf(p) == seq {
-			found, at = p, e.Seq
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		return nil, 0, err
-	}
-	return found, at, nil
-}
-
 // printNewMailboxes prints the built-in mail host's mailboxes that the
 // referee's command decided at seq decision gave seats, making those that
 // have none yet: the password of each it made is printed here, to whoever
@@ -950,8 +866,6 @@ func (a *app) printNewMailboxes(log logStore, game string, decision uint64) erro
 	}
 	return nil
 }
-
-var errFound = errors.New("found")
 
 // unknownCommand says whether a rejected referee's command was refused at
 // its first word, which is no game command: the referee did not know what

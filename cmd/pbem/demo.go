@@ -152,7 +152,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		ng.Settings = append(ng.Settings, events.Setting{Key: play.SettingMail, Value: volume})
 	}
 	// As pbem new would: a game without a referee must not wait for one.
-	if err := checkReferees(a.reg, ng); err != nil {
+	if err := play.NeedsReferee(a.reg, ng); err != nil {
 		return err
 	}
 	created, err := play.Create(srv.Log(), a.reg, ng)

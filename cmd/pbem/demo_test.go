@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -12,42 +15,100 @@ import (
 // playedDemo runs 'pbem demo' with args, checks what every demo must show
 // (a verified log; every mail line fits 78 columns), and returns its
 // output, the game's log as 'pbem log' prints it, and each player's mails
-// as received over IMAP (the data directory stays until the test ends).
+// as received over IMAP. A whole game by mail keeps a core busy for a
+// minute or more under -race, so each demo is played once for the test
+// binary, by whichever test asks first: the tests that look at the same
+// game for different things share it (its data directory stays until
+// the binary ends, for them to read).
 func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[string]string) {
 	t.Helper()
-	out, errOut, code := pbem(t, []string{"TMPDIR=" + t.TempDir()}, append([]string{"demo"}, args...)...)
-	if code != 0 {
-		t.Fatalf("demo exit %d\n%s\n%s", code, tail(out, 40), tail(errOut, 40))
+	demosMu.Lock()
+	d := demos[strings.Join(args, " ")]
+	if d == nil {
+		d = &demoRun{}
+		demos[strings.Join(args, " ")] = d
 	}
-	dir := regexp.MustCompile(`pbem --data-dir (\S+) verify demo`).FindStringSubmatch(out)
-	if dir == nil {
-		t.Fatal("demo did not say where its log is")
-	}
-	t.Cleanup(func() { os.RemoveAll(dir[1]) }) // kept for the test to read the log
-	vout, verr, vcode := pbem(t, nil, "--data-dir", dir[1], "verify", "demo")
-	if vcode != 0 || !strings.Contains(vout, "intact") || !strings.Contains(vout, "rolls verify") {
-		t.Fatalf("verify after the demo: %d %s %s", vcode, vout, verr)
-	}
-	log, _, _ = pbem(t, nil, "--data-dir", dir[1], "log", "demo")
-	byPlayer = map[string]string{}
-	mails, _, _ := strings.Cut(out, "\nThe game's log stays in") // the demo's own last words are no mail
-	for _, m := range strings.Split(mails, "=== mail to ")[1:] {
-		name, _, _ := strings.Cut(m, " ")
-		byPlayer[name] += m
+	demosMu.Unlock()
+	d.once.Do(func() {
+		// A CPU slot only while it plays: a test waiting for another's game
+		// keeps no core from the rest.
+		cpuSlots <- struct{}{}
+		defer func() { <-cpuSlots }()
+		d.play(args)
+	})
+	if d.err != "" {
+		t.Fatal(d.err)
 	}
 	for _, name := range []string{"Anna", "Taro"} {
 		// Every board in a mail body fits a 78-column mail client.
-		for _, l := range strings.Split(byPlayer[name], "\n") {
+		for _, l := range strings.Split(d.byPlayer[name], "\n") {
 			if len([]rune(l)) > 78 && !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, ">>>") {
 				t.Errorf("%s got a line of %d columns: %q", name, len([]rune(l)), l)
 				break
 			}
 		}
 	}
-	checkRejections(t, demoRuleset(args), out)
-	checkDiceAddUp(t, demoRuleset(args), out)
-	checkPlainWords(t, out)
-	return out, log, byPlayer
+	checkRejections(t, demoRuleset(args), d.out)
+	checkDiceAddUp(t, demoRuleset(args), d.out)
+	checkPlainWords(t, d.out)
+	return d.out, d.log, d.byPlayer
+}
+
+// A demoRun is one 'pbem demo' played for the tests: what it printed, its
+// log, its data directory, and err if it failed.
+type demoRun struct {
+	once               sync.Once
+	out, log, dir, err string
+	byPlayer           map[string]string
+}
+
+var (
+	demosMu sync.Mutex
+	demos   = map[string]*demoRun{} // by the demo's arguments
+	// demoTmp holds the demos' data directories (a short path: each holds
+	// its control socket, whose path a unix socket limits to 108 bytes);
+	// TestMain removes it.
+	demoTmp string
+)
+
+// play runs 'pbem demo' with args, with the binary on the PATH as a
+// player who installed it has it (the demo's closing hint then says
+// "pbem"), verifies the log and reads it.
+func (d *demoRun) play(args []string) {
+	tmp, err := os.MkdirTemp(demoTmp, "d")
+	if err != nil {
+		d.err = err.Error()
+		return
+	}
+	out, errOut, code := runShared(demoEnv(tmp), append([]string{"demo"}, args...)...)
+	if code != 0 {
+		d.err = fmt.Sprintf("demo %v: exit %d\n%s\n%s", args, code, tail(out, 40), tail(errOut, 40))
+		return
+	}
+	dir := regexp.MustCompile(`pbem --data-dir (\S+) verify demo`).FindStringSubmatch(out)
+	if dir == nil {
+		d.err = fmt.Sprintf("demo %v did not say where its log is:\n%s", args, tail(out, 10))
+		return
+	}
+	vout, verr, vcode := runShared(nil, "--data-dir", dir[1], "verify", "demo")
+	if vcode != 0 || !strings.Contains(vout, "intact") || !strings.Contains(vout, "rolls verify") {
+		d.err = fmt.Sprintf("verify after the demo %v: %d %s %s", args, vcode, vout, verr)
+		return
+	}
+	d.out, d.dir = out, dir[1]
+	d.log, _, _ = runShared(nil, "--data-dir", dir[1], "log", "demo")
+	d.byPlayer = map[string]string{}
+	mails, _, _ := strings.Cut(out, "\nThe game's log stays in") // the demo's own last words are no mail
+	for _, m := range strings.Split(mails, "=== mail to ")[1:] {
+		name, _, _ := strings.Cut(m, " ")
+		d.byPlayer[name] += m
+	}
+}
+
+// demoEnv is the environment a demo runs in: its temporary directory
+// tmp, and the binary on the PATH.
+func demoEnv(tmp string) []string {
+	return []string{"TMPDIR=" + tmp, "PATH=" + filepath.Dir(pbemBin) + string(os.PathListSeparator) + os.Getenv("PATH")}
 }
 
 // demoRuleset is the rule system a demo with args plays.
@@ -97,7 +158,7 @@ func checkHas(t *testing.T, what, text string, wants ...string) {
 // The README's main job: a whole GCACW game by mail over the built-in SMTP
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
 func TestDemoPlaysAWholeGameByMail(t *testing.T) {
-	cpuBound(t)
+	t.Parallel() // playedDemo takes a CPU slot while it plays
 	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "8m")
 	// Issue 12: every mail of the game has its one subject; what a mail
 	// is stands on its first line.
@@ -166,6 +227,10 @@ func checkToldInWords(t *testing.T, name, mails string, wants ...string) {
 	checkHas(t, name+"'s \"What happened\"", told.String(), wants...)
 }
 
+// demoAloneArgs is the demo of GCACW without a referee, with the ASCII
+// boards alone.
+var demoAloneArgs = []string{"--no-referee", "--images", "off", "--max-orders", "600", "--timeout", "8m"}
+
 // Issue 18: two scripted players and no referee play a whole game of
 // GCACW by mail, over the built-in SMTP and IMAP servers: 'pbem demo
 // --no-referee' plays Harrow Creek as shipped, whose house rules play the
@@ -173,11 +238,11 @@ func checkToldInWords(t *testing.T, name, mails string, wants ...string) {
 // the cavalry's owner is asked by mail (GCACW 5.1.2), and no mail ever
 // waits for a referee.
 func TestDemoWithoutARefereePlaysToTheEnd(t *testing.T) {
-	cpuBound(t)
+	t.Parallel() // playedDemo takes a CPU slot while it plays
 	// The drawn boards are shown by the demo above; this whole game, run
 	// for its rules, is played with the ASCII boards alone (the game's
 	// images setting), which keeps the suite's time down under -race.
-	out, log, byPlayer := playedDemo(t, "--no-referee", "--images", "off", "--max-orders", "600", "--timeout", "8m")
+	out, log, byPlayer := playedDemo(t, demoAloneArgs...)
 	if strings.Contains(out, "shown in the mail (image/png") {
 		t.Error("a mail carries a drawn board with the images setting off")
 	}

@@ -13,7 +13,7 @@ import (
 // his units react to the Union's fire in the Union's own decision, with
 // no mail asked of him, while each Union reaction is asked by mail.
 func TestGBACWDemo(t *testing.T) {
-	cpuBound(t)
+	t.Parallel() // playedDemo takes a CPU slot while it plays
 	out, log, byPlayer := playedDemo(t, "--ruleset", "gbacw", "--max-orders", "500", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Welcome: you play USA",

@@ -18,7 +18,7 @@ import (
 // name: the data directory, in the test's temporary directory, holds the
 // control socket, whose path a unix socket limits to 108 bytes).
 func TestGMBDemo(t *testing.T) {
-	cpuBound(t)
+	t.Parallel() // playedDemo takes a CPU slot while it plays
 	out, log, byPlayer := playedDemo(t, "--ruleset", "gmb", "--max-orders", "600", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Welcome: you play Union",

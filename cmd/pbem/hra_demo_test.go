@@ -9,7 +9,7 @@ import (
 // Issue #6: the HRA sample scenario (Kettle Run) played to its end by mail
 // over the built-in SMTP and IMAP servers, NATS and a bbolt file.
 func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
-	cpuBound(t)
+	t.Parallel() // playedDemo takes a CPU slot while it plays
 	out, log, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "8m")
 	checkHas(t, "demo output", out,
 		"=== Welcome: you play Union",
@@ -47,10 +47,9 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 var digestPart = regexp.MustCompile(`\n\* \* \*\n|\nThe latest\n-+\n`)
 
 func TestHRADemoSealsVolleys(t *testing.T) {
-	cpuBound(t)
-	// Played for its sealed orders, with the ASCII boards alone (the
-	// drawn ones are shown by the demo above).
-	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--images", "off", "--max-orders", "400", "--timeout", "8m")
+	t.Parallel() // playedDemo takes a CPU slot while it plays
+	// The game of the demo above, read for its sealed orders.
+	_, _, byPlayer := playedDemo(t, "--ruleset", "hra", "--max-orders", "400", "--timeout", "8m")
 	unionUnit := `(?:\d+(?:st|nd|rd|th) (?:Wisconsin|Illinois|Indiana)|Battery B)`
 	confUnit := `(?:\d+(?:st|nd|rd|th) Virginia(?: Cavalry)?|Rockbridge Battery)`
 	for _, tc := range []struct{ reader, other, unit string }{

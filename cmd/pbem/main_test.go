@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -28,11 +30,18 @@ func TestMain(m *testing.M) {
 		otherUser(spec)
 		return
 	}
+	if os.Getenv("PBEM_TEST_SERVE_CLOCK") != "" {
+		os.Exit(serveOnAMovedClock(os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "pbem-cmd-test-")
 	if err != nil {
 		panic(err)
 	}
 	pbemBin = filepath.Join(dir, "pbem")
+	// Short: a demo's data directory in it holds a unix socket.
+	if demoTmp, err = os.MkdirTemp("", "dm"); err != nil {
+		panic(err)
+	}
 	if raceEnabled {
 		parallelByDefault(6) // every process several times the CPU: fewer at once
 	} else {
@@ -48,6 +57,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	os.RemoveAll(demoTmp)
 	os.Exit(code)
 }
 
@@ -83,6 +93,24 @@ func cpuBound(t *testing.T) {
 // pbem runs the binary and returns stdout, stderr and the exit code.
 func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
+	out, errOut, code, err := runPbem(env, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, errOut, code
+}
+
+// runShared is pbem for work shared by several tests: a binary that does not
+// start gives exit code -1, and the error as its stderr.
+func runShared(env []string, args ...string) (string, string, int) {
+	out, errOut, code, err := runPbem(env, args...)
+	if err != nil {
+		return out, err.Error(), -1
+	}
+	return out, errOut, code
+}
+
+func runPbem(env []string, args ...string) (string, string, int, error) {
 	cmd := exec.Command(pbemBin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
@@ -92,9 +120,9 @@ func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatal(err)
+		return "", "", 0, err
 	}
-	return out.String(), errOut.String(), code
+	return out.String(), errOut.String(), code, nil
 }
 
 func TestHelpUsageAndUnknownCommands(t *testing.T) {
@@ -160,7 +188,56 @@ func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
 // startServe runs 'pbem serve' and waits for its control socket.
 func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(pbemBin, "--data-dir", dataDir, "serve")
+	return startServeCmd(t, exec.Command(pbemBin, "--data-dir", dataDir, "serve"), dataDir, env...)
+}
+
+// startServeClocked runs 'pbem serve' as startServe does, on a clock the
+// test moves on: the server sees the wall clock plus every duration
+// passed to forward so far. It is this test binary that serves (see
+// serveOnAMovedClock), for the pbem binary runs on the wall clock alone.
+func startServeClocked(t *testing.T, dataDir string, env ...string) (cmd *exec.Cmd, forward func(time.Duration)) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], "--data-dir", dataDir, "serve")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	startServeCmd(t, cmd, dataDir, append(env, "PBEM_TEST_SERVE_CLOCK=1")...)
+	return cmd, func(d time.Duration) {
+		t.Helper()
+		if _, err := fmt.Fprintln(in, d); err != nil {
+			t.Fatalf("moving the server's clock on: %v", err)
+		}
+	}
+}
+
+// serveOnAMovedClock runs pbem with args (serve) in this test binary, on
+// the wall clock plus the durations read from stdin, one a line (see
+// startServeClocked).
+func serveOnAMovedClock(args []string) int {
+	c := &movedClock{}
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			d, err := time.ParseDuration(sc.Text())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "serveOnAMovedClock:", err)
+				os.Exit(2)
+			}
+			c.ahead.Add(int64(d))
+		}
+	}()
+	serveClock = c
+	return run(args, os.Stdout, os.Stderr)
+}
+
+// movedClock is the wall clock, ahead by what the test has moved it on.
+type movedClock struct{ ahead atomic.Int64 }
+
+func (c *movedClock) Now() time.Time { return time.Now().Add(time.Duration(c.ahead.Load())) }
+
+func startServeCmd(t *testing.T, cmd *exec.Cmd, dataDir string, env ...string) *exec.Cmd {
+	t.Helper()
 	// The built-in mail host on free ports, so tests never collide.
 	cmd.Env = append(append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0"), env...)
 	errOut := &syncbuf.Buffer{}

@@ -133,16 +133,17 @@ func (g *mailGame) count(what string) int {
 func TestDeadlinesByMail(t *testing.T) {
 	t.Parallel()
 	g := newMailGame(t)
-	srv := startServe(t, g.dir, g.env...)
+	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, mover, idle, welcome := g.welcomes()
 
 	// DEADLINE ALL gives a deadline to the player who must act only;
 	// the echo says so, and at the deadline the default is applied for
 	// that player alone.
-	g.command(welcome, secret, "SETTING at-deadline PASS\nDEADLINE ALL 4s")
+	g.command(welcome, secret, "SETTING at-deadline PASS\nDEADLINE ALL 1h")
 	m := g.next(idle, "referee changed the game")
 	bodyHas(t, idle+"'s mail", squeezed(m.body), "no deadline for "+idle+", not to act now", "orders due")
+	forward(time.Hour)
 	passed := g.nextWith(mover, "Your deadline passed without orders from you: they were due")
 	bodyHas(t, mover+"'s mail", passed.body, "The default order was applied: PASS")
 	other := g.nextWith(idle, "passed without orders: they were due")
@@ -165,12 +166,13 @@ func TestDeadlinesByMail(t *testing.T) {
 
 	// Deadline none clears the running deadlines: no reminder, no
 	// default applied.
-	g.command(welcome, secret, "SETTING deadline 6s\nSETTING reminder 1s")
+	g.command(welcome, secret, "SETTING deadline 2h\nSETTING reminder 1h")
 	m = g.command(welcome, secret, "SETTING deadline none")
 	bodyHas(t, "the echo", squeezed(m.body), "deadline cleared")
 	passedBefore := g.count("deadline.passed/v1")
+	forward(3 * time.Hour) // past the reminder and the deadline, were they not cleared
 	for _, who := range []string{"anna", "taro"} {
-		g.quiet(who, "reminder:", 4*time.Second)
+		g.quiet(who, "reminder:", 2*time.Second)
 	}
 	if n := g.count("deadline.passed/v1"); n != passedBefore {
 		t.Fatalf("a cleared deadline passed: %d → %d", passedBefore, n)
@@ -182,10 +184,11 @@ func TestDeadlinesByMail(t *testing.T) {
 
 func TestPausesAndResumesByMail(t *testing.T) {
 	t.Parallel()
-	g := newMailGame(t, "deadline=2s", "pause-max=10s")
-	srv := startServe(t, g.dir, g.env...)
+	g := newMailGame(t, "deadline=1h", "pause-max=10m")
+	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
+	forward(time.Hour)
 
 	// The deadline passes (the referee decides); the referee pauses
 	// and resumes: the deadline that passed does not pass again.
@@ -210,6 +213,7 @@ func TestPausesAndResumesByMail(t *testing.T) {
 	if st := g.pbem("games"); !strings.Contains(st, "paused by the players") {
 		t.Fatalf("pbem games:\n%s", st)
 	}
+	forward(10 * time.Minute)
 	g.nextWith("anna", "The players' pause ran out")
 	g.nextWith("taro", "The players' pause ran out")
 	if n := g.count("pause.expired/v1"); n != 1 {

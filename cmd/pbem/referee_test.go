@@ -329,16 +329,18 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 
 func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
 	t.Parallel()
-	g := newMailGame(t, "deadline=4s", "reminder=3s", "at-deadline=PASS")
-	srv := startServe(t, g.dir, g.env...)
+	g := newMailGame(t, "deadline=1h", "reminder=30m", "at-deadline=PASS")
+	srv, forward := startServeClocked(t, g.dir, g.env...)
 	g.next("anna", "welcome")
 	g.next("taro", "welcome")
 	// Anna sends nothing: first a reminder, then the deadline passes and
 	// PASS is applied in her name; both players hear of it.
+	forward(31 * time.Minute)
 	rem := g.next("anna", "reminder")
 	if !strings.Contains(rem.body, "If none come by then, this order is applied for you: PASS") {
 		t.Fatalf("reminder:\n%s", rem.body)
 	}
+	forward(30 * time.Minute)
 	passed := g.next("anna", "report")
 	for _, want := range []string{"Your deadline passed", "The default order was applied: PASS"} {
 		if !strings.Contains(passed.body, want) {
@@ -371,14 +373,15 @@ func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
 // in their name, and every mail says so without contradiction; nobody is
 // given a fresh deadline for it.
 func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
-	g := newMailGame(t, "deadline=10s", "at-deadline=PASS")
-	srv := startServe(t, g.dir, g.env...)
+	g := newMailGame(t, "deadline=1h", "at-deadline=PASS")
+	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	g.welcomesOnly()
+	forward(time.Hour)
 	g.until("both deadlines passed and were decided", func() bool {
 		return g.count("deadline.passed/v1") == 2 && !strings.Contains(g.pbem("games"), "not yet decided")
 	})
-	// What each has been told of the two deadlines (the next are 10s
+	// What each has been told of the two deadlines (the next are an hour
 	// away): two mails each, and a moment more for any stray one.
 	told := map[string][]demoMail{}
 	heard := func() bool {
@@ -395,7 +398,7 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 		}
 		return true
 	}
-	for begin := time.Now(); time.Since(begin) < 8*time.Second && (time.Since(begin) < time.Second || !heard()); time.Sleep(200 * time.Millisecond) {
+	fetch := func() {
 		for _, who := range []string{"anna", "taro", "carol"} {
 			ms, err := g.people[who].fetchNew()
 			if err != nil {
@@ -403,6 +406,10 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 			}
 			told[who] = append(told[who], ms...)
 		}
+	}
+	waitfor.True(30*time.Second, func() bool { fetch(); return heard() })
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		fetch()
 	}
 	other := map[string]string{"anna": "Taro (CSA)", "taro": "Anna (USA)"}
 	for _, who := range []string{"anna", "taro", "carol"} {
@@ -447,13 +454,13 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 // so: that deadline keeps its default, and the absence's start, asked in
 // the past, is moved to now.
 func TestAbsenceAfterTheDeadlineSaysItsDefaultStillAppliesByMail(t *testing.T) {
-	g := newMailGame(t, "deadline=2s", "grace=1h", "at-deadline=PASS")
-	srv := startServe(t, g.dir, g.env...)
+	g := newMailGame(t, "deadline=1h", "grace=1h", "at-deadline=PASS")
+	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	g.next("carol", "welcome")
 	welcome := g.next("anna", "welcome")
 	g.next("taro", "welcome")
-	time.Sleep(3 * time.Second) // past Anna's deadline, inside its grace
+	forward(time.Hour + time.Minute) // past Anna's deadline, inside its grace
 	now := time.Now().UTC()
 	g.send("anna", welcome, fmt.Sprintf("ABSENCE %s %s", now.AddDate(0, 0, -1).Format("2006-01-02"), now.AddDate(0, 0, 3).Format("2006-01-02")))
 	m := g.nextWith("anna", "ABSENCE: anna is away")

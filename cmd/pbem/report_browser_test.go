@@ -43,8 +43,8 @@ func chromiumPath(t *testing.T) string {
 func TestReportInChromium(t *testing.T) {
 	cpuBound(t)
 	browser := chromiumPath(t)
-	dir, _ := playedDataDir(t, "browsed", 400)
-	out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "browsed")
+	dir, _ := playedDataDir(t)
+	out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
 	}

@@ -32,11 +32,19 @@ func cmdServe(a *app, fs *flag.FlagSet, args []string) error {
 	return serve(ctx, a, nil)
 }
 
+// serveClock is the clock serve hands the server: nil, the wall clock.
+// The end-to-end tests of deadlines run serve in their own binary with a
+// clock they move on themselves.
+var serveClock server.Clock
+
 // serve runs the server of a's configuration until ctx is done (see
 // server.Server.Run); the commands handed to it run as a's (see control).
 // ready, if not nil, is called once everything runs.
 func serve(ctx context.Context, a *app, ready func(*server.Server)) error {
 	cfg := a.cfg.server()
 	cfg.Logger, cfg.Registry, cfg.Control, cfg.Ready = a.lg, a.reg, a.serverControl, ready
+	if serveClock != nil {
+		cfg.Clock = serveClock
+	}
 	return server.New(cfg).Run(ctx)
 }

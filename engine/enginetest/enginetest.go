@@ -401,7 +401,7 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 					unchanged(e.Seq, "Evolve("+f.String()+")", next, []events.Fact{own})
 					st = next
 				}
-				if b, ok := g.Rules.(engine.BatchEvolver); ok && len(facts) > 0 {
+				if b, ok := g.Rules.(play.BatchEvolver); ok && len(facts) > 0 {
 					own := make([]events.Fact, len(facts))
 					for j, f := range facts {
 						own[j] = cloneFact(f)
@@ -422,7 +422,7 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
-			if b, ok := g.Rules.(engine.BatchEvolver); ok && events.IsAccepted(e.Type) {
+			if b, ok := g.Rules.(play.BatchEvolver); ok && events.IsAccepted(e.Type) {
 				d, err := events.Decode(e)
 				if err != nil {
 					t.Fatalf("seq %d: %v", e.Seq, err)
@@ -457,7 +457,7 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 		g := &play.Game{ID: game}
 		for i := range p.Log {
 			e := &p.Log[i]
-			if inert := engine.InertFacts(g.Rules); len(inert) > 0 && events.IsAccepted(e.Type) {
+			if inert := play.InertFacts(g.Rules); len(inert) > 0 && events.IsAccepted(e.Type) {
 				d, err := events.Decode(e)
 				if err != nil {
 					t.Fatalf("seq %d: %v", e.Seq, err)
@@ -509,13 +509,13 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 				t.Fatal(err)
 			}
 		}
-		o, ok := g.Rules.(engine.OwnedEvolver)
+		o, ok := g.Rules.(play.OwnedEvolver)
 		if !ok {
-			return // EvolveOwned is EvolveAll (engine.EvolveOwned)
+			return // EvolveOwned is EvolveAll (play.EvolveOwned)
 		}
 		const ahead = 4 // decisions folded in place from each state
 		for k := range steps {
-			st, err := engine.EvolveAll(g.Rules, steps[k].before, steps[k].facts)
+			st, err := play.EvolveAll(g.Rules, steps[k].before, steps[k].facts)
 			if err != nil {
 				t.Fatalf("decision %d: EvolveAll: %v", k, err)
 			}
@@ -523,7 +523,7 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 				if !bytes.Equal(encode(t, g.Rules, st), steps[j].enc) {
 					break // the engine changed the state between (a rollback, a SET)
 				}
-				want, err := engine.EvolveAll(g.Rules, steps[j].before, steps[j].facts)
+				want, err := play.EvolveAll(g.Rules, steps[j].before, steps[j].facts)
 				if err != nil {
 					t.Fatalf("decision %d: EvolveAll: %v", j, err)
 				}

@@ -31,7 +31,7 @@ func evolveAll(st *State, fs []events.Fact) (*State, error) {
 }
 
 // evolveOwned applies a decision's facts to st itself, which the caller
-// owns (engine.OwnedEvolver): st records which of its parts and units are
+// owns (play.OwnedEvolver): st records which of its parts and units are
 // its own already (own, mutUnit), so a fold copies each shared part and
 // unit once, the first time one of its facts changes it, and the states
 // before st, which share the rest, stay as they were.
@@ -53,7 +53,7 @@ func ints(xs []int64) []int {
 }
 
 // inertFacts are the facts apply records by doing nothing (its first
-// case): a fold skips them (engine.InertFacter).
+// case): a fold skips them (play.InertFacter).
 var inertFacts = []string{kUddRolled, kFireResolved, kShockDeclared, kShockResolved}
 
 // apply records one fact in s, a copy made by clone or a state a fold

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkDecodeAndEvolve(b *testing.B) {
 		p := &events.OrderAccepted{Input: uint64(i + 1), Player: "north", RulesetVersion: Version, Echo: []string{"U1a: MOVE 0101"}, Facts: fs}
 		log = append(log, events.Envelope{Game: "g", Seq: uint64(i + 1), Type: events.TypeOrderAccepted, Payload: events.EncodePayload(p)})
 	}
-	rs := New().(engine.BatchEvolver)
+	rs := New().(play.BatchEvolver)
 	b.Run("evolveAll", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

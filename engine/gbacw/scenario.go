@@ -318,30 +318,18 @@ func (p *scnParser) errf(format string, a ...any) error {
 	return fmt.Errorf("gbacw: %s line %d: %s", where, p.line, fmt.Sprintf(format, a...))
 }
 
+// scnLexer reads a scenario line as every rule system's scenario reader
+// does (engine.Lexer): words separated by blanks, a "quoted string" one
+// word.
+var scnLexer = engine.Lexer{}
+
 // fields splits a line into words, keeping "quoted strings" whole.
 func fields(s string) ([]string, error) {
-	var out []string
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return out, nil
-		}
-		if s[0] == '"' {
-			end := strings.IndexByte(s[1:], '"')
-			if end < 0 {
-				return nil, fmt.Errorf("unclosed quote in %q", s)
-			}
-			out = append(out, s[1:1+end])
-			s = s[2+end:]
-			continue
-		}
-		end := strings.IndexAny(s, " \t")
-		if end < 0 {
-			end = len(s)
-		}
-		out = append(out, s[:end])
-		s = s[end:]
+	f, err := scnLexer.Words(s)
+	if err != nil {
+		return nil, fmt.Errorf("unclosed quote in %q", s)
 	}
+	return f, nil
 }
 
 // stripComment removes a # comment (outside quotes).

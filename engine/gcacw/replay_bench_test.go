@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkDecodeAndEvolve(b *testing.B) {
 	initial, ds := playRandomDecisions(b, 1)
 	log := acceptedLog(ds)
 	var rs engine.Ruleset = New()
-	batch := rs.(engine.BatchEvolver)
+	batch := rs.(play.BatchEvolver)
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/play"
 	"pbem/events"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkDecodeAndEvolve(b *testing.B) {
 		log = append(log, events.Envelope{Game: "g", Seq: uint64(i + 1), Type: events.TypeOrderAccepted, Payload: events.EncodePayload(p)})
 		facts += len(fs)
 	}
-	batch := rs.(engine.BatchEvolver)
+	batch := rs.(play.BatchEvolver)
 	decode := func(buf *events.FoldBuffer, i int) ([]events.Fact, error) {
 		buf.Reset()
 		a, err := buf.DecodeAccepted(&log[i])

@@ -157,7 +157,7 @@ func (g *Game) decideAs(in *events.Envelope, player, side, text string, dice eng
 	if err := checkDecision(g.Rules, d); err != nil {
 		return nil, nil, engine.Outcome{}, fmt.Errorf("%s decide seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}
-	st, err := engine.EvolveAll(g.Rules, g.State, d.Facts)
+	st, err := EvolveAll(g.Rules, g.State, d.Facts)
 	if err != nil {
 		return nil, nil, engine.Outcome{}, fmt.Errorf("%s after deciding seq %d: %w", g.Rules.Name(), in.Seq, err)
 	}

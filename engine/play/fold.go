@@ -22,7 +22,7 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 	f := folding{buf: bufferPool.Get().(*events.FoldBuffer)}
 	defer bufferPool.Put(f.buf)
 	if g.Rules != nil { // a loaded snapshot, or a fold catching up
-		f.inert = engine.InertFacts(g.Rules)
+		f.inert = InertFacts(g.Rules)
 	}
 	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
 		if at != 0 && e.Seq > at {
@@ -58,10 +58,10 @@ type folding struct {
 	buf *events.FoldBuffer
 	// owns says that g.State was made by this fold's last decision and no
 	// one else has seen it: the next decision may change it in place
-	// (engine.EvolveOwned) rather than copy it. A fold's states between
+	// (EvolveOwned) rather than copy it. A fold's states between
 	// its events are never seen, as Apply's are (the runner shows each).
 	owns bool
-	// inert are the ruleset's inert kinds of fact (engine.InertFacts),
+	// inert are the ruleset's inert kinds of fact (InertFacts),
 	// which the fold checks but neither decodes nor evolves.
 	inert []string
 	// ids holds the ids of the mails queued in the fold, many to a
@@ -220,7 +220,7 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		d.Scenario = scenario // the same bytes, shared by the scenario's games
 		g.ID, g.Created, g.Rules, g.State = e.Game, d, rs, st
 		if f != nil {
-			f.inert = engine.InertFacts(rs)
+			f.inert = InertFacts(rs)
 		}
 		g.Players, g.Referees = clonePlayers(d.Players), clonePlayers(d.Referees)
 		g.Settings = append([]events.Setting(nil), d.Settings...)

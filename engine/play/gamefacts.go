@@ -569,9 +569,9 @@ func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []event
 			n++
 		}
 		if n > 0 {
-			evolve := engine.EvolveAll
+			evolve := EvolveAll
 			if f != nil && f.owns {
-				evolve = engine.EvolveOwned
+				evolve = EvolveOwned
 			}
 			st, err := evolve(g.Rules, g.State, facts[:n])
 			if err != nil {

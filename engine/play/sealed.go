@@ -163,7 +163,7 @@ func (g *Game) decideSealed(in *events.Envelope, player, side, text, step string
 			}
 			acc.EchoVis = append(acc.EchoVis, v)
 		}
-		if st, err = engine.EvolveAll(g.Rules, st, d.Facts); err != nil {
+		if st, err = EvolveAll(g.Rules, st, d.Facts); err != nil {
 			return nil, nil, engine.Outcome{}, fmt.Errorf("%s after sealed orders of %s, seq %d: %w", g.Rules.Name(), s, in.Seq, err)
 		}
 		acc.Facts = append(acc.Facts, d.Facts...)

@@ -1,20 +1,18 @@
-package engine
+package play
 
 import (
 	"fmt"
 	"strings"
 
+	"pbem/engine"
 	"pbem/events"
 )
 
-// The three hooks below (BatchEvolver, OwnedEvolver, InertFacter) and
-// Registry's cache of initial states serve the runtime's replay speed,
-// not the rules: a rule system gives them as Extras and never sees these
-// interfaces. They are the runtime's business and belong in engine/play
-// (with EvolveAll, EvolveOwned and InertFacts, called from play's
-// decide.go, sealed.go, admin.go and fold.go, and checked by enginetest);
-// they stay here until play's and enginetest's own changes of the same
-// round have landed, so that the move conflicts with neither.
+// The three hooks below (BatchEvolver, OwnedEvolver, InertFacter) serve
+// the runtime's replay speed, not the rules: a rule system gives them as
+// engine.Extras and never sees these interfaces; the adapted Ruleset
+// (engine.Adapt) has their methods, and the runtime asks for them here.
+// enginetest checks each against Evolve.
 
 // BatchEvolver is an optional Ruleset method. EvolveAll applies a
 // decision's facts in order and returns the state after the last one; it
@@ -24,12 +22,12 @@ import (
 // implements it when copying its state once per decision rather than once
 // per fact makes replay faster.
 type BatchEvolver interface {
-	EvolveAll(s State, facts []events.Fact) (State, error)
+	EvolveAll(s engine.State, facts []events.Fact) (engine.State, error)
 }
 
 // EvolveAll applies facts to st, through the ruleset's EvolveAll when it
 // has one.
-func EvolveAll(rs Ruleset, st State, facts []events.Fact) (State, error) {
+func EvolveAll(rs engine.Ruleset, st engine.State, facts []events.Fact) (engine.State, error) {
 	if len(facts) == 0 {
 		return st, nil
 	}
@@ -59,13 +57,13 @@ func EvolveAll(rs Ruleset, st State, facts []events.Fact) (State, error) {
 // EvolveAll must return a new state each time, never its input. On an
 // error s may be half changed: the caller drops it.
 type OwnedEvolver interface {
-	EvolveOwned(s State, facts []events.Fact) (State, error)
+	EvolveOwned(s engine.State, facts []events.Fact) (engine.State, error)
 }
 
 // EvolveOwned applies facts to st, which the caller owns (see
 // OwnedEvolver), through the ruleset's EvolveOwned when it has one and
 // EvolveAll otherwise.
-func EvolveOwned(rs Ruleset, st State, facts []events.Fact) (State, error) {
+func EvolveOwned(rs engine.Ruleset, st engine.State, facts []events.Fact) (engine.State, error) {
 	if len(facts) == 0 {
 		return st, nil
 	}
@@ -81,21 +79,21 @@ func EvolveOwned(rs Ruleset, st State, facts []events.Fact) (State, error) {
 // roll and result, when the facts that follow carry what it changed). A
 // fold then checks their bytes but does not decode or evolve them.
 // enginetest checks that Evolve leaves the state as it is for every one
-// of them in its logs. The runtime's own facts (GameFactPrefix) are never
+// of them in its logs. The runtime's own facts (engine.GameFactPrefix) are never
 // inert.
 type InertFacter interface {
 	InertFacts() []string
 }
 
 // InertFacts are rs's inert kinds of fact (none if it does not say).
-func InertFacts(rs Ruleset) []string {
+func InertFacts(rs engine.Ruleset) []string {
 	in, ok := rs.(InertFacter)
 	if !ok {
 		return nil
 	}
 	var out []string
 	for _, k := range in.InertFacts() {
-		if !strings.HasPrefix(k, GameFactPrefix) {
+		if !strings.HasPrefix(k, engine.GameFactPrefix) {
 			out = append(out, k)
 		}
 	}
