@@ -1,7 +1,6 @@
 package play_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,28 +8,15 @@ import (
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
-	"pbem/store"
 )
 
 // newTableFor is newTableOf with other players.
 func newTableFor(t *testing.T, scenario string, players []events.Player, settings ...events.Setting) *table {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	tb, err := newRaceTable(t, scenario, players, raceReferee, settings...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	reg := raceRegistry()
-	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
-	t.Cleanup(r.Close)
-	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte(scenario),
-		Players: players, Referees: raceReferee, Settings: settings, At: start})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := &table{t: t, st: st, reg: reg, r: r, at: start}
-	r.Deliver(&created)
-	tb.idle()
 	return tb
 }
 

@@ -52,7 +52,7 @@ func TestPressIsReadByItsRecipientsAlone(t *testing.T) {
 		{"press-referee all", []events.Setting{{Key: play.SettingPressReferee, Value: "all"}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tb := newTableWith(t, pressPlayers, "target 40", tc.settings...)
+			tb := newTableFor(t, "target 40", pressPlayers, tc.settings...)
 			before := tb.game()
 			d := accepted(t, tb.send("north", "PRESS TO south: Meet me at the mill?\n\nBring cider."))
 			if len(d.Facts) != 1 || d.Facts[0].Kind != play.FactPress || d.Facts[0].Str("to") != "south" ||
@@ -96,7 +96,7 @@ func TestPressIsReadByItsRecipientsAlone(t *testing.T) {
 // PRESS TO a side reaches its players, ALL every player but the writer;
 // bad addresses are answered with what would do.
 func TestPressAddressesAndMistakes(t *testing.T) {
-	tb := newTableWith(t, pressPlayers, "target 40")
+	tb := newTableFor(t, "target 40", pressPlayers)
 	tos := func(d *events.OrderAccepted) []string {
 		var out []string
 		for _, f := range d.Facts {
@@ -173,7 +173,7 @@ func TestPressPassesTheLeakTest(t *testing.T) {
 // between the players, and what was written while they read it stays
 // readable to them after the setting is changed back.
 func TestPressRefereeSettingDecidesWhenThePressIsWritten(t *testing.T) {
-	tb := newTableWith(t, pressPlayers, "target 40")
+	tb := newTableFor(t, "target 40", pressPlayers)
 	accepted(t, tb.send("north", "PRESS TO south: before"))
 	accepted(t, tb.send("ref", "SETTING press-referee all"))
 	accepted(t, tb.send("north", "PRESS TO south: during"))

@@ -1,14 +1,12 @@
 package play_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"pbem/engine/play"
 	"pbem/events"
-	"pbem/store"
 )
 
 // annaReferees is a referee at the address Anna plays USA from.
@@ -18,23 +16,7 @@ var annaReferees = []events.Player{{ID: "ref", Name: "Anna", Addresses: []string
 // creating the game gave.
 func newTableWithReferees(t *testing.T, referees []events.Player, settings ...events.Setting) (*table, error) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	reg := raceRegistry()
-	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
-	t.Cleanup(r.Close)
-	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"),
-		Players: racePlayers, Referees: referees, Settings: settings, At: start})
-	if err != nil {
-		return nil, err
-	}
-	tb := &table{t: t, st: st, reg: reg, r: r, at: start}
-	r.Deliver(&created)
-	tb.idle()
-	return tb, nil
+	return newRaceTable(t, "target 40", racePlayers, referees, settings...)
 }
 
 // An address that plays a side is refused as the game's referee when the

@@ -52,11 +52,16 @@ func newTable(t *testing.T, settings ...events.Setting) *table {
 // newTableOf is newTable on another race scenario.
 func newTableOf(t *testing.T, scenario string, settings ...events.Setting) *table {
 	t.Helper()
-	return newTableWith(t, racePlayers, scenario, settings...)
+	tb, err := newRaceTable(t, scenario, racePlayers, raceReferee, settings...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }
 
-// newTableWith is newTableOf with other players.
-func newTableWith(t *testing.T, players []events.Player, scenario string, settings ...events.Setting) *table {
+// newRaceTable is a race game of scenario with these players and
+// referees on a real runner and bbolt file, or the error creating it gave.
+func newRaceTable(t *testing.T, scenario string, players, referees []events.Player, settings ...events.Setting) (*table, error) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
@@ -67,14 +72,14 @@ func newTableWith(t *testing.T, players []events.Player, scenario string, settin
 	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Notifier: reminders{}})
 	t.Cleanup(r.Close)
 	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte(scenario),
-		Players: players, Referees: raceReferee, Settings: settings, At: start})
+		Players: players, Referees: referees, Settings: settings, At: start})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	tb := &table{t: t, st: st, reg: reg, r: r, at: start}
 	r.Deliver(&created)
 	tb.idle()
-	return tb
+	return tb, nil
 }
 
 func (tb *table) idle() {
