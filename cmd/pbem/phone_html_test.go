@@ -11,7 +11,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,19 +127,7 @@ const layoutJS = `(() => {
 // screenshots' right-hand edge is empty at 400 px: nothing runs off it.
 // PBEM_SCREENSHOTS=dir keeps the pages and screenshots to look at.
 func TestMailHTMLReadsOnAPhoneInChromium(t *testing.T) {
-	browser := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if p := os.Getenv("PBEM_CHROMIUM"); p != "" {
-		browser = p
-	}
-	if browser == "" {
-		t.Skip("chromium is not installed (Debian's chromium package; scripts/test installs it): the mails' HTML is not checked in a browser")
-	}
+	browser := chromiumPath(t)
 	cpuBound(t)
 	g := newMailGame(t)
 	srv := startServe(t, g.dir, g.env...)

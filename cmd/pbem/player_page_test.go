@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -107,10 +106,7 @@ func pageStrings(t *testing.T, data string) string {
 // with a nonce; the token never reaches the server's log or an export.
 func TestPlayerPageServedPerViewerInChromium(t *testing.T) {
 	cpuBound(t)
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not installed: the player's page is checked in headless Chromium")
-	}
+	browser := chromiumPath(t)
 	addr := freePort(t)
 	base := "http://" + addr
 	env := []string{"PBEM_WEB_LISTEN=" + addr, "PBEM_WEB_BASE_URL=" + base}
