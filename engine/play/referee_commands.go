@@ -200,7 +200,13 @@ func (c *commandDecision) sinceSeen() {
 	if c.seen == 0 || len(c.facts) == 0 {
 		return
 	}
-	if c.g.History != nil {
+	replaces := false // a deadline or setting another ruling may have changed
+	for _, f := range c.facts {
+		replaces = replaces || f.Kind == FactDeadline || f.Kind == FactSetting
+	}
+	// The game as the referee saw it is loaded only when there is
+	// something to compare with it (a fold of the log up to that seq).
+	if replaces && c.g.History != nil {
 		if past, err := c.g.History.At(c.seen); err == nil {
 			for _, f := range c.facts {
 				if f.Kind == FactSetting {
