@@ -48,7 +48,16 @@ func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
 	const games, moves = 6, 25
 	for i := range games {
 		g := fmt.Sprintf("h%d", i)
-		if _, err := nodes["a"].Do(store.Request{Game: g, Expected: 0, Events: []events.Envelope{ev(g, "", "created")}}); err != nil {
+		// A new game's first append on a fresh JetStream cluster may get
+		// an answer that leaves its outcome open (the stream still
+		// settling its leader); the node then catches up before the next
+		// append, so the same creation is sent again, as a caller does.
+		var err error
+		if !waitfor.True(5*time.Second, func() bool {
+			_, err = nodes["a"].Do(store.Request{Game: g, Expected: 0, Events: []events.Envelope{ev(g, "", "created")}})
+			h, _ := nodes["a"].st.Head(g)
+			return err == nil || h.Seq == 1
+		}) {
 			t.Fatal(err)
 		}
 	}
