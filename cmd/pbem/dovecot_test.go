@@ -10,6 +10,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"pbem/demo"
 	"pbem/internal/dovecottest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
@@ -117,11 +118,11 @@ func waitMails(t *testing.T, c *imapclient.Client, n int) []fetched {
 	}
 	var out []fetched
 	for _, m := range msgs {
-		d, err := readDemoMail(m.FindBodySection(section))
+		d, err := demo.ReadMail(m.FindBodySection(section))
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := fetched{subject: d.subject, replyTo: d.replyTo, msgID: d.msgID, body: d.body}
+		f := fetched{subject: d.Subject, replyTo: d.ReplyTo, msgID: d.MessageID, body: d.Body}
 		f.inReplyTo = headerValue(m.FindBodySection(section), "In-Reply-To")
 		out = append(out, f)
 	}

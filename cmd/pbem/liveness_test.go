@@ -38,20 +38,20 @@ func TestADamagedGameDoesNotStopTheOthersMail(t *testing.T) {
 	defer stopServe(t, srv)
 
 	welcome := g.next("anna", "welcome")
-	if !strings.Contains(welcome.subject, "g1") {
-		t.Fatalf("anna's welcome is not g1's: %s", welcome.subject)
+	if !strings.Contains(welcome.Subject, "g1") {
+		t.Fatalf("anna's welcome is not g1's: %s", welcome.Subject)
 	}
 	// A mail naming the damaged game (its key cannot be right: g2's
 	// welcome never went out), then one for the good game: the good one
 	// is answered.
 	damaged := welcome
-	damaged.replyTo = strings.Replace(welcome.replyTo, "+g1.", "+g2.", 1)
-	damaged.subject = strings.Replace(welcome.subject, "[pbem g1]", "[pbem g2]", 1)
+	damaged.ReplyTo = strings.Replace(welcome.ReplyTo, "+g1.", "+g2.", 1)
+	damaged.Subject = strings.Replace(welcome.Subject, "[pbem g1]", "[pbem g2]", 1)
 	g.send("anna", damaged, "STATUS")
 	g.send("anna", welcome, "STATUS")
 	status := g.next("anna", "status")
-	if !strings.Contains(status.subject, "g1") {
-		t.Fatalf("the answer is not g1's: %s", status.subject)
+	if !strings.Contains(status.Subject, "g1") {
+		t.Fatalf("the answer is not g1's: %s", status.Subject)
 	}
 	g.actions(2)
 	// The damaged game says why it cannot be shown, at once.

@@ -9,24 +9,25 @@ import (
 	"testing"
 	"time"
 
+	"pbem/demo"
 	"pbem/internal/waitfor"
 )
 
 // newestMail waits for a mail in user's INBOX on g's host (logged in with
 // password) whose kind (its first line: the subject is the game's, the
 // same for every mail) has want, and returns the newest such.
-func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demoMail {
+func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demo.Mail {
 	t.Helper()
-	var found *demoMail
+	var found *demo.Mail
 	var raws [][]byte
 	if waitfor.True(30*time.Second, func() bool {
 		raws = readInbox(t, g.imap, user, password)
 		for i := len(raws) - 1; i >= 0; i-- {
-			m, err := readDemoMail(raws[i])
+			m, err := demo.ReadMail(raws[i])
 			if err != nil {
 				t.Fatalf("%s's mail: %v", user, err)
 			}
-			if strings.Contains(strings.ToLower(m.kind), strings.ToLower(want)) {
+			if strings.Contains(strings.ToLower(m.Kind), strings.ToLower(want)) {
 				found = &m
 				return true
 			}
@@ -36,7 +37,7 @@ func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demo
 		return *found
 	}
 	t.Fatalf("%s got no mail with %q on its first line among %d", user, want, len(raws))
-	return demoMail{}
+	return demo.Mail{}
 }
 
 // A seat a referee gives later at pbem's built-in mail host (issue 19's
@@ -54,33 +55,33 @@ func TestASeatGivenLaterAtTheBuiltinHostGetsAMailboxWhosePasswordOnlyItsGiverGet
 	srv := startServe(t, g.dir, g.env...)
 
 	welcome := g.newestMail(t, "ref", g.passwords["ref"], "welcome")
-	secret := regexp.MustCompile(`(?m)^\s*Secret: ([a-z2-7]+)\s*$`).FindStringSubmatch(welcome.body)
-	if secret == nil || welcome.replyTo == "" {
-		t.Fatalf("the referee's welcome has no secret or reply address:\n%s", welcome.body)
+	secret := regexp.MustCompile(`(?m)^\s*Secret: ([a-z2-7]+)\s*$`).FindStringSubmatch(welcome.Body)
+	if secret == nil || welcome.ReplyTo == "" {
+		t.Fatalf("the referee's welcome has no secret or reply address:\n%s", welcome.Body)
 	}
 	cmd := fmt.Sprintf("From: ref@pbem.localhost\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <replace-1@pbem.localhost>\r\nContent-Type: text/plain\r\n\r\nREPLACE taro WITH kim@pbem.localhost NAME Kim\r\nReason: Taro has left\r\nSecret: %s\r\n",
-		welcome.replyTo, welcome.subject, secret[1])
+		welcome.ReplyTo, welcome.Subject, secret[1])
 	if err := g.send("ref", cmd); err != nil {
 		t.Fatal(err)
 	}
 	answer := g.newestMail(t, "ref", g.passwords["ref"], "ruling applied")
-	m := regexp.MustCompile(`kim@pbem\.localhost\n(?:    .*\n)*?    Password  ([a-z2-7]{24})\n`).FindStringSubmatch(answer.body)
+	m := regexp.MustCompile(`kim@pbem\.localhost\n(?:    .*\n)*?    Password  ([a-z2-7]{24})\n`).FindStringSubmatch(answer.Body)
 	if m == nil {
-		t.Fatalf("the referee's answer gives no password for kim:\n%s", answer.body)
+		t.Fatalf("the referee's answer gives no password for kim:\n%s", answer.Body)
 	}
 	kimPW := m[1]
 	g.passwords["kim"] = kimPW
 
 	// Kim logs in with it, finds the welcome to Taro's seat, and plays.
 	kimWelcome := g.newestMail(t, "kim", kimPW, "welcome")
-	bodyHas(t, "Kim's welcome", squeezed(kimWelcome.body), "You take over a seat in game g1 from Taro", "User kim",
+	bodyHas(t, "Kim's welcome", squeezed(kimWelcome.Body), "You take over a seat in game g1 from Taro", "User kim",
 		"its password was given only to whoever added you to the game")
-	orders := offered(kimWelcome.body)
-	if len(orders) == 0 || !strings.Contains(kimWelcome.replyTo, "pbem+g1.taro.") {
-		t.Fatalf("Kim's welcome offers no move, or no reply address of Taro's seat (%s):\n%s", kimWelcome.replyTo, kimWelcome.body)
+	orders := demo.Offered(kimWelcome.Body)
+	if len(orders) == 0 || !strings.Contains(kimWelcome.ReplyTo, "pbem+g1.taro.") {
+		t.Fatalf("Kim's welcome offers no move, or no reply address of Taro's seat (%s):\n%s", kimWelcome.ReplyTo, kimWelcome.Body)
 	}
 	order := fmt.Sprintf("From: Kim <kim@pbem.localhost>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <kim-1@pbem.localhost>\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
-		kimWelcome.replyTo, kimWelcome.subject, orders[0])
+		kimWelcome.ReplyTo, kimWelcome.Subject, orders[0])
 	if err := g.send("kim", order); err != nil {
 		t.Fatalf("Kim's order over SMTP with the new password: %v", err)
 	}
@@ -117,12 +118,12 @@ func TestASeatGivenLaterAtTheBuiltinHostGetsAMailboxWhosePasswordOnlyItsGiverGet
 	// mailbox, nor anyone else's, nor the log, an export or the server's log.
 	for user, pw := range g.passwords {
 		for _, raw := range readInbox(t, g.imap, user, pw) {
-			mail, _ := readDemoMail(raw)
-			if strings.Contains(mail.body, kimPW) && (user != "ref" || mail.msgID != answer.msgID) {
-				t.Errorf("%s's mail %q holds Kim's password", user, mail.subject)
+			mail, _ := demo.ReadMail(raw)
+			if strings.Contains(mail.Body, kimPW) && (user != "ref" || mail.MessageID != answer.MessageID) {
+				t.Errorf("%s's mail %q holds Kim's password", user, mail.Subject)
 			}
-			if strings.Contains(mail.body, g.passwords["lee"]) {
-				t.Errorf("%s's mail %q holds Lee's password", user, mail.subject)
+			if strings.Contains(mail.Body, g.passwords["lee"]) {
+				t.Errorf("%s's mail %q holds Lee's password", user, mail.Subject)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"pbem/demo"
 	"pbem/internal/dovecottest"
 	"pbem/internal/oauthtest"
 	"pbem/internal/postfixtest"
@@ -66,7 +67,7 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	}
 
 	metricsAddr := freeAddr(t)
-	r := &realMail{t: t, pf: pf, dir: t.TempDir(), queued: map[string][]demoMail{},
+	r := &realMail{t: t, pf: pf, dir: t.TempDir(), queued: map[string][]demo.Mail{},
 		env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=1000",
 			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_AUTH=oauthbearer",
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_SMTP_USERNAME=" + dovecottest.User,
@@ -91,9 +92,9 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 
 	welcome := r.next("anna", "Welcome: you play USA")
 	taroWelcome := r.next("taro", "Welcome: you play CSA")
-	r.send("anna@players.test", welcome.replyTo, r.reply("anna", welcome, "", "PASS"))
-	if rep := r.next("anna", "Report"); !strings.Contains(rep.body, "USA ends its Leader Transfer Phase") {
-		t.Fatalf("anna's report:\n%s", rep.body)
+	r.send("anna@players.test", welcome.ReplyTo, r.reply("anna", welcome, "", "PASS"))
+	if rep := r.next("anna", "Report"); !strings.Contains(rep.Body, "USA ends its Leader Transfer Phase") {
+		t.Fatalf("anna's report:\n%s", rep.Body)
 	}
 	if code, body := healthz(t, metricsAddr); code != 200 {
 		t.Fatalf("/healthz %d %q while all is well", code, body)
@@ -107,7 +108,7 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	// The grant is revoked. Taro's order still comes in (the intake's
 	// session was opened before), but the answers cannot go out.
 	auth.Revoke()
-	r.send("taro@players.test", taroWelcome.replyTo, r.reply("taro", taroWelcome, "", "PASS"))
+	r.send("taro@players.test", taroWelcome.ReplyTo, r.reply("taro", taroWelcome, "", "PASS"))
 	var body string
 	waitfor.Until(t, 30*time.Second, "/healthz to report the refused refresh token", func() bool {
 		var code int

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"pbem/demo"
 	"slices"
 	"strings"
 	"testing"
@@ -31,9 +32,9 @@ type htmlMail struct {
 // writeHTMLPart writes m's HTML part to dir/index.html, its inline
 // pictures beside it (cid:X becomes X.png); ok is false for a mail with
 // no HTML part (one without a drawn board).
-func writeHTMLPart(t *testing.T, m demoMail, dir string) (htmlMail, bool) {
+func writeHTMLPart(t *testing.T, m demo.Mail, dir string) (htmlMail, bool) {
 	t.Helper()
-	r, err := mail.CreateReader(bytes.NewReader(m.raw))
+	r, err := mail.CreateReader(bytes.NewReader(m.Raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,19 +71,19 @@ func writeHTMLPart(t *testing.T, m demoMail, dir string) (htmlMail, bool) {
 		}
 	}
 	if strings.Contains(doc, "cid:") {
-		t.Fatalf("the HTML part of %q shows a picture the mail does not carry", m.kind)
+		t.Fatalf("the HTML part of %q shows a picture the mail does not carry", m.Kind)
 	}
 	f := filepath.Join(dir, "index.html")
 	if err := os.WriteFile(f, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return htmlMail{kind: m.kind, page: f}, true
+	return htmlMail{kind: m.Kind, page: f}, true
 }
 
-// fetchAll reads every mail in p's mailbox again, from the first.
-func (p *demoPlayer) fetchAll() ([]demoMail, error) {
-	p.lastUID = 0
-	return p.fetchNew()
+// fetchAll reads every mail in mailbox b again, from the first.
+func fetchAll(b *demo.Mailbox) ([]demo.Mail, error) {
+	b.LastUID = 0
+	return b.FetchNew()
 }
 
 // layout is where things are on a mail's page, as the browser lays it
@@ -140,7 +141,7 @@ func TestMailHTMLReadsOnAPhoneInChromium(t *testing.T) {
 	}
 	var pages []htmlMail
 	for _, who := range []string{"anna", "taro", "carol"} {
-		ms, err := g.people[who].fetchAll()
+		ms, err := fetchAll(g.people[who])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,19 +25,19 @@ func TestPressByMail(t *testing.T) {
 
 	// HELP lists it.
 	g.send("anna", g.newest("anna"), "HELP")
-	bodyHas(t, "Anna's HELP", g.next("anna", "help").body, "PRESS TO <who>: <text>")
+	bodyHas(t, "Anna's HELP", g.next("anna", "help").Body, "PRESS TO <who>: <text>")
 
 	g.send("anna", g.newest("anna"), "PRESS TO taro: Meet me at the mill at dawn.\n\nBring the cider.")
 	m := g.next("taro", "press from Anna (USA)")
-	bodyHas(t, "Taro's press", m.body, "Anna (USA) writes to you, in game g1:", "    Meet me at the mill at dawn.", "    Bring the cider.",
+	bodyHas(t, "Taro's press", m.Body, "Anna (USA) writes to you, in game g1:", "    Meet me at the mill at dawn.", "    Bring the cider.",
 		"reply to this mail with PRESS TO anna: <your answer>")
-	bodyHas(t, "Anna's receipt", squeezed(g.next("anna", "your message was sent").body), "PRESS to taro (taro): Meet me at the mill at dawn.",
+	bodyHas(t, "Anna's receipt", squeezed(g.next("anna", "your message was sent").Body), "PRESS to taro (taro): Meet me at the mill at dawn.",
 		"the referees do not read it")
 
 	// Taro answers the whole game; the referee and the observer see
 	// nothing of either.
 	g.send("taro", m, "PRESS ALL: The mill is ours.")
-	bodyHas(t, "Anna's press", g.next("anna", "press from Taro (CSA)").body, "Taro (CSA) writes to you (press to ALL), in game g1:", "The mill is ours.")
+	bodyHas(t, "Anna's press", g.next("anna", "press from Taro (CSA)").Body, "Taro (CSA) writes to you (press to ALL), in game g1:", "The mill is ours.")
 	g.next("taro", "your message was sent")
 	g.quiet("carol", "body:mill", time.Second)
 	g.quiet("kim", "body:mill", time.Second)

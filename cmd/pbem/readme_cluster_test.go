@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/demo"
 	"pbem/internal/mailclient"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
@@ -375,7 +376,7 @@ func readmeOrder(t *testing.T, h *mailhost.Host, game string, players map[string
 				body := strings.ReplaceAll(string(ms[i]), "\r\n", "\n")
 				if a := re.FindString(body); a != "" {
 					addr[u] = a
-					if ex := offered(body); len(ex) > 0 {
+					if ex := demo.Offered(body); len(ex) > 0 {
 						who, addrTo, order = u, a, ex[0]
 						return true
 					}

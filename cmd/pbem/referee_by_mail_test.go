@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/demo"
 	"pbem/internal/waitfor"
 )
 
@@ -18,20 +19,20 @@ import (
 // without a referee, answers to every mail, seats that change hands,
 // rollbacks, messages and the referee's desk.
 
-func secretOf(t *testing.T, welcome demoMail) string {
+func secretOf(t *testing.T, welcome demo.Mail) string {
 	t.Helper()
-	m := regexp.MustCompile(`(?m)^    Secret: ([a-z2-7]+)$`).FindStringSubmatch(welcome.body)
+	m := regexp.MustCompile(`(?m)^    Secret: ([a-z2-7]+)$`).FindStringSubmatch(welcome.Body)
 	if m == nil {
-		t.Fatalf("the referee's welcome has no secret:\n%s", welcome.body)
+		t.Fatalf("the referee's welcome has no secret:\n%s", welcome.Body)
 	}
 	return m[1]
 }
 
 // nextWith waits for who's next mail whose body has want (the body's
 // lines joined, as the text is wrapped).
-func (g *mailGame) nextWith(who, want string) demoMail {
+func (g *mailGame) nextWith(who, want string) demo.Mail {
 	g.t.Helper()
-	return g.nextWhere(who, fmt.Sprintf("saying %q", want), func(m demoMail) bool { return strings.Contains(squeezed(m.body), want) })
+	return g.nextWhere(who, fmt.Sprintf("saying %q", want), func(m demo.Mail) bool { return strings.Contains(squeezed(m.Body), want) })
 }
 
 // quiet checks that who gets no mail with want on its first line (its
@@ -39,14 +40,14 @@ func (g *mailGame) nextWith(who, want string) demoMail {
 func (g *mailGame) quiet(who, want string, d time.Duration) {
 	g.t.Helper()
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		ms, err := g.people[who].fetchNew()
+		ms, err := g.people[who].FetchNew()
 		if err != nil {
 			g.t.Fatal(err)
 		}
 		for _, m := range ms {
 			g.last[who] = m
-			if w, body := strings.CutPrefix(want, "body:"); body && strings.Contains(squeezed(m.body), w) || !body && strings.Contains(strings.ToLower(m.kind), strings.ToLower(want)) {
-				g.t.Fatalf("%s got a mail with %q:\n%s\n%s", who, want, m.kind, m.body)
+			if w, body := strings.CutPrefix(want, "body:"); body && strings.Contains(squeezed(m.Body), w) || !body && strings.Contains(strings.ToLower(m.Kind), strings.ToLower(want)) {
+				g.t.Fatalf("%s got a mail with %q:\n%s\n%s", who, want, m.Kind, m.Body)
 			}
 		}
 	}
@@ -67,7 +68,7 @@ func bodyHas(t *testing.T, what, text string, wants ...string) {
 // welcomes reads the three welcomes and plays on until one player alone
 // must act (in Harrow Creek both sides first transfer leaders at once),
 // and says who that is, as the referee's desk (pbem games) shows it.
-func (g *mailGame) welcomes() (secret, mover, idle string, refWelcome demoMail) {
+func (g *mailGame) welcomes() (secret, mover, idle string, refWelcome demo.Mail) {
 	g.t.Helper()
 	secret, refWelcome = g.welcomesOnly()
 	mover, idle = g.soleMover()
@@ -75,7 +76,7 @@ func (g *mailGame) welcomes() (secret, mover, idle string, refWelcome demoMail) 
 }
 
 // welcomesOnly reads the three welcomes.
-func (g *mailGame) welcomesOnly() (secret string, refWelcome demoMail) {
+func (g *mailGame) welcomesOnly() (secret string, refWelcome demo.Mail) {
 	g.t.Helper()
 	refWelcome = g.next("carol", "welcome")
 	g.next("anna", "welcome")
@@ -113,7 +114,7 @@ func (g *mailGame) soleMover() (mover, idle string) {
 
 // command sends the referee's command (with the secret) and returns the
 // referee's own mail about it: applied or rejected.
-func (g *mailGame) command(welcome demoMail, secret, text string) demoMail {
+func (g *mailGame) command(welcome demo.Mail, secret, text string) demo.Mail {
 	g.t.Helper()
 	g.send("carol", welcome, text+"\nSecret: "+secret)
 	return g.next("carol", "ruling")
@@ -142,13 +143,13 @@ func TestDeadlinesByMail(t *testing.T) {
 	// that player alone.
 	g.command(welcome, secret, "SETTING at-deadline PASS\nDEADLINE ALL 1h")
 	m := g.next(idle, "referee changed the game")
-	bodyHas(t, idle+"'s mail", squeezed(m.body), "no deadline for "+idle+", not to act now", "orders due")
+	bodyHas(t, idle+"'s mail", squeezed(m.Body), "no deadline for "+idle+", not to act now", "orders due")
 	forward(time.Hour)
 	passed := g.nextWith(mover, "Your deadline passed without orders from you: they were due")
-	bodyHas(t, mover+"'s mail", passed.body, "The default order was applied: PASS")
+	bodyHas(t, mover+"'s mail", passed.Body, "The default order was applied: PASS")
 	other := g.nextWith(idle, "passed without orders: they were due")
-	if strings.Contains(other.body, "Your deadline passed") {
-		t.Fatalf("%s, not to act, was told their deadline passed:\n%s", idle, other.body)
+	if strings.Contains(other.Body, "Your deadline passed") {
+		t.Fatalf("%s, not to act, was told their deadline passed:\n%s", idle, other.Body)
 	}
 	g.quiet(idle, "body:Your deadline passed", 2*time.Second)
 	if n := g.count("deadline.passed/v1"); n != 1 {
@@ -159,8 +160,8 @@ func TestDeadlinesByMail(t *testing.T) {
 	g.command(welcome, secret, "SETTING deadline 1d")
 	g.actions(1)
 	for _, who := range []string{"anna", "taro"} {
-		if m := g.last[who]; len(offered(m.body)) > 0 && !strings.Contains(squeezed(m.body), "Answer by") {
-			t.Fatalf("%s's 'your move' does not state the deadline:\n%s", who, m.body)
+		if m := g.last[who]; len(demo.Offered(m.Body)) > 0 && !strings.Contains(squeezed(m.Body), "Answer by") {
+			t.Fatalf("%s's 'your move' does not state the deadline:\n%s", who, m.Body)
 		}
 	}
 
@@ -168,7 +169,7 @@ func TestDeadlinesByMail(t *testing.T) {
 	// default applied.
 	g.command(welcome, secret, "SETTING deadline 2h\nSETTING reminder 1h")
 	m = g.command(welcome, secret, "SETTING deadline none")
-	bodyHas(t, "the echo", squeezed(m.body), "deadline cleared")
+	bodyHas(t, "the echo", squeezed(m.Body), "deadline cleared")
 	passedBefore := g.count("deadline.passed/v1")
 	forward(3 * time.Hour) // past the reminder and the deadline, were they not cleared
 	for _, who := range []string{"anna", "taro"} {
@@ -209,7 +210,7 @@ func TestPausesAndResumesByMail(t *testing.T) {
 	g.nextWith("taro", "USA asks to pause the game")
 	g.send("taro", g.newest("taro"), "PAUSE exams")
 	m := g.nextWith("anna", "every side asked; the game is paused")
-	bodyHas(t, "the pause", squeezed(m.body), "USA: family visit; CSA: exams", "it ends by itself")
+	bodyHas(t, "the pause", squeezed(m.Body), "USA: family visit; CSA: exams", "it ends by itself")
 	if st := g.pbem("games"); !strings.Contains(st, "paused by the players") {
 		t.Fatalf("pbem games:\n%s", st)
 	}
@@ -240,7 +241,7 @@ func TestTheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "accepted:") || !strings.Contains(out, "RESUME: the game resumes") {
 		t.Fatalf("operator's RESUME: %d\n%s\n%s", code, out, errOut)
 	}
-	bodyHas(t, "Anna's mail", squeezed(g.nextWith("anna", "the operator changed the game").body), "Reason: stuck")
+	bodyHas(t, "Anna's mail", squeezed(g.nextWith("anna", "the operator changed the game").Body), "Reason: stuck")
 	// A command the engine refuses says so, and why.
 	out, _, code = pbem(t, g.env, "--data-dir", g.dir, "referee", "--as", "operator", "g1", "RESUME")
 	if code == 0 || !strings.Contains(out, "rejected; nothing of it was applied") || !strings.Contains(out, "the game is not paused") {
@@ -252,7 +253,7 @@ func TestTheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
 	g.nextWith("taro", "REFEREE ADD dana@players.test NAME Dana")
 	g.send("taro", g.newest("taro"), "referee add dana@players.test name Dana")
 	w := g.next("dana", "welcome: you referee")
-	bodyHas(t, "Dana's welcome", w.body, "You join game g1", "Secret: ")
+	bodyHas(t, "Dana's welcome", w.Body, "You join game g1", "Secret: ")
 	g.send("dana", w, "ANNOUNCE Welcome to our game.\nSecret: "+secretOf(t, w))
 	g.next("anna", "announcement from the referee")
 }
@@ -268,7 +269,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	// referee's registered address, and nothing is applied.
 	g.send("carol", welcome, "PAUSE")
 	m := g.next("carol", "your mail was not applied: it has no Secret line")
-	bodyHas(t, "the answer", squeezed(m.body), `"Secret: …"`)
+	bodyHas(t, "the answer", squeezed(m.Body), `"Secret: …"`)
 	if strings.Contains(g.pbem("games"), "\n    paused ") {
 		t.Fatal("a PAUSE without a secret paused the game")
 	}
@@ -276,25 +277,25 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	// The referee's desk, by mail and on the server; LOG by mail.
 	g.send("carol", welcome, "GAMES")
 	m = g.next("carol", "your games")
-	bodyHas(t, "GAMES", squeezed(m.body), "g1 gcacw harrow-creek", "to move")
+	bodyHas(t, "GAMES", squeezed(m.Body), "g1 gcacw harrow-creek", "to move")
 	if out := g.pbem("games"); !strings.Contains(out, "1 game(s)") || !strings.Contains(out, "to move") {
 		t.Fatalf("pbem games:\n%s", out)
 	}
 	g.actions(2)
 	g.send("taro", g.newest("taro"), "LOG 5")
-	bodyHas(t, "Taro's LOG", squeezed(g.next("taro", "log").body), "The last 5 actions of game g1", "→ accepted")
+	bodyHas(t, "Taro's LOG", squeezed(g.next("taro", "log").Body), "The last 5 actions of game g1", "→ accepted")
 
 	// A rollback, then a rollback into the closed branch: refused,
 	// saying why.
 	branchEnd := g.head()
 	g.command(newMailTo(welcome), secret, "ROLLBACK 1 ACTION")
 	m = g.command(welcome, secret, fmt.Sprintf("ROLLBACK TO %d", branchEnd))
-	bodyHas(t, "the refusal", squeezed(m.body), fmt.Sprintf("seq %d lies in a closed branch", branchEnd))
+	bodyHas(t, "the refusal", squeezed(m.Body), fmt.Sprintf("seq %d lies in a closed branch", branchEnd))
 
 	// A player's message reaches the referees only; the referee's
 	// answer that player only.
 	g.send("taro", g.newest("taro"), "REFEREE May I cross at the mill?")
-	bodyHas(t, "the message", g.next("carol", "message from Taro (CSA)").body, "May I cross at the mill?")
+	bodyHas(t, "the message", g.next("carol", "message from Taro (CSA)").Body, "May I cross at the mill?")
 	g.quiet("anna", "body:May I cross", time.Second)
 	g.send("carol", welcome, "MESSAGE taro Yes.\nSecret: "+secret)
 	g.next("taro", "message from Carol (referee)")
@@ -304,7 +305,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	g.command(welcome, secret, "OBSERVER ADD kim@players.test")
 	obs := g.next("kim", "the referee changed the game")
 	g.send("kim", obs, "Go Anna!")
-	bodyHas(t, "the observer's answer", squeezed(g.next("kim", "pbem takes no orders from observers").body), "carol@players.test")
+	bodyHas(t, "the observer's answer", squeezed(g.next("kim", "pbem takes no orders from observers").Body), "carol@players.test")
 
 	// REPLACE gives the seat a new key: Bob is welcomed with it,
 	// Anna is told, and her old reply address no longer works, from her
@@ -312,15 +313,15 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	annaOld := g.newest("anna")
 	g.command(welcome, secret, "REPLACE anna WITH bob@players.test NAME Bob")
 	bw := g.next("bob", "welcome: you play USA")
-	bodyHas(t, "Bob's welcome", squeezed(bw.body), "You take over a seat in game g1 from Anna")
-	bodyHas(t, "Anna's notice", squeezed(g.next("anna", "your seat has changed hands").body), "no longer work")
-	if bw.replyTo == annaOld.replyTo {
-		t.Fatalf("Bob's Reply-To is Anna's: %s", bw.replyTo)
+	bodyHas(t, "Bob's welcome", squeezed(bw.Body), "You take over a seat in game g1 from Anna")
+	bodyHas(t, "Anna's notice", squeezed(g.next("anna", "your seat has changed hands").Body), "no longer work")
+	if bw.ReplyTo == annaOld.ReplyTo {
+		t.Fatalf("Bob's Reply-To is Anna's: %s", bw.ReplyTo)
 	}
 	g.send("anna", annaOld, "STATUS")
 	g.send("bob", annaOld, "STATUS")
 	g.send("bob", bw, "STATUS")
-	bodyHas(t, "Bob's status", g.next("bob", "status").body, "You play    USA")
+	bodyHas(t, "Bob's status", g.next("bob", "status").Body, "You play    USA")
 	var q string
 	waitfor.True(20*time.Second, func() bool { // if not, the check below shows the quarantine
 		q = g.pbem("quarantine")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"pbem/demo"
 	"pbem/internal/dovecottest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
@@ -26,8 +27,8 @@ type mailGame struct {
 	dc     *dovecottest.Server
 	env    []string
 	dir    string
-	people map[string]*demoPlayer
-	last   map[string]demoMail // the newest mail each has read
+	people map[string]*demo.Mailbox
+	last   map[string]demo.Mail // the newest mail each has read
 	n      int
 	// answered are the mails (by Message-ID) a player has answered.
 	answered map[string]bool
@@ -63,15 +64,15 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 	if out, errOut, code := pbem(t, env, args...); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
-	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: mailboxes(t, host, "anna", "taro", "carol", "mallory", "bob", "kim", "dana"), last: map[string]demoMail{}}
+	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: mailboxes(t, host, "anna", "taro", "carol", "mallory", "bob", "kim", "dana"), last: map[string]demo.Mail{}}
 	return g
 }
 
 // mailboxes makes a mailbox (password pw) on host for each of who and
 // returns each person reading theirs over IMAP, as a mail client would.
-func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*demoPlayer {
+func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*demo.Mailbox {
 	t.Helper()
-	people := map[string]*demoPlayer{}
+	people := map[string]*demo.Mailbox{}
 	for _, w := range who {
 		if err := host.AddUser(w, "pw"); err != nil {
 			t.Fatal(err)
@@ -87,27 +88,27 @@ func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*dem
 		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 			t.Fatal(err)
 		}
-		people[w] = &demoPlayer{id: w, addr: w + "@" + host.Domain(), c: c}
+		people[w] = &demo.Mailbox{ID: w, Client: c}
 	}
 	return people
 }
 
 // next waits for who's next mail whose kind (its first line: the subject
 // is the game's, the same for every mail) has want.
-func (g *mailGame) next(who, want string) demoMail {
+func (g *mailGame) next(who, want string) demo.Mail {
 	g.t.Helper()
-	return g.nextWhere(who, fmt.Sprintf("with %q on its first line", want), func(m demoMail) bool {
-		return strings.Contains(strings.ToLower(m.kind), strings.ToLower(want))
+	return g.nextWhere(who, fmt.Sprintf("with %q on its first line", want), func(m demo.Mail) bool {
+		return strings.Contains(strings.ToLower(m.Kind), strings.ToLower(want))
 	})
 }
 
 // nextWhere waits for who's next mail that is as what says.
-func (g *mailGame) nextWhere(who, what string, is func(demoMail) bool) demoMail {
+func (g *mailGame) nextWhere(who, what string, is func(demo.Mail) bool) demo.Mail {
 	g.t.Helper()
 	p := g.people[who]
-	var got demoMail
+	var got demo.Mail
 	if waitfor.True(30*time.Second, func() bool {
-		ms, err := p.fetchNew()
+		ms, err := p.FetchNew()
 		if err != nil {
 			g.t.Fatal(err)
 		}
@@ -123,15 +124,15 @@ func (g *mailGame) nextWhere(who, what string, is func(demoMail) bool) demoMail 
 		return got
 	}
 	g.t.Fatalf("%s got no mail %s", who, what)
-	return demoMail{}
+	return demo.Mail{}
 }
 
 // send writes a mail from who to the game, answering m (its Reply-To).
-func (g *mailGame) send(from string, m demoMail, body string) {
+func (g *mailGame) send(from string, m demo.Mail, body string) {
 	g.t.Helper()
 	g.n++
 	raw := hostResult(from+"@players.test") + fmt.Sprintf("From: %s <%s@players.test>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d@players.test>\r\nIn-Reply-To: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n> %s\r\n",
-		from, from, m.replyTo, m.subject, from, g.n, m.msgID, strings.ReplaceAll(body, "\n", "\r\n"), m.subject)
+		from, from, m.ReplyTo, m.Subject, from, g.n, m.MessageID, strings.ReplaceAll(body, "\n", "\r\n"), m.Subject)
 	c := g.dc.Dial(g.t, nil)
 	defer c.Close()
 	cmd := c.Append("INBOX", int64(len(raw)), nil)
@@ -144,15 +145,15 @@ func (g *mailGame) send(from string, m demoMail, body string) {
 
 // newMailTo is m's reply address without m: a new mail written to the
 // game, answering no mail of it.
-func newMailTo(m demoMail) demoMail {
-	m.msgID = ""
+func newMailTo(m demo.Mail) demo.Mail {
+	m.MessageID = ""
 	return m
 }
 
 // newest reads who's new mails and returns the newest mail they have.
-func (g *mailGame) newest(who string) demoMail {
+func (g *mailGame) newest(who string) demo.Mail {
 	g.t.Helper()
-	ms, err := g.people[who].fetchNew()
+	ms, err := g.people[who].FetchNew()
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -173,8 +174,8 @@ func (g *mailGame) actions(n int) {
 		sent := waitfor.True(30*time.Second, func() bool {
 			for _, who := range []string{"anna", "taro"} {
 				m := g.newest(who)
-				if ex := offered(m.body); len(ex) > 0 && !g.answered[m.msgID] {
-					g.answered[m.msgID] = true
+				if ex := demo.Offered(m.Body); len(ex) > 0 && !g.answered[m.MessageID] {
+					g.answered[m.MessageID] = true
 					g.send(who, m, ex[0])
 					return true
 				}
@@ -188,7 +189,7 @@ func (g *mailGame) actions(n int) {
 	// Wait until the last action is decided: someone is asked again.
 	waitfor.Until(g.t, 30*time.Second, "the last action to be answered with a new move", func() bool {
 		for _, who := range []string{"anna", "taro"} {
-			if m := g.newest(who); len(offered(m.body)) > 0 && !g.answered[m.msgID] {
+			if m := g.newest(who); len(demo.Offered(m.Body)) > 0 && !g.answered[m.MessageID] {
 				return true
 			}
 		}
@@ -231,12 +232,12 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 
 	// The referee's welcome carries the secret; the players' do not.
 	welcome := g.next("carol", "welcome")
-	secret := regexp.MustCompile(`(?m)^    Secret: ([a-z2-7]+)$`).FindStringSubmatch(welcome.body)
+	secret := regexp.MustCompile(`(?m)^    Secret: ([a-z2-7]+)$`).FindStringSubmatch(welcome.Body)
 	if secret == nil {
-		t.Fatalf("the referee's welcome has no secret:\n%s", welcome.body)
+		t.Fatalf("the referee's welcome has no secret:\n%s", welcome.Body)
 	}
 	for _, p := range []string{"anna", "taro"} {
-		if w := g.next(p, "welcome"); strings.Contains(w.body, "Secret:") {
+		if w := g.next(p, "welcome"); strings.Contains(w.Body, "Secret:") {
 			t.Fatalf("%s's welcome shows a referee secret", p)
 		}
 	}
@@ -249,11 +250,11 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	for _, p := range []string{"anna", "taro"} {
 		m := g.next(p, "referee changed the game")
 		for _, want := range []string{"Carol (referee) changed the game", "Reason: Lyle force-marched off the map edge last turn", "SET Lyle fatigue"} {
-			if !strings.Contains(m.body, want) {
-				t.Errorf("%s's mail lacks %q:\n%s", p, want, m.body)
+			if !strings.Contains(m.Body, want) {
+				t.Errorf("%s's mail lacks %q:\n%s", p, want, m.Body)
 			}
 		}
-		if strings.Contains(m.body, secret[1]) {
+		if strings.Contains(m.Body, secret[1]) {
 			t.Errorf("%s's mail shows the referee's secret", p)
 		}
 	}
@@ -270,9 +271,9 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	g.send("carol", newMailTo(welcome), "ROLLBACK 2 ACTIONS\nReason: Anna's mail was sent to the wrong game\nSecret: "+secret[1])
 	for _, p := range []string{"anna", "taro"} {
 		m := g.next(p, "referee changed the game")
-		body := strings.Join(strings.Fields(m.body), " ") // the echo is wrapped
+		body := strings.Join(strings.Fields(m.Body), " ") // the echo is wrapped
 		if !strings.Contains(body, "ROLLBACK to seq") || !strings.Contains(body, "2 actions undone") || !strings.Contains(body, "Reason: Anna's mail was sent to the wrong game") {
-			t.Errorf("%s's rollback mail:\n%s", p, m.body)
+			t.Errorf("%s's rollback mail:\n%s", p, m.Body)
 		}
 	}
 	// The game is as it was before the two actions, and the replay shows
@@ -296,8 +297,8 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	before = boardOf(g.pbem("replay", "g1"))
 	g.send("carol", welcome, "SET Lyle STRENGTH 1\nSecret: aaaaaaaaaaaaaaaaaaaaaaaa")
 	g.send("mallory", welcome, "ROLLBACK 1 ACTION\nSecret: "+secret[1])
-	if m := g.next("carol", "your mail was not applied: its Secret line is wrong"); !strings.Contains(squeezed(m.body), "was not applied") {
-		t.Fatalf("the referee's answer:\n%s", m.body)
+	if m := g.next("carol", "your mail was not applied: its Secret line is wrong"); !strings.Contains(squeezed(m.Body), "was not applied") {
+		t.Fatalf("the referee's answer:\n%s", m.Body)
 	}
 	var q string
 	waitfor.True(20*time.Second, func() bool { // if not, the check below shows the quarantine
@@ -313,7 +314,7 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	if log := g.pbem("log", "g1"); strings.Contains(log, "aaaaaaaaaaaaaaaaaaaaaaaa") || strings.Contains(log, "from mallory") {
 		t.Fatalf("the wrong secret or the stranger's mail reached the log:\n%s", tail(log, 30))
 	}
-	if ms, _ := g.people["mallory"].fetchNew(); len(ms) != 0 {
+	if ms, _ := g.people["mallory"].FetchNew(); len(ms) != 0 {
 		t.Fatalf("the stranger got %d mails", len(ms))
 	}
 
@@ -337,19 +338,19 @@ func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
 	// PASS is applied in her name; both players hear of it.
 	forward(31 * time.Minute)
 	rem := g.next("anna", "reminder")
-	if !strings.Contains(rem.body, "If none come by then, this order is applied for you: PASS") {
-		t.Fatalf("reminder:\n%s", rem.body)
+	if !strings.Contains(rem.Body, "If none come by then, this order is applied for you: PASS") {
+		t.Fatalf("reminder:\n%s", rem.Body)
 	}
 	forward(30 * time.Minute)
 	passed := g.next("anna", "report")
 	for _, want := range []string{"Your deadline passed", "The default order was applied: PASS"} {
-		if !strings.Contains(passed.body, want) {
-			t.Errorf("Anna's mail lacks %q:\n%s", want, passed.body)
+		if !strings.Contains(passed.Body, want) {
+			t.Errorf("Anna's mail lacks %q:\n%s", want, passed.Body)
 		}
 	}
 	m := g.next("taro", "your move")
-	if !strings.Contains(m.body, "The deadline of Anna (USA) passed") {
-		t.Errorf("Taro's mail:\n%s", m.body)
+	if !strings.Contains(m.Body, "The deadline of Anna (USA) passed") {
+		t.Errorf("Taro's mail:\n%s", m.Body)
 	}
 	at := fmt.Sprint(g.head())
 	live := g.pbem("replay", "g1", "--at", at)
@@ -383,12 +384,12 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 	})
 	// What each has been told of the two deadlines (the next are an hour
 	// away): two mails each, and a moment more for any stray one.
-	told := map[string][]demoMail{}
+	told := map[string][]demo.Mail{}
 	heard := func() bool {
 		for _, who := range []string{"anna", "taro", "carol"} {
 			n := 0
 			for _, m := range told[who] {
-				if strings.Contains(squeezed(m.body), "passed without orders") {
+				if strings.Contains(squeezed(m.Body), "passed without orders") {
 					n++
 				}
 			}
@@ -400,7 +401,7 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 	}
 	fetch := func() {
 		for _, who := range []string{"anna", "taro", "carol"} {
-			ms, err := g.people[who].fetchNew()
+			ms, err := g.people[who].FetchNew()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,9 +416,9 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 	for _, who := range []string{"anna", "taro", "carol"} {
 		own, of := 0, map[string]int{}
 		for _, m := range told[who] {
-			body := squeezed(m.body)
+			body := squeezed(m.Body)
 			if strings.Contains(body, "no longer applies") || strings.Contains(body, "nothing applied") {
-				t.Errorf("%s was told a deadline no longer applies:\n%s", who, m.body)
+				t.Errorf("%s was told a deadline no longer applies:\n%s", who, m.Body)
 			}
 			if strings.Contains(body, "Your deadline passed") {
 				own++
@@ -464,15 +465,15 @@ func TestAbsenceAfterTheDeadlineSaysItsDefaultStillAppliesByMail(t *testing.T) {
 	now := time.Now().UTC()
 	g.send("anna", welcome, fmt.Sprintf("ABSENCE %s %s", now.AddDate(0, 0, -1).Format("2006-01-02"), now.AddDate(0, 0, 3).Format("2006-01-02")))
 	m := g.nextWith("anna", "ABSENCE: anna is away")
-	body := squeezed(m.body)
+	body := squeezed(m.Body)
 	bodyHas(t, "Anna's answer", body, "the absence starts now,", "an absence is never backdated",
 		"anna's deadline of", "has passed and is in its grace until",
 		"the absence does not move it, and its default still applies: PASS",
 		"deadlines anna is given before")
 	if strings.Contains(body, "stand still meanwhile") {
-		t.Errorf("Anna's answer says her deadlines stand still:\n%s", m.body)
+		t.Errorf("Anna's answer says her deadlines stand still:\n%s", m.Body)
 	}
-	for _, l := range strings.Split(m.body, "\n") {
+	for _, l := range strings.Split(m.Body, "\n") {
 		if len(l) > 78 {
 			t.Errorf("a line of %d columns: %q", len(l), l)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/demo"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
@@ -24,7 +25,7 @@ func TestUndeliveredWelcomeShowsInGamesAndIsToldToTheReferee(t *testing.T) {
 	if err := host.AddUser("pbem", "pw"); err != nil { // the game mailbox the intake reads
 		t.Fatal(err)
 	}
-	r := &realMail{t: t, dir: t.TempDir(), queued: map[string][]demoMail{},
+	r := &realMail{t: t, dir: t.TempDir(), queued: map[string][]demo.Mail{},
 		env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_IMAP_ADDR=" + host.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem",
 			"PBEM_MAIL_IMAP_PASSWORD=pw", "PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}}
 	// taro has no mailbox at players.test: his welcome bounces for good.
@@ -38,9 +39,9 @@ func TestUndeliveredWelcomeShowsInGamesAndIsToldToTheReferee(t *testing.T) {
 	r.next("anna", "Welcome: you play USA")
 	r.next("carol", "Welcome: you referee")
 	note := r.next("carol", "A mail could not be delivered")
-	if !strings.Contains(note.body, "taro@players.test") || !strings.Contains(note.body, "no such user") ||
-		!strings.Contains(note.body, "REPLACE <player> WITH <address>") {
-		t.Fatalf("the referee's notice:\n%s", note.body)
+	if !strings.Contains(note.Body, "taro@players.test") || !strings.Contains(note.Body, "no such user") ||
+		!strings.Contains(note.Body, "REPLACE <player> WITH <address>") {
+		t.Fatalf("the referee's notice:\n%s", note.Body)
 	}
 	var games string
 	waitfor.Until(t, 20*time.Second, "pbem games to name the undelivered welcome", func() bool {

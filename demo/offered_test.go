@@ -1,4 +1,4 @@
-package main
+package demo
 
 import (
 	"slices"
@@ -33,7 +33,7 @@ func TestDemoPlayersReadWholeExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := offered(body); !slices.Equal(got, tc.examples) {
+			if got := Offered(body); !slices.Equal(got, tc.examples) {
 				t.Errorf("the mail offers %q, the player read %q:\n%s", tc.examples, got, body)
 			}
 		})
