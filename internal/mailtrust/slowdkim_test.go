@@ -153,16 +153,38 @@ func newKey(t *testing.T) ed25519.PrivateKey {
 // players are asked about the mails in their names in words (the
 // signature could not be checked), never with the resolver's address or
 // a Go error, in lines of at most 78 columns.
+//
+// Both where pbem checks every mail's signatures (no mail.authserv_id)
+// and where mail.authserv_id is set but the slow mails came without the
+// host's field (a host that writes none, which the operator is warned
+// of): pbem checks their signatures itself.
 func TestSlowDKIMKeysDoNotDelayAnotherGamesReply(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		authservID bool
+	}{
+		{"pbem checks every signature", false},
+		{"the host's field is missing on the slow mails", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			slowDKIMKeys(t, tc.authservID)
+		})
+	}
+}
+
+func slowDKIMKeys(t *testing.T, authservID bool) {
 	// The players' provider signs their mail (its key is on the DNS
 	// server); the slow signers' keys are not.
 	players := newKey(t)
 	dns := startKeyDNS(t, map[string]string{"s1._domainkey.players.test": "v=DKIM1; k=ed25519; p=" +
 		base64.StdEncoding.EncodeToString(players.Public().(ed25519.PublicKey))})
 	w := newWorld(t, 100, "bob", "dan")
-	// No receiving host's field: pbem checks DKIM signatures itself.
-	w.env = slices.DeleteFunc(w.env, func(e string) bool { return strings.HasPrefix(e, "PBEM_MAIL_AUTHSERV_ID=") })
+	if !authservID {
+		// No receiving host's field: pbem checks DKIM signatures itself.
+		w.env = slices.DeleteFunc(w.env, func(e string) bool { return strings.HasPrefix(e, "PBEM_MAIL_AUTHSERV_ID=") })
+	}
 	w.pbem("new", "--game", "g2", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "bob:USA:bob@players.test:Bob", "--player", "dan:CSA:dan@players.test:Dan", "--mail", "every")
 	w.serve(dns.resolvConf(t))
@@ -172,7 +194,12 @@ func TestSlowDKIMKeysDoNotDelayAnotherGamesReply(t *testing.T) {
 	// How long bob waits for the answer to a STATUS of his.
 	status := func() time.Duration {
 		t.Helper()
-		w.sendWith("", "bob@players.test", bobWelcome.replyTo, signed(t, players, "players.test", "bob@players.test", w.reply("bob", bobWelcome, "", fmt.Sprintf("STATUS\n# %d", w.n))))
+		mail := signed(t, players, "players.test", "bob@players.test", w.reply("bob", bobWelcome, "", fmt.Sprintf("STATUS\n# %d", w.n)))
+		if authservID {
+			w.send("bob@players.test", bobWelcome.replyTo, mail) // the host's field: SPF passes for bob
+		} else {
+			w.sendWith("", "bob@players.test", bobWelcome.replyTo, mail)
+		}
 		start := time.Now()
 		w.take("bob", "g2", "Status")
 		return time.Since(start)
