@@ -216,7 +216,9 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 	}
 	slowed := status()
 	t.Logf("bob's answer: %v with four slow signatures in the way, %v without", slowed.Round(time.Millisecond), base.Round(time.Millisecond))
-	if slowed > base+2*time.Second+time.Second {
+	// One key lookup's 2 s, and 2 s for a loaded machine's noise: with a
+	// lookup after another, four slow mails cost 8 s.
+	if slowed > base+2*time.Second+2*time.Second {
 		t.Errorf("bob's answer took %v behind four mails with slow keys, %v without: more than one key lookup's 2 s", slowed, base)
 	}
 
