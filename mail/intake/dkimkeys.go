@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/emersion/go-msgauth/authres"
 )
 
 // keyCache looks up DKIM keys (the TXT records at selector._domainkey.
@@ -107,11 +109,18 @@ func (c *keyCache) LookupTXT(name string) ([]string, error) {
 }
 
 // prefetch starts the key lookups a raw mail's DKIM signatures need,
-// without waiting for them.
-func (c *keyCache) prefetch(raw []byte) {
+// without waiting for them: all of them when servID (mail.authserv_id) is
+// empty, else only for a mail without the receiving host's field on top,
+// the one mail whose signatures pbem checks itself.
+func (c *keyCache) prefetch(raw []byte, servID string) {
 	h, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(raw))).ReadMIMEHeader()
 	if err != nil && len(h) == 0 {
 		return
+	}
+	if ar := h.Values("Authentication-Results"); servID != "" && len(ar) > 0 {
+		if id, _, _ := authres.Parse(stripComments(ar[0])); strings.EqualFold(id, servID) {
+			return
+		}
 	}
 	sigs := h.Values("Dkim-Signature")
 	for i, sig := range sigs {

@@ -624,11 +624,11 @@ func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uin
 			return fmt.Errorf("fetch: %w", err)
 		}
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].UID < msgs[j].UID })
-		if in.cfg.Senders.ServID == "" && !in.cfg.Senders.NoDKIM {
+		if !in.cfg.Senders.NoDKIM {
 			// The batch's key lookups at once: one mail's slow key server
 			// delays the others by one timeout at most, not one each.
 			for _, m := range msgs {
-				in.keys.prefetch(m.FindBodySection(section))
+				in.keys.prefetch(m.FindBodySection(section), in.cfg.Senders.ServID)
 			}
 		}
 		var done []imap.UID

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mailtrust
+
+const raceEnabled = false

@@ -1,0 +1,179 @@
+//go:build linux
+
+package mailtrust
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/internal/waitfor"
+)
+
+// A field the sender wrote in the receiving host's name is not the
+// host's. Below the host's own field it is ignored: anna is asked to
+// confirm. When the host writes no field, a mail whose field with the
+// host's id is below another host's, or that has none, is
+// unauthenticated (anna is asked), and the operator is warned: once in
+// the log, on /healthz and in a metric.
+func TestAFieldTheSenderWroteInTheHostsNameIsIgnoredAndTheOperatorWarned(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, 100)
+	w.serve("")
+	welcome := w.next("anna", "Welcome: you play USA")
+	w.next("taro", "Welcome: you play CSA")
+	forgedField := "Authentication-Results: " + authservID + "; auth=pass smtp.auth=anna@players.test\r\n"
+
+	// 1. The host writes its field (SPF fails for anna's address from
+	// eve's server); eve's own, below it, says anna logged in.
+	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo,
+		forgedField+w.forge("anna", welcome, "", "STATUS\n# below the host's field"))
+	asked := w.next("anna", "Please confirm your orders")
+	if confirmLineRE.FindStringSubmatch(asked.body) == nil || !strings.Contains(squeeze(asked.body), "spf=fail") {
+		t.Fatalf("anna is not asked about the mail under the host's field:\n%s", asked.body)
+	}
+	w.waitLog("g1", "order.held/v1", 1)
+	if h := w.healthz(); strings.TrimSpace(h) != "ok" {
+		t.Fatalf("/healthz warns while the host writes its field:\n%s", h)
+	}
+	if n := w.metric("pbem_mails_without_host_auth_results_total"); n != "0" {
+		t.Fatalf("%s mails counted without the host's field, want 0", n)
+	}
+
+	// 2. The host writes no field: eve's, with the host's id, is below a
+	// field another host wrote; 3. a mail with no field at all.
+	w.sendWith("", "anna@players.test", welcome.replyTo,
+		"Authentication-Results: relay.players.test; dkim=pass header.d=players.test\r\n"+forgedField+w.forge("anna", welcome, "", "STATUS\n# below another host's field"))
+	w.sendWith("", "anna@players.test", welcome.replyTo, w.forge("anna", welcome, "", "STATUS\n# no field"))
+	for range 2 {
+		asked := w.take("anna", "", "Please confirm your orders")
+		if confirmLineRE.FindStringSubmatch(asked.body) == nil || strings.Contains(asked.body, "smtp.auth") {
+			t.Fatalf("anna's confirmation request for a mail without the host's field:\n%s", asked.body)
+		}
+	}
+	if log := w.waitLog("g1", "order.held/v1", 3); strings.Contains(log, "order.received") {
+		t.Fatalf("a mail with a field the sender wrote became an order:\n%s", tail(log, 30))
+	}
+	w.none("eve")
+	w.none("taro")
+
+	// The operator is told: once in the log, and on /healthz and in the
+	// metric for as long as it goes on.
+	if n := strings.Count(w.stderr.String(), "seems not to add its field"); n != 1 {
+		t.Fatalf("the log warns %d times that the host seems not to add its field, want once:\n%s", n, tail(w.stderr.String(), 30))
+	}
+	if h := squeeze(w.healthz()); !strings.Contains(h, "2 mails arrived without the Authentication-Results of "+authservID+" on top") ||
+		!strings.Contains(h, "the host seems not to add its field") {
+		t.Fatalf("/healthz does not warn of the mails without the host's field:\n%s", h)
+	}
+	if n := w.metric("pbem_mails_without_host_auth_results_total"); n != "2" {
+		t.Fatalf("%s mails counted without the host's field, want 2", n)
+	}
+}
+
+// Twelve forgeries in anna's name (her address as the envelope, which
+// SPF fails from eve's server), each too large to read, spend the notices
+// of mail anyone could send, ten an hour: anna is told of ten, not
+// twelve. They do not silence anna: her own mails, from her server, are
+// answered, a too large one and an order.
+func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, 100)
+	w.serve("")
+	welcome := w.next("anna", "Welcome: you play USA")
+	w.next("taro", "Welcome: you play CSA")
+	tooLong := strings.Repeat(strings.Repeat("x", 70)+"\n", 1000) // 70 KB of text, over the 64 KB pbem reads
+	for i := range 12 {
+		w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo,
+			w.forge("anna", welcome, "", fmt.Sprintf("STATUS\n# forgery %d\n%s", i, tooLong)))
+	}
+	for range 10 {
+		w.take("anna", "", "Your mail was too large")
+	}
+
+	// Anna's own mails: one too large to read, and an order.
+	own := strings.Replace(w.reply("anna", welcome, "", "STATUS\n"+tooLong), "Subject: Re: ", "Subject: my own, Re: ", 1)
+	w.send("anna@players.test", welcome.replyTo, own)
+	if m := w.take("anna", "", "Your mail was too large"); !strings.Contains(squeeze(m.body), "my own, Re:") {
+		t.Fatalf("the first answer after the forgeries' ten is not to anna's own mail:\n%s", m.body)
+	}
+	w.send("anna@players.test", welcome.replyTo, w.reply("anna", welcome, "", "STATUS"))
+	w.take("anna", "", "Status")
+	// The forgeries past the budget were set aside without a word.
+	time.Sleep(2 * time.Second) // time for Postfix to deliver a notice that should not be
+	if n := w.count("anna", "Your mail was too large"); n != 0 {
+		t.Fatalf("anna was told of %d more forgeries: their notices are not bounded", n)
+	}
+	// The operator sees them: eleven refused in the game's log (ten
+	// forgeries and anna's own), two set aside, saying why anna was not
+	// told.
+	log, q := w.pbem("log", "g1"), w.pbem("quarantine")
+	if strings.Count(log, ": too-large") != 11 || strings.Count(q, "not told: 10 notices within 1h0m0s caused by mail anyone writing in the player's name could send") != 2 {
+		t.Fatalf("want eleven mails too large refused in the log and two set aside:\n%s\n%s", tail(log, 30), q)
+	}
+}
+
+// CONFIRM lines are mails like any other. Eve's guesses at a code, in
+// anna's name from eve's own server, are rate limited (three an hour
+// here): anna is told of three wrong codes, each saying that someone
+// may be sending mail in her name, and once of the limit; the rest are
+// set aside unread.
+func TestConfirmGuessesAreRateLimitedAndWarnThePlayer(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, 3)
+	w.serve("")
+	welcome := w.next("anna", "Welcome: you play USA")
+	w.next("taro", "Welcome: you play CSA")
+	for i := range 5 {
+		w.send("eve@players.test", welcome.replyTo, w.forge("anna", welcome, "", fmt.Sprintf("CONFIRM aaaa-bbb%c", 'a'+i)))
+	}
+	for range 3 {
+		m := w.take("anna", "", "Your confirmation did not match")
+		if s := squeeze(m.body); !strings.Contains(s, "no order of yours waits for that code") || !strings.Contains(s, "someone may be sending mail in your name") {
+			t.Fatalf("a wrong code's notice does not warn anna:\n%s", m.body)
+		}
+	}
+	if m := w.take("anna", "", "Too many mails"); !strings.Contains(squeeze(m.body), "come from the envelope sender eve@players.test") {
+		t.Fatalf("the limit notice:\n%s", m.body)
+	}
+	if !waitfor.True(20*time.Second, func() bool { return strings.Contains(w.pbem("quarantine"), "rate limited") }) {
+		t.Fatalf("the fifth guess was not set aside:\n%s", w.pbem("quarantine"))
+	}
+	time.Sleep(2 * time.Second) // time for Postfix to deliver a notice that should not be
+	if n := w.count("anna", "Your confirmation did not match"); n != 0 {
+		t.Fatalf("anna was told of %d more wrong codes past the limit", n)
+	}
+	w.none("eve")
+}
+
+// Anna answers the confirmation request as people do: "Yes", above the
+// request quoted whole, CONFIRM line and all. Her held order is applied.
+func TestAQuotedConfirmLineConfirmsTheHeldOrder(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, 100)
+	w.serve("")
+	welcome := w.next("anna", "Welcome: you play USA")
+	w.next("taro", "Welcome: you play CSA")
+	// Anna's order, sent through a server that fails SPF for her address
+	// (a forwarder, say): held, and anna asked.
+	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo, w.reply("anna", welcome, "", "TRANSFER Brand TO Pask"))
+	confirm := w.next("anna", "Please confirm your orders")
+	if confirmLineRE.FindStringSubmatch(confirm.body) == nil || !strings.Contains(confirm.body, "    TRANSFER Brand TO Pask") {
+		t.Fatalf("the confirmation request:\n%s", confirm.body)
+	}
+	w.send("anna@players.test", confirm.replyTo, w.reply("anna", confirm, "", "Yes, that was me."))
+	report := w.next("anna", "Report")
+	if !strings.Contains(report.body, "BRND moves from ORNE to PASK") {
+		t.Fatalf("anna's report after confirming:\n%s", report.body)
+	}
+	if log := w.waitLog("g1", "order.confirmed/v1", 1); !strings.Contains(log, "confirmed by code from anna@players.test") {
+		t.Fatalf("the confirmed order:\n%s", tail(log, 30))
+	}
+	w.fetch("anna")
+	for _, m := range append(w.queued["anna"], report) {
+		if strings.Contains(squeeze(m.body), "is not an order") {
+			t.Fatalf("anna was told that her answer is not an order:\n%s", m.body)
+		}
+	}
+}
