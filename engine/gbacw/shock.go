@@ -160,7 +160,11 @@ func (m *sim) shockDeclare(o *Order) int {
 		if m.st.mountedCav(d) {
 			n = 2
 		}
-		m.retreatVia(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)", arg)
+		var via []string
+		if arg != "" {
+			via = []string{arg}
+		}
+		m.retreatVia(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)", via)
 	}
 	if len(m.defenders(o)) == 0 {
 		// The attacker may advance into the hex; no continued shock.
