@@ -482,7 +482,7 @@ func keyHexes(key string) []string {
 func (m *sim) hexAnswerWhy(key, who string, h hex.Hex) string {
 	if r, _ := keyParts(key); r == rRout {
 		if !slices.Contains(keyHexes(key), h.String()) {
-			return fmt.Sprintf("%s is not a hex %s may rout to (R11): %s", h, who, joinOr(keyHexes(key)))
+			return fmt.Sprintf("%s is not a hex %s may rout to: %s", h, who, joinOr(keyHexes(key)))
 		}
 		return ""
 	}

@@ -673,7 +673,7 @@ func (m *sim) retreatVia(u *Unit, n int, why string, via []string) {
 		}
 		if !ok {
 			if i == 0 {
-				m.say("%s cannot retreat (%s): it stays and loses a strength point (R11).", u.Name, why)
+				m.say("%s cannot retreat (%s): it stays and loses a strength point.", u.Name, why)
 				m.loseSP(u, 1, "no retreat open ("+why+")", false)
 			}
 			return
@@ -738,7 +738,7 @@ func (m *sim) routVia(u *Unit, why string) []string {
 	default:
 		return nil
 	}
-	what := fmt.Sprintf("R11 Rout: your %s at %s routs (%s), two hexes back keeping its facing; where it ends is yours to choose: %s (ROUT %s <hex>; PASS, or no answer by the deadline, takes %s).",
+	what := fmt.Sprintf("Rout: your %s at %s routs (%s), two hexes back keeping its facing; where it ends is yours to choose: %s (ROUT %s <hex>; PASS, or no answer by the deadline, takes %s).",
 		u.Name, u.Hex, why, joinOr(ends), u.Name, ends[0])
 	if m.probe {
 		m.probed = append(m.probed, Ask{Side: u.Side, Key: key, What: what})

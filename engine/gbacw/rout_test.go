@@ -41,7 +41,7 @@ func TestGBACW_R11_TheRoutHexIsThePlayers(t *testing.T) {
 		t.Fatalf("C1a's rout ends %v: the scene wants two or more", ends)
 	}
 	usa, csa := h.seenBy(USA), h.seenBy(CSA)
-	if !strings.Contains(csa, "R11 Rout: your C1a") || !strings.Contains(csa, joinOr(ends)) {
+	if !strings.Contains(csa, "Rout: your C1a") || !strings.Contains(csa, joinOr(ends)) {
 		t.Errorf("CSA's question does not name C1a and the hexes %v:\n%s", ends, csa)
 	}
 	if strings.Contains(usa, "C1a") || strings.Contains(strings.ToLower(usa), "rout") || !strings.Contains(usa, "The game waits for CSA to answer.") {
@@ -52,7 +52,7 @@ func TestGBACW_R11_TheRoutHexIsThePlayers(t *testing.T) {
 			t.Errorf("the prompt every reader sees: %q", p.What)
 		}
 	}
-	if w := render(h.st, engine.Viewer{Side: USA}).Window; strings.Contains(w, "C1a routs") || strings.Contains(w, "R11 Rout") {
+	if w := render(h.st, engine.Viewer{Side: USA}).Window; strings.Contains(w, "C1a routs") || strings.Contains(w, "Rout: ") {
 		t.Errorf("USA's board tells the rout asked:\n%s", w)
 	}
 	h.refused(CSA, "ROUT C1a 0101", "not a hex C1a may rout to")
@@ -73,6 +73,13 @@ func TestGBACW_R11_TheRoutHexIsThePlayers(t *testing.T) {
 	h.must(CSA, "PASS")
 	if got := h.u("C1a").Hex.String(); got != ends[0] {
 		t.Errorf("C1a routed to %s on PASS; want the first hex %s", got, ends[0])
+	}
+	// And the referee's ANSWER PASS (a deadline whose policy is the
+	// referee's).
+	h = routScene(t, "ASK")
+	h.must(engine.RefereeSide, "ANSWER PASS")
+	if got := h.u("C1a").Hex.String(); got != ends[0] {
+		t.Errorf("C1a routed to %s on the referee's PASS; want %s", got, ends[0])
 	}
 	// So does a standing order, with no question.
 	h = routScene(t, "ALWAYS")

@@ -372,6 +372,10 @@ func TestGBACW_ReactionAskedIsToldToTheAskedSideAlone(t *testing.T) {
 			t.Errorf("the prompt every reader sees: %q", p.What)
 		}
 	}
+	// Nor does the refusal of a mail USA sends while CSA is asked.
+	if ps := h.send(USA, "U1a: FIRE AT 0705"); len(ps) != 1 || strings.Contains(ps[0].Msg, "C1a") || strings.Contains(ps[0].Msg, "your") || !strings.Contains(ps[0].Msg, "waits for CSA") {
+		t.Errorf("USA's mail while CSA is asked is refused with %+v", ps)
+	}
 }
 
 // TestGBACW_NoInternalIDsInProse: the mails name an AM as a player
