@@ -477,8 +477,9 @@ func keyHexes(key string) []string {
 }
 
 // hexAnswerWhy says why h cannot answer the question filed under key
-// for unit who, or "": a pre-shock retreat goes into an open rear hex
-// (14.3b), a rout ends in a hex the question named (R11).
+// for unit who, or "": a pre-shock retreat ends in a hex its retreat
+// may reach (14.3b; two hexes for mounted cavalry), a rout in a hex the
+// question named (R11).
 func (m *sim) hexAnswerWhy(key, who string, h hex.Hex) string {
 	if r, _ := keyParts(key); r == rRout {
 		if !slices.Contains(keyHexes(key), h.String()) {
@@ -486,7 +487,15 @@ func (m *sim) hexAnswerWhy(key, who string, h hex.Hex) string {
 		}
 		return ""
 	}
-	if u := m.st.unit(who); u == nil || !slices.Contains(m.st.rearHexes(u), h.String()) {
+	u := m.st.unit(who)
+	if u == nil {
+		return fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", h, who)
+	}
+	n := 1
+	if m.st.mountedCav(u) {
+		n = 2
+	}
+	if ends, _ := m.st.retreatEnds(u, n); !slices.Contains(ends, h.String()) {
 		return fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", h, who)
 	}
 	return ""

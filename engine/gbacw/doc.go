@@ -131,9 +131,11 @@
 // a line each), PASS none (TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns).
 // A question that depends on another's answer (return fire after a
 // reaction facing) may still come in a mail of its own. Where the reaction leaves the player a choice, the answer may make
-// it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where two rear hexes
-// are open (the question names them; none named, or a standing order,
-// takes the first). The hex a routing unit ends in (R11) is its owner's
+// it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where the retreat
+// may end in two hexes or more (the question names them: a rear hex, or
+// for mounted cavalry, which goes two hexes back, a hex two back,
+// TestGBACW_14_3b_AMountedRetreatEndsWhereThePlayerChooses; none named,
+// or a standing order, takes the first). The hex a routing unit ends in (R11) is its owner's
 // choice in the same way, asked where the rout may end in two hexes or
 // more (none where only one is open): "ROUT <unit> <hex>" among the
 // hexes the question names; PASS, the deadline's order, or a standing

@@ -688,18 +688,23 @@ func (m *sim) retreatVia(u *Unit, n int, why string, via []string) {
 	}
 }
 
-// routEnds are the hexes a rout of u may end in (R11 reading: two hexes
-// back keeping its facing, each into a rear hex a retreat may enter,
-// 14.3b; a unit with no rear hex open from the first stops there), each
-// with the first path found to it, in rearDirs' order: the first is the
-// hex pbem takes when its owner does not choose.
-func (s *State) routEnds(u *Unit) (ends []string, paths [][]string) {
+// retreatEnds are the hexes a retreat of n hexes (1 or 2) may end in:
+// each hex into a rear hex a retreat may enter (keeping the facing,
+// 14.3b), a unit with no rear hex open from the first stopping there;
+// each end with the first path found to it, in rearDirs' order, so the
+// first is the hex pbem takes when the owner does not choose. A rout is
+// two hexes (R11 reading), a mounted unit's pre-shock retreat too.
+func (s *State) retreatEnds(u *Unit, n int) (ends []string, paths [][]string) {
 	add := func(end string, path []string) {
 		if !slices.Contains(ends, end) {
 			ends, paths = append(ends, end), append(paths, path)
 		}
 	}
 	for _, h1 := range s.rearHexes(u) {
+		if n < 2 {
+			add(h1, []string{h1})
+			continue
+		}
 		v := *u
 		v.Hex = hex.MustParse(h1)
 		h2s := s.rearHexes(&v)
@@ -713,6 +718,15 @@ func (s *State) routEnds(u *Unit) (ends []string, paths [][]string) {
 	return ends, paths
 }
 
+// viaEnd is the path to the end a player chose (a hex of ends), or nil
+// (the first path) for none or one not among them.
+func viaEnd(ends []string, paths [][]string, end string) []string {
+	if i := slices.Index(ends, end); i >= 0 {
+		return paths[i]
+	}
+	return nil
+}
+
 // routVia asks u's owner where it routs to (R11), when its rout may end
 // in two hexes or more: the answer given, else its standing order (any
 // rule but ASK: the first hex, unasked), else the question waits for a
@@ -720,16 +734,14 @@ func (s *State) routEnds(u *Unit) (ends []string, paths [][]string) {
 // answer by the deadline, takes the first hex, the one pbem would take.
 // A dry run, or a rout outside an activation's program, takes the first.
 func (m *sim) routVia(u *Unit, why string) []string {
-	ends, paths := m.st.routEnds(u)
+	ends, paths := m.st.retreatEnds(u, 2)
 	if len(ends) < 2 || m.dry || m.st.Act == nil || m.st.Act.Prog == nil {
 		return nil
 	}
 	key := m.key(rRout, u.Name) + "|" + strings.Join(ends, " ")
 	if v, ok := m.answered(key); ok {
 		if _, h, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "yes") {
-			if i := slices.Index(ends, h); i >= 0 {
-				return paths[i]
-			}
+			return viaEnd(ends, paths, h)
 		}
 		return nil
 	}

@@ -578,3 +578,35 @@ func TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns(t *testing.T) {
 		t.Errorf("after the answer: fires %v, asked again %v\n%s", fs, strings.Contains(h.facts(), "prog.asked"), h.facts())
 	}
 }
+
+// TestGBACW_14_3b_AMountedRetreatEndsWhereThePlayerChooses: mounted
+// cavalry retreats two hexes before a shock (14.3b), so the hex it ends
+// in is the choice: the question names the hexes two back, PRE-SHOCK
+// RETREAT <hex> chooses one of them, a hex it would only pass is refused.
+func TestGBACW_14_3b_AMountedRetreatEndsWhereThePlayerChooses(t *testing.T) {
+	scene := func() *harness {
+		h := clearField(t, "", "U1a", "CCa")
+		h.set("U1 ORDER attack", "U1a ORDER attack")
+		h.put("U1a", "0605", "E")
+		h.put("CCa", "0705", "W")
+		h.standing(CSA, "PRE-SHOCK RETREAT CCa ASK")
+		h.activate(USA, "U Div")
+		h.rolls = []int{0, 0, 0}
+		h.must(USA, "U1a: SHOCK 0705")
+		return h
+	}
+	h := scene()
+	if csa := h.seenBy(CSA); !strings.Contains(csa, "may end in 0904, 0905 or 0906") {
+		t.Errorf("the question does not name the hexes two back:\n%s", csa)
+	}
+	h.refused(CSA, "PRE-SHOCK RETREAT 0804", "not a hex CCa may retreat into")
+	h.must(CSA, "PRE-SHOCK RETREAT 0906")
+	if got := h.u("CCa").Hex.String(); got != "0906" {
+		t.Errorf("CCa retreated to %s; its player chose 0906", got)
+	}
+	h = scene()
+	h.must(CSA, "PRE-SHOCK RETREAT")
+	if got := h.u("CCa").Hex.String(); got != "0904" {
+		t.Errorf("CCa retreated to %s with no hex named; want the first, 0904", got)
+	}
+}
