@@ -446,8 +446,12 @@ func (m *sim) gather(side, entry string, step int, asked *Ask) *Ask {
 		}
 	}
 	r0, u0 := keyParts(all[0].Key)
+	routs := ""
+	if slices.ContainsFunc(keys, func(k string) bool { r, _ := keyParts(k); return r == rRout }) {
+		routs = " A rout no line names, or PASS, takes its first hex."
+	}
 	return &Ask{Side: asked.Side, Key: strings.Join(keys, askSep),
-		What:     strings.Join(whats, " ") + fmt.Sprintf(" These %d are asked together: answer each reaction you want on a line of its own, naming the unit (%s), or PASS for none (a STANDING order would answer them from now on).", len(all), lines[0]),
+		What:     strings.Join(whats, " ") + fmt.Sprintf(" These %d are asked together: answer each reaction you want on a line of its own, naming the unit (%s), or PASS for none (a STANDING order would answer them from now on).%s", len(all), lines[0], routs),
 		Examples: []string{strings.Join(lines, "\n"), oPass, fmt.Sprintf("STANDING %s %s ALWAYS", r0, u0)}}
 }
 
@@ -508,6 +512,21 @@ func (m *sim) answered(key string) (string, bool) {
 	}
 	for _, a := range m.st.Act.Prog.Answers {
 		if k, v, ok := strings.Cut(a, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// answeredChoice returns the answer filed in the suspended step under a
+// key that starts with prefix (a choice's step, kind and unit, whatever
+// hexes it offered).
+func (m *sim) answeredChoice(prefix string) (string, bool) {
+	if m.st.Act == nil || m.st.Act.Prog == nil {
+		return "", false
+	}
+	for _, a := range m.st.Act.Prog.Answers {
+		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, prefix) {
 			return v, true
 		}
 	}

@@ -739,9 +739,15 @@ func (m *sim) routVia(u *Unit, why string) []string {
 		return nil
 	}
 	key := m.key(rRout, u.Name) + "|" + strings.Join(ends, " ")
-	if v, ok := m.answered(key); ok {
+	// The answer is found by the step and the unit: the hexes open may
+	// have changed since it was asked, with another unit's answer (a
+	// friendly unit where another routed opens an enemy's front hex).
+	if v, ok := m.answeredChoice(m.key(rRout, u.Name) + "|"); ok {
 		if _, h, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "yes") {
-			return viaEnd(ends, paths, h)
+			if p := viaEnd(ends, paths, h); p != nil {
+				return p
+			}
+			m.say("%s cannot end its rout at %s now: it routs towards %s.", u.Name, h, ends[0])
 		}
 		return nil
 	}

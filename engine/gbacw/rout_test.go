@@ -117,3 +117,36 @@ func TestGBACW_R11_ARoutWithOneHexIsNotAsked(t *testing.T) {
 		t.Errorf("a rout with one hex open was asked: %s", a.What)
 	}
 }
+
+// TestGBACW_R11_TheRoutsOfOneEventAreAskedOnce: a shock that routs two
+// units of a stack (R11: each disordered again, 14.3g) asks their player
+// once, naming both; the answer gives each its hex, and nothing is asked
+// again when the first unit's rout changes what the second may enter.
+func TestGBACW_R11_TheRoutsOfOneEventAreAskedOnce(t *testing.T) {
+	h := shockField(t)
+	h.put("U1a", "0605", "E")
+	h.put("U1b", "0605", "E")
+	h.put("C1a", "0705", "W")
+	h.put("C1b", "0705", "W")
+	h.set("C1a DISORDERED on", "C1b DISORDERED on")
+	h.standing(CSA, "ROUT ALL ASK")
+	h.activate(USA, "U Div")
+	h.rolls = []int{0, 9, 9, 9, 9, 9, 9, 9, 9}
+	h.must(USA, "U1a, U1b: SHOCK 0705")
+	var asks []string
+	for _, f := range h.last.Facts {
+		if f.Kind == "prog.asked" {
+			asks = append(asks, f.Str("what"))
+		}
+	}
+	if len(asks) != 1 || !strings.Contains(asks[0], "your C1a") || !strings.Contains(asks[0], "your C1b") || !strings.Contains(asks[0], "1003, 1004 or 1005") {
+		t.Fatalf("want one question naming C1a, C1b and their hexes, got %q", asks)
+	}
+	h.must(CSA, "ROUT C1a 1005\nROUT C1b 1004")
+	if a := h.st.asked(); a != nil {
+		t.Errorf("asked again after the answer: %s", a.What)
+	}
+	if a, b := h.u("C1a").Hex.String(), h.u("C1b").Hex.String(); a != "1005" || b != "1004" {
+		t.Errorf("C1a routed to %s, C1b to %s; their player chose 1005 and 1004", a, b)
+	}
+}
