@@ -480,6 +480,14 @@ func keyHexes(key string) []string {
 	return strings.Fields(parts[3])
 }
 
+// firstHex is the hex a choice's key takes on PASS, in words.
+func firstHex(key string) string {
+	if hs := keyHexes(key); len(hs) > 0 {
+		return hs[0]
+	}
+	return "the first hex open"
+}
+
 // hexAnswerWhy says why h cannot answer the question filed under key
 // for unit who, or "": a pre-shock retreat ends in a hex its retreat
 // may reach (14.3b; two hexes for mounted cavalry), a rout in a hex the
@@ -653,7 +661,7 @@ func answerShort(key, ans string) string {
 		if _, h, ok := strings.Cut(ans, ":"); ok {
 			return h
 		}
-		return keyHexes(key)[0]
+		return firstHex(key)
 	}
 	return map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(ans, "yes")]
 }

@@ -140,7 +140,10 @@
 // more (none where only one is open): "ROUT <unit> <hex>" among the
 // hexes the question names; PASS, the deadline's order, or a standing
 // order (STANDING ROUT [<unit>|<brigade>|ALL] ALWAYS) takes the first,
-// the hex pbem took before it asked. The other side reads only that the
+// the hex pbem took before it asked; the routs one event causes (a
+// shock's two defenders) are asked in one mail, an answer holding when
+// another unit's rout has changed the hexes open, else the first taken
+// and said (TestGBACW_R11_TheRoutsOfOneEventAreAskedOnce). The other side reads only that the
 // game waits (the rout is not told before its hex is chosen), in its
 // mails, on its board, in "who acts now" and in the refusal of a mail
 // it sends meanwhile (TestGBACW_R11_TheRoutHexIsThePlayers,

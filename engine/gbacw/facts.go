@@ -576,7 +576,7 @@ func answerWords(st *State, key, answer string) string {
 		if _, h, ok := strings.Cut(answer, ":"); ok && strings.HasPrefix(answer, "yes") {
 			return fmt.Sprintf("%s answers: %s routs to %s.", side, who, h)
 		}
-		return fmt.Sprintf("%s answers: %s routs to %s, the hex first in order.", side, who, keyHexes(key)[0])
+		return fmt.Sprintf("%s answers: %s routs to %s, the hex first in order.", side, who, firstHex(key))
 	}
 	if strings.HasPrefix(answer, "yes") {
 		return fmt.Sprintf("%s answers: %s makes its %s.", side, who, reactionName(what))
