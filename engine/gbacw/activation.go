@@ -14,8 +14,9 @@ import (
 // CHANGE lines, the Multi-brigade coordination Phase's COORDINATE lines,
 // then a plan marker; at the plan the action lines are sorted into each
 // brigade's Action Phase (or the coordinated brigades' together): its
-// movement and fire in the order written, then its shocks (14.1), its
-// recoveries and its constructions. The program is carried out step by
+// movement and fire in the order written, then its shocks (14.1:
+// wherever the mail wrote them, the player told when that moved one),
+// its recoveries and its constructions. The program is carried out step by
 // step (a hex of a move, a stage of a shock); a step that needs an
 // answer waits for it, and the program goes on when it comes.
 //
@@ -366,16 +367,27 @@ func (m *sim) plan(side string, lines []string) []string {
 		}
 		groups[0].moves = append(slices.Clone(early), groups[0].moves...)
 	}
-	// The lines are carried out in the order the mail gives them: a
-	// shock written before a move or fire of its own brigade's phase is
-	// refused, not moved after it (14.1).
+	// The seed's sequence of play decides the order, not the mail's: a
+	// brigade moves and fires, then shocks (3.3.3, 14.1: "after moving
+	// and firing"). A shock written before a move or fire of its own
+	// brigade's phase is carried out after them, and the player is told
+	// so: the mail gave no order the seed lets him give.
+	own := events.ToSide(side)
 	for _, g := range groups {
 		for _, s := range g.shocks {
+			var after []string
 			for _, o := range g.moves {
 				if o.Line > s.Line && !o.Leader {
-					m.fail(&s, s.Col, fmt.Sprintf("a brigade shocks after it has finished moving and firing (14.1): line %d (%s) comes after this shock; write the shock after it", o.Line, o.Text),
-						"the brigade's MOVE and FIRE lines first, then its SHOCK lines")
+					after = append(after, strconv.Itoa(o.Line))
 				}
+			}
+			if len(after) > 0 {
+				word := "line"
+				if len(after) > 1 {
+					word = "lines"
+				}
+				m.sayTo(own, "Line %d (%s) is carried out after %s %s, the brigade's moves and fires written after it: a brigade shocks when it has finished moving and firing (14.1).",
+					s.Line, s.Text, word, joinAnd(after))
 			}
 		}
 	}

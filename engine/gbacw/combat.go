@@ -94,7 +94,9 @@ func (m *sim) loseSP(u *Unit, n int, why string, step bool) bool {
 
 // rout: a collapsed unit (20.1) that routs goes off the map; another
 // routs (R11 reading): it is on its disordered side, goes back two
-// hexes keeping its facing (7.5), and can do nothing but try to recover.
+// hexes keeping its facing (7.5), to the hex its owner chooses where
+// there are two or more (routVia), and can do nothing but try to
+// recover.
 func (m *sim) rout(u *Unit, why string) {
 	u = m.st.unit(u.Name)
 	if !u.onMap() {
@@ -106,8 +108,9 @@ func (m *sim) rout(u *Unit, why string) {
 		m.commandGone()
 		return
 	}
+	via := m.routVia(u, why)
 	m.emit(kUnitRouted, aUnit.Arg(u.Name), aWhy.Arg(why))
-	m.retreat(m.st.unit(u.Name), 2, "rout")
+	m.retreatVia(m.st.unit(u.Name), 2, "rout", via)
 }
 
 // --- fire (11, 12, 13) ---

@@ -228,11 +228,16 @@ func (m *sim) player(side string, os []Order) []events.Problem {
 	case PhaseActivation:
 		if a := st.asked(); a != nil {
 			if a.Side != side {
-				who := "the referee"
+				// The question is the asked side's alone: the other reads
+				// only that the game waits for it.
+				what := "the game waits for the referee: " + a.What
 				if a.Side != "" {
-					who = a.Side
+					what = askedLine(a)
+					if !strings.HasPrefix(what, "the game waits") {
+						what = "the game waits for " + a.Side + ": " + what
+					}
 				}
-				return one(rest[0], "the game waits for "+who+": "+a.What, "send STANDING orders, or wait")
+				return one(rest[0], what, "send STANDING orders, or wait")
 			}
 			return m.answer(side, rest)
 		}
@@ -389,8 +394,8 @@ func (m *sim) answerAll(keys []string, os []Order) []events.Problem {
 			a += ":" + strconv.Itoa(o.Face)
 		}
 		if o.HasTo {
-			if u := m.st.unit(who); u == nil || !slices.Contains(m.st.rearHexes(u), o.To.String()) {
-				return one(o, fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", o.To, who), o.Reaction+" "+who)
+			if why := m.hexAnswerWhy(keys[i], who, o.To); why != "" {
+				return one(o, why, o.Reaction+" "+who)
 			}
 			a += ":" + o.To.String()
 		}
@@ -401,7 +406,7 @@ func (m *sim) answerAll(keys []string, os []Order) []events.Problem {
 		if ans[i] == "" {
 			ans[i] = "no"
 		}
-		m.say("%s %s: %s", r, who, map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(ans[i], "yes")])
+		m.say("%s %s: %s", r, who, answerShort(k, ans[i]))
 		m.emit(kProgAnswered, aKey.Arg(k), aAnswer.Arg(ans[i]))
 	}
 	return m.resume()
@@ -434,11 +439,19 @@ func (m *sim) gather(side, entry string, step int, asked *Ask) *Ask {
 		keys = append(keys, a.Key)
 		w, _, _ := strings.Cut(a.What, " Answer ")
 		whats = append(whats, strings.TrimSpace(w))
-		lines = append(lines, r+" "+who)
+		if hs := keyHexes(a.Key); len(hs) > 0 {
+			lines = append(lines, r+" "+who+" "+hs[0])
+		} else {
+			lines = append(lines, r+" "+who)
+		}
 	}
 	r0, u0 := keyParts(all[0].Key)
+	routs := ""
+	if slices.ContainsFunc(keys, func(k string) bool { r, _ := keyParts(k); return r == rRout }) {
+		routs = " A rout no line names, or PASS, takes its first hex."
+	}
 	return &Ask{Side: asked.Side, Key: strings.Join(keys, askSep),
-		What:     strings.Join(whats, " ") + fmt.Sprintf(" These %d are asked together: answer each reaction you want on a line of its own, naming the unit (%s), or PASS for none (a STANDING order would answer them from now on).", len(all), lines[0]),
+		What:     strings.Join(whats, " ") + fmt.Sprintf(" These %d are asked together: answer each reaction you want on a line of its own, naming the unit (%s), or PASS for none (a STANDING order would answer them from now on).%s", len(all), lines[0], routs),
 		Examples: []string{strings.Join(lines, "\n"), oPass, fmt.Sprintf("STANDING %s %s ALWAYS", r0, u0)}}
 }
 
@@ -450,11 +463,54 @@ func (m *sim) key(r, unit string) string { return fmt.Sprintf("%d.%d|%s|%s", m.a
 
 // keyParts splits a key into the reaction and the unit.
 func keyParts(key string) (r, unit string) {
-	parts := strings.SplitN(key, "|", 3)
-	if len(parts) != 3 {
+	parts := strings.SplitN(key, "|", 4)
+	if len(parts) < 3 {
 		return "", ""
 	}
 	return parts[1], parts[2]
+}
+
+// keyHexes are the hexes a choice's key offers (a rout's ends, R11),
+// after the unit: the first is the one taken on PASS.
+func keyHexes(key string) []string {
+	parts := strings.SplitN(key, "|", 4)
+	if len(parts) < 4 {
+		return nil
+	}
+	return strings.Fields(parts[3])
+}
+
+// firstHex is the hex a choice's key takes on PASS, in words.
+func firstHex(key string) string {
+	if hs := keyHexes(key); len(hs) > 0 {
+		return hs[0]
+	}
+	return "the first hex open"
+}
+
+// hexAnswerWhy says why h cannot answer the question filed under key
+// for unit who, or "": a pre-shock retreat ends in a hex its retreat
+// may reach (14.3b; two hexes for mounted cavalry), a rout in a hex the
+// question named (R11).
+func (m *sim) hexAnswerWhy(key, who string, h hex.Hex) string {
+	if r, _ := keyParts(key); r == rRout {
+		if !slices.Contains(keyHexes(key), h.String()) {
+			return fmt.Sprintf("%s is not a hex %s may rout to: %s", h, who, joinOr(keyHexes(key)))
+		}
+		return ""
+	}
+	u := m.st.unit(who)
+	if u == nil {
+		return fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", h, who)
+	}
+	n := 1
+	if m.st.mountedCav(u) {
+		n = 2
+	}
+	if ends, _ := m.st.retreatEnds(u, n); !slices.Contains(ends, h.String()) {
+		return fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", h, who)
+	}
+	return ""
 }
 
 // answered returns the answer filed under key in the suspended step.
@@ -464,6 +520,21 @@ func (m *sim) answered(key string) (string, bool) {
 	}
 	for _, a := range m.st.Act.Prog.Answers {
 		if k, v, ok := strings.Cut(a, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// answeredChoice returns the answer filed in the suspended step under a
+// key that starts with prefix (a choice's step, kind and unit, whatever
+// hexes it offered).
+func (m *sim) answeredChoice(prefix string) (string, bool) {
+	if m.st.Act == nil || m.st.Act.Prog == nil {
+		return "", false
+	}
+	for _, a := range m.st.Act.Prog.Answers {
+		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, prefix) {
 			return v, true
 		}
 	}
@@ -583,6 +654,18 @@ func (m *sim) standingAnswer(side string) (string, bool) {
 	return "", true
 }
 
+// answerShort is an answer as the echo gives it: yes or no, or for a
+// rout (R11) the hex it ends in.
+func answerShort(key, ans string) string {
+	if r, _ := keyParts(key); r == rRout {
+		if _, h, ok := strings.Cut(ans, ":"); ok {
+			return h
+		}
+		return firstHex(key)
+	}
+	return map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(ans, "yes")]
+}
+
 // answer takes the asked side's answer and carries the activation on.
 func (m *sim) answer(side string, os []Order) []events.Problem {
 	a := m.st.asked()
@@ -603,8 +686,8 @@ func (m *sim) answer(side string, os []Order) []events.Problem {
 				ans += ":" + strconv.Itoa(o.Face)
 			}
 			if o.HasTo {
-				if u := m.st.unit(who); u == nil || !slices.Contains(m.st.rearHexes(u), o.To.String()) {
-					return one(o, fmt.Sprintf("%s is not a hex %s may retreat into (14.3b)", o.To, who), r+" or PASS")
+				if why := m.hexAnswerWhy(a.Key, who, o.To); why != "" {
+					return one(o, why, r+" or PASS")
 				}
 				ans += ":" + o.To.String()
 			}
@@ -614,7 +697,7 @@ func (m *sim) answer(side string, os []Order) []events.Problem {
 			return one(o, "you are asked about "+r+": "+a.What, r+" or PASS")
 		}
 	}
-	m.say("%s: %s", r, map[bool]string{true: "yes", false: "no"}[strings.HasPrefix(ans, "yes")])
+	m.say("%s: %s", r, answerShort(a.Key, ans))
 	m.emit(kProgAnswered, aKey.Arg(a.Key), aAnswer.Arg(ans))
 	return m.resume()
 }

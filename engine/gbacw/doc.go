@@ -55,11 +55,16 @@
 // fire in the order the mail gives them, then its shocks in that order
 // (one combination per hex attacked; lines naming a hex in common are
 // one combination of all the hexes they name), its recoveries and
-// constructions; coordinated brigades share one phase. A shock written
-// before a move or fire of its own brigade's phase is refused (14.1: a
-// brigade shocks when it has finished moving and firing), never moved
-// after it; FIRE lines of a split regiment's units at one target are
-// one fire (11.5). A mail's orders are first run
+// constructions; coordinated brigades share one phase. The seed fixes
+// that sequence (its sequence of play: the Action Phase is "shock after
+// movement and fire, recovery, construction, per brigade"; 14.1: a
+// brigade shocks "after it has completed movement and fire"), so the
+// player has no order to give between a brigade's moves and its shocks:
+// a shock written before a move or fire of its own brigade's phase is
+// accepted and carried out after them, and the sender is told which
+// line went after which (TestGBACW_14_1_AShockWrittenFirstIsCarriedOutAfterItsBrigadesMoves);
+// the dry run below checks the orders in that sequence. FIRE lines of a
+// split regiment's units at one target are one fire (11.5). A mail's orders are first run
 // dry on a copy with benign dice and no reactions: an order that could
 // not be carried out even then rejects the mail whole, with the line and
 // why. Carried out for real, an order the dice or a reaction made
@@ -90,7 +95,9 @@
 // where <reaction> is REACTION FACE (7.6), RETURN FIRE (13.1), CLOSING
 // FIRE (13.4), WITHDRAWAL FIRE (9.6, 13.3), PRE-SHOCK RETREAT (14.3b),
 // PRE-SHOCK FIRE (13.2, 14.3e), WITHDRAW (the reaction withdrawal of
-// mounted cavalry, 9.5a) or COUNTER-CHARGE, and <rule> is ALWAYS, NEVER,
+// mounted cavalry, 9.5a), COUNTER-CHARGE or ROUT (not a reaction but
+// the choice of a rout's hex, R11: any rule but ASK takes the first hex
+// unasked), and <rule> is ALWAYS, NEVER,
 // ASK (asked by mail each time), CLEAR (take it back), or conditions
 // joined by AND: IF DISORDERED, IF NOT DISORDERED, IF OUTNUMBERED (the
 // enemy's stack has more SP than the unit's), IF FIRED ON, IF ADJACENT
@@ -124,9 +131,23 @@
 // a line each), PASS none (TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns).
 // A question that depends on another's answer (return fire after a
 // reaction facing) may still come in a mail of its own. Where the reaction leaves the player a choice, the answer may make
-// it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where two rear hexes
-// are open (the question names them; none named, or a standing order,
-// takes the first). Standing orders may be sent any time
+// it: REACTION FACE <vertex>; PRE-SHOCK RETREAT <hex> where the retreat
+// may end in two hexes or more (the question names them: a rear hex, or
+// for mounted cavalry, which goes two hexes back, a hex two back,
+// TestGBACW_14_3b_AMountedRetreatEndsWhereThePlayerChooses; none named,
+// or a standing order, takes the first). The hex a routing unit ends in (R11) is its owner's
+// choice in the same way, asked where the rout may end in two hexes or
+// more (none where only one is open): "ROUT <unit> <hex>" among the
+// hexes the question names; PASS, the deadline's order, or a standing
+// order (STANDING ROUT [<unit>|<brigade>|ALL] ALWAYS) takes the first,
+// the hex pbem took before it asked; the routs one event causes (a
+// shock's two defenders) are asked in one mail, an answer holding when
+// another unit's rout has changed the hexes open, else the first taken
+// and said (TestGBACW_R11_TheRoutsOfOneEventAreAskedOnce). The other side reads only that the
+// game waits (the rout is not told before its hex is chosen), in its
+// mails, on its board, in "who acts now" and in the refusal of a mail
+// it sends meanwhile (TestGBACW_R11_TheRoutHexIsThePlayers,
+// TestGBACW_R11_ARoutWithOneHexIsNotAsked). Standing orders may be sent any time
 // except in the sealed Command Segment, whose every line the other side
 // reads when the orders are opened: there they are refused, with that
 // reason.
@@ -198,7 +219,10 @@
 //     Displacement is going one hex further where the stack is full; a
 //     unit that cannot retreat stays and loses a strength point. 2D (a
 //     disordered unit disordered again) is a step loss and a rout; a rout
-//     is two hexes back, the unit then doing nothing but trying to
+//     is two hexes back, each into a hex a retreat may enter (its rear,
+//     keeping its facing; not an enemy's front without a friend), ending
+//     where its owner chooses among the hexes that allows (stopping after
+//     one where no second is open), the unit then doing nothing but trying to
 //     recover (a success brings it back to disordered); a collapsed unit
 //     that routs leaves the map (20.1). Leaders go with a unit that
 //     leaves them alone (17.6).
@@ -330,7 +354,8 @@
 //	12.1-12.4 line of sight                geom.go los, blocked           TestGBACW_12_*
 //	13.1-13.4 non-phase fire               combat.go fireWhy, shock.go    TestGBACW_13_*, TestGBACW_7_2_13_*
 //	14.1, 14.2, 14.2a, 14.3 a-i shock      activation.go plan, shockCheck, mustAttack; shock.go TestGBACW_14_*
-//	                                       (14.3a: ShockBestHexOption; 14.3b: TheRetreatHexIsThePlayers)
+//	                                       (14.1: AShockWrittenFirstIsCarriedOutAfterItsBrigadesMoves;
+//	                                       14.3a: ShockBestHexOption; 14.3b: TheRetreatHexIsThePlayers)
 //	15.1-15.3 artillery                    move.go checkLeg, state.go typ TestGBACW_15_*
 //	16.1-16.5 cavalry                      action.go mount, combat.go, state.go, move.go stackWhy TestGBACW_16_*
 //	17.1-17.8 leaders                      command.go, turn.go; activation.go plan, evolve.go group.begun (17.1)
@@ -338,6 +363,8 @@
 //	18.1-18.4 leader effects               combat.go udd, shock.go shockDRM TestGBACW_18_*
 //	19.1-19.6 disorder and recovery        state.go, action.go recover, turn.go TestGBACW_19_* (19.6: ARetreatIsNotMoving)
 //	20.1-20.3 collapse and CI              combat.go rout, turn.go        TestGBACW_20_*
+//	R11 2D, rout, displacement, retreat    combat.go rout, move.go routEnds, routVia, retreatVia
+//	                                       TestGBACW_R11_TheRoutHexIsThePlayers, TestGBACW_14_3b_TheRetreatHexIsThePlayers
 //
 // The mails: every die line gives the roll, each DRM with its source and
 // the sum (TestGBACW_11_4_FireLinesNameTheirDRMs); a reaction asked is

@@ -533,7 +533,7 @@ func phaseWords(phase string) string {
 var reactionNames = map[string]string{
 	rFace: "reaction facing change", rReturn: "return fire", rClosing: "closing fire", rWithdrawF: "withdrawal fire",
 	rRetreat: "pre-shock retreat", rPreFire: "pre-shock fire", rPreFire + " 2": "second pre-shock fire",
-	rWM: "reaction withdrawal", rCounter: "counter-charge",
+	rWM: "reaction withdrawal", rCounter: "counter-charge", rRout: "choice of the rout hex",
 }
 
 func reactionName(r string) string {
@@ -570,6 +570,13 @@ func answerWords(st *State, key, answer string) string {
 	side := "The side asked"
 	if a := st.asked(); a != nil && a.Side != "" {
 		side = a.Side
+	}
+	if what == rRout {
+		// The owner's choice of the rout hex (R11).
+		if _, h, ok := strings.Cut(answer, ":"); ok && strings.HasPrefix(answer, "yes") {
+			return fmt.Sprintf("%s answers: %s routs to %s.", side, who, h)
+		}
+		return fmt.Sprintf("%s answers: %s routs to %s, the hex first in order.", side, who, firstHex(key))
 	}
 	if strings.HasPrefix(answer, "yes") {
 		return fmt.Sprintf("%s answers: %s makes its %s.", side, who, reactionName(what))

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"slices"
+	"strings"
 
 	"pbem/engine/hex"
 )
@@ -642,7 +643,7 @@ func (s *State) rearHex(u *Unit) (hex.Hex, bool) {
 // (Displacement, R11 reading). A unit that cannot retreat stays and
 // loses a strength point (R11 reading). Leaders stacked with it go too
 // (17.6).
-func (m *sim) retreat(u *Unit, n int, why string) { m.retreatVia(u, n, why, "") }
+func (m *sim) retreat(u *Unit, n int, why string) { m.retreatVia(u, n, why, nil) }
 
 // rearHexes are the hexes u may retreat into, in rearDirs' order.
 func (s *State) rearHexes(u *Unit) []string {
@@ -655,22 +656,24 @@ func (s *State) rearHexes(u *Unit) []string {
 	return out
 }
 
-// retreatVia is retreat with the first hex the player chose (14.3b: the
-// owner's choice where two are open), when it is one u may retreat
-// into; else the first open.
-func (m *sim) retreatVia(u *Unit, n int, why, first string) {
+// retreatVia is retreat by the hexes the player chose (14.3b, R11: the
+// owner's choice where two are open), each taken when it is one u may
+// retreat into; else the first open.
+func (m *sim) retreatVia(u *Unit, n int, why string, via []string) {
 	for i := 0; i < n || (i < n+1 && m.overStacked(u)); i++ {
 		u = m.st.unit(u.Name)
 		if !u.onMap() {
 			return
 		}
 		next, ok := m.st.rearHex(u)
-		if h, err := hex.Parse(first); i == 0 && err == nil && slices.Contains(m.st.rearHexes(u), first) {
-			next, ok = h, true
+		if i < len(via) {
+			if h, err := hex.Parse(via[i]); err == nil && slices.Contains(m.st.rearHexes(u), via[i]) {
+				next, ok = h, true
+			}
 		}
 		if !ok {
 			if i == 0 {
-				m.say("%s cannot retreat (%s): it stays and loses a strength point (R11).", u.Name, why)
+				m.say("%s cannot retreat (%s): it stays and loses a strength point.", u.Name, why)
 				m.loseSP(u, 1, "no retreat open ("+why+")", false)
 			}
 			return
@@ -683,6 +686,85 @@ func (m *sim) retreatVia(u *Unit, n int, why, first string) {
 	if u = m.st.unit(u.Name); u.onMap() {
 		m.place(&Order{Text: why}, u, u.Hex)
 	}
+}
+
+// retreatEnds are the hexes a retreat of n hexes (1 or 2) may end in:
+// each hex into a rear hex a retreat may enter (keeping the facing,
+// 14.3b), a unit with no rear hex open from the first stopping there;
+// each end with the first path found to it, in rearDirs' order, so the
+// first is the hex pbem takes when the owner does not choose. A rout is
+// two hexes (R11 reading), a mounted unit's pre-shock retreat too.
+func (s *State) retreatEnds(u *Unit, n int) (ends []string, paths [][]string) {
+	add := func(end string, path []string) {
+		if !slices.Contains(ends, end) {
+			ends, paths = append(ends, end), append(paths, path)
+		}
+	}
+	for _, h1 := range s.rearHexes(u) {
+		if n < 2 {
+			add(h1, []string{h1})
+			continue
+		}
+		v := *u
+		v.Hex = hex.MustParse(h1)
+		h2s := s.rearHexes(&v)
+		if len(h2s) == 0 {
+			add(h1, []string{h1})
+		}
+		for _, h2 := range h2s {
+			add(h2, []string{h1, h2})
+		}
+	}
+	return ends, paths
+}
+
+// viaEnd is the path to the end a player chose (a hex of ends), or nil
+// (the first path) for none or one not among them.
+func viaEnd(ends []string, paths [][]string, end string) []string {
+	if i := slices.Index(ends, end); i >= 0 {
+		return paths[i]
+	}
+	return nil
+}
+
+// routVia asks u's owner where it routs to (R11), when its rout may end
+// in two hexes or more: the answer given, else its standing order (any
+// rule but ASK: the first hex, unasked), else the question waits for a
+// mail, the other side reading only that the game waits. PASS, or no
+// answer by the deadline, takes the first hex, the one pbem would take.
+// A dry run, or a rout outside an activation's program, takes the first.
+func (m *sim) routVia(u *Unit, why string) []string {
+	ends, paths := m.st.retreatEnds(u, 2)
+	if len(ends) < 2 || m.dry || m.st.Act == nil || m.st.Act.Prog == nil {
+		return nil
+	}
+	key := m.key(rRout, u.Name) + "|" + strings.Join(ends, " ")
+	// The answer is found by the step and the unit: the hexes open may
+	// have changed since it was asked, with another unit's answer (a
+	// friendly unit where another routed opens an enemy's front hex).
+	if v, ok := m.answeredChoice(m.key(rRout, u.Name) + "|"); ok {
+		if _, h, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "yes") {
+			if p := viaEnd(ends, paths, h); p != nil {
+				return p
+			}
+			m.say("%s cannot end its rout at %s now: it routs towards %s.", u.Name, h, ends[0])
+		}
+		return nil
+	}
+	switch m.st.standingFor(u, rRout) {
+	case "", "ASK":
+	default:
+		return nil
+	}
+	what := fmt.Sprintf("Rout: your %s at %s routs (%s), two hexes back keeping its facing; where it ends is yours to choose: %s (ROUT %s <hex>; PASS, or no answer by the deadline, takes %s).",
+		u.Name, u.Hex, why, joinOr(ends), u.Name, ends[0])
+	if m.probe {
+		m.probed = append(m.probed, Ask{Side: u.Side, Key: key, What: what})
+		return nil
+	}
+	panic(suspend{Ask{Side: u.Side, Key: key,
+		What:     what + fmt.Sprintf(" Answer %s %s <hex> or PASS (STANDING %s %s ALWAYS would take the first hex from now on, unasked).", rRout, u.Name, rRout, u.Name),
+		Examples: []string{fmt.Sprintf("%s %s %s", rRout, u.Name, ends[0]), oPass, fmt.Sprintf("STANDING %s ALL ALWAYS", rRout)}}})
 }
 
 // overStacked reports whether u's hex holds more than the limits.

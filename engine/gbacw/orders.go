@@ -57,9 +57,12 @@ const (
 	rPreFire   = "PRE-SHOCK FIRE" // 13.2, 14.3e
 	rWM        = "WITHDRAW"       // 9.5a: mounted cavalry's reaction WM
 	rCounter   = "COUNTER-CHARGE" // 16.3b
+	// rRout is not a reaction but the owner's choice of the hex a
+	// routing unit ends in (R11), asked and answered as one.
+	rRout = "ROUT"
 )
 
-var reactions = []string{rFace, rReturn, rClosing, rWithdrawF, rRetreat, rPreFire, rWM, rCounter}
+var reactions = []string{rFace, rReturn, rClosing, rWithdrawF, rRetreat, rPreFire, rWM, rCounter, rRout}
 
 // Order is one parsed line.
 type Order struct {
@@ -234,8 +237,9 @@ func (p *parser) line(o *Order, line string) bool {
 					return true
 				}
 			}
-			if r == rRetreat {
-				// The hex of a pre-shock retreat is the player's (14.3b).
+			if r == rRetreat || r == rRout {
+				// The hex of a pre-shock retreat (14.3b) or a rout (R11)
+				// is the player's.
 				if h, err := hex.Parse(ws[n].s); err == nil && len(ws) == n+1 {
 					o.To, o.HasTo = h, true
 					return true

@@ -11,7 +11,9 @@ import (
 )
 
 // askedLine is a reaction question as every reader may see it: who
-// answers and which reactions, not the units.
+// answers and which reactions, not the units. A rout's hex (R11) is not
+// named: the rout is not yet told, so the other side reads only that the
+// game waits.
 func askedLine(a *Ask) string {
 	var rs []string
 	for _, k := range strings.Split(a.Key, askSep) {
@@ -19,6 +21,9 @@ func askedLine(a *Ask) string {
 		if t := reactionTitles[r]; t != "" && !slices.Contains(rs, t) {
 			rs = append(rs, t)
 		}
+	}
+	if len(rs) == 0 {
+		return fmt.Sprintf("the game waits for %s; the question is in %s's mail and on its board", a.Side, a.Side)
 	}
 	return fmt.Sprintf("%s: %s answers whether its units react; the question is in %s's mail and on its board", joinAnd(rs), a.Side, a.Side)
 }

@@ -254,10 +254,9 @@ func TestGBACW_3_3_ActionPhaseMovementAndFireThenShockThenRecovery(t *testing.T)
 	h.noReactions(CSA)
 	h.activate(USA, "U Div")
 	h.rolls = []int{0, 0, 0, 0, 0, 0, 0, 0}
-	// A shock written before a move of its brigade is refused (14.1);
-	// a recovery written first still comes after the shock (3.3).
-	h.refused(USA, "U1b: RECOVER\nU1a: SHOCK 0605\nU Bat: MOVE 0203", "(14.1)")
-	h.must(USA, "U1b: RECOVER\nU Bat: MOVE 0203\nU1a: SHOCK 0605")
+	// Whatever order the mail gives them, the phase runs movement and
+	// fire, then shock (14.1), then recovery (3.3).
+	h.must(USA, "U1b: RECOVER\nU1a: SHOCK 0605\nU Bat: MOVE 0203")
 	var order []string
 	for _, f := range h.last.Facts {
 		switch f.Kind {

@@ -433,10 +433,42 @@ func TestGBACW_14_1_ShockPerBrigadeAfterMovingAndFiring(t *testing.T) {
 	h.put("U1b", "0604", "E")
 	h.activate(USA, "U Div")
 	h.rolls = []int{0, 0, 0, 0, 0, 0, 0, 0}
-	// The lines are carried out as the mail gives them: a shock written
-	// before its brigade's move or fire is refused, not reordered.
-	h.refused(USA, "U1a: SHOCK 0705\nU1a: MOVE 0605\nU1b: FIRE AT 0705", "(14.1)")
 	h.must(USA, "U1a: MOVE 0605\nU1b: FIRE AT 0705\nU1a: SHOCK 0705")
+	if order := actionOrder(h); len(order) < 3 || order[len(order)-1] != "shock.declared" || order[0] != "unit.moved" {
+		t.Errorf("order: %v", order)
+	}
+	if strings.Contains(h.echo(), "is carried out after") {
+		t.Errorf("a mail in the seed's order is told it was reordered:\n%s", h.echo())
+	}
+}
+
+// TestGBACW_14_1_AShockWrittenFirstIsCarriedOutAfterItsBrigadesMoves:
+// the seed's sequence of play (3.3.3, 14.1: a brigade shocks "after
+// moving and firing") leaves the player no order to give between a
+// brigade's moves and its shocks, so a mail that writes a shock first is
+// accepted, carried out in the seed's order, and its sender told so.
+func TestGBACW_14_1_AShockWrittenFirstIsCarriedOutAfterItsBrigadesMoves(t *testing.T) {
+	h := shockField(t)
+	h.put("C1a", "0705", "W")
+	h.put("U1a", "0506", "NNE")
+	h.put("U1b", "0604", "E")
+	h.activate(USA, "U Div")
+	h.rolls = []int{0, 0, 0, 0, 0, 0, 0, 0}
+	h.must(USA, "U1a: SHOCK 0705\nU1a: MOVE 0605\nU1b: FIRE AT 0705")
+	if order := actionOrder(h); len(order) < 3 || order[0] != "unit.moved" || order[1] != "fire.resolved" || order[len(order)-1] != "shock.declared" {
+		t.Errorf("order carried out: %v; want the move, the fire, then the shock", order)
+	}
+	const told = "Line 1 (U1a: SHOCK 0705) is carried out after lines 2 and 3, the brigade's moves and fires written after it: a brigade shocks when it has finished moving and firing (14.1)."
+	if usa := h.seenBy(USA); !strings.Contains(usa, told) {
+		t.Errorf("USA is not told its shock was carried out last:\n%s", usa)
+	}
+	if csa := h.seenBy(CSA); strings.Contains(csa, "is carried out after") {
+		t.Errorf("CSA reads how USA's mail was laid out:\n%s", csa)
+	}
+}
+
+// actionOrder is the order the last decision moved, fired and shocked in.
+func actionOrder(h *harness) []string {
 	var order []string
 	for _, f := range h.last.Facts {
 		switch f.Kind {
@@ -444,9 +476,7 @@ func TestGBACW_14_1_ShockPerBrigadeAfterMovingAndFiring(t *testing.T) {
 			order = append(order, f.Kind)
 		}
 	}
-	if len(order) < 3 || order[len(order)-1] != "shock.declared" || order[0] != "unit.moved" {
-		t.Errorf("order: %v", order)
-	}
+	return order
 }
 
 func TestGBACW_14_2_WhoMayShock(t *testing.T) {

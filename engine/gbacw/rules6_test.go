@@ -372,6 +372,10 @@ func TestGBACW_ReactionAskedIsToldToTheAskedSideAlone(t *testing.T) {
 			t.Errorf("the prompt every reader sees: %q", p.What)
 		}
 	}
+	// Nor does the refusal of a mail USA sends while CSA is asked.
+	if ps := h.send(USA, "U1a: FIRE AT 0705"); len(ps) != 1 || strings.Contains(ps[0].Msg, "C1a") || strings.Contains(ps[0].Msg, "your") || !strings.Contains(ps[0].Msg, "waits for CSA") {
+		t.Errorf("USA's mail while CSA is asked is refused with %+v", ps)
+	}
 }
 
 // TestGBACW_NoInternalIDsInProse: the mails name an AM as a player
@@ -572,5 +576,37 @@ func TestGBACW_13_4_OneQuestionForEveryUnitOneEventConcerns(t *testing.T) {
 	fs := h.fires()
 	if len(fs) != 1 || fs[0].Str("firer") != "C1b" || strings.Contains(h.facts(), "prog.asked") {
 		t.Errorf("after the answer: fires %v, asked again %v\n%s", fs, strings.Contains(h.facts(), "prog.asked"), h.facts())
+	}
+}
+
+// TestGBACW_14_3b_AMountedRetreatEndsWhereThePlayerChooses: mounted
+// cavalry retreats two hexes before a shock (14.3b), so the hex it ends
+// in is the choice: the question names the hexes two back, PRE-SHOCK
+// RETREAT <hex> chooses one of them, a hex it would only pass is refused.
+func TestGBACW_14_3b_AMountedRetreatEndsWhereThePlayerChooses(t *testing.T) {
+	scene := func() *harness {
+		h := clearField(t, "", "U1a", "CCa")
+		h.set("U1 ORDER attack", "U1a ORDER attack")
+		h.put("U1a", "0605", "E")
+		h.put("CCa", "0705", "W")
+		h.standing(CSA, "PRE-SHOCK RETREAT CCa ASK")
+		h.activate(USA, "U Div")
+		h.rolls = []int{0, 0, 0}
+		h.must(USA, "U1a: SHOCK 0705")
+		return h
+	}
+	h := scene()
+	if csa := h.seenBy(CSA); !strings.Contains(csa, "may end in 0904, 0905 or 0906") {
+		t.Errorf("the question does not name the hexes two back:\n%s", csa)
+	}
+	h.refused(CSA, "PRE-SHOCK RETREAT 0804", "not a hex CCa may retreat into")
+	h.must(CSA, "PRE-SHOCK RETREAT 0906")
+	if got := h.u("CCa").Hex.String(); got != "0906" {
+		t.Errorf("CCa retreated to %s; its player chose 0906", got)
+	}
+	h = scene()
+	h.must(CSA, "PRE-SHOCK RETREAT")
+	if got := h.u("CCa").Hex.String(); got != "0904" {
+		t.Errorf("CCa retreated to %s with no hex named; want the first, 0904", got)
 	}
 }

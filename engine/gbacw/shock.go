@@ -141,9 +141,17 @@ func (m *sim) shockDeclare(o *Order) int {
 		if cav && !st.Scn.Options.RetreatFromCav {
 			continue
 		}
+		n := 1
+		if m.st.mountedCav(d) {
+			n = 2
+		}
+		ends, paths := m.st.retreatEnds(d, n)
 		q := fmt.Sprintf("14.3b Pre-shock retreat: %s shock your %s at %s.", joinAnd(o.Units), d.Name, d.Hex)
-		if hs := m.st.rearHexes(d); len(hs) > 1 {
-			q += fmt.Sprintf(" It may retreat into %s: PRE-SHOCK RETREAT <hex> chooses (the first if none is named).", joinOr(hs))
+		switch {
+		case len(ends) > 1 && n == 1:
+			q += fmt.Sprintf(" It may retreat into %s: PRE-SHOCK RETREAT <hex> chooses (the first if none is named).", joinOr(ends))
+		case len(ends) > 1:
+			q += fmt.Sprintf(" It retreats two hexes, mounted, and may end in %s: PRE-SHOCK RETREAT <hex> chooses (the first if none is named).", joinOr(ends))
 		}
 		ok, arg := m.react(rRetreat, d, reactCtx{enemy: st.unit(o.Units[0]), trigger: "shocked", odds: m.st.stackSP(st.unit(o.Units[0]).Hex)}, q)
 		if !ok {
@@ -156,11 +164,7 @@ func (m *sim) shockDeclare(o *Order) int {
 			m.secondDisorder(m.st.unit(d.Name), "failed its pre-shock retreat UDD (14.3b)")
 			continue
 		}
-		n := 1
-		if m.st.mountedCav(d) {
-			n = 2
-		}
-		m.retreatVia(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)", arg)
+		m.retreatVia(m.st.unit(d.Name), n, "pre-shock retreat (14.3b)", viaEnd(ends, paths, arg))
 	}
 	if len(m.defenders(o)) == 0 {
 		// The attacker may advance into the hex; no continued shock.

@@ -63,6 +63,8 @@ func TestGBACW_TellsEveryFactInWords(t *testing.T) {
 		{fact("prog.answered", S("key", "0.0|RETURN FIRE|C1a"), S("answer", "no")), "CSA answers: C1a makes no return fire."},
 		{fact("prog.answered", S("key", "0.0|REACTION FACE|C1a"), S("answer", "yes:3")), "CSA answers: C1a makes its reaction facing change."},
 		{fact("prog.answered", S("key", "0.0|RETURN FIRE|C1a"), S("answer", "")), "A standing order sent since answers what was asked."},
+		{fact("prog.answered", S("key", "0.0|ROUT|C1a|0904 0905"), S("answer", "yes:0905")), "CSA answers: C1a routs to 0905."},
+		{fact("prog.answered", S("key", "0.0|ROUT|C1a|0904 0905"), S("answer", "no")), "CSA answers: C1a routs to 0904, the hex first in order."},
 		{fact("prog.answered", S("key", "0.0|RULE|fire|U1a"), S("answer", "1D")), "The referee rules the fire's result: 1 SP lost and a disorder check."},
 		{fact("prog.answered", S("key", "0.0|RULE|shock|0905"), S("answer", "A1/DD/DR")), "The referee rules the shock's result: the attackers lose 1 SP; the defenders are disordered and retreat."},
 		{fact("prog.answered", S("key", "0.0|RULE|change|U1"), S("answer", "FAILS")), "The referee rules the order change a failure."},
