@@ -197,7 +197,7 @@ func playDemo(ctx context.Context, a *app, srv *server.Server, ruleset string, n
 		}
 		defer p.c.Close()
 	}
-	ap := autoplay.NewPlayer(script.Orders).Answering(script.Answers)
+	ap := script.Player()
 	ap.Playable = func(id, order string) bool { return scriptedPlayable(srv, a, created.Game, id, order) }
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)
