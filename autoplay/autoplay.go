@@ -14,14 +14,16 @@ import (
 
 // Player plays scripted participants: each has orders to send in turn;
 // when what is asked now does not take the next scripted order (its first
-// word is not among the prompt's examples), it sends the prompt's first
-// example instead. Referees send their scripted rulings when asked for
+// word is not among the prompt's examples), it sends its rest (what a
+// player with nothing more planned sends) if the prompt offers that, else
+// the prompt's first example. Referees send their scripted rulings when asked for
 // one of the kind, else RULE DONE or the first example. Used by the
 // demo's mail bots and by the bench's model game, so both play real games
 // whatever the dice.
 type Player struct {
 	script  map[string][]string // by participant id
 	answers map[string][]string // sent when asked, out of turn (engine.Demo)
+	rest    string              // sent when the script does not fit (engine.Demo's Rest)
 	// Playable, when set, says whether participant id's next scripted
 	// order may be sent now; one it says no to is dropped from the script
 	// (the dice have made it impossible) and the example sent instead.
@@ -66,7 +68,25 @@ func (ap *Player) Choose(id string, examples []string) (string, bool) {
 	if len(examples) == 0 {
 		return "", false
 	}
+	if ap.rest != "" && offers(examples, ap.rest) {
+		return ap.rest, true
+	}
 	return examples[0], true
+}
+
+// offers reports whether examples hold an order of order's kind (its
+// first word).
+func offers(examples []string, order string) bool {
+	f := strings.Fields(order)
+	if len(f) == 0 {
+		return false
+	}
+	for _, ex := range examples {
+		if e := strings.Fields(ex); len(e) > 0 && strings.EqualFold(e[0], f[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // ChooseReferee returns what the scripted referee id rules now: its next

@@ -34,7 +34,7 @@ func Play(st *store.Store, reg *engine.Registry, domain, local, id string, s Scr
 	// figures of two runs measure the same work.
 	seed := sha256.Sum256([]byte("pbem bench: the model game's dice"))
 	if _, err := play.Create(st, reg, play.NewGame{ID: id, Ruleset: s.Ruleset, ScenarioName: s.ScenarioName,
-		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, At: at, Welcome: comp.Welcome, Seed: seed[:]}); err != nil {
+		Scenario: s.Scenario, Players: s.Players, Referees: s.Referees, Settings: s.Settings, At: at, Welcome: comp.Welcome, Seed: seed[:]}); err != nil {
 		return nil, err
 	}
 	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 1 << 30, Notifier: comp})
@@ -42,7 +42,7 @@ func Play(st *store.Store, reg *engine.Registry, domain, local, id string, s Scr
 	if err := sendOutbox(r, st, id, at); err != nil { // the welcome mails
 		return nil, err
 	}
-	ap := NewPlayer(s.Orders).Answering(s.Answers)
+	ap := s.Player()
 	for i := 0; i < maxOrders; i++ {
 		var who, text string
 		var ok, over bool

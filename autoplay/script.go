@@ -18,6 +18,16 @@ type Script struct {
 	Referees     []events.Player
 	Orders       map[string][]string
 	Answers      map[string][]string // engine.Demo's Answers
+	Rest         string              // engine.Demo's Rest
+	Settings     []events.Setting    // the game's settings (Play's only)
+}
+
+// Player is the scripted player of the game s: its orders, answers and
+// rest.
+func (s Script) Player() *Player {
+	ap := NewPlayer(s.Orders).Answering(s.Answers)
+	ap.rest = s.Rest
+	return ap
 }
 
 // DemoScriptAlone is DemoScript without a referee, on the system's
@@ -59,7 +69,7 @@ func DemoScript(s engine.System, domain string) (Script, error) {
 		answers[id] = slices.Clone(os)
 	}
 	g := Script{Ruleset: ruleset, ScenarioName: s.Demo.ScenarioName, Scenario: scn,
-		Players: slices.Clone(s.Demo.Players), Referees: slices.Clone(s.Demo.Referees), Orders: orders, Answers: answers}
+		Players: slices.Clone(s.Demo.Players), Referees: slices.Clone(s.Demo.Referees), Orders: orders, Answers: answers, Rest: s.Demo.Rest}
 	// Each at domain, as the demo's built-in mail host has it.
 	for _, ps := range [][]events.Player{g.Players, g.Referees} {
 		for i := range ps {

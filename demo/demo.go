@@ -140,7 +140,7 @@ func Play(ctx context.Context, o Options) error {
 		}
 		defer p.Client.Close()
 	}
-	ap := autoplay.NewPlayer(script.Orders).Answering(script.Answers)
+	ap := script.Player()
 	ap.Playable = func(id, order string) bool { return scriptedPlayable(srv, reg, created.Game, id, order) }
 	sent, overSeen := 0, 0
 	end := time.Now().Add(timeout)

@@ -32,6 +32,12 @@ type Demo struct {
 	// of their kind (the same first word), out of the turn of its Orders:
 	// a question's answer ("CAVALRY RETREAT 1OH NONE"), used once each.
 	Answers map[string][]string
+	// Rest is what a participant sends when a mail offers it (its first
+	// word among the mail's examples) and the next of their Orders does
+	// not fit: what a player who has made the moves he planned answers
+	// (GCACW's "PASS" and "QUEUE PASS", so that he is not asked again
+	// this turn). "" sends the mail's first example, as before.
+	Rest string
 	// Alone is the built-in scenario the same players play with no
 	// referee ('pbem demo --no-referee'); "" when the system has none.
 	Alone string

@@ -23,6 +23,7 @@ var funcs = template.FuncMap{
 	"untab":     untab,
 	"plural":    plural,
 	"sentence":  sentence,
+	"capital":   capital,
 	"para":      para,
 	"multiline": multiline,
 }
@@ -146,6 +147,15 @@ func sentence(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// capital starts s with a capital letter: a sentence of its own.
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // plural picks one or many by n (any integer).

@@ -51,6 +51,7 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 	checkRejections(t, demoRuleset(args), d.out)
 	checkDiceAddUp(t, demoRuleset(args), d.out)
 	checkPlainWords(t, d.out)
+	checkSentencesStartInCapitals(t, d.out)
 	return d.out, d.log, d.byPlayer
 }
 

@@ -9,9 +9,10 @@ import (
 // Issue 14: the GBACW sample scenario (Tanner's Mill) played to its end
 // by mail over the built-in SMTP and IMAP servers, NATS and a bbolt file;
 // and its standing reactions: the Confederate player sends his standing
-// orders at his first chance (the Union player sends none), after which
-// his units react to the Union's fire in the Union's own decision, with
-// no mail asked of him, while each Union reaction is asked by mail.
+// orders at his first chance, after which his units react to the Union's
+// fire in the Union's own decision, with no mail asked of him, while the
+// Union player is asked by mail (and sets standing fire reactions once
+// asked to return fire).
 func TestGBACWDemo(t *testing.T) {
 	t.Parallel() // playedDemo takes a CPU slot while it plays
 	out, log, byPlayer := playedDemo(t, "--ruleset", "gbacw", "--max-orders", "500", "--timeout", "8m")

@@ -67,8 +67,9 @@ func refereeSteps(st *State) []string {
 
 // System is GBACW as a binary offers it: the ruleset, its scenarios and
 // its demo game (Tanner's Mill: the Confederate player sets standing
-// reactions at his first chance; the Union player sets none, so he is
-// asked by mail; the prompts' examples carry the game to its end).
+// reactions at his first chance; the Union player is asked by mail, and
+// sets standing fire reactions once asked to return fire; the prompts'
+// examples carry the game to its end).
 func System() engine.System {
 	return engine.System{New: New, Scenarios: Scenarios, Scenario: Scenario, Demo: engine.Demo{
 		ScenarioName: "tanners-mill",
@@ -78,6 +79,10 @@ func System() engine.System {
 		},
 		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
 		Orders: map[string][]string{
+			// Asked by mail to return fire, the Union player answers and,
+			// as a player who has been asked once, sets standing orders
+			// for the fire reactions; the others are still asked.
+			"anna": {"RETURN FIRE\nSTANDING RETURN FIRE ALL ALWAYS\nSTANDING CLOSING FIRE ALL ALWAYS\nSTANDING WITHDRAWAL FIRE ALL ALWAYS"},
 			"taro": {
 				"STANDING RETURN FIRE ALL ALWAYZ", // a typo: rejected, with the form
 				"STANDING RETURN FIRE ALL ALWAYS\nSTANDING CLOSING FIRE ALL ALWAYS\nSTANDING PRE-SHOCK FIRE ALL ALWAYS\n" +

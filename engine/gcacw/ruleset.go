@@ -48,11 +48,21 @@ func System() engine.System {
 			{ID: "taro", Name: "Taro", Side: CSA},
 		},
 		Referees: []events.Player{{ID: "ref", Name: "Referee"}},
+		// Each player sends a turn's plan in one mail, as the orders
+		// conventions mean: the Leader Transfer Phase's PASS and the
+		// actions to take whenever they hold the initiative, as QUEUE
+		// lines (pbem plays them without asking, GCACW 4.2), so that a
+		// mail answers the game only where something new is to decide.
 		Orders: map[string][]string{
-			// Anna passes once her orders are sent, so that the 1st Ohio
+			// Anna's three actions, then she passes, so that the 1st Ohio
 			// Squadron waits beside Starling for its march and its assault.
-			"anna": {"MARCH Lyle 1605 FORCE IF MA < 3", "ACTIVATE Kellogg: Vane 1310 1311", "MARCH Orne 1407 1307 FORCE", "PASS", "PASS", "PASS"},
-			"taro": {"MARCH Starlng 0810", "ACTIVATE Gaines: Becket 0605; Washburn 0507", "MARCH Starling 0810 FORCE", "ASSAULT Starling ON 0711"},
+			"anna": {"PASS\nQUEUE MARCH Lyle 1605 FORCE IF MA < 3\nQUEUE ACTIVATE Kellogg: Vane 1310 1311\nQUEUE MARCH Orne 1407 1307 FORCE"},
+			// Taro's plan has a typo (rejected whole, with "did you mean");
+			// the assault is not queued (QUEUE keeps marches and passes):
+			// he sends it when Starling stands next to the 1st Ohio.
+			"taro": {"PASS\nQUEUE ACTIVATE Gaines: Becket 0605; Washburn 0507\nQUEUE MARCH Starlng 0810 FORCE",
+				"PASS\nQUEUE ACTIVATE Gaines: Becket 0605; Washburn 0507\nQUEUE MARCH Starling 0810 FORCE",
+				"ASSAULT Starling ON 0711"},
 			// The referee rules Starling's assault on the 1st Ohio Squadron
 			// by mail (with no referee, the SAMPLE combat table does).
 			"ref": {"RULE LOSS 1OH 1\nRULE LOSS Starling 1\nRULE ADVANCE Starling 0711\nRULE DONE"},
@@ -60,6 +70,10 @@ func System() engine.System {
 		// Asked whether the 1st Ohio Squadron retreats before Starling's
 		// march (GCACW 5.1.2), Anna keeps it where it is.
 		Answers: map[string][]string{"anna": {"CAVALRY RETREAT 1OH NONE"}},
+		// A player whose plan is played passes the initiative, now and
+		// the next time he holds it (a queued PASS), rather than be asked
+		// again for each Action Phase of the turn (GCACW 4.2).
+		Rest: "PASS\nQUEUE PASS",
 	}}
 }
 

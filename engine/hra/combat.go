@@ -479,14 +479,25 @@ func (m *sim) moraleTests(names []string, causes map[string][]string, phaseOne b
 		b := m.State.brigade(u.Brigade)
 		status := m.State.status(b)
 		losses := m.State.BrigadeLosses(b.Name)
-		mod := MoraleModifier(b.With == n && !b.Killed, u.State, losses, status)
+		gen, stMod, lossMod := MoraleModifiers(b.With == n && !b.Killed, u.State, losses, status)
+		mod := gen + stMod + lossMod
 		d := m.roll("morale " + n)
 		why := strings.Join(causes[n], "; ")
 		if phaseOne {
 			why = "in retreat (HRA 12a e, 5c)"
 		}
 		r := Morale(d + mod)
-		m.Emit(kMoraleTested, aUnit.Arg(n), aDie.Arg(int64(d)), aMod.Arg(int64(mod)), aTotal.Arg(int64(d+mod)), aResult.Arg(r.String()))
+		args := []events.Arg{aUnit.Arg(n), aDie.Arg(int64(d)), aMod.Arg(int64(mod)), aTotal.Arg(int64(d + mod)), aResult.Arg(r.String())}
+		if gen != 0 {
+			args = append(args, aGeneral.Arg(int64(gen)))
+		}
+		if stMod != 0 {
+			args = append(args, aStateMod.Arg(int64(stMod)))
+		}
+		if lossMod != 0 {
+			args = append(args, aLosses.Arg(int64(losses)), aStatus.Arg(int64(status)))
+		}
+		m.Emit(kMoraleTested, args...)
 		m.Say("morale %s (%s): d6=%d %+d = %d: %s (HRA 12d, 12e)", n, why, d, mod, d+mod, r)
 		rs = append(rs, res{n, r})
 	}

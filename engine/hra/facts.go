@@ -69,9 +69,11 @@ var (
 	aFlank       = factSet.Bool("flank")
 	aForced      = factSet.Bool("forced")
 	aFrom        = factSet.Int("from")
+	aGeneral     = factSet.Int("general")
 	aHindered    = factSet.Bool("hindered")
 	aKind        = factSet.Str("kind")
 	aLoss        = factSet.Int("loss")
+	aLosses      = factSet.Int("losses")
 	aMod         = factSet.Int("mod")
 	aOrder       = factSet.Str("order")
 	aRange       = factSet.Str("range")
@@ -80,6 +82,7 @@ var (
 	aRound       = factSet.Int("round")
 	aSide        = factSet.Str("side")
 	aState       = factSet.Int("state")
+	aStateMod    = factSet.Int("state_mod")
 	aStatus      = factSet.Int("status")
 	aStatuses    = factSet.Ints("statuses")
 	aSupply      = factSet.Int("supply")
@@ -124,7 +127,10 @@ var _ = []string{
 	factSet.Kind(kVolleysDeclared, aSide, aFirers, aTargets, engine.Opt(aAuto)),
 	factSet.Kind(kPicksStated, aSide, aWhat, aUnits),
 	factSet.Kind(kVolleyFired, aFirer, aTarget, aKind, aWeapon, aRange, aHindered, aState, aDie, aMod, aLoss, aFlank),
-	factSet.Kind(kMoraleTested, aUnit, aDie, aMod, aTotal, aResult),
+	// morale.tested names each HRA 12d modifier that applies (general,
+	// state_mod, and losses over the general's status); a fact from
+	// before 0.4.1 carries their sum alone.
+	factSet.Kind(kMoraleTested, aUnit, aDie, aMod, aTotal, aResult, engine.Opt(aGeneral), engine.Opt(aStateMod), engine.Opt(aLosses), engine.Opt(aStatus)),
 	// The referee's SET: a unit's field (from/to, x/y for pos, work
 	// for busy), a brigade's general (to, or word for with) or the
 	// game's round (from/to) or initiative (word).

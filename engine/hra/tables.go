@@ -177,16 +177,22 @@ func Morale(modified int) MoraleResult {
 // -1 per point of brigade losses above the general's status, -1 at low
 // state.
 func MoraleModifier(withGeneral bool, state, brigadeLosses, status int) int {
-	m := 0
+	g, s, l := MoraleModifiers(withGeneral, state, brigadeLosses, status)
+	return g + s + l
+}
+
+// MoraleModifiers are HRA 12d's modifiers one by one: the general's (+1
+// with the unit), the state's (+2 full, -1 low) and the losses' (-1 per
+// point of brigade losses above the general's status).
+func MoraleModifiers(withGeneral bool, state, brigadeLosses, status int) (general, stateMod, losses int) {
 	if withGeneral {
-		m++
+		general = 1
 	}
 	switch state {
 	case 3:
-		m += 2
+		stateMod = 2
 	case 1:
-		m--
+		stateMod = -1
 	}
-	m -= max(0, brigadeLosses-status)
-	return m
+	return general, stateMod, -max(0, brigadeLosses-status)
 }

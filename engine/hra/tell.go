@@ -103,8 +103,7 @@ func describe(f events.Fact) string {
 	case kMoraleTested:
 		roll := fmt.Sprint(aDie.Of(f))
 		if m := aMod.Of(f); m != 0 {
-			// The fact carries the modifiers' sum: HRA 12d lists them.
-			roll = fmt.Sprintf("%d, %s morale modifiers (HRA 12d) = %d", aDie.Of(f), signed(m), aTotal.Of(f))
+			roll += moraleModifiers(f) + fmt.Sprintf(" = %d", aTotal.Of(f))
 		}
 		return fmt.Sprintf("%s tests its morale and rolls %s: %s (HRA 12e).", unit, roll, aResult.Of(f))
 	case kRefereeSet:
@@ -114,6 +113,35 @@ func describe(f events.Fact) string {
 	}
 	// A kind this version does not decide: said as it was recorded.
 	return "Recorded: " + strings.ReplaceAll(f.Kind, ".", " ") + "."
+}
+
+// moraleModifiers tells each HRA 12d modifier of a morale test with its
+// source (", +1 its general with it (HRA 12d)"); a fact from before they
+// were recorded one by one tells their sum.
+func moraleModifiers(f events.Fact) string {
+	gen, st, losses := aGeneral.Of(f), aStateMod.Of(f), aLosses.Of(f)
+	status := aStatus.Of(f)
+	mod := gen + st
+	if losses > status {
+		mod -= losses - status
+	}
+	if mod != aMod.Of(f) {
+		return fmt.Sprintf(", %s morale modifiers (HRA 12d)", signed(aMod.Of(f)))
+	}
+	var b strings.Builder
+	if gen != 0 {
+		fmt.Fprintf(&b, ", %s its general with it (HRA 12d)", signed(gen))
+	}
+	switch {
+	case st > 0:
+		fmt.Fprintf(&b, ", %s full state (HRA 12d)", signed(st))
+	case st < 0:
+		fmt.Fprintf(&b, ", %s low state (HRA 12d)", signed(st))
+	}
+	if losses > status {
+		fmt.Fprintf(&b, ", %s brigade losses %d over its general's status %d (HRA 12d)", signed(status-losses), losses, status)
+	}
+	return b.String()
 }
 
 // describeVolley tells one volley: "6th Wisconsin fires at 2nd Virginia

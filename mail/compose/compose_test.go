@@ -584,6 +584,11 @@ func newInMemory(t *testing.T, c *compose.Composer) *inMemory {
 // newInMemoryVolume is newInMemory with every reader's mail volume set to
 // volume ("" for the default).
 func newInMemoryVolume(t *testing.T, c *compose.Composer, volume string) *inMemory {
+	return newInMemoryScenario(t, c, volume, "target 12")
+}
+
+// newInMemoryScenario is newInMemoryVolume on a race scenario of its own.
+func newInMemoryScenario(t *testing.T, c *compose.Composer, volume, scenario string) *inMemory {
 	seed := sha256.Sum256([]byte("a fixed seed for golden files"))
 	m := &inMemory{t: t, c: c, reg: raceRegistry(), g: &play.Game{ID: game}, seed: seed[:], at: start}
 	var settings []events.Setting
@@ -591,7 +596,7 @@ func newInMemoryVolume(t *testing.T, c *compose.Composer, volume string) *inMemo
 		settings = []events.Setting{{Key: play.SettingMail, Value: volume}}
 	}
 	m.append(events.New(game, start, "create:"+game, &events.GameCreated{Ruleset: "race", RulesetVersion: "test-1",
-		ScenarioName: "twelve", Scenario: []byte("target 12"), Players: racePlayers, Referees: raceReferees,
+		ScenarioName: "twelve", Scenario: []byte(scenario), Players: racePlayers, Referees: raceReferees,
 		SeedCommitment: play.Commit(seed[:]), Settings: settings}))
 	mails, err := c.Welcome(m.g)
 	if err != nil {

@@ -213,3 +213,26 @@ func TestARefereesChangeWaitsForTheNextMailUnlessItChangesAStep(t *testing.T) {
 		}
 	}
 }
+
+// Under MAIL MOVE an input that answers a player's order and gives the
+// same player the move again sends that player one mail: the answer
+// first, then what they must do now, never an acceptance and a your-move.
+func TestAnAnswerThatGivesTheMoveAgainIsOneMail(t *testing.T) {
+	m := newInMemoryScenario(t, newComposer(t), "", "target 12\nhand 2")
+	n := len(m.log)
+	m.send("north", false, "DEAL") // north deals, and it is still north's turn
+	var north []sent
+	for _, s := range mailsIn(t, m.log[n:]) {
+		if tok, _ := token.ParseAddress(s.m.ReplyTo, cfg.Local, cfg.Domain); tok.Player == "north" {
+			north = append(north, s)
+		}
+	}
+	if len(north) != 1 {
+		t.Fatalf("north got %d mails for the one input, want 1", len(north))
+	}
+	body := north[0].m.Body
+	answer, move := strings.Index(body, "were accepted"), strings.Index(body, "\nYour move\n---")
+	if north[0].m.Template != "yourmove" || answer < 0 || move < answer {
+		t.Errorf("north's mail (%s) does not tell the answer first, then the move:\n%s", north[0].m.Template, body)
+	}
+}
