@@ -1,0 +1,112 @@
+package gcacw
+
+import (
+	"strings"
+	"testing"
+
+	"pbem/engine/hex"
+)
+
+// linkedBattles is a [battles] section for assaultScn: the assault on 0504
+// fought out in GBACW with a mapping and a table, any other in Hair Roller
+// Armies, set up and ruled by the referee.
+const linkedBattles = `
+[battles]
+# SAMPLE: a house rule, not the published game's
+battle   0504  gbacw  tanners-mill  USA=USA  CSA=CSA
+force    A     "Hale's Brigade"
+force    Y     "Moss's Brigade"
+result   winner=attacker  defender-lost=3-99  D2/Dr
+result   winner=attacker  D1/Dr
+result   winner=defender  routed=attacker     A2/Ad
+result   winner=defender  A1
+result   winner=draw      A1/D1
+battle   default  hra  kettle-run  USA=Union  CSA=Confederate
+forces   referee
+result   referee
+`
+
+// A campaign scenario names, per assault or by default, the tactical
+// system and scenario, the sides, the forces (or the referee's setup) and
+// the result table (or the referee's ruling).
+func TestLinkedBattleScenarioData(t *testing.T) {
+	sc, err := ParseScenario(assaultScn(flatTEC+testCombat+linkedBattles, "").bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sc.BattleFor(hex.MustParse("0504"))
+	if b == nil || b.System != "gbacw" || b.Scenario != "tanners-mill" || b.TacticalSide(USA) != "USA" || len(b.Forces) != 2 || b.Forces[1] != (ForceMap{Unit: "Y", Force: "Moss's Brigade"}) {
+		t.Fatalf("battle for 0504: %+v", b)
+	}
+	d := sc.BattleFor(hex.MustParse("0909"))
+	if d == nil || d.System != "hra" || !d.RefereeForces || !d.RefereeResult || d.TacticalSide(CSA) != "Confederate" {
+		t.Fatalf("default battle: %+v", d)
+	}
+	for _, tc := range []struct {
+		o    BattleOutcome
+		want string
+	}{
+		{BattleOutcome{Winner: WinAttacker, DefenderLost: 4}, "D2/Dr"},
+		{BattleOutcome{Winner: WinAttacker, DefenderLost: 2}, "D1/Dr"},
+		{BattleOutcome{Winner: WinDefender, Routed: WinAttacker}, "A2/Ad"},
+		{BattleOutcome{Winner: WinDefender}, "A1"},
+		{BattleOutcome{Winner: WinDraw, AttackerLost: 5, DefenderLost: 5}, "A1/D1"},
+	} {
+		if got := b.Result(tc.o); got != tc.want {
+			t.Errorf("%+v: result %q, want %q", tc.o, got, tc.want)
+		}
+	}
+	if got := d.Result(BattleOutcome{Winner: WinAttacker}); got != "" {
+		t.Errorf("the referee's battle maps to %q, want the referee's ruling", got)
+	}
+	// Without a [battles] section, no assault is fought out.
+	plain, err := ParseScenario(assaultScn(flatTEC+testCombat, "").bytes())
+	if err != nil || plain.BattleFor(hex.MustParse("0504")) != nil {
+		t.Fatalf("a scenario without battles fights one out: %v", err)
+	}
+}
+
+// The players' list of house rules says which assaults are fought out,
+// where, and who rules the result.
+func TestLinkedBattleListedAsHouseRule(t *testing.T) {
+	h := newHarness(t, assaultScn(flatTEC+testCombat+linkedBattles, "").bytes())
+	var all []string
+	for _, e := range rulesLists(h.st) {
+		all = append(all, e.Lines...)
+	}
+	got := strings.Join(all, "\n")
+	mustContain(t, "house rules", got, "- Battles: an assault on 0504 is fought out as a battle of Great Battles of the American Civil War, scenario tanners-mill (USA as USA, CSA as CSA); forces by the scenario's mapping (SAMPLE); its result by the scenario's battle table (SAMPLE), else the referee.")
+	mustContain(t, "house rules", got, "- Battles: an assault on any other hex (default) is fought out as a battle of Hair Roller Armies, scenario kettle-run (USA as Union, CSA as Confederate); the referee sets the forces up; the referee rules its result.")
+}
+
+func TestLinkedBattleScenarioErrors(t *testing.T) {
+	good := assaultScn(flatTEC+testCombat+linkedBattles, "").bytes()
+	for _, tc := range []struct{ name, old, new, want string }{
+		{"unknown system", "0504  gbacw", "0504  chess", `"chess" is not a tactical rule system (gbacw, gmb, hra)`},
+		{"hex off the map", "battle   0504", "battle   1212", `"1212" is not a hex of the map, nor default`},
+		{"side missing", "USA=USA  CSA=CSA", "USA=USA", "say which tactical side CSA plays"},
+		{"same side", "USA=USA  CSA=CSA", "USA=USA  CSA=USA", "USA and CSA play the same tactical side USA"},
+		{"unknown unit", `force    A `, `force    Q `, "Q is not a unit of this scenario"},
+		{"unit twice", `force    Y `, `force    A `, "A is mapped twice"},
+		{"bad result", "winner=draw      A1/D1", "winner=draw A1/X9", `"A1/X9" is not a result`},
+		{"bad winner", "winner=draw", "winner=nobody", "winner= is attacker, defender or draw"},
+		{"bad span", "defender-lost=3-99", "defender-lost=9-3", "defender-lost:"},
+		{"both forces", "forces   referee", "forces   referee\nforce A \"X\"", "this battle says forces referee"},
+		{"no forces", "forces   referee\n", "", "says neither how the units map to the tactical forces"},
+		{"no results", "result   referee\n", "", "has no result lines and no result referee"},
+		{"default twice", "battle   default", "battle default gmb hazel-run USA=Union CSA=Confederate\nforces referee\nresult referee\nbattle   default", "the battle for any other hex (default) is given twice"},
+		{"line before battle", "[battles]\n", "[battles]\nforces referee\n", "forces comes before any battle line"},
+		{"unknown line", "forces   referee", "forces   referee\nweather rain", `unknown [battles] line "weather"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := string(good)
+			if !strings.Contains(s, tc.old) {
+				t.Fatalf("scenario has no %q", tc.old)
+			}
+			_, err := ParseScenario([]byte(strings.Replace(s, tc.old, tc.new, 1)))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
