@@ -276,6 +276,10 @@ func (m sim) doAssault(side string, o Order) {
 // the attack is over.
 func (m sim) resolveAssault(side string, ids []string, at hex.Hex, leader string, grand bool, step string) bool {
 	st := m.State
+	if b := st.Scn.BattleFor(at); b != nil {
+		m.openBattle(side, ids, at, leader, b.System, b.Scenario, b.Sides)
+		return false
+	}
 	ct := st.Scn.Tables.Combat
 	if ct == nil {
 		who := strings.Join(ids, ", ")
@@ -601,6 +605,9 @@ func (m sim) adjustAssault(o Order) *events.Problem {
 
 // tellAssault tells the assault facts for the players' mails.
 func tellAssault(s *State, f events.Fact) (string, bool) {
+	if t, ok := tellBattle(s, f); ok {
+		return t, true
+	}
 	unit := s.unitName(aUnit.OfAny(f))
 	switch f.Kind {
 	case kAssaultDeclared:
@@ -643,6 +650,9 @@ func dieWithMods(f events.Fact) string {
 
 // echoAssault is the echo line of an assault fact.
 func echoAssault(f events.Fact) (string, bool) {
+	if s, ok := echoBattle(f); ok {
+		return s, true
+	}
 	u := aUnit.OfAny(f)
 	switch f.Kind {
 	case kAssaultDeclared:

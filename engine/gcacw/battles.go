@@ -3,9 +3,12 @@ package gcacw
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"pbem/engine"
 	"pbem/engine/hex"
+	"pbem/events"
 )
 
 // Battles: a campaign scenario may have an assault fought out as a
@@ -375,4 +378,302 @@ func systemTitle(sys string) string {
 		return "GM Board Games"
 	}
 	return sys
+}
+
+// StepBattle is an assault being fought out as a battle: the campaign
+// waits on it, and on nothing else, until the battle's result comes back
+// (RULE BATTLE, which the server sends when the battle ends).
+const StepBattle = "battle"
+
+// Battle fact kinds.
+const (
+	kBattleOpened = "battle.opened"
+	kBattleEnded  = "battle.ended"
+)
+
+var (
+	aKey      = factSet.Str("key")
+	aSystem   = factSet.Str("system")
+	aScenario = factSet.Str("scenario")
+	aSides    = factSet.Strs("sides")
+	aGame     = factSet.Str("game")
+	aHash     = factSet.Str("hash")
+	aAttLost  = factSet.Int("attacker_lost")
+	aDefLost  = factSet.Int("defender_lost")
+	aRouted   = factSet.Str("routed")
+)
+
+var _ = []string{
+	factSet.Kind(kBattleOpened, aKey, aHex, aSide, aUnits, aSystem, aScenario, aSides, engine.Opt(aLeader)),
+	factSet.Kind(kBattleEnded, aKey, aGame, aHash, aWinner, aAttLost, aDefLost, engine.Opt(aRouted), engine.Opt(aResult)),
+}
+
+// FoughtOut is the battle an assault waits on (Pending.Battle).
+type FoughtOut struct {
+	Key      string   `json:"key"`
+	System   string   `json:"system"`
+	Scenario string   `json:"scenario"`
+	Side     string   `json:"side"`  // the attacker
+	Sides    []string `json:"sides"` // "USA=USA", "CSA=CSA"
+}
+
+// battleKey names the battle of an assault on at in this Action Phase,
+// unique in the campaign: "t2-a5-0711".
+func (st *State) battleKey(at hex.Hex) string {
+	return fmt.Sprintf("t%d-a%d-%s", st.Turn, st.Cycle.N, at)
+}
+
+// defaultTacticalSides are the sides of each tactical system's shipped
+// scenarios, for a battle the referee orders with no side named.
+var defaultTacticalSides = map[string][2]string{
+	"gbacw": {"USA", "CSA"},
+	"hra":   {"Union", "Confederate"},
+	"gmb":   {"Union", "Confederate"},
+}
+
+// openBattle has an attack by side's units on at fought out as a battle
+// of system's scenario: the campaign waits on it (StepBattle).
+func (m sim) openBattle(side string, ids []string, at hex.Hex, leader, system, scenario string, sides []SideMap) {
+	var ss []string
+	for _, s := range sides {
+		ss = append(ss, s.Side+"="+s.Tactical)
+	}
+	args := []events.Arg{aKey.Arg(m.State.battleKey(at)), aHex.Arg(at.String()), aSide.Arg(side), aUnits.Arg(ids...),
+		aSystem.Arg(system), aScenario.Arg(scenario), aSides.Arg(ss...)}
+	if leader != "" {
+		args = append(args, aLeader.Arg(leader))
+	}
+	m.Emit(kBattleOpened, args...)
+}
+
+// battleEnded carries a battle's result back: the outcome as the campaign
+// reads it, mapped through the scenario's table to the assault's result,
+// or handed to the referee.
+func (m sim) battleEnded(o Order) {
+	st, r := m.State, o.Rule
+	p := st.Pending
+	at := hex.MustParse(p.Path[len(p.Path)-1])
+	out := BattleOutcome{AttackerLost: r.Lost[0], DefenderLost: r.Lost[1]}
+	if p.Battle.Side == CSA {
+		out.AttackerLost, out.DefenderLost = r.Lost[1], r.Lost[0]
+	}
+	switch r.Result {
+	case "DRAW":
+		out.Winner = WinDraw
+	case p.Battle.Side:
+		out.Winner = WinAttacker
+	default:
+		out.Winner = WinDefender
+	}
+	switch r.Routed {
+	case "":
+	case p.Battle.Side:
+		out.Routed = WinAttacker
+	default:
+		out.Routed = WinDefender
+	}
+	res := ""
+	if b := st.Scn.BattleFor(at); b != nil && b.System == p.Battle.System && b.Scenario == p.Battle.Scenario {
+		res = b.Result(out)
+	}
+	args := []events.Arg{aKey.Arg(p.Battle.Key), aGame.Arg(r.Game), aHash.Arg(r.Hash), aWinner.Arg(out.Winner),
+		aAttLost.Arg(int64(out.AttackerLost)), aDefLost.Arg(int64(out.DefenderLost))}
+	if out.Routed != "" {
+		args = append(args, aRouted.Arg(out.Routed))
+	}
+	if res != "" {
+		args = append(args, aResult.Arg(res))
+	}
+	side, ids := p.Battle.Side, p.attackers()
+	m.Emit(kBattleEnded, args...)
+	if res == "" {
+		m.Emit(kRefereePending, aStep.Arg(StepAssault), aUnits.Arg(ids...), aPath.Arg(at.String()),
+			aNote.Arg(fmt.Sprintf("the battle fought out for the assault on %s has ended (game %s: the %s won, attacker lost %d, defender lost %d); the scenario's table does not rule it: rule what it costs each side (RULE LOSS <unit> <n>, RULE DISORGANIZED <unit>, RULE RETREAT <unit> <hex>..., RULE FATIGUE <unit> <n>, RULE CASUALTY <leader>, RULE ADVANCE <unit> <hex>), then RULE DONE",
+				at, r.Game, out.Winner, out.AttackerLost, out.DefenderLost)))
+		return
+	}
+	m.applyCombat(side, ids, at, res)
+}
+
+// tellBattle tells the battle facts for the players' mails.
+func tellBattle(s *State, f events.Fact) (string, bool) {
+	switch f.Kind {
+	case kBattleOpened:
+		var sides []string
+		for _, sd := range aSides.Of(f) {
+			a, b, _ := strings.Cut(sd, "=")
+			sides = append(sides, a+" as "+b)
+		}
+		return fmt.Sprintf("The assault on %s by %s is fought out as a battle of %s, scenario %s (%s): a game of its own, battle %s. The campaign waits on it; its result comes back when it ends.",
+			aHex.Of(f), s.unitNames(aUnits.Of(f)), systemTitle(aSystem.Of(f)), aScenario.Of(f), strings.Join(sides, ", "), aKey.Of(f)), true
+	case kBattleEnded:
+		t := fmt.Sprintf("Battle %s (game %s) has ended: the %s won; the attacker lost %d, the defender %d", aKey.Of(f), aGame.Of(f), aWinner.Of(f), aAttLost.Of(f), aDefLost.Of(f))
+		if r := aRouted.Of(f); r != "" {
+			t += "; the " + r + "'s units routed or retreated"
+		}
+		if res := aResult.Of(f); res != "" {
+			return t + ". By the scenario's battle table (a house rule) the assault's result is: " + resultWords(res) + ".", true
+		}
+		return t + ". The referee rules what it costs each side.", true
+	}
+	return "", false
+}
+
+// echoBattle is the echo line of a battle fact.
+func echoBattle(f events.Fact) (string, bool) {
+	switch f.Kind {
+	case kBattleOpened:
+		return fmt.Sprintf("The assault on %s is fought out in %s %s as battle %s.", aHex.Of(f), aSystem.Of(f), aScenario.Of(f), aKey.Of(f)), true
+	case kBattleEnded:
+		s := fmt.Sprintf("Battle %s ended (game %s, final hash %s): %s won, attacker lost %d, defender lost %d", aKey.Of(f), aGame.Of(f), aHash.Of(f), aWinner.Of(f), aAttLost.Of(f), aDefLost.Of(f))
+		if res := aResult.Of(f); res != "" {
+			s += ": " + res
+		}
+		return s + ".", true
+	}
+	return "", false
+}
+
+const (
+	fightForm        = "RULE FIGHT OUT <hex> IN <gbacw|hra|gmb> <scenario> [USA=<tactical side> CSA=<tactical side>]"
+	battleResultForm = "RULE BATTLE <battle> GAME <game> HASH <final hash> WINNER USA|CSA|DRAW LOST <USA's losses> <CSA's losses> [ROUTED USA|CSA]"
+)
+
+// fightOut reads RULE FIGHT OUT <hex> IN <system> <scenario> [USA=… CSA=…].
+func (p *parser) fightOut(o Order, r *Rule) bool {
+	word := func(w string, min int) bool {
+		t, more := p.next()
+		if !more || !isWord(t, w, min) {
+			if !more {
+				t = p.endTok()
+			}
+			p.problem(t, "write "+fightForm, fightForm)
+			return false
+		}
+		return true
+	}
+	if !word("OUT", 3) {
+		return false
+	}
+	t, more := p.next()
+	if !more {
+		p.problem(p.endTok(), "name the hex of the assault", fightForm)
+		return false
+	}
+	h, ok := p.parseHex(t)
+	if !ok {
+		return false
+	}
+	r.Hexes = []hex.Hex{h}
+	if !word("IN", 2) {
+		return false
+	}
+	t, more = p.next()
+	sys := strings.ToLower(t.Text)
+	if !more || !slices.Contains(battleSystems, sys) {
+		if !more {
+			t = p.endTok()
+		}
+		p.problem(t, fmt.Sprintf("the tactical systems are %s", strings.Join(battleSystems, ", ")), fightForm)
+		return false
+	}
+	r.System = sys
+	t, more = p.next()
+	if !more {
+		p.problem(p.endTok(), "name the tactical scenario", fightForm)
+		return false
+	}
+	r.Scenario = t.Text
+	var rest []token
+	for {
+		n, more := p.next()
+		if !more {
+			break
+		}
+		rest = append(rest, n.token)
+	}
+	kv, words, bad := keyVals(rest)
+	if bad != "" || len(words) > 0 || len(kv) == 1 || len(kv) > 2 {
+		p.problem(p.endTok(), "after the scenario, name both sides or neither: USA=<tactical side> CSA=<tactical side>", fightForm)
+		return false
+	}
+	def := defaultTacticalSides[sys]
+	for i, side := range []string{USA, CSA} {
+		tac := def[i]
+		if t, ok := kv[strings.ToLower(side)]; ok {
+			tac = t.Text
+		}
+		r.Sides = append(r.Sides, SideMap{Side: side, Tactical: tac})
+	}
+	return true
+}
+
+// battleResult reads RULE BATTLE <battle> GAME <game> HASH <hash> WINNER
+// USA|CSA|DRAW LOST <n> <n> [ROUTED USA|CSA].
+func (p *parser) battleResult(r *Rule) bool {
+	fail := func(t ptok, msg string) bool {
+		p.problem(t, msg, battleResultForm)
+		return false
+	}
+	t, more := p.next()
+	if !more {
+		return fail(p.endTok(), "name the battle")
+	}
+	r.Note = strings.ToLower(t.Text)
+	for {
+		t, more := p.next()
+		if !more {
+			break
+		}
+		val := func() (ptok, bool) {
+			v, more := p.next()
+			if !more {
+				return p.endTok(), false
+			}
+			return v, true
+		}
+		switch strings.ToUpper(t.Text) {
+		case "GAME":
+			v, ok := val()
+			if !ok {
+				return fail(v, "GAME takes the battle's game id")
+			}
+			r.Game = strings.ToLower(v.Text)
+		case "HASH":
+			v, ok := val()
+			if !ok || len(v.Text) != 64 || strings.Trim(strings.ToLower(v.Text), "0123456789abcdef") != "" {
+				return fail(v, "HASH takes the battle's final hash, 64 hexadecimal digits")
+			}
+			r.Hash = strings.ToLower(v.Text)
+		case "WINNER":
+			v, ok := val()
+			w := strings.ToUpper(v.Text)
+			if !ok || w != USA && w != CSA && w != "DRAW" {
+				return fail(v, "WINNER is USA, CSA or DRAW")
+			}
+			r.Result = w
+		case "LOST":
+			for i := range 2 {
+				v, ok := val()
+				n, err := strconv.Atoi(v.Text)
+				if !ok || err != nil || n < 0 {
+					return fail(v, "LOST takes USA's losses, then CSA's, as the battle counted them")
+				}
+				r.Lost[i] = n
+			}
+		case "ROUTED":
+			v, ok := val()
+			w := strings.ToUpper(v.Text)
+			if !ok || w != USA && w != CSA {
+				return fail(v, "ROUTED is USA or CSA: whose units routed or retreated")
+			}
+			r.Routed = w
+		default:
+			return fail(t, fmt.Sprintf("%q: the parts are GAME, HASH, WINNER, LOST and ROUTED", t.Text))
+		}
+	}
+	if r.Game == "" || r.Hash == "" || r.Result == "" {
+		return fail(p.endTok(), "a battle's result names its GAME, its final HASH and its WINNER")
+	}
+	return true
 }

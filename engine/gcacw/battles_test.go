@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbem/engine"
 	"pbem/engine/hex"
 )
 
@@ -110,3 +111,80 @@ func TestLinkedBattleScenarioErrors(t *testing.T) {
 		})
 	}
 }
+
+const finalHash = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+// An assault the scenario has fought out opens a battle: the campaign
+// waits on it alone (no one is prompted, a player's order is refused),
+// and the battle's result, carried back as RULE BATTLE, maps through the
+// scenario's table to the assault's result and ends the action.
+func TestLinkedBattleFoughtOutAndCarriedBackByTheTable(t *testing.T) {
+	h := newHarness(t, assaultScn(flatTEC+testCombat+linkedBattles, "").bytes())
+	h.start(5, 2)
+	dec := h.do(USA, "ASSAULT Lyon: Able Baker ON 0504")
+	o := fact(t, dec, kBattleOpened)
+	if o.Str("system") != "gbacw" || o.Str("scenario") != "tanners-mill" || o.Str("key") != "t1-a1-0504" {
+		t.Fatalf("opened %s", o)
+	}
+	if len(facts(dec, kAssaultRolled)) != 0 {
+		t.Fatal("the combat table resolved an assault that is fought out")
+	}
+	mustContain(t, "players told", tell(h.st, o), "The assault on 0504 by Able and Baker is fought out as a battle of Great Battles of the American Civil War, scenario tanners-mill (USA as USA, CSA as CSA)")
+	if p := h.st.Pending; p == nil || p.Step != StepBattle || p.Battle == nil || p.Battle.Key != "t1-a1-0504" {
+		t.Fatalf("pending %+v: want the campaign waiting on the battle", p)
+	}
+	if ps := New().Prompt(h.st); len(ps) != 0 {
+		t.Errorf("prompts while the battle is fought out: %+v", ps)
+	}
+	h.reject(CSA, "PASS")
+	mustContain(t, "wrong battle", problemsText(h.reject(engine.RefereeSide, "RULE BATTLE t9-a9-0101 GAME c-t9 HASH "+finalHash+" WINNER USA LOST 1 4")), "the battle being fought out is t1-a1-0504")
+	mustContain(t, "no hash", problemsText(h.reject(engine.RefereeSide, "RULE BATTLE t1-a1-0504 GAME c-t1 WINNER USA")), "names its GAME, its final HASH and its WINNER")
+	// USA attacked and won, CSA lost 4: the first line, D2/Dr.
+	dec = h.do(engine.RefereeSide, "RULE BATTLE t1-a1-0504 GAME camp-t1-a1-0504 HASH "+finalHash+" WINNER USA LOST 1 4", "initiative USA=4", "initiative CSA=3")
+	e := fact(t, dec, kBattleEnded)
+	if e.Str("winner") != WinAttacker || e.Int("defender_lost") != 4 || e.Str("result") != "D2/Dr" || e.Str("hash") != finalHash {
+		t.Fatalf("ended %s", e)
+	}
+	mustContain(t, "players told", tell(h.st, e), "the attacker lost 1, the defender 4. By the scenario's battle table (a house rule) the assault's result is:")
+	if y, a := h.unit("Y"), h.unit("A"); y.Manpower != 2 || y.Hex.String() == "0504" || a.Hex.String() != "0504" {
+		t.Errorf("Yoke %d Manpower in %s, Able in %s: want D2/Dr applied", y.Manpower, y.Hex, a.Hex)
+	}
+	if h.st.Pending != nil || h.st.Cycle.N != 2 {
+		t.Errorf("after the battle: pending %+v, Action Phase %d", h.st.Pending, h.st.Cycle.N)
+	}
+}
+
+// A battle whose result the scenario leaves to the referee comes back
+// as an assault the referee rules, with the battle's outcome in hand; the
+// referee may also have an assault fought out by mail (RULE FIGHT OUT).
+func TestLinkedBattleRefereeRulesTheResultAndOrdersABattle(t *testing.T) {
+	h := newHarness(t, assaultScn(flatTEC, "").bytes())
+	h.start(5, 2)
+	h.do(USA, "ASSAULT Lyon: Able Baker ON 0504")
+	mustContain(t, "wrong hex", problemsText(h.reject(engine.RefereeSide, "RULE FIGHT OUT 0909 IN hra kettle-run")), "the assault waiting is on 0504")
+	mustContain(t, "no system", problemsText(h.reject(engine.RefereeSide, "RULE FIGHT OUT 0504 IN chess")), "the tactical systems are gbacw, gmb, hra")
+	dec := h.do(engine.RefereeSide, "RULE FIGHT OUT 0504 IN hra kettle-run")
+	o := fact(t, dec, kBattleOpened)
+	if got := strings.Join(o.Strs("sides"), " "); got != "USA=Union CSA=Confederate" || o.Str("side") != USA {
+		t.Fatalf("opened %s", o)
+	}
+	if p := h.st.Pending; p == nil || p.Step != StepBattle {
+		t.Fatalf("pending %+v", p)
+	}
+	dec = h.do(engine.RefereeSide, "RULE BATTLE t1-a1-0504 GAME camp-t1-a1-0504 HASH "+finalHash+" WINNER CSA LOST 3 1 ROUTED USA")
+	e := fact(t, dec, kBattleEnded)
+	if e.Str("winner") != WinDefender || e.Str("routed") != WinAttacker || e.Int("attacker_lost") != 3 || e.Str("result") != "" {
+		t.Fatalf("ended %s", e)
+	}
+	if p := h.st.Pending; p == nil || p.Step != StepAssault {
+		t.Fatalf("pending %+v: want the assault waiting for the referee's ruling", p)
+	}
+	mustContain(t, "referee told", p0(h.st).Note, "the defender won, attacker lost 3, defender lost 1")
+	h.do(engine.RefereeSide, "RULE LOSS Able 2\nRULE LOSS Baker 1")
+	h.do(engine.RefereeSide, "RULE DONE", "initiative USA=4", "initiative CSA=3")
+	if a := h.unit("A"); a.Manpower != 4 || h.st.Pending != nil || h.st.Cycle.N != 2 {
+		t.Errorf("Able %d Manpower, pending %+v, Action Phase %d", a.Manpower, h.st.Pending, h.st.Cycle.N)
+	}
+}
+
+func p0(st *State) *Pending { return st.Pending }
