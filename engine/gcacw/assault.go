@@ -419,7 +419,13 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 	if retreat {
 		for _, id := range defenders() {
 			u := m.State.unit(id)
-			if path := m.State.fallBackPath(u, at, m.State.Scn.Tables.Combat.Retreat); len(path) > 0 {
+			// A battle's result in a scenario with no [combat] table
+			// retreats one hex (battles.go).
+			hexes := 1
+			if ct := m.State.Scn.Tables.Combat; ct != nil {
+				hexes = ct.Retreat
+			}
+			if path := m.State.fallBackPath(u, at, hexes); len(path) > 0 {
 				m.Emit(kUnitFellBack, aUnit.Arg(id), aPath.Arg(hexStrs(append([]hex.Hex{u.Hex}, path...))...), aBy.Arg(why))
 			} else {
 				m.loseStrength(id, 1, why+": no hex open to retreat into")
@@ -434,6 +440,9 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 		}
 	}
 	ct := m.State.Scn.Tables.Combat
+	if ct == nil {
+		return // no table, no fatigue for the fight (a battle's result)
+	}
 	raise := func(us []string, n int) {
 		for _, id := range us {
 			u := m.State.unit(id)

@@ -677,3 +677,46 @@ func (p *parser) battleResult(r *Rule) bool {
 	}
 	return true
 }
+
+// Battles are the battles the campaign waits on (engine.Linker): the
+// assault being fought out, if any.
+func battlesWaited(st *State) []engine.Battle {
+	p := st.Pending
+	if p == nil || p.Step != StepBattle || p.Battle == nil {
+		return nil
+	}
+	at := p.Path[len(p.Path)-1]
+	b := engine.Battle{Key: p.Battle.Key, What: "the assault on " + at, System: p.Battle.System, Scenario: p.Battle.Scenario}
+	for _, sd := range p.Battle.Sides {
+		side, tac, _ := strings.Cut(sd, "=")
+		b.Sides = append(b.Sides, engine.BattleSide{Side: side, Tactical: tac})
+	}
+	if def := st.Scn.BattleFor(hex.MustParse(at)); def != nil && def.System == b.System && def.Scenario == b.Scenario {
+		for _, f := range def.Forces {
+			b.Forces = append(b.Forces, fmt.Sprintf("%s as %s", st.unitName(f.Unit), f.Force))
+		}
+	}
+	return []engine.Battle{b}
+}
+
+// BattleResult is the RULE BATTLE that carries the end of battle b back
+// (engine.Linker).
+func battleResultOrder(b engine.Battle, end engine.BattleEnd) string {
+	w := b.Campaign(end.Winner)
+	if w == "" {
+		w = "DRAW"
+	}
+	lost := func(side string) int {
+		for _, s := range b.Sides {
+			if s.Side == side {
+				return end.Lost[s.Tactical]
+			}
+		}
+		return 0
+	}
+	s := fmt.Sprintf("RULE BATTLE %s GAME %s HASH %s WINNER %s LOST %d %d", b.Key, end.Game, end.Final.Hex(), w, lost(USA), lost(CSA))
+	if r := b.Campaign(end.Routed); r != "" {
+		s += " ROUTED " + r
+	}
+	return s
+}

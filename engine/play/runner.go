@@ -52,6 +52,9 @@ type RunnerOptions struct {
 	// each decision with its mails and append ("decide") took, for
 	// metrics.
 	Timings func(kind string, d time.Duration)
+	// Links, when set, lets a campaign's games open the battles they
+	// wait on and an ended battle carry its result back (link.go).
+	Links *Links
 }
 
 // Runner keeps one actor per active game. Deliver hands it each event the
@@ -297,6 +300,7 @@ func (a *actor) run() {
 			}
 			backoff = 50 * time.Millisecond
 			a.decide(lg)
+			a.link(lg)
 		}
 		select {
 		case <-a.r.stop:
@@ -506,9 +510,47 @@ func (a *actor) decide(lg *slog.Logger) {
 			t("decide", time.Since(start))
 		}
 		a.maybeSnapshot(lg)
+		a.link(lg)
 	}
 	if a.g != nil {
 		a.maybeSnapshot(lg)
+	}
+}
+
+// link opens the battles the game waits on that are not open yet, and
+// carries the result of an ended battle to its campaign (link.go), each
+// through the durable path with its idempotency key: what fails here is
+// tried again when the game next decides or loads.
+func (a *actor) link(lg *slog.Logger) {
+	l := a.r.opts.Links
+	g := a.g
+	if l == nil || g == nil {
+		return
+	}
+	if len(Battles(g)) > 0 {
+		var at time.Time
+		_ = a.r.log.Read(g.ID, g.Seq, func(e *events.Envelope) error {
+			at = e.Time()
+			return nil
+		})
+		created, err := OpenBattles(a.r.log, a.r.reg, g, *l, at)
+		if err != nil {
+			lg.Error("opening a battle failed; will try again", "err", err)
+		}
+		for i := range created {
+			lg.Info("battle opened", "battle", created[i].Game)
+			a.r.Deliver(&created[i])
+		}
+	}
+	if _, _, ok := Parent(g); ok && g.Ended != nil {
+		e, err := CarryBack(a.r.log, a.r.reg, g)
+		if err != nil {
+			lg.Error("carrying a battle's result back failed; will try again", "err", err)
+		}
+		if e != nil {
+			lg.Info("battle result carried back", "campaign", e.Game, "seq", e.Seq)
+			a.r.Deliver(e)
+		}
 	}
 }
 
