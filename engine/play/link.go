@@ -76,6 +76,27 @@ func Parent(g *Game) (campaign, key string, ok bool) {
 	return "", "", false
 }
 
+// SettingParentWhat says what a battle is fought out for in its
+// campaign ("the assault on 0504"), for its mails.
+const SettingParentWhat = "parent-what"
+
+// ParentText names a battle game's campaign for its mails: the campaign's
+// id, and "the assault on 0504 (battle t1-a1-0504) of campaign camp";
+// both "" for a game that is no battle.
+func ParentText(g *Game) (campaign, text string) {
+	c, key, ok := Parent(g)
+	if !ok {
+		return "", ""
+	}
+	what := "battle " + key
+	for _, s := range g.Created.Settings {
+		if s.Key == SettingParentWhat && s.Value != "" {
+			what = s.Value + " (battle " + key + ")"
+		}
+	}
+	return c, what + " of campaign " + c
+}
+
 // Battles are the battles g's state waits on (none for a game whose rule
 // system links no battles).
 func Battles(g *Game) []engine.Battle {
@@ -130,11 +151,11 @@ func battleGame(g *Game, b engine.Battle, l Links, at time.Time) (NewGame, error
 	for _, s := range g.Settings {
 		// The campaign's default at a deadline is an order of its rules,
 		// not the battle's; a campaign's parent is not the battle's.
-		if s.Key != SettingAtDeadline && s.Key != SettingParent {
+		if s.Key != SettingAtDeadline && s.Key != SettingParent && s.Key != SettingParentWhat {
 			settings = append(settings, s)
 		}
 	}
-	settings = append(settings, events.Setting{Key: SettingParent, Value: g.ID + " " + b.Key})
+	settings = append(settings, events.Setting{Key: SettingParent, Value: g.ID + " " + b.Key}, events.Setting{Key: SettingParentWhat, Value: b.What})
 	return NewGame{ID: BattleGameID(g.ID, b.Key), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
 		Players: players, Referees: g.Referees, Settings: settings, At: at, Welcome: l.Welcome}, nil
 }

@@ -197,6 +197,13 @@ func TestLinkedBattleOpenedAndCarriedBack(t *testing.T) {
 	if again, err := play.OpenBattles(lt.st, lt.reg, camp, play.Links{Scenario: linkedScenario}, start); err != nil || len(again) != 0 {
 		t.Errorf("opening the battle again: %d created, %v", len(again), err)
 	}
+	// The list of games shows the family.
+	if d := camp.Desk(start.UnixNano()); d.State != "waiting on its battle" || !slices.Contains(d.Lines, "waits on battle "+id+": the assault on "+map[string]string{gcacw.USA: "0504", gcacw.CSA: "0505"}[attacker]+", fought out in hra kettle-run") {
+		t.Errorf("the campaign's desk: %+v", d)
+	}
+	if d := battle.Desk(start.UnixNano()); !slices.Contains(d.Lines, "battle: the assault on "+map[string]string{gcacw.USA: "0504", gcacw.CSA: "0505"}[attacker]+" (battle "+bs[0].Key+") of campaign camp") {
+		t.Errorf("the battle's desk: %+v", d)
+	}
 	// The campaign waits: no one is asked to act there.
 	if ps := camp.Rules.Prompt(camp.State); len(ps) != 0 {
 		t.Errorf("the campaign prompts while its battle is fought out: %+v", ps)
