@@ -14,6 +14,7 @@ import (
 	"pbem/engine/hra"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/report"
 	"pbem/store"
 )
 
@@ -272,6 +273,22 @@ func TestLinkedBattleOpenedAndCarriedBack(t *testing.T) {
 	lines, err = play.VerifyLinks(lt.st, id)
 	if err != nil || len(lines) != 1 || !strings.Contains(lines[0], "campaign camp (battle "+bs[0].Key+"): took this battle's result") {
 		t.Errorf("verify the battle: %q, %v", lines, err)
+	}
+	// The campaign's HTML report links the battle's report, and the
+	// battle's its campaign's.
+	var page strings.Builder
+	if err := (report.Exporter{Log: lt.st, Reg: lt.reg, Game: "camp", Viewer: engine.Viewer{Referee: true}, Who: "the referee"}).HTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), `<a href="`+id+`.html">`) {
+		t.Errorf("the campaign's report does not link its battle's:\n%.2000s", page.String())
+	}
+	page.Reset()
+	if err := (report.Exporter{Log: lt.st, Reg: lt.reg, Game: id, Viewer: engine.Viewer{Referee: true}, Who: "the referee"}).HTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), `<a href="camp.html">this game is the assault on`) {
+		t.Errorf("the battle's report does not link its campaign's")
 	}
 	// A result the battle's log does not hold fails verify.
 	h, _ := lt.st.Head("camp")
