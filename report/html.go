@@ -116,7 +116,7 @@ func (x Exporter) htmlData() (*htmlReport, error) {
 			before = g.State
 			// Each battle the campaign waited on, in the order opened.
 			for _, b := range play.Battles(g) {
-				if id := play.BattleGameID(g.ID, b.Key); !seenBattle[id] {
+				if id := play.BattleID(g, b); !seenBattle[id] {
 					seenBattle[id] = true
 					rep.Family = append(rep.Family, familyLink{Game: id, Text: fmt.Sprintf("%s, fought out as battle %s (%s %s)", b.What, id, b.System, b.Scenario)})
 				}

@@ -140,7 +140,7 @@ func familyLines(g *Game) []string {
 		out = append(out, "battle: "+what)
 	}
 	for _, b := range Battles(g) {
-		out = append(out, fmt.Sprintf("waits on battle %s: %s, fought out in %s %s", BattleGameID(g.ID, b.Key), b.What, b.System, b.Scenario))
+		out = append(out, fmt.Sprintf("waits on battle %s: %s, fought out in %s %s", BattleID(g, b), b.What, b.System, b.Scenario))
 	}
 	return out
 }

@@ -61,6 +61,18 @@ func BattleGameID(campaign, key string) string {
 	return campaign + "-" + key
 }
 
+// BattleID is the game id of battle b of campaign g: BattleGameID of
+// its key, marked with the number of rollbacks the campaign has had (a
+// battle opened again after a rollback is a new game, never the one the
+// rollback abandoned).
+func BattleID(g *Game, b engine.Battle) string {
+	key := b.Key
+	if n := len(g.Branches); n > 0 {
+		key += fmt.Sprintf("-r%d", n)
+	}
+	return BattleGameID(g.ID, key)
+}
+
 // Parent is the campaign of a battle game and the battle's key there, as
 // its creation says; ok is false for a game that is no battle.
 func Parent(g *Game) (campaign, key string, ok bool) {
@@ -156,7 +168,7 @@ func battleGame(g *Game, b engine.Battle, l Links, at time.Time) (NewGame, error
 		}
 	}
 	settings = append(settings, events.Setting{Key: SettingParent, Value: g.ID + " " + b.Key}, events.Setting{Key: SettingParentWhat, Value: b.What})
-	return NewGame{ID: BattleGameID(g.ID, b.Key), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
+	return NewGame{ID: BattleID(g, b), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
 		Players: players, Referees: g.Referees, Settings: settings, At: at, Welcome: l.Welcome}, nil
 }
 
@@ -209,7 +221,7 @@ func CarryBack(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, er
 		}
 		var b *engine.Battle
 		for _, x := range Battles(parent) {
-			if x.Key == key {
+			if x.Key == key && BattleID(parent, x) == g.ID {
 				b = &x
 			}
 		}
@@ -391,4 +403,53 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 		return lines, fmt.Errorf("links: %s", strings.Join(bad, "; "))
 	}
 	return lines, nil
+}
+
+// Abandon ends each battle a rollback of campaign g closed the assault
+// of: the campaign no longer waits on it, so the battle ends, a draw, by
+// the operator's END with the reason, keyed by the campaign and the
+// rollback (an event in the battle's log, once). It returns the appended
+// events.
+func Abandon(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, error) {
+	var out []events.Envelope
+	for _, br := range g.Branches {
+		old, err := Load(log, reg, g.ID, br.To)
+		if err != nil {
+			return out, fmt.Errorf("campaign %s before its rollback at seq %d: %w", g.ID, br.By, err)
+		}
+		for _, b := range Battles(old) {
+			id := BattleID(old, b)
+			battle, err := Load(log, reg, id, 0)
+			if err != nil || battle.Ended != nil {
+				continue // never opened, or over already
+			}
+			key := fmt.Sprintf("abandon:%s:%d", g.ID, br.By)
+			cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
+				Text:   fmt.Sprintf("END DRAW abandoned: campaign %s was rolled back past %s (its seq %d)", g.ID, b.What, br.By),
+				Reason: "the campaign was rolled back past the battle's assault"}
+			at := time.Unix(0, 0).UTC()
+			_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
+				at = e.Time()
+				return errStop
+			})
+			for range 100 {
+				res, err := log.Do(store.Request{Game: id, Expected: battle.Seq, Events: []events.Envelope{events.New(id, at, key, cmd)}})
+				var conflict *store.ConflictError
+				if errors.As(err, &conflict) {
+					if battle, err = Load(log, reg, id, 0); err != nil {
+						return out, err
+					}
+					continue
+				}
+				if err != nil {
+					return out, fmt.Errorf("abandoning battle %s: %w", id, err)
+				}
+				if !res.Duplicate {
+					out = append(out, res.Events[0])
+				}
+				break
+			}
+		}
+	}
+	return out, nil
 }

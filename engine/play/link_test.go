@@ -55,6 +55,8 @@ type linkedTable struct {
 	r   *play.Runner
 	at  time.Time
 	n   int
+	// beforeAssault is the campaign's head just before its assault.
+	beforeAssault uint64
 }
 
 func linkedScenario(system, name string) ([]byte, error) {
@@ -100,6 +102,21 @@ func (lt *linkedTable) idle(game string) {
 		}
 	}
 	lt.t.Fatalf("the runner did not settle %s", game)
+}
+
+// operator appends the operator's command to game.
+func (lt *linkedTable) operator(game, text string) {
+	lt.t.Helper()
+	lt.at = lt.at.Add(time.Hour)
+	lt.n++
+	key := fmt.Sprintf("<m%d@test>", lt.n)
+	h, _ := lt.st.Head(game)
+	res, err := lt.st.Append(game, h.Seq, events.New(game, lt.at, key, &events.RefereeCommand{Referee: play.OperatorID, Text: text, MessageID: key, Source: "test"}))
+	if err != nil {
+		lt.t.Fatal(err)
+	}
+	lt.r.Deliver(&res.Events[0])
+	lt.idle(game)
 }
 
 // send appends a player's order to game an hour after the last input.
@@ -154,6 +171,8 @@ func (lt *linkedTable) openAssault() string {
 	if len(ps) != 1 || ps[0].Side == "" {
 		lt.t.Fatalf("prompts after the transfer phases: %+v", ps)
 	}
+	h, _ := lt.st.Head("camp")
+	lt.beforeAssault = h.Seq
 	if ps[0].Side == gcacw.USA {
 		lt.send("camp", "anna", "ASSAULT Able ON 0504")
 	} else {
@@ -298,5 +317,79 @@ func TestLinkedBattleOpenedAndCarriedBack(t *testing.T) {
 	}
 	if _, err := play.VerifyLinks(lt.st, "camp"); err == nil || !strings.Contains(err.Error(), "its log has no game.ended with the final hash abab") {
 		t.Errorf("verify with a forged result: %v", err)
+	}
+}
+
+// Rolling the campaign back past its assault abandons the battle (an
+// event in the battle's log, which ends it and carries nothing back); the
+// assault made again opens a new battle, whose result the campaign takes.
+// Rolling the battle back before its end leaves the campaign waiting, and
+// the battle's end, when it comes, is carried back.
+func TestLinkedBattleRollbacks(t *testing.T) {
+	lt := newLinkedTable(t)
+	attacker := lt.openAssault()
+	first := play.BattleID(lt.load("camp"), play.Battles(lt.load("camp"))[0])
+	lt.waitFor(first, "the battle's creation", func(g *play.Game) bool { return g.Created != nil })
+	lt.operator("camp", fmt.Sprintf("ROLLBACK TO %d", lt.beforeAssault))
+	camp := lt.load("camp")
+	if len(play.Battles(camp)) != 0 {
+		t.Fatalf("the campaign still waits on %+v after its rollback", play.Battles(camp))
+	}
+	abandoned := lt.waitFor(first, "the battle's abandonment", func(g *play.Game) bool { return g.Ended != nil })
+	if !strings.Contains(abandoned.Ended.Reason, "abandoned: campaign camp was rolled back past the assault on") || abandoned.Ended.Winner != "" {
+		t.Errorf("the abandoned battle ended: %+v", abandoned.Ended)
+	}
+	// The assault again: a new battle.
+	g := lt.load("camp")
+	ps := g.Rules.Prompt(g.State)
+	if len(ps) != 1 || ps[0].Side != attacker {
+		t.Fatalf("prompts after the rollback: %+v", ps)
+	}
+	if attacker == gcacw.USA {
+		lt.send("camp", "anna", "ASSAULT Able ON 0504")
+	} else {
+		lt.send("camp", "taro", "ASSAULT Yoke ON 0505")
+	}
+	bs := play.Battles(lt.load("camp"))
+	if len(bs) != 1 {
+		t.Fatalf("battles after the assault again: %+v", bs)
+	}
+	second := play.BattleID(lt.load("camp"), bs[0])
+	if second == first {
+		t.Fatalf("the assault made again reopened the abandoned battle %s", first)
+	}
+	lt.waitFor(second, "the new battle's creation", func(g *play.Game) bool { return g.Created != nil })
+	// The abandoned battle carried nothing back.
+	if e, err := play.CarryBack(lt.st, lt.reg, abandoned); err != nil || e != nil {
+		t.Errorf("the abandoned battle carries its end back: %v %v", e, err)
+	}
+	// The battle's own rollback before its end: the campaign waits on.
+	defender := map[string]string{gcacw.USA: "taro", gcacw.CSA: "anna"}[attacker]
+	h, _ := lt.st.Head(second)
+	lt.send(second, "anna", "MAIL MOVE")
+	lt.operator(second, fmt.Sprintf("ROLLBACK TO %d", h.Seq))
+	if b := lt.load(second); len(b.Branches) != 1 || b.Ended != nil {
+		t.Fatalf("the battle's rollback: branches %+v, ended %+v", b.Branches, b.Ended)
+	}
+	if len(play.Battles(lt.load("camp"))) != 1 {
+		t.Fatal("the battle's rollback ended the campaign's wait")
+	}
+	lt.send(second, defender, "CONCEDE")
+	lt.waitFor("camp", "the new battle's result", func(g *play.Game) bool { return len(play.Battles(g)) == 0 })
+	n := 0
+	_ = lt.st.Read("camp", 1, func(e *events.Envelope) error {
+		if strings.HasPrefix(e.Key, "battle:"+second+":") {
+			n++
+		}
+		if strings.HasPrefix(e.Key, "battle:"+first+":") {
+			t.Errorf("the campaign took the abandoned battle's end")
+		}
+		return nil
+	})
+	if n != 1 {
+		t.Errorf("%d results of the new battle in the campaign", n)
+	}
+	if lines, err := play.VerifyLinks(lt.st, "camp"); err != nil || len(lines) != 1 {
+		t.Errorf("verify: %q %v", lines, err)
 	}
 }

@@ -110,6 +110,9 @@ type actor struct {
 	g     *Game
 	seed  []byte
 	snap  uint64 // seq of the last snapshot written or loaded
+	// rolled is the seq of the last rollback whose battles link has
+	// abandoned (0 after a load: they are looked at again, once).
+	rolled uint64
 }
 
 // Deliver hands an event of a game to its actor, starting the actor if
@@ -540,6 +543,18 @@ func (a *actor) link(lg *slog.Logger) {
 		for i := range created {
 			lg.Info("battle opened", "battle", created[i].Game)
 			a.r.Deliver(&created[i])
+		}
+	}
+	if n := len(g.Branches); n > 0 && g.Branches[n-1].By > a.rolled {
+		abandoned, err := Abandon(a.r.log, a.r.reg, g)
+		if err != nil {
+			lg.Error("abandoning the battles of a rollback failed; will try again", "err", err)
+		} else {
+			a.rolled = g.Branches[n-1].By
+		}
+		for i := range abandoned {
+			lg.Info("battle abandoned", "battle", abandoned[i].Game)
+			a.r.Deliver(&abandoned[i])
 		}
 	}
 	if _, _, ok := Parent(g); ok && g.Ended != nil {
