@@ -293,6 +293,17 @@ func TestLinkedBattleOpenedAndCarriedBack(t *testing.T) {
 	if err != nil || len(lines) != 1 || !strings.Contains(lines[0], "campaign camp (battle "+bs[0].Key+"): took this battle's result") {
 		t.Errorf("verify the battle: %q, %v", lines, err)
 	}
+	// audit re-decides both games from their logs.
+	for _, game := range []string{"camp", id} {
+		seed, err := lt.st.Secret(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := play.Audit(lt.st, lt.reg, game, seed)
+		if err != nil || !rep.OK() {
+			t.Errorf("audit %s: %+v %v", game, rep, err)
+		}
+	}
 	// The campaign's HTML report links the battle's report, and the
 	// battle's its campaign's.
 	var page strings.Builder
