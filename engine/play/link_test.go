@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,13 +70,18 @@ func linkedScenario(system, name string) ([]byte, error) {
 
 func newLinkedTable(t *testing.T) *linkedTable {
 	t.Helper()
+	return newLinkedTableWith(t, linkedScenario)
+}
+
+func newLinkedTableWith(t *testing.T, scenario func(system, name string) ([]byte, error)) *linkedTable {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	reg := engine.NewRegistry(gcacw.New, hra.New)
-	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Links: &play.Links{Scenario: linkedScenario}})
+	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Links: &play.Links{Scenario: scenario}})
 	t.Cleanup(r.Close)
 	created, err := play.Create(st, reg, play.NewGame{ID: "camp", Ruleset: "gcacw", ScenarioName: "linked", Scenario: []byte(linkedCampaign),
 		Players: linkedPlayers, Settings: []events.Setting{{Key: play.SettingDeadline, Value: "48h"}}, At: start})
@@ -403,4 +409,32 @@ func TestLinkedBattleRollbacks(t *testing.T) {
 	if lines, err := play.VerifyLinks(lt.st, "camp"); err != nil || len(lines) != 1 {
 		t.Errorf("verify: %q %v", lines, err)
 	}
+}
+
+// A battle that cannot be opened at first (its scenario unreadable for a
+// while) is opened when the runner's clock next comes round: the
+// campaign's wait is never lost.
+func TestLinkedBattleOpenedAgainAfterAFailure(t *testing.T) {
+	var failing atomic.Bool
+	failing.Store(true)
+	lt := newLinkedTableWith(t, func(system, name string) ([]byte, error) {
+		if failing.Load() {
+			return nil, fmt.Errorf("the scenario shelf is being moved")
+		}
+		return linkedScenario(system, name)
+	})
+	lt.openAssault()
+	camp := lt.load("camp")
+	id := play.BattleID(camp, play.Battles(camp)[0])
+	if h, _ := lt.st.Head(id); h.Seq != 0 {
+		t.Fatalf("the battle was opened while its scenario could not be read")
+	}
+	failing.Store(false)
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		lt.r.Tick(lt.at)
+		if h, _ := lt.st.Head(id); h.Seq > 0 {
+			return
+		}
+	}
+	t.Fatal("the battle was never opened after its scenario could be read again")
 }

@@ -113,6 +113,9 @@ type actor struct {
 	// rolled is the seq of the last rollback whose battles link has
 	// abandoned (0 after a load: they are looked at again, once).
 	rolled uint64
+	// relink: a link failed (a battle not opened, a result not carried
+	// back): the clock tries again, and the actor is not let go meanwhile.
+	relink bool
 }
 
 // Deliver hands an event of a game to its actor, starting the actor if
@@ -315,6 +318,9 @@ func (a *actor) run() {
 		case now := <-a.clock:
 			a.tick(now, lg)
 			a.decide(lg)
+			if a.relink {
+				a.link(lg)
+			}
 		case <-a.kick:
 			a.mu.Lock()
 			q := a.queue
@@ -375,7 +381,7 @@ func (a *actor) failing(err error, wait time.Duration) bool {
 // clock reaches only games that have an actor).
 func (a *actor) letGo() bool {
 	g := a.g
-	if g != nil && (len(g.Pending) > 0 || g.runningDeadline()) {
+	if g != nil && (len(g.Pending) > 0 || g.runningDeadline()) || a.relink {
 		return false
 	}
 	a.r.mu.Lock()
@@ -530,6 +536,7 @@ func (a *actor) link(lg *slog.Logger) {
 	if l == nil || g == nil {
 		return
 	}
+	a.relink = false
 	if len(Battles(g)) > 0 {
 		var at time.Time
 		_ = a.r.log.Read(g.ID, g.Seq, func(e *events.Envelope) error {
@@ -539,6 +546,7 @@ func (a *actor) link(lg *slog.Logger) {
 		created, err := OpenBattles(a.r.log, a.r.reg, g, *l, at)
 		if err != nil {
 			lg.Error("opening a battle failed; will try again", "err", err)
+			a.relink = true
 		}
 		for i := range created {
 			lg.Info("battle opened", "battle", created[i].Game)
@@ -549,6 +557,7 @@ func (a *actor) link(lg *slog.Logger) {
 		abandoned, err := Abandon(a.r.log, a.r.reg, g)
 		if err != nil {
 			lg.Error("abandoning the battles of a rollback failed; will try again", "err", err)
+			a.relink = true
 		} else {
 			a.rolled = g.Branches[n-1].By
 		}
@@ -561,6 +570,7 @@ func (a *actor) link(lg *slog.Logger) {
 		e, err := CarryBack(a.r.log, a.r.reg, g)
 		if err != nil {
 			lg.Error("carrying a battle's result back failed; will try again", "err", err)
+			a.relink = true
 		}
 		if e != nil {
 			lg.Info("battle result carried back", "campaign", e.Game, "seq", e.Seq)
