@@ -438,3 +438,62 @@ func TestLinkedBattleOpenedAgainAfterAFailure(t *testing.T) {
 	}
 	t.Fatal("the battle was never opened after its scenario could be read again")
 }
+
+// A battle that ended while no runner carried its result (the server
+// stopped between the battle's end and the carrying, the bbolt file kept)
+// carries it when a runner next loads the battle: the result on its way
+// is never lost, and taken once.
+func TestLinkedBattleResultSurvivesARestart(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pbem.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := engine.NewRegistry(gcacw.New, hra.New)
+	r := play.NewRunner(st, reg, play.RunnerOptions{Links: &play.Links{Scenario: linkedScenario}})
+	lt := &linkedTable{t: t, st: st, reg: reg, r: r, at: start}
+	created, err := play.Create(st, reg, play.NewGame{ID: "camp", Ruleset: "gcacw", ScenarioName: "linked", Scenario: []byte(linkedCampaign), Players: linkedPlayers, At: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Deliver(&created)
+	lt.idle("camp")
+	attacker := lt.openAssault()
+	camp := lt.load("camp")
+	id := play.BattleID(camp, play.Battles(camp)[0])
+	lt.waitFor(id, "the battle's creation", func(g *play.Game) bool { return g.Created != nil })
+	r.Close()
+	// The battle ends under a runner that does not link (the server that
+	// went down before carrying the result).
+	lt.r = play.NewRunner(st, reg, play.RunnerOptions{})
+	lt.send(id, map[string]string{gcacw.USA: "taro", gcacw.CSA: "anna"}[attacker], "CONCEDE")
+	lt.r.Close()
+	if len(play.Battles(lt.load("camp"))) != 1 {
+		t.Fatal("the campaign took the result with no runner to carry it")
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The server starts again on the same file and loads its games.
+	if st, err = store.Open(path, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	lt.st = st
+	lt.r = play.NewRunner(st, reg, play.RunnerOptions{Links: &play.Links{Scenario: linkedScenario}})
+	t.Cleanup(lt.r.Close)
+	lt.r.Kick(id)
+	lt.r.Kick("camp")
+	lt.waitFor("camp", "the result after the restart", func(g *play.Game) bool { return len(play.Battles(g)) == 0 })
+	n := 0
+	_ = st.Read("camp", 1, func(e *events.Envelope) error {
+		if strings.HasPrefix(e.Key, "battle:"+id+":") {
+			n++
+		}
+		return nil
+	})
+	if n != 1 {
+		t.Errorf("%d results in the campaign, want 1", n)
+	}
+}
