@@ -125,6 +125,15 @@ func Battles(g *Game) []engine.Battle {
 func OpenBattles(log LinkLog, reg *engine.Registry, g *Game, l Links, at time.Time) ([]events.Envelope, error) {
 	var out []events.Envelope
 	for _, b := range Battles(g) {
+		// Opened already: no need to set its scenario up again to hear so.
+		exists := false
+		_ = log.Read(BattleID(g, b), 1, func(*events.Envelope) error {
+			exists = true
+			return errStop
+		})
+		if exists {
+			continue
+		}
 		ng, err := battleGame(g, b, l, at)
 		if err != nil {
 			return out, err
