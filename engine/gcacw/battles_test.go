@@ -188,3 +188,29 @@ func TestLinkedBattleRefereeRulesTheResultAndOrdersABattle(t *testing.T) {
 }
 
 func p0(st *State) *Pending { return st.Pending }
+
+// The order that carries a battle's end back names the winner and each
+// side's losses in the campaign's sides, whatever the tactical sides are
+// called, and reads back as the ruling it is.
+func TestLinkedBattleResultOrderInTheCampaignsSides(t *testing.T) {
+	b := engine.Battle{Key: "t1-a1-0504", Sides: []engine.BattleSide{{Side: USA, Tactical: "Union"}, {Side: CSA, Tactical: "Confederate"}}}
+	var final [32]byte
+	final[0] = 0xab
+	got := battleResultOrder(b, engine.BattleEnd{Game: "camp-t1-a1-0504", Final: final, Winner: "Confederate",
+		Lost: map[string]int{"Union": 3, "Confederate": 1}, Routed: "Union"})
+	want := "RULE BATTLE t1-a1-0504 GAME camp-t1-a1-0504 HASH ab" + strings.Repeat("00", 31) + " WINNER CSA LOST 3 1 ROUTED USA"
+	if got != want {
+		t.Errorf("order %q\nwant  %q", got, want)
+	}
+	if d := battleResultOrder(b, engine.BattleEnd{Game: "g", Final: final}); !strings.Contains(d, " WINNER DRAW LOST 0 0") {
+		t.Errorf("a draw: %q", d)
+	}
+	h := newHarness(t, assaultScn(flatTEC+testCombat+linkedBattles, "").bytes())
+	os, probs := h.rs.Parse(h.st, engine.RefereeSide, got)
+	if len(probs) > 0 || len(os) != 1 {
+		t.Fatalf("the order does not read back: %v", probs)
+	}
+	if r := os[0].(Order).Rule; r.What != "battle" || r.Result != CSA || r.Lost != [2]int{3, 1} || r.Routed != USA || r.Game != "camp-t1-a1-0504" {
+		t.Errorf("read back as %+v", r)
+	}
+}
