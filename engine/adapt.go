@@ -104,6 +104,12 @@ type Extras[S any] struct {
 	EncodeState func(s S) ([]byte, error)
 	DecodeState func(b []byte, initial S) (S, error)
 	Attach      func(decoded, initial S) S
+	// Battles and BattleResult are Linker's (a campaign's battles fought
+	// out in other rule systems); without them a state waits on none.
+	Battles      func(s S) []Battle
+	BattleResult func(b Battle, end BattleEnd) string
+	// Losses is LossCounter's; without it a rule system counts none.
+	Losses func(s S) map[string]int
 }
 
 // Adapt returns r as a Ruleset, which is also every optional interface
@@ -148,6 +154,8 @@ var (
 	_ Explainer      = adapter[int, int]{}
 	_ Summarizer     = adapter[int, int]{}
 	_ Guider         = adapter[int, int]{}
+	_ Linker         = adapter[int, int]{}
+	_ LossCounter    = adapter[int, int]{}
 )
 
 func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
@@ -296,4 +304,25 @@ func (a adapter[S, O]) Count(v View) []SideCount {
 		return nil
 	}
 	return a.x.Count(v)
+}
+
+func (a adapter[S, O]) Battles(s State) []Battle {
+	if a.x.Battles == nil {
+		return nil
+	}
+	return a.x.Battles(a.state(s))
+}
+
+func (a adapter[S, O]) BattleResult(b Battle, end BattleEnd) string {
+	if a.x.BattleResult == nil {
+		return ""
+	}
+	return a.x.BattleResult(b, end)
+}
+
+func (a adapter[S, O]) Losses(s State) map[string]int {
+	if a.x.Losses == nil {
+		return nil
+	}
+	return a.x.Losses(a.state(s))
 }

@@ -44,6 +44,15 @@ type htmlReport struct {
 	Game       string     `json:"game"`
 	Commitment string     `json:"commitment"`
 	Seed       string     `json:"seed,omitempty"` // revealed at the game's end, never before
+	// Family links a campaign to the reports of its battles, and a
+	// battle to its campaign's (not in the JSON: the page's nav).
+	Family []familyLink `json:"-"`
+}
+
+// familyLink is a link to a linked game's report, GAME.html beside this
+// one (pbem export GAME --format html > GAME.html).
+type familyLink struct {
+	Game, Text string
 }
 
 // parts keeps each distinct piece of SVG (or an ASCII board in a <pre>)
@@ -100,9 +109,19 @@ func (x Exporter) htmlData() (*htmlReport, error) {
 		rep.Steps = append(rep.Steps, st)
 		return &rep.Steps[len(rep.Steps)-1]
 	}
+	seenBattle := map[string]bool{}
 	err := x.each(func(gg *play.Game, e *events.Envelope, p events.Payload) error {
 		g = gg
-		defer func() { before = g.State }()
+		defer func() {
+			before = g.State
+			// Each battle the campaign waited on, in the order opened.
+			for _, b := range play.Battles(g) {
+				if id := play.BattleID(g, b); !seenBattle[id] {
+					seenBattle[id] = true
+					rep.Family = append(rep.Family, familyLink{Game: id, Text: fmt.Sprintf("%s, fought out as battle %s (%s %s)", b.What, id, b.System, b.Scenario)})
+				}
+			}
+		}()
 		if g.Rules == nil {
 			return nil
 		}
@@ -169,6 +188,9 @@ func (x Exporter) htmlData() (*htmlReport, error) {
 			rep.Steps[i].Closed = fmt.Sprintf("closed branch: rolled back at seq %d", b.By)
 		}
 	}
+	if c, what := play.ParentText(g); c != "" {
+		rep.Family = append([]familyLink{{Game: c, Text: "this game is " + what}}, rep.Family...)
+	}
 	r := &report{g: g, who: x.Who}
 	for _, st := range rep.Steps {
 		if st.Kind != "start" && st.Kind != "end" {
@@ -220,6 +242,15 @@ func (x Exporter) Page(w io.Writer, opts PageOptions) error {
 	}
 	if opts.Now != "" {
 		page = strings.Replace(page, "</header>\n", "</header>\n"+strings.ReplaceAll(opts.Now, "%", "%%")+"\n", 1)
+	}
+	if len(rep.Family) > 0 {
+		var nav strings.Builder
+		nav.WriteString(`<nav class="family">`)
+		for _, l := range rep.Family {
+			nav.WriteString(`<p><a href="` + esc(l.Game) + `.html">` + esc(l.Text) + `</a></p>`)
+		}
+		nav.WriteString("</nav>")
+		page = strings.Replace(page, "</header>\n", "</header>\n"+strings.ReplaceAll(nav.String(), "%", "%%")+"\n", 1)
 	}
 	if opts.AtEnd {
 		page = strings.Replace(page, "\nshow(0);\n", "\nshow(D.steps.length - 1);\n", 1)

@@ -74,6 +74,15 @@ func Verify(w io.Writer, log VerifyLog, game string, withSecret bool) error {
 	}
 	h, _ := log.Head(game)
 	fmt.Fprintf(w, "hash chain: %d events, intact; head %s\n", n, h.Hash.Hex())
+	// A campaign and its battles (engine/play/link.go): each link
+	// checked against the other game's log.
+	links, err := play.VerifyLinks(log, game)
+	for _, l := range links {
+		fmt.Fprintf(w, "link: %s\n", l)
+	}
+	if err != nil {
+		return err
+	}
 	var commit events.Hash
 	var seed []byte
 	var dice []events.Die

@@ -43,6 +43,10 @@ type Config struct {
 
 	Logger   *slog.Logger
 	Registry *engine.Registry
+	// Scenarios reads a rule system's built-in scenario; when set, a
+	// campaign's games open the battles they wait on as games of their
+	// own, and an ended battle carries its result back (play.Links).
+	Scenarios func(system, name string) ([]byte, error)
 	// Control runs a command handed to the server (nil: none is taken).
 	Control ControlFunc
 	// Ready, if not nil, is called once everything runs.
@@ -186,8 +190,12 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	}
 	met := newMetrics()
+	var links *play.Links
+	if s.cfg.Scenarios != nil {
+		links = &play.Links{Scenario: s.cfg.Scenarios, Welcome: s.comp.Welcome}
+	}
 	runner := play.NewRunner(log, s.reg, play.RunnerOptions{SnapshotEvery: s.cfg.Engine.SnapshotEvery, Logger: s.lg, Notifier: s.comp,
-		Timings: met.timing})
+		Timings: met.timing, Links: links})
 	defer runner.Close()
 	mail, err := s.startMail(mailCtx, st, log, runner, met)
 	if err != nil {

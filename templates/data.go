@@ -35,6 +35,10 @@ type Common struct {
 	Key      string // the reader's reply token, for the fallback Key line
 	Mailbox  string // pbem's plain address, "pbem@example.org"
 	Guide    Guide  // the rule system's examples for the order guide
+	// Campaign is what a battle game is fought out for, "the assault on
+	// 0504 (battle t1-a1-0504) of campaign camp"; "" for a game that is
+	// no campaign's battle.
+	Campaign string
 }
 
 // Guide is a rule system's examples of the conventions every system's

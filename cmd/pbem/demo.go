@@ -28,10 +28,14 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	quiet := fs.Bool("quiet", false, "print only subjects and replies, not whole mails")
 	ruleset := fs.String("ruleset", "gcacw", "the rule system to play: gcacw, hra, gbacw or gmb")
 	images := fs.String("images", "on", "on: the mails carry the boards drawn too, as inline pictures; off: the ASCII boards alone (the game's images setting)")
+	campaign := fs.Bool("campaign", false, "a GCACW campaign whose assault is fought out as a battle in GBACW, Hair Roller Armies and GM Board Games in turn")
 	noReferee := fs.Bool("no-referee", false, "two players alone, no referee (GCACW: the scenario's house rules play what the rules leave out)")
 	volume := fs.String("mail", "", "how much mail each participant gets: every (a mail for every action), turn (a digest each turn) or move (a mail only when they must act; the default)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
+	}
+	if *campaign {
+		return playCampaignDemo(a, *timeout)
 	}
 	if *volume != "" {
 		v, err := play.ParseVolume(*volume)

@@ -72,3 +72,13 @@ func demoScriptAlone(ruleset string) (autoplay.Script, error) {
 	}
 	return autoplay.DemoScriptAlone(s, defaultConfig().Mail.Domain)
 }
+
+// builtinScenario reads a rule system's built-in scenario: where a
+// campaign's battle is fought out (play.Links).
+func builtinScenario(name, scenario string) ([]byte, error) {
+	s, ok := system(name)
+	if !ok {
+		return nil, fmt.Errorf("no rule system %q", name)
+	}
+	return s.Scenario(scenario)
+}

@@ -43,6 +43,7 @@ var serveClock server.Clock
 func serve(ctx context.Context, a *app, ready func(*server.Server)) error {
 	cfg := a.cfg.server()
 	cfg.Logger, cfg.Registry, cfg.Control, cfg.Ready = a.lg, a.reg, a.serverControl, ready
+	cfg.Scenarios = builtinScenario
 	if serveClock != nil {
 		cfg.Clock = serveClock
 	}

@@ -30,8 +30,21 @@ func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{
 		EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
 		RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: explain,
-		Guide: engine.OrderGuide{Prefix: "COORD", Keyword: "COORDINATE"},
+		Guide:  engine.OrderGuide{Prefix: "COORD", Keyword: "COORDINATE"},
+		Losses: losses,
 	}
+}
+
+// losses are the strength points each side has lost (engine.LossCounter):
+// what a campaign's battle table reads when a battle fought out here ends.
+func losses(s *State) map[string]int {
+	out := map[string]int{}
+	for _, side := range Sides {
+		if i := s.sideIndex(side); i < len(s.Lost) {
+			out[side] = s.Lost[i]
+		}
+	}
+	return out
 }
 
 // refereeSteps is engine.RefereeStepper's: the steps a game of this

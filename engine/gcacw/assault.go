@@ -276,6 +276,10 @@ func (m sim) doAssault(side string, o Order) {
 // the attack is over.
 func (m sim) resolveAssault(side string, ids []string, at hex.Hex, leader string, grand bool, step string) bool {
 	st := m.State
+	if b := st.Scn.BattleFor(at); b != nil {
+		m.openBattle(side, ids, at, leader, b.System, b.Scenario, b.Sides)
+		return false
+	}
 	ct := st.Scn.Tables.Combat
 	if ct == nil {
 		who := strings.Join(ids, ", ")
@@ -415,7 +419,13 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 	if retreat {
 		for _, id := range defenders() {
 			u := m.State.unit(id)
-			if path := m.State.fallBackPath(u, at, m.State.Scn.Tables.Combat.Retreat); len(path) > 0 {
+			// A battle's result in a scenario with no [combat] table
+			// retreats one hex (battles.go).
+			hexes := 1
+			if ct := m.State.Scn.Tables.Combat; ct != nil {
+				hexes = ct.Retreat
+			}
+			if path := m.State.fallBackPath(u, at, hexes); len(path) > 0 {
 				m.Emit(kUnitFellBack, aUnit.Arg(id), aPath.Arg(hexStrs(append([]hex.Hex{u.Hex}, path...))...), aBy.Arg(why))
 			} else {
 				m.loseStrength(id, 1, why+": no hex open to retreat into")
@@ -430,6 +440,9 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 		}
 	}
 	ct := m.State.Scn.Tables.Combat
+	if ct == nil {
+		return // no table, no fatigue for the fight (a battle's result)
+	}
 	raise := func(us []string, n int) {
 		for _, id := range us {
 			u := m.State.unit(id)
@@ -601,6 +614,9 @@ func (m sim) adjustAssault(o Order) *events.Problem {
 
 // tellAssault tells the assault facts for the players' mails.
 func tellAssault(s *State, f events.Fact) (string, bool) {
+	if t, ok := tellBattle(s, f); ok {
+		return t, true
+	}
 	unit := s.unitName(aUnit.OfAny(f))
 	switch f.Kind {
 	case kAssaultDeclared:
@@ -643,6 +659,9 @@ func dieWithMods(f events.Fact) string {
 
 // echoAssault is the echo line of an assault fact.
 func echoAssault(f events.Fact) (string, bool) {
+	if s, ok := echoBattle(f); ok {
+		return s, true
+	}
 	u := aUnit.OfAny(f)
 	switch f.Kind {
 	case kAssaultDeclared:

@@ -816,6 +816,20 @@ func (m sim) validateRuling(o Order) *events.Problem {
 		if st.Phase != PhaseVictory {
 			return bad("the winner is ruled after the last turn; " + refereeWaiting(st))
 		}
+	case "fight":
+		if step != StepAssault && step != StepAttack {
+			return bad("no assault waits for the referee: RULE FIGHT OUT has one fought out as a battle; " + refereeWaiting(st))
+		}
+		if at := p.Path[len(p.Path)-1]; r.Hexes[0].String() != at {
+			return bad(fmt.Sprintf("the assault waiting is on %s", at))
+		}
+	case "battle":
+		if step != StepBattle {
+			return bad("no battle is being fought out: RULE BATTLE carries a battle's result back; " + refereeWaiting(st))
+		}
+		if r.Note != p.Battle.Key {
+			return bad(fmt.Sprintf("the battle being fought out is %s", p.Battle.Key))
+		}
 	case "done":
 		switch {
 		case step == StepActivation, step == StepEvent, step == StepInsub, step == StepAttack, step == StepAssault:
@@ -869,6 +883,16 @@ func (m sim) rule(o Order) {
 			w = ""
 		}
 		m.Emit(kGameEnded, aWinner.Arg(w), aReason.Arg(reason))
+	case "fight":
+		p := st.Pending
+		side := ""
+		if u := st.unit(p.attackers()[0]); u != nil {
+			side = u.Side
+		}
+		m.Emit(kRefereeRuled, aStep.Arg(p.Step), aResult.Arg("fight"))
+		m.openBattle(side, slices.Clone(p.attackers()), r.Hexes[0], p.Leader, r.System, r.Scenario, r.Sides)
+	case "battle":
+		m.battleEnded(o)
 	case "done":
 		step := ""
 		if st.Pending != nil {

@@ -96,6 +96,9 @@ func rulesLists(st *State) []engine.Explanation {
 	if c := t.Combat; c != nil {
 		house = append(house, fmt.Sprintf("- Combat (assaults, and marches that end attacking): the scenario's combat table, columns %s, one die with the modifiers each die line names; SAMPLE, not the published game's.", oddsList(c.Columns)))
 	}
+	for i := range st.Scn.Battles {
+		house = append(house, "- Battles: "+st.Scn.Battles[i].describe()+".")
+	}
 	if r := t.Reorg; r != nil {
 		house = append(house, fmt.Sprintf("- The Reorganization Phase (GCACW 3, phase 4) plays by the scenario's table: fatigue falls by %d for a unit that marched this turn, by %d for one that did not; a disorganized unit rolls to reorganize.", r.Marched, r.Rested))
 	}

@@ -593,6 +593,10 @@ func (m sim) moveStep(u *Unit) {
 		// GCACW 5.1.5 (Ambiguity A25): the action stays open until the
 		// attack is resolved; how is not in the rules (R10), so by the
 		// scenario's combat table, or by the referee.
+		if b := m.State.Scn.BattleFor(hex.MustParse(target)); b != nil {
+			m.openBattle(u.Side, []string{u.ID}, hex.MustParse(target), "", b.System, b.Scenario, b.Sides)
+			return
+		}
 		if m.State.Scn.Tables.Combat != nil {
 			m.tableAssault(u.Side, []string{u.ID}, hex.MustParse(target), "", false)
 			return

@@ -83,6 +83,12 @@ type Rule struct {
 	N      int
 	Hexes  []hex.Hex
 	Note   string
+	// A battle fought out (RULE FIGHT) and its result (RULE BATTLE).
+	System, Scenario string
+	Sides            []SideMap
+	Game, Hash       string
+	Lost             [2]int // USA's, CSA's
+	Routed           string
 }
 
 // ptok is a token of a logical order, with its line.
@@ -926,9 +932,9 @@ func (p *parser) transfer(o Order, ex string) (Order, bool) {
 	return o, p.done()
 }
 
-var ruleWords = []string{"ADVANCE", "ATTACKS", "CASUALTY", "DISORGANIZED", "DONE", "EXHAUSTED", "EXTENDED", "FATIGUE", "INITIATIVE", "LOSS", "MANPOWER", "MARCH", "ORGANIZED", "PLACE", "RESTED", "RETREAT", "TRANSFER", "WINNER"}
+var ruleWords = []string{"ADVANCE", "ATTACKS", "BATTLE", "CASUALTY", "DISORGANIZED", "DONE", "EXHAUSTED", "EXTENDED", "FATIGUE", "FIGHT", "INITIATIVE", "LOSS", "MANPOWER", "MARCH", "ORGANIZED", "PLACE", "RESTED", "RETREAT", "TRANSFER", "WINNER"}
 
-const ruleForms = "RULE ATTACKS ALLOWED|REFUSED, RULE EXTENDED MARCH <unit> NE|D|1|2|3, RULE MARCH <unit> <hex>, RULE RETREAT <unit> <hex>… | NONE, RULE INITIATIVE USA|CSA|END, RULE FATIGUE <unit> <0-4>, RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>, RULE MANPOWER <unit> <n>, RULE PLACE <unit> <hex>, RULE TRANSFER <leader> TO <unit>, RULE WINNER USA|CSA|DRAW, RULE DONE; for an assault: RULE LOSS <unit> <n>, RULE RETREAT <unit> <hex>…, RULE CASUALTY <leader>, RULE ADVANCE <unit> <hex>"
+const ruleForms = "RULE ATTACKS ALLOWED|REFUSED, RULE EXTENDED MARCH <unit> NE|D|1|2|3, RULE MARCH <unit> <hex>, RULE RETREAT <unit> <hex>… | NONE, RULE INITIATIVE USA|CSA|END, RULE FATIGUE <unit> <0-4>, RULE ORGANIZED|DISORGANIZED|EXHAUSTED|RESTED <unit>, RULE MANPOWER <unit> <n>, RULE PLACE <unit> <hex>, RULE TRANSFER <leader> TO <unit>, RULE WINNER USA|CSA|DRAW, RULE DONE; for an assault: RULE LOSS <unit> <n>, RULE RETREAT <unit> <hex>…, RULE CASUALTY <leader>, RULE ADVANCE <unit> <hex>, or " + fightForm + "; for a battle fought out: " + battleResultForm
 
 func (p *parser) rule(o Order) (Order, bool) {
 	t, more := p.next()
@@ -1099,6 +1105,14 @@ func (p *parser) rule(o Order) (Order, bool) {
 		t2.Rule.What = "transfer"
 		t2.Rule.Leader, t2.Rule.Unit = t2.Leader, t2.Target
 		return t2, true
+	case "fight":
+		if !p.fightOut(o, r) {
+			return o, false
+		}
+	case "battle":
+		if !p.battleResult(r) {
+			return o, false
+		}
 	case "done":
 	}
 	return o, p.done()

@@ -188,6 +188,11 @@ func (c Cycle) rollText() string {
 func prompts(st *State) []engine.Prompt {
 	m := trial(st)
 	var out []engine.Prompt
+	if p := st.Pending; p != nil && p.Step == StepBattle {
+		// The campaign waits on the battle: no one here must act; its
+		// result comes back as RULE BATTLE when it ends.
+		return nil
+	}
 	if p := st.Pending; p != nil {
 		out = append(out, engine.Prompt{Referee: true, What: "rule: " + plainRule(p.Note), Examples: refereeExamples(st)})
 		if !(p.Step == StepEvent && st.Phase == PhaseTransfer) {

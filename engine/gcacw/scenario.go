@@ -44,8 +44,10 @@ type ScenarioDef struct {
 	Notes    []string        `json:"notes,omitempty"`
 	Map      Map             `json:"map"`
 	Tables   Tables          `json:"tables"`
-	Units    []Unit          `json:"-"` // initial counters, moved into the State
-	Leaders  []Leader        `json:"-"`
+	// Battles are the assaults fought out as tactical battles (battles.go).
+	Battles []Battle `json:"battles,omitempty"`
+	Units   []Unit   `json:"-"` // initial counters, moved into the State
+	Leaders []Leader `json:"-"`
 }
 
 // Scenario options (gcacw.md; each names the rule it switches).
@@ -353,10 +355,10 @@ type tableBlock struct {
 
 func (p *scnParser) parse(text string) {
 	order, secs, secLine, blocks := splitSections(p.file, text, &p.errs)
-	known := append([]string{"", "map", "units", "leaders", "notes"}, tableSections...)
+	known := append([]string{"", "map", "units", "leaders", "notes", secBattles}, tableSections...)
 	for _, name := range order {
 		if !slices.Contains(known, name) {
-			p.errs = append(p.errs, fmt.Errorf("%s line %d: unknown section [%s] (sections: [map], [units], [leaders], [notes], table sections [%s])", p.file, secLine[name], name, strings.Join(tableSections, "], [")))
+			p.errs = append(p.errs, fmt.Errorf("%s line %d: unknown section [%s] (sections: [map], [units], [leaders], [notes], [battles], table sections [%s])", p.file, secLine[name], name, strings.Join(tableSections, "], [")))
 		}
 	}
 	for _, l := range secs["notes"] {
@@ -420,6 +422,7 @@ func (p *scnParser) parse(text string) {
 	}
 	p.parseUnits(secs["units"], secLine["units"])
 	p.parseLeaders(secs["leaders"])
+	p.parseBattles(secs[secBattles])
 	if len(p.errs) == 0 {
 		p.validate()
 	}

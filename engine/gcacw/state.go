@@ -178,6 +178,8 @@ type Pending struct {
 	Dice   []int    `json:"dice,omitempty"`
 	Path   []string `json:"path,omitempty"`
 	Note   string   `json:"note,omitempty"`
+	// Battle is the battle a StepBattle waits on.
+	Battle *FoughtOut `json:"battle,omitempty"`
 }
 
 // Referee steps.

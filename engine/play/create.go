@@ -51,46 +51,57 @@ type Appender interface {
 // appends game.created with only the seed's commitment; the seed itself is
 // stored beside the log in the same transaction, to be revealed when the
 // game ends. It returns the created event.
-func Create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, err error) {
+func Create(log Appender, reg *engine.Registry, ng NewGame) (events.Envelope, error) {
+	e, dup, err := create(log, reg, ng)
+	if err == nil && dup {
+		return events.Envelope{}, fmt.Errorf("create %s: a game with this id already exists", ng.ID)
+	}
+	return e, err
+}
+
+// create is Create, which reports a game created already (its key, the
+// game's id, recorded) as dup rather than as an error: a battle is
+// opened once however often it is tried.
+func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, dup bool, err error) {
 	defer engine.Recover(&err, "creating the game")
 	if err := ValidGameID(ng.ID); err != nil {
-		return events.Envelope{}, err
+		return events.Envelope{}, false, err
 	}
 	rs, err := reg.Get(ng.Ruleset)
 	if err != nil {
-		return events.Envelope{}, err
+		return events.Envelope{}, false, err
 	}
 	seen := map[string]bool{}
 	for _, p := range append(append([]events.Player(nil), ng.Players...), ng.Referees...) {
 		if !playerIDRe.MatchString(p.ID) || p.ID == engine.RefereeSide || p.ID == OperatorID {
-			return events.Envelope{}, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q or %q", p.ID, engine.RefereeSide, OperatorID)
+			return events.Envelope{}, false, fmt.Errorf("player id %q: use 1-20 lower-case letters, digits and dashes (it appears in reply addresses), not %q or %q", p.ID, engine.RefereeSide, OperatorID)
 		}
 		if seen[p.ID] {
-			return events.Envelope{}, fmt.Errorf("player ids must be unique: %q twice", p.ID)
+			return events.Envelope{}, false, fmt.Errorf("player ids must be unique: %q twice", p.ID)
 		}
 		seen[p.ID] = true
 	}
 	initial, err := rs.Setup(ng.Scenario, ng.Players)
 	if err != nil {
-		return events.Envelope{}, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
+		return events.Envelope{}, false, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
 	}
 	pol, err := ParsePolicy(ng.Settings)
 	if err != nil {
-		return events.Envelope{}, err
+		return events.Envelope{}, false, err
 	}
 	if p, r, a, shared := sharedAddress(ng.Players, ng.Referees); shared && !pol.RefereePlays {
-		return events.Envelope{}, fmt.Errorf("%s is both the player of %s and the referee %s: a referee who plays would rule on his own disputes; give the game another referee, or create it with the setting %s=yes (every player is then told, and that referee's pauses end by themselves like the players')",
+		return events.Envelope{}, false, fmt.Errorf("%s is both the player of %s and the referee %s: a referee who plays would rule on his own disputes; give the game another referee, or create it with the setting %s=yes (every player is then told, and that referee's pauses end by themselves like the players')",
 			a, p.Side, r.ID, SettingRefereePlays)
 	}
 	// A default the rules would refuse at the deadline is refused now,
 	// while the operator is there to hear it.
 	if err := (&Game{Rules: rs, Players: ng.Players}).checkAtDeadline(initial, pol.AtDeadline); err != nil {
-		return events.Envelope{}, fmt.Errorf("setting %s: %w (write an order every side may send, such as PASS, or referee)", SettingAtDeadline, err)
+		return events.Envelope{}, false, fmt.Errorf("setting %s: %w (write an order every side may send, such as PASS, or referee)", SettingAtDeadline, err)
 	}
 	seed := ng.Seed
 	if seed == nil {
 		if seed, err = NewSeed(); err != nil {
-			return events.Envelope{}, err
+			return events.Envelope{}, false, err
 		}
 	}
 	created := &events.GameCreated{Ruleset: rs.Name(), RulesetVersion: rs.Version(), ScenarioName: ng.ScenarioName,
@@ -101,11 +112,11 @@ func Create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 		first := evs[0]
 		first.Chain(1, events.Hash{})
 		if err := g.Apply(reg, &first); err != nil {
-			return events.Envelope{}, err
+			return events.Envelope{}, false, err
 		}
 		mails, err := ng.Welcome(g)
 		if err != nil {
-			return events.Envelope{}, fmt.Errorf("welcome mails: %w", err)
+			return events.Envelope{}, false, fmt.Errorf("welcome mails: %w", err)
 		}
 		for _, m := range mails {
 			evs = append(evs, events.New(ng.ID, ng.At, "", m))
@@ -113,10 +124,10 @@ func Create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 	}
 	res, err := log.Do(store.Request{Game: ng.ID, Expected: 0, Events: evs, Secret: seed})
 	if err != nil {
-		return events.Envelope{}, fmt.Errorf("create %s: %w", ng.ID, err)
+		return events.Envelope{}, false, fmt.Errorf("create %s: %w", ng.ID, err)
 	}
 	if res.Duplicate {
-		return events.Envelope{}, fmt.Errorf("create %s: a game with this id already exists", ng.ID)
+		return events.Envelope{}, true, nil
 	}
-	return res.Events[0], nil
+	return res.Events[0], false, nil
 }

@@ -56,6 +56,7 @@ func (g *Game) desk(now int64) Desk {
 			w = g.Ended.Winner + " won"
 		}
 		d.State = "over: " + w + " (" + g.Ended.Reason + ")"
+		d.Lines = append(d.Lines, familyLines(g)...)
 		return d
 	}
 	var movers []string
@@ -78,6 +79,8 @@ func (g *Game) desk(now int64) Desk {
 		d.State = strings.Join(movers, ", ") + " to move"
 	case d.Ruling:
 		d.State = "waiting for a referee's ruling"
+	case len(Battles(g)) > 0:
+		d.State = "waiting on its battle"
 	default:
 		d.State = "no one is asked to act"
 	}
@@ -125,7 +128,21 @@ func (g *Game) desk(now int64) Desk {
 	if n := len(g.Pending); n > 0 {
 		d.Lines = append(d.Lines, fmt.Sprintf("%d input(s) not yet decided", n))
 	}
+	d.Lines = append(d.Lines, familyLines(g)...)
 	return d
+}
+
+// familyLines tie a campaign and its battles together in the list of
+// games: a battle names its campaign, a campaign the battle it waits on.
+func familyLines(g *Game) []string {
+	var out []string
+	if _, what := ParentText(g); what != "" {
+		out = append(out, "battle: "+what)
+	}
+	for _, b := range Battles(g) {
+		out = append(out, fmt.Sprintf("waits on battle %s: %s, fought out in %s %s", BattleID(g, b), b.What, b.System, b.Scenario))
+	}
+	return out
 }
 
 // sideWho names a side with its players' ids: "USA (anna)".

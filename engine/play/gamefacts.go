@@ -180,6 +180,11 @@ func (p *Policy) set(key, value string) error {
 		return nil
 	}
 	switch strings.ToLower(key) {
+	case SettingParentWhat:
+	case SettingParent:
+		if c, k, ok := strings.Cut(value, " "); !ok || ValidGameID(c) != nil || k == "" {
+			return fmt.Errorf("setting %s: %q (want the campaign's game id and the battle's key)", key, value)
+		}
 	case SettingMail:
 		_, err = ParseVolume(value)
 	case SettingDeadline:

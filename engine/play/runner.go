@@ -52,6 +52,9 @@ type RunnerOptions struct {
 	// each decision with its mails and append ("decide") took, for
 	// metrics.
 	Timings func(kind string, d time.Duration)
+	// Links, when set, lets a campaign's games open the battles they
+	// wait on and an ended battle carry its result back (link.go).
+	Links *Links
 }
 
 // Runner keeps one actor per active game. Deliver hands it each event the
@@ -107,6 +110,12 @@ type actor struct {
 	g     *Game
 	seed  []byte
 	snap  uint64 // seq of the last snapshot written or loaded
+	// rolled is the seq of the last rollback whose battles link has
+	// abandoned (0 after a load: they are looked at again, once).
+	rolled uint64
+	// relink: a link failed (a battle not opened, a result not carried
+	// back): the clock tries again, and the actor is not let go meanwhile.
+	relink bool
 }
 
 // Deliver hands an event of a game to its actor, starting the actor if
@@ -297,6 +306,7 @@ func (a *actor) run() {
 			}
 			backoff = 50 * time.Millisecond
 			a.decide(lg)
+			a.link(lg)
 		}
 		select {
 		case <-a.r.stop:
@@ -308,6 +318,9 @@ func (a *actor) run() {
 		case now := <-a.clock:
 			a.tick(now, lg)
 			a.decide(lg)
+			if a.relink {
+				a.link(lg)
+			}
 		case <-a.kick:
 			a.mu.Lock()
 			q := a.queue
@@ -368,7 +381,7 @@ func (a *actor) failing(err error, wait time.Duration) bool {
 // clock reaches only games that have an actor).
 func (a *actor) letGo() bool {
 	g := a.g
-	if g != nil && (len(g.Pending) > 0 || g.runningDeadline()) {
+	if g != nil && (len(g.Pending) > 0 || g.runningDeadline()) || a.relink {
 		return false
 	}
 	a.r.mu.Lock()
@@ -506,9 +519,63 @@ func (a *actor) decide(lg *slog.Logger) {
 			t("decide", time.Since(start))
 		}
 		a.maybeSnapshot(lg)
+		a.link(lg)
 	}
 	if a.g != nil {
 		a.maybeSnapshot(lg)
+	}
+}
+
+// link opens the battles the game waits on that are not open yet, and
+// carries the result of an ended battle to its campaign (link.go), each
+// through the durable path with its idempotency key: what fails here is
+// tried again when the game next decides or loads.
+func (a *actor) link(lg *slog.Logger) {
+	l := a.r.opts.Links
+	g := a.g
+	if l == nil || g == nil {
+		return
+	}
+	a.relink = false
+	if len(Battles(g)) > 0 {
+		var at time.Time
+		_ = a.r.log.Read(g.ID, g.Seq, func(e *events.Envelope) error {
+			at = e.Time()
+			return nil
+		})
+		created, err := OpenBattles(a.r.log, a.r.reg, g, *l, at)
+		if err != nil {
+			lg.Error("opening a battle failed; will try again", "err", err)
+			a.relink = true
+		}
+		for i := range created {
+			lg.Info("battle opened", "battle", created[i].Game)
+			a.r.Deliver(&created[i])
+		}
+	}
+	if n := len(g.Branches); n > 0 && g.Branches[n-1].By > a.rolled {
+		abandoned, err := Abandon(a.r.log, a.r.reg, g)
+		if err != nil {
+			lg.Error("abandoning the battles of a rollback failed; will try again", "err", err)
+			a.relink = true
+		} else {
+			a.rolled = g.Branches[n-1].By
+		}
+		for i := range abandoned {
+			lg.Info("battle abandoned", "battle", abandoned[i].Game)
+			a.r.Deliver(&abandoned[i])
+		}
+	}
+	if _, _, ok := Parent(g); ok && g.Ended != nil {
+		e, err := CarryBack(a.r.log, a.r.reg, g)
+		if err != nil {
+			lg.Error("carrying a battle's result back failed; will try again", "err", err)
+			a.relink = true
+		}
+		if e != nil {
+			lg.Info("battle result carried back", "campaign", e.Game, "seq", e.Seq)
+			a.r.Deliver(e)
+		}
 	}
 }
 

@@ -136,6 +136,9 @@ func (b *batch) add(m mail) error {
 	common := templates.Common{Game: g.ID, Ruleset: g.Created.Ruleset, Version: g.Created.RulesetVersion,
 		Scenario: g.Created.ScenarioName, Name: name(m.to.Player), Side: m.to.Side, Referee: m.to.referee,
 		Observer: m.to.observer, Key: token.MakeAt(cfg.Secret, g.ID, m.to.ID, g.KeyEpoch(m.to.ID)), Mailbox: cfg.Local + "@" + cfg.Domain}
+	if c, what := play.ParentText(g.Game); c != "" {
+		common.Campaign = what
+	}
 	if gd, ok := g.Rules.(engine.Guider); ok {
 		og := gd.Guide()
 		common.Guide = templates.Guide{Prefix: og.Prefix, Keyword: og.Keyword, Conditions: og.Conditions}

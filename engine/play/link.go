@@ -1,0 +1,464 @@
+package play
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/store"
+)
+
+// Linked games: a campaign (GCACW) whose assault is fought out as a
+// battle of another rule system. The campaign's ruleset says, as data
+// (engine.Linker), which battles its state waits on; the runtime creates
+// each battle as a game of its own, through the same durable path as any
+// new game (play.Create, keyed by the battle's game id, so it is created
+// once however often it is tried), with the campaign's players on the
+// sides the campaign maps them to, its referees and its settings, and the
+// setting "parent" naming the campaign and the battle's key there. When
+// the battle ends, its result goes back to the campaign as a referee's
+// command of the operator (the order the campaign's ruleset writes for
+// it), keyed by the battle's id and its final hash, so it is applied once
+// however often it is sent. The campaign's decision of that command
+// records the battle's game and final hash: VerifyLink checks them
+// against the battle's log.
+
+// SettingParent is a battle's campaign and the battle's key there:
+// "<campaign game id> <battle key>".
+const SettingParent = "parent"
+
+// LinkLog is what linking needs of the store: reading games and
+// appending to them.
+type LinkLog interface {
+	Source
+	Appender
+}
+
+// Links are what the runner needs to open battles: the tactical
+// scenarios (by rule system and name) and the welcome mails of a new game.
+type Links struct {
+	Scenario func(system, name string) ([]byte, error)
+	Welcome  func(g *Game) ([]events.Payload, error)
+}
+
+// BattleGameID is the game id of the battle key of campaign: the
+// campaign's id and the key, the campaign's part shortened to fit the 40
+// characters of a game id.
+func BattleGameID(campaign, key string) string {
+	key = strings.ToLower(key)
+	room := 40 - 1 - len(key)
+	if room < 1 {
+		return key[:40]
+	}
+	if len(campaign) > room {
+		campaign = strings.TrimRight(campaign[:room], "-")
+	}
+	return campaign + "-" + key
+}
+
+// BattleID is the game id of battle b of campaign g: BattleGameID of
+// its key, marked with the number of rollbacks the campaign has had (a
+// battle opened again after a rollback is a new game, never the one the
+// rollback abandoned).
+func BattleID(g *Game, b engine.Battle) string {
+	key := b.Key
+	if n := len(g.Branches); n > 0 {
+		key += fmt.Sprintf("-r%d", n)
+	}
+	return BattleGameID(g.ID, key)
+}
+
+// Parent is the campaign of a battle game and the battle's key there, as
+// its creation says; ok is false for a game that is no battle.
+func Parent(g *Game) (campaign, key string, ok bool) {
+	if g.Created == nil {
+		return "", "", false
+	}
+	for _, s := range g.Created.Settings {
+		if s.Key == SettingParent {
+			campaign, key, ok = strings.Cut(strings.TrimSpace(s.Value), " ")
+			return campaign, key, ok
+		}
+	}
+	return "", "", false
+}
+
+// SettingParentWhat says what a battle is fought out for in its
+// campaign ("the assault on 0504"), for its mails.
+const SettingParentWhat = "parent-what"
+
+// ParentText names a battle game's campaign for its mails: the campaign's
+// id, and "the assault on 0504 (battle t1-a1-0504) of campaign camp";
+// both "" for a game that is no battle.
+func ParentText(g *Game) (campaign, text string) {
+	c, key, ok := Parent(g)
+	if !ok {
+		return "", ""
+	}
+	what := "battle " + key
+	for _, s := range g.Created.Settings {
+		if s.Key == SettingParentWhat && s.Value != "" {
+			what = s.Value + " (battle " + key + ")"
+		}
+	}
+	return c, what + " of campaign " + c
+}
+
+// Battles are the battles g's state waits on (none for a game whose rule
+// system links no battles).
+func Battles(g *Game) []engine.Battle {
+	lk, ok := g.Rules.(engine.Linker)
+	if !ok || g.State == nil || g.Ended != nil {
+		return nil
+	}
+	return lk.Battles(g.State)
+}
+
+// OpenBattles creates each battle g waits on that is not created yet, at
+// time at (the time of the decision that opened it), and returns the
+// created events (none for a battle created already).
+func OpenBattles(log LinkLog, reg *engine.Registry, g *Game, l Links, at time.Time) ([]events.Envelope, error) {
+	var out []events.Envelope
+	for _, b := range Battles(g) {
+		// Opened already: no need to set its scenario up again to hear so.
+		exists := false
+		_ = log.Read(BattleID(g, b), 1, func(*events.Envelope) error {
+			exists = true
+			return errStop
+		})
+		if exists {
+			continue
+		}
+		ng, err := battleGame(g, b, l, at)
+		if err != nil {
+			return out, err
+		}
+		e, dup, err := create(log, reg, ng)
+		if err != nil {
+			return out, fmt.Errorf("opening battle %s of %s: %w", b.Key, g.ID, err)
+		}
+		if !dup {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// battleGame is the new game of battle b of campaign g.
+func battleGame(g *Game, b engine.Battle, l Links, at time.Time) (NewGame, error) {
+	if l.Scenario == nil {
+		return NewGame{}, errors.New("no tactical scenarios to open a battle from")
+	}
+	scen, err := l.Scenario(b.System, b.Scenario)
+	if err != nil {
+		return NewGame{}, fmt.Errorf("battle %s of %s: scenario %s of %s: %w", b.Key, g.ID, b.Scenario, b.System, err)
+	}
+	var players []events.Player
+	for _, p := range g.Players {
+		for _, s := range b.Sides {
+			if p.Side == s.Side {
+				q := p
+				q.Side = s.Tactical
+				players = append(players, q)
+			}
+		}
+	}
+	var settings []events.Setting
+	for _, s := range g.Settings {
+		// The campaign's default at a deadline is an order of its rules,
+		// not the battle's; a campaign's parent is not the battle's.
+		if s.Key != SettingAtDeadline && s.Key != SettingParent && s.Key != SettingParentWhat {
+			settings = append(settings, s)
+		}
+	}
+	settings = append(settings, events.Setting{Key: SettingParent, Value: g.ID + " " + b.Key}, events.Setting{Key: SettingParentWhat, Value: b.What})
+	return NewGame{ID: BattleID(g, b), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
+		Players: players, Referees: g.Referees, Settings: settings, At: at, Welcome: l.Welcome}, nil
+}
+
+// BattleEndOf is how battle game g ended, read from its log: the hash of
+// its game.ended event, the winner and each side's losses; ok is false
+// while it has not ended.
+func BattleEndOf(src Source, g *Game) (engine.BattleEnd, bool, error) {
+	if g.Ended == nil {
+		return engine.BattleEnd{}, false, nil
+	}
+	var final events.Hash
+	err := src.Read(g.ID, 1, func(e *events.Envelope) error {
+		if e.Type == events.TypeGameEnded {
+			final = e.Hash
+		}
+		return nil
+	})
+	if err != nil {
+		return engine.BattleEnd{}, false, fmt.Errorf("battle %s: %w", g.ID, err)
+	}
+	if final.IsZero() {
+		return engine.BattleEnd{}, false, fmt.Errorf("battle %s: ended, but its log holds no game.ended", g.ID)
+	}
+	end := engine.BattleEnd{Game: g.ID, Final: final, Winner: g.Ended.Winner, Reason: g.Ended.Reason}
+	if lc, ok := g.Rules.(engine.LossCounter); ok && g.State != nil {
+		end.Lost = lc.Losses(g.State)
+	}
+	return end, true, nil
+}
+
+// ResultKey is the idempotency key of a battle's result in its campaign.
+func ResultKey(end engine.BattleEnd) string { return "battle:" + end.Game + ":" + end.Final.Hex() }
+
+// CarryBack appends the result of battle game g, once it has ended, to its
+// campaign as an input (a referee's command of the operator), unless the
+// campaign no longer waits on it. It returns the appended event, if any.
+func CarryBack(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, error) {
+	campaign, key, ok := Parent(g)
+	if !ok || g.Ended == nil {
+		return nil, nil
+	}
+	end, ok, err := BattleEndOf(log, g)
+	if err != nil || !ok {
+		return nil, err
+	}
+	for range 100 {
+		parent, err := Load(log, reg, campaign, 0)
+		if err != nil {
+			return nil, fmt.Errorf("battle %s: its campaign: %w", g.ID, err)
+		}
+		var b *engine.Battle
+		for _, x := range Battles(parent) {
+			if x.Key == key && BattleID(parent, x) == g.ID {
+				b = &x
+			}
+		}
+		if b == nil || waitingResult(parent, ResultKey(end)) {
+			return nil, nil // taken already, or no longer waited on
+		}
+		lk := parent.Rules.(engine.Linker)
+		cmd := &events.RefereeCommand{Referee: OperatorID, Text: lk.BattleResult(*b, end), Reason: "the result of " + b.What + ", fought out as game " + g.ID,
+			Source: "battle", MessageID: ResultKey(end)}
+		// The result's time is the battle's end: the same logs in, the
+		// same campaign out.
+		at := time.Unix(0, endAt(log, g)).UTC()
+		res, err := log.Do(store.Request{Game: campaign, Expected: parent.Seq, Events: []events.Envelope{events.New(campaign, at, ResultKey(end), cmd)}})
+		var conflict *store.ConflictError
+		switch {
+		case errors.As(err, &conflict):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("battle %s: carrying its result to %s: %w", g.ID, campaign, err)
+		case res.Duplicate:
+			return nil, nil
+		}
+		return &res.Events[0], nil
+	}
+	return nil, fmt.Errorf("battle %s: its campaign %s kept changing", g.ID, campaign)
+}
+
+// waitingResult reports whether an input keyed key waits undecided in g.
+func waitingResult(g *Game, key string) bool {
+	for _, in := range g.Pending {
+		if in.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// endAt is the time of g's game.ended event.
+func endAt(src Source, g *Game) int64 {
+	var at int64
+	_ = src.Read(g.ID, 1, func(e *events.Envelope) error {
+		if e.Type == events.TypeGameEnded {
+			at = e.At
+		}
+		return nil
+	})
+	return at
+}
+
+// LogReader reads a game's log.
+type LogReader interface {
+	Read(game string, from uint64, fn func(*events.Envelope) error) error
+}
+
+// VerifyLinks checks game's links to the games it is linked with, from
+// their logs alone: each battle result the game took (an input keyed
+// "battle:<battle>:<final hash>") against the battle's log (it names this
+// game as its parent, and its game.ended has that hash); and, for a
+// battle, that its campaign exists and names it back once it has taken
+// its result. It returns a line for each link it checked, and an error
+// saying what does not match.
+func VerifyLinks(src LogReader, game string) ([]string, error) {
+	var lines []string
+	var bad []string
+	created := func(id string) (*events.GameCreated, error) {
+		var gc *events.GameCreated
+		err := src.Read(id, 1, func(e *events.Envelope) error {
+			if e.Type == events.TypeGameCreated {
+				p, err := events.Decode(e)
+				if err != nil {
+					return err
+				}
+				gc = p.(*events.GameCreated)
+			}
+			return errStop
+		})
+		if errors.Is(err, errStop) {
+			err = nil
+		}
+		if err == nil && gc == nil {
+			err = fmt.Errorf("game %s does not exist", id)
+		}
+		return gc, err
+	}
+	finals := func(id string) (map[events.Hash]bool, error) {
+		out := map[events.Hash]bool{}
+		err := src.Read(id, 1, func(e *events.Envelope) error {
+			if e.Type == events.TypeGameEnded {
+				out[e.Hash] = true
+			}
+			return nil
+		})
+		return out, err
+	}
+	var results []string // keys of the results this game took
+	err := src.Read(game, 1, func(e *events.Envelope) error {
+		if strings.HasPrefix(e.Key, "battle:") {
+			results = append(results, e.Key)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range results {
+		rest := strings.TrimPrefix(k, "battle:")
+		id, hx, ok := strings.Cut(rest, ":")
+		if !ok {
+			bad = append(bad, fmt.Sprintf("result %q: not a battle's id and final hash", k))
+			continue
+		}
+		gc, err := created(id)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("battle %s: %v", id, err))
+			continue
+		}
+		parent := ""
+		for _, s := range gc.Settings {
+			if s.Key == SettingParent {
+				parent, _, _ = strings.Cut(s.Value, " ")
+			}
+		}
+		if parent != game {
+			bad = append(bad, fmt.Sprintf("battle %s names %q as its campaign, not %s", id, parent, game))
+			continue
+		}
+		fs, err := finals(id)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("battle %s: %v", id, err))
+			continue
+		}
+		found := false
+		for h := range fs {
+			found = found || h.Hex() == hx
+		}
+		if !found {
+			bad = append(bad, fmt.Sprintf("battle %s: its log has no game.ended with the final hash %s this game took", id, hx))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("battle %s: its final hash %s matches its log", id, hx))
+	}
+	gc, err := created(game)
+	if err != nil {
+		return lines, err
+	}
+	for _, s := range gc.Settings {
+		if s.Key != SettingParent {
+			continue
+		}
+		parent, key, _ := strings.Cut(s.Value, " ")
+		if _, err := created(parent); err != nil {
+			bad = append(bad, fmt.Sprintf("campaign %s: %v", parent, err))
+			continue
+		}
+		fs, err := finals(game)
+		if err != nil {
+			return lines, err
+		}
+		took := ""
+		err = src.Read(parent, 1, func(e *events.Envelope) error {
+			if strings.HasPrefix(e.Key, "battle:"+game+":") {
+				took = strings.TrimPrefix(e.Key, "battle:"+game+":")
+			}
+			return nil
+		})
+		if err != nil {
+			return lines, err
+		}
+		switch {
+		case took == "":
+			lines = append(lines, fmt.Sprintf("campaign %s (battle %s): has not taken this battle's result", parent, key))
+		case !slices.ContainsFunc(slices.Collect(maps.Keys(fs)), func(h events.Hash) bool { return h.Hex() == took }):
+			bad = append(bad, fmt.Sprintf("campaign %s took a result of this battle with final hash %s, which this log does not hold", parent, took))
+		default:
+			lines = append(lines, fmt.Sprintf("campaign %s (battle %s): took this battle's result, final hash %s", parent, key, took))
+		}
+	}
+	if len(bad) > 0 {
+		return lines, fmt.Errorf("links: %s", strings.Join(bad, "; "))
+	}
+	return lines, nil
+}
+
+// Abandon ends each battle a rollback of campaign g closed the assault
+// of: the campaign no longer waits on it, so the battle ends, a draw, by
+// the operator's END with the reason, keyed by the campaign and the
+// rollback (an event in the battle's log, once). It returns the appended
+// events.
+func Abandon(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, error) {
+	var out []events.Envelope
+	for _, br := range g.Branches {
+		old, err := Load(log, reg, g.ID, br.To)
+		if err != nil {
+			return out, fmt.Errorf("campaign %s before its rollback at seq %d: %w", g.ID, br.By, err)
+		}
+		for _, b := range Battles(old) {
+			id := BattleID(old, b)
+			battle, err := Load(log, reg, id, 0)
+			if err != nil || battle.Ended != nil {
+				continue // never opened, or over already
+			}
+			key := fmt.Sprintf("abandon:%s:%d", g.ID, br.By)
+			cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
+				Text:   fmt.Sprintf("END DRAW abandoned: campaign %s was rolled back past %s (its seq %d)", g.ID, b.What, br.By),
+				Reason: "the campaign was rolled back past the battle's assault"}
+			at := time.Unix(0, 0).UTC()
+			_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
+				at = e.Time()
+				return errStop
+			})
+			for range 100 {
+				res, err := log.Do(store.Request{Game: id, Expected: battle.Seq, Events: []events.Envelope{events.New(id, at, key, cmd)}})
+				var conflict *store.ConflictError
+				if errors.As(err, &conflict) {
+					if battle, err = Load(log, reg, id, 0); err != nil {
+						return out, err
+					}
+					continue
+				}
+				if err != nil {
+					return out, fmt.Errorf("abandoning battle %s: %w", id, err)
+				}
+				if !res.Duplicate {
+					out = append(out, res.Events[0])
+				}
+				break
+			}
+		}
+	}
+	return out, nil
+}
