@@ -217,6 +217,7 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 // pbem order refuses an order from someone the game takes none from
 // before it records anything: the log is as it was.
 func TestOrderFromNoPlayerIsRefusedAndNotRecorded(t *testing.T) {
+	t.Parallel()
 	dir := newGame(t)
 	before, _, _ := pbem(t, nil, "--data-dir", dir, "log", "g1")
 	tests := []struct {

@@ -74,6 +74,7 @@ func (r *clusterRig) waitReplies(user string, ids []string, within time.Duration
 // quarantined: a mail for a game being rebuilt waits until it is loaded,
 // it is never judged as one for an unknown game.
 func TestClusterMailDuringTakeoverIsAnsweredNotQuarantined(t *testing.T) {
+	t.Parallel()
 	r := newClusterRig(t)
 	games := r.gamesOnN1(8)
 	replyTo := map[string]string{}
@@ -136,6 +137,7 @@ func (r *clusterRig) gamesOnN1(k int) []string {
 // to it. None is judged on the node before it has the game (it would be
 // quarantined as for an unknown game); every one is answered.
 func TestClusterNodeBackWithAnEmptyDataDirectoryAnswersItsGamesMailNotQuarantined(t *testing.T) {
+	t.Parallel()
 	r := newClusterRigLease(t, faultLease)
 	games := r.gamesOnN1(4)
 	replyTo := map[string]string{}
@@ -182,6 +184,7 @@ const faultLease = 24 * time.Second
 // own games' queues. Once the stopped node resumes and the dead one's
 // game is taken over, those are answered too; none is quarantined.
 func TestClusterDeadAndPausedNodesHoldUpOnlyTheirOwnGamesMail(t *testing.T) {
+	t.Parallel()
 	r := newClusterRigLease(t, faultLease)
 	games := []string{"d1", "p1", "h1"}
 	for _, g := range games {

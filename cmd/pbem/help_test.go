@@ -9,6 +9,7 @@ import (
 // the global flags it uses (pbem serve --help once showed only --node,
 // though serve runs on the data directory and the configuration).
 func TestHelpOfEveryCommandListsItsFlagsAndTheGlobalOnesItUses(t *testing.T) {
+	t.Parallel()
 	own := map[string][]string{
 		"serve":     {"-node"},
 		"order":     {"-player", "-file", "-referee", "-reason", "-wait"},
@@ -19,6 +20,7 @@ func TestHelpOfEveryCommandListsItsFlagsAndTheGlobalOnesItUses(t *testing.T) {
 	}
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			out, errOut, code := pbem(t, []string{"PBEM_DATA_DIR=" + t.TempDir()}, c.name, "--help")
 			help := out + errOut
 			if code != 0 || !strings.Contains(help, "usage: pbem ") || !strings.Contains(help, " "+c.name) {

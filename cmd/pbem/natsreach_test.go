@@ -14,6 +14,7 @@ import (
 // A cluster node started where no NATS listens says so at once, naming
 // NATS and the URL, instead of waiting silently to time out.
 func TestNodeWithoutNATSSaysSoNamingTheURL(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

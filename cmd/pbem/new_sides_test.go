@@ -8,6 +8,7 @@ import (
 // pbem new matches sides without regard to case, as orders do, and the
 // game records each side as the scenario spells it.
 func TestNewMatchesSidesWithoutRegardToCase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:usa:anna@pbem.localhost:Anna", "--player", "taro:Csa:taro@pbem.localhost:Taro")

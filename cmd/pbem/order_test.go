@@ -28,12 +28,14 @@ func mailsQueued(t *testing.T, dir, addr string) int {
 // mail … was rejected"; an accepted order's report still goes to
 // everyone. The same without a server and through a running one.
 func TestOrderSaysWhetherItWasAcceptedAndWhy(t *testing.T) {
+	t.Parallel()
 	for _, live := range []bool{false, true} {
 		name := "without a server"
 		if live {
 			name = "through a running server"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := newGame(t, "--mail", "every") // the report of each action to everyone
 			if live {
 				srv := startServe(t, dir)

@@ -12,6 +12,7 @@ import (
 // mailboxes refuse it as read-only, naming the file, never as damaged,
 // and pbem doctor finds it sound.
 func TestReadOnlyDataDirectoryIsNamedReadOnlyNotDamaged(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	os.Mkdir(dir, 0o700)
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=32m"); err != nil {

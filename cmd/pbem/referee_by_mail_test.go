@@ -123,7 +123,7 @@ func (g *mailGame) command(welcome demo.Mail, secret, text string) demo.Mail {
 // until waits for cond, saying what it waited for if it never holds.
 func (g *mailGame) until(what string, cond func() bool) {
 	g.t.Helper()
-	waitfor.Until(g.t, 30*time.Second, what, cond)
+	waitfor.Until(g.t, mailWait, what, cond)
 }
 
 func (g *mailGame) count(what string) int {

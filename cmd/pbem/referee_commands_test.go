@@ -12,6 +12,7 @@ import (
 // every game command, not RULE and SET alone. A known command that is
 // only wrong gets its problem, without the list.
 func TestRefereeUnknownCommandListsEveryRefereeCommand(t *testing.T) {
+	t.Parallel()
 	dir := newGame(t)
 	out, errOut, code := pbem(t, nil, "--data-dir", dir, "referee", "g1", "--as", "ref", "FOO")
 	if code != 1 || !strings.Contains(out, `not "FOO"`) || !strings.Contains(out, "RULE") {

@@ -34,6 +34,12 @@ type mailGame struct {
 	answered map[string]bool
 }
 
+// mailWait is how long a mail game's participant waits for a mail pbem
+// owes them before the test fails: a bound reached only when something
+// is wrong, so generous enough for a loaded two-core machine running the
+// suite in parallel with -race.
+const mailWait = 90 * time.Second
+
 func newMailGame(t *testing.T, settings ...string) *mailGame {
 	t.Helper()
 	return newMailGameWith(t, true, settings...)
@@ -107,7 +113,7 @@ func (g *mailGame) nextWhere(who, what string, is func(demo.Mail) bool) demo.Mai
 	g.t.Helper()
 	p := g.people[who]
 	var got demo.Mail
-	if waitfor.True(30*time.Second, func() bool {
+	if waitfor.True(mailWait, func() bool {
 		ms, err := p.FetchNew()
 		if err != nil {
 			g.t.Fatal(err)
@@ -171,7 +177,7 @@ func (g *mailGame) actions(n int) {
 		g.answered = map[string]bool{}
 	}
 	for i := 0; i < n; i++ {
-		sent := waitfor.True(30*time.Second, func() bool {
+		sent := waitfor.True(mailWait, func() bool {
 			for _, who := range []string{"anna", "taro"} {
 				m := g.newest(who)
 				if ex := demo.Offered(m.Body); len(ex) > 0 && !g.answered[m.MessageID] {
@@ -187,7 +193,7 @@ func (g *mailGame) actions(n int) {
 		}
 	}
 	// Wait until the last action is decided: someone is asked again.
-	waitfor.Until(g.t, 30*time.Second, "the last action to be answered with a new move", func() bool {
+	waitfor.Until(g.t, mailWait, "the last action to be answered with a new move", func() bool {
 		for _, who := range []string{"anna", "taro"} {
 			if m := g.newest(who); len(demo.Offered(m.Body)) > 0 && !g.answered[m.MessageID] {
 				return true
@@ -374,6 +380,7 @@ func TestDeadlinePassesAppliesTheDefaultAndMailsBothPlayers(t *testing.T) {
 // in their name, and every mail says so without contradiction; nobody is
 // given a fresh deadline for it.
 func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t, "deadline=1h", "at-deadline=PASS")
 	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)
@@ -408,7 +415,7 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 			told[who] = append(told[who], ms...)
 		}
 	}
-	waitfor.True(30*time.Second, func() bool { fetch(); return heard() })
+	waitfor.True(mailWait, func() bool { fetch(); return heard() })
 	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
 		fetch()
 	}
@@ -455,6 +462,7 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 // so: that deadline keeps its default, and the absence's start, asked in
 // the past, is moved to now.
 func TestAbsenceAfterTheDeadlineSaysItsDefaultStillAppliesByMail(t *testing.T) {
+	t.Parallel()
 	g := newMailGame(t, "deadline=1h", "grace=1h", "at-deadline=PASS")
 	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)

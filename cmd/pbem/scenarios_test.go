@@ -9,6 +9,7 @@ import (
 // reads it: sides, map or table, turns and whether it needs a referee;
 // --long adds its house rules and options.
 func TestScenariosSayWhatEachScenarioIs(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := pbem(t, nil, "scenarios")
 	if code != 0 {
 		t.Fatalf("scenarios: exit %d\n%s%s", code, out, errOut)

@@ -21,10 +21,24 @@ import (
 func Volumes(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 	t.Helper()
 	seed := sha256.Sum256([]byte("enginetest volumes " + s.Name))
-	every := playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], volume: play.VolumeEvery})
-	want, wantN := toldEach(t, every.Log)
-	for _, vol := range []string{play.VolumeTurn, play.VolumeMove} {
-		p := playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], volume: vol})
+	// The game is played under each volume side by side, each on a store
+	// of its own, then compared with MAIL EVERY's.
+	vols := []string{play.VolumeEvery, play.VolumeTurn, play.VolumeMove}
+	played := make([]*Played, len(vols))
+	t.Run("play", func(t *testing.T) {
+		for i, vol := range vols {
+			t.Run(vol, func(t *testing.T) {
+				t.Parallel()
+				played[i] = playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], volume: vol})
+			})
+		}
+	})
+	if slices.Contains(played, nil) {
+		t.FailNow() // a volume's game could not be played
+	}
+	want, wantN := toldEach(t, played[0].Log)
+	for i, vol := range vols[1:] {
+		p := played[i+1]
 		got, gotN := toldEach(t, p.Log)
 		// All a reader was told, as one text: a digest may wrap a line
 		// where a report did not.
