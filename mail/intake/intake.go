@@ -577,15 +577,11 @@ func (in *Intake) authenticateOAuth(ctx context.Context, c *imapclient.Client) e
 }
 
 // fetchNew commits every message after the checkpoint, in UID order, in
-// bounded batches, marking each batch \Seen once it is committed.
+// bounded batches (takeBatch), marking each batch \Seen once it is
+// committed.
 func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.Checkpoint) error {
-	return in.fetchAfter(ctx, c, cp.UID, func(uid uint32, raw []byte) error {
-		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: uid}
-		if err := in.Take(raw, in.cfg.CheckpointKey, next); err != nil {
-			return err // not committed: the checkpoint stays, the mail is read again
-		}
-		*cp = next
-		return nil
+	return in.fetchAfter(ctx, c, cp.UID, func(ms []fetched) ([]imap.UID, error) {
+		return in.takeBatch(ms, cp)
 	}, func(done []imap.UID) {
 		if len(done) == 0 {
 			return
@@ -597,12 +593,90 @@ func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.
 	})
 }
 
+// fetched is one message read from the mailbox.
+type fetched struct {
+	uid uint32
+	raw []byte
+}
+
+// takeBatch commits a batch of mails read after the checkpoint cp and
+// advances cp past those committed with none before them left out.
+//
+// The games' mails are taken side by side, each game's in UID order, so
+// that their appends share the store's transactions (one fsync for the
+// lot, not one per mail); the checkpoint follows in one write once every
+// mail before it is durable. A batch of one game's mails, or with a mail
+// addressed to no game (its answer may go to any game's log), is taken
+// one mail after the other, each with the checkpoint in its transaction.
+func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, error) {
+	mailbox := in.cfg.CheckpointKey
+	byGame := map[string][]int{}
+	var games []string
+	for i, m := range ms {
+		g, _, ok := in.Addressed(m.raw)
+		if !ok {
+			games = nil
+			break
+		}
+		if byGame[g] == nil {
+			games = append(games, g)
+		}
+		byGame[g] = append(byGame[g], i)
+	}
+	done := make([]imap.UID, 0, len(ms))
+	if len(games) <= 1 {
+		for _, m := range ms {
+			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: m.uid}
+			if err := in.take(m.raw, mailbox, m.uid, next, true); err != nil {
+				return nil, err // not committed: the checkpoint stays, the mail is read again
+			}
+			*cp = next
+			done = append(done, imap.UID(m.uid))
+		}
+		return done, nil
+	}
+	errs := make([]error, len(ms))
+	taken := make([]bool, len(ms))
+	var wg sync.WaitGroup
+	for _, g := range games {
+		wg.Go(func() {
+			for _, i := range byGame[g] {
+				if errs[i] = in.take(ms[i].raw, mailbox, ms[i].uid, *cp, false); errs[i] != nil {
+					return // this game's later mails wait for the next read
+				}
+				taken[i] = true
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	for n < len(ms) && taken[n] {
+		done = append(done, imap.UID(ms[n].uid))
+		n++
+	}
+	if n > 0 {
+		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[n-1].uid}
+		if err := in.log.PutCheckpoint(mailbox, next); err != nil {
+			return nil, err // committed, and recognised by their keys when read again
+		}
+		*cp = next
+	}
+	if n < len(ms) {
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return done, nil
+}
+
 // fetchAfter reads every message with a UID above from, in UID order and
-// in batches of cfg.FetchBatch, hands each to take, and after each whole
-// batch calls batchDone with the UIDs take accepted. An error from take
-// ends it at once (that batch's batchDone is not called): the mail is
-// read again next time.
-func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uint32, take func(uid uint32, raw []byte) error, batchDone func(done []imap.UID)) error {
+// in batches of cfg.FetchBatch, hands each batch to take, and after each
+// calls batchDone with the UIDs take committed. An error from take ends
+// it at once (that batch's batchDone is not called): the mails not
+// committed are read again next time.
+func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uint32, take func(ms []fetched) ([]imap.UID, error), batchDone func(done []imap.UID)) error {
 	search, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from + 1), Stop: 0}}}}, nil).Wait()
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -631,12 +705,13 @@ func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uin
 				in.keys.prefetch(m.FindBodySection(section))
 			}
 		}
-		var done []imap.UID
-		for _, m := range msgs {
-			if err := take(uint32(m.UID), m.FindBodySection(section)); err != nil {
-				return err
-			}
-			done = append(done, m.UID)
+		ms := make([]fetched, len(msgs))
+		for i, m := range msgs {
+			ms[i] = fetched{uid: uint32(m.UID), raw: m.FindBodySection(section)}
+		}
+		done, err := take(ms)
+		if err != nil {
+			return err
 		}
 		batchDone(done)
 	}
@@ -648,6 +723,14 @@ func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uin
 // (with the notice to the player), or to the quarantine. It returns an
 // error only when nothing could be committed (the caller retries).
 func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
+	return in.take(raw, mailbox, cp.UID, cp, true)
+}
+
+// take is Take of the mail with UID uid. With advance, its commit moves
+// the checkpoint to cp; without, cp is the checkpoint already durable
+// and stays (the caller advances it once every mail before this one is
+// committed too: see takeBatch).
+func (in *Intake) take(raw []byte, mailbox string, uid uint32, cp store.Checkpoint, advance bool) error {
 	if in.cfg.Route != nil {
 		if game, _, ok := in.Addressed(raw); ok {
 			handled, err := in.cfg.Route(game, raw)
@@ -656,7 +739,7 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 			}
 			if handled {
 				in.count()
-				if mailbox == "" {
+				if mailbox == "" || !advance {
 					return nil
 				}
 				return in.log.PutCheckpoint(mailbox, cp)
@@ -676,7 +759,7 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		o = quarantined(o.msg, "%s; not told: %d notices within %v caused by mail %s could send", o.what, in.cfg.NoticeBurst, in.cfg.RateWindow, noticeWho(o.noticeKey))
 	}
 	if len(o.evs) > 0 {
-		last := o.quarantine == "" // the quarantine, if any, moves the checkpoint
+		last := o.quarantine == "" && advance // the quarantine, if any, moves the checkpoint
 		if err := in.commit(o, raw, mailbox, cp, at, last); err != nil {
 			return err
 		}
@@ -687,15 +770,18 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		if o.msg != nil {
 			from, subject = o.msg.From.Addr, o.msg.Subject
 		}
-		id, err := in.log.Quarantine(store.Quarantined{At: at, Mailbox: mailbox, UID: cp.UID, From: from, Subject: subject, Reason: o.quarantine, Raw: raw}, cp)
+		q := store.Quarantined{At: at, Mailbox: mailbox, UID: uid, From: from, Subject: subject, Reason: o.quarantine, Raw: raw}
+		// Without advance, cp is where the checkpoint already is: the
+		// record's transaction leaves it there.
+		id, err := in.log.Quarantine(q, cp)
 		if err != nil {
 			return err
 		}
-		in.lg.Info("mail quarantined", "reason", o.quarantine, "from", from, "uid", cp.UID, "id", id[:12])
+		in.lg.Info("mail quarantined", "reason", o.quarantine, "from", from, "uid", uid, "id", id[:12])
 	case o.already:
 		// Already committed (a crash before the checkpoint, or a rescan):
 		// only the checkpoint moves.
-		if mailbox != "" {
+		if mailbox != "" && advance {
 			if err := in.log.PutCheckpoint(mailbox, cp); err != nil {
 				return err
 			}
