@@ -37,7 +37,13 @@ type Result struct {
 type Request struct {
 	Game     string
 	Expected uint64
-	Events   []events.Envelope
+	// AtHead appends after whatever the game's log holds when the request
+	// is written, ignoring Expected: for events that say the same whatever
+	// came before them (a mail sent, an order received), written by one
+	// who would otherwise read the head and try again on each conflict,
+	// one transaction each. The game's log must exist.
+	AtHead bool
+	Events []events.Envelope
 	// Keys are more idempotency keys of the request, recorded with the
 	// first event's seq: if any of them (or the first event's key) is
 	// already recorded, the request is a duplicate. (The intake keys a
@@ -129,7 +135,11 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	if err != nil {
 		return err
 	}
-	if h.Seq != r.Expected {
+	if r.AtHead && h.Seq == 0 {
+		r.err = fmt.Errorf("append at head of game %s: %w", r.Game, ErrNoGame)
+		return nil
+	}
+	if h.Seq != r.Expected && !r.AtHead {
 		r.err = &ConflictError{Game: r.Game, Expected: r.Expected, Actual: h.Seq}
 		return nil
 	}

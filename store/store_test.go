@@ -66,6 +66,32 @@ func TestAppendStaleExpectedSeqIsTypedConflict(t *testing.T) {
 	}
 }
 
+// An append at head follows whatever the log holds, whatever seq its
+// writer last saw, chained like any other; it keeps the idempotency keys,
+// and it never creates a game.
+func TestAppendAtHeadFollowsTheLogWithoutConflict(t *testing.T) {
+	s := open(t)
+	if _, err := s.Do(Request{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "", "a")}}); !errors.Is(err, ErrNoGame) {
+		t.Fatalf("at head of no game: %v, want ErrNoGame", err)
+	}
+	if h, _ := s.Head("g1"); h.Seq != 0 {
+		t.Fatalf("an append at head created the game: head %d", h.Seq)
+	}
+	s.Append("g1", 0, order("g1", "", "created"))
+	s.Append("g1", 1, order("g1", "", "decision"))
+	r, err := s.Do(Request{Game: "g1", Expected: 1, AtHead: true, Events: []events.Envelope{order("g1", "<m1@x>", "sent")}})
+	if err != nil || r.Duplicate || r.First != 3 {
+		t.Fatalf("at head with a stale expected seq: %+v %v, want seq 3", r, err)
+	}
+	r, err = s.Do(Request{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "<m1@x>", "sent")}})
+	if err != nil || !r.Duplicate || r.First != 3 {
+		t.Fatalf("the same key at head: %+v %v, want a duplicate of seq 3", r, err)
+	}
+	if n, err := s.Verify("g1"); err != nil || n != 3 {
+		t.Fatalf("verify: %d events, %v", n, err)
+	}
+}
+
 func TestDuplicateKeyReturnsOriginalSeqAndWritesNothing(t *testing.T) {
 	s := open(t)
 	s.Append("g1", 0, order("g1", "", "created"))

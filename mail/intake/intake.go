@@ -818,7 +818,12 @@ func (in *Intake) commit(o outcome, raw []byte, mailbox string, cp store.Checkpo
 				evs = append(evs, events.New(o.game, at, "", mq))
 			}
 		}
-		req := store.Request{Game: o.game, Expected: h.Seq, Events: evs, Keys: o.keys}
+		// What the mail says does not depend on where it lands, only a
+		// notice (which names its seq) does: without one, the append
+		// follows whatever the log holds by then, rather than read the
+		// head again and retry, a transaction each time, when the engine
+		// or the outbox appended to the game meanwhile (as the loop did).
+		req := store.Request{Game: o.game, Expected: h.Seq, AtHead: len(evs) == len(o.evs), Events: evs, Keys: o.keys}
 		if o.evidence {
 			req.Raw = raw
 		}
