@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pbem/engine"
@@ -48,6 +49,11 @@ type RunnerOptions struct {
 	// RetryMax bounds the backoff between attempts to load a game that
 	// cannot be loaded (default 5 minutes).
 	RetryMax time.Duration
+	// View, when set, is what Runner.View gives of a game: the actor
+	// makes it anew each time the game moves on (never while it holds
+	// decisions the log does not have), and anyone may read it at once,
+	// however busy the actor is.
+	View func(g *Game) any
 	// Timings, when set, is told how long each game's load ("load") and
 	// each decision with its mails and append ("decide") took, for
 	// metrics.
@@ -107,9 +113,40 @@ type actor struct {
 	g     *Game
 	seed  []byte
 	snap  uint64 // seq of the last snapshot written or loaded
+	// view is RunnerOptions.View of the game at seq viewSeq.
+	view    atomic.Pointer[gameView]
+	viewSeq uint64
 	// alone decides one input per append: after an append of several
 	// failed, until one succeeds (the retries then back off as usual).
 	alone bool
+}
+
+type gameView struct{ v any }
+
+// View returns RunnerOptions.View of game as its actor last published
+// it, without waiting for the actor; false when the game has no actor,
+// or none that has loaded it (Query then loads it, or says why not).
+func (r *Runner) View(game string) (any, bool) {
+	r.mu.Lock()
+	a := r.actors[game]
+	r.mu.Unlock()
+	if a == nil {
+		return nil, false
+	}
+	v := a.view.Load()
+	if v == nil {
+		return nil, false
+	}
+	return v.v, true
+}
+
+// publish makes the game's view anew if the game moved on since.
+func (a *actor) publish() {
+	if a.r.opts.View == nil || a.g == nil || a.g.Seq == a.viewSeq && a.view.Load() != nil {
+		return
+	}
+	a.view.Store(&gameView{a.r.opts.View(a.g)})
+	a.viewSeq = a.g.Seq
 }
 
 // Deliver hands an event of a game to its actor, starting the actor if
@@ -310,6 +347,7 @@ func (a *actor) run() {
 				continue
 			}
 		}
+		a.publish()
 		select {
 		case <-a.r.stop:
 			return
@@ -527,6 +565,7 @@ func (a *actor) decide(lg *slog.Logger) {
 				}
 			}
 		}
+		a.publish()
 		lg.Debug("decided", "input", first, "seq", res.Last)
 		if t := a.r.opts.Timings; t != nil {
 			t("decide", time.Since(start))

@@ -602,12 +602,13 @@ type fetched struct {
 // takeBatch commits a batch of mails read after the checkpoint cp and
 // advances cp past those committed with none before them left out.
 //
-// The games' mails are taken side by side, each game's in UID order, so
-// that their appends share the store's transactions (one fsync for the
-// lot, not one per mail); the checkpoint follows in one write once every
-// mail before it is durable. A batch of one game's mails, or with a mail
-// addressed to no game (its answer may go to any game's log), is taken
-// one mail after the other, each with the checkpoint in its transaction.
+// The games' mails are taken side by side, each game's in UID order and
+// its runs of plain mails in one append (takeGame), so that they share
+// the store's transactions (one fsync for the lot, not one per mail); the
+// checkpoint follows in one write once every mail before it is durable.
+// A lone mail, or a batch with a mail addressed to no game (its answer
+// may go to any game's log), is taken one mail after the other, each with
+// the checkpoint in its transaction.
 func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, error) {
 	mailbox := in.cfg.CheckpointKey
 	byGame := map[string][]int{}
@@ -624,7 +625,7 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 		byGame[g] = append(byGame[g], i)
 	}
 	done := make([]imap.UID, 0, len(ms))
-	if len(games) <= 1 {
+	if len(games) == 0 || len(ms) == 1 {
 		for _, m := range ms {
 			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: m.uid}
 			if err := in.take(m.raw, mailbox, m.uid, next, true); err != nil {
@@ -639,14 +640,7 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 	taken := make([]bool, len(ms))
 	var wg sync.WaitGroup
 	for _, g := range games {
-		wg.Go(func() {
-			for _, i := range byGame[g] {
-				if errs[i] = in.take(ms[i].raw, mailbox, ms[i].uid, *cp, false); errs[i] != nil {
-					return // this game's later mails wait for the next read
-				}
-				taken[i] = true
-			}
-		})
+		wg.Go(func() { in.takeGame(ms, byGame[g], *cp, taken, errs) })
 	}
 	wg.Wait()
 	n := 0
@@ -669,6 +663,87 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 		}
 	}
 	return done, nil
+}
+
+// allLog is a log that commits several appends in one transaction.
+type allLog interface {
+	DoAll([]store.Request) ([]store.Result, []error)
+}
+
+// takeGame takes the mails ms[idx] of one game, in order, marking each
+// taken or its error, and stops at the first error (the later ones wait
+// for the next read), leaving the checkpoint at cp. A run of mails that
+// become only events of the game's log (plain) is judged one after the
+// other and committed in one transaction, when the log can; any other
+// mail is taken alone once those before it are committed. A mail of such
+// a run that its log finds taken before (a copy of one before it in the
+// run, say) is judged again once they are in the log, and answered as a
+// copy is.
+func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken []bool, errs []error) {
+	mailbox := in.cfg.CheckpointKey
+	all, batched := in.log.(allLog)
+	type plan struct {
+		i  int
+		at time.Time
+		o  outcome
+	}
+	var run []plan
+	flush := func() bool {
+		if len(run) == 0 {
+			return true
+		}
+		reqs := make([]store.Request, len(run))
+		for k := range run {
+			reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
+		}
+		res, rerrs := all.DoAll(reqs)
+		defer func() { run = run[:0] }()
+		for k, p := range run {
+			m := ms[p.i]
+			switch {
+			case rerrs[k] != nil:
+				errs[p.i] = fmt.Errorf("commit mail %s: %w", p.o.key, rerrs[k])
+				return false
+			case res[k].Duplicate:
+				if errs[p.i] = in.take(m.raw, mailbox, m.uid, cp, false); errs[p.i] != nil {
+					return false
+				}
+			default:
+				in.lg.Info("mail committed", "outcome", p.o.what, "game", p.o.game, "player", p.o.player, "seq", res[k].First, "message_id", p.o.key)
+				in.count()
+			}
+			taken[p.i] = true
+		}
+		return true
+	}
+	for _, i := range idx {
+		if !batched {
+			if errs[i] = in.take(ms[i].raw, mailbox, ms[i].uid, cp, false); errs[i] != nil {
+				return
+			}
+			taken[i] = true
+			continue
+		}
+		at, o, err := in.judged(ms[i].raw)
+		if err != nil {
+			if flush() {
+				errs[i] = err
+			}
+			return
+		}
+		if o.plain() {
+			run = append(run, plan{i: i, at: at, o: o})
+			continue
+		}
+		if !flush() {
+			return
+		}
+		if errs[i] = in.finish(ms[i].raw, mailbox, ms[i].uid, cp, false, at, o); errs[i] != nil {
+			return
+		}
+		taken[i] = true
+	}
+	flush()
 }
 
 // fetchAfter reads every message with a UID above from, in UID order and
@@ -746,10 +821,20 @@ func (in *Intake) take(raw []byte, mailbox string, uid uint32, cp store.Checkpoi
 			}
 		}
 	}
+	at, o, err := in.judged(raw)
+	if err != nil {
+		return err
+	}
+	return in.finish(raw, mailbox, uid, cp, advance, at, o)
+}
+
+// judged judges a mail and returns the time it is taken at and what it
+// becomes, with the notice budget spent.
+func (in *Intake) judged(raw []byte) (time.Time, outcome, error) {
 	at := in.cfg.Now().UTC()
 	o := in.judge(raw, at)
 	if o.notReady {
-		return &NotReadyError{Game: o.game}
+		return at, o, &NotReadyError{Game: o.game}
 	}
 	if o.notice != nil && o.evs != nil && o.noticeKey != "" && !in.notices.allow(o.noticeKey, at) {
 		// A flood of mails in a player's name must not become a flood of
@@ -758,6 +843,34 @@ func (in *Intake) take(raw []byte, mailbox string, uid uint32, cp store.Checkpoi
 		// mail's (noticeKeyFor).
 		o = quarantined(o.msg, "%s; not told: %d notices within %v caused by mail %s could send", o.what, in.cfg.NoticeBurst, in.cfg.RateWindow, noticeWho(o.noticeKey))
 	}
+	return at, o, nil
+}
+
+// plain says whether o is only events for its game's log, which say the
+// same wherever they land (no notice naming its seq, no quarantine).
+func (o *outcome) plain() bool {
+	return len(o.evs) > 0 && o.quarantine == "" && !o.already && !o.notReady && o.notice == nil && o.game != ""
+}
+
+// request is the append of a plain outcome, without the checkpoint.
+func (in *Intake) request(o *outcome, raw []byte, at time.Time) store.Request {
+	evs := make([]events.Envelope, 0, len(o.evs))
+	for i, p := range o.evs {
+		key := ""
+		if i == 0 {
+			key = o.key
+		}
+		evs = append(evs, events.New(o.game, at, key, p))
+	}
+	req := store.Request{Game: o.game, AtHead: true, Events: evs, Keys: o.keys}
+	if o.evidence {
+		req.Raw = raw
+	}
+	return req
+}
+
+// finish commits the judged outcome o of a mail (take).
+func (in *Intake) finish(raw []byte, mailbox string, uid uint32, cp store.Checkpoint, advance bool, at time.Time, o outcome) error {
 	if len(o.evs) > 0 {
 		last := o.quarantine == "" && advance // the quarantine, if any, moves the checkpoint
 		if err := in.commit(o, raw, mailbox, cp, at, last); err != nil {
