@@ -85,6 +85,7 @@ type Options struct {
 	Dir              string
 	MemoryChild      string
 	CPUProfile       string
+	Profile          string
 	cluster          clusterBench
 	mail             mailTarget
 }
@@ -116,6 +117,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Dir, "dir", "", "directory for the bench's bbolt files (default: a temporary one)")
 	fs.StringVar(&o.MemoryChild, "memory-child", "", "internal: run the memory measurement on this store")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the measurements to this file")
+	fs.StringVar(&o.Profile, "profile", "", "write a CPU profile and a heap profile of each part to this directory (PART.cpu.pprof, PART.heap.pprof)")
 }
 
 // Run runs the measurements o selects, each figure beside a raw baseline
@@ -167,33 +169,43 @@ func Run(env Env, o Options) error {
 		defer os.RemoveAll(d)
 		o.Dir = d
 	}
+	if o.Profile != "" && o.CPUProfile != "" {
+		return errors.New("--profile and --cpuprofile: give one (both profile the CPU)")
+	}
 	want := map[string]bool{}
 	for _, p := range strings.Split(o.Parts, ",") {
 		want[strings.TrimSpace(p)] = true
 	}
+	// run runs one part, profiled with --profile.
+	run := func(part string, fn func() error) error {
+		if o.Profile == "" {
+			return fn()
+		}
+		return profiled(o.Profile, part, fn)
+	}
 	fmt.Fprintf(a.out, "pbem bench on %d CPUs, %s/%s, %s\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	if want["appends"] {
-		if err := benchAppends(a, o.Dir, o.Writers, o.PerWriter); err != nil {
+		if err := run("appends", func() error { return benchAppends(a, o.Dir, o.Writers, o.PerWriter) }); err != nil {
 			return err
 		}
 	}
 	if want["mail"] {
-		if err := benchMail(a, o.MailOrders, o.MailWord, o.mail); err != nil {
+		if err := run("mail", func() error { return benchMail(a, o.MailOrders, o.MailWord, o.mail) }); err != nil {
 			return err
 		}
 	}
 	if want["throughput"] {
-		if err := benchThroughput(a, o.ThroughputGames, o.ThroughputOrders); err != nil {
+		if err := run("throughput", func() error { return benchThroughput(a, o.ThroughputGames, o.ThroughputOrders) }); err != nil {
 			return err
 		}
 	}
 	if want["cluster"] {
-		if err := benchCluster(a, o.NATSServer, o.Dir, o.cluster); err != nil {
+		if err := run("cluster", func() error { return benchCluster(a, o.NATSServer, o.Dir, o.cluster) }); err != nil {
 			return err
 		}
 	}
 	if want["render"] {
-		if err := benchRender(a, o.Dir, o.Ruleset); err != nil {
+		if err := run("render", func() error { return benchRender(a, o.Dir, o.Ruleset) }); err != nil {
 			return err
 		}
 	}
@@ -204,7 +216,7 @@ func Run(env Env, o Options) error {
 		if err != nil {
 			return err
 		}
-		if err := benchColdStart(a, o.Dir, model, o.ColdstartGames, o.ColdstartEvents); err != nil {
+		if err := run("coldstart", func() error { return benchColdStart(a, o.Dir, model, o.ColdstartGames, o.ColdstartEvents) }); err != nil {
 			return err
 		}
 	}
@@ -219,7 +231,7 @@ func Run(env Env, o Options) error {
 			if err := copyGames(a.reg, path, model, o.ReplayGames, len(model)); err != nil {
 				return err
 			}
-			if err := benchReplay(a, path, o.ReplayGames, len(model)); err != nil {
+			if err := run("replay", func() error { return benchReplay(a, path, o.ReplayGames, len(model)) }); err != nil {
 				return err
 			}
 			os.Remove(path)
@@ -234,18 +246,47 @@ func Run(env Env, o Options) error {
 			}
 			fmt.Fprintf(a.out, "active games: %d copies of the model game's first %d events, each with a snapshot at %d\n\n", o.Games, n, max(1, n-5))
 			if want["memory"] {
-				if err := benchMemory(a, path, o.Games); err != nil {
+				if err := run("memory", func() error { return benchMemory(a, path, o.Games) }); err != nil {
 					return err
 				}
 			}
 			if want["load"] {
-				if err := benchLoad(a, path, o.Games); err != nil {
+				if err := run("load", func() error { return benchLoad(a, path, o.Games) }); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// profiled runs fn with the CPU profiled to dir/part.cpu.pprof, and
+// writes the heap as fn leaves it (after a collection: what it keeps
+// live, with what it allocated in total) to dir/part.heap.pprof.
+func profiled(dir, part string, fn func() error) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	cpu, err := os.Create(filepath.Join(dir, part+".cpu.pprof"))
+	if err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	defer cpu.Close()
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	ferr := fn()
+	pprof.StopCPUProfile()
+	heap, err := os.Create(filepath.Join(dir, part+".heap.pprof"))
+	if err != nil {
+		return errors.Join(ferr, fmt.Errorf("--profile: %w", err))
+	}
+	defer heap.Close()
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(heap, 0); err != nil {
+		return errors.Join(ferr, fmt.Errorf("--profile: %w", err))
+	}
+	return errors.Join(ferr, cpu.Close())
 }
 
 func line(a *app, what string, ours, base float64, unit, target string) {

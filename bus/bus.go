@@ -274,6 +274,29 @@ func (b *Bus) Do(r store.Request) (store.Result, error) {
 	return res, err
 }
 
+// DoAll commits rs in one transaction when the appender can (the store
+// can; else one after the other) and publishes what each appended.
+func (b *Bus) DoAll(rs []store.Request) ([]store.Result, []error) {
+	var res []store.Result
+	var errs []error
+	if all, ok := b.app.(interface {
+		DoAll([]store.Request) ([]store.Result, []error)
+	}); ok {
+		res, errs = all.DoAll(rs)
+	} else {
+		res, errs = make([]store.Result, len(rs)), make([]error, len(rs))
+		for i, r := range rs {
+			res[i], errs[i] = b.app.Do(r)
+		}
+	}
+	for i := range rs {
+		if errs[i] == nil && !res[i].Duplicate {
+			b.publish(res[i].Events)
+		}
+	}
+	return res, errs
+}
+
 // Append commits events to game and publishes them (see store.Store.Append).
 func (b *Bus) Append(game string, expected uint64, evs ...events.Envelope) (store.Result, error) {
 	return b.Do(store.Request{Game: game, Expected: expected, Events: evs})

@@ -366,9 +366,25 @@ func (n *Node) Do(r store.Request) (store.Result, error) {
 	l := n.lock(r.Game)
 	l.Lock()
 	defer l.Unlock()
-	o, err := n.holding(r.Game, r.Expected)
+	expected := r.Expected
+	if r.AtHead {
+		expected = max(expected, 1) // never a game's creation
+	}
+	o, err := n.holding(r.Game, expected)
 	if err != nil {
 		return store.Result{}, err
+	}
+	if r.AtHead {
+		// This node writes the game's log alone, under the game's lock:
+		// the head read now is the one the append follows.
+		h, err := n.st.Head(r.Game)
+		if err != nil {
+			return store.Result{}, err
+		}
+		if h.Seq == 0 {
+			return store.Result{}, fmt.Errorf("append at head of game %s: %w", r.Game, store.ErrNoGame)
+		}
+		r.Expected, r.AtHead = h.Seq, false
 	}
 	// Every idempotency key of the request, not only the first event's:
 	// the store takes a request one of whose keys it has as a duplicate

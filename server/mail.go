@@ -246,6 +246,13 @@ type mailSystem struct {
 // changed the game's sender-auth setting).
 func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 	return func(game string) (intake.Seats, error) {
+		// The seats as the game's actor last published them: a busy
+		// actor (deciding, appending) does not hold up the intake.
+		if v, ok := r.View(game); ok {
+			if s, ok := v.(intake.Seats); ok {
+				return s, nil
+			}
+		}
 		var s intake.Seats
 		found := false
 		// A game busy for longer than this (or that cannot be loaded)
@@ -263,6 +270,15 @@ func roster(r *play.Runner) func(game string) (intake.Seats, error) {
 		}
 		return s, err
 	}
+}
+
+// seatsView is what the runner publishes of each game for roster: its
+// seats, once it is created.
+func seatsView(g *play.Game) any {
+	if g.Created == nil {
+		return nil
+	}
+	return intake.SeatsOf(g)
 }
 
 // gameIDs lists the games of st, for the intake to find who wrote a mail

@@ -96,6 +96,9 @@ type Log struct {
 // Do commits r through the bus (see bus.Bus.Do).
 func (l *Log) Do(r store.Request) (store.Result, error) { return l.bus.Do(r) }
 
+// DoAll appends rs in one transaction, where it can, and publishes them.
+func (l *Log) DoAll(rs []store.Request) ([]store.Result, []error) { return l.bus.DoAll(rs) }
+
 // Append commits events to game through the bus.
 func (l *Log) Append(game string, expected uint64, evs ...events.Envelope) (store.Result, error) {
 	return l.bus.Append(game, expected, evs...)
@@ -195,7 +198,7 @@ func (s *Server) Run(ctx context.Context) error {
 		links = &play.Links{Scenario: s.cfg.Scenarios, Welcome: s.comp.Welcome}
 	}
 	runner := play.NewRunner(log, s.reg, play.RunnerOptions{SnapshotEvery: s.cfg.Engine.SnapshotEvery, Logger: s.lg, Notifier: s.comp,
-		Timings: met.timing, Links: links})
+		Timings: met.timing, Links: links, View: seatsView})
 	defer runner.Close()
 	mail, err := s.startMail(mailCtx, st, log, runner, met)
 	if err != nil {

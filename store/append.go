@@ -37,7 +37,13 @@ type Result struct {
 type Request struct {
 	Game     string
 	Expected uint64
-	Events   []events.Envelope
+	// AtHead appends after whatever the game's log holds when the request
+	// is written, ignoring Expected: for events that say the same whatever
+	// came before them (a mail sent, an order received), written by one
+	// who would otherwise read the head and try again on each conflict,
+	// one transaction each. The game's log must exist.
+	AtHead bool
+	Events []events.Envelope
 	// Keys are more idempotency keys of the request, recorded with the
 	// first event's seq: if any of them (or the first event's key) is
 	// already recorded, the request is a duplicate. (The intake keys a
@@ -94,6 +100,82 @@ func (s *Store) Do(r Request) (Result, error) {
 	return req.res, req.err
 }
 
+// DoAll runs requests in order in one transaction, each as Do runs it
+// and with its own outcome (a conflict, a duplicate: a request sees those
+// before it), and returns once they are durable (or failed): one commit
+// for requests that would otherwise wait for one after the other.
+func (s *Store) DoAll(rs []Request) ([]Result, []error) {
+	res, errs := make([]Result, len(rs)), make([]error, len(rs))
+	if s.g == nil {
+		for i, r := range rs {
+			errs[i] = fmt.Errorf("append to %s: %w", r.Game, errReadOnly)
+		}
+		return res, errs
+	}
+	all := &allReq{finished: make(chan struct{})}
+	for i, r := range rs {
+		if r.Game == "" || len(r.Events) == 0 {
+			errs[i] = errors.New("append: need a game and at least one event")
+			continue
+		}
+		for j := range r.Events {
+			if r.Events[j].Game != r.Game {
+				errs[i] = fmt.Errorf("append to %s: event %d is for game %q", r.Game, j, r.Events[j].Game)
+			}
+		}
+		if errs[i] == nil {
+			all.reqs = append(all.reqs, &appendReq{Request: r, s: s})
+		}
+	}
+	if len(all.reqs) > 0 && !s.g.do(all) {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = ErrClosed
+			}
+		}
+		return res, errs
+	}
+	if len(all.reqs) > 0 {
+		<-all.finished
+	}
+	k := 0
+	for i := range rs {
+		if errs[i] != nil {
+			continue
+		}
+		r := all.reqs[k]
+		k++
+		res[i], errs[i] = r.res, r.err
+		if r.err == nil && !r.res.Duplicate {
+			s.appended.Add(uint64(len(r.res.Events)))
+		}
+	}
+	return res, errs
+}
+
+// allReq is DoAll's requests, one job.
+type allReq struct {
+	reqs     []*appendReq
+	finished chan struct{}
+}
+
+func (a *allReq) apply(tx *bolt.Tx) error {
+	for _, r := range a.reqs {
+		if err := r.apply(tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *allReq) fail(err error) {
+	for _, r := range a.reqs {
+		r.fail(err)
+	}
+}
+
+func (a *allReq) done() { close(a.finished) }
+
 func (r *appendReq) apply(tx *bolt.Tx) error {
 	// Recomputed from the transaction's view every time it runs, so
 	// running it again is harmless.
@@ -129,7 +211,11 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	if err != nil {
 		return err
 	}
-	if h.Seq != r.Expected {
+	if r.AtHead && h.Seq == 0 {
+		r.err = fmt.Errorf("append at head of game %s: %w", r.Game, ErrNoGame)
+		return nil
+	}
+	if h.Seq != r.Expected && !r.AtHead {
 		r.err = &ConflictError{Game: r.Game, Expected: r.Expected, Actual: h.Seq}
 		return nil
 	}

@@ -66,6 +66,71 @@ func TestAppendStaleExpectedSeqIsTypedConflict(t *testing.T) {
 	}
 }
 
+// An append at head follows whatever the log holds, whatever seq its
+// writer last saw, chained like any other; it keeps the idempotency keys,
+// and it never creates a game.
+func TestAppendAtHeadFollowsTheLogWithoutConflict(t *testing.T) {
+	s := open(t)
+	if _, err := s.Do(Request{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "", "a")}}); !errors.Is(err, ErrNoGame) {
+		t.Fatalf("at head of no game: %v, want ErrNoGame", err)
+	}
+	if h, _ := s.Head("g1"); h.Seq != 0 {
+		t.Fatalf("an append at head created the game: head %d", h.Seq)
+	}
+	s.Append("g1", 0, order("g1", "", "created"))
+	s.Append("g1", 1, order("g1", "", "decision"))
+	r, err := s.Do(Request{Game: "g1", Expected: 1, AtHead: true, Events: []events.Envelope{order("g1", "<m1@x>", "sent")}})
+	if err != nil || r.Duplicate || r.First != 3 {
+		t.Fatalf("at head with a stale expected seq: %+v %v, want seq 3", r, err)
+	}
+	r, err = s.Do(Request{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "<m1@x>", "sent")}})
+	if err != nil || !r.Duplicate || r.First != 3 {
+		t.Fatalf("the same key at head: %+v %v, want a duplicate of seq 3", r, err)
+	}
+	if n, err := s.Verify("g1"); err != nil || n != 3 {
+		t.Fatalf("verify: %d events, %v", n, err)
+	}
+}
+
+// DoAll commits its requests in order in one transaction, each with its
+// own outcome: a conflict or a duplicate (of a request before it among
+// them too) fails that request alone.
+func TestDoAllCommitsInOrderInOneTransactionEachWithItsOutcome(t *testing.T) {
+	s := open(t)
+	s.Append("g1", 0, order("g1", "", "created"))
+	s.Append("g2", 0, order("g2", "", "created"))
+	before := s.Stats().Commits
+	res, errs := s.DoAll([]Request{
+		{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "<a@x>", "first")}},
+		{Game: "g2", Expected: 7, Events: []events.Envelope{order("g2", "<b@x>", "stale")}},
+		{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "<a@x>", "first again")}},
+		{Game: "g1", Expected: 2, Events: []events.Envelope{order("g1", "<c@x>", "second")}},
+		{Game: "", Events: []events.Envelope{order("g1", "", "no game")}},
+	})
+	if n := s.Stats().Commits - before; n != 1 {
+		t.Errorf("%d transactions; want 1", n)
+	}
+	var ce *ConflictError
+	switch {
+	case errs[0] != nil || res[0].First != 2:
+		t.Errorf("first: %+v %v; want seq 2", res[0], errs[0])
+	case !errors.As(errs[1], &ce):
+		t.Errorf("stale: %v; want a conflict", errs[1])
+	case errs[2] != nil || !res[2].Duplicate || res[2].First != 2:
+		t.Errorf("the same key again: %+v %v; want a duplicate of seq 2", res[2], errs[2])
+	case errs[3] != nil || res[3].First != 3:
+		t.Errorf("second: %+v %v; want seq 3", res[3], errs[3])
+	case errs[4] == nil:
+		t.Errorf("a request with no game was taken")
+	}
+	if h, _ := s.Head("g2"); h.Seq != 1 {
+		t.Errorf("the conflicting request wrote: g2 at %d", h.Seq)
+	}
+	if n, err := s.Verify("g1"); err != nil || n != 3 {
+		t.Fatalf("verify g1: %d events, %v", n, err)
+	}
+}
+
 func TestDuplicateKeyReturnsOriginalSeqAndWritesNothing(t *testing.T) {
 	s := open(t)
 	s.Append("g1", 0, order("g1", "", "created"))

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pbem/engine"
@@ -48,6 +49,11 @@ type RunnerOptions struct {
 	// RetryMax bounds the backoff between attempts to load a game that
 	// cannot be loaded (default 5 minutes).
 	RetryMax time.Duration
+	// View, when set, is what Runner.View gives of a game: the actor
+	// makes it anew each time the game moves on (never while it holds
+	// decisions the log does not have), and anyone may read it at once,
+	// however busy the actor is.
+	View func(g *Game) any
 	// Timings, when set, is told how long each game's load ("load") and
 	// each decision with its mails and append ("decide") took, for
 	// metrics.
@@ -116,6 +122,40 @@ type actor struct {
 	// relink: a link failed (a battle not opened, a result not carried
 	// back): the clock tries again, and the actor is not let go meanwhile.
 	relink bool
+	// view is RunnerOptions.View of the game at seq viewSeq.
+	view    atomic.Pointer[gameView]
+	viewSeq uint64
+	// alone decides one input per append: after an append of several
+	// failed, until one succeeds (the retries then back off as usual).
+	alone bool
+}
+
+type gameView struct{ v any }
+
+// View returns RunnerOptions.View of game as its actor last published
+// it, without waiting for the actor; false when the game has no actor,
+// or none that has loaded it (Query then loads it, or says why not).
+func (r *Runner) View(game string) (any, bool) {
+	r.mu.Lock()
+	a := r.actors[game]
+	r.mu.Unlock()
+	if a == nil {
+		return nil, false
+	}
+	v := a.view.Load()
+	if v == nil {
+		return nil, false
+	}
+	return v.v, true
+}
+
+// publish makes the game's view anew if the game moved on since.
+func (a *actor) publish() {
+	if a.r.opts.View == nil || a.g == nil || a.g.Seq == a.viewSeq && a.view.Load() != nil {
+		return
+	}
+	a.view.Store(&gameView{a.r.opts.View(a.g)})
+	a.viewSeq = a.g.Seq
 }
 
 // Deliver hands an event of a game to its actor, starting the actor if
@@ -306,8 +346,18 @@ func (a *actor) run() {
 			}
 			backoff = 50 * time.Millisecond
 			a.decide(lg)
+			if a.g == nil {
+				// Deciding dropped the game (another writer came first
+				// while it held decisions not yet in the log): load it
+				// anew before anything else sees it.
+				if a.r.stopping() || a.left() {
+					return
+				}
+				continue
+			}
 			a.link(lg)
 		}
+		a.publish()
 		select {
 		case <-a.r.stop:
 			return
@@ -318,6 +368,9 @@ func (a *actor) run() {
 		case now := <-a.clock:
 			a.tick(now, lg)
 			a.decide(lg)
+			if a.g == nil {
+				continue // loaded anew first
+			}
 			if a.relink {
 				a.link(lg)
 			}
@@ -440,51 +493,48 @@ func (a *actor) take(e *events.Envelope) error {
 	}
 }
 
+// maxDecideBatch bounds the inputs decided into one append.
+const maxDecideBatch = 32
+
 // decide decides every pending input in log order and appends each
-// decision with the mails it causes.
+// decision with the mails it causes. Several inputs pending are decided
+// one after the other into one append (one transaction, not one each):
+// each decision is folded at once, chained where the log will put it, so
+// that the next is decided on the game as it will be, exactly as if each
+// had been appended alone.
 func (a *actor) decide(lg *slog.Logger) {
 	backoff := 50 * time.Millisecond
 	for a.g != nil && len(a.g.Pending) > 0 && !a.r.stopping() && !a.left() {
 		start := time.Now()
-		in := a.g.Pending[0]
-		stream := NewStream(a.seed, a.id, a.g.Rolls)
-		stream.seedFor = a.r.opts.HiddenSeed
-		dec, after, out, err := a.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
-		if err != nil {
-			// A ruleset bug (an error, or a panic) must not wedge the game
-			// nor stop the server: reject the input, saying so, and log
-			// the error for the operator. The rejection is in the log, so
-			// the input is never decided again.
-			logPanic(lg, "deciding an input failed; rejecting it", err, "seq", in.Seq)
-			dec = undecided(a.g, &in)
-			after, out = a.g.State, engine.Outcome{}
-		}
-		at := in.Time()
-		evs := []events.Envelope{events.New(a.id, at, "", dec)}
-		var ended *events.GameEnded
-		if out.Over && a.g.Ended == nil {
-			ended = &events.GameEnded{Reason: out.Reason, Winner: out.Winner, Seed: a.seed}
-		}
-		if a.r.opts.Notifier != nil {
-			var mails []events.Payload
-			err := engine.Guard("composing mails", func() (err error) {
-				mails, err = a.r.opts.Notifier.Mails(a.g, after, &in, dec, ended)
-				return err
-			})
-			if err != nil {
-				logPanic(lg, "rendering mails failed; the decision is kept without them", err, "seq", in.Seq)
-				mails = nil
+		base := a.g.Seq
+		var evs []events.Envelope
+		folded := false // a.g holds decisions the log does not have yet
+		first := a.g.Pending[0].Seq
+		for n := 0; len(a.g.Pending) > 0 && n < maxDecideBatch; n++ {
+			one := a.decision(lg)
+			if !folded && (len(a.g.Pending) == 1 || a.alone) {
+				evs = one // alone: appended, then folded, as it always was
+				break
 			}
-			for _, m := range mails {
-				evs = append(evs, events.New(a.id, at, "", m))
+			for i := range one {
+				one[i].Chain(a.g.Seq+1, a.g.Hash)
+				if err := a.g.Apply(a.r.reg, &one[i]); err != nil {
+					logPanic(lg, "own decision does not fold; loading the game anew", err, "seq", one[i].Seq)
+					a.g = nil
+					return
+				}
 			}
+			folded = true
+			evs = append(evs, one...)
 		}
-		if ended != nil {
-			evs = append(evs, events.New(a.id, at, "", ended))
-		}
-		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: a.g.Seq, Events: evs})
+		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: base, Events: evs})
 		var conflict *store.ConflictError
 		switch {
+		case errors.As(err, &conflict) && folded:
+			// Someone appended first, and the game holds decisions the
+			// log refused: load it anew, and decide again.
+			a.g = nil
+			return
 		case errors.As(err, &conflict):
 			// Someone appended first: fold what they wrote and decide again.
 			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
@@ -494,8 +544,14 @@ func (a *actor) decide(lg *slog.Logger) {
 				return
 			}
 			continue
+		case err != nil && folded:
+			// Retried one input at a time, backing off, on the game
+			// loaded anew.
+			lg.Error("appending decisions failed; will retry", "seq", first, "err", err)
+			a.g, a.alone = nil, true
+			return
 		case err != nil:
-			lg.Error("appending a decision failed; will retry", "seq", in.Seq, "err", err)
+			lg.Error("appending a decision failed; will retry", "seq", first, "err", err)
 			select {
 			case <-a.r.stop:
 				return
@@ -506,15 +562,24 @@ func (a *actor) decide(lg *slog.Logger) {
 			backoff = min(2*backoff, 10*time.Second)
 			continue
 		}
-		backoff = 50 * time.Millisecond
-		for i := range res.Events {
-			if err := a.g.Apply(a.r.reg, &res.Events[i]); err != nil {
-				logPanic(lg, "own decision does not fold; loading the game anew", err, "seq", res.Events[i].Seq)
+		backoff, a.alone = 50*time.Millisecond, false
+		if folded {
+			if res.Last != a.g.Seq || res.Events[len(res.Events)-1].Hash != a.g.Hash {
+				lg.Error("the log chained the decisions otherwise than the game; loading the game anew", "seq", res.Last)
 				a.g = nil
 				return
 			}
+		} else {
+			for i := range res.Events {
+				if err := a.g.Apply(a.r.reg, &res.Events[i]); err != nil {
+					logPanic(lg, "own decision does not fold; loading the game anew", err, "seq", res.Events[i].Seq)
+					a.g = nil
+					return
+				}
+			}
 		}
-		lg.Debug("decided", "input", in.Seq, "decision", dec.EventType(), "seq", res.Last)
+		a.publish()
+		lg.Debug("decided", "input", first, "seq", res.Last)
 		if t := a.r.opts.Timings; t != nil {
 			t("decide", time.Since(start))
 		}
@@ -577,6 +642,49 @@ func (a *actor) link(lg *slog.Logger) {
 			a.r.Deliver(e)
 		}
 	}
+}
+
+// decision decides the first pending input and returns the decision
+// with the mails it causes (and the game's end, if it ends), not yet
+// chained.
+func (a *actor) decision(lg *slog.Logger) []events.Envelope {
+	in := a.g.Pending[0]
+	stream := NewStream(a.seed, a.id, a.g.Rolls)
+	stream.seedFor = a.r.opts.HiddenSeed
+	dec, after, out, err := a.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
+	if err != nil {
+		// A ruleset bug (an error, or a panic) must not wedge the game
+		// nor stop the server: reject the input, saying so, and log
+		// the error for the operator. The rejection is in the log, so
+		// the input is never decided again.
+		logPanic(lg, "deciding an input failed; rejecting it", err, "seq", in.Seq)
+		dec = undecided(a.g, &in)
+		after, out = a.g.State, engine.Outcome{}
+	}
+	at := in.Time()
+	evs := []events.Envelope{events.New(a.id, at, "", dec)}
+	var ended *events.GameEnded
+	if out.Over && a.g.Ended == nil {
+		ended = &events.GameEnded{Reason: out.Reason, Winner: out.Winner, Seed: a.seed}
+	}
+	if a.r.opts.Notifier != nil {
+		var mails []events.Payload
+		err := engine.Guard("composing mails", func() (err error) {
+			mails, err = a.r.opts.Notifier.Mails(a.g, after, &in, dec, ended)
+			return err
+		})
+		if err != nil {
+			logPanic(lg, "rendering mails failed; the decision is kept without them", err, "seq", in.Seq)
+			mails = nil
+		}
+		for _, m := range mails {
+			evs = append(evs, events.New(a.id, at, "", m))
+		}
+	}
+	if ended != nil {
+		evs = append(evs, events.New(a.id, at, "", ended))
+	}
+	return evs
 }
 
 // tick writes what the time now means for the game's deadlines.

@@ -577,15 +577,11 @@ func (in *Intake) authenticateOAuth(ctx context.Context, c *imapclient.Client) e
 }
 
 // fetchNew commits every message after the checkpoint, in UID order, in
-// bounded batches, marking each batch \Seen once it is committed.
+// bounded batches (takeBatch), marking each batch \Seen once it is
+// committed.
 func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.Checkpoint) error {
-	return in.fetchAfter(ctx, c, cp.UID, func(uid uint32, raw []byte) error {
-		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: uid}
-		if err := in.Take(raw, in.cfg.CheckpointKey, next); err != nil {
-			return err // not committed: the checkpoint stays, the mail is read again
-		}
-		*cp = next
-		return nil
+	return in.fetchAfter(ctx, c, cp.UID, func(ms []fetched) ([]imap.UID, error) {
+		return in.takeBatch(ms, cp)
 	}, func(done []imap.UID) {
 		if len(done) == 0 {
 			return
@@ -597,12 +593,165 @@ func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.
 	})
 }
 
+// fetched is one message read from the mailbox.
+type fetched struct {
+	uid uint32
+	raw []byte
+}
+
+// takeBatch commits a batch of mails read after the checkpoint cp and
+// advances cp past those committed with none before them left out.
+//
+// The games' mails are taken side by side, each game's in UID order and
+// its runs of plain mails in one append (takeGame), so that they share
+// the store's transactions (one fsync for the lot, not one per mail); the
+// checkpoint follows in one write once every mail before it is durable.
+// A lone mail, or a batch with a mail addressed to no game (its answer
+// may go to any game's log), is taken one mail after the other, each with
+// the checkpoint in its transaction.
+func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, error) {
+	mailbox := in.cfg.CheckpointKey
+	byGame := map[string][]int{}
+	var games []string
+	for i, m := range ms {
+		g, _, ok := in.Addressed(m.raw)
+		if !ok {
+			games = nil
+			break
+		}
+		if byGame[g] == nil {
+			games = append(games, g)
+		}
+		byGame[g] = append(byGame[g], i)
+	}
+	done := make([]imap.UID, 0, len(ms))
+	if len(games) == 0 || len(ms) == 1 {
+		for _, m := range ms {
+			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: m.uid}
+			if err := in.take(m.raw, mailbox, m.uid, next, true); err != nil {
+				return nil, err // not committed: the checkpoint stays, the mail is read again
+			}
+			*cp = next
+			done = append(done, imap.UID(m.uid))
+		}
+		return done, nil
+	}
+	errs := make([]error, len(ms))
+	taken := make([]bool, len(ms))
+	var wg sync.WaitGroup
+	for _, g := range games {
+		wg.Go(func() { in.takeGame(ms, byGame[g], *cp, taken, errs) })
+	}
+	wg.Wait()
+	n := 0
+	for n < len(ms) && taken[n] {
+		done = append(done, imap.UID(ms[n].uid))
+		n++
+	}
+	if n > 0 {
+		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[n-1].uid}
+		if err := in.log.PutCheckpoint(mailbox, next); err != nil {
+			return nil, err // committed, and recognised by their keys when read again
+		}
+		*cp = next
+	}
+	if n < len(ms) {
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return done, nil
+}
+
+// allLog is a log that commits several appends in one transaction.
+type allLog interface {
+	DoAll([]store.Request) ([]store.Result, []error)
+}
+
+// takeGame takes the mails ms[idx] of one game, in order, marking each
+// taken or its error, and stops at the first error (the later ones wait
+// for the next read), leaving the checkpoint at cp. A run of mails that
+// become only events of the game's log (plain) is judged one after the
+// other and committed in one transaction, when the log can; any other
+// mail is taken alone once those before it are committed. A mail of such
+// a run that its log finds taken before (a copy of one before it in the
+// run, say) is judged again once they are in the log, and answered as a
+// copy is.
+func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken []bool, errs []error) {
+	mailbox := in.cfg.CheckpointKey
+	all, batched := in.log.(allLog)
+	type plan struct {
+		i  int
+		at time.Time
+		o  outcome
+	}
+	var run []plan
+	flush := func() bool {
+		if len(run) == 0 {
+			return true
+		}
+		reqs := make([]store.Request, len(run))
+		for k := range run {
+			reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
+		}
+		res, rerrs := all.DoAll(reqs)
+		defer func() { run = run[:0] }()
+		for k, p := range run {
+			m := ms[p.i]
+			switch {
+			case rerrs[k] != nil:
+				errs[p.i] = fmt.Errorf("commit mail %s: %w", p.o.key, rerrs[k])
+				return false
+			case res[k].Duplicate:
+				if errs[p.i] = in.take(m.raw, mailbox, m.uid, cp, false); errs[p.i] != nil {
+					return false
+				}
+			default:
+				in.lg.Info("mail committed", "outcome", p.o.what, "game", p.o.game, "player", p.o.player, "seq", res[k].First, "message_id", p.o.key)
+				in.count()
+			}
+			taken[p.i] = true
+		}
+		return true
+	}
+	for _, i := range idx {
+		if !batched {
+			if errs[i] = in.take(ms[i].raw, mailbox, ms[i].uid, cp, false); errs[i] != nil {
+				return
+			}
+			taken[i] = true
+			continue
+		}
+		at, o, err := in.judged(ms[i].raw)
+		if err != nil {
+			if flush() {
+				errs[i] = err
+			}
+			return
+		}
+		if o.plain() {
+			run = append(run, plan{i: i, at: at, o: o})
+			continue
+		}
+		if !flush() {
+			return
+		}
+		if errs[i] = in.finish(ms[i].raw, mailbox, ms[i].uid, cp, false, at, o); errs[i] != nil {
+			return
+		}
+		taken[i] = true
+	}
+	flush()
+}
+
 // fetchAfter reads every message with a UID above from, in UID order and
-// in batches of cfg.FetchBatch, hands each to take, and after each whole
-// batch calls batchDone with the UIDs take accepted. An error from take
-// ends it at once (that batch's batchDone is not called): the mail is
-// read again next time.
-func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uint32, take func(uid uint32, raw []byte) error, batchDone func(done []imap.UID)) error {
+// in batches of cfg.FetchBatch, hands each batch to take, and after each
+// calls batchDone with the UIDs take committed. An error from take ends
+// it at once (that batch's batchDone is not called): the mails not
+// committed are read again next time.
+func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uint32, take func(ms []fetched) ([]imap.UID, error), batchDone func(done []imap.UID)) error {
 	search, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: imap.UID(from + 1), Stop: 0}}}}, nil).Wait()
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -631,12 +780,13 @@ func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uin
 				in.keys.prefetch(m.FindBodySection(section), in.cfg.Senders.ServID)
 			}
 		}
-		var done []imap.UID
-		for _, m := range msgs {
-			if err := take(uint32(m.UID), m.FindBodySection(section)); err != nil {
-				return err
-			}
-			done = append(done, m.UID)
+		ms := make([]fetched, len(msgs))
+		for i, m := range msgs {
+			ms[i] = fetched{uid: uint32(m.UID), raw: m.FindBodySection(section)}
+		}
+		done, err := take(ms)
+		if err != nil {
+			return err
 		}
 		batchDone(done)
 	}
@@ -648,6 +798,14 @@ func (in *Intake) fetchAfter(ctx context.Context, c *imapclient.Client, from uin
 // (with the notice to the player), or to the quarantine. It returns an
 // error only when nothing could be committed (the caller retries).
 func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
+	return in.take(raw, mailbox, cp.UID, cp, true)
+}
+
+// take is Take of the mail with UID uid. With advance, its commit moves
+// the checkpoint to cp; without, cp is the checkpoint already durable
+// and stays (the caller advances it once every mail before this one is
+// committed too: see takeBatch).
+func (in *Intake) take(raw []byte, mailbox string, uid uint32, cp store.Checkpoint, advance bool) error {
 	if in.cfg.Route != nil {
 		if game, _, ok := in.Addressed(raw); ok {
 			handled, err := in.cfg.Route(game, raw)
@@ -656,17 +814,27 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 			}
 			if handled {
 				in.count()
-				if mailbox == "" {
+				if mailbox == "" || !advance {
 					return nil
 				}
 				return in.log.PutCheckpoint(mailbox, cp)
 			}
 		}
 	}
+	at, o, err := in.judged(raw)
+	if err != nil {
+		return err
+	}
+	return in.finish(raw, mailbox, uid, cp, advance, at, o)
+}
+
+// judged judges a mail and returns the time it is taken at and what it
+// becomes, with the notice budget spent.
+func (in *Intake) judged(raw []byte) (time.Time, outcome, error) {
 	at := in.cfg.Now().UTC()
 	o := in.judge(raw, at)
 	if o.notReady {
-		return &NotReadyError{Game: o.game}
+		return at, o, &NotReadyError{Game: o.game}
 	}
 	if o.notice != nil && o.evs != nil && o.noticeKey != "" && !in.notices.allow(o.noticeKey, at) {
 		// A flood of mails in a player's name must not become a flood of
@@ -675,8 +843,36 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		// mail's (noticeKeyFor).
 		o = quarantined(o.msg, "%s; not told: %d notices within %v caused by mail %s could send", o.what, in.cfg.NoticeBurst, in.cfg.RateWindow, noticeWho(o.noticeKey))
 	}
+	return at, o, nil
+}
+
+// plain says whether o is only events for its game's log, which say the
+// same wherever they land (no notice naming its seq, no quarantine).
+func (o *outcome) plain() bool {
+	return len(o.evs) > 0 && o.quarantine == "" && !o.already && !o.notReady && o.notice == nil && o.game != ""
+}
+
+// request is the append of a plain outcome, without the checkpoint.
+func (in *Intake) request(o *outcome, raw []byte, at time.Time) store.Request {
+	evs := make([]events.Envelope, 0, len(o.evs))
+	for i, p := range o.evs {
+		key := ""
+		if i == 0 {
+			key = o.key
+		}
+		evs = append(evs, events.New(o.game, at, key, p))
+	}
+	req := store.Request{Game: o.game, AtHead: true, Events: evs, Keys: o.keys}
+	if o.evidence {
+		req.Raw = raw
+	}
+	return req
+}
+
+// finish commits the judged outcome o of a mail (take).
+func (in *Intake) finish(raw []byte, mailbox string, uid uint32, cp store.Checkpoint, advance bool, at time.Time, o outcome) error {
 	if len(o.evs) > 0 {
-		last := o.quarantine == "" // the quarantine, if any, moves the checkpoint
+		last := o.quarantine == "" && advance // the quarantine, if any, moves the checkpoint
 		if err := in.commit(o, raw, mailbox, cp, at, last); err != nil {
 			return err
 		}
@@ -687,15 +883,18 @@ func (in *Intake) Take(raw []byte, mailbox string, cp store.Checkpoint) error {
 		if o.msg != nil {
 			from, subject = o.msg.From.Addr, o.msg.Subject
 		}
-		id, err := in.log.Quarantine(store.Quarantined{At: at, Mailbox: mailbox, UID: cp.UID, From: from, Subject: subject, Reason: o.quarantine, Raw: raw}, cp)
+		q := store.Quarantined{At: at, Mailbox: mailbox, UID: uid, From: from, Subject: subject, Reason: o.quarantine, Raw: raw}
+		// Without advance, cp is where the checkpoint already is: the
+		// record's transaction leaves it there.
+		id, err := in.log.Quarantine(q, cp)
 		if err != nil {
 			return err
 		}
-		in.lg.Info("mail quarantined", "reason", o.quarantine, "from", from, "uid", cp.UID, "id", id[:12])
+		in.lg.Info("mail quarantined", "reason", o.quarantine, "from", from, "uid", uid, "id", id[:12])
 	case o.already:
 		// Already committed (a crash before the checkpoint, or a rescan):
 		// only the checkpoint moves.
-		if mailbox != "" {
+		if mailbox != "" && advance {
 			if err := in.log.PutCheckpoint(mailbox, cp); err != nil {
 				return err
 			}
@@ -732,7 +931,12 @@ func (in *Intake) commit(o outcome, raw []byte, mailbox string, cp store.Checkpo
 				evs = append(evs, events.New(o.game, at, "", mq))
 			}
 		}
-		req := store.Request{Game: o.game, Expected: h.Seq, Events: evs, Keys: o.keys}
+		// What the mail says does not depend on where it lands, only a
+		// notice (which names its seq) does: without one, the append
+		// follows whatever the log holds by then, rather than read the
+		// head again and retry, a transaction each time, when the engine
+		// or the outbox appended to the game meanwhile (as the loop did).
+		req := store.Request{Game: o.game, Expected: h.Seq, AtHead: len(evs) == len(o.evs), Events: evs, Keys: o.keys}
 		if o.evidence {
 			req.Raw = raw
 		}

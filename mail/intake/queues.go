@@ -104,8 +104,13 @@ func (in *Intake) fetchQueued(ctx context.Context, c *imapclient.Client, q *queu
 	q.mu.Lock()
 	from := q.high
 	q.mu.Unlock()
-	err := in.fetchAfter(ctx, c, from, func(uid uint32, raw []byte) error {
-		return in.enqueue(ctx, q, uid, raw)
+	err := in.fetchAfter(ctx, c, from, func(ms []fetched) ([]imap.UID, error) {
+		for _, m := range ms {
+			if err := in.enqueue(ctx, q, m.uid, m.raw); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
 	}, func([]imap.UID) { in.markSeen(c, q) })
 	if err != nil {
 		return err

@@ -82,7 +82,7 @@ type Config struct {
 	// (defaults 250ms and 30s).
 	RecordBase, RecordMax time.Duration
 	// Workers is how many mails are attempted at once, each of another
-	// game (default 4): deliveries and their records then share fsyncs.
+	// game (default 16): deliveries and their records then share fsyncs.
 	Workers int
 	// Fill, when set, gives the body the mail at seq of game is sent with
 	// (the log keeps the body as composed): pbem fills in mailbox
@@ -106,7 +106,7 @@ type Config struct {
 
 func (c Config) withDefaults() Config {
 	if c.Workers <= 0 {
-		c.Workers = 4
+		c.Workers = 16
 	}
 	if c.MaxAttempts < 0 {
 		c.MaxAttempts = 0
@@ -739,27 +739,16 @@ func (s *Sender) Status() Status {
 	return st
 }
 
-// maxConflicts bounds the re-reads of the head when other writers keep
-// appending to the same game.
-const maxConflicts = 1000
-
-// record appends p to game's log after whatever is there now.
+// record appends p to game's log after whatever is there when it is
+// written (a mail's outcome says the same wherever it lands), so that
+// the engine's appends to the same game never make it read the head and
+// try again, a transaction each time.
 func (s *Sender) record(game string, at time.Time, p events.Payload) error {
 	env := events.New(game, at, "", p)
-	for tries := 0; ; tries++ {
-		h, err := s.log.Head(game)
-		if err != nil {
-			return fmt.Errorf("record %s in game %s: read head: %w", p.EventType(), game, err)
-		}
-		_, err = s.log.Do(store.Request{Game: game, Expected: h.Seq, Events: []events.Envelope{env}})
-		if err == nil {
-			return nil
-		}
-		var ce *store.ConflictError
-		if !errors.As(err, &ce) || tries >= maxConflicts {
-			return fmt.Errorf("record %s in game %s: %w", p.EventType(), game, err)
-		}
+	if _, err := s.log.Do(store.Request{Game: game, AtHead: true, Events: []events.Envelope{env}}); err != nil {
+		return fmt.Errorf("record %s in game %s: %w", p.EventType(), game, err)
 	}
+	return nil
 }
 
 // backoff returns the delay after the n-th failed attempt: base·2^(n-1)
