@@ -7,3 +7,15 @@ import "syscall"
 // again), so a walk over a large file does not hold it all in the
 // process's resident set.
 func dropPages(data []byte) { syscall.Madvise(data, syscall.MADV_DONTNEED) }
+
+// dropMapped is dropPages for n bytes mapped at addr (bbolt's own mapping
+// of the store, which it gives as an address).
+func dropMapped(addr uintptr, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(n), syscall.MADV_DONTNEED); errno != 0 {
+		return errno
+	}
+	return nil
+}

@@ -154,6 +154,8 @@ type Store struct {
 	commits  atomic.Uint64
 	requests atomic.Uint64
 	appended atomic.Uint64
+	views    atomic.Uint64 // read transactions, for release
+	released atomic.Int64  // when mapped pages were last released (unix ns)
 
 	g *group // nil when read-only
 }
@@ -343,6 +345,7 @@ func rethrow() {
 
 // view and update are db.View and db.Update under guard.
 func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+	defer s.afterView()
 	return guard(func() error { return s.db.View(fn) })
 }
 
