@@ -7,3 +7,5 @@ package store
 func dropPages([]byte) {}
 
 func dropMapped(uintptr, int) error { return nil }
+
+func fileResident() int64 { return -1 }

@@ -6,12 +6,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The store releases the file's pages it has mapped (see release) after
-// releaseEvery read transactions, and not sooner than releaseAfter since
-// the last release: a process loading games as fast as it can maps a
-// few tens of megabytes of the file between two releases, and one
-// reading the same pages over and over maps them again a few times a
-// second at most (a minor fault each, from the page cache).
+// The store releases the file's pages it has mapped (see release) once
+// the process holds more than Options.MappedLimit of files' pages
+// resident, looking after every releaseEvery read transactions and not
+// sooner than releaseAfter since it last looked: a process loading games
+// as fast as it can holds a bounded part of the file, and one rereading a
+// working set smaller than the limit keeps it mapped (a page mapped again
+// after a release costs a minor fault, several times the cost of reading
+// it).
 const (
 	releaseEvery = 256
 	releaseAfter = 100 * time.Millisecond
@@ -19,13 +21,13 @@ const (
 
 // afterView counts a read transaction and, every releaseEvery of them,
 // releases the file's mapped pages if releaseAfter passed since the last
-// release.
+// look and the process's file pages are over the limit.
 func (s *Store) afterView() {
-	if s.views.Add(1)%releaseEvery != 0 {
+	if s.opts.MappedLimit < 0 || s.views.Add(1)%releaseEvery != 0 {
 		return
 	}
 	now, last := time.Now().UnixNano(), s.released.Load()
-	if now-last >= int64(releaseAfter) && s.released.CompareAndSwap(last, now) {
+	if now-last >= int64(releaseAfter) && s.released.CompareAndSwap(last, now) && fileResident() > s.opts.MappedLimit {
 		s.release()
 	}
 }
