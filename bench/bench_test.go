@@ -2,10 +2,13 @@ package bench
 
 import (
 	"io"
-	"pbem/events"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"pbem/events"
 )
 
 // The bench replays a model game, so the model must be what a served
@@ -67,6 +70,40 @@ func TestBenchRenderPrintsTheDrawingBesideItsBaseline(t *testing.T) {
 	} {
 		if !regexp.MustCompile(re).MatchString(out.String()) {
 			t.Fatalf("no %q in:\n%s", re, out.String())
+		}
+	}
+}
+
+// pbem bench --parts replay --profile DIR measures every rule system's
+// demo game, prints each beside its raw scan and the goal, and a line per
+// rule system; and it writes the part's CPU and heap profiles in DIR.
+func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
+	var out strings.Builder
+	a := testApp(&out)
+	prof := t.TempDir()
+	err := Run(Env{Out: &out, ErrOut: io.Discard, Registry: a.reg, Server: a.cfg.Config, Script: a.script},
+		Options{Parts: "replay", ReplayGames: 3, Dir: t.TempDir(), Profile: prof})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rs := range a.reg.Names() {
+		for _, re := range []string{
+			`replay, ` + rs + `: 3 whole games of \d+ events`,
+			`(?m)^  ` + rs + `\s+\d+\s+\d+\s+\d+\.\d{3}!?\s+\d+\s+\d+\s+\d+\.\d{3}!?$`,
+		} {
+			if !regexp.MustCompile(re).MatchString(out.String()) {
+				t.Errorf("no %q in:\n%s", re, out.String())
+			}
+		}
+	}
+	for _, re := range []string{`ratio\s+\d+\.\d{3}\s+goal: ratio ≥ 0\.25 of the raw scan`, `goal ≥ 0\.25`} {
+		if !regexp.MustCompile(re).MatchString(out.String()) {
+			t.Errorf("no %q in:\n%s", re, out.String())
+		}
+	}
+	for _, f := range []string{"replay.cpu.pprof", "replay.heap.pprof"} {
+		if fi, err := os.Stat(filepath.Join(prof, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("profile %s: %v", f, err)
 		}
 	}
 }

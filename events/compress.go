@@ -90,3 +90,26 @@ func (r *Reader) DeflatedString() string {
 	}
 	return s
 }
+
+// Deflated is a text as Writer.DeflatedString stores it, kept compressed
+// until it is read: a fold that keeps a text it rarely reads (a part of a
+// report held for a digest) holds a fraction of its size and never
+// inflates it. Its zero value is the empty text.
+type Deflated string
+
+// Deflate compresses s as Writer.DeflatedString stores it.
+func Deflate(s string) Deflated { return Deflated(deflate(s)) }
+
+// Text inflates d, with the checks decoding makes: a damaged or
+// non-canonical text is an error wrapping ErrCorrupt.
+func (d Deflated) Text() (string, error) { return inflate([]byte(d)) }
+
+// DeflatedText reads a string written by Writer.DeflatedString without
+// inflating it: the bytes are copied, and checked only when Text reads
+// them.
+func (r *Reader) DeflatedText() Deflated {
+	return Deflated(r.BlobView())
+}
+
+// WriteDeflated writes d's bytes as Writer.DeflatedString wrote them.
+func (w *Writer) WriteDeflated(d Deflated) { w.Uvarint(uint64(len(d))); w.b = append(w.b, d...) }

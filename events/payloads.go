@@ -479,11 +479,39 @@ func (p *MailHeld) encode(w *Writer) {
 }
 
 func (p *MailHeld) decode(r *Reader) {
+	var text Deflated
+	p.decodeLazy(r, &text)
+	if r.err == nil {
+		if p.Text, r.err = text.Text(); r.err != nil {
+			p.Text = ""
+		}
+	}
+}
+
+// decodeLazy decodes p but its text, which it leaves deflated in *text.
+func (p *MailHeld) decodeLazy(r *Reader, text *Deflated) {
 	p.Reader = r.String()
 	p.Kind = r.String()
-	p.Text = r.DeflatedString()
+	*text = r.DeflatedText()
 	p.Board = r.Bool()
 	p.Told = r.String()
+}
+
+// DecodeMailHeldLazy decodes a mail.held event as Decode does, except
+// that its text is left deflated, unchecked until read (what a fold does:
+// it keeps the text for a later digest and rarely reads it). p.Text is
+// empty.
+func DecodeMailHeldLazy(e *Envelope) (p *MailHeld, text Deflated, err error) {
+	if e.Type != TypeMailHeld {
+		return nil, "", decodeErr(e, "not "+TypeMailHeld)
+	}
+	p = &MailHeld{}
+	r := NewReader(e.Payload)
+	p.decodeLazy(r, &text)
+	if err := r.Done(); err != nil {
+		return nil, "", fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
+	}
+	return p, text, nil
 }
 
 // The kinds of MailRefused.

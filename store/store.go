@@ -143,6 +143,10 @@ type Options struct {
 	// tests that play games through the store without testing its
 	// durability (the rule systems' acceptance suite); pbem never sets it.
 	NoSync bool
+	// MappedLimit is how much of files the process may hold resident
+	// through its mappings before the store lets go of the pages its
+	// reads mapped (default 128 MiB; negative: never).
+	MappedLimit int64
 }
 
 // Store is an open bbolt file.
@@ -154,6 +158,8 @@ type Store struct {
 	commits  atomic.Uint64
 	requests atomic.Uint64
 	appended atomic.Uint64
+	views    atomic.Uint64 // read transactions, for release
+	released atomic.Int64  // when mapped pages were last released (unix ns)
 
 	g *group // nil when read-only
 }
@@ -177,6 +183,9 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.MappedLimit == 0 {
+		opts.MappedLimit = 128 << 20
 	}
 	db, err := openFile(path, fileOptions{create: !opts.MustExist, readOnly: opts.ReadOnly, noSync: opts.NoSync, lockTimeout: opts.LockTimeout,
 		buckets: topBuckets, setup: makeLaterBuckets})
@@ -343,6 +352,7 @@ func rethrow() {
 
 // view and update are db.View and db.Update under guard.
 func (s *Store) view(fn func(tx *bolt.Tx) error) error {
+	defer s.afterView()
 	return guard(func() error { return s.db.View(fn) })
 }
 

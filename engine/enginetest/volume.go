@@ -53,7 +53,11 @@ func Volumes(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 				for _, pl := range ps {
 					if pl.ID == h.Reader {
 						to := strings.Join(pl.Addresses, ", ")
-						all[to] += " " + strings.Join(toldIn(h.Text), " ") + " "
+						text, err := h.Text()
+						if err != nil {
+							t.Fatal(err)
+						}
+						all[to] += " " + strings.Join(toldIn(text), " ") + " "
 					}
 				}
 			}

@@ -12,13 +12,16 @@ import (
 // evolve applies one fact to a copy of the state.
 func evolve(s *State, f events.Fact) (*State, error) {
 	st := *s
+	st.own = nil
 	if err := st.apply(f, &cow{}); err != nil {
 		return nil, err
 	}
 	return &st, nil
 }
 
-// evolveAll applies a decision's facts to one copy of the state.
+// evolveAll applies a decision's facts to one copy of the state. The copy
+// remembers the lists it copied, for a fold that goes on evolving it in
+// place (evolveOwned).
 func evolveAll(s *State, fs []events.Fact) (*State, error) {
 	st := *s
 	c := &cow{}
@@ -27,7 +30,27 @@ func evolveAll(s *State, fs []events.Fact) (*State, error) {
 			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
 		}
 	}
+	st.own = c
 	return &st, nil
+}
+
+// evolveOwned applies a decision's facts to st itself, which the caller
+// owns (play.OwnedEvolver): the lists st copied in its earlier decisions
+// (st.own) are its own and change in place, and those it still shares
+// with the states before it are copied the first time a fact changes
+// them, once per fold rather than once per decision.
+func evolveOwned(st *State, fs []events.Fact) (*State, error) {
+	c := st.own
+	if c == nil {
+		c = &cow{}
+	}
+	for _, f := range fs {
+		if err := st.apply(f, c); err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+	}
+	st.own = c
+	return st, nil
 }
 
 // cow is copy on write: which lists of a state being evolved are its own

@@ -17,12 +17,13 @@ var _ engine.Rules[*State, Order] = rules{}
 // New returns the GMB ruleset.
 func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 
-// Extras: a decision's facts applied to one copy of the state, the steps
+// Extras: a decision's facts applied to one copy of the state, or in
+// place to a state a fold owns (evolveOwned), the steps
 // a scenario hands to a referee, the drawn table and each side's
 // strength. The state is coded as JSON, its scenario and table taken
 // from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
-	return engine.Extras[*State]{EvolveAll: evolveAll, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: rules{}.Explain,
+	return engine.Extras[*State]{EvolveAll: evolveAll, EvolveOwned: evolveOwned, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: rules{}.Explain,
 		Guide: engine.OrderGuide{Prefix: "BAT", Keyword: "BATTLEFIELD"}}
 }
 

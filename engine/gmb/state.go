@@ -148,9 +148,12 @@ type Side struct {
 
 // State is a GMB game between two facts.
 type State struct {
-	Scn   *ScenarioDef `json:"-"`
-	Step  string       `json:"step"`
-	Sides []Side       `json:"sides"` // in the scenario's order
+	Scn *ScenarioDef `json:"-"`
+	// own is which lists this state owns already, when a fold evolves it
+	// in place (evolveOwned): nil for a state no fold owns.
+	own   *cow
+	Step  string `json:"step"`
+	Sides []Side `json:"sides"` // in the scenario's order
 
 	TableSize string       `json:"table,omitempty"`
 	W, H      table.Length `json:"-"`
@@ -208,6 +211,7 @@ func newState(sc *ScenarioDef) *State {
 // are copied (the facts' memory is never kept: Evolve copies strings out).
 func (s *State) clone() *State {
 	c := *s
+	c.own = nil
 	c.Sides = make([]Side, len(s.Sides))
 	for i, sd := range s.Sides {
 		sd.Groups = slices.Clone(sd.Groups)

@@ -32,6 +32,24 @@ func evolveAll(st *State, fs []events.Fact) (*State, error) {
 	return s, nil
 }
 
+// evolveOwned applies a decision's facts to st itself, which the caller
+// owns (play.OwnedEvolver). A state a fold owns came from evolveAll,
+// whose clone copies every list and map apply changes, or from an earlier
+// evolveOwned, so it shares nothing apply changes with the states before
+// it: the fold copies the state once, not once per decision.
+func evolveOwned(st *State, fs []events.Fact) (*State, error) {
+	for _, f := range fs {
+		if err := st.apply(f); err != nil {
+			return nil, fmt.Errorf("evolve %s: %w", f.Kind, err)
+		}
+	}
+	return st, nil
+}
+
+// inertFacts are the facts apply records by doing nothing (its first
+// case): a fold skips them (play.InertFacter).
+var inertFacts = []string{kBattleBegun, kVolleyFired, kMoraleTested, kNote}
+
 // apply records one fact in s, which is the caller's own copy.
 func (s *State) apply(f events.Fact) error {
 	unit := func() (*Unit, error) {

@@ -17,10 +17,13 @@ type rules struct{}
 var _ engine.Rules[*State, Order] = rules{}
 
 // Extras: a decision's facts applied to one copy of the state
-// (evolveAll), the drawn board and the stands each side has left; the
-// state is coded as JSON, its scenario taken from the initial state.
+// (evolveAll), or in place to a state a fold owns (evolveOwned); the
+// facts Evolve leaves the state as it is (inertFacts); the drawn board and
+// the stands each side has left; the state is coded as JSON, its scenario
+// taken from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
-	return engine.Extras[*State]{EvolveAll: evolveAll, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
+	return engine.Extras[*State]{EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
+		Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
 		Guide: engine.OrderGuide{Prefix: "ADV", Keyword: "ADVANCE"}}
 }
 

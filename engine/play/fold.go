@@ -162,11 +162,12 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		// order.received), and the mails it causes are mail.queued events.
 		return nil
 	case events.TypeMailHeld:
-		p, err := events.Decode(e)
+		// The text is kept deflated for the digest that tells it.
+		p, text, err := events.DecodeMailHeldLazy(e)
 		if err != nil {
 			return err
 		}
-		g.hold(e.Seq, p.(*events.MailHeld))
+		g.hold(e.Seq, p, text)
 		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.

@@ -148,7 +148,7 @@ func dropMail[S ~string | ~[]byte](g *Game, id S) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 6
+const snapshotVersion = 7
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() (_ []byte, err error) {
@@ -244,7 +244,7 @@ func (g *Game) MarshalSnapshot() (_ []byte, err error) {
 		w.Uvarint(h.Seq)
 		w.String(h.Reader)
 		w.String(h.Kind)
-		w.String(h.Text)
+		w.WriteDeflated(h.Deflated)
 		w.Bool(h.Board)
 	}
 	w.Blob(st)
@@ -359,7 +359,7 @@ func UnmarshalSnapshot(reg *engine.Registry, b []byte) (_ *Game, err error) {
 	g.Revealed = r.Strings()
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
-		g.Held = append(g.Held, Held{Seq: r.Uvarint(), Reader: r.String(), Kind: r.String(), Text: r.String(), Board: r.Bool()})
+		g.Held = append(g.Held, Held{Seq: r.Uvarint(), Reader: r.String(), Kind: r.String(), Deflated: r.DeflatedText(), Board: r.Bool()})
 	}
 	st := r.Blob()
 	if err := r.Done(); err != nil {

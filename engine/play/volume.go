@@ -104,18 +104,28 @@ func (g *Game) Volume(id string) string {
 }
 
 // Held is one part of a report held for Reader (events.MailHeld), stored
-// at Seq.
+// at Seq. Its text stays deflated, as the log stores it, until a digest
+// reads it (Text): a game holds many parts and reads them once.
 type Held struct {
-	Seq    uint64
-	Reader string
-	Kind   string
-	Text   string
-	Board  bool
+	Seq      uint64
+	Reader   string
+	Kind     string
+	Deflated events.Deflated
+	Board    bool
+}
+
+// Text is the part's text: an error if the log's bytes are damaged.
+func (h Held) Text() (string, error) {
+	s, err := h.Deflated.Text()
+	if err != nil {
+		return "", fmt.Errorf("the part held at seq %d for %s: %w", h.Seq, h.Reader, err)
+	}
+	return s, nil
 }
 
 // hold folds a mail.held event: a part held, or (Told set) the reader's
 // parts told.
-func (g *Game) hold(seq uint64, h *events.MailHeld) {
+func (g *Game) hold(seq uint64, h *events.MailHeld, text events.Deflated) {
 	if h.Told != "" {
 		kept := g.Held[:0]
 		for _, x := range g.Held {
@@ -127,7 +137,7 @@ func (g *Game) hold(seq uint64, h *events.MailHeld) {
 		g.Held = kept
 		return
 	}
-	g.Held = append(g.Held, Held{Seq: seq, Reader: h.Reader, Kind: h.Kind, Text: h.Text, Board: h.Board})
+	g.Held = append(g.Held, Held{Seq: seq, Reader: h.Reader, Kind: h.Kind, Deflated: text, Board: h.Board})
 }
 
 // HeldFor are the parts held for reader, in log order.

@@ -448,7 +448,10 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 				continue
 			}
 			m := mail{to: r, tmpl: templates.NameYourMove, kind: "your move", board: true, drawn: true}
-			since := b.since(r, &m)
+			since, err := b.since(r, &m)
+			if err != nil {
+				return err
+			}
 			m.data = func(cm templates.Common, bd templates.Board) any {
 				return templates.Turn{Common: cm, Action: templates.Action{Kind: "silent"}, Since: since, Next: next, Move: move, Board: bd}
 			}
@@ -518,7 +521,10 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 		if b.confirms(r, o, move) && !m.full {
 			m.kind, m.board, m.drawn = "your orders were accepted", false, false
 		}
-		since := b.since(r, &m)
+		since, err := b.since(r, &m)
+		if err != nil {
+			return err
+		}
 		var due *templates.Deadline
 		if m.tmpl == templates.NameYourMove {
 			due = deadlineAfter(b.g.Game, d, r.ID)
@@ -545,7 +551,10 @@ func (c *Composer) gameOver(b *batch, o source, d *events.OrderAccepted, ended *
 			m.inReplyTo, m.refs = o.messageID, o.refs
 		}
 		act := b.action(o, d, r)
-		since := b.since(r, &m)
+		since, err := b.since(r, &m)
+		if err != nil {
+			return err
+		}
 		m.data = func(cm templates.Common, bd templates.Board) any {
 			return templates.GameOver{Common: cm, Winner: ended.Winner, WinnerWho: b.g.sideWho(ended.Winner),
 				Won: ended.Winner != "" && r.Side == ended.Winner, Reason: ended.Reason,

@@ -82,18 +82,22 @@ func (b *batch) hold(r recipient, kind string, act templates.Action, changed boo
 
 // since is what was held for r, in order, for the mail m: if the board
 // changed in any of them, m carries the drawn board.
-func (b *batch) since(r recipient, m *mail) []string {
+func (b *batch) since(r recipient, m *mail) ([]string, error) {
 	held := b.orig.HeldFor(r.ID)
 	if len(held) == 0 {
-		return nil
+		return nil, nil
 	}
 	out := make([]string, len(held))
 	for i, h := range held {
-		out[i] = strings.TrimRight(h.Text, "\n")
+		text, err := h.Text()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = strings.TrimRight(text, "\n")
 		m.drawn = m.drawn || h.Board
 	}
 	m.told = true
-	return out
+	return out, nil
 }
 
 // confirms reports whether r's mail only confirms r's own orders: under
