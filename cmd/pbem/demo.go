@@ -35,7 +35,7 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *campaign {
-		return playCampaignDemo(a, *timeout)
+		return demo.Campaign(a.out, a.reg, builtinScenario, *timeout)
 	}
 	if *volume != "" {
 		v, err := play.ParseVolume(*volume)

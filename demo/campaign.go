@@ -1,4 +1,4 @@
-package main
+package demo
 
 import (
 	"bytes"
@@ -56,7 +56,11 @@ type campaignDemo struct {
 	end time.Time
 }
 
-func playCampaignDemo(a *app, timeout time.Duration) error {
+// Campaign plays 'pbem demo --campaign' to out: the campaign and its
+// three battles through the runtime on a bbolt file of its own, the
+// battles' scenarios read with scenario (the built-in ones, by rule
+// system and name), then verifies and audits every game.
+func Campaign(out io.Writer, reg *engine.Registry, scenario func(system, name string) ([]byte, error), timeout time.Duration) error {
 	dir, err := os.MkdirTemp("", "pbem-demo-campaign-")
 	if err != nil {
 		return err
@@ -67,15 +71,15 @@ func playCampaignDemo(a *app, timeout time.Duration) error {
 		return err
 	}
 	defer st.Close()
-	r := play.NewRunner(st, a.reg, play.RunnerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Links: &play.Links{Scenario: builtinScenario}})
+	r := play.NewRunner(st, reg, play.RunnerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Links: &play.Links{Scenario: scenario}})
 	defer r.Close()
-	d := &campaignDemo{out: a.out, st: st, reg: a.reg, r: r, at: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), end: time.Now().Add(timeout)}
+	d := &campaignDemo{out: out, st: st, reg: reg, r: r, at: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), end: time.Now().Add(timeout)}
 	players := []events.Player{
 		{ID: "anna", Name: "Anna", Side: "USA", Addresses: []string{"anna@example.org"}},
 		{ID: "taro", Name: "Taro", Side: "CSA", Addresses: []string{"taro@example.org"}},
 	}
-	created, err := play.Create(st, a.reg, play.NewGame{ID: "campaign", Ruleset: "gcacw", ScenarioName: "linked-fields",
+	created, err := play.Create(st, reg, play.NewGame{ID: "campaign", Ruleset: "gcacw", ScenarioName: "linked-fields",
 		Scenario: []byte(demoCampaignScenario), Players: players, Referees: []events.Player{{ID: "ref", Name: "Referee", Addresses: []string{"ref@example.org"}}}, At: d.at})
 	if err != nil {
 		return err
@@ -107,7 +111,7 @@ func playCampaignDemo(a *app, timeout time.Duration) error {
 		if err != nil {
 			return err
 		}
-		rep, err := play.Audit(st, a.reg, g, seed)
+		rep, err := play.Audit(st, reg, g, seed)
 		if err != nil || !rep.OK() {
 			return fmt.Errorf("audit %s: %v", g, err)
 		}
