@@ -594,7 +594,9 @@ func (m sim) moveStep(u *Unit) {
 		// attack is resolved; how is not in the rules (R10), so by the
 		// scenario's combat table, or by the referee.
 		if m.State.Scn.Tables.Combat != nil {
-			m.tableAssault(u.Side, []string{u.ID}, hex.MustParse(target), "", false)
+			// A retreat asked of the defender (fallback.go) keeps the
+			// march's action open until the answer.
+			m.tableAssault(u.Side, []string{u.ID}, hex.MustParse(target), "", false, StepAttack)
 			return
 		}
 		m.Emit(kRefereePending, aStep.Arg(StepAttack), aUnit.Arg(u.ID), aPath.Arg(target),
