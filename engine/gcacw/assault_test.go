@@ -77,6 +77,8 @@ func TestGCACW_5b_AssaultByTheCombatTable(t *testing.T) {
 		t.Fatalf("prompts %+v, want CSA's alone", ps)
 	}
 	mustContain(t, "question", ps[0].What, "A unit you do not name retreats as pbem picks; PASS lets pbem pick for all, as does a missed deadline whose default order is PASS. pbem picks: Yoke (Y) to "+def[0].String())
+	help := eligibleNow(h.st, CSA)
+	mustContain(t, "HELP", help.Heading+"\n"+strings.Join(help.Lines, "\n"), "Units that retreat now (the combat table's Dr result, a house rule)\n- Yoke (Y) in 0504: RETREAT ")
 	mustContain(t, "others wait", problemsText(h.reject(USA, "MARCH Dent 0910")), "the game waits for CSA to say where the units attacked in 0504 retreat")
 	mustContain(t, "first the retreat", problemsText(h.reject(CSA, "MARCH Wren 0102")), "first say where your units attacked in 0504 retreat")
 	mustContain(t, "into the attacker", problemsText(h.reject(CSA, "RETREAT Yoke 0505")), "Yoke cannot retreat from 0504 to 0505: 0505 holds an enemy unit")

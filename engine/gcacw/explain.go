@@ -204,6 +204,7 @@ var orderForms = []string{
 	"- TAKE (then your action); PASS; TRANSFER <leader> TO <unit> (in the Leader Transfer Phase).",
 	"- QUEUE <order> (used when you next hold the initiative); CANCEL <n>.",
 	"- " + standingForm + ": a standing order for your cavalry when an enemy marches next to it (kept until changed; STANDING alone lists them). Without one you are asked by mail: CAVALRY RETREAT <unit> [<hex>...], or PASS.",
+	"- RETREAT <unit> <hex>...: where your unit goes when the scenario's combat table drives it back from an assault and you are asked by mail; PASS lets pbem pick.",
 	"- UNDO takes back your last order while no die has been rolled for it and no one has acted since.",
 	"- STATUS, HELP, BOARD, BOARD FULL.",
 	"Defaults: no Force March unless FORCE is written; a unit marches along its path until the next hex costs more MP than it has left, or the path ends; it stops in enemy ZOC only if IF ZOC THEN STOP is written.",
