@@ -104,7 +104,7 @@ func picture(st *State, v engine.Viewer) hex.Picture {
 	if v.Side != "" {
 		zoc = st.zocMap(opponent(v.Side))
 	}
-	p := hex.Picture{Grid: m.Grid(), Title: st.header(), Size: drawHexSize, TypeSize: drawTypeSize}
+	p := hex.Picture{Grid: m.Grid(), Title: st.drawTitle(), Size: drawHexSize, TypeSize: drawTypeSize}
 	objectives := map[hex.Hex]VictoryHex{}
 	if v := st.Scn.Tables.Victory; v != nil {
 		for _, vh := range v.Hexes {
@@ -166,6 +166,31 @@ func picture(st *State, v engine.Viewer) hex.Picture {
 	}
 	p.Key = st.drawKey(zoc != nil, len(objectives) > 0)
 	return p
+}
+
+// drawTitle is the header above the drawn map: the board's, but where
+// the referee decides the result (R24) the conditions' state, which the
+// mail's text gives in full, in one line, the objectives being ringed on
+// the map; so the whole map still fits the frequent mails' picture budget.
+func (st *State) drawTitle() []string {
+	head := st.header()
+	if v := st.Scn.Tables.Victory; v == nil || !v.Referee || st.Phase == PhaseOver {
+		return head
+	}
+	short := fmt.Sprintf(" victory: the referee decides after turn %d, weighing the objectives (ringed)", st.Scn.Turns)
+	var out []string
+	skip := false
+	for _, l := range head {
+		switch {
+		case strings.HasPrefix(l, " victory: "):
+			out, skip = append(out, short), true
+		case skip && strings.HasPrefix(l, "   "):
+			// the rest of the wrapped victory line
+		default:
+			out, skip = append(out, l), false
+		}
+	}
+	return out
 }
 
 // drawKey is the key under the drawn map: an entry for every mark the

@@ -104,6 +104,15 @@ func TestDrawnMapShowsLeadersObjectivesAndItsKey(t *testing.T) {
 	if !strings.Contains(orne, `fill="#fad228"`) || !strings.Contains(orne, ">2</text>") {
 		t.Errorf("Orne's counter shows no star for its two leaders:\n%s", orne)
 	}
+	// Refereed, the title says in one line that the referee weighs the
+	// ringed objectives (the mail's text gives their state in full), so
+	// the map's PNG keeps within the frequent mails' picture budget.
+	hr := newHarness(t, refereedHarrow(t))
+	title := strings.Join(hr.st.drawTitle(), "\n")
+	mustContain(t, "refereed title", title, " victory: the referee decides after turn 3, weighing the objectives (ringed)\n the game waits for")
+	if strings.Contains(title, "Manpower lost") {
+		t.Errorf("the drawn title repeats the conditions' state in full:\n%s", title)
+	}
 	// A map without mountains or a dam has no key entry for them.
 	if strings.Contains(svg, ">mountain<") != slices.ContainsFunc(h.st.Scn.Map.Hexes, func(d HexData) bool { return d.Terrain == Mountain && !d.Partial }) {
 		t.Error("the key's mountain entry does not follow the map")
