@@ -189,7 +189,10 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	checkHas(t, "the game's log", log, " transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
 		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended ",
 		// Issue 30: Taro's assault, which the referee rules by mail.
-		" assault.declared ", " referee.pending step=assault ", " strength.lost unit=1OH ", " unit.advanced unit=STAR ")
+		" assault.declared ", " referee.pending step=assault ", " strength.lost unit=1OH ", " unit.advanced unit=STAR ",
+		// The refereed scenario's victory conditions, which the referee
+		// weighs at the end (R24), shown with the ruling.
+		" victory.weighed ")
 	// Both players' mails, as they received them.
 	for _, name := range []string{"Anna", "Taro"} {
 		checkHas(t, name+"'s mails", byPlayer[name],
@@ -203,7 +206,9 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 			"[attachment: map-demo-",
 			"=== Game over")
 		checkToldInWords(t, name, byPlayer[name], " for the initiative, ", " begins its march (", "'s fatigue rises from 0 to 1",
-			"Turn 2 of 3 begins", "The game is over, ")
+			"Turn 2 of 3 begins", "The scenario's victory conditions, which the referee weighed: ", "The game is over, ")
+		checkHas(t, name+"'s mails", strings.Join(strings.Fields(byPlayer[name]), " "),
+			"victory: the referee decides the result after turn 3, weighing the scenario's conditions: Ashford 1007 3 VP")
 	}
 }
 

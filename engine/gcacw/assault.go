@@ -297,13 +297,13 @@ func (m sim) resolveAssault(side string, ids []string, at hex.Hex, leader string
 		m.Emit(kRefereePending, args...)
 		return false
 	}
-	m.tableAssault(side, ids, at, leader, grand)
-	return true
+	return m.tableAssault(side, ids, at, leader, grand, step)
 }
 
 // tableAssault resolves an attack by the scenario's combat table (a house
-// rule: combat.go).
-func (m sim) tableAssault(side string, ids []string, at hex.Hex, leader string, grand bool) {
+// rule: combat.go). It reports whether the attack is over (false: the
+// defender is asked where its units retreat, fallback.go).
+func (m sim) tableAssault(side string, ids []string, at hex.Hex, leader string, grand bool, step string) bool {
 	st := m.State
 	ct := st.Scn.Tables.Combat
 	var att, def []*Unit
@@ -371,21 +371,31 @@ func (m sim) tableAssault(side string, ids []string, at hex.Hex, leader string, 
 		args = append(args, aDrms.Arg(drms...))
 	}
 	m.Emit(kAssaultRolled, args...)
-	m.applyCombat(side, ids, at, res)
+	return m.applyCombat(side, ids, at, res, step)
 }
 
-// applyCombat applies a combat table result (combat.go).
-func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
-	why := fmt.Sprintf("the assault on %s, by the combat table (a house rule)", at)
-	defenders := func() []string {
-		var out []string
-		for _, u := range m.State.unitsAt(at) {
-			if u.Side != side {
-				out = append(out, u.ID)
-			}
+// combatWhy is the reason a combat table result gives its facts.
+func combatWhy(at hex.Hex) string {
+	return fmt.Sprintf("the assault on %s, by the combat table (a house rule)", at)
+}
+
+// defendersAt are the units of side's enemy in at.
+func (st *State) defendersAt(side string, at hex.Hex) []string {
+	var out []string
+	for _, u := range st.unitsAt(at) {
+		if u.Side != side {
+			out = append(out, u.ID)
 		}
-		return out
 	}
+	return out
+}
+
+// applyCombat applies a combat table result (combat.go). It reports
+// whether the attack is over: a Dr result that leaves the defender a
+// choice of retreat asks the defender first (fallback.go).
+func (m sim) applyCombat(side string, ids []string, at hex.Hex, res, step string) bool {
+	why := combatWhy(at)
+	defenders := func() []string { return m.State.defendersAt(side, at) }
 	attackers := func() []string {
 		return slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return m.State.unit(id).Eliminated })
 	}
@@ -417,25 +427,25 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 		}
 	}
 	if retreat {
-		for _, id := range defenders() {
-			u := m.State.unit(id)
-			// A battle's result in a scenario with no [combat] table
-			// retreats one hex (battles.go).
-			hexes := 1
-			if ct := m.State.Scn.Tables.Combat; ct != nil {
-				hexes = ct.Retreat
-			}
-			if path := m.State.fallBackPath(u, at, hexes); len(path) > 0 {
-				m.Emit(kUnitFellBack, aUnit.Arg(id), aPath.Arg(hexStrs(append([]hex.Hex{u.Hex}, path...))...), aBy.Arg(why))
-			} else {
-				m.loseStrength(id, 1, why+": no hex open to retreat into")
-			}
+		// A battle's result carried back retreats as pbem picks: the
+		// battle was the defender's say (battles.go).
+		if step != StepBattle && m.askFallBack(side, attackers(), defIDs, at, step) {
+			return false
 		}
+		m.fallBack(side, at, nil)
 	}
+	m.afterCombat(side, attackers(), defIDs, at)
+	return true
+}
+
+// afterCombat ends an attack by the combat table, after any retreat: the
+// attacker's advance, then the fatigue the attack costs both sides.
+func (m sim) afterCombat(side string, attackers, defIDs []string, at hex.Hex) {
+	why := combatWhy(at)
 	// The attacking unit with the most Manpower enters a hex the
 	// defenders left.
-	if len(defenders()) == 0 {
-		if id := m.State.strongest(attackers()); id != "" {
+	if len(m.State.defendersAt(side, at)) == 0 {
+		if id := m.State.strongest(attackers); id != "" {
 			m.Emit(kUnitAdvanced, aUnit.Arg(id), aHex.Arg(at.String()), aBy.Arg(why))
 		}
 	}
@@ -451,8 +461,8 @@ func (m sim) applyCombat(side string, ids []string, at hex.Hex, res string) {
 			}
 		}
 	}
-	raise(attackers(), ct.Attacker)
-	raise(slices.DeleteFunc(defIDs, func(id string) bool { return m.State.unit(id).Eliminated }), ct.Defender)
+	raise(slices.DeleteFunc(slices.Clone(attackers), func(id string) bool { return m.State.unit(id).Eliminated }), ct.Attacker)
+	raise(slices.DeleteFunc(slices.Clone(defIDs), func(id string) bool { return m.State.unit(id).Eliminated }), ct.Defender)
 }
 
 // strongest is the unit among ids with the most Manpower (the first in
@@ -642,6 +652,10 @@ func tellAssault(s *State, f events.Fact) (string, bool) {
 			return fmt.Sprintf("The referee advances %s into %s.", unit, aHex.Of(f)), true
 		}
 		return fmt.Sprintf("%s advances into %s: %s.", unit, aHex.Of(f), aBy.Of(f)), true
+	case kFallBackAsked:
+		return fmt.Sprintf("The assault on %s waits: %s is asked where %s retreat%s.", aHex.Of(f), aSide.Of(f), s.unitNames(aUnits.Of(f)), map[bool]string{true: "s", false: ""}[len(aUnits.Of(f)) == 1]), true
+	case kFallBackDone:
+		return fmt.Sprintf("The retreat from %s is over.", aHex.Of(f)), true
 	}
 	return "", false
 }
@@ -679,6 +693,10 @@ func echoAssault(f events.Fact) (string, bool) {
 		return fmt.Sprintf("%s retreats %s.", u, strings.Join(aPath.Of(f), "-")), true
 	case kUnitAdvanced:
 		return fmt.Sprintf("%s advances into %s.", u, aHex.Of(f)), true
+	case kFallBackAsked:
+		return fmt.Sprintf("The assault on %s waits: %s is asked where %s retreat (the combat table's Dr).", aHex.Of(f), aSide.Of(f), strings.Join(aUnits.Of(f), ", ")), true
+	case kFallBackDone:
+		return "", true
 	}
 	return "", false
 }

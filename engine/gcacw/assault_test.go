@@ -39,14 +39,17 @@ USA N "Nash" division cmd=2 tac=1 commands=II with=D`}
 
 // GCACW 5b, 2.2m: a corps leader's assault, resolved by the scenario's
 // combat table (a house rule): the die line names each modifier and its
-// source, the defender loses and retreats, the strongest attacker
+// source, the defender loses and retreats where it chooses (asked by
+// mail: the table leaves the path to it), the strongest attacker
 // advances, the attackers tire, and the action ends.
 func TestGCACW_5b_AssaultByTheCombatTable(t *testing.T) {
 	h := newHarness(t, assaultScn(flatTEC+testCombat, "").bytes())
 	h.start(5, 2)
 	// Attack 10 against 4: the 2-1 column. Die 2, +2 Lyon, +1 tactical
 	// (3 - 2), +1 artillery (3 > 1) = 6: D3/Dr.
-	dec := h.do(USA, "ASSAULT Lyon: Able Baker ON 0504", "assault 0504=2", "initiative USA=4", "initiative CSA=3")
+	dec := h.do(USA, "ASSAULT Lyon: Able Baker ON 0504", "assault 0504=2")
+	echo := strings.Join(dec.Echo, "\n")
+	mustContain(t, "echo", echo, "USA assaults 0504 with A, B under L.")
 	r := fact(t, dec, kAssaultRolled)
 	if r.Str("column") != "2-1" || r.Int("roll") != 6 || r.Str("result") != "D3/Dr" {
 		t.Fatalf("rolled %s", r)
@@ -54,8 +57,37 @@ func TestGCACW_5b_AssaultByTheCombatTable(t *testing.T) {
 	told := tell(h.st, r)
 	mustContain(t, "die line", told, "USA rolls 2, +2 leader Lyon's tactical value (2.2m), +1 Tactical values (2.2h), +1 Artillery values (2.2h) = 6: the defender loses 3 Manpower and the defenders retreat.")
 	mustContain(t, "die line", told, "Combat values 10 against 4")
-	if y := h.unit("Y"); y.Manpower != 1 || y.Hex.String() == "0504" {
-		t.Errorf("Yoke: Manpower %d in %s, want 1 and retreated", y.Manpower, y.Hex)
+	// The defender chooses the retreat: asked by mail, the default on a
+	// missed deadline stated; the other orders wait.
+	mustContain(t, "asked", tell(h.st, fact(t, dec, kFallBackAsked)), "The assault on 0504 waits: CSA is asked where Yoke retreats.")
+	y := h.unit("Y")
+	at := y.Hex
+	def := h.st.fallBackPath(y, at, 1)
+	var other string
+	for _, o := range h.st.fallBackOptions(y, at, 1) {
+		if o[0] != def[0] {
+			other = o[0].String()
+		}
+	}
+	if other == "" {
+		t.Fatalf("Yoke has one retreat: %v", h.st.fallBackOptions(y, at, 1))
+	}
+	ps := prompts(h.st)
+	if len(ps) != 1 || ps[0].Side != CSA {
+		t.Fatalf("prompts %+v, want CSA's alone", ps)
+	}
+	mustContain(t, "question", ps[0].What, "A unit you do not name retreats as pbem picks; PASS lets pbem pick for all, as does a missed deadline whose default order is PASS. pbem picks: Yoke (Y) to "+def[0].String())
+	help := eligibleNow(h.st, CSA)
+	mustContain(t, "HELP", help.Heading+"\n"+strings.Join(help.Lines, "\n"), "Units that retreat now (the combat table's Dr result, a house rule)\n- Yoke (Y) in 0504: RETREAT ")
+	mustContain(t, "others wait", problemsText(h.reject(USA, "MARCH Dent 0910")), "the game waits for CSA to say where the units attacked in 0504 retreat")
+	mustContain(t, "first the retreat", problemsText(h.reject(CSA, "MARCH Wren 0102")), "first say where your units attacked in 0504 retreat")
+	mustContain(t, "into the attacker", problemsText(h.reject(CSA, "RETREAT Yoke 0505")), "Yoke cannot retreat from 0504 to 0505: 0505 holds an enemy unit")
+	mustContain(t, "too far", problemsText(h.reject(CSA, "RETREAT Yoke "+def[0].String()+" 0101")), "Yoke retreats 1 hex (the combat table's retreat, as far as it can go): give 1")
+	mustContain(t, "not attacked", problemsText(h.reject(CSA, "RETREAT Wren 0102")), "Wren does not retreat now")
+	dec = h.do(CSA, "RETREAT Yoke "+other, "initiative USA=4", "initiative CSA=3")
+	mustContain(t, "retreat", tell(h.st, fact(t, dec, kUnitFellBack)), "Yoke retreats 0504–"+other+": the assault on 0504, by the combat table (a house rule); its owner's choice.")
+	if y := h.unit("Y"); y.Manpower != 1 || y.Hex.String() != other {
+		t.Errorf("Yoke: Manpower %d in %s, want 1 in %s (its owner's choice)", y.Manpower, y.Hex, other)
 	}
 	if a := h.unit("A"); a.Hex.String() != "0504" || a.Fatigue != 1 {
 		t.Errorf("Able in %s fatigue %d: want it advanced into 0504, fatigue 1", a.Hex, a.Fatigue)
@@ -66,8 +98,7 @@ func TestGCACW_5b_AssaultByTheCombatTable(t *testing.T) {
 	if h.st.Cycle.N != 2 || h.st.Pending != nil {
 		t.Errorf("Action Phase %d, pending %+v: want the action over", h.st.Cycle.N, h.st.Pending)
 	}
-	echo := strings.Join(dec.Echo, "\n")
-	mustContain(t, "echo", echo, "USA assaults 0504 with A, B under L.")
+	mustContain(t, "echo", strings.Join(dec.Echo, "\n"), "Y retreats 0504-"+other+".")
 }
 
 // GCACW 2.2k: an army leader starts a Grand Assault, which the table's
@@ -162,13 +193,21 @@ func TestGCACW_5b_AssaultRuledByTheReferee(t *testing.T) {
 func TestGCACW_5_1_5_MarchAttackByTheCombatTable(t *testing.T) {
 	h := newHarness(t, assaultScn(flatTEC+emTable("")+testCombat, "").bytes())
 	h.start(5, 2)
-	dec := h.do(USA, "MARCH Able 0504", "march MA A=3", "assault 0504=4", "initiative USA=4", "initiative CSA=3")
+	dec := h.do(USA, "MARCH Able 0504", "march MA A=3", "assault 0504=4")
 	// Able alone, 6 against 4: 1-1; 4 +1 tactical +1 artillery = 6: D2/Dr.
 	if r := fact(t, dec, kAssaultRolled); r.Str("result") != "D2/Dr" {
 		t.Fatalf("rolled %s in\n%s", r, factList(dec.Facts))
 	}
-	if a, y := h.unit("A"), h.unit("Y"); a.Hex.String() != "0504" || y.Manpower != 2 {
-		t.Errorf("Able in %s, Yoke Manpower %d", a.Hex, y.Manpower)
+	// CSA is asked where Yoke retreats; PASS (what a missed deadline with
+	// the default order PASS sends) takes pbem's pick, and the march's
+	// action ends.
+	def := h.st.fallBackPath(h.unit("Y"), h.unit("Y").Hex, 1)
+	h.do(CSA, "PASS", "initiative USA=4", "initiative CSA=3")
+	if a, y := h.unit("A"), h.unit("Y"); a.Hex.String() != "0504" || y.Manpower != 2 || y.Hex != def[0] {
+		t.Errorf("Able in %s, Yoke Manpower %d in %s (want %s)", a.Hex, y.Manpower, y.Hex, def[0])
+	}
+	if h.st.Cycle.N != 2 || h.st.Ask != nil {
+		t.Errorf("Action Phase %d, ask %+v: want the action over", h.st.Cycle.N, h.st.Ask)
 	}
 }
 
@@ -222,6 +261,15 @@ func TestVictoryPointsStandInEveryBoard(t *testing.T) {
 	h.do(engine.RefereeSide, "SET Starling STRENGTH 2\nSET Orne STRENGTH 3")
 	// CSA lost 2 (1 VP to USA), USA lost 4 (2 VP to CSA).
 	mustContain(t, "header", strings.Join(h.st.header(), "\n"), " victory points now: USA 6, CSA 4, USA leads by 2;")
+	// Refereed, the board shows the conditions the referee will weigh
+	// (R24): who holds each objective, the Manpower lost, their count.
 	h = newHarness(t, refereedHarrow(t))
-	mustContain(t, "refereed header", strings.Join(h.st.header(), "\n"), " victory: the referee rules the result after turn 3")
+	head := func() string { return strings.Join(strings.Fields(strings.Join(h.st.header(), " ")), " ") }
+	mustContain(t, "refereed header", head(), "victory: the referee decides the result after turn 3, weighing the scenario's conditions: Ashford 1007 3 VP (empty, USA's), Harrow 0408 2 VP (empty, CSA's), Millbrook 1104 1 VP (empty, USA's), Caddon 1508 1 VP (USA holds it); Manpower lost USA 0, CSA 0; their count now USA 5 VP, CSA 2 VP, a lead of 2 wins")
+	h.do(engine.RefereeSide, "SET Rusk HEX 1007\nSET Orne STRENGTH 3")
+	mustContain(t, "refereed header", head(), "Ashford 1007 3 VP (CSA holds it)")
+	mustContain(t, "refereed header", head(), "Manpower lost USA 4, CSA 0; their count now USA 2 VP, CSA 7 VP")
+	if strings.Contains(head(), "victory points now") {
+		t.Errorf("a refereed board counts points as if pbem decided:\n%s", head())
+	}
 }

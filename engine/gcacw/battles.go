@@ -492,7 +492,7 @@ func (m sim) battleEnded(o Order) {
 				at, r.Game, out.Winner, out.AttackerLost, out.DefenderLost)))
 		return
 	}
-	m.applyCombat(side, ids, at, res)
+	m.applyCombat(side, ids, at, res, StepBattle)
 }
 
 // tellBattle tells the battle facts for the players' mails.

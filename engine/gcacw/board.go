@@ -365,12 +365,13 @@ func render(st *State, v engine.Viewer) engine.Board {
 	for _, l := range head {
 		f.WriteString(l + "\n")
 	}
-	for c := grid.FirstCol; c < grid.FirstCol+grid.Cols; c += hex.LargeMaxWindowCols {
-		strip := hex.Window{Col: c, Row: grid.FirstRow, Cols: min(hex.LargeMaxWindowCols, grid.FirstCol+grid.Cols-c), Rows: grid.Rows}
-		fmt.Fprintf(&f, "\n columns %02d to %02d\n", strip.Col, strip.Col+strip.Cols-1)
-		for _, l := range hex.DrawLarge(strip, cell, st.sideMark) {
-			f.WriteString(l + "\n")
-		}
+	// The whole map as one drawing (an attachment, read in a text
+	// viewer without wrapping): as wide as the map needs, rather than
+	// column strips a reader must join (8 characters a hex column).
+	whole := hex.Window{Col: grid.FirstCol, Row: grid.FirstRow, Cols: grid.Cols, Rows: grid.Rows}
+	fmt.Fprintf(&f, "\n the whole map, %s to %s, %d characters wide (view it without line wrapping)\n", grid.First(), grid.Last(), whole.LargeWidth())
+	for _, l := range hex.DrawLarge(whole, cell, st.sideMark) {
+		f.WriteString(l + "\n")
 	}
 	f.WriteString("\n")
 	for _, l := range legend {

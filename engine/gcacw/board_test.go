@@ -39,7 +39,18 @@ func TestBoardGolden_GCACW_2_2o_OpenInformation(t *testing.T) {
 	golden.CheckString(t, "start-window.txt", start.Window)
 	golden.CheckString(t, "start-full.txt", start.Full)
 	checkWidth(t, "start window", start.Window, 78)
-	checkWidth(t, "start full", start.Full, 78)
+	// The whole map (an attachment) is one drawing, as wide as the map
+	// needs (20 hex columns, 8 characters each): its top row of hexes
+	// runs across it on one line, rather than in strips of 78 columns.
+	grid := h.st.Scn.Map.Grid()
+	checkWidth(t, "start full", start.Full, hex.Window{Col: grid.FirstCol, Row: grid.FirstRow, Cols: grid.Cols, Rows: grid.Rows}.LargeWidth())
+	mustContain(t, "start full", start.Full, "/0101 \\         /0301 \\")
+	if !regexp.MustCompile(`/0101 \\.*/1901 \\`).MatchString(start.Full) {
+		t.Error("the whole map is not one drawing: 0101 and 1901 are not on one line")
+	}
+	if strings.Contains(start.Full, " columns 01 to 09") {
+		t.Error("the whole map still comes in column strips")
+	}
 
 	h.do(USA, "PASS")
 	h.do(CSA, "PASS", "initiative USA=5", "initiative CSA=2")

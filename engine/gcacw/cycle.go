@@ -219,8 +219,9 @@ func (m sim) advance() {
 			}
 			m.reorganize()
 		case PhaseVictory:
-			// R24: by the scenario's victory conditions, or the referee's.
-			if st.Scn.Tables.Victory == nil {
+			// R24: by the scenario's victory conditions, or the referee's
+			// (who weighs them where the scenario says "decide referee").
+			if !st.Scn.Tables.Victory.counts() {
 				return
 			}
 			m.victory()

@@ -153,7 +153,7 @@ func (m sim) decide(side string, os []Order) []events.Problem {
 func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	var probs []events.Problem
 	var action, takeAlone *Order
-	var transfers, answers, standings []Order
+	var transfers, answers, standings, fallBacks []Order
 	help := false
 	for i := range os {
 		o := os[i]
@@ -164,6 +164,8 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 			transfers = append(transfers, o)
 		case oRetreat:
 			answers = append(answers, o)
+		case oFallBack:
+			fallBacks = append(fallBacks, o)
 		case oStanding:
 			if o.When != "" {
 				standings = append(standings, o)
@@ -210,7 +212,18 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 	// it with CAVALRY RETREAT lines, PASS or standing orders; its other
 	// orders wait.
 	settle := false
-	if a := st.Ask; a != nil && a.Side == side {
+	if a := st.Ask; a != nil && a.Side == side && a.Hex != "" {
+		// The defender's retreat after an assault (fallback.go): RETREAT
+		// lines or PASS answer it; its other orders wait.
+		if action != nil && action.Kind == oPass {
+			action, settle = nil, true
+		}
+		for _, o := range append(append(append([]Order(nil), transfers...), answers...), nonNil(action, takeAlone)...) {
+			probs = append(probs, problemAt(o, 0, fmt.Sprintf("first say where your units attacked in %s retreat", a.Hex), fallBackForm+"; QUEUE "+o.Kind+" … keeps the order for later"))
+		}
+		action, takeAlone, transfers, answers = nil, nil, nil, nil
+		settle = settle || len(fallBacks) > 0
+	} else if a != nil && a.Side == side {
 		if action != nil && action.Kind == oPass {
 			action, settle = nil, true
 		}
@@ -221,6 +234,9 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 		settle = settle || len(answers) > 0 || len(standings) > 0
 	} else if len(answers) > 0 {
 		probs = append(probs, problemAt(answers[0], 0, "no Cavalry Retreat is asked of you now", "STANDING CAVALRY RETREAT ALL ALWAYS (a standing order, kept until changed)"))
+	}
+	if len(fallBacks) > 0 && (st.Ask == nil || st.Ask.Side != side || st.Ask.Hex == "") {
+		probs = append(probs, problemAt(fallBacks[0], 0, "no retreat after an assault is asked of you now", ""))
 	}
 	// Standing orders (docs/ORDERS.md), in the order written.
 	for _, o := range standings {
@@ -297,7 +313,11 @@ func (m sim) player(side string, os []Order) ([]events.Problem, bool) {
 		return probs, help
 	}
 	// Execute: nothing above rolled a die.
-	if settle {
+	if settle && st.Ask.Hex != "" {
+		if ps := m.answerFallBack(side, fallBacks); len(ps) > 0 {
+			return ps, help
+		}
+	} else if settle {
 		if ps := m.answerRetreat(side, answers); len(ps) > 0 {
 			return ps, help
 		}
@@ -356,6 +376,9 @@ func (m sim) validateAction(side string, o Order) []events.Problem {
 	case st.Pending != nil:
 		return bad("the game waits for the referee: "+st.Pending.Note, "QUEUE "+o.Kind+" … to act when you next hold the initiative")
 	case st.Ask != nil:
+		if st.Ask.Hex != "" {
+			return bad(fmt.Sprintf("the game waits for %s to say %s", st.Ask.Side, st.Ask.gist()), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
+		}
 		return bad(fmt.Sprintf("the game waits for %s to answer the Cavalry Retreat before %s's march goes on (GCACW 5.1.2)", st.Ask.Side, st.unit(st.Ask.Unit).Name), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
 	case st.Cycle.Holder != side: // GCACW 4.3: the holder is the active player
 		return bad(fmt.Sprintf("%s holds the initiative: %s", st.Cycle.Holder, waitingFor(st, side)), "QUEUE "+o.Kind+" … to act when you next hold the initiative")
@@ -875,6 +898,15 @@ func (m sim) rule(o Order) {
 		m.recordDie()
 	case "winner":
 		reason := "the referee ruled the result after the last turn"
+		if v := st.Scn.Tables.Victory; v != nil {
+			// R24: the conditions as they stood, for the game-over mail
+			// to show what the referee weighed.
+			vp, detail := st.score()
+			lost := st.manpowerLost()
+			detail = append(detail, fmt.Sprintf("Manpower lost: USA %d, CSA %d", lost[0], lost[1]))
+			m.Emit(kVictoryWeighed, aUsa.Arg(int64(vp[0])), aCsa.Arg(int64(vp[1])), aDetail.Arg(detail...))
+			reason += ", weighing the scenario's victory conditions"
+		}
 		if r.Note != "" {
 			reason += ": " + r.Note
 		}

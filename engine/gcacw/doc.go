@@ -3,7 +3,7 @@
 // shared/rules/gcacw.md) for pbem: it sets a game up from a scenario file,
 // reads the players' orders by mail (MARCH, ACTIVATE, ASSAULT, GRAND
 // ASSAULT, TAKE, PASS, TRANSFER, QUEUE, CANCEL, STANDING, CAVALRY RETREAT,
-// UNDO, HELP, STATUS) and the referee's rulings (RULE …, SET …), rolls the
+// RETREAT, UNDO, HELP, STATUS) and the referee's rulings (RULE …, SET …), rolls the
 // dice the rules call for, records every step as small facts, and draws
 // the board as plain text
 // (board.go: the viewer's enemy ZOC, every in-hex feature, routes across
@@ -32,7 +32,24 @@
 // chooses: by its [combat] house-rule table (combat.go, SAMPLE in the
 // shipped files), or by the referee's structured commands (RULE LOSS,
 // RETREAT, DISORGANIZED, FATIGUE, CASUALTY, ADVANCE, then DONE), each
-// echoed with what it cost the unit (R10, Ambiguity A25).
+// echoed with what it cost the unit (R10, Ambiguity A25). In table mode
+// the one choice the table leaves to the defender is where its units
+// retreat on a Dr result: the defender is asked by mail (RETREAT <unit>
+// <hex>..., or PASS), with deadlines working as for any other step, and
+// PASS, or a missed deadline whose default order is PASS, takes the
+// retreat the table mode would pick, which the question names
+// (fallback.go). Which unit takes a loss is the table's rule, not a
+// choice (the unit with the most Manpower), and the seed itself gives the
+// defender no choice at all, since it gives no combat procedure.
+//
+// Victory (R24): every shipped scenario states its victory conditions
+// as data ([victory]). Counted by pbem, they are a house rule, and every
+// board shows the points as they stand; with "decide referee" (what a
+// NAME-refereed scenario carries, Refereed) the referee decides the result
+// after the last turn, every board shows the conditions' state (who holds
+// each objective, the Manpower lost, the points by their count), the
+// referee's question names it, and the game-over mail gives it beside the
+// ruling (victory.weighed).
 //
 // Players' mails use the rules' own numbers; R-numbers and ambiguity ids
 // (gcacw.md's) stay in the facts, pbem log and this file (plainRule).

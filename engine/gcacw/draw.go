@@ -38,6 +38,28 @@ var symbolLook = map[string]hex.Symbol{
 	Redoubt:   {Letter: "R", Fill: draw.RGB(160, 40, 40)},
 }
 
+// symbolKey is what each in-hex feature's square says in the key.
+var symbolKey = map[string]string{
+	Village:   "square: village",
+	RRStation: "S: railroad station",
+	Landing:   "L: landing",
+	Redoubt:   "R: redoubt",
+}
+
+// The drawn map's scale and type: 8-unit type (hex numbers, feature
+// letters, the marks on a counter) on hexes of 20, so that they read at
+// 100% zoom in a PNG drawn at full size (the welcome, BOARD and game-over
+// mails), and the PNG of the whole map still fits the frequent mails'
+// picture budget (mail/outbox's PictureBudget) at its smallest scale.
+const (
+	drawHexSize  = 20
+	drawTypeSize = 8
+)
+
+// objectiveInk rings an objective hex (the scenario's [victory] hexes,
+// R24) and marks its VP.
+var objectiveInk = draw.RGB(215, 150, 0)
+
 // Hexside features along a side, most important first (as board.go).
 var sideLines = []struct {
 	name  string
@@ -82,7 +104,13 @@ func picture(st *State, v engine.Viewer) hex.Picture {
 	if v.Side != "" {
 		zoc = st.zocMap(opponent(v.Side))
 	}
-	p := hex.Picture{Grid: m.Grid(), Title: st.header()}
+	p := hex.Picture{Grid: m.Grid(), Title: st.drawTitle(), Size: drawHexSize, TypeSize: drawTypeSize}
+	objectives := map[hex.Hex]VictoryHex{}
+	if v := st.Scn.Tables.Victory; v != nil {
+		for _, vh := range v.Hexes {
+			objectives[vh.Hex] = vh
+		}
+	}
 	p.Look = func(h hex.Hex) hex.Look {
 		d, ok := m.Hex(h)
 		if !ok || d.Partial {
@@ -93,6 +121,11 @@ func picture(st *State, v engine.Viewer) hex.Picture {
 			if slices.Contains(d.Features, f.name) {
 				l.Symbols = append(l.Symbols, symbolLook[f.name])
 			}
+		}
+		if vh, ok := objectives[h]; ok {
+			// R24: an objective, ringed, its VP by a gold square.
+			l.Outline = objectiveInk
+			l.Symbols = append(l.Symbols, hex.Symbol{Letter: fmt.Sprint(vh.VP), Fill: objectiveInk})
 		}
 		switch zoc[h] {
 		case NormalZOC:
@@ -131,21 +164,91 @@ func picture(st *State, v engine.Viewer) hex.Picture {
 			p.Counters = append(p.Counters, st.counter(u))
 		}
 	}
+	p.Key = st.drawKey(zoc != nil, len(objectives) > 0)
+	return p
+}
+
+// drawTitle is the header above the drawn map: the board's, but where
+// the referee decides the result (R24) the conditions' state, which the
+// mail's text gives in full, in one line, the objectives being ringed on
+// the map; so the whole map still fits the frequent mails' picture budget.
+func (st *State) drawTitle() []string {
+	head := st.header()
+	if v := st.Scn.Tables.Victory; v == nil || !v.Referee || st.Phase == PhaseOver {
+		return head
+	}
+	short := fmt.Sprintf(" victory: the referee decides after turn %d, weighing the objectives (ringed)", st.Scn.Turns)
+	var out []string
+	skip := false
+	for _, l := range head {
+		switch {
+		case strings.HasPrefix(l, " victory: "):
+			out, skip = append(out, short), true
+		case skip && strings.HasPrefix(l, "   "):
+			// the rest of the wrapped victory line
+		default:
+			out, skip = append(out, l), false
+		}
+	}
+	return out
+}
+
+// drawKey is the key under the drawn map: an entry for every mark the
+// map uses (terrain, routes, hexside features, crossings, in-hex
+// features, objectives), then the counters, their marks and the leaders'
+// star, and the viewer's enemy ZOC.
+func (st *State) drawKey(zoc, objectives bool) []hex.KeyEntry {
+	used := st.Scn.Map.used()
+	var key []hex.KeyEntry
 	for _, k := range terrainKey {
-		l := terrainLook[k.name]
-		p.Key = append(p.Key, hex.KeyEntry{Fill: l.Fill, Pattern: l.Pattern, Label: k.label})
+		if l := terrainLook[k.name]; used[k.name] {
+			key = append(key, hex.KeyEntry{Fill: l.Fill, Pattern: l.Pattern, Label: k.label})
+		}
 	}
 	for _, r := range routeLooks {
-		p.Key = append(p.Key, hex.KeyEntry{Line: r.c, Label: r.name})
+		if used[r.name] {
+			label := r.name
+			if r.dash {
+				label += " (dashed)"
+			}
+			key = append(key, hex.KeyEntry{Line: r.c, Label: label})
+		}
 	}
 	for _, g := range sideLines {
-		p.Key = append(p.Key, hex.KeyEntry{Line: g.c, Label: strings.ReplaceAll(g.name, "-", " ")})
+		if used[g.name] {
+			key = append(key, hex.KeyEntry{Line: g.c, Label: strings.ReplaceAll(g.name, "-", " ") + " (hexside)"})
+		}
 	}
-	if zoc != nil {
-		p.Key = append(p.Key, hex.KeyEntry{Fill: zocFill, Label: "enemy ZOC"}, hex.KeyEntry{Fill: rzFill, Label: "enemy restricted ZOC"})
+	crossKey := map[string]hex.KeyEntry{
+		Bridge: {Line: draw.RGB(70, 50, 30), Label: "bridge: two bars"},
+		Ford:   {Fill: draw.RGB(235, 225, 170), Label: "ford: a pale disc"},
+		Ferry:  {Fill: draw.RGB(255, 255, 255), Label: "ferry: a white disc"},
+		Dam:    {Line: draw.RGB(70, 50, 30), Label: "dam: a bar across"},
 	}
-	p.Key = append(p.Key, hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "marks: fatigue 1-4, D disorganized, E exhausted"})
-	return p
+	for _, c := range crossings {
+		if used[c.name] {
+			key = append(key, crossKey[c.name])
+		}
+	}
+	for _, f := range featureGlyphs {
+		if used[f.name] {
+			key = append(key, hex.KeyEntry{Fill: symbolLook[f.name].Fill, Label: symbolKey[f.name]})
+		}
+	}
+	if objectives {
+		key = append(key, hex.KeyEntry{Line: objectiveInk, Label: "ring: objective; n: its VP"})
+	}
+	key = append(key,
+		hex.KeyEntry{Fill: usaFill, Label: "USA unit: code, Combat value"},
+		hex.KeyEntry{Fill: csaFill, Label: "CSA unit: code, Combat value"},
+		hex.KeyEntry{Fill: hex.LeaderFill, Label: "star: leader(s) with the unit"},
+		hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "badge 1-4: fatigue"},
+		hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "badge D: disorg., E: exhausted"},
+	)
+	if zoc {
+		key = append(key, hex.KeyEntry{Fill: zocFill, Label: "enemy ZOC"}, hex.KeyEntry{Fill: rzFill, Label: "enemy restricted ZOC"})
+	}
+	return key
 }
 
 // counter is a unit's counter: its code, its Combat value (as the
@@ -167,6 +270,7 @@ func (st *State) counter(u *Unit) hex.Counter {
 		marks = append(marks, "E")
 	}
 	c.Marks = strings.Join(marks, "")
+	c.Leaders = len(st.leadersWith(u.ID))
 	var ls []string
 	for _, l := range st.leadersWith(u.ID) {
 		ls = append(ls, l.Name)

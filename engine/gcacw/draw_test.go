@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/png"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,6 +62,60 @@ func TestDrawGolden_GCACW_2_4_ZOCShaded(t *testing.T) {
 	}
 	if os.Getenv("PBEM_WRITE_PNG") != "" {
 		os.WriteFile(os.Getenv("PBEM_WRITE_PNG"), pic, 0o644)
+	}
+}
+
+// The drawn map shows what the reader needs (issue 30): hex numbers and
+// the marks on counters in type that reads at 100% zoom, the leaders (a
+// star on their unit's counter), the objectives of the victory
+// conditions (R24: a ring, their VP beside a gold square), and a key
+// entry for every mark the map uses, none for a mark it does not.
+func TestDrawnMapShowsLeadersObjectivesAndItsKey(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	rs := New()
+	h.do(USA, "PASS")
+	h.do(CSA, "PASS", "initiative USA=5", "initiative CSA=2")
+	h.do(USA, "MARCH Orne 1407 1307 1207 FORCE", "march MA ORNE=2", "force march ORNE=4", "initiative USA=2", "initiative CSA=6")
+	svg := string(rs.(engine.Drawer).Draw(rs.View(h.st, engine.Viewer{Side: USA})).SVG())
+	for _, want := range []string{
+		`font-size="8" text-anchor="middle" fill="#3c3c32">1007</text>`, // a hex number, 8 units high (was 5.6)
+		`>1D</text>`, // Orne's marks: fatigue 1, disorganized
+		`font-size="8" text-anchor="middle" font-weight="bold" fill="#1e1e1e">1D</text>`,
+		`ring: objective; n: its VP`,    // the key: objectives
+		`star: leader(s) with the unit`, // leaders
+		`badge 1-4: fatigue`, `badge D: disorg., E: exhausted`,
+		`S: railroad station`, `L: landing`, `R: redoubt`, `square: village`,
+		`bridge: two bars`, `ford: a pale disc`, `ferry: a white disc`, `dam: a bar across`,
+		`enemy ZOC`,
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the drawn map lacks %s", want)
+		}
+	}
+	// Each of the four objectives is ringed in gold (and the key's entry).
+	if n := strings.Count(svg, `Z" fill="none" stroke="#d79600"`); n != 4 {
+		t.Errorf("%d objective rings, want 4 (Ashford, Harrow, Millbrook, Caddon)", n)
+	}
+	// Orne stands with Brand and Hale: its counter carries the star and
+	// their number.
+	orne := svg[strings.Index(svg, `<g id="unit-ORNE"`):]
+	orne = orne[:strings.Index(orne, "</g>")]
+	if !strings.Contains(orne, `fill="#fad228"`) || !strings.Contains(orne, ">2</text>") {
+		t.Errorf("Orne's counter shows no star for its two leaders:\n%s", orne)
+	}
+	// Refereed, the title says in one line that the referee weighs the
+	// ringed objectives (the mail's text gives their state in full), so
+	// the map's PNG keeps within the frequent mails' picture budget.
+	hr := newHarness(t, refereedHarrow(t))
+	title := strings.Join(hr.st.drawTitle(), "\n")
+	mustContain(t, "refereed title", title, " victory: the referee decides after turn 3, weighing the objectives (ringed)\n the game waits for")
+	if strings.Contains(title, "Manpower lost") {
+		t.Errorf("the drawn title repeats the conditions' state in full:\n%s", title)
+	}
+	// A map without mountains or a dam has no key entry for them.
+	if strings.Contains(svg, ">mountain<") != slices.ContainsFunc(h.st.Scn.Map.Hexes, func(d HexData) bool { return d.Terrain == Mountain && !d.Partial }) {
+		t.Error("the key's mountain entry does not follow the map")
 	}
 }
 

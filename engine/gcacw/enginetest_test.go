@@ -240,8 +240,33 @@ func TestEngineAcceptanceAssaults(t *testing.T) {
 	secret := []enginetest.Secret{{Name: "a standing order through an assault", Side: gcacw.USA, Orders: map[int]string{0: "PASS\nSTANDING CAVALRY RETREAT Vane ALWAYS"}}}
 	byTable := enginetest.Script{Name: "assault-table", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: shipped, Players: players, Referees: referees, Orders: assaults, Secrets: secret}
 	byReferee := enginetest.Script{Name: "assault-referee", Ruleset: "gcacw", ScenarioName: "harrow-creek-refereed", Scenario: gcacw.Refereed(shipped), Players: players, Referees: referees, Orders: assaults, Secrets: secret}
-	played := enginetest.Run(t, reg, composetest.New(t), byTable, byReferee)
-	for i, want := range []string{"assault.rolled", "referee.ruled step=assault"} {
+	// The defender's retreat asked by mail (fallback.go): a combat table
+	// whose every result is Dr, so the attacked unit's owner is asked and
+	// answers with PASS (the default a missed deadline sends), with a
+	// standing order, kept secret, in the same mail.
+	head, rest, ok := strings.Cut(string(shipped), "\n[combat]\n")
+	_, tail, ok2 := strings.Cut(rest, "\n[")
+	if !ok || !ok2 {
+		t.Fatal("no [combat] section in the shipped scenario")
+	}
+	allRetreat := []byte(head + "\n[combat]\ncolumns 1-2\n1 Dr\nretreat hexes=1\n[" + tail)
+	retreats := enginetest.Orders(
+		"north", "PASS",
+		"south", "PASS",
+		"north", "ASSAULT 1OH ON 0710",
+		"south", "ASSAULT Starling ON 0711",
+		"north", "PASS",
+		"south", "PASS",
+		"north", "PASS",
+		"south", "PASS",
+	)
+	byRetreat := enginetest.Script{Name: "assault-table-retreat", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: allRetreat, Players: players, Referees: referees, Orders: retreats,
+		Secrets: []enginetest.Secret{
+			{Name: "a standing order in the retreat's answer (USA)", Side: gcacw.USA, Orders: map[int]string{4: "PASS\nSTANDING CAVALRY RETREAT Vane ALWAYS"}},
+			{Name: "a standing order in the retreat's answer (CSA)", Side: gcacw.CSA, Orders: map[int]string{5: "PASS\nSTANDING CAVALRY RETREAT Starling ALWAYS"}},
+		}}
+	played := enginetest.Run(t, reg, composetest.New(t), byTable, byReferee, byRetreat)
+	for i, want := range []string{"assault.rolled", "referee.ruled step=assault", "fall_back.done"} {
 		var all []string
 		for _, d := range played[i].Decisions() {
 			if d, ok := d.(*events.OrderAccepted); ok {

@@ -201,7 +201,7 @@ func (b *batch) apply(f events.Fact) error {
 		c.Phase = PhaseReorg
 		c.Cycle = Cycle{}
 		c.March, c.Act = nil, nil
-	case kReorganizationEnded, kReorganizationRolled, kVictoryCounted:
+	case kReorganizationEnded, kReorganizationRolled, kVictoryCounted, kVictoryWeighed:
 	case kTurnEnded:
 		c.Phase = PhaseVictory
 	case kGameEnded:
@@ -350,6 +350,11 @@ func (b *batch) apply(f events.Fact) error {
 		if m := b.march(); m != nil {
 			m.Next = "retreat"
 		}
+	case kFallBackAsked:
+		c.Ask = &Ask{Side: aSide.Of(f), Hex: aHex.Of(f), Units: slices.Clone(aUnits.Of(f)), Attackers: slices.Clone(aAttackers.Of(f)),
+			Defenders: slices.Clone(aDefenders.Of(f)), Step: aStep.Of(f)}
+	case kFallBackDone:
+		c.Ask = nil
 	case kCavalryRetreatDone:
 		c.Ask = nil
 		if m := b.march(); m != nil {

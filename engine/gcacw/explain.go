@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pbem/engine"
+	"pbem/engine/hex"
 )
 
 // Explain implements engine.Explainer: the sections of GCACW's own in the
@@ -108,23 +109,8 @@ func rulesLists(st *State) []engine.Explanation {
 	if h := t.House; h != nil && h.LeaderAlone != "" {
 		house = append(house, "- A leader whose unit is eliminated joins the nearest unit it may stand with (GCACW 2.2j).")
 	}
-	if v := t.Victory; v != nil {
-		var objs []string
-		for _, vh := range v.Hexes {
-			o := fmt.Sprintf("%s %d VP", vh.Hex, vh.VP)
-			if vh.Name != "" {
-				o = fmt.Sprintf("%s (%s) %d VP", vh.Hex, vh.Name, vh.VP)
-			}
-			objs = append(objs, o)
-		}
-		line := "- Victory, after the last turn: objectives score for the side with a unit in them, or their owner"
-		if len(objs) > 0 {
-			line += ": " + strings.Join(objs, ", ")
-		}
-		if v.PerManpower > 0 {
-			line += fmt.Sprintf("; 1 VP for every %d Manpower the enemy lost", v.PerManpower)
-		}
-		house = append(house, line+fmt.Sprintf("; a lead of %d VP wins, less is a draw.", v.Margin))
+	if v := t.Victory; v.counts() {
+		house = append(house, "- Victory, after the last turn: "+v.conditions()+".")
 	}
 	if len(house) == 0 {
 		house = []string{"None: the rules as written."}
@@ -143,6 +129,27 @@ func rulesLists(st *State) []engine.Explanation {
 		{Heading: "What the referee rules", Lines: ref},
 		{Heading: "What this scenario's house rules add", Lines: house},
 	}
+}
+
+// conditions are the victory conditions in words (R24): the objectives,
+// the Manpower rule and the margin.
+func (v *VictoryTable) conditions() string {
+	var objs []string
+	for _, vh := range v.Hexes {
+		o := fmt.Sprintf("%s %d VP", vh.Hex, vh.VP)
+		if vh.Name != "" {
+			o = fmt.Sprintf("%s (%s) %d VP", vh.Hex, vh.Name, vh.VP)
+		}
+		objs = append(objs, o)
+	}
+	line := "objectives score for the side with a unit in them, or their owner"
+	if len(objs) > 0 {
+		line += ": " + strings.Join(objs, ", ")
+	}
+	if v.PerManpower > 0 {
+		line += fmt.Sprintf("; 1 VP for every %d Manpower the enemy lost", v.PerManpower)
+	}
+	return line + fmt.Sprintf("; a lead of %d VP wins, less is a draw", v.Margin)
 }
 
 // oddsList writes combat columns: "1-2, 1-1 … 3-1".
@@ -200,6 +207,7 @@ var orderForms = []string{
 	"- TAKE (then your action); PASS; TRANSFER <leader> TO <unit> (in the Leader Transfer Phase).",
 	"- QUEUE <order> (used when you next hold the initiative); CANCEL <n>.",
 	"- " + standingForm + ": a standing order for your cavalry when an enemy marches next to it (kept until changed; STANDING alone lists them). Without one you are asked by mail: CAVALRY RETREAT <unit> [<hex>...], or PASS.",
+	"- RETREAT <unit> <hex>...: where your unit goes when the scenario's combat table drives it back from an assault and you are asked by mail; PASS lets pbem pick.",
 	"- UNDO takes back your last order while no die has been rolled for it and no one has acted since.",
 	"- STATUS, HELP, BOARD, BOARD FULL.",
 	"Defaults: no Force March unless FORCE is written; a unit marches along its path until the next hex costs more MP than it has left, or the path ends; it stops in enemy ZOC only if IF ZOC THEN STOP is written.",
@@ -213,6 +221,17 @@ func eligibleNow(st *State, side string) engine.Explanation {
 	var lines []string
 	heading := "Eligible now"
 	switch {
+	case st.Ask != nil && st.Ask.Side == side && st.Ask.Hex != "":
+		heading = "Units that retreat now (the combat table's Dr result, a house rule)"
+		at := hex.MustParse(st.Ask.Hex)
+		for _, id := range st.Ask.Units {
+			u := st.unit(id)
+			ex := st.fallBackExample(u, at)
+			if ex == "" {
+				ex = "no retreat is open: it loses 1 Manpower"
+			}
+			lines = append(lines, fmt.Sprintf("- %s (%s) in %s: %s", u.Name, u.ID, u.Hex, ex))
+		}
 	case st.Ask != nil && st.Ask.Side == side:
 		heading = "Cavalry that may retreat now (GCACW 5.1.2)"
 		u := st.unit(st.Ask.Unit)

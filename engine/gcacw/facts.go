@@ -33,6 +33,7 @@ const (
 	kReorganizationEnded  = "reorganization.ended"
 	kTurnEnded            = "turn.ended"
 	kVictoryCounted       = "victory.counted"
+	kVictoryWeighed       = "victory.weighed" // the conditions the referee weighed (R24)
 	kGameEnded            = "game.ended"
 	// The queue (docs/ORDERS.md).
 	kQueueAdded     = "queue.added"
@@ -167,6 +168,7 @@ var _ = []string{
 	factSet.Kind(kReorganizationEnded, aTurn),
 	factSet.Kind(kTurnEnded, aTurn),
 	factSet.Kind(kVictoryCounted, aUsa, aCsa, aDetail),
+	factSet.Kind(kVictoryWeighed, aUsa, aCsa, aDetail),
 	factSet.Kind(kGameEnded, aWinner, aReason),
 	// The queue (docs/ORDERS.md).
 	factSet.Kind(kQueueAdded, aSide, aN, aOrder),

@@ -76,11 +76,21 @@ type OrgRoll struct {
 // it (or, empty, for its owner), and each side scores one VP for every
 // PerManpower Manpower its enemy has lost. The side ahead by Margin or
 // more wins; otherwise the game is a draw.
+//
+// With Referee set ("decide referee", the line Refereed adds) the
+// conditions are the scenario's statement of what the referee weighs: the
+// referee decides the result at the end (R24), the boards show the
+// conditions' state and pbem counts nothing by itself.
 type VictoryTable struct {
 	Hexes       []VictoryHex `json:"hexes,omitempty"`
 	PerManpower int          `json:"per_manpower,omitempty"`
 	Margin      int          `json:"margin"`
+	Referee     bool         `json:"referee,omitempty"`
 }
+
+// counts reports whether pbem counts the result by the table (a house
+// rule), rather than the referee deciding it (R24).
+func (v *VictoryTable) counts() bool { return v != nil && !v.Referee }
 
 // VictoryHex is an objective.
 type VictoryHex struct {
@@ -307,6 +317,12 @@ func (t *Tables) parseVictory(lines []srcLine) []error {
 				continue
 			}
 			v.PerManpower = n
+		case "decide":
+			if len(l.Toks) != 2 || !strings.EqualFold(l.Toks[1].Text, "referee") {
+				errs = append(errs, l.errf("write \"decide referee\": the referee decides the result at the end, weighing these conditions (or leave the line out: pbem counts them)"))
+				continue
+			}
+			v.Referee = true
 		case "margin":
 			n, err := strconv.Atoi(l.Toks[len(l.Toks)-1].Text)
 			if len(l.Toks) != 2 || err != nil || n < 1 || n > 99 {
@@ -315,7 +331,7 @@ func (t *Tables) parseVictory(lines []srcLine) []error {
 			}
 			v.Margin = n
 		default:
-			errs = append(errs, l.errf("unknown victory line %q (lines: hex, manpower, margin)", l.Toks[0].Text))
+			errs = append(errs, l.errf("unknown victory line %q (lines: hex, manpower, margin, decide)", l.Toks[0].Text))
 		}
 	}
 	if len(v.Hexes) == 0 && v.PerManpower == 0 && len(errs) == 0 {
@@ -417,12 +433,7 @@ func (st *State) score() ([2]int, []string) {
 		detail = append(detail, fmt.Sprintf("%s: %d VP to %s (%s)", name, vh.VP, holder, how))
 	}
 	if v.PerManpower > 0 {
-		var lost [2]int
-		for _, u0 := range st.Scn.Units {
-			if u := st.unit(u0.ID); u != nil {
-				lost[sideIdx(u.Side)] += max(u0.Manpower-u.Manpower, 0)
-			}
-		}
+		lost := st.manpowerLost()
 		for _, side := range Sides {
 			enemy := lost[sideIdx(opponent(side))]
 			n := enemy / v.PerManpower
@@ -434,11 +445,15 @@ func (st *State) score() ([2]int, []string) {
 }
 
 // scoreLine is the board's line on victory: the points as they stand,
-// or who rules the result.
+// or, where the referee decides (R24), the state of the conditions the
+// referee will weigh.
 func (st *State) scoreLine() string {
 	v := st.Scn.Tables.Victory
 	if v == nil {
-		return fmt.Sprintf(" victory: the referee rules the result after turn %d (no victory table in this scenario)", st.Scn.Turns)
+		return fmt.Sprintf(" victory: the referee decides the result after turn %d (this scenario states no victory conditions)", st.Scn.Turns)
+	}
+	if v.Referee {
+		return " victory: " + st.weighLine()
 	}
 	vp, _ := st.score()
 	lead := "level"
@@ -449,6 +464,45 @@ func (st *State) scoreLine() string {
 		lead = fmt.Sprintf("CSA leads by %d", vp[1]-vp[0])
 	}
 	return fmt.Sprintf(" victory points now: USA %d, CSA %d, %s; after turn %d a lead of %d VP wins", vp[0], vp[1], lead, st.Scn.Turns, v.Margin)
+}
+
+// weighLine is the state of the victory conditions the referee weighs
+// (R24, "decide referee"): who holds each objective now, the Manpower
+// each side has lost, and the points the conditions would give; the
+// referee decides the result after the last turn.
+func (st *State) weighLine() string {
+	v := st.Scn.Tables.Victory
+	var held []string
+	for _, vh := range v.Hexes {
+		name := vh.Hex.String()
+		if vh.Name != "" {
+			name = vh.Name + " " + name
+		}
+		how := "empty, " + vh.Owner + "'s"
+		if us := st.unitsAt(vh.Hex); len(us) > 0 {
+			how = us[0].Side + " holds it"
+		}
+		held = append(held, fmt.Sprintf("%s %d VP (%s)", name, vh.VP, how))
+	}
+	out := fmt.Sprintf("the referee decides the result after turn %d, weighing the scenario's conditions", st.Scn.Turns)
+	if len(held) > 0 {
+		out += ": " + strings.Join(held, ", ")
+	}
+	lost := st.manpowerLost()
+	vp, _ := st.score()
+	return out + fmt.Sprintf("; Manpower lost USA %d, CSA %d; their count now USA %d VP, CSA %d VP, a lead of %d wins", lost[0], lost[1], vp[0], vp[1], v.Margin)
+}
+
+// manpowerLost is the Manpower each side has lost since the start, USA
+// then CSA.
+func (st *State) manpowerLost() [2]int {
+	var lost [2]int
+	for _, u0 := range st.Scn.Units {
+		if u := st.unit(u0.ID); u != nil {
+			lost[sideIdx(u.Side)] += max(u0.Manpower-u.Manpower, 0)
+		}
+	}
+	return lost
 }
 
 // placeAloneLeaders moves every leader whose unit is gone to the nearest

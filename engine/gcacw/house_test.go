@@ -142,6 +142,79 @@ CSA Z "Zulu" inf X str=7 at=1010 in=Z`, tables: flatTEC + emTable("") + reorgTab
 	}
 }
 
+// R24: where the scenario says "decide referee", its victory conditions
+// are what the referee weighs: pbem counts nothing after the last turn,
+// the referee is asked with the conditions' state, and the game-over
+// mail shows them beside the referee's ruling.
+func TestR24_RefereeDecidesByTheScenarioConditions(t *testing.T) {
+	s := scn{units: `USA A "Able" inf X str=5 at=0101 in=I
+CSA Z "Zulu" inf X str=3 at=0505 in=Z`, tables: flatTEC + emTable("") + reorgTable + victoryTable + "decide referee\n", turns: 1}
+	h := newHarness(t, s.bytes())
+	if steps := strings.Join(refereeSteps(h.st), "\n"); !strings.Contains(steps, "the referee decides it, weighing the scenario's victory conditions (objectives score for the side with a unit in them, or their owner: 0505 (Ashby) 3 VP, 0909 2 VP; 1 VP for every 2 Manpower the enemy lost; a lead of 2 VP wins, less is a draw)") {
+		t.Errorf("referee steps do not state the conditions:\n%s", steps)
+	}
+	h.st = setUnits(h.st, func(u *Unit) { u.Fatigue = 4 })
+	h.do(USA, "PASS")
+	dec := h.do(CSA, "PASS")
+	for _, f := range dec.Facts {
+		if f.Kind == "victory.counted" || f.Kind == "game.ended" {
+			t.Fatalf("pbem decided what the referee decides: %s", f)
+		}
+	}
+	var asked string
+	for _, p := range prompts(h.st) {
+		if p.Referee {
+			asked = p.What
+		}
+	}
+	mustContain(t, "the referee's question", asked, "rule the result, weighing the scenario's victory conditions (R24): Ashby 0505 3 VP (CSA holds it), 0909 2 VP (empty, CSA's); Manpower lost USA 0, CSA 0; their count now USA 0 VP, CSA 5 VP, a lead of 2 wins")
+	dec = h.do(engine.RefereeSide, "RULE WINNER DRAW USA threatens Ashby")
+	w := fact(t, dec, "victory.weighed")
+	if w.Int("usa") != 0 || w.Int("csa") != 5 {
+		t.Errorf("%s, want USA 0 CSA 5", w)
+	}
+	end := fact(t, dec, "game.ended")
+	mustContain(t, "reason", end.Str("reason"), "the referee ruled the result after the last turn, weighing the scenario's victory conditions: USA threatens Ashby")
+	var told []string
+	for _, f := range dec.Facts {
+		told = append(told, tell(h.st, f))
+	}
+	mustContain(t, "game-over report", strings.Join(told, "\n"), "The scenario's victory conditions, which the referee weighed: USA 0 VP, CSA 5 VP by their count (0505 Ashby: 3 VP to CSA (held); 0909: 2 VP to CSA (empty, its owner's); USA: 0 VP for 0 Manpower CSA lost; CSA: 0 VP for 0 Manpower USA lost; Manpower lost: USA 0, CSA 0).")
+	if o := New().Outcome(h.st); !o.Over || o.Winner != "" {
+		t.Errorf("outcome %+v", o)
+	}
+	mustContain(t, "decide", scenarioErr(t, string(scn{tables: flatTEC + victoryTable + "decide players\n"}.bytes())), `write "decide referee"`)
+}
+
+// Every shipped scenario states its victory conditions as data (R24):
+// counted by pbem as a house rule, or, in its refereed form, weighed by
+// the referee, whose steps and the scenario list say so.
+func TestShippedScenariosStateTheirVictoryConditions(t *testing.T) {
+	for _, name := range Scenarios() {
+		b, err := Scenario(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := ParseScenario(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		v := sc.Tables.Victory
+		if v == nil || len(v.Hexes) == 0 {
+			t.Errorf("%s states no victory conditions", name)
+			continue
+		}
+		refereed := strings.HasSuffix(name, RefereedSuffix)
+		if v.Referee != refereed {
+			t.Errorf("%s: the referee decides: %v, want %v", name, v.Referee, refereed)
+		}
+		steps := strings.Join(refereeSteps(newHarness(t, b).st), "\n")
+		if got := strings.Contains(steps, "weighing the scenario's victory conditions"); got != refereed {
+			t.Errorf("%s: referee steps name the victory conditions: %v, want %v\n%s", name, got, refereed, steps)
+		}
+	}
+}
+
 // setUnits returns st with every unit changed by f (a test's setup).
 func setUnits(st *State, f func(*Unit)) *State {
 	for i := range st.Units {

@@ -598,7 +598,9 @@ func (m sim) moveStep(u *Unit) {
 			return
 		}
 		if m.State.Scn.Tables.Combat != nil {
-			m.tableAssault(u.Side, []string{u.ID}, hex.MustParse(target), "", false)
+			// A retreat asked of the defender (fallback.go) keeps the
+			// march's action open until the answer.
+			m.tableAssault(u.Side, []string{u.ID}, hex.MustParse(target), "", false, StepAttack)
 			return
 		}
 		m.Emit(kRefereePending, aStep.Arg(StepAttack), aUnit.Arg(u.ID), aPath.Arg(target),

@@ -30,7 +30,7 @@ const (
 	oUndo     = "UNDO"
 )
 
-var playerWords = []string{oActivate, oAssault, oCancel, oRetreat, oGrand, oHelp, oMarch, oPass, oQueue, oStanding, oStatus, oTake, oTransfer, oUndo}
+var playerWords = []string{oActivate, oAssault, oCancel, oRetreat, oGrand, oHelp, oMarch, oPass, oQueue, oFallBack, oStanding, oStatus, oTake, oTransfer, oUndo}
 var refereeWords = []string{oHelp, oRule, oSet, oStatus}
 
 // Order is one parsed order.
@@ -192,6 +192,7 @@ var forms = map[string]string{
 	oStatus:   "STATUS",
 	oRetreat:  "CAVALRY RETREAT <unit> [<hex>...] | CAVALRY RETREAT <unit> NONE",
 	oStanding: standingForm,
+	oFallBack: fallBackForm,
 	oRule:     ruleForms,
 	oAssault:  assaultForm,
 	oGrand:    assaultForm,
@@ -636,6 +637,8 @@ func (p *parser) order(words []string) (Order, bool) {
 		return p.cavalry(o, true)
 	case oRetreat:
 		return p.cavalry(o, false)
+	case oFallBack:
+		return p.fallBack(o)
 	case oMarch:
 		return p.march(o)
 	case oActivate:

@@ -156,7 +156,7 @@ func waitingFor(st *State, side string) string {
 		what := p.What
 		if a := st.Ask; a != nil && !p.Referee && p.Side == a.Side {
 			// The owner's mail says it all; everyone else reads the gist.
-			what = fmt.Sprintf("whether cavalry next to %s's march retreats, GCACW 5.1.2", a.Unit)
+			what = a.gist()
 		}
 		who = append(who, w+" ("+what+")")
 	}
@@ -200,6 +200,9 @@ func prompts(st *State) []engine.Prompt {
 		}
 	}
 	if a := st.Ask; a != nil {
+		if a.Hex != "" {
+			return append(out, fallBackPrompt(st, a))
+		}
 		return append(out, retreatPrompt(st, a))
 	}
 	switch st.Phase {
@@ -236,11 +239,16 @@ func prompts(st *State) []engine.Prompt {
 			What:     fmt.Sprintf("Reorganization Phase of turn %d: its procedures are not in the rules (R14); adjust the units, then RULE DONE", st.Turn),
 			Examples: refereeExamples(st)})
 	case PhaseVictory:
-		if st.Scn.Tables.Victory != nil {
+		v := st.Scn.Tables.Victory
+		if v.counts() {
 			break // the scenario's victory conditions count it (R24)
 		}
+		what := "the last turn is over; the victory conditions are not in the rules (R24) and the scenario states none: rule the result"
+		if v != nil {
+			what = "the last turn is over: rule the result, weighing the scenario's victory conditions (R24): " + strings.TrimPrefix(st.weighLine(), fmt.Sprintf("the referee decides the result after turn %d, weighing the scenario's conditions: ", st.Scn.Turns))
+		}
 		out = append(out, engine.Prompt{Referee: true,
-			What:     "the last turn is over; the victory conditions are not in the rules (R24): rule the result",
+			What:     what,
 			Examples: []string{"RULE WINNER USA", "RULE WINNER DRAW"}})
 	}
 	return out
@@ -431,6 +439,8 @@ func echoLine(f events.Fact) string {
 		return fmt.Sprintf("Reorganization roll %s: die %d (organized on %s): %s.", u, aDie.Of(f), aOn.Of(f), res)
 	case kVictoryCounted:
 		return fmt.Sprintf("Victory points: USA %d, CSA %d (%s).", aUsa.Of(f), aCsa.Of(f), strings.Join(aDetail.Of(f), "; "))
+	case kVictoryWeighed:
+		return fmt.Sprintf("Victory conditions weighed by the referee: USA %d VP, CSA %d VP by their count (%s).", aUsa.Of(f), aCsa.Of(f), strings.Join(aDetail.Of(f), "; "))
 	case kAttacksRuled:
 		if aAllowed.Of(f) {
 			return "The referee allows marches to end attacking an enemy unit (GCACW 5.1.5)."

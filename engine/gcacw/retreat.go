@@ -35,15 +35,31 @@ type Standing struct {
 }
 
 // Ask is a step asked of a player rather than the referee: which enemy
-// cavalry retreats before a march.
+// cavalry retreats before a march, or (Hex set) where the defenders of an
+// assault retreat after the combat table's Dr result (fallback.go).
 type Ask struct {
 	Side  string   `json:"side"`  // the cavalry's owner, who is asked
 	Unit  string   `json:"unit"`  // the marching unit
 	Units []string `json:"units"` // the cavalry asked about
+	// Hex is the hex attacked, for a retreat after an assault: Units are
+	// the defenders that retreat; Attackers, Defenders and Step what the
+	// attack's end needs (the advance, fatigue, the action's end).
+	Hex       string   `json:"hex,omitempty"`
+	Attackers []string `json:"attackers,omitempty"`
+	Defenders []string `json:"defenders,omitempty"`
+	Step      string   `json:"step,omitempty"`
 	// Wish are cavalry units the owner's standing orders retreat where no
 	// house rule says how: the referee rules their retreat after the
 	// answer.
 	Wish []string `json:"wish,omitempty"`
+}
+
+// gist is what the game waits for, in a few words for everyone.
+func (a *Ask) gist() string {
+	if a.Hex != "" {
+		return fmt.Sprintf("where the units attacked in %s retreat", a.Hex)
+	}
+	return fmt.Sprintf("whether cavalry next to %s's march retreats, GCACW 5.1.2", a.Unit)
 }
 
 // describeWhen writes a standing order's condition for people.

@@ -169,7 +169,7 @@ func Scenario(name string) ([]byte, error) {
 	if base, ok := strings.CutSuffix(name, RefereedSuffix); ok && !strings.HasSuffix(base, RefereedSuffix) {
 		if b, err := Scenario(base); err == nil {
 			if r := Refereed(b); !bytes.Equal(r, b) {
-				note := fmt.Sprintf("# %s as a game with a referee plays it: its house rules are left out,\n# and the referee rules every step the rules leave out.\n", base)
+				note := fmt.Sprintf("# %s as a game with a referee plays it: its house rules are left out,\n# and the referee rules every step the rules leave out, deciding the result\n# by the victory conditions below.\n", base)
 				return append([]byte(note), r...), nil
 			}
 		}
@@ -201,17 +201,25 @@ func Scenario(name string) ([]byte, error) {
 }
 
 // Refereed returns scenario bytes without their house-rule tables
-// ([house-rules], [reorganization], [victory]): the scenario as a game
+// ([house-rules], [reorganization], [combat]): the scenario as a game
 // with a referee may play it, every step the seed leaves out handed to
-// the referee rather than to sample house rules.
+// the referee rather than to sample house rules. The [victory] section
+// stays, with "decide referee": the conditions are what the referee
+// weighs when deciding the result at the end (R24).
 func Refereed(scenario []byte) []byte {
 	var out []string
 	skip := false
 	for _, l := range strings.Split(string(scenario), "\n") {
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
 			switch strings.ToLower(strings.TrimSpace(t[1 : len(t)-1])) {
-			case secHouse, secReorg, secVictory, secCombat:
+			case secHouse, secReorg, secCombat:
 				skip = true
+				continue
+			case secVictory:
+				// The conditions stay, as what the referee weighs: the
+				// referee decides the result at the end (R24).
+				skip = false
+				out = append(out, l, "decide     referee   # the referee decides the result after the last turn, weighing these conditions")
 				continue
 			default:
 				skip = false

@@ -58,8 +58,11 @@ func refereeSteps(st *State) []string {
 	if t.Reorg == nil {
 		add("the Reorganization Phase of every turn (GCACW 3, phase 4, R14): a [reorganization] table would play it")
 	}
-	if t.Victory == nil {
-		add("the result after the last turn (R24): a [victory] table would count it")
+	switch v := t.Victory; {
+	case v == nil:
+		add("the result after the last turn (R24): the scenario states no victory conditions; a [victory] table would count them")
+	case v.Referee:
+		add("the result after the last turn (R24): the referee decides it, weighing the scenario's victory conditions (%s); every board shows their state", v.conditions())
 	}
 	if t.Combat == nil {
 		add("assaults and the attacks that end a march (GCACW 5b, 5.1.5, R10): a [combat] table would resolve them")

@@ -78,6 +78,8 @@ func tell(s *State, f events.Fact) string {
 		return fmt.Sprintf("Turn %d%s ends.", aTurn.Of(f), s.ofTurns())
 	case kVictoryCounted:
 		return fmt.Sprintf("Victory points: USA %d, CSA %d (%s).", aUsa.Of(f), aCsa.Of(f), strings.Join(aDetail.Of(f), "; "))
+	case kVictoryWeighed:
+		return fmt.Sprintf("The scenario's victory conditions, which the referee weighed: USA %d VP, CSA %d VP by their count (%s).", aUsa.Of(f), aCsa.Of(f), strings.Join(aDetail.Of(f), "; "))
 	case kGameEnded:
 		if w := aWinner.Of(f); w != "" {
 			return fmt.Sprintf("The game is over, won by %s: %s.", w, aReason.Of(f))

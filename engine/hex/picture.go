@@ -27,6 +27,11 @@ type Picture struct {
 	// Title lines are written above the map, Key entries below it.
 	Title []string
 	Key   []KeyEntry
+	// TypeSize is the size of the map's small type, in scene units: the
+	// hex numbers, the letters of in-hex features and the marks on a
+	// counter. 0 keeps it proportional to Size (about 0.3 of it), which a
+	// picture shown at full size may set larger to keep them legible.
+	TypeSize float64
 }
 
 // Pattern is drawn over a hex's terrain colour.
@@ -51,6 +56,8 @@ type Look struct {
 	Off     bool       // a partial hex at the map's edge, not in play
 	Shade   draw.Color // drawn over the hex: the viewer's enemy ZOC
 	Symbols []Symbol   // features in the hex, drawn along its foot
+	// Outline, when set, rings the hex inside its edge: an objective.
+	Outline draw.Color
 }
 
 // Symbol is a feature in a hex: a small sign and the letter that names it.
@@ -182,14 +189,35 @@ func (p Picture) Scene() *draw.Scene {
 		}
 		g.Add(draw.Polygon(draw.Style{Fill: l.Fill, Stroke: outline, Width: 0.6}, pts...))
 		g.Add(pattern(l.Pattern, p.Centre(h), s, l.Fill)...)
+		if !l.Outline.None() {
+			in := make([]draw.Point, 6)
+			c := p.Centre(h)
+			for i, q := range pts {
+				in[i] = lerp(c, q, 0.86)
+			}
+			g.Add(draw.Polygon(draw.Style{Stroke: l.Outline, Width: max(2, s*0.12)}, in...))
+		}
+		footX := p.Centre(h).X - s*0.62
 		for i, sy := range l.Symbols {
 			c := p.Centre(h)
+			if p.TypeSize > 0 {
+				// Larger type: the letter beside its square, along the foot.
+				at := draw.Pt(footX+3, c.Y+s*0.5)
+				g.Add(&draw.Rect{Style: draw.Style{Fill: sy.Fill, Stroke: ink, Width: 0.5}, X: at.X - 3, Y: at.Y - 3, W: 6, H: 6})
+				g.Add(&draw.Text{At: draw.Pt(at.X+4, at.Y+p.TypeSize*0.35), S: sy.Letter, Size: p.TypeSize * 0.9, Fill: ink, Anchor: draw.Start, Bold: true})
+				footX += 9 + p.TypeSize*0.6*float64(len(sy.Letter))
+				continue
+			}
 			at := draw.Pt(c.X-s*0.45+float64(i)*s*0.3, c.Y+s*0.62)
 			g.Add(&draw.Rect{Style: draw.Style{Fill: sy.Fill, Stroke: ink, Width: 0.5}, X: at.X - 3, Y: at.Y - 3, W: 6, H: 6})
 			g.Add(draw.Label(draw.Pt(at.X, at.Y-4), sy.Letter, s*0.3, ink, draw.Middle))
 		}
 		c := p.Centre(h)
-		g.Add(draw.Label(draw.Pt(c.X, c.Y-s*0.62), h.String(), s*0.28, draw.RGB(90, 90, 80), draw.Middle))
+		if p.TypeSize > 0 {
+			g.Add(&draw.Text{At: draw.Pt(c.X, c.Y-s*0.86+p.TypeSize), S: h.String(), Size: p.TypeSize, Fill: draw.RGB(60, 60, 50), Anchor: draw.Middle})
+		} else {
+			g.Add(draw.Label(draw.Pt(c.X, c.Y-s*0.62), h.String(), s*0.28, draw.RGB(90, 90, 80), draw.Middle))
+		}
 		terrain.Add(g)
 		if !l.Shade.None() {
 			zoc.Add(draw.Polygon(draw.Style{Fill: l.Shade}, pts...))
@@ -347,8 +375,15 @@ func (p Picture) counter(c Counter, i int) draw.Shape {
 		if c.FacesVertex && c.Vertex.norm() == NNE {
 			mx = x
 		}
-		g.Add(&draw.Circle{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.5}, C: draw.Pt(mx, y), R: side * 0.22})
-		g.Add(&draw.Text{At: draw.Pt(mx, y+side*0.1), S: c.Marks, Size: side * 0.28, Fill: ink, Anchor: draw.Middle, Bold: true})
+		if t := p.TypeSize; t > 0 {
+			// Larger type: a badge as wide as the marks need.
+			w := max(t*1.1, t*0.62*float64(len(c.Marks))+t*0.5)
+			g.Add(&draw.Rect{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.6}, X: mx - w/2, Y: y - t*0.7, W: w, H: t * 1.3})
+			g.Add(&draw.Text{At: draw.Pt(mx, y+t*0.38), S: c.Marks, Size: t, Fill: ink, Anchor: draw.Middle, Bold: true})
+		} else {
+			g.Add(&draw.Circle{Style: draw.Style{Fill: draw.RGB(250, 210, 40), Stroke: ink, Width: 0.5}, C: draw.Pt(mx, y), R: side * 0.22})
+			g.Add(&draw.Text{At: draw.Pt(mx, y+side*0.1), S: c.Marks, Size: side * 0.28, Fill: ink, Anchor: draw.Middle, Bold: true})
+		}
 	}
 	if c.Leaders > 0 {
 		g.Add(p.leaderStar(c, x, y, side)...)
