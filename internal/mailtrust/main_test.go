@@ -4,7 +4,6 @@ package mailtrust
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,17 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
+	"pbem/demo"
 	"pbem/internal/dovecottest"
 	"pbem/internal/postfixtest"
 	"pbem/internal/syncbuf"
@@ -67,7 +64,7 @@ type world struct {
 	env     []string
 	dir     string
 	metrics string // host:port of /metrics and /healthz
-	people  map[string]*mailbox
+	people  map[string]*demo.Mailbox
 	queued  map[string][]gotMail // fetched, not yet looked at
 	n       int
 
@@ -223,7 +220,7 @@ func (w *world) find(who, game, kind string, dropEarlier bool) gotMail {
 	if waitfor.True(45*time.Second, func() bool {
 		w.fetch(who)
 		for i, m := range w.queued[who] {
-			if strings.HasPrefix(m.kind, kind) && (game == "" || strings.HasPrefix(m.subject, "[pbem "+game+"]")) {
+			if strings.HasPrefix(m.Kind, kind) && (game == "" || strings.HasPrefix(m.Subject, "[pbem "+game+"]")) {
 				got = m
 				if dropEarlier {
 					w.queued[who] = w.queued[who][i+1:]
@@ -245,7 +242,7 @@ func (w *world) find(who, game, kind string, dropEarlier bool) gotMail {
 // fetch moves who's new mails to the queue.
 func (w *world) fetch(who string) {
 	w.t.Helper()
-	ms, err := w.people[who].fetchNew()
+	ms, err := w.people[who].FetchNew()
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -256,7 +253,7 @@ func (w *world) fetch(who string) {
 func (w *world) kinds(who string) string {
 	var b strings.Builder
 	for _, m := range w.queued[who] {
-		fmt.Fprintf(&b, "\n  queued: %s: %s", m.subject, m.kind)
+		fmt.Fprintf(&b, "\n  queued: %s: %s", m.Subject, m.Kind)
 	}
 	return b.String()
 }
@@ -268,7 +265,7 @@ func (w *world) count(who, kind string) int {
 	w.fetch(who)
 	n := 0
 	for _, m := range w.queued[who] {
-		if strings.HasPrefix(m.kind, kind) {
+		if strings.HasPrefix(m.Kind, kind) {
 			n++
 		}
 	}
@@ -280,7 +277,7 @@ func (w *world) none(who string) {
 	w.t.Helper()
 	w.fetch(who)
 	for _, m := range w.queued[who] {
-		w.t.Errorf("%s got a mail: %s\n%s", who, m.kind, m.body)
+		w.t.Errorf("%s got a mail: %s\n%s", who, m.Kind, m.Body)
 	}
 	w.queued[who] = nil
 }
@@ -319,11 +316,11 @@ func (w *world) sendWith(results, envelope, rcpt, raw string) {
 // threaded, quoting it; extra is more header fields, body the new text.
 func (w *world) reply(who string, m gotMail, extra, body string) string {
 	w.n++
-	quoted := "> " + strings.ReplaceAll(strings.TrimRight(m.body, "\n"), "\n", "\n> ")
+	quoted := "> " + strings.ReplaceAll(strings.TrimRight(m.Body, "\n"), "\n", "\n> ")
 	return fmt.Sprintf("From: %s <%s@players.test>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d@players.test>\r\nDate: %s\r\n"+
-		"In-Reply-To: %s\r\nReferences: %s\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\nOn %s, pbem wrote:\r\n%s\r\n",
-		strings.ToUpper(who[:1])+who[1:], who, m.replyTo, m.subject, who, w.n, time.Now().UTC().Format(time.RFC1123Z),
-		m.msgID, m.msgID, extra, strings.ReplaceAll(body, "\n", "\r\n"), m.date.Format("Mon, 2 Jan 2006 at 15:04"), strings.ReplaceAll(quoted, "\n", "\r\n"))
+		"In-Reply-To: <%s>\r\nReferences: <%s>\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\nOn %s, pbem wrote:\r\n%s\r\n",
+		strings.ToUpper(who[:1])+who[1:], who, m.ReplyTo, m.Subject, who, w.n, time.Now().UTC().Format(time.RFC1123Z),
+		m.MessageID, m.MessageID, extra, strings.ReplaceAll(body, "\n", "\r\n"), m.Date.Format("Mon, 2 Jan 2006 at 15:04"), strings.ReplaceAll(quoted, "\n", "\r\n"))
 }
 
 // forge is reply written by eve in who's name: the same mail under a
@@ -358,26 +355,13 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// mailbox is a person reading their mailbox over IMAP, as a mail client
-// would.
-type mailbox struct {
-	who     string
-	c       *imapclient.Client
-	lastUID imap.UID
-}
-
-// gotMail is a mail as its reader sees it.
-type gotMail struct {
-	from, subject, msgID, replyTo string
-	kind                          string // the body's first line: what the mail is
-	body                          string // its text part
-	date                          time.Time
-}
+// gotMail is a mail as its reader sees it: the demo's reader.
+type gotMail = demo.Mail
 
 // mailboxes makes a mailbox on host for each of who.
-func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*mailbox {
+func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*demo.Mailbox {
 	t.Helper()
-	people := map[string]*mailbox{}
+	people := map[string]*demo.Mailbox{}
 	for _, w := range who {
 		if err := host.AddUser(w, "pw"); err != nil {
 			t.Fatal(err)
@@ -393,76 +377,7 @@ func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*mai
 		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 			t.Fatal(err)
 		}
-		people[w] = &mailbox{who: w, c: c}
+		people[w] = &demo.Mailbox{ID: w, Client: c}
 	}
 	return people
-}
-
-func (p *mailbox) fetchNew() ([]gotMail, error) {
-	if err := p.c.Noop().Wait(); err != nil {
-		return nil, err
-	}
-	search, err := p.c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{{imap.UIDRange{Start: p.lastUID + 1, Stop: 0}}}}, nil).Wait()
-	if err != nil {
-		return nil, err
-	}
-	var uids []imap.UID
-	for _, u := range search.AllUIDs() {
-		if u > p.lastUID {
-			uids = append(uids, u)
-		}
-	}
-	if len(uids) == 0 {
-		return nil, nil
-	}
-	section := &imap.FetchItemBodySection{}
-	bufs, err := p.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(bufs, func(i, j int) bool { return bufs[i].UID < bufs[j].UID })
-	var out []gotMail
-	for _, b := range bufs {
-		m, err := readMail(b.FindBodySection(section))
-		if err != nil {
-			return nil, fmt.Errorf("%s's mail %d: %w", p.who, b.UID, err)
-		}
-		p.lastUID = max(p.lastUID, b.UID)
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-func readMail(raw []byte) (gotMail, error) {
-	r, err := mail.CreateReader(bytes.NewReader(raw))
-	if err != nil {
-		return gotMail{}, err
-	}
-	var m gotMail
-	m.subject, _ = r.Header.Subject()
-	m.msgID = r.Header.Get("Message-Id")
-	m.date, _ = r.Header.Date()
-	if from, err := r.Header.AddressList("From"); err == nil && len(from) > 0 {
-		m.from = from[0].Address
-	}
-	if rt, err := r.Header.AddressList("Reply-To"); err == nil && len(rt) > 0 {
-		m.replyTo = rt[0].Address
-	}
-	for {
-		part, err := r.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return m, err
-		}
-		b, _ := io.ReadAll(part.Body)
-		if h, ok := part.Header.(*mail.InlineHeader); ok {
-			if ct, _, _ := h.ContentType(); ct == "text/plain" {
-				m.body += strings.ReplaceAll(string(b), "\r\n", "\n")
-			}
-		}
-	}
-	m.kind, _, _ = strings.Cut(m.body, "\n")
-	return m, nil
 }

@@ -196,9 +196,9 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 		t.Helper()
 		mail := signed(t, players, "players.test", "bob@players.test", w.reply("bob", bobWelcome, "", fmt.Sprintf("STATUS\n# %d", w.n)))
 		if authservID {
-			w.send("bob@players.test", bobWelcome.replyTo, mail) // the host's field: SPF passes for bob
+			w.send("bob@players.test", bobWelcome.ReplyTo, mail) // the host's field: SPF passes for bob
 		} else {
-			w.sendWith("", "bob@players.test", bobWelcome.replyTo, mail)
+			w.sendWith("", "bob@players.test", bobWelcome.ReplyTo, mail)
 		}
 		start := time.Now()
 		w.take("bob", "g2", "Status")
@@ -211,7 +211,7 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 	// a domain whose key server never answers; then bob's order at once.
 	for i := 1; i <= 4; i++ {
 		who := []string{"anna", "taro"}[i%2]
-		w.sendWith("", who+"@players.test", welcomes[who].replyTo,
+		w.sendWith("", who+"@players.test", welcomes[who].ReplyTo,
 			signed(t, newKey(t), fmt.Sprintf("slow%d.example", i), "", w.forge(who, welcomes[who], "", fmt.Sprintf("STATUS\n# slow %d", i))))
 	}
 	slowed := status()
@@ -234,16 +234,16 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 	})
 	for i := range 4 {
 		m := w.take([]string{"anna", "taro"}[i%2], "g1", "Please confirm your orders")
-		s := squeeze(m.body)
+		s := squeeze(m.Body)
 		if !strings.Contains(s, "could not be checked: its key did not answer") {
-			t.Errorf("the confirmation request does not say the signature could not be checked:\n%s", m.body)
+			t.Errorf("the confirmation request does not say the signature could not be checked:\n%s", m.Body)
 		}
 		for _, raw := range []string{dns.addr, "lookup", "i/o timeout", "context deadline", "dkim:", "dial udp"} {
-			if strings.Contains(m.body, raw) {
-				t.Errorf("the confirmation request quotes a raw error (%q):\n%s", raw, m.body)
+			if strings.Contains(m.Body, raw) {
+				t.Errorf("the confirmation request quotes a raw error (%q):\n%s", raw, m.Body)
 			}
 		}
-		for _, l := range strings.Split(m.body, "\n") {
+		for _, l := range strings.Split(m.Body, "\n") {
 			if n := len([]rune(l)); n > 78 {
 				t.Errorf("a line of %d columns in the confirmation request: %q", n, l)
 			}

@@ -27,11 +27,11 @@ func TestAFieldTheSenderWroteInTheHostsNameIsIgnoredAndTheOperatorWarned(t *test
 
 	// 1. The host writes its field (SPF fails for anna's address from
 	// eve's server); eve's own, below it, says anna logged in.
-	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo,
+	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo,
 		forgedField+w.forge("anna", welcome, "", "STATUS\n# below the host's field"))
 	asked := w.next("anna", "Please confirm your orders")
-	if confirmLineRE.FindStringSubmatch(asked.body) == nil || !strings.Contains(squeeze(asked.body), "spf=fail") {
-		t.Fatalf("anna is not asked about the mail under the host's field:\n%s", asked.body)
+	if confirmLineRE.FindStringSubmatch(asked.Body) == nil || !strings.Contains(squeeze(asked.Body), "spf=fail") {
+		t.Fatalf("anna is not asked about the mail under the host's field:\n%s", asked.Body)
 	}
 	w.waitLog("g1", "order.held/v1", 1)
 	if h := w.healthz(); strings.TrimSpace(h) != "ok" {
@@ -43,13 +43,13 @@ func TestAFieldTheSenderWroteInTheHostsNameIsIgnoredAndTheOperatorWarned(t *test
 
 	// 2. The host writes no field: eve's, with the host's id, is below a
 	// field another host wrote; 3. a mail with no field at all.
-	w.sendWith("", "anna@players.test", welcome.replyTo,
+	w.sendWith("", "anna@players.test", welcome.ReplyTo,
 		"Authentication-Results: relay.players.test; dkim=pass header.d=players.test\r\n"+forgedField+w.forge("anna", welcome, "", "STATUS\n# below another host's field"))
-	w.sendWith("", "anna@players.test", welcome.replyTo, w.forge("anna", welcome, "", "STATUS\n# no field"))
+	w.sendWith("", "anna@players.test", welcome.ReplyTo, w.forge("anna", welcome, "", "STATUS\n# no field"))
 	for range 2 {
 		asked := w.take("anna", "", "Please confirm your orders")
-		if confirmLineRE.FindStringSubmatch(asked.body) == nil || strings.Contains(asked.body, "smtp.auth") {
-			t.Fatalf("anna's confirmation request for a mail without the host's field:\n%s", asked.body)
+		if confirmLineRE.FindStringSubmatch(asked.Body) == nil || strings.Contains(asked.Body, "smtp.auth") {
+			t.Fatalf("anna's confirmation request for a mail without the host's field:\n%s", asked.Body)
 		}
 	}
 	if log := w.waitLog("g1", "order.held/v1", 3); strings.Contains(log, "order.received") {
@@ -85,7 +85,7 @@ func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
 	w.next("taro", "Welcome: you play CSA")
 	tooLong := strings.Repeat(strings.Repeat("x", 70)+"\n", 1000) // 70 KB of text, over the 64 KB pbem reads
 	for i := range 12 {
-		w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo,
+		w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo,
 			w.forge("anna", welcome, "", fmt.Sprintf("STATUS\n# forgery %d\n%s", i, tooLong)))
 	}
 	for range 10 {
@@ -94,11 +94,11 @@ func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
 
 	// Anna's own mails: one too large to read, and an order.
 	own := strings.Replace(w.reply("anna", welcome, "", "STATUS\n"+tooLong), "Subject: Re: ", "Subject: my own, Re: ", 1)
-	w.send("anna@players.test", welcome.replyTo, own)
-	if m := w.take("anna", "", "Your mail was too large"); !strings.Contains(squeeze(m.body), "my own, Re:") {
-		t.Fatalf("the first answer after the forgeries' ten is not to anna's own mail:\n%s", m.body)
+	w.send("anna@players.test", welcome.ReplyTo, own)
+	if m := w.take("anna", "", "Your mail was too large"); !strings.Contains(squeeze(m.Body), "my own, Re:") {
+		t.Fatalf("the first answer after the forgeries' ten is not to anna's own mail:\n%s", m.Body)
 	}
-	w.send("anna@players.test", welcome.replyTo, w.reply("anna", welcome, "", "STATUS"))
+	w.send("anna@players.test", welcome.ReplyTo, w.reply("anna", welcome, "", "STATUS"))
 	w.take("anna", "", "Status")
 	// The forgeries past the budget were set aside without a word.
 	time.Sleep(2 * time.Second) // time for Postfix to deliver a notice that should not be
@@ -126,16 +126,16 @@ func TestConfirmGuessesAreRateLimitedAndWarnThePlayer(t *testing.T) {
 	welcome := w.next("anna", "Welcome: you play USA")
 	w.next("taro", "Welcome: you play CSA")
 	for i := range 5 {
-		w.send("eve@players.test", welcome.replyTo, w.forge("anna", welcome, "", fmt.Sprintf("CONFIRM aaaa-bbb%c", 'a'+i)))
+		w.send("eve@players.test", welcome.ReplyTo, w.forge("anna", welcome, "", fmt.Sprintf("CONFIRM aaaa-bbb%c", 'a'+i)))
 	}
 	for range 3 {
 		m := w.take("anna", "", "Your confirmation did not match")
-		if s := squeeze(m.body); !strings.Contains(s, "no order of yours waits for that code") || !strings.Contains(s, "someone may be sending mail in your name") {
-			t.Fatalf("a wrong code's notice does not warn anna:\n%s", m.body)
+		if s := squeeze(m.Body); !strings.Contains(s, "no order of yours waits for that code") || !strings.Contains(s, "someone may be sending mail in your name") {
+			t.Fatalf("a wrong code's notice does not warn anna:\n%s", m.Body)
 		}
 	}
-	if m := w.take("anna", "", "Too many mails"); !strings.Contains(squeeze(m.body), "come from the envelope sender eve@players.test") {
-		t.Fatalf("the limit notice:\n%s", m.body)
+	if m := w.take("anna", "", "Too many mails"); !strings.Contains(squeeze(m.Body), "come from the envelope sender eve@players.test") {
+		t.Fatalf("the limit notice:\n%s", m.Body)
 	}
 	if !waitfor.True(20*time.Second, func() bool { return strings.Contains(w.pbem("quarantine"), "rate limited") }) {
 		t.Fatalf("the fifth guess was not set aside:\n%s", w.pbem("quarantine"))
@@ -157,23 +157,23 @@ func TestAQuotedConfirmLineConfirmsTheHeldOrder(t *testing.T) {
 	w.next("taro", "Welcome: you play CSA")
 	// Anna's order, sent through a server that fails SPF for her address
 	// (a forwarder, say): held, and anna asked.
-	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.replyTo, w.reply("anna", welcome, "", "TRANSFER Brand TO Pask"))
+	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo, w.reply("anna", welcome, "", "TRANSFER Brand TO Pask"))
 	confirm := w.next("anna", "Please confirm your orders")
-	if confirmLineRE.FindStringSubmatch(confirm.body) == nil || !strings.Contains(confirm.body, "    TRANSFER Brand TO Pask") {
-		t.Fatalf("the confirmation request:\n%s", confirm.body)
+	if confirmLineRE.FindStringSubmatch(confirm.Body) == nil || !strings.Contains(confirm.Body, "    TRANSFER Brand TO Pask") {
+		t.Fatalf("the confirmation request:\n%s", confirm.Body)
 	}
-	w.send("anna@players.test", confirm.replyTo, w.reply("anna", confirm, "", "Yes, that was me."))
+	w.send("anna@players.test", confirm.ReplyTo, w.reply("anna", confirm, "", "Yes, that was me."))
 	report := w.next("anna", "Report")
-	if !strings.Contains(report.body, "BRND moves from ORNE to PASK") {
-		t.Fatalf("anna's report after confirming:\n%s", report.body)
+	if !strings.Contains(report.Body, "BRND moves from ORNE to PASK") {
+		t.Fatalf("anna's report after confirming:\n%s", report.Body)
 	}
 	if log := w.waitLog("g1", "order.confirmed/v1", 1); !strings.Contains(log, "confirmed by code from anna@players.test") {
 		t.Fatalf("the confirmed order:\n%s", tail(log, 30))
 	}
 	w.fetch("anna")
 	for _, m := range append(w.queued["anna"], report) {
-		if strings.Contains(squeeze(m.body), "is not an order") {
-			t.Fatalf("anna was told that her answer is not an order:\n%s", m.body)
+		if strings.Contains(squeeze(m.Body), "is not an order") {
+			t.Fatalf("anna was told that her answer is not an order:\n%s", m.Body)
 		}
 	}
 }
