@@ -20,11 +20,33 @@ func New() engine.Ruleset { return engine.Adapt[*State, Order](rules{}) }
 // Extras: a decision's facts applied to one copy of the state, or in
 // place to a state a fold owns (evolveOwned), the steps
 // a scenario hands to a referee, the drawn table and each side's
-// strength. The state is coded as JSON, its scenario and table taken
-// from the initial state.
+// strength and losses. The state is coded as JSON, its scenario and
+// table taken from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{EvolveAll: evolveAll, EvolveOwned: evolveOwned, RefereeSteps: refereeSteps, Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize, Explain: rules{}.Explain,
-		Guide: engine.OrderGuide{Prefix: "BAT", Keyword: "BATTLEFIELD"}}
+		Guide:  engine.OrderGuide{Prefix: "BAT", Keyword: "BATTLEFIELD"},
+		Losses: losses}
+}
+
+// losses are the units each side has lost (engine.LossCounter), what a
+// campaign's battle table reads when a battle fought out here ends. GMB
+// counts its losses in units: the army tactics' objectives read "lose
+// fewer units than the opponent" and "destroy 25% of the opponent's
+// units" (13.12c); cohesion points are no loss unit, their value and
+// effects not being in the seeds (R12). A unit is lost when it is
+// removed from the table (the referee's SET <unit> REMOVED, combat
+// being the referee's: 7.1b, chapters 8-9 not in the seeds).
+func losses(s *State) map[string]int {
+	out := make(map[string]int, len(s.Sides))
+	for _, sd := range s.Sides {
+		out[sd.Name] = 0
+	}
+	for _, u := range s.Units {
+		if _, ok := out[u.Side]; ok && u.Removed {
+			out[u.Side]++
+		}
+	}
+	return out
 }
 
 // refereeSteps lists what a game of this scenario hands to a referee: the

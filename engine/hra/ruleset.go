@@ -19,12 +19,34 @@ var _ engine.Rules[*State, Order] = rules{}
 // Extras: a decision's facts applied to one copy of the state
 // (evolveAll), or in place to a state a fold owns (evolveOwned); the
 // facts Evolve leaves the state as it is (inertFacts); the drawn board and
-// the stands each side has left; the state is coded as JSON, its scenario
-// taken from the initial state.
+// the stands each side has left; each side's losses; the state is coded
+// as JSON, its scenario taken from the initial state.
 func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
 		Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
-		Guide: engine.OrderGuide{Prefix: "ADV", Keyword: "ADVANCE"}}
+		Guide:  engine.OrderGuide{Prefix: "ADV", Keyword: "ADVANCE"},
+		Losses: losses}
+}
+
+// losses are the state points each side has lost (engine.LossCounter),
+// what a campaign's battle table reads when a battle fought out here
+// ends. HRA counts casualties as state points: every unit starts full (3,
+// HRA 3a), each loss the fire table gives drops its state by one (HRA
+// 4.III.d, T2) and a unit at 0 breaks and is removed (HRA 3a); so a side's
+// losses are 3 minus the state of each of its units, a removed unit
+// counting 3 (the brigade losses of HRA 12d as H7 reads them, summed
+// over the side).
+func losses(s *State) map[string]int {
+	out := make(map[string]int, len(Sides))
+	for _, side := range Sides {
+		out[side] = 0
+	}
+	for _, u := range s.Units {
+		if _, ok := out[u.Side]; ok {
+			out[u.Side] += 3 - max(u.State, 0)
+		}
+	}
+	return out
 }
 
 // New returns the HRA ruleset.

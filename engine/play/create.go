@@ -3,6 +3,7 @@ package play
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"pbem/engine"
@@ -32,7 +33,12 @@ type NewGame struct {
 	Players      []events.Player
 	Referees     []events.Player
 	Settings     []events.Setting
-	At           time.Time // intake time of the creation
+	// Observers, when set, are made observers of the new game by the
+	// operator's OBSERVER ADD, an input appended with the creation (in
+	// the same transaction) and decided like any other: a battle gets its
+	// campaign's observers.
+	Observers []string
+	At        time.Time // intake time of the creation
 	// Welcome, when set, returns the mails to queue with the creation (in
 	// the same transaction): the welcome mail to each player and referee.
 	Welcome func(g *Game) ([]events.Payload, error)
@@ -121,6 +127,15 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 		for _, m := range mails {
 			evs = append(evs, events.New(ng.ID, ng.At, "", m))
 		}
+	}
+	if len(ng.Observers) > 0 {
+		var lines []string
+		for _, a := range ng.Observers {
+			lines = append(lines, CmdObserver+" ADD "+a)
+		}
+		key := "observers:" + ng.ID
+		evs = append(evs, events.New(ng.ID, ng.At, key, &events.RefereeCommand{Referee: OperatorID, Text: strings.Join(lines, "\n"),
+			Reason: "the observers the game was created with", Source: "create", MessageID: key}))
 	}
 	res, err := log.Do(store.Request{Game: ng.ID, Expected: 0, Events: evs, Secret: seed})
 	if err != nil {

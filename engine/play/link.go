@@ -19,12 +19,12 @@ import (
 // each battle as a game of its own, through the same durable path as any
 // new game (play.Create, keyed by the battle's game id, so it is created
 // once however often it is tried), with the campaign's players on the
-// sides the campaign maps them to, its referees and its settings, and the
-// setting "parent" naming the campaign and the battle's key there. When
-// the battle ends, its result goes back to the campaign as a referee's
-// command of the operator (the order the campaign's ruleset writes for
-// it), keyed by the battle's id and its final hash, so it is applied once
-// however often it is sent. The campaign's decision of that command
+// sides the campaign maps them to, its referees, observers and settings,
+// and the setting "parent" naming the campaign and the battle's key
+// there. When the battle ends, its result goes back to the campaign as a
+// referee's command of the operator (the order the campaign's ruleset
+// writes for it), keyed by the battle's id and its final hash, so it is
+// applied once however often it is sent. The campaign's decision of that command
 // records the battle's game and final hash: VerifyLink checks them
 // against the battle's log.
 
@@ -178,7 +178,7 @@ func battleGame(g *Game, b engine.Battle, l Links, at time.Time) (NewGame, error
 	}
 	settings = append(settings, events.Setting{Key: SettingParent, Value: g.ID + " " + b.Key}, events.Setting{Key: SettingParentWhat, Value: b.What})
 	return NewGame{ID: BattleID(g, b), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
-		Players: players, Referees: g.Referees, Settings: settings, At: at, Welcome: l.Welcome}, nil
+		Players: players, Referees: g.Referees, Settings: settings, Observers: g.Observers, At: at, Welcome: l.Welcome}, nil
 }
 
 // BattleEndOf is how battle game g ended, read from its log: the hash of

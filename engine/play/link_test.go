@@ -497,3 +497,49 @@ func TestLinkedBattleResultSurvivesARestart(t *testing.T) {
 		t.Errorf("%d results in the campaign, want 1", n)
 	}
 }
+
+// A campaign's observers observe the battles it opens: the battle's
+// mails go to them as the campaign's do, its log saying so (the
+// operator's OBSERVER ADD, created with the battle), and audit re-decides
+// it the same.
+func TestLinkedBattleObservedByTheCampaignsObservers(t *testing.T) {
+	lt := newLinkedTable(t)
+	lt.operator("camp", "OBSERVER ADD kim@example.org\nOBSERVER ADD lee@example.net")
+	if obs := lt.load("camp").Observers; !slices.Equal(obs, []string{"kim@example.org", "lee@example.net"}) {
+		t.Fatalf("the campaign's observers: %q", obs)
+	}
+	lt.openAssault()
+	bs := play.Battles(lt.load("camp"))
+	if len(bs) != 1 {
+		t.Fatalf("battles the campaign waits on: %+v", bs)
+	}
+	id := play.BattleGameID("camp", bs[0].Key)
+	battle := lt.waitFor(id, "the battle's observers", func(g *play.Game) bool { return g.Created != nil && len(g.Pending) == 0 })
+	if !slices.Equal(battle.Observers, []string{"kim@example.org", "lee@example.net"}) {
+		t.Errorf("the battle's observers: %q, want the campaign's", battle.Observers)
+	}
+	// Players still play it: the observers' command took nothing from them.
+	sides := map[string]string{}
+	for _, p := range battle.Players {
+		sides[p.ID] = p.Side
+	}
+	if sides["anna"] != "Union" || sides["taro"] != "Confederate" {
+		t.Errorf("battle sides: %v", sides)
+	}
+	seed, err := lt.st.Secret(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := play.Audit(lt.st, lt.reg, id, seed); err != nil || !rep.OK() {
+		t.Errorf("audit %s: %+v %v", id, rep, err)
+	}
+	// A campaign without observers opens its battles without the command.
+	plain := newLinkedTable(t)
+	plain.openAssault()
+	pb := play.Battles(plain.load("camp"))
+	pid := play.BattleGameID("camp", pb[0].Key)
+	pg := plain.waitFor(pid, "the battle's creation", func(g *play.Game) bool { return g.Created != nil })
+	if len(pg.Observers) != 0 || pg.Seq != 1 {
+		t.Errorf("a battle of a campaign without observers: observers %q, %d events", pg.Observers, pg.Seq)
+	}
+}
