@@ -263,5 +263,10 @@ func TestDrawnDetailHoldsTheBoardWindowAtFullScale(t *testing.T) {
 	}
 	if os.Getenv("PBEM_WRITE_PNG") != "" {
 		os.WriteFile(strings.TrimSuffix(os.Getenv("PBEM_WRITE_PNG"), ".png")+"-detail.png", pic, 0o644)
+		if d.Detail != nil {
+			if pic, err := d.Detail.PNG(1); err == nil {
+				os.WriteFile(strings.TrimSuffix(os.Getenv("PBEM_WRITE_PNG"), ".png")+"-window.png", pic, 0o644)
+			}
+		}
 	}
 }
