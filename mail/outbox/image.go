@@ -44,8 +44,11 @@ const ImageBudget = 200 << 10
 // PictureBudget is the most bytes the picture may take in the mails a
 // game sends most (your move, report, a referee's notice), so that weeks
 // of them stay light: drawn smaller, it still shows the whole map on a
-// phone. The welcome, the answer to BOARD and the game-over mail draw it
-// as large as ImageBudget allows.
+// phone, or, where that would leave its type unreadable and the rules
+// drew a detail (draw.Scene.Detail), the part of the map the mail is
+// about at a legible scale (drawTries). The welcome, the answer to BOARD
+// and the game-over mail draw the whole map as large as ImageBudget
+// allows.
 const PictureBudget = 24 << 10
 
 // pictureBudget is the most bytes the PNG of mail q may take; 0: only
