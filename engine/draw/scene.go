@@ -140,6 +140,14 @@ type Scene struct {
 	// that layer, and paints only the rest over a copy of it. It changes
 	// nothing in the picture drawn, only its cost.
 	Base int
+	// TypeSize is the size, in scene units, of the smallest type a reader
+	// must read in the picture (a map's hex numbers); 0: not said. A
+	// picture drawn at scale k shows it TypeSize*k pixels high.
+	TypeSize float64
+	// Detail, when set, is a part of the same picture (the hexes a mail is
+	// about) drawn at the same scale, for a mail whose picture budget
+	// would shrink the whole scene until its type cannot be read.
+	Detail *Scene
 }
 
 // Add appends shapes to the scene.

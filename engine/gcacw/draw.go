@@ -95,7 +95,92 @@ func (rules) Draw(v engine.View) *draw.Scene {
 	if !ok {
 		return nil
 	}
-	return picture(vw.st, vw.v).Scene()
+	p := picture(vw.st, vw.v)
+	sc := p.Scene()
+	// Two details, the larger first: the outbox sends the first whose PNG
+	// fits the mail's picture budget at a legible scale.
+	last, grid := sc, p.Grid
+	for _, m := range detailMargins {
+		if d, ok := detail(p, vw.st, vw.v, m[0], m[1]); ok && d.Grid != grid {
+			last.Detail = d.Scene()
+			last, grid = last.Detail, d.Grid
+		}
+	}
+	return sc
+}
+
+// The frequent mails (your move, report, referee's notice) keep their
+// picture within mail/outbox's PictureBudget, which holds the whole map
+// only drawn so small that its hex numbers cannot be read: they send
+// Scene.Detail instead, the hexes of the ASCII board's window and
+// detailMargins columns and rows around them, at full size (the first
+// that fits of a chain of details, Detail.Detail the next).
+var detailMargins = [][2]int{{1, 1}, {0, 0}}
+
+// shortKey are the key's longer labels as a detail's two narrow columns
+// write them.
+var shortKey = map[string]string{
+	"USA unit: code, Combat value":   "USA: code, Combat",
+	"CSA unit: code, Combat value":   "CSA: code, Combat",
+	"star: leader(s) with the unit":  "star: leader(s)",
+	"badge D: disorg., E: exhausted": "badge D/E: disorg./exh.",
+	"ring: objective; n: its VP":     "ring: objective, n VP",
+	"enemy restricted ZOC":           "enemy restricted",
+	"county border (hexside)":        "county border",
+	"river major (hexside)":          "major river",
+	"river minor (hexside)":          "minor river",
+	"creek (hexside)":                "creek",
+	"ridge (hexside)":                "ridge",
+}
+
+// detail is p cut to the mail window of the view (the ASCII board's, see
+// render) and a margin around it, titled with the hexes it shows, its
+// key in two columns for only the marks it uses; false when that is the
+// whole map.
+func detail(p hex.Picture, st *State, v engine.Viewer, marginCols, marginRows int) (hex.Picture, bool) {
+	grid := p.Grid
+	win, err := hex.ChooseWindow(grid, st.focus(v), hex.LargeMaxWindowCols, windowRows)
+	if err != nil {
+		win, _ = hex.ChooseWindow(grid, nil, hex.LargeMaxWindowCols, windowRows)
+	}
+	c0 := max(grid.FirstCol, win.Col-marginCols)
+	r0 := max(grid.FirstRow, win.Row-marginRows)
+	c1 := min(grid.FirstCol+grid.Cols-1, win.Col+win.Cols-1+marginCols)
+	r1 := min(grid.FirstRow+grid.Rows-1, win.Row+win.Rows-1+marginRows)
+	sub := hex.Grid{FirstCol: c0, FirstRow: r0, Cols: c1 - c0 + 1, Rows: r1 - r0 + 1}
+	if sub == grid {
+		return p, false
+	}
+	d := p
+	d.Grid = sub
+	d.Counters = nil
+	for _, c := range p.Counters {
+		if sub.InBounds(c.Hex) {
+			d.Counters = append(d.Counters, c)
+		}
+	}
+	objectives := false
+	if v := st.Scn.Tables.Victory; v != nil {
+		objectives = slices.ContainsFunc(v.Hexes, func(vh VictoryHex) bool { return sub.InBounds(vh.Hex) })
+	}
+	used := st.Scn.Map.usedIn(sub.InBounds)
+	for _, c := range d.Counters {
+		used[markUSA] = used[markUSA] || c.Fill == usaFill
+		used[markCSA] = used[markCSA] || c.Fill == csaFill
+		used[markLeader] = used[markLeader] || c.Leaders > 0
+		used[markFatigue] = used[markFatigue] || strings.ContainsAny(c.Marks, "1234")
+		used[markDisorg] = used[markDisorg] || strings.ContainsAny(c.Marks, "DE")
+	}
+	zoc := slices.ContainsFunc(sub.Hexes(), func(h hex.Hex) bool { return !p.Look(h).Shade.None() })
+	d.Key = st.drawKey(used, zoc, objectives)
+	for i, e := range d.Key {
+		if short, ok := shortKey[e.Label]; ok {
+			d.Key[i].Label = short
+		}
+	}
+	d.KeyColumns = 2
+	d.Title = []string{fmt.Sprintf("%s to %s of %s to %s", sub.First(), sub.Last(), grid.First(), grid.Last())}
+	return d, true
 }
 
 func picture(st *State, v engine.Viewer) hex.Picture {
@@ -164,7 +249,11 @@ func picture(st *State, v engine.Viewer) hex.Picture {
 			p.Counters = append(p.Counters, st.counter(u))
 		}
 	}
-	p.Key = st.drawKey(zoc != nil, len(objectives) > 0)
+	used := st.Scn.Map.used()
+	for _, k := range []string{markUSA, markCSA, markLeader, markFatigue, markDisorg} {
+		used[k] = true
+	}
+	p.Key = st.drawKey(used, zoc != nil, len(objectives) > 0)
 	return p
 }
 
@@ -193,12 +282,21 @@ func (st *State) drawTitle() []string {
 	return out
 }
 
+// The marks of counters, as drawKey's used names them: the whole map's
+// key has them all, a detail's those its counters show.
+const (
+	markUSA     = "counter: USA"
+	markCSA     = "counter: CSA"
+	markLeader  = "counter: leader"
+	markFatigue = "counter: fatigue"
+	markDisorg  = "counter: disorganized or exhausted"
+)
+
 // drawKey is the key under the drawn map: an entry for every mark the
-// map uses (terrain, routes, hexside features, crossings, in-hex
+// map uses (used: Map.used, or Map.usedIn for a part of it) (terrain, routes, hexside features, crossings, in-hex
 // features, objectives), then the counters, their marks and the leaders'
 // star, and the viewer's enemy ZOC.
-func (st *State) drawKey(zoc, objectives bool) []hex.KeyEntry {
-	used := st.Scn.Map.used()
+func (st *State) drawKey(used map[string]bool, zoc, objectives bool) []hex.KeyEntry {
 	var key []hex.KeyEntry
 	for _, k := range terrainKey {
 		if l := terrainLook[k.name]; used[k.name] {
@@ -238,13 +336,20 @@ func (st *State) drawKey(zoc, objectives bool) []hex.KeyEntry {
 	if objectives {
 		key = append(key, hex.KeyEntry{Line: objectiveInk, Label: "ring: objective; n: its VP"})
 	}
-	key = append(key,
-		hex.KeyEntry{Fill: usaFill, Label: "USA unit: code, Combat value"},
-		hex.KeyEntry{Fill: csaFill, Label: "CSA unit: code, Combat value"},
-		hex.KeyEntry{Fill: hex.LeaderFill, Label: "star: leader(s) with the unit"},
-		hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "badge 1-4: fatigue"},
-		hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "badge D: disorg., E: exhausted"},
-	)
+	for _, e := range []struct {
+		mark string
+		e    hex.KeyEntry
+	}{
+		{markUSA, hex.KeyEntry{Fill: usaFill, Label: "USA unit: code, Combat value"}},
+		{markCSA, hex.KeyEntry{Fill: csaFill, Label: "CSA unit: code, Combat value"}},
+		{markLeader, hex.KeyEntry{Fill: hex.LeaderFill, Label: "star: leader(s) with the unit"}},
+		{markFatigue, hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "badge 1-4: fatigue"}},
+		{markDisorg, hex.KeyEntry{Fill: draw.RGB(250, 210, 40), Label: "badge D: disorg., E: exhausted"}},
+	} {
+		if used[e.mark] {
+			key = append(key, e.e)
+		}
+	}
 	if zoc {
 		key = append(key, hex.KeyEntry{Fill: zocFill, Label: "enemy ZOC"}, hex.KeyEntry{Fill: rzFill, Label: "enemy restricted ZOC"})
 	}

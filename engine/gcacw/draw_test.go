@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/draw"
+	"pbem/engine/hex"
 	"pbem/events"
 	"pbem/internal/golden"
 )
@@ -192,3 +193,80 @@ func BenchmarkBoard(b *testing.B) {
 
 // benchScenario is the map BenchmarkBoard draws: the larger of the two.
 var benchScenario = "tallow-valley"
+
+// The frequent mails' picture budget holds the whole map only drawn too
+// small to read, so the drawn board carries a detail (draw.Scene.Detail)
+// that the outbox sends instead: the hexes of the ASCII board's window
+// and a margin around them (then, its own detail, the window alone), at
+// the whole map's scale, with the reader's units on them, a title saying
+// which hexes they are, and a key of the marks they use.
+func TestDrawnDetailHoldsTheBoardWindowAtFullScale(t *testing.T) {
+	b, _ := Scenario("harrow-creek")
+	h := newHarness(t, b)
+	rs := New()
+	h.do(USA, "PASS")
+	h.do(CSA, "PASS", "initiative USA=5", "initiative CSA=2")
+	h.do(USA, "MARCH Orne 1407 1307 1207 FORCE", "march MA ORNE=2", "force march ORNE=4", "initiative USA=2", "initiative CSA=6")
+	view := rs.View(h.st, engine.Viewer{Side: USA})
+	whole := rs.(engine.Drawer).Draw(view)
+	d := whole.Detail
+	if d == nil {
+		t.Fatal("USA's drawn board has no detail")
+	}
+	golden.Check(t, "played-usa-detail.svg", d.SVG())
+	if d.TypeSize != whole.TypeSize || d.TypeSize < 8 {
+		t.Errorf("the detail's type is %v units, the whole map's %v: want the same, at least 8", d.TypeSize, whole.TypeSize)
+	}
+	if d.W >= whole.W || d.H >= whole.H {
+		t.Errorf("the detail is %vx%v, no smaller than the whole map's %vx%v", d.W, d.H, whole.W, whole.H)
+	}
+	// The ASCII window's hexes are all in it (their numbers drawn), and
+	// the hexes just outside the margin are not.
+	win := rs.Render(view).Window
+	first, last, ok := strings.Cut(win[strings.Index(win, " window ")+len(" window "):], " to ")
+	if !ok {
+		t.Fatalf("no window line in the ASCII board:\n%s", win)
+	}
+	lo, err := hex.Parse(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi, err := hex.Parse(last[:4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(d.SVG())
+	for c := lo.Col; c <= hi.Col; c++ {
+		for r := lo.Row; r <= hi.Row; r++ {
+			if !strings.Contains(svg, `id="hex-`+hex.At(c, r).String()+`"`) {
+				t.Errorf("the detail lacks hex %s of the ASCII window %s to %s", hex.At(c, r), lo, hi)
+			}
+		}
+	}
+	for _, out := range []hex.Hex{hex.At(lo.Col-detailMargins[0][0]-1, lo.Row), hex.At(hi.Col+detailMargins[0][0]+1, hi.Row)} {
+		if strings.Contains(svg, `id="hex-`+out.String()+`"`) {
+			t.Errorf("the detail draws hex %s, beyond its margin", out)
+		}
+	}
+	for _, want := range []string{`>0606 to 1613 of 0101 to 2016</text>`, `id="unit-ORNE"`, `>star: leader(s)</text>`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the detail lacks %s", want)
+		}
+	}
+	// Then, smaller, exactly the ASCII window's hexes.
+	if d.Detail == nil || !strings.Contains(string(d.Detail.SVG()), ">"+lo.String()+" to "+hi.String()+" of 0101 to 2016</text>") || d.Detail.W >= d.W {
+		t.Errorf("the detail's detail is not the ASCII window %s to %s", lo, hi)
+	}
+	pic, err := d.PNG(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("PBEM_WRITE_PNG") != "" {
+		os.WriteFile(strings.TrimSuffix(os.Getenv("PBEM_WRITE_PNG"), ".png")+"-detail.png", pic, 0o644)
+		if d.Detail != nil {
+			if pic, err := d.Detail.PNG(1); err == nil {
+				os.WriteFile(strings.TrimSuffix(os.Getenv("PBEM_WRITE_PNG"), ".png")+"-window.png", pic, 0o644)
+			}
+		}
+	}
+}

@@ -210,10 +210,14 @@ func (m *Map) RiverCrossing(s hex.Hexside) bool {
 // used returns the names of what the map uses: the terrain types and
 // in-hex features of its playable hexes, the features of its hexsides and
 // its kinds of route (only looked up, never iterated).
-func (m *Map) used() map[string]bool {
+func (m *Map) used() map[string]bool { return m.usedIn(func(hex.Hex) bool { return true }) }
+
+// usedIn is used for the part of the map whose hexes are in: what its
+// hexes hold, the hexsides of any of them, and the routes through them.
+func (m *Map) usedIn(in func(hex.Hex) bool) map[string]bool {
 	used := map[string]bool{}
 	for _, h := range m.Hexes {
-		if h.Partial {
+		if h.Partial || !in(h.Hex) {
 			continue
 		}
 		used[h.Terrain] = true
@@ -222,12 +226,17 @@ func (m *Map) used() map[string]bool {
 		}
 	}
 	for _, sd := range m.Sides {
+		if a, b := sd.Side.Hexes(); !in(a) && !in(b) {
+			continue
+		}
 		for _, f := range sd.Features {
 			used[f] = true
 		}
 	}
 	for _, r := range m.Routes {
-		used[r.Kind] = true
+		if slices.ContainsFunc(r.Hexes, in) {
+			used[r.Kind] = true
+		}
 	}
 	return used
 }

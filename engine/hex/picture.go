@@ -27,6 +27,9 @@ type Picture struct {
 	// Title lines are written above the map, Key entries below it.
 	Title []string
 	Key   []KeyEntry
+	// KeyColumns is how many entries the key has a row (3 if 0): fewer
+	// for a narrow picture, whose entries would not fit.
+	KeyColumns int
 	// TypeSize is the size of the map's small type, in scene units: the
 	// hex numbers, the letters of in-hex features and the marks on a
 	// counter. 0 keeps it proportional to Size (about 0.3 of it), which a
@@ -167,8 +170,11 @@ func (p Picture) Scene() *draw.Scene {
 	s := p.size()
 	w := 16 + s*(1.5*float64(p.Grid.Cols)+0.5)
 	mapH := math.Sqrt(3) * s * (float64(p.Grid.Rows) + 0.5)
-	keyRows := (len(p.Key) + 2) / 3
-	sc := &draw.Scene{W: math.Ceil(w), Background: paper}
+	keyRows := (len(p.Key) + p.keyColumns() - 1) / p.keyColumns()
+	sc := &draw.Scene{W: math.Ceil(w), Background: paper, TypeSize: p.TypeSize}
+	if sc.TypeSize <= 0 {
+		sc.TypeSize = s * 0.28
+	}
 	sc.H = math.Ceil(p.top() + mapH + 12 + float64(keyRows)*18 + 6)
 	hexes := p.Grid.Hexes()
 	terrain := &draw.Group{ID: "terrain", Class: "terrain"}
@@ -443,13 +449,21 @@ func (p Picture) leaderStar(c Counter, x, y, side float64) []draw.Shape {
 	return out
 }
 
-// key draws the key under the map, three entries a row.
+func (p Picture) keyColumns() int {
+	if p.KeyColumns <= 0 {
+		return 3
+	}
+	return p.KeyColumns
+}
+
+// key draws the key under the map, KeyColumns entries a row.
 func (p Picture) key(y float64) draw.Shape {
 	g := &draw.Group{ID: "key", Class: "key"}
-	colW := (16 + p.size()*(1.5*float64(p.Grid.Cols)+0.5)) / 3
+	n := p.keyColumns()
+	colW := (16 + p.size()*(1.5*float64(p.Grid.Cols)+0.5)) / float64(n)
 	for i, k := range p.Key {
-		x := 8 + float64(i%3)*colW
-		yy := y + float64(i/3)*18
+		x := 8 + float64(i%n)*colW
+		yy := y + float64(i/n)*18
 		switch {
 		case !k.Fill.None():
 			g.Add(&draw.Rect{Style: draw.Style{Fill: k.Fill, Stroke: outline, Width: 0.6}, X: x, Y: yy, W: 22, H: 14})

@@ -44,8 +44,11 @@ const ImageBudget = 200 << 10
 // PictureBudget is the most bytes the picture may take in the mails a
 // game sends most (your move, report, a referee's notice), so that weeks
 // of them stay light: drawn smaller, it still shows the whole map on a
-// phone. The welcome, the answer to BOARD and the game-over mail draw it
-// as large as ImageBudget allows.
+// phone, or, where that would leave its type unreadable and the rules
+// drew a detail (draw.Scene.Detail), the part of the map the mail is
+// about at a legible scale (drawTries). The welcome, the answer to BOARD
+// and the game-over mail draw the whole map as large as ImageBudget
+// allows.
 const PictureBudget = 24 << 10
 
 // pictureBudget is the most bytes the PNG of mail q may take; 0: only
@@ -59,6 +62,46 @@ func pictureBudget(q *events.MailQueued) int {
 }
 
 var imageScales = []float64{1, 0.75, 0.5, 0.375}
+
+// LegibleType is the least height, in pixels, of a drawn map's type
+// (draw.Scene.TypeSize) that a reader can read at 100% zoom.
+const LegibleType = 6
+
+// drawTry is a scene to draw and the scale to draw it at.
+type drawTry struct {
+	sc *draw.Scene
+	k  float64
+}
+
+// drawTries are the drawings drawImage tries, in turn, until one fits.
+// The whole scene at each scale; but in a mail with a picture budget
+// (picture > 0) whose scene has a Detail, the whole scene first only at
+// the scales where its type stays legible, then the details (Detail, its
+// Detail, ...: each smaller than the one before) at those, largest scale
+// first, then the whole scene at the rest (its type too small to read,
+// but better than no map).
+func drawTries(sc *draw.Scene, picture int) []drawTry {
+	var tries, small []drawTry
+	for _, k := range imageScales {
+		t := drawTry{sc, k}
+		if picture > 0 && sc.Detail != nil && sc.TypeSize*k < LegibleType {
+			small = append(small, t)
+			continue
+		}
+		tries = append(tries, t)
+	}
+	if len(small) == 0 {
+		return tries
+	}
+	for _, k := range imageScales {
+		for d := sc.Detail; d != nil; d = d.Detail {
+			if d.TypeSize*k >= LegibleType {
+				tries = append(tries, drawTry{d, k})
+			}
+		}
+	}
+	return append(tries, small...)
+}
 
 // IsImage reports whether a queued attachment is a drawn board, which
 // Render sends as a PNG drawn by Headers.Draw.
@@ -116,8 +159,8 @@ func drawImage(a events.Attachment, mailID string, rest, text, picture int, d Dr
 		return rest+text+base64.StdEncoding.EncodedLen(len(b))*78/76+2048 <= ImageBudget && (picture == 0 || len(b) <= picture)
 	}
 	size := 0
-	for _, k := range imageScales {
-		p, err := sc.Paletted(k)
+	for _, t := range drawTries(sc, picture) {
+		p, err := t.sc.Paletted(t.k)
 		if err != nil {
 			return failed(err)
 		}
@@ -129,6 +172,9 @@ func drawImage(a events.Attachment, mailID string, rest, text, picture int, d Dr
 			if size = len(b); fits(b) {
 				im.png = b
 				im.note = "The map is drawn in " + name + "."
+				if t.sc != sc {
+					im.note = "The part of the map this mail is about is drawn in " + name + " (send BOARD for the whole map)."
+				}
 				return im
 			}
 		}

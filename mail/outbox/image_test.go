@@ -12,6 +12,7 @@ import (
 
 	"pbem/engine/draw"
 	"pbem/events"
+	"pbem/templates"
 )
 
 // testBoard is a small drawn board: a map (its static layer) and a counter.
@@ -188,3 +189,78 @@ func TestRenderNothingDrawnIsThePlainMail(t *testing.T) {
 }
 
 func oneLine(b []byte) string { return strings.Join(strings.Fields(string(b)), " ") }
+
+// busyMap is a drawn map whose PNG keeps within the frequent mails'
+// PictureBudget only at a scale where its 8-unit hex numbers are under
+// LegibleType pixels high, and, as detail, a part of it whose PNG fits
+// at full size.
+func busyMap(detail bool) *draw.Scene {
+	part := func(cols, rows int) *draw.Scene {
+		s := &draw.Scene{W: float64(16 + 30*cols), H: float64(16 + 30*rows), Background: draw.RGB(250, 248, 240), TypeSize: 8}
+		for c := range cols {
+			for r := range rows {
+				x, y := float64(8+30*c), float64(8+30*r)
+				s.Add(&draw.Rect{Style: draw.Style{Fill: draw.RGB(uint8(150+c*7%100), uint8(150+r*11%100), 160), Stroke: draw.RGB(90, 90, 80), Width: 0.6}, X: x, Y: y, W: 30, H: 30})
+				s.Add(draw.Label(draw.Pt(x+15, y+10), fmt.Sprintf("%02d%02d", c+1, r+1), 8, draw.RGB(60, 60, 50), draw.Middle))
+			}
+		}
+		return s
+	}
+	s := part(26, 26)
+	if detail {
+		s.Detail = part(10, 8)
+	}
+	return s
+}
+
+// The mails a game sends most (your move, report, referee's notice) keep
+// their picture within PictureBudget. Where that would shrink the whole
+// map until its hex numbers cannot be read, and the rules drew a detail
+// (draw.Scene.Detail), the mail carries the detail at full size and says
+// so; without a detail it carries the whole map shrunk, as before; a
+// welcome (no picture budget) carries the whole map at full size.
+func TestFrequentMailCarriesTheLegibleDetail(t *testing.T) {
+	for _, tc := range []struct {
+		name, template string
+		detail         bool
+		wantW          int
+		wantNote       string
+	}{
+		{"your move, a detail", templates.NameYourMove, true, 316, "The part of the map this mail is about is drawn in map-g1-7.png (send BOARD for the whole map)."},
+		{"report, a detail", templates.NameReport, true, 316, "The part of the map this mail is about is drawn in"},
+		{"your move, no detail", templates.NameYourMove, false, -1, "The map is drawn in map-g1-7.png."},
+		{"welcome, a detail", templates.NameWelcome, true, 796, "The map is drawn in map-g1-7.png."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := drawing
+			h.Draw = func(events.Attachment) (*draw.Scene, error) { return busyMap(tc.detail), nil }
+			q := imageMail("Your move.\n")
+			q.Template = tc.template
+			raw, err := Render("g1", 7, testAt, q, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := leaves(t, raw)
+			if len(ps) < 3 || ps[2].typ != "image/png" {
+				t.Fatalf("no picture: %d parts", len(ps))
+			}
+			if !strings.Contains(oneLine(ps[0].body), tc.wantNote) {
+				t.Errorf("text part, want %q:\n%s", tc.wantNote, ps[0].body)
+			}
+			pic, err := png.Decode(bytes.NewReader(ps[2].body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := pic.Bounds().Dx()
+			if tc.template != templates.NameWelcome && len(ps[2].body) > PictureBudget {
+				t.Errorf("a picture of %d bytes, over the budget of %d", len(ps[2].body), PictureBudget)
+			}
+			switch {
+			case tc.wantW > 0 && w != tc.wantW:
+				t.Errorf("picture %d pixels wide, want %d", w, tc.wantW)
+			case tc.wantW < 0 && float64(w)/796*8 >= LegibleType:
+				t.Errorf("picture %d pixels wide: the whole map at a legible scale cannot fit the budget, so this test tests nothing", w)
+			}
+		})
+	}
+}
