@@ -606,3 +606,38 @@ func TestPanickingEncodeStateSkipsTheSnapshot(t *testing.T) {
 	}
 	h.loggedPanic("buggy", "snapshot failed")
 }
+
+// panickyCampaign is panicky as a campaign rule system whose Battles
+// panics, as a bug in a campaign's battle list would.
+type panickyCampaign struct{ panicky }
+
+func (panickyCampaign) Battles(engine.State) []engine.Battle {
+	boom()
+	return nil
+}
+
+func (panickyCampaign) BattleResult(engine.Battle, engine.BattleEnd) string { return "" }
+
+// A campaign whose rule system panics saying which battles it waits on
+// still decides its orders, the panic is logged with its stack, and every
+// other game keeps serving: linking battles is guarded like any other
+// call into a rule system.
+func TestPanickingBattlesLeaveTheGameAndOthersServing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbem.db")
+	reg := engine.NewRegistry(enginetest.Race, func() engine.Ruleset { return panickyCampaign{panicky{enginetest.Race(), ""}} })
+	h := openHouse(t, path, reg, play.RunnerOptions{Links: &play.Links{Scenario: func(string, string) ([]byte, error) { return nil, nil }}})
+	h.create("buggy", "panicky")
+	h.create("sound", "race")
+	if d, _ := h.send("buggy", "north", "ADD 2"); d.EventType() != events.TypeOrderAccepted {
+		t.Fatalf("USA's order in the campaign: %s", play.DescribeDecision(d))
+	}
+	h.loggedPanic("buggy", "linking a campaign and its battles failed")
+	for i, who := range []string{"north", "south"} {
+		if d, _ := h.send("sound", who, "ADD 2"); d.EventType() != events.TypeOrderAccepted {
+			t.Fatalf("the sound game's order %d: %s", i, play.DescribeDecision(d))
+		}
+	}
+	if d, _ := h.send("buggy", "south", "ADD 1"); d.EventType() != events.TypeOrderAccepted {
+		t.Fatalf("CSA's order in the campaign after the panic: %s", play.DescribeDecision(d))
+	}
+}

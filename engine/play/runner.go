@@ -596,6 +596,14 @@ func (a *actor) decide(lg *slog.Logger) {
 // through the durable path with its idempotency key: what fails here is
 // tried again when the game next decides or loads.
 func (a *actor) link(lg *slog.Logger) {
+	// The campaign's rule system says which battles it waits on: a panic
+	// there stops the linking of this game, never the server (contain.go).
+	if err := engine.Guard("linking a campaign and its battles", func() error { a.linkBattles(lg); return nil }); err != nil {
+		logPanic(lg, "linking a campaign and its battles failed", err)
+	}
+}
+
+func (a *actor) linkBattles(lg *slog.Logger) {
 	l := a.r.opts.Links
 	g := a.g
 	if l == nil || g == nil {
