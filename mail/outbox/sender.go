@@ -82,7 +82,8 @@ type Config struct {
 	// (defaults 250ms and 30s).
 	RecordBase, RecordMax time.Duration
 	// Workers is how many mails are attempted at once, each of another
-	// game (default 16): deliveries and their records then share fsyncs.
+	// game (default 4: many providers refuse more connections at once from
+	// one sender): deliveries and their records then share fsyncs.
 	Workers int
 	// Fill, when set, gives the body the mail at seq of game is sent with
 	// (the log keeps the body as composed): pbem fills in mailbox
@@ -106,7 +107,7 @@ type Config struct {
 
 func (c Config) withDefaults() Config {
 	if c.Workers <= 0 {
-		c.Workers = 16
+		c.Workers = 4
 	}
 	if c.MaxAttempts < 0 {
 		c.MaxAttempts = 0
