@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"pbem/cluster"
 	"pbem/internal/natscluster"
 	"pbem/internal/waitfor"
+	"pbem/server"
 )
 
 // A campaign held by one node of a cluster, its battle by another: the
@@ -94,18 +96,6 @@ func TestLinkedBattleResultSurvivesKillingTheCampaignsNode(t *testing.T) {
 		return r.owners(third)[battle] == battleNode && r.owners(third)["camp"] == campNode
 	})
 
-	// The campaign's node freezes; the battle ends; the result is handed
-	// to the frozen node, which takes the request and never answers: it
-	// is killed with the result on its way.
-	r.procs[campNode].Process.Signal(syscall.SIGSTOP)
-	if out := run(battleNode, "order", battle, "--player", defender, "CONCEDE"); !strings.Contains(out, "accepted:") {
-		t.Fatalf("the defender's CONCEDE:\n%s", out)
-	}
-	time.Sleep(time.Second)
-	r.procs[campNode].Process.Signal(syscall.SIGKILL)
-	r.procs[campNode].Wait()
-	killed := time.Now()
-
 	nc, err := nats.Connect(strings.Join(natscluster.URLs(r.nats), ","))
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +120,32 @@ func TestLinkedBattleResultSurvivesKillingTheCampaignsNode(t *testing.T) {
 		}
 		return n
 	}
+	// A result is an operator's command in the campaign: one sent on the
+	// bus by anyone but a node of the cluster (unsealed) is refused.
+	forged, _ := json.Marshal(server.ControlForward{ControlRequest: server.ControlRequest{Cmd: "battle-result",
+		Files: map[string][]byte{"result": []byte(`{"campaign":"camp","key":"x","end":{"Game":"` + battle + `","Winner":"USA"},"at":1}`)}},
+		Forwarded: true, From: battleNode, To: campNode})
+	if m, err := nc.Request(cluster.NodeSubject(campNode, "link"), forged, 30*time.Second); err != nil {
+		t.Fatalf("a forged battle result: %v", err)
+	} else if !strings.Contains(string(m.Data), "refused") {
+		t.Fatalf("a forged battle result answered %s", m.Data)
+	}
+	if n := results(); n != 0 {
+		t.Fatalf("the campaign took %d results before the battle's end", n)
+	}
+
+	// The campaign's node freezes; the battle ends; the result is handed
+	// to the frozen node, which takes the request and never answers: it
+	// is killed with the result on its way.
+	r.procs[campNode].Process.Signal(syscall.SIGSTOP)
+	if out := run(battleNode, "order", battle, "--player", defender, "CONCEDE"); !strings.Contains(out, "accepted:") {
+		t.Fatalf("the defender's CONCEDE:\n%s", out)
+	}
+	time.Sleep(time.Second)
+	r.procs[campNode].Process.Signal(syscall.SIGKILL)
+	r.procs[campNode].Wait()
+	killed := time.Now()
+
 	if !waitfor.True(90*time.Second, func() bool { return results() > 0 }) {
 		t.Fatalf("the campaign did not take the battle's result within 90s of its node's death\n%s", r.logs())
 	}
