@@ -11,6 +11,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"pbem/events"
 )
 
 // readBatch is how many messages one batched read asks for.
@@ -172,4 +174,67 @@ func lastMsgOnLeader(ctx context.Context, nc *nats.Conn, stream, subj string) (u
 		return 0, nil, nil, fmt.Errorf("the last message's headers: %w", err)
 	}
 	return resp.Message.Seq, h, resp.Message.Data, nil
+}
+
+// errFound stops a read of the stream early.
+var errFound = errors.New("found")
+
+// Created reports whether game has been created anywhere in the cluster:
+// its subject in the stream holds an append (not only fences), whichever
+// node holds it and whatever this node's own store has.
+func (n *Node) Created(game string) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	last, h, err := lastOnLeader(ctx, n.nc, Subject(game))
+	switch {
+	case err != nil:
+		return false, fmt.Errorf("game %s: the stream's last message: %w", game, unreachable(n.nc, err))
+	case last == 0:
+		return false, nil
+	case h.Get(hdrFence) == "":
+		return true, nil
+	}
+	_, err = readSubject(ctx, n.nc, game, last, func(_ uint64, h nats.Header, _ []byte) error {
+		if h.Get(hdrFence) == "" {
+			return errFound
+		}
+		return nil
+	})
+	if errors.Is(err, errFound) {
+		return true, nil
+	}
+	return false, err
+}
+
+// ReadStream calls fn with each event of game from seq from on, read from
+// the stream (the log as the cluster has it, whichever node holds the
+// game), its hash chain checked from the first event.
+func (n *Node) ReadStream(ctx context.Context, game string, from uint64, fn func(*events.Envelope) error) error {
+	last, _, err := lastOnLeader(ctx, n.nc, Subject(game))
+	if err != nil {
+		return fmt.Errorf("game %s: the stream's last message: %w", game, unreachable(n.nc, err))
+	}
+	v := events.Verifier{Game: game}
+	_, err = readSubject(ctx, n.nc, game, last, func(seq uint64, h nats.Header, data []byte) error {
+		if h.Get(hdrFence) != "" {
+			return nil
+		}
+		rec, err := unmarshalRecord(data)
+		if err != nil {
+			return fmt.Errorf("game %s: stream message %d: %w", game, seq, err)
+		}
+		for i := range rec.Events {
+			e := &rec.Events[i]
+			if err := v.Next(e); err != nil {
+				return fmt.Errorf("game %s: the stream's chain: %w", game, err)
+			}
+			if e.Seq >= from {
+				if err := fn(e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err
 }

@@ -12,6 +12,7 @@ import (
 
 	"pbem/bus"
 	"pbem/cluster"
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/store"
 )
@@ -32,13 +33,15 @@ type Node struct {
 	subs   []*nats.Subscription
 	lease  time.Duration
 	guard  *ctlGuard // forwarded commands' authentication
+	reg    *engine.Registry
+	log    *Log // appends through the bus and this node (battle results handed here)
 }
 
 // joinCluster makes this server a node of the cluster at nats.urls: every
 // append goes through the node (replicated, then committed), and the
 // node's reply-token secret is the cluster's.
 func (s *Server) joinCluster(ctx context.Context, b *bus.Bus, st *store.Store) (*Node, error) {
-	cn := &Node{lg: s.lg, ready: make(chan struct{}), st: st, b: b, lease: s.cfg.Cluster.lease()}
+	cn := &Node{lg: s.lg, ready: make(chan struct{}), st: st, b: b, lease: s.cfg.Cluster.lease(), reg: s.reg}
 	node, err := cluster.Open(ctx, b.Conn(), st, cluster.Config{Node: s.cfg.Cluster.Node, Lease: s.cfg.Cluster.lease(),
 		Replicas: s.cfg.Cluster.Replicas, Logger: s.lg, Hooks: cluster.Hooks{
 			Rebuild: func(game string, write func() (uint64, error)) error {
@@ -98,13 +101,14 @@ func (s *Server) joinCluster(ctx context.Context, b *bus.Bus, st *store.Store) (
 
 // start wires the node to the running server and answers the other
 // nodes' requests: mails and commands handed to this node.
-func (cn *Node) start(sub *bus.Subscription, runner *play.Runner, mail *mailSystem, control func(ControlRequest, bool) ControlResponse) error {
-	cn.sub, cn.runner, cn.mail = sub, runner, mail
+func (cn *Node) start(sub *bus.Subscription, log *Log, runner *play.Runner, mail *mailSystem, control func(ControlRequest, bool) ControlResponse) error {
+	cn.sub, cn.log, cn.runner, cn.mail = sub, log, runner, mail
 	mail.intake.SetRoute(cn.route)
 	mail.intake.SetKnown(cn.Known)
 	for kind, h := range map[string]nats.MsgHandler{
 		"mail": func(m *nats.Msg) { go cn.onMail(m) }, // one game's slow commit holds up no other's
 		"ctl":  func(m *nats.Msg) { cn.onControl(m, control) },
+		"link": func(m *nats.Msg) { go cn.onLink(m) }, // a campaign's slow commit holds up no other's
 	} {
 		s, err := cn.Conn().Subscribe(cluster.NodeSubject(cn.Name(), kind), h)
 		if err != nil {

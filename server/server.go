@@ -196,6 +196,12 @@ func (s *Server) Run(ctx context.Context) error {
 	var links *play.Links
 	if s.cfg.Scenarios != nil {
 		links = &play.Links{Scenario: s.cfg.Scenarios, Welcome: s.comp.Welcome}
+		if cn != nil {
+			// A campaign and its battles may be held by different nodes:
+			// a result goes to the campaign's node, and a battle another
+			// node holds is not opened again (server/linkcluster.go).
+			links.Hand, links.Exists = cn.handResult, cn.Created
+		}
 	}
 	runner := play.NewRunner(log, s.reg, play.RunnerOptions{SnapshotEvery: s.cfg.Engine.SnapshotEvery, Logger: s.lg, Notifier: s.comp,
 		Timings: met.timing, Links: links, View: seatsView})
@@ -263,7 +269,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	if cn != nil {
 		// Before the intake runs: it hands other nodes' mails to them.
-		if err := cn.start(sub, runner, mail, control); err != nil {
+		if err := cn.start(sub, log, runner, mail, control); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"pbem/cluster"
 	"pbem/engine/play"
+	"pbem/events"
+	"pbem/report"
 )
 
 // forward runs the command a runs on node, and writes what it says.
@@ -149,4 +151,16 @@ func (a *app) ownedOnly(ds []play.Desk) []play.Desk {
 		}
 	}
 	return out
+}
+
+// linkedVerifyLog is the log pbem verify reads on a node of a cluster:
+// the game's own from this node, the games it is linked with from
+// wherever the cluster has them (server.Node.LinkedLog).
+type linkedVerifyLog struct {
+	report.VerifyLog
+	links play.LogReader
+}
+
+func (l linkedVerifyLog) Read(game string, from uint64, fn func(*events.Envelope) error) error {
+	return l.links.Read(game, from, fn)
 }

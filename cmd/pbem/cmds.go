@@ -500,7 +500,12 @@ func cmdVerify(a *app, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return report.Verify(a.out, log, game, *withSecret)
+	var vlog report.VerifyLog = log
+	if a.node != nil {
+		// A campaign's battles, a battle's campaign: maybe on another node.
+		vlog = linkedVerifyLog{log, a.node.LinkedLog(log, game)}
+	}
+	return report.Verify(a.out, vlog, game, *withSecret)
 }
 
 func cmdScenarios(a *app, fs *flag.FlagSet, args []string) error {

@@ -44,6 +44,19 @@ type LinkLog interface {
 type Links struct {
 	Scenario func(system, name string) ([]byte, error)
 	Welcome  func(g *Game) ([]events.Payload, error)
+	// Hand, when set (a node of a cluster), hands an ended battle's result
+	// to the node that holds its campaign: handled is false when that is
+	// this node, or no node, and the result is taken here (TakeResult);
+	// true once the campaign's holder has taken it durably (appended, or
+	// had it already, or no longer waits on it). An error leaves it
+	// unhanded: the battle's actor tries again, and whoever loads the
+	// battle next (after a restart, a takeover) does, since its
+	// game.ended is the durable intent.
+	Hand func(r Result) (handled bool, err error)
+	// Exists, when set (a node of a cluster), reports whether a game
+	// exists on any node: a battle another node holds, which this
+	// node's own log does not have, is not opened again.
+	Exists func(game string) (bool, error)
 }
 
 // BattleGameID is the game id of the battle key of campaign: the
@@ -131,6 +144,12 @@ func OpenBattles(log LinkLog, reg *engine.Registry, g *Game, l Links, at time.Ti
 			exists = true
 			return errStop
 		})
+		if !exists && l.Exists != nil {
+			var err error
+			if exists, err = l.Exists(BattleID(g, b)); err != nil {
+				return out, fmt.Errorf("opening battle %s of %s: %w", b.Key, g.ID, err)
+			}
+		}
 		if exists {
 			continue
 		}
@@ -211,26 +230,60 @@ func BattleEndOf(src Source, g *Game) (engine.BattleEnd, bool, error) {
 // ResultKey is the idempotency key of a battle's result in its campaign.
 func ResultKey(end engine.BattleEnd) string { return "battle:" + end.Game + ":" + end.Final.Hex() }
 
+// Result is a battle's result on its way to its campaign: what the
+// campaign's holder needs to take it, whichever node of a cluster that
+// is (it does not read the battle's log).
+type Result struct {
+	Campaign string           `json:"campaign"`
+	Key      string           `json:"key"` // the battle's key in the campaign
+	End      engine.BattleEnd `json:"end"`
+	// At is the battle's end (its game.ended event's time): the time of
+	// the input in the campaign, so the same logs give the same campaign.
+	At int64 `json:"at"`
+}
+
+// ResultOf is the result battle game g carries to its campaign, read
+// from its log; ok is false for a game that is no battle, or has not
+// ended.
+func ResultOf(src Source, g *Game) (Result, bool, error) {
+	campaign, key, ok := Parent(g)
+	if !ok || g.Ended == nil {
+		return Result{}, false, nil
+	}
+	end, ok, err := BattleEndOf(src, g)
+	if err != nil || !ok {
+		return Result{}, false, err
+	}
+	return Result{Campaign: campaign, Key: key, End: end, At: endAt(src, g)}, true, nil
+}
+
 // CarryBack appends the result of battle game g, once it has ended, to its
 // campaign as an input (a referee's command of the operator), unless the
 // campaign no longer waits on it. It returns the appended event, if any.
 func CarryBack(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, error) {
-	campaign, key, ok := Parent(g)
-	if !ok || g.Ended == nil {
-		return nil, nil
-	}
-	end, ok, err := BattleEndOf(log, g)
+	r, ok, err := ResultOf(log, g)
 	if err != nil || !ok {
 		return nil, err
 	}
+	return TakeResult(log, reg, r)
+}
+
+// TakeResult appends the battle's result r to its campaign as an input (a
+// referee's command of the operator), keyed by ResultKey, unless the
+// campaign no longer waits on that battle or has the result already. It
+// returns the appended event, if any. It reads only the campaign's log:
+// the node of a cluster holding the campaign takes a result handed to it
+// by the node holding the battle.
+func TakeResult(log LinkLog, reg *engine.Registry, r Result) (*events.Envelope, error) {
+	campaign, key, end := r.Campaign, r.Key, r.End
 	for range 100 {
 		parent, err := Load(log, reg, campaign, 0)
 		if err != nil {
-			return nil, fmt.Errorf("battle %s: its campaign: %w", g.ID, err)
+			return nil, fmt.Errorf("battle %s: its campaign: %w", end.Game, err)
 		}
 		var b *engine.Battle
 		for _, x := range Battles(parent) {
-			if x.Key == key && BattleID(parent, x) == g.ID {
+			if x.Key == key && BattleID(parent, x) == end.Game {
 				b = &x
 			}
 		}
@@ -238,24 +291,24 @@ func CarryBack(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, er
 			return nil, nil // taken already, or no longer waited on
 		}
 		lk := parent.Rules.(engine.Linker)
-		cmd := &events.RefereeCommand{Referee: OperatorID, Text: lk.BattleResult(*b, end), Reason: "the result of " + b.What + ", fought out as game " + g.ID,
+		cmd := &events.RefereeCommand{Referee: OperatorID, Text: lk.BattleResult(*b, end), Reason: "the result of " + b.What + ", fought out as game " + end.Game,
 			Source: "battle", MessageID: ResultKey(end)}
 		// The result's time is the battle's end: the same logs in, the
 		// same campaign out.
-		at := time.Unix(0, endAt(log, g)).UTC()
+		at := time.Unix(0, r.At).UTC()
 		res, err := log.Do(store.Request{Game: campaign, Expected: parent.Seq, Events: []events.Envelope{events.New(campaign, at, ResultKey(end), cmd)}})
 		var conflict *store.ConflictError
 		switch {
 		case errors.As(err, &conflict):
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("battle %s: carrying its result to %s: %w", g.ID, campaign, err)
+			return nil, fmt.Errorf("battle %s: carrying its result to %s: %w", end.Game, campaign, err)
 		case res.Duplicate:
 			return nil, nil
 		}
 		return &res.Events[0], nil
 	}
-	return nil, fmt.Errorf("battle %s: its campaign %s kept changing", g.ID, campaign)
+	return nil, fmt.Errorf("battle %s: its campaign %s kept changing", end.Game, campaign)
 }
 
 // waitingResult reports whether an input keyed key waits undecided in g.

@@ -640,7 +640,7 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 		}
 	}
 	if _, _, ok := Parent(g); ok && g.Ended != nil {
-		e, err := CarryBack(a.r.log, a.r.reg, g)
+		e, err := a.carryBack(l, lg)
 		if err != nil {
 			lg.Error("carrying a battle's result back failed; will try again", "err", err)
 			a.relink = true
@@ -650,6 +650,27 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 			a.r.Deliver(e)
 		}
 	}
+}
+
+// carryBack carries the ended battle's result to its campaign: handed to
+// the node holding the campaign when that is another node of a cluster
+// (Links.Hand), else appended here.
+func (a *actor) carryBack(l *Links, lg *slog.Logger) (*events.Envelope, error) {
+	r, ok, err := ResultOf(a.r.log, a.g)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if l.Hand != nil {
+		handled, err := l.Hand(r)
+		if err != nil {
+			return nil, fmt.Errorf("handing the result to campaign %s: %w", r.Campaign, err)
+		}
+		if handled {
+			lg.Info("battle result handed to the node holding its campaign", "campaign", r.Campaign)
+			return nil, nil
+		}
+	}
+	return TakeResult(a.r.log, a.r.reg, r)
 }
 
 // decision decides the first pending input and returns the decision

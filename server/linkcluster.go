@@ -1,0 +1,152 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"pbem/cluster"
+	"pbem/engine/play"
+	"pbem/events"
+)
+
+// A campaign and its battles in a cluster (engine/play/link.go): the
+// campaign and a battle may be held by different nodes, and either may
+// change hands at any time. A battle's result is an input of its
+// campaign, and only the node holding a game appends to it, so the node
+// holding the ended battle hands the result to the node holding the
+// campaign, as the intake hands a mail to the node holding its game: a
+// request on that node's subject "link", answered only once the result
+// is in the campaign's log (replicated to the stream and committed), or
+// was there already. The result is keyed by its battle and final hash
+// (play.ResultKey): whoever holds the campaign, after any number of
+// takeovers, takes it once, and the stream carries that key to the next
+// holder. Until the answer comes, the battle's actor tries again (its
+// game.ended is the intent, durable in the stream: a node that takes the
+// battle over after a crash loads it and tries again).
+//
+// A battle's result is an operator's command in its campaign: NATS
+// credentials alone must not be enough to send one. The request is
+// sealed like a forwarded control command (clusterctl.go), under the
+// cluster's control key, for the one node it is sent to, and so is the
+// answer.
+
+// linkResultCmd names a battle's result handed to a campaign's node, in
+// the sealed request (never a control command: the subject "link" runs
+// nothing else, and "ctl" knows no such command).
+const linkResultCmd = "battle-result"
+
+// linkWait bounds the wait for the campaign's node to answer.
+func (cn *Node) linkWait() time.Duration { return max(cn.lease, 5*time.Second) }
+
+// handResult hands the battle result r to the node holding its campaign
+// (play.Links.Hand): false when that is this node, or the cluster does
+// not know the campaign, so it is taken here; true once that node has it
+// in the campaign's log. An error (the campaign is changing hands, its
+// node is dead or did not answer) leaves it to be tried again.
+func (cn *Node) handResult(r play.Result) (bool, error) {
+	select {
+	case <-cn.ready:
+	case <-time.After(cn.linkWait()):
+		return false, errors.New("this node is not serving yet")
+	}
+	owner, err := cn.MailOwner(r.Campaign)
+	if err != nil {
+		return false, err
+	}
+	if owner == "" || owner == cn.Name() {
+		return false, nil
+	}
+	body, err := json.Marshal(r)
+	if err != nil {
+		return false, err
+	}
+	f := SealControl(cn.guard.key, ControlRequest{Cmd: linkResultCmd, Files: map[string][]byte{"result": body}}, cn.Name(), owner, time.Now())
+	b, _ := json.Marshal(f)
+	msg, err := cn.Conn().Request(cluster.NodeSubject(owner, "link"), b, cn.linkWait())
+	if err != nil {
+		return false, fmt.Errorf("handing the result of battle %s to node %s: %w", r.End.Game, owner, err)
+	}
+	resp, err := openAnswer(cn.guard.key, &f, msg.Data)
+	if err != nil {
+		return false, fmt.Errorf("node %s: %w", owner, err)
+	}
+	if resp.Err != "" {
+		return false, fmt.Errorf("node %s: %s", owner, resp.Err)
+	}
+	return true, nil
+}
+
+// onLink takes a battle's result another node handed over: appended to
+// the campaign, if this node holds it, and answered only once durable.
+func (cn *Node) onLink(m *nats.Msg) {
+	<-cn.ready
+	var req ControlForward
+	if err := json.Unmarshal(m.Data, &req); err != nil {
+		b, _ := json.Marshal(ctlAnswer{ControlResponse: ControlResponse{Err: errCtlRefused.Error()}})
+		m.Respond(b)
+		return
+	}
+	if err := cn.guard.check(&req, time.Now()); err != nil || req.Cmd != linkResultCmd {
+		cn.lg.Warn("a battle result handed over refused", "cmd", req.Cmd, "from", req.From, "err", err)
+		b, _ := json.Marshal(ctlAnswer{ControlResponse: ControlResponse{Err: errCtlRefused.Error()}})
+		m.Respond(b)
+		return
+	}
+	resp := cn.takeResult(req.Files["result"])
+	b, _ := json.Marshal(ctlAnswer{ControlResponse: resp, MAC: answerMAC(cn.guard.key, req.Nonce, resp)})
+	m.Respond(b)
+}
+
+// takeResult appends a battle's result handed over to its campaign, if
+// this node holds the campaign now (rebuilt, fenced and answering): a
+// node that does not, or no longer does, says so, and the battle's node
+// hands it again, to whoever holds the campaign then.
+func (cn *Node) takeResult(body []byte) ControlResponse {
+	var r play.Result
+	if err := json.Unmarshal(body, &r); err != nil || r.Campaign == "" || r.End.Game == "" {
+		return ControlResponse{Err: fmt.Sprintf("not a battle's result: %v", err)}
+	}
+	if owner, err := cn.MailOwner(r.Campaign); err != nil || owner != cn.Name() {
+		return ControlResponse{Err: fmt.Sprintf("campaign %s is not held by %s (owner %q): %v", r.Campaign, cn.Name(), owner, err)}
+	}
+	lg := cn.lg.With("game", r.Campaign, "battle", r.End.Game)
+	e, err := play.TakeResult(cn.log, cn.reg, r)
+	if err != nil {
+		lg.Warn("taking a battle's result handed over failed; its node hands it again", "err", err)
+		return ControlResponse{Err: err.Error()}
+	}
+	if e != nil {
+		lg.Info("battle result taken from the node holding the battle", "seq", e.Seq)
+		cn.runner.Deliver(e)
+	}
+	return ControlResponse{Out: "ok"}
+}
+
+// LinkedLog reads game's own log from local, and every other game this
+// node does not hold (a campaign's battles, a battle's campaign) from the
+// cluster's stream: another node may hold it, and this node's store may
+// have none of it, or an old copy. For checking a game's links (pbem
+// verify).
+func (cn *Node) LinkedLog(local play.LogReader, game string) play.LogReader {
+	return linkedLog{local: local, game: game, cn: cn}
+}
+
+type linkedLog struct {
+	local play.LogReader
+	game  string
+	cn    *Node
+}
+
+func (l linkedLog) Read(game string, from uint64, fn func(*events.Envelope) error) error {
+	if game == l.game || l.cn.Owns(game) {
+		return l.local.Read(game, from, fn)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return l.cn.ReadStream(ctx, game, from, fn)
+}
