@@ -222,7 +222,8 @@ type Sender struct {
 	lg  *slog.Logger
 
 	running atomic.Bool
-	wake    chan struct{} // a mail was enqueued
+	wake    chan struct{}  // a mail was enqueued
+	records sync.WaitGroup // mails sent whose outcome is being recorded
 
 	mu    sync.Mutex
 	queue map[mailKey]*item
@@ -416,6 +417,7 @@ func (s *Sender) Run(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
+	s.records.Wait()
 	s.stopping()
 	return nil
 }
@@ -504,7 +506,9 @@ func (s *Sender) next() (*item, time.Duration) {
 	recording := false
 	for _, it := range s.queue {
 		busy[it.game] = busy[it.game] || it.inflight
-		recording = recording || it.toRecord()
+		// An outcome the log refused waits, out of flight, to be recorded
+		// again (one in flight is being recorded for the first time).
+		recording = recording || it.toRecord() && !it.inflight
 	}
 	var first *item
 	for _, it := range s.queue {
@@ -584,6 +588,19 @@ func (s *Sender) attempt(ctx context.Context, it *item, sc *smtpConn) {
 		s.lastError = err.Error()
 	}
 	s.mu.Unlock()
+	if err == nil {
+		// Pipelined: the worker sends the next mail (of another game)
+		// while this one's mail.sent commits, in the store's transaction
+		// with the other workers' records; the game's next mail waits
+		// for it (the mail stays in flight until recorded).
+		s.records.Add(1)
+		go func() {
+			defer s.records.Done()
+			s.recordOutcome(it)
+			s.poke() // the game's next mail may go now
+		}()
+		return
+	}
 	s.recordOutcome(it)
 }
 

@@ -772,6 +772,58 @@ func (f *failingLog) Do(r store.Request) (store.Result, error) {
 	return f.Appender.Do(r)
 }
 
+// heldLog holds every append until release is closed, as a slow commit
+// would.
+type heldLog struct {
+	Appender
+	release chan struct{}
+}
+
+func (h *heldLog) Do(r store.Request) (store.Result, error) {
+	<-h.release
+	return h.Appender.Do(r)
+}
+
+// A worker sends the next mail (of another game) while the mail.sent of
+// the one before is still being committed: recording is pipelined, and
+// each mail is still recorded once.
+func TestSenderSendsTheNextMailWhileTheLastOneIsRecorded(t *testing.T) {
+	be := &backend{}
+	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+	st := openStore(t)
+	held := &heldLog{Appender: st, release: make(chan struct{})}
+	cfg := testConfig(addr, &logBuffer{})
+	cfg.Workers = 1
+	s := New(cfg, held)
+	var ms []queued
+	for _, game := range []string{"g1", "g2"} {
+		q := plainMail()
+		q.MailID = "<" + game + ".1.usa@pbem.example.org>"
+		m := queue(t, st, game, q)
+		m.enqueue(s, 0)
+		ms = append(ms, m)
+	}
+	stop := run(t, s)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(be.messages()) < len(ms) {
+		if time.Now().After(deadline) {
+			close(held.release)
+			t.Fatalf("%d of %d mails sent while the first one's record was held; want every one", len(be.messages()), len(ms))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(held.release)
+	waitIdle(t, s)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if evs, _, _ := deliveries(t, st, m.game, m.q.MailID); strings.Join(evs, ",") != "sent 1" {
+			t.Errorf("%s: events %q, want sent once", m.q.MailID, evs)
+		}
+	}
+}
+
 // The outbox never gives up on a log that refuses an attempt's outcome:
 // it records the outcome again with backoff (it does not send the mail
 // again), sends nothing new meanwhile, shows the failure in Status, and
