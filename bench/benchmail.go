@@ -139,11 +139,14 @@ func benchMail(a *app, orders int, word string, ext mailTarget) error {
 	// The player's mailbox, idling too: when the reply is stored there
 	// (the host answered 250 to its DATA) splits the outbox's stage.
 	stored := make(chan time.Time, 64)
-	playerAddr, playerPass := srv.Mailhost().IMAPAddr(), ""
+	playerAddr, playerPass := "", "bench"
 	if players != nil {
-		playerAddr, playerPass = players.IMAPAddr(), "bench"
-	} else if playerPass, err = server.MailboxPassword(srv.Log(), "anna"); err != nil {
-		return err
+		playerAddr = players.IMAPAddr()
+	} else {
+		playerAddr = srv.Mailhost().IMAPAddr()
+		if playerPass, err = server.MailboxPassword(srv.Log(), "anna"); err != nil {
+			return err
+		}
 	}
 	player, err := imapclient.DialInsecure(playerAddr, &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
