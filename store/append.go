@@ -43,6 +43,13 @@ type Request struct {
 	// who would otherwise read the head and try again on each conflict,
 	// one transaction each. The game's log must exist.
 	AtHead bool
+	// Past, when set, lets a request that expects Expected land at the
+	// head all the same when every event written after Expected is of a
+	// type Past accepts: events that change nothing the request was
+	// computed from (a mail sent, an input that waits its turn). Its
+	// events are chained after them; Result.First says where they
+	// landed. Any other event after Expected is a conflict, as without.
+	Past   func(typ string) bool
 	Events []events.Envelope
 	// Keys are more idempotency keys of the request, recorded with the
 	// first event's seq: if any of them (or the first event's key) is
@@ -215,7 +222,7 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		r.err = fmt.Errorf("append at head of game %s: %w", r.Game, ErrNoGame)
 		return nil
 	}
-	if h.Seq != r.Expected && !r.AtHead {
+	if h.Seq != r.Expected && !r.AtHead && !passable(logB, r.Past, r.Expected, h.Seq) {
 		r.err = &ConflictError{Game: r.Game, Expected: r.Expected, Actual: h.Seq}
 		return nil
 	}
@@ -265,6 +272,30 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		}
 	}
 	return r.checkpoint(tx)
+}
+
+// maxPast bounds the events a request with Past looks at past its
+// Expected: beyond it the request is a conflict, as without Past.
+const maxPast = 256
+
+// passable reports whether the events of logB after expected, up to
+// head, are all of types past accepts.
+func passable(logB *bolt.Bucket, past func(string) bool, expected, head uint64) bool {
+	if past == nil || logB == nil || head < expected || head-expected > maxPast {
+		return false
+	}
+	var d events.Decoder
+	for seq := expected + 1; seq <= head; seq++ {
+		v := logB.Get(seqKey(seq))
+		if v == nil {
+			return false
+		}
+		e, err := d.UnmarshalView(v)
+		if err != nil || !past(e.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *appendReq) checkpoint(tx *bolt.Tx) error {

@@ -92,6 +92,43 @@ func TestAppendAtHeadFollowsTheLogWithoutConflict(t *testing.T) {
 	}
 }
 
+// An append with Past lands after events written since its Expected
+// when Past accepts every one of their types (they change nothing it was
+// computed from), chained after them; one event of another type is a
+// conflict, as without Past.
+func TestAppendPastLandsAfterAcceptedTypesOnlyElseConflict(t *testing.T) {
+	s := open(t)
+	s.Append("g1", 0, order("g1", "", "created"))
+	sent := events.New("g1", time.Unix(1700000000, 0), "", &events.MailSent{MailID: "<m1@x>", Attempt: 1})
+	s.Do(Request{Game: "g1", AtHead: true, Events: []events.Envelope{sent}})
+	s.Do(Request{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "", "next")}})
+	onlySent := func(typ string) bool { return typ == events.TypeMailSent }
+	sentOrInput := func(typ string) bool { return typ == events.TypeMailSent || events.IsInput(typ) }
+	for _, tc := range []struct {
+		name string
+		past func(string) bool
+		want uint64 // seq it lands at, 0: a conflict
+	}{
+		{"without Past", nil, 0},
+		{"a type Past refuses after Expected", onlySent, 0},
+		{"every type after Expected accepted", sentOrInput, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := s.Do(Request{Game: "g1", Expected: 1, Past: tc.past, Events: []events.Envelope{order("g1", "", "decision")}})
+			var ce *ConflictError
+			switch {
+			case tc.want == 0 && (!errors.As(err, &ce) || ce.Expected != 1 || ce.Actual != 3):
+				t.Fatalf("got %+v %v, want a conflict 1 vs 3", r, err)
+			case tc.want != 0 && (err != nil || r.First != tc.want || r.Last != tc.want):
+				t.Fatalf("got %+v %v, want it at seq %d", r, err, tc.want)
+			}
+		})
+	}
+	if n, err := s.Verify("g1"); err != nil || n != 4 {
+		t.Fatalf("verify: %d events, %v", n, err)
+	}
+}
+
 // DoAll commits its requests in order in one transaction, each with its
 // own outcome: a conflict or a duplicate (of a request before it among
 // them too) fails that request alone.

@@ -527,7 +527,7 @@ func (a *actor) decide(lg *slog.Logger) {
 			folded = true
 			evs = append(evs, one...)
 		}
-		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: base, Events: evs})
+		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: base, Past: decidedPast, Events: evs})
 		var conflict *store.ConflictError
 		switch {
 		case errors.As(err, &conflict) && folded:
@@ -563,13 +563,27 @@ func (a *actor) decide(lg *slog.Logger) {
 			continue
 		}
 		backoff, a.alone = 50*time.Millisecond, false
-		if folded {
+		switch {
+		case res.First != base+1 && folded:
+			// The log put events the decisions do not depend on before
+			// them (decidedPast), so the game chained them elsewhere than
+			// the log: load it anew (the decisions are in the log).
+			a.g = nil
+			return
+		case res.First != base+1:
+			// Fold those events and the decision from the log.
+			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
+				lg.Error("catching up after a decision failed; loading the game anew", "err", err)
+				a.g = nil
+				return
+			}
+		case folded:
 			if res.Last != a.g.Seq || res.Events[len(res.Events)-1].Hash != a.g.Hash {
 				lg.Error("the log chained the decisions otherwise than the game; loading the game anew", "seq", res.Last)
 				a.g = nil
 				return
 			}
-		} else {
+		default:
 			for i := range res.Events {
 				if err := a.g.Apply(a.r.reg, &res.Events[i]); err != nil {
 					logPanic(lg, "own decision does not fold; loading the game anew", err, "seq", res.Events[i].Seq)
@@ -589,6 +603,22 @@ func (a *actor) decide(lg *slog.Logger) {
 	if a.g != nil {
 		a.maybeSnapshot(lg)
 	}
+}
+
+// decidedPast reports whether an event of type typ, written after the
+// game a decision was made on, leaves the decision as it is, so that the
+// decision may land after it (store.Request.Past): a mail sent, the
+// intake's records that change no game, and inputs, which wait their
+// turn behind the one decided (the decision of the first pending input
+// reads neither the later inputs nor the outbox).
+func decidedPast(typ string) bool {
+	switch typ {
+	case events.TypeMailSent, events.TypeOrderHeld, events.TypeOrderConfirmed, events.TypeMailRefused,
+		events.TypeOrderReceived, events.TypeOrderReceivedV1,
+		events.TypeRefereeCommand, events.TypeRefereeCommandV2, events.TypeRefereeCommandV1:
+		return true
+	}
+	return false
 }
 
 // link opens the battles the game waits on that are not open yet, and

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -223,7 +222,8 @@ type Sender struct {
 	lg  *slog.Logger
 
 	running atomic.Bool
-	wake    chan struct{} // a mail was enqueued
+	wake    chan struct{}  // a mail was enqueued
+	records sync.WaitGroup // mails sent whose outcome is being recorded
 
 	mu    sync.Mutex
 	queue map[mailKey]*item
@@ -417,6 +417,7 @@ func (s *Sender) Run(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
+	s.records.Wait()
 	s.stopping()
 	return nil
 }
@@ -427,24 +428,37 @@ func (s *Sender) work(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	var sc smtpConn // the worker's connection, kept between mails sent back to back
+	defer sc.close(true)
 	for {
 		if ctx.Err() != nil {
 			return
 		}
 		it, wait := s.next()
 		if it == nil {
-			var fire <-chan time.Time
+			var fire, expire <-chan time.Time
 			if wait >= 0 {
 				timer.Reset(wait)
 				fire = timer.C
+			}
+			var idle *time.Timer
+			if sc.c != nil {
+				// Nothing to send for keepIdle: say goodbye.
+				idle = time.NewTimer(max(keepIdle-time.Since(sc.used), 0))
+				expire = idle.C
 			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-s.wake:
 			case <-fire:
+			case <-expire:
+				sc.close(true)
 			}
 			timer.Stop()
+			if idle != nil {
+				idle.Stop()
+			}
 			continue
 		}
 		// More may be due: let another idle worker look.
@@ -453,7 +467,7 @@ func (s *Sender) work(ctx context.Context) {
 			s.recordOutcome(it)
 			continue
 		}
-		s.attempt(ctx, it)
+		s.attempt(ctx, it, &sc)
 	}
 }
 
@@ -492,7 +506,9 @@ func (s *Sender) next() (*item, time.Duration) {
 	recording := false
 	for _, it := range s.queue {
 		busy[it.game] = busy[it.game] || it.inflight
-		recording = recording || it.toRecord()
+		// An outcome the log refused waits, out of flight, to be recorded
+		// again (one in flight is being recorded for the first time).
+		recording = recording || it.toRecord() && !it.inflight
 	}
 	var first *item
 	for _, it := range s.queue {
@@ -514,7 +530,7 @@ func (s *Sender) next() (*item, time.Duration) {
 }
 
 // attempt makes one delivery attempt of it and records its outcome.
-func (s *Sender) attempt(ctx context.Context, it *item) {
+func (s *Sender) attempt(ctx context.Context, it *item, sc *smtpConn) {
 	n := it.attempts + 1
 	lg := s.lg.With("game", it.game, "mail_id", it.q.MailID, "attempt", n)
 	lg.Debug("mail delivery attempt", "to", it.q.To, "addr", s.cfg.Addr)
@@ -539,7 +555,7 @@ func (s *Sender) attempt(ctx context.Context, it *item) {
 			}
 			err = &stageError{stage: stageRender, err: err}
 		} else {
-			reply, err = s.deliver(ctx, m)
+			reply, err = s.deliver(ctx, m, sc)
 		}
 	}
 	if errors.Is(err, errShutdown) {
@@ -572,6 +588,19 @@ func (s *Sender) attempt(ctx context.Context, it *item) {
 		s.lastError = err.Error()
 	}
 	s.mu.Unlock()
+	if err == nil {
+		// Pipelined: the worker sends the next mail (of another game)
+		// while this one's mail.sent commits, in the store's transaction
+		// with the other workers' records; the game's next mail waits
+		// for it (the mail stays in flight until recorded).
+		s.records.Add(1)
+		go func() {
+			defer s.records.Done()
+			s.recordOutcome(it)
+			s.poke() // the game's next mail may go now
+		}()
+		return
+	}
 	s.recordOutcome(it)
 }
 
@@ -852,30 +881,73 @@ const (
 	phaseAbandoned              // ctx was done first; the connection is closed
 )
 
-// deliver makes one SMTP transaction and returns the server's reply to the
-// end of DATA. When ctx is done before the final dot is sent, it closes
-// the connection and returns errShutdown; after that point it finishes the
-// transaction (bounded by Config.Timeout) whatever ctx says.
-func (s *Sender) deliver(ctx context.Context, m *message) (string, error) {
-	cfg := s.cfg
-	if err := cfg.authAllowed(); err != nil {
-		return "", &stageError{stageConnect, err}
+// keepIdle is how long a worker keeps its SMTP connection open with
+// nothing to send: mails that follow one another share the connection,
+// its greeting and its login (an SMTP server may close it sooner: the next
+// mail then opens a new one).
+const keepIdle = 10 * time.Second
+
+// smtpConn is a worker's SMTP connection, logged in, between two
+// transactions (c nil: none).
+type smtpConn struct {
+	conn net.Conn
+	c    *smtp.Client
+	used time.Time // when its last transaction ended
+}
+
+// close ends the connection, saying QUIT first if quit (bounded by a
+// second: a server that does not answer does not hold up a shutdown).
+func (sc *smtpConn) close(quit bool) {
+	if sc.c == nil {
+		return
 	}
-	host, _, err := net.SplitHostPort(cfg.Addr)
-	if err != nil {
-		return "", &stageError{stageConnect, fmt.Errorf("smtp addr %q: %w", cfg.Addr, err)}
+	if quit {
+		sc.conn.SetDeadline(time.Now().Add(time.Second))
+		sc.c.Quit()
 	}
-	d := net.Dialer{Timeout: cfg.Timeout}
-	conn, err := d.DialContext(ctx, "tcp", cfg.Addr)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", errShutdown
+	sc.c.Close()
+	*sc = smtpConn{}
+}
+
+// deliver makes one SMTP transaction on sc's connection, or a new one,
+// and returns the server's reply to the end of DATA. A connection kept
+// from the mail before that fails before the transaction has begun (the
+// server closed it meanwhile) is replaced by a new one at once. When ctx
+// is done before the final dot is sent, it closes the connection and
+// returns errShutdown; after that point it finishes the transaction
+// (bounded by Config.Timeout) whatever ctx says.
+func (s *Sender) deliver(ctx context.Context, m *message, sc *smtpConn) (string, error) {
+	if sc.c != nil && time.Since(sc.used) >= keepIdle {
+		sc.close(true)
+	}
+	reused := sc.c != nil
+	for {
+		if sc.c == nil {
+			if err := s.open(ctx, sc); err != nil {
+				return "", err
+			}
 		}
-		return "", &stageError{stageConnect, err}
+		reply, err := s.transact(ctx, m, sc)
+		if err == nil {
+			sc.used = time.Now()
+			return reply, nil
+		}
+		sc.close(false)
+		var se *stageError
+		if reused && errors.As(err, &se) && se.stage == stageMail && !isPermanent(err) {
+			reused = false
+			continue
+		}
+		return reply, err
 	}
+}
+
+// abandonable runs fn on conn, closing conn if ctx is done first or
+// Config.Timeout passes; fn's error is then errShutdown or its own.
+func (s *Sender) abandonable(ctx context.Context, conn net.Conn, fn func(phase *atomic.Int32) (string, error)) (string, error) {
 	// A hard bound on the whole attempt: the client's own timeouts are per
 	// command.
-	timeout := time.AfterFunc(cfg.Timeout, func() { conn.Close() })
+	timeout := time.AfterFunc(s.cfg.Timeout, func() { conn.Close() })
 	defer timeout.Stop()
 	var phase atomic.Int32
 	stopAbandon := context.AfterFunc(ctx, func() {
@@ -884,76 +956,106 @@ func (s *Sender) deliver(ctx context.Context, m *message) (string, error) {
 		}
 	})
 	defer stopAbandon()
-	fail := func(stage string, err error) (string, error) {
-		if phase.Load() == phaseAbandoned {
-			return "", errShutdown
-		}
-		return "", &stageError{stage, err}
-	}
-
-	tlsCfg := &tls.Config{}
-	if cfg.TLSConfig != nil {
-		tlsCfg = cfg.TLSConfig.Clone()
-	}
-	if tlsCfg.ServerName == "" {
-		tlsCfg.ServerName = host
-	}
-	var c *smtp.Client
-	switch cfg.TLS {
-	case TLSNone:
-		c = smtp.NewClient(conn)
-	case TLSImplicit:
-		c = smtp.NewClient(tls.Client(conn, tlsCfg))
-	case TLSStartTLS:
-		// go-smtp says EHLO as "localhost" before STARTTLS; HeloName is
-		// used after it, on the encrypted connection.
-		if c, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
-			conn.Close()
-			return fail(stageConnect, fmt.Errorf("starttls: %w", err))
-		}
-	default:
-		conn.Close()
-		return fail(stageConnect, fmt.Errorf("smtp tls mode %q: use %s, %s or %s", cfg.TLS, TLSNone, TLSStartTLS, TLSImplicit))
-	}
-	defer c.Close()
-	c.CommandTimeout = cfg.Timeout
-	c.SubmissionTimeout = cfg.Timeout
-
-	if err := c.Hello(cfg.HeloName); err != nil {
-		return fail(stageHello, err)
-	}
-	if cfg.Username != "" {
-		if err := s.auth(ctx, c, host); err != nil {
-			return fail(stageAuth, err)
-		}
-	}
-	if err := c.Mail(m.from, nil); err != nil {
-		return fail(stageMail, err)
-	}
-	for _, r := range m.rcpts {
-		if err := c.Rcpt(r, nil); err != nil {
-			return fail(stageRcpt, fmt.Errorf("<%s>: %w", r, err))
-		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		return fail(stageData, err)
-	}
-	if _, err := w.Write(m.data); err != nil {
-		// No final dot: closing the connection makes the server discard
-		// the partial message.
-		return fail(stageData, err)
-	}
-	if !phase.CompareAndSwap(phaseOpen, phaseCommitted) {
+	reply, err := fn(&phase)
+	if err != nil && phase.Load() == phaseAbandoned {
 		return "", errShutdown
 	}
-	resp, err := w.CloseWithResponse()
+	return reply, err
+}
+
+// open dials the server and says hello and logs in as Config says, into sc.
+func (s *Sender) open(ctx context.Context, sc *smtpConn) error {
+	cfg := s.cfg
+	if err := cfg.authAllowed(); err != nil {
+		return &stageError{stageConnect, err}
+	}
+	host, _, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
-		return "", &stageError{stageData, err}
+		return &stageError{stageConnect, fmt.Errorf("smtp addr %q: %w", cfg.Addr, err)}
 	}
-	// The mail is accepted; a failed QUIT changes nothing.
-	if err := c.Quit(); err != nil && !errors.Is(err, io.EOF) {
-		s.lg.Debug("smtp quit", "err", err)
+	d := net.Dialer{Timeout: cfg.Timeout}
+	conn, err := d.DialContext(ctx, "tcp", cfg.Addr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errShutdown
+		}
+		return &stageError{stageConnect, err}
 	}
-	return resp.StatusText, nil
+	var c *smtp.Client
+	_, err = s.abandonable(ctx, conn, func(*atomic.Int32) (string, error) {
+		tlsCfg := &tls.Config{}
+		if cfg.TLSConfig != nil {
+			tlsCfg = cfg.TLSConfig.Clone()
+		}
+		if tlsCfg.ServerName == "" {
+			tlsCfg.ServerName = host
+		}
+		switch cfg.TLS {
+		case TLSNone:
+			c = smtp.NewClient(conn)
+		case TLSImplicit:
+			c = smtp.NewClient(tls.Client(conn, tlsCfg))
+		case TLSStartTLS:
+			// go-smtp says EHLO as "localhost" before STARTTLS; HeloName is
+			// used after it, on the encrypted connection.
+			var err error
+			if c, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
+				return "", &stageError{stageConnect, fmt.Errorf("starttls: %w", err)}
+			}
+		default:
+			return "", &stageError{stageConnect, fmt.Errorf("smtp tls mode %q: use %s, %s or %s", cfg.TLS, TLSNone, TLSStartTLS, TLSImplicit)}
+		}
+		c.CommandTimeout = cfg.Timeout
+		c.SubmissionTimeout = cfg.Timeout
+		if err := c.Hello(cfg.HeloName); err != nil {
+			return "", &stageError{stageHello, err}
+		}
+		if cfg.Username != "" {
+			if err := s.auth(ctx, c, host); err != nil {
+				return "", &stageError{stageAuth, err}
+			}
+		}
+		return "", nil
+	})
+	if err != nil {
+		if c != nil {
+			c.Close()
+		}
+		conn.Close()
+		return err
+	}
+	*sc = smtpConn{conn: conn, c: c}
+	return nil
+}
+
+// transact sends m in one SMTP transaction on sc's connection.
+func (s *Sender) transact(ctx context.Context, m *message, sc *smtpConn) (string, error) {
+	c := sc.c
+	return s.abandonable(ctx, sc.conn, func(phase *atomic.Int32) (string, error) {
+		if err := c.Mail(m.from, nil); err != nil {
+			return "", &stageError{stageMail, err}
+		}
+		for _, r := range m.rcpts {
+			if err := c.Rcpt(r, nil); err != nil {
+				return "", &stageError{stageRcpt, fmt.Errorf("<%s>: %w", r, err)}
+			}
+		}
+		w, err := c.Data()
+		if err != nil {
+			return "", &stageError{stageData, err}
+		}
+		if _, err := w.Write(m.data); err != nil {
+			// No final dot: closing the connection makes the server discard
+			// the partial message.
+			return "", &stageError{stageData, err}
+		}
+		if !phase.CompareAndSwap(phaseOpen, phaseCommitted) {
+			return "", errShutdown
+		}
+		resp, err := w.CloseWithResponse()
+		if err != nil {
+			return "", &stageError{stageData, err}
+		}
+		return resp.StatusText, nil
+	})
 }

@@ -54,9 +54,32 @@ type backend struct {
 	inRcpt    chan struct{}   // when set, signalled as each RCPT TO arrives
 	user      string          // when set, AUTH PLAIN with user/pass is required
 	pass      string
+	conns     []*smtp.Conn // every connection opened, in order
 }
 
-func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{b: b}, nil }
+func (b *backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.conns = append(b.conns, c)
+	return &session{b: b}, nil
+}
+
+// connCount returns how many connections were opened.
+func (b *backend) connCount() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.conns)
+}
+
+// hangUp closes every connection from the server's side, as a server
+// does with a connection idle too long.
+func (b *backend) hangUp() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range b.conns {
+		c.Close()
+	}
+}
 
 func (b *backend) messages() []received {
 	b.mu.Lock()
@@ -658,6 +681,40 @@ func TestSenderStopFinishesATransactionPastTheFinalDot(t *testing.T) {
 	}
 }
 
+// Mails sent back to back share the worker's connection (one greeting,
+// one login); when the server has closed it meanwhile, the next mail
+// goes out at once over a new one, its first attempt, not a failure.
+func TestSenderSendsMailsBackToBackOverOneConnection(t *testing.T) {
+	be := &backend{user: "pbem", pass: "secret"}
+	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+	st := openStore(t)
+	cfg := testConfig(addr, &logBuffer{})
+	cfg.Workers, cfg.Username, cfg.Password = 1, "pbem", "secret"
+	cfg.BackoffBase, cfg.BackoffMax = time.Hour, time.Hour // a failed attempt would not be retried within the test
+	s := New(cfg, st)
+	ms := queueMany(t, st, s, 5)
+	stop := run(t, s)
+	waitIdle(t, s)
+	if n := be.connCount(); n != 1 {
+		t.Errorf("%d mails sent back to back over %d connections; want one", len(ms), n)
+	}
+	be.hangUp()
+	q := plainMail()
+	q.MailID = "<g1.after.usa@pbem.example.org>"
+	m := queue(t, st, "g1", q)
+	m.enqueue(s, 0)
+	waitIdle(t, s)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := be.connCount(); n != 2 {
+		t.Errorf("%d connections after the server closed the first; want 2", n)
+	}
+	if sent := checkWholeAttempts(t, st, be, append(ms, m)); sent != len(ms)+1 {
+		t.Errorf("%d mails sent, each at its first attempt; want %d", sent, len(ms)+1)
+	}
+}
+
 func TestSenderStopAbandonsATransactionBeforeTheFinalDot(t *testing.T) {
 	// The server is slow to answer RCPT TO: stopping must not wait for it.
 	be := &backend{rcptDelay: 3 * time.Second, inRcpt: make(chan struct{}, 1)}
@@ -713,6 +770,58 @@ func (f *failingLog) Do(r store.Request) (store.Result, error) {
 		return store.Result{}, errors.New("no space left on device")
 	}
 	return f.Appender.Do(r)
+}
+
+// heldLog holds every append until release is closed, as a slow commit
+// would.
+type heldLog struct {
+	Appender
+	release chan struct{}
+}
+
+func (h *heldLog) Do(r store.Request) (store.Result, error) {
+	<-h.release
+	return h.Appender.Do(r)
+}
+
+// A worker sends the next mail (of another game) while the mail.sent of
+// the one before is still being committed: recording is pipelined, and
+// each mail is still recorded once.
+func TestSenderSendsTheNextMailWhileTheLastOneIsRecorded(t *testing.T) {
+	be := &backend{}
+	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+	st := openStore(t)
+	held := &heldLog{Appender: st, release: make(chan struct{})}
+	cfg := testConfig(addr, &logBuffer{})
+	cfg.Workers = 1
+	s := New(cfg, held)
+	var ms []queued
+	for _, game := range []string{"g1", "g2"} {
+		q := plainMail()
+		q.MailID = "<" + game + ".1.usa@pbem.example.org>"
+		m := queue(t, st, game, q)
+		m.enqueue(s, 0)
+		ms = append(ms, m)
+	}
+	stop := run(t, s)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(be.messages()) < len(ms) {
+		if time.Now().After(deadline) {
+			close(held.release)
+			t.Fatalf("%d of %d mails sent while the first one's record was held; want every one", len(be.messages()), len(ms))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(held.release)
+	waitIdle(t, s)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if evs, _, _ := deliveries(t, st, m.game, m.q.MailID); strings.Join(evs, ",") != "sent 1" {
+			t.Errorf("%s: events %q, want sent once", m.q.MailID, evs)
+		}
+	}
 }
 
 // The outbox never gives up on a log that refuses an attempt's outcome:
