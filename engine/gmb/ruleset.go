@@ -42,7 +42,7 @@ func losses(s *State) map[string]int {
 		out[sd.Name] = 0
 	}
 	for _, u := range s.Units {
-		if _, ok := out[u.Side]; ok && u.Removed {
+		if _, ok := out[u.Side]; ok && u.Removed && !u.Withdrawn {
 			out[u.Side]++
 		}
 	}

@@ -25,7 +25,7 @@ func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
 		Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
 		Guide:  engine.OrderGuide{Prefix: "ADV", Keyword: "ADVANCE"},
-		Losses: losses}
+		Losses: losses, Explain: explain}
 }
 
 // losses are the state points each side has lost (engine.LossCounter),
@@ -43,7 +43,7 @@ func losses(s *State) map[string]int {
 	}
 	for _, u := range s.Units {
 		if _, ok := out[u.Side]; ok {
-			out[u.Side] += 3 - max(u.State, 0)
+			out[u.Side] += max(3-u.Short-max(u.State, 0), 0)
 		}
 	}
 	return out
