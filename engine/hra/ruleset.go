@@ -35,7 +35,9 @@ func (r rules) Extras() engine.Extras[*State] {
 // 4.III.d, T2) and a unit at 0 breaks and is removed (HRA 3a); so a side's
 // losses are 3 minus the state of each of its units, a removed unit
 // counting 3 (the brigade losses of HRA 12d as H7 reads them, summed
-// over the side).
+// over the side), less what a unit lacked when the game began (Short: a
+// battle its campaign or referee set up weaker), which the battle did
+// not cost.
 func losses(s *State) map[string]int {
 	out := make(map[string]int, len(Sides))
 	for _, side := range Sides {
