@@ -8,7 +8,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.2.0"
+const Version = "0.2.1"
 
 type rules struct{}
 

@@ -8,7 +8,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.4.1"
+const Version = "0.4.2"
 
 // rules is HRA written against its own types; engine.Adapt makes it the
 // engine's Ruleset.
