@@ -73,6 +73,13 @@ var cases = []struct {
 	{"welcome-referee", NameWelcome, Welcome{Common: common("Carol Ruiz", ""), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
 		Secret: "q7mkz4ta2xw5hr3npe6jvc"}},
+	{"welcome-observer", NameWelcome, Welcome{Common: func() Common {
+		c := common("Observer", "")
+		c.Referee, c.Observer, c.Key, c.Campaign = false, true, "", "the assault on 0504 (battle t1-a1-0504) of campaign camp"
+		return c
+	}(), Players: players, Referees: referees, Commitment: strings.Repeat("0f1e2d3c", 8),
+		First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board, Volume: "every", Change: "MAIL",
+		Rules: []Section{{Heading: "The battle's forces, set up by the campaign (house rule, SAMPLE)", Lines: []string{"USA: Hale's Brigade (the campaign's Able, 3 of 6 strength)."}}}}},
 	{"welcome-mailbox", NameWelcome, Welcome{Common: common("Taro Yamada", "CSA"), Players: players, Referees: referees,
 		Commitment: strings.Repeat("0f1e2d3c", 8), First: []Prompt{{Who: "USA (Anna Lindqvist)", Side: "USA", What: usaMove.What}}, Board: board,
 		Login: &Login{Address: "taro@pbem.localhost", User: "taro", IMAP: "127.0.0.1:1143", SMTP: "127.0.0.1:1025", Password: "{pbem:password}"}}},

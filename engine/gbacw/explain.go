@@ -105,12 +105,14 @@ func explain(st *State, _ engine.Viewer, word string) []engine.Explanation {
 			steps = append(steps, "- "+l+".")
 		}
 	}
-	return []engine.Explanation{
-		{Heading: "This scenario", Lines: scenario},
-		{Heading: "Readings of the rules, and the options that read them otherwise", Lines: readings},
-		{Heading: "House rules", Lines: house},
-		{Heading: "The referee", Lines: steps},
+	out := []engine.Explanation{{Heading: "This scenario", Lines: scenario}}
+	if len(sc.Muster) > 0 {
+		out = append(out, engine.Explanation{Heading: engine.MusterHeading, Lines: sc.Muster})
 	}
+	return append(out,
+		engine.Explanation{Heading: "Readings of the rules, and the options that read them otherwise", Lines: readings},
+		engine.Explanation{Heading: "House rules", Lines: house},
+		engine.Explanation{Heading: "The referee", Lines: steps})
 }
 
 func upperFirst(s string) string {

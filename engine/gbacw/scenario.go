@@ -163,6 +163,10 @@ type ScenarioDef struct {
 	Leaders   []LeaderDef
 	Units     []UnitDef
 
+	// Muster tells the players the forces a campaign set this battle up
+	// with (applyMuster); none for a scenario as written.
+	Muster []string
+
 	Objectives []Objective
 	LossVP     int
 	Victory    bool // the scenario says how the game is won
@@ -288,11 +292,18 @@ func (sc *ScenarioDef) sideOfBrigade(b string) string {
 func ParseScenario(b []byte) (*ScenarioDef, error) {
 	sc := &ScenarioDef{Hexes: map[hex.Hex]HexDef{}, Sides: map[hex.Hexside][]string{}, route: map[hex.Hexside]string{},
 		Armies: map[string]string{}, Default: HexDef{Terrain: "clear"}}
+	b, muster, err := engine.SplitMuster(b)
+	if err != nil {
+		return nil, fmt.Errorf("gbacw: scenario %w", err)
+	}
 	p := &scnParser{sc: sc}
 	if err := p.parse(string(b), false); err != nil {
 		return nil, err
 	}
 	if err := sc.check(); err != nil {
+		return nil, err
+	}
+	if sc.Muster, err = sc.applyMuster(muster); err != nil {
 		return nil, err
 	}
 	sc.unitIndex = make(map[string]int, len(sc.Units))

@@ -58,6 +58,9 @@ type Battle struct {
 	// battle up instead.
 	Forces        []ForceMap `json:"forces,omitempty"`
 	RefereeForces bool       `json:"referee_forces,omitempty"`
+	// Strength is how a mapped force's strength follows its unit's:
+	// StrengthShare (the default, SAMPLE) or StrengthFull.
+	Strength string `json:"strength,omitempty"`
 	// Results map the battle's outcome to the assault's result, the first
 	// that matches; RefereeResult: the referee rules it.
 	Results       []BattleResult `json:"results,omitempty"`
@@ -76,6 +79,19 @@ type ForceMap struct {
 	Unit  string `json:"unit"`
 	Force string `json:"force"`
 }
+
+// How a mapped force's strength follows its GCACW unit's (the [battles]
+// line "strength share|full"; SAMPLE: the seeds give no conversion).
+const (
+	// StrengthShare: the force fights with its unit's share left of the
+	// Manpower it started the scenario with, applied to the tactical
+	// system's own measure (GBACW strength points, HRA state, GMB units),
+	// rounded up. The default.
+	StrengthShare = "share"
+	// StrengthFull: the force fights as the tactical scenario writes it,
+	// whatever its unit has lost.
+	StrengthFull = "full"
+)
 
 // BattleResult is one line of a battle's result table.
 type BattleResult struct {
@@ -223,6 +239,16 @@ func (p *scnParser) parseBattles(lines []srcLine) {
 			}
 			forcesSeen[id] = l.No
 			cur.Forces = append(cur.Forces, ForceMap{Unit: id, Force: l.Toks[2].Text})
+		case "strength":
+			v := ""
+			if len(l.Toks) == 2 {
+				v = strings.ToLower(l.Toks[1].Text)
+			}
+			if v != StrengthShare && v != StrengthFull {
+				p.errf(l, `write "strength share" (a force fights with its unit's share left of its starting Manpower) or "strength full" (as the tactical scenario writes it)`)
+				continue
+			}
+			cur.Strength = v
 		case "result":
 			if len(l.Toks) == 2 && strings.EqualFold(l.Toks[1].Text, "referee") {
 				if len(cur.Results) > 0 {
@@ -243,7 +269,7 @@ func (p *scnParser) parseBattles(lines []srcLine) {
 			}
 			cur.Results = append(cur.Results, r)
 		default:
-			p.errf(l, "unknown [battles] line %q (battle, force, forces referee, result)", l.Toks[0].Text)
+			p.errf(l, "unknown [battles] line %q (battle, force, forces referee, strength, result)", l.Toks[0].Text)
 		}
 	}
 	for _, b := range s.Battles {
@@ -359,7 +385,12 @@ func (b *Battle) describe() string {
 	if b.RefereeForces {
 		s += "; the referee sets the forces up"
 	} else {
-		s += "; forces by the scenario's mapping (SAMPLE)"
+		s += "; forces by the scenario's mapping (SAMPLE): only those whose units are in the assault fight"
+		if b.Strength == StrengthFull {
+			s += ", each as the tactical scenario writes it"
+		} else {
+			s += ", each with its unit's share left of its starting Manpower"
+		}
 	}
 	if b.RefereeResult {
 		return s + "; the referee rules its result"
@@ -401,10 +432,18 @@ var (
 	aAttLost  = factSet.Int("attacker_lost")
 	aDefLost  = factSet.Int("defender_lost")
 	aRouted   = factSet.Str("routed")
+	aMuster   = factSet.Strs("muster")
+	aForcesBy = factSet.Str("forces")
+)
+
+// Who sets a battle's forces up (the battle.opened fact's "forces").
+const (
+	forcesCampaign = "campaign" // the scenario's mapping, from the units in the assault
+	forcesReferee  = "referee"  // the referee, by mail, before the battle starts
 )
 
 var _ = []string{
-	factSet.Kind(kBattleOpened, aKey, aHex, aSide, aUnits, aSystem, aScenario, aSides, engine.Opt(aLeader)),
+	factSet.Kind(kBattleOpened, aKey, aHex, aSide, aUnits, aSystem, aScenario, aSides, engine.Opt(aLeader), engine.Opt(aForcesBy), engine.Opt(aMuster)),
 	factSet.Kind(kBattleEnded, aKey, aGame, aHash, aWinner, aAttLost, aDefLost, engine.Opt(aRouted), engine.Opt(aResult)),
 }
 
@@ -415,6 +454,81 @@ type FoughtOut struct {
 	Scenario string   `json:"scenario"`
 	Side     string   `json:"side"`  // the attacker
 	Sides    []string `json:"sides"` // "USA=USA", "CSA=CSA"
+	// Forces says who sets the battle's forces up (forcesCampaign or
+	// forcesReferee; "" in a state from before it was recorded: the
+	// referee), and Muster the forces the mapping gives, as the fact has
+	// them ("<tactical side>|<force>|<Manpower now>|<at start>|<unit>").
+	Forces string   `json:"forces,omitempty"`
+	Muster []string `json:"muster,omitempty"`
+}
+
+// muster is the forces the scenario's mapping sets a battle of system's
+// scenario up with, for an attack by side's units ids on at: each mapped
+// unit in the assault (the attackers and the defenders in at), in the
+// mapping's order, with its Manpower now and at the scenario's start; by
+// is forcesReferee when the scenario has the referee set it up (or has no
+// mapping for this system and scenario: a battle the referee ordered).
+func (st *State) muster(side string, ids []string, at hex.Hex, system, scenario string) (by string, lines []string) {
+	b := st.Scn.BattleFor(at)
+	if b == nil || b.System != system || b.Scenario != scenario || b.RefereeForces || len(b.Forces) == 0 {
+		return forcesReferee, nil
+	}
+	in := map[string]bool{}
+	for _, id := range ids {
+		in[id] = true
+	}
+	for _, u := range st.unitsAt(at) {
+		if u.Side != side {
+			in[u.ID] = true
+		}
+	}
+	for _, f := range b.Forces {
+		u := st.unit(f.Unit)
+		if u == nil || !in[u.ID] || u.Eliminated || u.Manpower <= 0 {
+			continue
+		}
+		start := u.Manpower
+		for _, su := range st.Scn.Units {
+			if su.ID == u.ID {
+				start = su.Manpower
+			}
+		}
+		now := u.Manpower
+		if b.Strength == StrengthFull || start <= 0 {
+			now, start = max(start, 1), max(start, 1)
+		}
+		lines = append(lines, strings.Join([]string{b.TacticalSide(u.Side), f.Force, strconv.Itoa(now), strconv.Itoa(start), u.Name}, "|"))
+	}
+	return forcesCampaign, lines
+}
+
+// musterForces reads the muster lines of a FoughtOut.
+func musterForces(lines []string) []engine.BattleForce {
+	var out []engine.BattleForce
+	for _, l := range lines {
+		p := strings.SplitN(l, "|", 5)
+		if len(p) != 5 {
+			continue
+		}
+		now, _ := strconv.Atoi(p[2])
+		start, _ := strconv.Atoi(p[3])
+		out = append(out, engine.BattleForce{Side: p[0], Force: p[1], Present: now, Start: start, Unit: p[4]})
+	}
+	return out
+}
+
+// musterWords tells the forces in plain words: "Able (4 of 6 Manpower)
+// as Hale's Brigade".
+func musterWords(lines []string) []string {
+	var out []string
+	for _, f := range musterForces(lines) {
+		w := fmt.Sprintf("%s (%d of %d Manpower) as %s", f.Unit, f.Present, f.Start, f.Force)
+		if f.Present >= f.Start {
+			w = fmt.Sprintf("%s (full strength) as %s", f.Unit, f.Force)
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // battleKey names the battle of an assault on at in this Action Phase,
@@ -442,6 +556,11 @@ func (m sim) openBattle(side string, ids []string, at hex.Hex, leader, system, s
 		aSystem.Arg(system), aScenario.Arg(scenario), aSides.Arg(ss...)}
 	if leader != "" {
 		args = append(args, aLeader.Arg(leader))
+	}
+	by, lines := m.State.muster(side, ids, at, system, scenario)
+	args = append(args, aForcesBy.Arg(by))
+	if len(lines) > 0 {
+		args = append(args, aMuster.Arg(lines...))
 	}
 	m.Emit(kBattleOpened, args...)
 }
@@ -504,8 +623,17 @@ func tellBattle(s *State, f events.Fact) (string, bool) {
 			a, b, _ := strings.Cut(sd, "=")
 			sides = append(sides, a+" as "+b)
 		}
-		return fmt.Sprintf("The assault on %s by %s is fought out as a battle of %s, scenario %s (%s): a game of its own, battle %s. The campaign waits on it; its result comes back when it ends.",
-			aHex.Of(f), s.unitNames(aUnits.Of(f)), systemTitle(aSystem.Of(f)), aScenario.Of(f), strings.Join(sides, ", "), aKey.Of(f)), true
+		t := fmt.Sprintf("The assault on %s by %s is fought out as a battle of %s, scenario %s (%s): a game of its own, battle %s. The campaign waits on it; its result comes back when it ends.",
+			aHex.Of(f), s.unitNames(aUnits.Of(f)), systemTitle(aSystem.Of(f)), aScenario.Of(f), strings.Join(sides, ", "), aKey.Of(f))
+		switch {
+		case aForcesBy.Of(f) == forcesReferee:
+			t += " The referee sets its forces up before it starts."
+		case aForcesBy.Of(f) == forcesCampaign && len(aMuster.Of(f)) == 0:
+			t += " None of the units in the assault is in the scenario's mapping: the battle is fought with its forces as written."
+		case aForcesBy.Of(f) == forcesCampaign:
+			t += " By the scenario's mapping (a house rule, SAMPLE) these fight, each with its share left of its starting Manpower: " + strings.Join(musterWords(aMuster.Of(f)), "; ") + "; the tactical forces of no unit in the assault stay out."
+		}
+		return t, true
 	case kBattleEnded:
 		t := fmt.Sprintf("Battle %s (game %s) has ended: the %s won; the attacker lost %d, the defender %d", aKey.Of(f), aGame.Of(f), aWinner.Of(f), aAttLost.Of(f), aDefLost.Of(f))
 		if r := aRouted.Of(f); r != "" {
@@ -691,10 +819,12 @@ func battlesWaited(st *State) []engine.Battle {
 		side, tac, _ := strings.Cut(sd, "=")
 		b.Sides = append(b.Sides, engine.BattleSide{Side: side, Tactical: tac})
 	}
-	if def := st.Scn.BattleFor(hex.MustParse(at)); def != nil && def.System == b.System && def.Scenario == b.Scenario {
-		for _, f := range def.Forces {
-			b.Forces = append(b.Forces, fmt.Sprintf("%s as %s", st.unitName(f.Unit), f.Force))
-		}
+	switch p.Battle.Forces {
+	case forcesCampaign:
+		b.Muster = musterForces(p.Battle.Muster)
+		b.Forces = musterWords(p.Battle.Muster)
+	default:
+		b.RefereeForces = true
 	}
 	return []engine.Battle{b}
 }

@@ -76,7 +76,7 @@ func TestLinkedBattleListedAsHouseRule(t *testing.T) {
 		all = append(all, e.Lines...)
 	}
 	got := strings.Join(all, "\n")
-	mustContain(t, "house rules", got, "- Battles: an assault on 0504 is fought out as a battle of Great Battles of the American Civil War, scenario tanners-mill (USA as USA, CSA as CSA); forces by the scenario's mapping (SAMPLE); its result by the scenario's battle table (SAMPLE), else the referee.")
+	mustContain(t, "house rules", got, "- Battles: an assault on 0504 is fought out as a battle of Great Battles of the American Civil War, scenario tanners-mill (USA as USA, CSA as CSA); forces by the scenario's mapping (SAMPLE): only those whose units are in the assault fight, each with its unit's share left of its starting Manpower; its result by the scenario's battle table (SAMPLE), else the referee.")
 	mustContain(t, "house rules", got, "- Battles: an assault on any other hex (default) is fought out as a battle of Hair Roller Armies, scenario kettle-run (USA as Union, CSA as Confederate); the referee sets the forces up; the referee rules its result.")
 }
 
@@ -97,6 +97,7 @@ func TestLinkedBattleScenarioErrors(t *testing.T) {
 		{"no results", "result   referee\n", "", "has no result lines and no result referee"},
 		{"default twice", "battle   default", "battle default gmb hazel-run USA=Union CSA=Confederate\nforces referee\nresult referee\nbattle   default", "the battle for any other hex (default) is given twice"},
 		{"line before battle", "[battles]\n", "[battles]\nforces referee\n", "forces comes before any battle line"},
+		{"bad strength", `force    A `, "strength most\nforce    A ", `write "strength share"`},
 		{"unknown line", "forces   referee", "forces   referee\nweather rain", `unknown [battles] line "weather"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,6 +169,11 @@ func TestLinkedBattleRefereeRulesTheResultAndOrdersABattle(t *testing.T) {
 	if got := strings.Join(o.Strs("sides"), " "); got != "USA=Union CSA=Confederate" || o.Str("side") != USA {
 		t.Fatalf("opened %s", o)
 	}
+	// A battle the referee orders is set up by the referee: no mapping.
+	if bs := battlesWaited(h.st); o.Str("forces") != forcesReferee || len(bs) != 1 || !bs[0].RefereeForces || len(bs[0].Muster) != 0 {
+		t.Errorf("opened %s; battles waited on %+v: want the referee's setup", o, bs)
+	}
+	mustContain(t, "players told", tell(h.st, o), "The referee sets its forces up before it starts.")
 	if p := h.st.Pending; p == nil || p.Step != StepBattle {
 		t.Fatalf("pending %+v", p)
 	}
@@ -212,5 +218,42 @@ func TestLinkedBattleResultOrderInTheCampaignsSides(t *testing.T) {
 	}
 	if r := os[0].(Order).Rule; r.What != "battle" || r.Result != CSA || r.Lost != [2]int{3, 1} || r.Routed != USA || r.Game != "camp-t1-a1-0504" {
 		t.Errorf("read back as %+v", r)
+	}
+}
+
+// The battle an assault opens records the forces the scenario's mapping
+// gives, as the assault stands: each mapped unit in it (attackers and
+// defenders), with its Manpower now and at the start; a mapped unit out
+// of the assault (Dent, far away) gives none; "strength full" has them
+// fight as the tactical scenario writes them. The campaign waits on a
+// battle set up so (engine.Battle.Muster).
+func TestLinkedBattleForcesOfTheAssault(t *testing.T) {
+	mapped := strings.Replace(linkedBattles, `force    Y     "Moss's Brigade"`, "force    Y     \"Moss's Brigade\"\nforce    D     \"Dunn's Brigade\"", 1)
+	for _, tc := range []struct {
+		name, strength string
+		want           []string
+		told           string
+	}{
+		{"share", "", []string{"USA|Hale's Brigade|3|6|Able", "CSA|Moss's Brigade|4|4|Yoke"},
+			"By the scenario's mapping (a house rule, SAMPLE) these fight, each with its share left of its starting Manpower: Able (3 of 6 Manpower) as Hale's Brigade; Yoke (full strength) as Moss's Brigade; the tactical forces of no unit in the assault stay out."},
+		{"full", "strength full\n", []string{"USA|Hale's Brigade|6|6|Able", "CSA|Moss's Brigade|4|4|Yoke"},
+			"Able (full strength) as Hale's Brigade; Yoke (full strength) as Moss's Brigade"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := strings.Replace(mapped, "result   winner=attacker  defender-lost", tc.strength+"result   winner=attacker  defender-lost", 1)
+			h := newHarness(t, assaultScn(flatTEC+testCombat+s, "").bytes())
+			h.start(5, 2)
+			h.do(engine.RefereeSide, "SET Able STRENGTH 3")
+			dec := h.do(USA, "ASSAULT Lyon: Able Baker ON 0504")
+			o := fact(t, dec, kBattleOpened)
+			if got := o.Strs("muster"); o.Str("forces") != forcesCampaign || strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Fatalf("opened with forces %q %q, want %q", o.Str("forces"), got, tc.want)
+			}
+			mustContain(t, "players told", tell(h.st, o), tc.told)
+			bs := battlesWaited(h.st)
+			if len(bs) != 1 || bs[0].RefereeForces || len(bs[0].Muster) != 2 || bs[0].Muster[0] != (engine.BattleForce{Side: USA, Force: "Hale's Brigade", Unit: "Able", Present: 3, Start: 6}) && tc.strength == "" {
+				t.Errorf("battles waited on: %+v", bs)
+			}
+		})
 	}
 }

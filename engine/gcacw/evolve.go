@@ -428,8 +428,9 @@ func (b *batch) apply(f events.Fact) error {
 	case kBattleOpened:
 		at := aHex.Of(f)
 		c.Pending = &Pending{Step: StepBattle, Leader: aLeader.Of(f), Units: slices.Clone(aUnits.Of(f)), Path: []string{at},
-			Note:   fmt.Sprintf("the assault on %s is being fought out as a battle of %s, scenario %s", at, systemTitle(aSystem.Of(f)), aScenario.Of(f)),
-			Battle: &FoughtOut{Key: aKey.Of(f), System: aSystem.Of(f), Scenario: aScenario.Of(f), Side: aSide.Of(f), Sides: slices.Clone(aSides.Of(f))}}
+			Note: fmt.Sprintf("the assault on %s is being fought out as a battle of %s, scenario %s", at, systemTitle(aSystem.Of(f)), aScenario.Of(f)),
+			Battle: &FoughtOut{Key: aKey.Of(f), System: aSystem.Of(f), Scenario: aScenario.Of(f), Side: aSide.Of(f), Sides: slices.Clone(aSides.Of(f)),
+				Forces: aForcesBy.Of(f), Muster: slices.Clone(aMuster.Of(f))}}
 	case kBattleEnded:
 		c.Pending = nil
 	case kRefereeRuled:

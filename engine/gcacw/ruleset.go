@@ -10,7 +10,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.4.0"
+const Version = "0.4.1"
 
 // rules is GCACW written against its own types (*State, Order);
 // engine.Adapt makes it the engine's Ruleset.

@@ -235,6 +235,9 @@ func waterExampleOr(st *State, kind string) string {
 // grammar, an example each, and what the step needs to know (what is
 // left to place, the units' ranges).
 func (rules) Explain(st *State, v engine.Viewer, word string) []engine.Explanation {
+	if word == engine.ExplainWelcome && len(st.Scn.Muster) > 0 {
+		return []engine.Explanation{{Heading: engine.MusterHeading, Lines: st.Scn.Muster}}
+	}
 	if word != engine.ExplainHelp || st.Step == StepOver {
 		return nil
 	}

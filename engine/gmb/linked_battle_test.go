@@ -17,6 +17,13 @@ func TestLinkedBattleLossesAreTheUnitsLost(t *testing.T) {
 	if got := lc.Losses(g.st); got["Union"] != 0 || got["Confederate"] != 0 || len(got) != 2 {
 		t.Fatalf("losses before any combat %v, want 0 each side", got)
 	}
+	// The referee's setup before the first turn (a battle its campaign
+	// left to the referee) is no loss: the Reserve Brigade stays out.
+	g.send(engine.RefereeSide, "SET Reserve Brigade REMOVED on")
+	if got := lc.Losses(g.st); got["Union"] != 0 {
+		t.Fatalf("losses after the referee's setup %v, want none", got)
+	}
+	g.send(engine.RefereeSide, "SET game TURN 1")
 	for _, set := range []string{
 		"SET Iron Brigade REMOVED on",
 		"SET Michigan Brigade REMOVED on",

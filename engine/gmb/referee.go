@@ -526,6 +526,11 @@ func (st *State) applySet(obj, field, v string) error {
 			}
 			*map[string]*bool{"PINNED": &u.Pinned, "ENGAGED": &u.Engaged, "ATTACKED": &u.Attacked, "SUPPORTED": &u.Supported,
 				"RETREATED": &u.Retreated, "MOVED": &u.Moved, "PAID": &u.Paid, "PASSAGE": &u.Passage, "REMOVED": &u.Removed, "PLACED": &u.Placed}[field] = b
+			if field == "REMOVED" && st.Turn == 0 {
+				// Set aside before the battle's first turn: the referee
+				// setting the battle up, not a loss (13.12c counts those).
+				u.Withdrawn = b
+			}
 		}
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.2.0"
+const Version = "0.2.1"
 
 type rules struct{}
 
@@ -42,7 +42,7 @@ func losses(s *State) map[string]int {
 		out[sd.Name] = 0
 	}
 	for _, u := range s.Units {
-		if _, ok := out[u.Side]; ok && u.Removed {
+		if _, ok := out[u.Side]; ok && u.Removed && !u.Withdrawn {
 			out[u.Side]++
 		}
 	}

@@ -223,6 +223,9 @@ type LayoutLine struct {
 type ScenarioDef struct {
 	Name   string
 	Sample bool
+	// Muster tells the players the forces a campaign set this battle up
+	// with (applyMuster); none for a scenario as written.
+	Muster []string
 
 	Die            int // R1
 	InitDice       int
@@ -445,6 +448,10 @@ func keyInt(s, key string) (int, bool) {
 func ParseScenario(b []byte) (*ScenarioDef, error) {
 	sc := &ScenarioDef{Options: map[string]string{}, Combat: "referee", InitTies: "reroll",
 		LinearLimits: map[string]int{River: 1, Stream: 1, Road: 4, Railway: 2}}
+	b, muster, err := engine.SplitMuster(b)
+	if err != nil {
+		return nil, fmt.Errorf("gmb: scenario %v", err)
+	}
 	var army *Army
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := raw
@@ -470,7 +477,13 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 			return nil, scnErr{i + 1, err.Error()}
 		}
 	}
-	return sc, sc.check()
+	if err := sc.check(); err != nil {
+		return sc, err
+	}
+	if sc.Muster, err = sc.applyMuster(muster); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 func (sc *ScenarioDef) line(army **Army, word, rest string) error {

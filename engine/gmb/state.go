@@ -43,17 +43,20 @@ var steps = []string{StepTable, StepYear, StepDraw, StepGenerals, StepCards, Ste
 
 // Unit is a unit on the table.
 type Unit struct {
-	Name      string       `json:"name"`
-	Side      string       `json:"side"`
-	Type      string       `json:"type"`
-	Formation string       `json:"formation"`
-	Corps     string       `json:"corps"`
-	Letter    byte         `json:"letter"`
-	Placed    bool         `json:"placed,omitempty"`
-	Front     table.Point  `json:"front"`
-	Facing    table.Angle  `json:"facing"`
-	Cohesion  int          `json:"cohesion"`
-	Removed   bool         `json:"removed,omitempty"`
+	Name      string      `json:"name"`
+	Side      string      `json:"side"`
+	Type      string      `json:"type"`
+	Formation string      `json:"formation"`
+	Corps     string      `json:"corps"`
+	Letter    byte        `json:"letter"`
+	Placed    bool        `json:"placed,omitempty"`
+	Front     table.Point `json:"front"`
+	Facing    table.Angle `json:"facing"`
+	Cohesion  int         `json:"cohesion"`
+	Removed   bool        `json:"removed,omitempty"`
+	// Withdrawn: removed by the referee before the first turn, setting
+	// the battle up (a battle fought out for a campaign): not a loss.
+	Withdrawn bool         `json:"withdrawn,omitempty"`
 	Bonus     table.Length `json:"bonus,omitempty"` // this turn's modifier from traits or cards (7.2f), set by the referee
 	// 7.1c: states of this turn (R7, the referee's): a unit in any of
 	// them makes no normal move.

@@ -224,6 +224,11 @@ func setField(s *State, u *Unit, field string, f events.Fact) error {
 	switch field {
 	case "state":
 		u.State = max(v, 0)
+		if f.Kind == kRefereeSet && s.Phase == PhaseStart {
+			// The referee setting the battle up before BEGIN: what the
+			// unit lacks then is no loss of the battle's.
+			u.Short = 3 - u.State
+		}
 		if u.Removed() {
 			s.Melees = slices.DeleteFunc(s.Melees, func(m Melee) bool { return m.Attacker == u.Name || m.Defender == u.Name })
 		}

@@ -18,6 +18,15 @@ func TestLinkedBattleLossesAreTheStatePointsLost(t *testing.T) {
 	if got := lc.Losses(h.st); got[Union] != 0 || got[Confederate] != 0 || len(got) != 2 {
 		t.Fatalf("losses before any fire %v, want 0 each side", got)
 	}
+	// The referee's setup before BEGIN (a battle its campaign left to the
+	// referee) is no loss: the 3rd Indiana stays out, the 6th Wisconsin
+	// comes weakened.
+	h.must(engine.RefereeSide, "SET 3rd Indiana STATE 0")
+	h.must(engine.RefereeSide, "SET 6th Wisconsin STATE 2")
+	if got := lc.Losses(h.st); got[Union] != 0 || got[Confederate] != 0 {
+		t.Fatalf("losses after the referee's setup %v, want 0 each side", got)
+	}
+	h.must(Union, "BEGIN")
 	// The referee carries out what the fire table gave: the 2nd Wisconsin
 	// down to medium, the 8th Illinois to low, the 4th Virginia broken.
 	for _, set := range []string{"SET 2nd Wisconsin STATE 2", "SET 8th Illinois STATE 1", "SET 4th Virginia STATE 0"} {

@@ -8,7 +8,7 @@ import (
 )
 
 // Version changes whenever a decision could change.
-const Version = "0.4.1"
+const Version = "0.4.2"
 
 // rules is HRA written against its own types; engine.Adapt makes it the
 // engine's Ruleset.
@@ -25,7 +25,7 @@ func (r rules) Extras() engine.Extras[*State] {
 	return engine.Extras[*State]{EvolveAll: evolveAll, EvolveOwned: evolveOwned, InertFacts: inertFacts,
 		Draw: r.Draw, Count: r.Count, Attach: attach, Summarize: summarize,
 		Guide:  engine.OrderGuide{Prefix: "ADV", Keyword: "ADVANCE"},
-		Losses: losses}
+		Losses: losses, Explain: explain}
 }
 
 // losses are the state points each side has lost (engine.LossCounter),
@@ -35,7 +35,9 @@ func (r rules) Extras() engine.Extras[*State] {
 // 4.III.d, T2) and a unit at 0 breaks and is removed (HRA 3a); so a side's
 // losses are 3 minus the state of each of its units, a removed unit
 // counting 3 (the brigade losses of HRA 12d as H7 reads them, summed
-// over the side).
+// over the side), less what a unit lacked when the game began (Short: a
+// battle its campaign or referee set up weaker), which the battle did
+// not cost.
 func losses(s *State) map[string]int {
 	out := make(map[string]int, len(Sides))
 	for _, side := range Sides {
@@ -43,7 +45,7 @@ func losses(s *State) map[string]int {
 	}
 	for _, u := range s.Units {
 		if _, ok := out[u.Side]; ok {
-			out[u.Side] += 3 - max(u.State, 0)
+			out[u.Side] += max(3-u.Short-max(u.State, 0), 0)
 		}
 	}
 	return out

@@ -85,6 +85,9 @@ type UnitDef struct {
 	Front   table.Point
 	Facing  table.Angle
 	Letter  byte
+	// State is the state it starts at, when a campaign set the battle up
+	// weaker (applyMuster); 0 is full (3).
+	State int
 }
 
 // ScenarioDef is a scenario file after parsing. It never changes after Setup.
@@ -137,6 +140,9 @@ type ScenarioDef struct {
 	Brigades []BrigadeDef
 	Units    []UnitDef
 	Sample   bool // the file says its data is SAMPLE data
+	// Muster tells the players the forces a campaign set this battle up
+	// with (applyMuster); none for a scenario as written.
+	Muster []string
 }
 
 //go:embed scenarios/*.txt
@@ -187,6 +193,10 @@ func points(ws []string) ([]table.Point, error) {
 // ParseScenario reads a scenario file.
 func ParseScenario(b []byte) (*ScenarioDef, error) {
 	sc := &ScenarioDef{Rounds: 0, Charges: 2, RegimentDepth: table.CM(3)}
+	b, muster, err := engine.SplitMuster(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w %v", ErrScenario, err)
+	}
 	side := ""
 	var br *BrigadeDef
 	for n, line := range strings.Split(string(b), "\n") {
@@ -365,7 +375,13 @@ func ParseScenario(b []byte) (*ScenarioDef, error) {
 			return nil, fail("unknown line %q", ws[0])
 		}
 	}
-	return sc, sc.check()
+	if err := sc.check(); err != nil {
+		return nil, err
+	}
+	if sc.Muster, err = sc.applyMuster(muster); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 func contains(xs []string, s string) bool {

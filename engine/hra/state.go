@@ -26,8 +26,11 @@ type Unit struct {
 	Front   table.Point `json:"front"`  // midpoint of the front edge
 	Facing  table.Angle `json:"facing"` // bearing the front faces
 	State   int         `json:"state"`  // HRA 3a: 3 full, 2 medium, 1 low, 0 removed
-	Supply  int         `json:"supply"` // HRA 3e-3g
-	Column  bool        `json:"column,omitempty"`
+	// Short is the state points it lacked when the game began: a battle
+	// its campaign (or referee, before BEGIN) set up weaker. Not losses.
+	Short  int  `json:"short,omitempty"`
+	Supply int  `json:"supply"` // HRA 3e-3g
+	Column bool `json:"column,omitempty"`
 	// Dismounted cavalry and limbered artillery (HRA 16c, 17).
 	Dismounted bool `json:"dismounted,omitempty"`
 	Limbered   bool `json:"limbered,omitempty"`
@@ -114,7 +117,7 @@ func newState(sc *ScenarioDef) *State {
 	st := &State{Scn: sc, Round: 0, Phase: PhaseStart}
 	for _, d := range sc.Units {
 		st.Units = append(st.Units, Unit{Name: d.Name, Side: d.Side, Brigade: d.Brigade, Arm: d.Arm, Letter: d.Letter,
-			Front: d.Front, Facing: d.Facing, State: 3, Limbered: d.Arm == Artillery})
+			Front: d.Front, Facing: d.Facing, State: d.startState(), Short: 3 - d.startState(), Limbered: d.Arm == Artillery})
 	}
 	for _, b := range sc.Brigades {
 		st.Brigades = append(st.Brigades, Brigade{Name: b.Name, Side: b.Side, With: b.General})

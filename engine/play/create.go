@@ -3,6 +3,7 @@ package play
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,9 +39,15 @@ type NewGame struct {
 	// the same transaction) and decided like any other: a battle gets its
 	// campaign's observers.
 	Observers []string
-	At        time.Time // intake time of the creation
+	// Pause, when set, pauses the new game from the start by the
+	// operator's PAUSE with this reason, an input appended with the
+	// creation like the observers': a battle whose referee sets its
+	// forces up waits for the referee's RESUME.
+	Pause string
+	At    time.Time // intake time of the creation
 	// Welcome, when set, returns the mails to queue with the creation (in
-	// the same transaction): the welcome mail to each player and referee.
+	// the same transaction): the welcome mail to each player, referee and
+	// observer.
 	Welcome func(g *Game) ([]events.Payload, error)
 	// Seed, when set, is the dice seed instead of a fresh random one: for
 	// a benchmark that must play the same game every run. A real game's
@@ -120,6 +127,9 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 		if err := g.Apply(reg, &first); err != nil {
 			return events.Envelope{}, false, err
 		}
+		// The observers it is created with are welcomed with the players
+		// (their command, below, is decided after the welcome is queued).
+		g.Observers = slices.Clone(ng.Observers)
 		mails, err := ng.Welcome(g)
 		if err != nil {
 			return events.Envelope{}, false, fmt.Errorf("welcome mails: %w", err)
@@ -136,6 +146,11 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 		key := "observers:" + ng.ID
 		evs = append(evs, events.New(ng.ID, ng.At, key, &events.RefereeCommand{Referee: OperatorID, Text: strings.Join(lines, "\n"),
 			Reason: "the observers the game was created with", Source: "create", MessageID: key}))
+	}
+	if ng.Pause != "" {
+		key := "pause:" + ng.ID
+		evs = append(evs, events.New(ng.ID, ng.At, key, &events.RefereeCommand{Referee: OperatorID, Text: CmdPause + " " + ng.Pause,
+			Reason: "the game was created to wait for this", Source: "create", MessageID: key}))
 	}
 	res, err := log.Do(store.Request{Game: ng.ID, Expected: 0, Events: evs, Secret: seed})
 	if err != nil {

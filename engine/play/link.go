@@ -196,8 +196,20 @@ func battleGame(g *Game, b engine.Battle, l Links, at time.Time) (NewGame, error
 		}
 	}
 	settings = append(settings, events.Setting{Key: SettingParent, Value: g.ID + " " + b.Key}, events.Setting{Key: SettingParentWhat, Value: b.What})
-	return NewGame{ID: BattleID(g, b), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
-		Players: players, Referees: g.Referees, Settings: settings, Observers: g.Observers, At: at, Welcome: l.Welcome}, nil
+	// The forces the campaign's mapping gives go into the battle's own
+	// scenario, so its creation holds them: every replay, verify and
+	// audit sets the battle up the same from its log alone.
+	if len(b.Muster) > 0 {
+		scen = append(slices.Clip(scen), engine.MusterText(b.Muster)...)
+	}
+	ng := NewGame{ID: BattleID(g, b), Ruleset: b.System, ScenarioName: b.Scenario, Scenario: scen,
+		Players: players, Referees: g.Referees, Settings: settings, Observers: g.Observers, At: at, Welcome: l.Welcome}
+	if b.RefereeForces {
+		// The referee sets the battle up by mail before anyone moves: it
+		// opens paused, and the referee's SET commands, then RESUME, start it.
+		ng.Pause = "the referee sets up the forces of " + b.What + " (SET a unit's strength, or REMOVED on for a force that does not take part), then sends RESUME to start it"
+	}
+	return ng, nil
 }
 
 // BattleEndOf is how battle game g ended, read from its log: the hash of

@@ -75,15 +75,21 @@ func newLinkedTable(t *testing.T) *linkedTable {
 
 func newLinkedTableWith(t *testing.T, scenario func(system, name string) ([]byte, error)) *linkedTable {
 	t.Helper()
+	return newLinkedTableOf(t, linkedCampaign, engine.NewRegistry(gcacw.New, hra.New), scenario)
+}
+
+// newLinkedTableOf is a linked table of the campaign scenario campaign,
+// its battles fought in reg's rule systems.
+func newLinkedTableOf(t *testing.T, campaign string, reg *engine.Registry, scenario func(system, name string) ([]byte, error)) *linkedTable {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	reg := engine.NewRegistry(gcacw.New, hra.New)
 	r := play.NewRunner(st, reg, play.RunnerOptions{SnapshotEvery: 4, Links: &play.Links{Scenario: scenario}})
 	t.Cleanup(r.Close)
-	created, err := play.Create(st, reg, play.NewGame{ID: "camp", Ruleset: "gcacw", ScenarioName: "linked", Scenario: []byte(linkedCampaign),
+	created, err := play.Create(st, reg, play.NewGame{ID: "camp", Ruleset: "gcacw", ScenarioName: "linked", Scenario: []byte(campaign),
 		Players: linkedPlayers, Settings: []events.Setting{{Key: play.SettingDeadline, Value: "48h"}}, At: start})
 	if err != nil {
 		t.Fatal(err)
@@ -539,7 +545,9 @@ func TestLinkedBattleObservedByTheCampaignsObservers(t *testing.T) {
 	pb := play.Battles(plain.load("camp"))
 	pid := play.BattleGameID("camp", pb[0].Key)
 	pg := plain.waitFor(pid, "the battle's creation", func(g *play.Game) bool { return g.Created != nil })
-	if len(pg.Observers) != 0 || pg.Seq != 1 {
+	// Its log: the creation, and the referee's setup pause (forces
+	// referee) decided; no observers' command.
+	if len(pg.Observers) != 0 || pg.Seq != 3 {
 		t.Errorf("a battle of a campaign without observers: observers %q, %d events", pg.Observers, pg.Seq)
 	}
 }

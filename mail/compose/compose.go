@@ -109,8 +109,11 @@ func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) 
 	g := b.g.Game
 	first := c.prompts(g, b.promptsOf(b.state, nil), r)
 	kind := "welcome: you play " + r.Side
-	if r.referee {
+	switch {
+	case r.referee:
 		kind = "welcome: you referee"
+	case r.observer:
+		kind = "welcome: you observe"
 	}
 	return b.add(mail{to: r, tmpl: templates.NameWelcome, kind: kind, board: true, drawn: true,
 		data: func(cm templates.Common, bd templates.Board) any {
@@ -198,6 +201,7 @@ type source struct {
 	text      string   // a referee's command text
 	refused   string   // why the intake did not trust a referee's mail
 	mail      bool     // it came by mail (not from pbem's command line)
+	create    bool     // it came with the game's creation (a battle's observers, its setup pause)
 	cli       bool     // it was typed on pbem's command line (pbem order, pbem referee)
 }
 
@@ -219,7 +223,7 @@ func origin(in *events.Envelope) (source, error) {
 		}
 	case *events.RefereeCommand:
 		o.player, o.kind, o.messageID, o.reason, o.text, o.refused = p.Referee, "ruling", msgID(p.MessageID), p.Reason, p.Text, p.Refused
-		o.mail, o.cli = p.Source == "mail", p.Source == "cli"
+		o.mail, o.cli, o.create = p.Source == "mail", p.Source == "cli", p.Source == "create"
 	case *events.DeadlinePassed:
 		o.player, o.kind, o.dflt, o.due = p.Player, "deadline", p.Default, p.Due
 		if strings.EqualFold(o.dflt, "referee") {

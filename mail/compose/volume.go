@@ -43,7 +43,9 @@ func (b *batch) holds(r recipient, o source, d *events.OrderAccepted, move *temp
 		return false // it answers their own mail (or says their deadline passed)
 	}
 	if r.observer && observerAdded(d, r) {
-		return false // their first mail: they follow the game from now
+		// Their first mail: they follow the game from now; unless they
+		// were added with the game's creation, and welcomed with it.
+		return o.create
 	}
 	before := own(b.c.prompts(b.orig, b.promptsBefore(), r))
 	if r.ID != o.player && (move != nil || before != nil) && changesStep(d, r.ID) {
