@@ -441,6 +441,11 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 	return lines, nil
 }
 
+// abandonedBy begins the reason a battle abandoned by its campaign's
+// rollback ended with: such a battle takes no ROLLBACK (its campaign no
+// longer waits on it).
+const abandonedBy = "abandoned: campaign"
+
 // Abandon ends each battle a rollback of campaign g closed the assault
 // of: the campaign no longer waits on it, so the battle ends, a draw, by
 // the operator's END with the reason, keyed by the campaign and the
@@ -464,7 +469,7 @@ func Abandon(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, err
 			}
 			key := fmt.Sprintf("abandon:%s:%d", g.ID, br.By)
 			cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
-				Text:   fmt.Sprintf("END DRAW abandoned: campaign %s was rolled back past %s (its seq %d)", g.ID, b.What, br.By),
+				Text:   fmt.Sprintf("END DRAW %s %s was rolled back past %s (its seq %d)", abandonedBy, g.ID, b.What, br.By),
 				Reason: "the campaign was rolled back past the battle's assault"}
 			at := time.Unix(0, 0).UTC()
 			_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {

@@ -180,6 +180,9 @@ func TestLinkedBattleRollbackAfterTheCampaignTookItsResult(t *testing.T) {
 			if g := lt.load(id); g.Ended != nil {
 				t.Fatalf("the battle is still over after its rollback: %+v", g.Ended)
 			}
+			if echo := strings.Join(lt.lastEcho(id), "\n"); !strings.Contains(echo, "its dice seed was revealed at the end") {
+				t.Errorf("the rollback of the ended battle does not tell its dice can be worked out: %q", echo)
+			}
 			camp = lt.waitFor("camp", "the result's withdrawal", func(g *play.Game) bool { return len(play.Battles(g)) == 1 })
 			if again := play.BattleID(camp, play.Battles(camp)[0]); again != id {
 				t.Fatalf("the campaign waits on %s, not on the battle rolled back (%s)", again, id)
@@ -290,5 +293,34 @@ func TestLinkedBattleRollbackBeforeTheCampaignTookItsResult(t *testing.T) {
 			}
 			lt.auditAndVerify("camp", id)
 		})
+	}
+}
+
+// lastEcho is what the last accepted decision of game echoed.
+func (lt *linkedTable) lastEcho(game string) []string {
+	var echo []string
+	_ = lt.st.Read(game, 1, func(e *events.Envelope) error {
+		if e.Type == events.TypeOrderAccepted {
+			p, _ := events.Decode(e)
+			echo = p.(*events.OrderAccepted).Echo
+		}
+		return nil
+	})
+	return echo
+}
+
+// A battle its campaign abandoned (the campaign rolled back past its
+// assault) takes no rollback: the campaign no longer waits on it, so
+// playing it on would carry nothing back.
+func TestLinkedBattleAbandonedTakesNoRollback(t *testing.T) {
+	lt := newLinkedTable(t)
+	lt.openAssault()
+	id := play.BattleID(lt.load("camp"), play.Battles(lt.load("camp"))[0])
+	lt.waitFor(id, "the battle's creation", func(g *play.Game) bool { return g.Created != nil })
+	lt.operator("camp", fmt.Sprintf("ROLLBACK TO %d", lt.beforeAssault))
+	lt.waitFor(id, "the battle's abandonment", func(g *play.Game) bool { return g.Ended != nil })
+	lt.operator(id, "ROLLBACK TO 1")
+	if g := lt.load(id); g.Ended == nil || len(g.Branches) != 0 {
+		t.Errorf("the abandoned battle was rolled back: ended %+v, branches %+v", g.Ended, g.Branches)
 	}
 }

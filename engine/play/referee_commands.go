@@ -487,7 +487,7 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 	if c.withdraws != "" {
 		c.echo = append(c.echo, "the result of battle "+c.withdraws+" is withdrawn: its end was rolled back, and this game waits on it again")
 	}
-	if ended && c.withdraws == "" {
+	if ended {
 		// The end revealed the seed: say so, since the dice from here
 		// on are ones anyone who read the end could work out.
 		c.echo = append(c.echo, "the game had ended and goes on from here; its dice seed was revealed at the end, so its dice from here on can be worked out by anyone who read that")
@@ -521,10 +521,12 @@ func withdrawal(in *events.Envelope, cmd *events.RefereeCommand) string {
 
 // rollsBackEnd says whether ended game g takes a ROLLBACK: a battle
 // (rolled back to before its end, which re-opens the assault in its
-// campaign), or a campaign withdrawing the result of such a battle.
+// campaign; not one its campaign abandoned), or a campaign withdrawing
+// the result of such a battle.
 func rollsBackEnd(g *Game, withdraws string) bool {
 	_, _, battle := Parent(g)
-	return battle || withdraws != ""
+	abandoned := g.Ended != nil && strings.Contains(g.Ended.Reason, abandonedBy)
+	return battle && !abandoned || withdraws != ""
 }
 
 func plural(n int, what string) string {

@@ -609,7 +609,11 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 	if l == nil || g == nil {
 		return
 	}
+	retry := a.relink
 	a.relink = false
+	// A rollback since the last linking (or a link to try again): a
+	// battle's may withdraw the result its campaign took.
+	rolled := retry || len(g.Branches) > 0 && g.Branches[len(g.Branches)-1].By > a.rolled
 	if len(Battles(g)) > 0 {
 		var at time.Time
 		_ = a.r.log.Read(g.ID, g.Seq, func(e *events.Envelope) error {
@@ -648,7 +652,7 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 			a.r.Deliver(&abandoned[i])
 		}
 	}
-	if _, _, ok := Parent(g); ok && len(g.Branches) > 0 {
+	if _, _, ok := Parent(g); ok && rolled {
 		e, err := Withdraw(a.r.log, a.r.reg, g)
 		if err != nil {
 			lg.Info("withdrawing a rolled-back battle's result from its campaign: will try again", "err", err)
