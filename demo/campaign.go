@@ -6,26 +6,29 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"pbem/autoplay"
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/report"
-	"pbem/store"
+	"pbem/server"
 )
 
 // 'pbem demo --campaign': a small GCACW campaign whose assault is fought
-// out as a battle in each of the three tactical systems in turn (the
-// referee has it fought out by mail, RULE FIGHT OUT), each battle a game
-// of its own opened by the runtime, each result carried back into the
-// campaign, and the campaign ended; then verify and audit on every game.
-// It plays through the runtime and a real bbolt file in a temporary
-// directory, the inputs written as the mail intake writes them.
+// out as a battle in each of the three tactical systems in turn, played
+// by mail on a running server like 'pbem demo': the campaign's players
+// and referee, who are each battle's too, read their mail over IMAP and
+// answer over SMTP, every mail printed as its recipient receives it. The
+// referee has each assault fought out by mail (RULE FIGHT OUT); the
+// runtime opens the battle as a game of its own; its players play a few
+// moves by mail, as the rule system's own demo script has them, and then
+// the defender concedes; the result is carried back into the campaign;
+// after the third battle the referee ends the campaign by mail. Then
+// verify and audit on every game.
 
 // demoCampaignScenario is the campaign: Able (USA) and Yoke (CSA) face
 // each other across a field; SAMPLE, invented for the demo.
@@ -46,88 +49,138 @@ CSA Y "Yoke" inf XX str=8 tac=2 art=1 at=0504
 // built-in scenarios.
 var demoBattles = [][2]string{{"gbacw", "tanners-mill"}, {"hra", "kettle-run"}, {"gmb", "hazel-run"}}
 
-type campaignDemo struct {
-	out io.Writer
-	st  *store.Store
-	reg *engine.Registry
-	r   *play.Runner
-	at  time.Time
-	n   int
-	end time.Time
+// battleMoves is how many mails a battle's participants send, as their
+// rule system's demo script has them, before the defender concedes: a
+// taste of each battle by mail, the campaign's demo staying short.
+const battleMoves = 3
+
+// CampaignOptions are the campaign 'pbem demo --campaign' plays and how.
+type CampaignOptions struct {
+	Out      io.Writer        // where the mails are printed
+	Server   *server.Server   // running, with its built-in mail host and the built-in scenarios
+	Registry *engine.Registry // the rule systems
+	// Scripts are the single-system demos' scripts, by rule system
+	// (gbacw, hra, gmb): each battle's participants play theirs.
+	Scripts map[string]autoplay.Script
+	// Domain is the participants' mail domain (the built-in host's);
+	// Settings are the game's mail settings for it.
+	Domain   string
+	Settings []events.Setting
+	Images   string // the campaign's images setting (its battles keep it): on or off
+	Timeout  time.Duration
+	Quiet    bool // print only subjects and answers, not whole mails
 }
 
-// Campaign plays 'pbem demo --campaign' to out: the campaign and its
-// three battles through the runtime on a bbolt file of its own, the
-// battles' scenarios read with scenario (the built-in ones, by rule
-// system and name), then verifies and audits every game.
-func Campaign(out io.Writer, reg *engine.Registry, scenario func(system, name string) ([]byte, error), timeout time.Duration) error {
-	dir, err := os.MkdirTemp("", "pbem-demo-campaign-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	st, err := store.Open(filepath.Join(dir, "pbem.db"), store.Options{})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	r := play.NewRunner(st, reg, play.RunnerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Links: &play.Links{Scenario: scenario}})
-	defer r.Close()
-	d := &campaignDemo{out: out, st: st, reg: reg, r: r, at: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), end: time.Now().Add(timeout)}
+type campaignDemo struct {
+	o    CampaignOptions
+	srv  *server.Server
+	reg  *engine.Registry
+	ps   map[string]*participant
+	ids  []string                   // the participants, in print order
+	last map[string]map[string]Mail // each participant's newest mail of each game
+	// secrets are the referee's command secrets, by game: each game's
+	// welcome mail carries its own.
+	secrets map[string]string
+	end     time.Time
+}
+
+// Campaign plays 'pbem demo --campaign' on o.Server by mail, printing
+// every mail as its recipient receives it, then verifies and audits every
+// game.
+func Campaign(ctx context.Context, o CampaignOptions) error {
+	srv, dom := o.Server, o.Domain
+	d := &campaignDemo{o: o, srv: srv, reg: o.Registry, ps: map[string]*participant{}, last: map[string]map[string]Mail{},
+		secrets: map[string]string{}, end: time.Now().Add(o.Timeout)}
 	players := []events.Player{
-		{ID: "anna", Name: "Anna", Side: "USA", Addresses: []string{"anna@example.org"}},
-		{ID: "taro", Name: "Taro", Side: "CSA", Addresses: []string{"taro@example.org"}},
+		{ID: "anna", Name: "Anna", Side: "USA", Addresses: []string{"anna@" + dom}},
+		{ID: "taro", Name: "Taro", Side: "CSA", Addresses: []string{"taro@" + dom}},
 	}
-	created, err := play.Create(st, reg, play.NewGame{ID: "campaign", Ruleset: "gcacw", ScenarioName: "linked-fields",
-		Scenario: []byte(demoCampaignScenario), Players: players, Referees: []events.Player{{ID: "ref", Name: "Referee", Addresses: []string{"ref@example.org"}}}, At: d.at})
+	referees := []events.Player{{ID: "ref", Name: "Referee", Addresses: []string{"ref@" + dom}}}
+	ng := play.NewGame{ID: "campaign", Ruleset: "gcacw", ScenarioName: "linked-fields", Scenario: []byte(demoCampaignScenario),
+		Players: players, Referees: referees, At: time.Now().UTC(), Welcome: srv.Composer().Welcome,
+		Settings: append(slices.Clip(o.Settings), events.Setting{Key: play.SettingImages, Value: o.Images})}
+	created, err := play.Create(srv.Log(), d.reg, ng)
 	if err != nil {
 		return err
 	}
-	r.Deliver(&created)
-	fmt.Fprintf(d.out, "campaign %s: GCACW, %s; Anna (USA), Taro (CSA), a referee\n", created.Game, "Linked Fields (sample)")
-	if err := d.idle("campaign"); err != nil {
-		return err
+	fmt.Fprintf(o.Out, "created campaign %s (gcacw, Linked Fields (sample)); Anna plays USA, Taro CSA, and a referee rules; each assault is fought out as a battle: %s\n",
+		created.Game, strings.Join(battleNames(), ", then "))
+	for _, p := range append(slices.Clone(players), referees...) {
+		pt := &participant{Mailbox: Mailbox{ID: p.ID}, side: p.Side, name: p.Name, addr: p.Addresses[0], referee: p.Side == ""}
+		if err := pt.login(srv); err != nil {
+			return err
+		}
+		defer pt.Client.Close()
+		d.ps[p.ID], d.ids = pt, append(d.ids, p.ID)
 	}
 	var games []string
-	for _, sys := range demoBattles {
-		battle, err := d.oneBattle(sys[0], sys[1])
+	for _, b := range demoBattles {
+		id, err := d.oneBattle(ctx, b[0], b[1])
 		if err != nil {
 			return err
 		}
-		games = append(games, battle)
+		games = append(games, id)
 	}
-	if err := d.send("campaign", "ref", "END DRAW the demo campaign is over after its three battles"); err != nil {
+	if err := d.act(ctx, "campaign", "ref", "END DRAW the demo campaign is over after its three battles"); err != nil {
 		return err
 	}
-	fmt.Fprintln(d.out, "\nverify and audit, every game:")
+	// Every participant reads the campaign's end.
+	if err := d.until(ctx, "every participant's mail saying the campaign is over", func() bool {
+		for _, id := range d.ids {
+			if m, ok := d.last[id]["campaign"]; !ok || !strings.HasPrefix(strings.ToLower(m.Kind), "game over") {
+				return false
+			}
+		}
+		return true
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.Out, "\nThe campaign is over and every participant has the mail saying so.")
+	fmt.Fprintf(o.Out, "\nMail received:\n")
+	for _, id := range d.ids {
+		fmt.Fprintf(o.Out, "  %-10s %4d mails  %9d bytes\n", d.ps[id].name, d.ps[id].Mails, d.ps[id].Bytes)
+	}
+	fmt.Fprintln(o.Out, "\nverify and audit, every game:")
+	st := srv.Log().Store
 	for _, g := range append([]string{"campaign"}, games...) {
 		var buf bytes.Buffer
 		if err := report.Verify(&buf, st, g, true); err != nil {
 			return fmt.Errorf("verify %s: %w", g, err)
 		}
-		fmt.Fprintf(d.out, "  %s:\n    %s", g, strings.ReplaceAll(buf.String(), "\n", "\n    "))
+		fmt.Fprintf(o.Out, "  %s:\n    %s", g, strings.ReplaceAll(buf.String(), "\n", "\n    "))
 		seed, err := st.Secret(g)
 		if err != nil {
 			return err
 		}
-		rep, err := play.Audit(st, reg, g, seed)
+		rep, err := play.Audit(st, d.reg, g, seed)
 		if err != nil || !rep.OK() {
-			return fmt.Errorf("audit %s: %v", g, err)
+			return fmt.Errorf("audit %s: %+v %v", g, rep, err)
 		}
-		fmt.Fprintf(d.out, "audit: every decision re-decided the same\n")
+		fmt.Fprintf(o.Out, "audit: every decision re-decided the same\n")
 	}
 	return nil
 }
 
-// oneBattle plays the campaign to its next assault, has the referee fight
-// it out in system's scenario, ends the battle (the defender concedes)
-// and waits for the campaign to take its result, which the referee rules.
-func (d *campaignDemo) oneBattle(system, scenario string) (string, error) {
+func battleNames() []string {
+	var out []string
+	for _, b := range demoBattles {
+		out = append(out, b[0]+" "+b[1])
+	}
+	return out
+}
+
+// oneBattle plays the campaign by mail to its next assault, has the
+// referee fight it out in system's scenario, plays the battle's first
+// moves by mail, has the defender concede, and waits for the campaign to
+// take the battle's result.
+func (d *campaignDemo) oneBattle(ctx context.Context, system, scenario string) (string, error) {
 	for {
-		g, err := play.Load(d.st, d.reg, "campaign", 0)
+		g, err := play.Load(d.srv.Log(), d.reg, "campaign", 0)
 		if err != nil {
 			return "", err
+		}
+		if len(play.Battles(g)) > 0 {
+			break
 		}
 		ps := g.Rules.Prompt(g.State)
 		if len(ps) == 0 {
@@ -135,13 +188,11 @@ func (d *campaignDemo) oneBattle(system, scenario string) (string, error) {
 		}
 		p := ps[0]
 		if p.Referee {
+			text := "RULE DONE"
 			if at, ok := assaultWaiting(p); ok {
-				if err := d.send("campaign", "ref", fmt.Sprintf("RULE FIGHT OUT %s IN %s %s", at, system, scenario)); err != nil {
-					return "", err
-				}
-				break
+				text = fmt.Sprintf("RULE FIGHT OUT %s IN %s %s", at, system, scenario)
 			}
-			if err := d.send("campaign", "ref", "RULE DONE"); err != nil {
+			if err := d.act(ctx, "campaign", "ref", text); err != nil {
 				return "", err
 			}
 			continue
@@ -153,27 +204,46 @@ func (d *campaignDemo) oneBattle(system, scenario string) (string, error) {
 		if !strings.Contains(p.What, "Action") && !strings.Contains(p.What, "initiative") {
 			order = "PASS"
 		}
-		if err := d.send("campaign", who, order); err != nil {
+		if err := d.act(ctx, "campaign", who, order); err != nil {
 			return "", err
 		}
 	}
-	g, err := play.Load(d.st, d.reg, "campaign", 0)
+	g, err := play.Load(d.srv.Log(), d.reg, "campaign", 0)
 	if err != nil {
 		return "", err
 	}
 	bs := play.Battles(g)
-	if len(bs) != 1 {
-		return "", fmt.Errorf("the campaign waits on %d battles", len(bs))
-	}
 	id := play.BattleID(g, bs[0])
-	if err := d.wait(id, func(b *play.Game) bool { return b.Created != nil }); err != nil {
+	var battle *play.Game
+	if err := d.until(ctx, "battle "+id+" to be opened", func() bool {
+		b, err := play.Load(d.srv.Log(), d.reg, id, 0)
+		battle = b
+		return err == nil && b.Created != nil
+	}); err != nil {
 		return "", err
 	}
-	battle, err := play.Load(d.st, d.reg, id, 0)
-	if err != nil {
-		return "", err
+	fmt.Fprintf(d.o.Out, "\n--- battle %s opened: %s %s; %s\n\n", id, battle.Created.Ruleset, battle.Created.ScenarioName, seats(battle.Players))
+	// Its participants play a few moves by mail, as their rule system's
+	// demo script has them.
+	script, ok := d.o.Scripts[system]
+	if !ok {
+		return "", fmt.Errorf("no demo script for %s", system)
 	}
-	fmt.Fprintf(d.out, "  battle %s opened: %s %s; %s\n", id, battle.Created.Ruleset, battle.Created.ScenarioName, seats(battle.Players))
+	ap := script.Player()
+	ap.Playable = func(who, order string) bool { return scriptedPlayable(d.srv, d.reg, id, who, order) }
+	for range battleMoves {
+		b, err := play.Load(d.srv.Log(), d.reg, id, 0)
+		if err != nil {
+			return "", err
+		}
+		who, text, ok := ap.NextMove(b)
+		if !ok || b.Ended != nil {
+			break
+		}
+		if err := d.act(ctx, id, who, text); err != nil {
+			return "", err
+		}
+	}
 	// The defender concedes the battle: the attacker wins it.
 	defender := ""
 	for _, p := range g.Players {
@@ -181,14 +251,156 @@ func (d *campaignDemo) oneBattle(system, scenario string) (string, error) {
 			defender = p.ID
 		}
 	}
-	if err := d.send(id, defender, "CONCEDE"); err != nil {
+	if err := d.act(ctx, id, defender, "CONCEDE"); err != nil {
 		return "", err
 	}
-	if err := d.wait("campaign", func(c *play.Game) bool { return len(play.Battles(c)) == 0 }); err != nil {
+	if err := d.until(ctx, "the campaign to take the result of "+id, func() bool {
+		c, err := play.Load(d.srv.Log(), d.reg, "campaign", 0)
+		return err == nil && len(play.Battles(c)) == 0
+	}); err != nil {
 		return "", err
 	}
-	fmt.Fprintf(d.out, "  battle %s ended; its result carried back into the campaign\n", id)
+	fmt.Fprintf(d.o.Out, "\n--- battle %s ended; its result carried back into the campaign\n\n", id)
 	return id, nil
+}
+
+// read fetches every participant's new mail and prints it as its
+// recipient receives it, keeping each participant's newest mail of each
+// game (the one they answer) and the referee's command secrets.
+func (d *campaignDemo) read() (bool, error) {
+	got := false
+	for _, id := range d.ids {
+		p := d.ps[id]
+		msgs, err := p.FetchNew()
+		if err != nil {
+			return got, err
+		}
+		for _, m := range msgs {
+			got = true
+			printMail(d.o.Out, p, m, d.o.Quiet)
+			game := gameOf(m.ReplyTo)
+			if game == "" {
+				continue
+			}
+			if d.last[id] == nil {
+				d.last[id] = map[string]Mail{}
+			}
+			d.last[id][game] = m
+			if p.referee && d.secrets[game] == "" {
+				q := &participant{referee: true}
+				q.readSecret(m)
+				d.secrets[game] = q.secret
+			}
+		}
+	}
+	return got, nil
+}
+
+// gameOf is the game a mail's Reply-To answers to: the built-in
+// mailbox's "pbem+<game>.<player>.<token>@domain".
+func gameOf(replyTo string) string {
+	local, _, _ := strings.Cut(replyTo, "@")
+	_, rest, ok := strings.Cut(local, "+")
+	if !ok {
+		return ""
+	}
+	game, _, _ := strings.Cut(rest, ".")
+	return game
+}
+
+// until reads and prints mail until cond holds.
+func (d *campaignDemo) until(ctx context.Context, what string, cond func() bool) error {
+	for {
+		got, err := d.read()
+		if err != nil {
+			return err
+		}
+		if cond() {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if time.Now().After(d.end) {
+			return fmt.Errorf("the demo campaign did not finish in time: waiting for %s", what)
+		}
+		if !got {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// act has participant who answer, by mail, the newest mail of game they
+// received (a referee's answer carries the game's secret), prints the
+// answer, and reads mail until pbem has decided it; it prints the
+// verdict as the game's log has it.
+func (d *campaignDemo) act(ctx context.Context, game, who, text string) error {
+	p := d.ps[who]
+	if err := d.until(ctx, who+"'s first mail of "+game, func() bool {
+		_, ok := d.last[who][game]
+		return ok && (!p.referee || d.secrets[game] != "")
+	}); err != nil {
+		return err
+	}
+	m := d.last[who][game]
+	body := text
+	if p.referee {
+		body += "\nSecret: " + d.secrets[game]
+	}
+	if err := p.reply(d.srv, m, body); err != nil {
+		return err
+	}
+	id := p.awaiting
+	fmt.Fprintf(d.o.Out, "\n>>> %s answers (%s):\n", p.name, game)
+	for _, l := range strings.Split(text, "\n") {
+		fmt.Fprintf(d.o.Out, ">>>   %s\n", l)
+	}
+	verdict := ""
+	if err := d.until(ctx, "pbem to decide "+who+"'s mail to "+game, func() bool {
+		verdict = d.verdict(game, id)
+		return verdict != ""
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.o.Out, "%-16s %-5s %s -> %s\n\n", game, who, firstLine(text), verdict)
+	return nil
+}
+
+// verdict is what game's log says of the input whose Message-ID is id:
+// "accepted", "rejected: …", or "" while it is not decided.
+func (d *campaignDemo) verdict(game, id string) string {
+	var in uint64
+	verdict := ""
+	_ = d.srv.Log().Read(game, 1, func(e *events.Envelope) error {
+		if in == 0 && strings.Contains(e.Key, id) {
+			in = e.Seq
+			return nil
+		}
+		if in == 0 || (e.Type != events.TypeOrderAccepted && e.Type != events.TypeOrderRejected) {
+			return nil
+		}
+		p, err := events.Decode(e)
+		if err != nil {
+			return nil
+		}
+		switch x := p.(type) {
+		case *events.OrderAccepted:
+			if x.Input == in {
+				verdict = "accepted"
+			}
+		case *events.OrderRejected:
+			if x.Input == in {
+				verdict = "rejected: " + problemsOf(x)
+			}
+		}
+		return nil
+	})
+	return verdict
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 // attackerOf is the player of the side that attacks in battle b.
@@ -225,75 +437,10 @@ func seats(ps []events.Player) string {
 	return strings.Join(out, ", ")
 }
 
-// send appends an order (a referee's command from "ref") to game as the
-// mail intake would, prints it and what came of it, and waits until the
-// runner has decided it.
-func (d *campaignDemo) send(game, who, text string) error {
-	d.at = d.at.Add(time.Hour)
-	d.n++
-	key := fmt.Sprintf("<demo-%d@campaign>", d.n)
-	var in events.Payload = &events.OrderReceived{Player: who, Text: text, MessageID: key, Source: "demo"}
-	if who == "ref" {
-		in = &events.RefereeCommand{Referee: who, Text: text, Reason: "demo", MessageID: key, Source: "demo"}
-	}
-	h, err := d.st.Head(game)
-	if err != nil {
-		return err
-	}
-	res, err := d.st.Append(game, h.Seq, events.New(game, d.at, key, in))
-	if err != nil {
-		return err
-	}
-	d.r.Deliver(&res.Events[0])
-	if err := d.idle(game); err != nil {
-		return err
-	}
-	verdict := "accepted"
-	_ = d.st.Read(game, res.First+1, func(e *events.Envelope) error {
-		p, err := events.Decode(e)
-		if err == nil {
-			if rj, ok := p.(*events.OrderRejected); ok && rj.Input == res.First {
-				verdict = "rejected: " + problemsOf(rj)
-			}
-		}
-		return nil
-	})
-	fmt.Fprintf(d.out, "%-16s %-5s %s -> %s\n", game, who, text, verdict)
-	return nil
-}
-
 func problemsOf(r *events.OrderRejected) string {
 	var out []string
 	for _, p := range r.Problems {
 		out = append(out, p.Msg)
 	}
 	return strings.Join(out, "; ")
-}
-
-// idle waits until the runner has decided every input of game.
-func (d *campaignDemo) idle(game string) error {
-	for time.Now().Before(d.end) {
-		h, _ := d.st.Head(game)
-		var seq uint64
-		pending := -1
-		_ = d.r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
-		if seq == h.Seq && pending == 0 {
-			return nil
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return fmt.Errorf("game %s: the runner did not decide its inputs in time", game)
-}
-
-// wait waits until cond holds of game as its log says.
-func (d *campaignDemo) wait(game string, cond func(*play.Game) bool) error {
-	for time.Now().Before(d.end) {
-		if h, _ := d.st.Head(game); h.Seq > 0 {
-			if g, err := play.Load(d.st, d.reg, game, 0); err == nil && cond(g) {
-				return d.idle(game)
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return fmt.Errorf("game %s: what the demo waited for did not happen in time", game)
 }

@@ -116,27 +116,8 @@ func Play(ctx context.Context, o Options) error {
 		ps = append(ps, &participant{Mailbox: Mailbox{ID: ref.ID}, name: ref.Name, addr: ref.Addresses[0], referee: true})
 	}
 	for _, p := range ps {
-		// Each mailbox has its own password, as the welcome mail tells.
-		if p.password, err = server.MailboxPassword(srv.Log(), p.ID); err != nil {
+		if err := p.login(srv); err != nil {
 			return err
-		}
-		// The mailbox is made when the game's creation reaches the mail system.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			c, err := imapclient.DialInsecure(srv.Mailhost().IMAPAddr(), nil)
-			if err == nil {
-				if err = c.Login(p.ID, p.password).Wait(); err == nil {
-					if _, err = c.Select("INBOX", nil).Wait(); err == nil {
-						p.Client = c
-						break
-					}
-				}
-				c.Close()
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("%s's mailbox: %w", p.ID, err)
-			}
-			time.Sleep(50 * time.Millisecond)
 		}
 		defer p.Client.Close()
 	}
@@ -201,6 +182,33 @@ func Play(ctx context.Context, o Options) error {
 		fmt.Fprintf(o.Out, "  %-10s %4d mails  %9d bytes\n", p.name, p.Mails, p.Bytes)
 	}
 	return nil
+}
+
+// login opens the participant's INBOX on the built-in mail host, with
+// the mailbox's own password, as the welcome mail tells; the mailbox is
+// made when the game's creation reaches the mail system.
+func (p *participant) login(srv *server.Server) error {
+	var err error
+	if p.password, err = server.MailboxPassword(srv.Log(), p.ID); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := imapclient.DialInsecure(srv.Mailhost().IMAPAddr(), nil)
+		if err == nil {
+			if err = c.Login(p.ID, p.password).Wait(); err == nil {
+				if _, err = c.Select("INBOX", nil).Wait(); err == nil {
+					p.Client = c
+					return nil
+				}
+			}
+			c.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s's mailbox: %w", p.ID, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Mail is a mail as a participant's text mail client shows it.

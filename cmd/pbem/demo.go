@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/autoplay"
 	"pbem/demo"
 	"pbem/engine/play"
 	"pbem/server"
@@ -21,7 +22,9 @@ import (
 // over IMAP and answer over SMTP as a mail client would (quoting the mail
 // they answer), and every mail is printed as its recipient receives it.
 // With --no-referee the two players play alone, the scenario's house
-// rules playing what the seed leaves out.
+// rules playing what the seed leaves out. With --campaign it plays a GCACW
+// campaign whose assault is fought out as a battle in each tactical
+// system in turn, by mail the same way (demo.Campaign).
 func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	maxOrders := fs.Int("max-orders", 200, "stop after the participants have sent this many mails (a whole game takes about 60-90)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up after this long")
@@ -33,9 +36,6 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	volume := fs.String("mail", "", "how much mail each participant gets: every (a mail for every action), turn (a digest each turn) or move (a mail only when they must act; the default)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
-	}
-	if *campaign {
-		return demo.Campaign(a.out, a.reg, builtinScenario, *timeout)
 	}
 	if *volume != "" {
 		v, err := play.ParseVolume(*volume)
@@ -65,22 +65,44 @@ func cmdDemo(a *app, fs *flag.FlagSet, args []string) error {
 	}
 	fmt.Fprintf(a.out, "pbem demo: serving from %s\n  built-in mail host: IMAP %s, SMTP %s, domain %s\n\n",
 		dir, srv.Mailhost().IMAPAddr(), srv.Mailhost().SMTPAddr(), a.cfg.Mail.Domain)
-	script, err := demoScript(*ruleset)
-	if *noReferee {
-		script, err = demoScriptAlone(*ruleset)
-	}
-	if err == nil {
-		err = demo.Play(ctx, demo.Options{Out: a.out, Server: srv, Registry: a.reg, Script: script,
-			Domain: a.cfg.Mail.Domain, Settings: a.cfg.Mail.BuiltinDomain(), Images: *images, Volume: *volume,
-			MaxOrders: *maxOrders, Timeout: *timeout, Quiet: *quiet})
+	game := "demo"
+	if *campaign {
+		game = "campaign"
+		err = playCampaign(ctx, a, srv, *images, *timeout, *quiet)
+	} else {
+		script, serr := demoScript(*ruleset)
+		if *noReferee {
+			script, serr = demoScriptAlone(*ruleset)
+		}
+		err = serr
+		if err == nil {
+			err = demo.Play(ctx, demo.Options{Out: a.out, Server: srv, Registry: a.reg, Script: script,
+				Domain: a.cfg.Mail.Domain, Settings: a.cfg.Mail.BuiltinDomain(), Images: *images, Volume: *volume,
+				MaxOrders: *maxOrders, Timeout: *timeout, Quiet: *quiet})
+		}
 	}
 	stop()
 	if serr := <-done; err == nil {
 		err = serr
 	}
 	me := invokedAs()
-	fmt.Fprintf(a.out, "\nThe game's log stays in %s: try\n  %s --data-dir %s log demo\n  %s --data-dir %s verify demo\n", dir, me, dir, me, dir)
+	fmt.Fprintf(a.out, "\nThe game's log stays in %s: try\n  %s --data-dir %s log %s\n  %s --data-dir %s verify %s\n", dir, me, dir, game, me, dir, game)
 	return err
+}
+
+// playCampaign plays demo --campaign on the running server: each battle's
+// participants play the demo script of its rule system.
+func playCampaign(ctx context.Context, a *app, srv *server.Server, images string, timeout time.Duration, quiet bool) error {
+	scripts := map[string]autoplay.Script{}
+	for _, sys := range []string{"gbacw", "hra", "gmb"} {
+		s, err := demoScript(sys)
+		if err != nil {
+			return err
+		}
+		scripts[sys] = s
+	}
+	return demo.Campaign(ctx, demo.CampaignOptions{Out: a.out, Server: srv, Registry: a.reg, Scripts: scripts,
+		Domain: a.cfg.Mail.Domain, Settings: a.cfg.Mail.BuiltinDomain(), Images: images, Timeout: timeout, Quiet: quiet})
 }
 
 // invokedAs is how to run this pbem again from where it was started:

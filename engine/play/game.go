@@ -148,7 +148,7 @@ func dropMail[S ~string | ~[]byte](g *Game, id S) {
 }
 
 // snapshotVersion is the first byte of an encoded snapshot.
-const snapshotVersion = 7
+const snapshotVersion = 8
 
 // MarshalSnapshot encodes g (engine bookkeeping and ruleset state).
 func (g *Game) MarshalSnapshot() (_ []byte, err error) {
@@ -224,6 +224,7 @@ func (g *Game) MarshalSnapshot() (_ []byte, err error) {
 		w.Uvarint(b.From)
 		w.Uvarint(b.To)
 		w.Uvarint(b.By)
+		w.String(b.Withdraws)
 	}
 	w.Uvarint(uint64(len(g.Recent)))
 	for _, r := range g.Recent {
@@ -346,7 +347,7 @@ func UnmarshalSnapshot(reg *engine.Registry, b []byte) (_ *Game, err error) {
 	}
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {
-		g.Branches = append(g.Branches, Branch{From: r.Uvarint(), To: r.Uvarint(), By: r.Uvarint()})
+		g.Branches = append(g.Branches, Branch{From: r.Uvarint(), To: r.Uvarint(), By: r.Uvarint(), Withdraws: r.String()})
 	}
 	n = r.Uvarint()
 	for i := uint64(0); i < n && r.Err() == nil; i++ {

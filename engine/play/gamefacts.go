@@ -66,6 +66,11 @@ type Deadline struct {
 type Branch struct {
 	From, To uint64 // first and last seq of the closed stretch
 	By       uint64 // the seq of the decision that rolled back
+	// Withdraws is the battle whose result the rollback withdrew (a
+	// campaign rolled back to before it took the result of a battle
+	// whose end was itself rolled back, link.go Withdraw); "" for any
+	// other rollback.
+	Withdraws string
 }
 
 // Settings keys a game may carry (events.GameCreated.Settings, or changed
@@ -365,7 +370,10 @@ func (g *Game) applyGameFact(reg *engine.Registry, seq, input uint64, f events.F
 			return fmt.Errorf("rollback to %d: decode state: %w", to, err)
 		}
 		g.State = st
-		g.Branches = append(g.Branches, Branch{From: to + 1, To: input - 1, By: seq})
+		g.Branches = append(g.Branches, Branch{From: to + 1, To: input - 1, By: seq, Withdraws: f.Str("withdraws")})
+		// A rollback of an ended game (a battle's, link.go) goes to
+		// before its end: the game goes on.
+		g.Ended = nil
 		keep := g.Recent[:0:0]
 		for _, r := range g.Recent {
 			if r <= to {

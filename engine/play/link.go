@@ -77,10 +77,17 @@ func BattleGameID(campaign, key string) string {
 // BattleID is the game id of battle b of campaign g: BattleGameID of
 // its key, marked with the number of rollbacks the campaign has had (a
 // battle opened again after a rollback is a new game, never the one the
-// rollback abandoned).
+// rollback abandoned). A rollback that withdrew a battle's result does
+// not count: the campaign waits on that same battle again.
 func BattleID(g *Game, b engine.Battle) string {
 	key := b.Key
-	if n := len(g.Branches); n > 0 {
+	n := 0
+	for _, br := range g.Branches {
+		if br.Withdraws == "" {
+			n++
+		}
+	}
+	if n > 0 {
 		key += fmt.Sprintf("-r%d", n)
 	}
 	return BattleGameID(g.ID, key)
@@ -390,10 +397,14 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 		})
 		return out, err
 	}
-	var results []string // keys of the results this game took
+	var results []string             // keys of the results this game took
+	withdrawals := map[string]bool{} // and of those it withdrew ("withdraw:…")
 	err := src.Read(game, 1, func(e *events.Envelope) error {
 		if strings.HasPrefix(e.Key, "battle:") {
 			results = append(results, e.Key)
+		}
+		if strings.HasPrefix(e.Key, "withdraw:") {
+			withdrawals[e.Key] = true
 		}
 		return nil
 	})
@@ -435,6 +446,10 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 			bad = append(bad, fmt.Sprintf("battle %s: its log has no game.ended with the final hash %s this game took", id, hx))
 			continue
 		}
+		if withdrawals["withdraw:"+rest] {
+			lines = append(lines, fmt.Sprintf("battle %s: its final hash %s is in its log, in a branch its rollback closed; the result was withdrawn", id, hx))
+			continue
+		}
 		lines = append(lines, fmt.Sprintf("battle %s: its final hash %s matches its log", id, hx))
 	}
 	gc, err := created(game)
@@ -454,10 +469,18 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 		if err != nil {
 			return lines, err
 		}
+		live, err := liveEnd(src, game)
+		if err != nil {
+			return lines, err
+		}
 		took := ""
+		withdrawn := map[string]bool{}
 		err = src.Read(parent, 1, func(e *events.Envelope) error {
 			if strings.HasPrefix(e.Key, "battle:"+game+":") {
 				took = strings.TrimPrefix(e.Key, "battle:"+game+":")
+			}
+			if h, ok := strings.CutPrefix(e.Key, "withdraw:"+game+":"); ok {
+				withdrawn[h] = true
 			}
 			return nil
 		})
@@ -469,6 +492,10 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 			lines = append(lines, fmt.Sprintf("campaign %s (battle %s): has not taken this battle's result", parent, key))
 		case !slices.ContainsFunc(slices.Collect(maps.Keys(fs)), func(h events.Hash) bool { return h.Hex() == took }):
 			bad = append(bad, fmt.Sprintf("campaign %s took a result of this battle with final hash %s, which this log does not hold", parent, took))
+		case withdrawn[took]:
+			lines = append(lines, fmt.Sprintf("campaign %s (battle %s): withdrew the result it took (final hash %s, an end this battle's rollback closed) and has not taken a new one", parent, key, took))
+		case took != live:
+			bad = append(bad, fmt.Sprintf("campaign %s holds a result of this battle with final hash %s, an end this battle's rollback closed, and has not withdrawn it", parent, took))
 		default:
 			lines = append(lines, fmt.Sprintf("campaign %s (battle %s): took this battle's result, final hash %s", parent, key, took))
 		}
@@ -478,6 +505,11 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 	}
 	return lines, nil
 }
+
+// abandonedBy begins the reason a battle abandoned by its campaign's
+// rollback ended with: such a battle takes no ROLLBACK (its campaign no
+// longer waits on it).
+const abandonedBy = "abandoned: campaign"
 
 // Abandon ends each battle a rollback of campaign g closed the assault
 // of: the campaign no longer waits on it, so the battle ends, a draw, by
@@ -493,13 +525,16 @@ func Abandon(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, err
 		}
 		for _, b := range Battles(old) {
 			id := BattleID(old, b)
+			if waitsOn(g, id) {
+				continue // waited on again (its result withdrawn)
+			}
 			battle, err := Load(log, reg, id, 0)
 			if err != nil || battle.Ended != nil {
 				continue // never opened, or over already
 			}
 			key := fmt.Sprintf("abandon:%s:%d", g.ID, br.By)
 			cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
-				Text:   fmt.Sprintf("END DRAW abandoned: campaign %s was rolled back past %s (its seq %d)", g.ID, b.What, br.By),
+				Text:   fmt.Sprintf("END DRAW %s %s was rolled back past %s (its seq %d)", abandonedBy, g.ID, b.What, br.By),
 				Reason: "the campaign was rolled back past the battle's assault"}
 			at := time.Unix(0, 0).UTC()
 			_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
@@ -526,4 +561,208 @@ func Abandon(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, err
 		}
 	}
 	return out, nil
+}
+
+// waitsOn reports whether campaign g waits on battle game id.
+func waitsOn(g *Game, id string) bool {
+	for _, b := range Battles(g) {
+		if BattleID(g, b) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Withdrawing a result. A battle rolled back to before its end (its
+// referee's ROLLBACK, which an ended battle takes) re-opens its assault
+// in the campaign. Until the campaign has the result, that needs nothing:
+// CarryBack carries only the battle's live end, never one a rollback
+// closed. Once the campaign holds the result, "re-open" means: the
+// runtime sends the campaign the operator's ROLLBACK to just before the
+// input that carried the result, keyed "withdraw:<battle>:<final hash>"
+// (once however often sent), so the campaign is as it was when it waited
+// on the battle, waits on the same battle game again, and what it did
+// after taking the result stays in its log as a closed branch (a battle
+// it opened since is abandoned, as after any rollback). When the battle
+// ends again, its new end is carried back as any end is; verify checks
+// the campaign's live result against the battle's live end.
+
+// WithdrawKey is the idempotency key of the withdrawal of a battle's
+// result with final hash final from its campaign.
+func WithdrawKey(battle string, final events.Hash) string {
+	return "withdraw:" + battle + ":" + final.Hex()
+}
+
+// ErrResultUndecided means a campaign has yet to decide a battle's result
+// whose withdrawal is due, or the withdrawal: Withdraw is tried again
+// once it has.
+var ErrResultUndecided = errors.New("the campaign has yet to decide the result to withdraw")
+
+// Withdraw withdraws from battle game g's campaign each result of g the
+// campaign took in its live line whose end g's rollbacks closed: it
+// appends the operator's ROLLBACK of the campaign to just before that
+// result (an event, keyed WithdrawKey). It returns the appended event,
+// if any.
+func Withdraw(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, error) {
+	campaign, _, ok := Parent(g)
+	if !ok || len(g.Branches) == 0 {
+		return nil, nil
+	}
+	live := ""
+	if end, ok, err := BattleEndOf(log, g); err != nil {
+		return nil, err
+	} else if ok {
+		live = end.Final.Hex()
+	}
+	for range 100 {
+		parent, err := Load(log, reg, campaign, 0)
+		if err != nil {
+			return nil, fmt.Errorf("battle %s: its campaign: %w", g.ID, err)
+		}
+		// The results of g the campaign's log holds, the withdrawals, and
+		// the decisions of each input.
+		type result struct {
+			seq  uint64
+			hash string
+			at   time.Time
+		}
+		var results []result
+		withdrawn := map[string]uint64{}
+		accepted := map[uint64]bool{}
+		decided := map[uint64]bool{}
+		err = log.Read(campaign, 1, func(e *events.Envelope) error {
+			switch {
+			case strings.HasPrefix(e.Key, "battle:"+g.ID+":"):
+				results = append(results, result{e.Seq, strings.TrimPrefix(e.Key, "battle:"+g.ID+":"), e.Time()})
+			case strings.HasPrefix(e.Key, "withdraw:"+g.ID+":"):
+				withdrawn[strings.TrimPrefix(e.Key, "withdraw:"+g.ID+":")] = e.Seq
+			case e.Type == events.TypeOrderAccepted || e.Type == events.TypeOrderRejected:
+				p, err := events.Decode(e)
+				if err != nil {
+					return err
+				}
+				switch d := p.(type) {
+				case *events.OrderAccepted:
+					accepted[d.Input], decided[d.Input] = true, true
+				case *events.OrderRejected:
+					decided[d.Input] = true
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("battle %s: reading its campaign %s: %w", g.ID, campaign, err)
+		}
+		var due *result
+		for i := range results {
+			r := results[i]
+			if w, ok := withdrawn[r.hash]; ok && !decided[w] {
+				// Its campaign has yet to roll back: the battle's new end,
+				// if any, is carried once it has.
+				return nil, fmt.Errorf("battle %s: withdrawal at seq %d of %s: %w", g.ID, w, campaign, ErrResultUndecided)
+			}
+			if _, ok := withdrawn[r.hash]; ok || r.hash == live {
+				continue
+			}
+			if _, closed := InBranch(parent.Branches, r.seq); closed {
+				continue // the campaign rolled back past it already
+			}
+			if !decided[r.seq] {
+				return nil, fmt.Errorf("battle %s: result at seq %d of %s: %w", g.ID, r.seq, campaign, ErrResultUndecided)
+			}
+			if accepted[r.seq] {
+				due = &r
+				break
+			}
+		}
+		if due == nil {
+			return nil, nil
+		}
+		key := "withdraw:" + g.ID + ":" + due.hash
+		// The withdrawal's time is the battle's rollback's: the same logs
+		// in, the same campaign out.
+		at := due.at
+		br := g.Branches[len(g.Branches)-1]
+		_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
+			at = e.Time()
+			return errStop
+		})
+		cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
+			Text:   fmt.Sprintf("ROLLBACK TO %d", due.seq-1),
+			Reason: "battle " + g.ID + " was rolled back to before its end: the result the campaign took from it is withdrawn"}
+		res, err := log.Do(store.Request{Game: campaign, Expected: parent.Seq, Events: []events.Envelope{events.New(campaign, at, key, cmd)}})
+		var conflict *store.ConflictError
+		switch {
+		case errors.As(err, &conflict):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("battle %s: withdrawing its result from %s: %w", g.ID, campaign, err)
+		case res.Duplicate:
+			return nil, nil
+		}
+		return &res.Events[0], nil
+	}
+	return nil, fmt.Errorf("battle %s: its campaign %s kept changing", g.ID, campaign)
+}
+
+// CarryEnded carries to campaign g the result of each battle it waits on
+// that has ended already (one that ended while its campaign did not wait
+// on it: before a withdrawal of its earlier result was decided). It
+// returns the appended events.
+func CarryEnded(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, error) {
+	var out []events.Envelope
+	for _, b := range Battles(g) {
+		id := BattleID(g, b)
+		exists := false
+		_ = log.Read(id, 1, func(*events.Envelope) error {
+			exists = true
+			return errStop
+		})
+		if !exists {
+			continue // not opened yet
+		}
+		battle, err := Load(log, reg, id, 0)
+		if err != nil {
+			return out, err
+		}
+		if battle.Ended == nil {
+			continue
+		}
+		e, err := CarryBack(log, reg, battle)
+		if err != nil {
+			return out, err
+		}
+		if e != nil {
+			out = append(out, *e)
+		}
+	}
+	return out, nil
+}
+
+// liveEnd is the hex of the final hash of game's live end, read from its
+// log: its last game.ended, unless a rollback (which an ended battle
+// takes) came after it; "" when it has none.
+func liveEnd(src LogReader, game string) (string, error) {
+	live := ""
+	err := src.Read(game, 1, func(e *events.Envelope) error {
+		switch e.Type {
+		case events.TypeGameEnded:
+			live = e.Hash.Hex()
+		case events.TypeOrderAccepted:
+			if live == "" {
+				return nil
+			}
+			p, err := events.Decode(e)
+			if err != nil {
+				return err
+			}
+			for _, f := range p.(*events.OrderAccepted).Facts {
+				if f.Kind == FactRollback {
+					live = ""
+				}
+			}
+		}
+		return nil
+	})
+	return live, err
 }

@@ -111,7 +111,7 @@ func (g *Game) decideReferee(in *events.Envelope, cmd *events.RefereeCommand, di
 		p, st, out, err := g.decideAs(in, cmd.Referee, engine.RefereeSide, cmd.Text, dice, rolled)
 		return g.withDeadlines(p, st, out, "", in.At), st, out, err
 	}
-	c := &commandDecision{g: g, in: in, by: cmd.Referee, seen: cmd.Seen, st: g.State, pol: g.Policy(), plan: newDeadlinePlan(g), paused: g.Paused}
+	c := &commandDecision{g: g, in: in, by: cmd.Referee, withdraws: withdrawal(in, cmd), seen: cmd.Seen, st: g.State, pol: g.Policy(), plan: newDeadlinePlan(g), paused: g.Paused}
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
 		if !isGameCommand(l.word) {
@@ -288,6 +288,10 @@ type commandDecision struct {
 	g  *Game
 	in *events.Envelope
 	by string
+	// withdraws is the battle whose result this command withdraws (the
+	// runtime's ROLLBACK of a campaign to before it took the result of a
+	// battle whose end was rolled back, link.go Withdraw); else "".
+	withdraws string
 	// seen is the seq of the mail the referee answered (0: unknown).
 	seen uint64
 	st   engine.State
@@ -339,7 +343,7 @@ func (c *commandDecision) add(echo string, fs ...events.Fact) {
 
 func (c *commandDecision) command(l cmdLine) {
 	g := c.g
-	if g.Ended != nil && l.word != CmdObserver {
+	if g.Ended != nil && l.word != CmdObserver && !(l.word == CmdRollback && rollsBackEnd(g, c.withdraws)) {
 		c.problem(l.problem("the game is over: "+g.Ended.Reason, "ANNOUNCE, MESSAGE or OBSERVER still work"))
 		return
 	}
@@ -448,6 +452,7 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 		c.problem(l.problem("a rollback must come first in the mail", "send the other commands after it, in the same mail or another"))
 		return
 	}
+	ended := g.Ended != nil
 	if g.History == nil {
 		c.problem(l.problem("pbem cannot read this game's log here", ""))
 		return
@@ -455,6 +460,10 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 	past, err := g.History.At(to)
 	if err != nil {
 		c.problem(l.problem(fmt.Sprintf("the game at seq %d cannot be loaded: %v", to, err), ""))
+		return
+	}
+	if ended && past.Ended != nil {
+		c.problem(l.problem(fmt.Sprintf("the game had ended by seq %d: a rollback of an ended game goes to before its end", to), "ROLLBACK TO <seq> before the end (LOG shows the seqs)"))
 		return
 	}
 	enc, err := g.Rules.EncodeState(past.State)
@@ -469,9 +478,20 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 		}
 	}
 	c.st, c.rolledBack = past.State, true
+	fact := events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", base64.StdEncoding.EncodeToString(enc)), events.S("by", c.by))
+	if c.withdraws != "" {
+		fact = events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", base64.StdEncoding.EncodeToString(enc)), events.S("by", c.by), events.S("withdraws", c.withdraws))
+	}
 	c.add(fmt.Sprintf("ROLLBACK to seq %d: the game is as it was after seq %d; %s undone; seqs %d–%d stay in the log as a closed branch",
-		to, to, plural(undone, "action"), to+1, c.in.Seq-1),
-		events.NewFact(FactRollback, events.I("to", int64(to)), events.S("state", base64.StdEncoding.EncodeToString(enc)), events.S("by", c.by)))
+		to, to, plural(undone, "action"), to+1, c.in.Seq-1), fact)
+	if c.withdraws != "" {
+		c.echo = append(c.echo, "the result of battle "+c.withdraws+" is withdrawn: its end was rolled back, and this game waits on it again")
+	}
+	if ended {
+		// The end revealed the seed: say so, since the dice from here
+		// on are ones anyone who read the end could work out.
+		c.echo = append(c.echo, "the game had ended and goes on from here; its dice seed was revealed at the end, so its dice from here on can be worked out by anyone who read that")
+	}
 	// Orders sealed by then and not yet opened come back, still sealed;
 	// those whose step has opened since are not (everyone has seen them:
 	// that side orders again).
@@ -482,6 +502,31 @@ func (c *commandDecision) rollback(l cmdLine, args []string) {
 		c.facts = append(c.facts, events.NewFact(FactSealed, events.S("step", o.Step), events.S("reveal", o.Reveal), events.S("side", o.Side),
 			events.S("player", o.Player), events.S("text", o.Text)).To(events.ToSide(o.Side).UntilReveal(o.Reveal)))
 	}
+}
+
+// withdrawal is the battle whose result in is the runtime's withdrawal
+// of (the operator's command, keyed "withdraw:<battle>:<final hash>",
+// link.go Withdraw); "" for any other command.
+func withdrawal(in *events.Envelope, cmd *events.RefereeCommand) string {
+	if cmd.Referee != OperatorID || cmd.Source != "battle" {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(in.Key, "withdraw:")
+	if !ok {
+		return ""
+	}
+	battle, _, _ := strings.Cut(rest, ":")
+	return battle
+}
+
+// rollsBackEnd says whether ended game g takes a ROLLBACK: a battle
+// (rolled back to before its end, which re-opens the assault in its
+// campaign; not one its campaign abandoned), or a campaign withdrawing
+// the result of such a battle.
+func rollsBackEnd(g *Game, withdraws string) bool {
+	_, _, battle := Parent(g)
+	abandoned := g.Ended != nil && strings.Contains(g.Ended.Reason, abandonedBy)
+	return battle && !abandoned || withdraws != ""
 }
 
 func plural(n int, what string) string {

@@ -639,7 +639,11 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 	if l == nil || g == nil {
 		return
 	}
+	retry := a.relink
 	a.relink = false
+	// A rollback since the last linking (or a link to try again): a
+	// battle's may withdraw the result its campaign took.
+	rolled := retry || len(g.Branches) > 0 && g.Branches[len(g.Branches)-1].By > a.rolled
 	if len(Battles(g)) > 0 {
 		var at time.Time
 		_ = a.r.log.Read(g.ID, g.Seq, func(e *events.Envelope) error {
@@ -655,6 +659,15 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 			lg.Info("battle opened", "battle", created[i].Game)
 			a.r.Deliver(&created[i])
 		}
+		carried, err := CarryEnded(a.r.log, a.r.reg, g)
+		if err != nil {
+			lg.Error("carrying an ended battle's result failed; will try again", "err", err)
+			a.relink = true
+		}
+		for i := range carried {
+			lg.Info("battle result carried back", "campaign", carried[i].Game, "seq", carried[i].Seq)
+			a.r.Deliver(&carried[i])
+		}
 	}
 	if n := len(g.Branches); n > 0 && g.Branches[n-1].By > a.rolled {
 		abandoned, err := Abandon(a.r.log, a.r.reg, g)
@@ -667,6 +680,17 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 		for i := range abandoned {
 			lg.Info("battle abandoned", "battle", abandoned[i].Game)
 			a.r.Deliver(&abandoned[i])
+		}
+	}
+	if _, _, ok := Parent(g); ok && rolled {
+		e, err := Withdraw(a.r.log, a.r.reg, g)
+		if err != nil {
+			lg.Info("withdrawing a rolled-back battle's result from its campaign: will try again", "err", err)
+			a.relink = true
+		}
+		if e != nil {
+			lg.Info("battle result withdrawn", "campaign", e.Game, "seq", e.Seq)
+			a.r.Deliver(e)
 		}
 	}
 	if _, _, ok := Parent(g); ok && g.Ended != nil {
