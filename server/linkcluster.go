@@ -45,6 +45,9 @@ const linkResultCmd = "battle-result"
 // request, like linkResultCmd.
 const linkAbandonCmd = "battle-abandon"
 
+// errStopRead stops a read of a log early.
+var errStopRead = errors.New("stop reading")
+
 // linkWait bounds the wait for the campaign's node to answer.
 func (cn *Node) linkWait() time.Duration { return max(cn.lease, 5*time.Second) }
 
@@ -167,6 +170,13 @@ func (cn *Node) takeAbandon(body []byte) ControlResponse {
 	}
 	if owner, err := cn.MailOwner(ab.Battle); err != nil || owner != cn.Name() {
 		return ControlResponse{Err: fmt.Sprintf("battle %s is not held by %s (owner %q): %v", ab.Battle, cn.Name(), owner, err)}
+	}
+	// Held here but not in this node's log (yet): never answered "ok",
+	// which would lose the abandon; the campaign's node asks again.
+	held := false
+	_ = cn.log.Read(ab.Battle, 1, func(*events.Envelope) error { held = true; return errStopRead })
+	if !held {
+		return ControlResponse{Err: fmt.Sprintf("battle %s is not in the log of %s yet", ab.Battle, cn.Name())}
 	}
 	lg := cn.lg.With("game", ab.Battle, "campaign", ab.Campaign)
 	e, err := play.AbandonBattle(cn.log, cn.reg, ab)
