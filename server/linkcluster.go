@@ -40,6 +40,14 @@ import (
 // nothing else, and "ctl" knows no such command).
 const linkResultCmd = "battle-result"
 
+// linkAbandonCmd names the abandon of a battle (its campaign was rolled
+// back past its assault) handed to the battle's node, in the sealed
+// request, like linkResultCmd.
+const linkAbandonCmd = "battle-abandon"
+
+// errStopRead stops a read of a log early.
+var errStopRead = errors.New("stop reading")
+
 // linkWait bounds the wait for the campaign's node to answer.
 func (cn *Node) linkWait() time.Duration { return max(cn.lease, 5*time.Second) }
 
@@ -49,27 +57,45 @@ func (cn *Node) linkWait() time.Duration { return max(cn.lease, 5*time.Second) }
 // in the campaign's log. An error (the campaign is changing hands, its
 // node is dead or did not answer) leaves it to be tried again.
 func (cn *Node) handResult(r play.Result) (bool, error) {
+	return cn.hand(r.Campaign, "the result of battle "+r.End.Game, linkResultCmd, "result", r)
+}
+
+// handAbandon hands the abandon ab of a battle a rollback of its campaign
+// closed the assault of to the node holding the battle
+// (play.Links.HandAbandon): false when that is this node, or the cluster
+// does not know the battle, so it is appended here (or found never
+// opened); true once that node has it in the battle's log, or the battle
+// is over. An error leaves it to be tried again: the campaign's actor
+// hands it again at each tick, and after a restart or a takeover, since
+// the campaign's rollback is in its log.
+func (cn *Node) handAbandon(ab play.Abandonment) (bool, error) {
+	return cn.hand(ab.Battle, "the abandon of battle "+ab.Battle, linkAbandonCmd, "abandon", ab)
+}
+
+// hand sends v, sealed as cmd, to the node holding game, and waits for
+// its answer: false, nil when that is this node or no node.
+func (cn *Node) hand(game, what, cmd, file string, v any) (bool, error) {
 	select {
 	case <-cn.ready:
 	case <-time.After(cn.linkWait()):
 		return false, errors.New("this node is not serving yet")
 	}
-	owner, err := cn.MailOwner(r.Campaign)
+	owner, err := cn.MailOwner(game)
 	if err != nil {
 		return false, err
 	}
 	if owner == "" || owner == cn.Name() {
 		return false, nil
 	}
-	body, err := json.Marshal(r)
+	body, err := json.Marshal(v)
 	if err != nil {
 		return false, err
 	}
-	f := SealControl(cn.guard.key, ControlRequest{Cmd: linkResultCmd, Files: map[string][]byte{"result": body}}, cn.Name(), owner, time.Now())
+	f := SealControl(cn.guard.key, ControlRequest{Cmd: cmd, Files: map[string][]byte{file: body}}, cn.Name(), owner, time.Now())
 	b, _ := json.Marshal(f)
 	msg, err := cn.Conn().Request(cluster.NodeSubject(owner, "link"), b, cn.linkWait())
 	if err != nil {
-		return false, fmt.Errorf("handing the result of battle %s to node %s: %w", r.End.Game, owner, err)
+		return false, fmt.Errorf("handing %s to node %s: %w", what, owner, err)
 	}
 	resp, err := openAnswer(cn.guard.key, &f, msg.Data)
 	if err != nil {
@@ -91,13 +117,18 @@ func (cn *Node) onLink(m *nats.Msg) {
 		m.Respond(b)
 		return
 	}
-	if err := cn.guard.check(&req, time.Now()); err != nil || req.Cmd != linkResultCmd {
+	if err := cn.guard.check(&req, time.Now()); err != nil || req.Cmd != linkResultCmd && req.Cmd != linkAbandonCmd {
 		cn.lg.Warn("a battle result handed over refused", "cmd", req.Cmd, "from", req.From, "err", err)
 		b, _ := json.Marshal(ctlAnswer{ControlResponse: ControlResponse{Err: errCtlRefused.Error()}})
 		m.Respond(b)
 		return
 	}
-	resp := cn.takeResult(req.Files["result"])
+	var resp ControlResponse
+	if req.Cmd == linkAbandonCmd {
+		resp = cn.takeAbandon(req.Files["abandon"])
+	} else {
+		resp = cn.takeResult(req.Files["result"])
+	}
 	b, _ := json.Marshal(ctlAnswer{ControlResponse: resp, MAC: answerMAC(cn.guard.key, req.Nonce, resp)})
 	m.Respond(b)
 }
@@ -122,6 +153,39 @@ func (cn *Node) takeResult(body []byte) ControlResponse {
 	}
 	if e != nil {
 		lg.Info("battle result taken from the node holding the battle", "seq", e.Seq)
+		cn.runner.Deliver(e)
+	}
+	return ControlResponse{Out: "ok"}
+}
+
+// takeAbandon appends the abandon of a battle handed over to the battle,
+// if this node holds it now: a node that does not says so, and the
+// campaign's node hands it again, to whoever holds the battle then. It
+// answers "ok" only once the abandon is durable in the battle's log, or
+// was there already, or the battle is over.
+func (cn *Node) takeAbandon(body []byte) ControlResponse {
+	var ab play.Abandonment
+	if err := json.Unmarshal(body, &ab); err != nil || ab.Battle == "" || ab.Key == "" {
+		return ControlResponse{Err: fmt.Sprintf("not a battle's abandon: %v", err)}
+	}
+	if owner, err := cn.MailOwner(ab.Battle); err != nil || owner != cn.Name() {
+		return ControlResponse{Err: fmt.Sprintf("battle %s is not held by %s (owner %q): %v", ab.Battle, cn.Name(), owner, err)}
+	}
+	// Held here but not in this node's log (yet): never answered "ok",
+	// which would lose the abandon; the campaign's node asks again.
+	held := false
+	_ = cn.log.Read(ab.Battle, 1, func(*events.Envelope) error { held = true; return errStopRead })
+	if !held {
+		return ControlResponse{Err: fmt.Sprintf("battle %s is not in the log of %s yet", ab.Battle, cn.Name())}
+	}
+	lg := cn.lg.With("game", ab.Battle, "campaign", ab.Campaign)
+	e, err := play.AbandonBattle(cn.log, cn.reg, ab)
+	if err != nil {
+		lg.Warn("abandoning a battle as its campaign's node asked failed; that node hands it again", "err", err)
+		return ControlResponse{Err: err.Error()}
+	}
+	if e != nil {
+		lg.Info("battle abandoned at the request of the node holding its campaign", "seq", e.Seq)
 		cn.runner.Deliver(e)
 	}
 	return ControlResponse{Out: "ok"}

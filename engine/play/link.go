@@ -57,6 +57,15 @@ type Links struct {
 	// exists on any node: a battle another node holds, which this
 	// node's own log does not have, is not opened again.
 	Exists func(game string) (bool, error)
+	// HandAbandon, when set (a node of a cluster), hands the abandon of a
+	// battle a campaign's rollback closed the assault of to the node that
+	// holds the battle: handled is false when that is this node, or no
+	// node, and the abandon is appended here (AbandonBattle); true once
+	// the battle's holder has it durably (appended, or had it already, or
+	// the battle is over). An error leaves it unhanded: the campaign's
+	// actor tries again at each tick, and whoever loads the campaign next
+	// does, since its rollback is the durable record of what is owed.
+	HandAbandon func(a Abandonment) (handled bool, err error)
 }
 
 // BattleGameID is the game id of the battle key of campaign: the
@@ -511,56 +520,117 @@ func VerifyLinks(src LogReader, game string) ([]string, error) {
 // longer waits on it).
 const abandonedBy = "abandoned: campaign"
 
-// Abandon ends each battle a rollback of campaign g closed the assault
-// of: the campaign no longer waits on it, so the battle ends, a draw, by
-// the operator's END with the reason, keyed by the campaign and the
-// rollback (an event in the battle's log, once). It returns the appended
-// events.
-func Abandon(log LinkLog, reg *engine.Registry, g *Game) ([]events.Envelope, error) {
-	var out []events.Envelope
+// Abandonment is a battle a rollback of its campaign closed the assault
+// of, on its way to the battle's holder: what that node needs to end the
+// battle (it does not read the campaign's log).
+type Abandonment struct {
+	Battle   string `json:"battle"`
+	Campaign string `json:"campaign"`
+	// Key is the idempotency key of the abandon in the battle's log: the
+	// campaign and its rollback's seq.
+	Key    string `json:"key"`
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
+	// At is the time of the campaign's rollback event: the time of the
+	// input in the battle, so the same logs give the same battle.
+	At int64 `json:"at"`
+}
+
+// Abandonments are the battles the rollbacks of campaign g closed the
+// assaults of, each with its keyed abandon; whether each was opened, and
+// is still being fought, is for the node holding it to say.
+func Abandonments(log LinkLog, reg *engine.Registry, g *Game) ([]Abandonment, error) {
+	var out []Abandonment
 	for _, br := range g.Branches {
 		old, err := Load(log, reg, g.ID, br.To)
 		if err != nil {
 			return out, fmt.Errorf("campaign %s before its rollback at seq %d: %w", g.ID, br.By, err)
 		}
+		var at int64
+		_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
+			at = e.At
+			return errStop
+		})
 		for _, b := range Battles(old) {
 			id := BattleID(old, b)
 			if waitsOn(g, id) {
 				continue // waited on again (its result withdrawn)
 			}
-			battle, err := Load(log, reg, id, 0)
-			if err != nil || battle.Ended != nil {
-				continue // never opened, or over already
-			}
-			key := fmt.Sprintf("abandon:%s:%d", g.ID, br.By)
-			cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
+			out = append(out, Abandonment{Battle: id, Campaign: g.ID, Key: fmt.Sprintf("abandon:%s:%d", g.ID, br.By),
 				Text:   fmt.Sprintf("END DRAW %s %s was rolled back past %s (its seq %d)", abandonedBy, g.ID, b.What, br.By),
-				Reason: "the campaign was rolled back past the battle's assault"}
-			at := time.Unix(0, 0).UTC()
-			_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
-				at = e.Time()
-				return errStop
-			})
-			for range 100 {
-				res, err := log.Do(store.Request{Game: id, Expected: battle.Seq, Events: []events.Envelope{events.New(id, at, key, cmd)}})
-				var conflict *store.ConflictError
-				if errors.As(err, &conflict) {
-					if battle, err = Load(log, reg, id, 0); err != nil {
-						return out, err
-					}
-					continue
-				}
-				if err != nil {
-					return out, fmt.Errorf("abandoning battle %s: %w", id, err)
-				}
-				if !res.Duplicate {
-					out = append(out, res.Events[0])
-				}
-				break
-			}
+				Reason: "the campaign was rolled back past the battle's assault", At: at})
 		}
 	}
 	return out, nil
+}
+
+// Abandon ends each battle a rollback of campaign g closed the assault
+// of: the campaign no longer waits on it, so the battle ends, a draw, by
+// the operator's END with the reason, keyed by the campaign and the
+// rollback (an event in the battle's log, once). A battle another node
+// of a cluster holds is handed to that node (l.HandAbandon), never
+// appended here; l may be nil (a single server). It returns the events
+// appended here.
+func Abandon(log LinkLog, reg *engine.Registry, g *Game, l *Links) ([]events.Envelope, error) {
+	abs, err := Abandonments(log, reg, g)
+	var out []events.Envelope
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, ab := range abs {
+		if l != nil && l.HandAbandon != nil {
+			handled, err := l.HandAbandon(ab)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("handing the abandon of battle %s to its node: %w", ab.Battle, err))
+				continue
+			}
+			if handled {
+				continue
+			}
+		}
+		e, err := AbandonBattle(log, reg, ab)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if e != nil {
+			out = append(out, *e)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// AbandonBattle appends the abandon ab to its battle, keyed by ab.Key,
+// unless the battle was never opened (here), or is over already. It
+// returns the appended event, if any. It reads only the battle's log: the
+// node of a cluster holding the battle takes an abandon handed to it by
+// the node holding the campaign.
+func AbandonBattle(log LinkLog, reg *engine.Registry, ab Abandonment) (*events.Envelope, error) {
+	id := ab.Battle
+	battle, err := Load(log, reg, id, 0)
+	if err != nil || battle.Ended != nil {
+		return nil, nil // never opened, or over already
+	}
+	cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: ab.Key, Text: ab.Text, Reason: ab.Reason}
+	at := time.Unix(0, ab.At).UTC()
+	for range 100 {
+		res, err := log.Do(store.Request{Game: id, Expected: battle.Seq, Events: []events.Envelope{events.New(id, at, ab.Key, cmd)}})
+		var conflict *store.ConflictError
+		if errors.As(err, &conflict) {
+			if battle, err = Load(log, reg, id, 0); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("abandoning battle %s: %w", id, err)
+		}
+		if res.Duplicate {
+			return nil, nil
+		}
+		return &res.Events[0], nil
+	}
+	return nil, fmt.Errorf("abandoning battle %s: it kept changing", id)
 }
 
 // waitsOn reports whether campaign g waits on battle game id.

@@ -670,7 +670,7 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 		}
 	}
 	if n := len(g.Branches); n > 0 && g.Branches[n-1].By > a.rolled {
-		abandoned, err := Abandon(a.r.log, a.r.reg, g)
+		abandoned, err := Abandon(a.r.log, a.r.reg, g, l)
 		if err != nil {
 			lg.Error("abandoning the battles of a rollback failed; will try again", "err", err)
 			a.relink = true
