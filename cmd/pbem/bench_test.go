@@ -11,6 +11,9 @@ import (
 // a machine with more than one core, games side by side, each beside its
 // raw baseline and with its ratio.
 func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
+	// Beside the other tests: it asserts what the bench prints, not how
+	// fast (it plays every rule system's demo game, a core busy for long).
+	cpuBound(t)
 	out, errOut, code := pbem(t, nil, "bench", "--parts", "replay", "--replay-games", "2")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
@@ -37,6 +40,7 @@ func TestBenchReplayPrintsBothFiguresWithTheirBaselines(t *testing.T) {
 // orders/s beside the mail host alone, and the time until serve answers
 // with stored games beside reading every game's head.
 func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T) {
+	cpuBound(t)
 	out, errOut, code := pbem(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "8", "--throughput-games", "2",
 		"--coldstart-games", "20")
 	if code != 0 {

@@ -12,6 +12,7 @@ import (
 
 	"pbem/demo"
 	"pbem/internal/dovecottest"
+	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
@@ -141,7 +142,7 @@ func headerValue(raw []byte, name string) string {
 
 // testAuthservID is the authserv-id of the host that receives the game's
 // mail in the tests that hand mail straight to its mailbox.
-const testAuthservID = "mx.game.test"
+const testAuthservID = servetest.AuthservID
 
 // hostResult is the Authentication-Results field the receiving host
 // writes on top of a mail its user addr logged in to send: the players'

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -14,13 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"pbem/internal/mailclient"
-	"pbem/internal/syncbuf"
-	"pbem/internal/waitfor"
+	"pbem/internal/servetest"
 )
 
 var pbemBin string
@@ -33,30 +30,22 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PBEM_TEST_SERVE_CLOCK") != "" {
 		os.Exit(serveOnAMovedClock(os.Args[1:]))
 	}
-	dir, err := os.MkdirTemp("", "pbem-cmd-test-")
+	bin, remove, err := servetest.Build()
 	if err != nil {
 		panic(err)
 	}
-	pbemBin = filepath.Join(dir, "pbem")
+	pbemBin = bin
 	// Short: a demo's data directory in it holds a unix socket.
 	if demoTmp, err = os.MkdirTemp("", "dm"); err != nil {
 		panic(err)
 	}
-	if raceEnabled {
+	if servetest.Race {
 		parallelByDefault(6) // every process several times the CPU: fewer at once
 	} else {
 		parallelByDefault(12)
 	}
-	args := []string{"build", "-o", pbemBin, "."}
-	if raceEnabled {
-		args = []string{"build", "-race", "-o", pbemBin, "."}
-	}
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic(err)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	remove()
 	os.RemoveAll(demoTmp)
 	os.Exit(code)
 }
@@ -111,18 +100,7 @@ func runShared(env []string, args ...string) (string, string, int) {
 }
 
 func runPbem(env []string, args ...string) (string, string, int, error) {
-	cmd := exec.Command(pbemBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		return "", "", 0, err
-	}
-	return out.String(), errOut.String(), code, nil
+	return servetest.Run(pbemBin, env, args...)
 }
 
 func TestHelpUsageAndUnknownCommands(t *testing.T) {
@@ -240,38 +218,13 @@ func startServeCmd(t *testing.T, cmd *exec.Cmd, dataDir string, env ...string) *
 	t.Helper()
 	// The built-in mail host on free ports, so tests never collide.
 	cmd.Env = append(append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0"), env...)
-	errOut := &syncbuf.Buffer{}
-	cmd.Stderr = errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	// The socket answers: not a stale one left by a killed server.
-	if !waitfor.True(20*time.Second, func() bool { return dial("unix", filepath.Join(dataDir, "pbem.sock")) == nil }) {
-		t.Fatalf("serve did not start:\n%s", errOut.String())
-	}
-	return cmd
+	return servetest.Start(t, cmd, dataDir)
 }
 
+// stopServe stops a server startServe started, and returns its log.
 func stopServe(t *testing.T, cmd *exec.Cmd) string {
 	t.Helper()
-	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve exited with %v after SIGTERM:\n%s", err, races(cmd.Stderr.(*syncbuf.Buffer).String()))
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not stop within 20s of SIGTERM")
-	}
-	return cmd.Stderr.(*syncbuf.Buffer).String()
+	return servetest.Stop(t, cmd)
 }
 
 func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
@@ -302,14 +255,6 @@ func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
 	if out, _, code := pbem(t, nil, "--data-dir", dir, "games"); code != 0 || !strings.Contains(out, "no games yet") {
 		t.Fatalf("games without serve: %d %q", code, out)
 	}
-}
-
-// races returns a data race report in a server's stderr, or its tail.
-func races(stderr string) string {
-	if i := strings.Index(stderr, "WARNING: DATA RACE"); i >= 0 {
-		return stderr[i:min(len(stderr), i+6000)]
-	}
-	return tail(stderr, 30)
 }
 
 // otherUser is the other user's process of the socket test (the test
@@ -345,15 +290,7 @@ func otherUser(sock string) {
 	}
 }
 
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+func freeAddr(t testing.TB) string { t.Helper(); return servetest.FreeAddr(t) }
 
 // readInbox returns every mail in user's INBOX on the IMAP server at addr
 // (nil if it cannot be read).

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 )
 
@@ -54,8 +55,9 @@ func TestARegisteredPlayerIsNeverLeftWithoutAnAnswer(t *testing.T) {
 	if to := told.Header.Get("To"); !strings.Contains(to, "anna@pbem.localhost") || strings.Contains(to, ",") {
 		t.Errorf("the answer went to %q, not to the address the mail came from alone", to)
 	}
-	// Nothing was applied: Taro hears of no move of Anna's.
-	time.Sleep(2 * time.Second)
+	// Nothing was applied: Taro hears of no move of Anna's (once every
+	// mail pbem queued, Anna's answer and anything else, is sent).
+	waitOutboxDrained(t, g)
 	if n := len(g.mailbox("taro")); n != taroBefore {
 		t.Errorf("Taro got %d mail(s) after Anna's mail without a key", n-taroBefore)
 	}
@@ -82,7 +84,7 @@ func TestARegisteredPlayerIsNeverLeftWithoutAnAnswer(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "rejected") {
 		t.Fatalf("a refused pbem order: exit %d\n%s%s", code, out, errOut)
 	}
-	time.Sleep(2 * time.Second)
+	waitOutboxDrained(t, g) // the command returns once the order is decided
 	for _, m := range g.mailbox("anna")[annaBefore:] {
 		if bytes.Contains(m, []byte("was rejected")) {
 			t.Errorf("pbem mailed Anna about an order she never sent:\n%s", m)
@@ -106,4 +108,14 @@ func TestARegisteredPlayerIsNeverLeftWithoutAnAnswer(t *testing.T) {
 	if !bytes.Contains(answer, []byte("were accepted")) || bytes.Contains(answer, []byte("did you mean")) {
 		t.Errorf("Anna's orders with a remark were not taken:\n%s", answer)
 	}
+}
+
+// waitOutboxDrained waits until g's server has sent every mail g1's log
+// queued: on pbem's own host, each is in its mailbox then.
+func waitOutboxDrained(t *testing.T, g *builtinGame) {
+	t.Helper()
+	waitfor.Until(t, 60*time.Second, "every mail of g1 queued to be sent", func() bool {
+		out, _, _ := pbem(t, g.env, "--data-dir", g.dir, "log", "g1")
+		return servetest.OutboxDrained(out)
+	})
 }

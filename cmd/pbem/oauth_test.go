@@ -16,14 +16,15 @@ import (
 	"pbem/internal/dovecottest"
 	"pbem/internal/oauthtest"
 	"pbem/internal/postfixtest"
+	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
 
 // mailLogin runs 'pbem mail login', approving the device login at the
 // authority as the operator would in a browser.
-func (r *realMail) mailLogin(a *oauthtest.Authority) string {
-	r.t.Helper()
+func mailLogin(r *servetest.World, a *oauthtest.Authority) string {
+	r.T.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -31,7 +32,7 @@ func (r *realMail) mailLogin(a *oauthtest.Authority) string {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	return r.pbem("mail", "login")
+	return r.Pbem("mail", "login")
 }
 
 // The game mailbox at a provider that takes OAuth bearer tokens only:
@@ -67,16 +68,16 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	}
 
 	metricsAddr := freeAddr(t)
-	r := &realMail{t: t, pf: pf, dir: t.TempDir(), queued: map[string][]demo.Mail{},
-		env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=1000",
+	r := &servetest.World{T: t, Bin: pbemBin, PF: pf, Dir: t.TempDir(), Queued: map[string][]demo.Mail{},
+		Env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=1000",
 			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_AUTH=oauthbearer",
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_SMTP_USERNAME=" + dovecottest.User,
 			"PBEM_MAIL_SMTP_AUTH=xoauth2", "PBEM_MAIL_AUTHSERV_ID=" + testAuthservID,
 			"PBEM_MAIL_OAUTH_PROVIDER=custom", "PBEM_MAIL_OAUTH_CLIENT_ID=" + auth.ClientID,
 			"PBEM_MAIL_OAUTH_TOKEN_URL=" + auth.TokenURL, "PBEM_MAIL_OAUTH_DEVICE_URL=" + auth.DeviceURL, "PBEM_MAIL_OAUTH_SCOPES=mail",
 			"PBEM_METRICS_LISTEN=" + metricsAddr, "PBEM_METRICS_STUCK_AFTER=1s"}}
-	out := r.mailLogin(auth)
-	tokenFile := filepath.Join(r.dir, "oauth-token.json")
+	out := mailLogin(r, auth)
+	tokenFile := filepath.Join(r.Dir, "oauth-token.json")
 	if !strings.Contains(out, oauthtest.UserCode) || !strings.Contains(out, tokenFile) {
 		t.Fatalf("pbem mail login said:\n%s", out)
 	}
@@ -84,16 +85,16 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 		t.Fatalf("token file: %v %v, want mode 0600", fi.Mode(), err)
 	}
 	// A mail for every action: the test reads each one's report.
-	r.pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek", "--mail", "every",
+	r.Pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek", "--mail", "every",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro")
-	r.people = mailboxes(t, host, "anna", "taro")
-	srv := startServe(t, r.dir, r.env...)
+	r.People = servetest.Mailboxes(t, host, "anna", "taro")
+	srv := startServe(t, r.Dir, r.Env...)
 	defer func() { stopServe(t, srv) }()
 
-	welcome := r.next("anna", "Welcome: you play USA")
-	taroWelcome := r.next("taro", "Welcome: you play CSA")
-	r.send("anna@players.test", welcome.ReplyTo, r.reply("anna", welcome, "", "PASS"))
-	if rep := r.next("anna", "Report"); !strings.Contains(rep.Body, "USA ends its Leader Transfer Phase") {
+	welcome := r.Next("anna", "Welcome: you play USA")
+	taroWelcome := r.Next("taro", "Welcome: you play CSA")
+	r.Send("anna@players.test", welcome.ReplyTo, r.Reply("anna", welcome, "", "PASS"))
+	if rep := r.Next("anna", "Report"); !strings.Contains(rep.Body, "USA ends its Leader Transfer Phase") {
 		t.Fatalf("anna's report:\n%s", rep.Body)
 	}
 	if code, body := healthz(t, metricsAddr); code != 200 {
@@ -103,12 +104,12 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 		t.Fatalf("oauth metrics while all is well: refreshes %v, needs_login %v", m["pbem_oauth_token_refreshes_total"], m["pbem_oauth_needs_login"])
 	}
 
-	r.next("taro", "")
+	r.Next("taro", "")
 
 	// The grant is revoked. Taro's order still comes in (the intake's
 	// session was opened before), but the answers cannot go out.
 	auth.Revoke()
-	r.send("taro@players.test", taroWelcome.ReplyTo, r.reply("taro", taroWelcome, "", "PASS"))
+	r.Send("taro@players.test", taroWelcome.ReplyTo, r.Reply("taro", taroWelcome, "", "PASS"))
 	var body string
 	waitfor.Until(t, 30*time.Second, "/healthz to report the refused refresh token", func() bool {
 		var code int
@@ -127,12 +128,12 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	}
 
 	// A new login while the server runs: the waiting mail goes out.
-	if log := r.pbem("log", "g1"); !strings.Contains(log, "from taro via mail") || strings.Count(log, "mail.sent") != 4 {
+	if log := r.Pbem("log", "g1"); !strings.Contains(log, "from taro via mail") || strings.Count(log, "mail.sent") != 4 {
 		t.Fatalf("before the new login, taro's order is not in the log or an answer went out:\n%s", tail(log, 20))
 	}
-	r.mailLogin(auth)
-	r.next("anna", "")
-	r.next("taro", "")
+	mailLogin(r, auth)
+	r.Next("anna", "")
+	r.Next("taro", "")
 	waitfor.Until(t, 30*time.Second, "/healthz to be well again", func() bool { code, _ := healthz(t, metricsAddr); return code == 200 })
 }
 

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2/imapclient"
-
 	"pbem/demo"
 	"pbem/internal/dovecottest"
+	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
@@ -70,33 +69,8 @@ func newMailGameWith(t *testing.T, referee bool, settings ...string) *mailGame {
 	if out, errOut, code := pbem(t, env, args...); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
-	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: mailboxes(t, host, "anna", "taro", "carol", "mallory", "bob", "kim", "dana"), last: map[string]demo.Mail{}}
+	g := &mailGame{t: t, dc: dc, env: env, dir: dir, people: servetest.Mailboxes(t, host, "anna", "taro", "carol", "mallory", "bob", "kim", "dana"), last: map[string]demo.Mail{}}
 	return g
-}
-
-// mailboxes makes a mailbox (password pw) on host for each of who and
-// returns each person reading theirs over IMAP, as a mail client would.
-func mailboxes(t *testing.T, host *mailhost.Host, who ...string) map[string]*demo.Mailbox {
-	t.Helper()
-	people := map[string]*demo.Mailbox{}
-	for _, w := range who {
-		if err := host.AddUser(w, "pw"); err != nil {
-			t.Fatal(err)
-		}
-		c, err := imapclient.DialInsecure(host.IMAPAddr(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		if err := c.Login(w, "pw").Wait(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-			t.Fatal(err)
-		}
-		people[w] = &demo.Mailbox{ID: w, Client: c}
-	}
-	return people
 }
 
 // next waits for who's next mail whose kind (its first line: the subject

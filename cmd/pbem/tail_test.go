@@ -1,12 +1,6 @@
 package main
 
-import "strings"
+import "pbem/internal/servetest"
 
 // tail is the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
+func tail(s string, n int) string { return servetest.Tail(s, n) }

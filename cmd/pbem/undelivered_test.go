@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/demo"
+	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )
@@ -25,27 +26,27 @@ func TestUndeliveredWelcomeShowsInGamesAndIsToldToTheReferee(t *testing.T) {
 	if err := host.AddUser("pbem", "pw"); err != nil { // the game mailbox the intake reads
 		t.Fatal(err)
 	}
-	r := &realMail{t: t, dir: t.TempDir(), queued: map[string][]demo.Mail{},
-		env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_IMAP_ADDR=" + host.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem",
+	r := &servetest.World{T: t, Bin: pbemBin, Dir: t.TempDir(), Queued: map[string][]demo.Mail{},
+		Env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_IMAP_ADDR=" + host.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem",
 			"PBEM_MAIL_IMAP_PASSWORD=pw", "PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}}
 	// taro has no mailbox at players.test: his welcome bounces for good.
-	r.pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+	r.Pbem("new", "--game", "g1", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "anna:USA:anna@players.test:Anna", "--player", "taro:CSA:taro@players.test:Taro",
 		"--referee", "carol:carol@players.test:Carol")
-	r.people = mailboxes(t, host, "anna", "carol")
-	srv := startServe(t, r.dir, r.env...)
+	r.People = servetest.Mailboxes(t, host, "anna", "carol")
+	srv := startServe(t, r.Dir, r.Env...)
 	defer func() { stopServe(t, srv) }()
 
-	r.next("anna", "Welcome: you play USA")
-	r.next("carol", "Welcome: you referee")
-	note := r.next("carol", "A mail could not be delivered")
+	r.Next("anna", "Welcome: you play USA")
+	r.Next("carol", "Welcome: you referee")
+	note := r.Next("carol", "A mail could not be delivered")
 	if !strings.Contains(note.Body, "taro@players.test") || !strings.Contains(note.Body, "no such user") ||
 		!strings.Contains(note.Body, "REPLACE <player> WITH <address>") {
 		t.Fatalf("the referee's notice:\n%s", note.Body)
 	}
 	var games string
 	waitfor.Until(t, 20*time.Second, "pbem games to name the undelivered welcome", func() bool {
-		games = r.pbem("games")
+		games = r.Pbem("games")
 		return strings.Contains(games, "UNDELIVERED")
 	})
 	if !strings.Contains(games, `UNDELIVERED: the mail "[pbem g1] Harrow Creek" to taro@players.test failed for good`) ||
@@ -54,10 +55,10 @@ func TestUndeliveredWelcomeShowsInGamesAndIsToldToTheReferee(t *testing.T) {
 	}
 	// A restart tells the referee nothing twice.
 	stopServe(t, srv)
-	srv = startServe(t, r.dir, r.env...)
+	srv = startServe(t, r.Dir, r.Env...)
 	time.Sleep(2 * time.Second)
-	if log := r.pbem("log", "g1"); strings.Count(log, "A mail could not be delivered") > 1 || strings.Count(log, "mail.queued") != 4 {
+	if log := r.Pbem("log", "g1"); strings.Count(log, "A mail could not be delivered") > 1 || strings.Count(log, "mail.queued") != 4 {
 		t.Fatalf("after a restart, the log:\n%s", tail(log, 20))
 	}
-	r.none("carol")
+	r.None("carol")
 }

@@ -183,25 +183,25 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 	w := newWorld(t, 100, "bob", "dan")
 	if !authservID {
 		// No receiving host's field: pbem checks DKIM signatures itself.
-		w.env = slices.DeleteFunc(w.env, func(e string) bool { return strings.HasPrefix(e, "PBEM_MAIL_AUTHSERV_ID=") })
+		w.Env = slices.DeleteFunc(w.Env, func(e string) bool { return strings.HasPrefix(e, "PBEM_MAIL_AUTHSERV_ID=") })
 	}
-	w.pbem("new", "--game", "g2", "--ruleset", "gcacw", "--scenario", "harrow-creek",
+	w.Pbem("new", "--game", "g2", "--ruleset", "gcacw", "--scenario", "harrow-creek",
 		"--player", "bob:USA:bob@players.test:Bob", "--player", "dan:CSA:dan@players.test:Dan", "--mail", "every")
-	w.serve(dns.resolvConf(t))
-	welcomes := map[string]gotMail{"anna": w.next("anna", "Welcome: you play USA"), "taro": w.next("taro", "Welcome: you play CSA")}
-	bobWelcome := w.next("bob", "Welcome: you play USA")
+	w.Serve(dns.resolvConf(t))
+	welcomes := map[string]gotMail{"anna": w.Next("anna", "Welcome: you play USA"), "taro": w.Next("taro", "Welcome: you play CSA")}
+	bobWelcome := w.Next("bob", "Welcome: you play USA")
 
 	// How long bob waits for the answer to a STATUS of his.
 	status := func() time.Duration {
 		t.Helper()
-		mail := signed(t, players, "players.test", "bob@players.test", w.reply("bob", bobWelcome, "", fmt.Sprintf("STATUS\n# %d", w.n)))
+		mail := signed(t, players, "players.test", "bob@players.test", w.Reply("bob", bobWelcome, "", fmt.Sprintf("STATUS\n# %d", w.N)))
 		if authservID {
-			w.send("bob@players.test", bobWelcome.ReplyTo, mail) // the host's field: SPF passes for bob
+			w.Send("bob@players.test", bobWelcome.ReplyTo, mail) // the host's field: SPF passes for bob
 		} else {
-			w.sendWith("", "bob@players.test", bobWelcome.ReplyTo, mail)
+			w.SendWith("", "bob@players.test", bobWelcome.ReplyTo, mail)
 		}
 		start := time.Now()
-		w.take("bob", "g2", "Status")
+		w.Take("bob", "g2", "Status")
 		return time.Since(start)
 	}
 	base := max(status(), status())
@@ -211,8 +211,8 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 	// a domain whose key server never answers; then bob's order at once.
 	for i := 1; i <= 4; i++ {
 		who := []string{"anna", "taro"}[i%2]
-		w.sendWith("", who+"@players.test", welcomes[who].ReplyTo,
-			signed(t, newKey(t), fmt.Sprintf("slow%d.example", i), "", w.forge(who, welcomes[who], "", fmt.Sprintf("STATUS\n# slow %d", i))))
+		w.SendWith("", who+"@players.test", welcomes[who].ReplyTo,
+			signed(t, newKey(t), fmt.Sprintf("slow%d.example", i), "", w.Forge(who, welcomes[who], "", fmt.Sprintf("STATUS\n# slow %d", i))))
 	}
 	slowed := status()
 	t.Logf("bob's answer: %v with four slow signatures in the way, %v without", slowed.Round(time.Millisecond), base.Round(time.Millisecond))
@@ -233,7 +233,7 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 		return true
 	})
 	for i := range 4 {
-		m := w.take([]string{"anna", "taro"}[i%2], "g1", "Please confirm your orders")
+		m := w.Take([]string{"anna", "taro"}[i%2], "g1", "Please confirm your orders")
 		s := squeeze(m.Body)
 		if !strings.Contains(s, "could not be checked: its key did not answer") {
 			t.Errorf("the confirmation request does not say the signature could not be checked:\n%s", m.Body)

@@ -20,54 +20,54 @@ import (
 func TestAFieldTheSenderWroteInTheHostsNameIsIgnoredAndTheOperatorWarned(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, 100)
-	w.serve("")
-	welcome := w.next("anna", "Welcome: you play USA")
-	w.next("taro", "Welcome: you play CSA")
+	w.Serve("")
+	welcome := w.Next("anna", "Welcome: you play USA")
+	w.Next("taro", "Welcome: you play CSA")
 	forgedField := "Authentication-Results: " + authservID + "; auth=pass smtp.auth=anna@players.test\r\n"
 
 	// 1. The host writes its field (SPF fails for anna's address from
 	// eve's server); eve's own, below it, says anna logged in.
-	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo,
-		forgedField+w.forge("anna", welcome, "", "STATUS\n# below the host's field"))
-	asked := w.next("anna", "Please confirm your orders")
+	w.SendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo,
+		forgedField+w.Forge("anna", welcome, "", "STATUS\n# below the host's field"))
+	asked := w.Next("anna", "Please confirm your orders")
 	if confirmLineRE.FindStringSubmatch(asked.Body) == nil || !strings.Contains(squeeze(asked.Body), "spf=fail") {
 		t.Fatalf("anna is not asked about the mail under the host's field:\n%s", asked.Body)
 	}
-	w.waitLog("g1", "order.held/v1", 1)
-	if h := w.healthz(); strings.TrimSpace(h) != "ok" {
+	w.WaitLog("g1", "order.held/v1", 1)
+	if h := w.Healthz(); strings.TrimSpace(h) != "ok" {
 		t.Fatalf("/healthz warns while the host writes its field:\n%s", h)
 	}
-	if n := w.metric("pbem_mails_without_host_auth_results_total"); n != "0" {
+	if n := w.Metric("pbem_mails_without_host_auth_results_total"); n != "0" {
 		t.Fatalf("%s mails counted without the host's field, want 0", n)
 	}
 
 	// 2. The host writes no field: eve's, with the host's id, is below a
 	// field another host wrote; 3. a mail with no field at all.
-	w.sendWith("", "anna@players.test", welcome.ReplyTo,
-		"Authentication-Results: relay.players.test; dkim=pass header.d=players.test\r\n"+forgedField+w.forge("anna", welcome, "", "STATUS\n# below another host's field"))
-	w.sendWith("", "anna@players.test", welcome.ReplyTo, w.forge("anna", welcome, "", "STATUS\n# no field"))
+	w.SendWith("", "anna@players.test", welcome.ReplyTo,
+		"Authentication-Results: relay.players.test; dkim=pass header.d=players.test\r\n"+forgedField+w.Forge("anna", welcome, "", "STATUS\n# below another host's field"))
+	w.SendWith("", "anna@players.test", welcome.ReplyTo, w.Forge("anna", welcome, "", "STATUS\n# no field"))
 	for range 2 {
-		asked := w.take("anna", "", "Please confirm your orders")
+		asked := w.Take("anna", "", "Please confirm your orders")
 		if confirmLineRE.FindStringSubmatch(asked.Body) == nil || strings.Contains(asked.Body, "smtp.auth") {
 			t.Fatalf("anna's confirmation request for a mail without the host's field:\n%s", asked.Body)
 		}
 	}
-	if log := w.waitLog("g1", "order.held/v1", 3); strings.Contains(log, "order.received") {
+	if log := w.WaitLog("g1", "order.held/v1", 3); strings.Contains(log, "order.received") {
 		t.Fatalf("a mail with a field the sender wrote became an order:\n%s", tail(log, 30))
 	}
-	w.none("eve")
-	w.none("taro")
+	w.None("eve")
+	w.None("taro")
 
 	// The operator is told: once in the log, and on /healthz and in the
 	// metric for as long as it goes on.
-	if n := strings.Count(w.stderr.String(), "seems not to add its field"); n != 1 {
-		t.Fatalf("the log warns %d times that the host seems not to add its field, want once:\n%s", n, tail(w.stderr.String(), 30))
+	if n := strings.Count(w.ServeLog(), "seems not to add its field"); n != 1 {
+		t.Fatalf("the log warns %d times that the host seems not to add its field, want once:\n%s", n, tail(w.ServeLog(), 30))
 	}
-	if h := squeeze(w.healthz()); !strings.Contains(h, "2 mails arrived without the Authentication-Results of "+authservID+" on top") ||
+	if h := squeeze(w.Healthz()); !strings.Contains(h, "2 mails arrived without the Authentication-Results of "+authservID+" on top") ||
 		!strings.Contains(h, "the host seems not to add its field") {
 		t.Fatalf("/healthz does not warn of the mails without the host's field:\n%s", h)
 	}
-	if n := w.metric("pbem_mails_without_host_auth_results_total"); n != "2" {
+	if n := w.Metric("pbem_mails_without_host_auth_results_total"); n != "2" {
 		t.Fatalf("%s mails counted without the host's field, want 2", n)
 	}
 }
@@ -80,35 +80,37 @@ func TestAFieldTheSenderWroteInTheHostsNameIsIgnoredAndTheOperatorWarned(t *test
 func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, 100)
-	w.serve("")
-	welcome := w.next("anna", "Welcome: you play USA")
-	w.next("taro", "Welcome: you play CSA")
+	w.Serve("")
+	welcome := w.Next("anna", "Welcome: you play USA")
+	w.Next("taro", "Welcome: you play CSA")
 	tooLong := strings.Repeat(strings.Repeat("x", 70)+"\n", 1000) // 70 KB of text, over the 64 KB pbem reads
 	for i := range 12 {
-		w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo,
-			w.forge("anna", welcome, "", fmt.Sprintf("STATUS\n# forgery %d\n%s", i, tooLong)))
+		w.SendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo,
+			w.Forge("anna", welcome, "", fmt.Sprintf("STATUS\n# forgery %d\n%s", i, tooLong)))
 	}
 	for range 10 {
-		w.take("anna", "", "Your mail was too large")
+		w.Take("anna", "", "Your mail was too large")
 	}
 
 	// Anna's own mails: one too large to read, and an order.
-	own := strings.Replace(w.reply("anna", welcome, "", "STATUS\n"+tooLong), "Subject: Re: ", "Subject: my own, Re: ", 1)
-	w.send("anna@players.test", welcome.ReplyTo, own)
-	if m := w.take("anna", "", "Your mail was too large"); !strings.Contains(squeeze(m.Body), "my own, Re:") {
+	own := strings.Replace(w.Reply("anna", welcome, "", "STATUS\n"+tooLong), "Subject: Re: ", "Subject: my own, Re: ", 1)
+	w.Send("anna@players.test", welcome.ReplyTo, own)
+	if m := w.Take("anna", "", "Your mail was too large"); !strings.Contains(squeeze(m.Body), "my own, Re:") {
 		t.Fatalf("the first answer after the forgeries' ten is not to anna's own mail:\n%s", m.Body)
 	}
-	w.send("anna@players.test", welcome.ReplyTo, w.reply("anna", welcome, "", "STATUS"))
-	w.take("anna", "", "Status")
-	// The forgeries past the budget were set aside without a word.
-	time.Sleep(2 * time.Second) // time for Postfix to deliver a notice that should not be
-	if n := w.count("anna", "Your mail was too large"); n != 0 {
+	w.Send("anna@players.test", welcome.ReplyTo, w.Reply("anna", welcome, "", "STATUS"))
+	w.Take("anna", "", "Status")
+	// The forgeries past the budget were set aside without a word: once
+	// anna's own mail, read after them, is answered, every mail pbem sent
+	// is delivered.
+	w.Settled("g1")
+	if n := w.Count("anna", "Your mail was too large"); n != 0 {
 		t.Fatalf("anna was told of %d more forgeries: their notices are not bounded", n)
 	}
 	// The operator sees them: eleven refused in the game's log (ten
 	// forgeries and anna's own), two set aside, saying why anna was not
 	// told.
-	log, q := w.pbem("log", "g1"), w.pbem("quarantine")
+	log, q := w.Pbem("log", "g1"), w.Pbem("quarantine")
 	if strings.Count(log, ": too-large") != 11 || strings.Count(q, "not told: 10 notices within 1h0m0s caused by mail anyone writing in the player's name could send") != 2 {
 		t.Fatalf("want eleven mails too large refused in the log and two set aside:\n%s\n%s", tail(log, 30), q)
 	}
@@ -122,29 +124,31 @@ func TestForgeriesDoNotSilenceThePlayer(t *testing.T) {
 func TestConfirmGuessesAreRateLimitedAndWarnThePlayer(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, 3)
-	w.serve("")
-	welcome := w.next("anna", "Welcome: you play USA")
-	w.next("taro", "Welcome: you play CSA")
+	w.Serve("")
+	welcome := w.Next("anna", "Welcome: you play USA")
+	w.Next("taro", "Welcome: you play CSA")
 	for i := range 5 {
-		w.send("eve@players.test", welcome.ReplyTo, w.forge("anna", welcome, "", fmt.Sprintf("CONFIRM aaaa-bbb%c", 'a'+i)))
+		w.Send("eve@players.test", welcome.ReplyTo, w.Forge("anna", welcome, "", fmt.Sprintf("CONFIRM aaaa-bbb%c", 'a'+i)))
 	}
 	for range 3 {
-		m := w.take("anna", "", "Your confirmation did not match")
+		m := w.Take("anna", "", "Your confirmation did not match")
 		if s := squeeze(m.Body); !strings.Contains(s, "no order of yours waits for that code") || !strings.Contains(s, "someone may be sending mail in your name") {
 			t.Fatalf("a wrong code's notice does not warn anna:\n%s", m.Body)
 		}
 	}
-	if m := w.take("anna", "", "Too many mails"); !strings.Contains(squeeze(m.Body), "come from the envelope sender eve@players.test") {
+	if m := w.Take("anna", "", "Too many mails"); !strings.Contains(squeeze(m.Body), "come from the envelope sender eve@players.test") {
 		t.Fatalf("the limit notice:\n%s", m.Body)
 	}
-	if !waitfor.True(20*time.Second, func() bool { return strings.Contains(w.pbem("quarantine"), "rate limited") }) {
-		t.Fatalf("the fifth guess was not set aside:\n%s", w.pbem("quarantine"))
+	if !waitfor.True(20*time.Second, func() bool { return strings.Contains(w.Pbem("quarantine"), "rate limited") }) {
+		t.Fatalf("the fifth guess was not set aside:\n%s", w.Pbem("quarantine"))
 	}
-	time.Sleep(2 * time.Second) // time for Postfix to deliver a notice that should not be
-	if n := w.count("anna", "Your confirmation did not match"); n != 0 {
+	// The fifth guess is set aside: every notice pbem sent by then is
+	// delivered once its mail settles.
+	w.Settled("g1")
+	if n := w.Count("anna", "Your confirmation did not match"); n != 0 {
 		t.Fatalf("anna was told of %d more wrong codes past the limit", n)
 	}
-	w.none("eve")
+	w.None("eve")
 }
 
 // Anna answers the confirmation request as people do: "Yes", above the
@@ -152,26 +156,26 @@ func TestConfirmGuessesAreRateLimitedAndWarnThePlayer(t *testing.T) {
 func TestAQuotedConfirmLineConfirmsTheHeldOrder(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, 100)
-	w.serve("")
-	welcome := w.next("anna", "Welcome: you play USA")
-	w.next("taro", "Welcome: you play CSA")
+	w.Serve("")
+	welcome := w.Next("anna", "Welcome: you play USA")
+	w.Next("taro", "Welcome: you play CSA")
 	// Anna's order, sent through a server that fails SPF for her address
 	// (a forwarder, say): held, and anna asked.
-	w.sendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo, w.reply("anna", welcome, "", "TRANSFER Brand TO Pask"))
-	confirm := w.next("anna", "Please confirm your orders")
+	w.SendWith("spf=fail smtp.mailfrom=anna@players.test", "anna@players.test", welcome.ReplyTo, w.Reply("anna", welcome, "", "TRANSFER Brand TO Pask"))
+	confirm := w.Next("anna", "Please confirm your orders")
 	if confirmLineRE.FindStringSubmatch(confirm.Body) == nil || !strings.Contains(confirm.Body, "    TRANSFER Brand TO Pask") {
 		t.Fatalf("the confirmation request:\n%s", confirm.Body)
 	}
-	w.send("anna@players.test", confirm.ReplyTo, w.reply("anna", confirm, "", "Yes, that was me."))
-	report := w.next("anna", "Report")
+	w.Send("anna@players.test", confirm.ReplyTo, w.Reply("anna", confirm, "", "Yes, that was me."))
+	report := w.Next("anna", "Report")
 	if !strings.Contains(report.Body, "BRND moves from ORNE to PASK") {
 		t.Fatalf("anna's report after confirming:\n%s", report.Body)
 	}
-	if log := w.waitLog("g1", "order.confirmed/v1", 1); !strings.Contains(log, "confirmed by code from anna@players.test") {
+	if log := w.WaitLog("g1", "order.confirmed/v1", 1); !strings.Contains(log, "confirmed by code from anna@players.test") {
 		t.Fatalf("the confirmed order:\n%s", tail(log, 30))
 	}
-	w.fetch("anna")
-	for _, m := range append(w.queued["anna"], report) {
+	w.Fetch("anna")
+	for _, m := range append(w.Queued["anna"], report) {
 		if strings.Contains(squeeze(m.Body), "is not an order") {
 			t.Fatalf("anna was told that her answer is not an order:\n%s", m.Body)
 		}

@@ -15,6 +15,7 @@ package postfixtest
 
 import (
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -242,6 +243,28 @@ func portOf(addr string) string { _, p, _ := net.SplitHostPort(addr); return p }
 func (s *Server) Logs() string {
 	data, _ := os.ReadFile(filepath.Join(s.dir, "master.out"))
 	return string(data)
+}
+
+// QueueEmpty reports whether Postfix holds no mail: none being received,
+// waiting or being delivered (a mail it has taken is in its queue until
+// it is delivered or bounced, and removed). A test that must show that a
+// mail was not sent waits for this after the mails that prove the sender
+// went past the point, rather than for a while.
+func (s *Server) QueueEmpty() bool {
+	for _, q := range []string{"maildrop", "incoming", "active", "deferred", "hold"} {
+		empty := true
+		filepath.WalkDir(filepath.Join(s.dir, "spool", q), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				empty = false
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if !empty {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Server) waitGreeting(timeout time.Duration) error {

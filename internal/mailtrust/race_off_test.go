@@ -1,5 +1,0 @@
-//go:build !race
-
-package mailtrust
-
-const raceEnabled = false

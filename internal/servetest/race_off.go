@@ -1,0 +1,7 @@
+//go:build !race
+
+package servetest
+
+// Race says the test binary runs with the race detector: the pbem binary
+// it starts is built with it too.
+const Race = false
