@@ -253,11 +253,17 @@ func benchColdStart(a *app, dir string, model []events.Envelope, games, perGame 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.out, "  %-34s %12s\n  %-34s %12s\n  %-34s %12s  (serve on an empty data directory: NATS, the mail host)\n  target: ≤ 5s\n\n",
+	fmt.Fprintf(a.out, "  %-34s %12s\n  %-34s %12s\n  %-34s %12s  (serve on an empty data directory: NATS, the mail host)\n  goal: ≤ %s\n\n",
 		"until serving", best[0].d.Round(time.Millisecond), "baseline: bare bbolt opens, reads every head", best[1].d.Round(time.Millisecond),
-		"for context", best[2].d.Round(time.Millisecond))
+		"for context", best[2].d.Round(time.Millisecond), coldStartGoal)
+	a.sum.add(summaryRow{measure: fmt.Sprintf("cold start, %d games", games),
+		figure: best[0].d.Round(time.Millisecond).String(), baseline: best[1].d.Round(time.Millisecond).String() + " heads",
+		goal: "≤ " + coldStartGoal.String(), met: best[0].d <= coldStartGoal})
 	return nil
 }
+
+// coldStartGoal is the cold start's goal: serving this soon after start.
+const coldStartGoal = 5 * time.Second
 
 // timeServeStart starts 'pbem serve' on dataDir and returns the time until
 // its control socket answers, then stops it.

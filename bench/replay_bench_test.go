@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"pbem/engine/play"
+	"pbem/events"
 	"pbem/store"
 )
 
 // BenchmarkReplay replays whole copies of each rule system's demo game
-// from a bbolt file, as `pbem bench --parts replay` does, for profiling by
-// hand (-bench Replay/gbacw -cpuprofile …).
+// from a bbolt file, as `pbem bench --parts replay` does, beside the raw
+// cursor scan of the same log (its baseline), for profiling by hand
+// (-bench 'Replay/gbacw' -cpuprofile …). The ratio the goal is about is
+// scan's cpu-ns/event over replay's.
 func BenchmarkReplay(b *testing.B) {
 	for _, rs := range testApp(io.Discard).reg.Names() {
 		b.Run(rs, func(b *testing.B) { benchmarkReplay(b, rs) })
@@ -32,34 +34,52 @@ func benchmarkReplay(b *testing.B, rs string) {
 	if err := copyGames(a.reg, path, model, games, len(model)); err != nil {
 		b.Fatal(err)
 	}
-	st, err := store.Open(path, store.Options{})
+	st, err := store.Open(path, replayStoreOptions)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	b.ReportAllocs()
-	n := 0
-	cpu0 := cpuTime()
-	for b.Loop() {
-		for i := range games {
-			g, err := play.Replay(st, a.reg, fmt.Sprintf("bench-%05d", i), 0)
+	ids := make([]string, games)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("bench-%05d", i)
+	}
+	for _, c := range []struct {
+		name string
+		fn   func(id string) (int, error)
+	}{
+		{"scan", func(id string) (int, error) { return rawScan(st, id) }},
+		// Each event's envelope decoded as replay reads it, and nothing
+		// folded: what replay costs before any rule system's work.
+		{"read", func(id string) (int, error) {
+			n := 0
+			err := st.Read(id, 1, func(*events.Envelope) error { n++; return nil })
+			return n, err
+		}},
+		{"replay", func(id string) (int, error) {
+			g, err := play.Replay(st, a.reg, id, 0)
 			if err != nil {
-				b.Fatal(err)
+				return 0, err
 			}
-			n += int(g.Seq)
-		}
+			return int(g.Seq), nil
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			n := 0
+			cpu0 := cpuTime()
+			for b.Loop() {
+				for _, id := range ids {
+					k, err := c.fn(id)
+					if err != nil {
+						b.Fatal(err)
+					}
+					n += k
+				}
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "events/s")
+			// The process's CPU time (the collector's too) per event: on a
+			// machine others share, less swayed by them than the time taken.
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(n), "cpu-ns/event")
+		})
 	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "events/s")
-	// The process's CPU time (the collector's too) per event: on a
-	// machine others share, less swayed by them than the time taken.
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(n), "cpu-ns/event")
-}
-
-// cpuTime is the CPU time the process has used, user and system, in ns.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

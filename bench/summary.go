@@ -1,0 +1,55 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A summaryRow is one goal's figure, beside the baseline measured in the
+// same run and the goal, for the table Run prints at its end.
+type summaryRow struct {
+	measure          string
+	figure, baseline string
+	// ratio is figure over baseline, as the goal reads it (0: none).
+	ratio float64
+	goal  string
+	met   bool
+}
+
+// summary gathers the rows of the parts that ran, in order.
+type summary struct{ rows []summaryRow }
+
+func (s *summary) add(r summaryRow) {
+	if s != nil {
+		s.rows = append(s.rows, r)
+	}
+}
+
+// print writes the table: one line a goal, its figure, its same-run
+// baseline, their ratio and whether the goal is met.
+func (s *summary) print(w io.Writer) {
+	if s == nil || len(s.rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "summary: each goal's figure beside its baseline from this run")
+	width := len("measure")
+	for _, r := range s.rows {
+		width = max(width, len(r.measure))
+	}
+	fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-22s %s\n", width, "measure", "figure", "baseline", "ratio", "goal", "")
+	for _, r := range s.rows {
+		ratio := "-"
+		if r.ratio != 0 {
+			ratio = fmt.Sprintf("%.3f", r.ratio)
+		}
+		met := "met"
+		if !r.met {
+			met = "NOT MET"
+		}
+		fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-22s %s\n", width, r.measure, r.figure, r.baseline, ratio, r.goal, met)
+	}
+	fmt.Fprintln(w, "  "+strings.Repeat("-", width+70))
+	fmt.Fprintln(w, "  replay: ratio of CPU time per event, raw scan over replay, the store's pages kept mapped (see 'replay' above)")
+	fmt.Fprintln(w)
+}
