@@ -3,7 +3,9 @@ package enginetest
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -121,20 +123,31 @@ func (m *materials) of(v engine.Viewer) ([]item, error) {
 		m.got[v] = vm
 	}
 	m.mu.Unlock()
-	vm.once.Do(func() { vm.items, vm.err = material(m.reg, m.mail, m.Played, v) })
+	vm.once.Do(func() { vm.items, vm.err = material(m.reg, m.mail, m.Played, v, 1, noEnd) })
 	return vm.items, vm.err
 }
 
-// before is what v receives before seq until.
-func (m *materials) before(t *testing.T, v engine.Viewer, until uint64) []string {
+// noEnd is a seq past every log's end.
+const noEnd = uint64(1<<63 - 1)
+
+// between is what v receives from seq from up to (not including) seq
+// until. Only the game compared with every variant keeps all it
+// receives (of); a variant's is worked out for the window alone.
+func (m *materials) between(t *testing.T, v engine.Viewer, from, until uint64, keep bool) []string {
 	t.Helper()
-	items, err := m.of(v)
+	var items []item
+	var err error
+	if keep {
+		items, err = m.of(v)
+	} else {
+		items, err = material(m.reg, m.mail, m.Played, v, from, until)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
 	for _, it := range items {
-		if it.seq < until {
+		if it.seq >= from && it.seq < until {
 			out = append(out, it.text)
 		}
 	}
@@ -178,7 +191,7 @@ func compareMaterial(t *testing.T, what string, v engine.Viewer, a, b *materials
 		}
 		return
 	}
-	until := uint64(1<<63 - 1)
+	until := noEnd
 	for _, p := range []*materials{a, b} {
 		for i := part; i < len(p.Log) && !kept; i++ {
 			if revealsAt(&p.Log[i]) {
@@ -187,7 +200,13 @@ func compareMaterial(t *testing.T, what string, v engine.Viewer, a, b *materials
 			}
 		}
 	}
-	ma, mb := a.before(t, v, until), b.before(t, v, until)
+	// Up to where the logs part the two games are one: what v receives
+	// of the events before (a function of the log so far, which the
+	// replay checks show is deterministic) is the same in both, and a
+	// leak can show only from the first event that differs. Only that
+	// window is compared, and worked out for the variant b.
+	from := uint64(part) + 1 // the seq of the first event that differs
+	ma, mb := a.between(t, v, from, until, true), b.between(t, v, from, until, false)
 	for i := 0; i < len(ma) || i < len(mb); i++ {
 		switch {
 		case i >= len(ma):
@@ -232,9 +251,14 @@ func endingDecision(log []events.Envelope, i int) uint64 {
 	return log[i].Seq
 }
 
-// material is everything v receives of a played game, item by item,
-// each marked with its kind and seq.
-func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]item, error) {
+// errWindowDone stops a game's material at the end of its window.
+var errWindowDone = errors.New("the window is done")
+
+// material is what v receives of a played game from seq from up to (not
+// including) seq until, item by item, each marked with its kind and seq.
+// The board and prompts are compared with those at seq from-1 (an item
+// only when they change).
+func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer, from, until uint64) ([]item, error) {
 	var out []item
 	var addrs []string
 	for _, pl := range append(slices.Clip(p.Script.Players), p.Script.Referees...) {
@@ -243,7 +267,19 @@ func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]
 		}
 	}
 	lastBoard := ""
+	var boards boardMemo
 	err := play.CutLog(p.Store, reg, p.Log[0].Game, v, func(g *play.Game, e *events.Envelope, cut events.Payload) error {
+		switch {
+		case e.Seq >= until:
+			return errWindowDone
+		case e.Seq+1 < from:
+			return nil // before the window: only folded
+		case e.Seq+1 == from:
+			if g.Rules != nil {
+				lastBoard = boards.of(g, v) // what the window's first board is compared with
+			}
+			return nil
+		}
 		at := fmt.Sprintf("seq %d ", e.Seq)
 		add := func(s string) { out = append(out, item{e.Seq, at + s}) }
 		if cut != nil {
@@ -260,15 +296,7 @@ func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]
 		if g.Rules == nil {
 			return nil
 		}
-		board := g.Rules.Render(g.Rules.View(g.State, v))
-		var prompts strings.Builder
-		for _, pr := range g.Prompts(g.State, nil) {
-			fmt.Fprintf(&prompts, "%s %v: %s\n", pr.Side, pr.Referee, pr.What)
-			if pr.Side != "" && pr.Side == v.Side {
-				fmt.Fprintf(&prompts, "  %s\n", strings.Join(pr.Examples, " | "))
-			}
-		}
-		if now := board.Window + "\n" + board.Full + "\n" + string(drawn(g.Rules, g.State, v)) + prompts.String(); now != lastBoard {
+		if now := boards.of(g, v); now != lastBoard {
 			add("board and prompts:\n" + now)
 			lastBoard = now
 		}
@@ -285,10 +313,47 @@ func material(reg *engine.Registry, mail Mailer, p *Played, v engine.Viewer) ([]
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errWindowDone) {
 		return nil, fmt.Errorf("what %s receives: %w", viewerName(v), err)
 	}
 	return out, nil
+}
+
+// boardMemo is a viewer's board (ASCII, and drawn) and prompts as the
+// leak test compares them, kept for the state and sealed orders they were
+// made of. A fold by Apply makes a new state for each decision and never
+// changes one it made (the suite's Evolve checks hold every rule system
+// to that), and the board and prompts are of the state and the sealed
+// orders alone: while neither changes — the inputs, mails and deadlines
+// between decisions — they are not made again.
+type boardMemo struct {
+	st     engine.State
+	sealed []play.SealedOrder
+	text   string
+}
+
+func (m *boardMemo) of(g *play.Game, v engine.Viewer) string {
+	if m.text != "" && sameState(m.st, g.State) && slices.Equal(m.sealed, g.Sealed) {
+		return m.text
+	}
+	board := g.Rules.Render(g.Rules.View(g.State, v))
+	var prompts strings.Builder
+	for _, pr := range g.Prompts(g.State, nil) {
+		fmt.Fprintf(&prompts, "%s %v: %s\n", pr.Side, pr.Referee, pr.What)
+		if pr.Side != "" && pr.Side == v.Side {
+			fmt.Fprintf(&prompts, "  %s\n", strings.Join(pr.Examples, " | "))
+		}
+	}
+	m.st, m.sealed = g.State, slices.Clone(g.Sealed)
+	m.text = board.Window + "\n" + board.Full + "\n" + string(drawn(g.Rules, g.State, v)) + prompts.String()
+	return m.text
+}
+
+// sameState reports whether a and b are the same state: the same
+// pointer (a state that is not a pointer is never taken for the same).
+func sameState(a, b engine.State) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return va.IsValid() && vb.IsValid() && va.Kind() == reflect.Pointer && va.Type() == vb.Type() && va.Pointer() == vb.Pointer()
 }
 
 // answer is what pbem would mail player for a query word sent now.

@@ -2,6 +2,7 @@ package gcacw
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"pbem/engine"
@@ -9,9 +10,37 @@ import (
 	"pbem/events"
 )
 
-// playRandomDecisions plays a random game as playRandom does and returns
-// its initial state and the facts of each decision, in log order.
+// randomGames are the random games of the sample scenario by seed, each
+// played once for all the tests that read it: its states are never
+// changed in place (evolve copies what it changes, which the tests
+// check) and its facts are only read.
+var randomGames sync.Map // seed → *randomGame
+
+type randomGame struct {
+	mu        sync.Mutex
+	done      bool
+	initial   *State
+	decisions [][]events.Fact
+}
+
+// playRandomDecisions plays a random game as playRandom does (once per
+// seed, for every test that asks) and returns its initial state and the
+// facts of each decision, in log order. The caller must change neither.
 func playRandomDecisions(tb testing.TB, seed uint64) (*State, [][]events.Fact) {
+	tb.Helper()
+	v, _ := randomGames.LoadOrStore(seed, new(randomGame))
+	g := v.(*randomGame)
+	g.mu.Lock()
+	defer g.mu.Unlock() // also when the game fails to play: the next caller plays it again
+	if !g.done {
+		g.initial, g.decisions = playRandomDecisionsAfresh(tb, seed)
+		g.done = true
+	}
+	return g.initial, g.decisions
+}
+
+// playRandomDecisionsAfresh is playRandomDecisions, played now.
+func playRandomDecisionsAfresh(tb testing.TB, seed uint64) (*State, [][]events.Fact) {
 	tb.Helper()
 	b, err := Scenario("harrow-creek")
 	if err != nil {
