@@ -11,8 +11,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"pbem/demo"
+	"pbem/demo/servetest"
 	"pbem/internal/dovecottest"
-	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"pbem/demo/servetest"
 	"pbem/internal/mailclient"
-	"pbem/internal/servetest"
 )
 
 var pbemBin string

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/internal/servetest"
+	"pbem/demo/servetest"
 	"pbem/internal/waitfor"
 )
 

@@ -13,10 +13,10 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/demo"
+	"pbem/demo/servetest"
 	"pbem/internal/dovecottest"
 	"pbem/internal/oauthtest"
 	"pbem/internal/postfixtest"
-	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )

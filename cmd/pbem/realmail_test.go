@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pbem/demo"
-	"pbem/internal/servetest"
+	"pbem/demo/servetest"
 	"pbem/internal/waitfor"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"pbem/demo"
+	"pbem/demo/servetest"
 	"pbem/internal/dovecottest"
-	"pbem/internal/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )

@@ -1,6 +1,6 @@
 package main
 
-import "pbem/internal/servetest"
+import "pbem/demo/servetest"
 
 // tail is the last n lines of s.
 func tail(s string, n int) string { return servetest.Tail(s, n) }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pbem/demo"
-	"pbem/internal/servetest"
+	"pbem/demo/servetest"
 	"pbem/internal/waitfor"
 	"pbem/mail/mailhost"
 )

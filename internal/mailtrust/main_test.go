@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"pbem/demo"
-	"pbem/internal/servetest"
+	"pbem/demo/servetest"
 )
 
 // pbemBin is the pbem binary the tests run, built once by TestMain.
