@@ -49,6 +49,11 @@ type NewGame struct {
 	// the same transaction): the welcome mail to each player, referee and
 	// observer.
 	Welcome func(g *Game) ([]events.Payload, error)
+	// TacticalScenarios, when set, reads a rule system's scenario: a
+	// campaign whose scenario maps its units to the forces of tactical
+	// scenarios is created only if each mapping opens its battle
+	// (CheckBattlePlans).
+	TacticalScenarios func(system, name string) ([]byte, error)
 	// Seed, when set, is the dice seed instead of a fresh random one: for
 	// a benchmark that must play the same game every run. A real game's
 	// seed is always drawn (pbem new has no way to set it).
@@ -97,6 +102,11 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 	initial, err := rs.Setup(ng.Scenario, ng.Players)
 	if err != nil {
 		return events.Envelope{}, false, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
+	}
+	if ng.TacticalScenarios != nil {
+		if err := CheckBattlePlans(reg, rs, ng.ScenarioName, ng.Scenario, ng.TacticalScenarios); err != nil {
+			return events.Envelope{}, false, fmt.Errorf("the scenario's [battles] would not open: %w", err)
+		}
 	}
 	pol, err := ParsePolicy(ng.Settings)
 	if err != nil {

@@ -193,6 +193,62 @@ func OpenBattles(log LinkLog, reg *engine.Registry, g *Game, l Links, at time.Ti
 	return out, nil
 }
 
+// CheckBattlePlans checks that each battle campaign scenario scen (of
+// ruleset rs) may have fought out can open: its tactical rule system is
+// here, scenarios has its scenario, the sides are that scenario's, and
+// each force the mapping names is a force of that scenario on the side
+// its unit's side plays. An error names the scenario's line, so the
+// operator hears of a bad mapping when the campaign is created, never
+// from a battle that fails to open while the campaign waits on it.
+func CheckBattlePlans(reg *engine.Registry, rs engine.Ruleset, name string, scen []byte, scenarios func(system, name string) ([]byte, error)) error {
+	bp, ok := rs.(engine.BattlePlanner)
+	if !ok {
+		return nil
+	}
+	plans, err := bp.BattlePlans(scen)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, p := range plans {
+		if err := CheckBattlePlan(reg, p, scenarios); err != nil {
+			errs = append(errs, fmt.Errorf("scenario %s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// CheckBattlePlan checks that battle p can open (CheckBattlePlans); an
+// error names the campaign scenario's line.
+func CheckBattlePlan(reg *engine.Registry, p engine.BattlePlan, scenarios func(system, name string) ([]byte, error)) error {
+	tac, err := reg.Get(p.System)
+	if err != nil {
+		return fmt.Errorf("line %d (%s): %w", p.Line, p.What, err)
+	}
+	if scenarios == nil {
+		return fmt.Errorf("line %d (%s): no tactical scenarios here to fight it out in", p.Line, p.What)
+	}
+	scen, err := scenarios(p.System, p.Scenario)
+	if err != nil {
+		return fmt.Errorf("line %d (%s): %s has no scenario %s: %w", p.Line, p.What, p.System, p.Scenario, err)
+	}
+	var players []events.Player
+	for _, sd := range p.Sides {
+		players = append(players, events.Player{ID: strings.ToLower(sd.Side), Side: sd.Tactical})
+	}
+	if _, err := tac.Setup(scen, players); err != nil {
+		return fmt.Errorf("line %d (%s): %s scenario %s: %w", p.Line, p.What, p.System, p.Scenario, err)
+	}
+	var errs []error
+	for _, f := range p.Forces {
+		with := append(slices.Clip(scen), engine.MusterText([]engine.BattleForce{f.Force})...)
+		if _, err := tac.Setup(with, players); err != nil {
+			errs = append(errs, fmt.Errorf("line %d (force %s %q, %s): %w", f.Line, f.Unit, f.Force.Force, p.What, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // battleGame is the new game of battle b of campaign g.
 func battleGame(g *Game, b engine.Battle, l Links, at time.Time) (NewGame, error) {
 	if l.Scenario == nil {
