@@ -140,6 +140,11 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 		// The observers it is created with are welcomed with the players
 		// (their command, below, is decided after the welcome is queued).
 		g.Observers = slices.Clone(ng.Observers)
+		// A game created paused (a battle the referee sets up) is
+		// welcomed as it opens: paused, waiting for the referee.
+		if ng.Pause != "" {
+			g.Paused = &Pause{By: OperatorID, At: ng.At.UnixNano(), Reason: ng.Pause}
+		}
 		mails, err := ng.Welcome(g)
 		if err != nil {
 			return events.Envelope{}, false, fmt.Errorf("welcome mails: %w", err)
