@@ -110,6 +110,9 @@ type Extras[S any] struct {
 	BattleResult func(b Battle, end BattleEnd) string
 	// Losses is LossCounter's; without it a rule system counts none.
 	Losses func(s S) map[string]int
+	// BattlePlans is BattlePlanner's; without it a scenario maps no
+	// battle's forces.
+	BattlePlans func(scenario []byte) ([]BattlePlan, error)
 }
 
 // Adapt returns r as a Ruleset, which is also every optional interface
@@ -156,6 +159,7 @@ var (
 	_ Guider         = adapter[int, int]{}
 	_ Linker         = adapter[int, int]{}
 	_ LossCounter    = adapter[int, int]{}
+	_ BattlePlanner  = adapter[int, int]{}
 )
 
 func (a adapter[S, O]) state(s State) S { return StateAs[S](a.r.Name(), s) }
@@ -318,6 +322,13 @@ func (a adapter[S, O]) BattleResult(b Battle, end BattleEnd) string {
 		return ""
 	}
 	return a.x.BattleResult(b, end)
+}
+
+func (a adapter[S, O]) BattlePlans(scenario []byte) ([]BattlePlan, error) {
+	if a.x.BattlePlans == nil {
+		return nil, nil
+	}
+	return a.x.BattlePlans(scenario)
 }
 
 func (a adapter[S, O]) Losses(s State) map[string]int {

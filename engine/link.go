@@ -78,6 +78,39 @@ type Linker interface {
 	BattleResult(b Battle, end BattleEnd) string
 }
 
+// BattlePlanner is implemented by a campaign rule system whose scenario
+// may say how its units map to the forces of tactical scenarios: the
+// runtime, which has every rule system and their scenarios (the rule
+// systems never import each other), checks each mapping against the
+// tactical scenario it names when the campaign is created, so a force
+// the tactical scenario lacks is refused then, not found when a battle
+// fails to open.
+type BattlePlanner interface {
+	// BattlePlans are the battles scenario may have fought out, as its
+	// mapping writes them.
+	BattlePlans(scenario []byte) ([]BattlePlan, error)
+}
+
+// BattlePlan is one battle a campaign scenario may have fought out: the
+// tactical system and scenario, the sides, and each force its mapping
+// sets up (at full strength), with the scenario lines that say so.
+type BattlePlan struct {
+	Line     int    // the campaign scenario's line of the battle entry
+	What     string // for the operator: "the battle for 1007"
+	System   string
+	Scenario string
+	Sides    []BattleSide
+	Forces   []PlannedForce
+}
+
+// PlannedForce is one mapped force of a BattlePlan and the campaign
+// scenario's line that maps it.
+type PlannedForce struct {
+	Line  int
+	Unit  string // the campaign unit as the mapping's line names it
+	Force BattleForce
+}
+
 // LossCounter is implemented by a tactical rule system that counts each
 // side's losses (what a campaign's result table may read).
 type LossCounter interface {

@@ -45,6 +45,11 @@ const linkResultCmd = "battle-result"
 // request, like linkResultCmd.
 const linkAbandonCmd = "battle-abandon"
 
+// linkWithdrawCmd names the withdrawal of a battle's result from its
+// campaign (the battle was rolled back past its end) handed to the
+// campaign's node, in the sealed request, like linkResultCmd.
+const linkWithdrawCmd = "battle-withdraw"
+
 // errStopRead stops a read of a log early.
 var errStopRead = errors.New("stop reading")
 
@@ -70,6 +75,15 @@ func (cn *Node) handResult(r play.Result) (bool, error) {
 // the campaign's rollback is in its log.
 func (cn *Node) handAbandon(ab play.Abandonment) (bool, error) {
 	return cn.hand(ab.Battle, "the abandon of battle "+ab.Battle, linkAbandonCmd, "abandon", ab)
+}
+
+// handWithdraw hands the withdrawal w a battle's rollback owes its
+// campaign to the node holding the campaign (play.Links.HandWithdraw):
+// false when that is this node, or the cluster does not know the
+// campaign, so it is taken here; true once that node has it in the
+// campaign's log, or owes none. An error leaves it to be tried again.
+func (cn *Node) handWithdraw(w play.Withdrawal) (bool, error) {
+	return cn.hand(w.Campaign, "the withdrawal of battle "+w.Battle+"'s result", linkWithdrawCmd, "withdraw", w)
 }
 
 // hand sends v, sealed as cmd, to the node holding game, and waits for
@@ -117,16 +131,19 @@ func (cn *Node) onLink(m *nats.Msg) {
 		m.Respond(b)
 		return
 	}
-	if err := cn.guard.check(&req, time.Now()); err != nil || req.Cmd != linkResultCmd && req.Cmd != linkAbandonCmd {
+	if err := cn.guard.check(&req, time.Now()); err != nil || req.Cmd != linkResultCmd && req.Cmd != linkAbandonCmd && req.Cmd != linkWithdrawCmd {
 		cn.lg.Warn("a battle result handed over refused", "cmd", req.Cmd, "from", req.From, "err", err)
 		b, _ := json.Marshal(ctlAnswer{ControlResponse: ControlResponse{Err: errCtlRefused.Error()}})
 		m.Respond(b)
 		return
 	}
 	var resp ControlResponse
-	if req.Cmd == linkAbandonCmd {
+	switch req.Cmd {
+	case linkAbandonCmd:
 		resp = cn.takeAbandon(req.Files["abandon"])
-	} else {
+	case linkWithdrawCmd:
+		resp = cn.takeWithdraw(req.Files["withdraw"])
+	default:
 		resp = cn.takeResult(req.Files["result"])
 	}
 	b, _ := json.Marshal(ctlAnswer{ControlResponse: resp, MAC: answerMAC(cn.guard.key, req.Nonce, resp)})
@@ -153,6 +170,34 @@ func (cn *Node) takeResult(body []byte) ControlResponse {
 	}
 	if e != nil {
 		lg.Info("battle result taken from the node holding the battle", "seq", e.Seq)
+		cn.runner.Deliver(e)
+	}
+	return ControlResponse{Out: "ok"}
+}
+
+// takeWithdraw appends the withdrawal of a battle's result handed over
+// to its campaign, if this node holds the campaign now: a node that does
+// not says so, and the battle's node hands it again, to whoever holds the
+// campaign then. It answers "ok" only once the withdrawal is durable in
+// the campaign's log, or was there already, or none is owed; a campaign
+// yet to decide the result (or the withdrawal) answers an error, and the
+// battle's node asks again.
+func (cn *Node) takeWithdraw(body []byte) ControlResponse {
+	var w play.Withdrawal
+	if err := json.Unmarshal(body, &w); err != nil || w.Campaign == "" || w.Battle == "" {
+		return ControlResponse{Err: fmt.Sprintf("not a battle's withdrawal: %v", err)}
+	}
+	if owner, err := cn.MailOwner(w.Campaign); err != nil || owner != cn.Name() {
+		return ControlResponse{Err: fmt.Sprintf("campaign %s is not held by %s (owner %q): %v", w.Campaign, cn.Name(), owner, err)}
+	}
+	lg := cn.lg.With("game", w.Campaign, "battle", w.Battle)
+	e, err := play.TakeWithdrawal(cn.log, cn.reg, w)
+	if err != nil {
+		lg.Info("withdrawing a battle's result handed over: not yet; its node hands it again", "err", err)
+		return ControlResponse{Err: err.Error()}
+	}
+	if e != nil {
+		lg.Info("battle result withdrawn at the request of the node holding the battle", "seq", e.Seq)
 		cn.runner.Deliver(e)
 	}
 	return ControlResponse{Out: "ok"}

@@ -200,7 +200,7 @@ func (s *Server) Run(ctx context.Context) error {
 			// A campaign and its battles may be held by different nodes:
 			// a result goes to the campaign's node, and a battle another
 			// node holds is not opened again (server/linkcluster.go).
-			links.Hand, links.Exists, links.HandAbandon = cn.handResult, cn.Created, cn.handAbandon
+			links.Hand, links.Exists, links.HandAbandon, links.HandWithdraw = cn.handResult, cn.Created, cn.handAbandon, cn.handWithdraw
 		}
 	}
 	runner := play.NewRunner(log, s.reg, play.RunnerOptions{SnapshotEvery: s.cfg.Engine.SnapshotEvery, Logger: s.lg, Notifier: s.comp,

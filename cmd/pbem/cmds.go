@@ -234,6 +234,7 @@ func cmdNew(a *app, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	ng.Welcome = comp.Welcome
+	ng.TacticalScenarios = builtinScenario
 	e, err := play.Create(log, a.reg, ng)
 	if err != nil {
 		return err

@@ -78,6 +78,7 @@ type SideMap struct {
 type ForceMap struct {
 	Unit  string `json:"unit"`
 	Force string `json:"force"`
+	Line  int    `json:"-"`
 }
 
 // How a mapped force's strength follows its GCACW unit's (the [battles]
@@ -238,7 +239,7 @@ func (p *scnParser) parseBattles(lines []srcLine) {
 				continue
 			}
 			forcesSeen[id] = l.No
-			cur.Forces = append(cur.Forces, ForceMap{Unit: id, Force: l.Toks[2].Text})
+			cur.Forces = append(cur.Forces, ForceMap{Unit: id, Force: l.Toks[2].Text, Line: l.No})
 		case "strength":
 			v := ""
 			if len(l.Toks) == 2 {
@@ -804,6 +805,35 @@ func (p *parser) battleResult(r *Rule) bool {
 		return fail(p.endTok(), "a battle's result names its GAME, its final HASH and its WINNER")
 	}
 	return true
+}
+
+// battlePlans are the battles of scenario's [battles] section
+// (engine.BattlePlanner): each mapped force on the tactical side its
+// unit's side plays, at full strength, so the runtime can check the
+// mapping against the tactical scenario it names.
+func battlePlans(scenario []byte) ([]engine.BattlePlan, error) {
+	sc, err := ParseScenario(scenario)
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.BattlePlan
+	for _, b := range sc.Battles {
+		p := engine.BattlePlan{Line: b.Line, What: "the battle for " + where(b.At), System: b.System, Scenario: b.Scenario}
+		for _, sd := range b.Sides {
+			p.Sides = append(p.Sides, engine.BattleSide{Side: sd.Side, Tactical: sd.Tactical})
+		}
+		for _, f := range b.Forces {
+			i := slices.IndexFunc(sc.Units, func(u Unit) bool { return u.ID == f.Unit })
+			if i < 0 {
+				continue // refused by ParseScenario already
+			}
+			u := sc.Units[i]
+			p.Forces = append(p.Forces, engine.PlannedForce{Line: f.Line, Unit: f.Unit,
+				Force: engine.BattleForce{Side: b.TacticalSide(u.Side), Force: f.Force, Unit: u.Name, Present: 1, Start: 1}})
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // Battles are the battles the campaign waits on (engine.Linker): the

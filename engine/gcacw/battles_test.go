@@ -36,7 +36,7 @@ func TestLinkedBattleScenarioData(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := sc.BattleFor(hex.MustParse("0504"))
-	if b == nil || b.System != "gbacw" || b.Scenario != "tanners-mill" || b.TacticalSide(USA) != "USA" || len(b.Forces) != 2 || b.Forces[1] != (ForceMap{Unit: "Y", Force: "Moss's Brigade"}) {
+	if b == nil || b.System != "gbacw" || b.Scenario != "tanners-mill" || b.TacticalSide(USA) != "USA" || len(b.Forces) != 2 || b.Forces[1] != (ForceMap{Unit: "Y", Force: "Moss's Brigade", Line: 63}) {
 		t.Fatalf("battle for 0504: %+v", b)
 	}
 	d := sc.BattleFor(hex.MustParse("0909"))

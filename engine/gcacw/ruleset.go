@@ -27,7 +27,7 @@ func (r rules) Extras() engine.Extras[*State] {
 		EvolveAll: evolveAll, RefereeSteps: refereeSteps, Explain: r.Explain, Summarize: summarize,
 		Draw: r.Draw, Count: r.Count, EncodeState: encodeState, DecodeState: decodeState,
 		Guide:   engine.OrderGuide{Prefix: "MAR", Keyword: "MARCH", Conditions: "FORCE IF MA < 4, STOP AT 2316"},
-		Battles: battlesWaited, BattleResult: battleResultOrder,
+		Battles: battlesWaited, BattleResult: battleResultOrder, BattlePlans: battlePlans,
 	}
 }
 

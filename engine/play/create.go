@@ -49,6 +49,11 @@ type NewGame struct {
 	// the same transaction): the welcome mail to each player, referee and
 	// observer.
 	Welcome func(g *Game) ([]events.Payload, error)
+	// TacticalScenarios, when set, reads a rule system's scenario: a
+	// campaign whose scenario maps its units to the forces of tactical
+	// scenarios is created only if each mapping opens its battle
+	// (CheckBattlePlans).
+	TacticalScenarios func(system, name string) ([]byte, error)
 	// Seed, when set, is the dice seed instead of a fresh random one: for
 	// a benchmark that must play the same game every run. A real game's
 	// seed is always drawn (pbem new has no way to set it).
@@ -98,6 +103,11 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 	if err != nil {
 		return events.Envelope{}, false, fmt.Errorf("scenario %s: %w", ng.ScenarioName, err)
 	}
+	if ng.TacticalScenarios != nil {
+		if err := CheckBattlePlans(reg, rs, ng.ScenarioName, ng.Scenario, ng.TacticalScenarios); err != nil {
+			return events.Envelope{}, false, fmt.Errorf("the scenario's [battles] would not open: %w", err)
+		}
+	}
 	pol, err := ParsePolicy(ng.Settings)
 	if err != nil {
 		return events.Envelope{}, false, err
@@ -130,6 +140,11 @@ func create(log Appender, reg *engine.Registry, ng NewGame) (_ events.Envelope, 
 		// The observers it is created with are welcomed with the players
 		// (their command, below, is decided after the welcome is queued).
 		g.Observers = slices.Clone(ng.Observers)
+		// A game created paused (a battle the referee sets up) is
+		// welcomed as it opens: paused, waiting for the referee.
+		if ng.Pause != "" {
+			g.Paused = &Pause{By: OperatorID, At: ng.At.UnixNano(), Reason: ng.Pause}
+		}
 		mails, err := ng.Welcome(g)
 		if err != nil {
 			return events.Envelope{}, false, fmt.Errorf("welcome mails: %w", err)

@@ -66,6 +66,15 @@ type Links struct {
 	// actor tries again at each tick, and whoever loads the campaign next
 	// does, since its rollback is the durable record of what is owed.
 	HandAbandon func(a Abandonment) (handled bool, err error)
+	// HandWithdraw, when set (a node of a cluster), hands the withdrawal
+	// a battle's rollback owes its campaign to the node that holds the
+	// campaign: handled is false when that is this node, or no node, and
+	// it is taken here (TakeWithdrawal); true once the campaign's holder
+	// has taken it durably (appended, or had it already, or owes none).
+	// An error leaves it unhanded: the battle's actor tries again at each
+	// tick, and whoever loads the battle next does, since its rollback is
+	// the durable record of what is owed.
+	HandWithdraw func(w Withdrawal) (handled bool, err error)
 }
 
 // BattleGameID is the game id of the battle key of campaign: the
@@ -182,6 +191,62 @@ func OpenBattles(log LinkLog, reg *engine.Registry, g *Game, l Links, at time.Ti
 		}
 	}
 	return out, nil
+}
+
+// CheckBattlePlans checks that each battle campaign scenario scen (of
+// ruleset rs) may have fought out can open: its tactical rule system is
+// here, scenarios has its scenario, the sides are that scenario's, and
+// each force the mapping names is a force of that scenario on the side
+// its unit's side plays. An error names the scenario's line, so the
+// operator hears of a bad mapping when the campaign is created, never
+// from a battle that fails to open while the campaign waits on it.
+func CheckBattlePlans(reg *engine.Registry, rs engine.Ruleset, name string, scen []byte, scenarios func(system, name string) ([]byte, error)) error {
+	bp, ok := rs.(engine.BattlePlanner)
+	if !ok {
+		return nil
+	}
+	plans, err := bp.BattlePlans(scen)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, p := range plans {
+		if err := CheckBattlePlan(reg, p, scenarios); err != nil {
+			errs = append(errs, fmt.Errorf("scenario %s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// CheckBattlePlan checks that battle p can open (CheckBattlePlans); an
+// error names the campaign scenario's line.
+func CheckBattlePlan(reg *engine.Registry, p engine.BattlePlan, scenarios func(system, name string) ([]byte, error)) error {
+	tac, err := reg.Get(p.System)
+	if err != nil {
+		return fmt.Errorf("line %d (%s): %w", p.Line, p.What, err)
+	}
+	if scenarios == nil {
+		return fmt.Errorf("line %d (%s): no tactical scenarios here to fight it out in", p.Line, p.What)
+	}
+	scen, err := scenarios(p.System, p.Scenario)
+	if err != nil {
+		return fmt.Errorf("line %d (%s): %s has no scenario %s: %w", p.Line, p.What, p.System, p.Scenario, err)
+	}
+	var players []events.Player
+	for _, sd := range p.Sides {
+		players = append(players, events.Player{ID: strings.ToLower(sd.Side), Side: sd.Tactical})
+	}
+	if _, err := tac.Setup(scen, players); err != nil {
+		return fmt.Errorf("line %d (%s): %s scenario %s: %w", p.Line, p.What, p.System, p.Scenario, err)
+	}
+	var errs []error
+	for _, f := range p.Forces {
+		with := append(slices.Clip(scen), engine.MusterText([]engine.BattleForce{f.Force})...)
+		if _, err := tac.Setup(with, players); err != nil {
+			errs = append(errs, fmt.Errorf("line %d (force %s %q, %s): %w", f.Line, f.Unit, f.Force.Force, p.What, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // battleGame is the new game of battle b of campaign g.
@@ -668,22 +733,64 @@ func WithdrawKey(battle string, final events.Hash) string {
 // once it has.
 var ErrResultUndecided = errors.New("the campaign has yet to decide the result to withdraw")
 
+// Withdrawal is what a battle's rollbacks owe its campaign, on its way
+// from the battle's node to the campaign's holder: what that node needs
+// to withdraw the results of ends the rollbacks closed (it does not read
+// the battle's log).
+type Withdrawal struct {
+	Battle   string `json:"battle"`
+	Campaign string `json:"campaign"`
+	// Live is the final hash (hex) of the battle's live end, "" while it
+	// is played on: a result of that end is not withdrawn.
+	Live string `json:"live,omitempty"`
+	// At is the time of the battle's last rollback: the time of the
+	// withdrawal in the campaign, so the same logs give the same campaign.
+	At int64 `json:"at"`
+}
+
+// WithdrawalOf is the withdrawal battle game g's rollbacks owe its
+// campaign, read from g's log alone; ok is false when g is no battle or
+// was never rolled back.
+func WithdrawalOf(src Source, g *Game) (Withdrawal, bool, error) {
+	campaign, _, ok := Parent(g)
+	if !ok || len(g.Branches) == 0 {
+		return Withdrawal{}, false, nil
+	}
+	w := Withdrawal{Battle: g.ID, Campaign: campaign}
+	if end, ok, err := BattleEndOf(src, g); err != nil {
+		return Withdrawal{}, false, err
+	} else if ok {
+		w.Live = end.Final.Hex()
+	}
+	br := g.Branches[len(g.Branches)-1]
+	_ = src.Read(g.ID, br.By, func(e *events.Envelope) error {
+		w.At = e.At
+		return errStop
+	})
+	return w, true, nil
+}
+
 // Withdraw withdraws from battle game g's campaign each result of g the
 // campaign took in its live line whose end g's rollbacks closed: it
 // appends the operator's ROLLBACK of the campaign to just before that
 // result (an event, keyed WithdrawKey). It returns the appended event,
-// if any.
+// if any. It is WithdrawalOf then TakeWithdrawal, on one log.
 func Withdraw(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, error) {
-	campaign, _, ok := Parent(g)
-	if !ok || len(g.Branches) == 0 {
-		return nil, nil
-	}
-	live := ""
-	if end, ok, err := BattleEndOf(log, g); err != nil {
+	w, ok, err := WithdrawalOf(log, g)
+	if err != nil || !ok {
 		return nil, err
-	} else if ok {
-		live = end.Final.Hex()
 	}
+	return TakeWithdrawal(log, reg, w)
+}
+
+// TakeWithdrawal appends to w's campaign the withdrawal of the first
+// result of w's battle its live line holds whose end the battle's
+// rollbacks closed (neither withdrawn already nor the battle's live
+// end). It reads only the campaign's log: the node of a cluster holding
+// the campaign takes a withdrawal handed to it by the battle's node.
+func TakeWithdrawal(log LinkLog, reg *engine.Registry, w Withdrawal) (*events.Envelope, error) {
+	g := &Game{ID: w.Battle}
+	campaign, live := w.Campaign, w.Live
 	for range 100 {
 		parent, err := Load(log, reg, campaign, 0)
 		if err != nil {
@@ -752,11 +859,9 @@ func Withdraw(log LinkLog, reg *engine.Registry, g *Game) (*events.Envelope, err
 		// The withdrawal's time is the battle's rollback's: the same logs
 		// in, the same campaign out.
 		at := due.at
-		br := g.Branches[len(g.Branches)-1]
-		_ = log.Read(g.ID, br.By, func(e *events.Envelope) error {
-			at = e.Time()
-			return errStop
-		})
+		if w.At != 0 {
+			at = time.Unix(0, w.At).UTC()
+		}
 		cmd := &events.RefereeCommand{Referee: OperatorID, Source: "battle", MessageID: key,
 			Text:   fmt.Sprintf("ROLLBACK TO %d", due.seq-1),
 			Reason: "battle " + g.ID + " was rolled back to before its end: the result the campaign took from it is withdrawn"}

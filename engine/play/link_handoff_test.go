@@ -3,6 +3,7 @@ package play_test
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -224,4 +225,125 @@ func lastEvent(t *testing.T, lt *linkedTable, game string) *events.Envelope {
 		t.Fatal(err)
 	}
 	return &last
+}
+
+// On a node of a cluster, the withdrawal of the result a campaign took
+// from a battle since rolled back past its end goes to the node holding
+// the campaign (Links.HandWithdraw), never appended here: while that node
+// does not answer, the campaign keeps the result and the battle's actor
+// hands the withdrawal again at each tick; once handed, the campaign
+// holds it once and waits on the battle again, and handing it again (a
+// restart, a takeover of the battle) adds nothing.
+func TestLinkedBattleWithdrawalHandedToTheCampaignsNode(t *testing.T) {
+	lt := newRollbackTable(t, filepath.Join(t.TempDir(), "pbem.db"), campaignFightingIn("hra", "kettle-run", "Union", "Confederate"))
+	attacker := lt.openAssault()
+	camp := lt.load("camp")
+	id := play.BattleID(camp, play.Battles(camp)[0])
+	lt.waitFor(id, "the battle's creation", func(g *play.Game) bool { return g.Created != nil })
+	beforeEnd, _ := lt.st.Head(id)
+	defender := "anna"
+	if attacker == gcacw.USA {
+		defender = "taro"
+	}
+	lt.send(id, defender, "CONCEDE")
+	end, ok, err := play.BattleEndOf(lt.st, lt.load(id))
+	if err != nil || !ok {
+		t.Fatalf("the battle did not end: %v", err)
+	}
+	lt.waitFor("camp", "the battle's result", func(g *play.Game) bool { return len(play.Battles(g)) == 0 })
+	lt.r.Close()
+
+	var calls atomic.Int32
+	var answering atomic.Bool
+	var handed atomic.Pointer[play.Withdrawal]
+	hand := func(w play.Withdrawal) (bool, error) {
+		calls.Add(1)
+		if !answering.Load() {
+			return false, errors.New("node n1 did not answer")
+		}
+		// The campaign's node appends it (here, on the same log), and its
+		// runner hears of it (on a server, through the bus).
+		handed.Store(&w)
+		e, err := play.TakeWithdrawal(lt.st, lt.reg, w)
+		if e != nil {
+			lt.r.Deliver(e)
+		}
+		return err == nil, err
+	}
+	links := func() *play.Links { return &play.Links{Scenario: allScenarios, HandWithdraw: hand} }
+	lt.r = play.NewRunner(lt.st, lt.reg, play.RunnerOptions{Links: links()})
+	t.Cleanup(lt.r.Close)
+	withdrawals := func() int {
+		n := 0
+		_ = lt.st.Read("camp", 1, func(e *events.Envelope) error {
+			if e.Key == play.WithdrawKey(id, end.Final) {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	lt.operator(id, fmt.Sprintf("ROLLBACK TO %d", beforeEnd.Seq))
+	for until := time.Now().Add(20 * time.Second); calls.Load() < 3 && time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+		lt.r.Tick(lt.at)
+	}
+	if n := calls.Load(); n < 3 {
+		t.Fatalf("the withdrawal was handed %d times while the campaign's node did not answer, want it handed again at each tick", n)
+	}
+	if n := withdrawals(); n != 0 {
+		t.Fatalf("the result was withdrawn here (%d times) while another node holds the campaign", n)
+	}
+	if _, ok := lt.liveResult(id); !ok {
+		t.Fatal("the campaign lost the battle's result before its node took the withdrawal")
+	}
+	answering.Store(true)
+	camp = nil
+	for until := time.Now().Add(20 * time.Second); time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+		lt.r.Tick(lt.at)
+		if g := lt.load("camp"); len(play.Battles(g)) == 1 {
+			camp = g
+			break
+		}
+	}
+	if camp == nil {
+		t.Fatal("the campaign never waited on the battle again once its node answered")
+	}
+	if again := play.BattleID(camp, play.Battles(camp)[0]); again != id {
+		t.Errorf("the campaign waits on %s, not on the battle rolled back (%s)", again, id)
+	}
+	if n := len(camp.Branches); n == 0 || camp.Branches[n-1].Withdraws != id {
+		t.Errorf("the campaign's rollback: %+v", camp.Branches)
+	}
+	if _, ok := lt.liveResult(id); ok {
+		t.Error("the campaign still holds the withdrawn result")
+	}
+	w := handed.Load()
+	if w == nil || w.Campaign != "camp" || w.Battle != id || w.Live != "" || w.At == 0 {
+		t.Fatalf("the withdrawal handed: %+v", w)
+	}
+	// Handed again (the battle's node restarted or taken over): nothing new.
+	if e, err := play.TakeWithdrawal(lt.st, lt.reg, *w); err != nil || e != nil {
+		t.Errorf("taking the withdrawal again: %v, %v", e, err)
+	}
+	if n := withdrawals(); n != 1 {
+		t.Errorf("the campaign's log holds the withdrawal %d times, want once", n)
+	}
+	before := calls.Load()
+	h, _ := lt.st.Head("camp")
+	lt.r.Close()
+	lt.r = play.NewRunner(lt.st, lt.reg, play.RunnerOptions{Links: links()})
+	t.Cleanup(lt.r.Close)
+	lt.r.Deliver(lastEvent(t, lt, id))
+	for until := time.Now().Add(20 * time.Second); calls.Load() == before && time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+		lt.r.Tick(lt.at)
+	}
+	if calls.Load() == before {
+		t.Error("the battle's node, restarted, never handed the withdrawal its rollback owes again")
+	}
+	if h2, _ := lt.st.Head("camp"); h2.Seq != h.Seq {
+		t.Errorf("the campaign's log grew from %d to %d events on the withdrawal handed again", h.Seq, h2.Seq)
+	}
+	if lines := strings.Join(lt.auditAndVerify("camp", id), "\n"); !strings.Contains(lines, "the result was withdrawn") {
+		t.Errorf("verify lacks the withdrawn result:\n%s", lines)
+	}
 }

@@ -683,7 +683,7 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 		}
 	}
 	if _, _, ok := Parent(g); ok && rolled {
-		e, err := Withdraw(a.r.log, a.r.reg, g)
+		e, err := a.withdraw(l, lg)
 		if err != nil {
 			lg.Info("withdrawing a rolled-back battle's result from its campaign: will try again", "err", err)
 			a.relink = true
@@ -725,6 +725,27 @@ func (a *actor) carryBack(l *Links, lg *slog.Logger) (*events.Envelope, error) {
 		}
 	}
 	return TakeResult(a.r.log, a.r.reg, r)
+}
+
+// withdraw withdraws the results the battle's rollbacks closed from its
+// campaign: handed to the node holding the campaign when that is another
+// node of a cluster (Links.HandWithdraw), else appended here.
+func (a *actor) withdraw(l *Links, lg *slog.Logger) (*events.Envelope, error) {
+	w, ok, err := WithdrawalOf(a.r.log, a.g)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if l.HandWithdraw != nil {
+		handled, err := l.HandWithdraw(w)
+		if err != nil {
+			return nil, fmt.Errorf("handing the withdrawal to campaign %s: %w", w.Campaign, err)
+		}
+		if handled {
+			lg.Info("battle's withdrawal handed to the node holding its campaign", "campaign", w.Campaign)
+			return nil, nil
+		}
+	}
+	return TakeWithdrawal(a.r.log, a.r.reg, w)
 }
 
 // decision decides the first pending input and returns the decision

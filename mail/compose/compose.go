@@ -108,6 +108,12 @@ func (c *Composer) Welcome(g *play.Game) ([]events.Payload, error) {
 func (c *Composer) welcome(b *batch, r recipient, takesOver string, joins bool) error {
 	g := b.g.Game
 	first := c.prompts(g, b.promptsOf(b.state, nil), r)
+	if g.Paused != nil && takesOver == "" && !joins {
+		// Created paused (a battle whose referee sets its forces up):
+		// no one moves until the referee has done what the pause says.
+		first = []templates.Prompt{{Who: game{g}.refereeWho(), Referee: true, Yours: r.referee,
+			What: "first, while the game is paused, " + g.Paused.Reason}}
+	}
 	kind := "welcome: you play " + r.Side
 	switch {
 	case r.referee:

@@ -167,3 +167,48 @@ func TestLinkedBattleWelcomesTheCampaignsObservers(t *testing.T) {
 		t.Errorf("the observer got a mail of its own after the welcome:\n%.400s", m.Body)
 	}
 }
+
+// A battle whose referee sets its forces up opens paused, and its welcome
+// says so: the referee acts first (SET, then RESUME), not a player, who
+// hears that a "your move" mail follows when it is their turn.
+func TestLinkedBattleSetUpByTheRefereeWelcomesWithTheRefereeFirst(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	c := newComposer(t)
+	reg := engine.NewRegistry(gcacw.New, hra.New)
+	scen, err := hra.Scenario("kettle-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pause := "the referee sets up the forces of the assault on 0504 (SET a unit's strength, or REMOVED on for a force that does not take part), then sends RESUME to start it"
+	if _, err := play.Create(st, reg, play.NewGame{ID: "camp-t1-a1-0504", Ruleset: "hra", ScenarioName: "kettle-run", Scenario: scen,
+		Players: []events.Player{{ID: "anna", Name: "Anna", Side: hra.Union, Addresses: []string{"anna@example.org"}},
+			{ID: "taro", Name: "Taro", Side: hra.Confederate, Addresses: []string{"taro@example.jp"}}},
+		Referees: []events.Player{{ID: "carol", Name: "Carol", Addresses: []string{"carol@example.net"}}},
+		Pause:    pause, At: start, Welcome: c.Welcome}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := st.Events("camp-t1-a1-0504", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := mailsIn(t, evs)
+	for _, to := range []string{"anna@example.org", "taro@example.jp", "carol@example.net"} {
+		body := bodyTo(t, ms, to).Body
+		first, _, _ := strings.Cut(body[strings.Index(body, "Who acts first"):], "\n\n\n")
+		if to == "carol@example.net" {
+			wantIn(t, first, "You do: first, while the game is paused, "+pause)
+		} else {
+			wantIn(t, first, "The referee (Carol): first, while the game is paused, "+pause)
+		}
+		for _, not := range []string{"Anna:", "Taro:", "Union (", "Confederate ("} {
+			if strings.Contains(first, not) {
+				t.Errorf("the welcome to %s says a player acts first (%q):\n%s", to, not, first)
+			}
+		}
+	}
+	wantIn(t, bodyTo(t, ms, "anna@example.org").Body, `You will get a "your move" mail when it is your turn.`)
+}
