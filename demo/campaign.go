@@ -218,11 +218,21 @@ func (d *campaignDemo) oneBattle(ctx context.Context, system, scenario string) (
 	if err := d.until(ctx, "battle "+id+" to be opened", func() bool {
 		b, err := play.Load(d.srv.Log(), d.reg, id, 0)
 		battle = b
-		return err == nil && b.Created != nil
+		// Created, and what came with its creation decided (a battle the
+		// referee sets up is paused with it).
+		return err == nil && b.Created != nil && len(b.Pending) == 0
 	}); err != nil {
 		return "", err
 	}
 	fmt.Fprintf(d.o.Out, "\n--- battle %s opened: %s %s; %s\n\n", id, battle.Created.Ruleset, battle.Created.ScenarioName, seats(battle.Players))
+	// A battle the referee had fought out is his to set up: it opens
+	// paused until he has (SET, then RESUME). The demo's referee takes
+	// the forces as the campaign gives them.
+	if battle.Paused != nil {
+		if err := d.act(ctx, id, "ref", "RESUME"); err != nil {
+			return "", err
+		}
+	}
 	// Its participants play a few moves by mail, as their rule system's
 	// demo script has them.
 	script, ok := d.o.Scripts[system]
