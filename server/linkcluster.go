@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"pbem/cluster"
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 )
@@ -137,14 +138,23 @@ func (cn *Node) onLink(m *nats.Msg) {
 		m.Respond(b)
 		return
 	}
+	// Taking it reads the game and calls its rule system, guarded as
+	// every other call into one: a panic there is this game's error, not
+	// the end of the node (this runs on the NATS client's goroutine).
 	var resp ControlResponse
-	switch req.Cmd {
-	case linkAbandonCmd:
-		resp = cn.takeAbandon(req.Files["abandon"])
-	case linkWithdrawCmd:
-		resp = cn.takeWithdraw(req.Files["withdraw"])
-	default:
-		resp = cn.takeResult(req.Files["result"])
+	if err := engine.Guard("taking a linked game's hand-off", func() error {
+		switch req.Cmd {
+		case linkAbandonCmd:
+			resp = cn.takeAbandon(req.Files["abandon"])
+		case linkWithdrawCmd:
+			resp = cn.takeWithdraw(req.Files["withdraw"])
+		default:
+			resp = cn.takeResult(req.Files["result"])
+		}
+		return nil
+	}); err != nil {
+		cn.lg.Error("a linked game's hand-off panicked; its node hands it again", "cmd", req.Cmd, "err", err, "stack", engine.PanicStack(err))
+		resp = ControlResponse{Err: "the game could not take it"}
 	}
 	b, _ := json.Marshal(ctlAnswer{ControlResponse: resp, MAC: answerMAC(cn.guard.key, req.Nonce, resp)})
 	m.Respond(b)
