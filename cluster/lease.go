@@ -492,6 +492,12 @@ func (n *Node) takeHanded(game string, rev uint64) error {
 			return fmt.Errorf("game %s: its owner record names %s (revision %d), but this node could not take it over (see its log)", game, n.name, cur)
 		case l.Node == "":
 			return fmt.Errorf("game %s is not handed to %s: its owner record (revision %d) is released for %q", game, n.name, cur, l.To)
+		case rev != 0 && cur > rev:
+			// Another node took it after the hand-off: it does so only
+			// once the hand-off has waited a whole lease (or this node
+			// looked dead), so the hand-off lapsed before this request
+			// was taken up (a loaded machine), a true reason.
+			return fmt.Errorf("game %s: the hand-off to %s lapsed before %s took it, and node %s took it (owner record revision %d, the hand-off's was %d)", game, n.name, n.name, l.Node, cur, rev)
 		default:
 			return fmt.Errorf("game %s is not handed to %s: node %s took it (owner record revision %d, the hand-off's was %d)", game, n.name, l.Node, cur, rev)
 		}
