@@ -64,7 +64,7 @@ func commands() []command {
 }
 
 // registry is the explicit list of rule systems this binary offers.
-func registry() *engine.Registry { return engine.NewRegistry(rulesets()...) }
+func registry() *engine.Registry { return engine.NewRegistryOf(systems()...) }
 
 // app is what a command runs with.
 type app struct {

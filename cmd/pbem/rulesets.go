@@ -18,15 +18,6 @@ func systems() []engine.System {
 	return []engine.System{gcacw.System(), hra.System(), gbacw.System(), gmb.System()}
 }
 
-// rulesets are the systems' ruleset constructors, for the registry.
-func rulesets() []func() engine.Ruleset {
-	var out []func() engine.Ruleset
-	for _, s := range systems() {
-		out = append(out, s.New)
-	}
-	return out
-}
-
 // rulesetSides lists a rule system's sides, as its demo game seats them
 // (a player each): a game needs a player for every one.
 func rulesetSides(name string) []string {

@@ -561,7 +561,7 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 				if acc, ok := logged.(*events.OrderAccepted); ok {
 					dice = acc.Dice
 				}
-				again, note, err := g.Redecide(logged)
+				again, note, err := g.Redecide(reg, logged)
 				if err != nil {
 					t.Fatalf("seq %d: %v", e.Seq, err)
 				}

@@ -247,7 +247,7 @@ func (rep *AuditReport) decision(g *Game, e *events.Envelope, dice *[]events.Die
 			rep.ByLoggedVersion++
 		}
 	}
-	again, note, err := by.Redecide(p)
+	again, note, err := by.Redecide(rep.reg, p)
 	d := &Difference{Seq: e.Seq, InputSeq: input, Input: inLine, Logged: DescribeDecision(p)}
 	if version != by.Rules.Version() {
 		rep.VersionMismatches++
@@ -314,13 +314,13 @@ func (rep *AuditReport) checkDice(g *Game, seed []byte, dice []events.Die) {
 // were asked for differently from how they were logged ("" if alike).
 // The re-decided payload carries the logged RulesetVersion, so that it can
 // be compared with logged by reflect.DeepEqual whatever version decided it.
-func (g *Game) Redecide(logged events.Payload) (again events.Payload, note string, err error) {
+func (g *Game) Redecide(reg *engine.Registry, logged events.Payload) (again events.Payload, note string, err error) {
 	var dice []events.Die
 	if acc, ok := logged.(*events.OrderAccepted); ok {
 		dice = acc.Dice
 	}
 	rec := &Recorded{Dice: dice}
-	again, _, _, err = g.DecideNext(rec, func() []events.Die { return rec.Dice[:rec.i:rec.i] })
+	again, _, _, err = g.DecideNext(reg, rec, func() []events.Die { return rec.Dice[:rec.i:rec.i] })
 	if err != nil {
 		return nil, "", fmt.Errorf("re-decide: %w", err)
 	}

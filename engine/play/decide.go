@@ -20,9 +20,18 @@ import (
 // A panic of the rule system while deciding is returned as an error
 // holding an *engine.PanicError (the runner rejects the input, as for any
 // error of the rules): one bad input never stops the server.
-func (g *Game) DecideNext(dice engine.Dice, rolled func() []events.Die) (_ events.Payload, _ engine.State, _ engine.Outcome, err error) {
+//
+// reg's built-in scenarios check a battle the decision would open
+// (refuseUnopenable): a decision that would leave the game waiting on a
+// battle that cannot open is a rejection saying why.
+func (g *Game) DecideNext(reg *engine.Registry, dice engine.Dice, rolled func() []events.Die) (dec events.Payload, st engine.State, out engine.Outcome, err error) {
 	defer engine.Recover(&err, "deciding")
-	return g.decideNext(dice, rolled)
+	dec, st, out, err = g.decideNext(dice, rolled)
+	if err != nil {
+		return dec, st, out, err
+	}
+	dec, st, out = g.refuseUnopenable(reg, dec, st, out)
+	return dec, st, out, nil
 }
 
 func (g *Game) decideNext(dice engine.Dice, rolled func() []events.Die) (events.Payload, engine.State, engine.Outcome, error) {

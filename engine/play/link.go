@@ -221,32 +221,113 @@ func CheckBattlePlans(reg *engine.Registry, rs engine.Ruleset, name string, scen
 // CheckBattlePlan checks that battle p can open (CheckBattlePlans); an
 // error names the campaign scenario's line.
 func CheckBattlePlan(reg *engine.Registry, p engine.BattlePlan, scenarios func(system, name string) ([]byte, error)) error {
-	tac, err := reg.Get(p.System)
-	if err != nil {
-		return fmt.Errorf("line %d (%s): %w", p.Line, p.What, err)
-	}
-	if scenarios == nil {
-		return fmt.Errorf("line %d (%s): no tactical scenarios here to fight it out in", p.Line, p.What)
-	}
-	scen, err := scenarios(p.System, p.Scenario)
-	if err != nil {
-		return fmt.Errorf("line %d (%s): %s has no scenario %s: %w", p.Line, p.What, p.System, p.Scenario, err)
-	}
-	var players []events.Player
-	for _, sd := range p.Sides {
-		players = append(players, events.Player{ID: strings.ToLower(sd.Side), Side: sd.Tactical})
-	}
-	if _, err := tac.Setup(scen, players); err != nil {
-		return fmt.Errorf("line %d (%s): %s scenario %s: %w", p.Line, p.What, p.System, p.Scenario, err)
+	var forces []engine.BattleForce
+	for _, f := range p.Forces {
+		forces = append(forces, f.Force)
 	}
 	var errs []error
-	for _, f := range p.Forces {
-		with := append(slices.Clip(scen), engine.MusterText([]engine.BattleForce{f.Force})...)
-		if _, err := tac.Setup(with, players); err != nil {
-			errs = append(errs, fmt.Errorf("line %d (force %s %q, %s): %w", f.Line, f.Unit, f.Force.Force, p.What, err))
+	for _, pe := range openProblems(reg, p.System, p.Scenario, p.Sides, forces, scenarios) {
+		if pe.force < 0 {
+			return fmt.Errorf("line %d (%s): %w", p.Line, p.What, pe.err)
 		}
+		f := p.Forces[pe.force]
+		errs = append(errs, fmt.Errorf("line %d (force %s %q, %s): %w", f.Line, f.Unit, f.Force.Force, p.What, pe.err))
 	}
 	return errors.Join(errs...)
+}
+
+// openProblem is why a battle cannot open: its scenario (force -1) or
+// one of its forces (the index).
+type openProblem struct {
+	force int
+	err   error
+}
+
+// openProblems says why a battle of system's scenario, with the campaign's
+// sides on its sides and forces mustered from the campaign, cannot open
+// (none if it can): the rule system is not here, scenarios has no such
+// scenario, the sides are not the scenario's, or a force is not one of
+// the scenario's on the side its unit's side plays.
+func openProblems(reg *engine.Registry, system, scenario string, sides []engine.BattleSide, forces []engine.BattleForce, scenarios func(system, name string) ([]byte, error)) []openProblem {
+	fail := func(err error) []openProblem { return []openProblem{{force: -1, err: err}} }
+	tac, err := reg.Get(system)
+	if err != nil {
+		return fail(err)
+	}
+	if scenarios == nil {
+		return fail(errors.New("no tactical scenarios here to fight it out in"))
+	}
+	scen, err := scenarios(system, scenario)
+	if err != nil {
+		return fail(fmt.Errorf("%s has no scenario %s: %w", system, scenario, err))
+	}
+	var players []events.Player
+	for _, sd := range sides {
+		// The campaign's side stands for its player: "player USA plays side …".
+		players = append(players, events.Player{ID: sd.Side, Side: sd.Tactical})
+	}
+	if _, err := tac.Setup(scen, players); err != nil {
+		return fail(fmt.Errorf("%s scenario %s: %w", system, scenario, err))
+	}
+	var out []openProblem
+	for i, f := range forces {
+		with := append(slices.Clip(scen), engine.MusterText([]engine.BattleForce{f})...)
+		if _, err := tac.Setup(with, players); err != nil {
+			out = append(out, openProblem{force: i, err: err})
+		}
+	}
+	return out
+}
+
+// unopenableHint is what the referee may do when the battle he named
+// cannot open.
+const unopenableHint = "nothing changed, and the assault still waits for your ruling: send RULE FIGHT OUT again with a scenario and sides that system has, or rule the assault yourself"
+
+// refuseUnopenable refuses an accepted decision that would have g wait on
+// a battle that cannot open (openProblems, against the registry's
+// built-in scenarios): a referee's RULE FIGHT OUT naming a scenario the
+// tactical system does not have, or sides that are not its sides, is
+// answered with what is wrong, and the assault waits on his ruling as
+// before, instead of the campaign waiting on a battle that never opens.
+// The audit re-decides through the same check, so it agrees. A registry
+// that knows no scenarios (NewRegistry) checks nothing here; the runner
+// then finds the battle's failure when it opens it. A decision that
+// rolled dice is kept (a refusal carries no dice, and its audit could not
+// re-roll them): the battles of a campaign scenario's own mapping, the
+// only ones a player's order opens, were checked when it was created.
+func (g *Game) refuseUnopenable(reg *engine.Registry, dec events.Payload, st engine.State, out engine.Outcome) (events.Payload, engine.State, engine.Outcome) {
+	acc, ok := dec.(*events.OrderAccepted)
+	lk, linker := g.Rules.(engine.Linker)
+	if !ok || !linker || st == nil || len(acc.Dice) > 0 || !reg.HasScenarios() {
+		return dec, st, out
+	}
+	var was []string
+	for _, b := range Battles(g) {
+		was = append(was, b.Key)
+	}
+	var probs []events.Problem
+	for _, b := range lk.Battles(st) {
+		if slices.Contains(was, b.Key) {
+			continue
+		}
+		fought := fmt.Sprintf("%s cannot be fought out as a battle of %s, scenario %s", b.What, b.System, b.Scenario)
+		if _, err := reg.Scenario(b.System, b.Scenario); err != nil {
+			probs = append(probs, events.Problem{Msg: fmt.Sprintf("%s: %s has no scenario of that name (its scenarios: %s)", fought, b.System, strings.Join(reg.ScenarioNames(b.System), ", ")), Hint: unopenableHint})
+			continue
+		}
+		for _, pe := range openProblems(reg, b.System, b.Scenario, b.Sides, b.Muster, reg.Scenario) {
+			msg := fmt.Sprintf("%s: %v", fought, pe.err)
+			if pe.force >= 0 {
+				f := b.Muster[pe.force]
+				msg = fmt.Sprintf("%s: %s as %s: %v", fought, f.Unit, f.Force, pe.err)
+			}
+			probs = append(probs, events.Problem{Msg: msg, Hint: unopenableHint})
+		}
+	}
+	if len(probs) == 0 {
+		return dec, st, out
+	}
+	return &events.OrderRejected{Input: acc.Input, Player: acc.Player, RulesetVersion: acc.RulesetVersion, Problems: probs}, g.State, engine.Outcome{}
 }
 
 // battleGame is the new game of battle b of campaign g.

@@ -122,6 +122,11 @@ type actor struct {
 	// relink: a link failed (a battle not opened, a result not carried
 	// back): the clock tries again, and the actor is not let go meanwhile.
 	relink bool
+	// openFailed is the last error opening a battle, logged once at
+	// ERROR; the same error at the next ticks' retries is logged at DEBUG
+	// (a decision never opens a battle that cannot open — DecideNext
+	// refuses it — so this is a scenario gone from the binary since).
+	openFailed string
 	// view is RunnerOptions.View of the game at seq viewSeq.
 	view    atomic.Pointer[gameView]
 	viewSeq uint64
@@ -651,9 +656,15 @@ func (a *actor) linkBattles(lg *slog.Logger) {
 			return nil
 		})
 		created, err := OpenBattles(a.r.log, a.r.reg, g, *l, at)
-		if err != nil {
-			lg.Error("opening a battle failed; will try again", "err", err)
+		switch {
+		case err != nil && err.Error() != a.openFailed:
+			lg.Error("opening a battle failed; the campaign waits on it, and it is tried again each tick (logged again only if the error changes)", "err", err)
+			a.openFailed, a.relink = err.Error(), true
+		case err != nil:
+			lg.Debug("opening a battle failed again", "err", err)
 			a.relink = true
+		default:
+			a.openFailed = ""
 		}
 		for i := range created {
 			lg.Info("battle opened", "battle", created[i].Game)
@@ -755,7 +766,7 @@ func (a *actor) decision(lg *slog.Logger) []events.Envelope {
 	in := a.g.Pending[0]
 	stream := NewStream(a.seed, a.id, a.g.Rolls)
 	stream.seedFor = a.r.opts.HiddenSeed
-	dec, after, out, err := a.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
+	dec, after, out, err := a.g.DecideNext(a.r.reg, stream, func() []events.Die { return stream.Rolled })
 	if err != nil {
 		// A ruleset bug (an error, or a panic) must not wedge the game
 		// nor stop the server: reject the input, saying so, and log

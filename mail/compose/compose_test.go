@@ -639,7 +639,7 @@ func (m *inMemory) send(who string, referee bool, text string) {
 	m.append(events.New(game, m.at, id, p))
 	in := m.g.Pending[0]
 	stream := play.NewStream(m.seed, game, m.g.Rolls)
-	dec, after, out, err := m.g.DecideNext(stream, func() []events.Die { return stream.Rolled })
+	dec, after, out, err := m.g.DecideNext(m.reg, stream, func() []events.Die { return stream.Rolled })
 	if err != nil {
 		m.t.Fatal(err)
 	}
