@@ -37,7 +37,7 @@ func lastSeqOf(t *testing.T, nc *nats.Conn, bucket string) uint64 {
 	return info.State.LastSeq
 }
 
-// Issue 16: keeping games costs one heartbeat per node, not one write per
+// Keeping games costs one heartbeat per node, not one write per
 // game: while their node lives, the owner records of its 40 games are not
 // written at all, and another node takes none of them.
 func TestNodeRenewalWritesOneKeyPerNodeNotPerGame(t *testing.T) {
@@ -120,7 +120,7 @@ func helperNode(url string) {
 
 const childLease = time.Second
 
-// Issue 16: a node stopped (SIGSTOP) for longer than its lease loses its
+// A node stopped (SIGSTOP) for longer than its lease loses its
 // game to another node; when it resumes (SIGCONT), its own clock tells it
 // its lease lapsed, its appends are refused, and it drops the game. The
 // stream shows its last message before the taker's fence and nothing of
@@ -227,7 +227,7 @@ func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
 	t.Logf("g1 taken over %v after its owner was stopped (lease %v)", took.Round(time.Millisecond), childLease)
 }
 
-// Issue 16: with owner records written only when a game changes hands,
+// With owner records written only when a game changes hands,
 // the owner still records its game's head once a lease while the game
 // moves (in pbem_heads, under its epoch), and a takeover checks the stream
 // against it: a stream whose chain does not hold that head is refused,

@@ -164,7 +164,7 @@ func TestOwnedServerSecretKeepsOneOwner(t *testing.T) {
 	}
 }
 
-// Issue 12: a mail sent again under a new Message-ID is a duplicate by
+// A mail sent again under a new Message-ID is a duplicate by
 // its content fingerprint, which stays recorded whatever follows.
 func TestRequestKeysMakeACopyUnderAnotherKeyADuplicate(t *testing.T) {
 	s := open(t)
@@ -201,7 +201,7 @@ func TestRequestKeysMakeACopyUnderAnotherKeyADuplicate(t *testing.T) {
 	}
 }
 
-// Issue 12: a stranger's 10 MB mail keeps its header, the first 64 KiB
+// A stranger's 10 MB mail keeps its header, the first 64 KiB
 // and a hash of the rest; the quarantine prunes its oldest records past
 // its cap and counts them.
 func TestQuarantineKeepsBoundedEvidenceAndPrunesTheOldest(t *testing.T) {

@@ -176,7 +176,7 @@ var cases = []struct {
 		Next: []Prompt{{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What}}, Move: &Prompt{Who: csaNext.Who, Side: "CSA", Yours: true, What: csaNext.What, Examples: csaNext.Examples},
 		Deadline: &Deadline{Who: "Taro Yamada (CSA)", Due: "Sat 4 Jul 1863 09:00 UTC", Default: "PASS"}}},
 	{"status-over", NameStatus, Query{Common: common("Anna Lindqvist", "USA"), Word: "STATUS", Over: "USA won: USA holds Mill Ford", Players: players}},
-	// Issue 19: deadlines in people's time, seats that change hands,
+	// Deadlines in people's time, seats that change hands,
 	// answers to every mail, messages, and a referee's desk.
 	{"yourmove-deadline-passed-tz", NameYourMove, Turn{Common: common("Taro Yamada", "CSA"), Action: Action{Kind: "deadline", By: "Anna Lindqvist (USA)",
 		Received: "Fri 3 Jul 1863 09:00 UTC", Due: "Fri 3 Jul 1863 08:59 UTC (17:59 JST)", Default: "PASS", Echo: []string{"PASS"}, Facts: []string{"USA passes."}},

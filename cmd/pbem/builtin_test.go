@@ -123,7 +123,7 @@ func messageIDs(mails [][]byte) map[string]int {
 	return ids
 }
 
-// The built-in mail host loses nothing (issue 13): players send bursts of
+// The built-in mail host loses nothing: players send bursts of
 // orders over SMTP while pbem serve is killed with SIGKILL or stopped with
 // SIGTERM at random moments and started again. In the end every mail the
 // host answered 250 is in the log once, decided, and every reply pbem
@@ -227,8 +227,8 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 	}
 }
 
-// A full disk during a flood leaves no reply unsent once space returns
-// (issue 13). The data directory is a small tmpfs; while two players flood
+// A full disk during a flood leaves no reply unsent once space returns.
+// The data directory is a small tmpfs; while two players flood
 // the game with orders the disk is filled to the last byte, so the mail
 // host answers 451 (the players' clients retry), and the intake, the
 // engine and the outbox cannot write. Then the space is freed: every

@@ -17,7 +17,7 @@ import (
 	"pbem/server"
 )
 
-// Issue 16: a client with NATS credentials (a player's, say) cannot have a
+// A client with NATS credentials (a player's, say) cannot have a
 // node run an operator command by sending it to the node's control
 // subject: unsealed, forged with another key, replayed, or sent to another
 // node than it was sealed for, it is refused and nothing happens; the

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue 14: the GBACW sample scenario (Tanner's Mill) played to its end
+// The GBACW sample scenario (Tanner's Mill) played to its end
 // by mail over the built-in SMTP and IMAP servers, NATS and a bbolt file;
 // and its standing reactions: the Confederate player sends his standing
 // orders at his first chance, after which his units react to the Union's
@@ -36,7 +36,7 @@ func TestGBACWDemo(t *testing.T) {
 		if !won.MatchString(strings.Join(strings.Fields(last), " ")) {
 			t.Errorf("%s's game-over mail does not say who won:\n%s", name, tail(last, 30))
 		}
-		// Issue 15: every board is drawn too.
+		// Every board is drawn too.
 		checkDrawnBoards(t, name, byPlayer[name], func(string) bool { return true })
 		// Every fact is told in words (engine.Teller), none raw.
 		checkToldInWords(t, name, byPlayer[name], "Initiative (4.1): USA rolls ", " AM is drawn from the pool (die ",

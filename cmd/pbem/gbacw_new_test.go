@@ -9,7 +9,7 @@ import (
 	"pbem/engine/gbacw"
 )
 
-// Issue 14: a GBACW scenario that leaves steps to a referee (charts of
+// A GBACW scenario that leaves steps to a referee (charts of
 // results it does not load, no victory conditions) makes no game
 // without one: pbem new names the steps; with a referee it makes it.
 func TestGBACWNewNeedsARefereeForStepsItsScenarioLeaves(t *testing.T) {

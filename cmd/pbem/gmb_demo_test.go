@@ -11,7 +11,7 @@ import (
 	"pbem/store"
 )
 
-// Issue 20: the GMB setup (chapter 13) and three turns of movement
+// The GMB setup (chapter 13) and three turns of movement
 // (chapter 7) played by mail over the built-in SMTP and IMAP servers to a
 // referee's end; then every mail each player received, body and
 // attachments as stored, is read for the other side's secrets (a short
@@ -35,7 +35,7 @@ func TestGMBDemo(t *testing.T) {
 	if n := strings.Count(log, " turn.begun "); n != 3 {
 		t.Errorf("%d turns played; want 3", n)
 	}
-	// Issue 15: every board is drawn too, once there is a table (13.1).
+	// Every board is drawn too, once there is a table (13.1).
 	for _, name := range []string{"Anna", "Taro"} {
 		checkDrawnBoards(t, name, byPlayer[name], func(m string) bool { return strings.Contains(m, `table 48" x 48"`) })
 	}
@@ -166,7 +166,7 @@ func checkSecrets(t *testing.T, how string, mails []string, ownCards, otherCards
 	}
 }
 
-// Issue 20: GMB's combat and the end of its battles are the referee's
+// GMB's combat and the end of its battles are the referee's
 // (chapters 8-9 and 14 are not in the seeds), so pbem new refuses a game
 // without one, naming the steps, and takes it with one.
 func TestGMBNeedsReferee(t *testing.T) {

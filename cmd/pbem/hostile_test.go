@@ -27,7 +27,7 @@ import (
 // nobody is the user another local process runs as in these tests.
 const nobody = 65534
 
-// Another local user cannot reach the control socket (issue 13): pbem
+// Another local user cannot reach the control socket: pbem
 // serve starts again and again under umask 000 in a data directory open
 // to all (0777), while a process of another user keeps connecting and
 // asking for the games; it never gets an answer.
@@ -118,7 +118,7 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 	}
 }
 
-// A robustness test (issue 13): a real pbem.db, damaged in many ways —
+// A robustness test: a real pbem.db, damaged in many ways —
 // cut short, bytes flipped, pages zeroed or filled with noise — and every
 // command run on each: each ends with a clear error or does its job, and
 // none panics, faults or prints a stack trace. The file is not changed by
@@ -147,7 +147,7 @@ func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
 				os.WriteFile(path, c.Data, 0o600) // the writers may have changed it
 			}
 			before, _ := os.ReadFile(path)
-			out, errOut, code := pbem(t, nil, append([]string{"--data-dir", d}, args...)...)
+			out, errOut, code := pbemContent(t, nil, append([]string{"--data-dir", d}, args...)...)
 			runs++
 			if code != 0 {
 				failed++
@@ -206,7 +206,7 @@ func serveBriefly(t *testing.T, dir string) string {
 	return errOut.String()
 }
 
-// Forged NATS messages have no effect (issue 13): with the embedded
+// Forged NATS messages have no effect: with the embedded
 // server's listener open, a process without the login is refused; one with
 // it (a watcher the operator let in) sees only doorbells, and what it
 // publishes on pbem's subjects — an event's bytes at the next seq, a forged

@@ -19,7 +19,7 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 		`no unit or brigade is called "Stonewall Brigadier"`,
 		"=== Game over",
 		"The game is over and every participant has the mail saying so.",
-		// Issue 15: the table drawn, inline in the mails.
+		// The table drawn, inline in the mails.
 		"The map is drawn in map-demo-", "shown in the mail (image/png")
 	checkHas(t, "the game's log", log, " generals.rolled ", " general.assigned ", " supply.rolled ", " initiative.rolled ", " unit.moved ", " volleys.declared ", " battle.ended ")
 	// The final mails say who won (or that it is a draw), to both players.
@@ -36,7 +36,7 @@ func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 	}
 }
 
-// Issue 21: HRA's volleys and PICK lists are sealed (HRA 4.III.a, H23)
+// HRA's volleys and PICK lists are sealed (HRA 4.III.a, H23)
 // (a short name: the data directory, in the test's temporary directory,
 // holds the control socket, whose path a unix socket limits to 108 bytes).
 // In the demo's mails no player reads the other side's declarations

@@ -12,7 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Issue 21.9: a game whose log is damaged does not hold up the server:
+// A game whose log is damaged does not hold up the server:
 // it starts (the damaged game's unsent mails wait for it to be mended),
 // the intake goes on past a mail that names the damaged game, and the
 // other game's mail is answered as ever.

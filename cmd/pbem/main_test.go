@@ -20,7 +20,16 @@ import (
 	"pbem/internal/mailclient"
 )
 
-var pbemBin string
+// pbemBin is the pbem binary the tests run, built with the race
+// detector when the tests are; contentBin is the same command built
+// without it (pbemBin when the tests run without the detector). The tests
+// whose subject is what a game says — the demos' mails, a played game's
+// audit, export and report, the clean error of each command on a damaged
+// store, what pbem bench prints (a race-built binary's figures would mean
+// nothing) — run contentBin; every test of the server's concurrency (serve,
+// the cluster, kills and crashes, the mail hosts, deadlines, referees by
+// mail) and one whole demo by mail (GCACW's, raceDemoArgs) run pbemBin.
+var pbemBin, contentBin string
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("PBEM_TEST_OTHER_USER"); spec != "" {
@@ -34,7 +43,13 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	pbemBin = bin
+	pbemBin, contentBin = bin, bin
+	removeContent := func() {}
+	if servetest.Race {
+		if contentBin, removeContent, err = servetest.BuildPlain(); err != nil {
+			panic(err)
+		}
+	}
 	// Short: a demo's data directory in it holds a unix socket.
 	if demoTmp, err = os.MkdirTemp("", "dm"); err != nil {
 		panic(err)
@@ -46,6 +61,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	remove()
+	removeContent()
 	os.RemoveAll(demoTmp)
 	os.Exit(code)
 }
@@ -89,10 +105,11 @@ func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 	return out, errOut, code
 }
 
-// runShared is pbem for work shared by several tests: a binary that does not
-// start gives exit code -1, and the error as its stderr.
-func runShared(env []string, args ...string) (string, string, int) {
-	out, errOut, code, err := runPbem(env, args...)
+// runSharedWith is pbem for work shared by several tests, run as bin: a
+// binary that does not start gives exit code -1, and the error as its
+// stderr.
+func runSharedWith(bin string, env []string, args ...string) (string, string, int) {
+	out, errOut, code, err := servetest.Run(bin, env, args...)
 	if err != nil {
 		return out, err.Error(), -1
 	}
@@ -101,6 +118,17 @@ func runShared(env []string, args ...string) (string, string, int) {
 
 func runPbem(env []string, args ...string) (string, string, int, error) {
 	return servetest.Run(pbemBin, env, args...)
+}
+
+// pbemContent is pbem run as contentBin: for a command whose output is
+// the test's subject, not the concurrency of the process that prints it.
+func pbemContent(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	out, errOut, code, err := servetest.Run(contentBin, env, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, errOut, code
 }
 
 func TestHelpUsageAndUnknownCommands(t *testing.T) {

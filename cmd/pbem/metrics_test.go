@@ -60,7 +60,7 @@ func healthz(t *testing.T, addr string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// Metrics and health, scraped (issue 13): the figures follow what happens
+// Metrics and health, scraped: the figures follow what happens
 // — orders decided, mails taken and quarantined by reason, mails sent —
 // and /healthz answers 503, saying why, while the mail host is away and
 // the outbox and the intake are stuck, and 200 again once it is back.

@@ -9,7 +9,7 @@ import (
 	"pbem/engine/gcacw"
 )
 
-// Issue 18: a game without a referee must never wait for one. 'pbem new'
+// A game without a referee must never wait for one. 'pbem new'
 // refuses it when its scenario hands a step to a referee (and names the
 // steps), or when a missed deadline would wait for the referee; a
 // scenario whose tables and house rules cover every step is accepted.

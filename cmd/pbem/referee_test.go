@@ -273,7 +273,7 @@ func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	// Impostors: the referee's address with a wrong secret, and a stranger
 	// with the referee's reply address and the right secret. Neither
 	// changes anything. The first is answered, to the referee's registered
-	// address (issue 19.3); the stranger is quarantined and hears nothing.
+	// address; the stranger is quarantined and hears nothing.
 	before = boardOf(g.pbem("replay", "g1"))
 	g.send("carol", welcome, "SET Lyle STRENGTH 1\nSecret: aaaaaaaaaaaaaaaaaaaaaaaa")
 	g.send("mallory", welcome, "ROLLBACK 1 ACTION\nSecret: "+secret[1])

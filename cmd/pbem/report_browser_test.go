@@ -34,7 +34,7 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// Issue 15: the campaign report of a finished demo game, opened from
+// The campaign report of a finished demo game, opened from
 // disk in headless Chromium as a person would open it: the page renders
 // the drawn map (a screenshot of it is not blank), the keyboard and the
 // slider move through the game and the map changes, each step is told in
@@ -44,7 +44,7 @@ func TestReportInChromium(t *testing.T) {
 	cpuBound(t)
 	browser := chromiumPath(t)
 	dir, _ := playedDataDir(t)
-	out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+	out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
 	}

@@ -11,7 +11,7 @@ import (
 	"pbem/store"
 )
 
-// Issue 12, item 9: what pbem prints shows control characters and bidi
+// What pbem prints shows control characters and bidi
 // overrides escaped, in every command: a player's text, a scenario file's
 // name and a quarantined mail carry ESC, OSC, C1 and U+202E here.
 func TestCLIOutputShowsControlsAndBidiEscaped(t *testing.T) {

@@ -22,7 +22,7 @@ func checkWidth(t *testing.T, name, s string, max int) {
 	}
 }
 
-// The board (issue 14): facing, stacks, orders, disorder, leaders,
+// The board: facing, stacks, orders, disorder, leaders,
 // elevation and LOS-blocking hexsides, 78 columns at most, the whole map
 // attached. The golden files are the boards as players read them.
 func TestBoardGolden(t *testing.T) {

@@ -37,7 +37,7 @@ func drawnSVG(t *testing.T, st *State, v engine.Viewer) []byte {
 	return sc.SVG()
 }
 
-// The drawn board (issue 15), held by golden SVGs: the start as the
+// The drawn board, held by golden SVGs: the start as the
 // referee sees it, and the played position as CSA sees it, with the
 // hexes next to USA's units shaded (9.1).
 func TestDrawGolden_GBACW_9_1_EnemyAdjacentShaded(t *testing.T) {

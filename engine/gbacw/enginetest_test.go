@@ -37,7 +37,7 @@ func activationRounds(n int) []string {
 	return out
 }
 
-// Issue 14: the acceptance suite over GBACW, with its secrets: the
+// The acceptance suite over GBACW, with its secrets: the
 // Command Segment's sealed orders, and standing reactions only their
 // side reads.
 func TestEngineAcceptance(t *testing.T) {

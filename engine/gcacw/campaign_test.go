@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 18: a second original scenario, of campaign size (a map of at
+// A second original scenario, of campaign size (a map of at
 // least 30 x 24 hexes, at least 12 units a side under a full hierarchy of
 // army, corps and division leaders, several turns), marked as original
 // and not from a published game, that two players can finish without a

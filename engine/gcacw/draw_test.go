@@ -15,7 +15,7 @@ import (
 	"pbem/internal/golden"
 )
 
-// The drawn board (issue 15) of the same game as the ASCII board's golden
+// The drawn board of the same game as the ASCII board's golden
 // test, held by golden SVGs: the start as the referee sees it, and the
 // game under way as USA sees it, CSA's ZOC shaded (GCACW 2.4) and the
 // marched units' fatigue marked.
@@ -66,7 +66,7 @@ func TestDrawGolden_GCACW_2_4_ZOCShaded(t *testing.T) {
 	}
 }
 
-// The drawn map shows what the reader needs (issue 30): hex numbers and
+// The drawn map shows what the reader needs: hex numbers and
 // the marks on counters in type that reads at 100% zoom, the leaders (a
 // star on their unit's counter), the objectives of the victory
 // conditions (R24: a ring, their VP beside a gold square), and a key
@@ -132,7 +132,7 @@ func TestCount(t *testing.T) {
 }
 
 // BenchmarkBoard measures drawing a board beside its baseline, the ASCII
-// board of the same view (issue 15: rendering a board takes a bounded
+// board of the same view (rendering a board takes a bounded
 // time): the view rendered as ASCII, drawn as a scene, written as SVG,
 // and rasterised to the PNG a mail carries (from the SVG, as the outbox
 // does).

@@ -13,7 +13,7 @@ import (
 var rawArg = regexp.MustCompile(`(^|\s)[a-z_]+=`)
 
 // checkTold fails unless every fact matches its schema and is told in
-// words (issue 21): the harness and the random games call it on every
+// words: the harness and the random games call it on every
 // decision they make, so every fact the rule tests reach is checked, not
 // only those of the acceptance scripts. st is the state before the
 // decision.
@@ -30,7 +30,7 @@ func checkTold(tb testing.TB, st *State, fs []events.Fact) {
 	}
 }
 
-// Issue 21: the players' mails tell each fact in plain words: units and
+// The players' mails tell each fact in plain words: units and
 // leaders by their names, hexes as printed, the dice the fact carries,
 // never the raw "kind key=value" of pbem log.
 func TestDescribeTellsFactsInWords(t *testing.T) {

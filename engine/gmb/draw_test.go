@@ -19,7 +19,7 @@ func drawn(t *testing.T, st *State, v engine.Viewer) []byte {
 	return sc.SVG()
 }
 
-// The drawn board (issue 15), held by golden SVGs: the table after the
+// The drawn board, held by golden SVGs: the table after the
 // whole setup as the Confederate player sees it (terrain, bridges,
 // strategic points, patrol markers, deployment zones), and the Union's
 // move in turn 1 (7.1b) as the Union player sees it: bases with their

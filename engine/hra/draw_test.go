@@ -10,7 +10,7 @@ import (
 	"pbem/internal/golden"
 )
 
-// The drawn board (issue 15), held by golden SVGs: the table at the start
+// The drawn board, held by golden SVGs: the table at the start
 // as the referee sees it, and as the Union sees it, its own guns' range
 // rings drawn (HRA 13a), which the Confederate's board does not show.
 func TestDrawGolden_HRA_13a_RangeRings(t *testing.T) {

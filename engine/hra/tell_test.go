@@ -9,7 +9,7 @@ import (
 	"pbem/internal/dicecheck"
 )
 
-// Issue 21: the players' mails tell each fact in plain words, with its
+// The players' mails tell each fact in plain words, with its
 // dice, never as the raw "kind key=value" of pbem log.
 func TestDescribeTellsFactsInWords(t *testing.T) {
 	S, I, B, SL, IL := events.S, events.I, events.B, events.SL, events.IL

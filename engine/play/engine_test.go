@@ -384,7 +384,7 @@ func TestAcceptanceSuiteWithHiddenHandsAndSealedBids(t *testing.T) {
 	}
 }
 
-// Issue 12: the intake's records of held, confirmed and refused mails fold
+// The intake's records of held, confirmed and refused mails fold
 // without changing the game; a confirmed order is an ordinary input.
 func TestIntakeRecordsFoldAsNoChange(t *testing.T) {
 	st, _ := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{})

@@ -34,7 +34,7 @@ func (l leakyDrawer) Describe(s engine.State, f events.Fact) string {
 	return l.Ruleset.(engine.Teller).Describe(s, f)
 }
 
-// Issue 15: the leak test compares drawn boards as it compares ASCII
+// The leak test compares drawn boards as it compares ASCII
 // ones. A rule system whose drawing shows another side's hand, with an
 // ASCII board that does not, fails it (run in a child process, whose
 // failure is the test's success).

@@ -17,7 +17,7 @@ import (
 	"pbem/store"
 )
 
-// Issue 21.9: one game that cannot be loaded — its log damaged, or its
+// One game that cannot be loaded — its log damaged, or its
 // rule system missing from this binary — answers queries at once with
 // its error and is retried with backoff, while every other game is
 // decided as ever.

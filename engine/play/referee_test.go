@@ -224,7 +224,7 @@ func TestRefereeRollbackReturnsToTheStateAndKeepsTheClosedBranch(t *testing.T) {
 func TestPauseNeedsEverySideOrTheReferee(t *testing.T) {
 	tb := newTable(t, events.Setting{Key: "deadline", Value: "2d"})
 	// One side asking does not pause; orders are still taken, and once
-	// the game moves on the ask has expired (issue 19.4).
+	// the game moves on the ask has expired.
 	d := accepted(t, tb.send("north", "PAUSE family visit"))
 	if !strings.Contains(d.Echo[0], "once CSA also send PAUSE") || !strings.Contains(d.Echo[0], "expires") {
 		t.Fatalf("echo %q", d.Echo)

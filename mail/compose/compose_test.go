@@ -206,7 +206,7 @@ func checkMail(t *testing.T, s sent, to string, inReplyTo string) {
 			t.Errorf("Reply-To token valid for %s: %v (mail to %s)", other.ID, valid, to)
 		}
 	}
-	// Issue 12: one thread per player and game, rooted at the welcome.
+	// One thread per player and game, rooted at the welcome.
 	root := welcomeID(to)
 	var wantRefs []string
 	wantIRT := ""
@@ -763,7 +763,7 @@ func TestGoldenShortGame(t *testing.T) {
 		t.Fatal("playing the same script twice gave different mails")
 	}
 	golden.CheckString(t, "short-game.golden", got)
-	// Issue 12: the threading headers alone, one thread per reader.
+	// The threading headers alone, one thread per reader.
 	var threads strings.Builder
 	for _, s := range mailsIn(t, m.log) {
 		kind, _, _ := strings.Cut(s.m.Body, "\n")
@@ -817,7 +817,7 @@ func TestMailsEdgeCases(t *testing.T) {
 			decision: &events.OrderAccepted{Player: "north", Echo: []string{"deadline passed: waiting for the referee"}},
 			wantTo:   []string{"north", "south", "umpire"}, wantTmpl: []string{"yourmove", "report", "referee"},
 			has: []string{"Your deadline passed without orders from you: they were due Wed 1 Jul 1863 09:00 UTC."}},
-		{name: "a deadline passed: the mail gives the time it was due, not the time pbem noticed (issue 19.8)",
+		{name: "a deadline passed: the mail gives the time it was due, not the time pbem noticed",
 			input:    input(&events.DeadlinePassed{Player: "north", Default: "referee", Due: time.Date(1863, 7, 1, 8, 30, 0, 0, time.UTC).UnixNano()}),
 			decision: &events.OrderAccepted{Player: "north", Echo: []string{"deadline passed: waiting for the referee"}},
 			wantTo:   []string{"north", "south", "umpire"}, wantTmpl: []string{"yourmove", "report", "referee"},
@@ -841,7 +841,7 @@ func TestMailsEdgeCases(t *testing.T) {
 			has: []string{"  Anna (USA): by Fri 3 Jul 1863 09:00 UTC; if missed: PASS\n",
 				"Taro (CSA): by Fri 3 Jul 1863 09:00 UTC; if missed: the referee decides", "  USA (Anna): your turn."}},
 		{name: "not a decision", input: input(&events.OrderReceived{Player: "north"}), decision: &events.MailSent{}, wantErr: "not a decision"},
-		{name: "a reply carries the parent's References, the root first (issue 12)",
+		{name: "a reply carries the parent's References, the root first",
 			input: input(&events.OrderReceived{Player: "south", Text: "STATUS", MessageID: "<c@x>",
 				References: []string{"<a@x>", welcomeID("south"), "<b@x>"}}),
 			decision: &events.OrderAccepted{Player: "south", Echo: []string{"STATUS"}},
@@ -906,7 +906,7 @@ func TestMailsEdgeCases(t *testing.T) {
 }
 
 // A "your move" mail says when the answer is due and what happens
-// without it (issue 18: a player asked mid-action, such as a cavalry's
+// without it (a player asked mid-action, such as a cavalry's
 // owner, learns the deadline and the game's default order): the deadline
 // the decision sets, else the one running.
 func TestYourMoveSaysTheDeadlineAndTheDefault(t *testing.T) {
@@ -952,7 +952,7 @@ func TestYourMoveSaysTheDeadlineAndTheDefault(t *testing.T) {
 	}
 }
 
-// Issue 12, item 5: a rejection lists its problems in line order, the
+// A rejection lists its problems in line order, the
 // first ten, then how many more (a whole quoted mail read as orders once
 // gave a 472-line rejection out of order).
 func TestRejectionListsProblemsInLineOrderAndCapped(t *testing.T) {
@@ -982,7 +982,7 @@ func TestRejectionListsProblemsInLineOrderAndCapped(t *testing.T) {
 	}
 }
 
-// Issue 12: a notice goes to the addresses the intake names, in the
+// A notice goes to the addresses the intake names, in the
 // player's thread, under the game's one subject, its kind first.
 func TestNoticeIsInThePlayersThread(t *testing.T) {
 	c := newComposer(t)

@@ -64,7 +64,7 @@ func pngSummary(p []byte) string {
 	return fmt.Sprintf("PNG %dx%d, %d bytes, sha256 %x", img.Bounds().Dx(), img.Bounds().Dy(), len(p), sha256.Sum256(p))
 }
 
-// Issue 15: the log keeps no picture, and a mail is the same bytes
+// The log keeps no picture, and a mail is the same bytes
 // whether the outbox draws its board from the state the composer kept
 // or, after a restart, from the game loaded from the log: every mail of
 // the short game, rendered both ways, is byte for byte the same, and

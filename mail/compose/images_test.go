@@ -7,7 +7,7 @@ import (
 	"pbem/mail/compose"
 )
 
-// Issue 15: every mail with a board carries it drawn too (a placeholder
+// Every mail with a board carries it drawn too (a placeholder
 // the outbox draws as a PNG) until the game's images setting is off; then the
 // ASCII board alone, and the mails are otherwise the same.
 func TestImagesSettingOff(t *testing.T) {

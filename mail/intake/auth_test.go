@@ -85,7 +85,7 @@ func take(t *testing.T, in *Intake, raw []byte) {
 	}
 }
 
-// Issue 12, item 1: eve's mail with anna's From and anna's reply address
+// Eve's mail with anna's From and anna's reply address
 // (a forwarded mail leaks it) is not applied; the confirmation goes to
 // anna's registered addresses, never to eve, and anna's answer with the
 // code applies the order once.
@@ -230,7 +230,7 @@ func signAs(t *testing.T, key ed25519.PrivateKey, d, i string, raw []byte) []byt
 	return b.Bytes()
 }
 
-// Issue 12, item 1: a DKIM signature aligned with From authenticates a
+// A DKIM signature aligned with From authenticates a
 // mail whatever its envelope; a signature of another domain, or one that
 // no longer verifies, does not.
 func TestDKIMAlignedWithFromAuthenticates(t *testing.T) {
@@ -273,7 +273,7 @@ func TestDKIMAlignedWithFromAuthenticates(t *testing.T) {
 	}
 }
 
-// Issue 12, item 1: Authentication-Results count only from the configured
+// Authentication-Results count only from the configured
 // receiving host, and only its topmost field: one a sender wrote further
 // down, even with the host's id, is not trusted.
 func TestAuthenticationResultsOnlyFromTheConfiguredHost(t *testing.T) {

@@ -62,7 +62,7 @@ func TestSpoofSuiteAndWhoIsWriting(t *testing.T) {
 		{"second registered address", mail("anna@work.example", reply("usa"), "Re: x", "<m2@x>", "", "PASS\n"), "usa", events.TypeOrderReceived, "PASS\n", ""},
 		{"referee", mail("ref@example.org", reply("ref"), "Re: x", "<m3@x>", "", "RULE extended march NEWT D\nSecret: "+token.RefereeSecret(secret, "g1", "ref")+"\n"), "ref", events.TypeRefereeCommand, "RULE extended march NEWT D\n\n", ""},
 		{"referee's query needs no secret", mail("ref@example.org", reply("ref"), "Re: x", "<m3q@x>", "", "STATUS\n"), "ref", events.TypeRefereeCommand, "STATUS\n", ""},
-		// Issue 19.3: logged as refused, so that the referee is answered.
+		// Logged as refused, so that the referee is answered.
 		{"referee without a secret", mail("ref@example.org", reply("ref"), "Re: x", "<r1@x>", "", "RULE extended march NEWT D\n"), "ref", events.TypeRefereeCommand, "RULE extended march NEWT D\n", "refused: it has no Secret line"},
 		{"referee with a wrong secret", mail("ref@example.org", reply("ref"), "Re: x", "<r2@x>", "", "SET NEWT fatigue 0\nSecret: "+token.RefereeSecret(secret, "g2", "ref")+"\n"), "ref", events.TypeRefereeCommand, "SET NEWT fatigue 0\n\n", "refused: its Secret line is wrong"},
 		{"referee's token and secret from a forged From", mail("mallory@evil.example", reply("ref"), "Re: x", "<r3@x>", "", "ROLLBACK 2 ACTIONS\nSecret: "+token.RefereeSecret(secret, "g1", "ref")+"\n"), "", "", "", "not registered"},
@@ -151,7 +151,7 @@ func TestLineNumbersMatchWhatThePlayerWrote(t *testing.T) {
 	}
 }
 
-// Issue 19.4 and 19.3: the seats as they are now decide whose key is
+// The seats as they are now decide whose key is
 // valid (a seat that changed hands takes only its new key), and an
 // observer's reply is taken to be answered.
 func TestSeatsAsTheyAreNow(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"pbem/mail/parse"
 )
 
-// Issue 12, item 2: a copy of an accepted mail under a new Message-ID is
+// A copy of an accepted mail under a new Message-ID is
 // refused, and the player told; a new mail under a taken Message-ID is
 // quarantined with that reason, and the player told; the same mail again
 // (a rescan) changes nothing.
@@ -46,7 +46,7 @@ func TestReplaysAndReusedMessageIDs(t *testing.T) {
 	}
 }
 
-// Issue 12, item 3: forged mail in anna's name counts against its own
+// Forged mail in anna's name counts against its own
 // envelope sender; anna's own mail, and her authenticated mail, are
 // counted apart, so a flood of forgeries cannot lock her out. The player
 // is told of a limit once per window.
@@ -74,7 +74,7 @@ func TestForgedMailCannotRateLimitAPlayer(t *testing.T) {
 	}
 }
 
-// Issue 12, item 3: the limits are counted from the log, so a restart
+// The limits are counted from the log, so a restart
 // does not lift them.
 func TestRateLimitSurvivesARestart(t *testing.T) {
 	st := newGame(t)
@@ -122,7 +122,7 @@ func TestLimiterMemoryIsBounded(t *testing.T) {
 	}
 }
 
-// Issue 12, item 5: no silent drops. Each case gets a notice at the
+// No silent drops. Each case gets a notice at the
 // registered address saying what happened and what to do.
 func TestRegisteredPlayersAreAlwaysAnswered(t *testing.T) {
 	photo := strings.Repeat("A", 2<<20+1000)
@@ -169,7 +169,7 @@ func TestNoticesToAPlayerAreBounded(t *testing.T) {
 	}
 }
 
-// Issue 12, item 6: an indented line continues the order above it, as the
+// An indented line continues the order above it, as the
 // welcome mail says; the lines after keep their numbers.
 func TestContinuationLinesJoinTheOrderAbove(t *testing.T) {
 	lines := func(ls ...string) parse.Text {

@@ -85,7 +85,7 @@ func leaves(t *testing.T, raw []byte) []part {
 	return out
 }
 
-// Issue 15: a mail with a drawn board carries it as an inline PNG that
+// A mail with a drawn board carries it as an inline PNG that
 // the HTML part shows by its Content-ID; the text part keeps the body,
 // ASCII board and all, and names the picture; the text attachment stays;
 // the mail is within its budget and the same bytes every time.

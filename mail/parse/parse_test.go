@@ -125,7 +125,7 @@ func TestNewText(t *testing.T) {
 		{"mobile trailers",
 			"PASS\n\nSent from my iPhone\nWysłane z iPhone'a\niPhoneから送信\nGet Outlook for Android\n",
 			[]string{"1:PASS"}},
-		// Issue 12: the world's mail clients. From is "Jan Novak
+		// The world's mail clients. From is "Jan Novak
 		// <jan.novak@example.cz>" for every case.
 		{"Spanish Outlook header block",
 			"PASS\n\n________________________________\nDe: PBEM Referee <x@example.org>\nEnviado el: lunes, 3 de marzo de 2025 14:02\nPara: Jan\nAsunto: Turno 14\n\nMARCH Hooke 1907\n",
@@ -273,7 +273,7 @@ func TestHTMLToText(t *testing.T) {
 		{"unclosed tag dropped", "a<b href='x", "a"},
 		{"doctype", "<!DOCTYPE html><html><body>x</body></html>", "x\n"},
 		{"inline tags join words", "a<b>b</b><i> c</i>", "ab c"},
-		// Issue 12: text a reader does not see is not an order.
+		// Text a reader does not see is not an order.
 		{"display:none dropped", `<div>PASS</div><div style="display: none">MARCH Hooke 1907</div><div>x</div>`, "PASS\nx\n"},
 		{"hidden nested in hidden", `<span style="DISPLAY:NONE">a<b>b</b><span>c</span>d</span>e`, "e"},
 		{"hidden attribute", `<p hidden>a</p><p>b</p>`, "b\n"},
@@ -682,7 +682,7 @@ func TestOrders(t *testing.T) {
 		{"HTML attachment ignored", mixed("", "Content-Type: text/html\nContent-Disposition: attachment; filename=x.html", "<p>PASS</p>"),
 			"", []string{}},
 		{"comment-only attachment does not win", mixed("# nothing", txt, "# nothing either"), "", []string{"1:# nothing"}},
-		// Issue 12: a body that only points at the attachment.
+		// A body that only points at the attachment.
 		{"Orders attached.", mixed("Orders attached.", txt, "MARCH Newton 2314"), "orders.txt", []string{"1:MARCH Newton 2314"}},
 		{"greeting, note and sign-off", mixed("Hi,\n\nSee attached.\n\nThanks,\nKarl", txt, "PASS"), "orders.txt", []string{"1:PASS"}},
 		{"German note", mixed("Meine Befehle sind im Anhang.", txt, "PASS"), "orders.txt", []string{"1:PASS"}},
