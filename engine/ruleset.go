@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"sort"
@@ -156,13 +155,20 @@ type Ruleset interface {
 type Registry struct {
 	m        map[string]func() Ruleset
 	versions map[[2]string]func() Ruleset // by name and version
-	// systems are the rule systems' built-in scenarios, by name, when the
-	// registry was built from Systems (NewRegistryOf).
-	systems map[string]System
+	// scenarios are the rule systems' built-in scenarios, by system, when
+	// the registry was built from Systems (NewRegistryOf).
+	scenarios map[string]scenarioShelf
 
 	mu     sync.Mutex
 	setups map[setupKey]*setupEntry
 	order  []setupKey
+}
+
+// scenarioShelf is a rule system's built-in scenarios: their names, and
+// how to read one.
+type scenarioShelf struct {
+	names func() []string
+	read  func(name string) ([]byte, error)
 }
 
 // setupKey finds an initial state: the ruleset version, and a hash of the
@@ -202,54 +208,6 @@ func NewRegistry(rs ...func() Ruleset) *Registry {
 		}
 	}
 	return r
-}
-
-// NewRegistryOf builds a registry from rule systems (NewRegistry with
-// each system's constructor) that also knows their built-in scenarios:
-// the runtime checks against them that a battle a decision would open
-// can open (a campaign's assault fought out in a tactical system).
-func NewRegistryOf(systems ...System) *Registry {
-	var fs []func() Ruleset
-	for _, s := range systems {
-		fs = append(fs, s.New)
-	}
-	r := NewRegistry(fs...)
-	r.systems = map[string]System{}
-	for _, s := range systems {
-		if n := s.New().Name(); r.systems[n].New == nil {
-			r.systems[n] = s
-		}
-	}
-	return r
-}
-
-// ErrNoScenarios is Scenario's error for a registry that knows no rule
-// system's scenarios (built by NewRegistry, not NewRegistryOf).
-var ErrNoScenarios = errors.New("this registry knows no built-in scenarios")
-
-// HasScenarios reports whether the registry knows its rule systems'
-// built-in scenarios (NewRegistryOf).
-func (r *Registry) HasScenarios() bool { return r != nil && r.systems != nil }
-
-// Scenario reads a rule system's built-in scenario.
-func (r *Registry) Scenario(system, name string) ([]byte, error) {
-	if !r.HasScenarios() {
-		return nil, ErrNoScenarios
-	}
-	s, ok := r.systems[system]
-	if !ok || s.Scenario == nil {
-		return nil, fmt.Errorf("unknown rule system %q (known: %v)", system, r.Names())
-	}
-	return s.Scenario(name)
-}
-
-// ScenarioNames names a rule system's built-in scenarios, sorted (none
-// when the registry does not know them).
-func (r *Registry) ScenarioNames(system string) []string {
-	if !r.HasScenarios() || r.systems[system].Scenarios == nil {
-		return nil
-	}
-	return r.systems[system].Scenarios()
 }
 
 // GetVersion returns a fresh ruleset of a given name and version, if

@@ -1,6 +1,11 @@
 package engine
 
-import "pbem/events"
+import (
+	"errors"
+	"fmt"
+
+	"pbem/events"
+)
 
 // System is a rule system as a binary offers it, registered by the rule
 // system itself (gcacw.System, hra.System): how to make its ruleset, its
@@ -41,4 +46,52 @@ type Demo struct {
 	// Alone is the built-in scenario the same players play with no
 	// referee ('pbem demo --no-referee'); "" when the system has none.
 	Alone string
+}
+
+// NewRegistryOf builds a registry from rule systems (NewRegistry with
+// each system's constructor) that also knows their built-in scenarios:
+// the runtime checks against them that a battle a decision would open
+// can open (a campaign's assault fought out in a tactical system).
+func NewRegistryOf(systems ...System) *Registry {
+	var fs []func() Ruleset
+	for _, s := range systems {
+		fs = append(fs, s.New)
+	}
+	r := NewRegistry(fs...)
+	r.scenarios = map[string]scenarioShelf{}
+	for _, s := range systems {
+		if n := s.New().Name(); r.scenarios[n].read == nil && s.Scenario != nil {
+			r.scenarios[n] = scenarioShelf{names: s.Scenarios, read: s.Scenario}
+		}
+	}
+	return r
+}
+
+// ErrNoScenarios is Scenario's error for a registry that knows no rule
+// system's scenarios (built by NewRegistry, not NewRegistryOf).
+var ErrNoScenarios = errors.New("this registry knows no built-in scenarios")
+
+// HasScenarios reports whether the registry knows its rule systems'
+// built-in scenarios (NewRegistryOf).
+func (r *Registry) HasScenarios() bool { return r != nil && r.scenarios != nil }
+
+// Scenario reads a rule system's built-in scenario.
+func (r *Registry) Scenario(system, name string) ([]byte, error) {
+	if !r.HasScenarios() {
+		return nil, ErrNoScenarios
+	}
+	s, ok := r.scenarios[system]
+	if !ok {
+		return nil, fmt.Errorf("unknown rule system %q (known: %v)", system, r.Names())
+	}
+	return s.read(name)
+}
+
+// ScenarioNames names a rule system's built-in scenarios, sorted (none
+// when the registry does not know them).
+func (r *Registry) ScenarioNames(system string) []string {
+	if !r.HasScenarios() || r.scenarios[system].names == nil {
+		return nil
+	}
+	return r.scenarios[system].names()
 }
