@@ -20,7 +20,20 @@ import (
 	"pbem/internal/mailclient"
 )
 
+// pbemBin is the pbem binary the tests run, built once by TestMain with
+// the race detector when this test binary has it.
 var pbemBin string
+
+// contentBin is pbem built without the race detector (pbemBin when this
+// test binary has none). It runs only for tests whose subject is a game's
+// content: what a demo prints and mails, the audit and export of a played
+// game, what a command says of a damaged store. Under -race the engine and
+// the mail composer cost several times the CPU, and those tests play or
+// replay whole games; every test whose subject is the server's concurrency
+// (cluster, kills, the mail hosts, deadlines, the referee's mail, the
+// control socket) runs pbemBin, and the GCACW demo
+// (TestDemoPlaysAWholeGameByMail) plays a whole game on it.
+var contentBin string
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("PBEM_TEST_OTHER_USER"); spec != "" {
@@ -35,6 +48,13 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	pbemBin = bin
+	contentBin = bin
+	removeContent := func() {}
+	if servetest.Race {
+		if contentBin, removeContent, err = servetest.BuildWithoutRace(); err != nil {
+			panic(err)
+		}
+	}
 	// Short: a demo's data directory in it holds a unix socket.
 	if demoTmp, err = os.MkdirTemp("", "dm"); err != nil {
 		panic(err)
@@ -46,6 +66,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	remove()
+	removeContent()
 	os.RemoveAll(demoTmp)
 	os.Exit(code)
 }
@@ -89,10 +110,10 @@ func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 	return out, errOut, code
 }
 
-// runShared is pbem for work shared by several tests: a binary that does not
-// start gives exit code -1, and the error as its stderr.
-func runShared(env []string, args ...string) (string, string, int) {
-	out, errOut, code, err := runPbem(env, args...)
+// runShared is pbem for work shared by several tests, run on bin: a binary
+// that does not start gives exit code -1, and the error as its stderr.
+func runShared(bin string, env []string, args ...string) (string, string, int) {
+	out, errOut, code, err := servetest.Run(bin, env, args...)
 	if err != nil {
 		return out, err.Error(), -1
 	}
@@ -101,6 +122,17 @@ func runShared(env []string, args ...string) (string, string, int) {
 
 func runPbem(env []string, args ...string) (string, string, int, error) {
 	return servetest.Run(pbemBin, env, args...)
+}
+
+// pbemContent is pbem run on contentBin, for a test whose subject is what
+// the command says of a game, not the server's concurrency.
+func pbemContent(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	out, errOut, code, err := servetest.Run(contentBin, env, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, errOut, code
 }
 
 func TestHelpUsageAndUnknownCommands(t *testing.T) {

@@ -44,7 +44,7 @@ func TestReportInChromium(t *testing.T) {
 	cpuBound(t)
 	browser := chromiumPath(t)
 	dir, _ := playedDataDir(t)
-	out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+	out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
 	}

@@ -30,14 +30,23 @@ import (
 // binary has it) into a new temporary directory and returns its path;
 // remove deletes that directory. A test binary builds it once, in its
 // TestMain, for every test to run.
-func Build() (bin string, remove func(), err error) {
+func Build() (bin string, remove func(), err error) { return build(Race) }
+
+// BuildWithoutRace builds the pbem command without the race detector, as
+// Build does otherwise. It is for the tests whose subject is what a game
+// says (a demo's mails, the audit and export of a played game), not the
+// server's concurrency: under -race the engine and the mail composer cost
+// several times as much CPU, and those tests play or replay whole games.
+func BuildWithoutRace() (bin string, remove func(), err error) { return build(false) }
+
+func build(race bool) (bin string, remove func(), err error) {
 	dir, err := os.MkdirTemp("", "pbem-bin-")
 	if err != nil {
 		return "", nil, fmt.Errorf("a directory for the pbem binary: %w", err)
 	}
 	bin = filepath.Join(dir, "pbem")
 	args := []string{"build", "-o", bin, "pbem/cmd/pbem"}
-	if Race {
+	if race {
 		args = []string{"build", "-race", "-o", bin, "pbem/cmd/pbem"}
 	}
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
