@@ -129,7 +129,8 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 // writers (order, mailboxes) and serve run on pbemBin. Each damaged copy
 // is a parallel subtest in its own directory.
 func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
-	cpuBound(t)
+	// Not cpuBound: it waits for its parallel subtests (see holdCPU).
+	t.Parallel()
 	dir := newGame(t)
 	for i := 0; i < 6; i++ {
 		pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", []string{"anna", "taro"}[i%2], fmt.Sprint("STATUS ", i))

@@ -93,9 +93,18 @@ var cpuSlots = make(chan struct{}, runtime.NumCPU())
 // plays whole games, renders reports or measures): no more such tests run
 // at once than there are cores, so that they neither starve each other
 // past their own time limits nor take the CPU from the tests that wait on
-// servers.
+// servers. A test that has parallel subtests must not hold a slot (see
+// holdCPU).
 func cpuBound(t *testing.T) {
 	t.Parallel()
+	holdCPU(t)
+}
+
+// holdCPU takes a CPU slot for the rest of t. A test holding one must not
+// wait for parallel subtests: they need a place among the -test.parallel
+// running tests, which tests blocked on a CPU slot may all take, and
+// neither would ever go on.
+func holdCPU(t *testing.T) {
 	cpuSlots <- struct{}{}
 	t.Cleanup(func() { <-cpuSlots })
 }
@@ -199,6 +208,14 @@ func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
 func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 	t.Helper()
 	return startServeCmd(t, exec.Command(pbemBin, "--data-dir", dataDir, "serve"), dataDir, env...)
+}
+
+// startServeContent is startServe on contentBin, for a test whose subject
+// is what the served game mails (see contentBin), not the server's
+// concurrency.
+func startServeContent(t *testing.T, dataDir string, env ...string) *exec.Cmd {
+	t.Helper()
+	return startServeCmd(t, exec.Command(contentBin, "--data-dir", dataDir, "serve"), dataDir, env...)
 }
 
 // startServeClocked runs 'pbem serve' as startServe does, on a clock the
