@@ -127,9 +127,8 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 // a command that reads. What this tests is what a command says of a
 // damaged file, so the commands that only read run on contentBin; the
 // writers (order, mailboxes) and serve run on pbemBin. Each damaged copy
-// is a parallel subtest in its own directory.
+// is a subtest in its own directory.
 func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
-	// Not cpuBound: it waits for its parallel subtests (see holdCPU).
 	t.Parallel()
 	dir := newGame(t)
 	for i := 0; i < 6; i++ {
@@ -147,8 +146,9 @@ func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
 	var runs, failed, panics atomic.Int64
 	t.Run("copies", func(t *testing.T) {
 		for i, c := range cases {
+			// One after the other: in parallel, the subtests wait for a place
+			// among -test.parallel behind the package's long server tests.
 			t.Run(c.Name, func(t *testing.T) {
-				t.Parallel()
 				d := t.TempDir()
 				path := filepath.Join(d, "pbem.db")
 				for j, args := range commands {
