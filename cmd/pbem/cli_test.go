@@ -196,14 +196,15 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	env := []string{"PBEM_DATA_DIR=" + dir}
-	srv := startServe(t, dir)
+	// What is tested is the examples' text: on contentBin.
+	srv := startServeContent(t, dir)
 	defer stopServe(t, srv)
 	ran := 0
 	for _, args := range readmeExamples(t) {
 		if args[0] == "demo" || args[0] == "bench" {
 			continue
 		}
-		out, errOut, code := pbem(t, env, args...)
+		out, errOut, code := pbemContent(t, env, args...)
 		if code != 0 || strings.Contains(errOut, "goroutine ") {
 			t.Errorf("pbem %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 		}

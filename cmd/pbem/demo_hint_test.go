@@ -47,7 +47,7 @@ func TestDemoMailsGiveRealPortsAndItsClosingHintRunsAsPrinted(t *testing.T) {
 	}
 	// As a shell runs the line pasted, with the same PATH.
 	cmd := exec.Command("sh", "-c", hint[1])
-	cmd.Env = append(os.Environ(), demoEnv(t.TempDir(), contentBin)...)
+	cmd.Env = append(os.Environ(), demoEnv(contentBin, t.TempDir())...)
 	got, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(got), "game.created/") {
 		t.Fatalf("the hint as printed: %v\n%s", err, got)

@@ -5,29 +5,41 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// The README's main job: a whole GCACW game by mail over the built-in SMTP
-// and IMAP servers, NATS and a bbolt file, every mail printed as received.
-// playedDemo runs 'pbem demo' with args, checks what every demo must show
-// (a verified log; every mail line fits 78 columns), and returns its
-// output, the game's log as 'pbem log' prints it, and each player's mails
-// as received over IMAP. A whole game by mail keeps a core busy for a
-// minute or more under -race, so each demo is played once for the test
-// binary, by whichever test asks first: the tests that look at the same
-// game for different things share it (its data directory stays until
-// the binary ends, for them to read).
+// playedDemo runs 'pbem demo' with args on contentBin (what these tests
+// check is what the game says and mails: see contentBin), checks what
+// every demo must show (a verified log; every mail line fits 78 columns),
+// and returns its output, the game's log as 'pbem log' prints it, and each
+// player's mails as received over IMAP. A whole game by mail keeps a core
+// busy for a while, so each demo is played once for the test binary, by
+// whichever test asks first: the tests that look at the same game for
+// different things share it (its data directory stays until the binary
+// ends, for them to read).
 func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[string]string) {
 	t.Helper()
+	return playedDemoOn(t, contentBin, args...)
+}
+
+// playedDemoUnderRace is playedDemo on pbemBin, built with the race
+// detector when the tests are: one whole game by mail (the GCACW demo's)
+// runs under it, server, engine and mail hosts together.
+func playedDemoUnderRace(t *testing.T, args ...string) (out, log string, byPlayer map[string]string) {
+	t.Helper()
+	return playedDemoOn(t, pbemBin, args...)
+}
+
+func playedDemoOn(t *testing.T, bin string, args ...string) (out, log string, byPlayer map[string]string) {
+	t.Helper()
+	key := bin + " " + strings.Join(args, " ")
 	demosMu.Lock()
-	d := demos[strings.Join(args, " ")]
+	d := demos[key]
 	if d == nil {
-		d = &demoRun{}
-		demos[strings.Join(args, " ")] = d
+		d = &demoRun{bin: bin}
+		demos[key] = d
 	}
 	demosMu.Unlock()
 	d.once.Do(func() {
@@ -59,6 +71,7 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 // A demoRun is one 'pbem demo' played for the tests: what it printed, its
 // log, its data directory, and err if it failed.
 type demoRun struct {
+	bin                string // the pbem binary it runs
 	once               sync.Once
 	out, log, dir, err string
 	byPlayer           map[string]string
@@ -66,7 +79,7 @@ type demoRun struct {
 
 var (
 	demosMu sync.Mutex
-	demos   = map[string]*demoRun{} // by the demo's arguments
+	demos   = map[string]*demoRun{} // by the binary and the demo's arguments
 	// demoTmp holds the demos' data directories (a short path: each holds
 	// its control socket, whose path a unix socket limits to 108 bytes);
 	// TestMain removes it.
@@ -82,11 +95,7 @@ func (d *demoRun) play(args []string) {
 		d.err = err.Error()
 		return
 	}
-	bin := contentBin
-	if slices.Equal(args, raceDemoArgs) {
-		bin = pbemBin
-	}
-	out, errOut, code := runSharedWith(bin, demoEnv(tmp, bin), append([]string{"demo"}, args...)...)
+	out, errOut, code := runShared(d.bin, demoEnv(d.bin, tmp), append([]string{"demo"}, args...)...)
 	if code != 0 {
 		d.err = fmt.Sprintf("demo %v: exit %d\n%s\n%s", args, code, tail(out, 40), tail(errOut, 40))
 		return
@@ -96,13 +105,13 @@ func (d *demoRun) play(args []string) {
 		d.err = fmt.Sprintf("demo %v did not say where its log is:\n%s", args, tail(out, 10))
 		return
 	}
-	vout, verr, vcode := runSharedWith(bin, nil, "--data-dir", dir[1], "verify", "demo")
+	vout, verr, vcode := runShared(d.bin, nil, "--data-dir", dir[1], "verify", "demo")
 	if vcode != 0 || !strings.Contains(vout, "intact") || !strings.Contains(vout, "rolls verify") {
 		d.err = fmt.Sprintf("verify after the demo %v: %d %s %s", args, vcode, vout, verr)
 		return
 	}
 	d.out, d.dir = out, dir[1]
-	d.log, _, _ = runSharedWith(bin, nil, "--data-dir", dir[1], "log", "demo")
+	d.log, _, _ = runShared(d.bin, nil, "--data-dir", dir[1], "log", "demo")
 	d.byPlayer = map[string]string{}
 	mails, _, _ := strings.Cut(out, "\nThe game's log stays in") // the demo's own last words are no mail
 	for _, m := range strings.Split(mails, "=== mail to ")[1:] {
@@ -111,17 +120,11 @@ func (d *demoRun) play(args []string) {
 	}
 }
 
-// demoEnv is the environment a demo runs in: its temporary directory
-// tmp, and the binary bin on the PATH.
-func demoEnv(tmp, bin string) []string {
+// demoEnv is the environment a demo on bin runs in: its temporary
+// directory tmp, and bin on the PATH.
+func demoEnv(bin, tmp string) []string {
 	return []string{"TMPDIR=" + tmp, "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")}
 }
-
-// raceDemoArgs are the arguments of the one whole demo by mail played by
-// the race-built binary (GCACW's, with its referee): every other demo's
-// subject is its game's mails, and they play the binary as it ships
-// (contentBin).
-var raceDemoArgs = []string{"--max-orders", "400", "--timeout", "8m"}
 
 // demoRuleset is the rule system a demo with args plays.
 func demoRuleset(args []string) string {
@@ -171,7 +174,7 @@ func checkHas(t *testing.T, what, text string, wants ...string) {
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
 func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	t.Parallel() // playedDemo takes a CPU slot while it plays
-	out, log, byPlayer := playedDemo(t, raceDemoArgs...)
+	out, log, byPlayer := playedDemoUnderRace(t, "--max-orders", "400", "--timeout", "8m")
 	// Every mail of the game has its one subject; what a mail
 	// is stands on its first line.
 	if subjects := regexp.MustCompile(`=== Subject: (.*)`).FindAllStringSubmatch(out, -1); len(subjects) < 10 {

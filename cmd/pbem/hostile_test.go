@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 
 	"pbem/events"
 	"pbem/internal/damagetest"
+	"pbem/internal/syncbuf"
 	"pbem/internal/waitfor"
 )
 
@@ -122,9 +124,12 @@ func waitSocket(t *testing.T, sock string, errOut *bytes.Buffer) {
 // cut short, bytes flipped, pages zeroed or filled with noise — and every
 // command run on each: each ends with a clear error or does its job, and
 // none panics, faults or prints a stack trace. The file is not changed by
-// a command that reads.
+// a command that reads. What this tests is what a command says of a
+// damaged file, so the commands that only read run on contentBin; the
+// writers (order, mailboxes) and serve run on pbemBin. Each damaged copy
+// is a subtest in its own directory.
 func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
-	cpuBound(t)
+	t.Parallel()
 	dir := newGame(t)
 	for i := 0; i < 6; i++ {
 		pbem(t, nil, "--data-dir", dir, "order", "g1", "--player", []string{"anna", "taro"}[i%2], fmt.Sprint("STATUS ", i))
@@ -138,62 +143,90 @@ func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
 	commands := [][]string{{"games"}, {"log", "g1"}, {"replay", "g1"}, {"verify", "g1"}, {"audit", "g1"}, {"export", "g1"},
 		{"quarantine"}, {"doctor"}, {"order", "g1", "--player", "anna", "PASS"}, {"mailboxes"}}
 	crash := regexp.MustCompile(`(?m)^panic:|goroutine \d+ \[|^fatal error:|\[signal SIG|unexpected fault address`)
-	runs, failed, panics := 0, 0, 0
-	for i, c := range cases {
-		d := t.TempDir()
-		path := filepath.Join(d, "pbem.db")
-		for j, args := range commands {
-			if j == 0 || args[0] == "order" || args[0] == "mailboxes" {
-				os.WriteFile(path, c.Data, 0o600) // the writers may have changed it
-			}
-			before, _ := os.ReadFile(path)
-			out, errOut, code := pbemContent(t, nil, append([]string{"--data-dir", d}, args...)...)
-			runs++
-			if code != 0 {
-				failed++
-				if strings.TrimSpace(errOut) == "" {
-					t.Errorf("%s, pbem %s: exit %d with no message", c.Name, strings.Join(args, " "), code)
+	var runs, failed, panics atomic.Int64
+	t.Run("copies", func(t *testing.T) {
+		for i, c := range cases {
+			// One after the other: in parallel, the subtests wait for a place
+			// among -test.parallel behind the package's long server tests.
+			t.Run(c.Name, func(t *testing.T) {
+				d := t.TempDir()
+				path := filepath.Join(d, "pbem.db")
+				for j, args := range commands {
+					writes := args[0] == "order" || args[0] == "mailboxes"
+					if j == 0 || writes {
+						os.WriteFile(path, c.Data, 0o600) // the writers may have changed it
+					}
+					run := pbemContent
+					if writes {
+						run = pbem
+					}
+					before, _ := os.ReadFile(path)
+					out, errOut, code := run(t, nil, append([]string{"--data-dir", d}, args...)...)
+					runs.Add(1)
+					if code != 0 {
+						failed.Add(1)
+						if strings.TrimSpace(errOut) == "" {
+							t.Errorf("%s, pbem %s: exit %d with no message", c.Name, strings.Join(args, " "), code)
+						}
+					}
+					if crash.MatchString(out + errOut) {
+						panics.Add(1)
+						t.Errorf("%s, pbem %s: crashed\n%s", c.Name, strings.Join(args, " "), tail(errOut, 20))
+					}
+					if !writes {
+						if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+							t.Errorf("%s, pbem %s changed the file", c.Name, strings.Join(args, " "))
+						}
+					}
 				}
-			}
-			if crash.MatchString(out + errOut) {
-				panics++
-				t.Errorf("%s, pbem %s: crashed\n%s", c.Name, strings.Join(args, " "), tail(errOut, 20))
-			}
-			if args[0] != "order" && args[0] != "mailboxes" {
-				if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
-					t.Errorf("%s, pbem %s changed the file", c.Name, strings.Join(args, " "))
+				// serve: a clear refusal, or a server that runs and stops cleanly.
+				if i%3 == 0 {
+					os.WriteFile(path, c.Data, 0o600)
+					errOut := serveBriefly(t, d)
+					runs.Add(1)
+					if crash.MatchString(errOut) {
+						panics.Add(1)
+						t.Errorf("%s, pbem serve: crashed\n%s", c.Name, tail(errOut, 20))
+					}
 				}
-			}
+			})
 		}
-		// serve: a clear refusal, or a server that runs and stops cleanly.
-		if i%3 == 0 {
-			os.WriteFile(path, c.Data, 0o600)
-			errOut := serveBriefly(t, d)
-			runs++
-			if crash.MatchString(errOut) {
-				panics++
-				t.Errorf("%s, pbem serve: crashed\n%s", c.Name, tail(errOut, 20))
-			}
-		}
-	}
-	t.Logf("%d damaged copies of a real pbem.db, %d command runs: %d ended with an error, %d panics", len(cases), runs, failed, panics)
+	})
+	t.Logf("%d damaged copies of a real pbem.db, %d command runs: %d ended with an error, %d panics", len(cases), runs.Load(), failed.Load(), panics.Load())
 }
 
-// serveBriefly runs serve on dir for a moment and returns its stderr.
+// serveBriefly runs serve on dir until it has loaded every game the store
+// lists (it serves before its games are loaded, and logs when they all
+// are), stops it, and returns its stderr; or returns at once if serve
+// ends by itself (a refusal).
 func serveBriefly(t *testing.T, dir string) string {
+	t.Helper()
 	cmd := exec.Command(pbemBin, "--data-dir", dir, "serve")
 	cmd.Env = append(os.Environ(), "PBEM_MAIL_BUILTIN_IMAP=127.0.0.1:0", "PBEM_MAIL_BUILTIN_SMTP=127.0.0.1:0")
-	var errOut bytes.Buffer
+	var errOut syncbuf.Buffer
 	cmd.Stderr = &errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-		return errOut.String()
-	case <-time.After(3 * time.Second):
+	noGames := regexp.MustCompile(`msg="?pbem serving.*\bgames"?[=:]0\b`)
+	loaded := func() bool {
+		log := errOut.String()
+		return strings.Contains(log, "every game loaded") || noGames.MatchString(log)
+	}
+	deadline := time.After(60 * time.Second)
+	for !loaded() {
+		select {
+		case <-done:
+			return errOut.String()
+		case <-deadline:
+			t.Errorf("serve on a damaged store neither stopped nor loaded its games within 60s:\n%s", tail(errOut.String(), 20))
+			cmd.Process.Kill()
+			<-done
+			return errOut.String()
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {

@@ -20,16 +20,21 @@ import (
 	"pbem/internal/mailclient"
 )
 
-// pbemBin is the pbem binary the tests run, built with the race
-// detector when the tests are; contentBin is the same command built
-// without it (pbemBin when the tests run without the detector). The tests
-// whose subject is what a game says — the demos' mails, a played game's
-// audit, export and report, the clean error of each command on a damaged
-// store, what pbem bench prints (a race-built binary's figures would mean
-// nothing) — run contentBin; every test of the server's concurrency (serve,
-// the cluster, kills and crashes, the mail hosts, deadlines, referees by
-// mail) and one whole demo by mail (GCACW's, raceDemoArgs) run pbemBin.
-var pbemBin, contentBin string
+// pbemBin is the pbem binary the tests run, built once by TestMain with
+// the race detector when this test binary has it.
+var pbemBin string
+
+// contentBin is pbem built without the race detector (pbemBin when this
+// test binary has none). It runs only for tests whose subject is a game's
+// content: what a demo prints and mails, the audit and export of a played
+// game, what a command says of a damaged store, what pbem bench prints (a
+// race-built binary's figures would mean nothing). Under -race the engine and
+// the mail composer cost several times the CPU, and those tests play or
+// replay whole games; every test whose subject is the server's concurrency
+// (cluster, kills, the mail hosts, deadlines, the referee's mail, the
+// control socket) runs pbemBin, and the GCACW demo
+// (TestDemoPlaysAWholeGameByMail) plays a whole game on it.
+var contentBin string
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("PBEM_TEST_OTHER_USER"); spec != "" {
@@ -43,10 +48,11 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	pbemBin, contentBin = bin, bin
+	pbemBin = bin
+	contentBin = bin
 	removeContent := func() {}
 	if servetest.Race {
-		if contentBin, removeContent, err = servetest.BuildPlain(); err != nil {
+		if contentBin, removeContent, err = servetest.BuildWithoutRace(); err != nil {
 			panic(err)
 		}
 	}
@@ -88,9 +94,18 @@ var cpuSlots = make(chan struct{}, runtime.NumCPU())
 // plays whole games, renders reports or measures): no more such tests run
 // at once than there are cores, so that they neither starve each other
 // past their own time limits nor take the CPU from the tests that wait on
-// servers.
+// servers. A test that has parallel subtests must not hold a slot (see
+// holdCPU).
 func cpuBound(t *testing.T) {
 	t.Parallel()
+	holdCPU(t)
+}
+
+// holdCPU takes a CPU slot for the rest of t. A test holding one must not
+// wait for parallel subtests: they need a place among the -test.parallel
+// running tests, which tests blocked on a CPU slot may all take, and
+// neither would ever go on.
+func holdCPU(t *testing.T) {
 	cpuSlots <- struct{}{}
 	t.Cleanup(func() { <-cpuSlots })
 }
@@ -105,10 +120,9 @@ func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 	return out, errOut, code
 }
 
-// runSharedWith is pbem for work shared by several tests, run as bin: a
-// binary that does not start gives exit code -1, and the error as its
-// stderr.
-func runSharedWith(bin string, env []string, args ...string) (string, string, int) {
+// runShared is pbem for work shared by several tests, run on bin: a binary
+// that does not start gives exit code -1, and the error as its stderr.
+func runShared(bin string, env []string, args ...string) (string, string, int) {
 	out, errOut, code, err := servetest.Run(bin, env, args...)
 	if err != nil {
 		return out, err.Error(), -1
@@ -120,8 +134,8 @@ func runPbem(env []string, args ...string) (string, string, int, error) {
 	return servetest.Run(pbemBin, env, args...)
 }
 
-// pbemContent is pbem run as contentBin: for a command whose output is
-// the test's subject, not the concurrency of the process that prints it.
+// pbemContent is pbem run on contentBin, for a test whose subject is what
+// the command says of a game, not the server's concurrency.
 func pbemContent(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
 	out, errOut, code, err := servetest.Run(contentBin, env, args...)
@@ -195,6 +209,14 @@ func TestConfigFileThenEnvironmentThenFlags(t *testing.T) {
 func startServe(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 	t.Helper()
 	return startServeCmd(t, exec.Command(pbemBin, "--data-dir", dataDir, "serve"), dataDir, env...)
+}
+
+// startServeContent is startServe on contentBin, for a test whose subject
+// is what the served game mails (see contentBin), not the server's
+// concurrency.
+func startServeContent(t *testing.T, dataDir string, env ...string) *exec.Cmd {
+	t.Helper()
+	return startServeCmd(t, exec.Command(contentBin, "--data-dir", dataDir, "serve"), dataDir, env...)
 }
 
 // startServeClocked runs 'pbem serve' as startServe does, on a clock the

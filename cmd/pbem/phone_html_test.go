@@ -131,7 +131,8 @@ func TestMailHTMLReadsOnAPhoneInChromium(t *testing.T) {
 	browser := chromiumPath(t)
 	cpuBound(t)
 	g := newMailGame(t)
-	srv := startServe(t, g.dir, g.env...)
+	// What is tested is the mails' HTML (content): served on contentBin.
+	srv := startServeContent(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	g.welcomesOnly()
 	g.actions(2)

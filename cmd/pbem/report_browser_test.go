@@ -41,9 +41,10 @@ func chromiumPath(t *testing.T) string {
 // sentences with its dice, the page fits a phone's width, and nothing is
 // logged to the console as an error.
 func TestReportInChromium(t *testing.T) {
-	cpuBound(t)
+	t.Parallel()
 	browser := chromiumPath(t)
 	dir, _ := playedDataDir(t)
+	holdCPU(t) // after the game is played: playedDataDir takes a slot to play it
 	out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)

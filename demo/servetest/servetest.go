@@ -32,12 +32,12 @@ import (
 // TestMain, for every test to run.
 func Build() (bin string, remove func(), err error) { return build(Race) }
 
-// BuildPlain is Build without the race detector, whatever the test binary
-// has: the binary as it ships, for the tests whose subject is what a game
-// says (a demo's mails, a played game's audit and export) rather than the
-// server's concurrency, which a race-built binary plays five to ten times
-// slower.
-func BuildPlain() (bin string, remove func(), err error) { return build(false) }
+// BuildWithoutRace builds the pbem command without the race detector, as
+// Build does otherwise. It is for the tests whose subject is what a game
+// says (a demo's mails, the audit and export of a played game), not the
+// server's concurrency: under -race the engine and the mail composer cost
+// several times as much CPU, and those tests play or replay whole games.
+func BuildWithoutRace() (bin string, remove func(), err error) { return build(false) }
 
 func build(race bool) (bin string, remove func(), err error) {
 	dir, err := os.MkdirTemp("", "pbem-bin-")
