@@ -106,6 +106,16 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 
 	r.Next("taro", "")
 
+	// The outbox keeps an SMTP session open for a while after its last
+	// mail, logged in before the revocation, and Postfix takes mail on it
+	// without asking the provider again: a revocation is noticed at pbem's
+	// next login, which is what follows. So the revocation comes once
+	// every session Postfix has open is closed (else an answer could still
+	// go out on one, as it did on a loaded machine).
+	waitfor.Until(t, 30*time.Second, "pbem's SMTP sessions to close", func() bool {
+		logs := pf.Logs()
+		return strings.Count(logs, "]: connect from ") == strings.Count(logs, "]: disconnect from ")
+	})
 	// The grant is revoked. Taro's order still comes in (the intake's
 	// session was opened before), but the answers cannot go out.
 	auth.Revoke()
