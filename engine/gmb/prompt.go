@@ -185,7 +185,13 @@ func examples(st *State, side string) []string {
 		return ex
 	case StepCards:
 		if len(sd.Drawn5) >= 3 {
-			return []string{"KEEP " + strings.Join(sd.Drawn5[:3], ", ")}
+			// An example is sent as it stands (not wrapped, so it can be
+			// copied): three long card names would overrun a 78-column
+			// mail, so then it names them by their numbers on the board.
+			if ex := "KEEP " + strings.Join(sd.Drawn5[:3], ", "); len([]rune(ex)) <= maxExample {
+				return []string{ex}
+			}
+			return []string{"KEEP 1, 2, 3"}
 		}
 	case StepDeclare:
 		return []string{"BATTLEFIELD NEUTRAL", "BATTLEFIELD OFFENSIVE", "BATTLEFIELD DEFENSIVE FORCED MARCH"}
@@ -577,3 +583,7 @@ func patrolExample(st *State, side string) string {
 	}
 	return "PATROL " + strings.Join(parts, ", ")
 }
+
+// maxExample is the longest example line that fits a 78-column mail
+// indented by four columns, as the prompt prints its examples.
+const maxExample = 74

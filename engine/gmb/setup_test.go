@@ -343,6 +343,30 @@ func TestGMB_13_6a_FiveDrawnThreeKeptTwoBack(t *testing.T) {
 	}
 }
 
+// The example a player is given for 13.6a fits a 78-column mail, indented
+// as examples are, however long the drawn cards' names; when the names
+// would not fit it names the cards by their numbers, and it is taken.
+func TestGMB_13_6a_KeepExampleFitsAMailLine(t *testing.T) {
+	g := setupTo(t, StepCards)
+	u := g.st.side("Union")
+	u.Drawn5 = []string{"Iron Brigade Steadiness", "Like Sickles at Gettysburg", "Engineer Bridge Train", u.Drawn5[3], u.Drawn5[4]}
+	var keep string
+	for _, p := range prompts(g.st) {
+		for _, e := range p.Examples {
+			if strings.HasPrefix(e, "KEEP") && p.Side == "Union" {
+				keep = e
+			}
+		}
+	}
+	if keep == "" || len([]rune(keep))+4 > 78 {
+		t.Fatalf("Union's KEEP example %q (%d columns indented)", keep, len([]rune(keep))+4)
+	}
+	g.send("Union", keep)
+	if h := g.st.side("Union").Hand; !slices.Equal(h, []string{"Iron Brigade Steadiness", "Like Sickles at Gettysburg", "Engineer Bridge Train"}) {
+		t.Errorf("the example %q kept %v", keep, h)
+	}
+}
+
 func TestGMB_13_6b_OneCardEachTurnFromTheSecond(t *testing.T) {
 	g := setupTo(t, StepActivate)
 	before := len(g.st.side("Union").Hand)
