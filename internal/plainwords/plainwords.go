@@ -41,23 +41,44 @@ var (
 // number needs, and "not in the seed" said
 // "not in the rules pbem has".
 func Text(text string) string {
-	text = paraID.ReplaceAllString(text, "")
-	text = emColumn.ReplaceAllStringFunc(text, func(m string) string {
-		s := emColumn.FindStringSubmatch(m)
-		how := map[string]string{"O": "organized", "D": "disorganized"}[s[1]]
-		return "the " + how + ", Manpower " + s[2] + "-" + s[3] + " column"
-	})
-	text = plurals.ReplaceAllStringFunc(text, func(m string) string {
-		s := plurals.FindStringSubmatch(m)
-		if s[1] == "1" {
-			return s[1] + " " + s[2]
-		}
-		return s[1] + " " + s[2] + "s"
-	})
+	// Each pattern runs only on a text that holds its fixed part: the
+	// boards pass every line through here, and a regexp costs many times
+	// a substring search on the lines (nearly all) that have none.
+	if strings.Contains(text, "[") {
+		text = paraID.ReplaceAllString(text, "")
+	}
+	if strings.Contains(text, "column ") {
+		text = emColumn.ReplaceAllStringFunc(text, columnWords)
+	}
+	if strings.Contains(text, "(s)") {
+		text = plurals.ReplaceAllStringFunc(text, pluralWords)
+	}
 	text = strings.ReplaceAll(text, "not in the seed", "not in the rules pbem has")
 	if !strings.Contains(text, "(") {
 		return text
 	}
+	return withoutIDs(text)
+}
+
+// columnWords is an Extended March Table column as a player reads it.
+func columnWords(m string) string {
+	s := emColumn.FindStringSubmatch(m)
+	how := map[string]string{"O": "organized", "D": "disorganized"}[s[1]]
+	return "the " + how + ", Manpower " + s[2] + "-" + s[3] + " column"
+}
+
+// pluralWords is a count and its word, plural or not: "3 rounds".
+func pluralWords(m string) string {
+	s := plurals.FindStringSubmatch(m)
+	if s[1] == "1" {
+		return s[1] + " " + s[2]
+	}
+	return s[1] + " " + s[2] + "s"
+}
+
+// withoutIDs takes the reference ids out of text's parentheses, and a
+// parenthesis left empty with them.
+func withoutIDs(text string) string {
 	// Innermost parentheses first: "(GCACW 2.4c (Ambiguity A20), default)".
 	var out strings.Builder
 	for {
@@ -110,6 +131,8 @@ func keepItems(inner string) string {
 			rest = ""
 		}
 		switch {
+		case !strings.ContainsAny(item, "RAHGB") || !strings.ContainsAny(item, "0123456789"):
+			kept, seps = append(kept, item), append(seps, sep) // no id can be in it
 		case idAlone.MatchString(item):
 		case idFirst.MatchString(item):
 			kept, seps = append(kept, idFirst.ReplaceAllString(item, "")), append(seps, sep)

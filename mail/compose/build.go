@@ -104,6 +104,35 @@ type batch struct {
 	welcomed []string
 	orig     *play.Game // the game before the decision
 	turn     int        // 0: not yet known; 1: the decision stays in its game turn; 2: it begins a new one
+	// boards are the boards rendered from before (true) and state
+	// (false) for each viewer: a reader's board is compared with the one
+	// before and then mailed, and rendering is most of a mail's cost.
+	boards map[shownBoard]engine.Board
+}
+
+// shownBoard is a board of the batch: a viewer's, of the state before.
+type shownBoard struct {
+	v      engine.Viewer
+	before bool
+}
+
+// board is v's board of the state before the decision (before) or of the
+// state the mails show, rendered once in the batch.
+func (b *batch) board(v engine.Viewer, before bool) engine.Board {
+	k := shownBoard{v, before}
+	if bd, ok := b.boards[k]; ok {
+		return bd
+	}
+	st := b.state
+	if before {
+		st = b.before
+	}
+	bd := b.g.Rules.Render(b.g.Rules.View(st, v))
+	if b.boards == nil {
+		b.boards = map[shownBoard]engine.Board{}
+	}
+	b.boards[k] = bd
+	return bd
 }
 
 func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch {
@@ -120,7 +149,7 @@ func (b *batch) add(m mail) error {
 	var att []events.Attachment
 	if m.board {
 		var bd engine.Board
-		if b.c.contain(b.orig, seq, "rendering the board", func() { bd = g.Rules.Render(g.Rules.View(b.state, m.to.viewer())) }) {
+		if b.c.contain(b.orig, seq, "rendering the board", func() { bd = b.board(m.to.viewer(), false) }) {
 			board.Window = strings.TrimRight(bd.Window, "\n")
 			if bd.Full != "" && m.full {
 				board.Attachment = fmt.Sprintf("map-%s-%d.txt", g.ID, seq)

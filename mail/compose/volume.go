@@ -151,8 +151,7 @@ func (b *batch) boardChanged(r recipient) bool {
 	changed := true
 	b.c.contain(b.orig, b.next, "rendering the board", func() {
 		v := r.viewer()
-		was := b.g.Rules.Render(b.g.Rules.View(b.before, v))
-		now := b.g.Rules.Render(b.g.Rules.View(b.state, v))
+		was, now := b.board(v, true), b.board(v, false)
 		changed = was.Window != now.Window || was.Full != now.Full
 	})
 	return changed
