@@ -82,6 +82,7 @@ type Options struct {
 	PerWriter        int
 	Games            int
 	ReplayGames      int
+	ReplayRounds     int
 	ActiveEvents     int
 	Ruleset          string
 	Dir              string
@@ -114,6 +115,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.PerWriter, "per-writer", 1000, "appends per writer")
 	fs.IntVar(&o.Games, "games", 10000, "active games for the memory and load measurements")
 	fs.IntVar(&o.ReplayGames, "replay-games", 300, "whole games for the replay measurement")
+	fs.IntVar(&o.ReplayRounds, "replay-rounds", 5, "times the replay measurements are taken in turn with their baselines (the best of each is kept)")
 	fs.IntVar(&o.ActiveEvents, "active-events", 100, "events of each active game (memory and load)")
 	fs.StringVar(&o.Ruleset, "ruleset", "", "rule system whose demo game is replayed (default: each registered) and loaded for memory and load (default: the first registered)")
 	fs.StringVar(&o.Dir, "dir", "", "directory for the bench's bbolt files (default: a temporary one)")
@@ -228,7 +230,7 @@ func Run(env Env, o Options) error {
 			if err := copyGames(a.reg, path, model, o.ReplayGames, len(model)); err != nil {
 				return err
 			}
-			f, err := benchReplay(a, path, rs, o.ReplayGames, len(model))
+			f, err := benchReplay(a, path, rs, o.ReplayGames, len(model), max(o.ReplayRounds, 1))
 			os.Remove(path)
 			if err != nil {
 				return err

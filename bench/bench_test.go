@@ -84,7 +84,7 @@ func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 	a := testApp(&out)
 	prof := t.TempDir()
 	err := Run(Env{Out: &out, ErrOut: io.Discard, Registry: a.reg, Server: a.cfg.Config, Script: a.script},
-		Options{Parts: "replay", ReplayGames: 3, Dir: t.TempDir(), Profile: prof})
+		Options{Parts: "replay", ReplayGames: 3, ReplayRounds: 1, Dir: t.TempDir(), Profile: prof})
 	if err != nil {
 		t.Fatal(err)
 	}

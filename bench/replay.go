@@ -42,7 +42,7 @@ type replayFigure struct {
 	together, togetherBase rate
 }
 
-func benchReplay(a *app, path, ruleset string, games, perGame int) (replayFigure, error) {
+func benchReplay(a *app, path, ruleset string, games, perGame, rounds int) (replayFigure, error) {
 	fig := replayFigure{ruleset: ruleset}
 	st, err := store.Open(path, replayStoreOptions)
 	if err != nil {
@@ -108,7 +108,7 @@ func benchReplay(a *app, path, ruleset string, games, perGame int) (replayFigure
 	if workers > 1 {
 		ms = append(ms, timed(workers, scan), timed(workers, replay))
 	}
-	best, err := bestInTurn(5, ms...)
+	best, err := bestInTurn(rounds, ms...)
 	if err != nil {
 		return fig, err
 	}
