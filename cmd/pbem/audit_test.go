@@ -135,7 +135,7 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 	t.Run("reading", func(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
-				out, errOut, code := pbemContent(t, nil, append([]string{"--data-dir", dir}, tc.args...)...)
+				out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, tc.args...)...)
 				if code != tc.code {
 					t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.code, tail(out, 30), errOut)
 				}
@@ -153,7 +153,7 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		}
 
 		t.Run("export jsonl round-trips", func(t *testing.T) {
-			out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "audited")
+			out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -191,7 +191,7 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		t.Run("export holds no credential unless asked", func(t *testing.T) {
 			cred := regexp.MustCompile(`(?m)(Key: [a-z2-7]{8,}|Secret: [a-z2-7]{8,}|pbem\+[^@\s"]+@)`)
 			for _, format := range []string{"jsonl", "text", "html"} {
-				out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "--format", format, "audited")
+				out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", format, "audited")
 				if code != 0 {
 					t.Fatalf("%s: exit %d: %s", format, code, errOut)
 				}
@@ -199,11 +199,11 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 					t.Fatalf("the default %s export holds a credential: %q", format, m)
 				}
 			}
-			out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "audited")
+			out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "audited")
 			if code != 0 || !strings.Contains(out, "Key: [redacted]") || !strings.Contains(out, "Secret: [redacted]") {
 				t.Fatalf("the default export does not mark what it left out (exit %d): %s", code, errOut)
 			}
-			full, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "--with-secrets", "audited")
+			full, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--with-secrets", "audited")
 			if code != 0 || len(cred.FindAllString(full, -1)) < 3 || !strings.Contains(errOut, "holds every reply key") {
 				t.Fatalf("--with-secrets: exit %d, %d credentials, stderr %q", code, len(cred.FindAllString(full, -1)), errOut)
 			}
@@ -213,7 +213,7 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		// their own mails only, and no other player's order text.
 		t.Run("export and log as a player", func(t *testing.T) {
 			for _, args := range [][]string{{"export", "--as", "anna", "audited"}, {"log", "--as", "USA", "audited"}} {
-				out, errOut, code := pbemContent(t, nil, append([]string{"--data-dir", dir}, args...)...)
+				out, errOut, code := pbem(t, nil, append([]string{"--data-dir", dir}, args...)...)
 				if code != 0 {
 					t.Fatalf("%v: exit %d: %s", args, code, errOut)
 				}
@@ -221,12 +221,12 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 					t.Fatalf("%v shows another player's mails, or not anna's own:\n%s", args, tail(out, 20))
 				}
 			}
-			out, _, _ := pbemContent(t, nil, "--data-dir", dir, "log", "--as", "taro", "audited")
-			whole, _, _ := pbemContent(t, nil, "--data-dir", dir, "log", "audited")
+			out, _, _ := pbem(t, nil, "--data-dir", dir, "log", "--as", "taro", "audited")
+			whole, _, _ := pbem(t, nil, "--data-dir", dir, "log", "audited")
 			if !strings.Contains(whole, "| QUEUE MARCH") || strings.Count(out, "| ") >= strings.Count(whole, "| ") || !strings.Contains(out, "the text is the sender's") {
 				t.Fatalf("log --as taro shows every order's text:\n%s", tail(out, 20))
 			}
-			if _, errOut, code := pbemContent(t, nil, "--data-dir", dir, "log", "--as", "nobody", "audited"); code != 2 || !strings.Contains(errOut, "no player or side") {
+			if _, errOut, code := pbem(t, nil, "--data-dir", dir, "log", "--as", "nobody", "audited"); code != 2 || !strings.Contains(errOut, "no player or side") {
 				t.Fatalf("--as nobody: exit %d %s", code, errOut)
 			}
 		})
@@ -236,8 +236,8 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 		// referee's board has not), and none of the other side's rejected
 		// orders, which the referee's report lists.
 		t.Run("export html as a player", func(t *testing.T) {
-			ref, _, code := pbemContent(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
-			anna, errOut, code2 := pbemContent(t, nil, "--data-dir", dir, "export", "--format", "html", "--as", "anna", "audited")
+			ref, _, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+			anna, errOut, code2 := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "--as", "anna", "audited")
 			if code != 0 || code2 != 0 {
 				t.Fatalf("exit %d, %d: %s", code, code2, errOut)
 			}
@@ -254,7 +254,7 @@ func TestAuditAndExportAFinishedGame(t *testing.T) {
 
 	t.Run("a flipped byte is located by seq", func(t *testing.T) {
 		flipByte(t, dir, "audited", 7)
-		out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "audit", "audited")
+		out, errOut, code := pbem(t, nil, "--data-dir", dir, "audit", "audited")
 		if code != 1 || !strings.Contains(out, "hash chain: BROKEN at seq 7:") || !strings.Contains(errOut, "broken at seq 7") {
 			t.Fatalf("exit %d\n%s\n%s", code, tail(out, 30), errOut)
 		}

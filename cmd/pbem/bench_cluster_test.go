@@ -18,7 +18,7 @@ import (
 // other parts run.
 func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.T) {
 	cpuBound(t)
-	out, errOut, code := pbemContent(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
+	out, errOut, code := pbem(t, []string{"NATS_SERVER_BIN=" + natsServer(t)}, "bench", "--parts", "cluster",
 		"--cluster-games", "2", "--cluster-appends", "2", "--cluster-lease", testLease.String(), "--cluster-mail-games", "2")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))
@@ -61,7 +61,7 @@ func TestBenchClusterPrintsReplicationBesideBboltAloneAndTheTakeover(t *testing.
 	}
 	t.Logf("%s", out)
 
-	out, errOut, code = pbemContent(t, []string{"NATS_SERVER_BIN="}, "bench", "--parts", "cluster,appends", "--writers", "2", "--per-writer", "5")
+	out, errOut, code = pbem(t, []string{"NATS_SERVER_BIN="}, "bench", "--parts", "cluster,appends", "--writers", "2", "--per-writer", "5")
 	if code != 0 || !strings.Contains(out, "skipped: needs a nats-server") || !strings.Contains(out, "store.Append (appends/s)") {
 		t.Fatalf("bench without nats-server: %d\n%s\n%s", code, out, tail(errOut, 20))
 	}

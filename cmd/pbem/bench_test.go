@@ -11,7 +11,7 @@ import (
 // with stored games beside reading every game's head.
 func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T) {
 	cpuBound(t)
-	out, errOut, code := pbemContent(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "8", "--throughput-games", "2",
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "throughput,coldstart", "--throughput-orders", "8", "--throughput-games", "2",
 		"--coldstart-games", "20")
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))

@@ -15,7 +15,7 @@ import (
 func TestBenchMailAgainstDovecot(t *testing.T) {
 	cpuBound(t)
 	dc := dovecottest.Start(t)
-	out, errOut, code := pbemContent(t, nil, "bench", "--parts", "mail", "--mail-orders", "4",
+	out, errOut, code := pbem(t, nil, "bench", "--parts", "mail", "--mail-orders", "4",
 		"--mail-imap", dc.Addr, "--mail-imap-user", dovecottest.User, "--mail-imap-pass", dovecottest.Password)
 	if code != 0 {
 		t.Fatalf("bench: %d\n%s\n%s", code, out, tail(errOut, 20))

@@ -204,7 +204,7 @@ func TestREADMEExamplesRunAsWritten(t *testing.T) {
 		if args[0] == "demo" || args[0] == "bench" {
 			continue
 		}
-		out, errOut, code := pbemContent(t, env, args...)
+		out, errOut, code := pbem(t, env, args...)
 		if code != 0 || strings.Contains(errOut, "goroutine ") {
 			t.Errorf("pbem %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 		}

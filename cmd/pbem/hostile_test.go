@@ -156,9 +156,9 @@ func TestEveryCommandOnADamagedStoreFailsCleanly(t *testing.T) {
 					if j == 0 || writes {
 						os.WriteFile(path, c.Data, 0o600) // the writers may have changed it
 					}
-					run := pbemContent
+					run := pbem
 					if writes {
-						run = pbem
+						run = pbemUnderRace
 					}
 					before, _ := os.ReadFile(path)
 					out, errOut, code := run(t, nil, append([]string{"--data-dir", d}, args...)...)

@@ -15,7 +15,7 @@ import (
 // verified and audited, each battle's link checked against the
 // campaign's log.
 func TestLinkedBattleDemoCampaign(t *testing.T) {
-	out, errOut, code := pbem(t, nil, "demo", "--campaign", "--timeout", "2m")
+	out, errOut, code := pbemUnderRace(t, nil, "demo", "--campaign", "--timeout", "2m")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}

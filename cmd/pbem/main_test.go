@@ -25,14 +25,17 @@ import (
 var pbemBin string
 
 // contentBin is pbem built without the race detector (pbemBin when this
-// test binary has none). It runs only for tests whose subject is a game's
-// content: what a demo prints and mails, the audit and export of a played
-// game, what a command says of a damaged store, what pbem bench prints (a
-// race-built binary's figures would mean nothing). Under -race the engine and
-// the mail composer cost several times the CPU, and those tests play or
-// replay whole games; every test whose subject is the server's concurrency
-// (cluster, kills, the mail hosts, deadlines, the referee's mail, the
-// control socket) runs pbemBin, and the GCACW demo
+// test binary has none). It runs for tests whose subject is what pbem says
+// or mails, not the server's concurrency: every command that does not
+// serve (pbem), the demos, the audit and export of a played game, what a
+// command says of a damaged store, what pbem bench prints (a race-built
+// binary's figures would mean nothing), and the servers of the tests of
+// what mails and pages say (the referee's commands, press, the player's
+// page, pbem order's answers). Under -race the engine and the mail
+// composer cost several times the CPU. Every test whose subject is the
+// server's concurrency (cluster, kills, the mail hosts, deadlines, a
+// damaged game beside good ones, the control socket, NATS, metrics) runs
+// its server on pbemBin, and the GCACW demo
 // (TestDemoPlaysAWholeGameByMail) plays a whole game on it.
 var contentBin string
 
@@ -110,10 +113,27 @@ func holdCPU(t *testing.T) {
 	t.Cleanup(func() { <-cpuSlots })
 }
 
-// pbem runs the binary and returns stdout, stderr and the exit code.
+// pbem runs a pbem command on contentBin and returns stdout, stderr and
+// the exit code. A command (new, order, log, export, ...) does one thing
+// at a time in its process: what a test of it reads is what it says, or
+// what the server it talks to does, and that server runs race-built
+// (startServe). A command that serves in its own process runs on pbemBin
+// (pbemUnderRace).
 func pbem(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	out, errOut, code, err := runPbem(env, args...)
+	return pbemOn(t, contentBin, env, args...)
+}
+
+// pbemUnderRace is pbem on pbemBin, for a command that serves in its own
+// process (serve, demo): there the server's goroutines run side by side.
+func pbemUnderRace(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	return pbemOn(t, pbemBin, env, args...)
+}
+
+func pbemOn(t *testing.T, bin string, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	out, errOut, code, err := servetest.Run(bin, env, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,21 +146,6 @@ func runShared(bin string, env []string, args ...string) (string, string, int) {
 	out, errOut, code, err := servetest.Run(bin, env, args...)
 	if err != nil {
 		return out, err.Error(), -1
-	}
-	return out, errOut, code
-}
-
-func runPbem(env []string, args ...string) (string, string, int, error) {
-	return servetest.Run(pbemBin, env, args...)
-}
-
-// pbemContent is pbem run on contentBin, for a test whose subject is what
-// the command says of a game, not the server's concurrency.
-func pbemContent(t *testing.T, env []string, args ...string) (string, string, int) {
-	t.Helper()
-	out, errOut, code, err := servetest.Run(contentBin, env, args...)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out, errOut, code
 }
@@ -287,7 +292,7 @@ func TestServeAnswersCommandsOverItsSocketAndStopsCleanly(t *testing.T) {
 		t.Fatalf("games via serve: %d %q %q", code, out, errOut)
 	}
 	// A second server on the same data directory is refused.
-	_, errOut, code = pbem(t, nil, "--data-dir", dir, "serve")
+	_, errOut, code = pbemUnderRace(t, nil, "--data-dir", dir, "serve")
 	if code != 1 || !strings.Contains(errOut, "another pbem serve is running") {
 		t.Fatalf("second serve: %d %q", code, errOut)
 	}

@@ -38,7 +38,8 @@ func TestOrderSaysWhetherItWasAcceptedAndWhy(t *testing.T) {
 			t.Parallel()
 			dir := newGame(t, "--mail", "every") // the report of each action to everyone
 			if live {
-				srv := startServe(t, dir)
+				// What is tested is what pbem order says (content): served on contentBin.
+				srv := startServeContent(t, dir)
 				defer stopServe(t, srv)
 			}
 			anna, taro := mailsQueued(t, dir, "anna@pbem.localhost"), mailsQueued(t, dir, "taro@pbem.localhost")

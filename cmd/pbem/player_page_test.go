@@ -115,7 +115,8 @@ func TestPlayerPageServedPerViewerInChromium(t *testing.T) {
 		"--player", "anna:USA:anna@pbem.localhost:Anna", "--player", "taro:CSA:taro@pbem.localhost:Taro", "--referee", "ref:ref@pbem.localhost"); code != 0 {
 		t.Fatalf("new: %s %s", out, errOut)
 	}
-	srv := startServe(t, dir, env...)
+	// What is tested is what each viewer's page shows (content): served on contentBin.
+	srv := startServeContent(t, dir, env...)
 	stopped := false
 	defer func() {
 		if !stopped {

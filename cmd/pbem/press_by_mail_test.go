@@ -17,7 +17,8 @@ import (
 func TestPressByMail(t *testing.T) {
 	t.Parallel()
 	g := newMailGame(t)
-	srv := startServe(t, g.dir, g.env...)
+	// What is tested is who is told what of a press message (content): served on contentBin.
+	srv := startServeContent(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
 	g.command(welcome, secret, "OBSERVER ADD kim@players.test")

@@ -48,7 +48,8 @@ func TestREADMEFirstGameReachesEveryPlayer(t *testing.T) {
 	dir := t.TempDir()
 	imapAddr := freeAddr(t)
 	env := []string{"PBEM_DATA_DIR=" + dir, "PBEM_MAIL_BUILTIN_IMAP=" + imapAddr, "PBEM_MAIL_BUILTIN_SMTP=" + freeAddr(t)}
-	srv := startServe(t, dir, env...)
+	// What is tested is that the README's first game reaches every player as written (content): served on contentBin.
+	srv := startServeContent(t, dir, env...)
 	defer stopServe(t, srv)
 	if out, errOut, code := pbem(t, env, newArgs...); code != 0 || strings.Contains(errOut, "warning") {
 		t.Fatalf("the README's pbem new: exit %d\n%s%s", code, out, errOut)

@@ -225,7 +225,8 @@ func TestPausesAndResumesByMail(t *testing.T) {
 func TestTheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
 	t.Parallel()
 	g := newMailGameWith(t, false, "pause-max=none")
-	srv := startServe(t, g.dir, g.env...)
+	// What is tested is what the operator and the players are told (content): served on contentBin.
+	srv := startServeContent(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	g.next("anna", "welcome")
 	g.next("taro", "welcome")
@@ -261,7 +262,8 @@ func TestTheOperatorAndThePlayersOfAGameWithoutReferee(t *testing.T) {
 func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	t.Parallel()
 	g := newMailGame(t)
-	srv := startServe(t, g.dir, g.env...)
+	// What is tested is what the referee's commands answer (content): served on contentBin.
+	srv := startServeContent(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	secret, welcome := g.welcomesOnly()
 

@@ -207,7 +207,8 @@ func boardOf(replay string) string {
 func TestRefereeCorrectsAUnitAndRollsBackTwoActionsByMail(t *testing.T) {
 	t.Parallel()
 	g := newMailGame(t)
-	srv := startServe(t, g.dir, g.env...)
+	// What is tested is what the referee and the players are told of a correction and a rollback (content): served on contentBin.
+	srv := startServeContent(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 
 	// The referee's welcome carries the secret; the players' do not.

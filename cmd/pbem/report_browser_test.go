@@ -45,7 +45,7 @@ func TestReportInChromium(t *testing.T) {
 	browser := chromiumPath(t)
 	dir, _ := playedDataDir(t)
 	holdCPU(t) // after the game is played: playedDataDir takes a slot to play it
-	out, errOut, code := pbemContent(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
+	out, errOut, code := pbem(t, nil, "--data-dir", dir, "export", "--format", "html", "audited")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
 	}
