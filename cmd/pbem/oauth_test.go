@@ -68,7 +68,7 @@ func TestOAuthServeReadsAndSendsThroughDovecotAndPostfix(t *testing.T) {
 	}
 
 	metricsAddr := freeAddr(t)
-	r := &servetest.World{T: t, Bin: pbemBin, PF: pf, Dir: t.TempDir(), Queued: map[string][]demo.Mail{},
+	r := &servetest.World{T: t, Bin: pbemBin, CmdBin: contentBin, PF: pf, Dir: t.TempDir(), Queued: map[string][]demo.Mail{},
 		Env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_RATE_PER_HOUR=1000",
 			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_AUTH=oauthbearer",
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_SMTP_USERNAME=" + dovecottest.User,

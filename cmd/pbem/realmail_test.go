@@ -23,7 +23,7 @@ import (
 // mail through Postfix and Dovecot the tests follow.
 func newRealMail(t *testing.T, ratePerHour int) *servetest.World {
 	t.Helper()
-	return servetest.NewWorld(t, pbemBin, servetest.WorldConfig{RatePerHour: ratePerHour,
+	return servetest.NewWorld(t, pbemBin, servetest.WorldConfig{RatePerHour: ratePerHour, CmdBin: contentBin,
 		NewArgs: []string{"--referee", "carol:carol@players.test:Carol"}, People: []string{"anna", "taro", "carol", "eve"}})
 }
 

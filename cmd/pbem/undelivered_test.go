@@ -26,7 +26,7 @@ func TestUndeliveredWelcomeShowsInGamesAndIsToldToTheReferee(t *testing.T) {
 	if err := host.AddUser("pbem", "pw"); err != nil { // the game mailbox the intake reads
 		t.Fatal(err)
 	}
-	r := &servetest.World{T: t, Bin: pbemBin, Dir: t.TempDir(), Queued: map[string][]demo.Mail{},
+	r := &servetest.World{T: t, Bin: pbemBin, CmdBin: contentBin, Dir: t.TempDir(), Queued: map[string][]demo.Mail{},
 		Env: []string{"PBEM_MAIL_DOMAIN=game.test", "PBEM_MAIL_IMAP_ADDR=" + host.IMAPAddr(), "PBEM_MAIL_IMAP_USERNAME=pbem",
 			"PBEM_MAIL_IMAP_PASSWORD=pw", "PBEM_MAIL_SMTP_ADDR=" + host.SMTPAddr()}}
 	// taro has no mailbox at players.test: his welcome bounces for good.

@@ -33,8 +33,13 @@ const AuthservID = "mx.game.test"
 // pbem's mail to. A test may make one of its own parts (another Dovecot,
 // a mail host alone) and fill in the fields.
 type World struct {
-	T       *testing.T
-	Bin     string
+	T   *testing.T
+	Bin string
+	// CmdBin runs the commands that do not serve (Pbem; Bin when empty):
+	// a test that serves on a race-built Bin gives the pbem binary built
+	// without -race (BuildWithoutRace) here, for a command does one thing
+	// at a time and the tests poll with them ('pbem log', 'pbem quarantine').
+	CmdBin  string
 	PF      *postfixtest.Server // nil: no Postfix
 	Env     []string
 	Dir     string
@@ -49,6 +54,7 @@ type World struct {
 // WorldConfig says what game NewWorld makes.
 type WorldConfig struct {
 	RatePerHour int      // mails an hour taken from a sender
+	CmdBin      string   // see World.CmdBin
 	NewArgs     []string // more arguments to 'pbem new' for g1 (a referee, say)
 	People      []string // the mailboxes on the players' host
 }
@@ -67,7 +73,7 @@ func NewWorld(t *testing.T, bin string, cfg WorldConfig) *World {
 	pf := postfixtest.Start(t, postfixtest.Config{Domain: "game.test", Mailbox: dovecottest.User, Maildir: dc.Maildir,
 		UID: dc.MailUID, GID: dc.MailGID, Relay: map[string]string{"players.test": host.SMTPAddr()}})
 	metrics := FreeAddr(t)
-	w := &World{T: t, Bin: bin, PF: pf, Dir: t.TempDir(), Queued: map[string][]demo.Mail{}, Metrics: metrics,
+	w := &World{T: t, Bin: bin, CmdBin: cfg.CmdBin, PF: pf, Dir: t.TempDir(), Queued: map[string][]demo.Mail{}, Metrics: metrics,
 		Env: []string{"PBEM_MAIL_DOMAIN=game.test", fmt.Sprintf("PBEM_MAIL_RATE_PER_HOUR=%d", cfg.RatePerHour),
 			"PBEM_MAIL_IMAP_ADDR=" + dc.Addr, "PBEM_MAIL_IMAP_USERNAME=" + dovecottest.User, "PBEM_MAIL_IMAP_PASSWORD=" + dovecottest.Password,
 			"PBEM_MAIL_IMAP_POLL=1s", "PBEM_MAIL_SMTP_ADDR=" + pf.Addr, "PBEM_MAIL_AUTHSERV_ID=" + AuthservID,
@@ -83,7 +89,11 @@ func NewWorld(t *testing.T, bin string, cfg WorldConfig) *World {
 // output; it fails the test if the command fails.
 func (w *World) Pbem(args ...string) string {
 	w.T.Helper()
-	out, errOut, code, err := Run(w.Bin, w.Env, append([]string{"--data-dir", w.Dir}, args...)...)
+	bin := w.CmdBin
+	if bin == "" {
+		bin = w.Bin
+	}
+	out, errOut, code, err := Run(bin, w.Env, append([]string{"--data-dir", w.Dir}, args...)...)
 	if err != nil {
 		w.T.Fatal(err)
 	}

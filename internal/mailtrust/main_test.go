@@ -12,17 +12,26 @@ import (
 	"pbem/demo/servetest"
 )
 
-// pbemBin is the pbem binary the tests run, built once by TestMain.
-var pbemBin string
+// pbemBin is the pbem binary the tests serve on, built once by TestMain
+// (with the race detector when this test binary has it); cmdBin, built
+// without it, runs the commands that do not serve (see World.CmdBin).
+var pbemBin, cmdBin string
 
 func TestMain(m *testing.M) {
 	bin, remove, err := servetest.Build()
 	if err != nil {
 		panic(err)
 	}
-	pbemBin = bin
+	pbemBin, cmdBin = bin, bin
+	removeCmd := func() {}
+	if servetest.Race {
+		if cmdBin, removeCmd, err = servetest.BuildWithoutRace(); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
 	remove()
+	removeCmd()
 	os.Exit(code)
 }
 
@@ -37,7 +46,7 @@ const authservID = servetest.AuthservID
 // w.Pbem("new", ...) before w.Serve.
 func newWorld(t *testing.T, ratePerHour int, people ...string) *servetest.World {
 	t.Helper()
-	return servetest.NewWorld(t, pbemBin, servetest.WorldConfig{RatePerHour: ratePerHour, People: append([]string{"anna", "taro", "eve"}, people...)})
+	return servetest.NewWorld(t, pbemBin, servetest.WorldConfig{RatePerHour: ratePerHour, CmdBin: cmdBin, People: append([]string{"anna", "taro", "eve"}, people...)})
 }
 
 var confirmLineRE = regexp.MustCompile(`(?m)^    (CONFIRM [a-z2-7]{4}-[a-z2-7]{4})$`)
