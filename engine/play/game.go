@@ -67,6 +67,10 @@ type Game struct {
 	// History gives the game as it was at an earlier seq (a rollback needs
 	// it). Load and Replay set it; it is not part of the game's state.
 	History History
+
+	// prompted are the ruleset's prompts of the states last asked about
+	// (rulePrompts); not part of the game's state.
+	prompted [2]promptMemo
 }
 
 // History gives a game as it was at an earlier seq.

@@ -475,7 +475,7 @@ func removeString(list []string, s string) []string {
 func (g *Game) waitingSides(st engine.State, facts []events.Fact) []string {
 	done := g.sealedSides(facts)
 	var sides []string
-	for _, p := range g.Rules.Prompt(st) {
+	for _, p := range g.rulePrompts(st) {
 		if !p.Referee && p.Side != "" && !(p.Sealed != "" && contains(done, p.Side)) {
 			sides = addSorted(sides, p.Side)
 		}
@@ -575,6 +575,9 @@ func InBranch(branches []Branch, seq uint64) (Branch, bool) {
 // the ruleset, the engine's own here. Within a fold (f not nil), a state
 // the fold made is the fold's own, and the ruleset may change it in place.
 func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []events.Fact, f *folding) error {
+	if f != nil {
+		g.prompted = [2]promptMemo{} // a fold may change a state in place
+	}
 	changed := false
 	for len(facts) > 0 {
 		n := 0

@@ -43,7 +43,7 @@ type SealedOrder struct {
 // side is in, in the prompts' order, with the step's name ("" if side's
 // step is not sealed).
 func (g *Game) sealedPrompts(st engine.State, side string) (step string, sides []string) {
-	ps := g.Rules.Prompt(st)
+	ps := g.rulePrompts(st)
 	for _, p := range ps {
 		if !p.Referee && p.Side == side && p.Sealed != "" {
 			step = p.Sealed
@@ -267,7 +267,7 @@ func (g *Game) Prompts(st engine.State, d *events.OrderAccepted) []engine.Prompt
 	if d != nil {
 		facts = d.Facts
 	}
-	ps := g.Rules.Prompt(st)
+	ps := g.rulePrompts(st)
 	done := g.sealedSides(facts)
 	if len(done) == 0 {
 		return ps
