@@ -349,10 +349,16 @@ func TestNodeTakeoverPassesOverAnAppendStoredTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Twice: an update sets the server's purge timer to fire at once, and
+	// only then the window its purge reads; a purge that runs between
+	// (the server loaded) reads the old minute and sleeps on it. The
+	// second update's purge reads the first's window either way.
 	cfg := s.CachedInfo().Config
-	cfg.Duplicates = 100 * time.Millisecond
-	if _, err := a.js.UpdateStream(t.Context(), cfg); err != nil {
-		t.Fatal(err)
+	for _, window := range []time.Duration{100 * time.Millisecond, 110 * time.Millisecond} {
+		cfg.Duplicates = window
+		if _, err := a.js.UpdateStream(t.Context(), cfg); err != nil {
+			t.Fatal(err)
+		}
 	}
 	m2, err := s.GetLastMsgForSubject(t.Context(), Subject("g1"))
 	if err != nil {

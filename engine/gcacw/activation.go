@@ -3,6 +3,8 @@ package gcacw
 import (
 	"fmt"
 	"strings"
+
+	"pbem/engine/hex"
 )
 
 // leaderClass names the rows of the leader MA table of GCACW 5.2.3.
@@ -92,15 +94,22 @@ func (s *State) leaderEligible(l *Leader) string {
 	if l.Kind == ArmyLeader {
 		return fmt.Sprintf("%s is an Army Leader: only district, corps and division leaders are activated (GCACW 5.2c)", l.Name)
 	}
-	if _, ok := s.leaderHex(l); !ok {
+	lh, ok := s.leaderHex(l)
+	if !ok {
 		return fmt.Sprintf("%s has no unit to stand with", l.Name)
 	}
 	// Ambiguity A18, read as "counts": under the optional rule an
 	// organized fatigue-4 unit makes its leader eligible too.
 	fatigue4 := s.Scn.Option(OptFatigue4) && s.Scn.Reading(ReadA18) == "counts"
+	var radius *hex.Reach // traced once, for the first unit that needs it (inRadius)
 	for _, u := range s.live() {
-		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) && s.inRadius(l, u) {
-			return ""
+		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) && !u.Eliminated {
+			if radius == nil {
+				radius = s.CommandRadius(l.Side, lh)
+			}
+			if radius.Contains(u.Hex) {
+				return ""
+			}
 		}
 	}
 	return fmt.Sprintf("%s has no subordinate unit within its command radius at fatigue 3 or less (GCACW 5.2d)", l.Name)
