@@ -12,9 +12,12 @@ import (
 	"pbem/demo/servetest"
 )
 
-// pbemBin is the pbem binary the tests serve on, built once by TestMain
-// (with the race detector when this test binary has it); cmdBin, built
-// without it, runs the commands that do not serve (see World.CmdBin).
+// pbemBin is the pbem binary built once by TestMain with the race
+// detector when this test binary has it; cmdBin, built without it, runs
+// the commands that do not serve (see World.CmdBin), and serves the tests
+// whose subject is what the intake trusts and answers (newWorld). The
+// test whose subject is concurrency, a slow DKIM key holding up no other
+// game's reply, serves on pbemBin (newRaceWorld).
 var pbemBin, cmdBin string
 
 func TestMain(m *testing.M) {
@@ -45,6 +48,12 @@ const authservID = servetest.AuthservID
 // mailboxes on the players' host. More games are made with
 // w.Pbem("new", ...) before w.Serve.
 func newWorld(t *testing.T, ratePerHour int, people ...string) *servetest.World {
+	t.Helper()
+	return servetest.NewWorld(t, cmdBin, servetest.WorldConfig{RatePerHour: ratePerHour, People: append([]string{"anna", "taro", "eve"}, people...)})
+}
+
+// newRaceWorld is newWorld serving on the race-built pbemBin.
+func newRaceWorld(t *testing.T, ratePerHour int, people ...string) *servetest.World {
 	t.Helper()
 	return servetest.NewWorld(t, pbemBin, servetest.WorldConfig{RatePerHour: ratePerHour, CmdBin: cmdBin, People: append([]string{"anna", "taro", "eve"}, people...)})
 }

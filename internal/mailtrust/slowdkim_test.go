@@ -180,7 +180,7 @@ func slowDKIMKeys(t *testing.T, authservID bool) {
 	players := newKey(t)
 	dns := startKeyDNS(t, map[string]string{"s1._domainkey.players.test": "v=DKIM1; k=ed25519; p=" +
 		base64.StdEncoding.EncodeToString(players.Public().(ed25519.PublicKey))})
-	w := newWorld(t, 100, "bob", "dan")
+	w := newRaceWorld(t, 100, "bob", "dan")
 	if !authservID {
 		// No receiving host's field: pbem checks DKIM signatures itself.
 		w.Env = slices.DeleteFunc(w.Env, func(e string) bool { return strings.HasPrefix(e, "PBEM_MAIL_AUTHSERV_ID=") })
