@@ -176,7 +176,8 @@ func (r *clusterRig) logs() string {
 		}
 		var lines []string
 		for _, l := range strings.Split(buf.String(), "\n") {
-			if strings.Contains(l, "WARN") || strings.Contains(l, "ERROR") || strings.Contains(l, "component=cluster") {
+			if strings.Contains(l, "WARN") || strings.Contains(l, "ERROR") || strings.Contains(l, "component=cluster") ||
+				strings.Contains(l, `msg="control command"`) {
 				lines = append(lines, l)
 			}
 		}
@@ -268,8 +269,7 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	flood(2)
 
 	// Kill one NATS server; the other two keep the quorum.
-	r.nats[2].Cmd.Process.Signal(syscall.SIGKILL)
-	r.nats[2].Cmd.Wait()
+	r.nats[2].Kill()
 	flood(3)
 
 	// The killed node comes back with its data directory.

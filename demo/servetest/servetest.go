@@ -119,7 +119,9 @@ func Start(t testing.TB, cmd *exec.Cmd, dataDir string) *exec.Cmd {
 		}
 	})
 	sock := filepath.Join(dataDir, "pbem.sock")
-	if !waitfor.True(20*time.Second, func() bool {
+	// Generous: a loaded machine starts a race-built server slowly, and a
+	// cluster node first joins its cluster.
+	if !waitfor.True(60*time.Second, func() bool {
 		c, err := net.Dial("unix", sock)
 		if err == nil {
 			c.Close()
