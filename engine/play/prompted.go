@@ -38,3 +38,22 @@ func (g *Game) rulePrompts(st engine.State) []engine.Prompt {
 	g.prompted[1], g.prompted[0] = g.prompted[0], promptMemo{name: name, version: version, st: st, ps: slices.Clone(ps)}
 	return ps
 }
+
+// carryPrompts tells the game that its state, just folded from a decision
+// of its own, is after, the state that decision computed: the fold
+// evolved the same facts from the same state (the rule contract has
+// EvolveAll equal Evolve fact by fact, and enginetest checks it), so
+// what after prompted, the decision's mails asked already, is what the
+// game's state prompts, and the next decision need not ask again.
+func (g *Game) carryPrompts(after engine.State) {
+	if after == nil || g.State == after || g.State == nil || !reflect.TypeOf(g.State).Comparable() {
+		return
+	}
+	name, version := g.Rules.Name(), g.Rules.Version()
+	for _, m := range g.prompted {
+		if m.st == after && m.name == name && m.version == version {
+			g.prompted[1], g.prompted[0] = g.prompted[0], promptMemo{name: name, version: version, st: g.State, ps: m.ps}
+			return
+		}
+	}
+}

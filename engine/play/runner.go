@@ -513,12 +513,13 @@ func (a *actor) decide(lg *slog.Logger) {
 		start := time.Now()
 		base := a.g.Seq
 		var evs []events.Envelope
-		folded := false // a.g holds decisions the log does not have yet
+		var single engine.State // the state after evs, decided and not folded yet
+		folded := false         // a.g holds decisions the log does not have yet
 		first := a.g.Pending[0].Seq
 		for n := 0; len(a.g.Pending) > 0 && n < maxDecideBatch; n++ {
-			one := a.decision(lg)
+			one, after := a.decision(lg)
 			if !folded && (len(a.g.Pending) == 1 || a.alone) {
-				evs = one // alone: appended, then folded, as it always was
+				evs, single = one, after // alone: appended, then folded, as it always was
 				break
 			}
 			for i := range one {
@@ -529,6 +530,7 @@ func (a *actor) decide(lg *slog.Logger) {
 					return
 				}
 			}
+			a.g.carryPrompts(after)
 			folded = true
 			evs = append(evs, one...)
 		}
@@ -596,6 +598,7 @@ func (a *actor) decide(lg *slog.Logger) {
 					return
 				}
 			}
+			a.g.carryPrompts(single)
 		}
 		a.publish()
 		lg.Debug("decided", "input", first, "seq", res.Last)
@@ -762,7 +765,7 @@ func (a *actor) withdraw(l *Links, lg *slog.Logger) (*events.Envelope, error) {
 // decision decides the first pending input and returns the decision
 // with the mails it causes (and the game's end, if it ends), not yet
 // chained.
-func (a *actor) decision(lg *slog.Logger) []events.Envelope {
+func (a *actor) decision(lg *slog.Logger) ([]events.Envelope, engine.State) {
 	in := a.g.Pending[0]
 	stream := NewStream(a.seed, a.id, a.g.Rolls)
 	stream.seedFor = a.r.opts.HiddenSeed
@@ -799,7 +802,7 @@ func (a *actor) decision(lg *slog.Logger) []events.Envelope {
 	if ended != nil {
 		evs = append(evs, events.New(a.id, at, "", ended))
 	}
-	return evs
+	return evs, after
 }
 
 // tick writes what the time now means for the game's deadlines.
