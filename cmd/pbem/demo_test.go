@@ -24,14 +24,6 @@ func playedDemo(t *testing.T, args ...string) (out, log string, byPlayer map[str
 	return playedDemoOn(t, contentBin, args...)
 }
 
-// playedDemoUnderRace is playedDemo on pbemBin, built with the race
-// detector when the tests are: one whole game by mail (the GCACW demo's)
-// runs under it, server, engine and mail hosts together.
-func playedDemoUnderRace(t *testing.T, args ...string) (out, log string, byPlayer map[string]string) {
-	t.Helper()
-	return playedDemoOn(t, pbemBin, args...)
-}
-
 func playedDemoOn(t *testing.T, bin string, args ...string) (out, log string, byPlayer map[string]string) {
 	t.Helper()
 	key := bin + " " + strings.Join(args, " ")
@@ -172,9 +164,13 @@ func checkHas(t *testing.T, what, text string, wants ...string) {
 
 // The README's main job: a whole GCACW game by mail over the built-in SMTP
 // and IMAP servers, NATS and a bbolt file, every mail printed as received.
+// It plays on the build that ships, as the other rule systems' demos do:
+// its subject is what the mails say. A whole campaign by mail, its
+// battles opened and carried back inside one server, runs race-built
+// (TestLinkedBattleDemoCampaign).
 func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 	t.Parallel() // playedDemo takes a CPU slot while it plays
-	out, log, byPlayer := playedDemoUnderRace(t, "--max-orders", "400", "--timeout", "8m")
+	out, log, byPlayer := playedDemo(t, "--max-orders", "400", "--timeout", "8m")
 	// Every mail of the game has its one subject; what a mail
 	// is stands on its first line.
 	if subjects := regexp.MustCompile(`=== Subject: (.*)`).FindAllStringSubmatch(out, -1); len(subjects) < 10 {

@@ -13,7 +13,8 @@ import (
 // the referee has each assault fought out by mail, each result is
 // carried back, the referee ends the campaign by mail, and every game is
 // verified and audited, each battle's link checked against the
-// campaign's log.
+// campaign's log. It runs race-built: one server runs the campaign and
+// its battles side by side, whole games by mail.
 func TestLinkedBattleDemoCampaign(t *testing.T) {
 	out, errOut, code := pbemUnderRace(t, nil, "demo", "--campaign", "--timeout", "2m")
 	if code != 0 {

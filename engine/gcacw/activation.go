@@ -101,9 +101,9 @@ func (s *State) leaderEligible(l *Leader) string {
 	// Ambiguity A18, read as "counts": under the optional rule an
 	// organized fatigue-4 unit makes its leader eligible too.
 	fatigue4 := s.Scn.Option(OptFatigue4) && s.Scn.Reading(ReadA18) == "counts"
-	var radius *hex.Reach // traced once, for the first unit that needs it (inRadius)
+	var radius *hex.Reach // traced once, for the first unit that needs it (as inRadius does; live units only)
 	for _, u := range s.live() {
-		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) && !u.Eliminated {
+		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) {
 			if radius == nil {
 				radius = s.CommandRadius(l.Side, lh)
 			}

@@ -49,13 +49,20 @@ const authservID = servetest.AuthservID
 // w.Pbem("new", ...) before w.Serve.
 func newWorld(t *testing.T, ratePerHour int, people ...string) *servetest.World {
 	t.Helper()
-	return servetest.NewWorld(t, cmdBin, servetest.WorldConfig{RatePerHour: ratePerHour, People: append([]string{"anna", "taro", "eve"}, people...)})
+	return newWorldOn(t, cmdBin, ratePerHour, people...)
 }
 
 // newRaceWorld is newWorld serving on the race-built pbemBin.
 func newRaceWorld(t *testing.T, ratePerHour int, people ...string) *servetest.World {
 	t.Helper()
-	return servetest.NewWorld(t, pbemBin, servetest.WorldConfig{RatePerHour: ratePerHour, CmdBin: cmdBin, People: append([]string{"anna", "taro", "eve"}, people...)})
+	return newWorldOn(t, pbemBin, ratePerHour, people...)
+}
+
+// newWorldOn is newWorld serving on the pbem binary bin; the commands the
+// tests run against the server are cmdBin's.
+func newWorldOn(t *testing.T, bin string, ratePerHour int, people ...string) *servetest.World {
+	t.Helper()
+	return servetest.NewWorld(t, bin, servetest.WorldConfig{RatePerHour: ratePerHour, CmdBin: cmdBin, People: append([]string{"anna", "taro", "eve"}, people...)})
 }
 
 var confirmLineRE = regexp.MustCompile(`(?m)^    (CONFIRM [a-z2-7]{4}-[a-z2-7]{4})$`)
