@@ -523,7 +523,7 @@ func (c *canvas) claim(idx int, p Piece) {
 				n := 0
 				for j := int64(0); j < 4; j++ {
 					for i := int64(0); i < 4; i++ {
-						if b.Contains(c.at(r, col, 2*i+1, 2*j+1, 8)) {
+						if cornersContain(cs, c.at(r, col, 2*i+1, 2*j+1, 8)) {
 							n += 2
 						}
 					}

@@ -186,8 +186,11 @@ func (r Rect) RotateAbout(p Point, a Angle) Rect {
 }
 
 // Contains reports whether p is on or inside the base, exactly.
-func (r Rect) Contains(p Point) bool {
-	c := r.Corners()
+func (r Rect) Contains(p Point) bool { return cornersContain(r.Corners(), p) }
+
+// cornersContain is Contains for the base whose Corners are c: a caller
+// testing many points against one base works its corners out once.
+func cornersContain(c [4]Point, p Point) bool {
 	if c[0] == c[1] || c[1] == c[2] {
 		// No width or no depth: a segment or a point.
 		return touches(convex{pts: c[:]}, convex{pts: []Point{p}})
