@@ -3,8 +3,6 @@ package gcacw
 import (
 	"fmt"
 	"strings"
-
-	"pbem/engine/hex"
 )
 
 // leaderClass names the rows of the leader MA table of GCACW 5.2.3.
@@ -61,7 +59,11 @@ func leaderDice(l *Leader) int {
 // within l's command radius (2.5; for the artillery too: Ambiguity A15),
 // at fatigue 3 or less (5.2.2), or at 4 and organized under the optional
 // rule (5.2.2-OPT).
-func (s *State) mayActivate(l *Leader, u *Unit) string {
+func (s *State) mayActivate(l *Leader, u *Unit) string { return s.mayActivateIn(l, u, s.radiusOf(l)) }
+
+// mayActivateIn is mayActivate with l's command radius r (radiusOf), for
+// a caller asking about many of l's units.
+func (s *State) mayActivateIn(l *Leader, u *Unit, r *leaderRadius) string {
 	switch {
 	case u.Side != l.Side:
 		return fmt.Sprintf("%s is not your unit", u.Name)
@@ -77,7 +79,7 @@ func (s *State) mayActivate(l *Leader, u *Unit) string {
 	// GCACW 2.5a: the leader traces its command radius to the unit; for
 	// artillery outside the leader's command, unless the scenario reads
 	// Ambiguity A15 as "anywhere".
-	case !s.inRadius(l, u) && !(u.Type == Artillery && !s.commands(l, u) && s.Scn.Reading(ReadA15) == "anywhere"):
+	case !r.contains(u) && !(u.Type == Artillery && !s.commands(l, u) && s.Scn.Reading(ReadA15) == "anywhere"):
 		return fmt.Sprintf("%s is not within %s's command radius (GCACW 2.5)", u.Name, l.Name)
 	case u.Fatigue <= 3:
 		return ""
@@ -94,22 +96,16 @@ func (s *State) leaderEligible(l *Leader) string {
 	if l.Kind == ArmyLeader {
 		return fmt.Sprintf("%s is an Army Leader: only district, corps and division leaders are activated (GCACW 5.2c)", l.Name)
 	}
-	lh, ok := s.leaderHex(l)
-	if !ok {
+	if _, ok := s.leaderHex(l); !ok {
 		return fmt.Sprintf("%s has no unit to stand with", l.Name)
 	}
 	// Ambiguity A18, read as "counts": under the optional rule an
 	// organized fatigue-4 unit makes its leader eligible too.
 	fatigue4 := s.Scn.Option(OptFatigue4) && s.Scn.Reading(ReadA18) == "counts"
-	var radius *hex.Reach // traced once, for the first unit that needs it (as inRadius does; live units only)
+	radius := s.radiusOf(l)
 	for _, u := range s.live() {
-		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) {
-			if radius == nil {
-				radius = s.CommandRadius(l.Side, lh)
-			}
-			if radius.Contains(u.Hex) {
-				return ""
-			}
+		if s.commands(l, u) && (u.Fatigue <= 3 || fatigue4 && !u.Disorganized) && radius.contains(u) {
+			return ""
 		}
 	}
 	return fmt.Sprintf("%s has no subordinate unit within its command radius at fatigue 3 or less (GCACW 5.2d)", l.Name)

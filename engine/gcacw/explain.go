@@ -279,8 +279,9 @@ func eligibleNow(st *State, side string) engine.Explanation {
 			}
 			var can []string
 			ex := ""
+			radius := st.radiusOf(l)
 			for _, u := range st.live() {
-				if st.mayActivate(l, u) != "" {
+				if st.mayActivateIn(l, u, radius) != "" {
 					continue
 				}
 				can = append(can, u.ID)

@@ -83,8 +83,9 @@ func (m sim) exampleActivate(side string) string {
 			continue
 		}
 		var parts []string
+		radius := st.radiusOf(l)
 		for _, u := range st.live() {
-			if st.mayActivate(l, u) != "" {
+			if st.mayActivateIn(l, u, radius) != "" {
 				continue
 			}
 			h := m.exampleHex(u)

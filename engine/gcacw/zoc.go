@@ -115,10 +115,31 @@ func (s *State) CommandRadius(side string, from hex.Hex) *hex.Reach {
 
 // inRadius reports whether unit u is within the command radius of leader
 // l (GCACW 2.5a: traced by the leader, from its hex, to the unit; 2.5g).
-func (s *State) inRadius(l *Leader, u *Unit) bool {
-	lh, ok := s.leaderHex(l)
-	if !ok || u.Eliminated {
+func (s *State) inRadius(l *Leader, u *Unit) bool { return s.radiusOf(l).contains(u) }
+
+// radiusOf is leader l's command radius, traced once, when first asked,
+// for a caller that asks about many units (a prompt's example, the
+// leader's eligibility); l and the state must not change meanwhile.
+func (s *State) radiusOf(l *Leader) *leaderRadius { return &leaderRadius{s: s, l: l} }
+
+// leaderRadius is a leader's command radius traced at most once (radiusOf).
+type leaderRadius struct {
+	s      *State
+	l      *Leader
+	traced bool
+	reach  *hex.Reach // nil: the leader has no unit to stand with
+}
+
+// contains is inRadius for the leader's radius.
+func (r *leaderRadius) contains(u *Unit) bool {
+	if u.Eliminated {
 		return false
 	}
-	return s.CommandRadius(l.Side, lh).Contains(u.Hex)
+	if !r.traced {
+		r.traced = true
+		if lh, ok := r.s.leaderHex(r.l); ok {
+			r.reach = r.s.CommandRadius(r.l.Side, lh)
+		}
+	}
+	return r.reach != nil && r.reach.Contains(u.Hex)
 }
