@@ -45,9 +45,31 @@ func Leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 	if mail == nil {
 		t.Fatal("the leak test needs the mail renderer (enginetest.Mailer): without it no mail is compared")
 	}
+	leak(t, reg, mail, s, mailedPlay(t, reg, mail, s))
+}
+
+// mailedSeed is the dice seed of the games of s the leak and volume tests
+// play with mails: the one base game they share (mailedPlay), and their
+// variants.
+func mailedSeed(s Script) []byte {
 	seed := sha256.Sum256([]byte("enginetest leak " + s.Name))
+	return seed[:]
+}
+
+// mailedPlay plays s as it is, with its mails rendered by mail, under the
+// default mail volume and mailedSeed: the leak test's base game, and the
+// volume test's game of the default volume. Its store lives as long as t.
+func mailedPlay(t testing.TB, reg *engine.Registry, mail Mailer, s Script) *Played {
+	t.Helper()
+	return playScript(t, reg, s, playOptions{mail: mail, seed: mailedSeed(s)})
+}
+
+// leak is Leak with the base game played already (mailedPlay).
+func leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script, played *Played) {
+	t.Helper()
+	seed := mailedSeed(s)
 	other := sha256.Sum256([]byte("enginetest leak, another seed " + s.Name))
-	base := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:]}), reg: reg, mail: mail}
+	base := &materials{Played: played, reg: reg, mail: mail}
 	for _, v := range leakViewers(s) {
 		what := "dice hidden from " + viewerName(v) + " thrown from another seed"
 		t.Run(what, func(t *testing.T) {
@@ -59,7 +81,7 @@ func Leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 				}
 				return other[:]
 			}
-			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], hidden: hidden}), reg: reg, mail: mail}
+			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed, hidden: hidden}), reg: reg, mail: mail}
 			compareMaterial(t, what, v, base, alt, false, false)
 		})
 	}
@@ -67,7 +89,7 @@ func Leak(t *testing.T, reg *engine.Registry, mail Mailer, s Script) {
 		what := fmt.Sprintf("secret %q of %s", sec.Name, sec.Side)
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
-			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed[:], orders: sec.Orders}), reg: reg, mail: mail}
+			alt := &materials{Played: playScript(t, reg, s, playOptions{mail: mail, seed: seed, orders: sec.Orders}), reg: reg, mail: mail}
 			vs := leakViewers(s)
 			if len(sec.Readers) > 0 && !sec.RefereesRead {
 				for _, r := range s.Referees {
