@@ -575,9 +575,6 @@ func InBranch(branches []Branch, seq uint64) (Branch, bool) {
 // the ruleset, the engine's own here. Within a fold (f not nil), a state
 // the fold made is the fold's own, and the ruleset may change it in place.
 func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []events.Fact, f *folding) error {
-	if f != nil {
-		g.prompted = [2]promptMemo{} // a fold may change a state in place
-	}
 	changed := false
 	for len(facts) > 0 {
 		n := 0
@@ -587,7 +584,12 @@ func (g *Game) applyFacts(reg *engine.Registry, seq, input uint64, facts []event
 		if n > 0 {
 			evolve := EvolveAll
 			if f != nil && f.owns {
+				// It changes g.State in place: what was asked of it
+				// is forgotten. (A fold that only copies, as one that
+				// folds the inputs arriving does, leaves the states
+				// asked about as they were, and their prompts hold.)
 				evolve = EvolveOwned
+				g.prompted = [2]promptMemo{}
 			}
 			st, err := evolve(g.Rules, g.State, facts[:n])
 			if err != nil {
