@@ -37,7 +37,7 @@ func (s *summary) print(w io.Writer) {
 	for _, r := range s.rows {
 		width = max(width, len(r.measure))
 	}
-	fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-22s %s\n", width, "measure", "figure", "baseline", "ratio", "goal", "")
+	fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-26s %s\n", width, "measure", "figure", "baseline", "ratio", "goal", "")
 	for _, r := range s.rows {
 		ratio := "-"
 		if r.ratio != 0 {
@@ -47,9 +47,9 @@ func (s *summary) print(w io.Writer) {
 		if !r.met {
 			met = "NOT MET"
 		}
-		fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-22s %s\n", width, r.measure, r.figure, r.baseline, ratio, r.goal, met)
+		fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-26s %s\n", width, r.measure, r.figure, r.baseline, ratio, r.goal, met)
 	}
-	fmt.Fprintln(w, "  "+strings.Repeat("-", width+70))
+	fmt.Fprintln(w, "  "+strings.Repeat("-", width+74))
 	fmt.Fprintln(w, "  replay: ratio of CPU time per event, raw scan over replay, the store's pages kept mapped (see 'replay' above)")
 	fmt.Fprintln(w)
 }

@@ -23,6 +23,10 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 	if ours, _ := strconv.Atoi(tp[1]); ours <= 0 {
 		t.Fatalf("throughput %s/s:\n%s", tp[1], out)
 	}
+	// The summary's row: the figure, its baseline, their ratio, the goal.
+	if !regexp.MustCompile(`(?m)^  throughput, 8 orders by mail\s+\d+ /s\s+\d+ /s host\s+\d+\.\d{3}\s+≥ 1000 /s, ratio ≥ 0\.7\s+(met|NOT MET)$`).MatchString(out) {
+		t.Fatalf("no throughput row in the summary:\n%s", out)
+	}
 	cs := regexp.MustCompile(`cold start: 20 stored games[^\n]*\n\s+until serving\s+(\S+)\n\s+baseline: bare bbolt opens, reads every head\s+(\S+)`).FindStringSubmatch(out)
 	if cs == nil {
 		t.Fatalf("no cold start figure:\n%s", out)

@@ -27,5 +27,9 @@ func TestBenchMailAgainstDovecot(t *testing.T) {
 	if m == nil || !strings.Contains(out, "(4 of 4 notifications seen)") {
 		t.Fatalf("no floor measured:\n%s", out)
 	}
+	// The summary's row: above the floor at p50 / p99, the floor, the goal.
+	if !regexp.MustCompile(`(?m)^  mail → reply above the IDLE floor\s+-?[0-9.]+[µm]?s / -?[0-9.]+[µm]?s\s+[0-9.]+[µm]?s / [0-9.]+[µm]?s\s+-\s+p50 ≤ 5ms / p99 ≤ 20ms\s+(met|NOT MET)$`).MatchString(out) {
+		t.Fatalf("no mail latency row in the summary:\n%s", out)
+	}
 	t.Logf("%s", out)
 }
