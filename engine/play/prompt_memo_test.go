@@ -28,18 +28,26 @@ func (c countedPrompts) Prompt(s engine.State) []engine.Prompt {
 	return c.Ruleset.Prompt(s)
 }
 
-// A state's prompts are asked of the rules once, however many inputs
-// arrive and are answered while it stands (a STATUS, a LOG), whether the
-// runner is handed them or finds them in the log, and asked again once
-// an order changes the state.
-func TestPromptsOfAStateAreAskedOnceWhileItStands(t *testing.T) {
-	var asked atomic.Int64
-	reg := engine.NewRegistry(func() engine.Ruleset { return countedPrompts{enginetest.Race(), &asked} })
+// countedGame is a game "g" of countedPrompts on a runner, with north's
+// ADD 2 taken; asked counts the prompts asked of its rules.
+func countedGame(t *testing.T) (*house, *engine.Registry, *atomic.Int64) {
+	t.Helper()
+	asked := new(atomic.Int64)
+	reg := engine.NewRegistry(func() engine.Ruleset { return countedPrompts{enginetest.Race(), asked} })
 	h := openHouse(t, filepath.Join(t.TempDir(), "pbem.db"), reg, play.RunnerOptions{})
 	h.create("g", "counted")
 	if d, _ := h.send("g", "north", "ADD 2"); d.EventType() != events.TypeOrderAccepted {
 		t.Fatalf("ADD 2: %s", play.DescribeDecision(d))
 	}
+	return h, reg, asked
+}
+
+// A state's prompts are asked of the rules once, however many inputs
+// arrive and are answered while it stands (a STATUS, a LOG), whether the
+// runner is handed them or finds them in the log, and asked again once
+// an order changes the state.
+func TestPromptsOfAStateAreAskedOnceWhileItStands(t *testing.T) {
+	h, _, asked := countedGame(t)
 	before := asked.Load()
 	// A query the runner is not handed but finds in the log, as when mail
 	// arrives while it decides: it folds the log's events it has not seen.
@@ -75,13 +83,7 @@ func TestPromptsOfAStateAreAskedOnceWhileItStands(t *testing.T) {
 // state's prompts are not asked again; a fold through an order that
 // changes the state asks for the new state's.
 func TestPromptsOfAStateHoldThroughAFoldThatLeavesIt(t *testing.T) {
-	var asked atomic.Int64
-	reg := engine.NewRegistry(func() engine.Ruleset { return countedPrompts{enginetest.Race(), &asked} })
-	h := openHouse(t, filepath.Join(t.TempDir(), "pbem.db"), reg, play.RunnerOptions{})
-	h.create("g", "counted")
-	if d, _ := h.send("g", "north", "ADD 2"); d.EventType() != events.TypeOrderAccepted {
-		t.Fatalf("ADD 2: %s", play.DescribeDecision(d))
-	}
+	h, reg, asked := countedGame(t)
 	g, err := play.Load(h.st, reg, "g", 0)
 	if err != nil {
 		t.Fatal(err)
