@@ -161,6 +161,32 @@ func (d *Decoder) UnmarshalView(b []byte) (Envelope, error) {
 	return e, nil
 }
 
+// KeyView returns the idempotency key of a stored envelope without
+// decoding the rest of it (nil for an envelope without one): the store
+// reads it when it looks for a key among the events it has not indexed
+// yet. The key aliases b.
+func KeyView(b []byte) ([]byte, error) {
+	if len(b) == 0 || b[0] != envelopeVersion {
+		return nil, fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
+	}
+	if len(b) < 1+2*HashSize {
+		return nil, fmt.Errorf("%w: envelope cut short", ErrCorrupt)
+	}
+	r := NewReader(b[1+2*HashSize:])
+	r.stringView() // game
+	r.Uvarint()    // seq
+	r.stringView() // type
+	r.Varint()     // at
+	k := r.stringView()
+	if r.err != nil {
+		return nil, fmt.Errorf("decode envelope key: %w", r.err)
+	}
+	if len(k) == 0 {
+		return nil, nil
+	}
+	return k, nil
+}
+
 // Clone returns a copy of e that shares no memory with it.
 func (e *Envelope) Clone() Envelope {
 	c := *e

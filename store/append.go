@@ -1,9 +1,9 @@
 package store
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -207,8 +207,14 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 			if key == "" {
 				continue
 			}
-			if v := logB.Get(idemKey(key)); v != nil {
-				seq := binary.BigEndian.Uint64(v)
+			seq, found, err := findKey(logB, key)
+			if err != nil {
+				// A damaged event fails this request, not the others
+				// committed with it.
+				r.err = fmt.Errorf("append to %s: look up key %q: %w", r.Game, key, err)
+				return nil
+			}
+			if found {
 				r.res = Result{First: seq, Last: seq, Duplicate: true, DuplicateKey: key}
 				return r.checkpoint(tx)
 			}
@@ -233,6 +239,15 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	}
 	// Events are appended in key order; keys land anywhere in their range.
 	logB.FillPercent = 0.9
+	indexed, marked := indexedThrough(logB, h.Seq)
+	var keys []keyEntry
+	index := h.Seq+uint64(len(r.Events))-indexed >= indexLag
+	if index {
+		if keys, err = unindexedKeys(logB, indexed); err != nil {
+			r.err = fmt.Errorf("append to %s: index its keys: %w", r.Game, err)
+			return nil
+		}
+	}
 	out := make([]events.Envelope, len(r.Events))
 	for i := range r.Events {
 		e := r.Events[i]
@@ -240,21 +255,34 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		if err := logB.Put(seqKey(e.Seq), e.Marshal()); err != nil {
 			return err
 		}
-		if e.Key != "" {
-			if k := idemKey(e.Key); logB.Get(k) == nil {
-				if err := logB.Put(k, seqKey(e.Seq)); err != nil {
-					return err
-				}
-			}
-		}
 		h = Head{Seq: e.Seq, Hash: e.Hash}
 		out[i] = e
 	}
+	// The events' own keys are indexed in arrears (see indexLag); the
+	// request's other keys are in no event, so they are indexed now.
 	for _, key := range r.Keys {
-		if k := idemKey(key); key != "" && logB.Get(k) == nil {
+		if key == "" || slices.ContainsFunc(out, func(e events.Envelope) bool { return e.Key == key }) {
+			continue
+		}
+		if k := idemKey(key); logB.Get(k) == nil {
 			if err := logB.Put(k, seqKey(out[0].Seq)); err != nil {
 				return err
 			}
+		}
+	}
+	switch {
+	case index:
+		for _, e := range out {
+			if e.Key != "" {
+				keys = append(keys, keyEntry{idemKey(e.Key), seqKey(e.Seq)})
+			}
+		}
+		if err := indexKeys(logB, keys, h.Seq); err != nil {
+			return err
+		}
+	case !marked:
+		if err := logB.Put(indexedKey, seqKey(indexed)); err != nil {
+			return err
 		}
 	}
 	if err := tx.Bucket(bMeta).Put(game, encodeHead(h)); err != nil {

@@ -132,6 +132,10 @@ func checkLogs(tx *bolt.Tx, add func(string, ...any)) {
 					broken = true
 				}
 				last = env.Hash
+			case string(k) == string(indexedKey):
+				if len(v) != 8 || binary.BigEndian.Uint64(v) > h.Seq {
+					add("game %s: its keys are said to be indexed through event %x, past its head %d", game, v, h.Seq)
+				}
 			case len(k) > 0 && k[0] == idemPrefix:
 				if len(v) != 8 || binary.BigEndian.Uint64(v) == 0 || binary.BigEndian.Uint64(v) > h.Seq {
 					add("game %s: idempotency key %q points at no event", game, k[1:])

@@ -1,0 +1,166 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"pbem/events"
+)
+
+// A mail sent again is a duplicate however far back its first copy lies:
+// among the events whose keys the index does not hold yet, at the edge of
+// the index, or long indexed, and after the store is opened again.
+func TestAKeyIsADuplicateWhereverItsEventIs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbem.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*indexLag + 5
+	for i := 1; i <= n; i++ {
+		key := fmt.Sprintf("<m%d>", i)
+		if i%7 == 0 {
+			key = "" // an event without a key (a decision) among them
+		}
+		if _, err := s.Append("g1", uint64(i-1), order("g1", key, "PASS")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(t *testing.T, s *Store) {
+		t.Helper()
+		for i := 1; i <= n; i++ {
+			key := fmt.Sprintf("<m%d>", i)
+			seq, ok, err := s.Lookup("g1", key)
+			if i%7 == 0 {
+				if ok || err != nil {
+					t.Errorf("Lookup(%s) = %d, %v, %v; it was never recorded", key, seq, ok, err)
+				}
+				continue
+			}
+			if err != nil || !ok || seq != uint64(i) {
+				t.Errorf("Lookup(%s) = %d, %v, %v; want %d", key, seq, ok, err, i)
+			}
+			r, err := s.Append("g1", 1, order("g1", key, "PASS"))
+			if err != nil || !r.Duplicate || r.First != uint64(i) || r.DuplicateKey != key {
+				t.Errorf("sent again, %s: %+v, %v; want a duplicate of %d", key, r, err, i)
+			}
+		}
+		if h, _ := s.Head("g1"); h.Seq != n {
+			t.Errorf("head %d after the duplicates, want %d", h.Seq, n)
+		}
+		if problems, err := s.Check(); err != nil || len(problems) > 0 {
+			t.Errorf("check: %v %v", problems, err)
+		}
+	}
+	check(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check(t, s)
+	// The keys are all in the index once indexLag more events came.
+	var through uint64
+	s.view(func(tx *bolt.Tx) error {
+		through, _ = indexedThrough(tx.Bucket(bLog).Bucket([]byte("g1")), 0)
+		return nil
+	})
+	if through != n-n%indexLag {
+		t.Errorf("indexed through %d, want %d (every %d events)", through, n-n%indexLag, indexLag)
+	}
+}
+
+// A file written before the index was kept in arrears has every key in
+// its index and no mark: its keys are found, and appends go on from it.
+func TestAFileWithEveryKeyIndexedAndNoMarkKeepsItsKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pbem.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		if _, err := s.Append("g1", uint64(i-1), order("g1", fmt.Sprintf("<m%d>", i), "PASS")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Make it the old file: every key indexed, no mark.
+	if err := s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bLog).Bucket([]byte("g1"))
+		keys, err := unindexedKeys(b, 0)
+		if err != nil {
+			return err
+		}
+		if err := indexKeys(b, keys, 5); err != nil {
+			return err
+		}
+		return b.Delete(indexedKey)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 6; i <= 8; i++ {
+		if _, err := s.Append("g1", uint64(i-1), order("g1", fmt.Sprintf("<m%d>", i), "PASS")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= 8; i++ {
+		key := fmt.Sprintf("<m%d>", i)
+		if r, err := s.Append("g1", 8, order("g1", key, "PASS")); err != nil || !r.Duplicate || r.First != uint64(i) {
+			t.Errorf("sent again, %s: %+v, %v; want a duplicate of %d", key, r, err, i)
+		}
+	}
+	s.Close()
+}
+
+// The keys a request adds beside its events' own are found at once, and
+// one of them that is also an event's key of the same request points at
+// that event.
+func TestRequestKeysAreFoundBeforeTheirEventsAreIndexed(t *testing.T) {
+	s := open(t)
+	if _, err := s.Append("g1", 0, order("g1", "", "created")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Do(Request{Game: "g1", Expected: 1, Events: []events.Envelope{order("g1", "<a>", "PASS"), order("g1", "<b>", "PASS")}, Keys: []string{"mail:a", "<b>"}}); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]uint64{"<a>": 2, "<b>": 3, "mail:a": 2} {
+		if seq, ok, err := s.Lookup("g1", key); err != nil || !ok || seq != want {
+			t.Errorf("Lookup(%s) = %d %v %v, want %d", key, seq, ok, err, want)
+		}
+	}
+}
+
+// A damaged event among those not indexed yet fails the appends and
+// lookups that must read it with an error, not a panic, and leaves other
+// games' appends alone.
+func TestADamagedUnindexedEventFailsOnlyItsGame(t *testing.T) {
+	s := open(t)
+	for i := 1; i <= 3; i++ {
+		if _, err := s.Append("g1", uint64(i-1), order("g1", fmt.Sprintf("<m%d>", i), "PASS")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bLog).Bucket([]byte("g1")).Put(seqKey(2), []byte{9, 9, 9})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Lookup("g1", "<new>"); !errors.Is(err, events.ErrCorrupt) {
+		t.Errorf("lookup past a damaged event: %v, want it to say the log is damaged", err)
+	}
+	res, errs := s.DoAll([]Request{
+		{Game: "g1", Expected: 3, Events: []events.Envelope{order("g1", "<new>", "PASS")}},
+		{Game: "g2", Expected: 0, Events: []events.Envelope{order("g2", "<other>", "PASS")}},
+	})
+	if !errors.Is(errs[0], events.ErrCorrupt) {
+		t.Errorf("append to the damaged game: %+v %v, want it to say the log is damaged", res[0], errs[0])
+	}
+	if errs[1] != nil || res[1].Last != 1 {
+		t.Errorf("append to another game in the same commit: %+v %v", res[1], errs[1])
+	}
+}
