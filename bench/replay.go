@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pbem/engine/play"
+	"pbem/events"
 	"pbem/store"
 )
 
@@ -40,6 +41,11 @@ type replayFigure struct {
 	ruleset                string
 	alone, aloneBase       rate
 	together, togetherBase rate
+	// read is the same games read and their envelopes decoded, with no
+	// rule system's work: the most any replay of them can reach, since
+	// the raw scan looks at the keys alone and never at the bytes of an
+	// event.
+	read rate
 }
 
 func benchReplay(a *app, path, ruleset string, games, perGame, rounds int) (replayFigure, error) {
@@ -81,6 +87,11 @@ func benchReplay(a *app, path, ruleset string, games, perGame, rounds int) (repl
 		}
 		return int(g.Seq), nil
 	}
+	read := func(id string) (int, error) {
+		n := 0
+		err := st.Read(id, 1, func(*events.Envelope) error { n++; return nil })
+		return n, err
+	}
 	workers := runtime.GOMAXPROCS(0)
 	timed := func(workers int, f func(string) (int, error)) func() (rate, error) {
 		return func() (rate, error) {
@@ -104,7 +115,7 @@ func benchReplay(a *app, path, ruleset string, games, perGame, rounds int) (repl
 			return r, nil
 		}
 	}
-	ms := []func() (rate, error){timed(1, scan), timed(1, replay)}
+	ms := []func() (rate, error){timed(1, scan), timed(1, replay), timed(1, read)}
 	if workers > 1 {
 		ms = append(ms, timed(workers, scan), timed(workers, replay))
 	}
@@ -112,10 +123,12 @@ func benchReplay(a *app, path, ruleset string, games, perGame, rounds int) (repl
 	if err != nil {
 		return fig, err
 	}
-	fig.alone, fig.aloneBase = best[1], best[0]
+	fig.alone, fig.aloneBase, fig.read = best[1], best[0], best[2]
 	replayLines(a, "play.Replay, a game at a time", fig.alone, fig.aloneBase, "raw cursor scan")
+	fmt.Fprintf(a.out, "  %-34s %12.0f /s %10.0f CPU ns/event\n  %-34s %12s    %10.3f             (every event's bytes read and its envelope decoded, no rule system's work: the most a replay can reach)\n\n",
+		"read + decode alone", fig.read.perSec(), fig.read.cpuPer(), "ratio to the raw scan (CPU)", "", fig.aloneBase.cpuPer()/fig.read.cpuPer())
 	if workers > 1 {
-		fig.together, fig.togetherBase = best[3], best[2]
+		fig.together, fig.togetherBase = best[4], best[3]
 		replayLines(a, fmt.Sprintf("play.Replay, %d at once", workers), fig.together, fig.togetherBase, "raw scans side by side")
 	}
 	return fig, nil
@@ -138,7 +151,7 @@ func replaySummary(a *app, figs []replayFigure) {
 		r := f.aloneBase.cpuPer() / f.alone.cpuPer()
 		a.sum.add(summaryRow{measure: "whole-game replay, " + f.ruleset,
 			figure: fmt.Sprintf("%.0f CPU ns/ev", f.alone.cpuPer()), baseline: fmt.Sprintf("%.0f CPU ns/ev", f.aloneBase.cpuPer()),
-			ratio: r, goal: fmt.Sprintf("ratio ≥ %.2f", replayGoal), met: r >= replayGoal})
+			ratio: r, goal: fmt.Sprintf("ratio ≥ %.2f (read %.2f)", replayGoal, f.aloneBase.cpuPer()/f.read.cpuPer()), met: r >= replayGoal})
 	}
 	if len(figs) < 2 {
 		return

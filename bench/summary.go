@@ -50,6 +50,7 @@ func (s *summary) print(w io.Writer) {
 		fmt.Fprintf(w, "  %-*s  %16s  %16s  %7s  %-26s %s\n", width, r.measure, r.figure, r.baseline, ratio, r.goal, met)
 	}
 	fmt.Fprintln(w, "  "+strings.Repeat("-", width+74))
-	fmt.Fprintln(w, "  replay: ratio of CPU time per event, raw scan over replay, the store's pages kept mapped (see 'replay' above)")
+	fmt.Fprintln(w, "  replay: ratio of CPU time per event, raw scan over replay, the store's pages kept mapped (see 'replay' above);")
+	fmt.Fprintln(w, "          (read …): the same ratio for reading and decoding the events with no rule system's work, the most a replay can reach")
 	fmt.Fprintln(w)
 }
