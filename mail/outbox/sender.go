@@ -502,17 +502,24 @@ func (s *Sender) next() (*item, time.Duration) {
 	defer s.mu.Unlock()
 	// One mail of a game at a time: a game's mails go out one after the
 	// other, games side by side.
-	busy := map[string]bool{}
+	// (A backlog of thousands of mails is looked through at every
+	// mail: the map holds only the games with a mail in flight, a few.)
+	var busy map[string]bool
 	recording := false
 	for _, it := range s.queue {
-		busy[it.game] = busy[it.game] || it.inflight
+		if it.inflight {
+			if busy == nil {
+				busy = make(map[string]bool, s.cfg.Workers)
+			}
+			busy[it.game] = true
+		}
 		// An outcome the log refused waits, out of flight, to be recorded
 		// again (one in flight is being recorded for the first time).
 		recording = recording || it.toRecord() && !it.inflight
 	}
 	var first *item
 	for _, it := range s.queue {
-		if it.inflight || busy[it.game] || recording && it.unrecorded == nil {
+		if it.inflight || busy != nil && busy[it.game] || recording && it.unrecorded == nil {
 			continue
 		}
 		if first == nil || it.due.Before(first.due) || it.due.Equal(first.due) && it.order < first.order {
