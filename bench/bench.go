@@ -121,7 +121,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Dir, "dir", "", "directory for the bench's bbolt files (default: a temporary one)")
 	fs.StringVar(&o.MemoryChild, "memory-child", "", "internal: run the memory measurement on this store")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the measurements to this file")
-	fs.StringVar(&o.Profile, "profile", "", "write each part's CPU and heap profiles to this directory (PART.cpu.pprof, PART.heap.pprof; memory: the loaded child's)")
+	fs.StringVar(&o.Profile, "profile", "", "write each part's CPU and heap profiles and execution trace to this directory (PART.cpu.pprof, PART.heap.pprof, PART.trace; memory: the loaded child's heap)")
 }
 
 // Run runs the measurements o selects, each figure beside a raw baseline

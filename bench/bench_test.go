@@ -105,7 +105,7 @@ func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 			t.Errorf("no %q in:\n%s", re, out.String())
 		}
 	}
-	for _, f := range []string{"replay.cpu.pprof", "replay.heap.pprof"} {
+	for _, f := range []string{"replay.cpu.pprof", "replay.heap.pprof", "replay.trace"} {
 		if fi, err := os.Stat(filepath.Join(prof, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", f, err)
 		}
