@@ -33,8 +33,9 @@ type group struct {
 	db       *bolt.DB
 	maxBatch int
 	// onCommit, when set, is called after each transaction with the number
-	// of jobs it carried (for statistics).
-	onCommit func(jobs int)
+	// of jobs it carried and the time it took, fsync included (for
+	// statistics).
+	onCommit func(jobs int, took time.Duration)
 
 	jobs    chan job
 	stop    chan struct{}
@@ -43,7 +44,7 @@ type group struct {
 	closed  bool
 }
 
-func newGroup(db *bolt.DB, maxBatch int, onCommit func(int)) *group {
+func newGroup(db *bolt.DB, maxBatch int, onCommit func(int, time.Duration)) *group {
 	g := &group{db: db, maxBatch: maxBatch, onCommit: onCommit,
 		jobs: make(chan job, 4096), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go g.loop()
@@ -140,6 +141,7 @@ func (g *group) drain(batch *[]job) {
 // nothing: each job is then retried alone, so one bad job (or one that
 // meets a full disk first) cannot fail the others for good.
 func (g *group) commit(batch []job) {
+	start := time.Now()
 	err := guard(func() error {
 		return g.db.Update(func(tx *bolt.Tx) error {
 			for _, j := range batch {
@@ -160,7 +162,7 @@ func (g *group) commit(batch []job) {
 		batch[0].fail(err)
 	}
 	if g.onCommit != nil {
-		g.onCommit(len(batch))
+		g.onCommit(len(batch), time.Since(start))
 	}
 	for _, j := range batch {
 		j.done()

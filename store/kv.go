@@ -14,6 +14,7 @@ import (
 // the log's appends, and the same protections — no panic on a damaged
 // file, no file made by a reader.
 type KV struct {
+	counts   commitCounts
 	db       *bolt.DB
 	g        *group // nil when read-only
 	readOnly bool
@@ -52,13 +53,16 @@ func OpenKV(path string, opts KVOptions) (*KV, error) {
 	}
 	k := &KV{db: db, readOnly: opts.ReadOnly}
 	if !opts.ReadOnly {
-		k.g = newGroup(db, opts.MaxBatch, nil)
+		k.g = newGroup(db, opts.MaxBatch, k.counts.add)
 	}
 	return k, nil
 }
 
 // Path returns the file's path.
 func (k *KV) Path() string { return k.db.Path() }
+
+// Stats returns the file's commits so far (Events is not counted).
+func (k *KV) Stats() Stats { return k.counts.stats() }
 
 // Close finishes the writes already queued, then closes the file.
 func (k *KV) Close() error {

@@ -241,8 +241,7 @@ type Store struct {
 	opts Options
 	log  *slog.Logger
 
-	commits  atomic.Uint64
-	requests atomic.Uint64
+	counts   commitCounts
 	appended atomic.Uint64
 	views    atomic.Uint64 // read transactions, for release
 	released atomic.Int64  // when mapped pages were last released (unix ns)
@@ -286,7 +285,7 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	s := &Store{db: db, opts: opts, log: opts.Logger.With("component", "store")}
 	if !opts.ReadOnly {
-		s.g = newGroup(db, opts.MaxBatch, func(n int) { s.commits.Add(1); s.requests.Add(uint64(n)) })
+		s.g = newGroup(db, opts.MaxBatch, s.counts.add)
 	}
 	return s, nil
 }
@@ -451,14 +450,42 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 
 var errReadOnly = errors.New("the store is open read-only")
 
-// Stats counts the store's commits and the append requests they carried
-// (their ratio is the group commit's average batch), and the events
-// appended.
-type Stats struct{ Commits, Requests, Events uint64 }
+// Stats counts a file's commits and the requests they carried (their
+// ratio is the group commit's average batch), the time spent committing
+// (writing and fsyncing: one commit at a time, so Busy over the time
+// elapsed is how much of it the file was committing), and for the event
+// log the events appended.
+type Stats struct {
+	Commits, Requests, Events uint64
+	Busy                      time.Duration
+}
+
+// commitCounts gathers a group committer's Stats.
+type commitCounts struct {
+	commits, requests atomic.Uint64
+	busy              atomic.Int64
+}
+
+func (c *commitCounts) add(jobs int, took time.Duration) {
+	c.commits.Add(1)
+	c.requests.Add(uint64(jobs))
+	c.busy.Add(int64(took))
+}
+
+func (c *commitCounts) stats() Stats {
+	return Stats{Commits: c.commits.Load(), Requests: c.requests.Load(), Busy: time.Duration(c.busy.Load())}
+}
+
+// Sub returns the counts from o to s.
+func (s Stats) Sub(o Stats) Stats {
+	return Stats{Commits: s.Commits - o.Commits, Requests: s.Requests - o.Requests, Events: s.Events - o.Events, Busy: s.Busy - o.Busy}
+}
 
 // Stats returns the counts so far.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Requests: s.requests.Load(), Events: s.appended.Load()}
+	st := s.counts.stats()
+	st.Events = s.appended.Load()
+	return st
 }
 
 // Path returns the file's path.

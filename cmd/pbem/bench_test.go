@@ -7,7 +7,8 @@ import (
 )
 
 // pbem bench --parts throughput,coldstart prints sustained end-to-end
-// orders/s beside the mail host alone, and the time until serve answers
+// orders/s beside the mail host alone, with the commits of each file
+// that carried them, and the time until serve answers
 // with stored games beside reading every game's head.
 func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T) {
 	cpuBound(t)
@@ -22,6 +23,13 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 	}
 	if ours, _ := strconv.Atoi(tp[1]); ours <= 0 {
 		t.Fatalf("throughput %s/s:\n%s", tp[1], out)
+	}
+	// Where the time goes: the fsyncs of each file an order costs.
+	for _, file := range []string{"the event log", "the mail host's file"} {
+		re := `(?m)^  ` + file + `\s+\d+\.\d\d commits an order,\s+\d+\.\d requests a commit, committing \(writing \+ fsync\)\s+\d+% of the time, \S+ a commit$`
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Fatalf("no commits of %s:\n%s", file, out)
+		}
 	}
 	// The summary's row: the figure, its baseline, their ratio, the goal.
 	if !regexp.MustCompile(`(?m)^  throughput, 8 orders by mail\s+\d+ /s\s+\d+ /s host\s+\d+\.\d{3}\s+≥ 1000 /s, ratio ≥ 0\.7\s+(met|NOT MET)$`).MatchString(out) {

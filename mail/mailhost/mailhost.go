@@ -248,6 +248,11 @@ func (h *Host) IMAPAddr() string { return h.imapLn.Addr().String() }
 // SMTPAddr returns the SMTP server's host:port.
 func (h *Host) SMTPAddr() string { return h.smtpLn.Addr().String() }
 
+// Stats returns the commits of the host's file so far: each received mail
+// and each change of a mailbox is in one, and a commit's fsync is shared
+// by the mails that arrive together.
+func (h *Host) Stats() store.Stats { return h.db.Stats() }
+
 var userNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
 // AddUser lets user name (case-insensitive; letters, digits, '.', '_'
