@@ -40,6 +40,10 @@ func NewSecret() ([]byte, error) {
 // there.
 const MailboxSecret = "mailbox:"
 
+// builtinOutboxWorkers is how many mails the outbox delivers to the
+// built-in mail host at once.
+const builtinOutboxWorkers = 16
+
 // EventLog is what the mail wiring reads of the event log: events, the
 // games, and the server's secrets.
 type EventLog interface {
@@ -371,6 +375,11 @@ func (s *Server) startMail(ctx context.Context, st *store.Store, log *Log, runne
 			return nil, fmt.Errorf("built-in mail host: %w", err)
 		}
 		m.host = host
+		// The outbox's default of four connections is for a provider's
+		// host; the built-in one is on loopback and shares an fsync among
+		// the mails that arrive together, so more at once commit in fewer
+		// (pbem bench throughput: 880-890 orders/s beside 740-805 with four).
+		smtpCfg.Workers = builtinOutboxWorkers
 		if s.mailhostAt != nil {
 			// The mails composed from now on give the ports the host
 			// listens on, not the configuration's ":0". Nothing has been
