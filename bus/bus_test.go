@@ -59,10 +59,10 @@ func (r *recorder) handle(e *events.Envelope) {
 // waitCaughtUp waits until the recorder has every stored event of every game.
 func (r *recorder) waitCaughtUp(t *testing.T, st *store.Store, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
+	behind := ""
+	if waitfor.True(within, func() bool {
 		gs, _ := st.Games()
-		behind := ""
+		behind = ""
 		r.mu.Lock()
 		for _, g := range gs {
 			if r.last[g.Game] != g.Head.Seq {
@@ -75,14 +75,11 @@ func (r *recorder) waitCaughtUp(t *testing.T, st *store.Store, within time.Durat
 		if len(errs) > 0 {
 			t.Fatalf("delivery not exactly-once in order: %v", errs[:min(5, len(errs))])
 		}
-		if behind == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("subscriber still behind after %v: %s", within, behind)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return behind == ""
+	}) {
+		return
 	}
+	t.Fatalf("subscriber still behind after %v: %s", within, behind)
 }
 
 // appendBurst appends n events to each game from one goroutine per game.
@@ -99,7 +96,7 @@ func appendBurst(t *testing.T, b *Bus, games []string, n int, pause time.Duratio
 					return
 				}
 				if pause > 0 {
-					time.Sleep(pause)
+					time.Sleep(pause) // not a wait: it paces the burst
 				}
 			}
 		}(g)
@@ -117,7 +114,10 @@ func TestSubscriberStartedMidBurstSeesEveryEventOnceInOrder(t *testing.T) {
 	games := []string{"g1", "g2", "g3", "g4"}
 	done := make(chan struct{})
 	go func() { appendBurst(t, b, games, 400, 0); close(done) }()
-	time.Sleep(20 * time.Millisecond) // the burst is under way
+	waitfor.Until(t, 10*time.Second, "the burst to be under way", func() bool {
+		h, _ := st.Head("g1")
+		return h.Seq > 0
+	})
 	r := newRecorder()
 	if _, err := b.Subscribe(nil, r.handle); err != nil {
 		t.Fatal(err)
@@ -146,7 +146,12 @@ func TestRepublishSendsWhatWasCommittedButNotPublished(t *testing.T) {
 	// back, as if pbem died between commit and publish.
 	b.Append("g1", 0, ev("g1", 1), ev("g1", 2))
 	st.Append("g1", 2, ev("g1", 3), ev("g1", 4), ev("g1", 5))
-	time.Sleep(50 * time.Millisecond)
+	// The marker stands at the two published events, as it would when
+	// pbem died.
+	waitfor.Until(t, 5*time.Second, "the marker to confirm the two published events", func() bool {
+		gs, _ := st.Games()
+		return gs[0].Published == 2
+	})
 	if err := b.Republish(); err != nil {
 		t.Fatal(err)
 	}
@@ -166,16 +171,13 @@ func TestRepublishSendsWhatWasCommittedButNotPublished(t *testing.T) {
 		t.Fatalf("message ids %v, want %v", ids, want)
 	}
 	// The marker reaches the head once the server confirms.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var published uint64
+	if !waitfor.True(5*time.Second, func() bool {
 		gs, _ := st.Games()
-		if gs[0].Published == 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("published marker stuck at %d", gs[0].Published)
-		}
-		time.Sleep(10 * time.Millisecond)
+		published = gs[0].Published
+		return published == 5
+	}) {
+		t.Fatalf("published marker stuck at %d", published)
 	}
 }
 
@@ -212,18 +214,18 @@ func startNATS(t *testing.T, bin string, port int) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			return cmd
+	var err error
+	if !waitfor.True(10*time.Second, func() bool {
+		var c net.Conn
+		if c, err = net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nats-server did not listen: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		c.Close()
+		return true
+	}) {
+		t.Fatalf("nats-server did not listen: %v", err)
 	}
+	return cmd
 }
 
 func TestExternalServerKilledAndRestartedMidRunMissesNothing(t *testing.T) {
@@ -244,10 +246,13 @@ func TestExternalServerKilledAndRestartedMidRunMissesNothing(t *testing.T) {
 	games := []string{"a", "b", "c"}
 	done := make(chan struct{})
 	go func() { appendBurst(t, b, games, 300, 3*time.Millisecond); close(done) }()
-	time.Sleep(300 * time.Millisecond)
+	// Killed mid-run: once about a third of the burst has come through.
+	waitfor.Until(t, 20*time.Second, "a third of the burst to be delivered", func() bool { return r.count() >= 3*100 })
 	srv.Process.Signal(syscall.SIGKILL)
 	srv.Wait()
 	t.Logf("nats-server killed after %d events delivered", r.count())
+	// Not a wait: the server stays down for a while, as in an outage,
+	// while the burst goes on appending.
 	time.Sleep(400 * time.Millisecond)
 	srv = startNATS(t, bin, port)
 	<-done
@@ -307,13 +312,10 @@ func TestForgedMessagesDeliverNothing(t *testing.T) {
 		}
 	}
 	attacker.Flush()
-	time.Sleep(100 * time.Millisecond)
-	mu.Lock()
-	if len(got) != 2 {
-		t.Fatalf("after the forgeries the subscriber delivered %q; want only the 2 stored events", got)
-	}
-	mu.Unlock()
-	// The real event at seq 3 is not shadowed by the forged one.
+	// The real event at seq 3 is not shadowed by the forged one. Its
+	// doorbell goes out on the same connection after the forgeries, so
+	// once it is delivered the subscriber has gone past them: whatever
+	// they made it deliver is in got by then.
 	real := ev("g1", 3)
 	res, err := b.Append("g1", 2, real)
 	if err != nil {
@@ -323,7 +325,7 @@ func TestForgedMessagesDeliverNothing(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if want := fmt.Sprintf("g1/3 %s", res.Events[0].Hash.Hex()[:8]); len(got) != 3 || got[2] != want {
-		t.Fatalf("delivered %q; want the stored event %s third", got, want)
+		t.Fatalf("after the forgeries the subscriber delivered %q; want only the 2 stored events, then the stored event %s third", got, want)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 )
 
 // deadAddr returns a loopback address where nothing listens.
@@ -36,10 +37,8 @@ func TestUnreachableNATSIsNamedWithItsURLAtOnce(t *testing.T) {
 	defer b.Close()
 	// Well within the time a cluster node waits for NATS at start (30s):
 	// what is asserted is the message.
-	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(logs.String(), "cannot reach NATS"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no word of the unreachable NATS in the log:\n%s", logs.String())
-		}
+	if !waitfor.True(15*time.Second, func() bool { return strings.Contains(logs.String(), "cannot reach NATS") }) {
+		t.Fatalf("no word of the unreachable NATS in the log:\n%s", logs.String())
 	}
 	got := logs.String()
 	for _, want := range []string{"nats://pbem:xxxxx@" + addr, "connection refused"} {

@@ -80,15 +80,11 @@ func movesBackAndForth(t *testing.T, srvA, srvB *server.Server, replicas int) {
 			defer wg.Done()
 			for m := range moves {
 				var from string
-				deadline := time.Now().Add(10 * time.Second)
-				for from = holder(g); from == ""; from = holder(g) {
-					if time.Now().After(deadline) {
-						mu.Lock()
-						other = append(other, g+": no node holds it")
-						mu.Unlock()
-						return
-					}
-					time.Sleep(5 * time.Millisecond)
+				if !waitfor.True(10*time.Second, func() bool { from = holder(g); return from != "" }) {
+					mu.Lock()
+					other = append(other, g+": no node holds it")
+					mu.Unlock()
+					return
 				}
 				to := map[string]string{"a": "b", "b": "a"}[from]
 				// Load: an append by the owner just before it moves the game.

@@ -54,6 +54,8 @@ func TestNodeRenewalWritesOneKeyPerNodeNotPerGame(t *testing.T) {
 		}
 	}
 	owners, nodes := lastSeqOf(t, a.nc, OwnersBucket), lastSeqOf(t, a.nc, NodesBucket)
+	// Not a wait: the heartbeats are counted over six leases of real
+	// time, and the owner records must stay unwritten through them.
 	time.Sleep(6 * lease)
 	if got := lastSeqOf(t, a.nc, OwnersBucket); got != owners {
 		t.Errorf("the owner records were written %d times in 6 leases while their node lived", got-owners)
@@ -114,7 +116,7 @@ func helperNode(url string) {
 		} else {
 			say("ok %d", r.Last)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // not a wait: it paces the appends
 	}
 }
 
@@ -178,7 +180,9 @@ func TestNodeStoppedPastItsLeaseIsRefusedAndDropsTheGame(t *testing.T) {
 	// took may be under a lease: b counts from the stopped node's last
 	// heartbeat, sent up to a third of a lease before the stop. That the
 	// stopped node wrote nothing after b's fence is what is checked below.
-	time.Sleep(childLease) // stopped well past its lease
+	// Not a wait: the stopped node stays stopped well past its lease, in
+	// real time, as a paused process would.
+	time.Sleep(childLease)
 	for len(lines) > 0 {
 		<-lines // what it said before the stop
 	}
@@ -269,6 +273,10 @@ func TestNodeTakeoverChecksTheHeadTheOwnerRecordedLast(t *testing.T) {
 				}
 				return
 			}
+			// Not a wait for an event: b's takeover, refused, logs only
+			// after its 20 tries (some 4s, more than these six leases),
+			// and a lasting refusal is what is checked, so b is given
+			// six leases of real time to take g1 wrongly.
 			time.Sleep(6 * lease)
 			if b.Owns("g1") {
 				t.Fatal("b took g1 over from a stream without the head its owner recorded")

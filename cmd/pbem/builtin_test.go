@@ -179,7 +179,8 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 			}(who)
 		}
 		<-first
-		// Stop it at a random moment of the burst.
+		// Stop it at a random moment of the burst (not a wait: the
+		// random delay is the scenario).
 		time.Sleep(time.Duration(100+rng.IntN(600)) * time.Millisecond)
 		if r%2 == 0 {
 			srv.Process.Signal(syscall.SIGKILL)
@@ -262,7 +263,9 @@ func TestFullDiskDuringAFloodLeavesNoReplyUnsent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < perPlayer; i++ {
 				msg := orderMail(who, replyTo[who], fmt.Sprintf("flood-%s-%d", who, i), "STATUS")
-				// A mail client retries a temporary refusal until it is taken.
+				// A mail client retries a temporary refusal until it is
+				// taken, every 200ms: not a wait for an event but the
+				// client's pace, which sets the load on the server.
 				for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
 					err := g.send(who, msg)
 					mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 )
 
 // repliedAll returns the ids among ids that user has a reply to (one
@@ -48,23 +49,20 @@ func (r *clusterRig) quarantined() []string {
 // within, and fails the test naming those left unanswered.
 func (r *clusterRig) waitReplies(user string, ids []string, within time.Duration) {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		got := r.repliedAll(user, ids)
-		if len(got) == len(ids) {
-			return
-		}
-		if time.Now().After(deadline) {
-			var left []string
-			for _, id := range ids {
-				if !got[id] {
-					left = append(left, id)
-				}
-			}
-			r.t.Fatalf("%d of %d orders unanswered after %v: %v\nquarantined: %v\n%s", len(left), len(ids), within, left, r.quarantined(), r.logs())
-		}
-		time.Sleep(500 * time.Millisecond)
+	var got map[string]bool
+	if waitfor.True(within, func() bool {
+		got = r.repliedAll(user, ids)
+		return len(got) == len(ids)
+	}) {
+		return
 	}
+	var left []string
+	for _, id := range ids {
+		if !got[id] {
+			left = append(left, id)
+		}
+	}
+	r.t.Fatalf("%d of %d orders unanswered after %v: %v\nquarantined: %v\n%s", len(left), len(ids), within, left, r.quarantined(), r.logs())
 }
 
 // A node owning eight games is killed (SIGKILL) while their players mail
@@ -96,7 +94,7 @@ func TestClusterMailDuringTakeoverIsAnsweredNotQuarantined(t *testing.T) {
 	// the lease has run out and the games were taken one after another.
 	for round := 0; time.Since(killed) < 3*testLease; round++ {
 		send(round)
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // not a wait: it paces the orders through the takeover
 	}
 	r.waitReplies("anna", sent, 3*time.Minute)
 	if q := r.quarantined(); len(q) > 0 {

@@ -264,6 +264,8 @@ func TestClusterFailoverLosesNoOrderAndNeverHasTwoWriters(t *testing.T) {
 	}
 	r.procs[stopped].Process.Signal(syscall.SIGSTOP)
 	flood(2)
+	// Not a wait: the node stays stopped for twice its lease, in real
+	// time, as a paused process would.
 	time.Sleep(2 * testLease)
 	r.procs[stopped].Process.Signal(syscall.SIGCONT)
 	flood(2)

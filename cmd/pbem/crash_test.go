@@ -52,14 +52,15 @@ func TestSIGKILLDuringMailIntakeLosesAndDuplicatesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			sent++
-			time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
+			time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond) // not a wait: a random pace between mails
 		}
 		if k == kills {
 			waitDecided(t, dir, orders)
 			stopServe(t, srv)
 			break
 		}
-		// Kill it at a random moment while those mails are being taken.
+		// Kill it at a random moment while those mails are being taken
+		// (not a wait: the random delay is the scenario).
 		time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
 		srv.Process.Signal(syscall.SIGKILL)
 		srv.Wait()

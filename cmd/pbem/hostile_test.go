@@ -93,6 +93,7 @@ func TestAnotherUserCannotReachTheControlSocket(t *testing.T) {
 		if out, errOut, code := pbem(t, nil, "--data-dir", dir, "games"); code != 0 {
 			t.Fatalf("the operator's games: %s %s", out, errOut)
 		}
+		// Not a wait: the server runs a random while before it is stopped.
 		time.Sleep(time.Duration(200+rand.IntN(400)) * time.Millisecond)
 		if i%2 == 0 {
 			cmd.Process.Signal(syscall.SIGKILL)

@@ -160,6 +160,8 @@ func (lc *linkedCluster) kill(node string, meanwhile func()) time.Time {
 	lc.t.Helper()
 	lc.r.procs[node].Process.Signal(syscall.SIGSTOP)
 	meanwhile()
+	// Not a wait: the frozen node is left a second, in real time, for
+	// the hand-off to reach it unanswered.
 	time.Sleep(time.Second)
 	lc.r.procs[node].Process.Signal(syscall.SIGKILL)
 	lc.r.procs[node].Wait()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 )
 
 // A cluster node started where no NATS listens says so at once, naming
@@ -32,10 +33,8 @@ func TestNodeWithoutNATSSaysSoNamingTheURL(t *testing.T) {
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	// The node gives NATS 30s to appear; what is asserted is that it
 	// names the problem meanwhile.
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(errOut.String(), "cannot reach NATS"); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no word of the unreachable NATS:\n%s", errOut.String())
-		}
+	if !waitfor.True(20*time.Second, func() bool { return strings.Contains(errOut.String(), "cannot reach NATS") }) {
+		t.Fatalf("no word of the unreachable NATS:\n%s", errOut.String())
 	}
 	if got := errOut.String(); !strings.Contains(got, url) || !strings.Contains(got, "connection refused") {
 		t.Fatalf("the message does not name %s and why:\n%s", url, got)

@@ -28,9 +28,8 @@ func mailLogin(r *servetest.World, a *oauthtest.Authority) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		for ctx.Err() == nil && !a.Approve(oauthtest.UserCode) {
-			time.Sleep(20 * time.Millisecond)
-		}
+		// Until approved, or 'pbem mail login' has returned.
+		waitfor.True(time.Hour, func() bool { return ctx.Err() != nil || a.Approve(oauthtest.UserCode) })
 	}()
 	return r.Pbem("mail", "login")
 }

@@ -12,6 +12,7 @@ import (
 	"pbem/engine/gcacw"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/internal/waitfor"
 )
 
 // On a node of a cluster, a battle's result goes to the node holding its
@@ -46,9 +47,13 @@ func TestLinkedBattleResultHandedToTheCampaignsNode(t *testing.T) {
 	lt.r = play.NewRunner(lt.st, lt.reg, play.RunnerOptions{Links: &play.Links{Scenario: linkedScenario, Hand: hand}})
 	t.Cleanup(lt.r.Close)
 	lt.send(id, map[string]string{gcacw.USA: "taro", gcacw.CSA: "anna"}[attacker], "CONCEDE")
-	for end := time.Now().Add(20 * time.Second); calls.Load() < 2 && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
+		if calls.Load() >= 2 {
+			return true
+		}
 		lt.r.Tick(lt.at)
-	}
+		return false
+	})
 	if n := calls.Load(); n < 2 {
 		t.Fatalf("the result was handed %d times while the campaign's node did not answer, want it handed again", n)
 	}
@@ -56,12 +61,10 @@ func TestLinkedBattleResultHandedToTheCampaignsNode(t *testing.T) {
 		t.Fatal("the campaign took the result here while another node holds it")
 	}
 	answering.Store(true)
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
 		lt.r.Tick(lt.at)
-		if len(play.Battles(lt.load("camp"))) == 0 {
-			break
-		}
-	}
+		return len(play.Battles(lt.load("camp"))) == 0
+	})
 	if len(play.Battles(lt.load("camp"))) != 0 {
 		t.Fatal("the campaign never took the result once its node answered")
 	}
@@ -158,9 +161,13 @@ func TestLinkedBattleAbandonHandedToTheBattlesNode(t *testing.T) {
 	t.Cleanup(lt.r.Close)
 	lt.operator("camp", fmt.Sprintf("ROLLBACK TO %d", lt.beforeAssault))
 	rolledBy := lt.load("camp").Branches[0].By
-	for end := time.Now().Add(20 * time.Second); calls.Load() < 3 && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
+		if calls.Load() >= 3 {
+			return true
+		}
 		lt.r.Tick(lt.at)
-	}
+		return false
+	})
 	if n := calls.Load(); n < 3 {
 		t.Fatalf("the abandon was handed %d times while the battle's node did not answer, want it handed again at each tick", n)
 	}
@@ -169,12 +176,11 @@ func TestLinkedBattleAbandonHandedToTheBattlesNode(t *testing.T) {
 	}
 	answering.Store(true)
 	var b *play.Game
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
 		lt.r.Tick(lt.at)
-		if b = lt.load(id); b.Ended != nil {
-			break
-		}
-	}
+		b = lt.load(id)
+		return b.Ended != nil
+	})
 	if b.Ended == nil {
 		t.Fatal("the battle was never abandoned once its node answered")
 	}
@@ -206,9 +212,13 @@ func TestLinkedBattleAbandonHandedToTheBattlesNode(t *testing.T) {
 	lt.r = play.NewRunner(lt.st, lt.reg, play.RunnerOptions{Links: &play.Links{Scenario: linkedScenario, HandAbandon: hand}})
 	t.Cleanup(lt.r.Close)
 	lt.r.Deliver(lastEvent(t, lt, "camp"))
-	for end := time.Now().Add(20 * time.Second); calls.Load() == before && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
+		if calls.Load() != before {
+			return true
+		}
 		lt.r.Tick(lt.at)
-	}
+		return false
+	})
 	if calls.Load() == before {
 		t.Error("the campaign's node, restarted, never handed the abandon its rollback owes again")
 	}
@@ -284,9 +294,13 @@ func TestLinkedBattleWithdrawalHandedToTheCampaignsNode(t *testing.T) {
 		return n
 	}
 	lt.operator(id, fmt.Sprintf("ROLLBACK TO %d", beforeEnd.Seq))
-	for until := time.Now().Add(20 * time.Second); calls.Load() < 3 && time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
+		if calls.Load() >= 3 {
+			return true
+		}
 		lt.r.Tick(lt.at)
-	}
+		return false
+	})
 	if n := calls.Load(); n < 3 {
 		t.Fatalf("the withdrawal was handed %d times while the campaign's node did not answer, want it handed again at each tick", n)
 	}
@@ -298,13 +312,14 @@ func TestLinkedBattleWithdrawalHandedToTheCampaignsNode(t *testing.T) {
 	}
 	answering.Store(true)
 	camp = nil
-	for until := time.Now().Add(20 * time.Second); time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
 		lt.r.Tick(lt.at)
 		if g := lt.load("camp"); len(play.Battles(g)) == 1 {
 			camp = g
-			break
+			return true
 		}
-	}
+		return false
+	})
 	if camp == nil {
 		t.Fatal("the campaign never waited on the battle again once its node answered")
 	}
@@ -334,9 +349,13 @@ func TestLinkedBattleWithdrawalHandedToTheCampaignsNode(t *testing.T) {
 	lt.r = play.NewRunner(lt.st, lt.reg, play.RunnerOptions{Links: links()})
 	t.Cleanup(lt.r.Close)
 	lt.r.Deliver(lastEvent(t, lt, id))
-	for until := time.Now().Add(20 * time.Second); calls.Load() == before && time.Now().Before(until); time.Sleep(10 * time.Millisecond) {
+	waitfor.True(20*time.Second, func() bool {
+		if calls.Load() != before {
+			return true
+		}
 		lt.r.Tick(lt.at)
-	}
+		return false
+	})
 	if calls.Load() == before {
 		t.Error("the battle's node, restarted, never handed the withdrawal its rollback owes again")
 	}

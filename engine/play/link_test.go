@@ -15,6 +15,7 @@ import (
 	"pbem/engine/hra"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/report"
 	"pbem/store"
 )
@@ -104,14 +105,14 @@ func newLinkedTableOf(t *testing.T, campaign string, reg *engine.Registry, scena
 // every input.
 func (lt *linkedTable) idle(game string) {
 	lt.t.Helper()
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+	if waitfor.True(20*time.Second, func() bool {
 		h, _ := lt.st.Head(game)
 		var seq uint64
 		pending := -1
 		lt.r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
-		if h.Seq > 0 && seq == h.Seq && pending == 0 {
-			return
-		}
+		return h.Seq > 0 && seq == h.Seq && pending == 0
+	}) {
+		return
 	}
 	lt.t.Fatalf("the runner did not settle %s", game)
 }
@@ -158,14 +159,19 @@ func (lt *linkedTable) load(game string) *play.Game {
 // waitFor waits until cond holds of game as loaded from the store.
 func (lt *linkedTable) waitFor(game, what string, cond func(g *play.Game) bool) *play.Game {
 	lt.t.Helper()
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+	var got *play.Game
+	if waitfor.True(20*time.Second, func() bool {
 		if h, _ := lt.st.Head(game); h.Seq == 0 {
-			continue
+			return false
 		}
 		if g := lt.load(game); cond(g) {
 			lt.idle(game)
-			return lt.load(game)
+			got = lt.load(game)
+			return true
 		}
+		return false
+	}) {
+		return got
 	}
 	lt.t.Fatalf("%s: %s never happened", game, what)
 	return nil
@@ -436,11 +442,12 @@ func TestLinkedBattleOpenedAgainAfterAFailure(t *testing.T) {
 		t.Fatalf("the battle was opened while its scenario could not be read")
 	}
 	failing.Store(false)
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	if waitfor.True(20*time.Second, func() bool {
 		lt.r.Tick(lt.at)
-		if h, _ := lt.st.Head(id); h.Seq > 0 {
-			return
-		}
+		h, _ := lt.st.Head(id)
+		return h.Seq > 0
+	}) {
+		return
 	}
 	t.Fatal("the battle was never opened after its scenario could be read again")
 }

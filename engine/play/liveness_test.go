@@ -14,6 +14,7 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -79,24 +80,19 @@ func TestAGameThatCannotLoadHoldsUpNoOther(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var score map[string]int
-		var pending int
+	var score map[string]int
+	var pending int
+	if !waitfor.True(10*time.Second, func() bool {
 		if err := r.Query(context.Background(), "good", func(g *play.Game) { score, pending = g.State.(*raceState).Score, len(g.Pending) }); err != nil {
 			t.Fatal(err)
 		}
-		if pending == 0 && score["USA"] == 3 && score["CSA"] == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the good game was not decided: score %v, %d pending", score, pending)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return pending == 0 && score["USA"] == 3 && score["CSA"] == 3
+	}) {
+		t.Fatalf("the good game was not decided: score %v, %d pending", score, pending)
 	}
-	// The failed games are retried, with backoff, not given up on.
-	for time.Now().Before(deadline) && strings.Count(logs.String(), "game=damaged") < 3 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// The failed games are retried, with backoff, not given up on: waited
+	// for within what is left of the same 10s.
+	waitfor.True(time.Until(deadline), func() bool { return strings.Count(logs.String(), "game=damaged") >= 3 })
 	if n := strings.Count(logs.String(), `msg="cannot load game`); n < 4 {
 		t.Fatalf("%d load attempts logged:\n%s", n, logs.String())
 	}
@@ -124,29 +120,23 @@ func TestIdleGamesAreLetGoAndComeBack(t *testing.T) {
 	r.Kick("quiet")
 	r.Kick("timed")
 	deadline := time.Now().Add(10 * time.Second)
-	for strings.Join(r.Active(), ",") != "timed" {
-		if time.Now().After(deadline) {
-			t.Fatalf("active after idling: %v", r.Active())
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !waitfor.True(10*time.Second, func() bool { return strings.Join(r.Active(), ",") == "timed" }) {
+		t.Fatalf("active after idling: %v", r.Active())
 	}
 	res, err := st.Append("quiet", 1, events.New("quiet", at.Add(time.Hour), "", &events.OrderReceived{Player: "north", Text: "ADD 2"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Deliver(&res.Events[0])
-	for {
+	// Within what is left of the same 10s.
+	if !waitfor.True(time.Until(deadline), func() bool {
 		var score int
 		if err := r.Query(context.Background(), "quiet", func(g *play.Game) { score = g.State.(*raceState).Score["USA"] }); err != nil {
 			t.Fatal(err)
 		}
-		if score == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the game let go did not decide the order that came for it")
-		}
-		time.Sleep(5 * time.Millisecond)
+		return score == 2
+	}) {
+		t.Fatal("the game let go did not decide the order that came for it")
 	}
 }
 

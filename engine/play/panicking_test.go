@@ -15,6 +15,7 @@ import (
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 	"pbem/mail/compose"
 	"pbem/store"
 	"pbem/templates"
@@ -186,21 +187,21 @@ func (h *house) put(game, who, text string) uint64 {
 func (h *house) send(game, who, text string) (events.Payload, []*events.MailQueued) {
 	h.t.Helper()
 	seq := h.put(game, who, text)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var p events.Payload
+	var mails []*events.MailQueued
+	if !waitfor.True(20*time.Second, func() bool {
 		evs, err := h.st.Events(game, seq+1)
 		if err != nil {
 			h.t.Fatal(err)
 		}
 		for i := range evs {
-			p, err := events.Decode(&evs[i])
-			if err != nil {
+			if p, err = events.Decode(&evs[i]); err != nil {
 				h.t.Fatal(err)
 			}
 			if play.InputOf(p) != seq {
 				continue
 			}
-			var mails []*events.MailQueued
+			mails = nil
 			for j := i + 1; j < len(evs); j++ {
 				if evs[j].Type == events.TypeMailHeld {
 					continue // a report held for a reader's next mail
@@ -211,13 +212,13 @@ func (h *house) send(game, who, text string) (events.Payload, []*events.MailQueu
 					break
 				}
 			}
-			return p, mails
+			return true
 		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("game %s: order %d (%s) not decided in 20s; log:\n%s", game, seq, text, h.logs.String())
-		}
-		time.Sleep(2 * time.Millisecond)
+		return false
+	}) {
+		h.t.Fatalf("game %s: order %d (%s) not decided in 20s; log:\n%s", game, seq, text, h.logs.String())
 	}
+	return p, mails
 }
 
 func decodeMail(t *testing.T, e *events.Envelope) (*events.MailQueued, bool) {
@@ -272,13 +273,14 @@ func (h *house) loggedPanic(game, what string) {
 // waitMail waits for a mail to addr in game's log whose body says text.
 func (h *house) waitMail(game, addr, text string) *events.MailQueued {
 	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var found *events.MailQueued
+	var ms []*events.MailQueued
+	if !waitfor.True(20*time.Second, func() bool {
 		evs, err := h.st.Events(game, 1)
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		var ms []*events.MailQueued
+		ms = nil
 		for i := range evs {
 			if m, ok := decodeMail(h.t, &evs[i]); ok {
 				ms = append(ms, m)
@@ -286,27 +288,27 @@ func (h *house) waitMail(game, addr, text string) *events.MailQueued {
 		}
 		for _, m := range ms {
 			if mailTo([]*events.MailQueued{m}, addr) != nil && strings.Contains(strings.Join(strings.Fields(m.Body), " "), text) {
-				noPanicIn(h.t, []*events.MailQueued{m})
-				return m
+				found = m
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("no mail to %s saying %q in 20s; %d mails; log:\n%s", addr, text, len(ms), h.logs.String())
-		}
-		time.Sleep(2 * time.Millisecond)
+		return false
+	}) {
+		h.t.Fatalf("no mail to %s saying %q in 20s; %d mails; log:\n%s", addr, text, len(ms), h.logs.String())
 	}
+	noPanicIn(h.t, []*events.MailQueued{found})
+	return found
 }
 
 // decided waits until game has decided everything in its log.
 func (h *house) decided(game string) *play.Game {
 	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var g *play.Game
+	if !waitfor.True(20*time.Second, func() bool {
 		head, err := h.st.Head(game)
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		var g *play.Game
 		err = h.r.Query(context.Background(), game, func(x *play.Game) {
 			if x.Seq == head.Seq && len(x.Pending) == 0 {
 				c := *x
@@ -316,14 +318,11 @@ func (h *house) decided(game string) *play.Game {
 		if err != nil {
 			h.t.Fatalf("game %s: %v", game, err)
 		}
-		if g != nil {
-			return g
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("game %s not decided in 20s:\n%s", game, h.logs.String())
-		}
-		time.Sleep(2 * time.Millisecond)
+		return g != nil
+	}) {
+		h.t.Fatalf("game %s not decided in 20s:\n%s", game, h.logs.String())
 	}
+	return g
 }
 
 func rejections(t *testing.T, st *store.Store, game string) []*events.OrderRejected {

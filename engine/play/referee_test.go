@@ -12,6 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -84,14 +85,14 @@ func newRaceTable(t *testing.T, scenario string, players, referees []events.Play
 
 func (tb *table) idle() {
 	tb.t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+	if waitfor.True(10*time.Second, func() bool {
 		h, _ := tb.st.Head("g1")
 		var seq uint64
 		var pending int
 		tb.r.Query(context.Background(), "g1", func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
-		if seq == h.Seq && pending == 0 {
-			return
-		}
+		return seq == h.Seq && pending == 0
+	}) {
+		return
 	}
 	tb.t.Fatal("the runner did not settle")
 }

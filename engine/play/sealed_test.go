@@ -10,6 +10,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/internal/waitfor"
 )
 
 // seen is what a viewer may see of a decision, as text: its echo, facts
@@ -159,20 +160,15 @@ func TestASealedStepOpensAtTheDeadlineWithTheDefault(t *testing.T) {
 		t.Fatal("CSA has no deadline to bid")
 	}
 	tb.r.Tick(time.Unix(0, d.Due).Add(time.Minute))
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var g *play.Game
+	if !waitfor.True(10*time.Second, func() bool {
 		tb.idle()
-		g := tb.game()
-		if len(g.Revealed) == 1 {
-			st := g.State.(*raceState)
-			if st.Bidding || len(st.Hands["CSA"]) != 2 {
-				t.Fatalf("after the default bid: %+v", st)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the step did not open at the deadline: sealed %+v", g.Sealed)
-		}
-		time.Sleep(5 * time.Millisecond)
+		g = tb.game()
+		return len(g.Revealed) == 1
+	}) {
+		t.Fatalf("the step did not open at the deadline: sealed %+v", g.Sealed)
+	}
+	if st := g.State.(*raceState); st.Bidding || len(st.Hands["CSA"]) != 2 {
+		t.Fatalf("after the default bid: %+v", st)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"pbem/internal/dovecottest"
 	"pbem/internal/postfixtest"
+	"pbem/internal/waitfor"
 )
 
 // A mail sent to Postfix lands in Dovecot's mailbox with the envelope
@@ -31,17 +32,14 @@ func TestPostfixDeliversToDovecotWithTheEnvelopeSender(t *testing.T) {
 	}
 	c.Quit()
 	im := dc.Dial(t, nil)
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	if !waitfor.True(20*time.Second, func() bool {
 		sel, err := im.Select("INBOX", nil).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sel.NumMessages > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing delivered:\n%s", pf.Logs())
-		}
+		return sel.NumMessages > 0
+	}) {
+		t.Fatalf("nothing delivered:\n%s", pf.Logs())
 	}
 	section := &imap.FetchItemBodySection{}
 	msgs, err := im.Fetch(imap.SeqSetNum(1), &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{section}}).Collect()

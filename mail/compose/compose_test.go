@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"pbem/engine/play"
 	"pbem/internal/golden"
+	"pbem/internal/waitfor"
 	"reflect"
 	"regexp"
 	"slices"
@@ -110,8 +111,7 @@ func (s *server) send(who string, referee bool, text string) (events.Envelope, [
 
 func (s *server) waitIdle() {
 	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	if waitfor.True(30*time.Second, func() bool {
 		h, err := s.st.Head(game)
 		if err != nil {
 			s.t.Fatal(err)
@@ -121,10 +121,9 @@ func (s *server) waitIdle() {
 		if err := s.r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) }); err != nil {
 			s.t.Fatal(err)
 		}
-		if seq == h.Seq && pending == 0 {
-			return
-		}
-		time.Sleep(time.Millisecond)
+		return seq == h.Seq && pending == 0
+	}) {
+		return
 	}
 	s.t.Fatal("runner did not decide within 30s")
 }

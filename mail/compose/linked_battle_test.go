@@ -15,6 +15,7 @@ import (
 	"pbem/engine/hra"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -84,14 +85,14 @@ func TestLinkedBattleWelcomesTheCampaignsObservers(t *testing.T) {
 	n := 0
 	settle := func(game string) {
 		t.Helper()
-		for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+		if waitfor.True(30*time.Second, func() bool {
 			h, _ := st.Head(game)
 			var seq uint64
 			pending := -1
 			_ = r.Query(context.Background(), game, func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
-			if h.Seq > 0 && seq == h.Seq && pending == 0 {
-				return
-			}
+			return h.Seq > 0 && seq == h.Seq && pending == 0
+		}) {
+			return
 		}
 		t.Fatalf("%s did not settle", game)
 	}

@@ -78,9 +78,7 @@ func loginByDevice(t *testing.T, a *oauthtest.Authority, cfg oauth.Config) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	go func() {
-		for ctx.Err() == nil && !a.Approve(oauthtest.UserCode) {
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitfor.True(30*time.Second, func() bool { return ctx.Err() != nil || a.Approve(oauthtest.UserCode) })
 	}()
 	var out strings.Builder
 	if err := oauth.Login(ctx, cfg, &out, nil); err != nil {
@@ -237,9 +235,21 @@ func TestOAuthIntakeStopsOnARevokedRefreshTokenAndLosesNoMail(t *testing.T) {
 	if strings.Contains(st.LastError, stored.RefreshToken) {
 		t.Fatal("the intake's error shows the refresh token")
 	}
-	// The refused refresh token is not offered again and again.
+	// The refused refresh token is not offered again and again: not when
+	// the intake, after the session the refusal ended, tries once more.
 	refused := r.auth.Refused()
-	time.Sleep(1500 * time.Millisecond)
+	retries := func() int {
+		n := 0
+		for _, l := range strings.Split(r.wire.String(), "\n") {
+			if strings.Contains(l, "IMAP session ended; reconnecting") && strings.Contains(l, "invalid_grant") {
+				n++
+			}
+		}
+		return n
+	}
+	waitfor.Until(t, 15*time.Second, "the intake to log the session the refusal ended", func() bool { return retries() >= 1 })
+	ended := retries()
+	waitfor.Until(t, 15*time.Second, "the intake to try again after the refusal", func() bool { return retries() > ended })
 	if n := r.auth.Refused() - refused; n > 0 {
 		t.Errorf("the revoked refresh token was offered %d more times", n)
 	}

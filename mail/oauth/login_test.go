@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pbem/internal/oauthtest"
+	"pbem/internal/waitfor"
 	"pbem/mail/oauth"
 )
 
@@ -51,12 +52,13 @@ func TestOAuthBrowserLoginStoresARefreshTokenThatWorks(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- oauth.Login(ctx, cfg, out, in) }()
 			var link string
-			for link == "" && ctx.Err() == nil {
+			limit, _ := ctx.Deadline()
+			waitfor.True(time.Until(limit), func() bool {
 				if m := linkRE.FindStringSubmatch(out.String()); m != nil {
 					link = m[1]
 				}
-				time.Sleep(10 * time.Millisecond)
-			}
+				return link != ""
+			})
 			if paste {
 				// The browser elsewhere: its redirect to 127.0.0.1 fails
 				// there, and the operator pastes the address.

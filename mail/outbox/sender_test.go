@@ -30,6 +30,7 @@ import (
 
 	"pbem/events"
 	"pbem/internal/syncbuf"
+	"pbem/internal/waitfor"
 	"pbem/store"
 )
 
@@ -130,7 +131,7 @@ func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	inRcpt, delay := s.b.inRcpt, s.b.rcptDelay
 	s.b.mu.Unlock()
 	signal(inRcpt)
-	time.Sleep(delay)
+	time.Sleep(delay) // not a wait: a slow server, as the test set it
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
 	if s.b.reject[to] {
@@ -150,7 +151,7 @@ func (s *session) Data(r io.Reader) error {
 		return err
 	}
 	signal(got)
-	time.Sleep(delay)
+	time.Sleep(delay) // not a wait: a slow server, as the test set it
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
 	if s.b.tempFails > 0 {
@@ -570,12 +571,8 @@ func TestSenderRetriesUntilTheServerIsUp(t *testing.T) {
 
 	// The failed attempts are counted (for metrics), not recorded in the
 	// game's log.
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Status().Failed < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("no failed attempt counted while the server was down")
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !waitfor.True(10*time.Second, func() bool { return s.Status().Failed >= 2 }) {
+		t.Fatal("no failed attempt counted while the server was down")
 	}
 	if st := s.Status(); !strings.HasPrefix(st.LastError, "connect: ") || st.Retrying != 1 {
 		t.Errorf("status while the server is down: %+v; want a connection error and one mail retrying", st)
@@ -759,11 +756,13 @@ func TestSenderStopAbandonsATransactionBeforeTheFinalDot(t *testing.T) {
 // for ever), as a full disk or a failing file would.
 type failingLog struct {
 	Appender
-	refuse atomic.Int64
+	refuse  atomic.Int64
+	refused atomic.Int64 // appends refused so far
 }
 
 func (f *failingLog) Do(r store.Request) (store.Result, error) {
 	if n := f.refuse.Load(); n != 0 {
+		f.refused.Add(1)
 		if n > 0 {
 			f.refuse.Add(-1)
 		}
@@ -804,13 +803,9 @@ func TestSenderSendsTheNextMailWhileTheLastOneIsRecorded(t *testing.T) {
 		ms = append(ms, m)
 	}
 	stop := run(t, s)
-	deadline := time.Now().Add(10 * time.Second)
-	for len(be.messages()) < len(ms) {
-		if time.Now().After(deadline) {
-			close(held.release)
-			t.Fatalf("%d of %d mails sent while the first one's record was held; want every one", len(be.messages()), len(ms))
-		}
-		time.Sleep(time.Millisecond)
+	if !waitfor.True(10*time.Second, func() bool { return len(be.messages()) >= len(ms) }) {
+		close(held.release)
+		t.Fatalf("%d of %d mails sent while the first one's record was held; want every one", len(be.messages()), len(ms))
 	}
 	close(held.release)
 	waitIdle(t, s)
@@ -841,19 +836,20 @@ func TestSenderRecordsAnOutcomeTheLogRefusedAndSendsNothingNewMeanwhile(t *testi
 	first := queue(t, st, "g1", plainMail())
 	first.enqueue(s, 0)
 	stop := run(t, s)
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Status().StoreFailingSince.IsZero() || len(be.messages()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the refused outcome does not show in Status")
-		}
-		time.Sleep(time.Millisecond)
+	if !waitfor.True(10*time.Second, func() bool { return !s.Status().StoreFailingSince.IsZero() && len(be.messages()) > 0 }) {
+		t.Fatal("the refused outcome does not show in Status")
 	}
 	// A second mail while the log refuses: not sent.
 	q2 := plainMail()
 	q2.MailID = "<g1.second@pbem.example.org>"
 	second := queue(t, st, "g1", q2)
+	refused := broken.refused.Load()
 	second.enqueue(s, 0)
-	time.Sleep(100 * time.Millisecond)
+	// The second mail is due at once, the first's record only after its
+	// backoff: a worker that looks at the queue after the enqueue and
+	// tries the record again has passed the second by. Some such tries
+	// later, a second mail wrongly taken would have reached the server.
+	waitfor.Until(t, 10*time.Second, "the outbox to try the refused record again", func() bool { return broken.refused.Load() >= refused+5 })
 	if st := s.Status(); len(be.messages()) != 1 || st.Unrecorded != 1 || st.Queued != 2 {
 		t.Fatalf("while the log refuses: %d messages sent, status %+v", len(be.messages()), st)
 	}
@@ -902,10 +898,8 @@ func TestSenderDeliversAtLeastOnce(t *testing.T) {
 	m := queue(t, st, "g1", plainMail())
 	m.enqueue(s, 0)
 	stop := run(t, s)
-	for deadline := time.Now().Add(10 * time.Second); len(be.messages()) == 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("nothing sent")
-		}
+	if !waitfor.True(10*time.Second, func() bool { return len(be.messages()) > 0 }) {
+		t.Fatal("nothing sent")
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
@@ -1047,12 +1041,8 @@ func TestSenderCancel(t *testing.T) {
 		t.Fatalf("%d queued; want 1", s.Len())
 	}
 	stop := run(t, s)
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Status().Retrying != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("no failed attempt")
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !waitfor.True(10*time.Second, func() bool { return s.Status().Retrying == 1 }) {
+		t.Fatal("no failed attempt")
 	}
 	// a waits an hour for its retry; cancelling it empties the queue.
 	s.Cancel("g1", a.q.MailID)
@@ -1069,7 +1059,7 @@ func TestSenderCancel(t *testing.T) {
 func TestRunTwice(t *testing.T) {
 	s := New(testConfig(freeAddr(t), &logBuffer{}), openStore(t))
 	stop := run(t, s)
-	time.Sleep(10 * time.Millisecond)
+	waitfor.Until(t, 10*time.Second, "the first Run to be running", s.running.Load)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if err := s.Run(ctx); err == nil {
