@@ -40,6 +40,20 @@ func (f *RawFile) BatchPut(bucket []byte, seq uint64, v []byte) error {
 	})
 }
 
+// Put stores v under seq (8 bytes, big endian) in bucket in a
+// transaction of its own: one commit, durable when it returns.
+func (f *RawFile) Put(bucket []byte, seq uint64, v []byte) error {
+	return f.db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucket)
+		if err != nil {
+			return err
+		}
+		var k [8]byte
+		binary.BigEndian.PutUint64(k[:], seq)
+		return b.Put(k[:], v)
+	})
+}
+
 // Close closes the file.
 func (f *RawFile) Close() error { return f.db.Close() }
 

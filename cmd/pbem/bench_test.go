@@ -31,6 +31,13 @@ func TestBenchThroughputAndColdStartPrintTheirFiguresWithBaselines(t *testing.T)
 			t.Fatalf("no commits of %s:\n%s", file, out)
 		}
 	}
+	if !regexp.MustCompile(`(?m)^  CPU\s+\d+\.\d\d ms an order,\s+\d+% of the \d+ cores busy`).MatchString(out) {
+		t.Fatalf("no CPU an order:\n%s", out)
+	}
+	// And what the disk allows at that many commits an order.
+	if !regexp.MustCompile(`the disk: commits\s+\d+ /s\s+\(two bare bbolt files side by side, a small put a commit\)\n\s+the most orders/s they allow\s+\d+ /s\s+\(those commits over the \d+\.\d\d commits an order took\)`).MatchString(out) {
+		t.Fatalf("no ceiling of the disk's commits:\n%s", out)
+	}
 	// The summary's row: the figure, its baseline, their ratio, the goal.
 	if !regexp.MustCompile(`(?m)^  throughput, 8 orders by mail\s+\d+ /s\s+\d+ /s host\s+\d+\.\d{3}\s+≥ 1000 /s, ratio ≥ 0\.7\s+(met|NOT MET)$`).MatchString(out) {
 		t.Fatalf("no throughput row in the summary:\n%s", out)
