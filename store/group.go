@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -27,8 +28,17 @@ type job interface {
 // but not all at the same instant; taking only what is queued at that
 // moment splits them into alternating half batches. So the loop also
 // waits a little (at most gatherWait, far below one fsync) for as many
-// jobs as the previous batch carried. A lone writer's previous batch was
-// one, so it never waits: no fixed delay, unlike bbolt's Batch timer.
+// jobs as the largest of the last few batches carried (gatherMemory). A
+// lone writer's batches are one, so it never waits: no fixed delay,
+// unlike bbolt's Batch timer.
+//
+// Expecting only the last batch's size let a busy server fall into small
+// batches and stay there: one short batch made the next expect little,
+// more commits carried fewer jobs each, and every stage waited longer
+// for its commit. pbem bench's throughput, 2000 orders in 16 games, in
+// turn on one machine: 724, 719, 896 orders/s expecting the last batch;
+// 929, 917, 916 expecting the largest of the last eight (mail → reply
+// latency unchanged: p50 3.4-3.7 ms above the floor either way).
 type group struct {
 	db       *bolt.DB
 	maxBatch int
@@ -80,10 +90,15 @@ func (g *group) close() {
 // previous batch to come back (an fsync here takes about 2 ms).
 const gatherWait = 300 * time.Microsecond
 
+// gatherMemory is how many of the last batches a commit looks back on for
+// the jobs it waits for.
+const gatherMemory = 8
+
 func (g *group) loop() {
 	defer close(g.stopped)
 	batch := make([]job, 0, g.maxBatch)
-	expect := 1
+	var recent [gatherMemory]int // the last batches' sizes
+	expect, k := 1, 0
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -121,7 +136,9 @@ func (g *group) loop() {
 				}
 			}
 		}
-		expect = len(batch)
+		recent[k%gatherMemory] = len(batch)
+		k++
+		expect = slices.Max(recent[:])
 		g.commit(batch)
 	}
 }
