@@ -441,12 +441,34 @@ func (s *Store) view(fn func(tx *bolt.Tx) error) error {
 	return guard(func() error { return s.db.View(fn) })
 }
 
+// update runs fn in a write transaction: the group committer's, shared
+// with the appends and the other writes waiting (a snapshot, a mailbox
+// checkpoint, the published markers would otherwise each take bbolt's
+// write lock for a commit and two fsyncs of their own, between the
+// group's commits). fn may run more than once, so it must recompute
+// everything from tx; it returns once the transaction is durable.
 func (s *Store) update(fn func(tx *bolt.Tx) error) error {
-	if s.opts.ReadOnly {
+	if s.opts.ReadOnly || s.g == nil {
 		return errReadOnly
 	}
-	return guard(func() error { return s.db.Update(fn) })
+	j := &txJob{fn: fn, finished: make(chan struct{})}
+	if !s.g.do(j) {
+		return ErrClosed
+	}
+	<-j.finished
+	return j.err
 }
+
+// txJob is one update, a job of the group committer.
+type txJob struct {
+	fn       func(tx *bolt.Tx) error
+	err      error
+	finished chan struct{}
+}
+
+func (j *txJob) apply(tx *bolt.Tx) error { j.err = nil; return j.fn(tx) }
+func (j *txJob) fail(err error)          { j.err = err }
+func (j *txJob) done()                   { close(j.finished) }
 
 var errReadOnly = errors.New("the store is open read-only")
 
