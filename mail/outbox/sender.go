@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -227,9 +228,18 @@ type Sender struct {
 
 	mu    sync.Mutex
 	queue map[mailKey]*item
-	order uint64        // enqueue counter, breaks ties between due times
-	idle  chan struct{} // closed while the queue is empty
-	rnd   *rand.Rand    // backoff jitter
+	// The queue indexed for next (under mu), so that a backlog of
+	// thousands of mails is not looked through for every mail: its items
+	// by due time (then order), the games with items and with items in
+	// flight (counts), and the items whose outcome the log refused and
+	// that wait, out of flight, to be recorded again.
+	byDue   []*item
+	games   map[string]int
+	busy    map[string]int
+	refused map[*item]struct{}
+	order   uint64        // enqueue counter, breaks ties between due times
+	idle    chan struct{} // closed while the queue is empty
+	rnd     *rand.Rand    // backoff jitter
 
 	// What Status reports (under mu).
 	sent, failed      uint64
@@ -287,8 +297,9 @@ func New(cfg Config, log Appender) *Sender {
 		lg:    cfg.Logger.With("component", "outbox"),
 		wake:  make(chan struct{}, 1),
 		queue: map[mailKey]*item{},
-		idle:  make(chan struct{}),
-		rnd:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		games: map[string]int{}, busy: map[string]int{}, refused: map[*item]struct{}{},
+		idle: make(chan struct{}),
+		rnd:  rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 	close(s.idle)
 	if err := cfg.Validate(); err != nil {
@@ -317,8 +328,11 @@ func (s *Sender) Enqueue(game string, seq uint64, at time.Time, q *events.MailQu
 		s.idle = make(chan struct{})
 	}
 	s.order++
-	s.queue[k] = &item{game: game, seq: seq, at: at, q: q, attempts: max(attempt, 0),
+	it := &item{game: game, seq: seq, at: at, q: q, attempts: max(attempt, 0),
 		due: s.cfg.Now(), order: s.order}
+	s.queue[k] = it
+	s.place(it)
+	s.track(it)
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -362,10 +376,75 @@ func (s *Sender) CancelGame(game string) {
 
 // remove drops it from the queue; s.mu is held.
 func (s *Sender) remove(it *item) {
+	s.untrack(it)
+	s.unplace(it)
 	delete(s.queue, mailKey{it.game, it.q.MailID})
 	if len(s.queue) == 0 {
 		close(s.idle)
 	}
+}
+
+// before reports whether a is due before b (ties: the one queued first).
+func before(a, b *item) bool {
+	return a.due.Before(b.due) || a.due.Equal(b.due) && a.order < b.order
+}
+
+// place puts it into byDue and counts its game; unplace takes it out.
+// An item's due time changes only between the two. s.mu is held.
+func (s *Sender) place(it *item) {
+	i, _ := slices.BinarySearchFunc(s.byDue, it, cmpDue)
+	s.byDue = slices.Insert(s.byDue, i, it)
+	s.games[it.game]++
+}
+
+func (s *Sender) unplace(it *item) {
+	if i, ok := slices.BinarySearchFunc(s.byDue, it, cmpDue); ok && s.byDue[i] == it {
+		s.byDue = slices.Delete(s.byDue, i, i+1)
+		if s.games[it.game]--; s.games[it.game] <= 0 {
+			delete(s.games, it.game)
+		}
+	}
+}
+
+func cmpDue(a, b *item) int {
+	switch {
+	case before(a, b):
+		return -1
+	case before(b, a):
+		return 1
+	}
+	return 0
+}
+
+// track counts it among the games in flight and the outcomes waiting to
+// be recorded, as it stands; untrack uncounts it. An item's inflight and
+// unrecorded change only between the two. s.mu is held.
+func (s *Sender) track(it *item) {
+	if it.inflight {
+		s.busy[it.game]++
+	}
+	if it.toRecord() && !it.inflight {
+		s.refused[it] = struct{}{}
+	}
+}
+
+func (s *Sender) untrack(it *item) {
+	if it.inflight {
+		if s.busy[it.game]--; s.busy[it.game] <= 0 {
+			delete(s.busy, it.game)
+		}
+	}
+	delete(s.refused, it)
+}
+
+// change runs f, which changes it's due time, inflight or unrecorded, and
+// keeps the index of the queue. s.mu is held.
+func (s *Sender) change(it *item, f func()) {
+	s.untrack(it)
+	s.unplace(it)
+	f()
+	s.place(it)
+	s.track(it)
 }
 
 // Len returns the number of mails queued or in flight.
@@ -501,30 +580,20 @@ func (s *Sender) next() (*item, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// One mail of a game at a time: a game's mails go out one after the
-	// other, games side by side.
-	// (A backlog of thousands of mails is looked through at every
-	// mail: the map holds only the games with a mail in flight, a few.)
-	var busy map[string]bool
-	recording := false
-	for _, it := range s.queue {
-		if it.inflight {
-			if busy == nil {
-				busy = make(map[string]bool, s.cfg.Workers)
-			}
-			busy[it.game] = true
-		}
-		// An outcome the log refused waits, out of flight, to be recorded
-		// again (one in flight is being recorded for the first time).
-		recording = recording || it.toRecord() && !it.inflight
+	// other, games side by side. An outcome the log refused waits, out of
+	// flight, to be recorded again (one in flight is being recorded for
+	// the first time): while one does, only those are due.
+	if len(s.busy) >= len(s.games) {
+		return nil, -1 // every game with mail has one in flight
 	}
+	recording := len(s.refused) > 0
 	var first *item
-	for _, it := range s.queue {
-		if it.inflight || busy != nil && busy[it.game] || recording && it.unrecorded == nil {
+	for _, it := range s.byDue { // the first one free is due first
+		if it.inflight || s.busy[it.game] > 0 || recording && it.unrecorded == nil {
 			continue
 		}
-		if first == nil || it.due.Before(first.due) || it.due.Equal(first.due) && it.order < first.order {
-			first = it
-		}
+		first = it
+		break
 	}
 	if first == nil {
 		return nil, -1
@@ -532,7 +601,7 @@ func (s *Sender) next() (*item, time.Duration) {
 	if wait := first.due.Sub(s.cfg.Now()); wait > 0 {
 		return nil, wait
 	}
-	first.inflight = true
+	s.change(first, func() { first.inflight = true })
 	return first, 0
 }
 
@@ -583,7 +652,7 @@ func (s *Sender) attempt(ctx context.Context, it *item, sc *smtpConn) {
 	// and the backoff of this run; after a restart the mail, still unsent
 	// in the log, is sent again.
 	s.mu.Lock()
-	it.unrecorded = o
+	s.change(it, func() { it.unrecorded = o })
 	if err == nil {
 		s.sent++
 		s.smtpFailingSince = time.Time{}
@@ -644,7 +713,7 @@ func (s *Sender) recordOutcome(it *item) {
 		}
 		since := s.storeFailingSince
 		s.lastError = rerr.Error()
-		it.due, it.inflight = now.Add(delay), false
+		s.change(it, func() { it.due, it.inflight = now.Add(delay), false })
 		if it.cancelled {
 			s.remove(it)
 		}
@@ -665,15 +734,15 @@ func (s *Sender) recordOutcome(it *item) {
 		s.storeFailingSince = time.Time{}
 		s.storeLog.reset()
 	}
-	it.unrecorded = nil
+	s.change(it, func() { it.unrecorded = nil })
 	done := o.err == nil || o.permanent
 	if done || it.cancelled {
 		s.remove(it)
 	} else {
 		delay = backoff(s.cfg.BackoffBase, s.cfg.BackoffMax, n, s.rnd)
 		it.attempts = n
-		it.due = s.cfg.Now().Add(delay)
-		it.inflight = false
+		due := s.cfg.Now().Add(delay)
+		s.change(it, func() { it.due, it.inflight = due, false })
 	}
 	var logIt bool
 	var suppressed int
@@ -732,7 +801,7 @@ func (t *throttle) reset() { *t = throttle{} }
 func (s *Sender) release(it *item) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	it.inflight = false
+	s.change(it, func() { it.inflight = false })
 	if it.cancelled {
 		s.remove(it)
 	}
