@@ -29,29 +29,25 @@ func OpenRaw(path string, maxBatch int) (*RawFile, error) {
 // BatchPut stores v under seq (8 bytes, big endian) in bucket, through
 // bbolt's Batch: durable when it returns.
 func (f *RawFile) BatchPut(bucket []byte, seq uint64, v []byte) error {
-	return f.db.Batch(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucket)
-		if err != nil {
-			return err
-		}
-		var k [8]byte
-		binary.BigEndian.PutUint64(k[:], seq)
-		return b.Put(k[:], v)
-	})
+	return f.db.Batch(func(tx *bolt.Tx) error { return putSeq(tx, bucket, seq, v) })
 }
 
 // Put stores v under seq (8 bytes, big endian) in bucket in a
 // transaction of its own: one commit, durable when it returns.
 func (f *RawFile) Put(bucket []byte, seq uint64, v []byte) error {
-	return f.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucket)
-		if err != nil {
-			return err
-		}
-		var k [8]byte
-		binary.BigEndian.PutUint64(k[:], seq)
-		return b.Put(k[:], v)
-	})
+	return f.db.Update(func(tx *bolt.Tx) error { return putSeq(tx, bucket, seq, v) })
+}
+
+// putSeq stores v under seq (8 bytes, big endian) in bucket, made if
+// need be.
+func putSeq(tx *bolt.Tx, bucket []byte, seq uint64, v []byte) error {
+	b, err := tx.CreateBucketIfNotExists(bucket)
+	if err != nil {
+		return err
+	}
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], seq)
+	return b.Put(k[:], v)
 }
 
 // Close closes the file.
