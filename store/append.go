@@ -203,21 +203,16 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	game := []byte(r.Game)
 	logB := tx.Bucket(bLog).Bucket(game)
 	if logB != nil {
-		for _, key := range append([]string{r.Events[0].Key}, r.Keys...) {
-			if key == "" {
-				continue
-			}
-			seq, found, err := findKey(logB, key)
-			if err != nil {
-				// A damaged event fails this request, not the others
-				// committed with it.
-				r.err = fmt.Errorf("append to %s: look up key %q: %w", r.Game, key, err)
-				return nil
-			}
-			if found {
-				r.res = Result{First: seq, Last: seq, Duplicate: true, DuplicateKey: key}
-				return r.checkpoint(tx)
-			}
+		seq, key, found, err := findKeys(logB, append([]string{r.Events[0].Key}, r.Keys...))
+		if err != nil {
+			// A damaged event fails this request, not the others
+			// committed with it.
+			r.err = fmt.Errorf("append to %s: look up its keys: %w", r.Game, err)
+			return nil
+		}
+		if found {
+			r.res = Result{First: seq, Last: seq, Duplicate: true, DuplicateKey: key}
+			return r.checkpoint(tx)
 		}
 	}
 	h, err := head(tx, r.Game)

@@ -116,27 +116,56 @@ func indexedThrough(logB *bolt.Bucket, head uint64) (uint64, bool) {
 	return binary.BigEndian.Uint64(v), true
 }
 
-// findKey returns the seq key was first recorded at in logB: in the index,
-// or on an event not indexed yet.
-func findKey(logB *bolt.Bucket, key string) (uint64, bool, error) {
-	if v := logB.Get(idemKey(key)); v != nil {
-		return binary.BigEndian.Uint64(v), true, nil
+// findKeys returns the first of keys ("" skipped) that logB has
+// recorded, and the seq it was first recorded at: for each key, the
+// index, then the events not indexed yet (read once for all the keys).
+func findKeys(logB *bolt.Bucket, keys []string) (seq uint64, key string, found bool, err error) {
+	at := make([]uint64, len(keys)) // 0: not recorded
+	missing := 0
+	for i, k := range keys {
+		if k == "" {
+			continue
+		}
+		if v := logB.Get(idemKey(k)); v != nil {
+			at[i] = binary.BigEndian.Uint64(v)
+		} else {
+			missing++
+		}
 	}
-	from, marked := indexedThrough(logB, 0)
-	if !marked {
-		return 0, false, nil
+	if from, marked := indexedThrough(logB, 0); marked && missing > 0 {
+		err = eachUnindexedKey(logB, from, func(seq uint64, ek []byte) {
+			for i, k := range keys {
+				if at[i] == 0 && k != "" && string(ek) == k {
+					at[i] = seq
+				}
+			}
+		})
+		if err != nil {
+			return 0, "", false, err
+		}
 	}
+	for i, k := range keys {
+		if at[i] != 0 {
+			return at[i], k, true, nil
+		}
+	}
+	return 0, "", false, nil
+}
+
+// eachUnindexedKey calls fn with the seq and key of each of logB's events
+// after seq from that has a key, in order; the key aliases the file.
+func eachUnindexedKey(logB *bolt.Bucket, from uint64, fn func(seq uint64, key []byte)) error {
 	c := logB.Cursor()
 	for k, v := c.Seek(seqKey(from + 1)); k != nil && isSeqKey(k); k, v = c.Next() {
 		ek, err := events.KeyView(v)
 		if err != nil {
-			return 0, false, fmt.Errorf("event %d: %w", binary.BigEndian.Uint64(k), err)
+			return fmt.Errorf("event %d: %w", binary.BigEndian.Uint64(k), err)
 		}
-		if string(ek) == key {
-			return binary.BigEndian.Uint64(k), true, nil
+		if len(ek) > 0 {
+			fn(binary.BigEndian.Uint64(k), ek)
 		}
 	}
-	return 0, false, nil
+	return nil
 }
 
 // keyEntry is an index entry: a key and the seq it was first recorded at.
@@ -147,17 +176,10 @@ type keyEntry struct{ key, seq []byte }
 // the append alone).
 func unindexedKeys(logB *bolt.Bucket, from uint64) ([]keyEntry, error) {
 	var out []keyEntry
-	c := logB.Cursor()
-	for k, v := c.Seek(seqKey(from + 1)); k != nil && isSeqKey(k); k, v = c.Next() {
-		ek, err := events.KeyView(v)
-		if err != nil {
-			return nil, fmt.Errorf("event %d: %w", binary.BigEndian.Uint64(k), err)
-		}
-		if len(ek) > 0 {
-			out = append(out, keyEntry{idemKey(string(ek)), append([]byte(nil), k...)})
-		}
-	}
-	return out, nil
+	err := eachUnindexedKey(logB, from, func(seq uint64, ek []byte) {
+		out = append(out, keyEntry{idemKey(string(ek)), seqKey(seq)})
+	})
+	return out, err
 }
 
 // indexKeys writes entries in order (a key already there keeps the seq
@@ -662,7 +684,7 @@ func (s *Store) Lookup(game, key string) (uint64, bool, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bLog).Bucket([]byte(game)); b != nil {
 			var err error
-			if seq, ok, err = findKey(b, key); err != nil {
+			if seq, _, ok, err = findKeys(b, []string{key}); err != nil {
 				return fmt.Errorf("look up a key of game %s: %w", game, err)
 			}
 		}
