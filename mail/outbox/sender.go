@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -384,11 +385,6 @@ func (s *Sender) remove(it *item) {
 	}
 }
 
-// before reports whether a is due before b (ties: the one queued first).
-func before(a, b *item) bool {
-	return a.due.Before(b.due) || a.due.Equal(b.due) && a.order < b.order
-}
-
 // place puts it into byDue and counts its game; unplace takes it out.
 // An item's due time changes only between the two. s.mu is held.
 func (s *Sender) place(it *item) {
@@ -406,14 +402,12 @@ func (s *Sender) unplace(it *item) {
 	}
 }
 
+// cmpDue orders items by due time, then by the order they were queued.
 func cmpDue(a, b *item) int {
-	switch {
-	case before(a, b):
-		return -1
-	case before(b, a):
-		return 1
+	if c := a.due.Compare(b.due); c != 0 {
+		return c
 	}
-	return 0
+	return cmp.Compare(a.order, b.order)
 }
 
 // track counts it among the games in flight and the outcomes waiting to
