@@ -409,7 +409,8 @@ func (p *participant) answer(ap *autoplay.Player, m Mail) (string, bool) {
 // Offered reads the example orders a mail offers ("For example, you could
 // send:" followed by indented lines), as the move template writes them:
 // one example a line, or, when any example has several lines, each
-// example a block of indented lines with a blank line between two. An
+// example a block of indented lines with a blank line between two; a line
+// indented further continues the order above it. An
 // example of several lines is one order to send whole: its first line
 // alone may be one the rules refuse (a move next to the enemy on Attack
 // orders without the shock that must follow it, 14.2a), and the mail
@@ -431,7 +432,9 @@ func Offered(body string) []string {
 		if !strings.HasPrefix(l, "    ") {
 			break
 		}
-		cur = append(cur, strings.TrimSpace(l))
+		// The template's indent goes; a deeper one stays: it continues
+		// the order above it (docs/ORDERS.md).
+		cur = append(cur, strings.TrimRight(strings.TrimPrefix(l, "    "), " \t"))
 	}
 	if cur != nil {
 		blocks = append(blocks, cur)

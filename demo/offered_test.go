@@ -25,6 +25,7 @@ func TestDemoPlayersReadWholeExamples(t *testing.T) {
 		{"one alone", []string{"BEGIN"}},
 		{"several lines", []string{"12th Georgia: MOVE 0605 0706 0707\n12th Georgia: SHOCK 0708\n5th Alabama: MOVE 0707",
 			"DONE", "STANDING RETURN FIRE ALL ALWAYS"}},
+		{"a long order wrapped", []string{"7th Virginia Cavalry: MOVE 0809 0808 0708 0608 0508 0507 0506 0605 0705\n    0805", "DONE"}},
 		{"several lines last", []string{"DONE", "FIRE 2nd Virginia AT 6th Wisconsin\nFIRE 5th Virginia AT 7th Wisconsin"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

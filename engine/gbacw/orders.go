@@ -117,8 +117,11 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
-		// An indented line continues the one before (docs/ORDERS.md).
-		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && (lines[i+1][0] == ' ' || lines[i+1][0] == '\t') && strings.TrimSpace(raw) != "" {
+		// A line indented further than the order's first continues it
+		// (docs/ORDERS.md): a block copied from a mail, its lines
+		// indented alike, stays the orders it shows.
+		first := engine.IndentWidth(raw)
+		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && engine.IndentWidth(lines[i+1]) > first && strings.TrimSpace(raw) != "" {
 			i++
 			raw += " " + strings.TrimSpace(lines[i])
 		}

@@ -134,6 +134,19 @@ func prompts(st *State) []engine.Prompt {
 		out = append(out, engine.Prompt{Referee: true, What: "the last turn is over and the scenario sets no victory conditions (R18): declare the result",
 			Examples: []string{"END WINNER USA", "END WINNER CSA", "END DRAW"}})
 	}
+	// An example of a long path (a cavalry's MOVE) is wrapped as the
+	// order language allows, so its mail keeps within 78 columns.
+	// (A fresh list: a question's examples belong to the state.)
+	for i := range out {
+		if out[i].Examples == nil {
+			continue
+		}
+		ex := make([]string, len(out[i].Examples))
+		for j, e := range out[i].Examples {
+			ex[j] = engine.ContinueLong(e, engine.ExampleWidth)
+		}
+		out[i].Examples = ex
+	}
 	return out
 }
 

@@ -107,7 +107,8 @@ type logical struct {
 
 // splitMail turns a mail into logical orders: quoted lines, the "On …
 // wrote:" line, everything after a signature marker, blank lines and
-// '#' comments are dropped; an indented line continues the order above.
+// '#' comments are dropped; a line indented further than the order above
+// continues it.
 func splitMail(text string) ([]logical, []events.Problem) {
 	var out []logical
 	var probs []events.Problem
@@ -133,8 +134,10 @@ func splitMail(text string) ([]logical, []events.Problem) {
 		for _, t := range toks {
 			pts = append(pts, ptok{token: t, Line: no, Src: raw})
 		}
-		indented := raw != strings.TrimLeft(raw, " \t")
-		if indented && len(out) > 0 {
+		// A line indented further than the order's first continues it
+		// (docs/ORDERS.md); a block copied from a mail, its lines
+		// indented alike, stays the orders it shows.
+		if len(out) > 0 && engine.IndentWidth(raw) > engine.IndentWidth(out[len(out)-1].text) {
 			l := &out[len(out)-1]
 			l.toks = append(l.toks, ptok{token: token{Text: ";", Col: toks[0].Col, Punct: true}, Line: no, Src: raw})
 			l.toks = append(l.toks, pts...)

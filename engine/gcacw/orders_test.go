@@ -108,12 +108,18 @@ func TestParseProblems(t *testing.T) {
 }
 
 // Mail conventions of docs/ORDERS.md: quoted lines, "On … wrote:", the
-// signature are ignored; an indented line continues the order above.
+// signature are ignored; a line indented further continues the order above.
 func TestParseMailConventions(t *testing.T) {
 	h := ordersHarness(t)
 	text := "ACTIVATE Sedgwick:\n  Newton 0504\n  Newhall 0605\n-- \nAnna\n\nOn Tue, Bob wrote:\n> MARCH Newton 0909\n"
 	os, probs := parseOrders(h.st, USA, text)
 	if len(probs) > 0 || len(os) != 1 || len(os[0].Entries) != 2 {
+		t.Fatalf("%v %+v", probs, os)
+	}
+	// Only a deeper indent continues: orders copied from a mail with its
+	// indent, every line alike, stay two orders.
+	text = "    ACTIVATE Sedgwick:\n      Newton 0504\n    PASS"
+	if os, probs := parseOrders(h.st, USA, text); len(probs) > 0 || len(os) != 2 || len(os[0].Entries) != 1 || os[1].Kind != oPass {
 		t.Fatalf("%v %+v", probs, os)
 	}
 	text = "> quoted\nOn Mon, 1 Jan 1863, Bob wrote:\nPASS"

@@ -307,14 +307,17 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 			lineNo = append(lineNo, i)
 		}
 	}
+	orderIndent := 0 // the indent of the line the last order starts on
 	for k, raw := range lines {
 		i := lineNo[k]
 		line := strings.TrimRight(raw, " \t")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		// Continuation: an indented line continues the one before.
-		if (strings.HasPrefix(raw, " ") || strings.HasPrefix(raw, "\t")) && len(out) > 0 && len(probs) == 0 {
+		// Continuation: a line indented further than the order's first
+		// continues it (docs/ORDERS.md); a block copied from a mail, its
+		// lines indented alike, stays the orders it shows.
+		if engine.IndentWidth(raw) > orderIndent && len(out) > 0 && len(probs) == 0 {
 			prev := &out[len(out)-1]
 			joined := prev.Text + " " + strings.TrimSpace(line)
 			o, pe := parseLine(st, side, joined)
@@ -326,6 +329,7 @@ func parseOrders(st *State, side, text string) ([]Order, []events.Problem) {
 			*prev = o
 			continue
 		}
+		orderIndent = engine.IndentWidth(raw)
 		o, pe := parseLine(st, side, line)
 		o.Line = i + 1
 		if pe != nil {
