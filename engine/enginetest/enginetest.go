@@ -29,6 +29,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/engine/play"
@@ -344,6 +345,30 @@ func check(t *testing.T, reg *engine.Registry, p *Played, parallel bool) {
 			}
 			if err := g.Apply(reg, e); err != nil {
 				t.Fatal(err)
+			}
+		}
+	})
+	run("EveryExampleFitsAMail", func(t *testing.T) {
+		// The mail indents an example four spaces and keeps within 78
+		// columns; a long order wraps as the order language allows
+		// (engine.ContinueLong), never past the edge of a phone.
+		g := &play.Game{ID: game}
+		for i := range p.Log {
+			e := &p.Log[i]
+			if err := g.Apply(reg, e); err != nil {
+				t.Fatal(err)
+			}
+			if g.State == nil || !events.IsAccepted(e.Type) {
+				continue
+			}
+			for _, pr := range g.Rules.Prompt(g.State) {
+				for _, ex := range pr.Examples {
+					for _, l := range strings.Split(ex, "\n") {
+						if n := utf8.RuneCountInString(l); n > engine.ExampleWidth {
+							t.Fatalf("seq %d: an example line of %d columns, over %d: %q", e.Seq, n, engine.ExampleWidth, l)
+						}
+					}
+				}
 			}
 		}
 	})
