@@ -80,6 +80,12 @@ type Inside struct {
 	Secret   []byte
 	Mailhost *mailhost.Host // nil: a mail host is configured
 	Node     *Node          // nil: a server alone
+	// Tick applies the server's clock to every game it runs now, as the
+	// clock's own ticks do, and returns once each has written and
+	// decided what the time means for it (deadlines passed, reminders,
+	// pauses run out), its mails queued: the time it applied and how many
+	// games it reached.
+	Tick func(ctx context.Context) (time.Time, int, error)
 }
 
 // ControlFunc runs one command inside the server. forwarded says another
@@ -260,7 +266,12 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}()
 	defer func() { runner.Close(); <-warmed }()
-	in := &Inside{Log: log, Composer: s.comp, Secret: s.secret, Mailhost: mail.host, Node: cn}
+	in := &Inside{Log: log, Composer: s.comp, Secret: s.secret, Mailhost: mail.host, Node: cn,
+		Tick: func(ctx context.Context) (time.Time, int, error) {
+			now := s.cfg.Clock.Now()
+			n, err := runner.TickAndWait(ctx, now)
+			return now, n, err
+		}}
 	control := func(req ControlRequest, forwarded bool) ControlResponse {
 		if s.cfg.Control == nil {
 			return ControlResponse{Err: "this server takes no commands"}

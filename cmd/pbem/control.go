@@ -72,7 +72,7 @@ func (a *app) tryRemote(name string, args []string) (handled bool, err error) {
 // runs as a command of the app base, which reaches what the server holds.
 func (a *app) serverControl(in *server.Inside, req ctlRequest, forwarded bool) ctlResponse {
 	base := &app{cfg: a.cfg, out: a.out, errOut: a.errOut, lg: a.lg, reg: a.reg, log: in.Log, comp: in.Composer, secret: in.Secret,
-		mailhost: in.Mailhost, node: in.Node}
+		mailhost: in.Mailhost, node: in.Node, tick: in.Tick}
 	return base.control(req, forwarded)
 }
 
@@ -82,7 +82,7 @@ func (base *app) control(req ctlRequest, forwarded bool) ctlResponse {
 	var out, errOut bytes.Buffer
 	resp := ctlResponse{}
 	sub := &app{cfg: base.cfg, out: &out, errOut: &errOut, lg: base.lg, reg: base.reg, log: base.log, comp: base.comp, secret: base.secret,
-		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded, files: req.Files}
+		mailhost: base.mailhost, inServer: true, node: base.node, forwardedHere: forwarded, files: req.Files, tick: base.tick}
 	var cmd *command
 	for _, cc := range commands() {
 		if cc.name == req.Cmd && cc.remote {

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"pbem/engine"
 	"pbem/internal/logx"
@@ -54,6 +56,7 @@ func commands() []command {
 		{name: "quarantine", args: "[--show ID]", summary: "list mails that could not become orders, with the reason", remote: true, run: cmdQuarantine},
 		{name: "doctor", summary: "examine pbem.db and mailhost.db: every page, every game's hash chain and records", remote: true, run: cmdDoctor},
 		{name: "mailboxes", summary: "list the built-in mail host's mailboxes and their passwords (operator only)", remote: true, access: writeStore, run: cmdMailboxes},
+		{name: "tick", args: "[--wait 1m]", summary: "apply the server's clock to every game now, as its own ticks do, and return once deadlines passed, reminders and pauses run out are decided and their mails queued", remote: true, run: cmdTick},
 		{name: "move", args: "GAME --to NODE", summary: "hand a game to another node of the cluster", remote: true, run: cmdMove},
 		{name: "drain", args: "NODE [--undo]", summary: "move every game off a node of the cluster, and keep new games away from it", remote: true, run: cmdDrain},
 		{name: "mail", args: "login [--browser]", summary: "log in to the game mailbox's provider by OAuth 2.0 once (Microsoft 365, Gmail); pbem serve then refreshes its tokens", run: cmdMail},
@@ -95,6 +98,9 @@ type app struct {
 	// files are the bytes of the files the command's flags name, read
 	// where the command was typed (see argFiles).
 	files map[string][]byte
+	// tick applies the running server's clock (server.Inside.Tick; nil
+	// outside a server).
+	tick func(ctx context.Context) (time.Time, int, error)
 }
 
 func main() {

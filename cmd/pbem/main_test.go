@@ -228,7 +228,10 @@ func startServeContent(t *testing.T, dataDir string, env ...string) *exec.Cmd {
 // test moves on: the server sees the wall clock plus every duration
 // passed to forward so far. It is this test binary that serves (see
 // serveOnAMovedClock), for the pbem binary runs on the wall clock alone.
-func startServeClocked(t *testing.T, dataDir string, env ...string) (cmd *exec.Cmd, forward func(time.Duration)) {
+//
+// forward returns the time the server's clock shows at least once the
+// move is read: 'pbem tick' (mailGame.tick) applies it when it does.
+func startServeClocked(t *testing.T, dataDir string, env ...string) (cmd *exec.Cmd, forward func(time.Duration) time.Time) {
 	t.Helper()
 	cmd = exec.Command(os.Args[0], "--data-dir", dataDir, "serve")
 	in, err := cmd.StdinPipe()
@@ -236,11 +239,15 @@ func startServeClocked(t *testing.T, dataDir string, env ...string) (cmd *exec.C
 		t.Fatal(err)
 	}
 	startServeCmd(t, cmd, dataDir, append(env, "PBEM_TEST_SERVE_CLOCK=1")...)
-	return cmd, func(d time.Duration) {
+	var ahead time.Duration
+	return cmd, func(d time.Duration) time.Time {
 		t.Helper()
+		ahead += d
+		at := time.Now().Add(ahead)
 		if _, err := fmt.Fprintln(in, d); err != nil {
 			t.Fatalf("moving the server's clock on: %v", err)
 		}
+		return at
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Press by mail, against a live 'pbem serve': a player's PRESS reaches
@@ -40,8 +39,8 @@ func TestPressByMail(t *testing.T) {
 	g.send("taro", m, "PRESS ALL: The mill is ours.")
 	bodyHas(t, "Anna's press", g.next("anna", "press from Taro (CSA)").Body, "Taro (CSA) writes to you (press to ALL), in game g1:", "The mill is ours.")
 	g.next("taro", "your message was sent")
-	g.quiet("carol", "body:mill", time.Second)
-	g.quiet("kim", "body:mill", time.Second)
+	g.quiet("carol", "body:mill")
+	g.quiet("kim", "body:mill")
 
 	// pbem log, export (its records, campaign report and web page) and
 	// replay --at (each press's decision) --as: the writers and the

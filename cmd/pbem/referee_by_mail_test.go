@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pbem/demo"
+	"pbem/demo/servetest"
 	"pbem/internal/waitfor"
 )
 
@@ -35,21 +36,53 @@ func (g *mailGame) nextWith(who, want string) demo.Mail {
 	return g.nextWhere(who, fmt.Sprintf("saying %q", want), func(m demo.Mail) bool { return strings.Contains(squeezed(m.Body), want) })
 }
 
-// quiet checks that who gets no mail with want on its first line (its
-// kind), or in its body when want starts with "body:", within d.
-func (g *mailGame) quiet(who, want string, d time.Duration) {
+// quiet checks that who has no mail with want on its first line (its
+// kind), or in its body when want starts with "body:": once every mail
+// the server has queued so far is sent, one look at the mailbox shows
+// all it was sent. What the server does next (its clock) is in the log
+// by then when the test has applied it (tick).
+func (g *mailGame) quiet(who, want string) {
 	g.t.Helper()
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		ms, err := g.people[who].FetchNew()
-		if err != nil {
-			g.t.Fatal(err)
+	g.drained()
+	ms, err := g.people[who].FetchNew()
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	for _, m := range ms {
+		g.last[who] = m
+		if w, body := strings.CutPrefix(want, "body:"); body && strings.Contains(squeezed(m.Body), w) || !body && strings.Contains(strings.ToLower(m.Kind), strings.ToLower(want)) {
+			g.t.Fatalf("%s got a mail with %q:\n%s\n%s", who, want, m.Kind, m.Body)
 		}
-		for _, m := range ms {
-			g.last[who] = m
-			if w, body := strings.CutPrefix(want, "body:"); body && strings.Contains(squeezed(m.Body), w) || !body && strings.Contains(strings.ToLower(m.Kind), strings.ToLower(want)) {
-				g.t.Fatalf("%s got a mail with %q:\n%s\n%s", who, want, m.Kind, m.Body)
-			}
+	}
+}
+
+// drained waits until every mail queued in the game's log is sent (or
+// failed for good): the mail host has every mail pbem meant to send.
+func (g *mailGame) drained() {
+	g.t.Helper()
+	var log string
+	if !waitfor.True(mailWait, func() bool { log = g.pbem("log", "g1"); return servetest.OutboxDrained(log) }) {
+		g.t.Fatalf("mails queued are not all sent:\n%s", tail(log, 20))
+	}
+}
+
+// tick applies the server's clock (pbem tick) once it shows at least at
+// (what forward returned; the zero time: as it is), and returns when
+// what the time meant for the game is decided and its mails queued.
+func (g *mailGame) tick(at time.Time) {
+	g.t.Helper()
+	clock := regexp.MustCompile(`The clock \((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC\)`)
+	var out string
+	if !waitfor.True(mailWait, func() bool {
+		out = g.pbem("tick")
+		m := clock.FindStringSubmatch(out)
+		if m == nil {
+			g.t.Fatalf("pbem tick says:\n%s", out)
 		}
+		now, err := time.Parse("2006-01-02 15:04:05", m[1])
+		return err == nil && !now.Before(at.UTC().Truncate(time.Second))
+	}) {
+		g.t.Fatalf("the server's clock did not reach %v: %s", at.UTC(), out)
 	}
 }
 
@@ -144,14 +177,15 @@ func TestDeadlinesByMail(t *testing.T) {
 	g.command(welcome, secret, "SETTING at-deadline PASS\nDEADLINE ALL 1h")
 	m := g.next(idle, "referee changed the game")
 	bodyHas(t, idle+"'s mail", squeezed(m.Body), "no deadline for "+idle+", not to act now", "orders due")
-	forward(time.Hour)
+	at := forward(time.Hour)
 	passed := g.nextWith(mover, "Your deadline passed without orders from you: they were due")
 	bodyHas(t, mover+"'s mail", passed.Body, "The default order was applied: PASS")
 	other := g.nextWith(idle, "passed without orders: they were due")
 	if strings.Contains(other.Body, "Your deadline passed") {
 		t.Fatalf("%s, not to act, was told their deadline passed:\n%s", idle, other.Body)
 	}
-	g.quiet(idle, "body:Your deadline passed", 2*time.Second)
+	g.tick(at)
+	g.quiet(idle, "body:Your deadline passed")
 	if n := g.count("deadline.passed/v1"); n != 1 {
 		t.Fatalf("%d deadlines passed, want 1", n)
 	}
@@ -171,9 +205,9 @@ func TestDeadlinesByMail(t *testing.T) {
 	m = g.command(welcome, secret, "SETTING deadline none")
 	bodyHas(t, "the echo", squeezed(m.Body), "deadline cleared")
 	passedBefore := g.count("deadline.passed/v1")
-	forward(3 * time.Hour) // past the reminder and the deadline, were they not cleared
+	g.tick(forward(3 * time.Hour)) // past the reminder and the deadline, were they not cleared
 	for _, who := range []string{"anna", "taro"} {
-		g.quiet(who, "reminder:", 2*time.Second)
+		g.quiet(who, "reminder:")
 	}
 	if n := g.count("deadline.passed/v1"); n != passedBefore {
 		t.Fatalf("a cleared deadline passed: %d → %d", passedBefore, n)
@@ -199,7 +233,8 @@ func TestPausesAndResumesByMail(t *testing.T) {
 	passed := g.count("deadline.passed/v1")
 	g.command(welcome, secret, "PAUSE lunch")
 	g.command(welcome, secret, "RESUME")
-	g.quiet("carol", "deadline passed", 3*time.Second)
+	g.tick(time.Time{})
+	g.quiet("carol", "deadline passed")
 	if n := g.count("deadline.passed/v1"); n != passed || passed != 2 {
 		t.Fatalf("%d deadline.passed after RESUME, %d before", n, passed)
 	}
@@ -298,7 +333,7 @@ func TestAnswersSeatsRollbacksAndTheDeskByMail(t *testing.T) {
 	// answer that player only.
 	g.send("taro", g.newest("taro"), "REFEREE May I cross at the mill?")
 	bodyHas(t, "the message", g.next("carol", "message from Taro (CSA)").Body, "May I cross at the mill?")
-	g.quiet("anna", "body:May I cross", time.Second)
+	g.quiet("anna", "body:May I cross")
 	g.send("carol", welcome, "MESSAGE taro Yes.\nSecret: "+secret)
 	g.next("taro", "message from Carol (referee)")
 	g.next("carol", "your message was sent")

@@ -360,12 +360,12 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 	srv, forward := startServeClocked(t, g.dir, g.env...)
 	defer stopServe(t, srv)
 	g.welcomesOnly()
-	forward(time.Hour)
+	at := forward(time.Hour)
 	g.until("both deadlines passed and were decided", func() bool {
 		return g.count("deadline.passed/v1") == 2 && !strings.Contains(g.pbem("games"), "not yet decided")
 	})
 	// What each has been told of the two deadlines (the next are an hour
-	// away): two mails each, and a moment more for any stray one.
+	// away): two mails each, and no stray one.
 	told := map[string][]demo.Mail{}
 	heard := func() bool {
 		for _, who := range []string{"anna", "taro", "carol"} {
@@ -391,9 +391,11 @@ func TestTwoDeadlinesPassingTogetherEachApplyTheDefaultByMail(t *testing.T) {
 		}
 	}
 	waitfor.True(mailWait, func() bool { fetch(); return heard() })
-	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-		fetch()
-	}
+	// Any stray mail: the clock applied, every mail queued sent, one
+	// more look.
+	g.tick(at)
+	g.drained()
+	fetch()
 	other := map[string]string{"anna": "Taro (CSA)", "taro": "Anna (USA)"}
 	for _, who := range []string{"anna", "taro", "carol"} {
 		own, of := 0, map[string]int{}

@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -40,13 +41,20 @@ func (tb *table) operator(text string) events.Payload {
 	return tb.input(&events.RefereeCommand{Referee: play.OperatorID, Text: text, Source: "cli"})
 }
 
-// tick tells the runner the time and waits for what it writes.
+// tick tells the runner the time and returns once the game has written
+// and decided what it means (play.Runner.TickAndWait): a tick that writes
+// nothing is seen to write nothing. A second tick at the same time
+// writes nothing more.
 func (tb *table) tick(at time.Time) {
 	tb.t.Helper()
-	tb.r.Tick(at)
-	tb.idle()
-	tb.r.Tick(at) // a second tick writes nothing more
-	tb.idle()
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := tb.r.TickAndWait(ctx, at)
+		cancel()
+		if err != nil {
+			tb.t.Fatalf("the clock at %v: %v", at, err)
+		}
+	}
 }
 
 func (tb *table) head() uint64 {

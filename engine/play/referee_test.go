@@ -285,27 +285,23 @@ func TestDeadlinesFollowThePolicyAndTheClockWritesThem(t *testing.T) {
 	}
 	head := func() uint64 { h, _ := tb.st.Head("g1"); return h.Seq }
 	seq := head()
-	tb.r.Tick(due.Add(-7 * time.Hour)) // too early for anything
-	tb.idle()
+	tb.tick(due.Add(-7 * time.Hour)) // too early for anything
 	if head() != seq {
 		t.Fatal("a tick before the reminder time wrote something")
 	}
 	for i := 0; i < 2; i++ { // the reminder is written once, however many ticks
-		tb.r.Tick(due.Add(-5 * time.Hour))
-		tb.idle()
+		tb.tick(due.Add(-5 * time.Hour))
 	}
 	es, _ := tb.st.Events("g1", seq+1)
 	if len(es) != 1 || es[0].Type != events.TypeMailQueued || es[0].Key != play.ReminderKey("south", due.UnixNano()) {
 		t.Fatalf("reminder: %d events %+v", len(es), es)
 	}
-	tb.r.Tick(due.Add(10 * time.Minute)) // past due, inside the grace
-	tb.idle()
+	tb.tick(due.Add(10 * time.Minute)) // past due, inside the grace
 	if head() != seq+1 {
 		t.Fatal("the default was applied inside the grace period")
 	}
 	for i := 0; i < 2; i++ {
-		tb.r.Tick(due.Add(31 * time.Minute))
-		tb.idle()
+		tb.tick(due.Add(31 * time.Minute))
 	}
 	es, _ = tb.st.Events("g1", seq+2)
 	if len(es) != 2 || es[0].Type != events.TypeDeadlinePassed || es[1].Type != events.TypeOrderAccepted {
@@ -329,8 +325,7 @@ func TestDeadlinesFollowThePolicyAndTheClockWritesThem(t *testing.T) {
 	// Waiting for the referee: the deadline passes, nothing is applied.
 	tb.send("ref", "SETTING at-deadline referee")
 	g = tb.game()
-	tb.r.Tick(time.Unix(0, g.Deadlines[0].Due).Add(time.Hour))
-	tb.idle()
+	tb.tick(time.Unix(0, g.Deadlines[0].Due).Add(time.Hour))
 	g2 := tb.game()
 	if !reflect.DeepEqual(score(g2), score(g)) || !g2.Deadlines[0].Passed {
 		t.Fatalf("wait for the referee: score %v → %v, deadlines %+v", score(g), score(g2), g2.Deadlines)

@@ -109,7 +109,7 @@ type actor struct {
 	mu    sync.Mutex // guards queue
 	queue []events.Envelope
 	kick  chan struct{}
-	clock chan time.Time
+	clock chan tickReq
 	query chan func(*Game, error)
 	done  chan struct{} // closed when the actor has stopped (let go, or the runner closed)
 	leave chan struct{} // closed by Drop: stop at once
@@ -197,7 +197,7 @@ func (r *Runner) with(game string, fn func(*actor)) {
 	}
 	a := r.actors[game]
 	if a == nil {
-		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), clock: make(chan time.Time, 1),
+		a = &actor{r: r, id: game, kick: make(chan struct{}, 1), clock: make(chan tickReq, 1),
 			query: make(chan func(*Game, error)), done: make(chan struct{}), leave: make(chan struct{})}
 		r.actors[game] = a
 		r.wg.Add(1)
@@ -263,10 +263,68 @@ func (r *Runner) Tick(now time.Time) {
 	r.mu.Unlock()
 	for _, a := range as {
 		select {
-		case a.clock <- now:
+		case a.clock <- tickReq{now: now}:
 		default: // the actor has not taken the last tick yet
 		}
 	}
+}
+
+// tickReq is one tick of the server's clock for an actor; done, when not
+// nil, is closed once the actor has written and decided what the tick
+// means for its game.
+type tickReq struct {
+	now  time.Time
+	done chan struct{}
+}
+
+func (t tickReq) handled() {
+	if t.done != nil {
+		close(t.done)
+	}
+}
+
+// TickAndWait is Tick, and waits until every game with an actor has
+// written what now means for it (a deadline passed, a reminder, a pause
+// run out), decided it and queued its mails: a caller that then sees no
+// such event knows the clock said nothing to the game. It returns how many
+// games it ticked.
+func (r *Runner) TickAndWait(ctx context.Context, now time.Time) (int, error) {
+	r.mu.Lock()
+	as := make([]*actor, 0, len(r.actors))
+	for _, a := range r.actors {
+		as = append(as, a)
+	}
+	r.mu.Unlock()
+	// Every actor is told before any is waited for: they work at once.
+	sent := make([]chan struct{}, len(as))
+	for i, a := range as {
+		tr := tickReq{now: now, done: make(chan struct{})}
+		select {
+		case a.clock <- tr:
+			sent[i] = tr.done
+		case <-a.done: // let go: no deadline runs in it
+		case <-r.stop:
+			return 0, ErrNotRunning
+		case <-ctx.Done():
+			return 0, fmt.Errorf("tick game %s: %w", a.id, ctx.Err())
+		}
+	}
+	n := 0
+	for i, a := range as {
+		if sent[i] == nil {
+			continue
+		}
+		select {
+		case <-sent[i]:
+			n++
+		case <-a.done:
+		case <-r.stop:
+			return n, ErrNotRunning
+		case <-ctx.Done():
+			return n, fmt.Errorf("tick game %s: %w", a.id, ctx.Err())
+		}
+	}
+	return n, nil
 }
 
 // Reminder is an optional Notifier method: the mails reminding a player
@@ -370,14 +428,15 @@ func (a *actor) run() {
 			return
 		case q := <-a.query:
 			q(a.g, nil)
-		case now := <-a.clock:
-			a.tick(now, lg)
+		case tr := <-a.clock:
+			a.tick(tr.now, lg)
 			a.decide(lg)
+			if a.g != nil && a.relink {
+				a.link(lg)
+			}
+			tr.handled()
 			if a.g == nil {
 				continue // loaded anew first
-			}
-			if a.relink {
-				a.link(lg)
 			}
 		case <-a.kick:
 			a.mu.Lock()
@@ -421,7 +480,8 @@ func (a *actor) failing(err error, wait time.Duration) bool {
 			return false
 		case q := <-a.query:
 			q(nil, err)
-		case <-a.clock:
+		case tr := <-a.clock:
+			tr.handled() // a game that cannot load has no clock to apply
 		case <-a.kick:
 			a.mu.Lock()
 			q := a.queue
