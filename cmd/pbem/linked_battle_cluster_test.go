@@ -224,8 +224,10 @@ func TestLinkedBattleResultSurvivesKillingTheCampaignsNode(t *testing.T) {
 		return campNow != "" && campNow != campNode && strings.Contains(lc.try(campNow, "games"), "camp ") &&
 			!strings.Contains(lc.try(campNow, "games"), "waits on battle")
 	})
-	// Handed again and again meanwhile: still once.
-	time.Sleep(3 * time.Second)
+	// Handed again and again meanwhile: still once. The battle's node
+	// applies its clock (pbem tick), and with it hands the result once
+	// more if it still owes one, before it answers.
+	lc.run(battleNode, "tick")
 	if n := results(); n != 1 {
 		t.Errorf("the campaign's log holds the battle's result %d times, want once", n)
 	}
@@ -277,7 +279,7 @@ func TestLinkedBattleRollbacksSurviveKillingTheNodeTheyAreHandedTo(t *testing.T)
 		campNow = lc.r.owners(battleNode)["camp"]
 		return campNow != "" && campNow != campNode && strings.Contains(lc.try(campNow, "games"), "waits on battle "+battle)
 	})
-	time.Sleep(3 * time.Second) // handed again meanwhile: still once
+	lc.run(battleNode, "tick") // handed again meanwhile, and once more if still owed: still once
 	if n := lc.keyed("camp", "withdraw:"+battle+":"); n != 1 {
 		t.Errorf("the campaign's log holds the battle's withdrawal %d times, want once", n)
 	}
@@ -311,7 +313,7 @@ func TestLinkedBattleRollbacksSurviveKillingTheNodeTheyAreHandedTo(t *testing.T)
 		over := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(battle) + `\s.*\n\s+over: `)
 		return battleNow != "" && battleNow != battleNode && over.MatchString(lc.try(battleNow, "games"))
 	})
-	time.Sleep(3 * time.Second)
+	lc.run(campNow, "tick") // the campaign's node hands the abandon once more if still owed
 	if n := lc.keyed(battle, "abandon:camp:"); n != 1 {
 		t.Errorf("the battle's log holds its abandon %d times, want once", n)
 	}

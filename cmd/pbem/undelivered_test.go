@@ -53,11 +53,20 @@ func TestUndeliveredWelcomeShowsInGamesAndIsToldToTheReferee(t *testing.T) {
 		!strings.Contains(games, "no such user") {
 		t.Fatalf("pbem games:\n%s", games)
 	}
-	// A restart tells the referee nothing twice.
+	// A restart tells the referee nothing twice: once the restarted
+	// server has loaded the game and requeued what was unsent, applied
+	// its clock and sent every mail it queued, the log and Carol's
+	// mailbox hold no second notice.
 	stopServe(t, srv)
 	srv = startServe(t, r.Dir, r.Env...)
-	time.Sleep(2 * time.Second)
-	if log := r.Pbem("log", "g1"); strings.Count(log, "A mail could not be delivered") > 1 || strings.Count(log, "mail.queued") != 4 {
+	servetest.WaitLogged(t, srv, "every game loaded", time.Minute)
+	r.Pbem("tick")
+	var log string
+	waitfor.Until(t, mailWait, "every mail queued to be sent", func() bool {
+		log = r.Pbem("log", "g1")
+		return servetest.OutboxDrained(log)
+	})
+	if strings.Count(log, "A mail could not be delivered") > 1 || strings.Count(log, "mail.queued") != 4 {
 		t.Fatalf("after a restart, the log:\n%s", tail(log, 20))
 	}
 	r.None("carol")

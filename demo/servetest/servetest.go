@@ -158,6 +158,18 @@ func Stop(t testing.TB, cmd *exec.Cmd) string {
 	return stderr.String()
 }
 
+// WaitLogged waits until the server Start started has written msg to its
+// log (its stderr), and fails t if it has not within limit: a test waits
+// for the server to say it went past a point (every game loaded, say)
+// rather than for a while.
+func WaitLogged(t testing.TB, cmd *exec.Cmd, msg string, limit time.Duration) {
+	t.Helper()
+	stderr := cmd.Stderr.(*syncbuf.Buffer)
+	if !waitfor.True(limit, func() bool { return strings.Contains(stderr.String(), msg) }) {
+		t.Fatalf("the server did not log %q within %v:\n%s", msg, limit, Tail(stderr.String(), 30))
+	}
+}
+
 // Mailboxes makes a mailbox (password pw) on host for each of who and
 // returns each person reading theirs over IMAP, as a mail client would.
 func Mailboxes(t testing.TB, host *mailhost.Host, who ...string) map[string]*demo.Mailbox {
