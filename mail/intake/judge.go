@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
 	"pbem/mail/parse"
@@ -439,7 +440,7 @@ func orderText(t parse.Text, skip map[int]bool) string {
 			lines = append(lines, "")
 		}
 		trimmed := strings.TrimSpace(l.Text)
-		indent := len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
+		indent := engine.IndentWidth(l.Text) // as the rule systems read it
 		switch {
 		case skip[i]:
 			lines = append(lines, "")

@@ -190,6 +190,8 @@ func TestContinuationLinesJoinTheOrderAbove(t *testing.T) {
 		{"three lines", lines("ACTIVATE Lee:", "  Hood 1605 1606", "  Pickett 1707"), "ACTIVATE Lee: Hood 1605 1606 Pickett 1707\n\n\n"},
 		{"a blank line ends the order", lines("MARCH Lyle 1605", "", "  1606"), "MARCH Lyle 1605\n\n  1606\n"},
 		{"every line indented alike is no continuation", lines("  PASS", "  PASS"), "  PASS\n  PASS\n"},
+		{"a tab is deeper than four spaces", lines("    MARCH Lyle 1605", "\t1606"), "    MARCH Lyle 1605 1606\n\n"},
+		{"a wrapped example copied with the mail's indent", lines("    MARCH Lyle 1605", "        1606", "    PASS"), "    MARCH Lyle 1605 1606\n\n    PASS\n"},
 		{"a comment does not continue", lines("PASS", "   # why"), "PASS\n   # why\n"},
 		{"a skipped line ends the order", lines("PASS", "  Key: x"), "PASS\n\n"},
 	}
