@@ -288,6 +288,8 @@ func TestCloseFinishesQueuedAppends(t *testing.T) {
 			}
 		}(g)
 	}
+	// Not a wait: the close comes a moment into the appends, some
+	// queued, some not yet asked; each must be either durable or refused.
 	time.Sleep(time.Millisecond)
 	path := s.Path()
 	s.Close()
