@@ -302,7 +302,15 @@ func (b *Bus) Append(game string, expected uint64, evs ...events.Envelope) (stor
 	return b.Do(store.Request{Game: game, Expected: expected, Events: evs})
 }
 
+// publish rings one doorbell for the events one request appended (they
+// are of one game): its last seq. A subscriber reads from the store every
+// event past what it has, so a doorbell for each event would only make
+// it look again; a decision appends several (the order, its mails), and
+// each publish takes the NATS connection's lock.
 func (b *Bus) publish(es []events.Envelope) {
+	if len(es) > 1 {
+		es = es[len(es)-1:]
+	}
 	for i := range es {
 		e := &es[i]
 		// A doorbell: where to look, never what is there.

@@ -155,10 +155,11 @@ func TestRepublishSendsWhatWasCommittedButNotPublished(t *testing.T) {
 	if err := b.Republish(); err != nil {
 		t.Fatal(err)
 	}
-	// One doorbell for the head stands for the three: a subscriber reads
-	// them from the store.
+	// One doorbell an append, for its last event (g1/2 for the two), and
+	// one for the head stands for the three: a subscriber reads them from
+	// the store.
 	var ids []string
-	for len(ids) < 3 {
+	for len(ids) < 2 {
 		select {
 		case m := <-raw:
 			ids = append(ids, m.Header.Get(nats.MsgIdHdr))
@@ -166,7 +167,7 @@ func TestRepublishSendsWhatWasCommittedButNotPublished(t *testing.T) {
 			t.Fatalf("got only %v", ids)
 		}
 	}
-	want := []string{"g1/1", "g1/2", "g1/5"}
+	want := []string{"g1/2", "g1/5"}
 	if fmt.Sprint(ids) != fmt.Sprint(want) {
 		t.Fatalf("message ids %v, want %v", ids, want)
 	}
