@@ -67,6 +67,9 @@ func TestHRADemoSealsVolleys(t *testing.T) {
 		// (HRA 4.III.a), the round's melees are fought in the decision of
 		// the last Phase II order, with no sealed step to open.
 		meleeFire := regexp.MustCompile(`(?:In melee, |Defensive volley \(HRA 11c\): )` + tc.unit + ` fires at`)
+		// Its die, in the dice table, reads "fire <firer> at <target>":
+		// the same fire, not a declaration.
+		meleePair := regexp.MustCompile(`(?:In melee, |Defensive volley \(HRA 11c\): )(` + tc.unit + `) fires at ((?:` + unionUnit + `|` + confUnit + `))`)
 		opened, arrived := 0, 0
 		// byPlayer holds the reader's mails one after the other, each
 		// ending with the rule that starts the next mail of the output; a
@@ -81,6 +84,9 @@ func TestHRADemoSealsVolleys(t *testing.T) {
 			text := strings.Join(strings.Fields(m), " ")
 			// The reader's own examples name only their own units.
 			text, _, _ = strings.Cut(text, "Your move ---------")
+			for _, p := range meleePair.FindAllStringSubmatch(text, -1) {
+				text = strings.ReplaceAll(text, "fire "+p[1]+" at "+p[2], "(melee fire's die)")
+			}
 			text = meleeFire.ReplaceAllString(text, "(melee fire)")
 			isOpen := strings.Contains(text, "are in: they are opened")
 			if isOpen {
