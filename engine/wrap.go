@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"pbem/internal/plainwords"
@@ -14,21 +15,33 @@ import (
 func WrapLines(lines []string, width int) []string {
 	var out []string
 	for _, l := range lines {
-		rs := []rune(plainwords.Text(l))
-		for len(rs) > width {
-			cut := width
-			for cut > 4 && rs[cut] != ' ' {
-				cut--
-			}
-			if cut <= 4 {
-				cut = width
-			}
-			out = append(out, strings.TrimRight(string(rs[:cut]), " "))
-			rs = append([]rune("   "), []rune(strings.TrimLeft(string(rs[cut:]), " "))...)
-		}
-		out = append(out, string(rs))
+		out = append(out, breakLine([]rune(plainwords.Text(l)), width, "   ", 4, 4, true)...)
 	}
 	return out
+}
+
+// breakLine breaks rs into lines of at most width runes at its last
+// space within each, the lines after the first starting with cont. A
+// space is a place to break only past the line's first restMin runes
+// (firstMin on the first line); where there is none, the line is cut at
+// width when cutWords is set, else left whole from there on.
+func breakLine(rs []rune, width int, cont string, firstMin, restMin int, cutWords bool) []string {
+	var out []string
+	for floor := firstMin; len(rs) > width; floor = restMin {
+		cut := width
+		for cut > floor && rs[cut] != ' ' {
+			cut--
+		}
+		if cut <= floor {
+			if !cutWords {
+				break
+			}
+			cut = width
+		}
+		out = append(out, strings.TrimRight(string(rs[:cut]), " "))
+		rs = append([]rune(cont), []rune(strings.TrimLeft(string(rs[cut:]), " "))...)
+	}
+	return append(out, string(rs))
 }
 
 // ExampleWidth is the widest line of an example order: the mail indents
@@ -42,25 +55,13 @@ const ExampleWidth = 74
 // still fits a phone's mail and still parses as the one order it was.
 // A line with no space to break at stays whole.
 func ContinueLong(text string, width int) string {
+	lines := strings.Split(text, "\n")
+	if !slices.ContainsFunc(lines, func(l string) bool { return len(l) > width }) {
+		return text // no line has more bytes, so none more runes, than width
+	}
 	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		rs := []rune(l)
-		for first := true; len(rs) > width; first = false {
-			start := 0
-			if !first {
-				start = 4
-			}
-			cut := width
-			for cut > start && rs[cut] != ' ' {
-				cut--
-			}
-			if cut <= start {
-				break
-			}
-			out = append(out, strings.TrimRight(string(rs[:cut]), " "))
-			rs = append([]rune("    "), []rune(strings.TrimLeft(string(rs[cut:]), " "))...)
-		}
-		out = append(out, string(rs))
+	for _, l := range lines {
+		out = append(out, breakLine([]rune(l), width, "    ", 0, 4, false)...)
 	}
 	return strings.Join(out, "\n")
 }
