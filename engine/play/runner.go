@@ -255,18 +255,24 @@ func (r *Runner) Query(ctx context.Context, game string, fn func(g *Game)) error
 // clock itself; this is the only way time enters a game, and it enters as
 // events, so a replay needs no clock.
 func (r *Runner) Tick(now time.Time) {
-	r.mu.Lock()
-	as := make([]*actor, 0, len(r.actors))
-	for _, a := range r.actors {
-		as = append(as, a)
-	}
-	r.mu.Unlock()
+	as := r.actorsNow()
 	for _, a := range as {
 		select {
 		case a.clock <- tickReq{now: now}:
 		default: // the actor has not taken the last tick yet
 		}
 	}
+}
+
+// actorsNow is the runner's actors at this moment (in no set order).
+func (r *Runner) actorsNow() []*actor {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	as := make([]*actor, 0, len(r.actors))
+	for _, a := range r.actors {
+		as = append(as, a)
+	}
+	return as
 }
 
 // tickReq is one tick of the server's clock for an actor; done, when not
@@ -289,12 +295,7 @@ func (t tickReq) handled() {
 // such event knows the clock said nothing to the game. It returns how many
 // games it ticked.
 func (r *Runner) TickAndWait(ctx context.Context, now time.Time) (int, error) {
-	r.mu.Lock()
-	as := make([]*actor, 0, len(r.actors))
-	for _, a := range r.actors {
-		as = append(as, a)
-	}
-	r.mu.Unlock()
+	as := r.actorsNow()
 	// Every actor is told before any is waited for: they work at once.
 	sent := make([]chan struct{}, len(as))
 	for i, a := range as {
