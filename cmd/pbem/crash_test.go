@@ -18,7 +18,7 @@ import (
 	"pbem/mail/mailhost"
 )
 
-// Mail intake survives crashes (issue #3): orders keep arriving in the game
+// Mail intake survives crashes: orders keep arriving in the game
 // mailbox on Dovecot while pbem serve is killed with SIGKILL at random
 // moments and restarted; in the end every order is in the log exactly once
 // and decided, and the chain verifies.

@@ -194,7 +194,7 @@ func TestDemoPlaysAWholeGameByMail(t *testing.T) {
 		"The game is over and every participant has the mail saying so.",
 		// The boards drawn, inline in the mails.
 		"The map is drawn in map-demo-", "shown in the mail (image/png")
-	// GCACW (issue #4): whole game turns by mail, each step of the turn
+	// GCACW: whole game turns by mail, each step of the turn
 	// sequence in the log (GCACW 3, 4, 5.1, 5.2).
 	checkHas(t, "the game's log", log, " transfer.done ", " initiative.rolled ", " initiative.taken ", " unit.marched ",
 		" unit.fatigue_raised ", " leader.activated ", " reorganization.ended ", " turn.begun ", " game.ended ",

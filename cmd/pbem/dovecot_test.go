@@ -17,7 +17,7 @@ import (
 	"pbem/mail/mailhost"
 )
 
-// Dovecot as the game mailbox (issue #3): pbem serve reads it over IMAP and
+// Dovecot as the game mailbox: pbem serve reads it over IMAP and
 // sends its replies over SMTP to the players' mail host; an order mail
 // appended to Dovecot yields a reply in the player's mailbox.
 // dovecotGame sets up a game whose mailbox is a throwaway Dovecot, with the

@@ -127,7 +127,7 @@ func isCSAUnit(line string) bool {
 	return false
 }
 
-// checkDrawnBoards checks issue 15 in a player's demo mails: the welcome,
+// checkDrawnBoards checks the drawn boards of a player's demo mails: the welcome,
 // when its body has drawable, carries the drawn board as an inline PNG,
 // and no mail leaves its drawn board out for its budget (the mails whose
 // board changed for their reader carry it drawn: mail/compose tests

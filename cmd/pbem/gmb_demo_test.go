@@ -44,7 +44,7 @@ func TestGMBDemo(t *testing.T) {
 	var text []string // what a text client shows: the mails and their text attachments
 	for _, m := range append(stored["anna"], stored["taro"]...) {
 		for i, part := range strings.Split(m, "\n--- attachment ") {
-			// The drawn board (SVG, issue 15) is sent as a picture.
+			// The drawn board (SVG) is sent as a picture.
 			if name, _, _ := strings.Cut(part, "\n"); i == 0 || !strings.HasSuffix(name, ".svg") {
 				text = append(text, part)
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue #6: the HRA sample scenario (Kettle Run) played to its end by mail
+// The HRA sample scenario (Kettle Run) played to its end by mail
 // over the built-in SMTP and IMAP servers, NATS and a bbolt file.
 func TestHRADemoPlaysKettleRunToItsEndByMail(t *testing.T) {
 	t.Parallel() // playedDemo takes a CPU slot while it plays

@@ -10,7 +10,7 @@ import (
 )
 
 // inboxBefore is what each player received in each demo game before
-// players chose their mail volume (issue 28's count: a full report of
+// players chose their mail volume (as counted then: a full report of
 // every action to everyone, with the drawn map and the whole map as
 // text): the most mails and bytes a player of the game got.
 var inboxBefore = map[string]struct{ mails, bytes float64 }{

@@ -40,8 +40,8 @@ func (g *builtinGame) newestMail(t *testing.T, user, password, want string) demo
 	return demo.Mail{}
 }
 
-// A seat a referee gives later at pbem's built-in mail host (issue 19's
-// gap, closed with issue 13's per-mailbox passwords): the referee replaces
+// A seat a referee gives later at pbem's built-in mail host (each mailbox
+// with its own password): the referee replaces
 // a player by mail with an address at the host; the running server makes
 // the mailbox with a password of its own, which only the referee's answer
 // carries; the new player logs in with it, reads the welcome and plays.

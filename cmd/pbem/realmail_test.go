@@ -14,7 +14,7 @@ import (
 	"pbem/internal/waitfor"
 )
 
-// Issue 12 end to end: mail from real people through a real Postfix (it
+// Mail from real people end to end through a real Postfix (it
 // writes the envelope sender as Return-Path) in front of a real Dovecot
 // (the game mailbox pbem reads), players and a forger with mailboxes on a
 // mail host of their own, which Postfix relays pbem's mail to.

@@ -16,7 +16,7 @@ import (
 	"pbem/mail/mailhost"
 )
 
-// Issue #5 by mail: a game whose mailbox is Dovecot, players and a referee
+// Referees by mail: a game whose mailbox is Dovecot, players and a referee
 // on a mail host of their own, everyone writing from an ordinary mail
 // client (here: IMAP to read, an APPEND to the game mailbox to send).
 

@@ -9,7 +9,7 @@ import (
 	"pbem/events"
 )
 
-// Standing reactions (issue 14, docs/ORDERS.md): declared per unit, brigade or
+// Standing reactions (docs/ORDERS.md): declared per unit, brigade or
 // side, with conditions, changeable any time (but in the sealed Command
 // Segment), applied in the moving side's activation with no mail; a
 // reaction none covers is asked by mail.

@@ -8,7 +8,7 @@ import (
 	"pbem/events"
 )
 
-// Issue 14 (engine.Teller): every kind of fact GBACW makes has a schema
+// Facts told in words (engine.Teller): every kind of fact GBACW makes has a schema
 // and is told in words for the players' mails: units, leaders and
 // brigades by name, hexes as printed, the dice the fact carries, chart
 // results spelt out, never the raw "kind key=value" of pbem log.

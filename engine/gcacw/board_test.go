@@ -26,7 +26,7 @@ func checkWidth(t *testing.T, name, s string, max int) {
 // zocMarks matches a hex number and the ZOC mark after it.
 var zocMarks = regexp.MustCompile(`(\d{4})[Zz]`)
 
-// The board (issue 18, docs/DESIGN.md, Boards in the mail), held by golden files: the
+// The board (docs/DESIGN.md, Boards in the mail), held by golden files: the
 // start of Harrow Creek as the referee sees it (window and whole map),
 // and a game under way as USA sees it, with CSA's ZOC marked. Strength
 // markers and everything else are open information (GCACW 2.2o): the

@@ -29,7 +29,7 @@ func mapPart(board string) string {
 	return strings.Join(lines, "\n")
 }
 
-// checkBoard holds the board's readability rules of issue #17 for a
+// checkBoard holds the board's readability rules for a
 // viewer: a player's own units are all in the window, and at least one
 // enemy unit; objective labels are written in full or short with a
 // legend entry, never cut; road and bridge have their own glyphs; no
@@ -114,7 +114,7 @@ func TestBoardGolden(t *testing.T) {
 	players("played")
 }
 
-// Issue #17: Anna's first mail showed no Union unit: the window was chosen
+// A first mail once showed Anna no Union unit: the window was chosen
 // from all units. Every window of a whole game shows its reader's units.
 func TestBoardWindowShowsTheReadersUnits(t *testing.T) {
 	t.Parallel()

@@ -163,7 +163,7 @@ func TestRenderEdgeCases(t *testing.T) {
 	}
 }
 
-// Issue #17: a label is never overprinted by a piece nor by another label:
+// A label is never overprinted by a piece nor by another label:
 // it moves to a neighbouring row, or is written short and explained in
 // the legend.
 func TestRenderLabelsNeverOverprinted(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // HRA 13b: at least a third of the target within range, decided exactly.
-// The cases of issue #17: a target 3 cm deep square to the firer, 6.6 cm
+// Cases at the edge: a target 3 cm deep square to the firer, 6.6 cm
 // away, has 0.9 cm of its 3 cm (30%) within 7.5 cm and may not be fired
 // on; 6.5 cm away exactly a third is in range; 4.1 cm away 30% is within
 // the 5 cm short range, so the range is long. A 2.5 mm sample grid
