@@ -216,6 +216,10 @@ func (p *parser) line(o *Order, line string) bool {
 		return p.action(o, line[:c], line[c+1:], c+1)
 	}
 	ws := words(line)
+	if len(ws) == 0 { // commas alone
+		p.problem(*o, 1, "a line of nothing but commas", "HELP lists what you may send now, with examples")
+		return false
+	}
 	o.Col = ws[0].col
 	if r, n := reactionAt(ws); r != "" && !ref {
 		o.Kind, o.Reaction = oReact, r
