@@ -22,14 +22,9 @@ func FuzzParseScenario(f *testing.F) {
 	})
 }
 
-// Order text never panics the order parser or Decide.
+// Order text never panics the order parser or Decide, before the first
+// initiative or in the action cycle.
 func FuzzParseOrders(f *testing.F) {
-	b, _ := Scenario("harrow-creek")
-	sc, err := ParseScenario(b)
-	if err != nil {
-		f.Fatal(err)
-	}
-	st := newState(sc)
 	for _, s := range []string{"PASS", "MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", "QUEUE MARCH Orne 1407", "CANCEL 1",
 		"TRANSFER Brand TO Pask", "RULE EXTENDED MARCH Orne D", "MARCH Orne 1407 STOP AT", "FORCE IF MA <", "\"", "MARCH \"Orne", ";;;", "TAKE TAKE",
 		"SET Orne HEX 1307\nSET Orne FATIGUE 2", "SET Vane STRENGTH 0", "SET Vane ELIMINATED\nSET Vane STRENGTH 2", "SET Brand HEX 1508", "SET Brand WITH Pask",
@@ -37,20 +32,26 @@ func FuzzParseOrders(f *testing.F) {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
+	var states []*State
 	f.Fuzz(func(t *testing.T, text string, referee bool) {
+		if states == nil {
+			states = []*State{harrowHarness(t, false).st, harrowHarness(t, true).st}
+		}
 		side := USA
 		if referee {
 			side = engine.RefereeSide
 		}
-		os, probs := parseOrders(st, side, text)
-		for _, p := range probs {
-			if p.Line < 1 || p.Col < 1 {
-				t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
+		for _, st := range states {
+			os, probs := parseOrders(st, side, text)
+			for _, p := range probs {
+				if p.Line < 1 || p.Col < 1 {
+					t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
+				}
 			}
-		}
-		if len(probs) == 0 {
-			if _, err := decide(st, side, os, anyDice(4)); err != nil {
-				t.Fatalf("%q: %v", text, err)
+			if len(probs) == 0 {
+				if _, err := decide(st.clone(), side, os, anyDice(4)); err != nil {
+					t.Fatalf("%q in %s: %v", text, st.Phase, err)
+				}
 			}
 		}
 	})

@@ -65,3 +65,19 @@ func TestScenarioErrorsSayWhatIsMissing(t *testing.T) {
 		t.Errorf("a player of no army: %v", err)
 	}
 }
+
+// FuzzParseScenario: scenario text parses or says why not, never a panic,
+// and a scenario that parses draws its board for the referee.
+func FuzzParseScenario(f *testing.F) {
+	b, err := Scenario("hazel-run")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(b))
+	f.Add("turns 3\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if sc, err := ParseScenario([]byte(text)); err == nil {
+			_ = render(newState(sc), engine.Viewer{Referee: true})
+		}
+	})
+}
