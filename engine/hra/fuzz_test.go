@@ -1,6 +1,7 @@
 package hra
 
 import (
+	"fmt"
 	"testing"
 
 	"pbem/engine"
@@ -20,20 +21,38 @@ func FuzzParseOrders(f *testing.F) {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
+	var states []*State
 	f.Fuzz(func(t *testing.T, text string, referee bool) {
+		if states == nil {
+			// The state above, and the first state of each phase and
+			// round of a game played by the prompts' first examples.
+			states = []*State{st}
+			h := newHarness(t, "fuzz")
+			seen := map[string]bool{}
+			for n := 0; n < 400 && h.st.Phase != PhaseOver; n++ {
+				if at := fmt.Sprint(h.st.Phase, h.st.Round); !seen[at] {
+					seen[at] = true
+					states = append(states, h.st.clone())
+				}
+				ps := prompts(h.st)
+				h.must(ps[0].Side, ps[0].Examples[0])
+			}
+		}
 		side := Union
 		if referee {
 			side = engine.RefereeSide
 		}
-		os, probs := parseOrders(st, side, text)
-		for _, p := range probs {
-			if p.Line < 1 || p.Col < 1 {
-				t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
+		for _, st := range states {
+			os, probs := parseOrders(st, side, text)
+			for _, p := range probs {
+				if p.Line < 1 || p.Col < 1 {
+					t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
+				}
 			}
-		}
-		if len(probs) == 0 {
-			if _, err := decide(st, side, os, engine.FixedDice(4)); err != nil {
-				t.Fatalf("%q: %v", text, err)
+			if len(probs) == 0 {
+				if _, err := decide(st.clone(), side, os, engine.FixedDice(4)); err != nil {
+					t.Fatalf("%q in %s: %v", text, st.Phase, err)
+				}
 			}
 		}
 	})

@@ -385,9 +385,10 @@ func (s *State) walk(u *Unit, r table.Rect, steps []step, m *moved, d *dicer) (t
 					return r, err
 				}
 				r = nr
-				turn(q, q.Side, got, true, fmt.Sprintf("turn %v %v", q.Side, got))
 				if q.Kind == stAbout {
-					run.what[len(run.what)-1] = "about-face"
+					turn(q, 0, got, true, "about-face") // charged at once
+				} else {
+					turn(q, q.Side, got, true, fmt.Sprintf("turn %v %v", q.Side, got))
 				}
 				flush()
 				if m.Contact != "" {

@@ -1323,6 +1323,13 @@ func TestRule_9b_MoveTo(t *testing.T) {
 	if u := h.st.unit("B1"); u.Facing != 90*table.Degree || u.Front != table.Pt(table.CM(26), table.MM(185)) || u.Moved != table.MM(65) {
 		t.Errorf("with a turn: facing %v front %v moved %v, want 90° (26,18.5) 6.5cm", u.Facing, u.Front, u.Moved)
 	}
+	// A place straight behind: an about-face, then the advance.
+	h = begunWith(t, roads)
+	h.must(Union, "B1: MOVE TO 20 14")
+	wantIn(t, h.echo(), "about-face")
+	if u := h.st.unit("B1"); u.Facing != 180*table.Degree || table.Distance(u.Front, table.Pt(table.CM(20), table.CM(14))) > table.MM(1) {
+		t.Errorf("behind: facing %v front %v, want 180° at (20,14)", u.Facing, u.Front)
+	}
 	h = begunWith(t, roads)
 	h.put("B1", 50, 24, 0)
 	h.must(Union, "B1: MOVE TO Hill") // the scenario's point at 50 30
