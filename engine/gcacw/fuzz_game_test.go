@@ -1,0 +1,30 @@
+package gcacw_test
+
+import (
+	"testing"
+
+	"pbem/engine/enginetest"
+	"pbem/engine/gcacw"
+)
+
+// FuzzOrdersThroughAGame: any mail, from either side or the referee, at
+// every kind of step of a game of Harrow Creek (with its house rules,
+// and refereed), is read and decided into orders, facts or problems,
+// never an error or a panic.
+func FuzzOrdersThroughAGame(f *testing.F) {
+	scn, err := gcacw.Scenario("harrow-creek")
+	if err != nil {
+		f.Fatal(err)
+	}
+	enginetest.FuzzOrders(f, gcacw.New(), scn, players, "MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", ",", ":")
+}
+
+// FuzzOrdersThroughARefereedGame is FuzzOrdersThroughAGame where the
+// referee rules what the rules leave out.
+func FuzzOrdersThroughARefereedGame(f *testing.F) {
+	scn, err := gcacw.Scenario("harrow-creek")
+	if err != nil {
+		f.Fatal(err)
+	}
+	enginetest.FuzzOrders(f, gcacw.New(), gcacw.Refereed(scn), players, "RULE EXTENDED MARCH Orne D", ",", ":")
+}
