@@ -11,38 +11,48 @@ import (
 	"pbem/events"
 )
 
-// GameStates plays a game of rs on scenario by the prompts' own
-// examples (each prompt's first example the rules accept, as a player
-// who copies the mail's example would) and returns the first state of
-// every kind of step the game passed through, up to max states: the
-// states an order fuzzer decides its inputs against, so that an input
-// reaches the code of every phase and not only the first.
+// GameStates plays games of rs on scenario by the prompts' own
+// examples, as players who copy the mail's examples would, and returns
+// the first state of every kind of step they passed through, up to max
+// states: the states an order fuzzer decides its inputs against, so that
+// an input reaches the code of every phase and not only the first. One
+// game sends each prompt's first example the rules accept; another takes
+// the examples in turn (the n-th step's from its n-th example on), which
+// goes elsewhere where the first example is always to pass or hold. Each
+// game brings at most half the states.
 //
 // A step's kind is its prompt's side and words, numbers left out (turn
 // 3's orders are the same kind of step as turn 2's).
 func GameStates(tb testing.TB, rs engine.Ruleset, scenario []byte, players []events.Player, max int) []engine.State {
 	tb.Helper()
-	st, err := rs.Setup(scenario, players)
-	if err != nil {
-		tb.Fatalf("setup: %v", err)
-	}
-	dice := play.NewStream([]byte("game states"), "fuzz", 0)
 	seen := map[string]bool{}
 	var out []engine.State
-	for step := 0; step < 2000 && len(out) < max && !rs.Outcome(st).Over; step++ {
-		ps := rs.Prompt(st)
-		if len(ps) == 0 {
-			break
+	for _, inTurn := range []bool{false, true} {
+		st, err := rs.Setup(scenario, players)
+		if err != nil {
+			tb.Fatalf("setup: %v", err)
 		}
-		if kind := stepKind(ps[0]); !seen[kind] {
-			seen[kind] = true
-			out = append(out, st)
+		dice := play.NewStream([]byte("game states"), "fuzz", 0)
+		limit := len(out) + max/2
+		for step := 0; step < 2000 && len(out) < limit && !rs.Outcome(st).Over; step++ {
+			ps := rs.Prompt(st)
+			if len(ps) == 0 {
+				break
+			}
+			if kind := stepKind(ps[0]); !seen[kind] {
+				seen[kind] = true
+				out = append(out, st)
+			}
+			from := 0
+			if inTurn {
+				from = step
+			}
+			next, ok := playExample(rs, st, ps[0], dice, from)
+			if !ok {
+				break // no example is accepted: the game goes no further this way
+			}
+			st = next
 		}
-		next, ok := playExample(rs, st, ps[0], dice)
-		if !ok {
-			break // no example is accepted: the game goes no further this way
-		}
-		st = next
 	}
 	if len(out) == 0 {
 		tb.Fatal("the game has no step to fuzz")
@@ -60,14 +70,15 @@ func stepKind(p engine.Prompt) string {
 	}, p.What)
 }
 
-// playExample decides the first of p's examples the rules accept and
-// applies its facts.
-func playExample(rs engine.Ruleset, st engine.State, p engine.Prompt, dice engine.Dice) (engine.State, bool) {
+// playExample decides the first of p's examples the rules accept, from
+// its from-th on (counted round), and applies its facts.
+func playExample(rs engine.Ruleset, st engine.State, p engine.Prompt, dice engine.Dice, from int) (engine.State, bool) {
 	side := p.Side
 	if p.Referee {
 		side = engine.RefereeSide
 	}
-	for _, ex := range p.Examples {
+	for i := range p.Examples {
+		ex := p.Examples[(from+i)%len(p.Examples)]
 		os, probs := rs.Parse(st, side, ex)
 		if len(probs) > 0 {
 			continue
@@ -118,11 +129,11 @@ func stepOf(rs engine.Ruleset, st engine.State) string {
 
 // FuzzOrders is the body of a rule system's order fuzzer: every input,
 // sent by any side of the game or its referee, at the first state of
-// every kind of step of a game played by the prompts' examples (at most
-// 40), goes through DecideAnything. The examples of those prompts are
+// every kind of step of games played by the prompts' examples (at most
+// 60), goes through DecideAnything. The examples of those prompts are
 // its seeds, beside any given.
 func FuzzOrders(f *testing.F, rs engine.Ruleset, scenario []byte, players []events.Player, seeds ...string) {
-	states := GameStates(f, rs, scenario, players, 40)
+	states := GameStates(f, rs, scenario, players, 60)
 	var kinds []string
 	for _, st := range states {
 		kinds = append(kinds, stepOf(rs, st))
