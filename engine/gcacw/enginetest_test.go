@@ -211,6 +211,25 @@ func TestEngineAcceptanceRefereeSET(t *testing.T) {
 	}
 }
 
+// assaultOrders are a game's first orders in which whoever holds the
+// initiative assaults the enemy next to it (Starling and the 1st Ohio
+// Squadron stand side by side), and the referee (umpire) rules each
+// assault where the scenario leaves it to a referee.
+func assaultOrders() []enginetest.Order {
+	return enginetest.Orders(
+		"north", "PASS",
+		"south", "PASS",
+		"north", "ASSAULT 1OH ON 0710",
+		"south", "ASSAULT Starling ON 0711",
+		"umpire", "RULE LOSS 1OH 1\nRULE LOSS Starling 1\nRULE ADVANCE Starling 0711\nRULE DONE",
+		"umpire", "RULE LOSS Starling 1\nRULE RETREAT 1OH 0712\nRULE DONE",
+		"north", "PASS",
+		"south", "PASS",
+		"north", "PASS",
+		"south", "PASS",
+	)
+}
+
 // Assaults by mail, resolved by the SAMPLE combat table and by the
 // referee's structured commands: the acceptance suite's checks (replay,
 // snapshots, re-decisions, and the leak test: a side's standing order
@@ -223,20 +242,7 @@ func TestEngineAcceptanceAssaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	referees := []events.Player{{ID: "umpire", Name: "Ute", Addresses: []string{"ute@example.org"}}}
-	// Whoever holds the initiative assaults the enemy next to it: Starling
-	// and the 1st Ohio Squadron stand side by side.
-	assaults := enginetest.Orders(
-		"north", "PASS",
-		"south", "PASS",
-		"north", "ASSAULT 1OH ON 0710",
-		"south", "ASSAULT Starling ON 0711",
-		"umpire", "RULE LOSS 1OH 1\nRULE LOSS Starling 1\nRULE ADVANCE Starling 0711\nRULE DONE",
-		"umpire", "RULE LOSS Starling 1\nRULE RETREAT 1OH 0712\nRULE DONE",
-		"north", "PASS",
-		"south", "PASS",
-		"north", "PASS",
-		"south", "PASS",
-	)
+	assaults := assaultOrders()
 	secret := []enginetest.Secret{{Name: "a standing order through an assault", Side: gcacw.USA, Orders: map[int]string{0: "PASS\nSTANDING CAVALRY RETREAT Vane ALWAYS"}}}
 	byTable := enginetest.Script{Name: "assault-table", Ruleset: "gcacw", ScenarioName: "harrow-creek", Scenario: shipped, Players: players, Referees: referees, Orders: assaults, Secrets: secret}
 	byReferee := enginetest.Script{Name: "assault-referee", Ruleset: "gcacw", ScenarioName: "harrow-creek-refereed", Scenario: gcacw.Refereed(shipped), Players: players, Referees: referees, Orders: assaults, Secrets: secret}

@@ -8,23 +8,25 @@ import (
 )
 
 // FuzzOrdersThroughAGame: any mail, from either side or the referee, at
-// every kind of step of a game of Harrow Creek (with its house rules,
-// and refereed), is read and decided into orders, facts or problems,
-// never an error or a panic.
+// every kind of step of a game of Harrow Creek with its house rules
+// (assaults resolved by the SAMPLE combat table included), is read and
+// decided into orders, facts or problems, never an error or a panic.
 func FuzzOrdersThroughAGame(f *testing.F) {
 	scn, err := gcacw.Scenario("harrow-creek")
 	if err != nil {
 		f.Fatal(err)
 	}
-	enginetest.FuzzOrders(f, gcacw.New(), scn, players, "MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", ",", ":")
+	enginetest.FuzzOrders(f, gcacw.New(), enginetest.FuzzedGame{Scenario: scn, Players: players, Paths: [][]enginetest.Order{assaultOrders()},
+		Seeds: []string{"MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", ",", ":"}})
 }
 
 // FuzzOrdersThroughARefereedGame is FuzzOrdersThroughAGame where the
-// referee rules what the rules leave out.
+// referee rules what the rules leave out (each assault among them).
 func FuzzOrdersThroughARefereedGame(f *testing.F) {
 	scn, err := gcacw.Scenario("harrow-creek")
 	if err != nil {
 		f.Fatal(err)
 	}
-	enginetest.FuzzOrders(f, gcacw.New(), gcacw.Refereed(scn), players, "RULE EXTENDED MARCH Orne D", ",", ":")
+	enginetest.FuzzOrders(f, gcacw.New(), enginetest.FuzzedGame{Scenario: gcacw.Refereed(scn), Players: players, Paths: [][]enginetest.Order{assaultOrders()},
+		Seeds: []string{"RULE EXTENDED MARCH Orne D", ",", ":"}})
 }

@@ -14,5 +14,5 @@ func FuzzOrdersThroughAGame(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	enginetest.FuzzOrders(f, New(), scn, testPlayers, ",", ":")
+	enginetest.FuzzOrders(f, New(), enginetest.FuzzedGame{Scenario: scn, Players: testPlayers, Seeds: []string{",", ":"}})
 }

@@ -15,5 +15,5 @@ func FuzzOrdersThroughAGame(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	enginetest.FuzzOrders(f, hra.New(), scn, players, "I:MOV 70 0", ",", ":")
+	enginetest.FuzzOrders(f, hra.New(), enginetest.FuzzedGame{Scenario: scn, Players: players, Seeds: []string{"I:MOV 70 0", ",", ":"}})
 }
