@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/enginetest"
 )
 
 // FuzzParseOrders: whatever a mail holds, reading it and deciding it for
@@ -31,20 +32,7 @@ func FuzzParseOrders(f *testing.F) {
 		}
 		side := []string{USA, CSA, engine.RefereeSide}[uint(who)%3]
 		for _, st := range states {
-			os, probs := parseOrders(st, side, text)
-			if len(os) == 0 && len(probs) == 0 {
-				continue // nothing but blank lines: nothing to decide
-			}
-			for _, p := range probs {
-				if p.Line < 1 || p.Col < 1 {
-					t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
-				}
-			}
-			if len(probs) == 0 {
-				if _, err := decide(st.clone(), side, os, engine.FixedDice(5)); err != nil {
-					t.Fatalf("%q by %s: %v", text, side, err)
-				}
-			}
+			enginetest.DecideAnything(t, New(), st, side, text)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/enginetest"
 )
 
 // Scenario text never panics the parser; it parses or says why not.
@@ -42,17 +43,7 @@ func FuzzParseOrders(f *testing.F) {
 			side = engine.RefereeSide
 		}
 		for _, st := range states {
-			os, probs := parseOrders(st, side, text)
-			for _, p := range probs {
-				if p.Line < 1 || p.Col < 1 {
-					t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
-				}
-			}
-			if len(probs) == 0 {
-				if _, err := decide(st.clone(), side, os, anyDice(4)); err != nil {
-					t.Fatalf("%q in %s: %v", text, st.Phase, err)
-				}
-			}
+			enginetest.DecideAnything(t, New(), st, side, text)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/enginetest"
 )
 
 // Order text never panics the parser or Decide.
@@ -43,17 +44,7 @@ func FuzzParseOrders(f *testing.F) {
 			side = engine.RefereeSide
 		}
 		for _, st := range states {
-			os, probs := parseOrders(st, side, text)
-			for _, p := range probs {
-				if p.Line < 1 || p.Col < 1 {
-					t.Fatalf("%q: problem at %d:%d", text, p.Line, p.Col)
-				}
-			}
-			if len(probs) == 0 {
-				if _, err := decide(st.clone(), side, os, engine.FixedDice(4)); err != nil {
-					t.Fatalf("%q in %s: %v", text, st.Phase, err)
-				}
-			}
+			enginetest.DecideAnything(t, New(), st, side, text)
 		}
 	})
 }
