@@ -16,3 +16,12 @@ func FuzzOrdersThroughAGame(f *testing.F) {
 	}
 	enginetest.FuzzOrders(f, New(), enginetest.FuzzedGame{Scenario: scn, Players: testPlayers, Seeds: []string{",", ":"}})
 }
+
+// FuzzOrdersThroughABattle is FuzzOrdersThroughAGame on the acceptance
+// suite's short battle, whose scripted orders (setup, activations,
+// moves, fire, combat and the referee's SETs) are a path to its later
+// turns, which the prompts' examples alone do not reach.
+func FuzzOrdersThroughABattle(f *testing.F) {
+	enginetest.FuzzOrders(f, New(), enginetest.FuzzedGame{Scenario: battleScenario(f), Players: testPlayers,
+		Paths: [][]enginetest.Order{enginetest.Orders(battleOrders()...)}, Seeds: []string{",", ":"}})
+}
