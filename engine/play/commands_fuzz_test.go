@@ -1,10 +1,7 @@
 package play_test
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -12,8 +9,6 @@ import (
 	"pbem/engine"
 	"pbem/engine/play"
 	"pbem/events"
-	"pbem/internal/waitfor"
-	"pbem/store"
 )
 
 // FuzzGameCommands: any mail from a player or the referee, the words
@@ -63,49 +58,16 @@ func FuzzGameCommands(f *testing.F) {
 // fuzzedGame is a race game with a referee and deadlines, a few
 // decisions in, played through a real runner on a bbolt file.
 func fuzzedGame(f *testing.F) (*play.Game, *engine.Registry) {
-	st, err := store.Open(filepath.Join(f.TempDir(), "pbem.db"), store.Options{})
+	tb, err := newRaceTable(f, "target 40", racePlayers, raceReferee, events.Setting{Key: play.SettingDeadline, Value: "2d"})
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Cleanup(func() { st.Close() })
-	reg := raceRegistry()
-	r := play.NewRunner(st, reg, play.RunnerOptions{Notifier: reminders{}})
-	f.Cleanup(r.Close)
-	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"),
-		Players: racePlayers, Referees: raceReferee, Settings: []events.Setting{{Key: play.SettingDeadline, Value: "2d"}}, At: start})
+	for _, o := range []struct{ who, text string }{{"north", "ADD 3"}, {"south", "ADD 2"}, {"north", "ADD 4"}, {"ref", "PAUSE"}, {"ref", "RESUME"}, {"south", "ADD 1"}} {
+		tb.send(o.who, o.text)
+	}
+	g, err := play.Replay(tb.st, tb.reg, "g1", 0)
 	if err != nil {
 		f.Fatal(err)
 	}
-	r.Deliver(&created)
-	at := start
-	for i, o := range []struct{ who, text string }{{"north", "ADD 3"}, {"south", "ADD 2"}, {"north", "ADD 4"}, {"ref", "PAUSE"}, {"ref", "RESUME"}, {"south", "ADD 1"}} {
-		at = at.Add(time.Hour)
-		key := fmt.Sprintf("<setup%d@test>", i)
-		var p events.Payload = &events.OrderReceived{Player: o.who, Text: o.text, MessageID: key, Source: "test"}
-		if o.who == "ref" {
-			p = &events.RefereeCommand{Referee: o.who, Text: o.text, Reason: "test", MessageID: key, Source: "test"}
-		}
-		h, err := st.Head("g1")
-		if err != nil {
-			f.Fatal(err)
-		}
-		res, err := st.Append("g1", h.Seq, events.New("g1", at, key, p))
-		if err != nil {
-			f.Fatal(err)
-		}
-		r.Deliver(&res.Events[0])
-		if !waitfor.True(10*time.Second, func() bool {
-			h, _ := st.Head("g1")
-			settled := false
-			r.Query(context.Background(), "g1", func(g *play.Game) { settled = g.Seq == h.Seq && len(g.Pending) == 0 })
-			return settled
-		}) {
-			f.Fatal("the runner did not settle")
-		}
-	}
-	g, err := play.Replay(st, reg, "g1", 0)
-	if err != nil {
-		f.Fatal(err)
-	}
-	return g, reg
+	return g, tb.reg
 }

@@ -21,7 +21,7 @@ var raceReferee = []events.Player{{ID: "ref", Name: "Carol", Addresses: []string
 // table is a race game with a referee, played through a real runner on a
 // real bbolt file, one input at a time.
 type table struct {
-	t   *testing.T
+	t   testing.TB
 	st  *store.Store
 	reg *engine.Registry
 	r   *play.Runner
@@ -62,7 +62,7 @@ func newTableOf(t *testing.T, scenario string, settings ...events.Setting) *tabl
 
 // newRaceTable is a race game of scenario with these players and
 // referees on a real runner and bbolt file, or the error creating it gave.
-func newRaceTable(t *testing.T, scenario string, players, referees []events.Player, settings ...events.Setting) (*table, error) {
+func newRaceTable(t testing.TB, scenario string, players, referees []events.Player, settings ...events.Setting) (*table, error) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
