@@ -22,5 +22,7 @@ func FuzzOrdersThroughAGame(f *testing.F) {
 		"south", "ORDER Vance's Brigade ATTACK",
 	}, activationRounds(3)...)...)
 	enginetest.FuzzOrders(f, gbacw.New(), enginetest.FuzzedGame{Scenario: scn, Players: players, Paths: [][]enginetest.Order{fighting},
-		Seeds: []string{",", ":", "x: MOVE 9999 0000 -1"}})
+		Seeds: []string{"ORDER U2 RESERVE\nDONE", "RELEASE U2", "1st Minnesota: MOVE 0809\n    0808 0708", "1st Minnesota: SHOCK 0604 ADVANCE",
+			"CHANGE U Div ATTACK", "COORDINATE U Div, C Div", "SET C1a HEX 0110 FACING NNW", "SET TURN 2", ",", ":", "::", "a:b:c", ";;;", "MOVE", "FIRE AT",
+			"\t\tDONE", "x: MOVE 9999 0000 -1"}})
 }
