@@ -28,5 +28,8 @@ func FuzzOrdersThroughARefereedGame(f *testing.F) {
 		f.Fatal(err)
 	}
 	enginetest.FuzzOrders(f, gcacw.New(), enginetest.FuzzedGame{Scenario: gcacw.Refereed(scn), Players: players, Paths: [][]enginetest.Order{assaultOrders()},
-		Seeds: []string{"RULE EXTENDED MARCH Orne D", ",", ":"}})
+		Seeds: []string{"RULE EXTENDED MARCH Orne D", "QUEUE MARCH Orne 1407", "CANCEL 1", "TRANSFER Brand TO Pask", "MARCH Orne 1407 STOP AT",
+			"FORCE IF MA <", "\"", "MARCH \"Orne", ";;;", "TAKE TAKE", "SET Orne HEX 1307\nSET Orne FATIGUE 2", "SET Vane STRENGTH 0",
+			"SET Vane ELIMINATED\nSET Vane STRENGTH 2", "SET Brand HEX 1508", "SET Brand WITH Pask", "SET TURN 2", "SET PHASE action-cycle\nSET STAGE act",
+			"SET Orne MARCHED NO", "SET HOLDER none", ",", ":"}})
 }

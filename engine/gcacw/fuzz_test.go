@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"pbem/engine"
-	"pbem/engine/enginetest"
 )
 
 // Scenario text never panics the parser; it parses or says why not.
@@ -19,31 +18,6 @@ func FuzzParseScenario(f *testing.F) {
 		if err == nil {
 			st := newState(sc)
 			_ = render(st, engine.Viewer{Referee: true})
-		}
-	})
-}
-
-// Order text never panics the order parser or Decide, before the first
-// initiative or in the action cycle.
-func FuzzParseOrders(f *testing.F) {
-	for _, s := range []string{"PASS", "MARCH Orne 1407 1307 FORCE IF MA < 4", "ACTIVATE Brand:\n  Orne 1407\n  Pask 1509", "QUEUE MARCH Orne 1407", "CANCEL 1",
-		"TRANSFER Brand TO Pask", "RULE EXTENDED MARCH Orne D", "MARCH Orne 1407 STOP AT", "FORCE IF MA <", "\"", "MARCH \"Orne", ";;;", "TAKE TAKE",
-		"SET Orne HEX 1307\nSET Orne FATIGUE 2", "SET Vane STRENGTH 0", "SET Vane ELIMINATED\nSET Vane STRENGTH 2", "SET Brand HEX 1508", "SET Brand WITH Pask",
-		"SET TURN 2", "SET PHASE action-cycle\nSET STAGE act", "SET Orne MARCHED NO", "SET HOLDER none"} {
-		f.Add(s, false)
-		f.Add(s, true)
-	}
-	var states []*State
-	f.Fuzz(func(t *testing.T, text string, referee bool) {
-		if states == nil {
-			states = []*State{harrowHarness(t, false).st, harrowHarness(t, true).st}
-		}
-		side := USA
-		if referee {
-			side = engine.RefereeSide
-		}
-		for _, st := range states {
-			enginetest.DecideAnything(t, New(), st, side, text)
 		}
 	})
 }
