@@ -77,9 +77,11 @@ func TestBenchRenderPrintsTheDrawingBesideItsBaseline(t *testing.T) {
 
 // pbem bench --parts replay --profile DIR measures every rule system's
 // demo game, prints each beside its raw scan and the goal (by time and
-// by CPU time per event) and beside the ratio of reading its events with
-// no rule system's work, a line per rule system, and the summary's row
-// of each; and it writes the part's CPU and heap profiles in DIR.
+// by CPU time per event), beside the ratio of reading its events with
+// no rule system's work, the ratio of the rule system's work alone and
+// the ceiling the two together leave a replay, a line per rule system,
+// and the summary's row of each; and it writes the part's CPU and heap
+// profiles in DIR.
 func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 	var out strings.Builder
 	a := testApp(&out)
@@ -93,14 +95,16 @@ func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 		for _, re := range []string{
 			`replay, ` + rs + `: 3 whole games of \d+ events`,
 			`(?m)^  ` + rs + `\s+\d+\s+\d+\s+\d+\.\d{3}!?\s+\d+\.\d{3}!?\s+\d+\s+\d+\s+\d+\.\d{3}!?\s+\d+\.\d{3}!?$`,
-			`(?m)^  whole-game replay, ` + rs + `\s+\d+ CPU ns/ev\s+\d+ CPU ns/ev\s+\d+\.\d{3}\s+ratio ≥ 0\.25 \(read \d+\.\d\d\)\s+(met|NOT MET)$`,
+			`(?m)^  whole-game replay, ` + rs + `\s+\d+ CPU ns/ev\s+\d+ CPU ns/ev\s+\d+\.\d{3}\s+ratio ≥ 0\.25 \(read \d+\.\d\d, rules \d+\.\d\d, ceiling \d+\.\d\d\)\s+(met|NOT MET)$`,
 		} {
 			if !regexp.MustCompile(re).MatchString(out.String()) {
 				t.Errorf("no %q in:\n%s", re, out.String())
 			}
 		}
 	}
-	for _, re := range []string{`ratio \(time, CPU\)\s+\d+\.\d{3}\s+\d+\.\d{3}\s+goal: ratio ≥ 0\.25 of the raw scan`, `CPU ns/event`, `read \+ decode alone\s+\d+ /s\s+\d+ CPU ns/event\n  ratio to the raw scan \(CPU\)\s+\d+\.\d{3}\s+\(every event's bytes read`, `summary: each goal's figure beside its baseline from this run`, `goal ≥ 0\.25`} {
+	for _, re := range []string{`ratio \(time, CPU\)\s+\d+\.\d{3}\s+\d+\.\d{3}\s+goal: ratio ≥ 0\.25 of the raw scan`, `CPU ns/event`, `read \+ decode alone\s+\d+ /s\s+\d+ CPU ns/event\n  ratio to the raw scan \(CPU\)\s+\d+\.\d{3}\s+\(every event's bytes read`,
+		`the rules' work alone\s+\d+ /s\s+\d+ CPU ns/event\n  ratio to the raw scan \(CPU\)\s+\d+\.\d{3}\s+\(every decision's facts`,
+		`ceiling of a replay\s+\d+\.\d{3}\s+\(the raw scan over read`, `summary: each goal's figure beside its baseline from this run`, `goal ≥ 0\.25`} {
 		if !regexp.MustCompile(re).MatchString(out.String()) {
 			t.Errorf("no %q in:\n%s", re, out.String())
 		}
