@@ -22,6 +22,9 @@ type Result struct {
 	DuplicateKey string
 	// Events are the envelopes as stored (chained), nil for a duplicate.
 	Events []events.Envelope
+	// Checkpointed says that the request's Checkpoint was written with it
+	// (always, unless it is CheckpointAfterAll).
+	Checkpointed bool
 }
 
 // Request is one append: events for one game, expected to follow seq
@@ -61,6 +64,13 @@ type Request struct {
 	Secret     []byte
 	Raw        []byte
 	Checkpoint *MailboxCheckpoint
+	// CheckpointAfterAll makes the Checkpoint conditional, for the last
+	// request of a DoAll that takes a batch of mails: it is written only
+	// if this request and every one before it in the DoAll appended their
+	// events (none a duplicate, a conflict or an error), since only then
+	// is every mail it covers committed as a new one, and nothing is left
+	// for the caller to answer. Result.Checkpointed says whether it was.
+	CheckpointAfterAll bool
 }
 
 // MailboxCheckpoint is a checkpoint to advance with an append.
@@ -75,6 +85,9 @@ type appendReq struct {
 	res      Result
 	err      error
 	finished chan struct{}
+	// held: a request before this one in its DoAll did not append, so a
+	// CheckpointAfterAll is not written.
+	held bool
 }
 
 // Append appends evs to game if its log ends at expected. See Request.
@@ -167,10 +180,13 @@ type allReq struct {
 }
 
 func (a *allReq) apply(tx *bolt.Tx) error {
+	held := false
 	for _, r := range a.reqs {
+		r.held = held
 		if err := r.apply(tx); err != nil {
 			return err
 		}
+		held = held || r.err != nil || r.res.Duplicate
 	}
 	return nil
 }
@@ -212,6 +228,9 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		}
 		if found {
 			r.res = Result{First: seq, Last: seq, Duplicate: true, DuplicateKey: key}
+			if r.CheckpointAfterAll {
+				return nil // the caller answers the copy, then moves the checkpoint
+			}
 			return r.checkpoint(tx)
 		}
 	}
@@ -322,8 +341,12 @@ func passable(logB *bolt.Bucket, past func(string) bool, expected, head uint64) 
 }
 
 func (r *appendReq) checkpoint(tx *bolt.Tx) error {
-	if r.Checkpoint == nil || r.Checkpoint.Mailbox == "" {
+	if r.Checkpoint == nil || r.Checkpoint.Mailbox == "" || r.CheckpointAfterAll && r.held {
 		return nil
 	}
-	return putCheckpoint(tx, r.Checkpoint.Mailbox, r.Checkpoint.Checkpoint)
+	if err := putCheckpoint(tx, r.Checkpoint.Mailbox, r.Checkpoint.Checkpoint); err != nil {
+		return err
+	}
+	r.res.Checkpointed = true
+	return nil
 }

@@ -64,6 +64,57 @@ func TestDuplicateStillAdvancesTheCheckpoint(t *testing.T) {
 	}
 }
 
+// A batch of mails committed with DoAll carries the mailbox's checkpoint
+// on its last request, CheckpointAfterAll: it is written in the batch's
+// transaction when every request appended, and not at all when one did
+// not (a copy, a conflict, a request that fails), since then a mail
+// before the checkpoint still waits for its answer.
+func TestACheckpointAfterAllIsWrittenOnlyWhenTheWholeBatchAppends(t *testing.T) {
+	batch := func(s *Store, rs ...Request) ([]Result, []error) {
+		last := &rs[len(rs)-1]
+		last.Checkpoint = &MailboxCheckpoint{"INBOX", Checkpoint{UIDValidity: 7, UID: 20}}
+		last.CheckpointAfterAll = true
+		return s.DoAll(rs)
+	}
+	mail := func(game, id string) Request {
+		return Request{Game: game, AtHead: true, Events: []events.Envelope{order(game, id, "MARCH")}}
+	}
+	for _, c := range []struct {
+		name  string
+		reqs  []Request
+		moved bool
+	}{
+		{"every mail new", []Request{mail("g1", "<n1>"), mail("g2", "<n2>"), mail("g1", "<n3>")}, true},
+		{"a copy first", []Request{mail("g1", "<old>"), mail("g2", "<n2>")}, false},
+		{"a copy last", []Request{mail("g1", "<n1>"), mail("g2", "<old2>")}, false},
+		{"a conflict", []Request{{Game: "g2", Expected: 9, Events: []events.Envelope{order("g2", "<n4>", "MARCH")}}, mail("g1", "<n5>")}, false},
+		{"a game that is not there", []Request{mail("nowhere", "<n6>"), mail("g1", "<n7>")}, false},
+		{"one mail alone", []Request{mail("g1", "<n8>")}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t)
+			s.Append("g1", 0, order("g1", "", "created"), order("g1", "<old>", "HOLD"))
+			s.Append("g2", 0, order("g2", "", "created"), order("g2", "<old2>", "HOLD"))
+			s.PutCheckpoint("INBOX", Checkpoint{UIDValidity: 7, UID: 10})
+			before := s.Stats().Commits
+			res, _ := batch(s, c.reqs...)
+			if n := s.Stats().Commits - before; n != 1 {
+				t.Errorf("%d transactions; want 1", n)
+			}
+			want := Checkpoint{UIDValidity: 7, UID: 10}
+			if c.moved {
+				want.UID = 20
+			}
+			if cp, _ := s.Checkpoint("INBOX"); cp != want {
+				t.Errorf("checkpoint %+v; want %+v", cp, want)
+			}
+			if got := res[len(res)-1].Checkpointed; got != c.moved {
+				t.Errorf("Checkpointed %v; want %v", got, c.moved)
+			}
+		})
+	}
+}
+
 // The dice seed is written with the game's first events or not at all.
 func TestSecretIsWrittenWithTheEventsOrNotAtAll(t *testing.T) {
 	s := open(t)
