@@ -35,6 +35,7 @@ package intake
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/tls"
@@ -45,6 +46,7 @@ import (
 	"log/slog"
 	"net"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -580,16 +582,31 @@ func (in *Intake) authenticateOAuth(ctx context.Context, c *imapclient.Client) e
 // bounded batches (takeBatch), marking each batch \Seen once it is
 // committed.
 func (in *Intake) fetchNew(ctx context.Context, c *imapclient.Client, cp *store.Checkpoint) error {
+	// Marking the mails \Seen is for whoever looks at the mailbox: the
+	// checkpoint, not the flag, says what is taken. So the next batch is
+	// read while the server stores the flags of the last one (its answer
+	// is waited for before the next STORE and before IDLE, which allows
+	// no other command).
+	var seen *imapclient.FetchCommand
+	flagged := func() {
+		if seen == nil {
+			return
+		}
+		if err := seen.Close(); err != nil && ctx.Err() == nil {
+			in.lg.Warn("marking mails \\Seen", "err", err)
+		}
+		seen = nil
+	}
+	defer flagged()
 	return in.fetchAfter(ctx, c, cp.UID, func(ms []fetched) ([]imap.UID, error) {
 		return in.takeBatch(ms, cp)
 	}, func(done []imap.UID) {
 		if len(done) == 0 {
 			return
 		}
+		flagged()
 		flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
-		if err := c.Store(imap.UIDSetNum(done...), flags, nil).Close(); err != nil {
-			in.lg.Warn("marking mails \\Seen", "err", err)
-		}
+		seen = c.Store(imap.UIDSetNum(done...), flags, nil)
 	})
 }
 
@@ -604,8 +621,16 @@ type fetched struct {
 //
 // The games' mails are taken side by side, each game's in UID order and
 // its runs of plain mails in one append (takeGame), so that they share
-// the store's transactions (one fsync for the lot, not one per mail); the
-// checkpoint follows in one write once every mail before it is durable.
+// the store's transactions (one fsync for the lot, not one per mail).
+// The last run of each game (all of a game's mails, when they are all
+// plain, as they mostly are) is not committed by takeGame but with the
+// other games' in one transaction, in UID order, which also moves the
+// checkpoint past the batch when every mail of it is then taken: one
+// commit for the batch, checkpoint included. When one of them is not (a
+// copy of an earlier mail is answered once it is recognised, an error
+// leaves a mail for the next read), the checkpoint follows in a write of
+// its own, past the mails taken with none before them left out.
+//
 // A lone mail, or a batch with a mail addressed to no game (its answer
 // may go to any game's log), is taken one mail after the other, each with
 // the checkpoint in its transaction.
@@ -638,11 +663,53 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 	}
 	errs := make([]error, len(ms))
 	taken := make([]bool, len(ms))
+	all, batched := in.log.(allLog)
+	tails := make([][]planned, len(games))
 	var wg sync.WaitGroup
-	for _, g := range games {
-		wg.Go(func() { in.takeGame(ms, byGame[g], *cp, taken, errs) })
+	for k, g := range games {
+		var tail *[]planned
+		if batched {
+			tail = &tails[k]
+		}
+		wg.Go(func() { in.takeGame(ms, byGame[g], *cp, taken, errs, tail) })
 	}
 	wg.Wait()
+	if batched {
+		var run []planned
+		for _, t := range tails {
+			run = append(run, t...)
+		}
+		if len(run) > 0 {
+			slices.SortFunc(run, func(a, b planned) int { return cmp.Compare(a.i, b.i) })
+			rest := true // every mail of the batch not in the run is taken
+			inRun := make([]bool, len(ms))
+			for _, p := range run {
+				inRun[p.i] = true
+			}
+			for i := range ms {
+				rest = rest && (inRun[i] || taken[i])
+			}
+			reqs := make([]store.Request, len(run))
+			for k := range run {
+				reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
+			}
+			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[len(ms)-1].uid}
+			if rest && mailbox != "" {
+				last := &reqs[len(reqs)-1]
+				last.Checkpoint = &store.MailboxCheckpoint{Mailbox: mailbox, Checkpoint: next}
+				last.CheckpointAfterAll = true
+			}
+			res, rerrs := all.DoAll(reqs)
+			in.settle(ms, run, res, rerrs, *cp, taken, errs)
+			if k := len(res) - 1; rest && mailbox != "" && rerrs[k] == nil && res[k].Checkpointed {
+				*cp = next
+				for _, m := range ms {
+					done = append(done, imap.UID(m.uid))
+				}
+				return done, nil
+			}
+		}
+	}
 	n := 0
 	for n < len(ms) && taken[n] {
 		done = append(done, imap.UID(ms[n].uid))
@@ -679,15 +746,14 @@ type allLog interface {
 // a run that its log finds taken before (a copy of one before it in the
 // run, say) is judged again once they are in the log, and answered as a
 // copy is.
-func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken []bool, errs []error) {
+//
+// With tail, the game's last run is not committed but left in *tail, for
+// the caller to commit with the other games' (takeBatch); everything of
+// the game before it is committed by then.
+func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken []bool, errs []error, tail *[]planned) {
 	mailbox := in.cfg.CheckpointKey
 	all, batched := in.log.(allLog)
-	type plan struct {
-		i  int
-		at time.Time
-		o  outcome
-	}
-	var run []plan
+	var run []planned
 	flush := func() bool {
 		if len(run) == 0 {
 			return true
@@ -697,24 +763,9 @@ func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken [
 			reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
 		}
 		res, rerrs := all.DoAll(reqs)
-		defer func() { run = run[:0] }()
-		for k, p := range run {
-			m := ms[p.i]
-			switch {
-			case rerrs[k] != nil:
-				errs[p.i] = fmt.Errorf("commit mail %s: %w", p.o.key, rerrs[k])
-				return false
-			case res[k].Duplicate:
-				if errs[p.i] = in.take(m.raw, mailbox, m.uid, cp, false); errs[p.i] != nil {
-					return false
-				}
-			default:
-				in.lg.Info("mail committed", "outcome", p.o.what, "game", p.o.game, "player", p.o.player, "seq", res[k].First, "message_id", p.o.key)
-				in.count()
-			}
-			taken[p.i] = true
-		}
-		return true
+		ok := in.settle(ms, run, res, rerrs, cp, taken, errs)
+		run = run[:0]
+		return ok
 	}
 	for _, i := range idx {
 		if !batched {
@@ -732,7 +783,7 @@ func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken [
 			return
 		}
 		if o.plain() {
-			run = append(run, plan{i: i, at: at, o: o})
+			run = append(run, planned{i: i, at: at, o: o})
 			continue
 		}
 		if !flush() {
@@ -743,7 +794,54 @@ func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken [
 		}
 		taken[i] = true
 	}
+	if tail != nil && batched {
+		*tail = run
+		return
+	}
 	flush()
+}
+
+// planned is a mail of a batch judged plain, in a run committed in one
+// transaction.
+type planned struct {
+	i  int // in the batch
+	at time.Time
+	o  outcome
+}
+
+// settle marks the mails of run taken as the DoAll of their requests
+// came out (res, errs), answering a copy the log recognised as copies are
+// (taking it again, now that what it copies is in the log): a game's
+// mails after one that failed are left for the next read, even when
+// their requests were committed (they are recognised as taken then). It
+// reports whether every mail of the run is taken.
+func (in *Intake) settle(ms []fetched, run []planned, res []store.Result, rerrs []error, cp store.Checkpoint, taken []bool, errs []error) bool {
+	mailbox := in.cfg.CheckpointKey
+	var stopped map[string]bool // games with a mail not taken
+	for k, p := range run {
+		m := ms[p.i]
+		if stopped[p.o.game] {
+			continue
+		}
+		switch {
+		case rerrs[k] != nil:
+			errs[p.i] = fmt.Errorf("commit mail %s: %w", p.o.key, rerrs[k])
+		case res[k].Duplicate:
+			errs[p.i] = in.take(m.raw, mailbox, m.uid, cp, false)
+		default:
+			in.lg.Info("mail committed", "outcome", p.o.what, "game", p.o.game, "player", p.o.player, "seq", res[k].First, "message_id", p.o.key)
+			in.count()
+		}
+		if errs[p.i] != nil {
+			if stopped == nil {
+				stopped = map[string]bool{}
+			}
+			stopped[p.o.game] = true
+			continue
+		}
+		taken[p.i] = true
+	}
+	return len(stopped) == 0
 }
 
 // fetchAfter reads every message with a UID above from, in UID order and
