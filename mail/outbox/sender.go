@@ -263,6 +263,9 @@ type item struct {
 	order     uint64
 	inflight  bool
 	cancelled bool
+	// delivered: the server took the mail (inflight stays set until its
+	// mail.sent is recorded), so the game's next mail may go meanwhile.
+	delivered bool
 
 	// An attempt made but not yet in the log: its outcome is recorded
 	// again (never the mail sent again) until the log takes it.
@@ -414,7 +417,7 @@ func cmpDue(a, b *item) int {
 // be recorded, as it stands; untrack uncounts it. An item's inflight and
 // unrecorded change only between the two. s.mu is held.
 func (s *Sender) track(it *item) {
-	if it.inflight {
+	if it.inflight && !it.delivered {
 		s.busy[it.game]++
 	}
 	if it.toRecord() && !it.inflight {
@@ -423,7 +426,7 @@ func (s *Sender) track(it *item) {
 }
 
 func (s *Sender) untrack(it *item) {
-	if it.inflight {
+	if it.inflight && !it.delivered {
 		if s.busy[it.game]--; s.busy[it.game] <= 0 {
 			delete(s.busy, it.game)
 		}
@@ -574,7 +577,8 @@ func (s *Sender) next() (*item, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// One mail of a game at a time: a game's mails go out one after the
-	// other, games side by side. An outcome the log refused waits, out of
+	// other, games side by side (a mail the server took holds its game
+	// back no longer, while its record commits). An outcome the log refused waits, out of
 	// flight, to be recorded again (one in flight is being recorded for
 	// the first time): while one does, only those are due.
 	if len(s.busy) >= len(s.games) {
@@ -646,7 +650,7 @@ func (s *Sender) attempt(ctx context.Context, it *item, sc *smtpConn) {
 	// and the backoff of this run; after a restart the mail, still unsent
 	// in the log, is sent again.
 	s.mu.Lock()
-	s.change(it, func() { it.unrecorded = o })
+	s.change(it, func() { it.unrecorded, it.delivered = o, err == nil })
 	if err == nil {
 		s.sent++
 		s.smtpFailingSince = time.Time{}
@@ -659,10 +663,15 @@ func (s *Sender) attempt(ctx context.Context, it *item, sc *smtpConn) {
 	}
 	s.mu.Unlock()
 	if err == nil {
-		// Pipelined: the worker sends the next mail (of another game)
-		// while this one's mail.sent commits, in the store's transaction
-		// with the other workers' records; the game's next mail waits
-		// for it (the mail stays in flight until recorded).
+		// Pipelined: the worker sends the next mail while this one's
+		// mail.sent commits, in the store's transaction with the other
+		// workers' records. The mail stays in flight until recorded
+		// (never sent again meanwhile), but it is delivered: the game's
+		// next mail may go at once, after it as a game's mails always
+		// go. Waiting for the record too would add a commit to every
+		// mail of a game with several to send, a turn's reports to each
+		// side say. A crash before the record sends this mail again
+		// after the restart, as it would have without the next one.
 		s.records.Add(1)
 		go func() {
 			defer s.records.Done()
@@ -707,7 +716,10 @@ func (s *Sender) recordOutcome(it *item) {
 		}
 		since := s.storeFailingSince
 		s.lastError = rerr.Error()
-		s.change(it, func() { it.due, it.inflight = now.Add(delay), false })
+		// Out of flight, and no longer delivered as far as the game's
+		// next mail is concerned: while the record is tried again the
+		// game sends nothing (nor does any other: see next).
+		s.change(it, func() { it.due, it.inflight, it.delivered = now.Add(delay), false, false })
 		if it.cancelled {
 			s.remove(it)
 		}

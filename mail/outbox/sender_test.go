@@ -783,39 +783,54 @@ func (h *heldLog) Do(r store.Request) (store.Result, error) {
 	return h.Appender.Do(r)
 }
 
-// A worker sends the next mail (of another game) while the mail.sent of
-// the one before is still being committed: recording is pipelined, and
-// each mail is still recorded once.
+// A worker sends the next mail while the mail.sent of the one before is
+// still being committed: recording is pipelined, and each mail is still
+// recorded once. That holds for a mail of another game and for the next
+// mail of the same game, which goes once the server has taken the one
+// before it: a game's mails still reach the server in order.
 func TestSenderSendsTheNextMailWhileTheLastOneIsRecorded(t *testing.T) {
-	be := &backend{}
-	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
-	st := openStore(t)
-	held := &heldLog{Appender: st, release: make(chan struct{})}
-	cfg := testConfig(addr, &logBuffer{})
-	cfg.Workers = 1
-	s := New(cfg, held)
-	var ms []queued
-	for _, game := range []string{"g1", "g2"} {
-		q := plainMail()
-		q.MailID = "<" + game + ".1.usa@pbem.example.org>"
-		m := queue(t, st, game, q)
-		m.enqueue(s, 0)
-		ms = append(ms, m)
-	}
-	stop := run(t, s)
-	if !waitfor.True(10*time.Second, func() bool { return len(be.messages()) >= len(ms) }) {
-		close(held.release)
-		t.Fatalf("%d of %d mails sent while the first one's record was held; want every one", len(be.messages()), len(ms))
-	}
-	close(held.release)
-	waitIdle(t, s)
-	if err := stop(); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if evs, _, _ := deliveries(t, st, m.game, m.q.MailID); strings.Join(evs, ",") != "sent 1" {
-			t.Errorf("%s: events %q, want sent once", m.q.MailID, evs)
-		}
+	for _, c := range []struct {
+		name  string
+		games []string
+	}{
+		{"of another game", []string{"g1", "g2"}},
+		{"of the same game", []string{"g1", "g1", "g1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			be := &backend{}
+			addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+			st := openStore(t)
+			held := &heldLog{Appender: st, release: make(chan struct{})}
+			cfg := testConfig(addr, &logBuffer{})
+			cfg.Workers = 1
+			s := New(cfg, held)
+			var ms []queued
+			for i, game := range c.games {
+				q := plainMail()
+				q.MailID = fmt.Sprintf("<%s.%d.usa@pbem.example.org>", game, i+1)
+				m := queue(t, st, game, q)
+				m.enqueue(s, 0)
+				ms = append(ms, m)
+			}
+			stop := run(t, s)
+			if !waitfor.True(10*time.Second, func() bool { return len(be.messages()) >= len(ms) }) {
+				close(held.release)
+				t.Fatalf("%d of %d mails sent while the first one's record was held; want every one", len(be.messages()), len(ms))
+			}
+			close(held.release)
+			waitIdle(t, s)
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range ms {
+				if evs, _, _ := deliveries(t, st, m.game, m.q.MailID); strings.Join(evs, ",") != "sent 1" {
+					t.Errorf("%s: events %q, want sent once", m.q.MailID, evs)
+				}
+				if got := string(be.messages()[i].data); !strings.Contains(got, m.q.MailID) {
+					t.Errorf("mail %d the server received is not %s, the %d. queued:\n%s", i+1, m.q.MailID, i+1, got)
+				}
+			}
+		})
 	}
 }
 
