@@ -101,7 +101,12 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.cluster.PerGame, "cluster-appends", 50, "cluster: appends of each game")
 	fs.DurationVar(&o.cluster.Lease, "cluster-lease", 10*time.Second, "cluster: the nodes' lease (pbem's default: 10s)")
 	fs.IntVar(&o.cluster.MailGames, "cluster-mail-games", 8, "cluster: games of the node killed in the end-to-end measurement (pbem serve processes, by mail; 0: none)")
-	fs.IntVar(&o.ThroughputOrders, "throughput-orders", 400, "orders for the throughput measurement")
+	// Sustained: at about a thousand orders a second, 400 orders took a
+	// third of a second, of which the pipeline's filling (the first
+	// reply) and draining (the last order's way through) were a tenth,
+	// and runs of one build ranged from 860 to 1,300 orders/s. With
+	// 2,000 they are a fiftieth, and three runs gave 1,103 to 1,128.
+	fs.IntVar(&o.ThroughputOrders, "throughput-orders", 2000, "orders for the throughput measurement (sustained: long enough that the pipeline's filling and draining are a small part of it)")
 	fs.IntVar(&o.ThroughputGames, "throughput-games", 8, "games (two players each) sending them")
 	fs.IntVar(&o.ColdstartGames, "coldstart-games", 100000, "stored games for the cold start measurement")
 	fs.IntVar(&o.ColdstartEvents, "coldstart-events", 1, "events of each of them (the first of the demo game of --coldstart-ruleset)")
