@@ -151,7 +151,10 @@ func benchThroughput(a *app, games, orders int) error {
 		}
 		return rate{n: orders, d: d}, <-errc
 	}
-	base := func() (rate, error) {
+	// base moves the same mails through the mail host alone; base2 moves
+	// two an order, as pbem's path does (the order in, and the reply
+	// out through the same host), and counts orders.
+	hostAlone := func(orders, mailsPerOrder int) (rate, error) {
 		round++
 		c, err := imapclient.DialInsecure(imapAddr, nil)
 		if err != nil {
@@ -166,11 +169,11 @@ func benchThroughput(a *app, games, orders int) error {
 			return rate{}, err
 		}
 		seen := sel.NumMessages
-		want := seen + uint32(orders)
+		want := seen + uint32(mailsPerOrder*orders)
 		start := time.Now()
 		errc := make(chan error, 1)
 		go func() {
-			errc <- submit(orders, func(sender) string { return "bench-sink@" + dom }, fmt.Sprint("sink", round))
+			errc <- submit(mailsPerOrder*orders, func(sender) string { return "bench-sink@" + dom }, fmt.Sprint("sink", round))
 		}()
 		for seen < want {
 			// Read whatever has arrived, then look again a millisecond
@@ -192,12 +195,16 @@ func benchThroughput(a *app, games, orders int) error {
 		d := time.Since(start)
 		return rate{n: orders, d: d}, <-errc
 	}
-	best, err := bestInTurn(2, ours, base)
+	base := func() (rate, error) { return hostAlone(orders, 1) }
+	base2 := func() (rate, error) { return hostAlone(orders, 2) }
+	best, err := bestInTurn(2, ours, base, base2)
 	if err != nil {
 		return err
 	}
 	line(a, "orders/s, SMTP in to reply sent", best[0].perSec(), best[1].perSec(), "/s", "baseline: the same mails through the mail host alone (SMTP in, IMAP read)")
 	fmt.Fprintf(a.out, "  goal: ≥ 1000 /s, and a ratio ≥ 0.7\n")
+	fmt.Fprintf(a.out, "  %-34s %12.0f /s   ratio %.3f   (the host alone moving two mails an order, as pbem's path does: the order in and the reply out; the first baseline moves one, so no pbem could pass %.2f of it)\n",
+		"baseline, two mails an order", best[2].perSec(), best[0].perSec()/best[2].perSec(), best[2].perSec()/best[1].perSec())
 	for _, f := range []struct {
 		what string
 		st   store.Stats
@@ -223,7 +230,7 @@ func benchThroughput(a *app, games, orders int) error {
 	per, raw := best[0].perSec(), best[1].perSec()
 	a.sum.add(summaryRow{measure: fmt.Sprintf("throughput, %d orders by mail", orders),
 		figure: fmt.Sprintf("%.0f /s", per), baseline: fmt.Sprintf("%.0f /s host", raw), ratio: per / raw,
-		goal: "≥ 1000 /s, ratio ≥ 0.7", met: per >= 1000 && per/raw >= 0.7})
+		goal: fmt.Sprintf("≥ 1000 /s, ratio ≥ 0.7 (bound %.2f)", best[2].perSec()/raw), met: per >= 1000 && per/raw >= 0.7})
 	return nil
 }
 
