@@ -95,7 +95,7 @@ func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 		for _, re := range []string{
 			`replay, ` + rs + `: 3 whole games of \d+ events`,
 			`(?m)^  ` + rs + `\s+\d+\s+\d+\s+\d+\.\d{3}!?\s+\d+\.\d{3}!?\s+\d+\s+\d+\s+\d+\.\d{3}!?\s+\d+\.\d{3}!?$`,
-			`(?m)^  whole-game replay, ` + rs + `\s+\d+ CPU ns/ev\s+\d+ CPU ns/ev\s+\d+\.\d{3}\s+ratio ≥ 0\.25 \(read \d+\.\d\d, rules \d+\.\d\d, ceiling \d+\.\d\d\)\s+(met|NOT MET)$`,
+			`(?m)^  whole-game replay, ` + rs + `\s+\d+ CPU ns/ev\s+\d+ CPU ns/ev\s+\d+\.\d{3}\s+ratio ≥ 0\.25 \(read \d+\.\d\d, facts \d+\.\d\d, rules \d+\.\d\d, ceiling \d+\.\d\d\)\s+(met|NOT MET)$`,
 		} {
 			if !regexp.MustCompile(re).MatchString(out.String()) {
 				t.Errorf("no %q in:\n%s", re, out.String())
@@ -104,7 +104,8 @@ func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 	}
 	for _, re := range []string{`ratio \(time, CPU\)\s+\d+\.\d{3}\s+\d+\.\d{3}\s+goal: ratio ≥ 0\.25 of the raw scan`, `CPU ns/event`, `read \+ decode alone\s+\d+ /s\s+\d+ CPU ns/event\n  ratio to the raw scan \(CPU\)\s+\d+\.\d{3}\s+\(every event's bytes read`,
 		`the rules' work alone\s+\d+ /s\s+\d+ CPU ns/event\n  ratio to the raw scan \(CPU\)\s+\d+\.\d{3}\s+\(every decision's facts`,
-		`ceiling of a replay\s+\d+\.\d{3}\s+\(the raw scan over read`, `summary: each goal's figure beside its baseline from this run`, `goal ≥ 0\.25`} {
+		`read \+ decode, the facts too\s+\d+ /s\s+\d+ CPU ns/event\n  ratio to the raw scan \(CPU\)\s+\d+\.\d{3}\s+\(read \+ decode, and every decision's facts`,
+		`ceiling of a replay\s+\d+\.\d{3}\s+\(the raw scan over the facts read and decoded and the rules' work`, `summary: each goal's figure beside its baseline from this run`, `goal ≥ 0\.25`} {
 		if !regexp.MustCompile(re).MatchString(out.String()) {
 			t.Errorf("no %q in:\n%s", re, out.String())
 		}

@@ -51,8 +51,9 @@ func (s *summary) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, "  "+strings.Repeat("-", width+74))
 	fmt.Fprintln(w, "  replay: ratio of CPU time per event, raw scan over replay, the store's pages kept mapped (see 'replay' above);")
-	fmt.Fprintln(w, "          (read …): the same ratio for reading and decoding the events with no rule system's work, the most a replay can reach;")
-	fmt.Fprintln(w, "          (rules …): for the rule system's work alone, its facts decoded beforehand; (ceiling …): for read and rules together")
+	fmt.Fprintln(w, "          (read …): the same ratio for reading and decoding the events' envelopes alone;")
+	fmt.Fprintln(w, "          (facts …): for reading them and decoding their decisions' facts too; (rules …): for the rule system's work alone,")
+	fmt.Fprintln(w, "          its facts decoded beforehand; (ceiling …): for facts and rules together, the most a replay can reach")
 	fmt.Fprintln(w, "  throughput: (bound …): the host alone moving two mails an order, as pbem's path does, over the baseline's one: no pbem can pass it")
 	fmt.Fprintln(w)
 }
