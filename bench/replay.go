@@ -115,18 +115,7 @@ func benchReplay(a *app, path, ruleset string, games, perGame, rounds int) (repl
 			buf = new(events.FoldBuffer)
 		}
 		defer bufs.Put(buf)
-		inert := work[id].inert
-		n := 0
-		err := st.Read(id, 1, func(e *events.Envelope) error {
-			n++
-			if !events.IsAccepted(e.Type) {
-				return nil
-			}
-			buf.Reset()
-			_, err := buf.DecodeAccepted(e, inert...)
-			return err
-		})
-		return n, err
+		return work.decode(st, id, buf)
 	}
 	workers := runtime.GOMAXPROCS(0)
 	timed := func(workers int, f func(string) (int, error)) func() (rate, error) {
@@ -305,6 +294,24 @@ func (w rulesWork) play(id string) (engine.State, int, error) {
 		owned = true
 	}
 	return s, g.events, nil
+}
+
+// decode reads game id's events from st and decodes each decision's
+// facts into buf as the fold decodes them (the inert ones left out),
+// applying nothing, and returns the number of events.
+func (w rulesWork) decode(st *store.Store, id string, buf *events.FoldBuffer) (int, error) {
+	inert := w[id].inert
+	n := 0
+	err := st.Read(id, 1, func(e *events.Envelope) error {
+		n++
+		if !events.IsAccepted(e.Type) {
+			return nil
+		}
+		buf.Reset()
+		_, err := buf.DecodeAccepted(e, inert...)
+		return err
+	})
+	return n, err
 }
 
 // events is play as a measurement: the game's number of events.

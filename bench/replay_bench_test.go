@@ -64,20 +64,7 @@ func benchmarkReplay(b *testing.B, rs string) {
 		}},
 		// Each decision's facts decoded as the fold decodes them, and
 		// nothing applied.
-		{"facts", func(id string) (int, error) {
-			var buf events.FoldBuffer
-			n := 0
-			err := st.Read(id, 1, func(e *events.Envelope) error {
-				n++
-				if !events.IsAccepted(e.Type) {
-					return nil
-				}
-				buf.Reset()
-				_, err := buf.DecodeAccepted(e, work[id].inert...)
-				return err
-			})
-			return n, err
-		}},
+		{"facts", func(id string) (int, error) { return work.decode(st, id, new(events.FoldBuffer)) }},
 		// The rule system's work alone: every decision's facts, decoded
 		// beforehand, applied to the state as the fold applies them.
 		{"rules", work.events},
