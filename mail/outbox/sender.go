@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	netmail "net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,11 +232,12 @@ type Sender struct {
 	queue map[mailKey]*item
 	// The queue indexed for next (under mu), so that a backlog of
 	// thousands of mails is not looked through for every mail: its items
-	// by due time (then order), the games with items and with items in
-	// flight (counts), and the items whose outcome the log refused and
-	// that wait, out of flight, to be recorded again.
+	// by due time (then order), the readers with items and with items in
+	// flight (counts, by each item's streams), and the items whose
+	// outcome the log refused and that wait, out of flight, to be
+	// recorded again.
 	byDue   []*item
-	games   map[string]int
+	streams map[string]int
 	busy    map[string]int
 	refused map[*item]struct{}
 	order   uint64        // enqueue counter, breaks ties between due times
@@ -254,7 +256,10 @@ type mailKey struct{ game, mailID string }
 
 // item is one mail waiting or in flight.
 type item struct {
-	game      string
+	game string
+	// streams are the item's readers, each address of its game's mail to
+	// them: a reader's mails go out one after the other (see next).
+	streams   []string
 	seq       uint64
 	at        time.Time
 	q         *events.MailQueued
@@ -296,12 +301,12 @@ func New(cfg Config, log Appender) *Sender {
 		seed = uint64(cfg.Now().UnixNano())
 	}
 	s := &Sender{
-		cfg:   cfg,
-		log:   log,
-		lg:    cfg.Logger.With("component", "outbox"),
-		wake:  make(chan struct{}, 1),
-		queue: map[mailKey]*item{},
-		games: map[string]int{}, busy: map[string]int{}, refused: map[*item]struct{}{},
+		cfg:     cfg,
+		log:     log,
+		lg:      cfg.Logger.With("component", "outbox"),
+		wake:    make(chan struct{}, 1),
+		queue:   map[mailKey]*item{},
+		streams: map[string]int{}, busy: map[string]int{}, refused: map[*item]struct{}{},
 		idle: make(chan struct{}),
 		rnd:  rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
@@ -332,7 +337,7 @@ func (s *Sender) Enqueue(game string, seq uint64, at time.Time, q *events.MailQu
 		s.idle = make(chan struct{})
 	}
 	s.order++
-	it := &item{game: game, seq: seq, at: at, q: q, attempts: max(attempt, 0),
+	it := &item{game: game, streams: streamsOf(game, q.To), seq: seq, at: at, q: q, attempts: max(attempt, 0),
 		due: s.cfg.Now(), order: s.order}
 	s.queue[k] = it
 	s.place(it)
@@ -393,14 +398,18 @@ func (s *Sender) remove(it *item) {
 func (s *Sender) place(it *item) {
 	i, _ := slices.BinarySearchFunc(s.byDue, it, cmpDue)
 	s.byDue = slices.Insert(s.byDue, i, it)
-	s.games[it.game]++
+	for _, k := range it.streams {
+		s.streams[k]++
+	}
 }
 
 func (s *Sender) unplace(it *item) {
 	if i, ok := slices.BinarySearchFunc(s.byDue, it, cmpDue); ok && s.byDue[i] == it {
 		s.byDue = slices.Delete(s.byDue, i, i+1)
-		if s.games[it.game]--; s.games[it.game] <= 0 {
-			delete(s.games, it.game)
+		for _, k := range it.streams {
+			if s.streams[k]--; s.streams[k] <= 0 {
+				delete(s.streams, k)
+			}
 		}
 	}
 }
@@ -418,7 +427,9 @@ func cmpDue(a, b *item) int {
 // unrecorded change only between the two. s.mu is held.
 func (s *Sender) track(it *item) {
 	if it.inflight && !it.delivered {
-		s.busy[it.game]++
+		for _, k := range it.streams {
+			s.busy[k]++
+		}
 	}
 	if it.toRecord() && !it.inflight {
 		s.refused[it] = struct{}{}
@@ -427,8 +438,10 @@ func (s *Sender) track(it *item) {
 
 func (s *Sender) untrack(it *item) {
 	if it.inflight && !it.delivered {
-		if s.busy[it.game]--; s.busy[it.game] <= 0 {
-			delete(s.busy, it.game)
+		for _, k := range it.streams {
+			if s.busy[k]--; s.busy[k] <= 0 {
+				delete(s.busy, k)
+			}
 		}
 	}
 	delete(s.refused, it)
@@ -576,18 +589,22 @@ func (s *Sender) stopping() {
 func (s *Sender) next() (*item, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// One mail of a game at a time: a game's mails go out one after the
-	// other, games side by side (a mail the server took holds its game
-	// back no longer, while its record commits). An outcome the log refused waits, out of
-	// flight, to be recorded again (one in flight is being recorded for
-	// the first time): while one does, only those are due.
-	if len(s.busy) >= len(s.games) {
-		return nil, -1 // every game with mail has one in flight
+	// One mail to a reader at a time: each reader's mails of a game go
+	// out one after the other, in the order the game queued them, and
+	// the readers' side by side (a turn's reports to each side at once,
+	// rather than one after the other). A mail to several addresses
+	// waits until none of them has one in flight. A mail the server took
+	// holds its readers back no longer, while its record commits. An
+	// outcome the log refused waits, out of flight, to be recorded again
+	// (one in flight is being recorded for the first time): while one
+	// does, only those are due.
+	if len(s.busy) >= len(s.streams) {
+		return nil, -1 // every reader with mail has one in flight
 	}
 	recording := len(s.refused) > 0
 	var first *item
 	for _, it := range s.byDue { // the first one free is due first
-		if it.inflight || s.busy[it.game] > 0 || recording && it.unrecorded == nil {
+		if it.inflight || s.busyFor(it) || recording && it.unrecorded == nil {
 			continue
 		}
 		first = it
@@ -601,6 +618,37 @@ func (s *Sender) next() (*item, time.Duration) {
 	}
 	s.change(first, func() { first.inflight = true })
 	return first, 0
+}
+
+// busyFor says whether one of it's readers has a mail in flight. s.mu is
+// held.
+func (s *Sender) busyFor(it *item) bool {
+	for _, k := range it.streams {
+		if s.busy[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// streamsOf are the streams of a game's mail to the addresses to: one
+// for each address (its mailbox, lower-cased, without the name before
+// it), or the game's own for a mail to none.
+func streamsOf(game string, to []string) []string {
+	if len(to) == 0 {
+		return []string{game + "\x00"}
+	}
+	out := make([]string, 0, len(to))
+	for _, a := range to {
+		if p, err := netmail.ParseAddress(a); err == nil {
+			a = p.Address
+		}
+		k := game + "\x00" + strings.ToLower(strings.TrimSpace(a))
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // attempt makes one delivery attempt of it and records its outcome.

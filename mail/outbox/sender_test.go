@@ -46,14 +46,15 @@ type received struct {
 type backend struct {
 	mu        sync.Mutex
 	msgs      []received
-	datas     int             // DATA commands that reached the backend
-	tempFails int             // answer 421 to the DATA of the next N messages
-	reject    map[string]bool // answer 550 to RCPT TO of these addresses
-	dataDelay time.Duration   // pause before answering the end of DATA
-	rcptDelay time.Duration   // pause before answering RCPT TO
-	got       chan struct{}   // when set, signalled as each message's final dot arrives
-	inRcpt    chan struct{}   // when set, signalled as each RCPT TO arrives
-	user      string          // when set, AUTH PLAIN with user/pass is required
+	datas     int                      // DATA commands that reached the backend
+	tempFails int                      // answer 421 to the DATA of the next N messages
+	reject    map[string]bool          // answer 550 to RCPT TO of these addresses
+	dataDelay time.Duration            // pause before answering the end of DATA
+	rcptDelay time.Duration            // pause before answering RCPT TO
+	got       chan struct{}            // when set, signalled as each message's final dot arrives
+	inRcpt    chan struct{}            // when set, signalled as each RCPT TO arrives
+	hold      map[string]chan struct{} // the end of DATA to these addresses waits until the channel is closed
+	user      string                   // when set, AUTH PLAIN with user/pass is required
 	pass      string
 	conns     []*smtp.Conn // every connection opened, in order
 }
@@ -152,6 +153,17 @@ func (s *session) Data(r io.Reader) error {
 	}
 	signal(got)
 	time.Sleep(delay) // not a wait: a slow server, as the test set it
+	s.b.mu.Lock()
+	var held []chan struct{}
+	for _, to := range s.to {
+		if c := s.b.hold[to]; c != nil {
+			held = append(held, c)
+		}
+	}
+	s.b.mu.Unlock()
+	for _, c := range held {
+		<-c
+	}
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
 	if s.b.tempFails > 0 {
@@ -831,6 +843,58 @@ func TestSenderSendsTheNextMailWhileTheLastOneIsRecorded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A game's mails to each reader go out one after the other, in the order
+// they were queued, and its readers' side by side: while the server
+// holds the mail to one player, the mail to the other goes, and the
+// first player's next mail waits for the one held.
+func TestSenderSendsEachReadersMailsInOrderAndTheReadersSideBySide(t *testing.T) {
+	anna := make(chan struct{})
+	be := &backend{hold: map[string]chan struct{}{"anna@example.org": anna}}
+	addr := serve(t, be, "127.0.0.1:0", TLSNone, nil)
+	st := openStore(t)
+	s := New(testConfig(addr, &logBuffer{}), st)
+	var ms []queued
+	for i, to := range []string{"Anna Nowak <anna@example.org>", "anna@example.org", "Taro <taro@example.jp>"} {
+		q := plainMail()
+		q.To = []string{to}
+		q.MailID = fmt.Sprintf("<g1.%d@pbem.example.org>", i+1)
+		m := queue(t, st, "g1", q)
+		m.enqueue(s, 0)
+		ms = append(ms, m)
+	}
+	stop := run(t, s)
+	defer func() {
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if !waitfor.True(10*time.Second, func() bool { return len(be.messages()) >= 1 && be.dataCount() >= 2 }) {
+		close(anna)
+		t.Fatal("the mail to Taro waited for the one held for Anna")
+	}
+	if got := be.messages(); len(got) != 1 || !strings.Contains(string(got[0].data), ms[2].q.MailID) {
+		close(anna)
+		t.Fatalf("while Anna's first mail is held, the server has %d mails; want Taro's alone", len(got))
+	}
+	if n := be.dataCount(); n != 2 {
+		close(anna)
+		t.Fatalf("%d mails reached DATA while Anna's first is held; want hers and Taro's, not her second", n)
+	}
+	close(anna)
+	waitIdle(t, s)
+	var order []string
+	for _, m := range be.messages() {
+		for _, q := range ms {
+			if strings.Contains(string(m.data), q.q.MailID) {
+				order = append(order, q.q.MailID)
+			}
+		}
+	}
+	if want := []string{ms[2].q.MailID, ms[0].q.MailID, ms[1].q.MailID}; fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Fatalf("the server received %v; want %v (Taro's first, then Anna's in order)", order, want)
 	}
 }
 
