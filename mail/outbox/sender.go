@@ -269,7 +269,7 @@ type item struct {
 	inflight  bool
 	cancelled bool
 	// delivered: the server took the mail (inflight stays set until its
-	// mail.sent is recorded), so the game's next mail may go meanwhile.
+	// mail.sent is recorded), so its readers' next mail may go meanwhile.
 	delivered bool
 
 	// An attempt made but not yet in the log: its outcome is recorded
@@ -714,12 +714,12 @@ func (s *Sender) attempt(ctx context.Context, it *item, sc *smtpConn) {
 		// Pipelined: the worker sends the next mail while this one's
 		// mail.sent commits, in the store's transaction with the other
 		// workers' records. The mail stays in flight until recorded
-		// (never sent again meanwhile), but it is delivered: the game's
-		// next mail may go at once, after it as a game's mails always
-		// go. Waiting for the record too would add a commit to every
-		// mail of a game with several to send, a turn's reports to each
-		// side say. A crash before the record sends this mail again
-		// after the restart, as it would have without the next one.
+		// (never sent again meanwhile), but it is delivered: its
+		// readers' next mail may go at once, after it as their mails
+		// always go. Waiting for the record too would add a commit to
+		// every mail to a reader with several coming. A crash before the
+		// record sends this mail again after the restart, as it would
+		// have without the next one.
 		s.records.Add(1)
 		go func() {
 			defer s.records.Done()
@@ -764,9 +764,9 @@ func (s *Sender) recordOutcome(it *item) {
 		}
 		since := s.storeFailingSince
 		s.lastError = rerr.Error()
-		// Out of flight, and no longer delivered as far as the game's
-		// next mail is concerned: while the record is tried again the
-		// game sends nothing (nor does any other: see next).
+		// Out of flight, and no longer delivered as far as its readers'
+		// next mail is concerned: while the record is tried again
+		// nothing new is sent to them (nor to anyone: see next).
 		s.change(it, func() { it.due, it.inflight, it.delivered = now.Add(delay), false, false })
 		if it.cancelled {
 			s.remove(it)
