@@ -689,10 +689,7 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 			for i := range ms {
 				rest = rest && (inRun[i] || taken[i])
 			}
-			reqs := make([]store.Request, len(run))
-			for k := range run {
-				reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
-			}
+			reqs := in.requests(ms, run)
 			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[len(ms)-1].uid}
 			if rest && mailbox != "" {
 				last := &reqs[len(reqs)-1]
@@ -758,11 +755,7 @@ func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken [
 		if len(run) == 0 {
 			return true
 		}
-		reqs := make([]store.Request, len(run))
-		for k := range run {
-			reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
-		}
-		res, rerrs := all.DoAll(reqs)
+		res, rerrs := all.DoAll(in.requests(ms, run))
 		ok := in.settle(ms, run, res, rerrs, cp, taken, errs)
 		run = run[:0]
 		return ok
@@ -807,6 +800,15 @@ type planned struct {
 	i  int // in the batch
 	at time.Time
 	o  outcome
+}
+
+// requests are the appends of run's mails, in its order.
+func (in *Intake) requests(ms []fetched, run []planned) []store.Request {
+	reqs := make([]store.Request, len(run))
+	for k := range run {
+		reqs[k] = in.request(&run[k].o, ms[run[k].i].raw, run[k].at)
+	}
+	return reqs
 }
 
 // settle marks the mails of run taken as the DoAll of their requests
