@@ -245,14 +245,13 @@ func rulesAlone(st *store.Store, reg *engine.Registry, ids []string) (rulesWork,
 			return nil, fmt.Errorf("replay %s: no rule system after its first event", id)
 		}
 		g := &rulesGame{rules: g0.Rules, start: g0.State, inert: play.InertFacts(g0.Rules)}
-		inert := g.inert
 		buf := new(events.FoldBuffer) // never reset: the facts are kept
 		err = st.Read(id, 1, func(e *events.Envelope) error {
 			g.events++
 			if !events.IsAccepted(e.Type) {
 				return nil
 			}
-			acc, err := buf.DecodeAccepted(e, inert...)
+			acc, err := buf.DecodeAccepted(e, g.inert...)
 			if err != nil {
 				return err
 			}
