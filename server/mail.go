@@ -301,14 +301,8 @@ func gameIDs(st *store.Store) func() ([]string, error) {
 	}
 }
 
-// intakeLog is what the intake appends to: the log, and DoAll, with which
-// the intake commits a batch of mails of several games in one transaction
-// (it looks for the method, so a wrapper that hides it costs every mail a
-// commit of its own).
-type intakeLog interface {
-	intake.Log
-	DoAll([]store.Request) ([]store.Result, []error)
-}
+// intakeLog is what the intake appends to.
+type intakeLog = intake.Log
 
 // notifier renders the intake's notices with the composer, for the game
 // as the runner holds it.

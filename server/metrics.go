@@ -108,12 +108,6 @@ type countingIntakeLog struct {
 	m *metrics
 }
 
-// The intake commits a batch of mails in one transaction only through a
-// log with DoAll: the wrapper must not hide it.
-var _ interface {
-	DoAll([]store.Request) ([]store.Result, []error)
-} = countingIntakeLog{}
-
 func (c countingIntakeLog) Quarantine(q store.Quarantined, cp store.Checkpoint) (string, error) {
 	id, err := c.intakeLog.Quarantine(q, cp)
 	if err == nil {

@@ -175,9 +175,12 @@ type Seats struct {
 	Settings []events.Setting
 }
 
-// Log is what intake needs of the event store.
+// Log is what intake needs of the event store. DoAll commits several
+// appends in one transaction, each with its own outcome: a batch of mails
+// is one commit (see takeBatch).
 type Log interface {
 	Do(store.Request) (store.Result, error)
+	DoAll([]store.Request) ([]store.Result, []error)
 	Lookup(game, key string) (uint64, bool, error)
 	Head(game string) (store.Head, error)
 	Read(game string, from uint64, fn func(*events.Envelope) error) error
@@ -663,48 +666,41 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 	}
 	errs := make([]error, len(ms))
 	taken := make([]bool, len(ms))
-	all, batched := in.log.(allLog)
 	tails := make([][]planned, len(games))
 	var wg sync.WaitGroup
 	for k, g := range games {
-		var tail *[]planned
-		if batched {
-			tail = &tails[k]
-		}
-		wg.Go(func() { in.takeGame(ms, byGame[g], *cp, taken, errs, tail) })
+		wg.Go(func() { in.takeGame(ms, byGame[g], *cp, taken, errs, &tails[k]) })
 	}
 	wg.Wait()
-	if batched {
-		var run []planned
-		for _, t := range tails {
-			run = append(run, t...)
+	var run []planned
+	for _, t := range tails {
+		run = append(run, t...)
+	}
+	if len(run) > 0 {
+		slices.SortFunc(run, func(a, b planned) int { return cmp.Compare(a.i, b.i) })
+		rest := true // every mail of the batch not in the run is taken
+		inRun := make([]bool, len(ms))
+		for _, p := range run {
+			inRun[p.i] = true
 		}
-		if len(run) > 0 {
-			slices.SortFunc(run, func(a, b planned) int { return cmp.Compare(a.i, b.i) })
-			rest := true // every mail of the batch not in the run is taken
-			inRun := make([]bool, len(ms))
-			for _, p := range run {
-				inRun[p.i] = true
+		for i := range ms {
+			rest = rest && (inRun[i] || taken[i])
+		}
+		reqs := in.requests(ms, run)
+		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[len(ms)-1].uid}
+		if rest && mailbox != "" {
+			last := &reqs[len(reqs)-1]
+			last.Checkpoint = &store.MailboxCheckpoint{Mailbox: mailbox, Checkpoint: next}
+			last.CheckpointAfterAll = true
+		}
+		res, rerrs := in.log.DoAll(reqs)
+		in.settle(ms, run, res, rerrs, *cp, taken, errs)
+		if k := len(res) - 1; rest && mailbox != "" && rerrs[k] == nil && res[k].Checkpointed {
+			*cp = next
+			for _, m := range ms {
+				done = append(done, imap.UID(m.uid))
 			}
-			for i := range ms {
-				rest = rest && (inRun[i] || taken[i])
-			}
-			reqs := in.requests(ms, run)
-			next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[len(ms)-1].uid}
-			if rest && mailbox != "" {
-				last := &reqs[len(reqs)-1]
-				last.Checkpoint = &store.MailboxCheckpoint{Mailbox: mailbox, Checkpoint: next}
-				last.CheckpointAfterAll = true
-			}
-			res, rerrs := all.DoAll(reqs)
-			in.settle(ms, run, res, rerrs, *cp, taken, errs)
-			if k := len(res) - 1; rest && mailbox != "" && rerrs[k] == nil && res[k].Checkpointed {
-				*cp = next
-				for _, m := range ms {
-					done = append(done, imap.UID(m.uid))
-				}
-				return done, nil
-			}
+			return done, nil
 		}
 	}
 	n := 0
@@ -729,45 +725,32 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 	return done, nil
 }
 
-// allLog is a log that commits several appends in one transaction.
-type allLog interface {
-	DoAll([]store.Request) ([]store.Result, []error)
-}
-
 // takeGame takes the mails ms[idx] of one game, in order, marking each
 // taken or its error, and stops at the first error (the later ones wait
 // for the next read), leaving the checkpoint at cp. A run of mails that
 // become only events of the game's log (plain) is judged one after the
-// other and committed in one transaction, when the log can; any other
-// mail is taken alone once those before it are committed. A mail of such
+// other and committed in one transaction; any other mail is taken alone
+// once those before it are committed. A mail of such
 // a run that its log finds taken before (a copy of one before it in the
 // run, say) is judged again once they are in the log, and answered as a
 // copy is.
 //
-// With tail, the game's last run is not committed but left in *tail, for
-// the caller to commit with the other games' (takeBatch); everything of
-// the game before it is committed by then.
+// The game's last run is not committed but left in *tail, for the caller
+// to commit with the other games' (takeBatch); everything of the game
+// before it is committed by then.
 func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken []bool, errs []error, tail *[]planned) {
 	mailbox := in.cfg.CheckpointKey
-	all, batched := in.log.(allLog)
 	var run []planned
 	flush := func() bool {
 		if len(run) == 0 {
 			return true
 		}
-		res, rerrs := all.DoAll(in.requests(ms, run))
+		res, rerrs := in.log.DoAll(in.requests(ms, run))
 		ok := in.settle(ms, run, res, rerrs, cp, taken, errs)
 		run = run[:0]
 		return ok
 	}
 	for _, i := range idx {
-		if !batched {
-			if errs[i] = in.take(ms[i].raw, mailbox, ms[i].uid, cp, false); errs[i] != nil {
-				return
-			}
-			taken[i] = true
-			continue
-		}
 		at, o, err := in.judged(ms[i].raw)
 		if err != nil {
 			if flush() {
@@ -787,11 +770,7 @@ func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken [
 		}
 		taken[i] = true
 	}
-	if tail != nil && batched {
-		*tail = run
-		return
-	}
-	flush()
+	*tail = run
 }
 
 // planned is a mail of a batch judged plain, in a run committed in one
