@@ -234,9 +234,15 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 			return r.checkpoint(tx)
 		}
 	}
+	// Nothing of the request is written yet: a damaged head, or a log
+	// bucket that cannot be made, fails this request alone, not the
+	// others of its transaction (a DoAll takes a batch of several games'
+	// mails, and a failed transaction is retried job by job, a DoAll as
+	// one).
 	h, err := head(tx, r.Game)
 	if err != nil {
-		return err
+		r.err = fmt.Errorf("append to %s: read its head: %w", r.Game, err)
+		return nil
 	}
 	if r.AtHead && h.Seq == 0 {
 		r.err = fmt.Errorf("append at head of game %s: %w", r.Game, ErrNoGame)
@@ -248,7 +254,8 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	}
 	if logB == nil {
 		if logB, err = tx.Bucket(bLog).CreateBucket(game); err != nil {
-			return err
+			r.err = fmt.Errorf("append to %s: make its log: %w", r.Game, err)
+			return nil
 		}
 	}
 	// Events are appended in key order; keys land anywhere in their range.

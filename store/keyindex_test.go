@@ -164,3 +164,32 @@ func TestADamagedUnindexedEventFailsOnlyItsGame(t *testing.T) {
 		t.Errorf("append to another game in the same commit: %+v %v", res[1], errs[1])
 	}
 }
+
+// A damaged head record fails the appends to its game with an error, and
+// leaves the other games of the same DoAll alone: the intake commits a
+// batch of several games' mails in one, and one game's damage must not
+// keep every game's mail out.
+func TestADamagedHeadFailsOnlyItsGameInADoAll(t *testing.T) {
+	s := open(t)
+	for _, g := range []string{"g1", "g2"} {
+		if _, err := s.Append(g, 0, order(g, "", "created")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.update(func(tx *bolt.Tx) error { return tx.Bucket(bMeta).Put([]byte("g1"), []byte{1, 2, 3}) }); err != nil {
+		t.Fatal(err)
+	}
+	res, errs := s.DoAll([]Request{
+		{Game: "g1", AtHead: true, Events: []events.Envelope{order("g1", "<a>", "PASS")}},
+		{Game: "g2", AtHead: true, Events: []events.Envelope{order("g2", "<b>", "PASS")}},
+	})
+	if !errors.Is(errs[0], events.ErrCorrupt) {
+		t.Errorf("append to the game with the damaged head: %+v %v, want it to say the log is damaged", res[0], errs[0])
+	}
+	if errs[1] != nil || res[1].First != 2 {
+		t.Errorf("append to the other game in the same DoAll: %+v %v, want it written at seq 2", res[1], errs[1])
+	}
+	if h, _ := s.Head("g2"); h.Seq != 2 {
+		t.Errorf("g2's head after the DoAll: %d, want 2", h.Seq)
+	}
+}
