@@ -514,6 +514,40 @@ func DecodeMailHeldLazy(e *Envelope) (p *MailHeld, text Deflated, err error) {
 	return p, text, nil
 }
 
+// MailHeldView is a mail.held event's fields as views of its bytes: valid
+// only as long as the event's bytes are, and copied by whoever keeps
+// them. Text is deflated, unchecked until inflated (see Deflated).
+type MailHeldView struct {
+	Reader, Kind, Told []byte
+	Text               []byte
+	Board              bool
+}
+
+// DecodeMailHeldView decodes a mail.held event as DecodeMailHeldLazy
+// does (the same checks, the text left deflated) without copying
+// anything: a fold of many events keeps the few names it meets once
+// and the held texts many to a chunk, rather than an allocation for
+// each field of each event.
+func DecodeMailHeldView(e *Envelope) (MailHeldView, error) {
+	var v MailHeldView
+	if e.Type != TypeMailHeld {
+		return v, decodeErr(e, "not "+TypeMailHeld)
+	}
+	r := NewReader(e.Payload)
+	v.Reader = r.stringView()
+	v.Kind = r.stringView()
+	v.Text = r.BlobView()
+	v.Board = r.Bool()
+	v.Told = r.stringView()
+	if r.err == nil && !(utf8.Valid(v.Reader) && utf8.Valid(v.Kind) && utf8.Valid(v.Told)) {
+		r.fail("utf-8 string")
+	}
+	if err := r.Done(); err != nil {
+		return MailHeldView{}, fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
+	}
+	return v, nil
+}
+
 // The kinds of MailRefused.
 const (
 	RefusedTooLarge     = "too-large"     // over the size limits

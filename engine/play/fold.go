@@ -41,6 +41,23 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		}
 		g.Outbox = out
 	}
+	if f.texts.Len() > 0 {
+		// The same for the parts still held (most were told in a digest
+		// during the fold) and the inputs still undecided.
+		var held []Held
+		for _, h := range g.Held {
+			h.Deflated = events.Deflated(strings.Clone(string(h.Deflated)))
+			held = append(held, h)
+		}
+		g.Held = held
+	}
+	if f.payloads != nil {
+		var pending []events.Envelope
+		for _, e := range g.Pending {
+			pending = append(pending, e.Clone())
+		}
+		g.Pending = pending
+	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
 	}
@@ -68,19 +85,72 @@ type folding struct {
 	// chunk: most are sent a few events later, and a string each would
 	// be an allocation each (a third of a GBACW game's events).
 	ids strings.Builder
+	// texts holds the deflated texts of the parts held in the fold, many
+	// to a chunk, as ids holds the mails' ids: most are told in a digest
+	// a few events later.
+	texts strings.Builder
+	// names are the readers and kinds of the held parts: a game has a
+	// few of each, met again and again.
+	names []string
+	// payloads holds the payloads of the inputs folded, many to a chunk:
+	// most are decided by the next event.
+	payloads []byte
+	// pending and outbox are the arrays the fold made for g.Pending and
+	// g.Outbox (see appendOwned).
+	pending []events.Envelope
+	outbox  []QueuedMail
 }
 
 // mailID returns id as a string cut from the fold's chunk of ids (or a
 // new chunk when it is full). What a chunk holds is never written again:
 // the strings cut from it stay as they are.
-func (f *folding) mailID(id []byte) string {
-	if f.ids.Cap()-f.ids.Len() < len(id) {
-		f.ids = strings.Builder{}
-		f.ids.Grow(max(4096, len(id)))
+func (f *folding) mailID(id []byte) string { return cutChunk(&f.ids, id) }
+
+// text returns a held part's deflated text cut from the fold's chunk of
+// texts, as mailID does for ids.
+func (f *folding) text(b []byte) string { return cutChunk(&f.texts, b) }
+
+// cutChunk returns b as a string cut from the chunk c (or a new chunk when c
+// is full). What a chunk holds is never written again: the strings cut
+// from it stay as they are.
+func cutChunk(c *strings.Builder, b []byte) string {
+	if c.Cap()-c.Len() < len(b) {
+		*c = strings.Builder{}
+		c.Grow(max(4096, len(b)))
 	}
-	start := f.ids.Len()
-	f.ids.Write(id)
-	return f.ids.String()[start:]
+	start := c.Len()
+	c.Write(b)
+	return c.String()[start:]
+}
+
+// payload returns a copy of an input's payload cut from the fold's chunk
+// of payloads (or a new chunk when it is full), as mailID does for ids.
+func (f *folding) payload(b []byte) []byte {
+	if cap(f.payloads)-len(f.payloads) < len(b) {
+		f.payloads = make([]byte, 0, max(8192, len(b)))
+	}
+	start := len(f.payloads)
+	f.payloads = append(f.payloads, b...)
+	return f.payloads[start:len(f.payloads):len(f.payloads)]
+}
+
+// maxNames bounds the names a fold keeps: a log with more (a damaged
+// one) costs an allocation for each, as without.
+const maxNames = 32
+
+// name returns b as a string, the same one each time it meets the same
+// bytes.
+func (f *folding) name(b []byte) string {
+	for _, n := range f.names {
+		if n == string(b) { // no allocation for the comparison
+			return n
+		}
+	}
+	s := string(b)
+	if len(f.names) < maxNames {
+		f.names = append(f.names, s)
+	}
+	return s
 }
 
 // appendRoomy appends v to s, making room for several more when s is
@@ -90,6 +160,22 @@ func (f *folding) mailID(id []byte) string {
 func appendRoomy[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
 		s = append(make([]T, 0, max(8, 2*len(s))), s...)
+	}
+	return append(s, v)
+}
+
+// appendOwned is appendRoomy within a fold, which owns the arrays it
+// makes (*own, the newest): once s is empty, s starts again at the front
+// of that array rather than go on to a new one. appendRoomy cannot: a copy
+// of the game may share s's array and see its front change, but no copy
+// of a game is made while it is folded.
+func appendOwned[T any](s []T, own *[]T, v T) []T {
+	if len(s) == 0 && cap(*own) > 0 {
+		s = (*own)[:0]
+	}
+	if len(s) == cap(s) {
+		s = append(make([]T, 0, max(8, 2*len(s))), s...)
+		*own = s[:0]
 	}
 	return append(s, v)
 }
@@ -130,7 +216,14 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 				}
 			}
 		}
-		g.Pending = appendRoomy(g.Pending, e.Clone())
+		in := *e
+		if f != nil {
+			in.Payload = f.payload(e.Payload)
+			g.Pending = appendOwned(g.Pending, &f.pending, in)
+		} else {
+			in.Payload = append([]byte(nil), e.Payload...)
+			g.Pending = appendRoomy(g.Pending, in)
+		}
 		return nil
 	}
 	switch e.Type {
@@ -163,11 +256,27 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		return nil
 	case events.TypeMailHeld:
 		// The text is kept deflated for the digest that tells it.
+		if f != nil {
+			v, err := events.DecodeMailHeldView(e)
+			if err != nil {
+				return err
+			}
+			if len(v.Told) > 0 {
+				g.told(f.name(v.Reader))
+			} else {
+				g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Deflated: events.Deflated(f.text(v.Text)), Board: v.Board})
+			}
+			return nil
+		}
 		p, text, err := events.DecodeMailHeldLazy(e)
 		if err != nil {
 			return err
 		}
-		g.hold(e.Seq, p, text)
+		if p.Told != "" {
+			g.told(p.Reader)
+		} else {
+			g.hold(Held{Seq: e.Seq, Reader: p.Reader, Kind: p.Kind, Deflated: text, Board: p.Board})
+		}
 		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
 		// Only the mail id matters to the fold: skip decoding the body.
@@ -179,13 +288,11 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 			dropMail(g, id)
 			return nil
 		}
-		var mid string
 		if f != nil {
-			mid = f.mailID(id)
+			g.Outbox = appendOwned(g.Outbox, &f.outbox, QueuedMail{Seq: e.Seq, MailID: f.mailID(id)})
 		} else {
-			mid = string(id)
+			g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
 		}
-		g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: mid})
 		if player, due, ok := ParseReminderKey(e.Key); ok {
 			for i := range g.Deadlines {
 				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {

@@ -123,21 +123,20 @@ func (h Held) Text() (string, error) {
 	return s, nil
 }
 
-// hold folds a mail.held event: a part held, or (Told set) the reader's
-// parts told.
-func (g *Game) hold(seq uint64, h *events.MailHeld, text events.Deflated) {
-	if h.Told != "" {
-		kept := g.Held[:0]
-		for _, x := range g.Held {
-			if x.Reader != h.Reader {
-				kept = append(kept, x)
-			}
+// hold folds a mail.held event that holds a part (see told for one
+// that tells them).
+func (g *Game) hold(h Held) { g.Held = append(g.Held, h) }
+
+// told drops the parts held for reader: a digest told them.
+func (g *Game) told(reader string) {
+	kept := g.Held[:0]
+	for _, x := range g.Held {
+		if x.Reader != reader {
+			kept = append(kept, x)
 		}
-		clear(g.Held[len(kept):])
-		g.Held = kept
-		return
 	}
-	g.Held = append(g.Held, Held{Seq: seq, Reader: h.Reader, Kind: h.Kind, Deflated: text, Board: h.Board})
+	clear(g.Held[len(kept):])
+	g.Held = kept
 }
 
 // HeldFor are the parts held for reader, in log order.
