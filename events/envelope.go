@@ -11,6 +11,7 @@ package events
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"time"
@@ -72,7 +73,7 @@ func (e *Envelope) canonical(w *Writer) {
 // ComputeHash returns SHA-256(prev hash ‖ canonical bytes), the hash this
 // envelope must carry.
 func (e *Envelope) ComputeHash() Hash {
-	w := NewWriter(make([]byte, 0, 64+len(e.Payload)))
+	w := NewWriter(make([]byte, 0, HashSize+e.canonicalSize()))
 	w.Fixed(e.Prev[:])
 	e.canonical(w)
 	return sha256.Sum256(w.Bytes())
@@ -85,11 +86,36 @@ func (e *Envelope) Chain(seq uint64, prev Hash) {
 	e.Hash = e.ComputeHash()
 }
 
+// canonicalSize is at least the length of e's canonical bytes (a varint
+// is at most 10 bytes), so that one buffer holds them.
+func (e *Envelope) canonicalSize() int {
+	return len(e.Game) + len(e.Type) + len(e.Key) + len(e.Payload) + 6*binary.MaxVarintLen64
+}
+
+// MarshalChained chains e after prev as seq, as Chain does, and returns
+// its stored form, as Marshal would: the canonical bytes are encoded once
+// (Chain and Marshal each encode them), into a buffer of the right size,
+// and hashed where they lie, with prev written for the moment where the
+// hash goes (prev, then the canonical bytes: what the hash covers). The
+// store chains every event it appends this way, inside its commit.
+func (e *Envelope) MarshalChained(seq uint64, prev Hash) []byte {
+	e.Seq, e.Prev = seq, prev
+	w := NewWriter(make([]byte, 0, 1+2*HashSize+e.canonicalSize()))
+	w.Fixed([]byte{envelopeVersion})
+	w.Fixed(prev[:])
+	w.Fixed(prev[:]) // the hash's place, for now
+	e.canonical(w)
+	b := w.Bytes()
+	e.Hash = sha256.Sum256(b[1+HashSize:])
+	copy(b[1+HashSize:], e.Hash[:])
+	return b
+}
+
 // Marshal returns the stored form: version, prev, hash, canonical bytes.
 // The hashes come first so that reading an event's header touches one
 // place: a replay never has to reach past a large payload it skips.
 func (e *Envelope) Marshal() []byte {
-	w := NewWriter(make([]byte, 0, 96+len(e.Payload)))
+	w := NewWriter(make([]byte, 0, 1+2*HashSize+e.canonicalSize()))
 	w.Fixed([]byte{envelopeVersion})
 	w.Fixed(e.Prev[:])
 	w.Fixed(e.Hash[:])

@@ -272,8 +272,7 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	out := make([]events.Envelope, len(r.Events))
 	for i := range r.Events {
 		e := r.Events[i]
-		e.Chain(h.Seq+1, h.Hash)
-		if err := logB.Put(seqKey(e.Seq), e.Marshal()); err != nil {
+		if err := logB.Put(seqKey(h.Seq+1), e.MarshalChained(h.Seq+1, h.Hash)); err != nil {
 			return err
 		}
 		h = Head{Seq: e.Seq, Hash: e.Hash}
