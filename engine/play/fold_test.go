@@ -105,21 +105,7 @@ func TestHeldPartsFoldAsOneEventAtATime(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pl := range racePlayers[:2] {
-		var folded, one []string
-		for _, h := range g.HeldFor(pl.ID) {
-			s, err := h.Text()
-			if err != nil {
-				t.Fatal(err)
-			}
-			folded = append(folded, fmt.Sprintf("%d %s %s %v %s", h.Seq, h.Reader, h.Kind, h.Board, s))
-		}
-		for _, h := range inc.HeldFor(pl.ID) {
-			s, err := h.Text()
-			if err != nil {
-				t.Fatal(err)
-			}
-			one = append(one, fmt.Sprintf("%d %s %s %v %s", h.Seq, h.Reader, h.Kind, h.Board, s))
-		}
+		folded, one := heldLines(t, g, pl.ID), heldLines(t, inc, pl.ID)
 		if strings.Join(folded, "") != strings.Join(one, "") {
 			t.Fatalf("%s: the fold holds\n%s\none event at a time\n%s", pl.ID, strings.Join(folded, ""), strings.Join(one, ""))
 		}
@@ -140,6 +126,21 @@ func TestHeldPartsFoldAsOneEventAtATime(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("the fold's snapshot differs from the one of a game folded one event at a time")
 	}
+}
+
+// heldLines are the parts g holds for reader, a line each: seq, reader,
+// kind, whether the board changed, and the text.
+func heldLines(t *testing.T, g *play.Game, reader string) []string {
+	t.Helper()
+	var out []string
+	for _, h := range g.HeldFor(reader) {
+		s, err := h.Text()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d %s %s %v %s", h.Seq, h.Reader, h.Kind, h.Board, s))
+	}
+	return out
 }
 
 // A held part whose reader is not UTF-8 is damage: the fold stops there
