@@ -115,19 +115,25 @@ func (f *folding) text(b []byte) string { return cutChunk(&f.texts, b) }
 // from it stay as they are.
 func cutChunk(c *strings.Builder, b []byte) string {
 	if c.Cap()-c.Len() < len(b) {
+		last := c.Cap()
 		*c = strings.Builder{}
-		c.Grow(max(4096, len(b)))
+		c.Grow(chunkSize(last, len(b)))
 	}
 	start := c.Len()
 	c.Write(b)
 	return c.String()[start:]
 }
 
+// chunkSize is the size of a fold's next chunk after one of size last,
+// for a string of need bytes: small at first, since loading a game folds
+// the few events past its snapshot, and larger as a long fold goes on.
+func chunkSize(last, need int) int { return max(need, min(max(2*last, 512), 8192)) }
+
 // payload returns a copy of an input's payload cut from the fold's chunk
 // of payloads (or a new chunk when it is full), as mailID does for ids.
 func (f *folding) payload(b []byte) []byte {
 	if cap(f.payloads)-len(f.payloads) < len(b) {
-		f.payloads = make([]byte, 0, max(8192, len(b)))
+		f.payloads = make([]byte, 0, chunkSize(cap(f.payloads), len(b)))
 	}
 	start := len(f.payloads)
 	f.payloads = append(f.payloads, b...)
