@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -498,26 +499,35 @@ func logBytes(es []events.Envelope) int {
 }
 
 // bestInTurn runs the measurements one after another, rounds times over,
-// and returns the best rate of each, and in its cpu the least CPU time
-// any round of it took (a rate whose cpu is set). This machine's speed
-// drifts (other work on the host, the disk): measured in turn, a figure
-// and its baseline see the same drift.
+// and returns the best rate of each (the most things a second), with in
+// its cpu the least CPU time a thing took in any round, scaled to that
+// rate's n (a rate whose cpu is set). Rounds may do different numbers of
+// things (a replay's passes go on until they have used enough CPU), so
+// the least CPU time of a round is not the least a thing: taking it
+// whole, as this did, gave one round's CPU time over another's things,
+// and a replay a third below what it cost. This machine's speed drifts
+// (other work on the host, the disk): measured in turn, a figure and its
+// baseline see the same drift.
 func bestInTurn(rounds int, ms ...func() (rate, error)) ([]rate, error) {
 	best := make([]rate, len(ms))
+	least := make([]float64, len(ms)) // CPU ns a thing (0: none measured)
 	for range rounds {
 		for i, m := range ms {
 			r, err := m()
 			if err != nil {
 				return nil, err
 			}
-			cpu := best[i].cpu
-			if cpu == 0 || (r.cpu > 0 && r.cpu < cpu) {
-				cpu = r.cpu
+			if r.cpu > 0 && r.n > 0 && (least[i] == 0 || r.cpuPer() < least[i]) {
+				least[i] = r.cpuPer()
 			}
 			if best[i].n == 0 || r.perSec() > best[i].perSec() {
 				best[i] = r
 			}
-			best[i].cpu = cpu
+		}
+	}
+	for i := range best {
+		if least[i] > 0 {
+			best[i].cpu = int64(math.Round(least[i] * float64(best[i].n)))
 		}
 	}
 	return best, nil

@@ -2,11 +2,13 @@ package bench
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"pbem/events"
 )
@@ -114,5 +116,46 @@ func TestBenchReplayPrintsEveryRuleSystemBesideItsScanAndGoal(t *testing.T) {
 		if fi, err := os.Stat(filepath.Join(prof, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", f, err)
 		}
+	}
+}
+
+// The best of rounds that did different numbers of things keeps the most
+// things a second and the least CPU time a thing, each from the round
+// that had it, never one round's CPU time over another round's things.
+func TestBestInTurnKeepsTheLeastCPUAThingWhateverEachRoundDid(t *testing.T) {
+	cases := []struct {
+		name      string
+		rounds    []rate
+		perSec    float64
+		cpuPerOne float64
+	}{
+		{"more things in the fastest round", []rate{
+			{n: 300, d: time.Second, cpu: 300},
+			{n: 200, d: time.Second / 2, cpu: 160},        // the least a thing: 0.8
+			{n: 300, d: 600 * time.Millisecond, cpu: 270}, // the fastest: 500 a second
+		}, 500, 0.8},
+		{"the same things each round", []rate{
+			{n: 100, d: time.Second, cpu: 90},
+			{n: 100, d: 2 * time.Second, cpu: 70},
+		}, 100, 0.7},
+		{"no CPU time measured", []rate{
+			{n: 1, d: time.Second},
+			{n: 1, d: 2 * time.Second},
+		}, 1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k := 0
+			best, err := bestInTurn(len(c.rounds), func() (rate, error) { r := c.rounds[k]; k++; return r, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := best[0].perSec(); math.Abs(got-c.perSec) > 1e-9 {
+				t.Errorf("best rate %v a second, want %v", got, c.perSec)
+			}
+			if got := best[0].cpuPer(); math.Abs(got-c.cpuPerOne) > 1e-9 {
+				t.Errorf("CPU a thing %v, want %v", got, c.cpuPerOne)
+			}
+		})
 	}
 }
