@@ -497,23 +497,6 @@ func (p *MailHeld) decodeLazy(r *Reader, text *Deflated) {
 	p.Told = r.String()
 }
 
-// DecodeMailHeldLazy decodes a mail.held event as Decode does, except
-// that its text is left deflated, unchecked until read (what a fold does:
-// it keeps the text for a later digest and rarely reads it). p.Text is
-// empty.
-func DecodeMailHeldLazy(e *Envelope) (p *MailHeld, text Deflated, err error) {
-	if e.Type != TypeMailHeld {
-		return nil, "", decodeErr(e, "not "+TypeMailHeld)
-	}
-	p = &MailHeld{}
-	r := NewReader(e.Payload)
-	p.decodeLazy(r, &text)
-	if err := r.Done(); err != nil {
-		return nil, "", fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
-	}
-	return p, text, nil
-}
-
 // MailHeldView is a mail.held event's fields as views of its bytes: valid
 // only as long as the event's bytes are, and copied by whoever keeps
 // them. Text is deflated, unchecked until inflated (see Deflated).
@@ -523,11 +506,12 @@ type MailHeldView struct {
 	Board              bool
 }
 
-// DecodeMailHeldView decodes a mail.held event as DecodeMailHeldLazy
-// does (the same checks, the text left deflated) without copying
-// anything: a fold of many events keeps the few names it meets once
-// and the held texts many to a chunk, rather than an allocation for
-// each field of each event.
+// DecodeMailHeldView decodes a mail.held event as Decode does (the same
+// checks), except that its text is left deflated, unchecked until read
+// (a game keeps it for a later digest and rarely reads it), and nothing is
+// copied: a fold of many events keeps the few names it meets once and the
+// held texts many to a chunk, rather than an allocation for each field of
+// each event.
 func DecodeMailHeldView(e *Envelope) (MailHeldView, error) {
 	var v MailHeldView
 	if e.Type != TypeMailHeld {

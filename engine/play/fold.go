@@ -30,33 +30,18 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		}
 		return g.step(reg, e, &f)
 	})
+	// What the game keeps of the fold is copied out of its chunks, into
+	// new arrays (the old ones still hold, at their front, the mails sent,
+	// the parts told and the inputs decided): the mails still unsent, the
+	// parts still held, the inputs still undecided.
 	if f.ids.Len() > 0 {
-		// The mails still unsent keep copies of their ids, in a new list
-		// (the old one's array still holds the mails sent, cut from its
-		// front), so that the game keeps none of the fold's chunks.
-		var out []QueuedMail
-		for _, m := range g.Outbox {
-			m.MailID = strings.Clone(m.MailID)
-			out = append(out, m)
-		}
-		g.Outbox = out
+		g.Outbox = copiedOut(g.Outbox, func(m QueuedMail) QueuedMail { m.MailID = strings.Clone(m.MailID); return m })
 	}
 	if f.texts.Len() > 0 {
-		// The same for the parts still held (most were told in a digest
-		// during the fold) and the inputs still undecided.
-		var held []Held
-		for _, h := range g.Held {
-			h.Deflated = events.Deflated(strings.Clone(string(h.Deflated)))
-			held = append(held, h)
-		}
-		g.Held = held
+		g.Held = copiedOut(g.Held, func(h Held) Held { h.Deflated = events.Deflated(strings.Clone(string(h.Deflated))); return h })
 	}
 	if f.payloads != nil {
-		var pending []events.Envelope
-		for _, e := range g.Pending {
-			pending = append(pending, e.Clone())
-		}
-		g.Pending = pending
+		g.Pending = copiedOut(g.Pending, func(e events.Envelope) events.Envelope { return e.Clone() })
 	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
@@ -101,14 +86,36 @@ type folding struct {
 	outbox  []QueuedMail
 }
 
+// copiedOut returns s's elements, each as keep makes it, in a new array
+// (nil for none).
+func copiedOut[T any](s []T, keep func(T) T) []T {
+	var out []T
+	for _, x := range s {
+		out = append(out, keep(x))
+	}
+	return out
+}
+
 // mailID returns id as a string cut from the fold's chunk of ids (or a
 // new chunk when it is full). What a chunk holds is never written again:
-// the strings cut from it stay as they are.
-func (f *folding) mailID(id []byte) string { return cutChunk(&f.ids, id) }
+// the strings cut from it stay as they are. Outside a fold (f nil: one
+// event applied), it is a string of its own, as are text's, payload's and
+// name's.
+func (f *folding) mailID(id []byte) string {
+	if f == nil {
+		return string(id)
+	}
+	return cutChunk(&f.ids, id)
+}
 
 // text returns a held part's deflated text cut from the fold's chunk of
 // texts, as mailID does for ids.
-func (f *folding) text(b []byte) string { return cutChunk(&f.texts, b) }
+func (f *folding) text(b []byte) string {
+	if f == nil {
+		return string(b)
+	}
+	return cutChunk(&f.texts, b)
+}
 
 // cutChunk returns b as a string cut from the chunk c (or a new chunk when c
 // is full). What a chunk holds is never written again: the strings cut
@@ -132,6 +139,9 @@ func chunkSize(last, need int) int { return max(need, min(max(2*last, 512), 8192
 // payload returns a copy of an input's payload cut from the fold's chunk
 // of payloads (or a new chunk when it is full), as mailID does for ids.
 func (f *folding) payload(b []byte) []byte {
+	if f == nil {
+		return append([]byte(nil), b...)
+	}
 	if cap(f.payloads)-len(f.payloads) < len(b) {
 		f.payloads = make([]byte, 0, chunkSize(cap(f.payloads), len(b)))
 	}
@@ -147,6 +157,9 @@ const maxNames = 32
 // name returns b as a string, the same one each time it meets the same
 // bytes.
 func (f *folding) name(b []byte) string {
+	if f == nil {
+		return string(b)
+	}
 	for _, n := range f.names {
 		if n == string(b) { // no allocation for the comparison
 			return n
@@ -223,11 +236,10 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 			}
 		}
 		in := *e
+		in.Payload = f.payload(e.Payload)
 		if f != nil {
-			in.Payload = f.payload(e.Payload)
 			g.Pending = appendOwned(g.Pending, &f.pending, in)
 		} else {
-			in.Payload = append([]byte(nil), e.Payload...)
 			g.Pending = appendRoomy(g.Pending, in)
 		}
 		return nil
@@ -262,26 +274,14 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		return nil
 	case events.TypeMailHeld:
 		// The text is kept deflated for the digest that tells it.
-		if f != nil {
-			v, err := events.DecodeMailHeldView(e)
-			if err != nil {
-				return err
-			}
-			if len(v.Told) > 0 {
-				g.told(f.name(v.Reader))
-			} else {
-				g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Deflated: events.Deflated(f.text(v.Text)), Board: v.Board})
-			}
-			return nil
-		}
-		p, text, err := events.DecodeMailHeldLazy(e)
+		v, err := events.DecodeMailHeldView(e)
 		if err != nil {
 			return err
 		}
-		if p.Told != "" {
-			g.told(p.Reader)
+		if len(v.Told) > 0 {
+			g.told(f.name(v.Reader))
 		} else {
-			g.hold(Held{Seq: e.Seq, Reader: p.Reader, Kind: p.Kind, Deflated: text, Board: p.Board})
+			g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Deflated: events.Deflated(f.text(v.Text)), Board: v.Board})
 		}
 		return nil
 	case events.TypeMailQueued, events.TypeMailSent:
@@ -294,10 +294,11 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 			dropMail(g, id)
 			return nil
 		}
+		m := QueuedMail{Seq: e.Seq, MailID: f.mailID(id)}
 		if f != nil {
-			g.Outbox = appendOwned(g.Outbox, &f.outbox, QueuedMail{Seq: e.Seq, MailID: f.mailID(id)})
+			g.Outbox = appendOwned(g.Outbox, &f.outbox, m)
 		} else {
-			g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
+			g.Outbox = appendRoomy(g.Outbox, m)
 		}
 		if player, due, ok := ParseReminderKey(e.Key); ok {
 			for i := range g.Deadlines {
