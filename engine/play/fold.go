@@ -98,24 +98,12 @@ func copiedOut[T any](s []T, keep func(T) T) []T {
 
 // mailID returns id as a string cut from the fold's chunk of ids (or a
 // new chunk when it is full). What a chunk holds is never written again:
-// the strings cut from it stay as they are. Outside a fold (f nil: one
-// event applied), it is a string of its own, as are text's, payload's and
-// name's.
-func (f *folding) mailID(id []byte) string {
-	if f == nil {
-		return string(id)
-	}
-	return cutChunk(&f.ids, id)
-}
+// the strings cut from it stay as they are.
+func (f *folding) mailID(id []byte) string { return cutChunk(&f.ids, id) }
 
 // text returns a held part's deflated text cut from the fold's chunk of
 // texts, as mailID does for ids.
-func (f *folding) text(b []byte) string {
-	if f == nil {
-		return string(b)
-	}
-	return cutChunk(&f.texts, b)
-}
+func (f *folding) text(b []byte) string { return cutChunk(&f.texts, b) }
 
 // cutChunk returns b as a string cut from the chunk c (or a new chunk when c
 // is full). What a chunk holds is never written again: the strings cut
@@ -139,9 +127,6 @@ func chunkSize(last, need int) int { return max(need, min(max(2*last, 512), 8192
 // payload returns a copy of an input's payload cut from the fold's chunk
 // of payloads (or a new chunk when it is full), as mailID does for ids.
 func (f *folding) payload(b []byte) []byte {
-	if f == nil {
-		return append([]byte(nil), b...)
-	}
 	if cap(f.payloads)-len(f.payloads) < len(b) {
 		f.payloads = make([]byte, 0, chunkSize(cap(f.payloads), len(b)))
 	}
@@ -157,9 +142,6 @@ const maxNames = 32
 // name returns b as a string, the same one each time it meets the same
 // bytes.
 func (f *folding) name(b []byte) string {
-	if f == nil {
-		return string(b)
-	}
 	for _, n := range f.names {
 		if n == string(b) { // no allocation for the comparison
 			return n
@@ -236,10 +218,11 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 			}
 		}
 		in := *e
-		in.Payload = f.payload(e.Payload)
 		if f != nil {
+			in.Payload = f.payload(e.Payload)
 			g.Pending = appendOwned(g.Pending, &f.pending, in)
 		} else {
+			in.Payload = append([]byte(nil), e.Payload...)
 			g.Pending = appendRoomy(g.Pending, in)
 		}
 		return nil
@@ -278,9 +261,14 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		if err != nil {
 			return err
 		}
-		if len(v.Told) > 0 {
+		switch {
+		case f == nil && len(v.Told) > 0:
+			g.told(string(v.Reader))
+		case f == nil:
+			g.hold(Held{Seq: e.Seq, Reader: string(v.Reader), Kind: string(v.Kind), Deflated: events.Deflated(v.Text), Board: v.Board})
+		case len(v.Told) > 0:
 			g.told(f.name(v.Reader))
-		} else {
+		default:
 			g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Deflated: events.Deflated(f.text(v.Text)), Board: v.Board})
 		}
 		return nil
@@ -294,11 +282,10 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 			dropMail(g, id)
 			return nil
 		}
-		m := QueuedMail{Seq: e.Seq, MailID: f.mailID(id)}
 		if f != nil {
-			g.Outbox = appendOwned(g.Outbox, &f.outbox, m)
+			g.Outbox = appendOwned(g.Outbox, &f.outbox, QueuedMail{Seq: e.Seq, MailID: f.mailID(id)})
 		} else {
-			g.Outbox = appendRoomy(g.Outbox, m)
+			g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
 		}
 		if player, due, ok := ParseReminderKey(e.Key); ok {
 			for i := range g.Deadlines {
