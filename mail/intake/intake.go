@@ -676,16 +676,11 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 	for _, t := range tails {
 		run = append(run, t...)
 	}
+	checkpointed := false
 	if len(run) > 0 {
 		slices.SortFunc(run, func(a, b planned) int { return cmp.Compare(a.i, b.i) })
-		rest := true // every mail of the batch not in the run is taken
-		inRun := make([]bool, len(ms))
-		for _, p := range run {
-			inRun[p.i] = true
-		}
-		for i := range ms {
-			rest = rest && (inRun[i] || taken[i])
-		}
+		// The run's mails are not taken yet: every other mail is.
+		rest := len(ms)-len(run) == countTrue(taken)
 		reqs := in.requests(ms, run)
 		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[len(ms)-1].uid}
 		if rest && mailbox != "" {
@@ -695,13 +690,8 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 		}
 		res, rerrs := in.log.DoAll(reqs)
 		in.settle(ms, run, res, rerrs, *cp, taken, errs)
-		if k := len(res) - 1; rest && mailbox != "" && rerrs[k] == nil && res[k].Checkpointed {
-			*cp = next
-			for _, m := range ms {
-				done = append(done, imap.UID(m.uid))
-			}
-			return done, nil
-		}
+		k := len(res) - 1
+		checkpointed = rest && mailbox != "" && rerrs[k] == nil && res[k].Checkpointed
 	}
 	n := 0
 	for n < len(ms) && taken[n] {
@@ -710,8 +700,10 @@ func (in *Intake) takeBatch(ms []fetched, cp *store.Checkpoint) ([]imap.UID, err
 	}
 	if n > 0 {
 		next := store.Checkpoint{UIDValidity: cp.UIDValidity, UID: ms[n-1].uid}
-		if err := in.log.PutCheckpoint(mailbox, next); err != nil {
-			return nil, err // committed, and recognised by their keys when read again
+		if !checkpointed { // the batch's commit moved it already
+			if err := in.log.PutCheckpoint(mailbox, next); err != nil {
+				return nil, err // committed, and recognised by their keys when read again
+			}
 		}
 		*cp = next
 	}
@@ -771,6 +763,17 @@ func (in *Intake) takeGame(ms []fetched, idx []int, cp store.Checkpoint, taken [
 		taken[i] = true
 	}
 	*tail = run
+}
+
+// countTrue counts the true in bs.
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // planned is a mail of a batch judged plain, in a run committed in one

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
-	netmail "net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -640,7 +639,7 @@ func streamsOf(game string, to []string) []string {
 	}
 	out := make([]string, 0, len(to))
 	for _, a := range to {
-		if p, err := netmail.ParseAddress(a); err == nil {
+		if p, err := parseAddress(a); err == nil {
 			a = p.Address
 		}
 		k := game + "\x00" + strings.ToLower(strings.TrimSpace(a))
