@@ -19,7 +19,7 @@ var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
 // On an error g is half folded (its state may be part of a decision
 // ahead of g.Seq): the caller drops it.
 func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
-	f := folding{buf: bufferPool.Get().(*events.FoldBuffer)}
+	f := folding{buf: bufferPool.Get().(*events.FoldBuffer), from: g.Seq}
 	defer bufferPool.Put(f.buf)
 	if g.Rules != nil { // a loaded snapshot, or a fold catching up
 		f.inert = InertFacts(g.Rules)
@@ -30,26 +30,112 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 		}
 		return g.step(reg, e, &f)
 	})
-	// What the game keeps of the fold is copied out of its chunks, into
-	// new arrays (the old ones still hold, at their front, the mails sent,
-	// the parts told and the inputs decided): the mails still unsent, the
-	// parts still held, the inputs still undecided.
-	if f.ids.Len() > 0 {
-		g.Outbox = copiedOut(g.Outbox, func(m QueuedMail) QueuedMail { m.MailID = strings.Clone(m.MailID); return m })
-	}
-	if f.texts.Len() > 0 {
-		g.Held = copiedOut(g.Held, func(h Held) Held { h.Deflated = events.Deflated(strings.Clone(string(h.Deflated))); return h })
-	}
-	if f.payloads != nil {
-		g.Pending = copiedOut(g.Pending, func(e events.Envelope) events.Envelope { return e.Clone() })
-	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("load %s: %w", g.ID, err)
 	}
 	if at != 0 && g.Seq < at {
 		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
 	}
+	// What the game keeps of the fold is copied out of its chunks, into
+	// new arrays (the old ones still hold, at their front, the mails sent,
+	// the parts told and the inputs decided): the mails still unsent, the
+	// parts still held, the inputs still undecided. The fold left out the
+	// texts of the parts and the payloads of the inputs: they are read
+	// back from the log for the few still kept.
+	if f.ids.Len() > 0 {
+		g.Outbox = copiedOut(g.Outbox, func(m QueuedMail) QueuedMail { m.MailID = strings.Clone(m.MailID); return m })
+	}
+	if g.Seq == f.from {
+		return nil
+	}
+	g.Held = copiedOut(g.Held, func(h Held) Held { return h })
+	g.Pending = copiedOut(g.Pending, func(e events.Envelope) events.Envelope { return e })
+	if err := readBack(src, g, f.from); err != nil {
+		return fmt.Errorf("load %s: %w", g.ID, err)
+	}
 	return nil
+}
+
+// readBackGap is the most events between two a fold reads back that are
+// read over rather than sought afresh: a seek is a read transaction of
+// its own, worth a few dozen events read and passed over.
+const readBackGap = 32
+
+// readBack fills in the texts of g's held parts and the payloads of its
+// pending inputs past seq from, which a fold leaves out: most parts are
+// told and most inputs decided a few events later, and copying each when
+// it is folded was a tenth of a gmb replay's time. Each is read from the
+// log, in runs of nearby events, and must be the event the fold met.
+func readBack(src Source, g *Game, from uint64) error {
+	h, p := 0, 0
+	for h < len(g.Held) && g.Held[h].Seq <= from {
+		h++
+	}
+	for p < len(g.Pending) && g.Pending[p].Seq <= from {
+		p++
+	}
+	held, pending := g.Held[h:], g.Pending[p:]
+	want := mergeSeqs(held, pending)
+	for len(want) > 0 {
+		run := 1
+		for run < len(want) && want[run]-want[run-1] <= readBackGap {
+			run++
+		}
+		last, next := want[run-1], 0
+		err := src.Read(g.ID, want[0], func(e *events.Envelope) error {
+			if e.Seq > last {
+				return errStop
+			}
+			if e.Seq != want[next] {
+				return nil
+			}
+			next++
+			switch {
+			case len(held) > 0 && held[0].Seq == e.Seq:
+				v, err := events.DecodeMailHeldView(e)
+				if err != nil {
+					return err
+				}
+				held[0].Deflated = events.Deflated(string(v.Text))
+				held = held[1:]
+			case len(pending) > 0 && pending[0].Seq == e.Seq:
+				if e.Type != pending[0].Type || e.Hash != pending[0].Hash {
+					return fmt.Errorf("%w: the input at seq %d is no longer the one folded", ErrFold, e.Seq)
+				}
+				pending[0].Payload = append([]byte(nil), e.Payload...)
+				pending = pending[1:]
+			}
+			if e.Seq == last {
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return fmt.Errorf("read back seq %d..%d: %w", want[0], last, err)
+		}
+		if next < run {
+			return fmt.Errorf("%w: read back: the log has no seq %d", ErrFold, want[next])
+		}
+		want = want[run:]
+	}
+	return nil
+}
+
+// mergeSeqs returns the seqs of held and pending, each in log order, as
+// one list in log order.
+func mergeSeqs(held []Held, pending []events.Envelope) []uint64 {
+	if len(held)+len(pending) == 0 {
+		return nil
+	}
+	out := make([]uint64, 0, len(held)+len(pending))
+	for len(held) > 0 || len(pending) > 0 {
+		if len(pending) == 0 || len(held) > 0 && held[0].Seq < pending[0].Seq {
+			out, held = append(out, held[0].Seq), held[1:]
+		} else {
+			out, pending = append(out, pending[0].Seq), pending[1:]
+		}
+	}
+	return out
 }
 
 // A folding is what a fold of many events carries from one to the next.
@@ -70,16 +156,13 @@ type folding struct {
 	// chunk: most are sent a few events later, and a string each would
 	// be an allocation each (a third of a GBACW game's events).
 	ids strings.Builder
-	// texts holds the deflated texts of the parts held in the fold, many
-	// to a chunk, as ids holds the mails' ids: most are told in a digest
-	// a few events later.
-	texts strings.Builder
 	// names are the readers and kinds of the held parts: a game has a
 	// few of each, met again and again.
 	names []string
-	// payloads holds the payloads of the inputs folded, many to a chunk:
-	// most are decided by the next event.
-	payloads []byte
+	// from is the seq the fold started after: the game's held parts and
+	// pending inputs past it have no text and no payload until the fold
+	// ends (readBack).
+	from uint64
 	// pending and outbox are the arrays the fold made for g.Pending and
 	// g.Outbox (see appendOwned).
 	pending []events.Envelope
@@ -101,10 +184,6 @@ func copiedOut[T any](s []T, keep func(T) T) []T {
 // the strings cut from it stay as they are.
 func (f *folding) mailID(id []byte) string { return cutChunk(&f.ids, id) }
 
-// text returns a held part's deflated text cut from the fold's chunk of
-// texts, as mailID does for ids.
-func (f *folding) text(b []byte) string { return cutChunk(&f.texts, b) }
-
 // cutChunk returns b as a string cut from the chunk c (or a new chunk when c
 // is full). What a chunk holds is never written again: the strings cut
 // from it stay as they are.
@@ -123,17 +202,6 @@ func cutChunk(c *strings.Builder, b []byte) string {
 // for a string of need bytes: small at first, since loading a game folds
 // the few events past its snapshot, and larger as a long fold goes on.
 func chunkSize(last, need int) int { return max(need, min(max(2*last, 512), 8192)) }
-
-// payload returns a copy of an input's payload cut from the fold's chunk
-// of payloads (or a new chunk when it is full), as mailID does for ids.
-func (f *folding) payload(b []byte) []byte {
-	if cap(f.payloads)-len(f.payloads) < len(b) {
-		f.payloads = make([]byte, 0, chunkSize(cap(f.payloads), len(b)))
-	}
-	start := len(f.payloads)
-	f.payloads = append(f.payloads, b...)
-	return f.payloads[start:len(f.payloads):len(f.payloads)]
-}
 
 // maxNames bounds the names a fold keeps: a log with more (a damaged
 // one) costs an allocation for each, as without.
@@ -199,8 +267,16 @@ func (g *Game) step(reg *engine.Registry, e *events.Envelope, f *folding) error 
 	return nil
 }
 
+// apply folds e into g, a panic returned as an error. (The deferred
+// recovery sits alone in a function of one return, where the compiler
+// inlines it: around applyEvent's many, it took a tenth of a replay's
+// bookkeeping.)
 func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err error) {
 	defer engine.Recover(&err, "folding")
+	return g.applyEvent(reg, e, f)
+}
+
+func (g *Game) applyEvent(reg *engine.Registry, e *events.Envelope, f *folding) (err error) {
 	if g.Created == nil && e.Type != events.TypeGameCreated {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
@@ -219,7 +295,7 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		}
 		in := *e
 		if f != nil {
-			in.Payload = f.payload(e.Payload)
+			in.Payload = nil // read back at the fold's end if still pending
 			g.Pending = appendOwned(g.Pending, &f.pending, in)
 		} else {
 			in.Payload = append([]byte(nil), e.Payload...)
@@ -269,7 +345,7 @@ func (g *Game) apply(reg *engine.Registry, e *events.Envelope, f *folding) (err 
 		case len(v.Told) > 0:
 			g.told(f.name(v.Reader))
 		default:
-			g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Deflated: events.Deflated(f.text(v.Text)), Board: v.Board})
+			g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Board: v.Board}) // text read back if still held
 		}
 		return nil
 	case events.TypeMailQueued, events.TypeMailSent:

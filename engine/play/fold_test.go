@@ -164,3 +164,89 @@ func TestADamagedHeldPartStopsTheFold(t *testing.T) {
 		t.Fatalf("one event at a time: want the damage, got %v", err)
 	}
 }
+
+// A fold leaves out the texts of held parts and the payloads of inputs,
+// and reads back those still kept when it ends: a game replayed whole,
+// or loaded from a snapshot and the log past it, keeps the same parts and
+// the same undecided inputs, to the byte, as one folded one event at a
+// time, however far apart in the log they lie.
+func TestWhatAFoldKeepsIsReadBackFromTheLog(t *testing.T) {
+	t.Parallel()
+	reg := raceRegistry()
+	p := enginetest.Play(t, reg, longRace(10))
+	game := p.Log[0].Game
+	at := time.Unix(0, 0)
+	next := uint64(len(p.Log))
+	add := func(pl events.Payload, key string) {
+		t.Helper()
+		if _, err := p.Store.Append(game, next, events.New(game, at, key, pl)); err != nil {
+			t.Fatal(err)
+		}
+		next++
+	}
+	north, south := racePlayers[0].ID, racePlayers[1].ID
+	var snapAt uint64
+	for i := range 12 {
+		// Gaps of 1 to 60 events between what the game keeps: read
+		// back in runs, and sought afresh past a long gap.
+		for j := range i * i % 61 {
+			add(&events.MailHeld{Reader: north, Kind: "action", Text: fmt.Sprintf("told %d.%d", i, j)}, "")
+			add(&events.MailHeld{Reader: north, Told: fmt.Sprintf("<digest-%d-%d@example.org>", i, j)}, "")
+		}
+		add(&events.MailHeld{Reader: south, Kind: "action", Text: fmt.Sprintf("Part %d for south.\n", i), Board: i%2 == 0}, "")
+		key := fmt.Sprintf("<late-%d@example.org>", i)
+		add(&events.OrderReceived{Player: north, Text: fmt.Sprintf("ROLL\n# order %d", i), MessageID: key, Source: "mail"}, key)
+		if i == 5 {
+			snapAt = next - 1
+		}
+	}
+	inc := &play.Game{ID: game}
+	var want []byte
+	err := p.Store.Read(game, 1, func(e *events.Envelope) error {
+		if err := inc.Apply(reg, e); err != nil {
+			return err
+		}
+		if e.Seq == snapAt {
+			b, err := inc.MarshalSnapshot()
+			if err != nil {
+				return err
+			}
+			return p.Store.PutSnapshot(game, snapAt, b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err = inc.MarshalSnapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if len(inc.Pending) != 12 || len(heldLines(t, inc, south)) != 12 {
+		t.Fatalf("one event at a time keeps %d inputs and %d parts, want 12 of each", len(inc.Pending), len(heldLines(t, inc, south)))
+	}
+	replayed, err := play.Replay(p.Store, reg, game, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := play.Load(p.Store, reg, game, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*play.Game{"replayed whole": replayed, "loaded from the snapshot": loaded} {
+		got, err := g.MarshalSnapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the game differs from one folded one event at a time", name)
+		}
+		for i, in := range g.Pending {
+			if !strings.Contains(string(in.Payload), fmt.Sprintf("# order %d", i)) {
+				t.Errorf("%s: undecided input %d (seq %d) lost its order text: %q", name, i, in.Seq, in.Payload)
+			}
+		}
+		if a, b := strings.Join(heldLines(t, g, south), ""), strings.Join(heldLines(t, inc, south), ""); a != b {
+			t.Errorf("%s: south's parts are\n%s\nwant\n%s", name, a, b)
+		}
+	}
+}
