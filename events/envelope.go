@@ -148,12 +148,22 @@ type Decoder struct{ game string }
 // UnmarshalView is the package's UnmarshalView, reusing strings.
 func (d *Decoder) UnmarshalView(b []byte) (Envelope, error) {
 	var e Envelope
+	err := d.DecodeView(b, &e)
+	return e, err
+}
+
+// DecodeView is UnmarshalView into *e, every field of which it sets (all
+// zero on an error): a reader of a whole log decodes each event over the
+// one before, without an envelope's copy for each.
+func (d *Decoder) DecodeView(b []byte, e *Envelope) error {
 	if len(b) == 0 || b[0] != envelopeVersion {
-		return e, fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
+		*e = Envelope{}
+		return fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
 	}
 	r := NewReader(b[1:])
 	r.Fixed(e.Prev[:])
 	r.Fixed(e.Hash[:])
+	e.Game = ""
 	if g := r.stringView(); r.err == nil {
 		if string(g) != d.game { // no allocation for the comparison
 			if !utf8.Valid(g) {
@@ -164,6 +174,7 @@ func (d *Decoder) UnmarshalView(b []byte) (Envelope, error) {
 		e.Game = d.game
 	}
 	e.Seq = r.Uvarint()
+	e.Type = ""
 	if t := r.stringView(); r.err == nil {
 		e.Type = internType(t)
 		if e.Type == "" {
@@ -174,6 +185,7 @@ func (d *Decoder) UnmarshalView(b []byte) (Envelope, error) {
 		}
 	}
 	e.At = r.Varint()
+	e.Key = ""
 	if k := r.stringView(); r.err == nil && len(k) > 0 {
 		if !utf8.Valid(k) {
 			r.fail("utf-8 string")
@@ -182,9 +194,10 @@ func (d *Decoder) UnmarshalView(b []byte) (Envelope, error) {
 	}
 	e.Payload = r.BlobView()
 	if err := r.Done(); err != nil {
-		return Envelope{}, fmt.Errorf("decode envelope: %w", err)
+		*e = Envelope{}
+		return fmt.Errorf("decode envelope: %w", err)
 	}
-	return e, nil
+	return nil
 }
 
 // KeyView returns the idempotency key of a stored envelope without

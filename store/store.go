@@ -622,8 +622,7 @@ func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) err
 	var d events.Decoder
 	var env events.Envelope // one for the whole read: fn may not keep it
 	return s.readRaw(game, from, func(seq uint64, raw []byte) error {
-		var err error
-		if env, err = d.UnmarshalView(raw); err != nil {
+		if err := d.DecodeView(raw, &env); err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}
 		return callEnvelope(fn, &env)
