@@ -160,9 +160,13 @@ func (d *Decoder) DecodeView(b []byte, e *Envelope) error {
 		*e = Envelope{}
 		return fmt.Errorf("%w: unknown envelope version", ErrCorrupt)
 	}
-	r := NewReader(b[1:])
-	r.Fixed(e.Prev[:])
-	r.Fixed(e.Hash[:])
+	if len(b) < 1+2*HashSize {
+		*e = Envelope{}
+		return fmt.Errorf("decode envelope: %w: envelope cut short", ErrCorrupt)
+	}
+	// The hashes as arrays: moved as words, not by a copy's call.
+	e.Prev, e.Hash = Hash(b[1:1+HashSize]), Hash(b[1+HashSize:1+2*HashSize])
+	r := NewReader(b[1+2*HashSize:])
 	e.Game = ""
 	if g := r.stringView(); r.err == nil {
 		if string(g) != d.game { // no allocation for the comparison
