@@ -280,6 +280,49 @@ func (g *Game) applyEvent(reg *engine.Registry, e *events.Envelope, f *folding) 
 	if g.Created == nil && e.Type != events.TypeGameCreated {
 		return fmt.Errorf("%w: first event must be %s", ErrFold, events.TypeGameCreated)
 	}
+	// The mails first: they are most of a log's events.
+	switch e.Type {
+	case events.TypeMailHeld:
+		// The text is kept deflated for the digest that tells it.
+		v, err := events.DecodeMailHeldView(e)
+		if err != nil {
+			return err
+		}
+		switch {
+		case f == nil && len(v.Told) > 0:
+			g.told(string(v.Reader))
+		case f == nil:
+			g.hold(Held{Seq: e.Seq, Reader: string(v.Reader), Kind: string(v.Kind), Deflated: events.Deflated(v.Text), Board: v.Board})
+		case len(v.Told) > 0:
+			g.told(f.name(v.Reader))
+		default:
+			g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Board: v.Board}) // text read back if still held
+		}
+		return nil
+	case events.TypeMailQueued, events.TypeMailSent:
+		// Only the mail id matters to the fold: skip decoding the body.
+		id, err := events.PeekMailIDView(e)
+		if err != nil {
+			return err
+		}
+		if e.Type == events.TypeMailSent {
+			dropMail(g, id)
+			return nil
+		}
+		if f != nil {
+			g.Outbox = appendOwned(g.Outbox, &f.outbox, QueuedMail{Seq: e.Seq, MailID: f.mailID(id)})
+		} else {
+			g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
+		}
+		if player, due, ok := ParseReminderKey(e.Key); ok {
+			for i := range g.Deadlines {
+				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
+					g.Deadlines[i].Reminded = true
+				}
+			}
+		}
+		return nil
+	}
 	if events.IsInput(e.Type) {
 		if e.Type == events.TypeDeadlinePassed {
 			p, err := events.Decode(e)
@@ -330,46 +373,6 @@ func (g *Game) applyEvent(reg *engine.Registry, e *events.Envelope, f *folding) 
 		// The intake's record of a mail that was held, confirmed or
 		// refused: the game is unchanged (a confirmed order follows as an
 		// order.received), and the mails it causes are mail.queued events.
-		return nil
-	case events.TypeMailHeld:
-		// The text is kept deflated for the digest that tells it.
-		v, err := events.DecodeMailHeldView(e)
-		if err != nil {
-			return err
-		}
-		switch {
-		case f == nil && len(v.Told) > 0:
-			g.told(string(v.Reader))
-		case f == nil:
-			g.hold(Held{Seq: e.Seq, Reader: string(v.Reader), Kind: string(v.Kind), Deflated: events.Deflated(v.Text), Board: v.Board})
-		case len(v.Told) > 0:
-			g.told(f.name(v.Reader))
-		default:
-			g.hold(Held{Seq: e.Seq, Reader: f.name(v.Reader), Kind: f.name(v.Kind), Board: v.Board}) // text read back if still held
-		}
-		return nil
-	case events.TypeMailQueued, events.TypeMailSent:
-		// Only the mail id matters to the fold: skip decoding the body.
-		id, err := events.PeekMailIDView(e)
-		if err != nil {
-			return err
-		}
-		if e.Type == events.TypeMailSent {
-			dropMail(g, id)
-			return nil
-		}
-		if f != nil {
-			g.Outbox = appendOwned(g.Outbox, &f.outbox, QueuedMail{Seq: e.Seq, MailID: f.mailID(id)})
-		} else {
-			g.Outbox = appendRoomy(g.Outbox, QueuedMail{Seq: e.Seq, MailID: string(id)})
-		}
-		if player, due, ok := ParseReminderKey(e.Key); ok {
-			for i := range g.Deadlines {
-				if g.Deadlines[i].Player == player && g.Deadlines[i].Due == due {
-					g.Deadlines[i].Reminded = true
-				}
-			}
-		}
 		return nil
 	}
 	var p events.Payload
