@@ -430,7 +430,7 @@ func notWritable(path string, err error, write bool) error {
 // guard runs fn and turns a panic in it into an error wrapping
 // ErrDamaged: bbolt panics on pages that do not parse, and a read of a
 // mapping past the end of a truncated file faults (which SetPanicOnFault
-// turns into a panic). A panic in a caller's callback (see rethrow) is not
+// turns into a panic). A panic in a caller's callback (see caller) is not
 // bbolt's and goes on.
 func guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -448,12 +448,18 @@ func guard(fn func() error) (err error) {
 // userPanic carries a panic raised by a caller's callback through guard.
 type userPanic struct{ v any }
 
-// rethrow, deferred around a caller's callback inside a guarded
-// transaction, marks a panic in it as the caller's, not a sign of a
-// damaged file.
-func rethrow() {
-	if p := recover(); p != nil {
-		panic(userPanic{p})
+// A caller marks the caller's callback running (in), for its rethrow.
+type caller struct{ in bool }
+
+// rethrow, deferred around a loop calling a caller's callback inside a
+// guarded transaction, marks a panic in the callback (c.in set while it
+// runs) as the caller's, not a sign of a damaged file. One deferral for
+// the whole loop: a replay calls its callback for every event.
+func (c *caller) rethrow() {
+	if c.in {
+		if p := recover(); p != nil {
+			panic(userPanic{p})
+		}
 	}
 }
 
@@ -621,37 +627,39 @@ func (s *Store) Games() ([]GameInfo, error) {
 func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) error) error {
 	var d events.Decoder
 	var env events.Envelope // one for the whole read: fn may not keep it
-	return s.readRaw(game, from, func(seq uint64, raw []byte) error {
+	var c caller
+	return s.readRaw(game, from, &c, func(seq uint64, raw []byte) error {
 		if err := d.DecodeView(raw, &env); err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}
-		return callEnvelope(fn, &env)
+		c.in = true
+		err := fn(&env)
+		c.in = false
+		return err
 	})
 }
 
 // ReadRaw calls fn with the stored bytes of each event from seq from on.
 // The bytes are valid only during the call.
 func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte) error) error {
-	return s.readRaw(game, from, func(seq uint64, raw []byte) error { return callRaw(fn, seq, raw) })
+	var c caller
+	return s.readRaw(game, from, &c, func(seq uint64, raw []byte) error {
+		c.in = true
+		err := fn(seq, raw)
+		c.in = false
+		return err
+	})
 }
 
-func (s *Store) readRaw(game string, from uint64, fn func(seq uint64, raw []byte) error) error {
+// readRaw reads as ReadRaw, with c marking the caller's callback running.
+func (s *Store) readRaw(game string, from uint64, c *caller, fn func(seq uint64, raw []byte) error) error {
 	if from == 0 {
 		from = 1
 	}
-	return s.view(func(tx *bolt.Tx) error { return readRaw(tx, game, from, fn) })
-}
-
-// callEnvelope and callRaw call a caller's callback (see user), without
-// a closure per event.
-func callEnvelope(fn func(*events.Envelope) error, e *events.Envelope) error {
-	defer rethrow()
-	return fn(e)
-}
-
-func callRaw(fn func(uint64, []byte) error, seq uint64, raw []byte) error {
-	defer rethrow()
-	return fn(seq, raw)
+	return s.view(func(tx *bolt.Tx) error {
+		defer c.rethrow()
+		return readRaw(tx, game, from, fn)
+	})
 }
 
 // readRaw is ReadRaw within the transaction tx.

@@ -345,3 +345,49 @@ func TestVerifyDuringAppendsNeverReportsABrokenChain(t *testing.T) {
 		verified++
 	}
 }
+
+// A panic in a reader's callback is the reader's own: it reaches the
+// caller as it was raised, not as a damaged file, and the store reads on.
+func TestAPanicInAReadCallbackIsTheCallers(t *testing.T) {
+	s := open(t)
+	if _, err := s.Append("g1", 0, order("g1", "", "a"), order("g1", "", "b"), order("g1", "", "c")); err != nil {
+		t.Fatal(err)
+	}
+	reads := []struct {
+		name string
+		read func(at uint64) error
+	}{
+		{"Read", func(at uint64) error {
+			return s.Read("g1", 1, func(e *events.Envelope) error {
+				if e.Seq == at {
+					panic(fmt.Sprintf("callback at %d", at))
+				}
+				return nil
+			})
+		}},
+		{"ReadRaw", func(at uint64) error {
+			return s.ReadRaw("g1", 1, func(seq uint64, _ []byte) error {
+				if seq == at {
+					panic(fmt.Sprintf("callback at %d", at))
+				}
+				return nil
+			})
+		}},
+	}
+	for _, r := range reads {
+		for at := uint64(1); at <= 3; at++ {
+			var got any
+			func() {
+				defer func() { got = recover() }()
+				err := r.read(at)
+				t.Errorf("%s: the callback's panic at %d returned %v", r.name, at, err)
+			}()
+			if want := fmt.Sprintf("callback at %d", at); got != want {
+				t.Errorf("%s: panic %#v reached the caller, want %q", r.name, got, want)
+			}
+		}
+		if err := r.read(0); err != nil {
+			t.Errorf("%s after the panics: %v", r.name, err)
+		}
+	}
+}
