@@ -59,6 +59,20 @@ func evolveOwned(st *State, fs []events.Fact) (*State, error) {
 type cow struct {
 	sides, units, pieces, generals, left bool
 	side                                 []bool
+	// The lists only ever appended to (or set anew), which appendOwn
+	// copies at their first append and then appends to in place.
+	bridges, bases, markers, activated, inactive bool
+}
+
+// appendOwn appends xs to s, a list *own says is the state's own already
+// or not: one that is not is copied by this append (and is its own from
+// then on), so that the state it shares the list with never sees it
+// change.
+func appendOwn[T any](own *bool, s []T, xs ...T) []T {
+	if !*own {
+		s, *own = slices.Clip(s), true
+	}
+	return append(s, xs...)
 }
 
 func (st *State) ownSides(c *cow) {
@@ -122,15 +136,18 @@ func (st *State) ownAll(c *cow) {
 	st.ownPieces(c)
 	st.ownGenerals(c)
 	st.ownLeft(c)
-	st.Points, st.Bridges, st.Bases = slices.Clip(st.Points), slices.Clip(st.Bridges), slices.Clip(st.Bases)
-	st.Markers, st.Activated, st.Inactive = slices.Clip(st.Markers), slices.Clip(st.Activated), slices.Clip(st.Inactive)
+	st.Points, st.Bridges, st.Bases = slices.Clone(st.Points), slices.Clone(st.Bridges), slices.Clone(st.Bases)
+	st.Markers, st.Activated, st.Inactive = slices.Clone(st.Markers), slices.Clone(st.Activated), slices.Clone(st.Inactive)
+	c.bridges, c.bases, c.markers, c.activated, c.inactive = true, true, true, true, true
 }
 
 func strs(f events.Fact, d engine.StrsField) []string { return slices.Clone(d.Of(f)) }
 
-func remove(list []string, x string) []string {
+// removeOwn removes x from list, a list of a side ownSide made the
+// state's own: in place.
+func removeOwn(list []string, x string) []string {
 	if i := slices.Index(list, x); i >= 0 {
-		return slices.Delete(slices.Clone(list), i, i+1)
+		return slices.Delete(list, i, i+1)
 	}
 	return list
 }
@@ -212,7 +229,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		if grp == nil {
 			return fmt.Errorf("no group %q", aGroup.Of(f))
 		}
-		grp.SetAside = remove(grp.SetAside, aGeneral.Of(f))
+		grp.SetAside = removeOwn(grp.SetAside, aGeneral.Of(f))
 		sd.Redrawn, sd.RedrawGroup = aGeneral.Of(f), grp.Name
 		sd.Redraws--
 	case kGeneralSwapped:
@@ -261,7 +278,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 			if !slices.Contains(sd.Deck, c) {
 				return fmt.Errorf("cards.drawn: %s's deck holds no %q", sd.Name, c)
 			}
-			sd.Deck = remove(sd.Deck, c)
+			sd.Deck = removeOwn(sd.Deck, c)
 		}
 		if aInto.Of(f) == "choice" {
 			sd.Drawn5 = append(append(slices.Clone(sd.Drawn5), sd.Hand...), cs...)
@@ -367,7 +384,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		}
 		st.Passed = aSide.Of(f)
 	case kBridgePlaced:
-		st.Bridges = append(slices.Clip(st.Bridges), Bridge{ID: aId.Of(f), At: table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f))), Over: aOver.Of(f), By: aBy.Of(f)})
+		st.Bridges = appendOwn(&c.bridges, st.Bridges, Bridge{ID: aId.Of(f), At: table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f))), Over: aOver.Of(f), By: aBy.Of(f)})
 	case kTerrainMoved:
 		st.ownPieces(c)
 		p := st.piece(aId.Of(f))
@@ -396,7 +413,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		}
 		sd.Forts = 0
 	case kBasePlaced:
-		st.Bases = append(slices.Clip(st.Bases), Piece{ID: aSide.Of(f) + " operational base", Kind: "base", By: aSide.Of(f), Poly: table.Polygon(intsPoly(aPoly.Of(f)))})
+		st.Bases = appendOwn(&c.bases, st.Bases, Piece{ID: aSide.Of(f) + " operational base", Kind: "base", By: aSide.Of(f), Poly: table.Polygon(intsPoly(aPoly.Of(f)))})
 	case kTacticChosen:
 		if err := needSide(); err != nil {
 			return err
@@ -408,7 +425,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		}
 		sd.CavTactic = aTactic.Of(f)
 	case kMarkerPlaced:
-		st.Markers = append(slices.Clip(st.Markers), Marker{Side: aSide.Of(f), Corps: aCorps.Of(f), At: table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))})
+		st.Markers = appendOwn(&c.markers, st.Markers, Marker{Side: aSide.Of(f), Corps: aCorps.Of(f), At: table.Pt(table.Length(aX.Of(f)), table.Length(aY.Of(f)))})
 	case kUnitPlaced:
 		st.ownUnits(c)
 		u := st.unit(aUnit.Of(f))
@@ -430,10 +447,10 @@ func (st *State) apply(f events.Fact, c *cow) error {
 			u.Bonus = 0
 		}
 	case kCorpsSkipped:
-		st.Inactive = append(slices.Clip(st.Inactive), aCorpsStrs.Of(f)...)
+		st.Inactive = appendOwn(&c.inactive, st.Inactive, aCorpsStrs.Of(f)...)
 	case kCorpsActivated:
 		st.Active = aCorps.Of(f)
-		st.Activated = append(slices.Clip(st.Activated), aSide.Of(f)+"/"+aCorps.Of(f))
+		st.Activated = appendOwn(&c.activated, st.Activated, aSide.Of(f)+"/"+aCorps.Of(f))
 	case kActivationEnded:
 		st.Active = ""
 	case kUnitMoved, kUnitForced:
@@ -481,7 +498,7 @@ func (st *State) apply(f events.Fact, c *cow) error {
 		if err := needSide(); err != nil {
 			return err
 		}
-		sd.Hand = remove(sd.Hand, aCard.Of(f))
+		sd.Hand = removeOwn(sd.Hand, aCard.Of(f))
 		sd.Played = append(sd.Played, aCard.Of(f))
 	case kRefereeSet:
 		st.ownAll(c)
