@@ -80,15 +80,8 @@ func TestHeldPartsFoldAsOneEventAtATime(t *testing.T) {
 	reg := raceRegistry()
 	p := enginetest.Play(t, reg, longRace(20))
 	game := p.Log[0].Game
-	at := time.Unix(0, 0)
-	next := uint64(len(p.Log))
-	hold := func(h *events.MailHeld) {
-		t.Helper()
-		if _, err := p.Store.Append(game, next, events.New(game, at, "", h)); err != nil {
-			t.Fatal(err)
-		}
-		next++
-	}
+	add := appender(t, p)
+	hold := func(h *events.MailHeld) { t.Helper(); add(h, "") }
 	for i := range 40 {
 		reader := racePlayers[i%2].ID
 		hold(&events.MailHeld{Reader: reader, Kind: "action", Text: fmt.Sprintf("Part %d for %s: the die rolled %d.\n", i, reader, i%6+1), Board: i%3 == 0})
@@ -125,6 +118,21 @@ func TestHeldPartsFoldAsOneEventAtATime(t *testing.T) {
 	}
 	if !bytes.Equal(a, b) {
 		t.Fatal("the fold's snapshot differs from the one of a game folded one event at a time")
+	}
+}
+
+// appender returns a function appending an event to the end of p's game,
+// with its idempotency key, that returns the event's seq.
+func appender(t *testing.T, p *enginetest.Played) func(pl events.Payload, key string) uint64 {
+	game := p.Log[0].Game
+	next := uint64(len(p.Log))
+	return func(pl events.Payload, key string) uint64 {
+		t.Helper()
+		if _, err := p.Store.Append(game, next, events.New(game, time.Unix(0, 0), key, pl)); err != nil {
+			t.Fatal(err)
+		}
+		next++
+		return next
 	}
 }
 
@@ -175,15 +183,7 @@ func TestWhatAFoldKeepsIsReadBackFromTheLog(t *testing.T) {
 	reg := raceRegistry()
 	p := enginetest.Play(t, reg, longRace(10))
 	game := p.Log[0].Game
-	at := time.Unix(0, 0)
-	next := uint64(len(p.Log))
-	add := func(pl events.Payload, key string) {
-		t.Helper()
-		if _, err := p.Store.Append(game, next, events.New(game, at, key, pl)); err != nil {
-			t.Fatal(err)
-		}
-		next++
-	}
+	add := appender(t, p)
 	north, south := racePlayers[0].ID, racePlayers[1].ID
 	var snapAt uint64
 	for i := range 12 {
@@ -195,9 +195,9 @@ func TestWhatAFoldKeepsIsReadBackFromTheLog(t *testing.T) {
 		}
 		add(&events.MailHeld{Reader: south, Kind: "action", Text: fmt.Sprintf("Part %d for south.\n", i), Board: i%2 == 0}, "")
 		key := fmt.Sprintf("<late-%d@example.org>", i)
-		add(&events.OrderReceived{Player: north, Text: fmt.Sprintf("ROLL\n# order %d", i), MessageID: key, Source: "mail"}, key)
+		seq := add(&events.OrderReceived{Player: north, Text: fmt.Sprintf("ROLL\n# order %d", i), MessageID: key, Source: "mail"}, key)
 		if i == 5 {
-			snapAt = next - 1
+			snapAt = seq
 		}
 	}
 	inc := &play.Game{ID: game}
