@@ -136,6 +136,11 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 	var mu sync.Mutex
 	accepted := map[string]bool{} // Message-IDs answered 250
 	sent, refused := 0, 0
+	// Each round lets the host take this many mails before the random
+	// moment it is stopped at: on a machine busy with other tests a send
+	// may take a tenth of a second, and a round of a few hundred
+	// milliseconds would then exercise nothing.
+	const perRound = 5
 	var replyTo map[string]string
 	for r := 0; r < rounds; r++ {
 		srv := startServe(t, g.dir, g.env...)
@@ -179,9 +184,19 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 			}(who)
 		}
 		<-first
-		// Stop it at a random moment of the burst (not a wait: the
-		// random delay is the scenario).
-		time.Sleep(time.Duration(100+rng.IntN(600)) * time.Millisecond)
+		mu.Lock()
+		enough := len(accepted) + perRound
+		mu.Unlock()
+		took := waitfor.True(60*time.Second, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(accepted) >= enough
+		})
+		if took {
+			// Stop it at a random moment of the burst (not a wait: the
+			// random delay is the scenario).
+			time.Sleep(time.Duration(100+rng.IntN(600)) * time.Millisecond)
+		}
 		if r%2 == 0 {
 			srv.Process.Signal(syscall.SIGKILL)
 			srv.Wait()
@@ -190,6 +205,9 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 		}
 		close(stop)
 		wg.Wait()
+		if !took {
+			t.Fatalf("round %d: the host took fewer than %d mails in a minute", r, perRound)
+		}
 	}
 	// A last run takes whatever is left, then stops cleanly.
 	srv := startServe(t, g.dir, g.env...)
@@ -223,7 +241,7 @@ func TestBuiltinHostLosesNoMailAndNoReplyAcrossKillsAndStops(t *testing.T) {
 	}
 	t.Logf("%d rounds (SIGKILL and SIGTERM in turn): %d mails sent, %d answered 250 (%d refused while pbem was down), %d lost; %d replies, %d missing from mailboxes",
 		rounds, sent, len(accepted), refused, lost, replies, missing)
-	if len(accepted) < 5*rounds {
+	if len(accepted) < perRound*rounds {
 		t.Fatalf("only %d of %d mails were taken: the test did not exercise the host", len(accepted), sent)
 	}
 }
