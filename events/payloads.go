@@ -479,22 +479,14 @@ func (p *MailHeld) encode(w *Writer) {
 }
 
 func (p *MailHeld) decode(r *Reader) {
-	var text Deflated
-	p.decodeLazy(r, &text)
-	if r.err == nil {
-		if p.Text, r.err = text.Text(); r.err != nil {
-			p.Text = ""
-		}
+	v := r.mailHeld()
+	if r.err != nil {
+		return
 	}
-}
-
-// decodeLazy decodes p but its text, which it leaves deflated in *text.
-func (p *MailHeld) decodeLazy(r *Reader, text *Deflated) {
-	p.Reader = r.String()
-	p.Kind = r.String()
-	*text = r.DeflatedText()
-	p.Board = r.Bool()
-	p.Told = r.String()
+	p.Reader, p.Kind, p.Board, p.Told = string(v.Reader), string(v.Kind), v.Board, string(v.Told)
+	if p.Text, r.err = Deflated(v.Text).Text(); r.err != nil {
+		p.Text = ""
+	}
 }
 
 // MailHeldView is a mail.held event's fields as views of its bytes: valid
@@ -506,18 +498,11 @@ type MailHeldView struct {
 	Board              bool
 }
 
-// DecodeMailHeldView decodes a mail.held event as Decode does (the same
-// checks), except that its text is left deflated, unchecked until read
-// (a game keeps it for a later digest and rarely reads it), and nothing is
-// copied: a fold of many events keeps the few names it meets once and the
-// held texts many to a chunk, rather than an allocation for each field of
-// each event.
-func DecodeMailHeldView(e *Envelope) (MailHeldView, error) {
+// mailHeld reads a mail.held payload's fields as views, its strings
+// checked to be UTF-8 and its text left deflated: the one reading of
+// them, for Decode and DecodeMailHeldView alike.
+func (r *Reader) mailHeld() MailHeldView {
 	var v MailHeldView
-	if e.Type != TypeMailHeld {
-		return v, decodeErr(e, "not "+TypeMailHeld)
-	}
-	r := NewReader(e.Payload)
 	v.Reader = r.stringView()
 	v.Kind = r.stringView()
 	v.Text = r.BlobView()
@@ -526,6 +511,20 @@ func DecodeMailHeldView(e *Envelope) (MailHeldView, error) {
 	if r.err == nil && !(utf8.Valid(v.Reader) && utf8.Valid(v.Kind) && utf8.Valid(v.Told)) {
 		r.fail("utf-8 string")
 	}
+	return v
+}
+
+// DecodeMailHeldView decodes a mail.held event as Decode does (the same
+// checks), except that its text is left deflated, unchecked until read
+// (a game keeps it for a later digest and rarely reads it), and nothing is
+// copied: a fold of many events keeps the few names it meets once, and
+// the texts of only the parts still held when it ends.
+func DecodeMailHeldView(e *Envelope) (MailHeldView, error) {
+	if e.Type != TypeMailHeld {
+		return MailHeldView{}, decodeErr(e, "not "+TypeMailHeld)
+	}
+	r := NewReader(e.Payload)
+	v := r.mailHeld()
 	if err := r.Done(); err != nil {
 		return MailHeldView{}, fmt.Errorf("game %s seq %d (%s): %w", e.Game, e.Seq, e.Type, err)
 	}

@@ -36,20 +36,19 @@ func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
 	if at != 0 && g.Seq < at {
 		return fmt.Errorf("load %s: log ends at %d, before %d", g.ID, g.Seq, at)
 	}
-	// What the game keeps of the fold is copied out of its chunks, into
-	// new arrays (the old ones still hold, at their front, the mails sent,
-	// the parts told and the inputs decided): the mails still unsent, the
-	// parts still held, the inputs still undecided. The fold left out the
-	// texts of the parts and the payloads of the inputs: they are read
-	// back from the log for the few still kept.
+	// The mails still unsent keep copies of their ids, in a new list (the
+	// old one's array still holds the mails sent, cut from its front), so
+	// that the game keeps none of the fold's chunks. The parts still held
+	// and the inputs still undecided get back, from the log, the texts and
+	// payloads the fold left out.
 	if f.ids.Len() > 0 {
-		g.Outbox = copiedOut(g.Outbox, func(m QueuedMail) QueuedMail { m.MailID = strings.Clone(m.MailID); return m })
+		var out []QueuedMail
+		for _, m := range g.Outbox {
+			m.MailID = strings.Clone(m.MailID)
+			out = append(out, m)
+		}
+		g.Outbox = out
 	}
-	if g.Seq == f.from {
-		return nil
-	}
-	g.Held = copiedOut(g.Held, func(h Held) Held { return h })
-	g.Pending = copiedOut(g.Pending, func(e events.Envelope) events.Envelope { return e })
 	if err := readBack(src, g, f.from); err != nil {
 		return fmt.Errorf("load %s: %w", g.ID, err)
 	}
@@ -169,38 +168,24 @@ type folding struct {
 	outbox  []QueuedMail
 }
 
-// copiedOut returns s's elements, each as keep makes it, in a new array
-// (nil for none).
-func copiedOut[T any](s []T, keep func(T) T) []T {
-	var out []T
-	for _, x := range s {
-		out = append(out, keep(x))
-	}
-	return out
-}
-
 // mailID returns id as a string cut from the fold's chunk of ids (or a
 // new chunk when it is full). What a chunk holds is never written again:
 // the strings cut from it stay as they are.
-func (f *folding) mailID(id []byte) string { return cutChunk(&f.ids, id) }
-
-// cutChunk returns b as a string cut from the chunk c (or a new chunk when c
-// is full). What a chunk holds is never written again: the strings cut
-// from it stay as they are.
-func cutChunk(c *strings.Builder, b []byte) string {
-	if c.Cap()-c.Len() < len(b) {
-		last := c.Cap()
-		*c = strings.Builder{}
-		c.Grow(chunkSize(last, len(b)))
+func (f *folding) mailID(id []byte) string {
+	if f.ids.Cap()-f.ids.Len() < len(id) {
+		last := f.ids.Cap()
+		f.ids = strings.Builder{}
+		f.ids.Grow(chunkSize(last, len(id)))
 	}
-	start := c.Len()
-	c.Write(b)
-	return c.String()[start:]
+	start := f.ids.Len()
+	f.ids.Write(id)
+	return f.ids.String()[start:]
 }
 
-// chunkSize is the size of a fold's next chunk after one of size last,
-// for a string of need bytes: small at first, since loading a game folds
-// the few events past its snapshot, and larger as a long fold goes on.
+// chunkSize is the size of a fold's next chunk of ids after one of size
+// last, for an id of need bytes: small at first, since loading a game
+// folds the few events past its snapshot, and larger as a long fold goes
+// on.
 func chunkSize(last, need int) int { return max(need, min(max(2*last, 512), 8192)) }
 
 // maxNames bounds the names a fold keeps: a log with more (a damaged

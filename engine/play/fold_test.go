@@ -49,16 +49,11 @@ func TestLongFoldStopsAtAnEventThatDoesNotFold(t *testing.T) {
 	reg := raceRegistry()
 	p := enginetest.Play(t, reg, longRace(200))
 	game := p.Log[0].Game
-	at := time.Unix(0, 0)
-	bad := uint64(len(p.Log)) + 1
-	if _, err := p.Store.Append(game, bad-1, events.New(game, at, "", &events.OrderRejected{Input: 99999})); err != nil {
-		t.Fatal(err)
-	}
+	add := appender(t, p)
+	bad := add(&events.OrderRejected{Input: 99999}, "")
 	for i := range 300 {
 		key := fmt.Sprintf("<after-%d@example.org>", i)
-		if _, err := p.Store.Append(game, bad+uint64(i), events.New(game, at, key, &events.OrderReceived{Player: "north", Text: "ROLL", MessageID: key})); err != nil {
-			t.Fatal(err)
-		}
+		add(&events.OrderReceived{Player: "north", Text: "ROLL", MessageID: key}, key)
 	}
 	for _, upTo := range []uint64{0, bad, bad + 200} {
 		_, err := play.Replay(p.Store, reg, game, upTo)
@@ -158,10 +153,7 @@ func TestADamagedHeldPartStopsTheFold(t *testing.T) {
 	reg := raceRegistry()
 	p := enginetest.Play(t, reg, longRace(4))
 	game := p.Log[0].Game
-	bad := uint64(len(p.Log)) + 1
-	if _, err := p.Store.Append(game, bad-1, events.New(game, time.Unix(0, 0), "", &events.MailHeld{Reader: "north\xff", Kind: "action", Text: "x"})); err != nil {
-		t.Fatal(err)
-	}
+	bad := appender(t, p)(&events.MailHeld{Reader: "north\xff", Kind: "action", Text: "x"}, "")
 	_, err := play.Replay(p.Store, reg, game, 0)
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("seq %d (mail.held", bad)) || !errors.Is(err, events.ErrCorrupt) {
 		t.Fatalf("replay: want the damage at seq %d, got %v", bad, err)
