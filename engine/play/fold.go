@@ -17,14 +17,17 @@ var bufferPool = sync.Pool{New: func() any { return new(events.FoldBuffer) }}
 
 // fold folds game's log after g.Seq into g, up to seq at (0: to the end).
 // On an error g is half folded (its state may be part of a decision
-// ahead of g.Seq): the caller drops it.
-func fold(src Source, reg *engine.Registry, g *Game, at uint64) error {
+// ahead of g.Seq): the caller drops it. A panic anywhere in it (each
+// event's is caught where it is applied, the reading back here) is
+// returned as an error: a game that cannot be loaded fails alone.
+func fold(src Source, reg *engine.Registry, g *Game, at uint64) (err error) {
+	defer engine.Recover(&err, "loading the game")
 	f := folding{buf: bufferPool.Get().(*events.FoldBuffer), from: g.Seq}
 	defer bufferPool.Put(f.buf)
 	if g.Rules != nil { // a loaded snapshot, or a fold catching up
 		f.inert = InertFacts(g.Rules)
 	}
-	err := src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
+	err = src.Read(g.ID, g.Seq+1, func(e *events.Envelope) error {
 		if at != 0 && e.Seq > at {
 			return errStop
 		}

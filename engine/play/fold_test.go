@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/engine/play"
 	"pbem/events"
+	"pbem/store"
 )
 
 // longRace is a game of hundreds of decisions: a fold decodes them all
@@ -240,5 +242,35 @@ func TestWhatAFoldKeepsIsReadBackFromTheLog(t *testing.T) {
 		if a, b := strings.Join(heldLines(t, g, south), ""), strings.Join(heldLines(t, inc, south), ""); a != b {
 			t.Errorf("%s: south's parts are\n%s\nwant\n%s", name, a, b)
 		}
+	}
+}
+
+// readBackPanics is a game's log that panics when a fold reads back what
+// it kept (any read not from the first event): a bug there.
+type readBackPanics struct{ *store.Store }
+
+func (l readBackPanics) Read(game string, from uint64, fn func(*events.Envelope) error) error {
+	if from > 1 {
+		panic("reading back went wrong")
+	}
+	return l.Store.Read(game, from, fn)
+}
+
+// A panic while a fold reads back what it kept fails that load with an
+// error naming the panic, as a panic of the rule system does: the process
+// goes on, and the game loads again from a log that reads.
+func TestAPanicReadingBackFailsTheLoadAlone(t *testing.T) {
+	t.Parallel()
+	reg := raceRegistry()
+	p := enginetest.Play(t, reg, longRace(4))
+	game := p.Log[0].Game
+	appender(t, p)(&events.MailHeld{Reader: racePlayers[0].ID, Kind: "action", Text: "Held for a digest."}, "")
+	_, err := play.Replay(readBackPanics{p.Store}, reg, game, 0)
+	if pe, ok := engine.Panicked(err); !ok || !strings.Contains(fmt.Sprint(pe.Value), "reading back went wrong") {
+		t.Fatalf("replay: want the panic as an error, got %v", err)
+	}
+	g, err := play.Replay(p.Store, reg, game, 0)
+	if err != nil || len(heldLines(t, g, racePlayers[0].ID)) != 1 {
+		t.Fatalf("replay from the store: %v", err)
 	}
 }
