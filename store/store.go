@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -628,7 +629,7 @@ func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) err
 	var d events.Decoder
 	var env events.Envelope // one for the whole read: fn may not keep it
 	var c caller
-	return s.readRaw(game, from, &c, func(seq uint64, raw []byte) error {
+	return s.readRaw(game, from, true, &c, func(seq uint64, raw []byte) error {
 		if err := d.DecodeView(raw, &env); err != nil {
 			return fmt.Errorf("game %s seq %d: %w", game, seq, err)
 		}
@@ -643,7 +644,7 @@ func (s *Store) Read(game string, from uint64, fn func(env *events.Envelope) err
 // The bytes are valid only during the call.
 func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte) error) error {
 	var c caller
-	return s.readRaw(game, from, &c, func(seq uint64, raw []byte) error {
+	return s.readRaw(game, from, false, &c, func(seq uint64, raw []byte) error {
 		c.in = true
 		err := fn(seq, raw)
 		c.in = false
@@ -651,30 +652,58 @@ func (s *Store) ReadRaw(game string, from uint64, fn func(seq uint64, raw []byte
 	})
 }
 
-// readRaw reads as ReadRaw, with c marking the caller's callback running.
-func (s *Store) readRaw(game string, from uint64, c *caller, fn func(seq uint64, raw []byte) error) error {
+// readRaw reads as ReadRaw, with c marking the caller's callback running
+// and ahead as readRaw's.
+func (s *Store) readRaw(game string, from uint64, ahead bool, c *caller, fn func(seq uint64, raw []byte) error) error {
 	if from == 0 {
 		from = 1
 	}
 	return s.view(func(tx *bolt.Tx) error {
 		defer c.rethrow()
-		return readRaw(tx, game, from, fn)
+		return readRaw(tx, game, from, ahead, fn)
 	})
 }
 
-// readRaw is ReadRaw within the transaction tx.
-func readRaw(tx *bolt.Tx, game string, from uint64, fn func(seq uint64, raw []byte) error) error {
+// readRaw is ReadRaw within the transaction tx. With ahead, for a reader
+// that looks at the head of each event and skips the rest (Read's
+// decoders), it asks for the next event's memory while fn works
+// (prefetchAfter); a reader of every byte (Verify's hashing, ReadRaw's
+// callers) needs no help, and ReadRaw stays the plain cursor scan the
+// replay's baseline measures.
+func readRaw(tx *bolt.Tx, game string, from uint64, ahead bool, fn func(seq uint64, raw []byte) error) error {
 	b := tx.Bucket(bLog).Bucket([]byte(game))
 	if b == nil {
 		return fmt.Errorf("game %s: %w", game, ErrNoGame)
 	}
 	c := b.Cursor()
 	for k, v := c.Seek(seqKey(from)); k != nil && isSeqKey(k); k, v = c.Next() {
+		if ahead {
+			prefetchAfter(v)
+		}
 		if err := fn(binary.BigEndian.Uint64(k), v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// prefetchAfter asks for the memory just past v while fn reads v: a page
+// of the log holds its events' keys and values one after another, so
+// that is the next event's key and the head of its value, where the
+// cursor's next step and the decoder first read (three cache lines: the
+// key, the hashes, the rest of the head and the start of the payload).
+// Fetched only when read, they cost a tenth of a replay: a decoder
+// touches each event's head and skips the rest, too far apart for the
+// hardware to see a stream. (Past the last event of a page this fetches
+// lines no one reads; a prefetch never faults.)
+func prefetchAfter(v []byte) {
+	if len(v) > 0 {
+		// One call a line: measured, a call for all three cost more.
+		next := uintptr(unsafe.Pointer(unsafe.SliceData(v))) + uintptr(len(v))
+		prefetch(next)
+		prefetch(next + 64)
+		prefetch(next + 128)
+	}
 }
 
 // Events returns game's events from seq from on.
@@ -712,7 +741,7 @@ func (s *Store) Verify(game string) (uint64, error) {
 		if stored, err = head(tx, game); err != nil {
 			return err
 		}
-		return readRaw(tx, game, 1, func(seq uint64, raw []byte) error {
+		return readRaw(tx, game, 1, false, func(seq uint64, raw []byte) error {
 			env, err := events.UnmarshalView(raw)
 			if err != nil {
 				return &events.ChainError{Game: game, Seq: v.Seq() + 1, Reason: err.Error()}
