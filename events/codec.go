@@ -136,12 +136,12 @@ func (r *Reader) uvarint() uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := uvarint(r.b[r.off:])
-	if n <= 0 || (n > 1 && r.b[r.off+n-1] == 0) { // a zero last byte is an overlong, non-canonical form
+	v, p := uvarintAt(r.b, r.off)
+	if p < 0 {
 		r.fail("uvarint")
 		return 0
 	}
-	r.off += n
+	r.off = p
 	return v
 }
 
@@ -149,8 +149,7 @@ func (r *Reader) uvarint() uint64 {
 func (r *Reader) Varint() int64 {
 	if off := r.off; off < len(r.b) && r.b[off] < 0x80 { // one byte, as Uvarint
 		r.off = off + 1
-		c := int64(r.b[off])
-		return c>>1 ^ -(c & 1)
+		return unzigzag(uint64(r.b[off]))
 	}
 	return r.varint()
 }
@@ -159,13 +158,40 @@ func (r *Reader) varint() int64 {
 	if r.err != nil {
 		return 0
 	}
-	u, n := uvarint(r.b[r.off:])
-	if n <= 0 || (n > 1 && r.b[r.off+n-1] == 0) {
+	u, p := uvarintAt(r.b, r.off)
+	if p < 0 {
 		r.fail("varint")
 		return 0
 	}
-	r.off += n
-	return int64(u>>1) ^ -int64(u&1)
+	r.off = p
+	return unzigzag(u)
+}
+
+// unzigzag turns a varint's unsigned form back into the signed value.
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// uvarintAt reads the canonical uvarint at b[p:] and returns it and the
+// offset after it, or p < 0 if there is none (cut short, over 64 bits or
+// overlong: a zero last byte is a non-canonical form). The Reader and
+// Decoder.decodeCommon read every multi-byte varint through it.
+func uvarintAt(b []byte, p int) (uint64, int) {
+	if p < len(b) && b[p] < 0x80 {
+		return uint64(b[p]), p + 1
+	}
+	if p+1 < len(b) && b[p+1] < 0x80 { // two bytes: a sequence number, a length
+		if b[p+1] == 0 {
+			return 0, -1 // overlong
+		}
+		return uint64(b[p]&0x7f) | uint64(b[p+1])<<7, p + 2
+	}
+	if p >= len(b) {
+		return 0, -1
+	}
+	v, n := uvarint(b[p:])
+	if n <= 0 || (n > 1 && b[p+n-1] == 0) {
+		return 0, -1
+	}
+	return v, p + n
 }
 
 // uvarint is binary.Uvarint, reading the bytes of a value up to 8 bytes

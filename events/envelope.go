@@ -220,36 +220,13 @@ func (d *Decoder) decodeCommon(b []byte, e *Envelope) bool {
 	}
 	e.Prev, e.Hash = Hash(b[1:1+HashSize]), Hash(b[1+HashSize:head])
 	e.Game, e.Seq, e.Type = d.game, seq, typ
-	e.At = int64(at>>1) ^ -int64(at&1)
+	e.At = unzigzag(at)
 	if pn == 0 {
 		e.Payload = nil
 	} else {
 		e.Payload = b[p:len(b):len(b)]
 	}
 	return true
-}
-
-// uvarintAt reads the canonical uvarint at b[p:] and returns it and the
-// offset after it, or p < 0 if there is none (cut short, over 64 bits or
-// overlong).
-func uvarintAt(b []byte, p int) (uint64, int) {
-	if p < len(b) && b[p] < 0x80 {
-		return uint64(b[p]), p + 1
-	}
-	if p+1 < len(b) && b[p+1] < 0x80 { // two bytes: a sequence number, a length
-		if b[p+1] == 0 {
-			return 0, -1 // overlong
-		}
-		return uint64(b[p]&0x7f) | uint64(b[p+1])<<7, p + 2
-	}
-	if p >= len(b) {
-		return 0, -1
-	}
-	v, n := uvarint(b[p:])
-	if n <= 0 || (n > 1 && b[p+n-1] == 0) {
-		return 0, -1
-	}
-	return v, p + n
 }
 
 // decodeView is DecodeView through a Reader, for every envelope.
