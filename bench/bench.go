@@ -309,6 +309,8 @@ func benchAppends(a *app, dir string, writers, per int) error {
 			return nil
 		})
 		r.n = writers * per
+		st0 := st.Stats()
+		r.commits = int(st0.Commits)
 		return r, r.err
 	}
 	// The same stored bytes for the baselines: chained envelopes.
@@ -339,6 +341,7 @@ func benchAppends(a *app, dir string, writers, per int) error {
 			return nil
 		})
 		r.n = writers * n
+		r.commits, _ = db.Batches()
 		return r, r.err
 	}
 	// Each in a new file, three times in turn (the disk's speed drifts).
@@ -356,6 +359,8 @@ func benchAppends(a *app, dir string, writers, per int) error {
 	a.sum.add(summaryRow{measure: fmt.Sprintf("durable appends, %d games", writers),
 		figure: fmt.Sprintf("%.0f /s", ours.perSec()), baseline: fmt.Sprintf("%.0f /s", base.perSec()) + " raw", ratio: ours.perSec() / base.perSec(),
 		goal: fmt.Sprintf("ratio ≥ %.2f", appendsGoal), met: ours.perSec()/base.perSec() >= appendsGoal})
+	fmt.Fprintf(a.out, "  %-34s %12.1f      baseline %.1f (the commits' mean size)\n", "appends per commit", ours.perCommit(), base.perCommit())
+	fmt.Fprintf(a.out, "  %-34s %12.2f ms   baseline %.2f ms\n", "time per commit", ours.msPerCommit(), base.msPerCommit())
 	fmt.Fprintf(a.out, "  %-34s %12.0f /s   (raw Batch with default MaxBatchSize 1000 and 10 ms delay)\n\n", "for context", def.perSec())
 	return nil
 }
@@ -371,7 +376,12 @@ type rate struct {
 	d   time.Duration
 	cpu int64
 	err error
+	// commits are the transactions the n things took, where counted.
+	commits int
 }
+
+func (r rate) perCommit() float64   { return float64(r.n) / float64(max(r.commits, 1)) }
+func (r rate) msPerCommit() float64 { return r.d.Seconds() * 1000 / float64(max(r.commits, 1)) }
 
 func (r rate) perSec() float64 { return float64(r.n) / r.d.Seconds() }
 

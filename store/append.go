@@ -88,6 +88,9 @@ type appendReq struct {
 	// held: a request before this one in its DoAll did not append, so a
 	// CheckpointAfterAll is not written.
 	held bool
+	// recent is the game's recentKeys after this append, for the
+	// committer to keep once it is durable (nil: unknown).
+	recent *recentKeys
 }
 
 // Append appends evs to game if its log ends at expected. See Request.
@@ -197,20 +200,36 @@ func (a *allReq) fail(err error) {
 	}
 }
 
-func (a *allReq) done() { close(a.finished) }
+func (a *allReq) done() {
+	for _, r := range a.reqs {
+		r.committed()
+	}
+	close(a.finished)
+}
 
 func (r *appendReq) apply(tx *bolt.Tx) error {
 	// Recomputed from the transaction's view every time it runs, so
 	// running it again is harmless.
-	r.res, r.err = Result{}, nil
+	r.res, r.err, r.recent = Result{}, nil, nil
 	return r.s.apply(tx, r)
 }
 
 func (r *appendReq) fail(err error) {
-	r.res, r.err = Result{}, fmt.Errorf("append to %s: %w", r.Game, err)
+	r.res, r.err, r.recent = Result{}, fmt.Errorf("append to %s: %w", r.Game, err), nil
 }
 
-func (r *appendReq) done() { close(r.finished) }
+func (r *appendReq) done() {
+	r.committed()
+	close(r.finished)
+}
+
+// committed keeps what the committer learnt of the game, once the
+// append is durable (done runs on the committer's goroutine).
+func (r *appendReq) committed() {
+	if r.err == nil && r.recent != nil {
+		r.s.recent.set(r.Game, r.recent)
+	}
+}
 
 // apply writes one request inside tx. Outcomes the caller must handle (a
 // conflict, a duplicate) are recorded in r without failing the
@@ -218,8 +237,27 @@ func (r *appendReq) done() { close(r.finished) }
 func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	game := []byte(r.Game)
 	logB := tx.Bucket(bLog).Bucket(game)
+	// A damaged head fails the request below, unless it is a duplicate.
+	h, headErr := head(tx, r.Game)
+	var rk *recentKeys // the game's keys as the committer last left them, if still at h
+	if headErr == nil {
+		rk = s.recent.at(r.Game, h)
+	}
+	var indexed uint64
+	var marked bool
+	switch {
+	case rk != nil:
+		indexed, marked = rk.indexed, rk.marked
+	case logB != nil:
+		indexed, marked = indexedThrough(logB, h.Seq)
+	default:
+		indexed = h.Seq
+	}
+	if rk == nil && headErr == nil && !marked {
+		rk = &recentKeys{head: h, indexed: indexed} // every key is in the index
+	}
 	if logB != nil {
-		seq, key, found, err := findKeys(logB, append([]string{r.Events[0].Key}, r.Keys...))
+		seq, key, found, seen, err := findKeys(logB, append([]string{r.Events[0].Key}, r.Keys...), indexed, marked, s.recent, rk)
 		if err != nil {
 			// A damaged event fails this request, not the others
 			// committed with it.
@@ -233,15 +271,17 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 			}
 			return r.checkpoint(tx)
 		}
+		if rk == nil && seen != nil && headErr == nil {
+			rk = &recentKeys{head: h, indexed: indexed, marked: marked, hashes: seen}
+		}
 	}
 	// Nothing of the request is written yet: a damaged head, or a log
 	// bucket that cannot be made, fails this request alone, not the
 	// others of its transaction (a DoAll takes a batch of several games'
 	// mails, and a failed transaction is retried job by job, a DoAll as
 	// one).
-	h, err := head(tx, r.Game)
-	if err != nil {
-		r.err = fmt.Errorf("append to %s: read its head: %w", r.Game, err)
+	if headErr != nil {
+		r.err = fmt.Errorf("append to %s: read its head: %w", r.Game, headErr)
 		return nil
 	}
 	if r.AtHead && h.Seq == 0 {
@@ -253,6 +293,7 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		return nil
 	}
 	if logB == nil {
+		var err error
 		if logB, err = tx.Bucket(bLog).CreateBucket(game); err != nil {
 			r.err = fmt.Errorf("append to %s: make its log: %w", r.Game, err)
 			return nil
@@ -260,10 +301,10 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	}
 	// Events are appended in key order; keys land anywhere in their range.
 	logB.FillPercent = 0.9
-	indexed, marked := indexedThrough(logB, h.Seq)
 	var keys []keyEntry
 	index := h.Seq+uint64(len(r.Events))-indexed >= indexLag
 	if index {
+		var err error
 		if keys, err = unindexedKeys(logB, indexed); err != nil {
 			r.err = fmt.Errorf("append to %s: index its keys: %w", r.Game, err)
 			return nil
@@ -309,6 +350,7 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 		return err
 	}
 	r.res = Result{First: out[0].Seq, Last: h.Seq, Events: out}
+	r.recent = s.recent.after(rk, h, index, out)
 	if r.Secret != nil {
 		if err := tx.Bucket(bSecret).Put(game, r.Secret); err != nil {
 			return err

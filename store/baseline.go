@@ -10,7 +10,12 @@ import (
 // RawFile is bare bbolt with none of the store's work, for the baselines
 // pbem bench measures the store against (bbolt stays inside this
 // package).
-type RawFile struct{ db *bolt.DB }
+type RawFile struct {
+	db      *bolt.DB
+	lastTx  int // the transaction BatchPut last ran in
+	commits int // BatchPut's transactions
+	puts    int
+}
 
 // OpenRaw creates or opens a bare bbolt file whose Batch shares a
 // transaction among up to maxBatch callers (0: bbolt's default, 1000
@@ -29,7 +34,15 @@ func OpenRaw(path string, maxBatch int) (*RawFile, error) {
 // BatchPut stores v under seq (8 bytes, big endian) in bucket, through
 // bbolt's Batch: durable when it returns.
 func (f *RawFile) BatchPut(bucket []byte, seq uint64, v []byte) error {
-	return f.db.Batch(func(tx *bolt.Tx) error { return putSeq(tx, bucket, seq, v) })
+	return f.db.Batch(func(tx *bolt.Tx) error {
+		// Batch runs its callers one after the other, in one transaction.
+		if tx.ID() != f.lastTx {
+			f.lastTx = tx.ID()
+			f.commits++
+		}
+		f.puts++
+		return putSeq(tx, bucket, seq, v)
+	})
 }
 
 // Put stores v under seq (8 bytes, big endian) in bucket in a
@@ -49,6 +62,10 @@ func putSeq(tx *bolt.Tx, bucket []byte, seq uint64, v []byte) error {
 	binary.BigEndian.PutUint64(k[:], seq)
 	return b.Put(k[:], v)
 }
+
+// Batches returns BatchPut's transactions so far and the puts they
+// carried, once no BatchPut runs.
+func (f *RawFile) Batches() (commits, puts int) { return f.commits, f.puts }
 
 // Close closes the file.
 func (f *RawFile) Close() error { return f.db.Close() }

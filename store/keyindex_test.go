@@ -103,6 +103,11 @@ func TestAFileWithEveryKeyIndexedAndNoMarkKeepsItsKeys(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// A new process opens it.
+	s.Close()
+	if s, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
 	for i := 6; i <= 8; i++ {
 		if _, err := s.Append("g1", uint64(i-1), order("g1", fmt.Sprintf("<m%d>", i), "PASS")); err != nil {
 			t.Fatal(err)
@@ -115,6 +120,59 @@ func TestAFileWithEveryKeyIndexedAndNoMarkKeepsItsKeys(t *testing.T) {
 		}
 	}
 	s.Close()
+}
+
+// The committer knows the keys of the events it wrote since the index
+// (see recentKeys), and what it knows follows every way a request ends:
+// a key sent again is a duplicate whether its first copy came in an
+// earlier commit or earlier in the same one, and stays new when its
+// first request wrote nothing.
+func TestTheCommitterKnowsTheKeysItWrote(t *testing.T) {
+	s := open(t)
+	res, errs := s.DoAll([]Request{
+		{Game: "g1", Expected: 0, Events: []events.Envelope{order("g1", "<a>", "PASS")}},
+		{Game: "g1", Expected: 1, Events: []events.Envelope{order("g1", "<a>", "PASS")}},
+		{Game: "g1", Expected: 1, Events: []events.Envelope{order("g1", "<b>", "PASS")}},
+		{Game: "g2", Expected: 0, Events: []events.Envelope{order("g2", "<a>", "PASS")}},
+	})
+	for i, want := range []struct {
+		first uint64
+		dup   bool
+	}{{1, false}, {1, true}, {2, false}, {1, false}} {
+		if errs[i] != nil || res[i].First != want.first || res[i].Duplicate != want.dup {
+			t.Errorf("request %d of one commit: %+v %v, want first %d, duplicate %v", i, res[i], errs[i], want.first, want.dup)
+		}
+	}
+	// A conflict and a request of the wrong game write nothing.
+	if _, err := s.Append("g1", 0, order("g1", "<c>", "PASS")); !errors.As(err, new(*ConflictError)) {
+		t.Fatalf("append expecting seq 0 of g1 at 2: %v, want a conflict", err)
+	}
+	if _, errs := s.DoAll([]Request{{Game: "g1", Expected: 2, Events: []events.Envelope{order("g2", "<d>", "PASS")}}}); errs[0] == nil {
+		t.Fatal("a request with another game's event was taken")
+	}
+	for i, key := range []string{"<c>", "<d>"} {
+		if r, err := s.Append("g1", uint64(2+i), order("g1", key, "PASS")); err != nil || r.Duplicate || r.First != uint64(3+i) {
+			t.Errorf("%s after the request that wrote nothing: %+v %v, want it new at %d", key, r, err, 3+i)
+		}
+	}
+	// Then far more than the index leaves unindexed, one commit each,
+	// and every key sent again.
+	n := uint64(4)
+	for i := 0; i < indexLag+10; i++ {
+		if _, err := s.Append("g1", n, order("g1", fmt.Sprintf("<m%d>", i), "PASS")); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for j, key := range []string{"<a>", "<b>", "<c>", "<d>", fmt.Sprintf("<m%d>", i), fmt.Sprintf("<m%d>", i/2)} {
+			want := []uint64{1, 2, 3, 4, n, 5 + uint64(i/2)}[j]
+			if r, err := s.Append("g1", 1, order("g1", key, "PASS")); err != nil || !r.Duplicate || r.First != want {
+				t.Fatalf("after %d events, %s again: %+v %v, want a duplicate of %d", n, key, r, err, want)
+			}
+		}
+	}
+	if h, _ := s.Head("g1"); h.Seq != n {
+		t.Errorf("head %d, want %d: a duplicate was written", h.Seq, n)
+	}
 }
 
 // The keys a request adds beside its events' own are found at once, and
@@ -150,6 +208,15 @@ func TestADamagedUnindexedEventFailsOnlyItsGame(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// The process that opens the file next meets the damage (the one that
+	// wrote the events knows their keys and does not read them again).
+	path := s.Path()
+	s.Close()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
 	if _, _, err := s.Lookup("g1", "<new>"); !errors.Is(err, events.ErrCorrupt) {
 		t.Errorf("lookup past a damaged event: %v, want it to say the log is damaged", err)
 	}

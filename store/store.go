@@ -119,8 +119,12 @@ func indexedThrough(logB *bolt.Bucket, head uint64) (uint64, bool) {
 
 // findKeys returns the first of keys ("" skipped) that logB has
 // recorded, and the seq it was first recorded at: for each key, the
-// index, then the events not indexed yet (read once for all the keys).
-func findKeys(logB *bolt.Bucket, keys []string) (seq uint64, key string, found bool, err error) {
+// index, then the events not indexed yet (those after from, when
+// marked; read once for all the keys). With rc and rk (the game's
+// recent entry at this head, see recentKeys) the events are read only
+// when a key hashes like one of theirs. When the events were read,
+// seen holds their keys' hashes (not nil).
+func findKeys(logB *bolt.Bucket, keys []string, from uint64, marked bool, rc *recentCache, rk *recentKeys) (seq uint64, key string, found bool, seen []uint64, err error) {
 	at := make([]uint64, len(keys)) // 0: not recorded
 	missing := 0
 	for i, k := range keys {
@@ -133,24 +137,28 @@ func findKeys(logB *bolt.Bucket, keys []string) (seq uint64, key string, found b
 			missing++
 		}
 	}
-	if from, marked := indexedThrough(logB, 0); marked && missing > 0 {
+	if marked && missing > 0 && (rk == nil || rc.mayHold(rk, keys, at)) {
+		seen = []uint64{}
 		err = eachUnindexedKey(logB, from, func(seq uint64, ek []byte) {
 			for i, k := range keys {
 				if at[i] == 0 && k != "" && string(ek) == k {
 					at[i] = seq
 				}
 			}
+			if rc != nil {
+				seen = append(seen, rc.hash(string(ek)))
+			}
 		})
 		if err != nil {
-			return 0, "", false, err
+			return 0, "", false, nil, err
 		}
 	}
 	for i, k := range keys {
 		if at[i] != 0 {
-			return at[i], k, true, nil
+			return at[i], k, true, seen, nil
 		}
 	}
-	return 0, "", false, nil
+	return 0, "", false, seen, nil
 }
 
 // eachUnindexedKey calls fn with the seq and key of each of logB's events
@@ -269,7 +277,8 @@ type Store struct {
 	views    atomic.Uint64 // read transactions, for release
 	released atomic.Int64  // when mapped pages were last released (unix ns)
 
-	g *group // nil when read-only
+	g      *group       // nil when read-only
+	recent *recentCache // the committer's: see recentKeys
 }
 
 // Open opens the store at path, creating it unless Options.MustExist or
@@ -308,6 +317,7 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	s := &Store{db: db, opts: opts, log: opts.Logger.With("component", "store")}
 	if !opts.ReadOnly {
+		s.recent = newRecentCache()
 		s.g = newGroup(db, opts.MaxBatch, s.counts.add)
 	}
 	return s, nil
@@ -719,8 +729,9 @@ func (s *Store) Lookup(game, key string) (uint64, bool, error) {
 	var ok bool
 	err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bLog).Bucket([]byte(game)); b != nil {
+			from, marked := indexedThrough(b, 0)
 			var err error
-			if seq, _, ok, err = findKeys(b, []string{key}); err != nil {
+			if seq, _, ok, _, err = findKeys(b, []string{key}, from, marked, nil, nil); err != nil {
 				return fmt.Errorf("look up a key of game %s: %w", game, err)
 			}
 		}
