@@ -54,33 +54,37 @@ func multiline(texts []string) bool {
 func wrap(width int, prefix, text string) string {
 	text = plainwords.Text(text)
 	cont := strings.Repeat(" ", displayWidth(prefix))
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
+	var out strings.Builder
+	out.Grow(len(text) + len(text)/8 + len(prefix))
+	for i, para := range strings.Split(text, "\n") {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
 		words := strings.Fields(para)
 		if len(words) == 0 {
-			out = append(out, "")
 			continue
 		}
-		line, n := prefix, displayWidth(prefix)
+		out.WriteString(prefix)
+		n := displayWidth(prefix)
 		fresh := true
 		for _, w := range words {
 			ww := displayWidth(w)
 			if !fresh && n+1+ww > width {
-				out = append(out, line)
-				line, n, fresh = cont, len(cont), true
+				out.WriteByte('\n')
+				out.WriteString(cont)
+				n, fresh = len(cont), true
 			}
 			if !fresh {
-				line += " "
+				out.WriteByte(' ')
 				n++
 			}
-			line += w
+			out.WriteString(w)
 			n += ww
 			fresh = false
 		}
-		out = append(out, line)
 		prefix = cont
 	}
-	return strings.Join(out, "\n")
+	return out.String()
 }
 
 // heading underlines a title with dashes.
@@ -130,6 +134,8 @@ func displayWidth(s string) int {
 
 func runeWidth(r rune) int {
 	switch {
+	case r < 0x300: // below the first combining mark: Latin, one column
+		return 1
 	case unicode.In(r, unicode.Mn, unicode.Me):
 		return 0
 	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul),

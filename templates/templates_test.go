@@ -400,6 +400,11 @@ func TestFuncs(t *testing.T) {
 		{20, "  - ", "one two three four five six", "  - one two three\n    four five six"},
 		{10, "", "averyveryverylongword x", "averyveryverylongword\nx"},
 		{20, "", "a\n\nb", "a\n\nb"},
+		{20, "* ", "\nb c", "\n* b c"}, // an empty first line keeps the prefix for the next
+		{7, "", "日本 語", "日本 語"},        // wide characters take two columns
+		{6, "", "日本 語", "日本\n語"},
+		{5, "", "e\u0301e\u0301e\u0301 x", "e\u0301e\u0301e\u0301 x"}, // combining marks none
+		{4, "", "e\u0301e\u0301e\u0301 x", "e\u0301e\u0301e\u0301\nx"},
 	}
 	for _, tc := range wraps {
 		if got := wrap(tc.width, tc.prefix, tc.text); got != tc.want {
