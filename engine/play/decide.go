@@ -247,22 +247,31 @@ var errStop = errors.New("stop")
 // Load folds game up to seq at (0: to the end) from its newest usable
 // snapshot at or before at, plus the tail of the log.
 func Load(src Source, reg *engine.Registry, game string, at uint64) (*Game, error) {
+	g, _, err := load(src, reg, game, at)
+	return g, err
+}
+
+// load is Load, and it says the seq of the snapshot it started from (0:
+// none, the game was replayed from its first event).
+func load(src Source, reg *engine.Registry, game string, at uint64) (*Game, uint64, error) {
 	seq, data, ok, err := src.Snapshot(game, at)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", game, err)
+		return nil, 0, fmt.Errorf("load %s: %w", game, err)
 	}
 	if ok {
 		g, err := UnmarshalSnapshot(reg, data)
 		switch {
 		case err == nil && g.Seq == seq:
 			g.History = sourceHistory{src, reg, game}
-			return folded(g, fold(src, reg, g, at))
+			g, err := folded(g, fold(src, reg, g, at))
+			return g, seq, err
 		case err != nil && !errors.Is(err, errStaleSnapshot):
-			return nil, fmt.Errorf("load %s snapshot %d: %w", game, seq, err)
+			return nil, 0, fmt.Errorf("load %s snapshot %d: %w", game, seq, err)
 		}
 		// A snapshot of another ruleset version: replay from the start.
 	}
-	return Replay(src, reg, game, at)
+	g, err := Replay(src, reg, game, at)
+	return g, 0, err
 }
 
 // Replay folds game from its first event up to seq at (0: to the end),
