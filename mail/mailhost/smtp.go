@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	gomessage "github.com/emersion/go-message"
@@ -156,12 +157,19 @@ func (s *smtpSession) Data(r io.Reader) error {
 		s.h.log.Info("message rejected: too large", "from", s.from, "max_bytes", max)
 		return s.h.errTooLarge()
 	}
+	// The header is read once, for both checks, with a reader of the pool.
+	br := headerReaders.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(body))
+	hdr, herr := textproto.ReadHeader(br)
 	if !s.h.cfg.OpenDelivery {
-		if err := s.checkFrom(body); err != nil {
+		if err := s.checkFrom(hdr, herr); err != nil {
+			headerReaders.Put(br)
 			return err
 		}
 	}
-	body = s.h.stripAuthResults(body)
+	body = s.h.stripAuthResults(body, hdr, herr, br)
+	br.Reset(nil) // keeps nothing of the mail
+	headerReaders.Put(br)
 	now := s.h.cfg.Now()
 	var ms []*newMail
 	for _, rc := range s.rcpts {
@@ -190,10 +198,14 @@ func (s *smtpSession) Data(r io.Reader) error {
 var errDeliveryFailed = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
 	Message: "Local delivery failed, try again later"}
 
+// headerReaders are the readers of the mails' headers: a mail took two
+// new ones of 4 KB each, a seventh of what pbem bench throughput
+// allocated.
+var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
+
 // checkFrom refuses a message whose From is not exactly the
-// authenticated user.
-func (s *smtpSession) checkFrom(body []byte) error {
-	h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(body)))
+// authenticated user, given its header h as read (err: it could not be).
+func (s *smtpSession) checkFrom(h textproto.Header, err error) error {
 	if err == nil {
 		var list []*mail.Address
 		mh := mail.Header{Header: gomessage.Header{Header: h}}
@@ -223,10 +235,9 @@ func (s *smtpSession) authResults() []byte {
 // stripAuthResults removes from body's header every
 // Authentication-Results field that carries the host's authserv-id: a
 // sender wrote it, to pass for the host (RFC 8601 §5). A body without
-// one is returned as it is.
-func (h *Host) stripAuthResults(body []byte) []byte {
-	br := bufio.NewReader(bytes.NewReader(body))
-	hdr, err := textproto.ReadHeader(br)
+// one is returned as it is. hdr is body's header as read from br (err:
+// it could not be), and br is at the end of the header.
+func (h *Host) stripAuthResults(body []byte, hdr textproto.Header, err error, br *bufio.Reader) []byte {
 	if err != nil {
 		return body
 	}
