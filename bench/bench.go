@@ -193,9 +193,10 @@ func Run(env Env, o Options) error {
 		}
 		return profiled(o.Profile, name, fn)
 	}
-	if err := part("appends", func() error { return benchAppends(a, o.Dir, o.Writers, o.PerWriter) }); err != nil {
-		return err
-	}
+	// The mail parts first: the appends write half a gigabyte in ten
+	// files, and with them first the throughput part measured the disk's
+	// bare commits at 2,400-2,600 /s, against 4,150 /s in a run whose
+	// appends wrote half as much.
 	if err := part("mail", func() error { return benchMail(a, o.MailOrders, o.MailWord, o.mail) }); err != nil {
 		return err
 	}
@@ -203,6 +204,9 @@ func Run(env Env, o Options) error {
 		return err
 	}
 	if err := part("cluster", func() error { return benchCluster(a, o.NATSServer, o.Dir, o.cluster) }); err != nil {
+		return err
+	}
+	if err := part("appends", func() error { return benchAppends(a, o.Dir, o.Writers, o.PerWriter) }); err != nil {
 		return err
 	}
 	if err := part("render", func() error { return benchRender(a, o.Dir, o.Ruleset) }); err != nil {
