@@ -157,19 +157,9 @@ func (s *smtpSession) Data(r io.Reader) error {
 		s.h.log.Info("message rejected: too large", "from", s.from, "max_bytes", max)
 		return s.h.errTooLarge()
 	}
-	// The header is read once, for both checks, with a reader of the pool.
-	br := headerReaders.Get().(*bufio.Reader)
-	br.Reset(bytes.NewReader(body))
-	hdr, herr := textproto.ReadHeader(br)
-	if !s.h.cfg.OpenDelivery {
-		if err := s.checkFrom(hdr, herr); err != nil {
-			headerReaders.Put(br)
-			return err
-		}
+	if body, err = s.checkHeader(body); err != nil {
+		return err
 	}
-	body = s.h.stripAuthResults(body, hdr, herr, br)
-	br.Reset(nil) // keeps nothing of the mail
-	headerReaders.Put(br)
 	now := s.h.cfg.Now()
 	var ms []*newMail
 	for _, rc := range s.rcpts {
@@ -202,6 +192,25 @@ var errDeliveryFailed = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCo
 // new ones of 4 KB each, a seventh of what pbem bench throughput
 // allocated.
 var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
+
+// checkHeader reads body's header once, with a reader of the pool, for
+// both checks: the From (unless the host takes mail from anyone) and the
+// Authentication-Results a sender forged. It returns the body to store.
+func (s *smtpSession) checkHeader(body []byte) ([]byte, error) {
+	br := headerReaders.Get().(*bufio.Reader)
+	defer func() {
+		br.Reset(nil) // keeps nothing of the mail
+		headerReaders.Put(br)
+	}()
+	br.Reset(bytes.NewReader(body))
+	hdr, err := textproto.ReadHeader(br)
+	if !s.h.cfg.OpenDelivery {
+		if err := s.checkFrom(hdr, err); err != nil {
+			return nil, err
+		}
+	}
+	return s.h.stripAuthResults(body, hdr, err, br), nil
+}
 
 // checkFrom refuses a message whose From is not exactly the
 // authenticated user, given its header h as read (err: it could not be).
