@@ -312,9 +312,7 @@ func benchAppends(a *app, dir string, writers, per int) error {
 			}
 			return nil
 		})
-		r.n = writers * per
-		st0 := st.Stats()
-		r.commits = int(st0.Commits)
+		r.n, r.commits = writers*per, int(st.Stats().Commits)
 		return r, r.err
 	}
 	// The same stored bytes for the baselines: chained envelopes.
@@ -345,14 +343,13 @@ func benchAppends(a *app, dir string, writers, per int) error {
 			return nil
 		})
 		r.n = writers * n
-		r.commits, _ = db.Batches()
+		r.commits = db.Commits()
 		return r, r.err
 	}
-	// Each in a new file, in turn (the disk's speed drifts).
-	// Each round's figures are printed too: the disk's speed drifts
-	// between rounds by more than the goal's margin (the baseline swung
-	// from 14,198 to 19,689 /s within one run), so five rounds in turn,
-	// where three left the best of either side to chance.
+	// Each in a new file, five rounds in turn, each round printed: the
+	// disk's speed drifts between rounds by more than the goal's margin
+	// (the baseline swung from 14,198 to 19,689 /s within one run), and
+	// three rounds left the best of either side to chance.
 	var rounds [2][]float64
 	best, err := bestInTurn(5, recorded(&rounds[0], appends), recorded(&rounds[1], func() (rate, error) { return rawBatch("baseline.db", writers, per) }))
 	if err != nil {

@@ -94,7 +94,7 @@ func inflate(b []byte) (string, error) {
 // deflating it again, as costly as composing it. A text is remembered
 // whole and matched byte for byte, so a text it does not hold is checked
 // as before.
-var canon canonTexts
+var canon = canonTexts{seed: maphash.MakeSeed()}
 
 // canonKept and canonMax bound what canon holds: the last canonKept
 // texts of at most canonMax bytes each (at most 1 MiB).
@@ -115,12 +115,10 @@ func (c *canonTexts) add(b []byte) {
 	if len(b) > canonMax {
 		return
 	}
+	sum := maphash.Bytes(c.seed, b)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.seed == (maphash.Seed{}) {
-		c.seed = maphash.MakeSeed()
-	}
-	c.sums[c.next] = maphash.Bytes(c.seed, b)
+	c.sums[c.next] = sum
 	c.kept[c.next] = b // deflate's result, never written to after
 	c.next = (c.next + 1) % canonKept
 }
@@ -129,12 +127,9 @@ func (c *canonTexts) has(b []byte) bool {
 	if len(b) > canonMax {
 		return false
 	}
+	sum := maphash.Bytes(c.seed, b)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.seed == (maphash.Seed{}) {
-		return false
-	}
-	sum := maphash.Bytes(c.seed, b)
 	for i, s := range c.sums {
 		if s == sum && bytes.Equal(c.kept[i], b) {
 			return true

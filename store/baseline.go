@@ -14,7 +14,6 @@ type RawFile struct {
 	db      *bolt.DB
 	lastTx  int // the transaction BatchPut last ran in
 	commits int // BatchPut's transactions
-	puts    int
 }
 
 // OpenRaw creates or opens a bare bbolt file whose Batch shares a
@@ -40,7 +39,6 @@ func (f *RawFile) BatchPut(bucket []byte, seq uint64, v []byte) error {
 			f.lastTx = tx.ID()
 			f.commits++
 		}
-		f.puts++
 		return putSeq(tx, bucket, seq, v)
 	})
 }
@@ -63,9 +61,9 @@ func putSeq(tx *bolt.Tx, bucket []byte, seq uint64, v []byte) error {
 	return b.Put(k[:], v)
 }
 
-// Batches returns BatchPut's transactions so far and the puts they
-// carried, once no BatchPut runs.
-func (f *RawFile) Batches() (commits, puts int) { return f.commits, f.puts }
+// Commits returns BatchPut's transactions so far, once no BatchPut
+// runs.
+func (f *RawFile) Commits() int { return f.commits }
 
 // Close closes the file.
 func (f *RawFile) Close() error { return f.db.Close() }
