@@ -456,29 +456,31 @@ func (m *mailSystem) password(user string) (string, bool) {
 // mailboxes if the decision the mail follows gave seats at the built-in
 // host that have none yet (a mail to a seat added later is its first use).
 func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string, error) {
-	decision := uint64(0)
+	var pws map[string]string // user: the password of the mailbox the decision made, else ""
 	made := func() (map[string]string, error) {
+		if pws != nil {
+			return pws, nil
+		}
+		// The decision the mail follows, by the mail's place in the log
+		// (compose.NewMailboxMark).
 		d, err := decisionBefore(m.log, game, seq)
 		if err != nil {
 			return nil, err
 		}
-		decision = d
 		boxes, err := GrantMailboxes(m.log, m.comp, game, d)
 		if err != nil {
 			return nil, err
 		}
-		pws := map[string]string{}
+		pws = map[string]string{}
 		for _, b := range boxes {
 			pws[b.User] = b.Password
 		}
 		return pws, nil
 	}
-	var pws map[string]string
 	for _, a := range q.To {
 		if u, ok := m.comp.MailhostUser(a); ok && pws == nil {
 			if _, ok := m.password(u); !ok {
-				var err error
-				if pws, err = made(); err != nil {
+				if _, err := made(); err != nil {
 					return "", fmt.Errorf("the mailbox of %s: %w", a, err)
 				}
 			}
@@ -486,19 +488,9 @@ func (m *mailSystem) fill(game string, seq uint64, q *events.MailQueued) (string
 	}
 	return m.comp.FillPassword(q, compose.Passwords{
 		Own: func(user string) (string, error) { return MailboxPassword(m.log, user) },
-		Made: func(user string, d uint64) (string, error) {
-			if pws == nil {
-				var err error
-				if pws, err = made(); err != nil {
-					return "", err
-				}
-			}
-			if d != decision {
-				// A mark of another decision than the one this mail follows:
-				// not the answer to that command, so it gets no password.
-				return "", nil
-			}
-			return pws[user], nil
+		Made: func(user string) (string, error) {
+			pws, err := made()
+			return pws[user], err
 		}})
 }
 

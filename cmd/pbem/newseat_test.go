@@ -11,6 +11,7 @@ import (
 
 	"pbem/demo"
 	"pbem/internal/waitfor"
+	"pbem/mail/compose"
 )
 
 // newestMail waits for a mail in user's INBOX on g's host (logged in with
@@ -135,7 +136,7 @@ func TestASeatGivenLaterAtTheBuiltinHostGetsAMailboxWhosePasswordOnlyItsGiverGet
 			t.Error("a new mailbox's password is in the log, an export or the server's log")
 		}
 	}
-	if !strings.Contains(export, "{pbem:new-mailbox:kim:") {
+	if !strings.Contains(export, compose.NewMailboxMark("kim")) {
 		t.Error("the referee's answer in the log does not hold the password's mark")
 	}
 }

@@ -139,9 +139,6 @@ func (c *Composer) batch(g *play.Game, state engine.State, first uint64) *batch 
 	return &batch{c: c, g: game{g}, before: g.State, state: state, next: first, orig: g}
 }
 
-// decision is the seq the decision the batch's mails follow is stored at.
-func (b *batch) decision() uint64 { return b.orig.Seq + 1 }
-
 // add renders m and queues it at the next seq.
 func (b *batch) add(m mail) error {
 	g, cfg, seq := b.g, b.c.cfg, b.next

@@ -515,7 +515,7 @@ func (c *Composer) turn(b *batch, o source, d *events.OrderAccepted) error {
 			// gets the password of each mailbox it made (the command line
 			// prints it instead: no mail carries it then).
 			if o.mail && m.tmpl == templates.NameReferee && c.cfg.Mailhost != nil {
-				boxes = c.newMailboxes(d.Facts, b.decision())
+				boxes = c.newMailboxes(d.Facts)
 			}
 		}
 		act := b.action(o, d, r)

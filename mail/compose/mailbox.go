@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"pbem/engine/play"
@@ -85,23 +84,33 @@ func (c *Composer) MailboxesAdded(facts []events.Fact) []string {
 }
 
 // newMailboxes is what the answer to a referee's mail shows of the
-// mailboxes its decision (at seq decision) may have made.
-func (c *Composer) newMailboxes(facts []events.Fact, decision uint64) []templates.Login {
+// mailboxes its decision may have made.
+func (c *Composer) newMailboxes(facts []events.Fact) []templates.Login {
 	var out []templates.Login
 	for _, u := range c.MailboxesAdded(facts) {
 		out = append(out, templates.Login{Address: u + "@" + c.Domain(), User: u,
-			IMAP: c.cfg.Mailhost.IMAP, SMTP: c.cfg.Mailhost.SMTP, Password: NewMailboxMark(u, decision)})
+			IMAP: c.cfg.Mailhost.IMAP, SMTP: c.cfg.Mailhost.SMTP, Password: NewMailboxMark(u)})
 	}
 	return out
 }
 
 // NewMailboxMark stands for the password of user's mailbox, made by the
-// decision at seq decision, in the answer to the referee who made it.
-func NewMailboxMark(user string, decision uint64) string {
-	return fmt.Sprintf("{pbem:new-mailbox:%s:%d}", user, decision)
+// decision the mail follows, in the answer to the referee who made it.
+//
+// The mark names no seq. The log may store a decision after events that
+// landed while it was decided (a mail sent, an order held: see
+// store.Request.Past), so the seq its mails were composed for is not
+// always the seq it is stored at; the server finds the decision from the
+// mail's own place in the log, and fills in only the password of a
+// mailbox made for that decision.
+func NewMailboxMark(user string) string {
+	return "{pbem:new-mailbox:" + user + "}"
 }
 
-var newMailboxRE = regexp.MustCompile(`\{pbem:new-mailbox:([^:{}\s]+):([0-9]+)\}`)
+// newMailboxRE matches NewMailboxMark, and the older form that also named
+// the seq the decision was composed for (mails queued by an older pbem and
+// not sent yet): that seq is not read, for the reason above.
+var newMailboxRE = regexp.MustCompile(`\{pbem:new-mailbox:([^:{}\s]+)(?::[0-9]+)?\}`)
 
 // NoPasswordGiven is what the answer to a referee shows in place of the
 // password of a mailbox that existed before the referee's command.
@@ -112,9 +121,9 @@ type Passwords struct {
 	// Own returns user's password (the welcome of a seat the game was
 	// created with).
 	Own func(user string) (string, error)
-	// Made returns the password of user's mailbox if the decision at seq
-	// decision made it, and "" if it existed before.
-	Made func(user string, decision uint64) (string, error)
+	// Made returns the password of user's mailbox if the decision the
+	// mail follows made it, and "" if it existed before.
+	Made func(user string) (string, error)
 }
 
 // FillPassword returns the body of q as it is sent. A welcome to one
@@ -123,7 +132,8 @@ type Passwords struct {
 // the password of a mailbox its decision made (or NoPasswordGiven). Every
 // other mail goes as it is, so no text a player wrote can draw a password
 // into a mail (and a referee's notice goes only to referees: the server
-// checks that the mark names the decision the mail answers).
+// gives only the passwords of mailboxes made for the decision the mail
+// follows).
 func (c *Composer) FillPassword(q *events.MailQueued, pw Passwords) (string, error) {
 	body := q.Body
 	switch q.Template {
@@ -148,15 +158,14 @@ func (c *Composer) FillPassword(q *events.MailQueued, pw Passwords) (string, err
 	case templates.NameReferee:
 		var err error
 		body = newMailboxRE.ReplaceAllStringFunc(body, func(mark string) string {
-			m := newMailboxRE.FindStringSubmatch(mark)
-			seq, perr := strconv.ParseUint(m[2], 10, 64)
-			if perr != nil || err != nil {
+			if err != nil {
 				return mark
 			}
-			p, perr := pw.Made(m[1], seq)
+			user := newMailboxRE.FindStringSubmatch(mark)[1]
+			p, perr := pw.Made(user)
 			switch {
 			case perr != nil:
-				err = fmt.Errorf("password of new mailbox %s: %w", m[1], perr)
+				err = fmt.Errorf("password of new mailbox %s: %w", user, perr)
 				return mark
 			case p == "":
 				return NoPasswordGiven
