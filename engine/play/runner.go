@@ -601,7 +601,18 @@ func (a *actor) decide(lg *slog.Logger) {
 			folded = true
 			evs = append(evs, one...)
 		}
-		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: base, Past: decidedPast, Events: evs})
+		req := store.Request{Game: a.id, Expected: base, Events: evs}
+		if !folded {
+			// One decision may land after events that leave it as it is
+			// (decidedPast): its mails then sit a few seqs later than they
+			// were composed for, which only their Message-IDs show (and the
+			// intake reads a reply's by the mail's id, not its number).
+			// Several are never moved: a later one was decided on the
+			// earlier ones at the seqs they were chained at, and may name
+			// them (ROLLBACK 2 ACTIONS, the actions since a mail).
+			req.Past = decidedPast
+		}
+		res, err := a.r.log.Do(req)
 		var conflict *store.ConflictError
 		switch {
 		case errors.As(err, &conflict) && folded:
@@ -638,22 +649,17 @@ func (a *actor) decide(lg *slog.Logger) {
 		}
 		backoff, a.alone = 50*time.Millisecond, false
 		switch {
-		case res.First != base+1 && folded:
-			// The log put events the decisions do not depend on before
-			// them (decidedPast), so the game chained them elsewhere than
-			// the log: load it anew (the decisions are in the log).
-			a.g = nil
-			return
-		case res.First != base+1:
-			// Fold those events and the decision from the log.
-			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
-				lg.Error("catching up after a decision failed; loading the game anew", "err", err)
-				a.g = nil
-				return
-			}
 		case folded:
 			if res.Last != a.g.Seq || res.Events[len(res.Events)-1].Hash != a.g.Hash {
 				lg.Error("the log chained the decisions otherwise than the game; loading the game anew", "seq", res.Last)
+				a.g = nil
+				return
+			}
+		case res.First != base+1:
+			// The log put events the decision does not depend on before
+			// it (decidedPast): fold those and the decision from the log.
+			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
+				lg.Error("catching up after a decision failed; loading the game anew", "err", err)
 				a.g = nil
 				return
 			}

@@ -201,7 +201,7 @@ func (in *Intake) judge(raw []byte, at time.Time) outcome {
 		}
 		text = orderText(body, skip)
 		cmd := &events.RefereeCommand{Referee: s.player.ID, Text: text, Reason: reason, MessageID: msg.MessageID, Source: "mail",
-			Seen: token.SeenSeq(s.game, msg.InReplyTo, msg.References)}
+			Seen: in.seenSeq(s.game, msg)}
 		o.what = "referee command taken"
 		if !changesNothing(text) && !token.ValidRefereeSecretAt(in.cfg.Secret, s.game, s.player.ID, s.epoch, secret) {
 			// Logged, so that the referee is answered at the registered
@@ -365,6 +365,48 @@ func messageKey(msg *parse.Message, raw []byte) string {
 		msg.MessageID = "<" + id + ">"
 	}
 	return mailKey(msg.MessageID, raw)
+}
+
+// maxMailShift bounds how far past the seq its Message-ID names a game's
+// mail may be stored: a decision lands at most this many events after the
+// seq it was composed for (store's maxPast).
+const maxMailShift = 256
+
+// seenSeq returns the seq of the game's mail msg answers (0: none), for a
+// relative ruling: what the referee saw. The number in a mail's
+// Message-ID is the seq it was composed for; the log may have stored it a
+// few seqs later, behind events that landed while it was decided (a mail
+// sent, an order held: store.Request.Past), so it is looked for by its id
+// from that seq on. A mail not found there (another pbem's id, a log
+// that cannot be read) keeps the number.
+func (in *Intake) seenSeq(game string, msg *parse.Message) uint64 {
+	n, id := token.SeenMail(game, msg.InReplyTo, msg.References)
+	if n == 0 {
+		return 0
+	}
+	seen := n
+	errStop := errors.New("stop")
+	err := in.log.Read(game, n, func(e *events.Envelope) error {
+		if e.Seq > n+maxMailShift {
+			return errStop
+		}
+		if e.Type != events.TypeMailQueued {
+			return nil
+		}
+		got, err := events.PeekMailIDView(e)
+		if err != nil {
+			return err
+		}
+		if strings.Trim(string(got), "<>") == id {
+			seen = e.Seq
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		in.lg.Warn("reading the mail a referee answered", "game", game, "seq", n, "err", err)
+	}
+	return seen
 }
 
 // maxReferences bounds the References an order keeps: the thread's root

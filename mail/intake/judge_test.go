@@ -241,18 +241,33 @@ func TestARefereesReplyRecordsTheMailItAnswers(t *testing.T) {
 		name, headers string
 		want          uint64
 	}{
+		// The mail composed for seq 3 was stored at seq 5, behind two
+		// events that landed while its decision was made.
+		{"a mail stored later than composed for", "In-Reply-To: " + token.MailID("g1", 3, domain) + "\r\n", 5},
 		{"In-Reply-To", "In-Reply-To: " + token.MailID("g1", 41, domain) + "\r\nReferences: " + token.MailID("g1", 2, domain) + " " + token.MailID("g1", 41, domain) + "\r\n", 41},
 		{"References only", "References: " + token.MailID("g1", 2, domain) + " " + token.MailID("g1", 17, domain) + "\r\n", 17},
 		{"a new mail", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := newGame(t)
+			var evs []events.Envelope
+			for i, p := range []events.Payload{
+				&events.OrderHeld{Player: "north", Reason: "ahead of its turn"},
+				&events.OrderHeld{Player: "south", Reason: "ahead of its turn"},
+				&events.MailQueued{MailID: token.MailID("g1", 2, domain), To: []string{"ref@example.org"}, Template: "referee", Body: "composed for seq 2"},
+				&events.MailQueued{MailID: token.MailID("g1", 3, domain), To: []string{"ref@example.org"}, Template: "referee", Body: "composed for seq 3"},
+			} {
+				evs = append(evs, events.New("g1", time.Unix(int64(1000+i), 0), "", p))
+			}
+			if _, err := st.Do(store.Request{Game: "g1", AtHead: true, Events: evs}); err != nil {
+				t.Fatal(err)
+			}
 			in := newIntake(st, 100)
 			raw := mail("ref@example.org", reply("ref"), "Re: [pbem g1] report", "<seen@x>", tc.headers, "ROLLBACK 1 ACTIONS\n"+sec)
 			if err := in.Take(raw, "INBOX", store.Checkpoint{UIDValidity: 1, UID: 9}); err != nil {
 				t.Fatal(err)
 			}
-			es, _ := st.Events("g1", 2)
+			es, _ := st.Events("g1", 6)
 			if len(es) != 1 {
 				t.Fatalf("%d events", len(es))
 			}

@@ -204,6 +204,15 @@ func MailID(game string, seq uint64, domain string) string {
 // 0 when it names none of the game's mails. It says what the writer saw,
 // never who wrote: a forged header only makes a relative ruling refused.
 func SeenSeq(game string, inReplyTo, references []string) uint64 {
+	seq, _ := SeenMail(game, inReplyTo, references)
+	return seq
+}
+
+// SeenMail is SeenSeq that also returns the Message-ID (without angle
+// brackets) that named the seq: the number in a mail's Message-ID is the
+// seq the mail was composed for, and the log may hold it a few seqs later
+// (see the intake), where it is found by that id.
+func SeenMail(game string, inReplyTo, references []string) (uint64, string) {
 	of := func(id string) uint64 {
 		id = strings.Trim(id, "<>")
 		rest, ok := strings.CutPrefix(id, game+".")
@@ -222,14 +231,17 @@ func SeenSeq(game string, inReplyTo, references []string) uint64 {
 	}
 	for _, id := range inReplyTo {
 		if n := of(id); n > 0 {
-			return n
+			return n, strings.Trim(id, "<>")
 		}
 	}
 	var best uint64
+	var bestID string
 	for _, id := range references {
-		best = max(best, of(id))
+		if n := of(id); n > best {
+			best, bestID = n, strings.Trim(id, "<>")
+		}
 	}
-	return best
+	return best, bestID
 }
 
 // PageLen is the length of a page token: 128 bits in lower-case base32.

@@ -123,6 +123,9 @@ func TestSeenSeqReadsTheGamesMailAReplyAnswers(t *testing.T) {
 	if id := MailID("g1", 41, "pbem.example"); SeenSeq("g1", []string{id}, nil) != 41 {
 		t.Fatalf("SeenSeq does not read MailID's %s", id)
 	}
+	if seq, id := SeenMail("g1", []string{"g10.5@pbem.example"}, []string{"<g1.3@pbem.example>", "g1.12@pbem.example"}); seq != 12 || id != "g1.12@pbem.example" {
+		t.Fatalf("SeenMail = %d %q, want the latest reference's seq and id", seq, id)
+	}
 }
 
 // A page link is bound to game, seat and key epoch, and is neither the
