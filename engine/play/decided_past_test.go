@@ -27,30 +27,20 @@ func (seqMails) Mails(g *play.Game, _ engine.State, _ *events.Envelope, _ events
 }
 
 // racingLog is the store with the intake racing the engine: just before
-// the engine's first append of a lone decision, and its first of several
-// decisions at once, an order held (an event that changes no game, as a
-// mail sent does) lands at the head of the game.
+// each append of the engine's decisions, an order held (an event that
+// changes no game, as a mail sent does) lands at the head of the game.
 type racingLog struct {
 	*store.Store
-	mu    sync.Mutex
-	raced map[bool]bool // by whether the append holds several decisions
-	held  []uint64      // the seqs the held orders landed at
+	mu   sync.Mutex
+	held []uint64 // the seqs the held orders landed at
 }
 
 func (l *racingLog) Do(r store.Request) (store.Result, error) {
-	decisions := 0
+	decisions := false
 	for i := range r.Events {
-		if events.IsAccepted(r.Events[i].Type) {
-			decisions++
-		}
+		decisions = decisions || events.IsAccepted(r.Events[i].Type) || r.Events[i].Type == events.TypeOrderRejected
 	}
-	l.mu.Lock()
-	race := decisions > 0 && !l.raced[decisions > 1]
-	if race {
-		l.raced[decisions > 1] = true
-	}
-	l.mu.Unlock()
-	if race {
+	if decisions {
 		held := events.New(r.Game, start, "", &events.OrderHeld{Player: "south", Text: "ADD 1", Reason: "sent from another address"})
 		res, err := l.Store.Do(store.Request{Game: r.Game, AtHead: true, Events: []events.Envelope{held}})
 		if err != nil {
@@ -89,67 +79,74 @@ func mailSeqs(t *testing.T, st *store.Store) (named, stored []uint64) {
 }
 
 // Decisions the engine made while the intake or the outbox wrote to the
-// game. Several decided at once were each decided on the game with the
-// earlier ones at the seqs they were chained at (and may name them: a
-// ROLLBACK 2 ACTIONS, the actions since a mail), so they are stored
-// exactly there: the engine decides them again behind what landed, and
-// every mail is stored at the seq its Message-ID names. A lone decision
-// reads nothing that landed (store.Request.Past) and is stored behind it
-// as it is, its mail one seq later than its Message-ID names (a reply to
-// it is found by the id: see the intake).
-func TestDecisionsLandWhereTheirMailsSayWhenTheLogMovedMeanwhile(t *testing.T) {
+// game: none reads what landed meanwhile, so each is stored behind it as
+// it was decided (store.Request.Past), its mails a seq or more later than
+// their Message-IDs name (a reply finds its mail by the id: see the
+// intake). Orders waiting together are decided together; a referee's
+// command never is, since what it says names seqs (here, the actions
+// accepted since the mail it answers), which must be the seqs the log
+// keeps.
+func TestDecisionsMadeWhileTheLogMovesNameTheSeqsTheLogKeeps(t *testing.T) {
 	st, err := store.Open(filepath.Join(t.TempDir(), "pbem.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	reg := raceRegistry()
-	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"), Players: racePlayers, At: start})
+	created, err := play.Create(st, reg, play.NewGame{ID: "g1", Ruleset: "race", Scenario: []byte("target 40"), Players: racePlayers, Referees: raceReferee, At: start})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two orders wait when the engine first loads the game: decided at once.
+	// Two orders and a referee's relative ruling (in answer to the mail
+	// at seq 1) wait when the engine first loads the game.
 	var ins []events.Envelope
-	for i, who := range []string{"north", "south"} {
-		ins = append(ins, events.New("g1", start.Add(time.Duration(i+1)*time.Hour), fmt.Sprintf("<m%d@test>", i+1), &events.OrderReceived{Player: who, Text: "ADD 1", MessageID: fmt.Sprintf("<m%d@test>", i+1), Source: "test"}))
+	for i, p := range []events.Payload{
+		&events.OrderReceived{Player: "north", Text: "ADD 1", MessageID: "<m1@test>", Source: "test"},
+		&events.OrderReceived{Player: "south", Text: "ADD 1", MessageID: "<m2@test>", Source: "test"},
+		&events.RefereeCommand{Referee: "ref", Text: "ROLLBACK 1 ACTIONS", Reason: "a slip", MessageID: "<m3@test>", Source: "test", Seen: 1},
+	} {
+		ins = append(ins, events.New("g1", start.Add(time.Duration(i+1)*time.Hour), fmt.Sprintf("<m%d@test>", i+1), p))
 	}
-	if _, err := st.Do(store.Request{Game: "g1", AtHead: true, Events: ins}); err != nil {
+	in, err := st.Do(store.Request{Game: "g1", AtHead: true, Events: ins})
+	if err != nil {
 		t.Fatal(err)
 	}
-	log := &racingLog{Store: st, raced: map[bool]bool{}}
+	log := &racingLog{Store: st}
 	r := play.NewRunner(log, reg, play.RunnerOptions{Notifier: seqMails{}})
 	defer r.Close()
 	r.Deliver(&created)
-	settled := func(decisions int) {
-		t.Helper()
-		waitfor.Until(t, 10*time.Second, fmt.Sprintf("%d decisions", decisions), func() bool {
-			h, _ := st.Head("g1")
-			var seq uint64
-			var pending, total int
-			r.Query(context.Background(), "g1", func(g *play.Game) { seq, pending, total = g.Seq, len(g.Pending), len(g.Recent) })
-			return seq == h.Seq && pending == 0 && total == decisions
-		})
-	}
-	settled(2)
-	named, stored := mailSeqs(t, st)
-	if len(named) != 2 || named[0] != stored[0] || named[1] != stored[1] {
-		t.Fatalf("two decisions made at once, the log moved meanwhile: mails name seqs %v, stored at %v", named, stored)
-	}
-	if len(log.held) != 1 || log.held[0] >= stored[0] {
-		t.Fatalf("the order held landed at %v; the mails at %v", log.held, stored)
-	}
+	waitfor.Until(t, 10*time.Second, "every input decided", func() bool {
+		h, _ := st.Head("g1")
+		var seq uint64
+		var pending int
+		r.Query(context.Background(), "g1", func(g *play.Game) { seq, pending = g.Seq, len(g.Pending) })
+		return seq == h.Seq && pending == 0
+	})
+	log.mu.Lock()
+	held := log.held
+	log.mu.Unlock()
 
-	// One order alone: stored behind the order held that landed meanwhile.
-	in := events.New("g1", start.Add(3*time.Hour), "<m3@test>", &events.OrderReceived{Player: "north", Text: "ADD 1", MessageID: "<m3@test>", Source: "test"})
-	res, err := st.Do(store.Request{Game: "g1", AtHead: true, Events: []events.Envelope{in}})
+	// The orders: one append, behind the first order held; their mails
+	// name the seqs they were composed for, one less than where they are.
+	named, stored := mailSeqs(t, st)
+	if len(named) != 3 || len(held) != 2 || held[0] != in.Last+1 || stored[0] != in.Last+3 || stored[1] != in.Last+5 ||
+		named[0] != stored[0]-1 || named[1] != stored[1]-1 {
+		t.Fatalf("orders held at %v; mails name seqs %v, stored at %v (inputs up to %d)", held, named, stored, in.Last)
+	}
+	north, south := in.Last+2, in.Last+4 // where the orders' decisions are
+	// The ruling: an append of its own, behind the second; refused,
+	// naming the seqs the log holds the two actions at.
+	if held[1] != in.Last+6 || stored[2] != in.Last+8 {
+		t.Fatalf("the ruling's append: order held at %d, its mail at %d, want %d and %d", held[1], stored[2], in.Last+6, in.Last+8)
+	}
+	es, err := st.Events("g1", in.Last+7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Deliver(&res.Events[0])
-	settled(3)
-	named, stored = mailSeqs(t, st)
-	if len(named) != 3 || len(log.held) != 2 || log.held[1] != res.First+1 || stored[2] != res.First+3 || named[2] != res.First+2 {
-		t.Fatalf("a lone decision, the log moved meanwhile: order held at %v, mails name %v, stored at %v (input at %d)", log.held, named, stored, res.First)
+	p, _ := events.Decode(&es[0])
+	want := fmt.Sprintf("2 actions were accepted (seqs %d, %d)", north, south)
+	if rej, ok := p.(*events.OrderRejected); !ok || rej.Input != in.Last || len(rej.Problems) == 0 || !strings.Contains(rej.Problems[0].Msg, want) {
+		t.Fatalf("the ruling's decision at seq %d: %+v, want it refused with %q", in.Last+7, p, want)
 	}
 	// The game the engine holds is the game the log holds.
 	g, err := play.Load(st, reg, "g1", 0)
@@ -158,7 +155,7 @@ func TestDecisionsLandWhereTheirMailsSayWhenTheLogMovedMeanwhile(t *testing.T) {
 	}
 	var hash events.Hash
 	r.Query(context.Background(), "g1", func(rg *play.Game) { hash = rg.Hash })
-	if g.Hash != hash || len(g.Recent) != 3 {
-		t.Fatalf("the engine's game differs from the log's (%d actions)", len(g.Recent))
+	if g.Hash != hash || len(g.Recent) != 2 || g.Recent[0] != north || g.Recent[1] != south {
+		t.Fatalf("the engine's game differs from the log's, or its actions are not at %d and %d: %v", north, south, g.Recent)
 	}
 }

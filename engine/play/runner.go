@@ -584,8 +584,12 @@ func (a *actor) decide(lg *slog.Logger) {
 		folded := false         // a.g holds decisions the log does not have yet
 		first := a.g.Pending[0].Seq
 		for n := 0; len(a.g.Pending) > 0 && n < maxDecideBatch; n++ {
+			alone := decidedAlone(a.g.Pending[0].Type)
+			if folded && alone {
+				break // decided in an append of its own, next
+			}
 			one, after := a.decision(lg)
-			if !folded && (len(a.g.Pending) == 1 || a.alone) {
+			if !folded && (len(a.g.Pending) == 1 || a.alone || alone || decidedAlone(a.g.Pending[1].Type)) {
 				evs, single = one, after // alone: appended, then folded, as it always was
 				break
 			}
@@ -601,17 +605,10 @@ func (a *actor) decide(lg *slog.Logger) {
 			folded = true
 			evs = append(evs, one...)
 		}
-		req := store.Request{Game: a.id, Expected: base, Events: evs}
-		if !folded {
-			// One decision may land after events that leave it as it is
-			// (decidedPast): its mails then sit a few seqs later than they
-			// were composed for, which only their Message-IDs show (and the
-			// intake reads a reply's by the mail's id, not its number).
-			// Several are never moved: a later one was decided on the
-			// earlier ones at the seqs they were chained at, and may name
-			// them (ROLLBACK 2 ACTIONS, the actions since a mail).
-			req.Past = decidedPast
-		}
+		// The decisions may land after events that leave them as they are
+		// (decidedPast): their mails then sit a few seqs later than they
+		// were composed for, which only their Message-IDs show.
+		req := store.Request{Game: a.id, Expected: base, Past: decidedPast, Events: evs}
 		res, err := a.r.log.Do(req)
 		var conflict *store.ConflictError
 		switch {
@@ -649,6 +646,12 @@ func (a *actor) decide(lg *slog.Logger) {
 		}
 		backoff, a.alone = 50*time.Millisecond, false
 		switch {
+		case res.First != base+1 && folded:
+			// The log put events the decisions do not depend on before
+			// them (decidedPast), so the game chained them elsewhere than
+			// the log: load it anew (the decisions are in the log).
+			a.g = nil
+			return
 		case folded:
 			if res.Last != a.g.Seq || res.Events[len(res.Events)-1].Hash != a.g.Hash {
 				lg.Error("the log chained the decisions otherwise than the game; loading the game anew", "seq", res.Last)
@@ -684,6 +687,22 @@ func (a *actor) decide(lg *slog.Logger) {
 	if a.g != nil {
 		a.maybeSnapshot(lg)
 	}
+}
+
+// decidedAlone reports whether an input of type typ is decided in an
+// append of its own, never with others. A referee's command may name seqs
+// of the game (ROLLBACK 2 ACTIONS, ROLLBACK TO, the actions accepted
+// since the mail it answers), and of several decisions appended at once
+// each is decided on the game with the earlier ones at the seqs they were
+// chained at, which the log may not keep (decidedPast). An order names
+// none, and its mails name theirs only in their Message-IDs, by which a
+// reply finds them (the intake looks a mail up by its id).
+func decidedAlone(typ string) bool {
+	switch typ {
+	case events.TypeRefereeCommand, events.TypeRefereeCommandV2, events.TypeRefereeCommandV1:
+		return true
+	}
+	return false
 }
 
 // decidedPast reports whether an event of type typ, written after the
