@@ -364,14 +364,14 @@ func (s *Store) apply(tx *bolt.Tx, r *appendReq) error {
 	return r.checkpoint(tx)
 }
 
-// maxPast bounds the events a request with Past looks at past its
+// MaxPast bounds the events a request with Past looks at past its
 // Expected: beyond it the request is a conflict, as without Past.
-const maxPast = 256
+const MaxPast = 256
 
 // passable reports whether the events of logB after expected, up to
 // head, are all of types past accepts.
 func passable(logB *bolt.Bucket, past func(string) bool, expected, head uint64) bool {
-	if past == nil || logB == nil || head < expected || head-expected > maxPast {
+	if past == nil || logB == nil || head < expected || head-expected > MaxPast {
 		return false
 	}
 	var d events.Decoder

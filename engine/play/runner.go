@@ -608,8 +608,7 @@ func (a *actor) decide(lg *slog.Logger) {
 		// The decisions may land after events that leave them as they are
 		// (decidedPast): their mails then sit a few seqs later than they
 		// were composed for, which only their Message-IDs show.
-		req := store.Request{Game: a.id, Expected: base, Past: decidedPast, Events: evs}
-		res, err := a.r.log.Do(req)
+		res, err := a.r.log.Do(store.Request{Game: a.id, Expected: base, Past: decidedPast, Events: evs})
 		var conflict *store.ConflictError
 		switch {
 		case errors.As(err, &conflict) && folded:
@@ -652,17 +651,16 @@ func (a *actor) decide(lg *slog.Logger) {
 			// the log: load it anew (the decisions are in the log).
 			a.g = nil
 			return
-		case folded:
-			if res.Last != a.g.Seq || res.Events[len(res.Events)-1].Hash != a.g.Hash {
-				lg.Error("the log chained the decisions otherwise than the game; loading the game anew", "seq", res.Last)
+		case res.First != base+1:
+			// Fold those events and the decision from the log.
+			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
+				lg.Error("catching up after a decision failed; loading the game anew", "err", err)
 				a.g = nil
 				return
 			}
-		case res.First != base+1:
-			// The log put events the decision does not depend on before
-			// it (decidedPast): fold those and the decision from the log.
-			if err := fold(a.r.log, a.r.reg, a.g, 0); err != nil {
-				lg.Error("catching up after a decision failed; loading the game anew", "err", err)
+		case folded:
+			if res.Last != a.g.Seq || res.Events[len(res.Events)-1].Hash != a.g.Hash {
+				lg.Error("the log chained the decisions otherwise than the game; loading the game anew", "seq", res.Last)
 				a.g = nil
 				return
 			}
@@ -697,13 +695,7 @@ func (a *actor) decide(lg *slog.Logger) {
 // chained at, which the log may not keep (decidedPast). An order names
 // none, and its mails name theirs only in their Message-IDs, by which a
 // reply finds them (the intake looks a mail up by its id).
-func decidedAlone(typ string) bool {
-	switch typ {
-	case events.TypeRefereeCommand, events.TypeRefereeCommandV2, events.TypeRefereeCommandV1:
-		return true
-	}
-	return false
-}
+func decidedAlone(typ string) bool { return events.IsRefereeCommand(typ) }
 
 // decidedPast reports whether an event of type typ, written after the
 // game a decision was made on, leaves the decision as it is, so that the

@@ -13,6 +13,7 @@ import (
 	"pbem/events"
 	"pbem/mail/parse"
 	"pbem/mail/token"
+	"pbem/store"
 )
 
 // outcome is what a mail comes to: a record in the quarantine for the
@@ -367,18 +368,14 @@ func messageKey(msg *parse.Message, raw []byte) string {
 	return mailKey(msg.MessageID, raw)
 }
 
-// maxMailShift bounds how far past the seq its Message-ID names a game's
-// mail may be stored: a decision lands at most this many events after the
-// seq it was composed for (store's maxPast).
-const maxMailShift = 256
-
 // seenSeq returns the seq of the game's mail msg answers (0: none), for a
 // relative ruling: what the referee saw. The number in a mail's
 // Message-ID is the seq it was composed for; the log may have stored it a
 // few seqs later, behind events that landed while it was decided (a mail
 // sent, an order held: store.Request.Past), so it is looked for by its id
-// from that seq on. A mail not found there (another pbem's id, a log
-// that cannot be read) keeps the number.
+// from that seq on, as far as a decision may land late (store.MaxPast).
+// A mail not found there (another pbem's id, a log that cannot be read)
+// keeps the number.
 func (in *Intake) seenSeq(game string, msg *parse.Message) uint64 {
 	n, id := token.SeenMail(game, msg.InReplyTo, msg.References)
 	if n == 0 {
@@ -387,7 +384,7 @@ func (in *Intake) seenSeq(game string, msg *parse.Message) uint64 {
 	seen := n
 	errStop := errors.New("stop")
 	err := in.log.Read(game, n, func(e *events.Envelope) error {
-		if e.Seq > n+maxMailShift {
+		if e.Seq > n+store.MaxPast {
 			return errStop
 		}
 		if e.Type != events.TypeMailQueued {

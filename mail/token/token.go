@@ -198,20 +198,15 @@ func MailID(game string, seq uint64, domain string) string {
 	return fmt.Sprintf("<%s.%d@%s>", game, seq, domain)
 }
 
-// SeenSeq reads, from the Message-IDs a reply names (In-Reply-To first,
+// SeenMail reads, from the Message-IDs a reply names (In-Reply-To first,
 // then References, without angle brackets), the seq of the game's mail
 // it answers: the one In-Reply-To names, else the latest of References;
-// 0 when it names none of the game's mails. It says what the writer saw,
-// never who wrote: a forged header only makes a relative ruling refused.
-func SeenSeq(game string, inReplyTo, references []string) uint64 {
-	seq, _ := SeenMail(game, inReplyTo, references)
-	return seq
-}
-
-// SeenMail is SeenSeq that also returns the Message-ID (without angle
-// brackets) that named the seq: the number in a mail's Message-ID is the
-// seq the mail was composed for, and the log may hold it a few seqs later
-// (see the intake), where it is found by that id.
+// 0 when it names none of the game's mails. It also returns the
+// Message-ID (without angle brackets) that named the seq: the number in a
+// mail's Message-ID is the seq the mail was composed for, and the log may
+// hold it a few seqs later (see the intake), where it is found by that
+// id. It says what the writer saw, never who wrote: a forged header only
+// makes a relative ruling refused.
 func SeenMail(game string, inReplyTo, references []string) (uint64, string) {
 	of := func(id string) uint64 {
 		id = strings.Trim(id, "<>")

@@ -100,7 +100,7 @@ func TestConfirmCodeIsBoundToGamePlayerAndMail(t *testing.T) {
 	}
 }
 
-func TestSeenSeqReadsTheGamesMailAReplyAnswers(t *testing.T) {
+func TestSeenMailReadsTheGamesMailAReplyAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name            string
 		inReplyTo, refs []string
@@ -115,13 +115,14 @@ func TestSeenSeqReadsTheGamesMailAReplyAnswers(t *testing.T) {
 		{"not a number", []string{"g1.x@pbem.example"}, nil, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := SeenSeq("g1", tc.inReplyTo, tc.refs); got != tc.want {
-				t.Fatalf("SeenSeq = %d, want %d", got, tc.want)
+			if got, _ := SeenMail("g1", tc.inReplyTo, tc.refs); got != tc.want {
+				t.Fatalf("SeenMail = %d, want %d", got, tc.want)
 			}
 		})
 	}
-	if id := MailID("g1", 41, "pbem.example"); SeenSeq("g1", []string{id}, nil) != 41 {
-		t.Fatalf("SeenSeq does not read MailID's %s", id)
+	id := MailID("g1", 41, "pbem.example")
+	if n, _ := SeenMail("g1", []string{id}, nil); n != 41 {
+		t.Fatalf("SeenMail does not read MailID's %s", id)
 	}
 	if seq, id := SeenMail("g1", []string{"g10.5@pbem.example"}, []string{"<g1.3@pbem.example>", "g1.12@pbem.example"}); seq != 12 || id != "g1.12@pbem.example" {
 		t.Fatalf("SeenMail = %d %q, want the latest reference's seq and id", seq, id)
